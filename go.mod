@@ -2,12 +2,9 @@ module github.com/idemlint/idemlint
 
 go 1.26.0
 
+require golang.org/x/tools v0.52.0
+
 require (
-	github.com/golangci/plugin-module-register v0.1.2 // indirect
-	github.com/jackc/pgpassfile v1.0.0 // indirect
-	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect
-	github.com/jackc/pgx/v5 v5.13.0 // indirect
-	github.com/stretchr/testify v1.11.1 // indirect
-	golang.org/x/text v0.41.0 // indirect
-	golang.org/x/tools v0.52.0 // indirect
+	golang.org/x/mod v0.42.0 // indirect
+	golang.org/x/sync v0.24.0 // indirect
 )

@@ -1,0 +1,60 @@
+// Package docs extracts an analyzer's documentation from its package doc comment.
+//
+// Each analyzer package has a doc.go whose package comment holds a section
+//
+//	# Analyzer NAME
+//
+//	NAME: one-line summary
+//
+//	Longer text...
+//
+// and embeds that file with //go:embed so that Analyzer.Doc and pkg.go.dev show the same text.
+package docs
+
+import (
+	"fmt"
+	"go/parser"
+	"go/token"
+	"strings"
+)
+
+// BaseURL is where each analyzer's documentation lives; an analyzer's URL is BaseURL + "#" + name.
+const BaseURL = "https://pkg.go.dev/github.com/idemlint/idemlint/analyzers/"
+
+// URL returns the documentation address of the named analyzer.
+func URL(name string) string { return BaseURL + name }
+
+// MustExtract is Extract that panics on error; use it in package initialisation, where a
+// malformed doc.go is a programming error caught by every test.
+func MustExtract(content, name string) string {
+	doc, err := Extract(content, name)
+	if err != nil {
+		panic(err)
+	}
+	return doc
+}
+
+// Extract returns the text of the "# Analyzer NAME" section of the package doc comment in
+// content (Go source), without the "NAME:" prefix of its first line.
+func Extract(content, name string) (string, error) {
+	f, err := parser.ParseFile(token.NewFileSet(), "doc.go", content, parser.ParseComments|parser.PackageClauseOnly)
+	if err != nil {
+		return "", fmt.Errorf("doc for %s: %v", name, err)
+	}
+	if f.Doc == nil {
+		return "", fmt.Errorf("doc for %s: no package doc comment", name)
+	}
+	for section := range strings.SplitSeq("\n"+f.Doc.Text(), "\n# ") {
+		body, ok := strings.CutPrefix(section, "Analyzer "+name)
+		if !ok || body == "" || (body[0] != '\n' && body[0] != '\r') {
+			continue
+		}
+		body = strings.TrimSpace(body)
+		rest, ok := strings.CutPrefix(body, name+":")
+		if !ok {
+			return "", fmt.Errorf("doc for %s: heading not followed by %q", name, name+": summary")
+		}
+		return strings.TrimSpace(rest), nil
+	}
+	return "", fmt.Errorf("doc for %s: no '# Analyzer %s' section", name, name)
+}

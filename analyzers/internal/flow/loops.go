@@ -1,0 +1,145 @@
+// Package flow holds the SSA walks that idemlint's models share: natural loops, the origins
+// of a value (backward) and its uses (forward), and callee identification.
+package flow
+
+import (
+	"golang.org/x/tools/go/ssa"
+)
+
+// A Loop is a natural loop of a function's control-flow graph: a header block that dominates
+// every block of the loop, and the blocks from which control can return to the header without
+// leaving the loop.
+type Loop struct {
+	Header  *ssa.BasicBlock
+	Latches []*ssa.BasicBlock // blocks with an edge back to the header
+	in      []bool            // indexed by BasicBlock.Index
+	Parent  *Loop             // innermost enclosing loop, if any
+}
+
+// Contains reports whether b belongs to the loop.
+func (l *Loop) Contains(b *ssa.BasicBlock) bool {
+	return b != nil && b.Index < len(l.in) && l.in[b.Index]
+}
+
+// Blocks returns the loop's blocks in index order.
+func (l *Loop) Blocks(fn *ssa.Function) []*ssa.BasicBlock {
+	var bs []*ssa.BasicBlock
+	for _, b := range fn.Blocks {
+		if l.Contains(b) {
+			bs = append(bs, b)
+		}
+	}
+	return bs
+}
+
+// Loops returns the natural loops of fn, outermost first. Back edges to one header form one
+// loop. Functions without bodies have none.
+func Loops(fn *ssa.Function) []*Loop {
+	if len(fn.Blocks) == 0 {
+		return nil
+	}
+	byHeader := make(map[*ssa.BasicBlock]*Loop)
+	var loops []*Loop
+	for _, b := range fn.Blocks {
+		for _, s := range b.Succs {
+			if !s.Dominates(b) {
+				continue
+			}
+			l := byHeader[s]
+			if l == nil {
+				l = &Loop{Header: s, in: make([]bool, len(fn.Blocks))}
+				l.in[s.Index] = true
+				byHeader[s] = l
+				loops = append(loops, l)
+			}
+			l.Latches = append(l.Latches, b)
+			// Everything that reaches the latch without passing the header.
+			stack := []*ssa.BasicBlock{b}
+			for len(stack) > 0 {
+				x := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				if l.in[x.Index] {
+					continue
+				}
+				l.in[x.Index] = true
+				stack = append(stack, x.Preds...)
+			}
+		}
+	}
+	// Nesting: the parent of l is the smallest other loop containing l's header.
+	for _, l := range loops {
+		for _, m := range loops {
+			if m != l && m.Contains(l.Header) && (l.Parent == nil || l.Parent.size() > m.size()) {
+				l.Parent = m
+			}
+		}
+	}
+	// Outermost first: a loop's parent precedes it.
+	sorted := make([]*Loop, 0, len(loops))
+	seen := make(map[*Loop]bool)
+	var add func(l *Loop)
+	add = func(l *Loop) {
+		if seen[l] {
+			return
+		}
+		seen[l] = true
+		if l.Parent != nil {
+			add(l.Parent)
+		}
+		sorted = append(sorted, l)
+	}
+	for _, l := range loops {
+		add(l)
+	}
+	return sorted
+}
+
+func (l *Loop) size() int {
+	n := 0
+	for _, in := range l.in {
+		if in {
+			n++
+		}
+	}
+	return n
+}
+
+// CanExit reports whether control can leave the loop from b without first returning to the
+// header. A block outside the loop has left it already.
+func (l *Loop) CanExit(b *ssa.BasicBlock) bool {
+	if b == l.Header {
+		return false
+	}
+	return l.search(b, func(x *ssa.BasicBlock) bool { return !l.Contains(x) })
+}
+
+// CanRepeat reports whether control can go from b back to the loop's header while staying
+// inside the loop.
+func (l *Loop) CanRepeat(b *ssa.BasicBlock) bool {
+	if !l.Contains(b) {
+		return false
+	}
+	if b == l.Header {
+		return true
+	}
+	return l.search(b, func(x *ssa.BasicBlock) bool { return x == l.Header })
+}
+
+// search walks forward from b, not passing through the header, until found holds.
+func (l *Loop) search(b *ssa.BasicBlock, found func(*ssa.BasicBlock) bool) bool {
+	seen := make(map[*ssa.BasicBlock]bool)
+	stack := []*ssa.BasicBlock{b}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if found(x) {
+			return true
+		}
+		if seen[x] || x == l.Header && x != b {
+			continue
+		}
+		seen[x] = true
+		stack = append(stack, x.Succs...)
+	}
+	return false
+}

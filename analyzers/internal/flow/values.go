@@ -1,0 +1,230 @@
+package flow
+
+import (
+	"go/constant"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Callee returns the function or method that call c invokes, when it is known statically or is
+// an interface method; for generic functions it returns the generic origin. It returns nil for
+// calls of function values, closures and built-ins.
+func Callee(c *ssa.CallCommon) *types.Func {
+	if c.IsInvoke() {
+		return c.Method
+	}
+	if fn := c.StaticCallee(); fn != nil {
+		if obj, ok := fn.Object().(*types.Func); ok {
+			return obj.Origin()
+		}
+	}
+	return nil
+}
+
+// FuncID names a function or method: package path, receiver type name ("" for functions), name.
+type FuncID struct {
+	Pkg, Recv, Name string
+}
+
+// ID returns the identity of fn. The receiver is the named type, without pointer or type
+// arguments; interface methods have the interface's name.
+func ID(fn *types.Func) FuncID {
+	if fn == nil || fn.Pkg() == nil {
+		return FuncID{}
+	}
+	id := FuncID{Pkg: fn.Pkg().Path(), Name: fn.Name()}
+	if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil {
+		t := sig.Recv().Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if n, ok := types.Unalias(t).(*types.Named); ok {
+			id.Recv = n.Origin().Obj().Name()
+		}
+	}
+	return id
+}
+
+// Backward visits v and the values it is computed from: operands of its instruction, the edges
+// of phis, the values stored into the memory it loads, and the arguments and receiver of the
+// calls that produce it. visit returns false to stop descending below a value. The walk visits
+// each value once and at most limit values in all.
+func Backward(v ssa.Value, limit int, visit func(ssa.Value) bool) {
+	seen := make(map[ssa.Value]bool)
+	stack := []ssa.Value{v}
+	var ops []*ssa.Value
+	for len(stack) > 0 && len(seen) < limit {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if x == nil || seen[x] {
+			continue
+		}
+		seen[x] = true
+		if !visit(x) {
+			continue
+		}
+		switch x := x.(type) {
+		case *ssa.Alloc:
+			// Values stored into the allocation, its fields and its elements.
+			stack = append(stack, Stored(x)...)
+			continue
+		case *ssa.Function, *ssa.Global, *ssa.Const, *ssa.Parameter, *ssa.FreeVar, *ssa.Builtin:
+			continue
+		}
+		if instr, ok := x.(ssa.Instruction); ok {
+			ops = instr.Operands(ops[:0])
+			for _, op := range ops {
+				if op != nil && *op != nil {
+					stack = append(stack, *op)
+				}
+			}
+		}
+	}
+}
+
+// Stored returns the values stored into alloc directly or into its fields and elements.
+func Stored(alloc ssa.Value) []ssa.Value {
+	var vals []ssa.Value
+	refs := alloc.Referrers()
+	if refs == nil {
+		return nil
+	}
+	for _, r := range *refs {
+		switch r := r.(type) {
+		case *ssa.Store:
+			if r.Addr == alloc {
+				vals = append(vals, r.Val)
+			}
+		case *ssa.FieldAddr:
+			vals = append(vals, Stored(r)...)
+		case *ssa.IndexAddr:
+			vals = append(vals, Stored(r)...)
+		}
+	}
+	return vals
+}
+
+// Elems returns the values of the variadic slice v when it is a slice of a local array built
+// by the compiler (f(a, b, c)), by index; ok is false otherwise.
+func Elems(v ssa.Value) (elems []ssa.Value, ok bool) {
+	sl, isSlice := v.(*ssa.Slice)
+	if !isSlice {
+		if c, isConst := v.(*ssa.Const); isConst && c.IsNil() {
+			return nil, true // f() with no variadic arguments
+		}
+		return nil, false
+	}
+	alloc, isAlloc := sl.X.(*ssa.Alloc)
+	if !isAlloc {
+		return nil, false
+	}
+	arr, isArr := alloc.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Array)
+	if !isArr {
+		return nil, false
+	}
+	elems = make([]ssa.Value, arr.Len())
+	for _, r := range *alloc.Referrers() {
+		ia, isIA := r.(*ssa.IndexAddr)
+		if !isIA {
+			continue
+		}
+		i, isConst := IntConst(ia.Index)
+		if !isConst || i < 0 || i >= int64(len(elems)) {
+			continue
+		}
+		for _, rr := range *ia.Referrers() {
+			if st, isStore := rr.(*ssa.Store); isStore && st.Addr == ia {
+				elems[i] = st.Val
+			}
+		}
+	}
+	return elems, true
+}
+
+// IntConst returns the value of an integer constant, looking through conversions.
+func IntConst(v ssa.Value) (int64, bool) {
+	v = Unwrap(v)
+	c, ok := v.(*ssa.Const)
+	if !ok || c.Value == nil || c.Value.Kind() != constant.Int {
+		return 0, false
+	}
+	return constant.Int64Val(c.Value)
+}
+
+// FloatConst returns the value of a numeric constant, looking through conversions.
+func FloatConst(v ssa.Value) (float64, bool) {
+	v = Unwrap(v)
+	c, ok := v.(*ssa.Const)
+	if !ok || c.Value == nil {
+		return 0, false
+	}
+	switch c.Value.Kind() {
+	case constant.Int, constant.Float:
+		f, _ := constant.Float64Val(constant.ToFloat(c.Value))
+		return f, true
+	}
+	return 0, false
+}
+
+// StringConst returns the value of a string constant, looking through conversions.
+func StringConst(v ssa.Value) (string, bool) {
+	v = Unwrap(v)
+	c, ok := v.(*ssa.Const)
+	if !ok || c.Value == nil || c.Value.Kind() != constant.String {
+		return "", false
+	}
+	return constant.StringVal(c.Value), true
+}
+
+// Unwrap looks through conversions, interface boxing and type changes.
+func Unwrap(v ssa.Value) ssa.Value {
+	for range 16 {
+		switch x := v.(type) {
+		case *ssa.ChangeType:
+			v = x.X
+		case *ssa.Convert:
+			v = x.X
+		case *ssa.MakeInterface:
+			v = x.X
+		case *ssa.ChangeInterface:
+			v = x.X
+		default:
+			return v
+		}
+	}
+	return v
+}
+
+// SameValue reports whether v is target, a conversion of it, or a load of a local variable
+// that only target is stored into (how SSA represents a captured variable).
+func SameValue(v, target ssa.Value) bool {
+	v = Unwrap(v)
+	if v == target {
+		return true
+	}
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return false
+	}
+	return IsBoxOf(load.X, target)
+}
+
+// IsBoxOf reports whether addr is a local variable that only target is stored into.
+func IsBoxOf(addr, target ssa.Value) bool {
+	alloc, ok := addr.(*ssa.Alloc)
+	if !ok {
+		return false
+	}
+	stored := Stored(alloc)
+	if len(stored) == 0 {
+		return false
+	}
+	for _, s := range stored {
+		if Unwrap(s) != target {
+			return false
+		}
+	}
+	return true
+}

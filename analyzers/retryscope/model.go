@@ -1,0 +1,200 @@
+package retryscope
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+)
+
+// Kind says how a scope repeats its work.
+type Kind uint8
+
+const (
+	Loop      Kind = iota + 1 // a hand-written for loop that leaves on success and goes round on failure
+	Goto                      // a "label: ... goto label" loop that does the same
+	Recursion                 // a function that calls itself again after a failure
+	Callback                  // a function passed to a retry helper (a library's or an inferred one)
+	Client                    // a call through a client that retries on its own
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Loop:
+		return "retry loop"
+	case Goto:
+		return "goto retry loop"
+	case Recursion:
+		return "retrying recursion"
+	case Callback:
+		return "retry callback"
+	case Client:
+		return "self-retrying client call"
+	}
+	return "unknown scope"
+}
+
+// BoundKind says what limits the number of attempts.
+type BoundKind uint8
+
+const (
+	BoundUnknown BoundKind = iota // the model cannot tell
+	BoundNone                     // nothing limits the attempts
+	BoundConst                    // at most N attempts
+	BoundVar                      // limited by a value known only at run time
+)
+
+// A Bound is the limit on the number of attempts of a scope.
+type Bound struct {
+	Kind BoundKind
+	N    int // attempts, when Kind is BoundConst
+}
+
+func (b Bound) String() string {
+	switch b.Kind {
+	case BoundNone:
+		return "unbounded"
+	case BoundConst:
+		return fmt.Sprint(b.N)
+	case BoundVar:
+		return "variable"
+	}
+	return "unknown"
+}
+
+// WaitKind says how a scope waits between attempts.
+type WaitKind uint8
+
+const (
+	WaitUnknown  WaitKind = iota // it waits, but the model cannot tell how
+	WaitNone                     // it does not wait
+	WaitFixed                    // a constant or configured delay, not randomised
+	WaitBackoff                  // a growing delay (linear or exponential), not randomised
+	WaitJittered                 // a randomised delay
+)
+
+func (w WaitKind) String() string {
+	switch w {
+	case WaitNone:
+		return "none"
+	case WaitFixed:
+		return "fixed"
+	case WaitBackoff:
+		return "backoff"
+	case WaitJittered:
+		return "jittered"
+	}
+	return "unknown"
+}
+
+// A Wait is how a scope waits between attempts.
+type Wait struct {
+	Kind WaitKind
+	// Sleeps are the waiting calls of a hand-written scope (time.Sleep, time.After, a timer's
+	// Reset, an in-house sleep helper), each with its own classification; empty for helpers.
+	Sleeps []Sleep
+}
+
+// A Sleep is one waiting call inside a hand-written scope.
+type Sleep struct {
+	Call     ssa.CallInstruction
+	Duration ssa.Value // the duration argument
+	Kind     WaitKind
+}
+
+// DeadlineKind says whether a scope observes an overall time bound.
+type DeadlineKind uint8
+
+const (
+	DeadlineUnknown DeadlineKind = iota
+	DeadlineNone                 // no context, no elapsed-time check, no maximum duration
+	DeadlineContext              // it checks a context or passes one on to the calls it repeats
+	DeadlineElapsed              // it checks the elapsed time, or its helper has a maximum duration
+)
+
+func (d DeadlineKind) String() string {
+	switch d {
+	case DeadlineNone:
+		return "none"
+	case DeadlineContext:
+		return "context"
+	case DeadlineElapsed:
+		return "elapsed"
+	}
+	return "unknown"
+}
+
+// A Scope is code that runs once per attempt of one logical operation.
+type Scope struct {
+	Kind Kind
+
+	// Fn is the function whose code repeats: the function holding the loop, the recursive
+	// function, or the callback; nil for client calls and for callbacks that are not known
+	// statically.
+	Fn *ssa.Function
+	// Loop is the natural loop of a Loop or Goto scope.
+	Loop *flow.Loop
+
+	// Node is the syntax of the scope: *ast.ForStmt or *ast.RangeStmt (Loop), *ast.LabeledStmt
+	// (Goto), *ast.FuncDecl (Recursion), the helper's or client's *ast.CallExpr (Callback,
+	// Client). It is nil when the syntax is not in this package.
+	Node ast.Node
+	// Stmt is the statement before which code that must run once per logical operation goes:
+	// the loop (or its label), or the statement holding the helper call. Nil when there is none
+	// (recursion, client calls).
+	Stmt ast.Stmt
+	// Body is the syntax that runs on every attempt: the loop statement, the labelled
+	// statement, the recursive function, or the callback (*ast.FuncLit or *ast.FuncDecl when it
+	// is in this package). From and To bound the part of it that repeats (a for loop's Init
+	// does not; a goto loop runs from its label to its last goto).
+	Body     ast.Node
+	From, To token.Pos
+
+	// Helper names the retry helper or client ("github.com/avast/retry-go/v4.Do"), for Callback
+	// and Client scopes.
+	Helper string
+	// Decisive is the call whose outcome (error or status) decides whether to go round, for
+	// hand-written scopes.
+	Decisive ssa.CallInstruction
+	// Calls are the calls the scope repeats, in hand-written scopes and known callbacks.
+	Calls []ssa.CallInstruction
+
+	Attempts Bound
+	Wait     Wait
+	Deadline DeadlineKind
+
+	at *ssa.Function // the function holding the scope's syntax
+}
+
+// Pos is where the scope starts.
+func (s *Scope) Pos() token.Pos {
+	switch {
+	case s.Node != nil:
+		return s.Node.Pos()
+	case s.Decisive != nil:
+		return s.Decisive.Pos()
+	case s.Fn != nil:
+		return s.Fn.Pos()
+	}
+	return token.NoPos
+}
+
+// Contains reports whether pos lies in the syntax that runs on every attempt.
+func (s *Scope) Contains(pos token.Pos) bool {
+	return pos.IsValid() && s.From <= pos && pos < s.To
+}
+
+// Summary is a one-line description of the scope, used in debug reports and test expectations.
+func (s *Scope) Summary() string {
+	var b strings.Builder
+	b.WriteString(s.Kind.String())
+	if s.Helper != "" {
+		fmt.Fprintf(&b, " (%s)", s.Helper)
+	}
+	fmt.Fprintf(&b, ": attempts=%s wait=%s deadline=%s", s.Attempts, s.Wait.Kind, s.Deadline)
+	return b.String()
+}

@@ -1,0 +1,52 @@
+// Package retryablehttp is a stub of github.com/hashicorp/go-retryablehttp.
+package retryablehttp
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"time"
+)
+
+type Backoff func(min, max time.Duration, attemptNum int, resp *http.Response) time.Duration
+type CheckRetry func(ctx context.Context, resp *http.Response, err error) (bool, error)
+
+type Client struct {
+	HTTPClient   *http.Client
+	RetryWaitMin time.Duration
+	RetryWaitMax time.Duration
+	RetryMax     int
+	CheckRetry   CheckRetry
+	Backoff      Backoff
+}
+
+type Request struct {
+	*http.Request
+}
+
+func NewClient() *Client { return &Client{} }
+func NewRequest(method, url string, rawBody interface{}) (*Request, error) {
+	return nil, nil
+}
+func NewRequestWithContext(ctx context.Context, method, url string, rawBody interface{}) (*Request, error) {
+	return nil, nil
+}
+func DefaultBackoff(min, max time.Duration, attemptNum int, resp *http.Response) time.Duration {
+	return min
+}
+func LinearJitterBackoff(min, max time.Duration, attemptNum int, resp *http.Response) time.Duration {
+	return min
+}
+func (c *Client) Do(req *Request) (*http.Response, error) { return nil, nil }
+func (c *Client) Get(url string) (*http.Response, error)  { return nil, nil }
+func (c *Client) Head(url string) (*http.Response, error) { return nil, nil }
+func (c *Client) Post(url, bodyType string, body interface{}) (*http.Response, error) {
+	return nil, nil
+}
+func (c *Client) PostForm(url string, data url.Values) (*http.Response, error) { return nil, nil }
+func (c *Client) StandardClient() *http.Client                                 { return &http.Client{} }
+
+func Get(url string) (*http.Response, error) { return nil, nil }
+func Post(url, bodyType string, body interface{}) (*http.Response, error) {
+	return nil, nil
+}

@@ -1,0 +1,233 @@
+package loops
+
+import (
+	"context"
+	"errors"
+	"math/rand"
+	"net/http"
+	"time"
+)
+
+func call() error                             { return nil }
+func callCtx(ctx context.Context) error       { return nil }
+func fetch(id string) (string, error)         { return "", nil }
+func do(req *http.Request) (*http.Response, error) { return nil, nil }
+
+// Counted loop, fixed sleep, leaves on success.
+func counted() error { // want counted:`retries: retry loop at loops.go:19, attempts=3`
+	var err error
+	for attempt := 0; attempt < 3; attempt++ { // want `retry loop: attempts=3 wait=fixed deadline=none`
+		err = call()
+		if err == nil {
+			return nil
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return err
+}
+
+// Range over an integer, exponential backoff, context passed on.
+func rangeInt(ctx context.Context) error { // want rangeInt:`retries: retry loop at loops.go:32, attempts=5`
+	var err error
+	for i := range 5 { // want `retry loop: attempts=5 wait=backoff deadline=context`
+		if err = callCtx(ctx); err == nil {
+			break
+		}
+		time.Sleep(time.Duration(1<<i) * 100 * time.Millisecond)
+	}
+	return err
+}
+
+// for {} with a counter checked after the call; jittered sleep.
+func forever() error { // want forever:`retries: retry loop at loops.go:44, attempts=3`
+	attempt := 1
+	for { // want `retry loop: attempts=3 wait=jittered deadline=none`
+		err := call()
+		if err == nil {
+			return nil
+		}
+		if attempt >= 3 {
+			return err
+		}
+		attempt++
+		time.Sleep(time.Duration(rand.Int63n(int64(time.Second))))
+	}
+}
+
+// for {} without any bound: unbounded.
+func unbounded() { // want unbounded:`retries: retry loop at loops.go:59, attempts=unbounded`
+	for { // want `retry loop: attempts=unbounded wait=fixed deadline=none`
+		if err := call(); err == nil {
+			return
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// for cond: the error itself keeps the loop going.
+func forCond() error { // want forCond:`retries: retry loop at loops.go:70, attempts=4`
+	err := call()
+	for i := 0; err != nil && i < 4; i++ { // want `retry loop: attempts=4 wait=none deadline=none`
+		err = call()
+	}
+	return err
+}
+
+// Status code decides; context checked in a select.
+func status(ctx context.Context, req *http.Request) (*http.Response, error) { // want status:`retries: retry loop at loops.go:78, attempts=4`
+	for attempt := 0; attempt < 4; attempt++ { // want `retry loop: attempts=4 wait=fixed deadline=context`
+		resp, err := do(req)
+		if err == nil && resp.StatusCode < 500 {
+			return resp, nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(time.Second):
+		}
+	}
+	return nil, errors.New("gave up")
+}
+
+// Failure continues, success falls through to a return.
+func continueOnFailure() (string, error) { // want continueOnFailure:`retries: retry loop at loops.go:94, attempts=3`
+	for n := 3; n > 0; n-- { // want `retry loop: attempts=3 wait=none deadline=none`
+		v, err := fetch("a")
+		if err != nil {
+			continue
+		}
+		return v, nil
+	}
+	return "", errors.New("no")
+}
+
+// Elapsed-time bound.
+func elapsed() error { // want elapsed:`retries: retry loop at loops.go:107, attempts=unbounded`
+	start := time.Now()
+	for { // want `retry loop: attempts=unbounded wait=fixed deadline=elapsed`
+		if err := call(); err == nil {
+			return nil
+		}
+		if time.Since(start) > time.Minute {
+			return errors.New("timeout")
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// goto retry.
+func gotoRetry() error { // want gotoRetry:`retries: goto retry loop at loops.go:121, attempts=4`
+	attempts := 0
+retry: // want `goto retry loop: attempts=4 wait=fixed deadline=none`
+	err := call()
+	if err != nil && attempts < 3 {
+		attempts++
+		time.Sleep(time.Second)
+		goto retry
+	}
+	return err
+}
+
+// Recursion after a failure.
+func send(n int) error { // want `retrying recursion: attempts=variable wait=fixed deadline=none` send:`retries: retrying recursion at loops.go:132, attempts=variable`
+	err := call()
+	if err != nil && n > 0 {
+		time.Sleep(time.Second)
+		return send(n - 1)
+	}
+	return err
+}
+
+// Nested: the inner loop retries, the outer one iterates over orders.
+func nested(orders []string) { // want nested:`retries: retry loop at loops.go:144, attempts=2`
+	for _, o := range orders {
+		for i := 0; i < 2; i++ { // want `retry loop: attempts=2 wait=none deadline=none`
+			if _, err := fetch(o); err == nil {
+				break
+			}
+		}
+	}
+}
+
+// ---- Not retry scopes ----
+
+// Iteration over a collection.
+func iterate(orders []string) error {
+	for _, o := range orders {
+		if _, err := fetch(o); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Iteration by index that stops at the first success: a search, not a retry.
+func search(ids []string) string {
+	for i := 0; i < len(ids); i++ {
+		if v, err := fetch(ids[i]); err == nil {
+			return v
+		}
+	}
+	return ""
+}
+
+// Counted loop that fails fast: one operation per iteration.
+func each(n int) error {
+	for i := 0; i < n; i++ {
+		if err := call(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Ticker-driven periodic work.
+func poll(ctx context.Context) {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if err := call(); err != nil {
+				println(err.Error())
+			}
+		}
+	}
+}
+
+// Range over a channel.
+func drain(ch chan string) {
+	for id := range ch {
+		if _, err := fetch(id); err == nil {
+			println("ok")
+		}
+	}
+}
+
+// Accept-style loop: goes round on success too.
+func serve() error {
+	for {
+		if err := call(); err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		println("handled")
+	}
+}
+
+// Recursion over a tree is not retry.
+type node struct{ kids []*node }
+
+func walk(n *node) error {
+	if err := call(); err != nil {
+		return err
+	}
+	for _, k := range n.kids {
+		if err := walk(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}

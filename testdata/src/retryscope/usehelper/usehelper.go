@@ -1,0 +1,25 @@
+// Package usehelper uses the helpers inferred in another package.
+package usehelper
+
+import (
+	"context"
+
+	"retryscope/helperlib"
+)
+
+func send(ctx context.Context) error { return nil }
+
+func use(ctx context.Context) { // want use:`retries: retry callback \(retryscope/helperlib.Retry\) at usehelper.go:13, attempts=3$`
+	_ = helperlib.Retry(ctx, func(ctx context.Context) error { return send(ctx) }) // want `retry callback \(retryscope/helperlib.Retry\): attempts=3 wait=fixed deadline=context`
+	_ = helperlib.WithBackoff(func() error { return send(ctx) }) // want `retry callback \(retryscope/helperlib.WithBackoff\): attempts=unbounded wait=jittered deadline=elapsed`
+	_ = helperlib.Twice(send) // want `retry callback \(retryscope/helperlib.Twice\): attempts=3`
+	var c helperlib.Client
+	_ = c.Do(ctx, func() error { return send(ctx) }) // want `retry callback \(retryscope/helperlib.Client.Do\): attempts=5 wait=none`
+	_ = helperlib.Once(func() error { return send(ctx) })
+	_ = helperlib.Each([]string{"a"}, func(string) error { return send(ctx) })
+}
+
+// Calls a function that retries: the fact travels.
+func indirect(ctx context.Context) { // want indirect:`retries: .* via use`
+	use(ctx)
+}
