@@ -18,6 +18,7 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/internal/config"
 	"github.com/idemlint/idemlint/analyzers/internal/docs"
+	"github.com/idemlint/idemlint/analyzers/internal/edit"
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 )
 
@@ -694,18 +695,8 @@ func (st *state) setCallSyntax(s *Scope, call ssa.CallInstruction) {
 		return
 	}
 	s.Node = cur.Node()
-	for c := range cur.Enclosing() {
-		stmt, isStmt := c.Node().(ast.Stmt)
-		if !isStmt {
-			continue
-		}
-		switch c.Parent().Node().(type) {
-		case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
-			s.Stmt = stmt
-		}
-		if s.Stmt != nil {
-			break
-		}
+	if stmt, ok := edit.EnclosingStmt(cur); ok {
+		s.Stmt = stmt.Node().(ast.Stmt)
 	}
 }
 

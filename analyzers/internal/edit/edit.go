@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/inspector"
 )
 
 // AddImport returns the name by which file refers to the package at importPath, and the edits
@@ -97,4 +98,55 @@ func InsertBefore(fset *token.FileSet, pos token.Pos, stmt string) analysis.Text
 		lines[i] = indent + lines[i]
 	}
 	return analysis.TextEdit{Pos: pos, End: pos, NewText: []byte(strings.Join(lines, "\n") + "\n" + indent)}
+}
+
+// EnclosingStmt returns the innermost statement around cur that stands in a statement list
+// (a block or a case clause): the place before which another statement can be inserted.
+func EnclosingStmt(cur inspector.Cursor) (inspector.Cursor, bool) {
+	for c := range cur.Enclosing() {
+		if _, ok := c.Node().(ast.Stmt); !ok {
+			continue
+		}
+		switch c.Parent().Node().(type) {
+		case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
+			return c, true
+		}
+	}
+	return inspector.Cursor{}, false
+}
+
+// CutStmt returns the text of stmt with its trailing line comment, if any, and the edit that
+// removes them, with the line itself when nothing else stands on it. It returns ok false
+// when src is not the statement's file.
+func CutStmt(fset *token.FileSet, stmt ast.Stmt, src []byte) (text string, del analysis.TextEdit, ok bool) {
+	tf := fset.File(stmt.Pos())
+	if tf == nil || src == nil || tf.Size() != len(src) {
+		return "", analysis.TextEdit{}, false
+	}
+	so, eo := tf.Offset(stmt.Pos()), tf.Offset(stmt.End())
+	// A trailing // comment goes with the statement.
+	te := eo
+	for te < len(src) && (src[te] == ' ' || src[te] == '\t') {
+		te++
+	}
+	if te+1 < len(src) && src[te] == '/' && src[te+1] == '/' {
+		for te < len(src) && src[te] != '\n' {
+			te++
+		}
+		eo = te
+	}
+	ls := so
+	for ls > 0 && (src[ls-1] == ' ' || src[ls-1] == '\t') {
+		ls--
+	}
+	// Later lines lose the statement's own indentation; InsertBefore gives them the new one.
+	text = strings.ReplaceAll(string(src[so:eo]), "\n"+string(src[ls:so]), "\n")
+	le := eo
+	for le < len(src) && (src[le] == ' ' || src[le] == '\t' || src[le] == '\r') {
+		le++
+	}
+	if (ls == 0 || src[ls-1] == '\n') && le < len(src) && src[le] == '\n' {
+		so, eo = ls, le+1
+	}
+	return text, analysis.TextEdit{Pos: tf.Pos(so), End: tf.Pos(eo)}, true
 }

@@ -1,0 +1,32 @@
+// Package analyzers lists idemlint's analyzers: the one place the drivers (cmd/idemlint, the
+// golangci-lint plugin) learn what there is.
+package analyzers
+
+import (
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/idemlint/idemlint/analyzers/keyinloop"
+	"github.com/idemlint/idemlint/analyzers/keys"
+	"github.com/idemlint/idemlint/analyzers/retryscope"
+)
+
+// Checks returns the analyzers that report, in a stable order.
+func Checks() []*analysis.Analyzer {
+	return []*analysis.Analyzer{
+		keyinloop.Analyzer,
+	}
+}
+
+// Models returns the shared models the checks require. They report nothing, but their flags
+// (extra helpers, generators, key names) configure every check.
+func Models() []*analysis.Analyzer {
+	return []*analysis.Analyzer{
+		retryscope.Analyzer,
+		keys.Analyzer,
+	}
+}
+
+// All returns the checks followed by the models.
+func All() []*analysis.Analyzer {
+	return append(Checks(), Models()...)
+}

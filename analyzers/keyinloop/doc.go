@@ -1,0 +1,42 @@
+// Package keyinloop defines an analyzer that reports idempotency keys made inside a retry
+// scope.
+//
+// # Analyzer keyinloop
+//
+// keyinloop: report idempotency keys created inside a retry loop or retry callback
+//
+// A client that retries must send the same idempotency key on every attempt: the key names
+// one logical operation, and the server applies the operation once per key. A key made
+// inside the retry loop, or inside the function a retry helper calls, is new on every
+// attempt, so the server sees unrelated requests and cannot deduplicate them:
+//
+//	for attempt := 0; attempt < 3; attempt++ {
+//		req.Header.Set("Idempotency-Key", uuid.NewString()) // new key per attempt
+//		resp, err := client.Do(req)
+//		...
+//	}
+//
+// The analyzer reports a call that makes a fresh unique value (google/uuid, gofrs/uuid, xid,
+// ksuid, ulid, crypto/rand, math/rand, time.Now, or a function wrapping one) inside a retry
+// scope (see the retryscope analyzer) when that value flows, through conversions, formatting,
+// concatenation, variables, struct fields or maps, into an idempotency sink: an
+// Idempotency-Key header, a struct field or JSON key named like an idempotency key or client
+// token, gRPC metadata, or a setter such as stripe-go's SetIdempotencyKey (see the keys
+// analyzer for the lists and the flags that extend them). It also reports a call, inside a
+// retry scope, of a function that makes and sends a new key on every call.
+//
+// It does not report keys made before the scope, keys derived from values that do not change
+// between attempts (a hash of an order id), keys made only when none is set yet
+// (if key == "" { key = uuid.NewString() }), or per-attempt values sent under other names
+// (X-Request-ID, trace headers).
+//
+// The suggested fix moves the statement that makes the key to just before the retry scope,
+// or, when the key is made inline, creates it in a new variable there; it is offered only
+// when everything the statement uses is available before the scope:
+//
+//	key := uuid.NewString()
+//	for attempt := 0; attempt < 3; attempt++ {
+//		req.Header.Set("Idempotency-Key", key)
+//		...
+//	}
+package keyinloop

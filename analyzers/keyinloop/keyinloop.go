@@ -1,0 +1,509 @@
+package keyinloop
+
+import (
+	"bytes"
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/buildssa"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/idemlint/idemlint/analyzers/internal/docs"
+	"github.com/idemlint/idemlint/analyzers/internal/edit"
+	"github.com/idemlint/idemlint/analyzers/internal/report"
+	"github.com/idemlint/idemlint/analyzers/keys"
+	"github.com/idemlint/idemlint/analyzers/retryscope"
+)
+
+//go:embed doc.go
+var doc string
+
+var Analyzer = &analysis.Analyzer{
+	Name:     "keyinloop",
+	Doc:      docs.MustExtract(doc, "keyinloop"),
+	URL:      docs.URL("keyinloop"),
+	Requires: []*analysis.Analyzer{retryscope.Analyzer, keys.Analyzer, buildssa.Analyzer, inspect.Analyzer},
+	Run:      run,
+}
+
+type checker struct {
+	pass   *analysis.Pass
+	rep    *report.Reporter
+	scopes *retryscope.Result
+	keys   *keys.Result
+	insp   *inspector.Inspector
+	calls  map[token.Pos]inspector.Cursor // *ast.CallExpr by Lparen, built on first need
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	c := &checker{
+		pass:   pass,
+		rep:    report.New(pass, "keyinloop"),
+		scopes: pass.ResultOf[retryscope.Analyzer].(*retryscope.Result),
+		keys:   pass.ResultOf[keys.Analyzer].(*keys.Result),
+		insp:   pass.ResultOf[inspect.Analyzer].(*inspector.Inspector),
+	}
+	if len(c.scopes.Scopes) == 0 {
+		return nil, nil // no retries, nothing to check
+	}
+	for _, fn := range pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA).SrcFuncs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				if g, ok := c.keys.Generator(call); ok {
+					c.checkGeneration(g)
+				} else if f, ok := c.keys.Mints(call); ok {
+					c.checkMint(call, f)
+				}
+			}
+		}
+	}
+	return nil, nil
+}
+
+// retryScopes returns the scopes that repeat instr, innermost first; clients retry requests
+// they were given, not the code around them.
+func (c *checker) retryScopes(instr ssa.Instruction) []*retryscope.Scope {
+	var out []*retryscope.Scope
+	for _, s := range c.scopes.Enclosing(instr) {
+		if s.Kind != retryscope.Client {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func (c *checker) checkGeneration(g keys.Generation) {
+	enclosing := c.retryScopes(g.Call)
+	if len(enclosing) == 0 {
+		return
+	}
+	inner := enclosing[0]
+	if keys.Guarded(g, func(b *ssa.BasicBlock) bool { return within(inner, b) }) {
+		return // fills in a missing key once; later attempts reuse it
+	}
+	sinks := c.keys.Reach(g.Seed)
+	if len(sinks) == 0 {
+		return
+	}
+	// The fix moves the key before the outermost scope whose syntax holds the generator.
+	scope := inner
+	for _, s := range enclosing {
+		if s.Contains(g.Call.Pos()) && s.Stmt != nil {
+			scope = s
+		}
+	}
+	d := analysis.Diagnostic{
+		Message: fmt.Sprintf("%s inside %s makes a new idempotency key on every attempt (sent as %s), so the server cannot deduplicate the retries",
+			g.Name, c.describe(scope), sinks[0].What),
+	}
+	cur, ok := c.callAt(g.Call.Pos())
+	if ok {
+		d.Pos, d.End = cur.Node().Pos(), cur.Node().End()
+		if fix, ok := c.fix(cur, scope); ok {
+			d.SuggestedFixes = []analysis.SuggestedFix{fix}
+		}
+	} else {
+		d.Pos = g.Call.Pos()
+	}
+	c.rep.Report(d)
+}
+
+func (c *checker) checkMint(call ssa.CallInstruction, f *keys.MintsFact) {
+	callee := call.Common().StaticCallee()
+	if callee == call.Parent() {
+		return // a recursive retry: its own key is reported where it is made
+	}
+	enclosing := c.retryScopes(call)
+	if len(enclosing) == 0 {
+		return
+	}
+	name := "the called function"
+	if obj := call.Common().Method; obj != nil {
+		name = obj.Name()
+	} else if callee != nil {
+		name = callee.Name()
+	}
+	pos, end := call.Pos(), token.NoPos
+	if cur, ok := c.callAt(call.Pos()); ok {
+		pos, end = cur.Node().Pos(), cur.Node().End()
+	}
+	c.rep.Reportf(pos, end, "%s makes a new idempotency key on every call (%s, sent as %s); called inside %s, it sends a new key per attempt, so the server cannot deduplicate the retries",
+		name, f.Generator, f.What, c.describe(enclosing[0]))
+}
+
+// within reports whether block b runs on every attempt of scope s.
+func within(s *retryscope.Scope, b *ssa.BasicBlock) bool {
+	switch s.Kind {
+	case retryscope.Loop, retryscope.Goto:
+		return s.Loop.Contains(b)
+	}
+	return b.Parent() == s.Fn
+}
+
+// describe names a scope for a message: "the retry loop at line 12".
+func (c *checker) describe(s *retryscope.Scope) string {
+	line := c.pass.Fset.Position(s.Pos()).Line
+	switch s.Kind {
+	case retryscope.Loop:
+		return fmt.Sprintf("the retry loop at line %d", line)
+	case retryscope.Goto:
+		return fmt.Sprintf("the goto retry loop at line %d", line)
+	case retryscope.Recursion:
+		return fmt.Sprintf("the retrying function %s", s.Fn.Name())
+	case retryscope.Callback:
+		return fmt.Sprintf("the function retried by %s at line %d", s.Helper, line)
+	}
+	return "a retry scope"
+}
+
+func (c *checker) callAt(lparen token.Pos) (inspector.Cursor, bool) {
+	if c.calls == nil {
+		c.calls = make(map[token.Pos]inspector.Cursor)
+		for cur := range c.insp.Root().Preorder((*ast.CallExpr)(nil)) {
+			c.calls[cur.Node().(*ast.CallExpr).Lparen] = cur
+		}
+	}
+	cur, ok := c.calls[lparen]
+	return cur, ok
+}
+
+// fix moves the key's creation before the scope's statement: the whole statement when the
+// generator call is its value (key := uuid.NewString()), or the call alone into a new
+// variable. It gives up when the moved code uses something the scope declares or changes.
+func (c *checker) fix(call inspector.Cursor, s *retryscope.Scope) (analysis.SuggestedFix, bool) {
+	if s.Stmt == nil || !s.Contains(call.Node().Pos()) {
+		return analysis.SuggestedFix{}, false
+	}
+	if s.Kind == retryscope.Callback {
+		// Only a function literal written in the helper call's statement: a key declared
+		// before that statement is then in scope inside it.
+		if _, ok := s.Body.(*ast.FuncLit); !ok || !contains(s.Stmt, s.Body) {
+			return analysis.SuggestedFix{}, false
+		}
+	}
+	// The generator must be in the scope's own function (the callback's, for a callback), not
+	// in a closure inside it.
+	fnCur, ok := firstEnclosing(call, (*ast.FuncLit)(nil), (*ast.FuncDecl)(nil))
+	if !ok {
+		return analysis.SuggestedFix{}, false
+	}
+	if s.Kind == retryscope.Callback && fnCur.Node() != s.Body ||
+		s.Kind != retryscope.Callback && !contains(fnCur.Node(), s.Stmt) {
+		return analysis.SuggestedFix{}, false
+	}
+	stmtCur, ok := edit.EnclosingStmt(call)
+	if !ok {
+		return analysis.SuggestedFix{}, false
+	}
+	stmt := stmtCur.Node().(ast.Stmt)
+	file := c.file(s.Stmt.Pos())
+	if file == nil {
+		return analysis.SuggestedFix{}, false
+	}
+	src, _ := c.pass.ReadFile(c.pass.Fset.File(file.Pos()).Name())
+	fset := c.pass.Fset
+	expr := call.Node().(*ast.CallExpr)
+
+	msg := "Move key creation before the retry " + noun(s)
+	if v, ok := c.defines(stmt, expr); ok && c.movable(stmt, s, v) && c.pure(valueOf(stmt), expr) {
+		if text, del, ok := edit.CutStmt(fset, stmt, src); ok {
+			return analysis.SuggestedFix{
+				Message:   msg,
+				TextEdits: []analysis.TextEdit{edit.InsertBefore(fset, s.Stmt.Pos(), text), del},
+			}, true
+		}
+	}
+	// Hoist the call alone into a new variable.
+	if c.usesScopeState(expr, s) {
+		return analysis.SuggestedFix{}, false
+	}
+	if tv, ok := c.pass.TypesInfo.Types[expr]; !ok || tv.Type == nil {
+		return analysis.SuggestedFix{}, false
+	} else if _, isTuple := tv.Type.(*types.Tuple); isTuple {
+		return analysis.SuggestedFix{}, false
+	}
+	text, ok := c.source(expr, src)
+	if !ok {
+		return analysis.SuggestedFix{}, false
+	}
+	name := c.freshName(s, "idempotencyKey")
+	return analysis.SuggestedFix{
+		Message: msg,
+		TextEdits: []analysis.TextEdit{
+			edit.InsertBefore(fset, s.Stmt.Pos(), name+" := "+text),
+			{Pos: expr.Pos(), End: expr.End(), NewText: []byte(name)},
+		},
+	}, true
+}
+
+// valueOf returns the value expression of an assignment or variable declaration.
+func valueOf(stmt ast.Stmt) ast.Expr {
+	switch st := stmt.(type) {
+	case *ast.AssignStmt:
+		return st.Rhs[0]
+	case *ast.DeclStmt:
+		return st.Decl.(*ast.GenDecl).Specs[0].(*ast.ValueSpec).Values[0]
+	}
+	return nil
+}
+
+// purePkgs are packages whose functions only transform their arguments.
+var purePkgs = map[string]bool{
+	"strings": true, "strconv": true, "bytes": true, "encoding/hex": true, "encoding/base64": true,
+	"encoding/base32": true, "unicode/utf8": true, "path": true,
+}
+
+// pure reports whether e, apart from the generator call gen, only computes: literals,
+// conversions, formatting, string functions, and methods of the fresh value (.String()).
+// Moving such a statement out of the loop changes nothing but the key.
+func (c *checker) pure(e ast.Expr, gen *ast.CallExpr) bool {
+	ok := true
+	ast.Inspect(e, func(n ast.Node) bool {
+		call, isCall := n.(*ast.CallExpr)
+		if !ok || !isCall || call == gen {
+			return ok
+		}
+		if tv, found := c.pass.TypesInfo.Types[call.Fun]; found && (tv.IsType() || tv.IsBuiltin()) {
+			return true
+		}
+		fn, _ := typeutil.Callee(c.pass.TypesInfo, call).(*types.Func)
+		switch {
+		case fn == nil:
+			ok = false
+		case fn.Pkg() != nil && purePkgs[fn.Pkg().Path()]:
+		case fn.Pkg() != nil && fn.Pkg().Path() == "fmt" && strings.HasPrefix(fn.Name(), "Sprint"):
+		case fn.Name() == "String" || fn.Name() == "Must":
+			// aws.String, stripe.String, uuid.Must, and .String() of the value
+		default:
+			// A method of the fresh value (key.Hex(), id.Bytes()).
+			sel, isSel := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+			if !isSel || !contains(sel.X, gen) {
+				ok = false
+			}
+		}
+		return ok
+	})
+	return ok
+}
+
+func firstEnclosing(cur inspector.Cursor, types ...ast.Node) (inspector.Cursor, bool) {
+	for c := range cur.Enclosing(types...) {
+		return c, true
+	}
+	return inspector.Cursor{}, false
+}
+
+func noun(s *retryscope.Scope) string {
+	if s.Kind == retryscope.Callback {
+		return "call"
+	}
+	return "loop"
+}
+
+// defines reports whether stmt is "v := call", "v = call" or "var v = call", with a single
+// variable, returning that variable.
+func (c *checker) defines(stmt ast.Stmt, call *ast.CallExpr) ([]*types.Var, bool) {
+	var lhs []ast.Expr
+	var rhs []ast.Expr
+	switch st := stmt.(type) {
+	case *ast.AssignStmt:
+		if st.Tok != token.DEFINE && st.Tok != token.ASSIGN {
+			return nil, false
+		}
+		lhs, rhs = st.Lhs, st.Rhs
+	case *ast.DeclStmt:
+		gd, ok := st.Decl.(*ast.GenDecl)
+		if !ok || gd.Tok != token.VAR || len(gd.Specs) != 1 {
+			return nil, false
+		}
+		vs := gd.Specs[0].(*ast.ValueSpec)
+		for _, n := range vs.Names {
+			lhs = append(lhs, n)
+		}
+		rhs = vs.Values
+	default:
+		return nil, false
+	}
+	if len(rhs) != 1 || !contains(rhs[0], call) {
+		return nil, false
+	}
+	// One variable, and blanks: key := ..., id, _ := uuid.NewRandom().
+	var vars []*types.Var
+	for _, l := range lhs {
+		id, ok := l.(*ast.Ident)
+		if !ok {
+			return nil, false
+		}
+		if id.Name == "_" {
+			continue
+		}
+		v, ok := c.pass.TypesInfo.ObjectOf(id).(*types.Var)
+		if !ok {
+			return nil, false
+		}
+		vars = append(vars, v)
+	}
+	if len(vars) != 1 {
+		return nil, false
+	}
+	return vars, true
+}
+
+func contains(outer, inner ast.Node) bool {
+	return outer.Pos() <= inner.Pos() && inner.End() <= outer.End()
+}
+
+// movable reports whether stmt can run before the scope's statement: what it uses is
+// declared before it and not changed inside it, the variable it defines is not assigned
+// again in the scope, and its name means nothing else there.
+func (c *checker) movable(stmt ast.Stmt, s *retryscope.Scope, vars []*types.Var) bool {
+	assign, isAssign := stmt.(*ast.AssignStmt)
+	var value ast.Node = stmt
+	if isAssign {
+		value = assign.Rhs[0]
+	} else if ds, ok := stmt.(*ast.DeclStmt); ok {
+		value = ds.Decl.(*ast.GenDecl).Specs[0].(*ast.ValueSpec).Values[0]
+	}
+	if c.usesScopeState(value, s) {
+		return false
+	}
+	for _, v := range vars {
+		if c.assignedIn(v, s.Stmt, stmt) {
+			return false
+		}
+		defining := !isAssign || assign.Tok == token.DEFINE
+		if defining && c.nameTaken(v.Name(), s.Stmt.Pos()) {
+			return false
+		}
+		if !defining && v.Pos() >= s.Stmt.Pos() {
+			return false // assigned a variable declared in the scope
+		}
+	}
+	return true
+}
+
+// usesScopeState reports whether n refers to a variable declared in the scope's statement, or
+// to one the scope assigns.
+func (c *checker) usesScopeState(n ast.Node, s *retryscope.Scope) bool {
+	bad := false
+	ast.Inspect(n, func(x ast.Node) bool {
+		id, ok := x.(*ast.Ident)
+		if !ok || bad {
+			return !bad
+		}
+		v, ok := c.pass.TypesInfo.Uses[id].(*types.Var)
+		if !ok || v.Parent() == nil && !v.IsField() {
+			return true
+		}
+		if v.IsField() {
+			return true
+		}
+		if s.Stmt.Pos() <= v.Pos() && v.Pos() < s.Stmt.End() || c.assignedIn(v, s.Stmt, nil) {
+			bad = true
+		}
+		return true
+	})
+	return bad
+}
+
+// assignedIn reports whether v is assigned (or its address taken) inside node, other than by
+// the statement except.
+func (c *checker) assignedIn(v *types.Var, node ast.Node, except ast.Stmt) bool {
+	found := false
+	ast.Inspect(node, func(x ast.Node) bool {
+		if found || x == except {
+			return false
+		}
+		switch x := x.(type) {
+		case *ast.AssignStmt:
+			for _, l := range x.Lhs {
+				if id, ok := ast.Unparen(l).(*ast.Ident); ok && c.pass.TypesInfo.ObjectOf(id) == v {
+					found = true
+				}
+			}
+		case *ast.IncDecStmt:
+			if id, ok := ast.Unparen(x.X).(*ast.Ident); ok && c.pass.TypesInfo.ObjectOf(id) == v {
+				found = true
+			}
+		case *ast.UnaryExpr:
+			if id, ok := ast.Unparen(x.X).(*ast.Ident); ok && x.Op == token.AND && c.pass.TypesInfo.ObjectOf(id) == v {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// nameTaken reports whether name resolves to something at pos (other than the universe), so
+// that declaring it there would clash or shadow.
+func (c *checker) nameTaken(name string, pos token.Pos) bool {
+	scope := c.pass.Pkg.Scope().Innermost(pos)
+	if scope == nil {
+		return true
+	}
+	_, obj := scope.LookupParent(name, pos)
+	return obj != nil && obj.Parent() != types.Universe
+}
+
+// freshName returns base, or base2, base3..., unused at the scope's statement and inside it.
+func (c *checker) freshName(s *retryscope.Scope, base string) string {
+	used := func(name string) bool {
+		if c.nameTaken(name, s.Stmt.Pos()) {
+			return true
+		}
+		taken := false
+		ast.Inspect(s.Stmt, func(x ast.Node) bool {
+			if id, ok := x.(*ast.Ident); ok && id.Name == name {
+				taken = true
+			}
+			return !taken
+		})
+		return taken
+	}
+	name := base
+	for i := 2; used(name); i++ {
+		name = fmt.Sprintf("%s%d", base, i)
+	}
+	return name
+}
+
+func (c *checker) file(pos token.Pos) *ast.File {
+	for _, f := range c.pass.Files {
+		if f.FileStart <= pos && pos < f.FileEnd {
+			return f
+		}
+	}
+	return nil
+}
+
+// source returns the text of n: from the file when it can be read, printed otherwise.
+func (c *checker) source(n ast.Node, src []byte) (string, bool) {
+	if src != nil {
+		tf := c.pass.Fset.File(n.Pos())
+		if tf != nil {
+			lo, hi := tf.Offset(n.Pos()), tf.Offset(n.End())
+			if 0 <= lo && lo <= hi && hi <= len(src) {
+				return string(src[lo:hi]), true
+			}
+		}
+	}
+	var buf bytes.Buffer
+	if err := format.Node(&buf, c.pass.Fset, n); err != nil {
+		return "", false
+	}
+	return buf.String(), true
+}

@@ -1,0 +1,30 @@
+// Package keys is idemlint's shared model of idempotency keys: which calls make a fresh
+// unique value (a generator), which places carry an idempotency key to a server (a sink), and
+// how values flow from one to the other through SSA. keyinloop and unkeyedretry consult it.
+//
+// # Analyzer keys
+//
+// keys: find idempotency-key generators and sinks, and the flows between them
+//
+// Generators: google/uuid New, NewString, NewRandom, NewV7 and NewUUID; gofrs/uuid and
+// satori/go.uuid NewV1/NewV4/NewV6/NewV7; rs/xid; segmentio/ksuid; oklog/ulid; crypto/rand
+// (Read, Text, Int, and io.ReadFull(rand.Reader, b)); math/rand and math/rand/v2; time.Now;
+// this project's runtime key constructor; any function given with -keys.generators; and any
+// function of the analysed code that returns a value made by a generator (inferred, and
+// exported as a GeneratorFact).
+//
+// Sinks, matched by name with case and punctuation ignored (Idempotency-Key, idempotency_key
+// and IdempotencyKey are one name): an HTTP header set with Header.Set/Add, a header map
+// write, resty's SetHeader; a struct field (by field name or json tag), a map key, gRPC
+// metadata (metadata.Pairs, AppendToOutgoingContext, MD.Set/Append); setters and options such
+// as stripe-go's Params.SetIdempotencyKey or WithIdempotencyKey. The names are
+// idempotency-key, x-idempotency-key, idempotency-token, client-token and
+// client-request-token, plus those given with -keys.names. Per-attempt values sent to other
+// names (X-Request-ID, trace headers) are not sinks.
+//
+// Flow: a value reaches a sink through conversions, formatting and other calls (a call's result
+// is derived from its arguments), concatenation, local variables, struct fields (field by
+// field), slices, maps, closures, and the parameters of functions that send them to a sink
+// (inferred, and exported as a SinkParamFact). A function that makes a key and sends it on
+// every call, without first checking for an existing one, gets a MintsFact.
+package keys

@@ -1,0 +1,454 @@
+package keys
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+)
+
+// Reach returns the sinks that the value seed (in its function) reaches.
+func (r *Result) Reach(seed ssa.Value) []Sink {
+	sinks, _ := r.reach(seed)
+	return sinks
+}
+
+// maxTainted bounds one walk; a key's flow is short.
+const maxTainted = 2000
+
+// reach walks forward from seed. It returns the sinks reached and whether the value is
+// returned by its function.
+func (r *Result) reach(seed ssa.Value) (sinks []Sink, returned bool) {
+	w := &walk{r: r, tainted: make(map[ssa.Value]bool), fields: make(map[fieldKey]bool), seen: make(map[ssa.Instruction]bool)}
+	w.taint(seed)
+	for len(w.queue) > 0 && len(w.tainted) < maxTainted {
+		v := w.queue[len(w.queue)-1]
+		w.queue = w.queue[:len(w.queue)-1]
+		refs := v.Referrers()
+		if refs == nil {
+			continue
+		}
+		for _, instr := range *refs {
+			w.step(v, instr)
+		}
+	}
+	return w.sinks, w.returned
+}
+
+type fieldKey struct {
+	base  ssa.Value
+	field int
+}
+
+type walk struct {
+	r        *Result
+	tainted  map[ssa.Value]bool
+	fields   map[fieldKey]bool // struct fields holding the value, by base pointer
+	queue    []ssa.Value
+	sinks    []Sink
+	seen     map[ssa.Instruction]bool // sinks found
+	returned bool
+}
+
+func (w *walk) taint(v ssa.Value) {
+	if v == nil || w.tainted[v] {
+		return
+	}
+	if _, isConst := v.(*ssa.Const); isConst {
+		return
+	}
+	w.tainted[v] = true
+	w.queue = append(w.queue, v)
+}
+
+func (w *walk) sink(instr ssa.Instruction, what string) {
+	if !w.seen[instr] {
+		w.seen[instr] = true
+		w.sinks = append(w.sinks, Sink{Instr: instr, What: what})
+	}
+}
+
+// step propagates the taint of v through instr, one of its referrers.
+func (w *walk) step(v ssa.Value, instr ssa.Instruction) {
+	switch in := instr.(type) {
+	case *ssa.Store:
+		if in.Val != v {
+			// A load of a tainted address: handled by UnOp below.
+			return
+		}
+		if fa, ok := in.Addr.(*ssa.FieldAddr); ok {
+			if name, ok := w.r.fieldSink(fa); ok {
+				w.sink(in, "field "+name)
+			}
+			w.fields[fieldKey{fa.X, fa.Field}] = true
+			w.taint(fa)
+			// Other addresses of the same field of the same struct.
+			if refs := fa.X.Referrers(); refs != nil {
+				for _, ref := range *refs {
+					if other, ok := ref.(*ssa.FieldAddr); ok && other.X == fa.X && other.Field == fa.Field {
+						w.taint(other)
+					}
+				}
+			}
+			return
+		}
+		switch addr := in.Addr.(type) {
+		case *ssa.Global:
+			return // escapes; not followed
+		case *ssa.IndexAddr:
+			w.taint(addr)
+			w.taint(addr.X) // the array or slice now holds it
+		default:
+			w.taint(addr)
+		}
+	case *ssa.MapUpdate:
+		if in.Value == v {
+			if k, ok := flow.StringConst(in.Key); ok && w.r.IsName(k) {
+				w.sink(in, fmt.Sprintf("%s %q", mapKind(in.Map), k))
+			}
+			w.taint(in.Map)
+		}
+	case ssa.CallInstruction:
+		w.call(v, in)
+	case *ssa.MakeClosure:
+		anon, ok := in.Fn.(*ssa.Function)
+		if !ok {
+			return
+		}
+		for i, b := range in.Bindings {
+			if b == v && i < len(anon.FreeVars) {
+				w.taint(anon.FreeVars[i])
+			}
+		}
+	case *ssa.Return:
+		w.returned = true
+	case *ssa.FieldAddr:
+		// The address of a field of a tainted struct pointer: tainted when that field holds the
+		// value, or when the whole struct came from a tainted value (not a field store).
+		if w.fields[fieldKey{in.X, in.Field}] || !w.hasFields(in.X) {
+			w.taint(in)
+		}
+	case *ssa.Field:
+		w.taint(in)
+	case *ssa.UnOp:
+		if in.Op == token.ARROW {
+			return
+		}
+		w.taint(in)
+	case *ssa.Phi, *ssa.ChangeType, *ssa.Convert, *ssa.MakeInterface, *ssa.ChangeInterface,
+		*ssa.TypeAssert, *ssa.Extract, *ssa.Slice, *ssa.BinOp, *ssa.Index, *ssa.IndexAddr,
+		*ssa.Lookup, *ssa.SliceToArrayPointer, *ssa.MultiConvert:
+		w.taint(instr.(ssa.Value))
+	}
+}
+
+// hasFields reports whether some field of base was tainted by a store (so that the other
+// fields are not).
+func (w *walk) hasFields(base ssa.Value) bool {
+	for k := range w.fields {
+		if k.base == base {
+			return true
+		}
+	}
+	return false
+}
+
+func mapKind(m ssa.Value) string {
+	if n, ok := types.Unalias(m.Type()).(*types.Named); ok && n.Obj().Pkg() != nil {
+		switch n.Obj().Pkg().Path() + "." + n.Obj().Name() {
+		case "net/http.Header":
+			return "header"
+		case "google.golang.org/grpc/metadata.MD":
+			return "gRPC metadata"
+		}
+	}
+	return "map key"
+}
+
+// fieldSink returns the name of the field at fa when it names an idempotency key, by its
+// name or its json/form tag.
+func (r *Result) fieldSink(fa *ssa.FieldAddr) (string, bool) {
+	ptr, ok := fa.X.Type().Underlying().(*types.Pointer)
+	if !ok {
+		return "", false
+	}
+	st, ok := ptr.Elem().Underlying().(*types.Struct)
+	if !ok || fa.Field >= st.NumFields() {
+		return "", false
+	}
+	f := st.Field(fa.Field)
+	if r.IsName(f.Name()) {
+		return f.Name(), true
+	}
+	for _, n := range jsonName(st.Tag(fa.Field)) {
+		if r.IsName(n) {
+			return f.Name(), true
+		}
+	}
+	return "", false
+}
+
+// call handles a tainted value passed to a call: a sink, a function of this package that sends
+// the parameter on, or a transformation whose result carries the value.
+func (w *walk) call(v ssa.Value, call ssa.CallInstruction) {
+	c := call.Common()
+	if what, ok := w.r.sinkCall(call, func(x ssa.Value) bool { return w.tainted[x] || w.taintedElems(x) }); ok {
+		w.sink(call, what)
+		return
+	}
+	fn := flow.Callee(c)
+	// Arguments index among the callee's parameters (receiver excluded).
+	args := c.Args
+	recvTainted := c.IsInvoke() && c.Value == v
+	if fn != nil && !c.IsInvoke() {
+		if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil && len(args) > 0 {
+			recvTainted = args[0] == v
+			args = args[1:]
+		}
+	}
+	if callee := c.StaticCallee(); callee != nil && len(callee.Blocks) > 0 && callee.Pkg == w.r.pkg() {
+		passesOn := false
+		for i, a := range args {
+			if a == v {
+				if s := w.r.paramSink(callee, i); s != nil {
+					w.sink(call, s.What+" (through "+callee.Name()+")")
+				}
+				if w.r.paramReturned(callee, i) {
+					passesOn = true
+				}
+			}
+		}
+		if passesOn || recvTainted {
+			if val := call.Value(); val != nil {
+				w.taint(val)
+			}
+		}
+		return
+	}
+	if fn != nil && fn.Pkg() != nil && fn.Pkg() != w.r.pass.Pkg {
+		var f SinkParamFact
+		if w.r.pass.ImportObjectFact(fn, &f) {
+			for _, i := range f.Params {
+				if i < len(args) && args[i] == v {
+					w.sink(call, f.What+" (through "+fn.Name()+")")
+				}
+			}
+		}
+	}
+	// A library call (formatting, encoding, hashing, String()): its result carries the value.
+	if val := call.Value(); val != nil {
+		w.taint(val)
+	}
+}
+
+// taintedElems reports whether x is a variadic slice with a tainted element.
+func (w *walk) taintedElems(x ssa.Value) bool {
+	elems, ok := flow.Elems(x)
+	if !ok {
+		return false
+	}
+	for _, e := range elems {
+		if e != nil && w.tainted[e] {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *Result) pkg() *ssa.Package { return r.ssaPkg }
+
+// sinkCall reports whether call sends a tainted value as an idempotency key.
+func (r *Result) sinkCall(call ssa.CallInstruction, tainted func(ssa.Value) bool) (string, bool) {
+	c := call.Common()
+	fn := flow.Callee(c)
+	if fn == nil {
+		return "", false
+	}
+	id := flow.ID(fn)
+	args := c.Args
+	if !c.IsInvoke() && id.Recv != "" && len(args) > 0 {
+		args = args[1:]
+	}
+	switch {
+	case id.Pkg == "google.golang.org/grpc/metadata" && id.Recv == "" && (id.Name == "Pairs" || id.Name == "AppendToOutgoingContext"):
+		kv := args[len(args)-1]
+		elems, ok := flow.Elems(kv)
+		if !ok {
+			return "", false
+		}
+		for i := 0; i+1 < len(elems); i += 2 {
+			if k, ok := flow.StringConst(elems[i]); ok && r.IsName(k) && elems[i+1] != nil && tainted(elems[i+1]) {
+				return fmt.Sprintf("gRPC metadata %q", k), true
+			}
+		}
+		return "", false
+	case (id.Name == "Set" || id.Name == "Add" || id.Name == "SetHeader" || id.Name == "AddHeader" || id.Name == "Append") && len(args) >= 2:
+		// Header.Set(name, value), MD.Set(name, values...), resty's SetHeader, and look-alikes.
+		k, ok := flow.StringConst(args[0])
+		if !ok || !r.IsName(k) {
+			return "", false
+		}
+		if tainted(args[1]) {
+			kind := "header"
+			if id.Pkg == "google.golang.org/grpc/metadata" {
+				kind = "gRPC metadata"
+			}
+			return fmt.Sprintf("%s %q", kind, k), true
+		}
+		return "", false
+	}
+	// Setters and options: SetIdempotencyKey(v), WithIdempotencyKey(v), IdempotencyKey(v).
+	name := strings.TrimPrefix(strings.TrimPrefix(id.Name, "Set"), "With")
+	if r.IsName(name) && len(args) >= 1 {
+		for _, a := range args {
+			if tainted(a) {
+				return id.Name, true
+			}
+		}
+	}
+	return "", false
+}
+
+// paramSink returns the sink that parameter i of fn (receiver excluded) reaches, if any.
+func (r *Result) paramSink(fn *ssa.Function, i int) *Sink {
+	if m, ok := r.paramSinks[fn]; ok {
+		return m[i]
+	}
+	if r.inProgress[fn] {
+		return nil // recursion: assume not
+	}
+	r.inProgress[fn] = true
+	defer delete(r.inProgress, fn)
+	m := make(map[int]*Sink)
+	params := fn.Params
+	if fn.Signature.Recv() != nil && len(params) > 0 {
+		params = params[1:]
+	}
+	for j, p := range params {
+		if sinks, _ := r.reach(p); len(sinks) > 0 {
+			m[j] = &sinks[0]
+		}
+	}
+	r.paramSinks[fn] = m
+	return m[i]
+}
+
+// paramReturned reports whether parameter i of fn flows to its results.
+func (r *Result) paramReturned(fn *ssa.Function, i int) bool {
+	params := fn.Params
+	if fn.Signature.Recv() != nil && len(params) > 0 {
+		params = params[1:]
+	}
+	if i >= len(params) || r.inProgress[fn] {
+		return false
+	}
+	r.inProgress[fn] = true
+	defer delete(r.inProgress, fn)
+	_, returned := r.reach(params[i])
+	return returned
+}
+
+// infer computes the package's facts: generator functions, parameters sent to sinks, and
+// functions that mint a key on every call.
+func (r *Result) infer(funcs []*ssa.Function) {
+	// Generators first (a generator may wrap another), then sinks and mints.
+	for range 4 {
+		changed := false
+		for _, fn := range funcs {
+			if r.localGen[fn] != "" || fn.Object() == nil {
+				continue
+			}
+			for _, g := range r.generations(fn) {
+				if Guarded(g, func(*ssa.BasicBlock) bool { return true }) {
+					continue
+				}
+				if _, returned := r.reach(g.Seed); returned {
+					r.localGen[fn] = g.Name
+					changed = true
+					break
+				}
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	for _, fn := range funcs {
+		obj, ok := fn.Object().(*types.Func)
+		if !ok || obj.Pkg() != r.pass.Pkg {
+			continue
+		}
+		if from := r.localGen[fn]; from != "" {
+			r.pass.ExportObjectFact(obj, &GeneratorFact{From: from})
+		}
+		params := fn.Params
+		if fn.Signature.Recv() != nil && len(params) > 0 {
+			params = params[1:]
+		}
+		var sinkParams []int
+		var what string
+		for i := range params {
+			if s := r.paramSink(fn, i); s != nil {
+				sinkParams = append(sinkParams, i)
+				what = s.What
+			}
+		}
+		if len(sinkParams) > 0 {
+			r.pass.ExportObjectFact(obj, &SinkParamFact{Params: sinkParams, What: what})
+		}
+		for _, g := range r.generations(fn) {
+			if Guarded(g, func(*ssa.BasicBlock) bool { return true }) {
+				continue
+			}
+			if sinks := r.Reach(g.Seed); len(sinks) > 0 {
+				p := r.pass.Fset.Position(g.Call.Pos())
+				f := &MintsFact{Generator: fmt.Sprintf("%s at %s:%d", g.Name, filepath.Base(p.Filename), p.Line), What: sinks[0].What}
+				r.mints[fn] = f
+				r.pass.ExportObjectFact(obj, f)
+				break
+			}
+		}
+	}
+}
+
+// generations returns the generator calls in fn and its closures.
+func (r *Result) generations(fn *ssa.Function) []Generation {
+	var out []Generation
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if call, ok := instr.(ssa.CallInstruction); ok {
+				if g, ok := r.Generator(call); ok {
+					out = append(out, g)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// Mints reports whether call calls a function that makes a new key and sends it every time.
+func (r *Result) Mints(call ssa.CallInstruction) (*MintsFact, bool) {
+	c := call.Common()
+	if callee := c.StaticCallee(); callee != nil {
+		if f := r.mints[callee]; f != nil {
+			return f, true
+		}
+	}
+	fn := flow.Callee(c)
+	if fn == nil || fn.Pkg() == nil || fn.Pkg() == r.pass.Pkg {
+		return nil, false
+	}
+	var f MintsFact
+	if r.pass.ImportObjectFact(fn, &f) {
+		return &f, true
+	}
+	return nil, false
+}
+
+// Generations returns the generator calls of a function.
+func (r *Result) Generations(fn *ssa.Function) []Generation { return r.generations(fn) }

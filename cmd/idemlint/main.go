@@ -1,0 +1,77 @@
+// Command idemlint finds retry and idempotency mistakes in Go code.
+//
+// Standalone:
+//
+//	idemlint [-fix] [-diff] [-json] [-keyinloop] ./...
+//
+// As a go vet or go fix tool:
+//
+//	go vet -vettool=$(command -v idemlint) ./...
+//	go fix -fixtool=$(command -v idemlint) ./...
+//
+// Run "idemlint help" for the analyzers and their flags.
+package main
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+
+	"golang.org/x/tools/go/analysis/multichecker"
+
+	"github.com/idemlint/idemlint/analyzers"
+)
+
+func main() {
+	for _, arg := range os.Args[1:] {
+		switch arg {
+		case "-V=full", "--V=full":
+			// The go command identifies vet and fix tools by this line; "devel" and the
+			// buildID of the executable's content keep its cache right across rebuilds.
+			fmt.Printf("idemlint version devel %s buildID=%s\n", moduleVersion(), executableHash())
+			os.Exit(0)
+		case "-version", "--version", "-V", "--V":
+			fmt.Printf("idemlint %s\n", moduleVersion())
+			os.Exit(0)
+		}
+	}
+	multichecker.Main(analyzers.All()...)
+}
+
+// moduleVersion is idemlint's module version from the build information: a tag such as
+// v0.3.0 when installed with go install, "(devel)" when built in its own repository.
+func moduleVersion() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	v := info.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	for _, s := range info.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			v += "+" + s.Value[:12]
+		}
+	}
+	return v
+}
+
+func executableHash() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return "unknown"
+	}
+	f, err := os.Open(exe)
+	if err != nil {
+		return "unknown"
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "unknown"
+	}
+	return fmt.Sprintf("%x", h.Sum(nil))
+}
