@@ -59,8 +59,10 @@ func parseRetryAfter(h http.Header, now time.Time) (time.Duration, bool) {
 	if err != nil {
 		return 0, false
 	}
-	d := t.Sub(now)
-	return d, d > 0
+	if d := t.Sub(now); d > 0 {
+		return d, true
+	}
+	return 0, false
 }
 
 func digits(s string) bool {

@@ -63,8 +63,14 @@ func (c *Clock) Sleeps() []time.Duration {
 // Rand(0) the lowest value, Rand(1) the highest.
 type Rand float64
 
-// Int64N returns floor(r * (n-1)) clamped to [0, n).
+// Int64N returns floor(r * (n-1)), clamped to [0, n).
 func (r Rand) Int64N(n int64) int64 {
-	v := int64(float64(r) * float64(n-1))
-	return min(max(v, 0), n-1)
+	f := float64(r) * float64(n-1)
+	switch {
+	case f <= 0:
+		return 0
+	case f >= float64(n-1):
+		return n - 1
+	}
+	return int64(f)
 }
