@@ -48,7 +48,7 @@ func CheckHTTP(req *http.Request, resp *http.Response, err error) error {
 	e := &HTTPError{Err: err}
 	if req != nil {
 		e.Method = req.Method
-		e.Keyed = keyed(req.Header)
+		e.Keyed = HasIdempotencyKey(req.Header)
 	}
 	if err == nil && resp != nil {
 		e.StatusCode, e.Header = resp.StatusCode, resp.Header
@@ -56,8 +56,9 @@ func CheckHTTP(req *http.Request, resp *http.Response, err error) error {
 	return e
 }
 
-// keyed reports whether a request header carries an idempotency key (the names net/http
-// itself honours).
-func keyed(h http.Header) bool {
+// HasIdempotencyKey reports whether a request header carries a non-empty idempotency key,
+// under either of the names that net/http itself honours: Idempotency-Key and
+// X-Idempotency-Key.
+func HasIdempotencyKey(h http.Header) bool {
 	return h.Get(IdempotencyKeyHeader) != "" || h.Get("X-Idempotency-Key") != ""
 }
