@@ -2,6 +2,7 @@ package retry
 
 import (
 	"context"
+	"sync"
 	"time"
 )
 
@@ -22,15 +23,34 @@ func (realClock) Sleep(ctx context.Context, d time.Duration) error {
 	if d <= 0 {
 		return ctx.Err()
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
+	done := ctx.Done()
+	if done == nil { // a context that never ends
+		time.Sleep(d)
+		return nil
+	}
+	t, _ := timers.Get().(*time.Timer)
+	if t == nil {
+		t = time.NewTimer(d)
+	} else {
+		t.Reset(d)
+	}
+	defer timers.Put(t)
 	select {
 	case <-t.C:
 		return nil
-	case <-ctx.Done():
+	case <-done:
+		if !t.Stop() {
+			select { // drain, for programs still on the pre-Go 1.23 timer channels
+			case <-t.C:
+			default:
+			}
+		}
 		return ctx.Err()
 	}
 }
+
+// timers recycles the timers of Sleep: stopped or drained, ready for Reset.
+var timers sync.Pool
 
 func clockOr(c Clock) Clock {
 	if c == nil {
