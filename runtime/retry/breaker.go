@@ -102,6 +102,17 @@ func (b *Breaker) State() BreakerState {
 	return b.state
 }
 
+// openAfter reports whether the breaker will still be open once d has passed, so that a
+// call after a wait of d is sure to be rejected. A nil *Breaker is never open.
+func (b *Breaker) openAfter(d time.Duration) bool {
+	if b == nil {
+		return false
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.state == Open && b.cfg.Clock.Now().Add(d).Before(b.openUntil)
+}
+
 // Permit is the breaker's leave for one call. Report the call's outcome with exactly one
 // of its methods. The zero Permit (no breaker) ignores reports.
 type Permit struct {

@@ -117,6 +117,9 @@ func run[T any](ctx context.Context, p *Policy, fn func(context.Context, Attempt
 		if hasDeadline && !now.Add(wait).Before(deadline) {
 			return zero, stop(ErrDeadline, n, err)
 		}
+		if p.Breaker.openAfter(wait) {
+			return zero, stop(ErrBreakerOpen, n, err)
+		}
 		if p.Budget != nil && !p.Budget.AllowRetry() {
 			return zero, stop(ErrBudgetExhausted, n, err)
 		}

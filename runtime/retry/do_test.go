@@ -435,7 +435,7 @@ func TestUnkeyedPostIsNotRetried(t *testing.T) {
 }
 
 func TestBreakerOpenStopsDo(t *testing.T) {
-	p, clock := fake(Policy{MaxAttempts: 10}, 0)
+	p, clock := fake(Policy{MaxAttempts: 10}, 1)
 	p.Breaker = NewBreaker(BreakerConfig{MinRequests: 3, Clock: clock})
 	fn, calls := failing(errFlaky, errFlaky, errFlaky, errFlaky, errFlaky)
 	err := Do(context.Background(), p, fn)
@@ -445,12 +445,29 @@ func TestBreakerOpenStopsDo(t *testing.T) {
 	assert.Equal(t, 3, re.Attempts)
 	assert.ErrorIs(t, err, errFlaky)
 	assert.Equal(t, 3, *calls)
+	assert.Len(t, clock.Sleeps(), 2, "no wait for a breaker that will still be open")
 
 	fn, calls = failing()
 	err = Do(context.Background(), p, fn)
 	assert.ErrorIs(t, err, ErrBreakerOpen)
 	assert.Equal(t, "retry: circuit breaker open before the first attempt", err.Error())
 	assert.Zero(t, *calls, "fails fast")
+}
+
+func TestBreakerOpeningDuringTheWaitStopsDo(t *testing.T) {
+	p, clock := fake(Policy{}, 1)
+	p.Breaker = NewBreaker(BreakerConfig{MinRequests: 2, Clock: clock})
+	clock.OnSleep = func(time.Duration) {
+		permit, _ := p.Breaker.Allow() // another caller sees the outage meanwhile
+		permit.Failure()
+	}
+	fn, calls := failing(errFlaky)
+	err := Do(context.Background(), p, fn)
+	var re *Error
+	require.ErrorAs(t, err, &re)
+	assert.Equal(t, &Error{Reason: ErrBreakerOpen, Attempts: 1, Last: errFlaky}, re)
+	assert.Equal(t, 1, *calls)
+	assert.Len(t, clock.Sleeps(), 1)
 }
 
 func TestBreakerCountsOnlyDependencyFailures(t *testing.T) {
