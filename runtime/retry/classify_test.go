@@ -105,6 +105,7 @@ func TestClassify(t *testing.T) {
 		{"grpc nil status", &fakeGRPCError{}, false, false},
 		{"tls unknown authority", urlErr("Get", &tls.CertificateVerificationError{Err: x509.UnknownAuthorityError{}}), false, false},
 		{"x509 hostname", x509.HostnameError{Host: "x.test"}, false, false},
+		{"a certificate error wins over a timeout", fmt.Errorf("%w: %w", &tls.CertificateVerificationError{}, timeoutError{}), false, false},
 		{"x509 invalid", fmt.Errorf("handshake: %w", x509.CertificateInvalidError{Reason: x509.Expired}), false, false},
 		{"permanent wins", Permanent(syscall.ECONNREFUSED), false, false},
 		{"transient wins", Transient(boom), true, true},
