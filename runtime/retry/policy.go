@@ -37,7 +37,8 @@ const (
 type Policy struct {
 	// MaxAttempts bounds the number of attempts, the first one included (1: no retry).
 	MaxAttempts int
-	// BaseDelay is the backoff before the first retry; it doubles on every retry.
+	// BaseDelay is the backoff before the first retry; it doubles on every retry. Zero
+	// means 100 ms: for next to no wait, use time.Nanosecond (a zero wait is not slept).
 	BaseDelay time.Duration
 	// MaxDelay caps each wait, server-requested ones (Retry-After) included.
 	MaxDelay time.Duration
