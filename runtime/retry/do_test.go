@@ -193,8 +193,7 @@ func TestInvalidUse(t *testing.T) {
 		assert.ErrorIs(t, err, ErrInvalid, "%+v", p)
 		assert.Error(t, p.Validate())
 	}
-	//lint:ignore SA1012 a nil context is what is tested
-	assert.ErrorIs(t, Do(nil, Policy{}, fn), ErrInvalid) //nolint:staticcheck
+	assert.ErrorIs(t, Do(nil, Policy{}, fn), ErrInvalid) //nolint:staticcheck // a nil context is what is tested
 	assert.ErrorIs(t, Do(context.Background(), Policy{}, nil), ErrInvalid)
 	_, err := DoValue[int](context.Background(), Policy{}, nil)
 	assert.ErrorIs(t, err, ErrInvalid)

@@ -48,6 +48,12 @@ const drainLimit = 64 << 10
 
 // RoundTrip sends req under the policy. It never modifies req.
 func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if err := t.Policy.Validate(); err != nil { // before the timeouts are taken out of it
+		if req.Body != nil {
+			req.Body.Close()
+		}
+		return nil, err
+	}
 	x := &exchange{base: t.Base, req: req}
 	if x.base == nil {
 		x.base = http.DefaultTransport

@@ -329,6 +329,20 @@ func TestCallerDeadlineIsTheOverallDeadline(t *testing.T) {
 	assert.Equal(t, []time.Duration{100 * time.Millisecond, 200 * time.Millisecond}, clock.Sleeps())
 }
 
+func TestInvalidPolicy(t *testing.T) {
+	s := &script{answers: []func() (*http.Response, error){status(200)}}
+	for _, p := range []retry.Policy{{Timeout: -1}, {AttemptTimeout: -1}, {MaxAttempts: -1}} {
+		body := &trackedBody{Reader: strings.NewReader("x")}
+		req, _ := http.NewRequest("PUT", "http://example.test/", body)
+		resp, err := (&Transport{Base: s, Policy: p}).RoundTrip(req)
+		assert.Nil(t, resp)
+		assert.ErrorIs(t, err, retry.ErrInvalid, "%+v", p)
+		_, closed := body.state()
+		assert.True(t, closed)
+	}
+	assert.Empty(t, s.keys, "nothing sent")
+}
+
 func mustRequest(t *testing.T, method, body string) *http.Request {
 	t.Helper()
 	var r io.Reader
