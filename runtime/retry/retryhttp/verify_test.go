@@ -85,11 +85,12 @@ func TestVerifyAttemptsStopAtTheCapWithJitteredWaits(t *testing.T) {
 
 func TestVerifyStopsAtTheDeadline(t *testing.T) {
 	srv := newUnavailable(t)
-	const deadline, slack = 80 * time.Millisecond, 50 * time.Millisecond
-	const tick = 2 * time.Millisecond // clock readings in Do and in the hook differ slightly
+	// Waits up to 40 ms: a loop that slept past the deadline would overshoot it by that much.
+	const deadline, slack = 150 * time.Millisecond, 150 * time.Millisecond
+	const tick = 10 * time.Millisecond // clock readings in Do and in the hook differ slightly
 	var start time.Time
 	var wakeups []time.Duration // when each wait was to end, from start
-	p := retry.Policy{MaxAttempts: 1000, BaseDelay: 2 * time.Millisecond, MaxDelay: 10 * time.Millisecond,
+	p := retry.Policy{MaxAttempts: 1000, BaseDelay: 5 * time.Millisecond, MaxDelay: 40 * time.Millisecond,
 		OnRetry: func(_ context.Context, r retry.RetryInfo) { wakeups = append(wakeups, time.Since(start)+r.Delay) }}
 
 	// The retry loop itself, with the error that says why it stopped.
