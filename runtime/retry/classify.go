@@ -1,0 +1,233 @@
+package retry
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"reflect"
+	"strings"
+	"syscall"
+)
+
+// Permanent marks err as not worth retrying: Do stops at once, whatever the classifier
+// says. Permanent(nil) is nil.
+func Permanent(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &markedError{err: err}
+}
+
+// Transient marks err as worth retrying: the default classifier retries it even when it
+// would not on its own (an unkeyed POST included: the caller vouches for it).
+// Transient(nil) is nil. The outermost mark wins.
+func Transient(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &markedError{err: err, transient: true}
+}
+
+type markedError struct {
+	err       error
+	transient bool
+}
+
+func (e *markedError) Error() string { return e.err.Error() }
+func (e *markedError) Unwrap() error { return e.err }
+
+// Is makes a Permanent error match ErrPermanent.
+func (e *markedError) Is(target error) bool { return !e.transient && target == ErrPermanent }
+
+// IsRetryable is the default classifier. It reports whether err is transient (see
+// [IsTransient]) and the failed operation safe to repeat: an HTTP POST or PATCH is
+// repeated only when it carried an Idempotency-Key header or when it failed while dialing,
+// before anything was sent. A request it cannot see is taken as unkeyed: a bare
+// *url.Error from an http.Client POST is retried only on dial errors; return [CheckHTTP]'s
+// error to tell it about the key.
+func IsRetryable(err error) bool {
+	f := examine(err)
+	if f.mark != 0 {
+		return f.mark > 0
+	}
+	return f.transient() && (f.safe || f.dial)
+}
+
+// IsTransient reports whether err is a transient failure of the dependency, whether or not
+// the operation may be repeated: connection refused, reset or aborted, DNS failures,
+// timeouts (net.Error, context.DeadlineExceeded of an attempt), HTTP 408, 429, 502, 503 and
+// 504 ([HTTPError]), gRPC UNAVAILABLE and RESOURCE_EXHAUSTED (any error with a GRPCStatus
+// method, without importing gRPC), and errors marked [Transient]. Never transient:
+// context.Canceled, other 4xx and 5xx statuses, other gRPC codes, TLS certificate errors,
+// errors marked [Permanent], and anything unknown.
+func IsTransient(err error) bool {
+	f := examine(err)
+	if f.mark != 0 {
+		return f.mark > 0
+	}
+	return f.transient()
+}
+
+// markedPermanent reports whether the outermost mark on err is Permanent.
+func markedPermanent(err error) bool { return examine(err).mark < 0 }
+
+// facts is what one walk over an error tree found. Outer errors come first.
+type facts struct {
+	mark     int  // +1 Transient, -1 Permanent, 0 unmarked (outermost mark)
+	canceled bool // context.Canceled
+	cert     bool // TLS certificate error
+	status   int  // HTTP status (outermost HTTPError), 0 if none
+	grpc     int  // gRPC code, -1 if none
+	method   bool // a request was seen (HTTPError or url.Error)
+	safe     bool // the outermost request seen may be repeated
+	dial     bool // failed while dialing: nothing was sent
+	netFault bool // timeout, connection refused/reset, DNS failure, unexpected EOF
+}
+
+func (f *facts) transient() bool {
+	switch {
+	case f.canceled || f.cert:
+		return false
+	case f.status != 0:
+		return transientStatus(f.status)
+	case f.grpc >= 0:
+		return f.grpc == grpcUnavailable || f.grpc == grpcResourceExhausted
+	}
+	return f.netFault
+}
+
+// gRPC codes (google.golang.org/grpc/codes), so that no gRPC import is needed.
+const (
+	grpcResourceExhausted = 8
+	grpcUnavailable       = 14
+)
+
+func transientStatus(code int) bool {
+	switch code {
+	case http.StatusRequestTimeout, http.StatusTooManyRequests, http.StatusBadGateway,
+		http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return true
+	}
+	return false
+}
+
+func examine(err error) facts {
+	f := facts{grpc: -1, safe: true}
+	f.walk(err, 0)
+	return f
+}
+
+// walk visits err and what it wraps, depth first, outer errors first.
+func (f *facts) walk(err error, depth int) {
+	if err == nil || depth > 100 {
+		return
+	}
+	f.visit(err)
+	switch u := err.(type) {
+	case interface{ Unwrap() error }:
+		f.walk(u.Unwrap(), depth+1)
+	case interface{ Unwrap() []error }:
+		for _, e := range u.Unwrap() {
+			f.walk(e, depth+1)
+		}
+	}
+}
+
+func (f *facts) visit(err error) {
+	switch e := err.(type) {
+	case *markedError:
+		if f.mark == 0 {
+			f.mark = -1
+			if e.transient {
+				f.mark = 1
+			}
+		}
+	case *HTTPError:
+		if f.status == 0 {
+			f.status = e.StatusCode
+		}
+		f.request(e.Method, e.Keyed)
+	case *url.Error:
+		f.request(e.Op, false) // net/http spells the method "Post", "Patch": see request
+	case *net.OpError:
+		if e.Op == "dial" {
+			f.dial = true
+		}
+	case *net.DNSError:
+		f.netFault = true
+	case *tls.CertificateVerificationError, x509.UnknownAuthorityError, x509.HostnameError,
+		x509.CertificateInvalidError, *x509.UnknownAuthorityError, *x509.HostnameError,
+		*x509.CertificateInvalidError:
+		f.cert = true
+	case syscall.Errno:
+		switch e {
+		case syscall.ECONNREFUSED, syscall.ECONNRESET, syscall.ECONNABORTED, syscall.EPIPE,
+			syscall.ETIMEDOUT:
+			f.netFault = true
+		}
+	}
+	switch {
+	case is(err, context.Canceled):
+		f.canceled = true
+	case is(err, context.DeadlineExceeded), is(err, os.ErrDeadlineExceeded),
+		is(err, io.ErrUnexpectedEOF), err == io.EOF && f.method:
+		f.netFault = true
+	}
+	if t, ok := err.(interface{ Timeout() bool }); ok && t.Timeout() {
+		f.netFault = true
+	}
+	if f.grpc < 0 {
+		f.grpc = grpcCode(err)
+	}
+}
+
+// request records the outermost request seen; op is a method in any case.
+func (f *facts) request(method string, keyed bool) {
+	if f.method {
+		return
+	}
+	f.method = true
+	switch {
+	case strings.EqualFold(method, http.MethodPost), strings.EqualFold(method, http.MethodPatch):
+		f.safe = keyed
+	}
+}
+
+// is reports whether err itself (not what it wraps) is target.
+func is(err, target error) bool {
+	if err == target {
+		return true
+	}
+	x, ok := err.(interface{ Is(error) bool })
+	return ok && x.Is(target)
+}
+
+// grpcCode returns the code of an error with a GRPCStatus() *status.Status method, as the
+// gRPC status package defines it, or -1. It uses reflection so as not to import gRPC.
+func grpcCode(err error) int {
+	m := reflect.ValueOf(err).MethodByName("GRPCStatus")
+	if !m.IsValid() || m.Type().NumIn() != 0 || m.Type().NumOut() != 1 {
+		return -1
+	}
+	st := m.Call(nil)[0]
+	if st.Kind() == reflect.Pointer && st.IsNil() {
+		return -1
+	}
+	c := st.MethodByName("Code")
+	if !c.IsValid() || c.Type().NumIn() != 0 || c.Type().NumOut() != 1 {
+		return -1
+	}
+	code := c.Call(nil)[0]
+	switch code.Kind() {
+	case reflect.Uint32, reflect.Uint, reflect.Uint64:
+		return int(code.Uint())
+	case reflect.Int32, reflect.Int, reflect.Int64:
+		return int(code.Int())
+	}
+	return -1
+}

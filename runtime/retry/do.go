@@ -1,0 +1,139 @@
+package retry
+
+import (
+	"context"
+	"time"
+)
+
+// Attempt describes the attempt that the function passed to [Do] is asked to make.
+type Attempt struct {
+	Number int   // 1 for the first attempt
+	Prev   error // the previous attempt's error; nil on the first attempt
+}
+
+// Do calls fn until it succeeds, under policy p: it returns nil at the first success, or an
+// [*Error] that wraps the reason for stopping and the last attempt's error.
+//
+// Each attempt gets a context that ends at p.AttemptTimeout or at the overall deadline
+// (the earlier of ctx's deadline and p.Timeout), whichever comes first; it is cancelled
+// when fn returns, so fn must be done with it by then. Do stops without retrying when
+// the error is not retryable (p.Classify), when ctx ends, after p.MaxAttempts, when the
+// next wait would cross the overall deadline (it never sleeps past it), when the budget
+// is exhausted, or when the breaker is open. A nil ctx or fn, or an invalid p, make it
+// return an error wrapping [ErrInvalid] without calling fn.
+//
+// On success Do allocates nothing unless p sets Timeout or AttemptTimeout.
+func Do(ctx context.Context, p Policy, fn func(ctx context.Context, a Attempt) error) error {
+	if fn == nil {
+		return invalid("nil function")
+	}
+	_, err := run(ctx, &p, func(ctx context.Context, a Attempt) (struct{}, error) {
+		return struct{}{}, fn(ctx, a)
+	})
+	return err
+}
+
+// DoValue is [Do] for a function that returns a value: the value of the successful
+// attempt, or the zero value with the error.
+func DoValue[T any](ctx context.Context, p Policy, fn func(ctx context.Context, a Attempt) (T, error)) (T, error) {
+	if fn == nil {
+		var zero T
+		return zero, invalid("nil function")
+	}
+	return run(ctx, &p, fn)
+}
+
+func run[T any](ctx context.Context, p *Policy, fn func(context.Context, Attempt) (T, error)) (T, error) {
+	var zero T
+	if ctx == nil {
+		return zero, invalid("nil context")
+	}
+	if err := p.Validate(); err != nil {
+		return zero, err
+	}
+	if err := ctx.Err(); err != nil {
+		return zero, stop(stopReason(err), 0, nil)
+	}
+	clock := clockOr(p.Clock)
+	deadline, hasDeadline := ctx.Deadline()
+	if hasDeadline && p.Clock != nil {
+		deadline = clock.Now().Add(time.Until(deadline)) // into the injected clock's time
+	}
+	if p.Timeout > 0 {
+		if end := clock.Now().Add(p.Timeout); !hasDeadline || end.Before(deadline) {
+			deadline, hasDeadline = end, true
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, p.Timeout)
+			defer cancel()
+		}
+	}
+	if p.Budget != nil {
+		p.Budget.Request()
+	}
+	var last error
+	var wait time.Duration
+	for n := 1; ; n++ {
+		permit, err := p.Breaker.Allow()
+		if err != nil {
+			return zero, stop(err, n-1, last)
+		}
+		actx, cancel := ctx, context.CancelFunc(nil)
+		if p.AttemptTimeout > 0 {
+			actx, cancel = context.WithTimeout(ctx, p.AttemptTimeout)
+		}
+		v, err := fn(actx, Attempt{Number: n, Prev: last})
+		if cancel != nil {
+			cancel()
+		}
+		if err == nil {
+			permit.Success()
+			return v, nil
+		}
+		last = err
+		if cerr := ctx.Err(); cerr != nil { // the caller's end, or the overall deadline
+			permit.Abandon()
+			return zero, stop(stopReason(cerr), n, err)
+		}
+		retryable := p.retryable(err)
+		if p.Breaker != nil {
+			if retryable || IsTransient(err) {
+				permit.Failure()
+			} else {
+				permit.Success() // the dependency answered
+			}
+		}
+		if !retryable {
+			return zero, stop(ErrPermanent, n, err)
+		}
+		if n >= p.maxAttempts() {
+			return zero, stop(ErrAttemptsExhausted, n, err)
+		}
+		now := clock.Now()
+		wait = p.delay(randOr(p.Rand), n, wait)
+		asked := retryAfter(err, now)
+		if asked > 0 {
+			wait = max(wait, min(asked, p.maxDelay()))
+		}
+		if hasDeadline && !now.Add(wait).Before(deadline) {
+			return zero, stop(ErrDeadline, n, err)
+		}
+		if p.Breaker.openAfter(wait) {
+			return zero, stop(ErrBreakerOpen, n, err)
+		}
+		if p.Budget != nil && !p.Budget.AllowRetry() {
+			return zero, stop(ErrBudgetExhausted, n, err)
+		}
+		if p.OnRetry != nil {
+			p.OnRetry(ctx, RetryInfo{Attempt: n, Err: err, Delay: wait, RetryAfter: asked})
+		}
+		if wait > 0 {
+			if err := clock.Sleep(ctx, wait); err != nil {
+				return zero, stop(stopReason(err), n, last)
+			}
+		}
+	}
+}
+
+func stop(reason error, attempts int, last error) error {
+	return &Error{Reason: reason, Attempts: attempts, Last: last}
+}

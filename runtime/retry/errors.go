@@ -1,0 +1,64 @@
+package retry
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// Reasons why Do stops, matched with errors.Is on the error it returns. A stop caused by
+// the caller's context matches context.Canceled instead; ErrDeadline also matches
+// context.DeadlineExceeded.
+var (
+	// ErrAttemptsExhausted: the last allowed attempt failed with a retryable error.
+	ErrAttemptsExhausted = errors.New("attempts exhausted")
+	// ErrDeadline: the overall deadline passed, or the next wait would have crossed it.
+	ErrDeadline error = deadlineError{}
+	// ErrPermanent: the error is not worth retrying (marked Permanent, or classified so).
+	ErrPermanent = errors.New("permanent error")
+	// ErrBudgetExhausted: the dependency's retry budget has no token left.
+	ErrBudgetExhausted = errors.New("retry budget exhausted")
+	// ErrBreakerOpen: the dependency's circuit breaker rejects calls.
+	ErrBreakerOpen = errors.New("circuit breaker open")
+)
+
+type deadlineError struct{}
+
+func (deadlineError) Error() string { return "deadline" }
+
+func (deadlineError) Is(target error) bool { return target == context.DeadlineExceeded }
+
+// Error is the error Do returns when it gives up. It wraps both the reason (one of the
+// Err* variables above, or context.Canceled) and the last attempt's error, so errors.Is
+// and errors.As see through it to either.
+type Error struct {
+	Reason   error // why Do stopped
+	Attempts int   // attempts made
+	Last     error // the last attempt's error; nil if no attempt was made
+}
+
+func (e *Error) Error() string {
+	if e.Last == nil {
+		return fmt.Sprintf("retry: %v before the first attempt", e.Reason)
+	}
+	s := "s"
+	if e.Attempts == 1 {
+		s = ""
+	}
+	return fmt.Sprintf("retry: %v after %d attempt%s: %v", e.Reason, e.Attempts, s, e.Last)
+}
+
+func (e *Error) Unwrap() []error {
+	if e.Last == nil {
+		return []error{e.Reason}
+	}
+	return []error{e.Reason, e.Last}
+}
+
+// stopReason maps the end of a context to a stopping reason.
+func stopReason(ctxErr error) error {
+	if errors.Is(ctxErr, context.DeadlineExceeded) {
+		return ErrDeadline
+	}
+	return ctxErr
+}

@@ -1,0 +1,174 @@
+// Package retryhttp applies a retry.Policy to HTTP requests, as an http.RoundTripper.
+//
+//	client := &http.Client{
+//		Timeout:   10 * time.Second,
+//		Transport: &retryhttp.Transport{Policy: retry.Policy{Budget: budget}, IdempotencyKeys: true},
+//	}
+//
+// The transport retries what [retry.IsRetryable] (or the policy's classifier) accepts: so a
+// POST or PATCH only when it carries an Idempotency-Key or failed while dialing. With
+// IdempotencyKeys set it gives each POST and PATCH that has no key one key, before the first
+// attempt, and sends that same key on every attempt. It honours Retry-After, rewinds bodies
+// with Request.GetBody (a request with a body and no GetBody is sent once), and drains and
+// closes the bodies of the attempts it retries.
+//
+// When the last attempt got a response, whatever its status, RoundTrip returns it as is,
+// as a transport without retries would; otherwise it returns retry.Do's error, which tells
+// why it stopped.
+package retryhttp
+
+import (
+	"context"
+	"crypto/rand"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/idemlint/idemlint/runtime/retry"
+)
+
+// Transport is an http.RoundTripper that retries under a policy. It is safe for
+// concurrent use; its fields must not change once it is in use.
+type Transport struct {
+	// Base sends each attempt; nil means http.DefaultTransport.
+	Base http.RoundTripper
+	// Policy is the retry policy. Its Timeout and AttemptTimeout also bound the reading
+	// of the returned response's body: they end when the body is closed.
+	Policy retry.Policy
+	// IdempotencyKeys makes the transport add an Idempotency-Key header to POST and PATCH
+	// requests that have none: one key per request, reused by every attempt.
+	IdempotencyKeys bool
+	// NewKey makes the keys; nil means crypto/rand.Text (26 base32 characters, 130 bits).
+	NewKey func() string
+}
+
+// drainLimit is how much of a failed attempt's body is read so that its connection
+// can be reused; past that, the connection is closed instead.
+const drainLimit = 64 << 10
+
+// RoundTrip sends req under the policy. It never modifies req.
+func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if err := t.Policy.Validate(); err != nil { // before the timeouts are taken out of it
+		if req.Body != nil {
+			req.Body.Close()
+		}
+		return nil, err
+	}
+	x := &exchange{base: t.Base, req: req}
+	if x.base == nil {
+		x.base = http.DefaultTransport
+	}
+	if t.IdempotencyKeys && (req.Method == http.MethodPost || req.Method == http.MethodPatch) &&
+		!retry.HasIdempotencyKey(req.Header) {
+		x.req = req.Clone(req.Context())
+		x.req.Header.Set(retry.IdempotencyKeyHeader, t.newKey())
+	}
+
+	p := t.Policy
+	if req.Body != nil && req.Body != http.NoBody && req.GetBody == nil {
+		p.MaxAttempts = 1 // the body cannot be sent twice
+	}
+	// The response body outlives the attempt: the transport owns the timeouts, and ends
+	// them when the caller closes the body.
+	ctx := req.Context()
+	if p.Timeout > 0 {
+		ctx, x.overallCancel = context.WithTimeout(ctx, p.Timeout)
+	}
+	x.attemptTimeout = p.AttemptTimeout
+	p.Timeout, p.AttemptTimeout = 0, 0
+	onRetry := p.OnRetry
+	p.OnRetry = func(ctx context.Context, r retry.RetryInfo) {
+		x.discard() // before the wait: free the connection now
+		if onRetry != nil {
+			onRetry(ctx, r)
+		}
+	}
+
+	err := retry.Do(ctx, p, x.attempt)
+	if !x.sent && req.Body != nil {
+		req.Body.Close() // RoundTrip must close the body, even when nothing was sent
+	}
+	if x.last == nil {
+		x.cancel()
+		return nil, err
+	}
+	resp := x.last
+	if x.overallCancel != nil || x.attemptCancel != nil {
+		resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: x.cancel}
+	}
+	return resp, nil
+}
+
+func (t *Transport) newKey() string {
+	if t.NewKey != nil {
+		return t.NewKey()
+	}
+	return rand.Text()
+}
+
+// exchange is one logical request and its attempts.
+type exchange struct {
+	base           http.RoundTripper
+	req            *http.Request // the caller's request, or a clone that carries the key
+	attemptTimeout time.Duration
+	sent           bool           // the original body went out with the first attempt
+	last           *http.Response // the last attempt's response, if it got one
+	overallCancel  context.CancelFunc
+	attemptCancel  context.CancelFunc // the last attempt's
+}
+
+func (x *exchange) attempt(ctx context.Context, a retry.Attempt) error {
+	x.discard()
+	if x.attemptTimeout > 0 {
+		ctx, x.attemptCancel = context.WithTimeout(ctx, x.attemptTimeout)
+	}
+	r := x.req.WithContext(ctx)
+	if x.sent && x.req.GetBody != nil {
+		body, err := x.req.GetBody()
+		if err != nil {
+			return retry.Permanent(err)
+		}
+		r.Body = body
+	}
+	x.sent = true
+	resp, err := x.base.RoundTrip(r)
+	if err == nil {
+		x.last = resp
+	}
+	return retry.CheckHTTP(r, resp, err)
+}
+
+// discard drains and closes the previous attempt's response and ends its timeout.
+func (x *exchange) discard() {
+	if x.last != nil {
+		_, _ = io.CopyN(io.Discard, x.last.Body, drainLimit)
+		_ = x.last.Body.Close()
+		x.last = nil
+	}
+	if x.attemptCancel != nil {
+		x.attemptCancel()
+		x.attemptCancel = nil
+	}
+}
+
+// cancel ends all the timeouts.
+func (x *exchange) cancel() {
+	if x.attemptCancel != nil {
+		x.attemptCancel()
+	}
+	if x.overallCancel != nil {
+		x.overallCancel()
+	}
+}
+
+// cancelOnClose ends the request's timeouts when the caller closes the body.
+type cancelOnClose struct {
+	io.ReadCloser
+	cancel func()
+}
+
+func (b *cancelOnClose) Close() error {
+	err := b.ReadCloser.Close()
+	b.cancel()
+	return err
+}
