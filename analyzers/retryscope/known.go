@@ -515,6 +515,7 @@ func k8sBackoff(b ssa.Value, s *Scope) {
 // clients returns the built-in table of self-retrying clients.
 func clients() []client {
 	const retryablehttp = "github.com/hashicorp/go-retryablehttp"
+	const retryhttp = "github.com/idemlint/idemlint/runtime/retry/retryhttp"
 	retryable := func(c *site, s *Scope) {
 		// Defaults: RetryMax 4 (5 attempts), DefaultBackoff (exponential, no jitter).
 		s.Attempts, s.Wait.Kind, s.Deadline = Bound{Kind: BoundConst, N: 5}, WaitBackoff, DeadlineUnknown
@@ -555,6 +556,26 @@ func clients() []client {
 				for _, call := range calls(c.recv) {
 					if flow.ID(flow.Callee(call.Common())).Name == "StandardClient" {
 						retryable(&site{call: call, recv: call.Common().Args[0]}, s)
+					}
+				}
+			},
+		},
+		{
+			// An *http.Client whose Transport is this project's retryhttp.Transport.
+			match: func(id flow.FuncID) bool {
+				return id.Pkg == "net/http" && id.Recv == "Client" && oneOf(id.Name, "Do", "Get", "Head", "Post", "PostForm")
+			},
+			when: func(c *site) bool {
+				t, ok := fieldStores(c.recv)["Transport"]
+				return ok && isAllocOf(t, retryhttp, "Transport")
+			},
+			summarise: func(c *site, s *Scope) {
+				s.Attempts, s.Wait.Kind, s.Deadline = Bound{Kind: BoundConst, N: 4}, WaitJittered, DeadlineContext
+				if p, ok := fieldStores(fieldStores(c.recv)["Transport"])["Policy"]; ok {
+					if v, ok := fieldStores(p)["MaxAttempts"]; ok {
+						if n, isConst := flow.IntConst(v); !isConst || n > 0 {
+							s.Attempts = attempts(v, 0)
+						}
 					}
 				}
 			},

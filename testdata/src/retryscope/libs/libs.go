@@ -16,6 +16,7 @@ import (
 	gax "github.com/googleapis/gax-go/v2"
 	"github.com/hashicorp/go-retryablehttp"
 	idemretry "github.com/idemlint/idemlint/runtime/retry"
+	"github.com/idemlint/idemlint/runtime/retry/retryhttp"
 	sethretry "github.com/sethvargo/go-retry"
 	"k8s.io/apimachinery/pkg/util/wait"
 	k8sretry "k8s.io/client-go/util/retry"
@@ -27,7 +28,7 @@ import (
 func call() error                       { return nil }
 func callCtx(ctx context.Context) error { return nil }
 
-func retryGo() { // want retryGo:`retries: retry callback \(github.com/avast/retry-go/v4.Do\) at libs.go:31, attempts=10`
+func retryGo() { // want retryGo:`retries: retry callback \(github.com/avast/retry-go/v4.Do\) at libs.go:32, attempts=10`
 	_ = retrygo.Do(func() error { return call() }) // want `retry callback \(github.com/avast/retry-go/v4.Do\): attempts=10 wait=jittered deadline=none`
 	_ = retrygo.Do(call, retrygo.Attempts(3), retrygo.DelayType(retrygo.FixedDelay)) // want `retry callback \(github.com/avast/retry-go/v4.Do\): attempts=3 wait=fixed deadline=none`
 	_ = retrygo.Do(call, retrygo.Attempts(0), retrygo.DelayType(retrygo.BackOffDelay)) // want `attempts=unbounded wait=backoff deadline=none`
@@ -97,3 +98,10 @@ func clients(ctx context.Context, req *retryablehttp.Request) { // want clients:
 }
 
 var errNope = errors.New("nope")
+
+func retryTransport(req *http.Request) { // want retryTransport:`retries: self-retrying client call`
+	c := &http.Client{Transport: &retryhttp.Transport{Policy: idemretry.Policy{MaxAttempts: 3}}}
+	_, _ = c.Do(req) // want `self-retrying client call \(net/http.Client.Do\): attempts=3 wait=jittered deadline=context`
+	plain := &http.Client{}
+	_, _ = plain.Do(req)
+}

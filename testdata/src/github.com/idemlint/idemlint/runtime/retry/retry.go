@@ -6,13 +6,28 @@ import (
 	"time"
 )
 
+type Jitter uint8
+
+const (
+	JitterFull Jitter = iota
+	JitterEqual
+	JitterDecorrelated
+	JitterProportional
+)
+
 type Policy struct {
-	MaxAttempts int
-	BaseDelay   time.Duration
-	MaxDelay    time.Duration
+	MaxAttempts    int
+	BaseDelay      time.Duration
+	MaxDelay       time.Duration
+	Timeout        time.Duration
+	AttemptTimeout time.Duration
+	Jitter         Jitter
 }
 
-type Attempt struct{ N int }
+type Attempt struct {
+	Number int
+	Prev   error
+}
 
 func Do(ctx context.Context, p Policy, fn func(ctx context.Context, a Attempt) error) error {
 	return fn(ctx, Attempt{})

@@ -1,0 +1,19 @@
+// Package retrylib is an in-house retry helper; idemlint infers that it retries its function.
+package retrylib
+
+import (
+	"context"
+	"time"
+)
+
+// Do calls fn until it succeeds, at most attempts times.
+func Do(ctx context.Context, attempts int, fn func(context.Context) error) error {
+	var err error
+	for i := 0; i < attempts; i++ {
+		if err = fn(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return err
+}
