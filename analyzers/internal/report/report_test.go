@@ -36,7 +36,9 @@ var demo = &analysis.Analyzer{
 // recorder collects analysistest's complaints instead of failing.
 type recorder struct{ errs []string }
 
-func (r *recorder) Errorf(format string, args ...any) { r.errs = append(r.errs, fmt.Sprintf(format, args...)) }
+func (r *recorder) Errorf(format string, args ...any) {
+	r.errs = append(r.errs, fmt.Sprintf(format, args...))
+}
 
 func TestDirectives(t *testing.T) {
 	testdata, _ := filepath.Abs("../../../testdata")
