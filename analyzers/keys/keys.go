@@ -113,7 +113,9 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		r.generators[id] = true
 	}
-	r.infer(ssaRes.SrcFuncs)
+	if !flow.IsStd(pass) {
+		r.infer(ssaRes.SrcFuncs)
+	}
 	return r, nil
 }
 

@@ -98,6 +98,9 @@ type state struct {
 func run(pass *analysis.Pass) (any, error) {
 	ssaRes := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
 	insp := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	if flow.IsStd(pass) {
+		ssaRes = &buildssa.SSA{Pkg: ssaRes.Pkg} // see flow.IsStd
+	}
 	st := &state{
 		pass: pass,
 		res: &Result{
