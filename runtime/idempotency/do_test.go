@@ -75,6 +75,11 @@ func TestHeartbeatCancelsAWorkerThatLostItsLease(t *testing.T) {
 		case <-time.After(5 * time.Second):
 			t.Error("the heartbeat did not notice the lost lease")
 		}
+		_, err = idempotency.Step(ctx, "charge", func(context.Context) (int, error) {
+			t.Error("a worker that lost its lease must not start a step")
+			return 0, nil
+		})
+		assert.ErrorIs(t, err, idempotency.ErrFenced)
 		return created(`"stale"`), nil
 	})
 	require.ErrorIs(t, err, idempotency.ErrFenced)

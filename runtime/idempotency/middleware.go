@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -228,8 +229,17 @@ func writeResponse(w http.ResponseWriter, resp Response, replayed bool) {
 	if replayed {
 		h.Set("Idempotent-Replayed", "true")
 	}
+	if bodyAllowed(resp.Status) {
+		h.Set("Content-Length", strconv.Itoa(len(resp.Body)))
+	} else {
+		h.Del("Content-Length")
+	}
 	w.WriteHeader(resp.Status)
 	w.Write(resp.Body)
+}
+
+func bodyAllowed(status int) bool {
+	return status >= 200 && status != http.StatusNoContent && status != http.StatusNotModified
 }
 
 // defaultRoute is the escaped path plus the query with its parameters sorted by name.

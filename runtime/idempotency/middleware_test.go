@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -45,6 +46,9 @@ func newHarness(t *testing.T, cfg idempotency.Config) *harness {
 			}
 			return tenant, nil
 		}
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	h.store = cfg.Store
 	h.next = func(w http.ResponseWriter, r *http.Request) {

@@ -44,6 +44,10 @@ func Step[T any](ctx context.Context, name string, fn func(ctx context.Context) 
 	raw, done := op.steps[name]
 	op.mu.Unlock()
 
+	if !done && op.fenced.Load() {
+		// The lease is lost: whatever this step would do, its result could not be recorded.
+		return zero, ErrFenced
+	}
 	if !done {
 		var err error
 		raw, err = op.runStep(ctx, name, func(ctx context.Context) (json.RawMessage, error) {
