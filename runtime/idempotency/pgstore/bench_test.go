@@ -91,4 +91,3 @@ func BenchmarkMiddleware(b *testing.B) {
 		})
 	}
 }
-
