@@ -279,6 +279,12 @@ func TestRoundTrips(t *testing.T) {
 			return created(`{}`), err
 		})
 	}), "a step without writes: claim + save step + complete")
+	assert.EqualValues(t, 6, count(func() {
+		do("k5", func(ctx context.Context) (idempotency.Response, error) {
+			_, err := idempotency.Step(ctx, "s", func(ctx context.Context) (int, error) { return 1, insertOrder(ctx, "k5") })
+			return created(`{}`), err
+		})
+	}), "a step with a write: claim + begin + write + save step + commit + complete")
 }
 
 // A claim that waits for a concurrent, uncommitted claim of the same key conflicts with a row its
