@@ -90,85 +90,59 @@ func (s *Store) Claim(ctx context.Context, req idempotency.ClaimRequest) (idempo
 	}, nil
 }
 
-// held returns the record if lease still holds it (in progress, same token), under s.mu.
-func (s *Store) held(lease idempotency.Lease) *record {
+// withHeld calls fn with the record, under s.mu, if lease still holds it (in progress, same
+// token); otherwise it returns idempotency.ErrFenced.
+func (s *Store) withHeld(ctx context.Context, lease idempotency.Lease, fn func(rec *record, now time.Time)) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	now := s.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	rec := s.records[recordKey{lease.Scope, lease.Key}]
 	if rec == nil || rec.completed || rec.token != lease.Token {
-		return nil
+		return idempotency.ErrFenced
 	}
-	return rec
+	fn(rec, now)
+	return nil
 }
 
 // Extend implements idempotency.Store.
 func (s *Store) Extend(ctx context.Context, lease idempotency.Lease, d time.Duration) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	now := s.now()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	rec := s.held(lease)
-	if rec == nil {
-		return idempotency.ErrFenced
-	}
-	rec.lockedUntil = now.Add(d)
-	return nil
+	return s.withHeld(ctx, lease, func(rec *record, now time.Time) {
+		rec.lockedUntil = now.Add(d)
+	})
 }
 
 // SaveStep implements idempotency.Store.
 func (s *Store) SaveStep(ctx context.Context, lease idempotency.Lease, name string, result json.RawMessage) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	rec := s.held(lease)
-	if rec == nil {
-		return idempotency.ErrFenced
-	}
-	if rec.steps == nil {
-		rec.steps = make(map[string]json.RawMessage)
-	}
-	rec.steps[name] = append(json.RawMessage(nil), result...)
-	return nil
+	return s.withHeld(ctx, lease, func(rec *record, _ time.Time) {
+		if rec.steps == nil {
+			rec.steps = make(map[string]json.RawMessage)
+		}
+		rec.steps[name] = append(json.RawMessage(nil), result...)
+	})
 }
 
 // Complete implements idempotency.Store.
 func (s *Store) Complete(ctx context.Context, lease idempotency.Lease, resp idempotency.Response) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	rec := s.held(lease)
-	if rec == nil {
-		return idempotency.ErrFenced
-	}
-	rec.completed = true
-	rec.resp = resp.Clone()
-	rec.steps = nil
-	rec.lockedUntil = time.Time{}
-	return nil
+	return s.withHeld(ctx, lease, func(rec *record, _ time.Time) {
+		rec.completed = true
+		rec.resp = resp.Clone()
+		rec.steps = nil
+		rec.lockedUntil = time.Time{}
+	})
 }
 
 // Release implements idempotency.Store.
 func (s *Store) Release(ctx context.Context, lease idempotency.Lease) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	now := s.now()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	rec := s.held(lease)
-	if rec == nil {
-		return idempotency.ErrFenced
-	}
-	if len(rec.steps) == 0 {
-		delete(s.records, recordKey{lease.Scope, lease.Key})
-		return nil
-	}
-	rec.lockedUntil = now
-	return nil
+	return s.withHeld(ctx, lease, func(rec *record, now time.Time) {
+		if len(rec.steps) == 0 {
+			delete(s.records, recordKey{lease.Scope, lease.Key})
+			return
+		}
+		rec.lockedUntil = now
+	})
 }
 
 // Reap implements idempotency.Store.
