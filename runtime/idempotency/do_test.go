@@ -202,3 +202,31 @@ func TestDefaultStorable(t *testing.T) {
 		assert.Equal(t, want, idempotency.DefaultStorable(status), "%d", status)
 	}
 }
+
+func TestRunReaperDeletesExpiredKeys(t *testing.T) {
+	clock := storetest.NewClock()
+	store := memstore.New(memstore.WithClock(clock.Now))
+	r := &idempotency.Runner{Store: store, Retention: time.Hour}
+	for _, key := range []string{"k1", "k2"} {
+		_, err := r.Do(context.Background(), "a", key, "fp", func(context.Context) (idempotency.Response, error) {
+			return created(`{}`), nil
+		})
+		require.NoError(t, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		idempotency.RunReaper(ctx, store, 5*time.Millisecond, nil)
+		close(done)
+	}()
+	time.Sleep(30 * time.Millisecond)
+	assert.Equal(t, 2, store.Len(), "nothing has expired yet")
+	clock.Advance(time.Hour)
+	assert.Eventually(t, func() bool { return store.Len() == 0 }, 5*time.Second, 5*time.Millisecond)
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("RunReaper did not stop with its context")
+	}
+}
