@@ -266,6 +266,9 @@ type recorder struct {
 func (rec *recorder) Header() http.Header { return rec.header }
 
 func (rec *recorder) WriteHeader(code int) {
+	if code < 100 || code > 999 {
+		panic(fmt.Sprintf("invalid WriteHeader code %v", code)) // as net/http does
+	}
 	if rec.written || code < 200 { // informational responses are not recorded
 		return
 	}
