@@ -2,7 +2,7 @@
 //
 // It keeps one row per (scope, key) in the table idempotency_keys (see migrations/ and Migrate),
 // in the schema first on the connection's search_path. Every store call is one SQL statement, so
-// one round trip:
+// one round trip (Reap deletes in batches, and a claim that raced a concurrent insert runs twice):
 //
 //   - Claim is one INSERT ... ON CONFLICT DO UPDATE ... WHERE: it creates the row, or takes over a
 //     row whose lease ended (or that expired), with a new fencing token from a sequence; when the
