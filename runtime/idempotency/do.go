@@ -1,0 +1,428 @@
+package idempotency
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Defaults of Runner.
+const (
+	DefaultLease        = 30 * time.Second
+	DefaultRetention    = 24 * time.Hour
+	DefaultStoreTimeout = 5 * time.Second
+)
+
+// DefaultRecordHeaders are the response headers stored with a response and replayed.
+var DefaultRecordHeaders = []string{"Content-Type", "Location", "ETag"}
+
+// DefaultStorable reports whether a response with this status is a final business outcome that
+// is stored and replayed: 2xx, and 4xx except those that are not deterministic
+// (408 Request Timeout, 409 Conflict, 425 Too Early, 429 Too Many Requests, 499 client closed).
+// Everything else (1xx, 3xx, 5xx) releases the key so that a retry processes the request afresh.
+func DefaultStorable(status int) bool {
+	switch {
+	case status >= 200 && status < 300:
+		return true
+	case status >= 400 && status < 500:
+		switch status {
+		case http.StatusRequestTimeout, http.StatusConflict, http.StatusTooEarly, http.StatusTooManyRequests, 499:
+			return false
+		}
+		return true
+	}
+	return false
+}
+
+// Func is the work of an operation. Its context carries the operation: Step, DerivedKey and
+// CurrentTx use it. Returning an error (or panicking) releases the key without storing anything.
+type Func func(ctx context.Context) (Response, error)
+
+// Outcome is the result of Runner.Do.
+type Outcome struct {
+	// Response is the response to send: the stored one when Replayed, otherwise the one fn returned.
+	Response Response
+	// Replayed: the key was completed before; fn did not run.
+	Replayed bool
+	// Stored: fn ran and its response was stored. False with Replayed false means that fn ran but
+	// its response was not a final outcome (see Runner.Storable) and the key was released.
+	Stored bool
+}
+
+// Runner runs operations at most once per (scope, key) to a stored outcome. The zero values of
+// its fields select the defaults; a Runner must not be changed once in use.
+type Runner struct {
+	// Store keeps the records. Required.
+	Store Store
+	// Lease is how long a claim holds without a heartbeat; a crashed worker's key can be resumed
+	// this long after its last heartbeat. Default DefaultLease.
+	Lease time.Duration
+	// Heartbeat is how often a running operation renews its lease. Default Lease/3; negative
+	// disables renewal (then work longer than Lease can be taken over while it runs; fencing
+	// still keeps the stale worker from storing its result).
+	Heartbeat time.Duration
+	// Retention is how long a key is remembered after its first use. Default DefaultRetention
+	// (24 h). Expired records are replaced on the next use of the key and deleted by Reap.
+	Retention time.Duration
+	// StoreTimeout bounds every store call. Default DefaultStoreTimeout.
+	StoreTimeout time.Duration
+	// RecordHeaders are the response headers stored and replayed. Default DefaultRecordHeaders.
+	RecordHeaders []string
+	// Storable decides which responses are stored. Default DefaultStorable.
+	Storable func(status int) bool
+	// Logger receives failures that cannot be reported to the caller (a failed release or
+	// heartbeat). Default slog.Default().
+	Logger *slog.Logger
+}
+
+// Do runs fn at most once to a stored outcome per (scope, key, fingerprint) with the default
+// policy; see Runner.Do.
+func Do(ctx context.Context, store Store, scope, key, fingerprint string, fn Func) (Outcome, error) {
+	r := Runner{Store: store}
+	return r.Do(ctx, scope, key, fingerprint, fn)
+}
+
+// Do claims the key in scope and then:
+//   - completed before, same fingerprint: returns the stored response (Replayed) without calling fn;
+//   - used before with another fingerprint: returns ErrMismatch;
+//   - held by a live worker: returns an *InProgressError (errors.Is ErrInProgress);
+//   - otherwise calls fn. A final outcome (Storable) is stored and returned (Stored). Anything
+//     else releases the key for a clean retry: a non-storable status (returned, not stored), an
+//     error from fn (returned), a cancelled ctx (the response is returned with ctx's error) or a
+//     panic (the key is released and the panic continues).
+//
+// When the store fails, Do returns a *StoreError (errors.Is ErrStoreUnavailable); if that happens
+// before fn runs, the key is not consumed. If the operation's lease was taken over by another
+// worker, Do returns ErrFenced and nothing of this attempt is stored.
+//
+// Work in fn that is not inside a Step and not in the store's transaction (CurrentTx) is not
+// protected against repetition: a retry after a release runs it again. Put side effects in steps.
+func (r *Runner) Do(ctx context.Context, scope, key, fingerprint string, fn Func) (Outcome, error) {
+	if r.Store == nil {
+		panic("idempotency: Runner.Store is nil")
+	}
+	cctx, cancel := context.WithTimeout(ctx, r.storeTimeout())
+	c, err := r.Store.Claim(cctx, ClaimRequest{
+		Scope:       scope,
+		Key:         key,
+		Fingerprint: fingerprint,
+		Lease:       r.lease(),
+		Retention:   r.retention(),
+	})
+	cancel()
+	if err != nil {
+		if ctx.Err() != nil {
+			return Outcome{}, context.Cause(ctx)
+		}
+		return Outcome{}, &StoreError{Op: "claim", Err: err}
+	}
+	switch c.Status {
+	case Completed:
+		if c.Response == nil {
+			return Outcome{}, &StoreError{Op: "claim", Err: errors.New("completed record without a response")}
+		}
+		return Outcome{Response: *c.Response, Replayed: true}, nil
+	case Mismatch:
+		return Outcome{}, ErrMismatch
+	case InProgress:
+		wait := time.Until(c.LockedUntil)
+		wait = max(time.Second, min(wait, r.lease()))
+		return Outcome{}, &InProgressError{RetryAfter: wait}
+	case Claimed:
+	default:
+		return Outcome{}, &StoreError{Op: "claim", Err: errors.New("unexpected claim status " + c.Status.String())}
+	}
+
+	op := &operation{r: r, store: r.Store, lease: c.Lease, steps: c.Steps}
+	op.txStore, _ = r.Store.(TxStore)
+	op.final.op = op
+	return op.run(ctx, fn)
+}
+
+func (r *Runner) lease() time.Duration {
+	if r.Lease > 0 {
+		return r.Lease
+	}
+	return DefaultLease
+}
+
+func (r *Runner) retention() time.Duration {
+	if r.Retention > 0 {
+		return r.Retention
+	}
+	return DefaultRetention
+}
+
+func (r *Runner) storeTimeout() time.Duration {
+	if r.StoreTimeout > 0 {
+		return r.StoreTimeout
+	}
+	return DefaultStoreTimeout
+}
+
+func (r *Runner) heartbeat() time.Duration {
+	switch {
+	case r.Heartbeat < 0:
+		return 0
+	case r.Heartbeat > 0:
+		return r.Heartbeat
+	}
+	return r.lease() / 3
+}
+
+func (r *Runner) storable(status int) bool {
+	if r.Storable != nil {
+		return r.Storable(status)
+	}
+	return DefaultStorable(status)
+}
+
+func (r *Runner) logger() *slog.Logger {
+	if r.Logger != nil {
+		return r.Logger
+	}
+	return slog.Default()
+}
+
+// recorded returns the part of resp that is stored: status, body and the RecordHeaders.
+func (r *Runner) recorded(resp Response) Response {
+	names := r.RecordHeaders
+	if names == nil {
+		names = DefaultRecordHeaders
+	}
+	rec := Response{Status: resp.Status, Body: resp.Body}
+	for _, name := range names {
+		if vs := resp.Header.Values(name); len(vs) > 0 {
+			if rec.Header == nil {
+				rec.Header = make(http.Header, len(names))
+			}
+			rec.Header[http.CanonicalHeaderKey(name)] = append([]string(nil), vs...)
+		}
+	}
+	return rec
+}
+
+// operation is one claimed attempt at a key.
+type operation struct {
+	r       *Runner
+	store   Store
+	txStore TxStore // nil when the store is not transactional
+	lease   Lease
+	fenced  atomic.Bool
+
+	mu    sync.Mutex
+	steps map[string]json.RawMessage // recovery points, recorded by this or earlier attempts
+	ran   map[string]bool            // step names used in this attempt
+
+	final phase // fn's own work, completed with the response
+}
+
+// phase is a unit of work that commits atomically: a step, or the final part of the operation.
+// Its transaction is begun when first asked for (CurrentTx), so that a phase that makes no
+// business writes in the store's database costs no transaction.
+type phase struct {
+	op   *operation
+	step string // "" for the final phase
+
+	mu   sync.Mutex
+	tx   StoreTx
+	done bool
+}
+
+type phaseKey struct{}
+
+func phaseFrom(ctx context.Context) *phase {
+	p, _ := ctx.Value(phaseKey{}).(*phase)
+	return p
+}
+
+func (p *phase) currentTx(ctx context.Context) (StoreTx, error) {
+	if p.op.txStore == nil {
+		return nil, ErrNotTransactional
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.done {
+		return nil, errors.New("idempotency: the transaction was asked for after its phase ended")
+	}
+	if p.tx == nil {
+		tx, err := p.op.txStore.BeginTx(ctx)
+		if err != nil {
+			return nil, &StoreError{Op: "begin", Err: err}
+		}
+		p.tx = tx
+	}
+	return p.tx, nil
+}
+
+// finish ends the phase and returns its transaction, if one was begun.
+func (p *phase) finish() StoreTx {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.done = true
+	return p.tx
+}
+
+func (op *operation) run(ctx context.Context, fn Func) (Outcome, error) {
+	opCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	opCtx = context.WithValue(opCtx, phaseKey{}, &op.final)
+	hb := op.startHeartbeat(ctx, cancel)
+
+	returned := false
+	defer func() {
+		if returned {
+			return
+		}
+		// fn panicked (or called runtime.Goexit): release the key, then let the panic go on.
+		v := recover()
+		hb.stop()
+		op.abort(ctx, op.final.finish())
+		if v != nil {
+			panic(v)
+		}
+	}()
+	resp, err := fn(opCtx)
+	returned = true
+	hb.stop()
+	tx := op.final.finish()
+
+	switch {
+	case op.fenced.Load():
+		op.abort(ctx, tx)
+		return Outcome{}, ErrFenced
+	case err != nil:
+		op.abort(ctx, tx)
+		return Outcome{}, err
+	case ctx.Err() != nil:
+		op.abort(ctx, tx)
+		return Outcome{Response: resp}, context.Cause(ctx)
+	case !op.r.storable(resp.Status):
+		op.abort(ctx, tx)
+		return Outcome{Response: resp}, nil
+	}
+
+	if err := op.complete(ctx, tx, op.r.recorded(resp)); err != nil {
+		if errors.Is(err, ErrFenced) {
+			return Outcome{}, ErrFenced
+		}
+		op.release(ctx)
+		return Outcome{}, &StoreError{Op: "complete", Err: err}
+	}
+	return Outcome{Response: resp, Stored: true}, nil
+}
+
+// detached returns a context for store calls that must happen even when ctx is cancelled.
+func (op *operation) detached(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), op.r.storeTimeout())
+}
+
+func (op *operation) complete(ctx context.Context, tx StoreTx, rec Response) error {
+	cctx, cancel := op.detached(ctx)
+	defer cancel()
+	if tx == nil {
+		return op.store.Complete(cctx, op.lease, rec)
+	}
+	if err := tx.Complete(cctx, op.lease, rec); err != nil {
+		tx.Rollback(cctx)
+		return err
+	}
+	return tx.Commit(cctx)
+}
+
+// abort rolls back the final transaction, if any, and releases the key.
+func (op *operation) abort(ctx context.Context, tx StoreTx) {
+	if tx != nil {
+		cctx, cancel := op.detached(ctx)
+		if err := tx.Rollback(cctx); err != nil {
+			op.r.logger().WarnContext(ctx, "idempotency: rollback failed", "scope", op.lease.Scope, "key", op.lease.Key, "err", err)
+		}
+		cancel()
+	}
+	op.release(ctx)
+}
+
+func (op *operation) release(ctx context.Context) {
+	cctx, cancel := op.detached(ctx)
+	defer cancel()
+	err := op.store.Release(cctx, op.lease)
+	if err != nil && !errors.Is(err, ErrFenced) {
+		op.r.logger().WarnContext(ctx, "idempotency: release failed; the key stays locked until its lease ends",
+			"scope", op.lease.Scope, "key", op.lease.Key, "err", err)
+	}
+}
+
+// heartbeat renews the lease while fn runs. It uses a timer rather than a goroutine so that
+// operations shorter than one interval cost nothing.
+type heartbeat struct {
+	op       *operation
+	ctx      context.Context
+	cancel   context.CancelCauseFunc
+	interval time.Duration
+
+	mu      sync.Mutex
+	cond    sync.Cond
+	timer   *time.Timer
+	stopped bool
+	running bool
+}
+
+func (op *operation) startHeartbeat(ctx context.Context, cancel context.CancelCauseFunc) *heartbeat {
+	h := &heartbeat{op: op, ctx: ctx, cancel: cancel, interval: op.r.heartbeat()}
+	if h.interval <= 0 {
+		h.stopped = true
+		return h
+	}
+	h.cond.L = &h.mu
+	h.mu.Lock()
+	h.timer = time.AfterFunc(h.interval, h.beat)
+	h.mu.Unlock()
+	return h
+}
+
+func (h *heartbeat) beat() {
+	h.mu.Lock()
+	if h.stopped {
+		h.mu.Unlock()
+		return
+	}
+	h.running = true
+	h.mu.Unlock()
+
+	cctx, cancel := h.op.detached(h.ctx)
+	err := h.op.store.Extend(cctx, h.op.lease, h.op.r.lease())
+	cancel()
+	if errors.Is(err, ErrFenced) {
+		h.op.fenced.Store(true)
+		h.cancel(ErrFenced) // stop the work: its result can no longer be stored
+	} else if err != nil {
+		h.op.r.logger().WarnContext(h.ctx, "idempotency: lease renewal failed", "scope", h.op.lease.Scope, "key", h.op.lease.Key, "err", err)
+	}
+
+	h.mu.Lock()
+	h.running = false
+	if !h.stopped && !errors.Is(err, ErrFenced) {
+		h.timer.Reset(h.interval)
+	}
+	h.cond.Broadcast()
+	h.mu.Unlock()
+}
+
+// stop stops the heartbeat and waits for a renewal in flight.
+func (h *heartbeat) stop() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.timer == nil {
+		return
+	}
+	h.stopped = true
+	h.timer.Stop()
+	for h.running {
+		h.cond.Wait()
+	}
+}

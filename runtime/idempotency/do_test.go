@@ -1,0 +1,232 @@
+package idempotency_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/idemlint/idemlint/runtime/idempotency"
+	"github.com/idemlint/idemlint/runtime/idempotency/memstore"
+	"github.com/idemlint/idemlint/runtime/idempotency/storetest"
+)
+
+func created(body string) idempotency.Response {
+	return idempotency.Response{Status: http.StatusCreated, Header: http.Header{"Content-Type": {"application/json"}}, Body: []byte(body)}
+}
+
+func TestHeartbeatKeepsALiveWorkersLease(t *testing.T) {
+	for name, interval := range map[string]time.Duration{"explicit": 30 * time.Millisecond, "default": 0} {
+		t.Run(name, func(t *testing.T) {
+			store := memstore.New()
+			r := &idempotency.Runner{Store: store, Lease: 150 * time.Millisecond, Heartbeat: interval}
+			out, err := r.Do(context.Background(), "a", "k", "fp", func(ctx context.Context) (idempotency.Response, error) {
+				time.Sleep(400 * time.Millisecond) // well past the lease, but alive
+				_, err := r.Do(context.Background(), "a", "k", "fp", func(context.Context) (idempotency.Response, error) {
+					t.Error("a live worker's key must not be taken over")
+					return created(`"dup"`), nil
+				})
+				assert.ErrorIs(t, err, idempotency.ErrInProgress)
+				return created(`"one"`), nil
+			})
+			require.NoError(t, err)
+			assert.True(t, out.Stored)
+		})
+	}
+}
+
+func TestWithoutHeartbeatASlowWorkerIsTakenOverAndFenced(t *testing.T) {
+	store := memstore.New()
+	r := &idempotency.Runner{Store: store, Lease: 50 * time.Millisecond, Heartbeat: -1}
+	_, err := r.Do(context.Background(), "a", "k", "fp", func(ctx context.Context) (idempotency.Response, error) {
+		time.Sleep(100 * time.Millisecond)
+		out, err := r.Do(context.Background(), "a", "k", "fp", func(context.Context) (idempotency.Response, error) {
+			return created(`"winner"`), nil
+		})
+		require.NoError(t, err)
+		require.True(t, out.Stored)
+		return created(`"stale"`), nil
+	})
+	require.ErrorIs(t, err, idempotency.ErrFenced)
+	out, err := r.Do(context.Background(), "a", "k", "fp", nil)
+	require.NoError(t, err)
+	assert.Equal(t, `"winner"`, string(out.Response.Body))
+}
+
+func TestHeartbeatCancelsAWorkerThatLostItsLease(t *testing.T) {
+	clock := storetest.NewClock()
+	store := memstore.New(memstore.WithClock(clock.Now))
+	r := &idempotency.Runner{Store: store, Lease: time.Minute, Heartbeat: 10 * time.Millisecond}
+	var cause error
+	_, err := r.Do(context.Background(), "a", "k", "fp", func(ctx context.Context) (idempotency.Response, error) {
+		// The store's time jumps past the lease (a long GC pause, say) and another worker takes over.
+		clock.Advance(2 * time.Minute)
+		c, err := store.Claim(context.Background(), idempotency.ClaimRequest{Scope: "a", Key: "k", Fingerprint: "fp", Lease: time.Minute, Retention: time.Hour})
+		require.NoError(t, err)
+		require.Equal(t, idempotency.Claimed, c.Status)
+		select {
+		case <-ctx.Done():
+			cause = context.Cause(ctx)
+		case <-time.After(5 * time.Second):
+			t.Error("the heartbeat did not notice the lost lease")
+		}
+		_, err = idempotency.Step(ctx, "charge", func(context.Context) (int, error) {
+			t.Error("a worker that lost its lease must not start a step")
+			return 0, nil
+		})
+		assert.ErrorIs(t, err, idempotency.ErrFenced)
+		return created(`"stale"`), nil
+	})
+	require.ErrorIs(t, err, idempotency.ErrFenced)
+	assert.ErrorIs(t, cause, idempotency.ErrFenced, "the work's context is cancelled with ErrFenced as the cause")
+}
+
+func TestStepRules(t *testing.T) {
+	r := &idempotency.Runner{Store: memstore.New()}
+
+	// Outside an operation a step just runs.
+	v, err := idempotency.Step(context.Background(), "s", func(context.Context) (int, error) { return 7, nil })
+	require.NoError(t, err)
+	assert.Equal(t, 7, v)
+
+	_, err = r.Do(context.Background(), "a", "k", "fp", func(ctx context.Context) (idempotency.Response, error) {
+		_, err := idempotency.Step(ctx, "outer", func(ctx context.Context) (int, error) {
+			return idempotency.Step(ctx, "inner", func(context.Context) (int, error) { return 1, nil })
+		})
+		assert.ErrorContains(t, err, `step "inner" started inside step "outer": steps cannot be nested`)
+
+		_, err = idempotency.Step(ctx, "once", func(context.Context) (int, error) { return 1, nil })
+		require.NoError(t, err)
+		_, err = idempotency.Step(ctx, "once", func(context.Context) (int, error) { return 2, nil })
+		assert.ErrorContains(t, err, `step "once" ran twice in one operation`)
+
+		_, err = idempotency.Step(ctx, "unencodable", func(context.Context) (func(), error) { return func() {}, nil })
+		assert.ErrorContains(t, err, `step "unencodable": encoding the result`)
+		return created(`{}`), nil
+	})
+	require.NoError(t, err)
+}
+
+// Step returns the recorded value even on the first run, so what follows a step sees the same
+// value on every attempt.
+func TestStepReturnsTheRecordedValue(t *testing.T) {
+	type rec struct {
+		ID      string
+		private int
+		At      time.Time
+	}
+	store := memstore.New()
+	r := &idempotency.Runner{Store: store}
+	var first, resumed rec
+	fail := true
+	work := func(ctx context.Context) (idempotency.Response, error) {
+		v, err := idempotency.Step(ctx, "s", func(context.Context) (rec, error) {
+			return rec{ID: "x", private: 42, At: time.Now()}, nil
+		})
+		require.NoError(t, err)
+		if fail {
+			first = v
+			return idempotency.Response{}, errors.New("later failure")
+		}
+		resumed = v
+		return created(`{}`), nil
+	}
+	_, err := r.Do(context.Background(), "a", "k", "fp", work)
+	require.Error(t, err)
+	fail = false
+	_, err = r.Do(context.Background(), "a", "k", "fp", work)
+	require.NoError(t, err)
+	assert.Equal(t, first, resumed)
+	assert.Zero(t, first.private, "unexported fields are not recorded, on the first run either")
+}
+
+func TestDerivedKey(t *testing.T) {
+	r := &idempotency.Runner{Store: memstore.New()}
+	derive := func(scope, key string) string {
+		var got string
+		_, err := r.Do(context.Background(), scope, key, "fp", func(ctx context.Context) (idempotency.Response, error) {
+			s, k, ok := idempotency.OperationKey(ctx)
+			assert.True(t, ok)
+			assert.Equal(t, scope, s)
+			assert.Equal(t, key, k)
+			var err error
+			got, err = idempotency.DerivedKey(ctx, "charge")
+			require.NoError(t, err)
+			return idempotency.Response{Status: 500}, nil // released: the key can be derived again
+		})
+		require.NoError(t, err)
+		return got
+	}
+	k := derive("tenant-a", "key-1")
+	assert.Equal(t, k, derive("tenant-a", "key-1"), "stable across attempts")
+	assert.NotEqual(t, k, derive("tenant-b", "key-1"), "tenants never share a downstream key")
+	assert.NotEqual(t, k, derive("tenant-a", "key-2"))
+	assert.NotEqual(t, derive("ab", "c"), derive("a", "bc"), "scope and key boundaries are unambiguous")
+	assert.Regexp(t, `^[0-9a-f]{32}:charge$`, k)
+
+	_, err := idempotency.DerivedKey(context.Background(), "charge")
+	assert.ErrorIs(t, err, idempotency.ErrNoOperation)
+	_, _, ok := idempotency.OperationKey(context.Background())
+	assert.False(t, ok)
+}
+
+func TestDoReportsStoreErrors(t *testing.T) {
+	store := &faultyStore{Store: memstore.New()}
+	store.down.Store(true)
+	var ran atomic.Bool
+	_, err := idempotency.Do(context.Background(), store, "a", "k", "fp", func(context.Context) (idempotency.Response, error) {
+		ran.Store(true)
+		return created(`{}`), nil
+	})
+	var se *idempotency.StoreError
+	require.ErrorAs(t, err, &se)
+	assert.Equal(t, "claim", se.Op)
+	assert.ErrorIs(t, err, idempotency.ErrStoreUnavailable)
+	assert.ErrorIs(t, err, errDown)
+	assert.False(t, ran.Load())
+}
+
+func TestDefaultStorable(t *testing.T) {
+	for status, want := range map[int]bool{
+		200: true, 201: true, 202: true, 204: true, 299: true,
+		400: true, 401: true, 403: true, 404: true, 410: true, 422: true,
+		100: false, 301: false, 303: false, 304: false,
+		408: false, 409: false, 425: false, 429: false, 499: false,
+		500: false, 502: false, 503: false, 504: false,
+	} {
+		assert.Equal(t, want, idempotency.DefaultStorable(status), "%d", status)
+	}
+}
+
+func TestRunReaperDeletesExpiredKeys(t *testing.T) {
+	clock := storetest.NewClock()
+	store := memstore.New(memstore.WithClock(clock.Now))
+	r := &idempotency.Runner{Store: store, Retention: time.Hour}
+	for _, key := range []string{"k1", "k2"} {
+		_, err := r.Do(context.Background(), "a", key, "fp", func(context.Context) (idempotency.Response, error) {
+			return created(`{}`), nil
+		})
+		require.NoError(t, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		idempotency.RunReaper(ctx, store, 5*time.Millisecond, nil)
+		close(done)
+	}()
+	time.Sleep(30 * time.Millisecond)
+	assert.Equal(t, 2, store.Len(), "nothing has expired yet")
+	clock.Advance(time.Hour)
+	assert.Eventually(t, func() bool { return store.Len() == 0 }, 5*time.Second, 5*time.Millisecond)
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("RunReaper did not stop with its context")
+	}
+}

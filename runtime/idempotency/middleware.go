@@ -1,0 +1,297 @@
+package idempotency
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// DefaultMaxBodyBytes is the default cap on keyed request bodies (1 MiB).
+const DefaultMaxBodyBytes = 1 << 20
+
+// Config configures Middleware.
+type Config struct {
+	// Runner holds the store and the policy (lease, retention, what is stored, ...). Runner.Store
+	// is required.
+	Runner
+
+	// Tenant returns the scope of the request's key: the tenant, account or user on whose behalf
+	// the request is made. Required. Keys are only ever looked up within their scope, so one
+	// tenant can never receive another tenant's stored response. An error (or an empty scope)
+	// rejects the request with 400; single-tenant services return a constant.
+	Tenant func(r *http.Request) (string, error)
+
+	// Header is the request header that carries the key. Default "Idempotency-Key".
+	Header string
+	// Methods are the keyed methods. Default POST and PATCH. Other methods pass through.
+	Methods []string
+	// Optional lets keyed methods without a key pass through unprotected. By default a missing
+	// key is rejected with 400.
+	Optional bool
+	// MaxBodyBytes caps the request body of keyed requests (413 above it). Default
+	// DefaultMaxBodyBytes.
+	MaxBodyBytes int64
+	// Route returns the route part of the fingerprint. Default: the escaped path plus the query
+	// with its parameters sorted. (Not the ServeMux pattern: two different resources on one
+	// pattern must not share a key.)
+	Route func(r *http.Request) string
+}
+
+// Middleware returns net/http middleware that makes keyed requests idempotent:
+//
+//	new key                              -> the handler runs; a final outcome is stored
+//	same key, same request, completed    -> the stored status, Content-Type, Location, ETag and
+//	                                        body, with Idempotent-Replayed: true; the handler does not run
+//	same key, same request, in progress  -> 409 Conflict, with Retry-After
+//	same key, different request          -> 422 Unprocessable Content
+//	key missing (when required), invalid -> 400 Bad Request
+//	body over MaxBodyBytes               -> 413 Content Too Large
+//	store unavailable                    -> 503 Service Unavailable, with Retry-After; the key is not consumed
+//
+// Error responses are application/problem+json (see Problem). The handler's response is buffered
+// (it cannot stream) and written once the outcome is settled. Only final outcomes are stored (see
+// Runner.Storable): after a 5xx, a 429, a panic or a cancelled request the key is released and a
+// retry runs the handler again. A panic is re-raised after the release, so that the server's or an
+// outer middleware's recovery handles it as usual.
+//
+// The request's context carries the operation: handlers use Step, DerivedKey and CurrentTx.
+// Middleware panics if Config.Store or Config.Tenant is nil.
+func Middleware(cfg Config) func(http.Handler) http.Handler {
+	if cfg.Store == nil {
+		panic("idempotency: Middleware needs a Store")
+	}
+	if cfg.Tenant == nil {
+		panic("idempotency: Middleware needs a Tenant function: keys must be scoped per tenant")
+	}
+	m := &middleware{cfg: cfg, header: cfg.Header, maxBody: cfg.MaxBodyBytes, route: cfg.Route}
+	if m.header == "" {
+		m.header = "Idempotency-Key"
+	}
+	if m.maxBody <= 0 {
+		m.maxBody = DefaultMaxBodyBytes
+	}
+	if m.route == nil {
+		m.route = defaultRoute
+	}
+	methods := cfg.Methods
+	if methods == nil {
+		methods = []string{http.MethodPost, http.MethodPatch}
+	}
+	for _, meth := range methods {
+		m.methods = append(m.methods, strings.ToUpper(meth))
+	}
+	return func(next http.Handler) http.Handler {
+		return &handler{m: m, next: next}
+	}
+}
+
+type middleware struct {
+	cfg     Config
+	header  string
+	methods []string
+	maxBody int64
+	route   func(*http.Request) string
+}
+
+type handler struct {
+	m    *middleware
+	next http.Handler
+}
+
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	m := h.m
+	if !slices.Contains(m.methods, r.Method) {
+		h.next.ServeHTTP(w, r)
+		return
+	}
+	values := r.Header.Values(m.header)
+	switch len(values) {
+	case 0:
+		if m.cfg.Optional {
+			h.next.ServeHTTP(w, r)
+			return
+		}
+		WriteProblem(w, Problem{Status: http.StatusBadRequest, Code: CodeKeyMissing,
+			Detail: fmt.Sprintf("%s %s requires an %s header: generate one unique key per operation (for example a UUID) and send the same key with every retry", r.Method, r.URL.Path, m.header)})
+		return
+	case 1:
+	default:
+		WriteProblem(w, Problem{Status: http.StatusBadRequest, Code: CodeKeyInvalid,
+			Detail: fmt.Sprintf("send exactly one %s header, not %d", m.header, len(values))})
+		return
+	}
+	key, err := ParseKey(values[0])
+	if err != nil {
+		WriteProblem(w, Problem{Status: http.StatusBadRequest, Code: CodeKeyInvalid, Detail: err.Error()})
+		return
+	}
+	scope, err := m.cfg.Tenant(r)
+	if err == nil && scope == "" {
+		err = errors.New("the request names no tenant")
+	}
+	if err != nil {
+		WriteProblem(w, Problem{Status: http.StatusBadRequest, Code: CodeTenantInvalid, Detail: err.Error()})
+		return
+	}
+
+	body, ok := m.readBody(w, r)
+	if !ok {
+		return
+	}
+	fp := Fingerprint(r.Method, m.route(r), body)
+	out, err := m.cfg.Runner.Do(r.Context(), scope, key, fp, func(ctx context.Context) (Response, error) {
+		r2 := r.WithContext(ctx)
+		r2.Body = io.NopCloser(bytes.NewReader(body))
+		rec := &recorder{header: make(http.Header)}
+		h.next.ServeHTTP(rec, r2)
+		return rec.response(), nil
+	})
+	if err != nil {
+		m.writeError(w, r, out, err)
+		return
+	}
+	writeResponse(w, out.Response, out.Replayed)
+}
+
+func (m *middleware) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	tooLarge := func() ([]byte, bool) {
+		WriteProblem(w, Problem{Status: http.StatusRequestEntityTooLarge, Code: CodeBodyTooLarge,
+			Detail: fmt.Sprintf("the request body is larger than %d bytes", m.maxBody)})
+		return nil, false
+	}
+	if r.ContentLength > m.maxBody {
+		return tooLarge()
+	}
+	if r.Body == nil || r.Body == http.NoBody {
+		return nil, true
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, m.maxBody))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return tooLarge()
+		}
+		WriteProblem(w, Problem{Status: http.StatusBadRequest, Code: CodeBodyUnreadable,
+			Detail: "the request body could not be read: " + err.Error()})
+		return nil, false
+	}
+	return body, true
+}
+
+func (m *middleware) writeError(w http.ResponseWriter, r *http.Request, out Outcome, err error) {
+	var inProgress *InProgressError
+	var storeErr *StoreError
+	switch {
+	case errors.As(err, &inProgress):
+		w.Header().Set("Retry-After", retryAfterSeconds(inProgress.RetryAfter))
+		WriteProblem(w, Problem{Status: http.StatusConflict, Code: CodeKeyInProgress,
+			Detail: "a request with this idempotency key is still being processed; retry after the Retry-After delay to receive its result"})
+	case errors.Is(err, ErrMismatch):
+		WriteProblem(w, Problem{Status: http.StatusUnprocessableEntity, Code: CodeKeyReused,
+			Detail: "this idempotency key was already used for a different request (method, path or body differ); use a new key for a new operation"})
+	case errors.Is(err, ErrFenced):
+		w.Header().Set("Retry-After", "1")
+		WriteProblem(w, Problem{Status: http.StatusConflict, Code: CodeKeyTakenOver,
+			Detail: "another worker took over this request; retry with the same idempotency key to receive its result"})
+	case errors.As(err, &storeErr):
+		m.cfg.logger().WarnContext(r.Context(), "idempotency: store unavailable", "op", storeErr.Op, "err", storeErr.Err)
+		detail := "the idempotency store is unavailable; the request was not processed; retry later with the same idempotency key"
+		if storeErr.Op != "claim" {
+			detail = "the idempotency store is unavailable; the result of the request could not be recorded; retry later with the same idempotency key"
+		}
+		w.Header().Set("Retry-After", "1")
+		WriteProblem(w, Problem{Status: http.StatusServiceUnavailable, Code: CodeStoreUnavailable, Detail: detail})
+	case r.Context().Err() != nil:
+		// The client is gone (or the server is shutting down): nobody reads this.
+		if out.Response.Status != 0 {
+			writeResponse(w, out.Response, false)
+			return
+		}
+		WriteProblem(w, Problem{Status: http.StatusServiceUnavailable, Detail: "the request was cancelled"})
+	default:
+		m.cfg.logger().ErrorContext(r.Context(), "idempotency: unexpected error", "err", err)
+		WriteProblem(w, Problem{Status: http.StatusInternalServerError, Detail: "internal error"})
+	}
+}
+
+func writeResponse(w http.ResponseWriter, resp Response, replayed bool) {
+	h := w.Header()
+	for k, vs := range resp.Header {
+		h[k] = append([]string(nil), vs...)
+	}
+	if replayed {
+		h.Set("Idempotent-Replayed", "true")
+	}
+	if bodyAllowed(resp.Status) {
+		h.Set("Content-Length", strconv.Itoa(len(resp.Body)))
+	} else {
+		h.Del("Content-Length")
+	}
+	w.WriteHeader(resp.Status)
+	w.Write(resp.Body)
+}
+
+func bodyAllowed(status int) bool {
+	return status >= 200 && status != http.StatusNoContent && status != http.StatusNotModified
+}
+
+// defaultRoute is the escaped path plus the query with its parameters sorted by name.
+func defaultRoute(r *http.Request) string {
+	p := r.URL.EscapedPath()
+	if r.URL.RawQuery == "" {
+		return p
+	}
+	if q, err := url.ParseQuery(r.URL.RawQuery); err == nil {
+		return p + "?" + q.Encode()
+	}
+	return p + "?" + r.URL.RawQuery
+}
+
+// recorder buffers a handler's response.
+type recorder struct {
+	header  http.Header
+	sent    http.Header // the header as of WriteHeader
+	status  int
+	body    bytes.Buffer
+	written bool
+}
+
+func (rec *recorder) Header() http.Header { return rec.header }
+
+func (rec *recorder) WriteHeader(code int) {
+	if code < 100 || code > 999 {
+		panic(fmt.Sprintf("invalid WriteHeader code %v", code)) // as net/http does
+	}
+	if rec.written || code < 200 { // informational responses are not recorded
+		return
+	}
+	rec.written = true
+	rec.status = code
+	rec.sent = rec.header.Clone()
+}
+
+func (rec *recorder) Write(p []byte) (int, error) {
+	if !rec.written {
+		rec.WriteHeader(http.StatusOK)
+	}
+	return rec.body.Write(p)
+}
+
+func (rec *recorder) response() Response {
+	if !rec.written {
+		rec.WriteHeader(http.StatusOK)
+	}
+	resp := Response{Status: rec.status, Header: rec.sent, Body: rec.body.Bytes()}
+	if _, ok := resp.Header["Content-Type"]; !ok && len(resp.Body) > 0 {
+		// As net/http would; done here so that the stored Content-Type is explicit.
+		resp.Header.Set("Content-Type", http.DetectContentType(resp.Body))
+	}
+	return resp
+}

@@ -1,0 +1,534 @@
+package idempotency_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/idemlint/idemlint/runtime/idempotency"
+	"github.com/idemlint/idemlint/runtime/idempotency/memstore"
+)
+
+const paymentBody = `{"amount":1000,"currency":"EUR","customer":"cus_1"}`
+
+// harness serves a counting handler behind the middleware.
+type harness struct {
+	t     *testing.T
+	store idempotency.Store
+	calls atomic.Int32
+	next  http.HandlerFunc // the handler behind the middleware; default: 201 with a payment
+	h     http.Handler
+}
+
+func newHarness(t *testing.T, cfg idempotency.Config) *harness {
+	h := &harness{t: t}
+	if cfg.Store == nil {
+		cfg.Store = memstore.New()
+	}
+	if cfg.Tenant == nil {
+		cfg.Tenant = func(r *http.Request) (string, error) {
+			tenant := r.Header.Get("X-Tenant-ID")
+			if tenant == "bad" {
+				return "", errors.New("unknown tenant \"bad\"")
+			}
+			return tenant, nil
+		}
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	h.store = cfg.Store
+	h.next = func(w http.ResponseWriter, r *http.Request) {
+		n := h.calls.Load()
+		body, _ := io.ReadAll(r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Location", fmt.Sprintf("/v1/payments/p_%d", n))
+		w.Header().Set("ETag", fmt.Sprintf(`"v%d"`, n))
+		w.Header().Set("X-Request-Local", fmt.Sprint(n))
+		w.WriteHeader(http.StatusCreated)
+		fmt.Fprintf(w, `{"id":"p_%d","request":%s}`, n, body)
+	}
+	h.h = idempotency.Middleware(cfg)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.calls.Add(1)
+		h.next(w, r)
+	}))
+	return h
+}
+
+type req struct {
+	method, path, key, tenant, body string
+	keys                            []string // several Idempotency-Key headers
+	ctx                             context.Context
+}
+
+func (h *harness) do(rq req) *httptest.ResponseRecorder {
+	if rq.method == "" {
+		rq.method = http.MethodPost
+	}
+	if rq.path == "" {
+		rq.path = "/v1/payments"
+	}
+	if rq.tenant == "" {
+		rq.tenant = "tenant-a"
+	}
+	r := httptest.NewRequest(rq.method, rq.path, strings.NewReader(rq.body))
+	if rq.ctx != nil {
+		r = r.WithContext(rq.ctx)
+	}
+	if rq.key != "" {
+		r.Header.Set("Idempotency-Key", rq.key)
+	}
+	for _, k := range rq.keys {
+		r.Header.Add("Idempotency-Key", k)
+	}
+	r.Header.Set("X-Tenant-ID", rq.tenant)
+	w := httptest.NewRecorder()
+	h.h.ServeHTTP(w, r)
+	return w
+}
+
+func problemOf(t *testing.T, w *httptest.ResponseRecorder, status int, code string) idempotency.Problem {
+	t.Helper()
+	require.Equal(t, status, w.Code, "body: %s", w.Body)
+	assert.Equal(t, "application/problem+json", w.Header().Get("Content-Type"))
+	var p idempotency.Problem
+	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &p))
+	assert.Equal(t, status, p.Status)
+	assert.Equal(t, code, p.Code)
+	assert.Equal(t, "about:blank", p.Type)
+	assert.Equal(t, http.StatusText(status), p.Title)
+	assert.NotEmpty(t, p.Detail)
+	return p
+}
+
+func TestMiddlewareReplaysCompletedRequest(t *testing.T) {
+	h := newHarness(t, idempotency.Config{})
+	first := h.do(req{key: "k1", body: paymentBody})
+	require.Equal(t, http.StatusCreated, first.Code)
+	assert.Empty(t, first.Header().Get("Idempotent-Replayed"))
+	assert.Equal(t, "1", first.Header().Get("X-Request-Local"))
+
+	// Same request, keys in another order and other whitespace: a replay.
+	second := h.do(req{key: "k1", body: `{ "customer":"cus_1", "currency":"EUR", "amount":1000 }`})
+	require.Equal(t, http.StatusCreated, second.Code)
+	assert.Equal(t, "true", second.Header().Get("Idempotent-Replayed"))
+	assert.Equal(t, first.Body.Bytes(), second.Body.Bytes(), "the replay must be byte-identical")
+	for _, name := range []string{"Content-Type", "Location", "ETag"} {
+		assert.Equal(t, first.Header().Values(name), second.Header().Values(name), name)
+	}
+	assert.Empty(t, second.Header().Get("X-Request-Local"), "only the headers that matter are stored")
+	assert.EqualValues(t, 1, h.calls.Load(), "the handler must run once")
+}
+
+func TestMiddlewareKeyReuseWithAnotherRequest(t *testing.T) {
+	h := newHarness(t, idempotency.Config{})
+	require.Equal(t, http.StatusCreated, h.do(req{key: "k1", body: paymentBody}).Code)
+
+	w := h.do(req{key: "k1", body: `{"amount":2000,"currency":"EUR","customer":"cus_1"}`})
+	p := problemOf(t, w, http.StatusUnprocessableEntity, idempotency.CodeKeyReused)
+	assert.Contains(t, p.Detail, "different request")
+	problemOf(t, h.do(req{key: "k1", path: "/v1/refunds", body: paymentBody}), http.StatusUnprocessableEntity, idempotency.CodeKeyReused)
+	problemOf(t, h.do(req{key: "k1", method: http.MethodPatch, body: paymentBody}), http.StatusUnprocessableEntity, idempotency.CodeKeyReused)
+	problemOf(t, h.do(req{key: "k1", path: "/v1/payments?x=1", body: paymentBody}), http.StatusUnprocessableEntity, idempotency.CodeKeyReused)
+	assert.EqualValues(t, 1, h.calls.Load())
+}
+
+func TestMiddlewareQueryOrderDoesNotMatter(t *testing.T) {
+	h := newHarness(t, idempotency.Config{})
+	require.Equal(t, http.StatusCreated, h.do(req{key: "k1", path: "/v1/payments?b=2&a=1", body: paymentBody}).Code)
+	w := h.do(req{key: "k1", path: "/v1/payments?a=1&b=2", body: paymentBody})
+	assert.Equal(t, "true", w.Header().Get("Idempotent-Replayed"))
+}
+
+func TestMiddlewareRejectsBadKeys(t *testing.T) {
+	h := newHarness(t, idempotency.Config{})
+	p := problemOf(t, h.do(req{body: paymentBody}), http.StatusBadRequest, idempotency.CodeKeyMissing)
+	assert.Contains(t, p.Detail, "requires an Idempotency-Key header")
+
+	p = problemOf(t, h.do(req{key: "a b", body: paymentBody}), http.StatusBadRequest, idempotency.CodeKeyInvalid)
+	assert.Contains(t, p.Detail, "cannot contain spaces")
+	p = problemOf(t, h.do(req{key: strings.Repeat("x", 300), body: paymentBody}), http.StatusBadRequest, idempotency.CodeKeyInvalid)
+	assert.Contains(t, p.Detail, "300 characters long; the limit is 255")
+	p = problemOf(t, h.do(req{keys: []string{"a", "b"}, body: paymentBody}), http.StatusBadRequest, idempotency.CodeKeyInvalid)
+	assert.Contains(t, p.Detail, "exactly one Idempotency-Key header, not 2")
+
+	p = problemOf(t, h.do(req{key: "k", tenant: "bad", body: paymentBody}), http.StatusBadRequest, idempotency.CodeTenantInvalid)
+	assert.Contains(t, p.Detail, `unknown tenant "bad"`)
+	assert.EqualValues(t, 0, h.calls.Load())
+
+	// The quoted form is the same key as the bare one.
+	require.Equal(t, http.StatusCreated, h.do(req{key: `"k-1"`, body: paymentBody}).Code)
+	assert.Equal(t, "true", h.do(req{key: "k-1", body: paymentBody}).Header().Get("Idempotent-Replayed"))
+}
+
+func TestMiddlewareEmptyTenantIsRejected(t *testing.T) {
+	h := newHarness(t, idempotency.Config{Tenant: func(*http.Request) (string, error) { return "", nil }})
+	problemOf(t, h.do(req{key: "k", body: paymentBody}), http.StatusBadRequest, idempotency.CodeTenantInvalid)
+}
+
+func TestMiddlewareOptionalKeyAndUnkeyedMethods(t *testing.T) {
+	h := newHarness(t, idempotency.Config{Optional: true})
+	require.Equal(t, http.StatusCreated, h.do(req{body: paymentBody}).Code)
+	require.Equal(t, http.StatusCreated, h.do(req{body: paymentBody}).Code)
+	assert.EqualValues(t, 2, h.calls.Load(), "unkeyed requests are not deduplicated")
+
+	h = newHarness(t, idempotency.Config{})
+	for range 2 {
+		w := h.do(req{method: http.MethodGet, key: "k"})
+		assert.Equal(t, http.StatusCreated, w.Code)
+		assert.Empty(t, w.Header().Get("Idempotent-Replayed"))
+	}
+	assert.EqualValues(t, 2, h.calls.Load(), "GET passes through, key or not")
+}
+
+func TestMiddlewareTenantsAreIsolated(t *testing.T) {
+	h := newHarness(t, idempotency.Config{})
+	a := h.do(req{key: "shared", tenant: "tenant-a", body: paymentBody})
+	b := h.do(req{key: "shared", tenant: "tenant-b", body: paymentBody})
+	require.Equal(t, http.StatusCreated, a.Code)
+	require.Equal(t, http.StatusCreated, b.Code)
+	assert.Empty(t, b.Header().Get("Idempotent-Replayed"), "tenant b must not get tenant a's response")
+	assert.NotEqual(t, a.Body.String(), b.Body.String())
+	assert.EqualValues(t, 2, h.calls.Load())
+	assert.Equal(t, a.Body.String(), h.do(req{key: "shared", tenant: "tenant-a", body: paymentBody}).Body.String())
+	assert.Equal(t, b.Body.String(), h.do(req{key: "shared", tenant: "tenant-b", body: paymentBody}).Body.String())
+}
+
+func TestMiddlewareInProgressIs409(t *testing.T) {
+	h := newHarness(t, idempotency.Config{})
+	entered, release := make(chan struct{}), make(chan struct{})
+	inner := h.next
+	h.next = func(w http.ResponseWriter, r *http.Request) {
+		close(entered)
+		<-release
+		inner(w, r)
+	}
+	done := make(chan *httptest.ResponseRecorder)
+	go func() { done <- h.do(req{key: "k", body: paymentBody}) }()
+	<-entered
+	w := h.do(req{key: "k", body: paymentBody})
+	problemOf(t, w, http.StatusConflict, idempotency.CodeKeyInProgress)
+	assert.Equal(t, "30", w.Header().Get("Retry-After"), "until the lease ends (default 30s)")
+	// A different request with the key in progress is still a 422.
+	problemOf(t, h.do(req{key: "k", body: `{}`}), http.StatusUnprocessableEntity, idempotency.CodeKeyReused)
+	close(release)
+	first := <-done
+	require.Equal(t, http.StatusCreated, first.Code)
+	w = h.do(req{key: "k", body: paymentBody})
+	assert.Equal(t, "true", w.Header().Get("Idempotent-Replayed"))
+	assert.Equal(t, first.Body.String(), w.Body.String())
+}
+
+func TestMiddlewareConcurrentRequestsRunOnce(t *testing.T) {
+	h := newHarness(t, idempotency.Config{})
+	inner := h.next
+	h.next = func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(20 * time.Millisecond)
+		inner(w, r)
+	}
+	const n = 50
+	results := make([]*httptest.ResponseRecorder, n)
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i := range n {
+		wg.Go(func() {
+			<-start
+			results[i] = h.do(req{key: "race", body: paymentBody})
+		})
+	}
+	close(start)
+	wg.Wait()
+	var created, replayed, conflicts int
+	var body string
+	for _, w := range results {
+		switch {
+		case w.Code == http.StatusCreated && w.Header().Get("Idempotent-Replayed") == "":
+			created++
+			body = w.Body.String()
+		case w.Code == http.StatusCreated:
+			replayed++
+		case w.Code == http.StatusConflict:
+			conflicts++
+			problemOf(t, w, http.StatusConflict, idempotency.CodeKeyInProgress)
+		default:
+			t.Errorf("unexpected response %d %s", w.Code, w.Body)
+		}
+	}
+	assert.Equal(t, 1, created)
+	assert.Equal(t, n, created+replayed+conflicts)
+	assert.EqualValues(t, 1, h.calls.Load())
+	for _, w := range results {
+		if w.Code == http.StatusCreated {
+			assert.Equal(t, body, w.Body.String())
+		}
+	}
+}
+
+func TestMiddlewareTransientOutcomesAreNotStored(t *testing.T) {
+	for _, status := range []int{500, 502, 503, 504, 429} {
+		t.Run(fmt.Sprint(status), func(t *testing.T) {
+			h := newHarness(t, idempotency.Config{})
+			inner := h.next
+			h.next = func(w http.ResponseWriter, r *http.Request) {
+				if h.calls.Load() == 1 {
+					w.Header().Set("Retry-After", "2")
+					http.Error(w, "try again", status)
+					return
+				}
+				inner(w, r)
+			}
+			w := h.do(req{key: "k", body: paymentBody})
+			require.Equal(t, status, w.Code)
+			assert.Equal(t, "2", w.Header().Get("Retry-After"), "the handler's own response is passed on")
+			w = h.do(req{key: "k", body: paymentBody})
+			require.Equal(t, http.StatusCreated, w.Code)
+			assert.Empty(t, w.Header().Get("Idempotent-Replayed"))
+			w = h.do(req{key: "k", body: paymentBody})
+			assert.Equal(t, "true", w.Header().Get("Idempotent-Replayed"))
+			assert.Equal(t, http.StatusCreated, w.Code, "a %d must never be replayed", status)
+			assert.EqualValues(t, 2, h.calls.Load())
+		})
+	}
+}
+
+func TestMiddlewareDeterministic4xxIsStored(t *testing.T) {
+	h := newHarness(t, idempotency.Config{})
+	h.next = func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/problem+json")
+		w.WriteHeader(http.StatusBadRequest)
+		io.WriteString(w, `{"title":"amount must be positive"}`)
+	}
+	first := h.do(req{key: "k", body: `{"amount":-1}`})
+	second := h.do(req{key: "k", body: `{"amount":-1}`})
+	require.Equal(t, http.StatusBadRequest, second.Code)
+	assert.Equal(t, "true", second.Header().Get("Idempotent-Replayed"))
+	assert.Equal(t, first.Body.String(), second.Body.String())
+	assert.Equal(t, "application/problem+json", second.Header().Get("Content-Type"))
+	assert.EqualValues(t, 1, h.calls.Load())
+}
+
+func TestMiddlewarePanicReleasesTheKey(t *testing.T) {
+	h := newHarness(t, idempotency.Config{})
+	inner := h.next
+	h.next = func(w http.ResponseWriter, r *http.Request) {
+		if h.calls.Load() == 1 {
+			w.WriteHeader(http.StatusCreated) // written to the buffer only
+			panic("handler bug")
+		}
+		inner(w, r)
+	}
+	assert.PanicsWithValue(t, "handler bug", func() { h.do(req{key: "k", body: paymentBody}) })
+	w := h.do(req{key: "k", body: paymentBody})
+	require.Equal(t, http.StatusCreated, w.Code)
+	assert.Empty(t, w.Header().Get("Idempotent-Replayed"))
+	assert.EqualValues(t, 2, h.calls.Load())
+}
+
+func TestMiddlewareCancelledRequestReleasesTheKey(t *testing.T) {
+	h := newHarness(t, idempotency.Config{})
+	ctx, cancel := context.WithCancel(context.Background())
+	inner := h.next
+	h.next = func(w http.ResponseWriter, r *http.Request) {
+		if h.calls.Load() == 1 {
+			cancel() // the client hangs up while the handler works
+			<-r.Context().Done()
+		}
+		inner(w, r)
+	}
+	h.do(req{key: "k", body: paymentBody, ctx: ctx})
+	w := h.do(req{key: "k", body: paymentBody})
+	require.Equal(t, http.StatusCreated, w.Code)
+	assert.Empty(t, w.Header().Get("Idempotent-Replayed"), "the cancelled attempt must not be stored")
+	assert.EqualValues(t, 2, h.calls.Load())
+}
+
+func TestMiddlewareBodyLimit(t *testing.T) {
+	h := newHarness(t, idempotency.Config{MaxBodyBytes: 64})
+	big := `{"pad":"` + strings.Repeat("x", 100) + `"}`
+	p := problemOf(t, h.do(req{key: "k", body: big}), http.StatusRequestEntityTooLarge, idempotency.CodeBodyTooLarge)
+	assert.Contains(t, p.Detail, "larger than 64 bytes")
+
+	// Without Content-Length (chunked).
+	r := httptest.NewRequest(http.MethodPost, "/v1/payments", io.MultiReader(strings.NewReader(big)))
+	r.ContentLength = -1
+	r.Header.Set("Idempotency-Key", "k")
+	r.Header.Set("X-Tenant-ID", "tenant-a")
+	w := httptest.NewRecorder()
+	h.h.ServeHTTP(w, r)
+	problemOf(t, w, http.StatusRequestEntityTooLarge, idempotency.CodeBodyTooLarge)
+
+	assert.EqualValues(t, 0, h.calls.Load())
+	// The key was not consumed.
+	require.Equal(t, http.StatusCreated, h.do(req{key: "k", body: `{"small":1}`}).Code)
+}
+
+func TestMiddlewareNonJSONBodies(t *testing.T) {
+	h := newHarness(t, idempotency.Config{})
+	h.next = func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "plain text reply") // no Content-Type: sniffed, and stored
+	}
+	first := h.do(req{key: "k", body: "amount=1000&currency=EUR"})
+	require.Equal(t, http.StatusOK, first.Code)
+	w := h.do(req{key: "k", body: "amount=1000&currency=EUR"})
+	assert.Equal(t, "true", w.Header().Get("Idempotent-Replayed"))
+	assert.Equal(t, "text/plain; charset=utf-8", w.Header().Get("Content-Type"))
+	assert.Equal(t, "plain text reply", w.Body.String())
+	problemOf(t, h.do(req{key: "k", body: "currency=EUR&amount=1000"}), http.StatusUnprocessableEntity, idempotency.CodeKeyReused)
+}
+
+func TestMiddlewareEmptyResponse(t *testing.T) {
+	h := newHarness(t, idempotency.Config{})
+	h.next = func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusNoContent)
+	}
+	require.Equal(t, http.StatusNoContent, h.do(req{key: "k"}).Code)
+	w := h.do(req{key: "k"})
+	assert.Equal(t, http.StatusNoContent, w.Code)
+	assert.Equal(t, "true", w.Header().Get("Idempotent-Replayed"))
+	assert.Empty(t, w.Body.String())
+	assert.EqualValues(t, 1, h.calls.Load())
+}
+
+// faultyStore fails every call while down, and Complete while failComplete.
+type faultyStore struct {
+	idempotency.Store
+	down, failComplete atomic.Bool
+}
+
+var errDown = errors.New("connection refused")
+
+func (s *faultyStore) Claim(ctx context.Context, req idempotency.ClaimRequest) (idempotency.Claim, error) {
+	if s.down.Load() {
+		return idempotency.Claim{}, errDown
+	}
+	return s.Store.Claim(ctx, req)
+}
+
+func (s *faultyStore) Complete(ctx context.Context, l idempotency.Lease, r idempotency.Response) error {
+	if s.down.Load() || s.failComplete.Load() {
+		return errDown
+	}
+	return s.Store.Complete(ctx, l, r)
+}
+
+func TestMiddlewareStoreOutageIs503(t *testing.T) {
+	store := &faultyStore{Store: memstore.New()}
+	h := newHarness(t, idempotency.Config{Runner: idempotency.Runner{Store: store}})
+	store.down.Store(true)
+	w := h.do(req{key: "k", body: paymentBody})
+	p := problemOf(t, w, http.StatusServiceUnavailable, idempotency.CodeStoreUnavailable)
+	assert.Contains(t, p.Detail, "was not processed")
+	assert.Equal(t, "1", w.Header().Get("Retry-After"))
+	assert.EqualValues(t, 0, h.calls.Load(), "without the store the request must not run")
+
+	store.down.Store(false)
+	require.Equal(t, http.StatusCreated, h.do(req{key: "k", body: paymentBody}).Code, "the key was not consumed")
+	assert.EqualValues(t, 1, h.calls.Load())
+}
+
+func TestMiddlewareCompletionFailureIs503AndReleases(t *testing.T) {
+	store := &faultyStore{Store: memstore.New()}
+	h := newHarness(t, idempotency.Config{Runner: idempotency.Runner{Store: store}})
+	store.failComplete.Store(true)
+	p := problemOf(t, h.do(req{key: "k", body: paymentBody}), http.StatusServiceUnavailable, idempotency.CodeStoreUnavailable)
+	assert.Contains(t, p.Detail, "could not be recorded")
+	store.failComplete.Store(false)
+	w := h.do(req{key: "k", body: paymentBody})
+	require.Equal(t, http.StatusCreated, w.Code)
+	assert.Empty(t, w.Header().Get("Idempotent-Replayed"))
+}
+
+func TestMiddlewareStepsResume(t *testing.T) {
+	h := newHarness(t, idempotency.Config{})
+	var recorded, charged atomic.Int32
+	var chargeKeys []string
+	h.next = func(w http.ResponseWriter, r *http.Request) {
+		ctx := r.Context()
+		id, err := idempotency.Step(ctx, "record", func(ctx context.Context) (string, error) {
+			return fmt.Sprintf("p_%d", recorded.Add(1)), nil
+		})
+		require.NoError(t, err)
+		ch, err := idempotency.Step(ctx, "charge", func(ctx context.Context) (string, error) {
+			key, err := idempotency.DerivedKey(ctx, "charge")
+			require.NoError(t, err)
+			chargeKeys = append(chargeKeys, key)
+			if charged.Add(1) == 1 {
+				return "", errors.New("provider unavailable")
+			}
+			return "ch_1", nil
+		})
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		fmt.Fprintf(w, `{"id":%q,"charge":%q}`, id, ch)
+	}
+	require.Equal(t, http.StatusBadGateway, h.do(req{key: "k", body: paymentBody}).Code)
+	w := h.do(req{key: "k", body: paymentBody})
+	require.Equal(t, http.StatusOK, w.Code)
+	assert.JSONEq(t, `{"id":"p_1","charge":"ch_1"}`, w.Body.String())
+	assert.EqualValues(t, 1, recorded.Load(), "the retry resumes after the recorded step")
+	assert.EqualValues(t, 2, charged.Load())
+	require.Len(t, chargeKeys, 2)
+	assert.Equal(t, chargeKeys[0], chargeKeys[1], "every attempt derives the same downstream key")
+	assert.Regexp(t, `^[0-9a-f]{32}:charge$`, chargeKeys[0])
+}
+
+func TestMiddlewareCurrentTxNeedsATxStore(t *testing.T) {
+	h := newHarness(t, idempotency.Config{})
+	h.next = func(w http.ResponseWriter, r *http.Request) {
+		_, err := idempotency.CurrentTx(r.Context())
+		assert.ErrorIs(t, err, idempotency.ErrNotTransactional)
+		w.WriteHeader(http.StatusCreated)
+	}
+	require.Equal(t, http.StatusCreated, h.do(req{key: "k"}).Code)
+	_, err := idempotency.CurrentTx(context.Background())
+	assert.ErrorIs(t, err, idempotency.ErrNoOperation)
+}
+
+func TestMiddlewareOverHTTP(t *testing.T) {
+	h := newHarness(t, idempotency.Config{})
+	srv := httptest.NewServer(h.h)
+	defer srv.Close()
+	post := func() (*http.Response, []byte) {
+		r, err := http.NewRequest(http.MethodPost, srv.URL+"/v1/payments", strings.NewReader(paymentBody))
+		require.NoError(t, err)
+		r.Header.Set("Idempotency-Key", "k")
+		r.Header.Set("X-Tenant-ID", "t")
+		resp, err := srv.Client().Do(r)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		require.NoError(t, err)
+		return resp, b
+	}
+	r1, b1 := post()
+	r2, b2 := post()
+	assert.Equal(t, http.StatusCreated, r1.StatusCode)
+	assert.Equal(t, http.StatusCreated, r2.StatusCode)
+	assert.Equal(t, b1, b2)
+	assert.Equal(t, "true", r2.Header.Get("Idempotent-Replayed"))
+	for _, name := range []string{"Content-Type", "Location", "Etag", "Content-Length"} {
+		assert.Equal(t, r1.Header.Values(name), r2.Header.Values(name), name)
+	}
+}
+
+func TestMiddlewareNeedsStoreAndTenant(t *testing.T) {
+	assert.PanicsWithValue(t, "idempotency: Middleware needs a Store", func() {
+		idempotency.Middleware(idempotency.Config{Tenant: func(*http.Request) (string, error) { return "t", nil }})
+	})
+	assert.Panics(t, func() { idempotency.Middleware(idempotency.Config{Runner: idempotency.Runner{Store: memstore.New()}}) })
+}

@@ -1,0 +1,317 @@
+package pgstore_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/idemlint/idemlint/runtime/idempotency"
+	"github.com/idemlint/idemlint/runtime/idempotency/pgstore"
+	"github.com/idemlint/idemlint/runtime/idempotency/pgstore/pgtest"
+	"github.com/idemlint/idemlint/runtime/idempotency/storetest"
+)
+
+// queryCounter counts the statements sent to PostgreSQL (BEGIN and COMMIT included).
+type queryCounter struct{ n atomic.Int64 }
+
+func (c *queryCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
+	c.n.Add(1)
+	return ctx
+}
+func (c *queryCounter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+
+type env struct {
+	pool    *pgxpool.Pool
+	store   *pgstore.Store
+	queries *queryCounter
+}
+
+func newEnv(t testing.TB, opts ...pgstore.Option) *env {
+	dsn := pgtest.Schema(t)
+	qc := &queryCounter{}
+	pool := pgtest.Pool(t, dsn, func(c *pgxpool.Config) {
+		c.ConnConfig.Tracer = qc
+		c.MaxConns = 16
+	})
+	s := pgstore.New(pool, opts...)
+	require.NoError(t, s.Migrate(context.Background()))
+	return &env{pool: pool, store: s, queries: qc}
+}
+
+func TestConformance(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, now func() time.Time) idempotency.Store {
+		return newEnv(t, pgstore.WithClock(now)).store
+	})
+}
+
+func TestMigrateIsIdempotentAndConcurrent(t *testing.T) {
+	dsn := pgtest.Schema(t)
+	pool := pgtest.Pool(t, dsn)
+	s := pgstore.New(pool)
+	var wg sync.WaitGroup
+	for range 5 {
+		wg.Go(func() { assert.NoError(t, s.Migrate(context.Background())) })
+	}
+	wg.Wait()
+	require.NoError(t, s.Migrate(context.Background()))
+	var versions []int
+	rows, err := pool.Query(context.Background(), `SELECT version FROM idempotency_schema_migrations ORDER BY version`)
+	require.NoError(t, err)
+	versions, err = pgx.CollectRows(rows, pgx.RowTo[int])
+	require.NoError(t, err)
+	ms, err := pgstore.Migrations()
+	require.NoError(t, err)
+	require.Len(t, versions, len(ms))
+	for i, m := range ms {
+		assert.Equal(t, m.Version, versions[i])
+	}
+}
+
+// With the database's own clock (the production default) leases expire in real time.
+func TestDatabaseClock(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	req := idempotency.ClaimRequest{Scope: "a", Key: "k", Fingerprint: "fp", Lease: 300 * time.Millisecond, Retention: time.Hour}
+	c, err := e.store.Claim(ctx, req)
+	require.NoError(t, err)
+	require.Equal(t, idempotency.Claimed, c.Status)
+	c2, err := e.store.Claim(ctx, req)
+	require.NoError(t, err)
+	require.Equal(t, idempotency.InProgress, c2.Status)
+	assert.WithinDuration(t, time.Now().Add(300*time.Millisecond), c2.LockedUntil, 250*time.Millisecond)
+	time.Sleep(400 * time.Millisecond)
+	c3, err := e.store.Claim(ctx, req)
+	require.NoError(t, err)
+	require.Equal(t, idempotency.Claimed, c3.Status)
+	assert.Greater(t, c3.Lease.Token, c.Lease.Token)
+}
+
+func createBusinessTable(t testing.TB, e *env) {
+	_, err := e.pool.Exec(context.Background(), `CREATE TABLE orders (id text PRIMARY KEY)`)
+	require.NoError(t, err)
+}
+
+func orders(t testing.TB, e *env) []string {
+	rows, err := e.pool.Query(context.Background(), `SELECT id FROM orders ORDER BY id`)
+	require.NoError(t, err)
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	require.NoError(t, err)
+	return ids
+}
+
+func insertOrder(ctx context.Context, id string) error {
+	tx, err := pgstore.Tx(ctx)
+	if err != nil {
+		return err
+	}
+	_, err = tx.Exec(ctx, `INSERT INTO orders (id) VALUES ($1)`, id)
+	return err
+}
+
+func created(body string) idempotency.Response {
+	return idempotency.Response{Status: http.StatusCreated, Header: http.Header{"Content-Type": {"application/json"}}, Body: []byte(body)}
+}
+
+func TestBusinessWritesCommitWithTheResponse(t *testing.T) {
+	e := newEnv(t)
+	createBusinessTable(t, e)
+	r := &idempotency.Runner{Store: e.store}
+	ctx := context.Background()
+
+	// A 500 rolls the writes back and releases the key.
+	out, err := r.Do(ctx, "a", "k", "fp", func(ctx context.Context) (idempotency.Response, error) {
+		require.NoError(t, insertOrder(ctx, "o1"))
+		return idempotency.Response{Status: 500}, nil
+	})
+	require.NoError(t, err)
+	assert.False(t, out.Stored)
+	assert.Empty(t, orders(t, e), "a 5xx must roll the business writes back")
+
+	// An error too.
+	_, err = r.Do(ctx, "a", "k", "fp", func(ctx context.Context) (idempotency.Response, error) {
+		require.NoError(t, insertOrder(ctx, "o1"))
+		return idempotency.Response{}, errors.New("boom")
+	})
+	require.Error(t, err)
+	assert.Empty(t, orders(t, e))
+
+	// A final outcome commits them with the response.
+	out, err = r.Do(ctx, "a", "k", "fp", func(ctx context.Context) (idempotency.Response, error) {
+		require.NoError(t, insertOrder(ctx, "o1"))
+		return created(`{"id":"o1"}`), nil
+	})
+	require.NoError(t, err)
+	assert.True(t, out.Stored)
+	assert.Equal(t, []string{"o1"}, orders(t, e))
+	out, err = r.Do(ctx, "a", "k", "fp", nil)
+	require.NoError(t, err)
+	assert.True(t, out.Replayed)
+}
+
+func TestStepWritesCommitWithTheRecoveryPoint(t *testing.T) {
+	e := newEnv(t)
+	createBusinessTable(t, e)
+	r := &idempotency.Runner{Store: e.store}
+	ctx := context.Background()
+	var attempts atomic.Int32
+	work := func(ctx context.Context) (idempotency.Response, error) {
+		n := attempts.Add(1)
+		// A step that fails rolls its own writes back.
+		_, err := idempotency.Step(ctx, "bad", func(ctx context.Context) (int, error) {
+			if err := insertOrder(ctx, "bad"); err != nil {
+				return 0, err
+			}
+			if n == 1 {
+				return 0, errors.New("fails the first time")
+			}
+			return 1, nil
+		})
+		if err != nil {
+			return idempotency.Response{}, err
+		}
+		_, err = idempotency.Step(ctx, "good", func(ctx context.Context) (int, error) {
+			return 2, insertOrder(ctx, "good")
+		})
+		require.NoError(t, err)
+		if n == 2 {
+			// Fails after both steps: the steps stay, the final phase does not.
+			require.NoError(t, insertOrder(ctx, "final-2"))
+			return idempotency.Response{Status: http.StatusServiceUnavailable}, nil
+		}
+		require.NoError(t, insertOrder(ctx, "final-3"))
+		return created(`{}`), nil
+	}
+	_, err := r.Do(ctx, "a", "k", "fp", work)
+	require.Error(t, err)
+	assert.Empty(t, orders(t, e))
+
+	out, err := r.Do(ctx, "a", "k", "fp", work)
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusServiceUnavailable, out.Response.Status)
+	assert.Equal(t, []string{"bad", "good"}, orders(t, e), "committed steps stay; the final phase rolled back")
+
+	out, err = r.Do(ctx, "a", "k", "fp", work)
+	require.NoError(t, err)
+	assert.True(t, out.Stored)
+	assert.Equal(t, []string{"bad", "final-3", "good"}, orders(t, e), "the steps did not run again")
+}
+
+func TestStaleWorkerWritesAreRolledBack(t *testing.T) {
+	clock := storetest.NewClock()
+	e := newEnv(t, pgstore.WithClock(clock.Now))
+	createBusinessTable(t, e)
+	r := &idempotency.Runner{Store: e.store, Lease: 10 * time.Second, Heartbeat: -1}
+	ctx := context.Background()
+	_, err := r.Do(ctx, "a", "k", "fp", func(ctx context.Context) (idempotency.Response, error) {
+		require.NoError(t, insertOrder(ctx, "stale"))
+		// Stalls past its lease; another worker takes over and completes.
+		clock.Advance(11 * time.Second)
+		out, err := r.Do(context.Background(), "a", "k", "fp", func(ctx context.Context) (idempotency.Response, error) {
+			return created(`"winner"`), insertOrder(ctx, "winner")
+		})
+		require.NoError(t, err)
+		require.True(t, out.Stored)
+		return created(`"stale"`), nil
+	})
+	require.ErrorIs(t, err, idempotency.ErrFenced)
+	assert.Equal(t, []string{"winner"}, orders(t, e), "the stale worker's writes must be rolled back")
+	out, err := r.Do(ctx, "a", "k", "fp", nil)
+	require.NoError(t, err)
+	assert.Equal(t, `"winner"`, string(out.Response.Body))
+}
+
+func TestTxIsOwnedByTheOperation(t *testing.T) {
+	e := newEnv(t)
+	_, err := pgstore.Tx(context.Background())
+	assert.ErrorIs(t, err, idempotency.ErrNoOperation)
+	r := &idempotency.Runner{Store: e.store}
+	_, err = r.Do(context.Background(), "a", "k", "fp", func(ctx context.Context) (idempotency.Response, error) {
+		tx, err := pgstore.Tx(ctx)
+		require.NoError(t, err)
+		assert.ErrorContains(t, tx.Commit(ctx), "belongs to the idempotent operation")
+		assert.ErrorContains(t, tx.Rollback(ctx), "belongs to the idempotent operation")
+		again, err := pgstore.Tx(ctx)
+		require.NoError(t, err)
+		assert.Equal(t, tx.Conn(), again.Conn(), "one transaction per phase")
+		return created(`{}`), nil
+	})
+	require.NoError(t, err)
+}
+
+// Round trips per keyed request, counted at the driver: every store call is one statement.
+func TestRoundTrips(t *testing.T) {
+	e := newEnv(t)
+	createBusinessTable(t, e)
+	r := &idempotency.Runner{Store: e.store}
+	ctx := context.Background()
+	count := func(fn func()) int64 {
+		before := e.queries.n.Load()
+		fn()
+		return e.queries.n.Load() - before
+	}
+	do := func(key string, fn idempotency.Func) {
+		_, err := r.Do(ctx, "a", key, "fp", fn)
+		require.NoError(t, err)
+	}
+	plain := func(ctx context.Context) (idempotency.Response, error) { return created(`{}`), nil }
+	withWrite := func(ctx context.Context) (idempotency.Response, error) {
+		return created(`{}`), insertOrder(ctx, "o-"+time.Now().String())
+	}
+
+	assert.EqualValues(t, 2, count(func() { do("k1", plain) }), "new key: claim + complete")
+	assert.EqualValues(t, 1, count(func() { do("k1", plain) }), "replay: claim")
+	assert.EqualValues(t, 5, count(func() { do("k2", withWrite) }), "new key with a write: claim + begin + write + complete + commit")
+	assert.EqualValues(t, 2, count(func() {
+		do("k3", func(ctx context.Context) (idempotency.Response, error) { return idempotency.Response{Status: 500}, nil })
+	}), "not stored: claim + release")
+	assert.EqualValues(t, 3, count(func() {
+		do("k4", func(ctx context.Context) (idempotency.Response, error) {
+			_, err := idempotency.Step(ctx, "s", func(ctx context.Context) (int, error) { return 1, nil })
+			return created(`{}`), err
+		})
+	}), "a step without writes: claim + save step + complete")
+	assert.EqualValues(t, 6, count(func() {
+		do("k5", func(ctx context.Context) (idempotency.Response, error) {
+			_, err := idempotency.Step(ctx, "s", func(ctx context.Context) (int, error) { return 1, insertOrder(ctx, "k5") })
+			return created(`{}`), err
+		})
+	}), "a step with a write: claim + begin + write + save step + commit + complete")
+}
+
+// A claim that waits for a concurrent, uncommitted claim of the same key conflicts with a row its
+// statement's snapshot cannot see. It must still report the key in progress, not fail.
+func TestClaimRacingAnUncommittedClaim(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	req := idempotency.ClaimRequest{Scope: "a", Key: "k", Fingerprint: "fp", Lease: time.Minute, Retention: time.Hour}
+	tx, err := e.pool.Begin(ctx)
+	require.NoError(t, err)
+	defer tx.Rollback(ctx)
+	c, err := pgstore.New(tx).Claim(ctx, req) // the other worker's claim, not yet committed
+	require.NoError(t, err)
+	require.Equal(t, idempotency.Claimed, c.Status)
+
+	done := make(chan idempotency.Claim)
+	go func() {
+		c, err := e.store.Claim(ctx, req)
+		assert.NoError(t, err)
+		done <- c
+	}()
+	time.Sleep(300 * time.Millisecond) // let it block on the conflicting row
+	select {
+	case <-done:
+		t.Fatal("the claim did not wait for the uncommitted one")
+	default:
+	}
+	require.NoError(t, tx.Commit(ctx))
+	assert.Equal(t, idempotency.InProgress, (<-done).Status)
+}
