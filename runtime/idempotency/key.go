@@ -1,6 +1,7 @@
 package idempotency
 
 import (
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -106,6 +107,11 @@ func parseQuotedKey(v string) (string, error) {
 	}
 	return key, nil
 }
+
+// NewKey returns a new random idempotency key: 26 characters of base32 (130 bits from
+// crypto/rand), valid in both forms ParseKey accepts. Make it once per logical operation,
+// before the first attempt, and send it on every retry.
+func NewKey() string { return rand.Text() }
 
 // DeriveKey returns the idempotency key for a downstream call that is part of the operation
 // keyed by key: key + ":" + purpose. A retry of the operation derives the same key, so the

@@ -88,3 +88,20 @@ func FuzzParseKey(f *testing.F) {
 		require.Equal(t, key, again)
 	})
 }
+
+func TestNewKey(t *testing.T) {
+	seen := make(map[string]bool)
+	for range 1000 {
+		k := idempotency.NewKey()
+		if len(k) != 26 {
+			t.Fatalf("NewKey() = %q: want 26 characters", k)
+		}
+		if parsed, err := idempotency.ParseKey(k); err != nil || parsed != k {
+			t.Fatalf("ParseKey(NewKey() = %q) = %q, %v", k, parsed, err)
+		}
+		if seen[k] {
+			t.Fatalf("NewKey() repeated %q", k)
+		}
+		seen[k] = true
+	}
+}
