@@ -3,6 +3,7 @@ module github.com/idemlint/idemlint
 go 1.26.0
 
 require (
+	github.com/golangci/plugin-module-register v0.1.2
 	github.com/jackc/pgx/v5 v5.13.0
 	github.com/stretchr/testify v1.11.1
 	golang.org/x/tools v0.52.0

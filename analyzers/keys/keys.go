@@ -34,7 +34,7 @@ var Analyzer = &analysis.Analyzer{
 
 var (
 	extraNames      config.List
-	extraGenerators config.List
+	extraGenerators = config.List{Check: func(s string) error { _, err := parseFunc(s); return err }}
 )
 
 func init() {

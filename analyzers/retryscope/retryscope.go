@@ -39,7 +39,7 @@ var Analyzer = &analysis.Analyzer{
 
 var (
 	reportScopes bool
-	extraHelpers config.List
+	extraHelpers = config.List{Check: func(s string) error { _, err := parseHelper(s); return err }}
 )
 
 func init() {

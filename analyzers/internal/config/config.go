@@ -10,8 +10,9 @@ import (
 
 // List is a comma-separated list flag whose values extend a built-in default list.
 type List struct {
-	Default []string // built in; always present
-	Extra   []string // added by the user
+	Default []string           // built in; always present
+	Extra   []string           // added by the user
+	Check   func(string) error // validates each added value, when set
 }
 
 // Values returns the default values followed by the user's.
@@ -28,9 +29,19 @@ func (l *List) String() string {
 // Set implements flag.Value: it adds the comma-separated values of s.
 func (l *List) Set(s string) error {
 	for v := range strings.SplitSeq(s, ",") {
-		if v = strings.TrimSpace(v); v != "" && !slices.Contains(l.Extra, v) {
-			l.Extra = append(l.Extra, v)
+		v = strings.TrimSpace(v)
+		if v == "" || slices.Contains(l.Extra, v) {
+			continue
 		}
+		if l.Check != nil {
+			if err := l.Check(v); err != nil {
+				return err
+			}
+		}
+		l.Extra = append(l.Extra, v)
 	}
 	return nil
 }
+
+// Reset drops the user's additions.
+func (l *List) Reset() { l.Extra = nil }

@@ -1,0 +1,162 @@
+// Package golangci is idemlint's golangci-lint v2 module plugin.
+//
+// Build a golangci-lint that includes it with `golangci-lint custom` and a .custom-gcl.yml:
+//
+//	version: v2.15.0
+//	plugins:
+//	  - module: github.com/idemlint/idemlint
+//	    import: github.com/idemlint/idemlint/golangci
+//	    version: latest
+//
+// and enable it in .golangci.yml. Settings use the analyzer flags' names, without the dash:
+//
+//	linters:
+//	  enable: [idemlint]
+//	  settings:
+//	    custom:
+//	      idemlint:
+//	        type: module
+//	        settings:
+//	          disable: [keyinloop]                      # analyzers not to run
+//	          retryscope.helpers: [example.com/x.Retry:0]
+//	          keys.names: [x-dedup-id]
+//	          notimeout.default: 10s
+//
+// Every idemlint diagnostic then appears under the linter "idemlint", and `golangci-lint run
+// --fix` applies the suggested fixes.
+package golangci
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/golangci/plugin-module-register/register"
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/idemlint/idemlint/analyzers"
+)
+
+func init() {
+	register.Plugin("idemlint", New)
+}
+
+type plugin struct {
+	disable []string
+}
+
+// New applies the settings (see the package documentation) and returns the plugin.
+func New(settings any) (register.LinterPlugin, error) {
+	m, err := register.DecodeSettings[map[string]any](settings)
+	if err != nil {
+		return nil, err
+	}
+	p := &plugin{}
+	flat := make(map[string]any)
+	flatten("", m, flat)
+	keys := make([]string, 0, len(flat))
+	for k := range flat {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v := flat[k]
+		if k == "disable" {
+			names, err := settingValues(k, v)
+			if err != nil {
+				return nil, err
+			}
+			for _, n := range names {
+				if find(n) == nil {
+					return nil, fmt.Errorf("idemlint: disable: unknown analyzer %q", n)
+				}
+			}
+			p.disable = names
+			continue
+		}
+		if err := setFlag(k, v); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// flatten turns nested settings into dotted names: golangci-lint's configuration reader reads
+// "keys.names: [a]" as {keys: {names: [a]}}.
+func flatten(prefix string, m map[string]any, out map[string]any) {
+	for k, v := range m {
+		if prefix != "" {
+			k = prefix + "." + k
+		}
+		if sub, ok := v.(map[string]any); ok {
+			flatten(k, sub, out)
+			continue
+		}
+		out[k] = v
+	}
+}
+
+// setFlag sets the analyzer flag named "analyzer.flag" to v: a string, number or boolean, or
+// a list whose elements are set one by one (list flags add each).
+func setFlag(name string, v any) error {
+	aname, fname, ok := strings.Cut(name, ".")
+	a := find(aname)
+	if !ok || a == nil || a.Flags.Lookup(fname) == nil {
+		return fmt.Errorf("idemlint: unknown setting %q (want analyzer.flag, as in idemlint help)", name)
+	}
+	values, err := settingValues(name, v)
+	if err != nil {
+		return err
+	}
+	for _, s := range values {
+		if err := a.Flags.Set(fname, s); err != nil {
+			return fmt.Errorf("idemlint: %s: %v", name, err)
+		}
+	}
+	return nil
+}
+
+// strings_ turns a setting's value into strings.
+func settingValues(name string, v any) ([]string, error) {
+	switch v := v.(type) {
+	case []any:
+		var out []string
+		for _, e := range v {
+			s, err := settingValues(name, e)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, s...)
+		}
+		return out, nil
+	case string:
+		return []string{v}, nil
+	case bool, float64:
+		return []string{fmt.Sprint(v)}, nil
+	}
+	return nil, fmt.Errorf("idemlint: %s: unsupported value %v", name, v)
+}
+
+func find(name string) *analysis.Analyzer {
+	for _, a := range analyzers.All() {
+		if a.Name == name {
+			return a
+		}
+	}
+	return nil
+}
+
+// BuildAnalyzers returns the checks that are not disabled.
+func (p *plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
+	var out []*analysis.Analyzer
+	for _, a := range analyzers.Checks() {
+		if !slices.Contains(p.disable, a.Name) {
+			out = append(out, a)
+		}
+	}
+	return out, nil
+}
+
+// GetLoadMode asks for type information: the analyzers build SSA.
+func (p *plugin) GetLoadMode() string { return register.LoadModeTypesInfo }

@@ -1,0 +1,51 @@
+package golangci
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/idemlint/idemlint/analyzers/keys"
+	"github.com/idemlint/idemlint/analyzers/retryscope"
+)
+
+func TestSettings(t *testing.T) {
+	p, err := New(map[string]any{
+		"disable":            []any{"keyinloop"},
+		"retryscope.helpers": []any{"example.com/x.Retry:0", "example.com/x.Client.Do:1"},
+		"keys":               map[string]any{"names": "x-dedup-id"}, // as golangci-lint reads "keys.names"
+	})
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		// Flags are global to the analyzers: restore them for other tests.
+		retryscope.Analyzer.Flags.Lookup("helpers").Value.(interface{ Reset() }).Reset()
+		keys.Analyzer.Flags.Lookup("names").Value.(interface{ Reset() }).Reset()
+	})
+	assert.Equal(t, "example.com/x.Retry:0,example.com/x.Client.Do:1", retryscope.Analyzer.Flags.Lookup("helpers").Value.String())
+	assert.Equal(t, "x-dedup-id", keys.Analyzer.Flags.Lookup("names").Value.String())
+
+	as, err := p.BuildAnalyzers()
+	require.NoError(t, err)
+	for _, a := range as {
+		assert.NotEqual(t, "keyinloop", a.Name, "disabled analyzer still built")
+	}
+	assert.Equal(t, "typesinfo", p.GetLoadMode())
+}
+
+func TestBadSettings(t *testing.T) {
+	for name, s := range map[string]map[string]any{
+		"unknown analyzer":  {"nosuch.flag": "x"},
+		"unknown flag":      {"keys.nosuch": "x"},
+		"no dot":            {"helpers": "x"},
+		"disable unknown":   {"disable": []any{"nosuch"}},
+		"bad value":         {"keys.names": []any{map[string]any{"a": 1}}},
+		"nested unknown":    {"keys": map[string]any{"nosuch": "x"}},
+		"bad helper syntax": {"retryscope.helpers": "no-index"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := New(s)
+			assert.Error(t, err)
+		})
+	}
+}
