@@ -75,6 +75,7 @@ func read(t *testing.T, path string) string {
 }
 
 func TestStandalone(t *testing.T) {
+	t.Parallel()
 	dir := shop(t)
 	r := run(t, dir, bin, "./...")
 	assert.Equal(t, 3, r.code, "exit code with diagnostics")
@@ -91,6 +92,7 @@ func TestStandalone(t *testing.T) {
 }
 
 func TestJSON(t *testing.T) {
+	t.Parallel()
 	r := run(t, shop(t), bin, "-json", "./...")
 	assert.Equal(t, 0, r.code, "-json reports through its output, not its exit code")
 	var out map[string]map[string][]struct {
@@ -108,6 +110,7 @@ func TestJSON(t *testing.T) {
 }
 
 func TestFix(t *testing.T) {
+	t.Parallel()
 	dir := shop(t)
 	file := filepath.Join(dir, "payments", "payments.go")
 	orig := read(t, file)
@@ -124,6 +127,7 @@ func TestFix(t *testing.T) {
 }
 
 func TestGoVet(t *testing.T) {
+	t.Parallel()
 	dir := shop(t)
 	// The helper is in another package: the finding needs retryscope's facts across packages.
 	r := run(t, dir, "go", "vet", "-vettool="+bin, "./...")
@@ -135,6 +139,7 @@ func TestGoVet(t *testing.T) {
 }
 
 func TestGoVetFixDiff(t *testing.T) {
+	t.Parallel()
 	dir := shop(t)
 	file := filepath.Join(dir, "payments", "payments.go")
 	orig := read(t, file)
@@ -146,6 +151,7 @@ func TestGoVetFixDiff(t *testing.T) {
 }
 
 func TestGoFix(t *testing.T) {
+	t.Parallel()
 	dir := shop(t)
 	r := run(t, dir, "go", "fix", "-fixtool="+bin, "./...")
 	assert.Equal(t, 0, r.code, r.stderr)
@@ -154,6 +160,7 @@ func TestGoFix(t *testing.T) {
 }
 
 func TestVersion(t *testing.T) {
+	t.Parallel()
 	r := run(t, ".", bin, "-V=full")
 	assert.Equal(t, 0, r.code)
 	// The go command's tool-ID protocol: "NAME version devel ... buildID=HASH".
