@@ -81,7 +81,7 @@ type Result struct {
 	pass       *analysis.Pass
 	names      map[string]bool
 	generators map[flow.FuncID]bool
-	paramSinks map[*ssa.Function]map[int]*Sink // memo of sends-to-sink per parameter
+	paramFlows map[*ssa.Function][]paramFlow // memo: where each function's parameters go
 	inProgress map[*ssa.Function]bool
 	localGen   map[*ssa.Function]string
 	mints      map[*ssa.Function]*MintsFact
@@ -94,7 +94,7 @@ func run(pass *analysis.Pass) (any, error) {
 		pass:       pass,
 		names:      make(map[string]bool),
 		generators: make(map[flow.FuncID]bool),
-		paramSinks: make(map[*ssa.Function]map[int]*Sink),
+		paramFlows: make(map[*ssa.Function][]paramFlow),
 		inProgress: make(map[*ssa.Function]bool),
 		localGen:   make(map[*ssa.Function]string),
 		mints:      make(map[*ssa.Function]*MintsFact),

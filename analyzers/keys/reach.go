@@ -24,7 +24,7 @@ const maxTainted = 2000
 // reach walks forward from seed. It returns the sinks reached and whether the value is
 // returned by its function.
 func (r *Result) reach(seed ssa.Value) (sinks []Sink, returned bool) {
-	w := &walk{r: r, tainted: make(map[ssa.Value]bool), fields: make(map[fieldKey]bool), seen: make(map[ssa.Instruction]bool)}
+	w := &walk{r: r, tainted: make(map[ssa.Value]bool), fields: make(map[fieldKey]bool), bases: make(map[ssa.Value]bool), seen: make(map[ssa.Instruction]bool)}
 	w.taint(seed)
 	for len(w.queue) > 0 && len(w.tainted) < maxTainted {
 		v := w.queue[len(w.queue)-1]
@@ -49,6 +49,7 @@ type walk struct {
 	r        *Result
 	tainted  map[ssa.Value]bool
 	fields   map[fieldKey]bool // struct fields holding the value, by base pointer
+	bases    map[ssa.Value]bool // the bases of those fields
 	queue    []ssa.Value
 	sinks    []Sink
 	seen     map[ssa.Instruction]bool // sinks found
@@ -86,6 +87,7 @@ func (w *walk) step(v ssa.Value, instr ssa.Instruction) {
 				w.sink(in, "field "+name)
 			}
 			w.fields[fieldKey{fa.X, fa.Field}] = true
+			w.bases[fa.X] = true
 			w.taint(fa)
 			// Other addresses of the same field of the same struct.
 			if refs := fa.X.Referrers(); refs != nil {
@@ -150,12 +152,7 @@ func (w *walk) step(v ssa.Value, instr ssa.Instruction) {
 // hasFields reports whether some field of base was tainted by a store (so that the other
 // fields are not).
 func (w *walk) hasFields(base ssa.Value) bool {
-	for k := range w.fields {
-		if k.base == base {
-			return true
-		}
-	}
-	return false
+	return w.bases[base]
 }
 
 func mapKind(m ssa.Value) string {
@@ -314,43 +311,70 @@ func (r *Result) sinkCall(call ssa.CallInstruction, tainted func(ssa.Value) bool
 	return "", false
 }
 
-// paramSink returns the sink that parameter i of fn (receiver excluded) reaches, if any.
-func (r *Result) paramSink(fn *ssa.Function, i int) *Sink {
-	if m, ok := r.paramSinks[fn]; ok {
-		return m[i]
+// A paramFlow says where one parameter of a function goes.
+type paramFlow struct {
+	sink     *Sink // the first idempotency sink it reaches, if any
+	returned bool  // it flows to the function's results
+}
+
+// flows returns, for each parameter of fn (receiver excluded), where it goes; computed once
+// per function. Parameters that cannot carry a key (contexts, functions, booleans...) are not
+// followed. A function being computed (recursion) has no flows.
+func (r *Result) flows(fn *ssa.Function) []paramFlow {
+	if f, ok := r.paramFlows[fn]; ok {
+		return f
 	}
 	if r.inProgress[fn] {
-		return nil // recursion: assume not
+		return nil
 	}
 	r.inProgress[fn] = true
 	defer delete(r.inProgress, fn)
-	m := make(map[int]*Sink)
 	params := fn.Params
 	if fn.Signature.Recv() != nil && len(params) > 0 {
 		params = params[1:]
 	}
-	for j, p := range params {
-		if sinks, _ := r.reach(p); len(sinks) > 0 {
-			m[j] = &sinks[0]
+	out := make([]paramFlow, len(params))
+	for i, p := range params {
+		if !mayCarryKey(p.Type()) {
+			continue
 		}
+		sinks, returned := r.reach(p)
+		if len(sinks) > 0 {
+			out[i].sink = &sinks[0]
+		}
+		out[i].returned = returned
 	}
-	r.paramSinks[fn] = m
-	return m[i]
+	r.paramFlows[fn] = out
+	return out
+}
+
+// paramSink returns the sink that parameter i of fn (receiver excluded) reaches, if any.
+func (r *Result) paramSink(fn *ssa.Function, i int) *Sink {
+	if f := r.flows(fn); i < len(f) {
+		return f[i].sink
+	}
+	return nil
 }
 
 // paramReturned reports whether parameter i of fn flows to its results.
 func (r *Result) paramReturned(fn *ssa.Function, i int) bool {
-	params := fn.Params
-	if fn.Signature.Recv() != nil && len(params) > 0 {
-		params = params[1:]
-	}
-	if i >= len(params) || r.inProgress[fn] {
+	f := r.flows(fn)
+	return i < len(f) && f[i].returned
+}
+
+// mayCarryKey reports whether a value of type t can hold an idempotency key: strings, byte
+// slices and arrays, integers, structs, pointers, maps, slices and the empty interface; not
+// contexts, errors and other interfaces with methods, functions, channels, booleans or floats.
+func mayCarryKey(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Info()&(types.IsString|types.IsInteger) != 0
+	case *types.Interface:
+		return u.Empty()
+	case *types.Signature, *types.Chan:
 		return false
 	}
-	r.inProgress[fn] = true
-	defer delete(r.inProgress, fn)
-	_, returned := r.reach(params[i])
-	return returned
+	return true
 }
 
 // infer computes the package's facts: generator functions, parameters sent to sinks, and
