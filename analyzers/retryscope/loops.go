@@ -174,13 +174,36 @@ func isError(t types.Type) bool {
 	return types.IsInterface(t) && types.Implements(t, errorType)
 }
 
-// retryLoop reports whether loop l retries: a call in it is tested, the loop can be left on
-// success and goes round on failure, and the call is not made on a different element each
-// time round (iteration over a collection is not retry).
+// retryLoop reports whether loop l retries: a call in it is tested, and the loop leaves on
+// success and goes round on failure. Leaving on success means: from the success side, control
+// can leave the loop by an edge that the failure side cannot reach (so a loop whose two sides
+// merge before leaving, or that leaves only when a later call fails, is not a retry), without
+// going through the failure side of another test. And the call must not be made on a
+// different element each time round (iteration over a collection is not retry).
 func retryLoop(fn *ssa.Function, l *flow.Loop) (decisive ssa.CallInstruction, ok bool) {
-	for _, d := range decisions(fn, l.Contains) {
-		ok := l.CanExit(d.block.Succs[d.success]) && l.CanRepeat(d.block.Succs[1-d.success])
-		if ok && !iterates(d.call, l) {
+	ds := decisions(fn, l.Contains)
+	for _, d := range ds {
+		succ, fail := d.block.Succs[d.success], d.block.Succs[1-d.success]
+		if !l.CanRepeat(fail) {
+			continue
+		}
+		otherFailures := func(e flow.Edge) bool {
+			for _, o := range ds {
+				if o.block != d.block && e.From == o.block && e.To == o.block.Succs[1-o.success] {
+					return true
+				}
+			}
+			return false
+		}
+		onSuccess := l.ExitEdges(d.block, succ, otherFailures)
+		onFailure := l.ExitEdges(d.block, fail, nil)
+		distinct := false
+		for e := range onSuccess {
+			if !onFailure[e] {
+				distinct = true
+			}
+		}
+		if distinct && !iterates(d.call, l) {
 			return d.call, true
 		}
 	}

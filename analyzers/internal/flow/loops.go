@@ -125,6 +125,41 @@ func (l *Loop) CanRepeat(b *ssa.BasicBlock) bool {
 	return l.search(b, func(x *ssa.BasicBlock) bool { return x == l.Header })
 }
 
+// An Edge is a control-flow edge.
+type Edge struct{ From, To *ssa.BasicBlock }
+
+// ExitEdges returns the edges that leave the loop and that control can reach from b without
+// returning to the header and without taking an edge for which skip holds. When b is outside
+// the loop, the edge from -> b is the exit.
+func (l *Loop) ExitEdges(from, b *ssa.BasicBlock, skip func(Edge) bool) map[Edge]bool {
+	exits := make(map[Edge]bool)
+	if !l.Contains(b) {
+		exits[Edge{from, b}] = true
+		return exits
+	}
+	seen := make(map[*ssa.BasicBlock]bool)
+	stack := []*ssa.BasicBlock{b}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[x] || x == l.Header {
+			continue
+		}
+		seen[x] = true
+		for _, s := range x.Succs {
+			e := Edge{x, s}
+			switch {
+			case skip != nil && skip(e):
+			case !l.Contains(s):
+				exits[e] = true
+			default:
+				stack = append(stack, s)
+			}
+		}
+	}
+	return exits
+}
+
 // search walks forward from b, not passing through the header, until found holds.
 func (l *Loop) search(b *ssa.BasicBlock, found func(*ssa.BasicBlock) bool) bool {
 	seen := make(map[*ssa.BasicBlock]bool)

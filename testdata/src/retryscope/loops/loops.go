@@ -231,3 +231,86 @@ func walk(n *node) error {
 	}
 	return nil
 }
+
+// ---- Shapes seen in real code ----
+
+// Both exits leave through the same block (break): still a retry.
+func breakBoth() error { // want breakBoth:`retries: retry loop at loops.go:240, attempts=4`
+	var err error
+	for attempt := 0; ; attempt++ { // want `retry loop: attempts=4 wait=fixed deadline=none`
+		err = call()
+		if err == nil {
+			break
+		}
+		if attempt >= 3 {
+			break
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+type result struct{ retryable bool }
+
+func tryOnce() (*result, error) { return nil, nil }
+
+// Success is followed by a check the model does not know: still a retry.
+func successThenCheck() (*result, error) { // want successThenCheck:`retries: retry loop at loops.go:259, attempts=3`
+	for attempt := 0; attempt < 3; attempt++ { // want `retry loop: attempts=3 wait=fixed deadline=none`
+		r, err := tryOnce()
+		if err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		if r.retryable {
+			continue
+		}
+		return r, nil
+	}
+	return nil, errors.New("gave up")
+}
+
+func cut(s, sep string) (string, string) { return s, "" }
+func unescape(s string) (string, error)  { return s, nil }
+func store(k string) error               { return nil }
+
+// Consuming a string token by token: the loop leaves only when a later call fails.
+func tokens(s string) (err error) {
+	for s != "" {
+		var tok string
+		tok, s = cut(s, "&")
+		tok, err1 := unescape(tok)
+		if err1 != nil {
+			if err == nil {
+				err = err1
+			}
+			continue
+		}
+		if err = store(tok); err != nil {
+			return err
+		}
+	}
+	return err
+}
+
+type lines struct{}
+
+func (l *lines) next() (string, bool, error) { return "", false, nil }
+func atoi(s string) (int, error)             { return 0, nil }
+
+// Reading a stream: an optional field is parsed, and both sides merge before the loop ends.
+func readEvent(l *lines) (int, error) {
+	n := 0
+	for {
+		line, eof, err := l.next()
+		if err != nil {
+			return 0, err
+		}
+		if v, perr := atoi(line); perr == nil && v >= 0 {
+			n = v
+		}
+		if eof {
+			return n, nil
+		}
+	}
+}
