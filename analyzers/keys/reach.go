@@ -48,7 +48,7 @@ type fieldKey struct {
 type walk struct {
 	r        *Result
 	tainted  map[ssa.Value]bool
-	fields   map[fieldKey]bool // struct fields holding the value, by base pointer
+	fields   map[fieldKey]bool  // struct fields holding the value, by base pointer
 	bases    map[ssa.Value]bool // the bases of those fields
 	queue    []ssa.Value
 	sinks    []Sink
