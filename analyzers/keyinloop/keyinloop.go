@@ -18,6 +18,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/idemlint/idemlint/analyzers/internal/docs"
+	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
 	"github.com/idemlint/idemlint/analyzers/internal/edit"
 	"github.com/idemlint/idemlint/analyzers/internal/report"
 	"github.com/idemlint/idemlint/analyzers/keys"
@@ -31,7 +32,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:     "keyinloop",
 	Doc:      docs.MustExtract(doc, "keyinloop"),
 	URL:      docs.URL("keyinloop"),
-	Requires: []*analysis.Analyzer{retryscope.Analyzer, keys.Analyzer, buildssa.Analyzer, inspect.Analyzer},
+	Requires: []*analysis.Analyzer{retryscope.Analyzer, keys.Analyzer, ssapkg.Analyzer, inspect.Analyzer},
 	Run:      run,
 }
 
@@ -55,7 +56,7 @@ func run(pass *analysis.Pass) (any, error) {
 	if len(c.scopes.Scopes) == 0 {
 		return nil, nil // no retries, nothing to check
 	}
-	for _, fn := range pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA).SrcFuncs {
+	for _, fn := range pass.ResultOf[ssapkg.Analyzer].(*buildssa.SSA).SrcFuncs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				call, ok := instr.(ssa.CallInstruction)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/internal/config"
 	"github.com/idemlint/idemlint/analyzers/internal/docs"
+	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 )
 
@@ -26,7 +27,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:       "keys",
 	Doc:        docs.MustExtract(doc, "keys"),
 	URL:        docs.URL("keys"),
-	Requires:   []*analysis.Analyzer{buildssa.Analyzer},
+	Requires:   []*analysis.Analyzer{ssapkg.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
 	FactTypes:  []analysis.Fact{new(GeneratorFact), new(SinkParamFact), new(MintsFact)},
 	Run:        run,
@@ -89,7 +90,7 @@ type Result struct {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	ssaRes := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
+	ssaRes := pass.ResultOf[ssapkg.Analyzer].(*buildssa.SSA)
 	r := &Result{
 		pass:       pass,
 		names:      make(map[string]bool),
@@ -113,9 +114,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		r.generators[id] = true
 	}
-	if !flow.IsStd(pass) {
-		r.infer(ssaRes.SrcFuncs)
-	}
+	r.infer(ssaRes.SrcFuncs) // none for the standard library
 	return r, nil
 }
 

@@ -18,6 +18,7 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/internal/config"
 	"github.com/idemlint/idemlint/analyzers/internal/docs"
+	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
 	"github.com/idemlint/idemlint/analyzers/internal/edit"
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 )
@@ -31,7 +32,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:       "retryscope",
 	Doc:        docs.MustExtract(doc, "retryscope"),
 	URL:        docs.URL("retryscope"),
-	Requires:   []*analysis.Analyzer{buildssa.Analyzer, inspect.Analyzer},
+	Requires:   []*analysis.Analyzer{ssapkg.Analyzer, inspect.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
 	FactTypes:  []analysis.Fact{new(HelperFact), new(RetriesFact)},
 	Run:        run,
@@ -96,11 +97,8 @@ type state struct {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	ssaRes := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
+	ssaRes := pass.ResultOf[ssapkg.Analyzer].(*buildssa.SSA)
 	insp := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
-	if flow.IsStd(pass) {
-		ssaRes = &buildssa.SSA{Pkg: ssaRes.Pkg} // see flow.IsStd
-	}
 	st := &state{
 		pass: pass,
 		res: &Result{
