@@ -22,18 +22,33 @@
 //     *http.Client from its StandardClient), resty with a retry count, AWS SDK for Go v2
 //     service clients.
 //
-// Iteration is not retry: a range over a slice, map, channel or function, or a counted loop
-// that indexes a collection with its counter, does one operation per element; a loop that
-// never leaves on success (a ticker loop doing periodic work, a server's accept loop) does
-// not retry either.
+// Iteration is not retry: a range over a slice, map, channel (other than a ticker's) or
+// function, a counted loop that indexes a collection or accessor with its counter or counts up
+// to a length, a loop whose counter starts elsewhere than 0 or 1 and is the call's argument
+// (trying each port of a range), a loop fed by a channel or by a call that consumes a source
+// (Recv, Read, Next), all do one operation per element. A loop that never leaves on success
+// (periodic work on a ticker, a server's accept loop), or whose exits are shared by success
+// and failure (a stream reader), does not retry either, nor does recursion over smaller data.
 //
-// Each scope is summarised: the bound on attempts (a constant, a run-time value, or none), the
-// wait between attempts (none, fixed, growing, jittered), whether it observes an overall
-// deadline (a context it checks or passes on, an elapsed-time check, a maximum duration), the
-// call that decides whether to go round, and the calls it repeats.
+// A loop leaves on success when it tests a call's error against nil, an *http.Response's
+// StatusCode against a constant, or the verdict of a retry policy (a call with "retry" in its
+// name, such as shouldRetry(err, resp) or a CheckRetry field, judging another call's error or
+// response): the side where the policy says no plays the part of success. The success side
+// must be able to leave the loop by an exit that the failure side cannot reach.
 //
-// In-house helpers are inferred: a function that calls a func-typed parameter inside its own
-// retry scope, or hands it to another helper, is a helper for that parameter. It gets a
+// Each scope is summarised: the bound on attempts (a constant, a run-time value "variable", or
+// "unbounded"), the wait between attempts ("none"; "fixed"; "backoff", growing but not
+// randomised; "jittered"; "unknown" when it waits through something the model cannot see, such
+// as a ticker or an opaque delay function), whether it observes an overall deadline ("context":
+// it checks a context or passes one on to a fallible call, and that context is not built only
+// from context.Background or WithoutCancel; "elapsed": it checks the time, or its helper has a
+// maximum duration; "none"), the call that decides whether to go round, and the calls it
+// repeats.
+//
+// In-house helpers are inferred: a function that calls a func-typed parameter returning an
+// error inside its own retry scope (directly or through a wrapper it hands the function to),
+// or hands it to another helper, is a helper for that parameter; a call that passes nil for it
+// retries nothing. It gets a
 // HelperFact, so calls to it in other packages are scopes too. Every function that retries,
 // directly or through its callees, gets a RetriesFact.
 //

@@ -14,6 +14,14 @@ type HelperFact struct {
 
 func (*HelperFact) AFact() {}
 
+// paramsOr returns the retried parameters of a helper: the fact's, or the table entry's.
+func (f *HelperFact) paramsOr(h *helper) []int {
+	if f != nil {
+		return f.Params
+	}
+	return []int{h.arg}
+}
+
 func (f *HelperFact) String() string {
 	return fmt.Sprintf("retry helper for parameter %v: attempts=%s wait=%s deadline=%s", f.Params, f.Attempts, f.Wait, f.Deadline)
 }

@@ -2,6 +2,7 @@ package retryscope
 
 import (
 	"fmt"
+	"go/token"
 	"go/types"
 	"strconv"
 	"strings"
@@ -128,33 +129,50 @@ func fieldStores(vals ...ssa.Value) map[string]ssa.Value {
 			continue
 		}
 		flow.Backward(v, 256, func(x ssa.Value) bool {
-			refs := x.Referrers()
-			if refs == nil {
-				return true
-			}
-			for _, r := range *refs {
-				fa, ok := r.(*ssa.FieldAddr)
-				if !ok || fa.X != x {
-					continue
-				}
-				st, ok := fa.X.Type().Underlying().(*types.Pointer)
-				if !ok {
-					continue
-				}
-				s, ok := st.Elem().Underlying().(*types.Struct)
-				if !ok || fa.Field >= s.NumFields() {
-					continue
-				}
-				for _, rr := range *fa.Referrers() {
-					if store, ok := rr.(*ssa.Store); ok && store.Addr == fa {
-						out[s.Field(fa.Field).Name()] = store.Val
+			// The struct pointer itself, or, for a variable boxed because a closure captures
+			// it, every load of the box.
+			ptrs := []ssa.Value{x}
+			if a, ok := x.(*ssa.Alloc); ok && a.Referrers() != nil {
+				for _, r := range *a.Referrers() {
+					if load, ok := r.(*ssa.UnOp); ok && load.Op == token.MUL {
+						ptrs = append(ptrs, load)
 					}
 				}
+			}
+			for _, p := range ptrs {
+				storedFields(p, out)
 			}
 			return true
 		})
 	}
 	return out
+}
+
+// storedFields records in out the values stored into the fields of the struct ptr points to.
+func storedFields(ptr ssa.Value, out map[string]ssa.Value) {
+	refs := ptr.Referrers()
+	if refs == nil {
+		return
+	}
+	for _, r := range *refs {
+		fa, ok := r.(*ssa.FieldAddr)
+		if !ok || fa.X != ptr {
+			continue
+		}
+		st, ok := fa.X.Type().Underlying().(*types.Pointer)
+		if !ok {
+			continue
+		}
+		s, ok := st.Elem().Underlying().(*types.Struct)
+		if !ok || fa.Field >= s.NumFields() {
+			continue
+		}
+		for _, rr := range *fa.Referrers() {
+			if store, ok := rr.(*ssa.Store); ok && store.Addr == fa {
+				out[s.Field(fa.Field).Name()] = store.Val
+			}
+		}
+	}
 }
 
 // callArg returns argument i of the first call among cs to a function of pkg named name.

@@ -49,6 +49,13 @@ func outcome(cond ssa.Value, in func(*ssa.BasicBlock) bool) (ssa.CallInstruction
 			call, success := outcome(c.X, in)
 			return call, 1 - success
 		}
+	case *ssa.Extract, *ssa.Call, *ssa.Phi:
+		// A retry policy: shouldRetry(err, resp), c.CheckRetry(ctx, resp, err), isRetryable(err).
+		// When it says no, the loop is done, whatever the outcome was: that side plays the part
+		// of success; the call it judges is the decisive one.
+		if judged, ok := retryPolicy(cond, in); ok {
+			return judged, 1
+		}
 	case *ssa.BinOp:
 		x, y := c.X, c.Y
 		if isNil(x) {
@@ -82,6 +89,62 @@ func outcome(cond ssa.Value, in func(*ssa.BasicBlock) bool) (ssa.CallInstruction
 		return call, 1
 	}
 	return nil, 0
+}
+
+// retryPolicy reports whether the boolean v is the verdict of a retry policy called in the
+// blocks: a call whose callee (function, method, or func-valued field or variable) has "retry"
+// in its name, taking the error or response of another call made there. It returns that
+// other call (or the policy call itself when there is none).
+func retryPolicy(v ssa.Value, in func(*ssa.BasicBlock) bool) (ssa.CallInstruction, bool) {
+	call := producer(v, in)
+	if call == nil || !strings.Contains(strings.ToLower(calleeName(call.Common())), "retry") {
+		return nil, false
+	}
+	for _, a := range call.Common().Args {
+		if isError(a.Type()) || isResponse(a.Type()) {
+			if judged := producer(a, in); judged != nil && judged != call {
+				return judged, true
+			}
+		}
+	}
+	return call, true
+}
+
+// calleeName names what a call calls: the function or method, or the field, parameter or
+// variable holding the function value.
+func calleeName(c *ssa.CallCommon) string {
+	if fn := flow.Callee(c); fn != nil {
+		return fn.Name()
+	}
+	v := flow.Unwrap(c.Value)
+	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+		v = load.X
+	}
+	switch v := v.(type) {
+	case *ssa.FieldAddr:
+		if st, ok := v.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct); ok {
+			return st.Field(v.Field).Name()
+		}
+	case *ssa.Field:
+		if st, ok := v.X.Type().Underlying().(*types.Struct); ok {
+			return st.Field(v.Field).Name()
+		}
+	case *ssa.Parameter:
+		return v.Name()
+	case *ssa.FreeVar:
+		return v.Name()
+	case *ssa.Alloc:
+		return v.Comment
+	}
+	return ""
+}
+
+func isResponse(t types.Type) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "net/http" && n.Obj().Name() == "Response"
 }
 
 func mirror(op token.Token) token.Token {
@@ -210,13 +273,19 @@ func retryLoop(fn *ssa.Function, l *flow.Loop) (decisive ssa.CallInstruction, ok
 	return nil, false
 }
 
-// iterates reports whether the call's arguments are indexed by a value that changes every
-// time round the loop (items[i]): the loop walks a collection.
+// iterates reports whether the loop works through a sequence rather than repeating one
+// operation: the call's arguments are taken from a collection or accessor by the loop's
+// counter (items[i], v.Method(i)), or are the counter itself when it does not start at 0 or 1
+// (for port := lo; port <= hi; port++), or come from a channel or from a call that consumes a
+// source (Recv, Read, Next, Pop...); or the counter runs up to a length (i < len(items)).
 func iterates(call ssa.CallInstruction, l *flow.Loop) bool {
 	c := call.Common()
 	args := append([]ssa.Value{c.Value}, c.Args...)
 	found := false
 	for _, a := range args {
+		if phi, ok := flow.Unwrap(a).(*ssa.Phi); ok && phi.Block() == l.Header && isInteger(phi.Type()) && !smallStart(phi, l) {
+			return true
+		}
 		flow.Backward(a, 64, func(x ssa.Value) bool {
 			var index ssa.Value
 			switch x := x.(type) {
@@ -226,6 +295,21 @@ func iterates(call ssa.CallInstruction, l *flow.Loop) bool {
 				index = x.Index
 			case *ssa.Lookup:
 				index = x.Index
+			case *ssa.UnOp:
+				found = found || x.Op == token.ARROW && l.Contains(x.Block())
+			case *ssa.Select:
+				found = found || l.Contains(x.Block())
+			case *ssa.Call:
+				if x != call && l.Contains(x.Block()) {
+					for _, arg := range x.Call.Args {
+						if loopCarried(arg, l) && isInteger(arg.Type()) {
+							found = true
+						}
+					}
+					if consumes(calleeName(x.Common())) {
+						found = true
+					}
+				}
 			}
 			if index != nil && loopCarried(index, l) {
 				found = true
@@ -233,7 +317,56 @@ func iterates(call ssa.CallInstruction, l *flow.Loop) bool {
 			return !found
 		})
 	}
-	return found
+	return found || countsToLength(l)
+}
+
+// smallStart reports whether a counter phi starts at the constant 0 or 1, as attempt counters do.
+func smallStart(phi *ssa.Phi, l *flow.Loop) bool {
+	for i, e := range phi.Edges {
+		if i < len(l.Header.Preds) && !l.Contains(l.Header.Preds[i]) {
+			n, ok := flow.IntConst(e)
+			return ok && (n == 0 || n == 1)
+		}
+	}
+	return false
+}
+
+// consumes reports whether a function name says it takes the next item of a source.
+func consumes(name string) bool {
+	n := strings.ToLower(name)
+	for _, w := range []string{"recv", "receive", "read", "next", "pop", "dequeue", "scan", "take", "poll"} {
+		if strings.HasPrefix(n, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// countsToLength reports whether the loop's header compares its counter with a length: len(x),
+// cap(x), or a method such as Len() or NumMethod().
+func countsToLength(l *flow.Loop) bool {
+	ifInstr, ok := l.Header.Instrs[len(l.Header.Instrs)-1].(*ssa.If)
+	if !ok {
+		return false
+	}
+	cmp, ok := ifInstr.Cond.(*ssa.BinOp)
+	if !ok {
+		return false
+	}
+	for _, v := range []ssa.Value{cmp.X, cmp.Y} {
+		call, ok := flow.Unwrap(v).(*ssa.Call)
+		if !ok {
+			continue
+		}
+		if b, ok := call.Call.Value.(*ssa.Builtin); ok && (b.Name() == "len" || b.Name() == "cap") {
+			return true
+		}
+		name := calleeName(call.Common())
+		if name == "Len" || strings.HasPrefix(name, "Num") || name == "Count" || name == "Size" {
+			return true
+		}
+	}
+	return false
 }
 
 // loopCarried reports whether v is (a conversion of) a phi at the loop's header.
@@ -417,19 +550,15 @@ func sleeps(calls []ssa.CallInstruction, l *flow.Loop) []Sleep {
 }
 
 // sleepDuration returns the duration argument when call waits: time.Sleep, time.After,
-// time.NewTimer, time.Tick, a timer's Reset, or an in-house function with "sleep", "backoff"
-// or "pause" in its name and a time.Duration parameter.
+// time.NewTimer, time.Tick, a timer's Reset, or a function (or func value) with "sleep",
+// "wait", "delay", "backoff" or "pause" in its name and a time.Duration parameter.
 func sleepDuration(call ssa.CallInstruction) ssa.Value {
 	c := call.Common()
-	fn := flow.Callee(c)
-	if fn == nil {
-		return nil
-	}
-	id := flow.ID(fn)
 	args := c.Args
-	if id.Pkg == "time" {
+	if fn := flow.Callee(c); fn != nil && flow.ID(fn).Pkg == "time" {
+		id := flow.ID(fn)
 		switch {
-		case id.Recv == "" && oneOf(id.Name, "Sleep", "After", "NewTimer", "Tick", "NewTicker"):
+		case id.Recv == "" && oneOf(id.Name, "Sleep", "After", "NewTimer", "Tick", "NewTicker", "AfterFunc"):
 			if len(args) > 0 {
 				return args[0]
 			}
@@ -440,8 +569,12 @@ func sleepDuration(call ssa.CallInstruction) ssa.Value {
 		}
 		return nil
 	}
-	name := strings.ToLower(id.Name)
-	if !strings.Contains(name, "sleep") && !strings.Contains(name, "backoff") && !strings.Contains(name, "pause") {
+	name := strings.ToLower(calleeName(c))
+	waits := false
+	for _, w := range []string{"sleep", "wait", "delay", "backoff", "pause"} {
+		waits = waits || strings.Contains(name, w)
+	}
+	if !waits {
 		return nil
 	}
 	for _, a := range args {
@@ -450,6 +583,51 @@ func sleepDuration(call ssa.CallInstruction) ssa.Value {
 		}
 	}
 	return nil
+}
+
+// timerWaits returns the receives in the loop's blocks from channels of time.Time (a ticker's
+// or timer's C, a method returning one): waits whose duration the model cannot see.
+func timerWaits(fn *ssa.Function, in func(*ssa.BasicBlock) bool) []ssa.Instruction {
+	var out []ssa.Instruction
+	for _, b := range fn.Blocks {
+		if !in(b) {
+			continue
+		}
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.UnOp:
+				if x.Op == token.ARROW && isTimeChan(x.X.Type()) {
+					out = append(out, x)
+				}
+			case *ssa.Select:
+				for _, st := range x.States {
+					if st.Dir == types.RecvOnly && isTimeChan(st.Chan.Type()) && !fromTimeAfter(st.Chan) {
+						out = append(out, x)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+func isTimeChan(t types.Type) bool {
+	ch, ok := t.Underlying().(*types.Chan)
+	if !ok {
+		return false
+	}
+	n, ok := types.Unalias(ch.Elem()).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Time"
+}
+
+// fromTimeAfter reports whether a channel is time.After's result, which sleeps() already counts.
+func fromTimeAfter(v ssa.Value) bool {
+	call, ok := flow.Unwrap(v).(*ssa.Call)
+	if !ok {
+		return false
+	}
+	id := flow.ID(flow.Callee(call.Common()))
+	return id.Pkg == "time" && id.Recv == "" && (id.Name == "After" || id.Name == "Tick")
 }
 
 func isDuration(t types.Type) bool {
@@ -507,10 +685,14 @@ func delayKind(d ssa.Value, l *flow.Loop) WaitKind {
 	return WaitFixed
 }
 
-// combineWaits summarises the sleeps of a scope: none, or the weakest kind among them.
-func combineWaits(ss []Sleep) WaitKind {
-	if len(ss) == 0 {
+// combineWaits summarises the sleeps of a scope: none, or the weakest kind among them; other
+// waits (on a timer's channel) make it unknown.
+func combineWaits(ss []Sleep, others int) WaitKind {
+	if len(ss) == 0 && others == 0 {
 		return WaitNone
+	}
+	if others > 0 {
+		return WaitUnknown
 	}
 	kind := WaitJittered
 	for _, s := range ss {
@@ -524,7 +706,10 @@ func combineWaits(ss []Sleep) WaitKind {
 	return kind
 }
 
-// observesDeadline says whether calls check a context, pass one on, or check the time.
+// observesDeadline says whether calls check a context, pass a context on to a fallible call
+// (one that returns an error; a logger does not count), or check the time. A context made
+// from context.Background, TODO or WithoutCancel, with no deadline or cancellation added,
+// bounds nothing.
 func observesDeadline(calls []ssa.CallInstruction) DeadlineKind {
 	kind := DeadlineNone
 	for _, call := range calls {
@@ -534,16 +719,50 @@ func observesDeadline(calls []ssa.CallInstruction) DeadlineKind {
 			id.Recv == "Time" && oneOf(id.Name, "After", "Before", "Compare", "Sub")) {
 			kind = DeadlineElapsed
 		}
-		if id.Pkg == "context" && id.Recv == "Context" {
+		if id.Pkg == "context" && id.Recv == "Context" && oneOf(id.Name, "Done", "Err", "Deadline") && bounded(c.Value) {
 			return DeadlineContext
 		}
+		if !returnsError(c.Signature()) {
+			continue
+		}
 		for _, a := range c.Args {
-			if isContext(a.Type()) {
+			if isContext(a.Type()) && bounded(a) {
 				return DeadlineContext
 			}
 		}
 	}
 	return kind
+}
+
+// bounded reports whether a context may carry a deadline or cancellation: anything but one
+// built only from context.Background, TODO and WithoutCancel (and values added to them).
+func bounded(ctx ssa.Value) bool {
+	unbounded, other := false, false
+	flow.Backward(ctx, 64, func(x ssa.Value) bool {
+		call, ok := x.(*ssa.Call)
+		if !ok {
+			if _, isParam := x.(*ssa.Parameter); isParam {
+				other = true
+			}
+			return true
+		}
+		id := flow.ID(flow.Callee(call.Common()))
+		switch {
+		case id.Pkg == "context" && oneOf(id.Name, "Background", "TODO", "WithoutCancel"):
+			unbounded = true
+			return false
+		case id.Pkg == "context" && id.Name == "WithValue":
+			return true
+		}
+		other = true
+		return false
+	})
+	return other || !unbounded
+}
+
+func returnsError(sig *types.Signature) bool {
+	r := sig.Results()
+	return r.Len() > 0 && isError(r.At(r.Len()-1).Type())
 }
 
 func isContext(t types.Type) bool {

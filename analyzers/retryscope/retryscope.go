@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/buildssa"
@@ -212,7 +213,7 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 			}
 			s.Attempts = loopBound(fn, l, decisive)
 			s.Wait.Sleeps = sleeps(s.Calls, l)
-			s.Wait.Kind = combineWaits(s.Wait.Sleeps)
+			s.Wait.Kind = combineWaits(s.Wait.Sleeps, len(timerWaits(fn, l.Contains)))
 			s.Deadline = observesDeadline(s.Calls)
 			scopes = append([]*Scope{s}, scopes...)
 		}
@@ -256,7 +257,8 @@ func loopNodes(pass *analysis.Pass, syntax ast.Node) *loopCandidates {
 		case *ast.ForStmt:
 			c.loops = append(c.loops, n)
 		case *ast.RangeStmt:
-			if t := pass.TypesInfo.TypeOf(n.X); t != nil && isInteger(t) {
+			// Ranges over integers, and over a ticker's channel (each tick an attempt).
+			if t := pass.TypesInfo.TypeOf(n.X); t != nil && (isInteger(t) || isTimeChan(t)) {
 				c.loops = append(c.loops, n)
 			}
 		case *ast.LabeledStmt:
@@ -284,7 +286,7 @@ func loopNodes(pass *analysis.Pass, syntax ast.Node) *loopCandidates {
 func (st *state) loopSyntax(fn *ssa.Function, l *flow.Loop, c *loopCandidates, taken map[ast.Node]bool) ast.Node {
 	comment := l.Header.Comment
 	switch {
-	case len(comment) > 4 && comment[:4] == "for." || len(comment) > 9 && comment[:9] == "rangeint.":
+	case strings.HasPrefix(comment, "for.") || strings.HasPrefix(comment, "rangeint.") || strings.HasPrefix(comment, "rangechan."):
 	default:
 		if ls := c.labels[comment]; ls != nil && len(c.gotos[comment]) > 0 {
 			return ls
@@ -361,7 +363,7 @@ func (st *state) recursion(fn *ssa.Function) *Scope {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			call, ok := instr.(*ssa.Call)
-			if !ok || call.Common().StaticCallee() != fn {
+			if !ok || call.Common().StaticCallee() != fn || !sameOperation(fn, call) {
 				continue
 			}
 			for _, d := range decisions(fn, all) {
@@ -379,13 +381,38 @@ func (st *state) recursion(fn *ssa.Function) *Scope {
 				}
 				s.Attempts = recursionBound(fn, call)
 				s.Wait.Sleeps = sleeps(s.Calls, nil)
-				s.Wait.Kind = combineWaits(s.Wait.Sleeps)
+				s.Wait.Kind = combineWaits(s.Wait.Sleeps, len(timerWaits(fn, all)))
 				s.Deadline = observesDeadline(s.Calls)
 				return s
 			}
 		}
 	}
 	return nil
+}
+
+// sameOperation reports whether a recursive call repeats the call it is in: every argument is
+// the same parameter, a constant, or a counter (a parameter plus or minus a constant).
+// Recursion over smaller data (path[1:], node.Next) walks a structure; it does not retry.
+func sameOperation(fn *ssa.Function, call *ssa.Call) bool {
+	args := call.Common().Args
+	if len(args) != len(fn.Params) {
+		return false
+	}
+	for i, a := range args {
+		p := fn.Params[i]
+		switch a := flow.Unwrap(a).(type) {
+		case *ssa.Const:
+		case *ssa.BinOp:
+			if _, ok := flow.IntConst(a.Y); !ok || flow.Unwrap(a.X) != p || (a.Op != token.ADD && a.Op != token.SUB) {
+				return false
+			}
+		default:
+			if !flow.SameValue(a, p) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // recursionBound: a recursion that passes a parameter minus a constant to itself is bounded by
@@ -458,13 +485,14 @@ func (st *state) inferHelper(fn *ssa.Function) *HelperFact {
 		params = params[1:]
 	}
 	for i, p := range params {
-		if _, ok := p.Type().Underlying().(*types.Signature); !ok {
-			continue
+		sig, ok := p.Type().Underlying().(*types.Signature)
+		if !ok || !returnsError(sig) {
+			continue // a notification callback is called, not retried
 		}
 		var found *Scope
 		for _, s := range st.loopInfo[fn] {
 			for _, c := range s.Calls {
-				if callsValue(c, p) {
+				if callsValue(c, p) || passesValue(c, p) {
 					found = s
 				}
 			}
@@ -487,6 +515,17 @@ func (st *state) inferHelper(fn *ssa.Function) *HelperFact {
 func callsValue(call ssa.CallInstruction, v ssa.Value) bool {
 	c := call.Common()
 	return !c.IsInvoke() && flow.SameValue(c.Value, v)
+}
+
+// passesValue reports whether call hands p, or a closure that calls p, to the function it
+// calls (a wrapper that calls it once, such as a timeout helper).
+func passesValue(call ssa.CallInstruction, p ssa.Value) bool {
+	for _, a := range call.Common().Args {
+		if flow.SameValue(a, p) || closureCalls(flow.Unwrap(a), p) {
+			return true
+		}
+	}
+	return false
 }
 
 // passesToHelper returns the scope of a helper call in fn whose retried function is p, or a
@@ -574,6 +613,12 @@ func (st *state) callbackScope(call ssa.CallInstruction) *Scope {
 	site := newSite(call, fn)
 	if h != nil && h.when != nil && !h.when(site) {
 		return nil
+	}
+	idx := fact.paramsOr(h)
+	for _, i := range idx {
+		if a := site.arg(i); a == nil || isNil(flow.Unwrap(a)) {
+			return nil // nothing to retry
+		}
 	}
 	s := &Scope{Kind: Callback, Helper: helperName(fn)}
 	if h != nil {

@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -70,7 +71,11 @@ func Backward(v ssa.Value, limit int, visit func(ssa.Value) bool) {
 			// Values stored into the allocation, its fields and its elements.
 			stack = append(stack, Stored(x)...)
 			continue
-		case *ssa.Function, *ssa.Global, *ssa.Const, *ssa.Parameter, *ssa.FreeVar, *ssa.Builtin:
+		case *ssa.FreeVar:
+			// A closure's captured value: what its creators bind.
+			stack = append(stack, bindings(x)...)
+			continue
+		case *ssa.Function, *ssa.Global, *ssa.Const, *ssa.Parameter, *ssa.Builtin:
 			continue
 		}
 		if instr, ok := x.(ssa.Instruction); ok {
@@ -82,6 +87,24 @@ func Backward(v ssa.Value, limit int, visit func(ssa.Value) bool) {
 			}
 		}
 	}
+}
+
+// bindings returns the values bound to a free variable by the closures that create its function.
+func bindings(fv *ssa.FreeVar) []ssa.Value {
+	anon := fv.Parent()
+	if anon == nil || anon.Parent() == nil {
+		return nil
+	}
+	i := slices.Index(anon.FreeVars, fv)
+	var out []ssa.Value
+	for _, b := range anon.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == anon && i >= 0 && i < len(mc.Bindings) {
+				out = append(out, mc.Bindings[i])
+			}
+		}
+	}
+	return out
 }
 
 // Stored returns the values stored into alloc directly or into its fields and elements.

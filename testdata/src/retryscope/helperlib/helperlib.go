@@ -57,3 +57,41 @@ func (c *Client) Do(ctx context.Context, fn func() error) error { // want Do:`re
 	}
 	return err
 }
+
+func withTimeout(ctx context.Context, fn func(context.Context) error) error { return fn(ctx) }
+
+// Retries calls its function through a wrapper that calls it once.
+func Retries(ctx context.Context, fn func(context.Context) error) error { // want Retries:`retry helper for parameter \[1\]: attempts=3` Retries:`retries: retry loop`
+	var err error
+	for i := 0; i < 3; i++ { // want `retry loop: attempts=3 wait=none deadline=context`
+		err = withTimeout(ctx, func(ctx context.Context) error { return fn(ctx) })
+		if err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// Poll retries check and tells progress to notify, which is not retried: Poll is a helper for
+// check only.
+func Poll(ctx context.Context, check func(context.Context) (bool, error), notify func(string)) error { // want Poll:`retry helper for parameter \[1\]` Poll:`retries: retry loop`
+	for { // want `retry loop: attempts=unbounded wait=fixed deadline=context`
+		done, err := check(ctx)
+		if notify != nil {
+			notify("checked")
+		}
+		if err == nil && done {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// Wait wraps Poll for a notification callback only.
+func Wait(ctx context.Context, notify func(string)) error { // want Wait:`retries: retry callback`
+	return Poll(ctx, func(ctx context.Context) (bool, error) { return true, nil }, func(s string) { // want `retry callback \(retryscope/helperlib.Poll\)`
+		if notify != nil {
+			notify(s)
+		}
+	})
+}

@@ -105,3 +105,12 @@ func retryTransport(req *http.Request) { // want retryTransport:`retries: self-r
 	plain := &http.Client{}
 	_, _ = plain.Do(req)
 }
+
+// The client's settings reach calls made in closures.
+func inClosure(req *retryablehttp.Request) { // want inClosure:`retries: self-retrying client call`
+	c := retryablehttp.NewClient()
+	c.RetryMax = 7
+	go func() {
+		_, _ = c.Do(req) // want `self-retrying client call \(github.com/hashicorp/go-retryablehttp.Client.Do\): attempts=8`
+	}()
+}

@@ -314,3 +314,138 @@ func readEvent(l *lines) (int, error) {
 		}
 	}
 }
+
+// A retry policy decides: the loop leaves when it says no.
+type sdk struct{ client *http.Client }
+
+func (s *sdk) shouldRetry(err error, resp *http.Response, n int) (bool, string) { return false, "" }
+func (s *sdk) sleepTime(n int) time.Duration                                  { return time.Second }
+
+func (s *sdk) send(req *http.Request) (*http.Response, error) { // want send:`retries: retry loop at loops.go:327, attempts=unbounded`
+	var resp *http.Response
+	var err error
+	for n := 0; ; { // want `retry loop: attempts=unbounded wait=unknown deadline=none`
+		resp, err = s.client.Do(req)
+		ok, _ := s.shouldRetry(err, resp, n)
+		if !ok {
+			break
+		}
+		time.Sleep(s.sleepTime(n))
+		n++
+	}
+	return resp, err
+}
+
+// The policy is a func-valued field, and a limit shares the exit.
+type retrying struct {
+	CheckRetry func(ctx context.Context, resp *http.Response, err error) (bool, error)
+	Max        int
+}
+
+func waitFor(ctx context.Context, d time.Duration) error { return nil }
+
+func (c *retrying) do(ctx context.Context, req *http.Request) (*http.Response, error) { // want do:`retries: retry loop at loops.go:350, attempts=variable`
+	var resp *http.Response
+	var err error
+	for n := 0; n <= c.Max; n++ { // want `retry loop: attempts=variable wait=fixed deadline=context`
+		resp, err = do(req)
+		retry, _ := c.CheckRetry(ctx, resp, err)
+		if !retry || n >= c.Max {
+			break
+		}
+		if err := waitFor(ctx, time.Second); err != nil {
+			return nil, err
+		}
+	}
+	return resp, err
+}
+
+// Each tick of a ticker is an attempt.
+func ticks(t *time.Ticker) error { // want ticks:`retries: retry loop at loops.go:366, attempts=unbounded`
+	var err error
+	for range t.C { // want `retry loop: attempts=unbounded wait=unknown deadline=none`
+		if err = call(); err != nil {
+			continue
+		}
+		break
+	}
+	return err
+}
+
+// A context that bounds nothing does not count as a deadline.
+func logCtx(ctx context.Context, msg string) {}
+
+func background() error { // want background:`retries: retry loop at loops.go:381, attempts=3`
+	ctx := context.Background()
+	var err error
+	for attempt := 0; attempt < 3; attempt++ { // want `retry loop: attempts=3 wait=none deadline=none`
+		logCtx(ctx, "trying")
+		if err = callCtx(ctx); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// ---- More look-alikes that are not retries ----
+
+func listen(port int) error { return nil }
+
+// Trying each port of a range is a search.
+func freePort(lo, hi int) (int, error) {
+	for port := lo; port <= hi; port++ {
+		if err := listen(port); err != nil {
+			continue
+		}
+		return port, nil
+	}
+	return 0, errors.New("no free port")
+}
+
+type methods interface {
+	NumMethod() int
+	Method(i int) string
+}
+
+func check(string) error { return nil }
+
+// Counting up to a length walks a collection.
+func firstValid(v methods) string {
+	for i := 0; i < v.NumMethod(); i++ {
+		m := v.Method(i)
+		if err := check(m); err != nil {
+			continue
+		}
+		return m
+	}
+	return ""
+}
+
+func decode(b []byte) (string, error) { return "", nil }
+
+// Taking messages from a channel until one decodes consumes a queue.
+func firstDecoded(ch chan []byte) string {
+	for {
+		b, ok := <-ch
+		if !ok {
+			return ""
+		}
+		s, err := decode(b)
+		if err == nil {
+			return s
+		}
+	}
+}
+
+func set(key string, v any) error { return nil }
+
+// Recursion over a smaller path after a failure walks a structure.
+func setPath(path []string, v any) error {
+	if len(path) == 0 {
+		return nil
+	}
+	if err := set(path[0], v); err != nil {
+		return setPath(path[1:], v)
+	}
+	return nil
+}

@@ -23,3 +23,14 @@ func use(ctx context.Context) { // want use:`retries: retry callback \(retryscop
 func indirect(ctx context.Context) { // want indirect:`retries: .* via use`
 	use(ctx)
 }
+
+// Wait is not a retry helper (its parameter only hears of progress): no scope here.
+func waitOnly(ctx context.Context) { // want waitOnly:`retries: retry callback \(retryscope/helperlib.Poll\) at helperlib.go:92, attempts=unbounded via Wait`
+	_ = helperlib.Wait(ctx, func(string) {})
+	_ = helperlib.Wait(ctx, nil)
+}
+
+// A helper called with a nil function retries nothing.
+func nilCallback(ctx context.Context) { // want nilCallback:`retries: retry loop at helperlib.go:14, attempts=3 via Retry`
+	_ = helperlib.Retry(ctx, nil)
+}
