@@ -15,7 +15,8 @@ import (
 type decision struct {
 	block   *ssa.BasicBlock // ends with the If
 	call    ssa.CallInstruction
-	success int // index of the successor taken on success
+	success int  // index of the successor taken on success
+	policy  bool // a retry policy's verdict, which may hold its own limit on attempts
 }
 
 // decisions returns the branches in blocks (those for which in holds) that test the outcome of
@@ -33,7 +34,8 @@ func decisions(fn *ssa.Function, in func(*ssa.BasicBlock) bool) []decision {
 		}
 		call, success := outcome(ifInstr.Cond, in)
 		if call != nil {
-			ds = append(ds, decision{block: b, call: call, success: success})
+			_, policy := retryPolicy(unNot(ifInstr.Cond), in)
+			ds = append(ds, decision{block: b, call: call, success: success, policy: policy})
 		}
 	}
 	return ds
@@ -89,6 +91,17 @@ func outcome(cond ssa.Value, in func(*ssa.BasicBlock) bool) (ssa.CallInstruction
 		return call, 1
 	}
 	return nil, 0
+}
+
+// unNot strips logical negations.
+func unNot(v ssa.Value) ssa.Value {
+	for {
+		u, ok := v.(*ssa.UnOp)
+		if !ok || u.Op != token.NOT {
+			return v
+		}
+		v = u.X
+	}
 }
 
 // retryPolicy reports whether the boolean v is the verdict of a retry policy called in the
@@ -243,7 +256,7 @@ func isError(t types.Type) bool {
 // merge before leaving, or that leaves only when a later call fails, is not a retry), without
 // going through the failure side of another test. And the call must not be made on a
 // different element each time round (iteration over a collection is not retry).
-func retryLoop(fn *ssa.Function, l *flow.Loop) (decisive ssa.CallInstruction, ok bool) {
+func retryLoop(fn *ssa.Function, l *flow.Loop) (d decision, ok bool) {
 	ds := decisions(fn, l.Contains)
 	for _, d := range ds {
 		succ, fail := d.block.Succs[d.success], d.block.Succs[1-d.success]
@@ -267,10 +280,10 @@ func retryLoop(fn *ssa.Function, l *flow.Loop) (decisive ssa.CallInstruction, ok
 			}
 		}
 		if distinct && !iterates(d.call, l) {
-			return d.call, true
+			return d, true
 		}
 	}
-	return nil, false
+	return decision{}, false
 }
 
 // iterates reports whether the loop works through a sequence rather than repeating one
@@ -585,10 +598,26 @@ func sleepDuration(call ssa.CallInstruction) ssa.Value {
 	return nil
 }
 
-// timerWaits returns the receives in the loop's blocks from channels of time.Time (a ticker's
-// or timer's C, a method returning one): waits whose duration the model cannot see.
-func timerWaits(fn *ssa.Function, in func(*ssa.BasicBlock) bool) []ssa.Instruction {
-	var out []ssa.Instruction
+// channelWaits returns the waits on channels of time.Time in the blocks (a ticker's or
+// timer's C, time.After's result, a method returning one): when the channel comes from
+// time.NewTimer or NewTicker made outside the blocks, a Sleep with its duration; when it comes
+// from one made inside them, or from time.After, nothing (sleeps counts that call); otherwise
+// one more wait the model cannot see.
+func channelWaits(fn *ssa.Function, in func(*ssa.BasicBlock) bool, l *flow.Loop) (extra []Sleep, unknown int) {
+	wait := func(instr ssa.Instruction, ch ssa.Value) {
+		if !isTimeChan(ch.Type()) {
+			return
+		}
+		maker := timeChanMaker(ch)
+		switch {
+		case maker == nil:
+			unknown++
+		case in(maker.Block()):
+		default:
+			d := maker.Call.Args[0]
+			extra = append(extra, Sleep{Call: maker, Duration: d, Kind: delayKind(d, l)})
+		}
+	}
 	for _, b := range fn.Blocks {
 		if !in(b) {
 			continue
@@ -596,19 +625,42 @@ func timerWaits(fn *ssa.Function, in func(*ssa.BasicBlock) bool) []ssa.Instructi
 		for _, instr := range b.Instrs {
 			switch x := instr.(type) {
 			case *ssa.UnOp:
-				if x.Op == token.ARROW && isTimeChan(x.X.Type()) {
-					out = append(out, x)
+				if x.Op == token.ARROW {
+					wait(x, x.X)
 				}
 			case *ssa.Select:
 				for _, st := range x.States {
-					if st.Dir == types.RecvOnly && isTimeChan(st.Chan.Type()) && !fromTimeAfter(st.Chan) {
-						out = append(out, x)
+					if st.Dir == types.RecvOnly {
+						wait(x, st.Chan)
 					}
 				}
 			}
 		}
 	}
-	return out
+	return extra, unknown
+}
+
+// timeChanMaker returns the time.NewTimer, NewTicker, After or Tick call that made ch (a
+// result, or the C field of one), or nil.
+func timeChanMaker(ch ssa.Value) *ssa.Call {
+	v := flow.Unwrap(ch)
+	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+		if fa, ok := load.X.(*ssa.FieldAddr); ok {
+			v = fa.X
+		}
+	}
+	var maker *ssa.Call
+	flow.Backward(v, 16, func(x ssa.Value) bool {
+		if call, ok := x.(*ssa.Call); ok {
+			id := flow.ID(flow.Callee(call.Common()))
+			if id.Pkg == "time" && id.Recv == "" && oneOf(id.Name, "NewTimer", "NewTicker", "After", "Tick") && len(call.Call.Args) == 1 {
+				maker = call
+			}
+			return false
+		}
+		return maker == nil
+	})
+	return maker
 }
 
 func isTimeChan(t types.Type) bool {
@@ -618,16 +670,6 @@ func isTimeChan(t types.Type) bool {
 	}
 	n, ok := types.Unalias(ch.Elem()).(*types.Named)
 	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Time"
-}
-
-// fromTimeAfter reports whether a channel is time.After's result, which sleeps() already counts.
-func fromTimeAfter(v ssa.Value) bool {
-	call, ok := flow.Unwrap(v).(*ssa.Call)
-	if !ok {
-		return false
-	}
-	id := flow.ID(flow.Callee(call.Common()))
-	return id.Pkg == "time" && id.Recv == "" && (id.Name == "After" || id.Name == "Tick")
 }
 
 func isDuration(t types.Type) bool {

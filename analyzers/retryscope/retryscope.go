@@ -193,7 +193,7 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 		// Innermost loops claim their syntax first.
 		for i := len(loops) - 1; i >= 0; i-- {
 			l := loops[i]
-			decisive, ok := retryLoop(fn, l)
+			d, ok := retryLoop(fn, l)
 			node := st.loopSyntax(fn, l, candidates, taken)
 			if node == nil {
 				continue
@@ -202,7 +202,7 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 			if !ok {
 				continue
 			}
-			s := &Scope{Fn: fn, at: fn, Loop: l, Decisive: decisive}
+			s := &Scope{Fn: fn, at: fn, Loop: l, Decisive: d.call}
 			st.setLoopSyntax(s, node, candidates)
 			for _, b := range l.Blocks(fn) {
 				for _, instr := range b.Instrs {
@@ -211,9 +211,13 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 					}
 				}
 			}
-			s.Attempts = loopBound(fn, l, decisive)
-			s.Wait.Sleeps = sleeps(s.Calls, l)
-			s.Wait.Kind = combineWaits(s.Wait.Sleeps, len(timerWaits(fn, l.Contains)))
+			s.Attempts = loopBound(fn, l, d.call)
+			if d.policy && s.Attempts.Kind == BoundNone {
+				s.Attempts.Kind = BoundUnknown // the policy may count attempts itself
+			}
+			extra, unknown := channelWaits(fn, l.Contains, l)
+			s.Wait.Sleeps = append(sleeps(s.Calls, l), extra...)
+			s.Wait.Kind = combineWaits(s.Wait.Sleeps, unknown)
 			s.Deadline = observesDeadline(s.Calls)
 			scopes = append([]*Scope{s}, scopes...)
 		}
@@ -380,8 +384,9 @@ func (st *state) recursion(fn *ssa.Function) *Scope {
 					}
 				}
 				s.Attempts = recursionBound(fn, call)
-				s.Wait.Sleeps = sleeps(s.Calls, nil)
-				s.Wait.Kind = combineWaits(s.Wait.Sleeps, len(timerWaits(fn, all)))
+				extra, unknown := channelWaits(fn, all, nil)
+				s.Wait.Sleeps = append(sleeps(s.Calls, nil), extra...)
+				s.Wait.Kind = combineWaits(s.Wait.Sleeps, unknown)
 				s.Deadline = observesDeadline(s.Calls)
 				return s
 			}

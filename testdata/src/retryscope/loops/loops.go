@@ -321,10 +321,10 @@ type sdk struct{ client *http.Client }
 func (s *sdk) shouldRetry(err error, resp *http.Response, n int) (bool, string) { return false, "" }
 func (s *sdk) sleepTime(n int) time.Duration                                  { return time.Second }
 
-func (s *sdk) send(req *http.Request) (*http.Response, error) { // want send:`retries: retry loop at loops.go:327, attempts=unbounded`
+func (s *sdk) send(req *http.Request) (*http.Response, error) { // want send:`retries: retry loop at loops.go:327, attempts=unknown`
 	var resp *http.Response
 	var err error
-	for n := 0; ; { // want `retry loop: attempts=unbounded wait=unknown deadline=none`
+	for n := 0; ; { // want `retry loop: attempts=unknown wait=unknown deadline=none`
 		resp, err = s.client.Do(req)
 		ok, _ := s.shouldRetry(err, resp, n)
 		if !ok {
@@ -448,4 +448,40 @@ func setPath(path []string, v any) error {
 		return setPath(path[1:], v)
 	}
 	return nil
+}
+
+// A timer made in the loop with a growing delay: backoff, not an unknown wait.
+func timerBackoff(ctx context.Context) error { // want timerBackoff:`retries: retry loop at loops.go:457, attempts=4`
+	delay := 100 * time.Millisecond
+	var err error
+	for attempt := 0; attempt < 4; attempt++ { // want `retry loop: attempts=4 wait=backoff deadline=context`
+		if attempt > 0 {
+			t := time.NewTimer(delay)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return ctx.Err()
+			case <-t.C:
+			}
+			delay *= 2
+		}
+		if err = call(); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// A ticker made before the loop sets a fixed pace.
+func tickerPace(ctx context.Context) error { // want tickerPace:`retries: retry loop at loops.go:480, attempts=5`
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	var err error
+	for attempt := 0; attempt < 5; attempt++ { // want `retry loop: attempts=5 wait=fixed deadline=none`
+		if err = call(); err == nil {
+			return nil
+		}
+		<-t.C
+	}
+	return err
 }
