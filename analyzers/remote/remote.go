@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"go/build"
+	"go/token"
 	"go/types"
 	"os"
 	"path/filepath"
@@ -341,18 +342,20 @@ func (st *state) index(funcs []*ssa.Function) {
 					}
 				case *ssa.FieldAddr:
 					st.checkTimeoutField(instr)
+				case ssa.CallInstruction:
+					st.checkPassed(instr.Common())
 				}
 			}
 		}
 	}
 }
 
-// checkTimeoutField notes a timeout field of a client or dialer set, or its address taken,
-// on a value that is not a local allocation (which the walk reads directly).
+// checkTimeoutField notes where a timeout field of a client or dialer is set, or its address
+// taken, on a value that is not a local allocation (which the walk reads directly): on a
+// client kept in a struct field or package variable, that field or variable is touched; on a
+// parameter, the client was passed to the function, which the walk notices where it is
+// passed; anywhere else, the model gives up on the type for the package.
 func (st *state) checkTimeoutField(fa *ssa.FieldAddr) {
-	if _, ok := fa.X.(*ssa.Alloc); ok {
-		return
-	}
 	fv := fieldVar(fa)
 	if fv == nil {
 		return
@@ -361,11 +364,61 @@ func (st *state) checkTimeoutField(fa *ssa.FieldAddr) {
 		if !isNamed(fa.X.Type(), t.pkg, t.name) || !contains(t.fields, fv.Name()) && fv.Name() != t.subField {
 			continue
 		}
+		written := false
 		for _, r := range *fa.Referrers() {
-			if load, ok := r.(*ssa.UnOp); ok && load.X == fa {
-				continue // a read
+			if load, ok := r.(*ssa.UnOp); !ok || load.X != fa {
+				written = true
 			}
+		}
+		if !written {
+			continue
+		}
+		switch base := fa.X.(type) {
+		case *ssa.Alloc, *ssa.Parameter:
+		case *ssa.FieldAddr:
+			st.fieldTouched[fieldVar(base)] = true
+		case *ssa.Global:
+			st.globalTouched[base] = true
+		case *ssa.UnOp:
+			switch x := base.X.(type) {
+			case *ssa.FieldAddr:
+				st.fieldTouched[fieldVar(x)] = true
+			case *ssa.Global:
+				st.globalTouched[x] = true
+				if isDefaultClient(x) {
+					st.defaultTouched = true
+				}
+			default:
+				st.untraced[t] = true
+			}
+		default:
 			st.untraced[t] = true
+		}
+	}
+}
+
+// checkPassed notes the struct fields and package variables whose value a call passes as an
+// argument (other than as the receiver of a client's or dialer's method): the callee may set
+// a timeout on it.
+func (st *state) checkPassed(c *ssa.CallCommon) {
+	for i, a := range c.Args {
+		load, ok := a.(*ssa.UnOp)
+		if !ok || load.Op != token.MUL {
+			continue
+		}
+		if i == 0 && !c.IsInvoke() {
+			if fn := c.StaticCallee(); fn != nil && fn.Signature.Recv() != nil {
+				continue // a method called on it
+			}
+		}
+		switch x := load.X.(type) {
+		case *ssa.FieldAddr:
+			st.fieldTouched[fieldVar(x)] = true
+		case *ssa.Global:
+			st.globalTouched[x] = true
+			if isDefaultClient(x) {
+				st.defaultTouched = true
+			}
 		}
 	}
 }

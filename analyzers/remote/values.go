@@ -440,13 +440,13 @@ func (w *walker) load(addr ssa.Value, f *frame, t *objType) verdict {
 		if t == httpClient && isDefaultClient(a) {
 			return w.defaultClient()
 		}
-		if a.Pkg != w.st.pkg {
+		if a.Pkg != w.st.pkg || w.st.globalTouched[a] {
 			return unknown
 		}
 		return each(w.st.globalStores[a])
 	case *ssa.FieldAddr:
 		fv := fieldVar(a)
-		if fv == nil || fv.Pkg() != w.st.pass.Pkg {
+		if fv == nil || fv.Pkg() != w.st.pass.Pkg || w.st.fieldTouched[fv] {
 			return unknown
 		}
 		return each(w.st.fieldStores[fv])
@@ -557,6 +557,9 @@ func (w *walker) allocFields(a *ssa.Alloc, t *objType, origin *Origin, depth int
 			c := r.Common()
 			if isMethodOf(c, a, t) {
 				continue
+			}
+			if _, remote := rules[flow.ID(flow.Callee(c))]; remote {
+				continue // dialed with: remote calls do not set timeouts
 			}
 			if slices.Contains(c.Args, ssa.Value(a)) {
 				result = unknown // passed to a function that may set a timeout
