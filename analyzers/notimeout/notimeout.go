@@ -72,7 +72,7 @@ type group struct {
 
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[remote.Analyzer].(*remote.Result)
-	if len(res.Calls) == 0 {
+	if len(res.Calls) == 0 || testSupport(pass) {
 		return nil, nil
 	}
 	c := &checker{
@@ -110,6 +110,41 @@ func grouped(o *remote.Origin) bool {
 	switch o.Kind {
 	case remote.Local, remote.ZeroVar, remote.ZeroField:
 		return o.Pos.IsValid()
+	}
+	return false
+}
+
+// testImports are packages that only code written for tests imports.
+var testImports = []string{
+	"testing",
+	"github.com/stretchr/testify/",
+	"github.com/onsi/ginkgo",
+	"github.com/onsi/gomega",
+	"go.uber.org/mock/gomock",
+	"github.com/golang/mock/gomock",
+	"gotest.tools/",
+}
+
+// testSupport reports whether the package is written for tests rather than production: a
+// package named like a test helper (apmtest, testutil, testsuite, ...) or one that imports
+// a testing package in its non-test files. Its remote calls talk to test servers.
+func testSupport(pass *analysis.Pass) bool {
+	name := pass.Pkg.Name()
+	if strings.HasPrefix(name, "test") || strings.HasSuffix(name, "test") && name != "latest" || strings.HasSuffix(name, "testing") || strings.HasSuffix(name, "testutil") {
+		return true
+	}
+	for _, f := range pass.Files {
+		if strings.HasSuffix(pass.Fset.File(f.FileStart).Name(), "_test.go") {
+			continue
+		}
+		for _, imp := range f.Imports {
+			path := strings.Trim(imp.Path.Value, "`\"")
+			for _, t := range testImports {
+				if path == t || strings.HasSuffix(t, "/") && strings.HasPrefix(path, t) || strings.HasPrefix(path, t+"/") {
+					return true
+				}
+			}
+		}
 	}
 	return false
 }
@@ -183,15 +218,15 @@ func (c *checker) reportCall(call *remote.Call) {
 		if t.Request {
 			what = c.request(t, at)
 		}
-		msg = fmt.Sprintf("%s passes %s to %s (%s), which nothing else bounds: %s blocks that call forever",
-			call.Via, what, call.Name, call.ViaPos, peer(call.Kind))
+		msg = fmt.Sprintf("%s passes %s, to %s (%s), which nothing else bounds: %s blocks that call forever",
+			call.Via, what, call.Name, call.ViaPos, peer(call.Kind)) + c.requestHint(call)
 	case call.Kind == remote.HTTP && t.NoContext && t.Client != nil && t.Client.Kind == remote.Default && strings.HasPrefix(call.Name, "http.") && !strings.HasPrefix(call.Name, "http.Client"):
 		msg = fmt.Sprintf("%s uses http.DefaultClient, which has no timeout: a stalled server blocks this call forever; use an http.Client with a Timeout, or a request made with http.NewRequestWithContext and a deadline", call.Name)
 	case call.Kind == remote.HTTP && t.Client != nil:
 		msg = fmt.Sprintf("%s sends %s, through %s, which has no timeout: a stalled server blocks this call forever",
-			call.Name, c.request(t, at), t.Client.Describe(c.pass.Fset, at))
+			call.Name, c.request(t, at), t.Client.Describe(c.pass.Fset, at)) + c.requestHint(call)
 	case call.Kind == remote.HTTP:
-		msg = fmt.Sprintf("%s sends %s: a stalled server blocks this call forever", call.Name, c.request(t, at))
+		msg = fmt.Sprintf("%s sends %s: a stalled server blocks this call forever", call.Name, c.request(t, at)) + c.requestHint(call)
 	case call.Kind == remote.Dial:
 		msg = c.dialMessage(call)
 	case call.Kind == remote.SQL && t.NoContext:
@@ -236,6 +271,18 @@ func (c *checker) dialMessage(call *remote.Call) string {
 	return fmt.Sprintf("%s has no timeout: %s; use net.DialTimeout or a net.Dialer with a Timeout", call.Name, stall)
 }
 
+// requestHint suggests the caller's context for a request made by http.NewRequest in a
+// function that has one at hand: "; make the request with http.NewRequestWithContext and ctx".
+func (c *checker) requestHint(call *remote.Call) string {
+	if call.Timeout.Context.What != "http.NewRequest" {
+		return ""
+	}
+	if name := contextParam(call.Instr.Parent()); name != "" {
+		return "; make the request with http.NewRequestWithContext and " + name
+	}
+	return ""
+}
+
 // peer names what stalls, by kind of call.
 func peer(k remote.Kind) string {
 	switch k {
@@ -259,14 +306,23 @@ func contextForm(name string) string {
 // withContext names the context parameter of fn or of the functions around it, as " with ctx",
 // or says what kind of context to use.
 func (c *checker) withContext(fn *ssa.Function) string {
+	if name := contextParam(fn); name != "" {
+		return " with " + name
+	}
+	return " with a context that has a deadline"
+}
+
+// contextParam returns the name of a context.Context parameter of fn or of the functions
+// around it, or "".
+func contextParam(fn *ssa.Function) string {
 	for f := fn; f != nil; f = f.Parent() {
 		for _, p := range f.Params {
 			if isContext(p.Type()) && p.Name() != "_" && p.Name() != "" {
-				return " with " + p.Name()
+				return p.Name()
 			}
 		}
 	}
-	return " with a context that has a deadline"
+	return ""
 }
 
 func isContext(t types.Type) bool {

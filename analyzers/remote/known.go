@@ -125,34 +125,34 @@ func init() {
 
 	// net and crypto/tls.
 	add(netPkg, "", "Dial", Dial, "", func(w *walker, s *site) (verdict, bool) {
-		return noContext(), connects(s.arg(0))
+		return noContext(), connects(s.arg(0), s.arg(1))
 	})
 	add(netPkg, "", "DialTCP", Dial, "", func(w *walker, s *site) (verdict, bool) {
-		return noContext(), true
+		return noContext(), connects(nil, s.arg(2))
 	})
 	add(netPkg, "", "DialTimeout", Dial, "", func(w *walker, s *site) (verdict, bool) {
 		if d, ok := flow.IntConst(s.arg(2)); ok && d <= 0 {
-			return noContext(), connects(s.arg(0)) // a zero timeout is none
+			return noContext(), connects(s.arg(0), s.arg(1)) // a zero timeout is none
 		}
-		return bounded("net.DialTimeout"), connects(s.arg(0))
+		return bounded("net.DialTimeout"), connects(s.arg(0), s.arg(1))
 	})
 	add(netPkg, "Dialer", "Dial", Dial, "", func(w *walker, s *site) (verdict, bool) {
-		return either(w.obj(s.recv, nil, netDialer), noContext()), connects(s.arg(0))
+		return either(w.obj(s.recv, nil, netDialer), noContext()), connects(s.arg(0), s.arg(1))
 	})
 	add(netPkg, "Dialer", "DialContext", Dial, "", func(w *walker, s *site) (verdict, bool) {
-		return either(w.obj(s.recv, nil, netDialer), w.ctx(s.arg(0), nil)), connects(s.arg(1))
+		return either(w.obj(s.recv, nil, netDialer), w.ctx(s.arg(0), nil)), connects(s.arg(1), s.arg(2))
 	})
 	add(tlsPkg, "", "Dial", Dial, "", func(w *walker, s *site) (verdict, bool) {
-		return noContext(), true
+		return noContext(), connects(nil, s.arg(1))
 	})
 	add(tlsPkg, "", "DialWithDialer", Dial, "", func(w *walker, s *site) (verdict, bool) {
-		return either(w.obj(s.arg(0), nil, netDialer), noContext()), true
+		return either(w.obj(s.arg(0), nil, netDialer), noContext()), connects(nil, s.arg(2))
 	})
 	add(tlsPkg, "Dialer", "Dial", Dial, "", func(w *walker, s *site) (verdict, bool) {
-		return either(w.obj(s.recv, nil, tlsDialer), noContext()), true
+		return either(w.obj(s.recv, nil, tlsDialer), noContext()), connects(nil, s.arg(1))
 	})
 	add(tlsPkg, "Dialer", "DialContext", Dial, "", func(w *walker, s *site) (verdict, bool) {
-		return either(w.obj(s.recv, nil, tlsDialer), w.ctx(s.arg(0), nil)), true
+		return either(w.obj(s.recv, nil, tlsDialer), w.ctx(s.arg(0), nil)), connects(nil, s.arg(2))
 	})
 
 	// gRPC dials block only with WithBlock (or WithReturnConnectionError); NewClient never
@@ -216,19 +216,32 @@ func grpcCall(fn *types.Func) (stream, ok bool) {
 	return stream, true
 }
 
-// connects reports whether dialing the network named by v (when it is a constant) makes a
-// connection with a peer that can stall: TCP does, UDP, IP and Unix sockets do not wait for one.
-func connects(network ssa.Value) bool {
-	s, ok := flow.StringConst(network)
-	if !ok {
-		return true
-	}
-	for _, p := range []string{"udp", "ip", "unix"} {
-		if strings.HasPrefix(s, p) {
-			return false
+// connects reports whether dialing addr on network makes a connection with a peer that can
+// stall. UDP, IP and Unix sockets (when network is a constant naming one) do not wait for a
+// peer; neither does a connection to the address of a listener the program holds
+// (ln.Addr()), which the kernel accepts at once.
+func connects(network, addr ssa.Value) bool {
+	if s, ok := flow.StringConst(network); ok {
+		for _, p := range []string{"udp", "ip", "unix"} {
+			if strings.HasPrefix(s, p) {
+				return false
+			}
 		}
 	}
-	return true
+	if addr == nil {
+		return true
+	}
+	self := false
+	flow.Backward(addr, 64, func(v ssa.Value) bool {
+		if c, ok := v.(*ssa.Call); ok {
+			id := flow.ID(flow.Callee(c.Common()))
+			if id.Pkg == netPkg && id.Name == "Addr" && strings.HasSuffix(id.Recv, "Listener") {
+				self = true
+			}
+		}
+		return !self
+	})
+	return !self
 }
 
 func shortPkg(path string) string {

@@ -100,7 +100,8 @@ type Timeout struct {
 	// function's SSA parameters (the receiver first) of the parameter whose context decides;
 	// -1 otherwise.
 	Param int
-	// Request is set when Param is an *http.Request whose context decides.
+	// Request is set when the context that decides is an *http.Request's: the parameter
+	// Param's, or, for a call Via a function, the argument's.
 	Request bool
 }
 

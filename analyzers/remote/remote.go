@@ -259,6 +259,7 @@ func (st *state) via(call ssa.CallInstruction) *Call {
 			v = w.ctx(common.Args[p.Index], nil)
 		}
 		c := &Call{Instr: call, Kind: p.Kind, Name: p.Name, Via: callee.Name(), ViaPos: p.At, Timeout: v.timeout()}
+		c.Timeout.Request = p.Request
 		if obj, ok := callee.Object().(*types.Func); ok {
 			c.Via = funcName(obj)
 		}

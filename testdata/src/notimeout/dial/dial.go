@@ -94,3 +94,18 @@ func tlsDialerWithTimeout(addr string) {
 func dialerFromCaller(d *net.Dialer, addr string) {
 	d.Dial("tcp", addr)
 }
+
+// Dialing a listener the program holds: the kernel accepts at once (a free-port helper).
+func reservePort() error {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	c, err := net.DialTCP("tcp", nil, l.Addr().(*net.TCPAddr))
+	if err != nil {
+		return err
+	}
+	net.Dial("tcp", l.Addr().String())
+	return c.Close()
+}

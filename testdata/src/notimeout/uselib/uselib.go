@@ -11,12 +11,12 @@ import (
 // ---- Reported ----
 
 func hello(c *lib.Client) {
-	c.Hello(context.Background(), "x") // want `Client.Hello passes a context without a deadline, from context.Background\(\) \(line 14\) to GreeterClient.SayHello \(lib.go:19\)`
+	c.Hello(context.Background(), "x") // want `Client.Hello passes a context without a deadline, from context.Background\(\) \(line 14\), to GreeterClient.SayHello \(lib.go:19\)`
 }
 
 func count(c *lib.Client) {
 	ctx := context.TODO()
-	c.Count(ctx) // want `Client.Count passes a context without a deadline, from context.TODO\(\) \(line 18\) to sql.DB.QueryRowContext \(lib.go:24\), which nothing else bounds: a stalled database blocks that call forever`
+	c.Count(ctx) // want `Client.Count passes a context without a deadline, from context.TODO\(\) \(line 18\), to sql.DB.QueryRowContext \(lib.go:24\), which nothing else bounds: a stalled database blocks that call forever`
 }
 
 func fetch() {
