@@ -83,7 +83,7 @@ func run(pass *analysis.Pass) (any, error) {
 	var groups []*group
 	byOrigin := make(map[token.Pos]*group)
 	for _, call := range res.Calls {
-		if call.Timeout.Status != remote.Unbounded || call.Stream || c.inTest(call.Pos()) {
+		if call.Timeout.Status != remote.Unbounded || call.Stream || call.Contract != "" || c.inTest(call.Pos()) {
 			continue
 		}
 		if o := call.Timeout.Client; call.Kind == remote.HTTP && call.Via == "" && o != nil && grouped(o) && !c.inTest(o.Pos) {
@@ -213,6 +213,12 @@ func (c *checker) reportCall(call *remote.Call) {
 	at := call.Pos()
 	var msg string
 	switch {
+	case call.Via != "" && t.NoContext:
+		msg = fmt.Sprintf("%s takes no context, and %s inside it (%s) has none: %s blocks this call forever",
+			call.Via, call.Name, call.ViaPos, peer(call.Kind))
+		if call.Instead != "" {
+			msg += fmt.Sprintf("; use %s%s", call.Instead, c.withContext(call.Instr.Parent()))
+		}
 	case call.Via != "":
 		what := c.context(t, at)
 		if t.Request {
@@ -229,6 +235,13 @@ func (c *checker) reportCall(call *remote.Call) {
 		msg = fmt.Sprintf("%s sends %s: a stalled server blocks this call forever", call.Name, c.request(t, at)) + c.requestHint(call)
 	case call.Kind == remote.Dial:
 		msg = c.dialMessage(call)
+		if name := contextParam(call.Instr.Parent()); name != "" && t.NoContext && !strings.HasPrefix(call.Name, "grpc.") {
+			dialer := "a net.Dialer"
+			if strings.HasPrefix(call.Name, "tls.") {
+				dialer = "a tls.Dialer"
+			}
+			msg += fmt.Sprintf("; %s's DialContext with %s would bound it", dialer, name)
+		}
 	case call.Kind == remote.SQL && t.NoContext:
 		msg = fmt.Sprintf("%s takes no context, so nothing bounds it: a stalled database blocks this call forever; use %s%s",
 			call.Name, contextForm(call.Name), c.withContext(call.Instr.Parent()))

@@ -71,10 +71,19 @@ type Call struct {
 	// calls are long-lived by design and usually carry no deadline.
 	Stream bool
 	// Via is set when the call is not itself remote but reaches a remote call (Name, at
-	// ViaPos) through a function that passes one of its parameters' context to it, with
-	// nothing else bounding it (a ParamFact): Via names that function.
-	Via    string
-	ViaPos string // "client.go:30"
+	// ViaPos) through a function that passes one of its parameters' context to it, or that
+	// takes no context itself, with nothing else bounding it (a ParamFact): Via names that
+	// function, and Instead its form that takes a context, when it has one.
+	Via     string
+	ViaPos  string // "client.go:30"
+	Instead string
+	// Contract is set when nothing bounds the call but the function it is in has no context
+	// to give it, by contract: a method implementing an interface of another package whose
+	// method has no context ("implements database.Driver.Lock"), or the context-free form
+	// of an API ("the context-free form of QueryxContext", a wrapper's Query calling Query).
+	// The line to change is the interface or the API's callers, not this call; the callers
+	// of a context-free form are checked through its ParamFact.
+	Contract string
 	// Timeout says what bounds the call.
 	Timeout Timeout
 }
@@ -185,6 +194,9 @@ func (c *Call) Summary(fset *token.FileSet) string {
 		fmt.Fprintf(&b, " via %s", c.Via)
 	}
 	fmt.Fprintf(&b, ": %s", c.Timeout.Status)
+	if c.Contract != "" {
+		fmt.Fprintf(&b, " [%s]", c.Contract)
+	}
 	t := c.Timeout
 	switch t.Status {
 	case Bounded:

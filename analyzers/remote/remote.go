@@ -64,13 +64,15 @@ type ParamFact struct {
 	Params []Passed
 }
 
-// Passed is one parameter a function passes to a remote call.
+// Passed is one parameter a function passes to a remote call, or (Index -1) a remote call
+// it makes without any context because it is the context-free form of an API.
 type Passed struct {
-	Index   int  // among the function's SSA parameters: the receiver first, for methods
+	Index   int  // among the function's SSA parameters: the receiver first, for methods; -1: none
 	Request bool // an *http.Request whose context is used, rather than a context.Context
 	Kind    Kind
 	Name    string // the remote call's name
 	At      string // "client.go:30"
+	Instead string // for Index -1, the function's form that takes a context, if any
 }
 
 func (*ParamFact) AFact() {}
@@ -78,13 +80,17 @@ func (*ParamFact) AFact() {}
 func (f *ParamFact) String() string {
 	var parts []string
 	for _, p := range f.Params {
-		what := "context"
+		what := "the context"
 		if p.Request {
-			what = "request context"
+			what = "the request context"
+		}
+		if p.Index < 0 {
+			parts = append(parts, fmt.Sprintf("no context to %s at %s", p.Name, p.At))
+			continue
 		}
 		parts = append(parts, fmt.Sprintf("%s of parameter %d to %s at %s", what, p.Index, p.Name, p.At))
 	}
-	return "passes the " + strings.Join(parts, ", ")
+	return "passes " + strings.Join(parts, ", ")
 }
 
 // state is the model of one package being built.
@@ -100,6 +106,11 @@ type state struct {
 	defaultTouched bool                        // http.DefaultClient is reassigned
 	summaries      map[*ssa.Function][]Passed  // the package's own ParamFacts
 	imported       map[*types.Func]*ParamFact  // memo of imported facts (nil: none)
+	funcs          []*ssa.Function
+	bounds         map[*ssa.Function]string          // memo of bound
+	callers        map[*ssa.Function][]*ssa.Function // static callers, built on first need
+	ifaces         map[string][]namedIface           // interfaces of imported packages, by method name
+	embedded       int                               // 0: not known yet; 1: an embedded database driver is imported; 2: not
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -118,8 +129,10 @@ func run(pass *analysis.Pass) (any, error) {
 		untraced:      make(map[*objType]bool),
 		summaries:     make(map[*ssa.Function][]Passed),
 		imported:      make(map[*types.Func]*ParamFact),
+		bounds:        make(map[*ssa.Function]string),
 	}
 	funcs := allFuncs(ssaRes)
+	st.funcs = funcs
 	st.index(funcs)
 
 	// Calls that leave the process themselves.
@@ -141,7 +154,14 @@ func run(pass *analysis.Pass) (any, error) {
 	// Functions that pass a parameter's context to one of them, with nothing else bounding it.
 	for _, c := range res.Calls {
 		t := c.Timeout
-		if t.Status != Unknown || t.Param < 0 || c.Stream {
+		index, instead := t.Param, ""
+		switch {
+		case c.Stream:
+			continue
+		case t.Status == Unknown && t.Param >= 0:
+		case t.Status == Unbounded && t.NoContext && strings.HasPrefix(c.Contract, mirrorPrefix):
+			index, instead = -1, st.sibling(c.Instr.Parent())
+		default:
 			continue
 		}
 		fn := c.Instr.Parent()
@@ -150,13 +170,13 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		dup := false
 		for _, p := range st.summaries[fn] {
-			dup = dup || p.Index == t.Param
+			dup = dup || p.Index == index
 		}
 		if !dup {
 			pos := pass.Fset.Position(c.Pos())
 			st.summaries[fn] = append(st.summaries[fn], Passed{
-				Index: t.Param, Request: t.Request, Kind: c.Kind, Name: c.Name,
-				At: fmt.Sprintf("%s:%d", filepath.Base(pos.Filename), pos.Line),
+				Index: index, Request: t.Request, Kind: c.Kind, Name: c.Name,
+				At: fmt.Sprintf("%s:%d", filepath.Base(pos.Filename), pos.Line), Instead: instead,
 			})
 		}
 	}
@@ -206,10 +226,14 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 		if !leaves {
 			return nil
 		}
+		if r.kind == SQL && st.embeddedSQL() {
+			return nil // an embedded database: nothing leaves the process
+		}
 		c := &Call{Instr: call, Kind: r.kind, Name: r.name, Method: r.method, Timeout: v.timeout()}
 		if r.kind == HTTP && c.Method == "" {
 			c.Method = st.walker(call.Parent()).method(s.arg(0), nil, 0)
 		}
+		st.setContract(c, id.Name)
 		return c
 	}
 	if stream, ok := grpcCall(fn); ok {
@@ -217,9 +241,227 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 		if id.Recv != "" {
 			name = id.Recv + "." + id.Name
 		}
-		return &Call{Instr: call, Kind: GRPC, Name: name, Stream: stream, Timeout: w.ctx(s.arg(0), nil).timeout()}
+		c := &Call{Instr: call, Kind: GRPC, Name: name, Stream: stream, Timeout: w.ctx(s.arg(0), nil).timeout()}
+		st.setContract(c, id.Name)
+		return c
 	}
 	return nil
+}
+
+const mirrorPrefix = "the context-free form of "
+
+// setContract sets c.Contract when nothing bounds c only for want of a context (none at all,
+// or context.Background or TODO) and the function c is in has none to give, by contract.
+func (st *state) setContract(c *Call, method string) {
+	t := c.Timeout
+	if t.Status != Unbounded || t.Client != nil {
+		return
+	}
+	if !t.NoContext && t.Context.What != "context.Background()" && t.Context.What != "context.TODO()" {
+		return
+	}
+	c.Contract = st.contract(c.Instr.Parent(), method)
+}
+
+// contract says why fn (or the function declaring the closure fn) has no context to give a
+// call of method: it is the context-free form of an API, or implements a method without one
+// of an interface of another package. It returns "" when fn could have one.
+func (st *state) contract(fn *ssa.Function, method string) string {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	obj, ok := fn.Object().(*types.Func)
+	if !ok {
+		return ""
+	}
+	for _, p := range fn.Params {
+		if isContext(p.Type()) {
+			return "" // it has one to give
+		}
+	}
+	name := obj.Name()
+	if apiName(name) == apiName(method) {
+		return mirrorPrefix + method
+	}
+	if sib := st.sibling(fn); sib != "" {
+		return mirrorPrefix + sib
+	}
+	return st.bound(fn)
+}
+
+// apiName reduces a function name to the operation it names: MustBegin, Beginx and Begin
+// are one.
+func apiName(name string) string {
+	return strings.TrimSuffix(strings.TrimPrefix(name, "Must"), "x")
+}
+
+// bound says why fn, which takes no context, cannot be given one by its callers: it
+// implements a method without a context of an interface of another package, or it is an
+// unexported function called only from functions that are so bound. It returns "" otherwise.
+func (st *state) bound(fn *ssa.Function) string {
+	if why, ok := st.bounds[fn]; ok {
+		return why
+	}
+	st.bounds[fn] = "" // while in progress: recursion is not a contract
+	why := st.bound1(fn)
+	st.bounds[fn] = why
+	return why
+}
+
+func (st *state) bound1(fn *ssa.Function) string {
+	obj, ok := fn.Object().(*types.Func)
+	if !ok {
+		return ""
+	}
+	for _, p := range fn.Params {
+		if isContext(p.Type()) {
+			return ""
+		}
+	}
+	name := obj.Name()
+	sig := obj.Type().(*types.Signature)
+	if sig.Recv() != nil {
+		for _, iface := range st.foreignInterfaces()[name] {
+			m, _, _ := types.LookupFieldOrMethod(iface.t, false, iface.obj.Pkg(), name)
+			im, ok := m.(*types.Func)
+			if !ok || !types.Identical(im.Type().(*types.Signature).Params(), sig.Params()) {
+				continue
+			}
+			if types.Implements(sig.Recv().Type(), iface.t.Underlying().(*types.Interface)) {
+				return "implements " + shortPkg(iface.obj.Pkg().Path()) + "." + iface.obj.Name() + "." + name
+			}
+		}
+	}
+	if obj.Exported() {
+		return ""
+	}
+	callers, ok := st.callGraph()[fn]
+	if !ok || len(callers) == 0 {
+		return "" // not called, or used as a value
+	}
+	first := ""
+	for _, caller := range callers {
+		for caller.Parent() != nil {
+			caller = caller.Parent()
+		}
+		why := st.bound(caller)
+		if why == "" {
+			return ""
+		}
+		if first == "" {
+			first = "called only from " + caller.Name()
+		}
+	}
+	return first
+}
+
+// callGraph returns the static callers of each function of the package. A function also
+// used as a value has a nil entry.
+func (st *state) callGraph() map[*ssa.Function][]*ssa.Function {
+	if st.callers != nil {
+		return st.callers
+	}
+	st.callers = make(map[*ssa.Function][]*ssa.Function)
+	escaped := make(map[*ssa.Function]bool)
+	var ops []*ssa.Value
+	for _, fn := range st.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				var callee *ssa.Function
+				if c, ok := instr.(ssa.CallInstruction); ok && !c.Common().IsInvoke() {
+					callee, _ = c.Common().Value.(*ssa.Function)
+					if callee != nil && callee.Pkg == st.pkg {
+						st.callers[callee] = append(st.callers[callee], fn)
+					}
+				}
+				for _, op := range instr.Operands(ops[:0]) {
+					if f, ok := (*op).(*ssa.Function); ok && f != callee {
+						escaped[f] = true
+					}
+				}
+			}
+		}
+	}
+	for f := range escaped {
+		st.callers[f] = nil
+	}
+	return st.callers
+}
+
+// sibling returns the name of fn's form that takes a context: a method of the same receiver
+// or a function of the same package named like fn with a Context suffix ("QueryxContext").
+func (st *state) sibling(fn *ssa.Function) string {
+	obj, ok := fn.Object().(*types.Func)
+	if !ok {
+		return ""
+	}
+	want := obj.Name() + "Context"
+	if recv := obj.Type().(*types.Signature).Recv(); recv != nil {
+		if m, _, _ := types.LookupFieldOrMethod(recv.Type(), true, obj.Pkg(), want); m != nil {
+			return want
+		}
+		return ""
+	}
+	if obj.Pkg() != nil && obj.Pkg().Scope().Lookup(want) != nil {
+		return want
+	}
+	return ""
+}
+
+type namedIface struct {
+	obj *types.TypeName
+	t   types.Type
+}
+
+// foreignInterfaces indexes the exported interfaces declared by the packages this one
+// imports, by method name.
+func (st *state) foreignInterfaces() map[string][]namedIface {
+	if st.ifaces != nil {
+		return st.ifaces
+	}
+	st.ifaces = make(map[string][]namedIface)
+	for _, imp := range st.pass.Pkg.Imports() {
+		scope := imp.Scope()
+		for _, name := range scope.Names() {
+			tn, ok := scope.Lookup(name).(*types.TypeName)
+			if !ok || !tn.Exported() {
+				continue
+			}
+			it, ok := tn.Type().Underlying().(*types.Interface)
+			if !ok {
+				continue
+			}
+			for i := 0; i < it.NumMethods(); i++ {
+				m := it.Method(i).Name()
+				st.ifaces[m] = append(st.ifaces[m], namedIface{obj: tn, t: tn.Type()})
+			}
+		}
+	}
+	return st.ifaces
+}
+
+// embeddedDrivers are database/sql drivers of databases that run inside the process.
+var embeddedDrivers = []string{
+	"github.com/mattn/go-sqlite3", "modernc.org/sqlite", "github.com/glebarez/go-sqlite",
+	"github.com/glebarez/sqlite", "github.com/ncruces/go-sqlite3", "github.com/mutecomm/go-sqlcipher",
+	"github.com/xeodou/go-sqlcipher", "modernc.org/ql", "github.com/cznic/ql",
+	"github.com/marcboeker/go-duckdb", "github.com/duckdb/duckdb-go",
+}
+
+// embeddedSQL reports whether the package imports the driver of an embedded database (SQLite,
+// ql, DuckDB): its database/sql calls do not leave the process.
+func (st *state) embeddedSQL() bool {
+	if st.embedded == 0 {
+		st.embedded = 2
+		for _, imp := range st.pass.Pkg.Imports() {
+			for _, d := range embeddedDrivers {
+				if imp.Path() == d || strings.HasPrefix(imp.Path(), d+"/") {
+					st.embedded = 1
+				}
+			}
+		}
+	}
+	return st.embedded == 1
 }
 
 // via returns the remote call that call makes through a function with a ParamFact, or nil.
@@ -253,13 +495,17 @@ func (st *state) via(call ssa.CallInstruction) *Call {
 		}
 		w := st.walker(call.Parent())
 		var v verdict
-		if p.Request {
+		switch {
+		case p.Index < 0:
+			v = noContext()
+		case p.Request:
 			v = w.req(common.Args[p.Index], nil)
-		} else {
+		default:
 			v = w.ctx(common.Args[p.Index], nil)
 		}
-		c := &Call{Instr: call, Kind: p.Kind, Name: p.Name, Via: callee.Name(), ViaPos: p.At, Timeout: v.timeout()}
+		c := &Call{Instr: call, Kind: p.Kind, Name: p.Name, Via: callee.Name(), ViaPos: p.At, Instead: p.Instead, Timeout: v.timeout()}
 		c.Timeout.Request = p.Request
+		st.setContract(c, callee.Name())
 		if obj, ok := callee.Object().(*types.Func); ok {
 			c.Via = funcName(obj)
 		}

@@ -48,7 +48,7 @@ func connExec(conn *sql.Conn) {
 
 // ---- Not reported ----
 
-func queryContext(ctx context.Context, db *sql.DB) {
+func queryWithCallersContext(ctx context.Context, db *sql.DB) {
 	db.QueryContext(ctx, "SELECT 1")
 }
 
