@@ -83,7 +83,7 @@ func run(pass *analysis.Pass) (any, error) {
 	var groups []*group
 	byOrigin := make(map[token.Pos]*group)
 	for _, call := range res.Calls {
-		if call.Timeout.Status != remote.Unbounded || call.Stream || call.Contract != "" || c.inTest(call.Pos()) {
+		if call.Timeout.Status != remote.Unbounded || call.Stream || call.Contract != "" || call.Loopback || c.inTest(call.Pos()) {
 			continue
 		}
 		if o := call.Timeout.Client; call.Kind == remote.HTTP && call.Via == "" && o != nil && grouped(o) && !c.inTest(o.Pos) {

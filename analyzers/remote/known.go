@@ -86,6 +86,24 @@ var deadlineMakers = map[string]bool{
 	"WithTimeout": true, "WithDeadline": true, "WithTimeoutCause": true, "WithDeadlineCause": true,
 }
 
+// addrArgs says which argument (receiver excluded) of a remote call names where it goes, so
+// that calls to this machine written as constants ("http://localhost:8080") can be told
+// apart; fromRequest means the request's URL (argument 0).
+const fromRequest = -1
+
+var addrArgs = map[flow.FuncID]int{
+	{Pkg: httpPkg, Name: "Get"}: 0, {Pkg: httpPkg, Name: "Head"}: 0, {Pkg: httpPkg, Name: "Post"}: 0, {Pkg: httpPkg, Name: "PostForm"}: 0,
+	{Pkg: httpPkg, Recv: "Client", Name: "Get"}: 0, {Pkg: httpPkg, Recv: "Client", Name: "Head"}: 0,
+	{Pkg: httpPkg, Recv: "Client", Name: "Post"}: 0, {Pkg: httpPkg, Recv: "Client", Name: "PostForm"}: 0,
+	{Pkg: httpPkg, Recv: "Client", Name: "Do"}: fromRequest, {Pkg: httpPkg, Recv: "Transport", Name: "RoundTrip"}: fromRequest,
+	{Pkg: httpPkg, Recv: "RoundTripper", Name: "RoundTrip"}: fromRequest,
+	{Pkg: netPkg, Name: "Dial"}:                             1, {Pkg: netPkg, Name: "DialTimeout"}: 1,
+	{Pkg: netPkg, Recv: "Dialer", Name: "Dial"}: 1, {Pkg: netPkg, Recv: "Dialer", Name: "DialContext"}: 2,
+	{Pkg: tlsPkg, Name: "Dial"}: 1, {Pkg: tlsPkg, Name: "DialWithDialer"}: 2,
+	{Pkg: tlsPkg, Recv: "Dialer", Name: "Dial"}: 1, {Pkg: tlsPkg, Recv: "Dialer", Name: "DialContext"}: 2,
+	{Pkg: grpcPkg, Name: "Dial"}: 0, {Pkg: grpcPkg, Name: "DialContext"}: 1,
+}
+
 // A rule says that calls of one function or method leave the process, and how they are bounded.
 type rule struct {
 	kind   Kind

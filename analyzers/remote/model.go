@@ -77,6 +77,10 @@ type Call struct {
 	Via     string
 	ViaPos  string // "client.go:30"
 	Instead string
+	// Loopback is set when the call goes to this machine, by a constant URL or address
+	// ("http://localhost:8080/ping", "127.0.0.1:" + port): a readiness poll of a server the
+	// program starts, test scaffolding.
+	Loopback bool
 	// Contract is set when nothing bounds the call but the function it is in has no context
 	// to give it, by contract: a method implementing an interface of another package whose
 	// method has no context ("implements database.Driver.Lock"), or the context-free form
@@ -196,6 +200,9 @@ func (c *Call) Summary(fset *token.FileSet) string {
 	fmt.Fprintf(&b, ": %s", c.Timeout.Status)
 	if c.Contract != "" {
 		fmt.Fprintf(&b, " [%s]", c.Contract)
+	}
+	if c.Loopback {
+		b.WriteString(" [loopback]")
 	}
 	t := c.Timeout
 	switch t.Status {

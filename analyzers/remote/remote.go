@@ -231,7 +231,15 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 		}
 		c := &Call{Instr: call, Kind: r.kind, Name: r.name, Method: r.method, Timeout: v.timeout()}
 		if r.kind == HTTP && c.Method == "" {
-			c.Method = st.walker(call.Parent()).method(s.arg(0), nil, 0)
+			c.Method = st.walker(call.Parent()).method(s.arg(0))
+		}
+		if i, ok := addrArgs[id]; ok {
+			w := st.walker(call.Parent())
+			if i == fromRequest {
+				c.Loopback = w.loopbackRequest(s.arg(0))
+			} else {
+				c.Loopback = w.loopback(s.arg(i), nil, 0)
+			}
 		}
 		st.setContract(c, id.Name)
 		return c

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -275,70 +276,145 @@ func (w *walker) reqCall(c *ssa.CallCommon, idx int, f *frame) verdict {
 	return w.results(c, idx, f, w.req)
 }
 
-// method returns the HTTP method of the request v, when a constant says it.
-func (w *walker) method(v ssa.Value, f *frame, depth int) string {
+// makers visits the calls that make the request v (http.NewRequest, NewRequestWithContext),
+// with the frame their arguments are in; it returns false when some path to v is not one.
+func (w *walker) makers(v ssa.Value, f *frame, depth int, visit func(c *ssa.CallCommon, f *frame)) bool {
 	if v == nil || depth > 16 {
-		return ""
+		return false
 	}
 	v = flow.Unwrap(v)
 	switch v := v.(type) {
 	case *ssa.Extract:
 		if c, ok := v.Tuple.(*ssa.Call); ok && v.Index == 0 {
-			return w.methodCall(c.Common(), f, depth)
+			return w.makersCall(c.Common(), f, depth, visit)
 		}
 	case *ssa.Call:
-		return w.methodCall(v.Common(), f, depth)
+		return w.makersCall(v.Common(), f, depth, visit)
 	case *ssa.Phi:
-		m := ""
 		for _, e := range v.Edges {
-			em := w.method(e, f, depth+1)
-			if em == "" || m != "" && em != m {
-				return ""
+			if !w.makers(e, f, depth+1, visit) {
+				return false
 			}
-			m = em
 		}
-		return m
+		return true
 	case *ssa.Parameter:
 		if f != nil && v.Parent() == f.fn {
 			if i := slices.Index(f.fn.Params, v); i >= 0 && i < len(f.args) {
-				return w.method(f.args[i], f.parent, depth+1)
+				return w.makers(f.args[i], f.parent, depth+1, visit)
 			}
 		}
 	}
-	return ""
+	return false
 }
 
-func (w *walker) methodCall(c *ssa.CallCommon, f *frame, depth int) string {
+func (w *walker) makersCall(c *ssa.CallCommon, f *frame, depth int, visit func(c *ssa.CallCommon, f *frame)) bool {
 	switch flow.ID(flow.Callee(c)) {
-	case flow.FuncID{Pkg: httpPkg, Name: "NewRequest"}:
-		return w.str(c.Args[0], f, depth+1)
-	case flow.FuncID{Pkg: httpPkg, Name: "NewRequestWithContext"}:
-		return w.str(c.Args[1], f, depth+1)
+	case flow.FuncID{Pkg: httpPkg, Name: "NewRequest"}, flow.FuncID{Pkg: httpPkg, Name: "NewRequestWithContext"}:
+		visit(c, f)
+		return true
 	case flow.FuncID{Pkg: httpPkg, Recv: "Request", Name: "WithContext"},
 		flow.FuncID{Pkg: httpPkg, Recv: "Request", Name: "Clone"}:
-		return w.method(c.Args[0], f, depth+1)
+		return w.makers(c.Args[0], f, depth+1, visit)
 	}
 	callee := c.StaticCallee()
 	if callee == nil || callee.Pkg != w.st.pkg || len(callee.Blocks) == 0 || f != nil && f.depth >= maxDepth {
-		return ""
+		return false
 	}
 	nf := newFrame(callee, c, f)
-	m := ""
+	found := false
 	for _, b := range callee.Blocks {
 		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
-		if !ok || len(ret.Results) == 0 {
-			continue
+		if !ok || len(ret.Results) == 0 || isZero(ret.Results[0]) {
+			continue // return nil, err
 		}
-		rm := w.method(ret.Results[0], nf, depth+1)
-		if rm == "" {
-			continue // an error path returning nil
+		if !w.makers(ret.Results[0], nf, depth+1, visit) {
+			return false
 		}
-		if m != "" && rm != m {
-			return ""
+		found = true
+	}
+	return found
+}
+
+// requestArg returns the i-th argument of http.NewRequest (method, url) for a maker call,
+// with NewRequestWithContext's context skipped.
+func requestArg(c *ssa.CallCommon, i int) ssa.Value {
+	if flow.ID(flow.Callee(c)).Name == "NewRequestWithContext" {
+		i++
+	}
+	if i < len(c.Args) {
+		return c.Args[i]
+	}
+	return nil
+}
+
+// method returns the HTTP method of the request v, when constants say it.
+func (w *walker) method(v ssa.Value) string {
+	m, same := "", true
+	ok := w.makers(v, nil, 0, func(c *ssa.CallCommon, f *frame) {
+		cm := w.str(requestArg(c, 0), f, 0)
+		if cm == "" || m != "" && cm != m {
+			same = false
 		}
-		m = rm
+		m = cm
+	})
+	if !ok || !same {
+		return ""
 	}
 	return m
+}
+
+// loopbackRequest reports whether every request v can be is made for a constant URL on the
+// loopback interface.
+func (w *walker) loopbackRequest(v ssa.Value) bool {
+	all := true
+	ok := w.makers(v, nil, 0, func(c *ssa.CallCommon, f *frame) {
+		all = all && w.loopback(requestArg(c, 1), f, 0)
+	})
+	return ok && all
+}
+
+// loopback reports whether the string v is a URL or address whose host is written as a
+// constant naming this machine: "http://localhost:8080/ping", "127.0.0.1:" + port, ":9090".
+// Its leftmost constant part decides (concatenations, fmt.Sprintf's format,
+// net.JoinHostPort's host).
+func (w *walker) loopback(v ssa.Value, f *frame, depth int) bool {
+	if v == nil || depth > 16 {
+		return false
+	}
+	if s, ok := flow.StringConst(v); ok {
+		return loopbackHost(s)
+	}
+	switch x := flow.Unwrap(v).(type) {
+	case *ssa.BinOp:
+		return x.Op == token.ADD && w.loopback(x.X, f, depth+1)
+	case *ssa.Call:
+		switch flow.ID(flow.Callee(x.Common())) {
+		case flow.FuncID{Pkg: "fmt", Name: "Sprintf"}:
+			return len(x.Call.Args) > 0 && w.loopback(x.Call.Args[0], f, depth+1)
+		case flow.FuncID{Pkg: netPkg, Name: "JoinHostPort"}:
+			h := w.str(x.Call.Args[0], f, depth+1)
+			return h == "localhost" || strings.HasPrefix(h, "127.") || h == "::1"
+		}
+	case *ssa.Parameter:
+		if f != nil && x.Parent() == f.fn {
+			if i := slices.Index(f.fn.Params, x); i >= 0 && i < len(f.args) {
+				return w.loopback(f.args[i], f.parent, depth+1)
+			}
+		}
+	}
+	return false
+}
+
+func loopbackHost(s string) bool {
+	if i := strings.Index(s, "://"); i >= 0 {
+		s = s[i+3:]
+	}
+	for _, p := range []string{"localhost:", "localhost/", "127.", "[::1]", ":"} {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return s == "localhost"
 }
 
 // str returns the constant string v, following parameters to the arguments of entered calls.

@@ -109,3 +109,9 @@ func reservePort() error {
 	net.Dial("tcp", l.Addr().String())
 	return c.Close()
 }
+
+func dialLocal(port string) {
+	net.Dial("tcp", "127.0.0.1:"+port)
+	net.Dial("tcp", ":"+port)
+	net.Dial("tcp", net.JoinHostPort("localhost", port))
+}

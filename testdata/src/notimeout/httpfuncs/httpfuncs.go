@@ -145,3 +145,19 @@ func closureContext(u string) {
 		http.DefaultClient.Do(req)
 	}()
 }
+
+// Calls to this machine, by constant address: readiness polls of a server the program
+// starts, test scaffolding.
+func waitForServer(port string) {
+	for {
+		if _, err := http.Get("http://localhost:" + port + "/ping"); err == nil {
+			return
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+func localRequest() {
+	req, _ := http.NewRequest("GET", "http://127.0.0.1:9000/healthz", nil)
+	http.DefaultClient.Do(req)
+}
