@@ -34,12 +34,26 @@
 // struct fields or package variables by another package, or captured by closures, are treated
 // as handled rather than guessed at.
 //
-// Not reported: calls in _test.go files (tests use httptest servers and default clients) and
-// in generated files; streaming gRPC calls (long-lived by design); net.Dial of UDP, IP and
-// Unix sockets, which do not wait for a peer; grpc.NewClient, which never blocks; clients
-// whose Timeout is set to anything but a zero constant, even a variable; clients passed to a
-// function that could set their Timeout. An http.Transport's own timeouts (dial, TLS
-// handshake, response header) do not bound reading the body, so they do not count.
+// Not reported (each a case in the tests, most found on real code):
+//
+//   - calls in _test.go files, in generated files, and in packages written for tests: named
+//     like a test helper (apmtest, testutil, testsuite) or importing testing, testify,
+//     gomock, ginkgo or gotest.tools in their non-test files;
+//   - calls to this machine by a constant address (a readiness poll of
+//     http://localhost:8080/ping, a dial of ln.Addr() or "127.0.0.1:"+port);
+//   - streaming gRPC calls (long-lived by design); grpc.NewClient, which never blocks;
+//     net.Dial of UDP, IP and Unix sockets, which do not wait for a peer;
+//   - database/sql calls in a package using an embedded database (SQLite, ql, DuckDB);
+//   - calls that have no context to use by contract: inside the context-free form of an API
+//     (sqlx's Queryx next to QueryxContext, a wrapper's Exec calling Exec), whose callers are
+//     reported instead, and inside methods implementing a context-less method of another
+//     package's interface (and helpers called only from them), where the interface decides;
+//   - clients whose Timeout is set to anything but a zero constant, even a variable, or
+//     written out as Timeout: 0 (no timeout on purpose, for streaming); clients passed to a
+//     function that could set their Timeout; database/sql's Ping.
+//
+// An http.Transport's own timeouts (dial, TLS handshake, response header) do not bound
+// reading the body, so they do not count.
 //
 // Where it reports: a request sent through an http.Client that the package builds (a
 // composite literal, new(http.Client), a zero variable or field) is reported once, at the

@@ -126,12 +126,25 @@ var testImports = []string{
 }
 
 // testSupport reports whether the package is written for tests rather than production: a
-// package named like a test helper (apmtest, testutil, testsuite, ...) or one that imports
-// a testing package in its non-test files. Its remote calls talk to test servers.
+// package named like a test helper (testutil, testsuite, footesting, footestutil, or footest
+// importing a package foo, as httptest imports http) or one that imports a testing package in
+// its non-test files. Its remote calls talk to test servers.
 func testSupport(pass *analysis.Pass) bool {
 	name := pass.Pkg.Name()
-	if strings.HasPrefix(name, "test") || strings.HasSuffix(name, "test") && name != "latest" || strings.HasSuffix(name, "testing") || strings.HasSuffix(name, "testutil") {
+	for _, suffix := range []string{"testing", "testutil", "testutils", "testhelper", "testhelpers"} {
+		if strings.HasSuffix(name, suffix) {
+			return true
+		}
+	}
+	if strings.HasPrefix(name, "test") {
 		return true
+	}
+	if base, ok := strings.CutSuffix(name, "test"); ok && base != "" {
+		for _, imp := range pass.Pkg.Imports() {
+			if imp.Name() == base {
+				return true // apmtest for apm, transporttest for transport
+			}
+		}
 	}
 	for _, f := range pass.Files {
 		if strings.HasSuffix(pass.Fset.File(f.FileStart).Name(), "_test.go") {

@@ -1,7 +1,7 @@
 package notimeout_test
 
 import (
-	"os"
+	"io/fs"
 	"path/filepath"
 	"testing"
 	"time"
@@ -12,16 +12,25 @@ import (
 )
 
 func TestNoTimeout(t *testing.T) {
+	// Every package under testdata/src/notimeout but flagdefault, which TestDefaultFlag runs.
 	testdata, _ := filepath.Abs("../../testdata")
-	entries, err := os.ReadDir(filepath.Join(testdata, "src", "notimeout"))
+	src := filepath.Join(testdata, "src")
+	var pkgs []string
+	err := filepath.WalkDir(filepath.Join(src, "notimeout"), func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		if d.Name() == "flagdefault" {
+			return filepath.SkipDir
+		}
+		if gos, _ := filepath.Glob(filepath.Join(path, "*.go")); len(gos) > 0 {
+			rel, _ := filepath.Rel(src, path)
+			pkgs = append(pkgs, filepath.ToSlash(rel))
+		}
+		return nil
+	})
 	if err != nil {
 		t.Fatal(err)
-	}
-	var pkgs []string
-	for _, e := range entries {
-		if e.IsDir() && e.Name() != "flagdefault" {
-			pkgs = append(pkgs, "notimeout/"+e.Name())
-		}
 	}
 	analysistest.RunWithSuggestedFixes(t, testdata, notimeout.Analyzer, pkgs...)
 }

@@ -55,6 +55,23 @@
 // callers, in this package or in others, are checked where they make the context. This goes
 // one level deep: a function that passes its context to such a function does not get one.
 //
+// Some calls have no context to use by contract, and the model says so (Call.Contract) when
+// nothing bounds them for want of one:
+//
+//   - in the context-free form of an API: a function or method without a context parameter
+//     named like the call it makes (a wrapper's Query calling sql.DB.Query, sqlx's Queryx,
+//     MustBegin calling Beginx) or with a sibling taking one (Loads next to LoadsContext).
+//     Such a function gets a ParamFact entry without a parameter, so that its callers are
+//     the remote calls, with no context;
+//   - in a method that implements a method without a context of an interface declared in
+//     another package (a migration tool's database driver: Lock() error), or in an
+//     unexported function called only from such methods: the interface decides.
+//
+// Calls to this machine by a constant address (http://localhost:8080, "127.0.0.1:"+port,
+// ":9090", net.JoinHostPort("localhost", p)) are marked Loopback. database/sql calls in a
+// package that imports the driver of an embedded database (SQLite, ql, DuckDB) are not
+// remote calls at all.
+//
 // Packages of the standard library are not analysed, and a package that imports none of
 // net/http, net, crypto/tls, database/sql or google.golang.org/grpc, directly or not, is
 // skipped at once.

@@ -323,6 +323,9 @@ func (w *walker) makersCall(c *ssa.CallCommon, f *frame, depth int, visit func(c
 	nf := newFrame(callee, c, f)
 	found := false
 	for _, b := range callee.Blocks {
+		if len(b.Instrs) == 0 {
+			continue
+		}
 		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
 		if !ok || len(ret.Results) == 0 || isZero(ret.Results[0]) {
 			continue // return nil, err
@@ -742,6 +745,9 @@ func (w *walker) results(c *ssa.CallCommon, idx int, f *frame, eval func(ssa.Val
 	nf := newFrame(callee, c, f)
 	r := none
 	for _, b := range callee.Blocks {
+		if len(b.Instrs) == 0 {
+			continue
+		}
 		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
 		if !ok || idx >= len(ret.Results) {
 			continue

@@ -1,5 +1,5 @@
-// Package helpertest is test support (its name says so): its calls talk to test servers.
-package helpertest
+// Package testutil is test support (its name says so): its calls talk to test servers.
+package testutil
 
 import "net/http"
 
