@@ -125,10 +125,9 @@ var testImports = []string{
 	"gotest.tools/",
 }
 
-// testSupport reports whether the package is written for tests rather than production: a
-// package named like a test helper (testutil, testsuite, footesting, footestutil, or footest
-// importing a package foo, as httptest imports http) or one that imports a testing package in
-// its non-test files. Its remote calls talk to test servers.
+// testSupport reports whether the package is written for tests rather than production, by
+// its name: testutil, testsuite, footesting, footestutil, or footest importing a package foo
+// (as httptest imports http). Its remote calls talk to test servers.
 func testSupport(pass *analysis.Pass) bool {
 	name := pass.Pkg.Name()
 	for _, suffix := range []string{"testing", "testutil", "testutils", "testhelper", "testhelpers"} {
@@ -146,25 +145,34 @@ func testSupport(pass *analysis.Pass) bool {
 			}
 		}
 	}
-	for _, f := range pass.Files {
-		if strings.HasSuffix(pass.Fset.File(f.FileStart).Name(), "_test.go") {
-			continue
-		}
-		for _, imp := range f.Imports {
-			path := strings.Trim(imp.Path.Value, "`\"")
-			for _, t := range testImports {
-				if path == t || strings.HasSuffix(t, "/") && strings.HasPrefix(path, t) || strings.HasPrefix(path, t+"/") {
-					return true
-				}
+	return false
+}
+
+// testFile reports whether f is written for tests: it imports a testing package. (A package
+// may mix production code and a test suite for its users, file by file.)
+func testFile(f *ast.File) bool {
+	for _, imp := range f.Imports {
+		path := strings.Trim(imp.Path.Value, "`\"")
+		for _, t := range testImports {
+			if path == t || strings.HasSuffix(t, "/") && strings.HasPrefix(path, t) || strings.HasPrefix(path, t+"/") {
+				return true
 			}
 		}
 	}
 	return false
 }
 
+// inTest reports whether pos is in a _test.go file or a file written for tests.
 func (c *checker) inTest(pos token.Pos) bool {
 	tf := c.pass.Fset.File(pos)
-	return tf != nil && strings.HasSuffix(tf.Name(), "_test.go")
+	if tf == nil {
+		return false
+	}
+	if strings.HasSuffix(tf.Name(), "_test.go") {
+		return true
+	}
+	f := c.file(pos)
+	return f != nil && testFile(f)
 }
 
 // reportClient reports a client without a Timeout once, naming the first call that sends a
