@@ -256,13 +256,6 @@ func (c *checker) reportCall(call *remote.Call) {
 		msg = fmt.Sprintf("%s sends %s: a stalled server blocks this call forever", call.Name, c.request(t, at)) + c.requestHint(call)
 	case call.Kind == remote.Dial:
 		msg = c.dialMessage(call)
-		if name := contextParam(call.Instr.Parent()); name != "" && t.NoContext && !strings.HasPrefix(call.Name, "grpc.") {
-			dialer := "a net.Dialer"
-			if strings.HasPrefix(call.Name, "tls.") {
-				dialer = "a tls.Dialer"
-			}
-			msg += fmt.Sprintf("; %s's DialContext with %s would bound it", dialer, name)
-		}
 	case call.Kind == remote.SQL && t.NoContext:
 		msg = fmt.Sprintf("%s takes no context, so nothing bounds it: a stalled database blocks this call forever; use %s%s",
 			call.Name, contextForm(call.Name), c.withContext(call.Instr.Parent()))
@@ -299,10 +292,22 @@ func (c *checker) dialMessage(call *remote.Call) string {
 		return fmt.Sprintf("%s dials %s through %s, which has no Timeout: %s", call.Name, how, t.Client.Describe(c.pass.Fset, at), stall)
 	case call.Name == "net.DialTimeout":
 		return fmt.Sprintf("net.DialTimeout with a zero timeout has none: %s", stall)
-	case call.Name == "tls.Dial":
-		return fmt.Sprintf("tls.Dial has no timeout: %s; use tls.DialWithDialer with a net.Dialer that has a Timeout", stall)
 	}
-	return fmt.Sprintf("%s has no timeout: %s; use net.DialTimeout or a net.Dialer with a Timeout", call.Name, stall)
+	// With a context at hand, the caller's deadline is the one to use.
+	advice := "use net.DialTimeout or a net.Dialer with a Timeout"
+	if call.Name == "tls.Dial" {
+		advice = "use tls.DialWithDialer with a net.Dialer that has a Timeout"
+	}
+	if name := contextParam(call.Instr.Parent()); name != "" {
+		advice = "use a net.Dialer's DialContext with " + name
+		if call.Name == "tls.Dial" {
+			advice = "use a tls.Dialer's DialContext with " + name
+		}
+	}
+	if call.Name == "tls.Dial" {
+		return fmt.Sprintf("tls.Dial has no timeout: %s; %s", stall, advice)
+	}
+	return fmt.Sprintf("%s has no timeout: %s; %s", call.Name, stall, advice)
 }
 
 // requestHint suggests the caller's context for a request made by http.NewRequest in a

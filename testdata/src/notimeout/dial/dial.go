@@ -115,3 +115,8 @@ func dialLocal(port string) {
 	net.Dial("tcp", ":"+port)
 	net.Dial("tcp", net.JoinHostPort("localhost", port))
 }
+
+// The caller's context is at hand but not used.
+func tlsIgnoringContext(ctx context.Context, addr string) {
+	tls.Dial("tcp", addr, nil) // want `tls.Dial has no timeout: a server that stalls the TLS handshake blocks this call forever; use a tls.Dialer's DialContext with ctx`
+}
