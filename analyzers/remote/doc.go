@@ -29,8 +29,9 @@
 //
 //   - a context: context.WithTimeout, WithDeadline, WithTimeoutCause or WithDeadlineCause
 //     anywhere on the way bounds it; context.Background and TODO do not, and neither do
-//     wrappers that only add values or cancellation (WithCancel, WithValue, WithoutCancel,
-//     signal.NotifyContext, gRPC metadata, errgroup); r.Context() is the context of the
+//     wrappers that only add values or cancellation (WithCancel, WithValue,
+//     signal.NotifyContext, gRPC metadata, errgroup); context.WithoutCancel drops its
+//     parent's deadline, so it has none whatever the parent's; r.Context() is the context of the
 //     request r. A context that comes from a parameter is the caller's: the status is
 //     unknown, and the parameter is recorded. Contexts read from struct fields, package
 //     variables or captured by closures are unknown too (treated as handled);

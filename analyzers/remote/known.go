@@ -69,7 +69,6 @@ var ctxWrappers = map[flow.FuncID]int{
 	{Pkg: ctxPkg, Name: "WithCancel"}:                                             0,
 	{Pkg: ctxPkg, Name: "WithCancelCause"}:                                        0,
 	{Pkg: ctxPkg, Name: "WithValue"}:                                              0,
-	{Pkg: ctxPkg, Name: "WithoutCancel"}:                                          0,
 	{Pkg: "os/signal", Name: "NotifyContext"}:                                     0,
 	{Pkg: grpcPkg + "/metadata", Name: "AppendToOutgoingContext"}:                 0,
 	{Pkg: grpcPkg + "/metadata", Name: "NewOutgoingContext"}:                      0,

@@ -213,6 +213,9 @@ func (w *walker) ctxCall(c *ssa.CallCommon, idx int, f *frame) verdict {
 		switch {
 		case id.Name == "Background" || id.Name == "TODO":
 			return verdict{k: vUnbounded, src: Source{What: "context." + id.Name + "()", Pos: c.Pos()}}
+		case id.Name == "WithoutCancel":
+			// Detached from its parent: no deadline, whatever the parent's.
+			return verdict{k: vUnbounded, src: Source{What: "context.WithoutCancel", Pos: c.Pos()}}
 		case deadlineMakers[id.Name]:
 			return bounded("context." + id.Name)
 		}

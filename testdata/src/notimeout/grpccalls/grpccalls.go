@@ -81,3 +81,14 @@ func dialContextBlockDeadline(addr string) {
 func dialWithOptions(addr string, opts ...grpc.DialOption) {
 	grpc.Dial(addr, append(opts, grpc.WithBlock())...)
 }
+
+// Detached work: WithoutCancel drops the caller's deadline along with its cancellation.
+func detached(ctx context.Context, c greeterpb.GreeterClient) {
+	go c.SayHello(context.WithoutCancel(ctx), &greeterpb.HelloRequest{}) // want `GreeterClient.SayHello gets a context without a deadline, from context.WithoutCancel`
+}
+
+func detachedWithTimeout(ctx context.Context, c greeterpb.GreeterClient) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+	defer cancel()
+	c.SayHello(ctx, &greeterpb.HelloRequest{})
+}
