@@ -7,6 +7,8 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/keyinloop"
 	"github.com/idemlint/idemlint/analyzers/keys"
+	"github.com/idemlint/idemlint/analyzers/notimeout"
+	"github.com/idemlint/idemlint/analyzers/remote"
 	"github.com/idemlint/idemlint/analyzers/retryscope"
 )
 
@@ -14,6 +16,7 @@ import (
 func Checks() []*analysis.Analyzer {
 	return []*analysis.Analyzer{
 		keyinloop.Analyzer,
+		notimeout.Analyzer,
 	}
 }
 
@@ -23,6 +26,7 @@ func Models() []*analysis.Analyzer {
 	return []*analysis.Analyzer{
 		retryscope.Analyzer,
 		keys.Analyzer,
+		remote.Analyzer,
 	}
 }
 

@@ -1,0 +1,71 @@
+// Package notimeout defines an analyzer that reports calls leaving the process that nothing
+// bounds in time.
+//
+// # Analyzer notimeout
+//
+// notimeout: report remote calls with no timeout and no deadline, which a stalled peer blocks forever
+//
+// A client that waits without a bound for a server that stopped answering holds its
+// goroutine, its connection and whatever its caller holds, forever; retries never start, and
+// one slow dependency becomes an outage. Every call that leaves the process needs a timeout
+// or a deadline. The analyzer reports, using the remote analyzer's model:
+//
+//   - net/http: http.Get, Head, Post and PostForm, which use http.DefaultClient (no timeout)
+//     and a request without a context; a request sent through a client without a Timeout
+//     when the request's context has no deadline in reach (context.Background or TODO, or
+//     http.NewRequest, which gives it no context). Clients are followed to where they are
+//     built: a composite literal, new(http.Client), http.DefaultClient, a package variable,
+//     a struct field the package assigns or leaves zero, a constructor of the same package;
+//   - net.Dial and DialTCP, tls.Dial, and net.Dialer and tls.Dialer without a Timeout, dialing
+//     without a context or with one that has no deadline;
+//   - gRPC: calls through generated stubs or a ClientConn with a context that has no deadline;
+//     grpc.Dial with WithBlock and no timeout, and DialContext with WithBlock and a context
+//     without a deadline;
+//   - database/sql: Query, QueryRow, Exec, Prepare and Begin of sql.DB, Tx and Stmt (no
+//     context at all), and their ...Context forms with a context that has no deadline;
+//   - a call of a function, of this package or another, that passes the context it is given to
+//     such a remote call with nothing else bounding it, when the context given has no deadline.
+//
+// A context has a deadline "in reach" when context.WithTimeout, WithDeadline,
+// WithTimeoutCause or WithDeadlineCause is on its way to the call, within the function and
+// through helpers of the same package. A context received as a parameter, or from r.Context()
+// of a request received as one, is the caller's responsibility: it is not reported here, and
+// the caller is checked where it makes the context. Contexts, requests and clients kept in
+// struct fields or package variables by another package, or captured by closures, are treated
+// as handled rather than guessed at.
+//
+// Not reported (each a case in the tests, most found on real code):
+//
+//   - calls in _test.go files, in generated files, and in packages written for tests: named
+//     like a test helper (apmtest, testutil, testsuite) or importing testing, testify,
+//     gomock, ginkgo or gotest.tools in their non-test files;
+//   - calls to this machine by a constant address (a readiness poll of
+//     http://localhost:8080/ping, a dial of ln.Addr() or "127.0.0.1:"+port);
+//   - streaming gRPC calls (long-lived by design); grpc.NewClient, which never blocks;
+//     net.Dial of UDP, IP and Unix sockets, which do not wait for a peer;
+//   - database/sql calls in a package using an embedded database (SQLite, ql, DuckDB);
+//   - calls that have no context to use by contract: inside the context-free form of an API
+//     (sqlx's Queryx next to QueryxContext, a wrapper's Exec calling Exec), whose callers are
+//     reported instead, and inside methods implementing a context-less method of another
+//     package's interface (and helpers called only from them), where the interface decides;
+//   - clients whose Timeout is set to anything but a zero constant, even a variable, or
+//     written out as Timeout: 0 (no timeout on purpose, for streaming); clients passed to a
+//     function that could set their Timeout; database/sql's Ping.
+//
+// An http.Transport's own timeouts (dial, TLS handshake, response header) do not bound
+// reading the body, so they do not count.
+//
+// Where it reports: a request sent through an http.Client that the package builds (a
+// composite literal, new(http.Client), a zero variable or field) is reported once, at the
+// client, naming the first call that sends a request without a deadline and how many
+// others do: that is the line that must change, and adding a Timeout there fixes every call.
+// Everything else is reported at the call.
+//
+// The suggested fix, for an http.Client composite literal without a Timeout field, adds
+//
+//	Timeout: 30 * time.Second,
+//
+// to it, importing "time" when needed; the duration is the -notimeout.default flag (for
+// example -notimeout.default=10s). http.Get and the other package functions have no automatic
+// fix: the message says what to use instead.
+package notimeout

@@ -1,0 +1,73 @@
+package notimeout_test
+
+import (
+	"io/fs"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/idemlint/idemlint/analyzers/notimeout"
+)
+
+func TestNoTimeout(t *testing.T) {
+	// Every package under testdata/src/notimeout but flagdefault, which TestDefaultFlag runs.
+	testdata, _ := filepath.Abs("../../testdata")
+	src := filepath.Join(testdata, "src")
+	var pkgs []string
+	err := filepath.WalkDir(filepath.Join(src, "notimeout"), func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		if d.Name() == "flagdefault" {
+			return filepath.SkipDir
+		}
+		if gos, _ := filepath.Glob(filepath.Join(path, "*.go")); len(gos) > 0 {
+			rel, _ := filepath.Rel(src, path)
+			pkgs = append(pkgs, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.RunWithSuggestedFixes(t, testdata, notimeout.Analyzer, pkgs...)
+}
+
+func TestDefaultFlag(t *testing.T) {
+	if err := notimeout.Analyzer.Flags.Set("default", "1500ms"); err != nil {
+		t.Fatal(err)
+	}
+	defer notimeout.Analyzer.Flags.Set("default", "30s")
+	testdata, _ := filepath.Abs("../../testdata")
+	analysistest.RunWithSuggestedFixes(t, testdata, notimeout.Analyzer, "notimeout/flagdefault")
+}
+
+func TestDefaultFlagRejects(t *testing.T) {
+	for _, bad := range []string{"0s", "-1m", "soon"} {
+		if err := notimeout.Analyzer.Flags.Set("default", bad); err == nil {
+			t.Errorf("-notimeout.default=%s accepted", bad)
+		}
+	}
+}
+
+func TestRender(t *testing.T) {
+	for _, tc := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{30 * time.Second, "30 * time.Second"},
+		{time.Second, "time.Second"},
+		{500 * time.Millisecond, "500 * time.Millisecond"},
+		{2 * time.Minute, "2 * time.Minute"},
+		{90 * time.Second, "90 * time.Second"},
+		{time.Hour, "time.Hour"},
+		{1500 * time.Microsecond, "1500 * time.Microsecond"},
+		{7, "7 * time.Nanosecond"},
+	} {
+		if got := notimeout.Render(tc.d, "time"); got != tc.want {
+			t.Errorf("Render(%v) = %q, want %q", tc.d, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,83 @@
+// Package remote is idemlint's shared model of the calls that leave the process: which calls
+// talk to another process over the network, what kind each is (HTTP, dial, gRPC, SQL, with
+// the HTTP method when it is known), and what bounds how long each can take. The checks
+// (notimeout, and the checks that need to know whether a retried call is an HTTP POST) ask
+// this analyzer rather than recognising calls themselves.
+//
+// # Analyzer remote
+//
+// remote: find the calls that leave the process and what bounds them, for idemlint's checks
+//
+// Remote calls:
+//
+//   - net/http: http.Get, Head, Post and PostForm (which use http.DefaultClient and a request
+//     without a context), the same methods of *http.Client, Client.Do, and RoundTrip of an
+//     http.Transport or http.RoundTripper;
+//   - net.Dial, DialTCP, DialTimeout and net.Dialer's Dial and DialContext, for networks that
+//     connect to a peer (not UDP, IP or Unix sockets); tls.Dial, DialWithDialer and
+//     tls.Dialer's Dial and DialContext;
+//   - gRPC: any call whose callee takes a context first and ...grpc.CallOption last
+//     (generated client stubs, ClientConnInterface.Invoke and NewStream; a call returning a
+//     stream is marked streaming); grpc.Dial and DialContext when an option (WithBlock,
+//     WithReturnConnectionError) makes them wait for the server;
+//   - database/sql: Query, QueryRow, Exec, Prepare and Begin of sql.DB, sql.Tx and sql.Stmt,
+//     which take no context, and their ...Context forms, BeginTx, and sql.Conn's methods;
+//   - a call of a function that passes its context to one of the above with nothing else
+//     bounding it (see ParamFact below): the call is remote "via" that function.
+//
+// What bounds them, found by following SSA values backward from the call:
+//
+//   - a context: context.WithTimeout, WithDeadline, WithTimeoutCause or WithDeadlineCause
+//     anywhere on the way bounds it; context.Background and TODO do not, and neither do
+//     wrappers that only add values or cancellation (WithCancel, WithValue,
+//     signal.NotifyContext, gRPC metadata, errgroup); context.WithoutCancel drops its
+//     parent's deadline, so it has none whatever the parent's; r.Context() is the context of the
+//     request r. A context that comes from a parameter is the caller's: the status is
+//     unknown, and the parameter is recorded. Contexts read from struct fields, package
+//     variables or captured by closures are unknown too (treated as handled);
+//   - a request: http.NewRequest gives it no context; NewRequestWithContext, WithContext and
+//     Clone give it theirs;
+//   - an http.Client: its Timeout field, set to anything but a zero constant. The client is
+//     followed to where it is built: a composite literal or new(http.Client), a local or
+//     package variable, http.DefaultClient (no timeout unless the package changes it),
+//     cleanhttp's DefaultClient, a constructor of the same package (through its return
+//     statements), the values the package stores into a struct field, or the zero value of
+//     a struct field or variable of type http.Client that nothing assigns. A client from a
+//     parameter, another package's variable or function, or passed to a function that could
+//     set its Timeout, is unknown;
+//   - a net.Dialer: its Timeout or Deadline field; a tls.Dialer: its NetDialer;
+//   - a gRPC dial: grpc.WithTimeout among its options, or its context.
+//
+// Functions of the same package are entered through their results (a helper that builds the
+// request or the context), with their parameters mapped to the call's arguments.
+//
+// A function that passes the context of one of its parameters (a context.Context, or an
+// *http.Request's) to a remote call that nothing else bounds gets a ParamFact, so that its
+// callers, in this package or in others, are checked where they make the context. This goes
+// one level deep: a function that passes its context to such a function does not get one.
+//
+// Some calls have no context to use by contract, and the model says so (Call.Contract) when
+// nothing bounds them for want of one:
+//
+//   - in the context-free form of an API: a function or method without a context parameter
+//     named like the call it makes (a wrapper's Query calling sql.DB.Query, sqlx's Queryx,
+//     MustBegin calling Beginx) or with a sibling taking one (Loads next to LoadsContext).
+//     Such a function gets a ParamFact entry without a parameter, so that its callers are
+//     the remote calls, with no context;
+//   - in a method that implements a method without a context of an interface declared in
+//     another package (a migration tool's database driver: Lock() error), or in an
+//     unexported function called only from such methods: the interface decides.
+//
+// Calls to this machine by a constant address (http://localhost:8080, "127.0.0.1:"+port,
+// ":9090", net.JoinHostPort("localhost", p)) are marked Loopback. database/sql calls in a
+// package that imports the driver of an embedded database (SQLite, ql, DuckDB) are not
+// remote calls at all.
+//
+// Packages of the standard library are not analysed, and a package that imports none of
+// net/http, net, crypto/tls, database/sql or google.golang.org/grpc, directly or not, is
+// skipped at once.
+//
+// How to teach the model a new client library is described at the top of known.go, the one
+// file that holds what the model knows about libraries. The -remote.report flag reports every
+// remote call found and what bounds it, which is how the model is tested.
+package remote

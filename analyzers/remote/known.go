@@ -1,0 +1,285 @@
+package remote
+
+import (
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+)
+
+// This file is the one place that knows which calls leave the process and how each gets a
+// bound. How to teach the model a new client library:
+//
+//  1. If the library's calls take a context.Context and nothing else can bound them (like
+//     database/sql's ...Context methods), add a rule whose eval is ctxArg(i).
+//  2. If a client or dialer struct carries the timeout (like http.Client.Timeout), describe the
+//     struct as an objType (the fields that bound it) and evaluate the call with w.obj on the
+//     receiver, combined with either() and the request's or call's context.
+//  3. If a constructor of the library returns a client known to have no timeout, add it to
+//     noTimeoutConstructors.
+//  4. If a function only passes a context through (adds values, cancellation, a span), add it
+//     to ctxWrappers so that the walk goes on through it; functions not listed there stop the
+//     walk with "unknown", which keeps the checks quiet.
+//
+// Add a test case for each new rule in testdata/src/remote (the -remote.report output) and,
+// when it changes what notimeout reports, in testdata/src/notimeout.
+
+const (
+	httpPkg = "net/http"
+	netPkg  = "net"
+	tlsPkg  = "crypto/tls"
+	sqlPkg  = "database/sql"
+	grpcPkg = "google.golang.org/grpc"
+	ctxPkg  = "context"
+)
+
+// remotePkgs are the packages whose presence among a package's (transitive) imports makes it
+// worth analysing.
+var remotePkgs = []string{httpPkg, netPkg, tlsPkg, sqlPkg, grpcPkg}
+
+// An objType is a struct that carries a timeout for the calls made through it.
+type objType struct {
+	pkg, name string   // the named struct type
+	display   string   // "http.Client"
+	fields    []string // fields whose non-zero value bounds the calls
+	// subField holds a value of type sub that bounds the calls (tls.Dialer.NetDialer).
+	subField string
+	sub      *objType
+}
+
+var (
+	httpClient = &objType{pkg: httpPkg, name: "Client", display: "http.Client", fields: []string{"Timeout"}}
+	netDialer  = &objType{pkg: netPkg, name: "Dialer", display: "net.Dialer", fields: []string{"Timeout", "Deadline"}}
+	tlsDialer  = &objType{pkg: tlsPkg, name: "Dialer", display: "tls.Dialer", subField: "NetDialer", sub: netDialer}
+)
+
+var objTypes = []*objType{httpClient, netDialer, tlsDialer}
+
+// noTimeoutConstructors are library functions that return an *http.Client without a Timeout.
+var noTimeoutConstructors = map[flow.FuncID]string{
+	{Pkg: "github.com/hashicorp/go-cleanhttp", Name: "DefaultClient"}:       "cleanhttp.DefaultClient",
+	{Pkg: "github.com/hashicorp/go-cleanhttp", Name: "DefaultPooledClient"}: "cleanhttp.DefaultPooledClient",
+}
+
+// ctxWrappers are functions that return a context derived from one of their arguments (by
+// index, receiver excluded) without adding a deadline: the walk goes on through that argument.
+var ctxWrappers = map[flow.FuncID]int{
+	{Pkg: ctxPkg, Name: "WithCancel"}:                                             0,
+	{Pkg: ctxPkg, Name: "WithCancelCause"}:                                        0,
+	{Pkg: ctxPkg, Name: "WithValue"}:                                              0,
+	{Pkg: "os/signal", Name: "NotifyContext"}:                                     0,
+	{Pkg: grpcPkg + "/metadata", Name: "AppendToOutgoingContext"}:                 0,
+	{Pkg: grpcPkg + "/metadata", Name: "NewOutgoingContext"}:                      0,
+	{Pkg: "golang.org/x/sync/errgroup", Name: "WithContext"}:                      0,
+	{Pkg: "go.opentelemetry.io/otel/trace", Name: "ContextWithSpan"}:              0,
+	{Pkg: "go.opentelemetry.io/otel/trace", Recv: "Tracer", Name: "Start"}:        0,
+	{Pkg: "go.opentelemetry.io/otel/baggage", Name: "ContextWithBaggage"}:         0,
+	{Pkg: "go.opentelemetry.io/otel/trace", Name: "ContextWithSpanContext"}:       0,
+	{Pkg: "go.opentelemetry.io/otel/trace", Name: "ContextWithRemoteSpanContext"}: 0,
+}
+
+// deadlineMakers are the functions whose context has a deadline.
+var deadlineMakers = map[string]bool{
+	"WithTimeout": true, "WithDeadline": true, "WithTimeoutCause": true, "WithDeadlineCause": true,
+}
+
+// addrArgs says which argument (receiver excluded) of a remote call names where it goes, so
+// that calls to this machine written as constants ("http://localhost:8080") can be told
+// apart; fromRequest means the request's URL (argument 0).
+const fromRequest = -1
+
+var addrArgs = map[flow.FuncID]int{
+	{Pkg: httpPkg, Name: "Get"}: 0, {Pkg: httpPkg, Name: "Head"}: 0, {Pkg: httpPkg, Name: "Post"}: 0, {Pkg: httpPkg, Name: "PostForm"}: 0,
+	{Pkg: httpPkg, Recv: "Client", Name: "Get"}: 0, {Pkg: httpPkg, Recv: "Client", Name: "Head"}: 0,
+	{Pkg: httpPkg, Recv: "Client", Name: "Post"}: 0, {Pkg: httpPkg, Recv: "Client", Name: "PostForm"}: 0,
+	{Pkg: httpPkg, Recv: "Client", Name: "Do"}: fromRequest, {Pkg: httpPkg, Recv: "Transport", Name: "RoundTrip"}: fromRequest,
+	{Pkg: httpPkg, Recv: "RoundTripper", Name: "RoundTrip"}: fromRequest,
+	{Pkg: netPkg, Name: "Dial"}:                             1, {Pkg: netPkg, Name: "DialTimeout"}: 1,
+	{Pkg: netPkg, Recv: "Dialer", Name: "Dial"}: 1, {Pkg: netPkg, Recv: "Dialer", Name: "DialContext"}: 2,
+	{Pkg: tlsPkg, Name: "Dial"}: 1, {Pkg: tlsPkg, Name: "DialWithDialer"}: 2,
+	{Pkg: tlsPkg, Recv: "Dialer", Name: "Dial"}: 1, {Pkg: tlsPkg, Recv: "Dialer", Name: "DialContext"}: 2,
+	{Pkg: grpcPkg, Name: "Dial"}: 0, {Pkg: grpcPkg, Name: "DialContext"}: 1,
+}
+
+// A rule says that calls of one function or method leave the process, and how they are bounded.
+type rule struct {
+	kind   Kind
+	name   string // for messages
+	method string // the HTTP method a package function or client method fixes
+	// eval says what bounds one call; ok false means this call does not leave the process
+	// after all (net.Dial of a UDP socket, a non-blocking gRPC dial).
+	eval func(w *walker, s *site) (v verdict, ok bool)
+}
+
+var rules = map[flow.FuncID]rule{}
+
+func init() {
+	add := func(pkg, recv, name string, kind Kind, method string, eval func(w *walker, s *site) (verdict, bool)) {
+		display := shortPkg(pkg) + "."
+		if recv != "" {
+			display += recv + "."
+		}
+		rules[flow.FuncID{Pkg: pkg, Recv: recv, Name: name}] = rule{kind: kind, name: display + name, method: method, eval: eval}
+	}
+
+	// net/http. The package functions use http.DefaultClient and a request without a context.
+	for name, method := range map[string]string{"Get": "GET", "Head": "HEAD", "Post": "POST", "PostForm": "POST"} {
+		add(httpPkg, "", name, HTTP, method, func(w *walker, s *site) (verdict, bool) {
+			return either(w.defaultClient(), noContext()), true
+		})
+		add(httpPkg, "Client", name, HTTP, method, func(w *walker, s *site) (verdict, bool) {
+			return either(w.obj(s.recv, nil, httpClient), noContext()), true
+		})
+	}
+	add(httpPkg, "Client", "Do", HTTP, "", func(w *walker, s *site) (verdict, bool) {
+		return either(w.obj(s.recv, nil, httpClient), w.req(s.arg(0), nil)), true
+	})
+	roundTrip := func(w *walker, s *site) (verdict, bool) { return w.req(s.arg(0), nil), true }
+	add(httpPkg, "Transport", "RoundTrip", HTTP, "", roundTrip)
+	add(httpPkg, "RoundTripper", "RoundTrip", HTTP, "", roundTrip)
+
+	// net and crypto/tls.
+	add(netPkg, "", "Dial", Dial, "", func(w *walker, s *site) (verdict, bool) {
+		return noContext(), connects(s.arg(0), s.arg(1))
+	})
+	add(netPkg, "", "DialTCP", Dial, "", func(w *walker, s *site) (verdict, bool) {
+		return noContext(), connects(nil, s.arg(2))
+	})
+	add(netPkg, "", "DialTimeout", Dial, "", func(w *walker, s *site) (verdict, bool) {
+		if d, ok := flow.IntConst(s.arg(2)); ok && d <= 0 {
+			return noContext(), connects(s.arg(0), s.arg(1)) // a zero timeout is none
+		}
+		return bounded("net.DialTimeout"), connects(s.arg(0), s.arg(1))
+	})
+	add(netPkg, "Dialer", "Dial", Dial, "", func(w *walker, s *site) (verdict, bool) {
+		return either(w.obj(s.recv, nil, netDialer), noContext()), connects(s.arg(0), s.arg(1))
+	})
+	add(netPkg, "Dialer", "DialContext", Dial, "", func(w *walker, s *site) (verdict, bool) {
+		return either(w.obj(s.recv, nil, netDialer), w.ctx(s.arg(0), nil)), connects(s.arg(1), s.arg(2))
+	})
+	add(tlsPkg, "", "Dial", Dial, "", func(w *walker, s *site) (verdict, bool) {
+		return noContext(), connects(nil, s.arg(1))
+	})
+	add(tlsPkg, "", "DialWithDialer", Dial, "", func(w *walker, s *site) (verdict, bool) {
+		return either(w.obj(s.arg(0), nil, netDialer), noContext()), connects(nil, s.arg(2))
+	})
+	add(tlsPkg, "Dialer", "Dial", Dial, "", func(w *walker, s *site) (verdict, bool) {
+		return either(w.obj(s.recv, nil, tlsDialer), noContext()), connects(nil, s.arg(1))
+	})
+	add(tlsPkg, "Dialer", "DialContext", Dial, "", func(w *walker, s *site) (verdict, bool) {
+		return either(w.obj(s.recv, nil, tlsDialer), w.ctx(s.arg(0), nil)), connects(nil, s.arg(2))
+	})
+
+	// gRPC dials block only with WithBlock (or WithReturnConnectionError); NewClient never
+	// blocks. Calls are recognised by their signature (see grpcCall).
+	add(grpcPkg, "", "Dial", Dial, "", func(w *walker, s *site) (verdict, bool) {
+		return w.grpcDial(s.variadic(1), noContext())
+	})
+	add(grpcPkg, "", "DialContext", Dial, "", func(w *walker, s *site) (verdict, bool) {
+		return w.grpcDial(s.variadic(2), w.ctx(s.arg(0), nil))
+	})
+
+	// database/sql: the methods without a context have none at all; the ...Context forms
+	// (and BeginTx) are bounded by their context.
+	noCtx := func(w *walker, s *site) (verdict, bool) { return noContext(), true }
+	ctxArg := func(w *walker, s *site) (verdict, bool) { return w.ctx(s.arg(0), nil), true }
+	for _, recv := range []string{"DB", "Conn", "Tx", "Stmt"} {
+		for _, name := range []string{"Query", "QueryRow", "Exec"} {
+			if recv == "Conn" {
+				continue // sql.Conn has only the context forms
+			}
+			add(sqlPkg, recv, name, SQL, "", noCtx)
+		}
+		for _, name := range []string{"QueryContext", "QueryRowContext", "ExecContext"} {
+			add(sqlPkg, recv, name, SQL, "", ctxArg)
+		}
+		if recv != "Stmt" {
+			add(sqlPkg, recv, "PrepareContext", SQL, "", ctxArg)
+			if recv != "Conn" {
+				add(sqlPkg, recv, "Prepare", SQL, "", noCtx)
+			}
+		}
+	}
+	add(sqlPkg, "DB", "Begin", SQL, "", noCtx)
+	add(sqlPkg, "DB", "BeginTx", SQL, "", ctxArg)
+	add(sqlPkg, "Conn", "BeginTx", SQL, "", ctxArg)
+}
+
+// grpcCall reports whether fn has the signature of a gRPC client call: a context first, a
+// variadic ...grpc.CallOption last, and an error last among the results. Generated stubs,
+// ClientConnInterface.Invoke and NewStream all have it. A call returning an interface (a
+// stream) is a streaming call.
+func grpcCall(fn *types.Func) (stream, ok bool) {
+	sig, isSig := fn.Type().(*types.Signature)
+	if !isSig || !sig.Variadic() {
+		return false, false
+	}
+	params, results := sig.Params(), sig.Results()
+	if params.Len() < 2 || !isContext(params.At(0).Type()) {
+		return false, false
+	}
+	last, isSlice := params.At(params.Len() - 1).Type().(*types.Slice)
+	if !isSlice || !isNamed(last.Elem(), grpcPkg, "CallOption") {
+		return false, false
+	}
+	if results.Len() == 0 || !isError(results.At(results.Len()-1).Type()) {
+		return false, false
+	}
+	if results.Len() == 2 {
+		_, stream = results.At(0).Type().Underlying().(*types.Interface)
+	}
+	return stream, true
+}
+
+// connects reports whether dialing addr on network makes a connection with a peer that can
+// stall. UDP, IP and Unix sockets (when network is a constant naming one) do not wait for a
+// peer; neither does a connection to the address of a listener the program holds
+// (ln.Addr()), which the kernel accepts at once.
+func connects(network, addr ssa.Value) bool {
+	if s, ok := flow.StringConst(network); ok {
+		for _, p := range []string{"udp", "ip", "unix"} {
+			if strings.HasPrefix(s, p) {
+				return false
+			}
+		}
+	}
+	if addr == nil {
+		return true
+	}
+	self := false
+	flow.Backward(addr, 64, func(v ssa.Value) bool {
+		if c, ok := v.(*ssa.Call); ok {
+			id := flow.ID(flow.Callee(c.Common()))
+			if id.Pkg == netPkg && id.Name == "Addr" && strings.HasSuffix(id.Recv, "Listener") {
+				self = true
+			}
+		}
+		return !self
+	})
+	return !self
+}
+
+func shortPkg(path string) string {
+	if i := strings.LastIndex(path, "/"); i >= 0 {
+		return path[i+1:]
+	}
+	return path
+}
+
+func isNamed(t types.Type, pkg, name string) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok {
+		return false
+	}
+	obj := n.Origin().Obj()
+	return obj.Pkg() != nil && obj.Pkg().Path() == pkg && obj.Name() == name
+}
+
+func isContext(t types.Type) bool { return isNamed(t, ctxPkg, "Context") }
+
+func isError(t types.Type) bool { return types.Identical(t, types.Universe.Lookup("error").Type()) }

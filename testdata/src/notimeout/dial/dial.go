@@ -1,0 +1,122 @@
+// Package dial: connections opened with net and crypto/tls.
+package dial
+
+import (
+	"context"
+	"crypto/tls"
+	"net"
+	"time"
+)
+
+// ---- Reported ----
+
+func dial(addr string) (net.Conn, error) {
+	return net.Dial("tcp", addr) // want `net.Dial has no timeout: connecting to an unresponsive host blocks this call for minutes, until the operating system gives up; use net.DialTimeout or a net.Dialer with a Timeout`
+}
+
+func dialNetwork(network, addr string) {
+	net.Dial(network, addr) // want `net.Dial has no timeout`
+}
+
+func dialTCP(raddr *net.TCPAddr) {
+	net.DialTCP("tcp", nil, raddr) // want `net.DialTCP has no timeout`
+}
+
+func zeroTimeout(addr string) {
+	net.DialTimeout("tcp", addr, 0) // want `net.DialTimeout with a zero timeout has none`
+}
+
+func tlsDial(addr string) {
+	tls.Dial("tcp", addr, &tls.Config{}) // want `tls.Dial has no timeout: a server that stalls the TLS handshake blocks this call forever; use tls.DialWithDialer with a net.Dialer that has a Timeout`
+}
+
+func zeroDialer(addr string) {
+	var d net.Dialer
+	d.Dial("tcp", addr) // want `net.Dialer.Dial dials without a context through the net.Dialer made at line 34, which has no Timeout`
+}
+
+func dialerBackground(addr string) {
+	d := &net.Dialer{KeepAlive: time.Minute}
+	d.DialContext(context.Background(), "tcp", addr) // want `net.Dialer.DialContext dials with a context without a deadline, from context.Background\(\) \(line 40\) through the net.Dialer made at line 39, which has no Timeout`
+}
+
+func tlsDialer(addr string) {
+	d := &tls.Dialer{Config: &tls.Config{}}
+	d.Dial("tcp", addr) // want `tls.Dialer.Dial dials without a context through the tls.Dialer made at line 44, which has no Timeout: a server that stalls the TLS handshake`
+}
+
+func tlsWithZeroDialer(addr string) {
+	tls.DialWithDialer(&net.Dialer{}, "tcp", addr, nil) // want `tls.DialWithDialer dials without a context through the net.Dialer made at line 49`
+}
+
+// ---- Not reported ----
+
+func dialTimeout(addr string) {
+	net.DialTimeout("tcp", addr, 5*time.Second)
+}
+
+func dialerTimeout(addr string) {
+	d := net.Dialer{Timeout: 3 * time.Second}
+	d.Dial("tcp", addr)
+}
+
+func dialerDeadline(addr string) {
+	d := &net.Dialer{Deadline: time.Now().Add(time.Second)}
+	d.Dial("tcp", addr)
+}
+
+func dialContextDeadline(addr string) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	var d net.Dialer
+	d.DialContext(ctx, "tcp", addr)
+}
+
+func dialContextFromCaller(ctx context.Context, addr string) {
+	var d net.Dialer
+	d.DialContext(ctx, "tcp", addr)
+}
+
+func udp(addr string) {
+	net.Dial("udp", addr)
+	net.Dial("unix", "/run/app.sock")
+}
+
+func tlsWithDialer(addr string) {
+	tls.DialWithDialer(&net.Dialer{Timeout: time.Second}, "tcp", addr, nil)
+}
+
+func tlsDialerWithTimeout(addr string) {
+	d := &tls.Dialer{NetDialer: &net.Dialer{Timeout: time.Second}}
+	d.DialContext(context.Background(), "tcp", addr)
+}
+
+func dialerFromCaller(d *net.Dialer, addr string) {
+	d.Dial("tcp", addr)
+}
+
+// Dialing a listener the program holds: the kernel accepts at once (a free-port helper).
+func reservePort() error {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	c, err := net.DialTCP("tcp", nil, l.Addr().(*net.TCPAddr))
+	if err != nil {
+		return err
+	}
+	net.Dial("tcp", l.Addr().String())
+	return c.Close()
+}
+
+func dialLocal(port string) {
+	net.Dial("tcp", "127.0.0.1:"+port)
+	net.Dial("tcp", ":"+port)
+	net.Dial("tcp", net.JoinHostPort("localhost", port))
+}
+
+// The caller's context is at hand but not used.
+func tlsIgnoringContext(ctx context.Context, addr string) {
+	tls.Dial("tcp", addr, nil) // want `tls.Dial has no timeout: a server that stalls the TLS handshake blocks this call forever; use a tls.Dialer's DialContext with ctx`
+}

@@ -1,0 +1,4 @@
+// Package greeter is a package with a test helper package, greetertest.
+package greeter
+
+const Hello = "hello"

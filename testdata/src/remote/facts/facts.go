@@ -1,0 +1,59 @@
+// Package facts has functions that pass their context to remote calls: they get ParamFacts.
+package facts
+
+import (
+	"context"
+	"database/sql"
+	"net/http"
+	"time"
+
+	"example.com/greeterpb"
+)
+
+type Client struct {
+	greeter greeterpb.GreeterClient
+}
+
+func (c *Client) Hello(ctx context.Context, name string) error { // want Hello:`passes the context of parameter 1 to GreeterClient.SayHello at facts.go:18`
+	_, err := c.greeter.SayHello(ctx, &greeterpb.HelloRequest{Name: name}) // want `gRPC call GreeterClient.SayHello: unknown \(context from parameter 1\)`
+	return err
+}
+
+func Fetch(ctx context.Context, url string) error { // want Fetch:`passes the context of parameter 0 to http.Client.Do at facts.go:24`
+	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
+	_, err := http.DefaultClient.Do(req) // want `HTTP call http.Client.Do \(GET\): unknown \(context from parameter 0\)`
+	return err
+}
+
+func Send(req *http.Request) error { // want Send:`passes the request context of parameter 0 to http.Client.Do at facts.go:29`
+	_, err := http.DefaultClient.Do(req) // want `HTTP call http.Client.Do: unknown \(request from parameter 0\)`
+	return err
+}
+
+var timed = &http.Client{Timeout: time.Second}
+
+// Bounded: its client has a timeout, so no fact.
+func FetchTimed(ctx context.Context, url string) error {
+	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
+	_, err := timed.Do(req) // want `HTTP call http.Client.Do \(GET\): bounded by http.Client.Timeout`
+	return err
+}
+
+// Bounded: it adds a deadline itself.
+func FetchWithDeadline(ctx context.Context, url string) error {
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
+	_, err := http.DefaultClient.Do(req) // want `HTTP call http.Client.Do \(GET\): bounded by context.WithTimeout`
+	return err
+}
+
+type Store struct {
+	db *sql.DB
+}
+
+// The context-free form of an API: its callers are checked, through a fact.
+func (s *Store) Query(q string) error { // want Query:`passes no context to sql.DB.Query at facts.go:57`
+	_, err := s.db.Query(q) // want `SQL call sql.DB.Query: unbounded \[the context-free form of Query\] \(no context\)`
+	return err
+}

@@ -1,0 +1,22 @@
+// Package usefacts calls functions of another package that pass their context to remote calls.
+package usefacts
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"remote/facts"
+)
+
+func calls(c *facts.Client, ctx context.Context) {
+	c.Hello(context.Background(), "x") // want `gRPC call GreeterClient.SayHello via Client.Hello: unbounded \(context from context.Background\(\)\)`
+	c.Hello(ctx, "x")                  // want `gRPC call GreeterClient.SayHello via Client.Hello: unknown`
+	facts.Fetch(context.TODO(), "u")   // want `HTTP call http.Client.Do via Fetch: unbounded \(context from context.TODO\(\)\)`
+	tctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	facts.Fetch(tctx, "u") // want `HTTP call http.Client.Do via Fetch: bounded by context.WithTimeout`
+	req, _ := http.NewRequest("POST", "u", nil)
+	facts.Send(req) // want `HTTP call http.Client.Do via Send: unbounded \(context from http.NewRequest\)`
+	facts.FetchTimed(ctx, "u")
+}
