@@ -3,10 +3,8 @@ package remote
 import (
 	_ "embed"
 	"fmt"
-	"go/build"
 	"go/token"
 	"go/types"
-	"os"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -18,6 +16,7 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/internal/docs"
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
 )
 
 //go:embed doc.go
@@ -29,7 +28,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:       "remote",
 	Doc:        docs.MustExtract(doc, "remote"),
 	URL:        docs.URL("remote"),
-	Requires:   []*analysis.Analyzer{buildssa.Analyzer},
+	Requires:   []*analysis.Analyzer{ssapkg.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
 	FactTypes:  []analysis.Fact{new(ParamFact)},
 	Run:        run,
@@ -115,10 +114,10 @@ type state struct {
 
 func run(pass *analysis.Pass) (any, error) {
 	res := &Result{byInstr: make(map[ssa.CallInstruction]*Call)}
-	if standard(pass) || !importsRemote(pass.Pkg) {
+	if flow.IsStd(pass) || !importsRemote(pass.Pkg) {
 		return res, nil // fast path: nothing here can leave the process
 	}
-	ssaRes := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
+	ssaRes := pass.ResultOf[ssapkg.Analyzer].(*buildssa.SSA)
 	st := &state{
 		pass:          pass,
 		pkg:           ssaRes.Pkg,
@@ -702,28 +701,6 @@ func allFuncs(s *buildssa.SSA) []*ssa.Function {
 		add(init)
 	}
 	return funcs
-}
-
-// standard reports whether the pass is over a package of the standard library, which defines
-// the remote calls rather than making them.
-func standard(pass *analysis.Pass) bool {
-	if len(pass.Files) == 0 {
-		return false
-	}
-	first, _, _ := strings.Cut(pass.Pkg.Path(), "/")
-	if strings.Contains(first, ".") {
-		return false
-	}
-	tf := pass.Fset.File(pass.Files[0].Pos())
-	if tf == nil {
-		return false
-	}
-	for _, root := range []string{build.Default.GOROOT, os.Getenv("GOROOT")} {
-		if root != "" && strings.HasPrefix(tf.Name(), filepath.Join(root, "src")+string(filepath.Separator)) {
-			return true
-		}
-	}
-	return false
 }
 
 // importsRemote reports whether pkg imports, directly or not, a package whose calls leave the

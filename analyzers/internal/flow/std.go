@@ -2,6 +2,7 @@ package flow
 
 import (
 	"go/build"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -16,7 +17,17 @@ func IsStd(pass *analysis.Pass) bool {
 	if len(pass.Files) == 0 {
 		return false
 	}
-	name := pass.Fset.File(pass.Files[0].Pos()).Name()
-	root := filepath.Join(build.Default.GOROOT, "src") + string(filepath.Separator)
-	return build.Default.GOROOT != "" && strings.HasPrefix(name, root)
+	if first, _, _ := strings.Cut(pass.Pkg.Path(), "/"); strings.Contains(first, ".") {
+		return false
+	}
+	tf := pass.Fset.File(pass.Files[0].Pos())
+	if tf == nil {
+		return false
+	}
+	for _, root := range []string{build.Default.GOROOT, os.Getenv("GOROOT")} {
+		if root != "" && strings.HasPrefix(tf.Name(), filepath.Join(root, "src")+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
 }

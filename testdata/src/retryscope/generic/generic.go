@@ -6,7 +6,7 @@ import "retryscope/helperlib"
 func fetch() (string, error) { return "", nil }
 
 func use() { // want use:`retries: retry callback`
-	_, _ = helperlib.Value(3, fetch)                                        // want `retry callback \(retryscope/helperlib.Value\): attempts=variable wait=fixed deadline=none`
+	_, _ = helperlib.Value(3, fetch)                                      // want `retry callback \(retryscope/helperlib.Value\): attempts=variable wait=fixed deadline=none`
 	_, _ = helperlib.Value[int](2, func() (int, error) { return 1, nil }) // want `retry callback \(retryscope/helperlib.Value\)`
 	var b helperlib.Box[string]
 	_, _ = b.Get(fetch) // want `retry callback \(retryscope/helperlib.Box.Get\): attempts=3`

@@ -8,9 +8,9 @@ import (
 	"time"
 )
 
-func call() error                             { return nil }
-func callCtx(ctx context.Context) error       { return nil }
-func fetch(id string) (string, error)         { return "", nil }
+func call() error                                  { return nil }
+func callCtx(ctx context.Context) error            { return nil }
+func fetch(id string) (string, error)              { return "", nil }
 func do(req *http.Request) (*http.Response, error) { return nil, nil }
 
 // Counted loop, fixed sleep, leaves on success.
@@ -319,7 +319,7 @@ func readEvent(l *lines) (int, error) {
 type sdk struct{ client *http.Client }
 
 func (s *sdk) shouldRetry(err error, resp *http.Response, n int) (bool, string) { return false, "" }
-func (s *sdk) sleepTime(n int) time.Duration                                  { return time.Second }
+func (s *sdk) sleepTime(n int) time.Duration                                    { return time.Second }
 
 func (s *sdk) send(req *http.Request) (*http.Response, error) { // want send:`retries: retry loop at loops.go:327, attempts=unknown`
 	var resp *http.Response
