@@ -110,13 +110,13 @@ type rule struct {
 	method string // the HTTP method a package function or client method fixes
 	// eval says what bounds one call; ok false means this call does not leave the process
 	// after all (net.Dial of a UDP socket, a non-blocking gRPC dial).
-	eval func(w *walker, s *site) (v verdict, ok bool)
+	eval func(w *walker, s *flow.Site) (v verdict, ok bool)
 }
 
 var rules = map[flow.FuncID]rule{}
 
 func init() {
-	add := func(pkg, recv, name string, kind Kind, method string, eval func(w *walker, s *site) (verdict, bool)) {
+	add := func(pkg, recv, name string, kind Kind, method string, eval func(w *walker, s *flow.Site) (verdict, bool)) {
 		display := shortPkg(pkg) + "."
 		if recv != "" {
 			display += recv + "."
@@ -126,65 +126,65 @@ func init() {
 
 	// net/http. The package functions use http.DefaultClient and a request without a context.
 	for name, method := range map[string]string{"Get": "GET", "Head": "HEAD", "Post": "POST", "PostForm": "POST"} {
-		add(httpPkg, "", name, HTTP, method, func(w *walker, s *site) (verdict, bool) {
+		add(httpPkg, "", name, HTTP, method, func(w *walker, s *flow.Site) (verdict, bool) {
 			return either(w.defaultClient(), noContext()), true
 		})
-		add(httpPkg, "Client", name, HTTP, method, func(w *walker, s *site) (verdict, bool) {
-			return either(w.obj(s.recv, nil, httpClient), noContext()), true
+		add(httpPkg, "Client", name, HTTP, method, func(w *walker, s *flow.Site) (verdict, bool) {
+			return either(w.obj(s.Recv, nil, httpClient), noContext()), true
 		})
 	}
-	add(httpPkg, "Client", "Do", HTTP, "", func(w *walker, s *site) (verdict, bool) {
-		return either(w.obj(s.recv, nil, httpClient), w.req(s.arg(0), nil)), true
+	add(httpPkg, "Client", "Do", HTTP, "", func(w *walker, s *flow.Site) (verdict, bool) {
+		return either(w.obj(s.Recv, nil, httpClient), w.req(s.Arg(0), nil)), true
 	})
-	roundTrip := func(w *walker, s *site) (verdict, bool) { return w.req(s.arg(0), nil), true }
+	roundTrip := func(w *walker, s *flow.Site) (verdict, bool) { return w.req(s.Arg(0), nil), true }
 	add(httpPkg, "Transport", "RoundTrip", HTTP, "", roundTrip)
 	add(httpPkg, "RoundTripper", "RoundTrip", HTTP, "", roundTrip)
 
 	// net and crypto/tls.
-	add(netPkg, "", "Dial", Dial, "", func(w *walker, s *site) (verdict, bool) {
-		return noContext(), connects(s.arg(0), s.arg(1))
+	add(netPkg, "", "Dial", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
+		return noContext(), connects(s.Arg(0), s.Arg(1))
 	})
-	add(netPkg, "", "DialTCP", Dial, "", func(w *walker, s *site) (verdict, bool) {
-		return noContext(), connects(nil, s.arg(2))
+	add(netPkg, "", "DialTCP", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
+		return noContext(), connects(nil, s.Arg(2))
 	})
-	add(netPkg, "", "DialTimeout", Dial, "", func(w *walker, s *site) (verdict, bool) {
-		if d, ok := flow.IntConst(s.arg(2)); ok && d <= 0 {
-			return noContext(), connects(s.arg(0), s.arg(1)) // a zero timeout is none
+	add(netPkg, "", "DialTimeout", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
+		if d, ok := flow.IntConst(s.Arg(2)); ok && d <= 0 {
+			return noContext(), connects(s.Arg(0), s.Arg(1)) // a zero timeout is none
 		}
-		return bounded("net.DialTimeout"), connects(s.arg(0), s.arg(1))
+		return bounded("net.DialTimeout"), connects(s.Arg(0), s.Arg(1))
 	})
-	add(netPkg, "Dialer", "Dial", Dial, "", func(w *walker, s *site) (verdict, bool) {
-		return either(w.obj(s.recv, nil, netDialer), noContext()), connects(s.arg(0), s.arg(1))
+	add(netPkg, "Dialer", "Dial", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
+		return either(w.obj(s.Recv, nil, netDialer), noContext()), connects(s.Arg(0), s.Arg(1))
 	})
-	add(netPkg, "Dialer", "DialContext", Dial, "", func(w *walker, s *site) (verdict, bool) {
-		return either(w.obj(s.recv, nil, netDialer), w.ctx(s.arg(0), nil)), connects(s.arg(1), s.arg(2))
+	add(netPkg, "Dialer", "DialContext", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
+		return either(w.obj(s.Recv, nil, netDialer), w.ctx(s.Arg(0), nil)), connects(s.Arg(1), s.Arg(2))
 	})
-	add(tlsPkg, "", "Dial", Dial, "", func(w *walker, s *site) (verdict, bool) {
-		return noContext(), connects(nil, s.arg(1))
+	add(tlsPkg, "", "Dial", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
+		return noContext(), connects(nil, s.Arg(1))
 	})
-	add(tlsPkg, "", "DialWithDialer", Dial, "", func(w *walker, s *site) (verdict, bool) {
-		return either(w.obj(s.arg(0), nil, netDialer), noContext()), connects(nil, s.arg(2))
+	add(tlsPkg, "", "DialWithDialer", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
+		return either(w.obj(s.Arg(0), nil, netDialer), noContext()), connects(nil, s.Arg(2))
 	})
-	add(tlsPkg, "Dialer", "Dial", Dial, "", func(w *walker, s *site) (verdict, bool) {
-		return either(w.obj(s.recv, nil, tlsDialer), noContext()), connects(nil, s.arg(1))
+	add(tlsPkg, "Dialer", "Dial", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
+		return either(w.obj(s.Recv, nil, tlsDialer), noContext()), connects(nil, s.Arg(1))
 	})
-	add(tlsPkg, "Dialer", "DialContext", Dial, "", func(w *walker, s *site) (verdict, bool) {
-		return either(w.obj(s.recv, nil, tlsDialer), w.ctx(s.arg(0), nil)), connects(nil, s.arg(2))
+	add(tlsPkg, "Dialer", "DialContext", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
+		return either(w.obj(s.Recv, nil, tlsDialer), w.ctx(s.Arg(0), nil)), connects(nil, s.Arg(2))
 	})
 
 	// gRPC dials block only with WithBlock (or WithReturnConnectionError); NewClient never
 	// blocks. Calls are recognised by their signature (see grpcCall).
-	add(grpcPkg, "", "Dial", Dial, "", func(w *walker, s *site) (verdict, bool) {
-		return w.grpcDial(s.variadic(1), noContext())
+	add(grpcPkg, "", "Dial", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
+		return w.grpcDial(s.Variadic(1), noContext())
 	})
-	add(grpcPkg, "", "DialContext", Dial, "", func(w *walker, s *site) (verdict, bool) {
-		return w.grpcDial(s.variadic(2), w.ctx(s.arg(0), nil))
+	add(grpcPkg, "", "DialContext", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
+		return w.grpcDial(s.Variadic(2), w.ctx(s.Arg(0), nil))
 	})
 
 	// database/sql: the methods without a context have none at all; the ...Context forms
 	// (and BeginTx) are bounded by their context.
-	noCtx := func(w *walker, s *site) (verdict, bool) { return noContext(), true }
-	ctxArg := func(w *walker, s *site) (verdict, bool) { return w.ctx(s.arg(0), nil), true }
+	noCtx := func(w *walker, s *flow.Site) (verdict, bool) { return noContext(), true }
+	ctxArg := func(w *walker, s *flow.Site) (verdict, bool) { return w.ctx(s.Arg(0), nil), true }
 	for _, recv := range []string{"DB", "Conn", "Tx", "Stmt"} {
 		for _, name := range []string{"Query", "QueryRow", "Exec"} {
 			if recv == "Conn" {

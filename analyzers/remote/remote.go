@@ -218,7 +218,8 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 		return nil
 	}
 	id := flow.ID(fn)
-	s := newSite(common, fn)
+	site := flow.NewSite(common, fn)
+	s := &site
 	w := st.walker(call.Parent())
 	if r, ok := rules[id]; ok {
 		v, leaves := r.eval(w, s)
@@ -230,14 +231,14 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 		}
 		c := &Call{Instr: call, Kind: r.kind, Name: r.name, Method: r.method, Timeout: v.timeout()}
 		if r.kind == HTTP && c.Method == "" {
-			c.Method = st.walker(call.Parent()).method(s.arg(0))
+			c.Method = st.walker(call.Parent()).method(s.Arg(0))
 		}
 		if i, ok := addrArgs[id]; ok {
 			w := st.walker(call.Parent())
 			if i == fromRequest {
-				c.Loopback = w.loopbackRequest(s.arg(0))
+				c.Loopback = w.loopbackRequest(s.Arg(0))
 			} else {
-				c.Loopback = w.loopback(s.arg(i), nil, 0)
+				c.Loopback = w.loopback(s.Arg(i), nil, 0)
 			}
 		}
 		st.setContract(c, id.Name)
@@ -248,7 +249,7 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 		if id.Recv != "" {
 			name = id.Recv + "." + id.Name
 		}
-		c := &Call{Instr: call, Kind: GRPC, Name: name, Stream: stream, Timeout: w.ctx(s.arg(0), nil).timeout()}
+		c := &Call{Instr: call, Kind: GRPC, Name: name, Stream: stream, Timeout: w.ctx(s.Arg(0), nil).timeout()}
 		st.setContract(c, id.Name)
 		return c
 	}
@@ -530,42 +531,6 @@ func funcName(fn *types.Func) string {
 		return id.Recv + "." + id.Name
 	}
 	return id.Name
-}
-
-// A site is one call, with its receiver (nil for functions) and its other arguments.
-type site struct {
-	recv ssa.Value
-	args []ssa.Value
-}
-
-func newSite(c *ssa.CallCommon, fn *types.Func) *site {
-	s := &site{args: c.Args}
-	if c.IsInvoke() {
-		s.recv = c.Value
-	} else if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil && len(c.Args) > 0 {
-		s.recv, s.args = c.Args[0], c.Args[1:]
-	}
-	return s
-}
-
-func (s *site) arg(i int) ssa.Value {
-	if i < len(s.args) {
-		return s.args[i]
-	}
-	return nil
-}
-
-// variadic returns the variadic arguments starting at index i, or the slice itself when they
-// are not known one by one.
-func (s *site) variadic(i int) []ssa.Value {
-	v := s.arg(i)
-	if v == nil {
-		return nil
-	}
-	if elems, ok := flow.Elems(v); ok {
-		return elems
-	}
-	return []ssa.Value{v}
 }
 
 // index records what the package stores into struct fields and package variables.

@@ -221,7 +221,7 @@ func (w *walker) ctxCall(c *ssa.CallCommon, idx int, f *frame) verdict {
 		}
 	}
 	if i, ok := ctxWrappers[id]; ok {
-		return w.ctx(newSite(c, fn).arg(i), f)
+		return w.ctx(flow.NewSite(c, fn).Arg(i), f)
 	}
 	if id == (flow.FuncID{Pkg: httpPkg, Recv: "Request", Name: "Context"}) && len(c.Args) == 1 {
 		return w.req(c.Args[0], f)

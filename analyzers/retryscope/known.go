@@ -36,42 +36,14 @@ type client struct {
 	summarise func(c *site, s *Scope)
 }
 
-// A site is one call of a helper or client, with its arguments (receiver excluded).
+// A site is one call of a helper or client.
 type site struct {
+	flow.Site
 	call ssa.CallInstruction
-	recv ssa.Value // nil for functions
-	args []ssa.Value
 }
 
 func newSite(call ssa.CallInstruction, fn *types.Func) *site {
-	c := call.Common()
-	s := &site{call: call, args: c.Args}
-	if c.IsInvoke() {
-		s.recv = c.Value
-	} else if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil && len(c.Args) > 0 {
-		s.recv, s.args = c.Args[0], c.Args[1:]
-	}
-	return s
-}
-
-func (c *site) arg(i int) ssa.Value {
-	if i < len(c.args) {
-		return c.args[i]
-	}
-	return nil
-}
-
-// variadic returns the elements of the variadic arguments starting at index i; when they are
-// not known (a slice passed with ...), it returns the slice itself.
-func (c *site) variadic(i int) []ssa.Value {
-	v := c.arg(i)
-	if v == nil {
-		return nil
-	}
-	if elems, ok := flow.Elems(v); ok {
-		return elems
-	}
-	return []ssa.Value{v}
+	return &site{Site: flow.NewSite(call.Common(), fn), call: call}
 }
 
 // calls returns the calls that compute the given values, the values' receivers and arguments
@@ -259,7 +231,7 @@ func helpers() []helper {
 	add(versions("github.com/avast/retry-go", 2, 3, 4, 5), "", []string{"Do", "DoWithData"}, 0, nil, func(pkg string) func(*site, *Scope) {
 		return func(c *site, s *Scope) {
 			s.Attempts, s.Wait.Kind, s.Deadline = Bound{Kind: BoundConst, N: 10}, WaitJittered, DeadlineNone
-			cs := calls(c.variadic(1)...)
+			cs := calls(c.Variadic(1)...)
 			if v, ok := callArg(cs, pkg, "Attempts", 0); ok {
 				if n, isConst := flow.IntConst(v); isConst && n == 0 {
 					s.Attempts = Bound{Kind: BoundNone}
@@ -296,7 +268,7 @@ func helpers() []helper {
 		func(pkg string) func(*site, *Scope) {
 			return func(c *site, s *Scope) {
 				s.Attempts, s.Wait.Kind, s.Deadline = Bound{Kind: BoundNone}, WaitUnknown, DeadlineNone
-				cenkaltiBackOff(pkg, c.arg(1), s)
+				cenkaltiBackOff(pkg, c.Arg(1), s)
 			}
 		})
 	// cenkalti/backoff v5: Retry[T](ctx, op, opts...). Defaults: exponential with jitter,
@@ -304,7 +276,7 @@ func helpers() []helper {
 	add([]string{"github.com/cenkalti/backoff/v5"}, "", []string{"Retry"}, 1, nil, func(pkg string) func(*site, *Scope) {
 		return func(c *site, s *Scope) {
 			s.Attempts, s.Wait.Kind, s.Deadline = Bound{Kind: BoundNone}, WaitJittered, DeadlineContext
-			cs := calls(c.variadic(2)...)
+			cs := calls(c.Variadic(2)...)
 			if v, ok := callArg(cs, pkg, "WithBackOff", 0); ok {
 				cenkaltiBackOff(pkg, v, s)
 				s.Deadline = DeadlineContext
@@ -321,7 +293,7 @@ func helpers() []helper {
 	add([]string{sethvargo}, "", []string{"Do", "DoValue"}, 2, nil, func(pkg string) func(*site, *Scope) {
 		return func(c *site, s *Scope) {
 			s.Attempts, s.Wait.Kind, s.Deadline = Bound{Kind: BoundNone}, WaitUnknown, DeadlineContext
-			cs := calls(c.arg(1))
+			cs := calls(c.Arg(1))
 			switch {
 			case hasCall(cs, pkg, "WithJitter", "WithJitterPercent"):
 				s.Wait.Kind = WaitJittered
@@ -353,7 +325,7 @@ func helpers() []helper {
 		return func(string) func(*site, *Scope) {
 			return func(c *site, s *Scope) {
 				s.Deadline = deadline
-				k8sBackoff(c.arg(backoffArg), s)
+				k8sBackoff(c.Arg(backoffArg), s)
 			}
 		}
 	}
@@ -395,7 +367,7 @@ func helpers() []helper {
 			if hasCall(cs, rp, "WithMaxDuration") {
 				s.Deadline = DeadlineElapsed
 			}
-			if hasCall(calls(c.recv), failsafe, "WithContext") {
+			if hasCall(calls(c.Recv), failsafe, "WithContext") {
 				s.Deadline = DeadlineContext
 			}
 		}
@@ -407,7 +379,7 @@ func helpers() []helper {
 	// by the context); with no options it calls once.
 	add(versions("github.com/googleapis/gax-go", 2), "", []string{"Invoke"}, 1,
 		func(c *site) bool {
-			elems, known := flow.Elems(c.arg(2))
+			elems, known := flow.Elems(c.Arg(2))
 			return !known || len(elems) > 0
 		},
 		func(string) func(*site, *Scope) {
@@ -421,7 +393,7 @@ func helpers() []helper {
 	add([]string{"github.com/idemlint/idemlint/runtime/retry"}, "", []string{"Do", "DoValue"}, 2, nil, func(string) func(*site, *Scope) {
 		return func(c *site, s *Scope) {
 			s.Attempts, s.Wait.Kind, s.Deadline = Bound{Kind: BoundConst, N: 4}, WaitJittered, DeadlineContext
-			if v, ok := fieldStores(c.arg(1))["MaxAttempts"]; ok {
+			if v, ok := fieldStores(c.Arg(1))["MaxAttempts"]; ok {
 				if n, isConst := flow.IntConst(v); !isConst || n > 0 {
 					s.Attempts = attempts(v, 0)
 				}
@@ -434,7 +406,7 @@ func helpers() []helper {
 // retryPolicyCalls returns the failsafe-go retrypolicy calls that configure a call's policies.
 func retryPolicyCalls(c *site) []*ssa.Call {
 	var out []*ssa.Call
-	for _, call := range calls(append([]ssa.Value{c.recv}, c.args...)...) {
+	for _, call := range calls(append([]ssa.Value{c.Recv}, c.Args...)...) {
 		if id := flow.ID(flow.Callee(call.Common())); strings.HasPrefix(id.Pkg, "github.com/failsafe-go/failsafe-go/retrypolicy") {
 			out = append(out, call)
 		}
@@ -537,7 +509,7 @@ func clients() []client {
 	retryable := func(c *site, s *Scope) {
 		// Defaults: RetryMax 4 (5 attempts), DefaultBackoff (exponential, no jitter).
 		s.Attempts, s.Wait.Kind, s.Deadline = Bound{Kind: BoundConst, N: 5}, WaitBackoff, DeadlineUnknown
-		f := fieldStores(c.recv)
+		f := fieldStores(c.Recv)
 		if v, ok := f["RetryMax"]; ok {
 			s.Attempts = attempts(v, 1)
 		}
@@ -568,12 +540,12 @@ func clients() []client {
 				return id.Pkg == "net/http" && id.Recv == "Client" && oneOf(id.Name, "Do", "Get", "Head", "Post", "PostForm")
 			},
 			when: func(c *site) bool {
-				return hasCall(calls(c.recv), retryablehttp, "StandardClient")
+				return hasCall(calls(c.Recv), retryablehttp, "StandardClient")
 			},
 			summarise: func(c *site, s *Scope) {
-				for _, call := range calls(c.recv) {
+				for _, call := range calls(c.Recv) {
 					if flow.ID(flow.Callee(call.Common())).Name == "StandardClient" {
-						retryable(&site{call: call, recv: call.Common().Args[0]}, s)
+						retryable(&site{Site: flow.Site{Recv: call.Common().Args[0]}, call: call}, s)
 					}
 				}
 			},
@@ -584,12 +556,12 @@ func clients() []client {
 				return id.Pkg == "net/http" && id.Recv == "Client" && oneOf(id.Name, "Do", "Get", "Head", "Post", "PostForm")
 			},
 			when: func(c *site) bool {
-				t, ok := fieldStores(c.recv)["Transport"]
+				t, ok := fieldStores(c.Recv)["Transport"]
 				return ok && isAllocOf(t, retryhttp, "Transport")
 			},
 			summarise: func(c *site, s *Scope) {
 				s.Attempts, s.Wait.Kind, s.Deadline = Bound{Kind: BoundConst, N: 4}, WaitJittered, DeadlineContext
-				if p, ok := fieldStores(fieldStores(c.recv)["Transport"])["Policy"]; ok {
+				if p, ok := fieldStores(fieldStores(c.Recv)["Transport"])["Policy"]; ok {
 					if v, ok := fieldStores(p)["MaxAttempts"]; ok {
 						if n, isConst := flow.IntConst(v); !isConst || n > 0 {
 							s.Attempts = attempts(v, 0)
@@ -606,7 +578,7 @@ func clients() []client {
 			},
 			when: func(c *site) bool {
 				for _, p := range restyPkgs {
-					if v, ok := callArg(calls(c.recv), p, "SetRetryCount", 0); ok {
+					if v, ok := callArg(calls(c.Recv), p, "SetRetryCount", 0); ok {
 						n, isConst := flow.IntConst(v)
 						return !isConst || n > 0
 					}
@@ -616,7 +588,7 @@ func clients() []client {
 			summarise: func(c *site, s *Scope) {
 				s.Wait.Kind, s.Deadline = WaitJittered, DeadlineUnknown
 				for _, p := range restyPkgs {
-					if v, ok := callArg(calls(c.recv), p, "SetRetryCount", 0); ok {
+					if v, ok := callArg(calls(c.Recv), p, "SetRetryCount", 0); ok {
 						s.Attempts = attempts(v, 1)
 					}
 				}

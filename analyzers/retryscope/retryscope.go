@@ -602,7 +602,7 @@ func (st *state) callbackArgs(call ssa.CallInstruction) []ssa.Value {
 	}
 	var out []ssa.Value
 	for _, i := range idx {
-		if a := site.arg(i); a != nil {
+		if a := site.Arg(i); a != nil {
 			out = append(out, flow.Unwrap(a))
 		}
 	}
@@ -621,7 +621,7 @@ func (st *state) callbackScope(call ssa.CallInstruction) *Scope {
 	}
 	idx := fact.paramsOr(h)
 	for _, i := range idx {
-		if a := site.arg(i); a == nil || isNil(flow.Unwrap(a)) {
+		if a := site.Arg(i); a == nil || isNil(flow.Unwrap(a)) {
 			return nil // nothing to retry
 		}
 	}

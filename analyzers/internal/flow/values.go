@@ -251,3 +251,41 @@ func IsBoxOf(addr, target ssa.Value) bool {
 	}
 	return true
 }
+
+// A Site is a call's receiver (nil for a function call) and its other arguments.
+type Site struct {
+	Recv ssa.Value
+	Args []ssa.Value
+}
+
+// NewSite splits the arguments of c, a call of fn, into receiver and the rest.
+func NewSite(c *ssa.CallCommon, fn *types.Func) Site {
+	s := Site{Args: c.Args}
+	if c.IsInvoke() {
+		s.Recv = c.Value
+	} else if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil && len(c.Args) > 0 {
+		s.Recv, s.Args = c.Args[0], c.Args[1:]
+	}
+	return s
+}
+
+// Arg returns argument i (receiver excluded), or nil.
+func (s Site) Arg(i int) ssa.Value {
+	if i < len(s.Args) {
+		return s.Args[i]
+	}
+	return nil
+}
+
+// Variadic returns the variadic arguments starting at index i, or the slice itself when they
+// are not known one by one.
+func (s Site) Variadic(i int) []ssa.Value {
+	v := s.Arg(i)
+	if v == nil {
+		return nil
+	}
+	if elems, ok := Elems(v); ok {
+		return elems
+	}
+	return []ssa.Value{v}
+}
