@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -580,7 +581,7 @@ func (st *state) checkTimeoutField(fa *ssa.FieldAddr) {
 		return
 	}
 	for _, t := range objTypes {
-		if !isNamed(fa.X.Type(), t.pkg, t.name) || !contains(t.fields, fv.Name()) && fv.Name() != t.subField {
+		if !isNamed(fa.X.Type(), t.pkg, t.name) || !slices.Contains(t.fields, fv.Name()) && fv.Name() != t.subField {
 			continue
 		}
 		written := false
@@ -594,24 +595,14 @@ func (st *state) checkTimeoutField(fa *ssa.FieldAddr) {
 		}
 		switch base := fa.X.(type) {
 		case *ssa.Alloc, *ssa.Parameter:
-		case *ssa.FieldAddr:
-			st.fieldTouched[fieldVar(base)] = true
-		case *ssa.Global:
-			st.globalTouched[base] = true
 		case *ssa.UnOp:
-			switch x := base.X.(type) {
-			case *ssa.FieldAddr:
-				st.fieldTouched[fieldVar(x)] = true
-			case *ssa.Global:
-				st.globalTouched[x] = true
-				if isDefaultClient(x) {
-					st.defaultTouched = true
-				}
-			default:
+			if !st.touch(base.X) {
 				st.untraced[t] = true
 			}
 		default:
-			st.untraced[t] = true
+			if !st.touch(base) {
+				st.untraced[t] = true
+			}
 		}
 	}
 }
@@ -630,25 +621,25 @@ func (st *state) checkPassed(c *ssa.CallCommon) {
 				continue // a method called on it
 			}
 		}
-		switch x := load.X.(type) {
-		case *ssa.FieldAddr:
-			st.fieldTouched[fieldVar(x)] = true
-		case *ssa.Global:
-			st.globalTouched[x] = true
-			if isDefaultClient(x) {
-				st.defaultTouched = true
-			}
-		}
+		st.touch(load.X)
 	}
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
+// touch notes that the struct field or package variable at addr may be given a timeout
+// elsewhere; it reports false when addr is neither.
+func (st *state) touch(addr ssa.Value) bool {
+	switch x := addr.(type) {
+	case *ssa.FieldAddr:
+		st.fieldTouched[fieldVar(x)] = true
+	case *ssa.Global:
+		st.globalTouched[x] = true
+		if isDefaultClient(x) {
+			st.defaultTouched = true
 		}
+	default:
+		return false
 	}
-	return false
+	return true
 }
 
 // allFuncs returns the package's source functions, its package initialiser (which holds the
@@ -679,7 +670,7 @@ func importsRemote(pkg *types.Package) bool {
 		}
 		seen[p] = true
 		for _, imp := range p.Imports() {
-			if contains(remotePkgs, imp.Path()) || visit(imp) {
+			if slices.Contains(remotePkgs, imp.Path()) || visit(imp) {
 				return true
 			}
 		}
