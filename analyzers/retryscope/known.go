@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -165,32 +166,16 @@ func callArg(cs []*ssa.Call, pkg, name string, i int) (ssa.Value, bool) {
 }
 
 func hasCall(cs []*ssa.Call, pkg string, names ...string) bool {
-	for _, c := range cs {
+	return slices.ContainsFunc(cs, func(c *ssa.Call) bool {
 		id := flow.ID(flow.Callee(c.Common()))
-		if id.Pkg != pkg {
-			continue
-		}
-		for _, n := range names {
-			if id.Name == n {
-				return true
-			}
-		}
-	}
-	return false
+		return id.Pkg == pkg && slices.Contains(names, id.Name)
+	})
 }
 
 func hasFunc(ids []flow.FuncID, pkg string, names ...string) bool {
-	for _, id := range ids {
-		if id.Pkg != pkg {
-			continue
-		}
-		for _, n := range names {
-			if id.Name == n {
-				return true
-			}
-		}
-	}
-	return false
+	return slices.ContainsFunc(ids, func(id flow.FuncID) bool {
+		return id.Pkg == pkg && slices.Contains(names, id.Name)
+	})
 }
 
 // attempts is a bound of n attempts when v is a constant, a variable bound otherwise.
