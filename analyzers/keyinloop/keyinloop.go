@@ -166,6 +166,11 @@ func (c *checker) describe(s *retryscope.Scope) string {
 		return fmt.Sprintf("the retrying function %s", s.Fn.Name())
 	case retryscope.Callback:
 		return fmt.Sprintf("the function retried by %s at line %d", s.Helper, line)
+	case retryscope.Iterator:
+		if s.Helper == "" {
+			return fmt.Sprintf("the loop over a retry iterator at line %d", line)
+		}
+		return fmt.Sprintf("the loop over the retry iterator of %s at line %d", s.Helper, line)
 	}
 	return "a retry scope"
 }

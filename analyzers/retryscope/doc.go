@@ -18,12 +18,17 @@
 //     sethvargo/go-retry, Kubernetes retry.RetryOnConflict, retry.OnError and
 //     wait.ExponentialBackoff*, failsafe-go with a retry policy, gax-go Invoke, and this
 //     project's runtime/retry; or to an in-house helper that the model infers;
+//   - the body of a range over a retry iterator (range over func): a function value
+//     func(yield func(...) bool), usually returned as an iter.Seq, whose loop calls yield,
+//     stops when it returns false and waits between the calls, with a backoff, jitter or a
+//     bound on the number of calls; the body must leave the loop somewhere (on success).
+//     Functions returning one get an IteratorFact, so ranges in other packages count too;
 //   - a call through a client that retries on its own: hashicorp/go-retryablehttp (and an
 //     *http.Client from its StandardClient), resty with a retry count, AWS SDK for Go v2
 //     service clients.
 //
 // Iteration is not retry: a range over a slice, map, channel (other than a ticker's) or
-// function, a counted loop that indexes a collection or accessor with its counter or counts up
+// function (other than a retry iterator), a counted loop that indexes a collection or accessor with its counter or counts up
 // to a length, a loop whose counter starts elsewhere than 0 or 1 and is the call's argument
 // (trying each port of a range), a loop fed by a channel or by a call that consumes a source
 // (Recv, Read, Next), all do one operation per element. A loop that never leaves on success

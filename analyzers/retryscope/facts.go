@@ -44,3 +44,17 @@ func (f *RetriesFact) String() string {
 	}
 	return s
 }
+
+// IteratorFact marks a function that returns a retry iterator: ranging over its result runs
+// the loop body once per attempt (see Iterator).
+type IteratorFact struct {
+	Attempts Bound
+	Wait     WaitKind
+	Deadline DeadlineKind
+}
+
+func (*IteratorFact) AFact() {}
+
+func (f *IteratorFact) String() string {
+	return fmt.Sprintf("retry iterator: attempts=%s wait=%s deadline=%s", f.Attempts, f.Wait, f.Deadline)
+}

@@ -20,6 +20,7 @@ const (
 	Recursion                 // a function that calls itself again after a failure
 	Callback                  // a function passed to a retry helper (a library's or an inferred one)
 	Client                    // a call through a client that retries on its own
+	Iterator                  // the body of a range over a retry iterator (func(yield) that waits between yields)
 )
 
 func (k Kind) String() string {
@@ -34,6 +35,8 @@ func (k Kind) String() string {
 		return "retry callback"
 	case Client:
 		return "self-retrying client call"
+	case Iterator:
+		return "retry iterator loop"
 	}
 	return "unknown scope"
 }

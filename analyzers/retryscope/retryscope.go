@@ -35,7 +35,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:        docs.URL("retryscope"),
 	Requires:   []*analysis.Analyzer{ssapkg.Analyzer, inspect.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(HelperFact), new(RetriesFact)},
+	FactTypes:  []analysis.Fact{new(HelperFact), new(RetriesFact), new(IteratorFact)},
 	Run:        run,
 }
 
@@ -93,8 +93,10 @@ type state struct {
 	calls    map[token.Pos]inspector.Cursor // *ast.CallExpr by Lparen
 	helpers  map[flow.FuncID][]helper
 	clients  []client
-	local    map[*types.Func]*HelperFact // helpers inferred in this package
-	loopInfo map[*ssa.Function][]*Scope  // hand-written scopes per function
+	local    map[*types.Func]*HelperFact   // helpers inferred in this package
+	iters    map[*types.Func]*IteratorFact // retry iterators made by functions of this package
+	labels   map[ast.Stmt]*ast.LabeledStmt // the label of each labelled statement
+	loopInfo map[*ssa.Function][]*Scope    // hand-written scopes per function
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -112,10 +114,17 @@ func run(pass *analysis.Pass) (any, error) {
 		helpers:  make(map[flow.FuncID][]helper),
 		clients:  clients(),
 		local:    make(map[*types.Func]*HelperFact),
+		iters:    make(map[*types.Func]*IteratorFact),
+		labels:   make(map[ast.Stmt]*ast.LabeledStmt),
 		loopInfo: make(map[*ssa.Function][]*Scope),
 	}
-	for cur := range insp.Root().Preorder((*ast.CallExpr)(nil)) {
-		st.calls[cur.Node().(*ast.CallExpr).Lparen] = cur
+	for cur := range insp.Root().Preorder((*ast.CallExpr)(nil), (*ast.LabeledStmt)(nil)) {
+		switch n := cur.Node().(type) {
+		case *ast.CallExpr:
+			st.calls[n.Lparen] = cur
+		case *ast.LabeledStmt:
+			st.labels[n.Stmt] = n
+		}
 	}
 	for _, h := range helpers() {
 		st.helpers[h.id] = append(st.helpers[h.id], h)
@@ -132,6 +141,7 @@ func run(pass *analysis.Pass) (any, error) {
 		st.indexCreators(fn)
 		st.loopInfo[fn] = st.handWritten(fn)
 	}
+	st.inferIterators()
 	st.inferHelpers()
 	for _, fn := range st.funcs {
 		for _, s := range st.loopInfo[fn] {
@@ -156,7 +166,7 @@ func (st *state) add(s *Scope) {
 	case Loop, Goto:
 		// Innermost first: loops come outermost first from flow.Loops.
 		st.res.loops[s.Fn] = append([]*Scope{s}, st.res.loops[s.Fn]...)
-	case Recursion, Callback:
+	case Recursion, Callback, Iterator:
 		if s.Fn != nil {
 			st.res.whole[s.Fn] = append(st.res.whole[s.Fn], s)
 		}
@@ -506,6 +516,9 @@ func (st *state) inferHelper(fn *ssa.Function) *HelperFact {
 			found = st.passesToHelper(fn, p)
 		}
 		if found == nil {
+			found = st.rangeCalling(fn, p)
+		}
+		if found == nil {
 			continue
 		}
 		if fact == nil {
@@ -648,6 +661,11 @@ func (st *state) callScopes(fn *ssa.Function) {
 		for _, instr := range b.Instrs {
 			call, ok := instr.(ssa.CallInstruction)
 			if !ok {
+				continue
+			}
+			if s := st.iteratorScope(call); s != nil {
+				s.at = fn
+				st.add(s)
 				continue
 			}
 			if s := st.callbackScope(call); s != nil {

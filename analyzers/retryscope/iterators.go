@@ -1,0 +1,260 @@
+package retryscope
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+)
+
+// Retry iterators (range over func, Go 1.23): a function such as
+//
+//	func attempts(ctx context.Context, n int) iter.Seq[int]
+//
+// whose iterator calls yield once per attempt and waits between the calls, used as
+//
+//	for range attempts(ctx, 3) {
+//		if err = send(); err == nil {
+//			break
+//		}
+//	}
+//
+// The range statement's body is then a scope of kind Iterator. go/ssa turns the body into a
+// synthetic yield function, returning false where the body breaks or returns, and calls the
+// iterator with it.
+
+const yieldSynthetic = "range-over-func yield"
+
+// retryIterator summarises fn when it is a retry iterator: its only parameter is the yield
+// function, and one of its loops calls yield, leaves when yield returns false, and waits
+// between the calls. A loop that does not wait walks data (slices.Values); one that waits a
+// fixed or unknown time with nothing counting the calls does periodic work (a ticker) or
+// relays events from a channel.
+func retryIterator(fn *ssa.Function) *IteratorFact {
+	if len(fn.Params) != 1 || fn.Signature.Results().Len() != 0 {
+		return nil
+	}
+	yield := fn.Params[0]
+	sig, ok := yield.Type().Underlying().(*types.Signature)
+	if !ok || sig.Results().Len() != 1 || !isBool(sig.Results().At(0).Type()) {
+		return nil
+	}
+	for _, l := range flow.Loops(fn) {
+		var calls []ssa.CallInstruction
+		var attempt ssa.CallInstruction
+		for _, b := range l.Blocks(fn) {
+			for _, instr := range b.Instrs {
+				c, ok := instr.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				calls = append(calls, c)
+				if call, ok := c.(*ssa.Call); ok && callsValue(c, yield) && leavesOnFalse(call, l) {
+					attempt = c
+				}
+			}
+		}
+		if attempt == nil {
+			continue
+		}
+		extra, unknown := channelWaits(fn, l.Contains, l)
+		waits := append(sleeps(calls, l), extra...)
+		if len(waits) == 0 && unknown == 0 {
+			continue
+		}
+		f := &IteratorFact{
+			Attempts: loopBound(fn, l, attempt),
+			Wait:     combineWaits(waits, unknown),
+			Deadline: observesDeadline(calls),
+		}
+		if f.Attempts.Kind == BoundNone && f.Wait != WaitBackoff && f.Wait != WaitJittered {
+			continue
+		}
+		return f
+	}
+	return nil
+}
+
+// leavesOnFalse reports whether the loop is left when call, a call of yield, returns false.
+func leavesOnFalse(call *ssa.Call, l *flow.Loop) bool {
+	for _, r := range *call.Referrers() {
+		cond, falseSucc := ssa.Value(call), 1
+		if not, ok := r.(*ssa.UnOp); ok && not.Op == token.NOT {
+			cond, falseSucc = not, 0
+			if refs := not.Referrers(); refs != nil && len(*refs) == 1 {
+				r = (*refs)[0]
+			}
+		}
+		if i, ok := r.(*ssa.If); ok && i.Cond == cond {
+			s := i.Block().Succs[falseSucc]
+			if l.CanExit(s) && !l.CanRepeat(s) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// inferIterators finds the functions of this package that return a retry iterator, directly
+// or from another such function, and exports an IteratorFact for each.
+func (st *state) inferIterators() {
+	for range 4 {
+		changed := false
+		for _, fn := range st.funcs {
+			obj, ok := fn.Object().(*types.Func)
+			if !ok || st.iters[obj] != nil || fn.Signature.Results().Len() != 1 {
+				continue
+			}
+			if f := st.returnedIterator(fn); f != nil {
+				st.iters[obj] = f
+				if obj.Pkg() == st.pass.Pkg {
+					st.pass.ExportObjectFact(obj, f)
+				}
+				changed = true
+			}
+		}
+		if !changed {
+			return
+		}
+	}
+}
+
+// returnedIterator returns the summary of the retry iterator fn returns, when every return
+// gives one.
+func (st *state) returnedIterator(fn *ssa.Function) *IteratorFact {
+	var fact *IteratorFact
+	for _, b := range fn.Blocks {
+		ret, ok := last(b).(*ssa.Return)
+		if !ok || len(ret.Results) != 1 {
+			continue
+		}
+		f, _ := st.iteratorOf(ret.Results[0])
+		if f == nil {
+			return nil
+		}
+		fact = f
+	}
+	return fact
+}
+
+// iteratorOf returns the summary of v when it is a retry iterator, and the name of the
+// function that made it ("" for a literal).
+func (st *state) iteratorOf(v ssa.Value) (*IteratorFact, string) {
+	switch v := flow.Unwrap(v).(type) {
+	case *ssa.MakeClosure:
+		if anon, ok := v.Fn.(*ssa.Function); ok {
+			return retryIterator(anon), ""
+		}
+	case *ssa.Function:
+		if v.Parent() != nil { // a literal with no free variables
+			return retryIterator(v), ""
+		}
+	case *ssa.Call:
+		fn := flow.Callee(v.Common())
+		if fn == nil {
+			return nil, ""
+		}
+		if f := st.iters[fn]; f != nil {
+			return f, helperName(fn)
+		}
+		if fn.Pkg() != nil && fn.Pkg() != st.pass.Pkg {
+			var f IteratorFact
+			if st.pass.ImportObjectFact(fn, &f) {
+				return &f, helperName(fn)
+			}
+		}
+	}
+	return nil, ""
+}
+
+// iteratorScope returns the Iterator scope of call when it runs a retry iterator with the
+// body of a range statement that leaves the loop somewhere (on success); a body that never
+// leaves takes every value, which is iteration, not retry.
+func (st *state) iteratorScope(call ssa.CallInstruction) *Scope {
+	c := call.Common()
+	if c.IsInvoke() || len(c.Args) != 1 {
+		return nil
+	}
+	var body *ssa.Function
+	switch a := flow.Unwrap(c.Args[0]).(type) {
+	case *ssa.MakeClosure:
+		body, _ = a.Fn.(*ssa.Function)
+	case *ssa.Function:
+		body = a
+	}
+	if body == nil || body.Synthetic != yieldSynthetic || !leavesSomewhere(body) {
+		return nil
+	}
+	rng, ok := body.Syntax().(*ast.RangeStmt)
+	if !ok || rng.Body == nil {
+		return nil
+	}
+	f, name := st.iteratorOf(c.Value)
+	if f == nil {
+		return nil
+	}
+	s := &Scope{
+		Kind: Iterator, Fn: body, Node: rng, Stmt: rng, Body: rng,
+		From: rng.Body.Pos(), To: rng.Body.End(), Helper: name,
+		Attempts: f.Attempts, Wait: Wait{Kind: f.Wait}, Deadline: f.Deadline,
+	}
+	if l := st.labels[rng]; l != nil {
+		s.Stmt = l
+	}
+	for _, b := range body.Blocks {
+		for _, instr := range b.Instrs {
+			if c, ok := instr.(ssa.CallInstruction); ok {
+				s.Calls = append(s.Calls, c)
+			}
+		}
+	}
+	if s.Deadline == DeadlineNone {
+		s.Deadline = observesDeadline(s.Calls)
+	}
+	return s
+}
+
+// rangeCalling returns the scope of a range over a retry iterator in fn whose body calls p.
+func (st *state) rangeCalling(fn *ssa.Function, p *ssa.Parameter) *Scope {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			if s := st.iteratorScope(call); s != nil && closureCalls(flow.Unwrap(call.Common().Args[0]), p) {
+				return s
+			}
+		}
+	}
+	return nil
+}
+
+// leavesSomewhere reports whether a range-over-func body breaks or returns on some path: its
+// yield function then returns false.
+func leavesSomewhere(body *ssa.Function) bool {
+	for _, b := range body.Blocks {
+		if ret, ok := last(b).(*ssa.Return); ok && len(ret.Results) == 1 {
+			if c, ok := ret.Results[0].(*ssa.Const); ok && c.Value != nil && !constant.BoolVal(c.Value) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isBool(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Bool
+}
+
+func last(b *ssa.BasicBlock) ssa.Instruction {
+	if len(b.Instrs) == 0 {
+		return nil
+	}
+	return b.Instrs[len(b.Instrs)-1]
+}
