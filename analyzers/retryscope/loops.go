@@ -681,10 +681,29 @@ func isDuration(t types.Type) bool {
 // it, backoff when it grows with the attempts, unknown when an opaque call computes it, fixed
 // otherwise.
 func delayKind(d ssa.Value, l *flow.Loop) WaitKind {
+	return delayKindIn(d, l, 0)
+}
+
+// delayKindIn is delayKind looking depth calls deep into the package's own functions and
+// literals that compute a delay (a local backoff(attempt) closure).
+func delayKindIn(d ssa.Value, l *flow.Loop, depth int) WaitKind {
 	random, grows, opaque := false, false, false
 	flow.Backward(d, 128, func(x ssa.Value) bool {
 		switch x := x.(type) {
 		case *ssa.Call:
+			if body := delayFunc(x.Common()); body != nil && depth < 2 {
+				kind, fromParams := returnedDelay(body, depth+1)
+				switch kind {
+				case WaitJittered:
+					random = true
+				case WaitBackoff:
+					grows = true
+				case WaitUnknown:
+					opaque = true
+				}
+				// A delay computed from the arguments (the attempt number) changes with them.
+				return kind == WaitFixed && fromParams
+			}
 			fn := flow.Callee(x.Common())
 			if fn == nil {
 				opaque = true
@@ -725,6 +744,53 @@ func delayKind(d ssa.Value, l *flow.Loop) WaitKind {
 		return WaitBackoff
 	}
 	return WaitFixed
+}
+
+// delayFunc returns the body of a function of this package, or a function literal, that a
+// call computing a delay runs; nil for other calls and for methods called through interfaces.
+func delayFunc(c *ssa.CallCommon) *ssa.Function {
+	if c.IsInvoke() {
+		return nil
+	}
+	var fn *ssa.Function
+	flow.Backward(c.Value, 16, func(x ssa.Value) bool {
+		switch x := x.(type) {
+		case *ssa.Function:
+			fn = x
+		case *ssa.MakeClosure:
+			fn, _ = x.Fn.(*ssa.Function)
+		}
+		return fn == nil
+	})
+	if fn == nil || len(fn.Blocks) == 0 || fn.Signature.Results().Len() != 1 || !isDuration(fn.Signature.Results().At(0).Type()) {
+		return nil
+	}
+	return fn
+}
+
+// returnedDelay classifies the durations fn returns as delayKind does, all paths together
+// (as a phi of them would be): jittered if one is, else unknown, else backoff, else fixed. It
+// also says whether they are computed from fn's parameters other than its receiver.
+func returnedDelay(fn *ssa.Function, depth int) (kind WaitKind, fromParams bool) {
+	kind = WaitFixed
+	for _, b := range fn.Blocks {
+		ret, ok := last(b).(*ssa.Return)
+		if !ok || len(ret.Results) != 1 {
+			continue
+		}
+		switch k := delayKindIn(ret.Results[0], nil, depth); {
+		case k == WaitJittered:
+			return k, false
+		case k == WaitUnknown, k == WaitBackoff && kind != WaitUnknown:
+			kind = k
+		}
+		flow.Backward(ret.Results[0], 64, func(x ssa.Value) bool {
+			p, isParam := x.(*ssa.Parameter)
+			fromParams = fromParams || isParam && (fn.Signature.Recv() == nil || p != fn.Params[0])
+			return !fromParams
+		})
+	}
+	return kind, fromParams
 }
 
 // combineWaits summarises the sleeps of a scope: none, or the weakest kind among them; other

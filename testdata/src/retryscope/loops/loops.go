@@ -324,7 +324,7 @@ func (s *sdk) sleepTime(n int) time.Duration                                    
 func (s *sdk) send(req *http.Request) (*http.Response, error) { // want send:`retries: retry loop at loops.go:327, attempts=unknown`
 	var resp *http.Response
 	var err error
-	for n := 0; ; { // want `retry loop: attempts=unknown wait=unknown deadline=none`
+	for n := 0; ; { // want `retry loop: attempts=unknown wait=fixed deadline=none`
 		resp, err = s.client.Do(req)
 		ok, _ := s.shouldRetry(err, resp, n)
 		if !ok {
@@ -484,4 +484,54 @@ func tickerPace(ctx context.Context) error { // want tickerPace:`retries: retry 
 		<-t.C
 	}
 	return err
+}
+
+// Delays computed by the package's own functions and literals are classified from their
+// bodies.
+type pacer struct{ base time.Duration }
+
+func (p *pacer) delay(n int) time.Duration { return p.base * time.Duration(n+1) }
+func (p *pacer) pause(int) time.Duration   { return p.base }
+
+func localBackoff(ctx context.Context, base time.Duration) error { // want localBackoff:`retries: retry loop`
+	backoff := func(n int) time.Duration { return base << n }
+	for n := 0; n < 5; n++ { // want `retry loop: attempts=5 wait=backoff deadline=context`
+		if err := callCtx(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(backoff(n))
+	}
+	return nil
+}
+
+func localJitter(ctx context.Context) error { // want localJitter:`retries: retry loop`
+	jittered := func(d time.Duration) time.Duration {
+		if d <= 0 {
+			return 0
+		}
+		return time.Duration(rand.Int63n(int64(d)))
+	}
+	for n := 0; n < 5; n++ { // want `retry loop: attempts=5 wait=jittered deadline=context`
+		if err := callCtx(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(jittered(time.Second))
+	}
+	return nil
+}
+
+func methodDelays(ctx context.Context, p *pacer) error { // want methodDelays:`retries: retry loop`
+	for n := 0; n < 3; n++ { // want `retry loop: attempts=3 wait=backoff deadline=context`
+		if err := callCtx(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(p.delay(n))
+	}
+	for n := 0; n < 3; n++ { // want `retry loop: attempts=3 wait=fixed deadline=context`
+		if err := callCtx(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(p.pause(n))
+	}
+	return nil
 }
