@@ -81,7 +81,11 @@ func retryIterator(fn *ssa.Function) *IteratorFact {
 
 // leavesOnFalse reports whether the loop is left when call, a call of yield, returns false.
 func leavesOnFalse(call *ssa.Call, l *flow.Loop) bool {
-	for _, r := range *call.Referrers() {
+	refs := call.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
 		cond, falseSucc := ssa.Value(call), 1
 		if not, ok := r.(*ssa.UnOp); ok && not.Op == token.NOT {
 			cond, falseSucc = not, 0
