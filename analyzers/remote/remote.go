@@ -98,14 +98,13 @@ type state struct {
 	pass *analysis.Pass
 	pkg  *ssa.Package
 
-	fieldStores    map[*types.Var][]ssa.Value  // values stored into each struct field of the package's types
-	fieldTouched   map[*types.Var]bool         // fields whose own fields are assigned (f.Timeout = ...)
-	globalStores   map[*ssa.Global][]ssa.Value // values stored into package variables
-	globalTouched  map[*ssa.Global]bool        // package variables whose fields are assigned
-	untraced       map[*objType]bool           // types whose timeout is set on a value the model cannot trace
-	defaultTouched bool                        // http.DefaultClient is reassigned
-	summaries      map[*ssa.Function][]Passed  // the package's own ParamFacts
-	imported       map[*types.Func]*ParamFact  // memo of imported facts (nil: none)
+	stores         *flow.Stores               // values stored into struct fields and package variables
+	fieldTouched   map[*types.Var]bool        // fields whose own fields are assigned (f.Timeout = ...)
+	globalTouched  map[*ssa.Global]bool       // package variables whose fields are assigned
+	untraced       map[*objType]bool          // types whose timeout is set on a value the model cannot trace
+	defaultTouched bool                       // http.DefaultClient is reassigned
+	summaries      map[*ssa.Function][]Passed // the package's own ParamFacts
+	imported       map[*types.Func]*ParamFact // memo of imported facts (nil: none)
 	funcs          []*ssa.Function
 	bounds         map[*ssa.Function]string          // memo of bound
 	callers        map[*ssa.Function][]*ssa.Function // static callers, built on first need
@@ -122,9 +121,7 @@ func run(pass *analysis.Pass) (any, error) {
 	st := &state{
 		pass:          pass,
 		pkg:           ssaRes.Pkg,
-		fieldStores:   make(map[*types.Var][]ssa.Value),
 		fieldTouched:  make(map[*types.Var]bool),
-		globalStores:  make(map[*ssa.Global][]ssa.Value),
 		globalTouched: make(map[*ssa.Global]bool),
 		untraced:      make(map[*objType]bool),
 		summaries:     make(map[*ssa.Function][]Passed),
@@ -133,6 +130,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	funcs := allFuncs(ssaRes)
 	st.funcs = funcs
+	st.stores = flow.IndexStores(funcs)
 	st.index(funcs)
 
 	// Calls that leave the process themselves.
@@ -534,7 +532,8 @@ func funcName(fn *types.Func) string {
 	return id.Name
 }
 
-// index records what the package stores into struct fields and package variables.
+// index records the struct fields and package variables whose own fields the package assigns
+// or passes on, so that a Timeout may be set through them.
 func (st *state) index(funcs []*ssa.Function) {
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {
@@ -543,19 +542,15 @@ func (st *state) index(funcs []*ssa.Function) {
 				case *ssa.Store:
 					switch addr := instr.Addr.(type) {
 					case *ssa.FieldAddr:
-						if fv := fieldVar(addr); fv != nil {
-							st.fieldStores[fv] = append(st.fieldStores[fv], instr.Val)
-						}
 						switch base := addr.X.(type) {
 						case *ssa.FieldAddr:
-							if fv := fieldVar(base); fv != nil {
+							if fv := flow.FieldVar(base); fv != nil {
 								st.fieldTouched[fv] = true
 							}
 						case *ssa.Global:
 							st.globalTouched[base] = true
 						}
 					case *ssa.Global:
-						st.globalStores[addr] = append(st.globalStores[addr], instr.Val)
 						if isDefaultClient(addr) {
 							st.defaultTouched = true
 						}
@@ -576,7 +571,7 @@ func (st *state) index(funcs []*ssa.Function) {
 // parameter, the client was passed to the function, which the walk notices where it is
 // passed; anywhere else, the model gives up on the type for the package.
 func (st *state) checkTimeoutField(fa *ssa.FieldAddr) {
-	fv := fieldVar(fa)
+	fv := flow.FieldVar(fa)
 	if fv == nil {
 		return
 	}
@@ -630,7 +625,7 @@ func (st *state) checkPassed(c *ssa.CallCommon) {
 func (st *state) touch(addr ssa.Value) bool {
 	switch x := addr.(type) {
 	case *ssa.FieldAddr:
-		st.fieldTouched[fieldVar(x)] = true
+		st.fieldTouched[flow.FieldVar(x)] = true
 	case *ssa.Global:
 		st.globalTouched[x] = true
 		if isDefaultClient(x) {

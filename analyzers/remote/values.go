@@ -3,7 +3,6 @@ package remote
 import (
 	"go/constant"
 	"go/token"
-	"go/types"
 	"slices"
 	"strings"
 
@@ -525,13 +524,13 @@ func (w *walker) load(addr ssa.Value, f *frame, t *objType) verdict {
 		if a.Pkg != w.st.pkg || w.st.globalTouched[a] {
 			return unknown
 		}
-		return each(w.st.globalStores[a])
+		return each(w.st.stores.Globals[a])
 	case *ssa.FieldAddr:
-		fv := fieldVar(a)
+		fv := flow.FieldVar(a)
 		if fv == nil || fv.Pkg() != w.st.pass.Pkg || w.st.fieldTouched[fv] {
 			return unknown
 		}
-		return each(w.st.fieldStores[fv])
+		return each(w.st.stores.Fields[fv])
 	case *ssa.Alloc:
 		r := none
 		for _, s := range flow.Stored(a) {
@@ -578,7 +577,7 @@ func (w *walker) allocFields(a *ssa.Alloc, t *objType, origin *Origin, depth int
 	for _, r := range *a.Referrers() {
 		switch r := r.(type) {
 		case *ssa.FieldAddr:
-			fv := fieldVar(r)
+			fv := flow.FieldVar(r)
 			if fv == nil {
 				continue
 			}
@@ -662,7 +661,7 @@ func isMethodOf(c *ssa.CallCommon, a ssa.Value, t *objType) bool {
 
 // zeroGlobal evaluates a package variable of the struct type itself (var c http.Client).
 func (w *walker) zeroGlobal(g *ssa.Global, t *objType) verdict {
-	if g.Pkg != w.st.pkg || g.Object() == nil || g.Object().Exported() || w.st.globalTouched[g] || len(w.st.globalStores[g]) > 0 {
+	if g.Pkg != w.st.pkg || g.Object() == nil || g.Object().Exported() || w.st.globalTouched[g] || len(w.st.stores.Globals[g]) > 0 {
 		return unknown
 	}
 	return verdict{k: vUnbounded, origin: &Origin{Kind: ZeroVar, Type: t.display, Pos: g.Pos(), Name: g.Name()}}
@@ -672,8 +671,8 @@ func (w *walker) zeroGlobal(g *ssa.Global, t *objType) verdict {
 // zero value, unless the package assigns it or sets a field of it. Exported fields may be set
 // by other packages.
 func (w *walker) zeroField(fa *ssa.FieldAddr, t *objType) verdict {
-	fv := fieldVar(fa)
-	if fv == nil || fv.Pkg() != w.st.pass.Pkg || fv.Exported() || fv.Embedded() || w.st.fieldTouched[fv] || len(w.st.fieldStores[fv]) > 0 {
+	fv := flow.FieldVar(fa)
+	if fv == nil || fv.Pkg() != w.st.pass.Pkg || fv.Exported() || fv.Embedded() || w.st.fieldTouched[fv] || len(w.st.stores.Fields[fv]) > 0 {
 		return unknown
 	}
 	return verdict{k: vUnbounded, origin: &Origin{Kind: ZeroField, Type: t.display, Pos: fv.Pos(), Name: fv.Name()}}
@@ -819,19 +818,6 @@ func (w *walker) grpcDial(opts []ssa.Value, ctx verdict) (verdict, bool) {
 func isDefaultClient(g *ssa.Global) bool {
 	obj := g.Object()
 	return obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == httpPkg && obj.Name() == "DefaultClient"
-}
-
-// fieldVar returns the field that fa addresses.
-func fieldVar(fa *ssa.FieldAddr) *types.Var {
-	ptr, ok := fa.X.Type().Underlying().(*types.Pointer)
-	if !ok {
-		return nil
-	}
-	st, ok := ptr.Elem().Underlying().(*types.Struct)
-	if !ok || fa.Field >= st.NumFields() {
-		return nil
-	}
-	return st.Field(fa.Field).Origin()
 }
 
 // isZero reports whether v is a zero constant (0, nil, a zero struct).

@@ -289,3 +289,48 @@ func (s Site) Variadic(i int) []ssa.Value {
 	}
 	return []ssa.Value{v}
 }
+
+// FieldVar returns the struct field that fa addresses, or nil.
+func FieldVar(fa *ssa.FieldAddr) *types.Var {
+	ptr, ok := fa.X.Type().Underlying().(*types.Pointer)
+	if !ok {
+		return nil
+	}
+	st, ok := ptr.Elem().Underlying().(*types.Struct)
+	if !ok || fa.Field >= st.NumFields() {
+		return nil
+	}
+	return st.Field(fa.Field).Origin()
+}
+
+// Stores indexes the values that a package's functions store into struct fields (by field,
+// whatever the struct value) and package variables: a flow-insensitive view of what a field
+// or variable may hold when it is loaded elsewhere.
+type Stores struct {
+	Fields  map[*types.Var][]ssa.Value
+	Globals map[*ssa.Global][]ssa.Value
+}
+
+// IndexStores builds the Stores of funcs.
+func IndexStores(funcs []*ssa.Function) *Stores {
+	s := &Stores{Fields: make(map[*types.Var][]ssa.Value), Globals: make(map[*ssa.Global][]ssa.Value)}
+	for _, fn := range funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				st, ok := instr.(*ssa.Store)
+				if !ok {
+					continue
+				}
+				switch addr := st.Addr.(type) {
+				case *ssa.FieldAddr:
+					if fv := FieldVar(addr); fv != nil {
+						s.Fields[fv] = append(s.Fields[fv], st.Val)
+					}
+				case *ssa.Global:
+					s.Globals[addr] = append(s.Globals[addr], st.Val)
+				}
+			}
+		}
+	}
+	return s
+}
