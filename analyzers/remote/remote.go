@@ -128,7 +128,7 @@ func run(pass *analysis.Pass) (any, error) {
 		imported:      make(map[*types.Func]*ParamFact),
 		bounds:        make(map[*ssa.Function]string),
 	}
-	funcs := allFuncs(ssaRes)
+	funcs := ssapkg.AllFuncs(ssaRes)
 	st.funcs = funcs
 	st.stores = flow.IndexStores(funcs)
 	st.index(funcs)
@@ -635,23 +635,6 @@ func (st *state) touch(addr ssa.Value) bool {
 		return false
 	}
 	return true
-}
-
-// allFuncs returns the package's source functions, its package initialiser (which holds the
-// initialisation of package variables) and the closures inside it.
-func allFuncs(s *buildssa.SSA) []*ssa.Function {
-	funcs := append([]*ssa.Function(nil), s.SrcFuncs...)
-	var add func(fn *ssa.Function)
-	add = func(fn *ssa.Function) {
-		funcs = append(funcs, fn)
-		for _, anon := range fn.AnonFuncs {
-			add(anon)
-		}
-	}
-	if init := s.Pkg.Func("init"); init != nil {
-		add(init)
-	}
-	return funcs
 }
 
 // importsRemote reports whether pkg imports, directly or not, a package whose calls leave the

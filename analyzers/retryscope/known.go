@@ -40,11 +40,35 @@ type client struct {
 // A site is one call of a helper or client.
 type site struct {
 	flow.Site
-	call ssa.CallInstruction
+	call   ssa.CallInstruction
+	stores *flow.Stores // what the package stores into fields and variables
 }
 
-func newSite(call ssa.CallInstruction, fn *types.Func) *site {
-	return &site{Site: flow.NewSite(call.Common(), fn), call: call}
+func (st *state) newSite(call ssa.CallInstruction, fn *types.Func) *site {
+	return &site{Site: flow.NewSite(call.Common(), fn), call: call, stores: st.stores}
+}
+
+// calls is calls following loads of fields and package variables to what the package stores
+// into them, so that a client built in a constructor is seen where a method uses it.
+func (c *site) calls(vals ...ssa.Value) []*ssa.Call {
+	var out []*ssa.Call
+	for _, v := range vals {
+		if v == nil {
+			continue
+		}
+		c.stores.Backward(v, 256, func(x ssa.Value) bool {
+			if call, ok := x.(*ssa.Call); ok {
+				out = append(out, call)
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// origins returns v and, when v loads a field or package variable, the values stored into it.
+func (c *site) origins(v ssa.Value) []ssa.Value {
+	return append([]ssa.Value{v}, c.stores.Loaded(flow.Unwrap(v))...)
 }
 
 // calls returns the calls that compute the given values, the values' receivers and arguments
@@ -388,6 +412,19 @@ func helpers() []helper {
 	return hs
 }
 
+const retryhttp = "github.com/idemlint/idemlint/runtime/retry/retryhttp"
+
+// retryhttpClient returns the http.Client value, the receiver or what the field or variable
+// it comes from holds, whose Transport is a runtime/retry/retryhttp.Transport; nil if none.
+func retryhttpClient(c *site) ssa.Value {
+	for _, v := range c.origins(c.Recv) {
+		if t, ok := fieldStores(v)["Transport"]; ok && isAllocOf(t, retryhttp, "Transport") {
+			return v
+		}
+	}
+	return nil
+}
+
 // retryPolicyCalls returns the failsafe-go retrypolicy calls that configure a call's policies.
 func retryPolicyCalls(c *site) []*ssa.Call {
 	var out []*ssa.Call
@@ -490,11 +527,15 @@ func k8sBackoff(b ssa.Value, s *Scope) {
 // clients returns the built-in table of self-retrying clients.
 func clients() []client {
 	const retryablehttp = "github.com/hashicorp/go-retryablehttp"
-	const retryhttp = "github.com/idemlint/idemlint/runtime/retry/retryhttp"
 	retryable := func(c *site, s *Scope) {
 		// Defaults: RetryMax 4 (5 attempts), DefaultBackoff (exponential, no jitter).
 		s.Attempts, s.Wait.Kind, s.Deadline = Bound{Kind: BoundConst, N: 5}, WaitBackoff, DeadlineUnknown
-		f := fieldStores(c.Recv)
+		var f map[string]ssa.Value
+		for _, v := range c.origins(c.Recv) {
+			if f = fieldStores(v); len(f) > 0 {
+				break
+			}
+		}
 		if v, ok := f["RetryMax"]; ok {
 			s.Attempts = attempts(v, 1)
 		}
@@ -525,12 +566,12 @@ func clients() []client {
 				return id.Pkg == "net/http" && id.Recv == "Client" && oneOf(id.Name, "Do", "Get", "Head", "Post", "PostForm")
 			},
 			when: func(c *site) bool {
-				return hasCall(calls(c.Recv), retryablehttp, "StandardClient")
+				return hasCall(c.calls(c.Recv), retryablehttp, "StandardClient")
 			},
 			summarise: func(c *site, s *Scope) {
-				for _, call := range calls(c.Recv) {
+				for _, call := range c.calls(c.Recv) {
 					if flow.ID(flow.Callee(call.Common())).Name == "StandardClient" {
-						retryable(&site{Site: flow.Site{Recv: call.Common().Args[0]}, call: call}, s)
+						retryable(&site{Site: flow.Site{Recv: call.Common().Args[0]}, call: call, stores: c.stores}, s)
 					}
 				}
 			},
@@ -541,12 +582,11 @@ func clients() []client {
 				return id.Pkg == "net/http" && id.Recv == "Client" && oneOf(id.Name, "Do", "Get", "Head", "Post", "PostForm")
 			},
 			when: func(c *site) bool {
-				t, ok := fieldStores(c.Recv)["Transport"]
-				return ok && isAllocOf(t, retryhttp, "Transport")
+				return retryhttpClient(c) != nil
 			},
 			summarise: func(c *site, s *Scope) {
 				s.Attempts, s.Wait.Kind, s.Deadline = Bound{Kind: BoundConst, N: 4}, WaitJittered, DeadlineContext
-				if p, ok := fieldStores(fieldStores(c.Recv)["Transport"])["Policy"]; ok {
+				if p, ok := fieldStores(fieldStores(retryhttpClient(c))["Transport"])["Policy"]; ok {
 					if v, ok := fieldStores(p)["MaxAttempts"]; ok {
 						if n, isConst := flow.IntConst(v); !isConst || n > 0 {
 							s.Attempts = attempts(v, 0)
@@ -563,7 +603,7 @@ func clients() []client {
 			},
 			when: func(c *site) bool {
 				for _, p := range restyPkgs {
-					if v, ok := callArg(calls(c.Recv), p, "SetRetryCount", 0); ok {
+					if v, ok := callArg(c.calls(c.Recv), p, "SetRetryCount", 0); ok {
 						n, isConst := flow.IntConst(v)
 						return !isConst || n > 0
 					}
@@ -573,7 +613,7 @@ func clients() []client {
 			summarise: func(c *site, s *Scope) {
 				s.Wait.Kind, s.Deadline = WaitJittered, DeadlineUnknown
 				for _, p := range restyPkgs {
-					if v, ok := callArg(calls(c.Recv), p, "SetRetryCount", 0); ok {
+					if v, ok := callArg(c.calls(c.Recv), p, "SetRetryCount", 0); ok {
 						s.Attempts = attempts(v, 1)
 					}
 				}

@@ -96,6 +96,7 @@ type state struct {
 	local    map[*types.Func]*HelperFact   // helpers inferred in this package
 	iters    map[*types.Func]*IteratorFact // retry iterators made by functions of this package
 	labels   map[ast.Stmt]*ast.LabeledStmt // the label of each labelled statement
+	stores   *flow.Stores                  // values stored into fields and package variables
 	loopInfo map[*ssa.Function][]*Scope    // hand-written scopes per function
 }
 
@@ -137,6 +138,7 @@ func run(pass *analysis.Pass) (any, error) {
 		st.helpers[h.id] = append(st.helpers[h.id], h)
 	}
 
+	st.stores = flow.IndexStores(ssapkg.AllFuncs(ssaRes))
 	for _, fn := range st.funcs {
 		st.indexCreators(fn)
 		st.loopInfo[fn] = st.handWritten(fn)
@@ -606,7 +608,7 @@ func (st *state) callbackArgs(call ssa.CallInstruction) []ssa.Value {
 	if fn == nil || h == nil && fact == nil {
 		return nil
 	}
-	site := newSite(call, fn)
+	site := st.newSite(call, fn)
 	var idx []int
 	if h != nil {
 		idx = []int{h.arg}
@@ -628,7 +630,7 @@ func (st *state) callbackScope(call ssa.CallInstruction) *Scope {
 	if fn == nil || h == nil && fact == nil {
 		return nil
 	}
-	site := newSite(call, fn)
+	site := st.newSite(call, fn)
 	if h != nil && h.when != nil && !h.when(site) {
 		return nil
 	}
@@ -745,7 +747,7 @@ func (st *state) clientScope(call ssa.CallInstruction) *Scope {
 		if !c.match(id) {
 			continue
 		}
-		site := newSite(call, fn)
+		site := st.newSite(call, fn)
 		if c.when != nil && !c.when(site) {
 			continue
 		}

@@ -53,6 +53,10 @@ func ID(fn *types.Func) FuncID {
 // calls that produce it. visit returns false to stop descending below a value. The walk visits
 // each value once and at most limit values in all.
 func Backward(v ssa.Value, limit int, visit func(ssa.Value) bool) {
+	backward(v, limit, visit, nil)
+}
+
+func backward(v ssa.Value, limit int, visit func(ssa.Value) bool, stores *Stores) {
 	seen := make(map[ssa.Value]bool)
 	stack := []ssa.Value{v}
 	var ops []*ssa.Value
@@ -77,6 +81,10 @@ func Backward(v ssa.Value, limit int, visit func(ssa.Value) bool) {
 			continue
 		case *ssa.Function, *ssa.Global, *ssa.Const, *ssa.Parameter, *ssa.Builtin:
 			continue
+		case *ssa.UnOp:
+			if stores != nil {
+				stack = append(stack, stores.Loaded(x)...)
+			}
 		}
 		if instr, ok := x.(ssa.Instruction); ok {
 			ops = instr.Operands(ops[:0])
@@ -333,4 +341,28 @@ func IndexStores(funcs []*ssa.Function) *Stores {
 		}
 	}
 	return s
+}
+
+// Backward is flow.Backward that also goes from a load of a struct field or package variable
+// to the values the package stores into it.
+func (s *Stores) Backward(v ssa.Value, limit int, visit func(ssa.Value) bool) {
+	backward(v, limit, visit, s)
+}
+
+// Loaded returns the values the package stores into the struct field or package variable
+// that v loads; nil when v is not such a load.
+func (s *Stores) Loaded(v ssa.Value) []ssa.Value {
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil
+	}
+	switch addr := load.X.(type) {
+	case *ssa.FieldAddr:
+		if fv := FieldVar(addr); fv != nil {
+			return s.Fields[fv]
+		}
+	case *ssa.Global:
+		return s.Globals[addr]
+	}
+	return nil
 }

@@ -64,3 +64,22 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	return &buildssa.SSA{Pkg: pkg, SrcFuncs: funcs}, nil
 }
+
+// AllFuncs returns the package's source functions, its package initialiser (which holds the
+// initialisation of package variables) and the closures inside it.
+func AllFuncs(s *buildssa.SSA) []*ssa.Function {
+	funcs := append([]*ssa.Function(nil), s.SrcFuncs...)
+	var add func(fn *ssa.Function)
+	add = func(fn *ssa.Function) {
+		funcs = append(funcs, fn)
+		for _, anon := range fn.AnonFuncs {
+			add(anon)
+		}
+	}
+	if s.Pkg != nil {
+		if init := s.Pkg.Func("init"); init != nil {
+			add(init)
+		}
+	}
+	return funcs
+}
