@@ -25,7 +25,9 @@
 //     Functions returning one get an IteratorFact, so ranges in other packages count too;
 //   - a call through a client that retries on its own: hashicorp/go-retryablehttp (and an
 //     *http.Client from its StandardClient), resty with a retry count, AWS SDK for Go v2
-//     service clients.
+//     service clients, this project's retryhttp.Transport; also when the client is kept in a
+//     struct field or package variable that the package sets (a constructor's work is seen
+//     where a method uses the field).
 //
 // Iteration is not retry: a range over a slice, map, channel (other than a ticker's) or
 // function (other than a retry iterator), a counted loop that indexes a collection or accessor with its counter or counts up
