@@ -104,27 +104,20 @@ func leavesOnFalse(call *ssa.Call, l *flow.Loop) bool {
 }
 
 // inferIterators finds the functions of this package that return a retry iterator, directly
-// or from another such function, and exports an IteratorFact for each.
+// or from another such function.
 func (st *state) inferIterators() {
-	for range 4 {
-		changed := false
-		for _, fn := range st.funcs {
-			obj, ok := fn.Object().(*types.Func)
-			if !ok || st.iters[obj] != nil || fn.Signature.Results().Len() != 1 {
-				continue
-			}
-			if f := st.returnedIterator(fn); f != nil {
-				st.iters[obj] = f
-				if obj.Pkg() == st.pass.Pkg {
-					st.pass.ExportObjectFact(obj, f)
-				}
-				changed = true
-			}
+	st.fixpoint(func(fn *ssa.Function, obj *types.Func) bool {
+		if st.iters[obj] != nil || fn.Signature.Results().Len() != 1 {
+			return false
 		}
-		if !changed {
-			return
+		f := st.returnedIterator(fn)
+		if f == nil {
+			return false
 		}
-	}
+		st.iters[obj] = f
+		st.export(obj, f)
+		return true
+	})
 }
 
 // returnedIterator returns the summary of the retry iterator fn returns, when every return

@@ -469,27 +469,44 @@ func (st *state) helperFor(call ssa.CallInstruction) (*helper, *HelperFact, *typ
 	return nil, nil, fn
 }
 
-// inferHelpers finds the functions of this package that retry a func-typed parameter,
-// iterating so that a helper built on another local helper is found too.
+// inferHelpers finds the functions of this package that retry a func-typed parameter.
 func (st *state) inferHelpers() {
+	st.fixpoint(func(fn *ssa.Function, obj *types.Func) bool {
+		if st.local[obj] != nil || fn.Signature.Params().Len() == 0 {
+			return false
+		}
+		f := st.inferHelper(fn)
+		if f == nil {
+			return false
+		}
+		st.local[obj] = f
+		st.export(obj, f)
+		return true
+	})
+}
+
+// fixpoint runs step over the package's functions until a round finds nothing new, so that
+// a fact built on another local one (a helper of a helper) is found too. step reports
+// whether it found something.
+func (st *state) fixpoint(step func(fn *ssa.Function, obj *types.Func) bool) {
 	for range 4 {
 		changed := false
 		for _, fn := range st.funcs {
-			obj, ok := fn.Object().(*types.Func)
-			if !ok || st.local[obj] != nil || fn.Signature.Params().Len() == 0 {
-				continue
-			}
-			if f := st.inferHelper(fn); f != nil {
-				st.local[obj] = f
-				if obj.Pkg() == st.pass.Pkg {
-					st.pass.ExportObjectFact(obj, f)
-				}
+			if obj, ok := fn.Object().(*types.Func); ok && step(fn, obj) {
 				changed = true
 			}
 		}
 		if !changed {
 			return
 		}
+	}
+}
+
+// export exports f for obj when obj belongs to this package (not to an instantiation's origin
+// elsewhere).
+func (st *state) export(obj *types.Func, f analysis.Fact) {
+	if obj.Pkg() == st.pass.Pkg {
+		st.pass.ExportObjectFact(obj, f)
 	}
 }
 
