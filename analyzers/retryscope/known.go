@@ -66,9 +66,20 @@ func (c *site) calls(vals ...ssa.Value) []*ssa.Call {
 	return out
 }
 
-// origins returns v and, when v loads a field or package variable, the values stored into it.
+// origins returns v and, when v loads a field or package variable, the values stored into it,
+// and theirs in turn (a field copied from another struct's field).
 func (c *site) origins(v ssa.Value) []ssa.Value {
-	return append([]ssa.Value{v}, c.stores.Loaded(flow.Unwrap(v))...)
+	out := []ssa.Value{v}
+	seen := map[ssa.Value]bool{v: true}
+	for i := 0; i < len(out) && len(out) < 16; i++ {
+		for _, s := range c.stores.Loaded(flow.Unwrap(out[i])) {
+			if !seen[s] {
+				seen[s] = true
+				out = append(out, s)
+			}
+		}
+	}
+	return out
 }
 
 // calls returns the calls that compute the given values, the values' receivers and arguments

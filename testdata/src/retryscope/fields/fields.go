@@ -43,3 +43,17 @@ func (s *service) get(req *http.Request, rreq *retryablehttp.Request) { // want 
 	_, _ = s.plain.Do(req)                          // a plain client: no scope
 	_, _ = http.DefaultClient.Get("https://x.test") // nor the default one
 }
+
+// A request copies its client from the service's field.
+type request struct {
+	rc  *retryablehttp.Client
+	req *retryablehttp.Request
+}
+
+func (s *service) newRequest(r *retryablehttp.Request) request {
+	return request{rc: s.rc, req: r}
+}
+
+func (r request) do() { // want do:`retries: self-retrying client call`
+	_, _ = r.rc.Do(r.req) // want `self-retrying client call \(github.com/hashicorp/go-retryablehttp.Client.Do\): attempts=3 wait=backoff`
+}
