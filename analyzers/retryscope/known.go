@@ -100,6 +100,27 @@ func calls(vals ...ssa.Value) []*ssa.Call {
 	return out
 }
 
+// calledBy returns the functions that fn, a function of this package (a method value's
+// wrapper, an in-house backoff method), calls, and so on depth levels down.
+func calledBy(fn *ssa.Function, depth int) []flow.FuncID {
+	var out []flow.FuncID
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			c, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			if callee := flow.Callee(c.Common()); callee != nil {
+				out = append(out, flow.ID(callee))
+			}
+			if next := c.Common().StaticCallee(); next != nil && depth > 1 {
+				out = append(out, calledBy(next, depth-1)...)
+			}
+		}
+	}
+	return out
+}
+
 // funcsIn returns the functions referred to (as values or callees) in the computation of v.
 func funcsIn(vals ...ssa.Value) []flow.FuncID {
 	var out []flow.FuncID
@@ -113,6 +134,7 @@ func funcsIn(vals ...ssa.Value) []flow.FuncID {
 				if obj, ok := x.Object().(*types.Func); ok {
 					out = append(out, flow.ID(obj.Origin()))
 				}
+				out = append(out, calledBy(x, 2)...)
 			case *ssa.Call:
 				if fn := flow.Callee(x.Common()); fn != nil {
 					out = append(out, flow.ID(fn))

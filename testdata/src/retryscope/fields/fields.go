@@ -57,3 +57,23 @@ func (s *service) newRequest(r *retryablehttp.Request) request {
 func (r request) do() { // want do:`retries: self-retrying client call`
 	_, _ = r.rc.Do(r.req) // want `self-retrying client call \(github.com/hashicorp/go-retryablehttp.Client.Do\): attempts=3 wait=backoff`
 }
+
+// A backoff method of the package's own that uses a jittered backoff.
+type tuned struct{ rc *retryablehttp.Client }
+
+func (t *tuned) backoff(min, max time.Duration, n int, resp *http.Response) time.Duration {
+	if resp != nil && resp.StatusCode == http.StatusTooManyRequests {
+		return max
+	}
+	return retryablehttp.LinearJitterBackoff(min, max, n, resp)
+}
+
+func newTuned() *tuned {
+	t := &tuned{}
+	t.rc = &retryablehttp.Client{RetryMax: 9, Backoff: t.backoff}
+	return t
+}
+
+func (t *tuned) do(r *retryablehttp.Request) { // want do:`retries: self-retrying client call`
+	_, _ = t.rc.Do(r) // want `self-retrying client call \(github.com/hashicorp/go-retryablehttp.Client.Do\): attempts=10 wait=jittered`
+}
