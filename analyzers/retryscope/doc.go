@@ -21,7 +21,9 @@
 //   - the body of a range over a retry iterator (range over func): a function value
 //     func(yield func(...) bool), usually returned as an iter.Seq, whose loop calls yield,
 //     stops when it returns false and waits between the calls, with a backoff, jitter or a
-//     bound on the number of calls; the body must leave the loop somewhere (on success).
+//     bound on the number of calls, yielding attempt numbers rather than data it fetches or
+//     receives (a paginator is iteration); the body must leave the loop somewhere (on
+//     success).
 //     Functions returning one get an IteratorFact, so ranges in other packages count too;
 //   - a call through a client that retries on its own: hashicorp/go-retryablehttp (and an
 //     *http.Client from its StandardClient), resty with a retry count, AWS SDK for Go v2

@@ -58,7 +58,7 @@ func retryIterator(fn *ssa.Function) *IteratorFact {
 				}
 			}
 		}
-		if attempt == nil {
+		if attempt == nil || yieldsData(attempt, l) {
 			continue
 		}
 		extra, unknown := channelWaits(fn, l.Contains, l)
@@ -77,6 +77,34 @@ func retryIterator(fn *ssa.Function) *IteratorFact {
 		return f
 	}
 	return nil
+}
+
+// yieldsData reports whether the loop yields what it fetches (a page, a message) rather than
+// an attempt number: a value that a call or a channel receive in the loop produces, other
+// than a context's error or the time.
+func yieldsData(yield ssa.CallInstruction, l *flow.Loop) bool {
+	found := false
+	for _, a := range yield.Common().Args {
+		flow.Backward(a, 64, func(x ssa.Value) bool {
+			switch x := x.(type) {
+			case *ssa.Call:
+				if !l.Contains(x.Block()) {
+					return false
+				}
+				id := flow.ID(flow.Callee(x.Common()))
+				if !(id.Pkg == "context" && id.Name == "Err" || id.Pkg == "time" && oneOf(id.Name, "Now", "Since", "Until")) {
+					found = true
+				}
+				return false
+			case *ssa.UnOp:
+				found = found || x.Op == token.ARROW && l.Contains(x.Block())
+			case *ssa.Select:
+				found = found || l.Contains(x.Block())
+			}
+			return !found
+		})
+	}
+	return found
 }
 
 // leavesOnFalse reports whether the loop is left when call, a call of yield, returns false.

@@ -141,11 +141,31 @@ outer:
 	return err
 }
 
-// Not retry: data, a ticker, a channel, and a body that never leaves.
+// Pages fetches one page per round, pacing its requests: it yields data, not attempts.
+func Pages(ctx context.Context, max int) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for i := 0; i < max; i++ {
+			page, err := fetch(ctx, i)
+			if err != nil || !yield(page) {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+}
+
+func fetch(ctx context.Context, i int) (string, error) { return "", nil }
+
+// Not retry: data, pages, a ticker, a channel, and a body that never leaves.
 func notRetry(ctx context.Context, items []string, ch <-chan string) {
 	for it := range Values(items) {
 		if send(ctx) == nil {
 			_ = it
+			break
+		}
+	}
+	for p := range Pages(ctx, 10) {
+		if p == "wanted" {
 			break
 		}
 	}
