@@ -136,15 +136,15 @@ type Scope struct {
 	Kind Kind
 
 	// Fn is the function whose code repeats: the function holding the loop, the recursive
-	// function, or the callback; nil for client calls and for callbacks that are not known
-	// statically.
+	// function, the callback, or the range body's yield function (Iterator); nil for client
+	// calls and for callbacks that are not known statically.
 	Fn *ssa.Function
 	// Loop is the natural loop of a Loop or Goto scope.
 	Loop *flow.Loop
 
 	// Node is the syntax of the scope: *ast.ForStmt or *ast.RangeStmt (Loop), *ast.LabeledStmt
 	// (Goto), *ast.FuncDecl (Recursion), the helper's or client's *ast.CallExpr (Callback,
-	// Client). It is nil when the syntax is not in this package.
+	// Client), the *ast.RangeStmt (Iterator). It is nil when the syntax is not in this package.
 	Node ast.Node
 	// Stmt is the statement before which code that must run once per logical operation goes:
 	// the loop (or its label), or the statement holding the helper call. Nil when there is none
