@@ -42,8 +42,9 @@
 // A loop leaves on success when it tests a call's error against nil, an *http.Response's
 // StatusCode against a constant, or the verdict of a retry policy (a call with "retry" in its
 // name, such as shouldRetry(err, resp) or a CheckRetry field, judging another call's error or
-// response): the side where the policy says no plays the part of success. The success side
-// must be able to leave the loop by an exit that the failure side cannot reach.
+// response; or a boolean variable named for it, such as needsRetry := err != nil updated by
+// retry conditions): the side where the policy says no plays the part of success. The
+// success side must be able to leave the loop by an exit that the failure side cannot reach.
 //
 // Each scope is summarised: the bound on attempts (a constant, a run-time value "variable", or
 // "unbounded"), the wait between attempts ("none"; "fixed"; "backoff", growing but not

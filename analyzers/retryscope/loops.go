@@ -109,6 +109,9 @@ func unNot(v ssa.Value) ssa.Value {
 // in its name, taking the error or response of another call made there. It returns that
 // other call (or the policy call itself when there is none).
 func retryPolicy(v ssa.Value, in func(*ssa.BasicBlock) bool) (ssa.CallInstruction, bool) {
+	if judged := retryVerdict(v, in); judged != nil {
+		return judged, true
+	}
 	call := producer(v, in)
 	if call == nil || !strings.Contains(strings.ToLower(calleeName(call.Common())), "retry") {
 		return nil, false
@@ -121,6 +124,48 @@ func retryPolicy(v ssa.Value, in func(*ssa.BasicBlock) bool) (ssa.CallInstructio
 		}
 	}
 	return call, true
+}
+
+// retryVerdict returns the call whose outcome a boolean variable named for retrying
+// (needsRetry, shouldRetry, retryable) judges, when v is one: the call whose error the
+// variable's computation compares with nil or hands to a check. Names that say the opposite
+// (noRetry, stopRetrying) do not count.
+func retryVerdict(v ssa.Value, in func(*ssa.BasicBlock) bool) ssa.CallInstruction {
+	phi, ok := v.(*ssa.Phi)
+	if !ok || !isBool(phi.Type()) {
+		return nil
+	}
+	name := strings.ToLower(phi.Comment)
+	if !strings.Contains(name, "retry") {
+		return nil
+	}
+	for _, neg := range []string{"no", "not", "stop", "skip", "dont", "done", "max"} {
+		if strings.HasPrefix(name, neg) {
+			return nil
+		}
+	}
+	var judged ssa.CallInstruction
+	flow.Backward(phi, 64, func(x ssa.Value) bool {
+		switch x := x.(type) {
+		case *ssa.BinOp:
+			if (isNil(x.X) || isNil(x.Y)) && isError(x.X.Type()) {
+				judged = producer(x.X, in)
+				if isNil(x.X) {
+					judged = producer(x.Y, in)
+				}
+			}
+		case *ssa.Call:
+			for _, a := range x.Call.Args {
+				if judged == nil && (isError(a.Type()) || isResponse(a.Type())) {
+					if p := producer(a, in); p != x {
+						judged = p
+					}
+				}
+			}
+		}
+		return judged == nil
+	})
+	return judged
 }
 
 // calleeName names what a call calls: the function or method, or the field, parameter or
@@ -564,7 +609,8 @@ func sleeps(calls []ssa.CallInstruction, l *flow.Loop) []Sleep {
 
 // sleepDuration returns the duration argument when call waits: time.Sleep, time.After,
 // time.NewTimer, time.Tick, a timer's Reset, or a function (or func value) with "sleep",
-// "wait", "delay", "backoff" or "pause" in its name and a time.Duration parameter.
+// "wait", "delay", "backoff" or "pause" in its name and a time.Duration parameter, unless it
+// returns a time.Duration (it computes the delay rather than waiting).
 func sleepDuration(call ssa.CallInstruction) ssa.Value {
 	c := call.Common()
 	args := c.Args
@@ -581,6 +627,9 @@ func sleepDuration(call ssa.CallInstruction) ssa.Value {
 			}
 		}
 		return nil
+	}
+	if res := c.Signature().Results(); res.Len() > 0 && isDuration(res.At(0).Type()) {
+		return nil // it computes a delay (nextSleep, backoffDuration); the caller waits
 	}
 	name := strings.ToLower(calleeName(c))
 	waits := false
@@ -747,7 +796,8 @@ func delayKindIn(d ssa.Value, l *flow.Loop, depth int) WaitKind {
 }
 
 // delayFunc returns the body of a function of this package, or a function literal, that a
-// call computing a delay runs; nil for other calls and for methods called through interfaces.
+// call computing a delay runs (its first result is a time.Duration, as in (time.Duration,
+// error)); nil for other calls and for methods called through interfaces.
 func delayFunc(c *ssa.CallCommon) *ssa.Function {
 	if c.IsInvoke() {
 		return nil
@@ -762,7 +812,7 @@ func delayFunc(c *ssa.CallCommon) *ssa.Function {
 		}
 		return fn == nil
 	})
-	if fn == nil || len(fn.Blocks) == 0 || fn.Signature.Results().Len() != 1 || !isDuration(fn.Signature.Results().At(0).Type()) {
+	if fn == nil || len(fn.Blocks) == 0 || fn.Signature.Results().Len() == 0 || !isDuration(fn.Signature.Results().At(0).Type()) {
 		return nil
 	}
 	return fn
@@ -775,7 +825,7 @@ func returnedDelay(fn *ssa.Function, depth int) (kind WaitKind, fromParams bool)
 	kind = WaitFixed
 	for _, b := range fn.Blocks {
 		ret, ok := last(b).(*ssa.Return)
-		if !ok || len(ret.Results) != 1 {
+		if !ok || len(ret.Results) == 0 {
 			continue
 		}
 		switch k := delayKindIn(ret.Results[0], nil, depth); {

@@ -535,3 +535,77 @@ func methodDelays(ctx context.Context, p *pacer) error { // want methodDelays:`r
 	}
 	return nil
 }
+
+// A verdict variable named for retrying, assembled from the error and retry conditions,
+// decides (resty's Backoff has this shape).
+func verdictLoop(op func() (*http.Response, error), conds []func(*http.Response, error) bool, max int) error { // want verdictLoop:`retry helper for parameter \[0\]: attempts=variable wait=fixed deadline=none` verdictLoop:`retries: retry loop`
+	var err error
+	for attempt := 0; attempt <= max; attempt++ { // want `retry loop: attempts=variable wait=fixed deadline=none`
+		var resp *http.Response
+		resp, err = op()
+		needsRetry := err != nil
+		for _, cond := range conds {
+			if needsRetry = cond(resp, err); needsRetry {
+				break
+			}
+		}
+		if !needsRetry {
+			return err
+		}
+		if attempt == max {
+			return err
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+// A flag that is not a retry verdict does not decide: each item is sent once.
+func flagLoop(items []string, send func(string) error) {
+	for i := 0; i < len(items); i++ {
+		failed := send(items[i]) != nil
+		if !failed {
+			continue
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// A delay function that can fail: (time.Duration, error).
+func nextDelay(attempt int) (time.Duration, error) {
+	if attempt > 10 {
+		return 0, errors.New("too many")
+	}
+	return time.Duration(rand.Int63n(int64(time.Second) << attempt)), nil
+}
+
+func fallibleDelay(ctx context.Context) error { // want fallibleDelay:`retries: retry loop`
+	for attempt := 0; attempt < 4; attempt++ { // want `retry loop: attempts=4 wait=jittered deadline=context`
+		if err := callCtx(ctx); err == nil {
+			return nil
+		}
+		d, err := nextDelay(attempt)
+		if err != nil {
+			return err
+		}
+		time.Sleep(d)
+	}
+	return nil
+}
+
+// A function named for sleeping that returns the delay does not wait: its caller does.
+func sleepFor(min time.Duration, attempt int) time.Duration { return min << attempt }
+
+func computedSleep(ctx context.Context) error { // want computedSleep:`retries: retry loop`
+	for attempt := 0; attempt < 3; attempt++ { // want `retry loop: attempts=3 wait=backoff deadline=context`
+		if err := callCtx(ctx); err == nil {
+			return nil
+		}
+		select {
+		case <-time.After(sleepFor(time.Millisecond, attempt)):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return nil
+}
