@@ -50,21 +50,7 @@ func (st *state) newSite(call ssa.CallInstruction, fn *types.Func) *site {
 
 // calls is calls following loads of fields and package variables to what the package stores
 // into them, so that a client built in a constructor is seen where a method uses it.
-func (c *site) calls(vals ...ssa.Value) []*ssa.Call {
-	var out []*ssa.Call
-	for _, v := range vals {
-		if v == nil {
-			continue
-		}
-		c.stores.Backward(v, 256, func(x ssa.Value) bool {
-			if call, ok := x.(*ssa.Call); ok {
-				out = append(out, call)
-			}
-			return true
-		})
-	}
-	return out
-}
+func (c *site) calls(vals ...ssa.Value) []*ssa.Call { return callsVia(c.stores, vals...) }
 
 // origins returns v and, when v loads a field or package variable, the values stored into it,
 // and theirs in turn (a field copied from another struct's field).
@@ -84,13 +70,17 @@ func (c *site) origins(v ssa.Value) []ssa.Value {
 
 // calls returns the calls that compute the given values, the values' receivers and arguments
 // included, so that option constructors and builder chains are seen.
-func calls(vals ...ssa.Value) []*ssa.Call {
+func calls(vals ...ssa.Value) []*ssa.Call { return callsVia(nil, vals...) }
+
+// callsVia is calls that also follows loads of fields and package variables through stores
+// (nil: it does not).
+func callsVia(stores *flow.Stores, vals ...ssa.Value) []*ssa.Call {
 	var out []*ssa.Call
 	for _, v := range vals {
 		if v == nil {
 			continue
 		}
-		flow.Backward(v, 256, func(x ssa.Value) bool {
+		stores.Backward(v, 256, func(x ssa.Value) bool {
 			if c, ok := x.(*ssa.Call); ok {
 				out = append(out, c)
 			}

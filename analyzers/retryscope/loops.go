@@ -139,7 +139,7 @@ func retryVerdict(v ssa.Value, in func(*ssa.BasicBlock) bool) ssa.CallInstructio
 	if !strings.Contains(name, "retry") {
 		return nil
 	}
-	for _, neg := range []string{"no", "not", "stop", "skip", "dont", "done", "max"} {
+	for _, neg := range []string{"no", "stop", "skip", "dont", "done", "max"} {
 		if strings.HasPrefix(name, neg) {
 			return nil
 		}

@@ -344,7 +344,7 @@ func IndexStores(funcs []*ssa.Function) *Stores {
 }
 
 // Backward is flow.Backward that also goes from a load of a struct field or package variable
-// to the values the package stores into it.
+// to the values the package stores into it; on a nil *Stores it is flow.Backward.
 func (s *Stores) Backward(v ssa.Value, limit int, visit func(ssa.Value) bool) {
 	backward(v, limit, visit, s)
 }
@@ -352,6 +352,9 @@ func (s *Stores) Backward(v ssa.Value, limit int, visit func(ssa.Value) bool) {
 // Loaded returns the values the package stores into the struct field or package variable
 // that v loads; nil when v is not such a load.
 func (s *Stores) Loaded(v ssa.Value) []ssa.Value {
+	if s == nil {
+		return nil
+	}
 	load, ok := v.(*ssa.UnOp)
 	if !ok || load.Op != token.MUL {
 		return nil
