@@ -243,22 +243,6 @@ func (st *state) iteratorScope(call ssa.CallInstruction) *Scope {
 	return s
 }
 
-// rangeCalling returns the scope of a range over a retry iterator in fn whose body calls p.
-func (st *state) rangeCalling(fn *ssa.Function, p *ssa.Parameter) *Scope {
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			call, ok := instr.(ssa.CallInstruction)
-			if !ok {
-				continue
-			}
-			if s := st.iteratorScope(call); s != nil && closureCalls(flow.Unwrap(call.Common().Args[0]), p) {
-				return s
-			}
-		}
-	}
-	return nil
-}
-
 // leavesSomewhere reports whether a range-over-func body breaks or returns on some path: its
 // yield function then returns false.
 func leavesSomewhere(body *ssa.Function) bool {

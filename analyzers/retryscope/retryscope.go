@@ -535,9 +535,6 @@ func (st *state) inferHelper(fn *ssa.Function) *HelperFact {
 			found = st.passesToHelper(fn, p)
 		}
 		if found == nil {
-			found = st.rangeCalling(fn, p)
-		}
-		if found == nil {
 			continue
 		}
 		if fact == nil {
@@ -565,14 +562,18 @@ func passesValue(call ssa.CallInstruction, p ssa.Value) bool {
 	return false
 }
 
-// passesToHelper returns the scope of a helper call in fn whose retried function is p, or a
-// closure that calls p.
+// passesToHelper returns the scope of a call in fn that retries p: a helper call whose
+// retried function is p or a closure that calls p, or a range over a retry iterator whose
+// body calls p.
 func (st *state) passesToHelper(fn *ssa.Function, p *ssa.Parameter) *Scope {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			call, ok := instr.(ssa.CallInstruction)
 			if !ok {
 				continue
+			}
+			if s := st.iteratorScope(call); s != nil && closureCalls(flow.Unwrap(call.Common().Args[0]), p) {
+				return s
 			}
 			s := st.callbackScope(call)
 			if s == nil {
