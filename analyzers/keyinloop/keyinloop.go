@@ -92,13 +92,11 @@ func (c *checker) checkGeneration(g keys.Generation) {
 		return
 	}
 	inner := enclosing[0]
-	if keys.Guarded(g, func(b *ssa.BasicBlock) bool { return within(inner, b) }) {
-		return // fills in a missing key once; later attempts reuse it
+	f := c.keys.Follow(g)
+	if len(f.Sinks) == 0 || f.FillsIn(func(b *ssa.BasicBlock) bool { return within(inner, b) }) {
+		return // not sent as a key, or fills in a missing key once and later attempts reuse it
 	}
-	sinks := c.keys.Reach(g.Seed)
-	if len(sinks) == 0 {
-		return
-	}
+	sinks := f.Sinks
 	// The fix moves the key before the outermost scope whose syntax holds the generator.
 	scope := inner
 	for _, s := range enclosing {

@@ -8,7 +8,10 @@
 //
 // Generators: google/uuid New, NewString, NewRandom, NewV7 and NewUUID; gofrs/uuid and
 // satori/go.uuid NewV1/NewV4/NewV6/NewV7; rs/xid; segmentio/ksuid; oklog/ulid; crypto/rand
-// (Read, Text, Int, and io.ReadFull(rand.Reader, b)); math/rand and math/rand/v2; time.Now;
+// Text and Int; math/rand and math/rand/v2; time.Now; calls that fill a buffer with random
+// bytes (crypto/rand.Read, io.ReadFull or io.ReadAtLeast of rand.Reader, rand.Reader.Read,
+// math/rand's Read and (*Rand).Read, math/rand/v2's (*ChaCha8).Read), whose fresh value is
+// the buffer (an array sliced with raw[:] counts as a whole);
 // this project's runtime key constructor; any function given with -keys.generators; and any
 // function of the analysed code that returns a value made by a generator (inferred, and
 // exported as a GeneratorFact).
@@ -27,4 +30,16 @@
 // field), slices, maps, closures, and the parameters of functions that send them to a sink
 // (inferred, and exported as a SinkParamFact). A function that makes a key and sends it on
 // every call, without first checking for an existing one, gets a MintsFact.
+//
+// Filling in a missing key: a generator that runs only when the key's own destination is empty
+// makes the key once. The test must read the place the value is kept: the variable it is
+// assigned to (a phi merging it with the variable's old value), the struct field it is stored
+// into (or the pointer to it, compared with nil), the header or metadata entry it is set under
+// (read back with Get or Values, or looked up in the map, also as the ok of a comma-ok
+// lookup), or the field a setter fills; len(...) == 0 of those counts too. Places are compared
+// by structure (root value, fields, loads, entry name), not by instruction. A test of anything
+// else, an error, a response, another header, field or variable, guards nothing about the key.
+//
+// The -keys.report flag reports every generator call with where its value goes, which is how
+// the model is tested.
 package keys

@@ -3,7 +3,6 @@ package keys
 import (
 	_ "embed"
 	"fmt"
-	"go/token"
 	"go/types"
 	"reflect"
 	"strings"
@@ -34,11 +33,13 @@ var Analyzer = &analysis.Analyzer{
 }
 
 var (
+	reportKeys      bool
 	extraNames      config.List
 	extraGenerators = config.List{Check: func(s string) error { _, err := parseFunc(s); return err }}
 )
 
 func init() {
+	Analyzer.Flags.BoolVar(&reportKeys, "report", false, "report every generator call and where its value goes (for debugging the model)")
 	Analyzer.Flags.Var(&extraNames, "names", "comma-separated extra idempotency-key names (headers, fields, metadata keys; case and punctuation ignored)")
 	Analyzer.Flags.Var(&extraGenerators, "generators", "comma-separated extra functions that make fresh unique values, as pkg/path.Func or pkg/path.Type.Method")
 }
@@ -115,6 +116,13 @@ func run(pass *analysis.Pass) (any, error) {
 		r.generators[id] = true
 	}
 	r.infer(ssaRes.SrcFuncs) // none for the standard library
+	if reportKeys {
+		for _, fn := range ssaRes.SrcFuncs {
+			for _, g := range r.generations(fn) {
+				pass.Reportf(g.Call.Pos(), "%s", r.Follow(g))
+			}
+		}
+	}
 	return r, nil
 }
 
@@ -143,24 +151,26 @@ type Generation struct {
 	Name string    // "uuid.NewString"
 }
 
-// Generator reports whether call makes a fresh unique value.
+// Generator reports whether call makes a fresh unique value: it returns one (uuid.NewString,
+// a function of this package or another that wraps a generator), or it fills a buffer with
+// random bytes (crypto/rand.Read, io.ReadFull(rand.Reader, b), rand.Reader.Read, math/rand's
+// Read), in which case the fresh value is the buffer.
 func (r *Result) Generator(call ssa.CallInstruction) (Generation, bool) {
 	c := call.Common()
 	fn := flow.Callee(c)
 	if fn == nil {
 		return Generation{}, false
 	}
-	id := flow.ID(fn)
-	name := shortName(fn)
+	if buf, name, ok := filledBuffer(c, fn); ok {
+		return Generation{Call: call, Seed: buf, Name: name}, true
+	}
 	v := call.Value()
-	switch {
-	case id.Pkg == "crypto/rand" && id.Name == "Read" && len(c.Args) == 1:
-		return Generation{Call: call, Seed: c.Args[0], Name: name}, true
-	case id.Pkg == "io" && (id.Name == "ReadFull" || id.Name == "ReadAtLeast") && len(c.Args) >= 2 && isCryptoReader(c.Args[0]):
-		return Generation{Call: call, Seed: c.Args[1], Name: "rand.Reader"}, true
-	case v == nil:
+	if v == nil {
 		return Generation{}, false
-	case r.generators[id] || isRandom(id):
+	}
+	id := flow.ID(fn)
+	name := flow.Name(fn, r.pass.Pkg)
+	if r.generators[id] || isRandom(id) {
 		return Generation{Call: call, Seed: v, Name: name}, true
 	}
 	if callee := c.StaticCallee(); callee != nil && r.localGen[callee] != "" {
@@ -175,37 +185,62 @@ func (r *Result) Generator(call ssa.CallInstruction) (Generation, bool) {
 	return Generation{}, false
 }
 
-// isRandom: math/rand's and math/rand/v2's number functions and methods.
+// filledBuffer returns the buffer that a call fills with random bytes, and how to name the
+// call: crypto/rand.Read(b), io.ReadFull(rand.Reader, b), io.ReadAtLeast(rand.Reader, b, n),
+// rand.Reader.Read(b), math/rand.Read(b), (*math/rand.Rand).Read(b), and math/rand/v2's
+// (*ChaCha8).Read(b). A buffer sliced from a local array (raw[:]) is the array, so that the
+// array's other slices and loads carry the value too.
+func filledBuffer(c *ssa.CallCommon, fn *types.Func) (ssa.Value, string, bool) {
+	id := flow.ID(fn)
+	site := flow.NewSite(c, fn)
+	var buf ssa.Value
+	name := flow.Name(fn, nil)
+	switch {
+	case id.Name != "Read" && id.Name != "ReadFull" && id.Name != "ReadAtLeast":
+		return nil, "", false
+	case (id.Pkg == "crypto/rand" || id.Pkg == "math/rand") && id.Recv == "" && len(site.Args) == 1:
+		buf = site.Args[0]
+	case id.Pkg == "math/rand" && id.Recv == "Rand" && len(site.Args) == 1,
+		id.Pkg == "math/rand/v2" && id.Recv == "ChaCha8" && len(site.Args) == 1:
+		buf = site.Args[0]
+	case id.Pkg == "io" && id.Recv == "" && id.Name != "Read" && len(site.Args) >= 2 && isCryptoReader(site.Args[0]):
+		buf, name = site.Args[1], "rand.Reader"
+	case id.Pkg == "io" && id.Recv == "Reader" && isCryptoReader(site.Recv) && len(site.Args) == 1:
+		buf, name = site.Args[0], "rand.Reader"
+	default:
+		return nil, "", false
+	}
+	if sl, ok := flow.Unwrap(buf).(*ssa.Slice); ok {
+		if a, ok := sl.X.(*ssa.Alloc); ok {
+			return a, name, true
+		}
+	}
+	return buf, name, true
+}
+
+// isRandom: math/rand's and math/rand/v2's number functions and methods (not their
+// constructors, and not Read, which fills a buffer).
 func isRandom(id flow.FuncID) bool {
 	if id.Pkg != "math/rand" && id.Pkg != "math/rand/v2" {
 		return false
 	}
 	switch id.Name {
-	case "New", "NewSource", "NewPCG", "NewChaCha8", "NewZipf", "Seed", "Shuffle":
+	case "New", "NewSource", "NewPCG", "NewChaCha8", "NewZipf", "Seed", "Shuffle", "Read":
 		return false
 	}
 	return true
 }
 
 func isCryptoReader(v ssa.Value) bool {
+	if v == nil {
+		return false
+	}
 	v = flow.Unwrap(v)
 	if load, ok := v.(*ssa.UnOp); ok {
 		v = load.X
 	}
 	g, ok := v.(*ssa.Global)
 	return ok && g.Pkg != nil && g.Pkg.Pkg.Path() == "crypto/rand" && g.Name() == "Reader"
-}
-
-// shortName is how a message names a function: "uuid.NewString", "(*Client).Do".
-func shortName(fn *types.Func) string {
-	id := flow.ID(fn)
-	if id.Recv != "" {
-		return id.Recv + "." + id.Name
-	}
-	if fn.Pkg() != nil {
-		return fn.Pkg().Name() + "." + id.Name
-	}
-	return id.Name
 }
 
 // generatorTable lists the library functions that make fresh unique values.
@@ -229,89 +264,3 @@ var generatorTable = func() []flow.FuncID {
 	add([]string{"github.com/idemlint/idemlint/runtime/idempotency"}, "NewKey")
 	return ids
 }()
-
-// isEmptyTest reports whether the branch of block b (ending in an If) that leads to target
-// is taken when some value is empty: x == "", x == nil, len(x) == 0, !ok.
-func isEmptyTest(b *ssa.BasicBlock, target *ssa.BasicBlock) bool {
-	ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
-	if !ok || len(b.Succs) != 2 {
-		return false
-	}
-	taken := -1
-	for i, s := range b.Succs {
-		if s.Dominates(target) {
-			taken = i
-		}
-	}
-	if taken < 0 {
-		return false
-	}
-	empty := emptyWhen(ifInstr.Cond)
-	return empty >= 0 && empty == taken
-}
-
-// emptyWhen returns which branch (0: true, 1: false) of cond is taken when a value is empty,
-// or -1 when cond is not such a test.
-func emptyWhen(cond ssa.Value) int {
-	switch c := cond.(type) {
-	case *ssa.UnOp:
-		if c.Op == token.NOT {
-			if e := emptyWhen(c.X); e >= 0 {
-				return 1 - e
-			}
-			if ext, ok := c.X.(*ssa.Extract); ok && ext.Index == 1 {
-				switch ext.Tuple.(type) {
-				case *ssa.Lookup, *ssa.TypeAssert:
-					return 0 // !ok: not found
-				}
-			}
-		}
-	case *ssa.BinOp:
-		if c.Op != token.EQL && c.Op != token.NEQ {
-			return -1
-		}
-		x, y := c.X, c.Y
-		if _, ok := x.(*ssa.Const); ok {
-			x, y = y, x
-		}
-		k, ok := y.(*ssa.Const)
-		if !ok {
-			return -1
-		}
-		isEmpty := k.IsNil()
-		if s, ok := flow.StringConst(k); ok && s == "" {
-			isEmpty = true
-		}
-		if n, ok := flow.IntConst(k); ok && n == 0 {
-			if call, ok := x.(*ssa.Call); ok {
-				if b, ok := call.Common().Value.(*ssa.Builtin); ok && b.Name() == "len" {
-					isEmpty = true
-				}
-			}
-		}
-		if !isEmpty {
-			return -1
-		}
-		if c.Op == token.EQL {
-			return 0
-		}
-		return 1
-	}
-	return -1
-}
-
-// Guarded reports whether the generation only runs when some value is empty (if key == "" {
-// key = uuid.New() }): it fills in a missing key rather than making one per call. Only tests
-// in blocks for which within holds count.
-func Guarded(g Generation, within func(*ssa.BasicBlock) bool) bool {
-	b := g.Call.Block()
-	for d := b.Idom(); d != nil; d = d.Idom() {
-		if !within(d) {
-			return false
-		}
-		if len(d.Instrs) > 0 && isEmptyTest(d, b) {
-			return true
-		}
-	}
-	return false
-}

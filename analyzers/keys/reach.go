@@ -13,18 +13,21 @@ import (
 )
 
 // Reach returns the sinks that the value seed (in its function) reaches.
-func (r *Result) Reach(seed ssa.Value) []Sink {
-	sinks, _ := r.reach(seed)
-	return sinks
-}
+func (r *Result) Reach(seed ssa.Value) []Sink { return r.walk(seed).sinks }
 
 // maxTainted bounds one walk; a key's flow is short.
 const maxTainted = 2000
 
-// reach walks forward from seed. It returns the sinks reached and whether the value is
-// returned by its function.
-func (r *Result) reach(seed ssa.Value) (sinks []Sink, returned bool) {
-	w := &walk{r: r, tainted: make(map[ssa.Value]bool), fields: make(map[fieldKey]bool), bases: make(map[ssa.Value]bool), seen: make(map[ssa.Instruction]bool)}
+// walk follows seed forward and returns what it found: the sinks reached, whether the value is
+// returned by its function, and where it is kept.
+func (r *Result) walk(seed ssa.Value) *walk { return r.walkFrom(seed, nil) }
+
+var errorType = types.Universe.Lookup("error").Type()
+
+// walkFrom is walk for the value of a generation: a generator that fills a buffer (gen) does
+// not pass the buffer's value on to its own results, a count and an error.
+func (r *Result) walkFrom(seed ssa.Value, gen ssa.CallInstruction) *walk {
+	w := &walk{r: r, gen: gen, tainted: make(map[ssa.Value]bool), fields: make(map[fieldKey]bool), bases: make(map[ssa.Value]bool), seen: make(map[ssa.Instruction]bool)}
 	w.taint(seed)
 	for len(w.queue) > 0 && len(w.tainted) < maxTainted {
 		v := w.queue[len(w.queue)-1]
@@ -37,7 +40,7 @@ func (r *Result) reach(seed ssa.Value) (sinks []Sink, returned bool) {
 			w.step(v, instr)
 		}
 	}
-	return w.sinks, w.returned
+	return w
 }
 
 type fieldKey struct {
@@ -47,6 +50,7 @@ type fieldKey struct {
 
 type walk struct {
 	r        *Result
+	gen      ssa.CallInstruction // the generator call that filled the seed, if any
 	tainted  map[ssa.Value]bool
 	fields   map[fieldKey]bool  // struct fields holding the value, by base pointer
 	bases    map[ssa.Value]bool // the bases of those fields
@@ -54,6 +58,7 @@ type walk struct {
 	sinks    []Sink
 	seen     map[ssa.Instruction]bool // sinks found
 	returned bool
+	kept     map[place]bool // where the value is kept (see Flow.FillsIn)
 }
 
 func (w *walk) taint(v ssa.Value) {
@@ -62,6 +67,9 @@ func (w *walk) taint(v ssa.Value) {
 	}
 	if _, isConst := v.(*ssa.Const); isConst {
 		return
+	}
+	if types.Identical(v.Type(), errorType) {
+		return // an error that mentions the key does not carry it anywhere
 	}
 	w.tainted[v] = true
 	w.queue = append(w.queue, v)
@@ -82,6 +90,7 @@ func (w *walk) step(v ssa.Value, instr ssa.Instruction) {
 			// A load of a tainted address: handled by UnOp below.
 			return
 		}
+		w.keep(addrPlace(in.Addr))
 		if fa, ok := in.Addr.(*ssa.FieldAddr); ok {
 			if name, ok := w.r.fieldSink(fa); ok {
 				w.sink(in, "field "+name)
@@ -110,6 +119,9 @@ func (w *walk) step(v ssa.Value, instr ssa.Instruction) {
 		}
 	case *ssa.MapUpdate:
 		if in.Value == v {
+			if p, ok := entryPlace(in.Map, in.Key); ok {
+				w.keep(p)
+			}
 			if k, ok := flow.StringConst(in.Key); ok && w.r.IsName(k) {
 				w.sink(in, fmt.Sprintf("%s %q", mapKind(in.Map), k))
 			}
@@ -142,7 +154,10 @@ func (w *walk) step(v ssa.Value, instr ssa.Instruction) {
 			return
 		}
 		w.taint(in)
-	case *ssa.Phi, *ssa.ChangeType, *ssa.Convert, *ssa.MakeInterface, *ssa.ChangeInterface,
+	case *ssa.Phi:
+		w.keepPhi(in)
+		w.taint(in)
+	case *ssa.ChangeType, *ssa.Convert, *ssa.MakeInterface, *ssa.ChangeInterface,
 		*ssa.TypeAssert, *ssa.Extract, *ssa.Slice, *ssa.BinOp, *ssa.Index, *ssa.IndexAddr,
 		*ssa.Lookup, *ssa.SliceToArrayPointer, *ssa.MultiConvert:
 		w.taint(instr.(ssa.Value))
@@ -193,9 +208,13 @@ func (r *Result) fieldSink(fa *ssa.FieldAddr) (string, bool) {
 // call handles a tainted value passed to a call: a sink, a function of this package that sends
 // the parameter on, or a transformation whose result carries the value.
 func (w *walk) call(v ssa.Value, call ssa.CallInstruction) {
+	if call == w.gen {
+		return
+	}
 	c := call.Common()
 	if what, ok := w.r.sinkCall(call, func(x ssa.Value) bool { return w.tainted[x] || w.taintedElems(x) }); ok {
 		w.sink(call, what)
+		w.keepSink(call)
 		return
 	}
 	fn := flow.Callee(c)
@@ -213,7 +232,7 @@ func (w *walk) call(v ssa.Value, call ssa.CallInstruction) {
 		for i, a := range args {
 			if a == v {
 				if s := w.r.paramSink(callee, i); s != nil {
-					w.sink(call, s.What+" (through "+callee.Name()+")")
+					w.sink(call, s.What+" via "+callee.Name())
 				}
 				if w.r.paramReturned(callee, i) {
 					passesOn = true
@@ -232,7 +251,7 @@ func (w *walk) call(v ssa.Value, call ssa.CallInstruction) {
 		if w.r.pass.ImportObjectFact(fn, &f) {
 			for _, i := range f.Params {
 				if i < len(args) && args[i] == v {
-					w.sink(call, f.What+" (through "+fn.Name()+")")
+					w.sink(call, f.What+" via "+fn.Name())
 				}
 			}
 		}
@@ -338,11 +357,11 @@ func (r *Result) flows(fn *ssa.Function) []paramFlow {
 		if !mayCarryKey(p.Type()) {
 			continue
 		}
-		sinks, returned := r.reach(p)
-		if len(sinks) > 0 {
-			out[i].sink = &sinks[0]
+		w := r.walk(p)
+		if len(w.sinks) > 0 {
+			out[i].sink = &w.sinks[0]
 		}
-		out[i].returned = returned
+		out[i].returned = w.returned
 	}
 	r.paramFlows[fn] = out
 	return out
@@ -388,10 +407,7 @@ func (r *Result) infer(funcs []*ssa.Function) {
 				continue
 			}
 			for _, g := range r.generations(fn) {
-				if Guarded(g, func(*ssa.BasicBlock) bool { return true }) {
-					continue
-				}
-				if _, returned := r.reach(g.Seed); returned {
+				if f := r.Follow(g); f.Returned && !f.FillsIn(anywhere) {
 					r.localGen[fn] = g.Name
 					changed = true
 					break
@@ -426,10 +442,8 @@ func (r *Result) infer(funcs []*ssa.Function) {
 			r.pass.ExportObjectFact(obj, &SinkParamFact{Params: sinkParams, What: what})
 		}
 		for _, g := range r.generations(fn) {
-			if Guarded(g, func(*ssa.BasicBlock) bool { return true }) {
-				continue
-			}
-			if sinks := r.Reach(g.Seed); len(sinks) > 0 {
+			if f := r.Follow(g); len(f.Sinks) > 0 && !f.FillsIn(anywhere) {
+				sinks := f.Sinks
 				p := r.pass.Fset.Position(g.Call.Pos())
 				f := &MintsFact{Generator: fmt.Sprintf("%s at %s:%d", g.Name, filepath.Base(p.Filename), p.Line), What: sinks[0].What}
 				r.mints[fn] = f

@@ -514,22 +514,13 @@ func (st *state) via(call ssa.CallInstruction) *Call {
 		c.Timeout.Request = p.Request
 		st.setContract(c, callee.Name())
 		if obj, ok := callee.Object().(*types.Func); ok {
-			c.Via = funcName(obj)
+			c.Via = flow.Name(obj, obj.Pkg())
 		}
 		if best == nil || c.Timeout.Status == Unbounded && best.Timeout.Status != Unbounded {
 			best = c
 		}
 	}
 	return best
-}
-
-// funcName names a function for messages: "fetch", "Client.Get", "api.Fetch".
-func funcName(fn *types.Func) string {
-	id := flow.ID(fn)
-	if id.Recv != "" {
-		return id.Recv + "." + id.Name
-	}
-	return id.Name
 }
 
 // index records the struct fields and package variables whose own fields the package assigns

@@ -369,3 +369,19 @@ func (s *Stores) Loaded(v ssa.Value) []ssa.Value {
 	}
 	return nil
 }
+
+// Name is how a message names a function, seen from package from: "fetch" for a function of
+// from, "uuid.NewString" for one of another package, "Client.Do" for a method.
+func Name(fn *types.Func, from *types.Package) string {
+	if fn == nil {
+		return ""
+	}
+	id := ID(fn)
+	switch {
+	case id.Recv != "":
+		return id.Recv + "." + id.Name
+	case fn.Pkg() != nil && fn.Pkg() != from:
+		return fn.Pkg().Name() + "." + id.Name
+	}
+	return id.Name
+}
