@@ -26,9 +26,11 @@
 // retry scope, of a function that makes and sends a new key on every call.
 //
 // It does not report keys made before the scope, keys derived from values that do not change
-// between attempts (a hash of an order id), keys made only when none is set yet
-// (if key == "" { key = uuid.NewString() }), or per-attempt values sent under other names
-// (X-Request-ID, trace headers).
+// between attempts (a hash of an order id), keys made only when their own destination is
+// still empty (if key == "" { key = uuid.NewString() }, if req.Header.Get("Idempotency-Key")
+// == "", if p.IdempotencyKey == nil), or per-attempt values sent under other names
+// (X-Request-ID, trace headers). A test of anything else, such as the err != nil check after
+// building the request, does not make a key once: such keys are reported.
 //
 // The suggested fix moves the statement that makes the key to just before the retry scope,
 // or, when the key is made inline, creates it in a new variable there; it is offered only

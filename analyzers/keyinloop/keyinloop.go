@@ -19,6 +19,7 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/internal/docs"
 	"github.com/idemlint/idemlint/analyzers/internal/edit"
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/report"
 	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
 	"github.com/idemlint/idemlint/analyzers/keys"
@@ -105,8 +106,9 @@ func (c *checker) checkGeneration(g keys.Generation) {
 		}
 	}
 	d := analysis.Diagnostic{
-		Message: fmt.Sprintf("%s inside %s makes a new idempotency key on every attempt (sent as %s), so the server cannot deduplicate the retries",
-			g.Name, c.describe(scope), sinks[0].What),
+		Message: fmt.Sprintf("%s makes a new idempotency key (%s) on every attempt of %s, so the server cannot deduplicate the retries",
+			g.Name, sinks[0].What, c.describe(scope)),
+		Related: c.related(scope, &sinks[0], ""),
 	}
 	cur, ok := c.callAt(g.Call.Pos())
 	if ok {
@@ -135,12 +137,35 @@ func (c *checker) checkMint(call ssa.CallInstruction, f *keys.MintsFact) {
 	} else if callee != nil {
 		name = callee.Name()
 	}
-	pos, end := call.Pos(), token.NoPos
-	if cur, ok := c.callAt(call.Pos()); ok {
-		pos, end = cur.Node().Pos(), cur.Node().End()
+	d := analysis.Diagnostic{
+		Pos:     call.Pos(),
+		Message: fmt.Sprintf("%s makes a new idempotency key (%s) on every call, so every attempt of %s sends a different key", name, f.What, c.describe(enclosing[0])),
+		Related: c.related(enclosing[0], nil, "key made by "+f.Generator),
 	}
-	c.rep.Reportf(pos, end, "%s makes a new idempotency key on every call (%s, sent as %s); called inside %s, it sends a new key per attempt, so the server cannot deduplicate the retries",
-		name, f.Generator, f.What, c.describe(enclosing[0]))
+	if cur, ok := c.callAt(call.Pos()); ok {
+		d.Pos, d.End = cur.Node().Pos(), cur.Node().End()
+	}
+	c.rep.Report(d)
+}
+
+// related lists the other places a finding involves: the retry scope, and where the key is
+// sent (or, for a call that mints keys, a note on the call itself).
+func (c *checker) related(s *retryscope.Scope, sink *keys.Sink, note string) []analysis.RelatedInformation {
+	var out []analysis.RelatedInformation
+	if p := s.Pos(); p.IsValid() {
+		r := analysis.RelatedInformation{Pos: p, Message: s.Kind.String()}
+		if s.Node != nil {
+			r.End = s.Node.End()
+		}
+		out = append(out, r)
+	}
+	if sink != nil && sink.Instr.Pos().IsValid() {
+		out = append(out, analysis.RelatedInformation{Pos: sink.Instr.Pos(), Message: "sent as " + sink.What})
+	}
+	if note != "" && len(out) > 0 {
+		out = append(out, analysis.RelatedInformation{Pos: out[0].Pos, Message: note})
+	}
+	return out
 }
 
 // within reports whether block b runs on every attempt of scope s.
@@ -152,23 +177,22 @@ func within(s *retryscope.Scope, b *ssa.BasicBlock) bool {
 	return b.Parent() == s.Fn
 }
 
-// describe names a scope for a message: "the retry loop at line 12".
+// describe names a scope for a message: "the retry loop", "retry.Do".
 func (c *checker) describe(s *retryscope.Scope) string {
-	line := c.pass.Fset.Position(s.Pos()).Line
 	switch s.Kind {
 	case retryscope.Loop:
-		return fmt.Sprintf("the retry loop at line %d", line)
+		return "the retry loop"
 	case retryscope.Goto:
-		return fmt.Sprintf("the goto retry loop at line %d", line)
+		return "the goto retry loop"
 	case retryscope.Recursion:
-		return fmt.Sprintf("the retrying function %s", s.Fn.Name())
+		return "the retrying function " + s.Fn.Name()
 	case retryscope.Callback:
-		return fmt.Sprintf("the function retried by %s at line %d", s.Helper, line)
+		return flow.Name(s.Func, c.pass.Pkg)
 	case retryscope.Iterator:
-		if s.Helper == "" {
-			return fmt.Sprintf("the loop over a retry iterator at line %d", line)
+		if s.Func != nil {
+			return "the loop over " + flow.Name(s.Func, c.pass.Pkg)
 		}
-		return fmt.Sprintf("the loop over the retry iterator of %s at line %d", s.Helper, line)
+		return "the retry iterator loop"
 	}
 	return "a retry scope"
 }

@@ -168,32 +168,32 @@ func (st *state) returnedIterator(fn *ssa.Function) *IteratorFact {
 
 // iteratorOf returns the summary of v when it is a retry iterator, and the name of the
 // function that made it ("" for a literal).
-func (st *state) iteratorOf(v ssa.Value) (*IteratorFact, string) {
+func (st *state) iteratorOf(v ssa.Value) (*IteratorFact, *types.Func) {
 	switch v := flow.Unwrap(v).(type) {
 	case *ssa.MakeClosure:
 		if anon, ok := v.Fn.(*ssa.Function); ok {
-			return retryIterator(anon), ""
+			return retryIterator(anon), nil
 		}
 	case *ssa.Function:
 		if v.Parent() != nil { // a literal with no free variables
-			return retryIterator(v), ""
+			return retryIterator(v), nil
 		}
 	case *ssa.Call:
 		fn := flow.Callee(v.Common())
 		if fn == nil {
-			return nil, ""
+			return nil, nil
 		}
 		if f := st.iters[fn]; f != nil {
-			return f, helperName(fn)
+			return f, fn
 		}
 		if fn.Pkg() != nil && fn.Pkg() != st.pass.Pkg {
 			var f IteratorFact
 			if st.pass.ImportObjectFact(fn, &f) {
-				return &f, helperName(fn)
+				return &f, fn
 			}
 		}
 	}
-	return nil, ""
+	return nil, nil
 }
 
 // iteratorScope returns the Iterator scope of call when it runs a retry iterator with the
@@ -218,13 +218,13 @@ func (st *state) iteratorScope(call ssa.CallInstruction) *Scope {
 	if !ok || rng.Body == nil {
 		return nil
 	}
-	f, name := st.iteratorOf(c.Value)
+	f, fn := st.iteratorOf(c.Value)
 	if f == nil {
 		return nil
 	}
 	s := &Scope{
 		Kind: Iterator, Fn: body, Node: rng, Stmt: rng, Body: rng,
-		From: rng.Body.Pos(), To: rng.Body.End(), Helper: name,
+		From: rng.Body.Pos(), To: rng.Body.End(), Func: fn, Helper: helperName(fn),
 		Attempts: f.Attempts, Wait: Wait{Kind: f.Wait}, Deadline: f.Deadline,
 	}
 	if l := st.labels[rng]; l != nil {

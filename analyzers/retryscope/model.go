@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"go/types"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -157,8 +158,10 @@ type Scope struct {
 	Body     ast.Node
 	From, To token.Pos
 
-	// Helper names the retry helper or client ("github.com/avast/retry-go/v4.Do"), for Callback
-	// and Client scopes.
+	// Func is the retry helper, the client's method or the function returning the retry
+	// iterator, for Callback, Client and Iterator scopes (nil for an iterator literal).
+	Func *types.Func
+	// Helper is Func's full name ("github.com/avast/retry-go/v4.Do").
 	Helper string
 	// Decisive is the call whose outcome (error or status) decides whether to go round, for
 	// hand-written scopes.

@@ -658,7 +658,7 @@ func (st *state) callbackScope(call ssa.CallInstruction) *Scope {
 			return nil // nothing to retry
 		}
 	}
-	s := &Scope{Kind: Callback, Helper: helperName(fn)}
+	s := &Scope{Kind: Callback, Func: fn, Helper: helperName(fn)}
 	if h != nil {
 		h.summarise(site, s)
 	} else {
@@ -668,6 +668,9 @@ func (st *state) callbackScope(call ssa.CallInstruction) *Scope {
 }
 
 func helperName(fn *types.Func) string {
+	if fn == nil {
+		return ""
+	}
 	id := flow.ID(fn)
 	if id.Recv != "" {
 		return fmt.Sprintf("%s.%s.%s", id.Pkg, id.Recv, id.Name)
@@ -769,7 +772,7 @@ func (st *state) clientScope(call ssa.CallInstruction) *Scope {
 		if c.when != nil && !c.when(site) {
 			continue
 		}
-		s := &Scope{Kind: Client, Helper: helperName(fn)}
+		s := &Scope{Kind: Client, Func: fn, Helper: helperName(fn)}
 		c.summarise(site, s)
 		return s
 	}

@@ -34,7 +34,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-const want = `payments/payments.go:18:10: rand.Text inside the function retried by example.com/shop/retrylib.Do at line 17 makes a new idempotency key on every attempt (sent as header "Idempotency-Key"), so the server cannot deduplicate the retries`
+const want = `payments/payments.go:18:10: rand.Text makes a new idempotency key (header "Idempotency-Key") on every attempt of retrylib.Do, so the server cannot deduplicate the retries`
 
 // shop copies the test module into a fresh directory.
 func shop(t *testing.T) string {
@@ -105,7 +105,7 @@ func TestJSON(t *testing.T) {
 	diags := out["example.com/shop/payments"]["keyinloop"]
 	require.Len(t, diags, 1)
 	assert.Regexp(t, `payments\.go:18:10$`, diags[0].Posn)
-	assert.Contains(t, diags[0].Message, "makes a new idempotency key on every attempt")
+	assert.Contains(t, diags[0].Message, "makes a new idempotency key (header \"Idempotency-Key\") on every attempt")
 	assert.Len(t, diags[0].Fixes, 1)
 }
 

@@ -3,23 +3,83 @@
 package crosspkg
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
+	"log"
+	"net/http"
+
+	"github.com/google/uuid"
 
 	"keyinloop/retrylib"
 )
+
+type order struct {
+	ID     string `json:"id"`
+	Amount int64  `json:"amount"`
+}
+
+// submit posts an order with the retry helper of another package; the key is made after the
+// body is encoded and the request built, each with its error check.
+func submit(ctx context.Context, hc *http.Client, o order) error {
+	return retrylib.Retry(ctx, retrylib.Policy{Attempts: 4}, func(ctx context.Context, attempt int) error {
+		body, err := json.Marshal(o)
+		if err != nil {
+			return fmt.Errorf("%w: %v", retrylib.ErrPermanent, err)
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, "https://orders.example.com/v1/orders", bytes.NewReader(body))
+		if err != nil {
+			return fmt.Errorf("%w: %v", retrylib.ErrPermanent, err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Idempotency-Key", uuid.NewString()) // want `uuid.NewString makes a new idempotency key \(header "Idempotency-Key"\) on every attempt of retrylib.Retry, so the server cannot deduplicate the retries`
+		resp, err := hc.Do(req)
+		if err != nil {
+			log.Printf("order %s: attempt %d: %v", o.ID, attempt, err)
+			return err
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode >= 500 {
+			return fmt.Errorf("order %s: status %d", o.ID, resp.StatusCode)
+		}
+		return nil
+	})
+}
+
+// The same with the key made before the helper call.
+func submitKeyed(ctx context.Context, hc *http.Client, o order) error {
+	key := uuid.NewString()
+	return retrylib.Retry(ctx, retrylib.Policy{Attempts: 4}, func(ctx context.Context, attempt int) error {
+		body, err := json.Marshal(o)
+		if err != nil {
+			return fmt.Errorf("%w: %v", retrylib.ErrPermanent, err)
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, "https://orders.example.com/v1/orders", bytes.NewReader(body))
+		if err != nil {
+			return err
+		}
+		req.Header.Set("Idempotency-Key", key)
+		resp, err := hc.Do(req)
+		if err != nil {
+			return err
+		}
+		return resp.Body.Close()
+	})
+}
 
 // ---- Reported ----
 
 func inferredHelper(ctx context.Context, c *retrylib.Client) error {
 	return retrylib.Do(ctx, 3, func(ctx context.Context) error {
-		key := retrylib.NewKey() // want `retrylib.NewKey inside the function retried by keyinloop/retrylib.Do at line 14 makes a new idempotency key on every attempt \(sent as header "Idempotency-Key" \(through ChargeKeyed\)\)`
+		key := retrylib.NewKey() // want `retrylib\.NewKey makes a new idempotency key \(header "Idempotency-Key" via ChargeKeyed\) on every attempt of retrylib\.Do, so the server cannot deduplicate the retries`
 		return c.ChargeKeyed(ctx, key, 100)
 	})
 }
 
 func mintingMethod(ctx context.Context, c *retrylib.Client) error {
 	return retrylib.Do(ctx, 3, func(ctx context.Context) error {
-		return c.Charge(ctx, 100) // want `Charge makes a new idempotency key on every call \(uuid.NewString at retrylib.go:32, sent as header "Idempotency-Key"\); called inside the function retried by keyinloop/retrylib.Do`
+		return c.Charge(ctx, 100) // want `Charge makes a new idempotency key \(header "Idempotency-Key"\) on every call, so every attempt of retrylib\.Do sends a different key`
 	})
 }
 

@@ -3,6 +3,8 @@ package retrylib
 
 import (
 	"context"
+	"errors"
+	"math/rand/v2"
 	"net/http"
 	"time"
 
@@ -48,4 +50,35 @@ func (c *Client) ChargeOrKey(ctx context.Context, key string, amount int64) erro
 		key = uuid.NewString()
 	}
 	return c.ChargeKeyed(ctx, key, amount)
+}
+
+// Policy configures Retry.
+type Policy struct {
+	Attempts int
+	Base     time.Duration
+}
+
+// ErrPermanent stops Retry.
+var ErrPermanent = errors.New("permanent")
+
+// Retry calls op until it succeeds, returns ErrPermanent or the attempts run out; it waits
+// with full jitter between attempts and stops when ctx is done.
+func Retry(ctx context.Context, p Policy, op func(ctx context.Context, attempt int) error) error {
+	var err error
+	for attempt := 1; attempt <= p.Attempts; attempt++ {
+		err = op(ctx, attempt)
+		switch {
+		case err == nil:
+			return nil
+		case errors.Is(err, ErrPermanent):
+			return err
+		}
+		d := time.Duration(rand.Int64N(int64(p.Base << attempt)))
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(d):
+		}
+	}
+	return err
 }

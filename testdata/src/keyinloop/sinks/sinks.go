@@ -3,11 +3,9 @@ package sinks
 import (
 	"context"
 	"net/http"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
-	"github.com/go-resty/resty/v2"
 	"github.com/google/uuid"
 	stripe "github.com/stripe/stripe-go/v82"
 	"github.com/stripe/stripe-go/v82/paymentintent"
@@ -20,21 +18,10 @@ type paymentsClient interface {
 
 // ---- Reported ----
 
-func grpcPairs(ctx context.Context, c paymentsClient) error {
-	var err error
-	for attempt := 0; attempt < 3; attempt++ {
-		md := metadata.Pairs("idempotency-key", uuid.NewString()) // want `uuid.NewString inside the retry loop at line 25 makes a new idempotency key on every attempt \(sent as gRPC metadata "idempotency-key"\)`
-		if err = c.Create(metadata.NewOutgoingContext(ctx, md), 100); err == nil {
-			return nil
-		}
-	}
-	return err
-}
-
 func grpcAppend(ctx context.Context, c paymentsClient) error {
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {
-		key := uuid.NewString() // want `sent as gRPC metadata "x-idempotency-key"`
+		key := uuid.NewString() // want `uuid\.NewString makes a new idempotency key \(gRPC metadata "x-idempotency-key"\) on every attempt of the retry loop, so the server cannot deduplicate the retries`
 		octx := metadata.AppendToOutgoingContext(ctx, "x-idempotency-key", key)
 		if err = c.Create(octx, 100); err == nil {
 			return nil
@@ -47,7 +34,7 @@ func grpcMDSet(ctx context.Context, c paymentsClient) error {
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {
 		md := metadata.MD{}
-		md.Set("idempotency-key", uuid.NewString()) // want `sent as gRPC metadata "idempotency-key"`
+		md.Set("idempotency-key", uuid.NewString()) // want `uuid\.NewString makes a new idempotency key \(gRPC metadata "idempotency-key"\) on every attempt of the retry loop, so the server cannot deduplicate the retries`
 		if err = c.Create(metadata.NewOutgoingContext(ctx, md), 100); err == nil {
 			return nil
 		}
@@ -59,43 +46,8 @@ func stripeParams() error {
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {
 		params := &stripe.PaymentIntentParams{Amount: stripe.Int64(100)}
-		params.IdempotencyKey = stripe.String(uuid.NewString()) // want `sent as field IdempotencyKey`
+		params.IdempotencyKey = stripe.String(uuid.NewString()) // want `uuid\.NewString makes a new idempotency key \(field IdempotencyKey\) on every attempt of the retry loop, so the server cannot deduplicate the retries`
 		if _, err = paymentintent.New(params); err == nil {
-			return nil
-		}
-	}
-	return err
-}
-
-func stripeSetter() error {
-	var err error
-	for attempt := 0; attempt < 3; attempt++ {
-		params := &stripe.PaymentIntentParams{Amount: stripe.Int64(100)}
-		params.SetIdempotencyKey(uuid.NewString()) // want `sent as SetIdempotencyKey`
-		if _, err = paymentintent.New(params); err == nil {
-			return nil
-		}
-	}
-	return err
-}
-
-func awsClientToken(ctx context.Context, c *ec2.Client) error {
-	var err error
-	for attempt := 0; attempt < 3; attempt++ {
-		in := &ec2.RunInstancesInput{ImageId: aws.String("ami-1"), ClientToken: aws.String(uuid.NewString())} // want `sent as field ClientToken`
-		if _, err = c.RunInstances(ctx, in); err == nil {
-			return nil
-		}
-		time.Sleep(time.Second)
-	}
-	return err
-}
-
-func restyHeader(c *resty.Client) error {
-	var err error
-	for attempt := 0; attempt < 3; attempt++ {
-		_, err = c.R().SetHeader("Idempotency-Key", uuid.NewString()).Post("https://api.example.com") // want `sent as header "Idempotency-Key"`
-		if err == nil {
 			return nil
 		}
 	}
@@ -105,7 +57,7 @@ func restyHeader(c *resty.Client) error {
 func headerLiteral(req *http.Request) error {
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {
-		req.Header = http.Header{"Idempotency-Key": {uuid.NewString()}} // want `sent as header "Idempotency-Key"`
+		req.Header = http.Header{"Idempotency-Key": {uuid.NewString()}} // want `uuid\.NewString makes a new idempotency key \(header "Idempotency-Key"\) on every attempt of the retry loop, so the server cannot deduplicate the retries`
 		if _, err = http.DefaultClient.Do(req); err == nil {
 			return nil
 		}
