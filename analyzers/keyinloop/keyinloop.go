@@ -22,6 +22,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/report"
 	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
+	"github.com/idemlint/idemlint/analyzers/internal/syntax"
 	"github.com/idemlint/idemlint/analyzers/keys"
 	"github.com/idemlint/idemlint/analyzers/retryscope"
 )
@@ -42,8 +43,7 @@ type checker struct {
 	rep    *report.Reporter
 	scopes *retryscope.Result
 	keys   *keys.Result
-	insp   *inspector.Inspector
-	calls  map[token.Pos]inspector.Cursor // *ast.CallExpr by Lparen, built on first need
+	calls  *syntax.Calls
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -52,7 +52,7 @@ func run(pass *analysis.Pass) (any, error) {
 		rep:    report.New(pass, "keyinloop"),
 		scopes: pass.ResultOf[retryscope.Analyzer].(*retryscope.Result),
 		keys:   pass.ResultOf[keys.Analyzer].(*keys.Result),
-		insp:   pass.ResultOf[inspect.Analyzer].(*inspector.Inspector),
+		calls:  syntax.NewCalls(pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)),
 	}
 	if len(c.scopes.Scopes) == 0 {
 		return nil, nil // no retries, nothing to check
@@ -110,7 +110,7 @@ func (c *checker) checkGeneration(g keys.Generation) {
 			g.Name, sinks[0].What, c.describe(scope)),
 		Related: c.related(scope, &sinks[0], ""),
 	}
-	cur, ok := c.callAt(g.Call.Pos())
+	cur, ok := c.calls.At(g.Call.Pos())
 	if ok {
 		d.Pos, d.End = cur.Node().Pos(), cur.Node().End()
 		if fix, ok := c.fix(cur, scope); ok {
@@ -142,7 +142,7 @@ func (c *checker) checkMint(call ssa.CallInstruction, f *keys.MintsFact) {
 		Message: fmt.Sprintf("%s makes a new idempotency key (%s) on every call, so every attempt of %s sends a different key", name, f.What, c.describe(enclosing[0])),
 		Related: c.related(enclosing[0], nil, "key made by "+f.Generator),
 	}
-	if cur, ok := c.callAt(call.Pos()); ok {
+	if cur, ok := c.calls.At(call.Pos()); ok {
 		d.Pos, d.End = cur.Node().Pos(), cur.Node().End()
 	}
 	c.rep.Report(d)
@@ -197,17 +197,6 @@ func (c *checker) describe(s *retryscope.Scope) string {
 	return "a retry scope"
 }
 
-func (c *checker) callAt(lparen token.Pos) (inspector.Cursor, bool) {
-	if c.calls == nil {
-		c.calls = make(map[token.Pos]inspector.Cursor)
-		for cur := range c.insp.Root().Preorder((*ast.CallExpr)(nil)) {
-			c.calls[cur.Node().(*ast.CallExpr).Lparen] = cur
-		}
-	}
-	cur, ok := c.calls[lparen]
-	return cur, ok
-}
-
 // fix moves the key's creation before the scope's statement: the whole statement when the
 // generator call is its value (key := uuid.NewString()), or the call alone into a new
 // variable. It gives up when the moved code uses something the scope declares or changes.
@@ -232,12 +221,12 @@ func (c *checker) fix(call inspector.Cursor, s *retryscope.Scope) (analysis.Sugg
 		s.Kind != retryscope.Callback && !contains(fnCur.Node(), s.Stmt) {
 		return analysis.SuggestedFix{}, false
 	}
-	stmtCur, ok := edit.EnclosingStmt(call)
+	stmtCur, ok := syntax.EnclosingStmt(call)
 	if !ok {
 		return analysis.SuggestedFix{}, false
 	}
 	stmt := stmtCur.Node().(ast.Stmt)
-	file := c.file(s.Stmt.Pos())
+	file := syntax.File(c.pass, s.Stmt.Pos())
 	if file == nil {
 		return analysis.SuggestedFix{}, false
 	}
@@ -507,15 +496,6 @@ func (c *checker) freshName(s *retryscope.Scope, base string) string {
 		name = fmt.Sprintf("%s%d", base, i)
 	}
 	return name
-}
-
-func (c *checker) file(pos token.Pos) *ast.File {
-	for _, f := range c.pass.Files {
-		if f.FileStart <= pos && pos < f.FileEnd {
-			return f
-		}
-	}
-	return nil
 }
 
 // source returns the text of n: from the file when it can be read, printed otherwise.

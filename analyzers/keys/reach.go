@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
 // Reach returns the sinks that the value seed (in its function) reaches.
@@ -21,8 +22,6 @@ const maxTainted = 2000
 // walk follows seed forward and returns what it found: the sinks reached, whether the value is
 // returned by its function, and where it is kept.
 func (r *Result) walk(seed ssa.Value) *walk { return r.walkFrom(seed, nil) }
-
-var errorType = types.Universe.Lookup("error").Type()
 
 // walkFrom is walk for the value of a generation: a generator that fills a buffer (gen) does
 // not pass the buffer's value on to its own results, a count and an error.
@@ -68,7 +67,7 @@ func (w *walk) taint(v ssa.Value) {
 	if _, isConst := v.(*ssa.Const); isConst {
 		return
 	}
-	if types.Identical(v.Type(), errorType) {
+	if typeis.Error(v.Type()) {
 		return // an error that mentions the key does not carry it anywhere
 	}
 	w.tainted[v] = true

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
-	"go/types"
 	"strings"
 	"time"
 
@@ -17,6 +16,8 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/docs"
 	"github.com/idemlint/idemlint/analyzers/internal/edit"
 	"github.com/idemlint/idemlint/analyzers/internal/report"
+	"github.com/idemlint/idemlint/analyzers/internal/syntax"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 	"github.com/idemlint/idemlint/analyzers/remote"
 )
 
@@ -59,7 +60,7 @@ type checker struct {
 	pass  *analysis.Pass
 	rep   *report.Reporter
 	insp  *inspector.Inspector
-	calls map[token.Pos]inspector.Cursor // *ast.CallExpr by Lparen
+	calls *syntax.Calls
 	lits  map[token.Pos]inspector.Cursor // *ast.CompositeLit by Lbrace
 }
 
@@ -76,9 +77,10 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	c := &checker{
-		pass: pass,
-		rep:  report.New(pass, "notimeout"),
-		insp: pass.ResultOf[inspect.Analyzer].(*inspector.Inspector),
+		pass:  pass,
+		rep:   report.New(pass, "notimeout"),
+		insp:  pass.ResultOf[inspect.Analyzer].(*inspector.Inspector),
+		calls: syntax.NewCalls(pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)),
 	}
 	var groups []*group
 	byOrigin := make(map[token.Pos]*group)
@@ -171,7 +173,7 @@ func (c *checker) inTest(pos token.Pos) bool {
 	if strings.HasSuffix(tf.Name(), "_test.go") {
 		return true
 	}
-	f := c.file(pos)
+	f := syntax.File(c.pass, pos)
 	return f != nil && testFile(f)
 }
 
@@ -264,7 +266,7 @@ func (c *checker) reportCall(call *remote.Call) {
 			call.Name, c.context(t, at), peer(call.Kind))
 	}
 	d := analysis.Diagnostic{Pos: at, Message: msg}
-	if cur, ok := c.callAt(at); ok {
+	if cur, ok := c.calls.At(at); ok {
 		d.Pos, d.End = cur.Node().Pos(), cur.Node().End()
 	}
 	c.rep.Report(d)
@@ -356,28 +358,12 @@ func (c *checker) withContext(fn *ssa.Function) string {
 func contextParam(fn *ssa.Function) string {
 	for f := fn; f != nil; f = f.Parent() {
 		for _, p := range f.Params {
-			if isContext(p.Type()) && p.Name() != "_" && p.Name() != "" {
+			if typeis.Context(p.Type()) && p.Name() != "_" && p.Name() != "" {
 				return p.Name()
 			}
 		}
 	}
 	return ""
-}
-
-func isContext(t types.Type) bool {
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
-}
-
-func (c *checker) callAt(lparen token.Pos) (inspector.Cursor, bool) {
-	if c.calls == nil {
-		c.calls = make(map[token.Pos]inspector.Cursor)
-		for cur := range c.insp.Root().Preorder((*ast.CallExpr)(nil)) {
-			c.calls[cur.Node().(*ast.CallExpr).Lparen] = cur
-		}
-	}
-	cur, ok := c.calls[lparen]
-	return cur, ok
 }
 
 // literal returns the http.Client composite literal the origin was built from: the literal
@@ -409,7 +395,7 @@ func (c *checker) addTimeout(lit *ast.CompositeLit) (analysis.SuggestedFix, bool
 			return analysis.SuggestedFix{}, false // positional fields: leave it to a human
 		}
 	}
-	file := c.file(lit.Pos())
+	file := syntax.File(c.pass, lit.Pos())
 	tf := c.pass.Fset.File(lit.Pos())
 	if file == nil || tf == nil {
 		return analysis.SuggestedFix{}, false
@@ -490,15 +476,6 @@ func hasField(lit *ast.CompositeLit, name string) bool {
 		}
 	}
 	return false
-}
-
-func (c *checker) file(pos token.Pos) *ast.File {
-	for _, f := range c.pass.Files {
-		if f.FileStart <= pos && pos < f.FileEnd {
-			return f
-		}
-	}
-	return nil
 }
 
 // Render writes d as idiomatic Go using the time package named pkg: "30 * time.Second",

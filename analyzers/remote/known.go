@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
 // This file is the one place that knows which calls leave the process and how each gets a
@@ -217,14 +218,14 @@ func grpcCall(fn *types.Func) (stream, ok bool) {
 		return false, false
 	}
 	params, results := sig.Params(), sig.Results()
-	if params.Len() < 2 || !isContext(params.At(0).Type()) {
+	if params.Len() < 2 || !typeis.Context(params.At(0).Type()) {
 		return false, false
 	}
 	last, isSlice := params.At(params.Len() - 1).Type().(*types.Slice)
-	if !isSlice || !isNamed(last.Elem(), grpcPkg, "CallOption") {
+	if !isSlice || !typeis.Named(last.Elem(), grpcPkg, "CallOption") {
 		return false, false
 	}
-	if results.Len() == 0 || !isError(results.At(results.Len()-1).Type()) {
+	if results.Len() == 0 || !typeis.Error(results.At(results.Len()-1).Type()) {
 		return false, false
 	}
 	if results.Len() == 2 {
@@ -267,19 +268,3 @@ func shortPkg(path string) string {
 	}
 	return path
 }
-
-func isNamed(t types.Type, pkg, name string) bool {
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := types.Unalias(t).(*types.Named)
-	if !ok {
-		return false
-	}
-	obj := n.Origin().Obj()
-	return obj.Pkg() != nil && obj.Pkg().Path() == pkg && obj.Name() == name
-}
-
-func isContext(t types.Type) bool { return isNamed(t, ctxPkg, "Context") }
-
-func isError(t types.Type) bool { return types.Identical(t, types.Universe.Lookup("error").Type()) }

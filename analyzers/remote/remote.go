@@ -18,6 +18,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/docs"
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
 //go:embed doc.go
@@ -114,7 +115,7 @@ type state struct {
 
 func run(pass *analysis.Pass) (any, error) {
 	res := &Result{byInstr: make(map[ssa.CallInstruction]*Call)}
-	if flow.IsStd(pass) || !importsRemote(pass.Pkg) {
+	if ssapkg.IsStd(pass) || !importsRemote(pass.Pkg) {
 		return res, nil // fast path: nothing here can leave the process
 	}
 	ssaRes := pass.ResultOf[ssapkg.Analyzer].(*buildssa.SSA)
@@ -282,7 +283,7 @@ func (st *state) contract(fn *ssa.Function, method string) string {
 		return ""
 	}
 	for _, p := range fn.Params {
-		if isContext(p.Type()) {
+		if typeis.Context(p.Type()) {
 			return "" // it has one to give
 		}
 	}
@@ -321,7 +322,7 @@ func (st *state) bound1(fn *ssa.Function) string {
 		return ""
 	}
 	for _, p := range fn.Params {
-		if isContext(p.Type()) {
+		if typeis.Context(p.Type()) {
 			return ""
 		}
 	}
@@ -567,7 +568,7 @@ func (st *state) checkTimeoutField(fa *ssa.FieldAddr) {
 		return
 	}
 	for _, t := range objTypes {
-		if !isNamed(fa.X.Type(), t.pkg, t.name) || !slices.Contains(t.fields, fv.Name()) && fv.Name() != t.subField {
+		if !typeis.Named(fa.X.Type(), t.pkg, t.name) || !slices.Contains(t.fields, fv.Name()) && fv.Name() != t.subField {
 			continue
 		}
 		written := false

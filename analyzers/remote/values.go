@@ -1,7 +1,6 @@
 package remote
 
 import (
-	"go/constant"
 	"go/token"
 	"slices"
 	"strings"
@@ -9,6 +8,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
 // The walks in this file follow SSA values backward from a remote call to where they are
@@ -249,7 +249,7 @@ func (w *walker) req(v ssa.Value, f *frame) verdict {
 	case *ssa.Parameter:
 		return w.param(v, f, true, w.req)
 	case *ssa.Alloc:
-		if v.Comment == "complit" && isNamed(v.Type(), httpPkg, "Request") {
+		if v.Comment == "complit" && typeis.Named(v.Type(), httpPkg, "Request") {
 			return verdict{k: vUnbounded, src: Source{What: "an http.Request literal", Pos: v.Pos()}}
 		}
 	case *ssa.UnOp:
@@ -329,7 +329,7 @@ func (w *walker) makersCall(c *ssa.CallCommon, f *frame, depth int, visit func(c
 			continue
 		}
 		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
-		if !ok || len(ret.Results) == 0 || isZero(ret.Results[0]) {
+		if !ok || len(ret.Results) == 0 || flow.IsZero(ret.Results[0]) {
 			continue // return nil, err
 		}
 		if !w.makers(ret.Results[0], nf, depth+1, visit) {
@@ -455,15 +455,15 @@ func (w *walker) obj1(v ssa.Value, f *frame, t *objType) verdict {
 	}
 	switch v := v.(type) {
 	case *ssa.Alloc:
-		if isNamed(v.Type(), t.pkg, t.name) {
+		if typeis.Named(v.Type(), t.pkg, t.name) {
 			return w.alloc(v, t)
 		}
 	case *ssa.Global:
-		if isNamed(v.Type(), t.pkg, t.name) {
+		if typeis.Named(v.Type(), t.pkg, t.name) {
 			return w.zeroGlobal(v, t)
 		}
 	case *ssa.FieldAddr:
-		if isNamed(v.Type(), t.pkg, t.name) {
+		if typeis.Named(v.Type(), t.pkg, t.name) {
 			return w.zeroField(v, t)
 		}
 	case *ssa.UnOp:
@@ -593,7 +593,7 @@ func (w *walker) allocFields(a *ssa.Alloc, t *objType, origin *Origin, depth int
 						continue
 					}
 					if timeout {
-						if !isZero(rr.Val) {
+						if !flow.IsZero(rr.Val) {
 							return bounded(t.display + "." + name)
 						}
 						continue
@@ -617,7 +617,7 @@ func (w *walker) allocFields(a *ssa.Alloc, t *objType, origin *Origin, depth int
 			}
 			// The whole value overwritten: a composite literal built aside and copied in
 			// (c := http.Client{...}), or a copy of another value.
-			if isZero(r.Val) {
+			if flow.IsZero(r.Val) {
 				continue
 			}
 			if load, ok := r.Val.(*ssa.UnOp); ok && load.Op == token.MUL {
@@ -656,7 +656,7 @@ func isMethodOf(c *ssa.CallCommon, a ssa.Value, t *objType) bool {
 	if fn == nil || len(c.Args) == 0 || c.Args[0] != a || fn.Signature.Recv() == nil {
 		return false
 	}
-	return isNamed(fn.Signature.Recv().Type(), t.pkg, t.name)
+	return typeis.Named(fn.Signature.Recv().Type(), t.pkg, t.name)
 }
 
 // zeroGlobal evaluates a package variable of the struct type itself (var c http.Client).
@@ -754,7 +754,7 @@ func (w *walker) results(c *ssa.CallCommon, idx int, f *frame, eval func(ssa.Val
 		if !ok || idx >= len(ret.Results) {
 			continue
 		}
-		if isZero(ret.Results[idx]) {
+		if flow.IsZero(ret.Results[idx]) {
 			continue // return nil, err
 		}
 		r = join(r, eval(ret.Results[idx], nf))
@@ -818,20 +818,4 @@ func (w *walker) grpcDial(opts []ssa.Value, ctx verdict) (verdict, bool) {
 func isDefaultClient(g *ssa.Global) bool {
 	obj := g.Object()
 	return obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == httpPkg && obj.Name() == "DefaultClient"
-}
-
-// isZero reports whether v is a zero constant (0, nil, a zero struct).
-func isZero(v ssa.Value) bool {
-	c, ok := flow.Unwrap(v).(*ssa.Const)
-	if !ok {
-		return false
-	}
-	if c.Value == nil {
-		return true
-	}
-	switch c.Value.Kind() {
-	case constant.Int, constant.Float:
-		return constant.Sign(c.Value) == 0
-	}
-	return false
 }

@@ -9,6 +9,8 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/loops"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
 // Retry iterators (range over func, Go 1.23): a function such as
@@ -40,10 +42,10 @@ func retryIterator(fn *ssa.Function) *IteratorFact {
 	}
 	yield := fn.Params[0]
 	sig, ok := yield.Type().Underlying().(*types.Signature)
-	if !ok || sig.Results().Len() != 1 || !isBool(sig.Results().At(0).Type()) {
+	if !ok || sig.Results().Len() != 1 || !typeis.Bool(sig.Results().At(0).Type()) {
 		return nil
 	}
-	for _, l := range flow.Loops(fn) {
+	for _, l := range loops.Of(fn) {
 		var calls []ssa.CallInstruction
 		var attempt ssa.CallInstruction
 		for _, b := range l.Blocks(fn) {
@@ -82,7 +84,7 @@ func retryIterator(fn *ssa.Function) *IteratorFact {
 // yieldsData reports whether the loop yields what it fetches (a page, a message) rather than
 // an attempt number: a value that a call or a channel receive in the loop produces, other
 // than a context's error or the time.
-func yieldsData(yield ssa.CallInstruction, l *flow.Loop) bool {
+func yieldsData(yield ssa.CallInstruction, l *loops.Loop) bool {
 	found := false
 	for _, a := range yield.Common().Args {
 		flow.Backward(a, 64, func(x ssa.Value) bool {
@@ -108,7 +110,7 @@ func yieldsData(yield ssa.CallInstruction, l *flow.Loop) bool {
 }
 
 // leavesOnFalse reports whether the loop is left when call, a call of yield, returns false.
-func leavesOnFalse(call *ssa.Call, l *flow.Loop) bool {
+func leavesOnFalse(call *ssa.Call, l *loops.Loop) bool {
 	refs := call.Referrers()
 	if refs == nil {
 		return false
@@ -254,11 +256,6 @@ func leavesSomewhere(body *ssa.Function) bool {
 		}
 	}
 	return false
-}
-
-func isBool(t types.Type) bool {
-	b, ok := t.Underlying().(*types.Basic)
-	return ok && b.Kind() == types.Bool
 }
 
 func last(b *ssa.BasicBlock) ssa.Instruction {

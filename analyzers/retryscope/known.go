@@ -233,11 +233,6 @@ func attempts(v ssa.Value, plus int) Bound {
 	return Bound{Kind: BoundVar}
 }
 
-func isZero(v ssa.Value) bool {
-	f, ok := flow.FloatConst(v)
-	return ok && f == 0
-}
-
 // versions returns the import paths of a module across its major versions.
 func versions(base string, majors ...int) []string {
 	paths := []string{base}
@@ -467,19 +462,19 @@ func cenkaltiBackOff(pkg string, b ssa.Value, s *Scope) {
 	switch {
 	case exponential:
 		s.Wait.Kind, s.Deadline = WaitJittered, DeadlineElapsed // RandomizationFactor 0.5, MaxElapsedTime 15 min
-		if v, ok := callArg(cs, pkg, "WithRandomizationFactor", 0); ok && isZero(v) {
+		if v, ok := callArg(cs, pkg, "WithRandomizationFactor", 0); ok && flow.IsZero(v) {
 			s.Wait.Kind = WaitBackoff
 		}
-		if v, ok := fields["RandomizationFactor"]; ok && isZero(v) {
+		if v, ok := fields["RandomizationFactor"]; ok && flow.IsZero(v) {
 			s.Wait.Kind = WaitBackoff
 		}
 		if isAllocOf(b, pkg, "ExponentialBackOff") && fields["RandomizationFactor"] == nil && !hasCall(cs, pkg, "NewExponentialBackOff") {
 			s.Wait.Kind = WaitBackoff // a literal without RandomizationFactor has none
 		}
-		if v, ok := callArg(cs, pkg, "WithMaxElapsedTime", 0); ok && isZero(v) {
+		if v, ok := callArg(cs, pkg, "WithMaxElapsedTime", 0); ok && flow.IsZero(v) {
 			s.Deadline = DeadlineNone
 		}
-		if v, ok := fields["MaxElapsedTime"]; ok && isZero(v) {
+		if v, ok := fields["MaxElapsedTime"]; ok && flow.IsZero(v) {
 			s.Deadline = DeadlineNone
 		}
 	case hasCall(cs, pkg, "NewConstantBackOff") || isAllocOf(b, pkg, "ConstantBackOff"):
@@ -534,9 +529,9 @@ func k8sBackoff(b ssa.Value, s *Scope) {
 		s.Attempts = attempts(v, 0)
 	}
 	switch jitter, ok := f["Jitter"]; {
-	case ok && !isZero(jitter):
+	case ok && !flow.IsZero(jitter):
 		s.Wait.Kind = WaitJittered
-	case f["Factor"] != nil && !isZero(f["Factor"]):
+	case f["Factor"] != nil && !flow.IsZero(f["Factor"]):
 		if factor, isConst := flow.FloatConst(f["Factor"]); isConst && factor <= 1 {
 			s.Wait.Kind = WaitFixed
 		} else {

@@ -9,6 +9,8 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/loops"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
 // A decision is a branch on the outcome of a call: one successor is taken on success.
@@ -60,10 +62,10 @@ func outcome(cond ssa.Value, in func(*ssa.BasicBlock) bool) (ssa.CallInstruction
 		}
 	case *ssa.BinOp:
 		x, y := c.X, c.Y
-		if isNil(x) {
+		if flow.IsNil(x) {
 			x, y = y, x
 		}
-		if isNil(y) && isError(x.Type()) && (c.Op == token.EQL || c.Op == token.NEQ) {
+		if flow.IsNil(y) && typeis.ErrorLike(x.Type()) && (c.Op == token.EQL || c.Op == token.NEQ) {
 			call := producer(x, in)
 			if c.Op == token.EQL {
 				return call, 0
@@ -117,7 +119,7 @@ func retryPolicy(v ssa.Value, in func(*ssa.BasicBlock) bool) (ssa.CallInstructio
 		return nil, false
 	}
 	for _, a := range call.Common().Args {
-		if isError(a.Type()) || isResponse(a.Type()) {
+		if typeis.ErrorLike(a.Type()) || typeis.HTTPResponse(a.Type()) {
 			if judged := producer(a, in); judged != nil && judged != call {
 				return judged, true
 			}
@@ -132,7 +134,7 @@ func retryPolicy(v ssa.Value, in func(*ssa.BasicBlock) bool) (ssa.CallInstructio
 // (noRetry, stopRetrying) do not count.
 func retryVerdict(v ssa.Value, in func(*ssa.BasicBlock) bool) ssa.CallInstruction {
 	phi, ok := v.(*ssa.Phi)
-	if !ok || !isBool(phi.Type()) {
+	if !ok || !typeis.Bool(phi.Type()) {
 		return nil
 	}
 	name := strings.ToLower(phi.Comment)
@@ -148,15 +150,15 @@ func retryVerdict(v ssa.Value, in func(*ssa.BasicBlock) bool) ssa.CallInstructio
 	flow.Backward(phi, 64, func(x ssa.Value) bool {
 		switch x := x.(type) {
 		case *ssa.BinOp:
-			if (isNil(x.X) || isNil(x.Y)) && isError(x.X.Type()) {
+			if (flow.IsNil(x.X) || flow.IsNil(x.Y)) && typeis.ErrorLike(x.X.Type()) {
 				judged = producer(x.X, in)
-				if isNil(x.X) {
+				if flow.IsNil(x.X) {
 					judged = producer(x.Y, in)
 				}
 			}
 		case *ssa.Call:
 			for _, a := range x.Call.Args {
-				if judged == nil && (isError(a.Type()) || isResponse(a.Type())) {
+				if judged == nil && (typeis.ErrorLike(a.Type()) || typeis.HTTPResponse(a.Type())) {
 					if p := producer(a, in); p != x {
 						judged = p
 					}
@@ -195,14 +197,6 @@ func calleeName(c *ssa.CallCommon) string {
 		return v.Comment
 	}
 	return ""
-}
-
-func isResponse(t types.Type) bool {
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "net/http" && n.Obj().Name() == "Response"
 }
 
 func mirror(op token.Token) token.Token {
@@ -284,31 +278,20 @@ func producer(v ssa.Value, in func(*ssa.BasicBlock) bool) ssa.CallInstruction {
 	return found
 }
 
-func isNil(v ssa.Value) bool {
-	c, ok := v.(*ssa.Const)
-	return ok && c.IsNil()
-}
-
-var errorType = types.Universe.Lookup("error").Type().Underlying().(*types.Interface)
-
-func isError(t types.Type) bool {
-	return types.IsInterface(t) && types.Implements(t, errorType)
-}
-
 // retryLoop reports whether loop l retries: a call in it is tested, and the loop leaves on
 // success and goes round on failure. Leaving on success means: from the success side, control
 // can leave the loop by an edge that the failure side cannot reach (so a loop whose two sides
 // merge before leaving, or that leaves only when a later call fails, is not a retry), without
 // going through the failure side of another test. And the call must not be made on a
 // different element each time round (iteration over a collection is not retry).
-func retryLoop(fn *ssa.Function, l *flow.Loop) (d decision, ok bool) {
+func retryLoop(fn *ssa.Function, l *loops.Loop) (d decision, ok bool) {
 	ds := decisions(fn, l.Contains)
 	for _, d := range ds {
 		succ, fail := d.block.Succs[d.success], d.block.Succs[1-d.success]
 		if !l.CanRepeat(fail) {
 			continue
 		}
-		otherFailures := func(e flow.Edge) bool {
+		otherFailures := func(e loops.Edge) bool {
 			for _, o := range ds {
 				if o.block != d.block && e.From == o.block && e.To == o.block.Succs[1-o.success] {
 					return true
@@ -336,12 +319,12 @@ func retryLoop(fn *ssa.Function, l *flow.Loop) (d decision, ok bool) {
 // counter (items[i], v.Method(i)), or are the counter itself when it does not start at 0 or 1
 // (for port := lo; port <= hi; port++), or come from a channel or from a call that consumes a
 // source (Recv, Read, Next, Pop...); or the counter runs up to a length (i < len(items)).
-func iterates(call ssa.CallInstruction, l *flow.Loop) bool {
+func iterates(call ssa.CallInstruction, l *loops.Loop) bool {
 	c := call.Common()
 	args := append([]ssa.Value{c.Value}, c.Args...)
 	found := false
 	for _, a := range args {
-		if phi, ok := flow.Unwrap(a).(*ssa.Phi); ok && phi.Block() == l.Header && isInteger(phi.Type()) && !smallStart(phi, l) {
+		if phi, ok := flow.Unwrap(a).(*ssa.Phi); ok && phi.Block() == l.Header && typeis.Integer(phi.Type()) && !smallStart(phi, l) {
 			return true
 		}
 		flow.Backward(a, 64, func(x ssa.Value) bool {
@@ -360,7 +343,7 @@ func iterates(call ssa.CallInstruction, l *flow.Loop) bool {
 			case *ssa.Call:
 				if x != call && l.Contains(x.Block()) {
 					for _, arg := range x.Call.Args {
-						if loopCarried(arg, l) && isInteger(arg.Type()) {
+						if loopCarried(arg, l) && typeis.Integer(arg.Type()) {
 							found = true
 						}
 					}
@@ -379,7 +362,7 @@ func iterates(call ssa.CallInstruction, l *flow.Loop) bool {
 }
 
 // smallStart reports whether a counter phi starts at the constant 0 or 1, as attempt counters do.
-func smallStart(phi *ssa.Phi, l *flow.Loop) bool {
+func smallStart(phi *ssa.Phi, l *loops.Loop) bool {
 	for i, e := range phi.Edges {
 		if i < len(l.Header.Preds) && !l.Contains(l.Header.Preds[i]) {
 			n, ok := flow.IntConst(e)
@@ -402,7 +385,7 @@ func consumes(name string) bool {
 
 // countsToLength reports whether the loop's header compares its counter with a length: len(x),
 // cap(x), or a method such as Len() or NumMethod().
-func countsToLength(l *flow.Loop) bool {
+func countsToLength(l *loops.Loop) bool {
 	ifInstr, ok := l.Header.Instrs[len(l.Header.Instrs)-1].(*ssa.If)
 	if !ok {
 		return false
@@ -428,14 +411,14 @@ func countsToLength(l *flow.Loop) bool {
 }
 
 // loopCarried reports whether v is (a conversion of) a phi at the loop's header.
-func loopCarried(v ssa.Value, l *flow.Loop) bool {
+func loopCarried(v ssa.Value, l *loops.Loop) bool {
 	phi, ok := flow.Unwrap(v).(*ssa.Phi)
 	return ok && phi.Block() == l.Header
 }
 
 // loopBound finds what limits the attempts of a retry loop: an exit that compares a counter
 // stepped in the loop against a limit.
-func loopBound(fn *ssa.Function, l *flow.Loop, decisive ssa.CallInstruction) Bound {
+func loopBound(fn *ssa.Function, l *loops.Loop, decisive ssa.CallInstruction) Bound {
 	bound := Bound{Kind: BoundNone}
 	for _, b := range fn.Blocks {
 		if !l.Contains(b) || len(b.Instrs) == 0 {
@@ -446,13 +429,13 @@ func loopBound(fn *ssa.Function, l *flow.Loop, decisive ssa.CallInstruction) Bou
 			continue
 		}
 		cmp, ok := ifInstr.Cond.(*ssa.BinOp)
-		if !ok || !isInteger(cmp.X.Type()) {
+		if !ok || !typeis.Integer(cmp.X.Type()) {
 			continue
 		}
 		if call, _ := outcome(cmp, l.Contains); call != nil {
 			continue // a status check decides success, not the number of attempts
 		}
-		if isDuration(cmp.X.Type()) || !changesInLoop(cmp.X, l) && !changesInLoop(cmp.Y, l) {
+		if typeis.Duration(cmp.X.Type()) || !changesInLoop(cmp.X, l) && !changesInLoop(cmp.Y, l) {
 			continue // a time check, or a comparison of values the loop does not step
 		}
 		exit := -1
@@ -474,7 +457,7 @@ func loopBound(fn *ssa.Function, l *flow.Loop, decisive ssa.CallInstruction) Bou
 
 // changesInLoop reports whether v is a counter the loop steps: a phi at its header, a value
 // computed from one, or a load of memory that the loop stores a sum or difference into.
-func changesInLoop(v ssa.Value, l *flow.Loop) bool {
+func changesInLoop(v ssa.Value, l *loops.Loop) bool {
 	found := false
 	flow.Backward(v, 16, func(x ssa.Value) bool {
 		switch x := x.(type) {
@@ -493,7 +476,7 @@ func changesInLoop(v ssa.Value, l *flow.Loop) bool {
 }
 
 // storesStep reports whether the loop stores addr's value plus or minus something into addr.
-func storesStep(addr ssa.Value, l *flow.Loop) bool {
+func storesStep(addr ssa.Value, l *loops.Loop) bool {
 	refs := addr.Referrers()
 	if refs == nil {
 		return false
@@ -508,14 +491,9 @@ func storesStep(addr ssa.Value, l *flow.Loop) bool {
 	return false
 }
 
-func isInteger(t types.Type) bool {
-	b, ok := t.Underlying().(*types.Basic)
-	return ok && b.Info()&types.IsInteger != 0
-}
-
 // counted computes the number of attempts of a loop whose exit (successor index exit of
 // block b) is decided by cmp, a comparison of a counter phi against a constant.
-func counted(cmp *ssa.BinOp, exit int, l *flow.Loop, b *ssa.BasicBlock, decisive ssa.CallInstruction) (int, bool) {
+func counted(cmp *ssa.BinOp, exit int, l *loops.Loop, b *ssa.BasicBlock, decisive ssa.CallInstruction) (int, bool) {
 	x, y, op := cmp.X, cmp.Y, cmp.Op
 	if _, ok := flow.IntConst(x); ok {
 		x, y, op = y, x, mirror(op)
@@ -595,7 +573,7 @@ func counted(cmp *ssa.BinOp, exit int, l *flow.Loop, b *ssa.BasicBlock, decisive
 const maxCount = 10000
 
 // sleeps returns the waiting calls among calls, each with the kind of its delay.
-func sleeps(calls []ssa.CallInstruction, l *flow.Loop) []Sleep {
+func sleeps(calls []ssa.CallInstruction, l *loops.Loop) []Sleep {
 	var out []Sleep
 	for _, c := range calls {
 		d := sleepDuration(c)
@@ -628,7 +606,7 @@ func sleepDuration(call ssa.CallInstruction) ssa.Value {
 		}
 		return nil
 	}
-	if res := c.Signature().Results(); res.Len() > 0 && isDuration(res.At(0).Type()) {
+	if res := c.Signature().Results(); res.Len() > 0 && typeis.Duration(res.At(0).Type()) {
 		return nil // it computes a delay (nextSleep, backoffDuration); the caller waits
 	}
 	name := strings.ToLower(calleeName(c))
@@ -640,7 +618,7 @@ func sleepDuration(call ssa.CallInstruction) ssa.Value {
 		return nil
 	}
 	for _, a := range args {
-		if isDuration(a.Type()) {
+		if typeis.Duration(a.Type()) {
 			return a
 		}
 	}
@@ -652,9 +630,9 @@ func sleepDuration(call ssa.CallInstruction) ssa.Value {
 // time.NewTimer or NewTicker made outside the blocks, a Sleep with its duration; when it comes
 // from one made inside them, or from time.After, nothing (sleeps counts that call); otherwise
 // one more wait the model cannot see.
-func channelWaits(fn *ssa.Function, in func(*ssa.BasicBlock) bool, l *flow.Loop) (extra []Sleep, unknown int) {
+func channelWaits(fn *ssa.Function, in func(*ssa.BasicBlock) bool, l *loops.Loop) (extra []Sleep, unknown int) {
 	wait := func(instr ssa.Instruction, ch ssa.Value) {
-		if !isTimeChan(ch.Type()) {
+		if !typeis.TimeChan(ch.Type()) {
 			return
 		}
 		maker := timeChanMaker(ch)
@@ -712,30 +690,16 @@ func timeChanMaker(ch ssa.Value) *ssa.Call {
 	return maker
 }
 
-func isTimeChan(t types.Type) bool {
-	ch, ok := t.Underlying().(*types.Chan)
-	if !ok {
-		return false
-	}
-	n, ok := types.Unalias(ch.Elem()).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Time"
-}
-
-func isDuration(t types.Type) bool {
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Duration"
-}
-
 // delayKind classifies a delay: jittered when a random source or a jitter function computes
 // it, backoff when it grows with the attempts, unknown when an opaque call computes it, fixed
 // otherwise.
-func delayKind(d ssa.Value, l *flow.Loop) WaitKind {
+func delayKind(d ssa.Value, l *loops.Loop) WaitKind {
 	return delayKindIn(d, l, 0)
 }
 
 // delayKindIn is delayKind looking depth calls deep into the package's own functions and
 // literals that compute a delay (a local backoff(attempt) closure).
-func delayKindIn(d ssa.Value, l *flow.Loop, depth int) WaitKind {
+func delayKindIn(d ssa.Value, l *loops.Loop, depth int) WaitKind {
 	random, grows, opaque := false, false, false
 	flow.Backward(d, 128, func(x ssa.Value) bool {
 		switch x := x.(type) {
@@ -812,7 +776,7 @@ func delayFunc(c *ssa.CallCommon) *ssa.Function {
 		}
 		return fn == nil
 	})
-	if fn == nil || len(fn.Blocks) == 0 || fn.Signature.Results().Len() == 0 || !isDuration(fn.Signature.Results().At(0).Type()) {
+	if fn == nil || len(fn.Blocks) == 0 || fn.Signature.Results().Len() == 0 || !typeis.Duration(fn.Signature.Results().At(0).Type()) {
 		return nil
 	}
 	return fn
@@ -880,11 +844,11 @@ func observesDeadline(calls []ssa.CallInstruction) DeadlineKind {
 		if id.Pkg == "context" && id.Recv == "Context" && oneOf(id.Name, "Done", "Err", "Deadline") && bounded(c.Value) {
 			return DeadlineContext
 		}
-		if !returnsError(c.Signature()) {
+		if !typeis.ReturnsError(c.Signature()) {
 			continue
 		}
 		for _, a := range c.Args {
-			if isContext(a.Type()) && bounded(a) {
+			if typeis.Context(a.Type()) && bounded(a) {
 				return DeadlineContext
 			}
 		}
@@ -916,14 +880,4 @@ func bounded(ctx ssa.Value) bool {
 		return false
 	})
 	return other || !unbounded
-}
-
-func returnsError(sig *types.Signature) bool {
-	r := sig.Results()
-	return r.Len() > 0 && isError(r.At(r.Len()-1).Type())
-}
-
-func isContext(t types.Type) bool {
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
 }

@@ -9,7 +9,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/loops"
 )
 
 // Kind says how a scope repeats its work.
@@ -141,7 +141,7 @@ type Scope struct {
 	// calls and for callbacks that are not known statically.
 	Fn *ssa.Function
 	// Loop is the natural loop of a Loop or Goto scope.
-	Loop *flow.Loop
+	Loop *loops.Loop
 
 	// Node is the syntax of the scope: *ast.ForStmt or *ast.RangeStmt (Loop), *ast.LabeledStmt
 	// (Goto), *ast.FuncDecl (Recursion), the helper's or client's *ast.CallExpr (Callback,

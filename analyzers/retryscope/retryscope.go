@@ -19,9 +19,11 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/internal/config"
 	"github.com/idemlint/idemlint/analyzers/internal/docs"
-	"github.com/idemlint/idemlint/analyzers/internal/edit"
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/loops"
 	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
+	"github.com/idemlint/idemlint/analyzers/internal/syntax"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
 //go:embed doc.go
@@ -198,13 +200,13 @@ func (st *state) indexCreators(fn *ssa.Function) {
 // handWritten finds the retry loops, goto loops and retrying recursion of fn.
 func (st *state) handWritten(fn *ssa.Function) []*Scope {
 	var scopes []*Scope
-	loops := flow.Loops(fn)
-	if len(loops) > 0 && fn.Syntax() != nil {
+	ls := loops.Of(fn)
+	if len(ls) > 0 && fn.Syntax() != nil {
 		candidates := loopNodes(st.pass, fn.Syntax())
 		taken := make(map[ast.Node]bool)
 		// Innermost loops claim their syntax first.
-		for i := len(loops) - 1; i >= 0; i-- {
-			l := loops[i]
+		for i := len(ls) - 1; i >= 0; i-- {
+			l := ls[i]
 			d, ok := retryLoop(fn, l)
 			node := st.loopSyntax(fn, l, candidates, taken)
 			if node == nil {
@@ -274,7 +276,7 @@ func loopNodes(pass *analysis.Pass, syntax ast.Node) *loopCandidates {
 			c.loops = append(c.loops, n)
 		case *ast.RangeStmt:
 			// Ranges over integers, and over a ticker's channel (each tick an attempt).
-			if t := pass.TypesInfo.TypeOf(n.X); t != nil && (isInteger(t) || isTimeChan(t)) {
+			if t := pass.TypesInfo.TypeOf(n.X); t != nil && (typeis.Integer(t) || typeis.TimeChan(t)) {
 				c.loops = append(c.loops, n)
 			}
 		case *ast.LabeledStmt:
@@ -299,7 +301,7 @@ func loopNodes(pass *analysis.Pass, syntax ast.Node) *loopCandidates {
 // over an integer (when the loop's header is one of theirs), or a labelled statement that a
 // goto jumps back to. Range loops over collections, channels and functions give nil: they
 // iterate.
-func (st *state) loopSyntax(fn *ssa.Function, l *flow.Loop, c *loopCandidates, taken map[ast.Node]bool) ast.Node {
+func (st *state) loopSyntax(fn *ssa.Function, l *loops.Loop, c *loopCandidates, taken map[ast.Node]bool) ast.Node {
 	comment := l.Header.Comment
 	switch {
 	case strings.HasPrefix(comment, "for.") || strings.HasPrefix(comment, "rangeint.") || strings.HasPrefix(comment, "rangechan."):
@@ -520,7 +522,7 @@ func (st *state) inferHelper(fn *ssa.Function) *HelperFact {
 	}
 	for i, p := range params {
 		sig, ok := p.Type().Underlying().(*types.Signature)
-		if !ok || !returnsError(sig) {
+		if !ok || !typeis.ReturnsError(sig) {
 			continue // a notification callback is called, not retried
 		}
 		var found *Scope
@@ -654,7 +656,7 @@ func (st *state) callbackScope(call ssa.CallInstruction) *Scope {
 	}
 	idx := fact.paramsOr(h)
 	for _, i := range idx {
-		if a := site.Arg(i); a == nil || isNil(flow.Unwrap(a)) {
+		if a := site.Arg(i); a == nil || flow.IsNil(flow.Unwrap(a)) {
 			return nil // nothing to retry
 		}
 	}
@@ -787,7 +789,7 @@ func (st *state) setCallSyntax(s *Scope, call ssa.CallInstruction) {
 		return
 	}
 	s.Node = cur.Node()
-	if stmt, ok := edit.EnclosingStmt(cur); ok {
+	if stmt, ok := syntax.EnclosingStmt(cur); ok {
 		s.Stmt = stmt.Node().(ast.Stmt)
 	}
 }

@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/ast/inspector"
 )
 
 // AddImport returns the name by which file refers to the package at importPath, and the edits
@@ -98,21 +97,6 @@ func InsertBefore(fset *token.FileSet, pos token.Pos, stmt string) analysis.Text
 		lines[i] = indent + lines[i]
 	}
 	return analysis.TextEdit{Pos: pos, End: pos, NewText: []byte(strings.Join(lines, "\n") + "\n" + indent)}
-}
-
-// EnclosingStmt returns the innermost statement around cur that stands in a statement list
-// (a block or a case clause): the place before which another statement can be inserted.
-func EnclosingStmt(cur inspector.Cursor) (inspector.Cursor, bool) {
-	for c := range cur.Enclosing() {
-		if _, ok := c.Node().(ast.Stmt); !ok {
-			continue
-		}
-		switch c.Parent().Node().(type) {
-		case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
-			return c, true
-		}
-	}
-	return inspector.Cursor{}, false
 }
 
 // CutStmt returns the text of stmt with its trailing line comment, if any, and the edit that

@@ -1,9 +1,14 @@
+// Package flow holds the SSA value walks that idemlint's models share: where a value comes
+// from (Backward, through stores to fields and variables with Stores), the calls of a
+// function, call sites split into receiver and arguments, constants, and how functions are
+// identified (Callee, ID) and named in messages (Name).
 package flow
 
 import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"iter"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -384,4 +389,41 @@ func Name(fn *types.Func, from *types.Package) string {
 		return fn.Pkg().Name() + "." + id.Name
 	}
 	return id.Name
+}
+
+// Calls yields the call instructions of fn (calls, go and defer statements), block by block.
+func Calls(fn *ssa.Function) iter.Seq[ssa.CallInstruction] {
+	return func(yield func(ssa.CallInstruction) bool) {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if c, ok := instr.(ssa.CallInstruction); ok && !yield(c) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// IsNil reports whether v is the constant nil.
+func IsNil(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.IsNil()
+}
+
+// IsZero reports whether v is, looking through conversions, a zero constant: 0, 0.0, nil, "".
+func IsZero(v ssa.Value) bool {
+	c, ok := Unwrap(v).(*ssa.Const)
+	if !ok {
+		return false
+	}
+	if c.Value == nil {
+		return true
+	}
+	switch c.Value.Kind() {
+	case constant.Int, constant.Float:
+		return constant.Sign(c.Value) == 0
+	case constant.String:
+		return constant.StringVal(c.Value) == ""
+	}
+	return false
 }

@@ -1,6 +1,6 @@
 // Package ssapkg provides the SSA form of the package under analysis to idemlint's models,
 // built once per package like x/tools' buildssa, but not for the standard library: the models
-// skip it (see flow.IsStd), and building SSA for every standard package that a program
+// skip it (see IsStd), and building SSA for every standard package that a program
 // imports doubled the run time and memory of a whole-program run.
 package ssapkg
 
@@ -13,8 +13,6 @@ import (
 	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/analysis/passes/ctrlflow"
 	"golang.org/x/tools/go/ssa"
-
-	"github.com/idemlint/idemlint/analyzers/internal/flow"
 )
 
 // Analyzer's result is a *buildssa.SSA; for a standard-library package it holds no functions.
@@ -28,7 +26,7 @@ var Analyzer = &analysis.Analyzer{
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	if flow.IsStd(pass) {
+	if IsStd(pass) {
 		return &buildssa.SSA{}, nil
 	}
 	// As buildssa does: a program per package, its imports created from types only, and

@@ -1,6 +1,6 @@
-// Package flow holds the SSA walks that idemlint's models share: natural loops, the origins
-// of a value (backward) and its uses (forward), and callee identification.
-package flow
+// Package loops finds the natural loops of an SSA function's control-flow graph and answers
+// questions about them: which blocks belong, where control can leave, whether it can go round.
+package loops
 
 import (
 	"golang.org/x/tools/go/ssa"
@@ -32,9 +32,9 @@ func (l *Loop) Blocks(fn *ssa.Function) []*ssa.BasicBlock {
 	return bs
 }
 
-// Loops returns the natural loops of fn, outermost first. Back edges to one header form one
+// Of returns the natural loops of fn, outermost first. Back edges to one header form one
 // loop. Functions without bodies have none.
-func Loops(fn *ssa.Function) []*Loop {
+func Of(fn *ssa.Function) []*Loop {
 	if len(fn.Blocks) == 0 {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package flow
+package ssapkg
 
 import (
 	"go/build"

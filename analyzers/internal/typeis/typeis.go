@@ -1,0 +1,71 @@
+// Package typeis holds the predicates on well-known types that idemlint's models share:
+// typeis.Context(t), typeis.Error(t), typeis.Named(t, "net/http", "Client").
+package typeis
+
+import "go/types"
+
+var errorType = types.Universe.Lookup("error").Type()
+
+// Named reports whether t, or the type t points to, is the named type pkg.name (generic
+// instances included).
+func Named(t types.Type, pkg, name string) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok {
+		return false
+	}
+	obj := n.Origin().Obj()
+	return obj.Pkg() != nil && obj.Pkg().Path() == pkg && obj.Name() == name
+}
+
+// Context reports whether t is context.Context.
+func Context(t types.Type) bool { return isNamedValue(t, "context", "Context") }
+
+// Duration reports whether t is time.Duration.
+func Duration(t types.Type) bool { return isNamedValue(t, "time", "Duration") }
+
+// HTTPResponse reports whether t is net/http.Response or a pointer to it.
+func HTTPResponse(t types.Type) bool { return Named(t, "net/http", "Response") }
+
+// Error reports whether t is the predeclared error type itself.
+func Error(t types.Type) bool { return types.Identical(t, errorType) }
+
+// ErrorLike reports whether t is an interface type that implements error (error itself, or a
+// richer one such as net.Error): a value of it can be compared with nil to test an outcome.
+func ErrorLike(t types.Type) bool {
+	return types.IsInterface(t) && types.Implements(t, errorType.Underlying().(*types.Interface))
+}
+
+// ReturnsError reports whether sig's last result is error-like: the function can fail.
+func ReturnsError(sig *types.Signature) bool {
+	r := sig.Results()
+	return r.Len() > 0 && ErrorLike(r.At(r.Len()-1).Type())
+}
+
+// Integer reports whether t's underlying type is an integer.
+func Integer(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsInteger != 0
+}
+
+// Bool reports whether t's underlying type is a boolean.
+func Bool(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsBoolean != 0
+}
+
+// TimeChan reports whether t is a channel of time.Time (a timer's or ticker's C).
+func TimeChan(t types.Type) bool {
+	ch, ok := t.Underlying().(*types.Chan)
+	return ok && isNamedValue(ch.Elem(), "time", "Time")
+}
+
+// isNamedValue is Named without looking through a pointer.
+func isNamedValue(t types.Type, pkg, name string) bool {
+	if _, ok := t.(*types.Pointer); ok {
+		return false
+	}
+	return Named(t, pkg, name)
+}
