@@ -17,6 +17,7 @@ type Flow struct {
 	Sinks    []Sink // the idempotency sinks it reaches
 	Returned bool   // it flows to its function's results
 	kept     map[place]bool
+	r        *Result
 }
 
 // Follow walks g's fresh value forward through its function and the functions it is passed to.
@@ -26,7 +27,7 @@ func (r *Result) Follow(g Generation) *Flow {
 		gen = g.Call
 	}
 	w := r.walkFrom(g.Seed, gen)
-	return &Flow{Gen: g, Sinks: w.sinks, Returned: w.returned, kept: w.kept}
+	return &Flow{Gen: g, Sinks: w.sinks, Returned: w.returned, kept: w.kept, r: r}
 }
 
 // String summarises the flow for debug reports: "uuid.NewString: sent as header
@@ -54,9 +55,11 @@ func (f *Flow) String() string {
 
 // FillsIn reports whether the generation only runs when the key's own destination is empty:
 // `if key == "" { key = uuid.NewString() }`, `if req.Header.Get("Idempotency-Key") == ""`,
-// `if p.IdempotencyKey == nil`, `if _, ok := h["Idempotency-Key"]; !ok`. Such code makes a key
-// once and reuses it. A test of anything else (an error, a response, an unrelated lookup) guards
-// nothing about the key. Only tests in blocks for which within holds count.
+// `if p.IdempotencyKey == nil`, `if _, ok := h["Idempotency-Key"]; !ok`, or when a value the
+// caller gave for that destination is missing (`if p.Key != nil { h.Set(K, *p.Key) } else {
+// h.Set(K, uuid.NewString()) }`). Such code makes a key once and reuses it. A test of anything
+// else (an error, a response, an unrelated lookup) guards nothing about the key. Only tests in
+// blocks for which within holds count.
 func (f *Flow) FillsIn(within func(*ssa.BasicBlock) bool) bool {
 	b := f.Gen.Call.Block()
 	for d := b.Idom(); d != nil; d = d.Idom() {
@@ -74,8 +77,34 @@ func (f *Flow) FillsIn(within func(*ssa.BasicBlock) bool) bool {
 		if branch < 0 || !d.Succs[branch].Dominates(b) || d.Succs[1-branch].Dominates(b) {
 			continue
 		}
-		if p, ok := readPlace(tested); ok && (f.kept[p] || f.kept[p.deref()]) {
-			return true // the key's own place, or the pointer to it (if p == nil)
+		p, ok := readPlace(tested)
+		if !ok {
+			continue
+		}
+		if f.kept[p] || f.kept[p.deref()] || f.sameDestination(p, b.Parent()) {
+			return true // the key's own place, the pointer to it, or the caller's key for it
+		}
+	}
+	return false
+}
+
+// sameDestination reports whether what fn reads from place p is sent where the generated key
+// is kept: the tested value is the caller's key for the same destination.
+func (f *Flow) sameDestination(p place, fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			v, ok := instr.(ssa.Value)
+			if !ok {
+				continue
+			}
+			if q, ok := readPlace(v); !ok || q != p || q.root == v {
+				continue
+			}
+			for k := range f.r.walk(v).kept {
+				if f.kept[k] {
+					return true
+				}
+			}
 		}
 	}
 	return false

@@ -67,8 +67,10 @@ func (w *walk) taint(v ssa.Value) {
 	if _, isConst := v.(*ssa.Const); isConst {
 		return
 	}
-	if typeis.Error(v.Type()) {
-		return // an error that mentions the key does not carry it anywhere
+	if typeis.Error(v.Type()) || typeis.Duration(v.Type()) {
+		// An error that mentions the key does not carry it anywhere, and a duration (an
+		// elapsed time measured from time.Now) is not a unique value.
+		return
 	}
 	w.tainted[v] = true
 	w.queue = append(w.queue, v)
@@ -456,13 +458,9 @@ func (r *Result) infer(funcs []*ssa.Function) {
 // generations returns the generator calls in fn and its closures.
 func (r *Result) generations(fn *ssa.Function) []Generation {
 	var out []Generation
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			if call, ok := instr.(ssa.CallInstruction); ok {
-				if g, ok := r.Generator(call); ok {
-					out = append(out, g)
-				}
-			}
+	for call := range flow.Calls(fn) {
+		if g, ok := r.Generator(call); ok {
+			out = append(out, g)
 		}
 	}
 	return out

@@ -1,6 +1,13 @@
 package retryscope
 
-import "fmt"
+import (
+	"fmt"
+	"go/types"
+	"path/filepath"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"golang.org/x/tools/go/ssa"
+)
 
 // HelperFact marks a function that retries the function values passed as its parameters
 // Params (indices, receiver excluded). The model infers it for any function that calls a
@@ -13,14 +20,6 @@ type HelperFact struct {
 }
 
 func (*HelperFact) AFact() {}
-
-// paramsOr returns the retried parameters of a helper: the fact's, or the table entry's.
-func (f *HelperFact) paramsOr(h *helper) []int {
-	if f != nil {
-		return f.Params
-	}
-	return []int{h.arg}
-}
 
 func (f *HelperFact) String() string {
 	return fmt.Sprintf("retry helper for parameter %v: attempts=%s wait=%s deadline=%s", f.Params, f.Attempts, f.Wait, f.Deadline)
@@ -57,4 +56,71 @@ func (*IteratorFact) AFact() {}
 
 func (f *IteratorFact) String() string {
 	return fmt.Sprintf("retry iterator: attempts=%s wait=%s deadline=%s", f.Attempts, f.Wait, f.Deadline)
+}
+
+// exportRetries exports a RetriesFact for every function of the package that retries,
+// directly or through the functions it calls.
+func (st *state) exportRetries() {
+	retries := make(map[*ssa.Function]*RetriesFact)
+	root := func(fn *ssa.Function) *ssa.Function {
+		for fn.Parent() != nil {
+			fn = fn.Parent()
+		}
+		return fn
+	}
+	for _, s := range st.res.Scopes {
+		at := root(s.at)
+		if retries[at] == nil {
+			retries[at] = &RetriesFact{Attempts: s.Attempts, Where: st.where(s)}
+		}
+	}
+	// Through calls, until nothing changes.
+	for range 8 {
+		changed := false
+		for _, fn := range st.funcs {
+			r := root(fn)
+			if retries[r] != nil {
+				continue
+			}
+			for call := range flow.Calls(fn) {
+				if retries[r] != nil {
+					continue
+				}
+				callee := call.Common().StaticCallee()
+				if callee != nil && retries[callee] != nil {
+					f := *retries[callee]
+					f.Via = callee.Name()
+					retries[r] = &f
+					changed = true
+					continue
+				}
+				if obj := flow.Callee(call.Common()); obj != nil && obj.Pkg() != nil && obj.Pkg() != st.pass.Pkg {
+					var f RetriesFact
+					if st.pass.ImportObjectFact(obj, &f) {
+						f.Via = obj.Name()
+						retries[r] = &f
+						changed = true
+					}
+				}
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	for fn, f := range retries {
+		if obj, ok := fn.Object().(*types.Func); ok && obj.Pkg() == st.pass.Pkg {
+			st.pass.ExportObjectFact(obj, f)
+		}
+	}
+}
+
+// where describes a scope's position for facts: "retry loop at file.go:12".
+func (st *state) where(s *Scope) string {
+	p := st.pass.Fset.Position(s.Pos())
+	what := s.Kind.String()
+	if s.Helper != "" {
+		what += " (" + s.Helper + ")"
+	}
+	return fmt.Sprintf("%s at %s:%d", what, filepath.Base(p.Filename), p.Line)
 }

@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -48,16 +49,10 @@ func retryIterator(fn *ssa.Function) *IteratorFact {
 	for _, l := range loops.Of(fn) {
 		var calls []ssa.CallInstruction
 		var attempt ssa.CallInstruction
-		for _, b := range l.Blocks(fn) {
-			for _, instr := range b.Instrs {
-				c, ok := instr.(ssa.CallInstruction)
-				if !ok {
-					continue
-				}
-				calls = append(calls, c)
-				if call, ok := c.(*ssa.Call); ok && callsValue(c, yield) && leavesOnFalse(call, l) {
-					attempt = c
-				}
+		for c := range flow.BlockCalls(l.Blocks(fn)) {
+			calls = append(calls, c)
+			if call, ok := c.(*ssa.Call); ok && callsValue(c, yield) && leavesOnFalse(call, l) {
+				attempt = c
 			}
 		}
 		if attempt == nil || yieldsData(attempt, l) {
@@ -232,13 +227,7 @@ func (st *state) iteratorScope(call ssa.CallInstruction) *Scope {
 	if l := st.labels[rng]; l != nil {
 		s.Stmt = l
 	}
-	for _, b := range body.Blocks {
-		for _, instr := range b.Instrs {
-			if c, ok := instr.(ssa.CallInstruction); ok {
-				s.Calls = append(s.Calls, c)
-			}
-		}
-	}
+	s.Calls = slices.Collect(flow.Calls(body))
 	if s.Deadline == DeadlineNone {
 		s.Deadline = observesDeadline(s.Calls)
 	}

@@ -94,18 +94,12 @@ func callsVia(stores *flow.Stores, vals ...ssa.Value) []*ssa.Call {
 // wrapper, an in-house backoff method), calls, and so on depth levels down.
 func calledBy(fn *ssa.Function, depth int) []flow.FuncID {
 	var out []flow.FuncID
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			c, ok := instr.(ssa.CallInstruction)
-			if !ok {
-				continue
-			}
-			if callee := flow.Callee(c.Common()); callee != nil {
-				out = append(out, flow.ID(callee))
-			}
-			if next := c.Common().StaticCallee(); next != nil && depth > 1 {
-				out = append(out, calledBy(next, depth-1)...)
-			}
+	for c := range flow.Calls(fn) {
+		if callee := flow.Callee(c.Common()); callee != nil {
+			out = append(out, flow.ID(callee))
+		}
+		if next := c.Common().StaticCallee(); next != nil && depth > 1 {
+			out = append(out, calledBy(next, depth-1)...)
 		}
 	}
 	return out

@@ -392,9 +392,12 @@ func Name(fn *types.Func, from *types.Package) string {
 }
 
 // Calls yields the call instructions of fn (calls, go and defer statements), block by block.
-func Calls(fn *ssa.Function) iter.Seq[ssa.CallInstruction] {
+func Calls(fn *ssa.Function) iter.Seq[ssa.CallInstruction] { return BlockCalls(fn.Blocks) }
+
+// BlockCalls yields the call instructions of the blocks, in order.
+func BlockCalls(blocks []*ssa.BasicBlock) iter.Seq[ssa.CallInstruction] {
 	return func(yield func(ssa.CallInstruction) bool) {
-		for _, b := range fn.Blocks {
+		for _, b := range blocks {
 			for _, instr := range b.Instrs {
 				if c, ok := instr.(ssa.CallInstruction); ok && !yield(c) {
 					return

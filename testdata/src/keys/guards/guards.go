@@ -81,7 +81,25 @@ func elseBranch(p *stripe.PaymentIntentParams) string {
 	return key
 }
 
+// The caller's key when given, a new one otherwise, sent to the same header.
+func callersOrNew(req *http.Request, p *stripe.PaymentIntentParams) { // want callersOrNew:`sends parameters \[1\] to header "Idempotency-Key"`
+	if p.IdempotencyKey != nil {
+		req.Header.Add("Idempotency-Key", *p.IdempotencyKey)
+	} else if req.Method == http.MethodPost {
+		req.Header.Add("Idempotency-Key", uuid.NewString()) // want `uuid.NewString: sent as header "Idempotency-Key"; fills in a missing key`
+	}
+}
+
 // ---- Guards nothing about the key ----
+
+// The caller's value goes to another header than the new key.
+func callersOtherHeader(req *http.Request, p *stripe.PaymentIntentParams) { // want callersOtherHeader:`mints a key`
+	if p.IdempotencyKey != nil {
+		req.Header.Add("X-Trace", *p.IdempotencyKey)
+	} else {
+		req.Header.Add("Idempotency-Key", uuid.NewString()) // want `uuid.NewString: sent as header "Idempotency-Key"$`
+	}
+}
 
 func afterErrorCheck(ctx context.Context, amount int64) (*http.Response, error) { // want afterErrorCheck:`mints a key`
 	payload, err := json.Marshal(body{Amount: amount})
@@ -109,7 +127,7 @@ func otherHeader(req *http.Request) { // want otherHeader:`mints a key`
 	}
 }
 
-func otherField(b *body) { // want otherField:`mints a key: uuid.NewString at guards.go:114 sent as field Key`
+func otherField(b *body) { // want otherField:`mints a key: uuid.NewString at guards.go:132 sent as field Key`
 	if b.Note == "" {
 		b.Key = uuid.NewString() // want `uuid.NewString: sent as field Key$`
 	}

@@ -1,0 +1,107 @@
+package retryscope
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/syntax"
+)
+
+func helperName(fn *types.Func) string {
+	if fn == nil {
+		return ""
+	}
+	id := flow.ID(fn)
+	if id.Recv != "" {
+		return fmt.Sprintf("%s.%s.%s", id.Pkg, id.Recv, id.Name)
+	}
+	return id.Pkg + "." + id.Name
+}
+
+// callScopes adds the Callback and Client scopes of the calls in fn.
+func (st *state) callScopes(fn *ssa.Function) {
+	for call := range flow.Calls(fn) {
+		if s := st.iteratorScope(call); s != nil {
+			s.at = fn
+			st.add(s)
+			continue
+		}
+		if hc := st.helperCall(call); hc != nil {
+			s := st.callbackScope(hc)
+			s.at = fn
+			st.setCallSyntax(s, call)
+			st.add(s)
+			continue
+		}
+		if s := st.clientScope(call); s != nil {
+			s.at = fn
+			st.setCallSyntax(s, call)
+			st.add(s)
+		}
+	}
+}
+
+// callbackFunc returns the function with a body that a callback value runs: a function
+// literal, a function of this package, or the method behind a method value.
+func callbackFunc(v ssa.Value) *ssa.Function {
+	var fn *ssa.Function
+	switch v := v.(type) {
+	case *ssa.Function:
+		fn = v
+	case *ssa.MakeClosure:
+		fn, _ = v.Fn.(*ssa.Function)
+	}
+	if fn == nil {
+		return nil
+	}
+	if fn.Synthetic != "" { // a method value's wrapper: find the method it calls
+		for c := range flow.Calls(fn) {
+			if callee := c.Common().StaticCallee(); callee != nil {
+				fn = callee
+			}
+		}
+	}
+	if len(fn.Blocks) == 0 {
+		return nil
+	}
+	return fn
+}
+
+// clientScope returns the Client scope of a call through a self-retrying client, or nil.
+func (st *state) clientScope(call ssa.CallInstruction) *Scope {
+	fn := flow.Callee(call.Common())
+	if fn == nil {
+		return nil
+	}
+	id := flow.ID(fn)
+	for _, c := range st.clients {
+		if !c.match(id) {
+			continue
+		}
+		site := st.newSite(call, fn)
+		if c.when != nil && !c.when(site) {
+			continue
+		}
+		s := &Scope{Kind: Client, Func: fn, Helper: helperName(fn)}
+		c.summarise(site, s)
+		return s
+	}
+	return nil
+}
+
+// setCallSyntax fills in the syntax of a scope made by a call: the call expression and the
+// statement holding it.
+func (st *state) setCallSyntax(s *Scope, call ssa.CallInstruction) {
+	cur, ok := st.calls[call.Pos()]
+	if !ok {
+		return
+	}
+	s.Node = cur.Node()
+	if stmt, ok := syntax.EnclosingStmt(cur); ok {
+		s.Stmt = stmt.Node().(ast.Stmt)
+	}
+}

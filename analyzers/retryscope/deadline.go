@@ -1,0 +1,62 @@
+package retryscope
+
+import (
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
+)
+
+// observesDeadline says whether calls check a context, pass a context on to a fallible call
+// (one that returns an error; a logger does not count), or check the time. A context made
+// from context.Background, TODO or WithoutCancel, with no deadline or cancellation added,
+// bounds nothing.
+func observesDeadline(calls []ssa.CallInstruction) DeadlineKind {
+	kind := DeadlineNone
+	for _, call := range calls {
+		c := call.Common()
+		id := flow.ID(flow.Callee(c))
+		if id.Pkg == "time" && (id.Recv == "" && oneOf(id.Name, "Since", "Until") ||
+			id.Recv == "Time" && oneOf(id.Name, "After", "Before", "Compare", "Sub")) {
+			kind = DeadlineElapsed
+		}
+		if id.Pkg == "context" && id.Recv == "Context" && oneOf(id.Name, "Done", "Err", "Deadline") && bounded(c.Value) {
+			return DeadlineContext
+		}
+		if !typeis.ReturnsError(c.Signature()) {
+			continue
+		}
+		for _, a := range c.Args {
+			if typeis.Context(a.Type()) && bounded(a) {
+				return DeadlineContext
+			}
+		}
+	}
+	return kind
+}
+
+// bounded reports whether a context may carry a deadline or cancellation: anything but one
+// built only from context.Background, TODO and WithoutCancel (and values added to them).
+func bounded(ctx ssa.Value) bool {
+	unbounded, other := false, false
+	flow.Backward(ctx, 64, func(x ssa.Value) bool {
+		call, ok := x.(*ssa.Call)
+		if !ok {
+			if _, isParam := x.(*ssa.Parameter); isParam {
+				other = true
+			}
+			return true
+		}
+		id := flow.ID(flow.Callee(call.Common()))
+		switch {
+		case id.Pkg == "context" && oneOf(id.Name, "Background", "TODO", "WithoutCancel"):
+			unbounded = true
+			return false
+		case id.Pkg == "context" && id.Name == "WithValue":
+			return true
+		}
+		other = true
+		return false
+	})
+	return other || !unbounded
+}

@@ -1,0 +1,278 @@
+package retryscope
+
+import (
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
+)
+
+// A decision is a branch on the outcome of a call: one successor is taken on success.
+type decision struct {
+	block   *ssa.BasicBlock // ends with the If
+	call    ssa.CallInstruction
+	success int  // index of the successor taken on success
+	policy  bool // a retry policy's verdict, which may hold its own limit on attempts
+}
+
+// decisions returns the branches in blocks (those for which in holds) that test the outcome of
+// a call made in those blocks: its error against nil, or an *http.Response's StatusCode
+// against a constant.
+func decisions(fn *ssa.Function, in func(*ssa.BasicBlock) bool) []decision {
+	var ds []decision
+	for _, b := range fn.Blocks {
+		if !in(b) || len(b.Instrs) == 0 {
+			continue
+		}
+		ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		call, success := outcome(ifInstr.Cond, in)
+		if call != nil {
+			_, policy := retryPolicy(unNot(ifInstr.Cond), in)
+			ds = append(ds, decision{block: b, call: call, success: success, policy: policy})
+		}
+	}
+	return ds
+}
+
+// outcome analyses a branch condition. When it tests the result of a call made in the blocks
+// for which in holds, it returns that call and which successor (0: true, 1: false) is taken
+// when the call succeeded.
+func outcome(cond ssa.Value, in func(*ssa.BasicBlock) bool) (ssa.CallInstruction, int) {
+	switch c := cond.(type) {
+	case *ssa.UnOp:
+		if c.Op == token.NOT {
+			call, success := outcome(c.X, in)
+			return call, 1 - success
+		}
+	case *ssa.Extract, *ssa.Call, *ssa.Phi:
+		// A retry policy: shouldRetry(err, resp), c.CheckRetry(ctx, resp, err), isRetryable(err).
+		// When it says no, the loop is done, whatever the outcome was: that side plays the part
+		// of success; the call it judges is the decisive one.
+		if judged, ok := retryPolicy(cond, in); ok {
+			return judged, 1
+		}
+	case *ssa.BinOp:
+		x, y := c.X, c.Y
+		if flow.IsNil(x) {
+			x, y = y, x
+		}
+		if flow.IsNil(y) && typeis.ErrorLike(x.Type()) && (c.Op == token.EQL || c.Op == token.NEQ) {
+			call := producer(x, in)
+			if c.Op == token.EQL {
+				return call, 0
+			}
+			return call, 1
+		}
+		// resp.StatusCode OP constant: success is where 200 falls.
+		op := c.Op
+		if _, ok := flow.IntConst(x); ok {
+			x, y = y, x
+			op = mirror(op)
+		}
+		code, ok := flow.IntConst(y)
+		if !ok {
+			return nil, 0
+		}
+		resp := statusOf(x)
+		if resp == nil {
+			return nil, 0
+		}
+		call := producer(resp, in)
+		if constant.Compare(constant.MakeInt64(200), op, constant.MakeInt64(code)) {
+			return call, 0
+		}
+		return call, 1
+	}
+	return nil, 0
+}
+
+// unNot strips logical negations.
+func unNot(v ssa.Value) ssa.Value {
+	for {
+		u, ok := v.(*ssa.UnOp)
+		if !ok || u.Op != token.NOT {
+			return v
+		}
+		v = u.X
+	}
+}
+
+// retryPolicy reports whether the boolean v is the verdict of a retry policy called in the
+// blocks: a call whose callee (function, method, or func-valued field or variable) has "retry"
+// in its name, taking the error or response of another call made there. It returns that
+// other call (or the policy call itself when there is none).
+func retryPolicy(v ssa.Value, in func(*ssa.BasicBlock) bool) (ssa.CallInstruction, bool) {
+	if judged := retryVerdict(v, in); judged != nil {
+		return judged, true
+	}
+	call := producer(v, in)
+	if call == nil || !strings.Contains(strings.ToLower(calleeName(call.Common())), "retry") {
+		return nil, false
+	}
+	for _, a := range call.Common().Args {
+		if typeis.ErrorLike(a.Type()) || typeis.HTTPResponse(a.Type()) {
+			if judged := producer(a, in); judged != nil && judged != call {
+				return judged, true
+			}
+		}
+	}
+	return call, true
+}
+
+// retryVerdict returns the call whose outcome a boolean variable named for retrying
+// (needsRetry, shouldRetry, retryable) judges, when v is one: the call whose error the
+// variable's computation compares with nil or hands to a check. Names that say the opposite
+// (noRetry, stopRetrying) do not count.
+func retryVerdict(v ssa.Value, in func(*ssa.BasicBlock) bool) ssa.CallInstruction {
+	phi, ok := v.(*ssa.Phi)
+	if !ok || !typeis.Bool(phi.Type()) {
+		return nil
+	}
+	name := strings.ToLower(phi.Comment)
+	if !strings.Contains(name, "retry") {
+		return nil
+	}
+	for _, neg := range []string{"no", "stop", "skip", "dont", "done", "max"} {
+		if strings.HasPrefix(name, neg) {
+			return nil
+		}
+	}
+	var judged ssa.CallInstruction
+	flow.Backward(phi, 64, func(x ssa.Value) bool {
+		switch x := x.(type) {
+		case *ssa.BinOp:
+			if (flow.IsNil(x.X) || flow.IsNil(x.Y)) && typeis.ErrorLike(x.X.Type()) {
+				judged = producer(x.X, in)
+				if flow.IsNil(x.X) {
+					judged = producer(x.Y, in)
+				}
+			}
+		case *ssa.Call:
+			for _, a := range x.Call.Args {
+				if judged == nil && (typeis.ErrorLike(a.Type()) || typeis.HTTPResponse(a.Type())) {
+					if p := producer(a, in); p != x {
+						judged = p
+					}
+				}
+			}
+		}
+		return judged == nil
+	})
+	return judged
+}
+
+// calleeName names what a call calls: the function or method, or the field, parameter or
+// variable holding the function value.
+func calleeName(c *ssa.CallCommon) string {
+	if fn := flow.Callee(c); fn != nil {
+		return fn.Name()
+	}
+	v := flow.Unwrap(c.Value)
+	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+		v = load.X
+	}
+	switch v := v.(type) {
+	case *ssa.FieldAddr:
+		if st, ok := v.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct); ok {
+			return st.Field(v.Field).Name()
+		}
+	case *ssa.Field:
+		if st, ok := v.X.Type().Underlying().(*types.Struct); ok {
+			return st.Field(v.Field).Name()
+		}
+	case *ssa.Parameter:
+		return v.Name()
+	case *ssa.FreeVar:
+		return v.Name()
+	case *ssa.Alloc:
+		return v.Comment
+	}
+	return ""
+}
+
+func mirror(op token.Token) token.Token {
+	switch op {
+	case token.LSS:
+		return token.GTR
+	case token.GTR:
+		return token.LSS
+	case token.LEQ:
+		return token.GEQ
+	case token.GEQ:
+		return token.LEQ
+	}
+	return op
+}
+
+// statusOf returns resp when v is a load of resp.StatusCode, resp an *http.Response.
+func statusOf(v ssa.Value) ssa.Value {
+	v = flow.Unwrap(v)
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil
+	}
+	fa, ok := load.X.(*ssa.FieldAddr)
+	if !ok {
+		return nil
+	}
+	ptr, ok := fa.X.Type().Underlying().(*types.Pointer)
+	if !ok {
+		return nil
+	}
+	if n, ok := types.Unalias(ptr.Elem()).(*types.Named); ok && n.Obj().Pkg() != nil &&
+		n.Obj().Pkg().Path() == "net/http" && n.Obj().Name() == "Response" &&
+		n.Underlying().(*types.Struct).Field(fa.Field).Name() == "StatusCode" {
+		return fa.X
+	}
+	return nil
+}
+
+// producer returns the call in the blocks (in) whose result v is, looking through tuples,
+// phis, conversions and local variables.
+func producer(v ssa.Value, in func(*ssa.BasicBlock) bool) ssa.CallInstruction {
+	var found ssa.CallInstruction
+	seen := make(map[ssa.Value]bool)
+	var visit func(v ssa.Value, depth int)
+	visit = func(v ssa.Value, depth int) {
+		if found != nil || v == nil || seen[v] || depth > 8 {
+			return
+		}
+		seen[v] = true
+		switch x := v.(type) {
+		case *ssa.Call:
+			if in(x.Block()) {
+				found = x
+			}
+		case *ssa.Extract:
+			visit(x.Tuple, depth+1)
+		case *ssa.Phi:
+			for _, e := range x.Edges {
+				visit(e, depth+1)
+			}
+		case *ssa.ChangeInterface:
+			visit(x.X, depth+1)
+		case *ssa.MakeInterface:
+			visit(x.X, depth+1)
+		case *ssa.ChangeType:
+			visit(x.X, depth+1)
+		case *ssa.UnOp:
+			if x.Op == token.MUL {
+				if a, ok := x.X.(*ssa.Alloc); ok {
+					for _, s := range flow.Stored(a) {
+						visit(s, depth+1)
+					}
+				}
+			}
+		}
+	}
+	visit(v, 0)
+	return found
+}

@@ -1,0 +1,256 @@
+package retryscope
+
+import (
+	"go/ast"
+	"go/token"
+	"reflect"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/loops"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
+)
+
+// handWritten finds the retry loops, goto loops and retrying recursion of fn.
+func (st *state) handWritten(fn *ssa.Function) []*Scope {
+	var scopes []*Scope
+	ls := loops.Of(fn)
+	if len(ls) > 0 && fn.Syntax() != nil {
+		candidates := loopNodes(st.pass, fn.Syntax())
+		taken := make(map[ast.Node]bool)
+		// Innermost loops claim their syntax first.
+		for i := len(ls) - 1; i >= 0; i-- {
+			l := ls[i]
+			d, ok := retryLoop(fn, l)
+			node := st.loopSyntax(fn, l, candidates, taken)
+			if node == nil {
+				continue
+			}
+			taken[node] = true
+			if !ok {
+				continue
+			}
+			s := &Scope{Fn: fn, at: fn, Loop: l, Decisive: d.call}
+			st.setLoopSyntax(s, node, candidates)
+			s.Calls = slices.Collect(flow.BlockCalls(l.Blocks(fn)))
+			s.Attempts = loopBound(fn, l, d.call)
+			if d.policy && s.Attempts.Kind == BoundNone {
+				s.Attempts.Kind = BoundUnknown // the policy may count attempts itself
+			}
+			extra, unknown := channelWaits(fn, l.Contains, l)
+			s.Wait.Sleeps = append(sleeps(s.Calls, l), extra...)
+			s.Wait.Kind = combineWaits(s.Wait.Sleeps, unknown)
+			s.Deadline = observesDeadline(s.Calls)
+			scopes = append([]*Scope{s}, scopes...)
+		}
+	}
+	if s := st.recursion(fn); s != nil {
+		scopes = append(scopes, s)
+	}
+	return scopes
+}
+
+// loopCandidates are the loop statements and labels of one function's syntax.
+type loopCandidates struct {
+	loops  []ast.Stmt // *ast.ForStmt, *ast.RangeStmt over an integer
+	labels map[string]*ast.LabeledStmt
+	gotos  map[string][]*ast.BranchStmt
+	parent map[ast.Stmt]*ast.LabeledStmt // label of a labelled loop
+}
+
+// loopNodes collects the loops, labels and gotos of a function body, not descending into
+// nested function literals (they are functions of their own).
+func loopNodes(pass *analysis.Pass, syntax ast.Node) *loopCandidates {
+	c := &loopCandidates{
+		labels: make(map[string]*ast.LabeledStmt),
+		gotos:  make(map[string][]*ast.BranchStmt),
+		parent: make(map[ast.Stmt]*ast.LabeledStmt),
+	}
+	var body ast.Node
+	switch s := syntax.(type) {
+	case *ast.FuncDecl:
+		body = s.Body
+	case *ast.FuncLit:
+		body = s.Body
+	}
+	if body == nil || reflect.ValueOf(body).IsNil() {
+		return c
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ForStmt:
+			c.loops = append(c.loops, n)
+		case *ast.RangeStmt:
+			// Ranges over integers, and over a ticker's channel (each tick an attempt).
+			if t := pass.TypesInfo.TypeOf(n.X); t != nil && (typeis.Integer(t) || typeis.TimeChan(t)) {
+				c.loops = append(c.loops, n)
+			}
+		case *ast.LabeledStmt:
+			c.labels[n.Label.Name] = n
+			if inner, ok := n.Stmt.(*ast.ForStmt); ok {
+				c.parent[inner] = n
+			}
+			if inner, ok := n.Stmt.(*ast.RangeStmt); ok {
+				c.parent[inner] = n
+			}
+		case *ast.BranchStmt:
+			if n.Tok == token.GOTO && n.Label != nil {
+				c.gotos[n.Label.Name] = append(c.gotos[n.Label.Name], n)
+			}
+		}
+		return true
+	})
+	return c
+}
+
+// loopSyntax returns the statement that gave rise to natural loop l: a for loop or a range
+// over an integer (when the loop's header is one of theirs), or a labelled statement that a
+// goto jumps back to. Range loops over collections, channels and functions give nil: they
+// iterate.
+func (st *state) loopSyntax(fn *ssa.Function, l *loops.Loop, c *loopCandidates, taken map[ast.Node]bool) ast.Node {
+	comment := l.Header.Comment
+	switch {
+	case strings.HasPrefix(comment, "for.") || strings.HasPrefix(comment, "rangeint.") || strings.HasPrefix(comment, "rangechan."):
+	default:
+		if ls := c.labels[comment]; ls != nil && len(c.gotos[comment]) > 0 {
+			return ls
+		}
+		return nil
+	}
+	lo, hi := token.NoPos, token.NoPos
+	for _, b := range l.Blocks(fn) {
+		for _, instr := range b.Instrs {
+			p := instr.Pos()
+			if _, isPhi := instr.(*ssa.Phi); isPhi || !p.IsValid() {
+				// A phi's position is its variable's declaration, maybe before the loop.
+				continue
+			}
+			if !lo.IsValid() || p < lo {
+				lo = p
+			}
+			if p > hi {
+				hi = p
+			}
+		}
+	}
+	if !lo.IsValid() {
+		return nil
+	}
+	var best ast.Stmt
+	for _, n := range c.loops {
+		if taken[n] || n.Pos() > lo || hi >= n.End() {
+			continue
+		}
+		if best == nil || n.Pos() > best.Pos() {
+			best = n
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	return best
+}
+
+// setLoopSyntax fills in a loop scope's syntax.
+func (st *state) setLoopSyntax(s *Scope, node ast.Node, c *loopCandidates) {
+	s.Node, s.Body = node, node
+	switch n := node.(type) {
+	case *ast.ForStmt:
+		s.Kind, s.Stmt, s.From, s.To = Loop, n, n.Pos(), n.End()
+		if n.Init != nil {
+			s.From = n.Init.End()
+		}
+		if ls := c.parent[n]; ls != nil {
+			s.Stmt = ls
+		}
+	case *ast.RangeStmt:
+		s.Kind, s.Stmt, s.From, s.To = Loop, n, n.Body.Pos(), n.End()
+		if ls := c.parent[n]; ls != nil {
+			s.Stmt = ls
+		}
+	case *ast.LabeledStmt:
+		s.Kind, s.Stmt, s.From, s.To = Goto, n, n.Pos(), n.End()
+		for _, g := range c.gotos[n.Label.Name] {
+			s.To = max(s.To, g.End())
+		}
+	}
+}
+
+// recursion finds a function that calls itself again after a failure: the recursive call is
+// only reachable through the failure side of a test of a call's outcome.
+func (st *state) recursion(fn *ssa.Function) *Scope {
+	decl, ok := fn.Syntax().(*ast.FuncDecl)
+	if !ok || fn.Object() == nil {
+		return nil
+	}
+	all := func(*ssa.BasicBlock) bool { return true }
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok || call.Common().StaticCallee() != fn || !sameOperation(fn, call) {
+				continue
+			}
+			for _, d := range decisions(fn, all) {
+				failure := d.block.Succs[1-d.success]
+				if d.call == ssa.CallInstruction(call) || !failure.Dominates(b) || d.block.Succs[d.success].Dominates(b) {
+					continue
+				}
+				s := &Scope{Kind: Recursion, Fn: fn, at: fn, Node: decl, Body: decl, From: decl.Pos(), To: decl.End(), Decisive: d.call}
+				s.Calls = slices.Collect(flow.Calls(fn))
+				s.Attempts = recursionBound(fn, call)
+				extra, unknown := channelWaits(fn, all, nil)
+				s.Wait.Sleeps = append(sleeps(s.Calls, nil), extra...)
+				s.Wait.Kind = combineWaits(s.Wait.Sleeps, unknown)
+				s.Deadline = observesDeadline(s.Calls)
+				return s
+			}
+		}
+	}
+	return nil
+}
+
+// sameOperation reports whether a recursive call repeats the call it is in: every argument is
+// the same parameter, a constant, or a counter (a parameter plus or minus a constant).
+// Recursion over smaller data (path[1:], node.Next) walks a structure; it does not retry.
+func sameOperation(fn *ssa.Function, call *ssa.Call) bool {
+	args := call.Common().Args
+	if len(args) != len(fn.Params) {
+		return false
+	}
+	for i, a := range args {
+		p := fn.Params[i]
+		switch a := flow.Unwrap(a).(type) {
+		case *ssa.Const:
+		case *ssa.BinOp:
+			if _, ok := flow.IntConst(a.Y); !ok || flow.Unwrap(a.X) != p || (a.Op != token.ADD && a.Op != token.SUB) {
+				return false
+			}
+		default:
+			if !flow.SameValue(a, p) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// recursionBound: a recursion that passes a parameter minus a constant to itself is bounded by
+// that parameter (checked before recursing); anything else is unbounded.
+func recursionBound(fn *ssa.Function, call *ssa.Call) Bound {
+	for i, a := range call.Common().Args {
+		bin, ok := a.(*ssa.BinOp)
+		if !ok || i >= len(fn.Params) || bin.X != fn.Params[i] {
+			continue
+		}
+		if _, ok := flow.IntConst(bin.Y); ok && (bin.Op == token.SUB || bin.Op == token.ADD) {
+			return Bound{Kind: BoundVar}
+		}
+	}
+	return Bound{Kind: BoundNone}
+}

@@ -1,0 +1,97 @@
+package retryscope
+
+import (
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+)
+
+// A helperInfo is the one answer to "is this function a retry helper, and for which
+// arguments?", whatever told the model: the built-in table of libraries, the
+// -retryscope.helpers flag, inference in this package, or a fact from another package (as
+// printf's isWrapper fact and callKind give one kind per function).
+type helperInfo struct {
+	params []int       // the retried function arguments (receiver excluded)
+	entry  *helper     // the table's (or flag's) entry, which summarises a call from its options
+	fact   *HelperFact // the summary of an inferred or imported helper
+}
+
+// helperOf returns what the model knows of fn as a retry helper, or nil.
+func (st *state) helperOf(fn *types.Func) *helperInfo {
+	if fn == nil {
+		return nil
+	}
+	if hs := st.helpers[flow.ID(fn)]; len(hs) > 0 {
+		return &helperInfo{params: []int{hs[0].arg}, entry: &hs[0]}
+	}
+	if f := st.local[fn]; f != nil {
+		return &helperInfo{params: f.Params, fact: f}
+	}
+	if fn.Pkg() != nil && fn.Pkg() != st.pass.Pkg {
+		var f HelperFact
+		if st.pass.ImportObjectFact(fn, &f) {
+			return &helperInfo{params: f.Params, fact: &f}
+		}
+	}
+	return nil
+}
+
+// A helperCall is one call of a retry helper that retries something.
+type helperCall struct {
+	*helperInfo
+	fn      *types.Func
+	call    ssa.CallInstruction
+	site    *site
+	retried []ssa.Value // the retried function values, unwrapped
+}
+
+// helperCall returns the call as a call of a retry helper, or nil: not a helper, a library
+// call that does not retry as configured (failsafe-go without a retry policy), or a nil
+// function to retry.
+func (st *state) helperCall(call ssa.CallInstruction) *helperCall {
+	fn := flow.Callee(call.Common())
+	info := st.helperOf(fn)
+	if info == nil {
+		return nil
+	}
+	hc := &helperCall{helperInfo: info, fn: fn, call: call, site: st.newSite(call, fn)}
+	if info.entry != nil && info.entry.when != nil && !info.entry.when(hc.site) {
+		return nil
+	}
+	for _, i := range info.params {
+		a := hc.site.Arg(i)
+		if a == nil || flow.IsNil(flow.Unwrap(a)) {
+			return nil // nothing to retry
+		}
+		hc.retried = append(hc.retried, flow.Unwrap(a))
+	}
+	return hc
+}
+
+// callbackScope returns the Callback scope of a helper call: its summary, from the library's
+// options or the helper's fact, and the first retried function whose body is known.
+func (st *state) callbackScope(hc *helperCall) *Scope {
+	s := &Scope{Kind: Callback, Func: hc.fn, Helper: helperName(hc.fn)}
+	if hc.entry != nil {
+		hc.entry.summarise(hc.site, s)
+	} else {
+		s.Attempts, s.Wait.Kind, s.Deadline = hc.fact.Attempts, hc.fact.Wait, hc.fact.Deadline
+	}
+	i := slices.IndexFunc(hc.retried, func(v ssa.Value) bool { return callbackFunc(v) != nil })
+	if i < 0 {
+		return s
+	}
+	cb := callbackFunc(hc.retried[i])
+	s.Fn = cb
+	if syn := cb.Syntax(); syn != nil {
+		s.Body, s.From, s.To = syn, syn.Pos(), syn.End()
+	}
+	s.Calls = slices.Collect(flow.Calls(cb))
+	if s.Deadline == DeadlineNone {
+		s.Deadline = observesDeadline(s.Calls)
+	}
+	return s
+}

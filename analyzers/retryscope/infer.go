@@ -1,0 +1,154 @@
+package retryscope
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
+)
+
+// inferHelpers finds the functions of this package that retry a func-typed parameter.
+func (st *state) inferHelpers() {
+	st.fixpoint(func(fn *ssa.Function, obj *types.Func) bool {
+		if st.local[obj] != nil || fn.Signature.Params().Len() == 0 {
+			return false
+		}
+		f := st.inferHelper(fn)
+		if f == nil {
+			return false
+		}
+		st.local[obj] = f
+		st.export(obj, f)
+		return true
+	})
+}
+
+// fixpoint runs step over the package's functions until a round finds nothing new, so that
+// a fact built on another local one (a helper of a helper) is found too. step reports
+// whether it found something.
+func (st *state) fixpoint(step func(fn *ssa.Function, obj *types.Func) bool) {
+	for range 4 {
+		changed := false
+		for _, fn := range st.funcs {
+			if obj, ok := fn.Object().(*types.Func); ok && step(fn, obj) {
+				changed = true
+			}
+		}
+		if !changed {
+			return
+		}
+	}
+}
+
+// export exports f for obj when obj belongs to this package (not to an instantiation's origin
+// elsewhere).
+func (st *state) export(obj *types.Func, f analysis.Fact) {
+	if obj.Pkg() == st.pass.Pkg {
+		st.pass.ExportObjectFact(obj, f)
+	}
+}
+
+// inferHelper returns a HelperFact when fn calls one of its func-typed parameters inside one
+// of its own retry scopes, or passes it to a retry helper.
+func (st *state) inferHelper(fn *ssa.Function) *HelperFact {
+	var fact *HelperFact
+	params := fn.Params
+	if fn.Signature.Recv() != nil && len(params) > 0 {
+		params = params[1:]
+	}
+	for i, p := range params {
+		sig, ok := p.Type().Underlying().(*types.Signature)
+		if !ok || !typeis.ReturnsError(sig) {
+			continue // a notification callback is called, not retried
+		}
+		var found *Scope
+		for _, s := range st.loopInfo[fn] {
+			for _, c := range s.Calls {
+				if callsValue(c, p) || passesValue(c, p) {
+					found = s
+				}
+			}
+		}
+		if found == nil {
+			found = st.passesToHelper(fn, p)
+		}
+		if found == nil {
+			continue
+		}
+		if fact == nil {
+			fact = &HelperFact{Attempts: found.Attempts, Wait: found.Wait.Kind, Deadline: found.Deadline}
+		}
+		fact.Params = append(fact.Params, i)
+	}
+	return fact
+}
+
+// callsValue reports whether call calls v, directly or as a closure's free variable bound to v.
+func callsValue(call ssa.CallInstruction, v ssa.Value) bool {
+	c := call.Common()
+	return !c.IsInvoke() && flow.SameValue(c.Value, v)
+}
+
+// passesValue reports whether call hands p, or a closure that calls p, to the function it
+// calls (a wrapper that calls it once, such as a timeout helper).
+func passesValue(call ssa.CallInstruction, p ssa.Value) bool {
+	for _, a := range call.Common().Args {
+		if flow.SameValue(a, p) || closureCalls(flow.Unwrap(a), p) {
+			return true
+		}
+	}
+	return false
+}
+
+// passesToHelper returns the scope of a call in fn that retries p: a helper call whose
+// retried function is p or a closure that calls p, or a range over a retry iterator whose
+// body calls p.
+func (st *state) passesToHelper(fn *ssa.Function, p *ssa.Parameter) *Scope {
+	for call := range flow.Calls(fn) {
+		if s := st.iteratorScope(call); s != nil && closureCalls(flow.Unwrap(call.Common().Args[0]), p) {
+			return s
+		}
+		hc := st.helperCall(call)
+		if hc == nil {
+			continue
+		}
+		for _, a := range hc.retried {
+			if flow.SameValue(a, p) || closureCalls(a, p) {
+				return st.callbackScope(hc)
+			}
+		}
+	}
+	return nil
+}
+
+// closureCalls reports whether v is a closure that calls p, bound as one of its free variables.
+func closureCalls(v ssa.Value, p ssa.Value) bool {
+	mc, ok := v.(*ssa.MakeClosure)
+	if !ok {
+		return false
+	}
+	anon, ok := mc.Fn.(*ssa.Function)
+	if !ok {
+		return false
+	}
+	for i, b := range mc.Bindings {
+		if i >= len(anon.FreeVars) || b != p && !flow.IsBoxOf(b, p) {
+			continue
+		}
+		fv := anon.FreeVars[i]
+		for c := range flow.Calls(anon) {
+			if c.Common().IsInvoke() {
+				continue
+			}
+			v := flow.Unwrap(c.Common().Value)
+			if load, isLoad := v.(*ssa.UnOp); isLoad && load.Op == token.MUL && load.X == fv || v == fv {
+				return true
+			}
+		}
+	}
+	return false
+}

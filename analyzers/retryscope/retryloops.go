@@ -1,0 +1,307 @@
+package retryscope
+
+import (
+	"go/constant"
+	"go/token"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/loops"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
+)
+
+// retryLoop reports whether loop l retries: a call in it is tested, and the loop leaves on
+// success and goes round on failure. Leaving on success means: from the success side, control
+// can leave the loop by an edge that the failure side cannot reach (so a loop whose two sides
+// merge before leaving, or that leaves only when a later call fails, is not a retry), without
+// going through the failure side of another test. And the call must not be made on a
+// different element each time round (iteration over a collection is not retry).
+func retryLoop(fn *ssa.Function, l *loops.Loop) (d decision, ok bool) {
+	ds := decisions(fn, l.Contains)
+	for _, d := range ds {
+		succ, fail := d.block.Succs[d.success], d.block.Succs[1-d.success]
+		if !l.CanRepeat(fail) {
+			continue
+		}
+		otherFailures := func(e loops.Edge) bool {
+			for _, o := range ds {
+				if o.block != d.block && e.From == o.block && e.To == o.block.Succs[1-o.success] {
+					return true
+				}
+			}
+			return false
+		}
+		onSuccess := l.ExitEdges(d.block, succ, otherFailures)
+		onFailure := l.ExitEdges(d.block, fail, nil)
+		distinct := false
+		for e := range onSuccess {
+			if !onFailure[e] {
+				distinct = true
+			}
+		}
+		if distinct && !iterates(d.call, l) {
+			return d, true
+		}
+	}
+	return decision{}, false
+}
+
+// iterates reports whether the loop works through a sequence rather than repeating one
+// operation: the call's arguments are taken from a collection or accessor by the loop's
+// counter (items[i], v.Method(i)), or are the counter itself when it does not start at 0 or 1
+// (for port := lo; port <= hi; port++), or come from a channel or from a call that consumes a
+// source (Recv, Read, Next, Pop...); or the counter runs up to a length (i < len(items)).
+func iterates(call ssa.CallInstruction, l *loops.Loop) bool {
+	c := call.Common()
+	args := append([]ssa.Value{c.Value}, c.Args...)
+	found := false
+	for _, a := range args {
+		if phi, ok := flow.Unwrap(a).(*ssa.Phi); ok && phi.Block() == l.Header && typeis.Integer(phi.Type()) && !smallStart(phi, l) {
+			return true
+		}
+		flow.Backward(a, 64, func(x ssa.Value) bool {
+			var index ssa.Value
+			switch x := x.(type) {
+			case *ssa.Index:
+				index = x.Index
+			case *ssa.IndexAddr:
+				index = x.Index
+			case *ssa.Lookup:
+				index = x.Index
+			case *ssa.UnOp:
+				found = found || x.Op == token.ARROW && l.Contains(x.Block())
+			case *ssa.Select:
+				found = found || l.Contains(x.Block())
+			case *ssa.Call:
+				if x != call && l.Contains(x.Block()) {
+					for _, arg := range x.Call.Args {
+						if loopCarried(arg, l) && typeis.Integer(arg.Type()) {
+							found = true
+						}
+					}
+					if consumes(calleeName(x.Common())) {
+						found = true
+					}
+				}
+			}
+			if index != nil && loopCarried(index, l) {
+				found = true
+			}
+			return !found
+		})
+	}
+	return found || countsToLength(l)
+}
+
+// smallStart reports whether a counter phi starts at the constant 0 or 1, as attempt counters do.
+func smallStart(phi *ssa.Phi, l *loops.Loop) bool {
+	for i, e := range phi.Edges {
+		if i < len(l.Header.Preds) && !l.Contains(l.Header.Preds[i]) {
+			n, ok := flow.IntConst(e)
+			return ok && (n == 0 || n == 1)
+		}
+	}
+	return false
+}
+
+// consumes reports whether a function name says it takes the next item of a source.
+func consumes(name string) bool {
+	n := strings.ToLower(name)
+	for _, w := range []string{"recv", "receive", "read", "next", "pop", "dequeue", "scan", "take", "poll"} {
+		if strings.HasPrefix(n, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// countsToLength reports whether the loop's header compares its counter with a length: len(x),
+// cap(x), or a method such as Len() or NumMethod().
+func countsToLength(l *loops.Loop) bool {
+	ifInstr, ok := l.Header.Instrs[len(l.Header.Instrs)-1].(*ssa.If)
+	if !ok {
+		return false
+	}
+	cmp, ok := ifInstr.Cond.(*ssa.BinOp)
+	if !ok {
+		return false
+	}
+	for _, v := range []ssa.Value{cmp.X, cmp.Y} {
+		call, ok := flow.Unwrap(v).(*ssa.Call)
+		if !ok {
+			continue
+		}
+		if b, ok := call.Call.Value.(*ssa.Builtin); ok && (b.Name() == "len" || b.Name() == "cap") {
+			return true
+		}
+		name := calleeName(call.Common())
+		if name == "Len" || strings.HasPrefix(name, "Num") || name == "Count" || name == "Size" {
+			return true
+		}
+	}
+	return false
+}
+
+// loopCarried reports whether v is (a conversion of) a phi at the loop's header.
+func loopCarried(v ssa.Value, l *loops.Loop) bool {
+	phi, ok := flow.Unwrap(v).(*ssa.Phi)
+	return ok && phi.Block() == l.Header
+}
+
+// loopBound finds what limits the attempts of a retry loop: an exit that compares a counter
+// stepped in the loop against a limit.
+func loopBound(fn *ssa.Function, l *loops.Loop, decisive ssa.CallInstruction) Bound {
+	bound := Bound{Kind: BoundNone}
+	for _, b := range fn.Blocks {
+		if !l.Contains(b) || len(b.Instrs) == 0 {
+			continue
+		}
+		ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		cmp, ok := ifInstr.Cond.(*ssa.BinOp)
+		if !ok || !typeis.Integer(cmp.X.Type()) {
+			continue
+		}
+		if call, _ := outcome(cmp, l.Contains); call != nil {
+			continue // a status check decides success, not the number of attempts
+		}
+		if typeis.Duration(cmp.X.Type()) || !changesInLoop(cmp.X, l) && !changesInLoop(cmp.Y, l) {
+			continue // a time check, or a comparison of values the loop does not step
+		}
+		exit := -1
+		for i, s := range b.Succs {
+			if l.CanExit(s) && !l.CanRepeat(s) {
+				exit = i
+			}
+		}
+		if exit < 0 {
+			continue
+		}
+		if n, ok := counted(cmp, exit, l, b, decisive); ok {
+			return Bound{Kind: BoundConst, N: n}
+		}
+		bound = Bound{Kind: BoundVar}
+	}
+	return bound
+}
+
+// changesInLoop reports whether v is a counter the loop steps: a phi at its header, a value
+// computed from one, or a load of memory that the loop stores a sum or difference into.
+func changesInLoop(v ssa.Value, l *loops.Loop) bool {
+	found := false
+	flow.Backward(v, 16, func(x ssa.Value) bool {
+		switch x := x.(type) {
+		case *ssa.Phi:
+			found = found || x.Block() == l.Header
+		case *ssa.UnOp:
+			if x.Op == token.MUL && storesStep(x.X, l) {
+				found = true
+			}
+		case *ssa.Call:
+			return false
+		}
+		return !found
+	})
+	return found
+}
+
+// storesStep reports whether the loop stores addr's value plus or minus something into addr.
+func storesStep(addr ssa.Value, l *loops.Loop) bool {
+	refs := addr.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		if st, ok := r.(*ssa.Store); ok && st.Addr == addr && l.Contains(st.Block()) {
+			if bin, ok := st.Val.(*ssa.BinOp); ok && (bin.Op == token.ADD || bin.Op == token.SUB) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// counted computes the number of attempts of a loop whose exit (successor index exit of
+// block b) is decided by cmp, a comparison of a counter phi against a constant.
+func counted(cmp *ssa.BinOp, exit int, l *loops.Loop, b *ssa.BasicBlock, decisive ssa.CallInstruction) (int, bool) {
+	x, y, op := cmp.X, cmp.Y, cmp.Op
+	if _, ok := flow.IntConst(x); ok {
+		x, y, op = y, x, mirror(op)
+	}
+	limit, ok := flow.IntConst(y)
+	if !ok {
+		return 0, false
+	}
+	// The counter: a phi at the header, or the stepped value that feeds it.
+	var phi *ssa.Phi
+	var offset int64
+	switch v := flow.Unwrap(x).(type) {
+	case *ssa.Phi:
+		phi = v
+	case *ssa.BinOp:
+		if p, ok := flow.Unwrap(v.X).(*ssa.Phi); ok {
+			if k, ok := flow.IntConst(v.Y); ok && (v.Op == token.ADD || v.Op == token.SUB) {
+				phi, offset = p, k
+				if v.Op == token.SUB {
+					offset = -k
+				}
+			}
+		}
+	}
+	if phi == nil || phi.Block() != l.Header || len(phi.Edges) != len(l.Header.Preds) {
+		return 0, false
+	}
+	var start, step int64
+	var haveStart, haveStep bool
+	for i, e := range phi.Edges {
+		if l.Contains(l.Header.Preds[i]) {
+			s, ok := e.(*ssa.BinOp)
+			if !ok || flow.Unwrap(s.X) != phi {
+				return 0, false
+			}
+			k, ok := flow.IntConst(s.Y)
+			if !ok || k == 0 || (s.Op != token.ADD && s.Op != token.SUB) {
+				return 0, false
+			}
+			if s.Op == token.SUB {
+				k = -k
+			}
+			if haveStep && k != step {
+				return 0, false
+			}
+			step, haveStep = k, true
+		} else {
+			k, ok := flow.IntConst(e)
+			if !ok || haveStart && k != start {
+				return 0, false
+			}
+			start, haveStart = k, true
+		}
+	}
+	if !haveStart || !haveStep {
+		return 0, false
+	}
+	// Count the values of the counter for which the loop goes on.
+	n := 0
+	for v := start; n <= maxCount; v += step {
+		holds := constant.Compare(constant.MakeInt64(v+offset), op, constant.MakeInt64(limit))
+		if holds == (exit == 0) {
+			break
+		}
+		n++
+	}
+	if n > maxCount {
+		return 0, false
+	}
+	// An exit tested after the call lets one more attempt run.
+	if decisive != nil && decisive.Block() != b && decisive.Block().Dominates(b) {
+		n++
+	}
+	return n, true
+}
+
+const maxCount = 10000

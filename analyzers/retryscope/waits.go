@@ -1,0 +1,269 @@
+package retryscope
+
+import (
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/loops"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
+)
+
+// sleeps returns the waiting calls among calls, each with the kind of its delay.
+func sleeps(calls []ssa.CallInstruction, l *loops.Loop) []Sleep {
+	var out []Sleep
+	for _, c := range calls {
+		d := sleepDuration(c)
+		if d == nil {
+			continue
+		}
+		out = append(out, Sleep{Call: c, Duration: d, Kind: delayKind(d, l)})
+	}
+	return out
+}
+
+// sleepDuration returns the duration argument when call waits: time.Sleep, time.After,
+// time.NewTimer, time.Tick, a timer's Reset, or a function (or func value) with "sleep",
+// "wait", "delay", "backoff" or "pause" in its name and a time.Duration parameter, unless it
+// returns a time.Duration (it computes the delay rather than waiting).
+func sleepDuration(call ssa.CallInstruction) ssa.Value {
+	c := call.Common()
+	args := c.Args
+	if fn := flow.Callee(c); fn != nil && flow.ID(fn).Pkg == "time" {
+		id := flow.ID(fn)
+		switch {
+		case id.Recv == "" && oneOf(id.Name, "Sleep", "After", "NewTimer", "Tick", "NewTicker", "AfterFunc"):
+			if len(args) > 0 {
+				return args[0]
+			}
+		case id.Recv == "Timer" && id.Name == "Reset", id.Recv == "Ticker" && id.Name == "Reset":
+			if len(args) > 1 {
+				return args[1]
+			}
+		}
+		return nil
+	}
+	if res := c.Signature().Results(); res.Len() > 0 && typeis.Duration(res.At(0).Type()) {
+		return nil // it computes a delay (nextSleep, backoffDuration); the caller waits
+	}
+	name := strings.ToLower(calleeName(c))
+	waits := false
+	for _, w := range []string{"sleep", "wait", "delay", "backoff", "pause"} {
+		waits = waits || strings.Contains(name, w)
+	}
+	if !waits {
+		return nil
+	}
+	for _, a := range args {
+		if typeis.Duration(a.Type()) {
+			return a
+		}
+	}
+	return nil
+}
+
+// channelWaits returns the waits on channels of time.Time in the blocks (a ticker's or
+// timer's C, time.After's result, a method returning one): when the channel comes from
+// time.NewTimer or NewTicker made outside the blocks, a Sleep with its duration; when it comes
+// from one made inside them, or from time.After, nothing (sleeps counts that call); otherwise
+// one more wait the model cannot see.
+func channelWaits(fn *ssa.Function, in func(*ssa.BasicBlock) bool, l *loops.Loop) (extra []Sleep, unknown int) {
+	wait := func(instr ssa.Instruction, ch ssa.Value) {
+		if !typeis.TimeChan(ch.Type()) {
+			return
+		}
+		maker := timeChanMaker(ch)
+		switch {
+		case maker == nil:
+			unknown++
+		case in(maker.Block()):
+		default:
+			d := maker.Call.Args[0]
+			extra = append(extra, Sleep{Call: maker, Duration: d, Kind: delayKind(d, l)})
+		}
+	}
+	for _, b := range fn.Blocks {
+		if !in(b) {
+			continue
+		}
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.UnOp:
+				if x.Op == token.ARROW {
+					wait(x, x.X)
+				}
+			case *ssa.Select:
+				for _, st := range x.States {
+					if st.Dir == types.RecvOnly {
+						wait(x, st.Chan)
+					}
+				}
+			}
+		}
+	}
+	return extra, unknown
+}
+
+// timeChanMaker returns the time.NewTimer, NewTicker, After or Tick call that made ch (a
+// result, or the C field of one), or nil.
+func timeChanMaker(ch ssa.Value) *ssa.Call {
+	v := flow.Unwrap(ch)
+	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+		if fa, ok := load.X.(*ssa.FieldAddr); ok {
+			v = fa.X
+		}
+	}
+	var maker *ssa.Call
+	flow.Backward(v, 16, func(x ssa.Value) bool {
+		if call, ok := x.(*ssa.Call); ok {
+			id := flow.ID(flow.Callee(call.Common()))
+			if id.Pkg == "time" && id.Recv == "" && oneOf(id.Name, "NewTimer", "NewTicker", "After", "Tick") && len(call.Call.Args) == 1 {
+				maker = call
+			}
+			return false
+		}
+		return maker == nil
+	})
+	return maker
+}
+
+// delayKind classifies a delay: jittered when a random source or a jitter function computes
+// it, backoff when it grows with the attempts, unknown when an opaque call computes it, fixed
+// otherwise.
+func delayKind(d ssa.Value, l *loops.Loop) WaitKind {
+	return delayKindIn(d, l, 0)
+}
+
+// delayKindIn is delayKind looking depth calls deep into the package's own functions and
+// literals that compute a delay (a local backoff(attempt) closure).
+func delayKindIn(d ssa.Value, l *loops.Loop, depth int) WaitKind {
+	random, grows, opaque := false, false, false
+	flow.Backward(d, 128, func(x ssa.Value) bool {
+		switch x := x.(type) {
+		case *ssa.Call:
+			if body := delayFunc(x.Common()); body != nil && depth < 2 {
+				kind, fromParams := returnedDelay(body, depth+1)
+				switch kind {
+				case WaitJittered:
+					random = true
+				case WaitBackoff:
+					grows = true
+				case WaitUnknown:
+					opaque = true
+				}
+				// A delay computed from the arguments (the attempt number) changes with them.
+				return kind == WaitFixed && fromParams
+			}
+			fn := flow.Callee(x.Common())
+			if fn == nil {
+				opaque = true
+				return true
+			}
+			id := flow.ID(fn)
+			name := strings.ToLower(id.Name)
+			switch {
+			case id.Pkg == "math/rand" || id.Pkg == "math/rand/v2" || id.Pkg == "crypto/rand" ||
+				strings.Contains(name, "jitter") || strings.Contains(name, "rand"):
+				random = true
+			case id.Pkg == "math" && id.Name == "Pow":
+				grows = true
+			case id.Pkg == "time" || id.Pkg == "math":
+			default:
+				opaque = true
+			}
+		case *ssa.BinOp:
+			if x.Op == token.SHL {
+				grows = true
+			}
+			if l != nil && (x.Op == token.MUL || x.Op == token.ADD) && (loopCarried(x.X, l) || loopCarried(x.Y, l)) {
+				grows = true
+			}
+		case *ssa.Phi:
+			if l != nil && x.Block() == l.Header {
+				grows = true // a delay carried from one attempt to the next changes
+			}
+		}
+		return true
+	})
+	switch {
+	case random:
+		return WaitJittered
+	case opaque:
+		return WaitUnknown
+	case grows:
+		return WaitBackoff
+	}
+	return WaitFixed
+}
+
+// delayFunc returns the body of a function of this package, or a function literal, that a
+// call computing a delay runs (its first result is a time.Duration, as in (time.Duration,
+// error)); nil for other calls and for methods called through interfaces.
+func delayFunc(c *ssa.CallCommon) *ssa.Function {
+	if c.IsInvoke() {
+		return nil
+	}
+	var fn *ssa.Function
+	flow.Backward(c.Value, 16, func(x ssa.Value) bool {
+		switch x := x.(type) {
+		case *ssa.Function:
+			fn = x
+		case *ssa.MakeClosure:
+			fn, _ = x.Fn.(*ssa.Function)
+		}
+		return fn == nil
+	})
+	if fn == nil || len(fn.Blocks) == 0 || fn.Signature.Results().Len() == 0 || !typeis.Duration(fn.Signature.Results().At(0).Type()) {
+		return nil
+	}
+	return fn
+}
+
+// returnedDelay classifies the durations fn returns as delayKind does, all paths together
+// (as a phi of them would be): jittered if one is, else unknown, else backoff, else fixed. It
+// also says whether they are computed from fn's parameters other than its receiver.
+func returnedDelay(fn *ssa.Function, depth int) (kind WaitKind, fromParams bool) {
+	kind = WaitFixed
+	for _, b := range fn.Blocks {
+		ret, ok := last(b).(*ssa.Return)
+		if !ok || len(ret.Results) == 0 {
+			continue
+		}
+		switch k := delayKindIn(ret.Results[0], nil, depth); {
+		case k == WaitJittered:
+			return k, false
+		case k == WaitUnknown, k == WaitBackoff && kind != WaitUnknown:
+			kind = k
+		}
+		flow.Backward(ret.Results[0], 64, func(x ssa.Value) bool {
+			p, isParam := x.(*ssa.Parameter)
+			fromParams = fromParams || isParam && (fn.Signature.Recv() == nil || p != fn.Params[0])
+			return !fromParams
+		})
+	}
+	return kind, fromParams
+}
+
+// combineWaits summarises the sleeps of a scope: none, or the weakest kind among them; other
+// waits (on a timer's channel) make it unknown.
+func combineWaits(ss []Sleep, others int) WaitKind {
+	if len(ss) == 0 && others == 0 {
+		return WaitNone
+	}
+	if others > 0 {
+		return WaitUnknown
+	}
+	kind := WaitJittered
+	for _, s := range ss {
+		switch {
+		case s.Kind == WaitUnknown:
+			return WaitUnknown
+		case s.Kind < kind:
+			kind = s.Kind
+		}
+	}
+	return kind
+}
