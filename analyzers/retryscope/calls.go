@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -78,17 +79,23 @@ func (st *state) clientScope(call ssa.CallInstruction) *Scope {
 		return nil
 	}
 	id := flow.ID(fn)
-	for _, c := range st.clients {
-		if !c.match(id) {
+	for _, lib := range libraries {
+		if !lib.has(id.Pkg) {
 			continue
 		}
-		site := st.newSite(call, fn)
-		if c.when != nil && !c.when(site) {
-			continue
+		for i := range lib.clients {
+			e := &lib.clients[i]
+			if e.recv != id.Recv || len(e.names) > 0 && !slices.Contains(e.names, id.Name) {
+				continue
+			}
+			c := st.newSite(call, fn)
+			if lib.when != nil && !lib.when(c, e) {
+				continue
+			}
+			s := &Scope{Kind: Client, Func: fn, Helper: helperName(fn)}
+			lib.summarise(c, e, s)
+			return s
 		}
-		s := &Scope{Kind: Client, Func: fn, Helper: helperName(fn)}
-		c.summarise(site, s)
-		return s
 	}
 	return nil
 }

@@ -58,7 +58,7 @@ func (st *state) helperCall(call ssa.CallInstruction) *helperCall {
 		return nil
 	}
 	hc := &helperCall{helperInfo: info, fn: fn, call: call, site: st.newSite(call, fn)}
-	if info.entry != nil && info.entry.when != nil && !info.entry.when(hc.site) {
+	if e := info.entry; e != nil && e.lib != nil && e.lib.when != nil && !e.lib.when(hc.site, e.entry) {
 		return nil
 	}
 	for _, i := range info.params {

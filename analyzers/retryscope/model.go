@@ -172,6 +172,10 @@ type Scope struct {
 	Attempts Bound
 	Wait     Wait
 	Deadline DeadlineKind
+	// Settings are the library options, constructors, literals, variables and fields that
+	// configured a Callback or Client scope, in the order they were applied; empty when the
+	// library's defaults hold (see WaitSetting, AttemptsSetting).
+	Settings []Setting
 
 	at *ssa.Function // the function holding the scope's syntax
 }

@@ -88,7 +88,6 @@ type state struct {
 	funcs    []*ssa.Function
 	calls    map[token.Pos]inspector.Cursor // *ast.CallExpr by Lparen
 	helpers  map[flow.FuncID][]helper
-	clients  []client
 	local    map[*types.Func]*HelperFact   // helpers inferred in this package
 	iters    map[*types.Func]*IteratorFact // retry iterators made by functions of this package
 	labels   map[ast.Stmt]*ast.LabeledStmt // the label of each labelled statement
@@ -109,7 +108,6 @@ func run(pass *analysis.Pass) (any, error) {
 		funcs:    ssaRes.SrcFuncs,
 		calls:    make(map[token.Pos]inspector.Cursor),
 		helpers:  make(map[flow.FuncID][]helper),
-		clients:  clients(),
 		local:    make(map[*types.Func]*HelperFact),
 		iters:    make(map[*types.Func]*IteratorFact),
 		labels:   make(map[ast.Stmt]*ast.LabeledStmt),
@@ -123,7 +121,7 @@ func run(pass *analysis.Pass) (any, error) {
 			st.labels[n.Stmt] = n
 		}
 	}
-	for _, h := range helpers() {
+	for _, h := range tableHelpers() {
 		st.helpers[h.id] = append(st.helpers[h.id], h)
 	}
 	for _, s := range extraHelpers.Values() {

@@ -28,12 +28,13 @@ import (
 func call() error                       { return nil }
 func callCtx(ctx context.Context) error { return nil }
 
-func retryGo() { // want retryGo:`retries: retry callback \(github.com/avast/retry-go/v4.Do\) at libs.go:32, attempts=10`
-	_ = retrygo.Do(func() error { return call() })                                        // want `retry callback \(github.com/avast/retry-go/v4.Do\): attempts=10 wait=jittered deadline=none`
-	_ = retrygo.Do(call, retrygo.Attempts(3), retrygo.DelayType(retrygo.FixedDelay))      // want `retry callback \(github.com/avast/retry-go/v4.Do\): attempts=3 wait=fixed deadline=none`
-	_ = retrygo.Do(call, retrygo.Attempts(0), retrygo.DelayType(retrygo.BackOffDelay))    // want `attempts=unbounded wait=backoff deadline=none`
-	_ = retrygo.Do(call, retrygo.UntilSucceeded(), retrygo.Context(context.Background()), // want `attempts=unbounded wait=jittered deadline=context`
+func retryGo(ctx context.Context) { // want retryGo:`retries: retry callback \(github.com/avast/retry-go/v4.Do\) at libs.go:32, attempts=10`
+	_ = retrygo.Do(func() error { return call() })                                     // want `retry callback \(github.com/avast/retry-go/v4.Do\): attempts=10 wait=jittered deadline=none`
+	_ = retrygo.Do(call, retrygo.Attempts(3), retrygo.DelayType(retrygo.FixedDelay))   // want `retry callback \(github.com/avast/retry-go/v4.Do\): attempts=3 wait=fixed deadline=none`
+	_ = retrygo.Do(call, retrygo.Attempts(0), retrygo.DelayType(retrygo.BackOffDelay)) // want `attempts=unbounded wait=backoff deadline=none`
+	_ = retrygo.Do(call, retrygo.UntilSucceeded(), retrygo.Context(ctx),               // want `attempts=unbounded wait=jittered deadline=context`
 		retrygo.DelayType(retrygo.CombineDelay(retrygo.BackOffDelay, retrygo.RandomDelay)))
+	_ = retrygo.Do(call, retrygo.Context(context.Background()))                           // want `attempts=10 wait=jittered deadline=none`
 	_, _ = retrygo.DoWithData(func() (int, error) { return 1, nil }, retrygo.Attempts(5)) // want `retry callback \(github.com/avast/retry-go/v4.DoWithData\): attempts=5 wait=jittered`
 }
 

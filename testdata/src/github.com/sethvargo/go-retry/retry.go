@@ -26,6 +26,7 @@ func NewFibonacci(base time.Duration) Backoff                     { return nil }
 func NewConstant(t time.Duration) Backoff                         { return nil }
 func WithJitter(j time.Duration, next Backoff) Backoff            { return next }
 func WithJitterPercent(j uint64, next Backoff) Backoff            { return next }
+func WithFullJitter(next Backoff) Backoff                         { return next }
 func WithMaxRetries(max uint64, next Backoff) Backoff             { return next }
 func WithCappedDuration(cap time.Duration, next Backoff) Backoff  { return next }
 func WithMaxDuration(timeout time.Duration, next Backoff) Backoff { return next }

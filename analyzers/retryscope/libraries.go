@@ -1,0 +1,393 @@
+package retryscope
+
+import (
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+)
+
+// The retry libraries, self-retrying clients and their settings, as the model knows them.
+// Attempts always count calls of the retried function (first call included); where a library
+// counts retries, its count has plus 1. Read each library's source at the versions users have
+// before changing an entry: defaults and the meaning of 0 differ between major versions.
+
+func bound(n int) *Bound { return &Bound{Kind: BoundConst, N: n} }
+
+var libraries = []*library{
+	avastRetryGo, avastRetryGoV2,
+	cenkaltiBackoffV4, cenkaltiBackoffV5,
+	sethvargoRetry,
+	kubernetesWait,
+	failsafeGo,
+	gaxGo,
+	idemlintRetry,
+	retryablehttpClient, retryablehttpStandard, idemlintTransport,
+	restyClient,
+	awsSDK,
+}
+
+// avast/retry-go v4 and v5. Do(fn, opts...), DoWithData(fn, opts...); v5: New(opts...).Do(fn).
+// Defaults: 10 attempts, CombineDelay(BackOffDelay, RandomDelay) from 100 ms, no context.
+// Attempts(0) and UntilSucceeded() retry until success.
+var avastRetryGo = &library{
+	name:  "avast/retry-go v4+",
+	paths: versions("github.com/avast/retry-go", 4, 5),
+	helpers: []entry{
+		{names: []string{"Do", "DoWithData"}, arg: 0, config: []int{1}, ctx: -1},
+		{recv: "Retrier", names: []string{"Do"}, arg: 0, config: []int{-1}, ctx: -1},
+		{recv: "RetrierWithData", names: []string{"Do"}, arg: 0, config: []int{-1}, ctx: -1},
+	},
+	defaults: summary{*bound(10), WaitJittered, DeadlineNone},
+	settings: map[string]setting{
+		"Attempts":       {arg: 0, attempts: attemptsOf(0).zeroMeans(unbounded)},
+		"UntilSucceeded": {bound: unbounded},
+		"DelayType":      {arg: 0, waitBy: retryGoDelays},
+		"Context":        {arg: 0, deadline: DeadlineContext},
+	},
+}
+
+var retryGoDelays = map[string]WaitKind{
+	"RandomDelay": WaitJittered, "FullJitterBackoffDelay": WaitJittered,
+	"BackOffDelay": WaitBackoff, "FixedDelay": WaitFixed,
+}
+
+// avast/retry-go v2 and v3: as v4, but Attempts(0) never calls the function, and the default
+// delay was an unjittered BackOffDelay before v2.5, which the import path cannot tell apart.
+var avastRetryGoV2 = &library{
+	name:     "avast/retry-go v2, v3",
+	paths:    versions("github.com/avast/retry-go", 1, 3),
+	helpers:  []entry{{names: []string{"Do"}, arg: 0, config: []int{1}, ctx: -1}},
+	defaults: summary{*bound(10), WaitUnknown, DeadlineNone},
+	settings: map[string]setting{
+		"Attempts":  {arg: 0, attempts: attemptsOf(0).zeroMeans(never)},
+		"DelayType": {arg: 0, waitBy: retryGoDelays},
+		"Context":   {arg: 0, deadline: DeadlineContext},
+	},
+}
+
+// cenkalti/backoff up to v4: Retry(op, b) and friends, with a BackOff value that says
+// everything. NewExponentialBackOff: jitter 0.5, no cap on attempts, 15 minutes of elapsed
+// time; a literal has neither jitter nor elapsed limit unless its fields say so.
+var cenkaltiBackoffV4 = &library{
+	name:  "cenkalti/backoff v1-v4",
+	paths: versions("github.com/cenkalti/backoff", 1, 3, 4),
+	helpers: []entry{{
+		names: []string{"Retry", "RetryNotify", "RetryNotifyWithTimer", "RetryWithData", "RetryNotifyWithData", "RetryNotifyWithTimerAndData"},
+		arg:   0, config: []int{1}, ctx: -1,
+	}},
+	defaults: summary{Bound{Kind: BoundUnknown}, WaitUnknown, DeadlineNone},
+	settings: map[string]setting{
+		"NewExponentialBackOff":                  {layer: 0, bound: unbounded, wait: WaitJittered, deadline: DeadlineElapsed},
+		"ExponentialBackOff{}":                   {layer: 0, bound: unbounded, wait: WaitBackoff, deadline: DeadlineNone},
+		"ExponentialBackOff.RandomizationFactor": {layer: 1, wait: WaitJittered, zeroWait: WaitBackoff},
+		"ExponentialBackOff.MaxElapsedTime":      {layer: 1, deadline: DeadlineElapsed, zeroDead: DeadlineNone},
+		"WithRandomizationFactor":                {layer: 1, arg: 0, wait: WaitJittered, zeroWait: WaitBackoff},
+		"WithMaxElapsedTime":                     {layer: 1, arg: 0, deadline: DeadlineElapsed, zeroDead: DeadlineNone},
+		"NewConstantBackOff":                     {layer: 0, bound: unbounded, wait: WaitFixed},
+		"ConstantBackOff{}":                      {layer: 0, bound: unbounded, wait: WaitFixed},
+		"ZeroBackOff{}":                          {layer: 0, bound: unbounded, wait: WaitNone},
+		"StopBackOff{}":                          {layer: 0, bound: once, wait: WaitNone},
+		"WithMaxRetries":                         {layer: 1, arg: 1, attempts: attemptsOf(1)},
+		"WithContext":                            {layer: 1, arg: 1, deadline: DeadlineContext},
+	},
+}
+
+// cenkalti/backoff v5: Retry[T](ctx, op, opts...). Defaults: NewExponentialBackOff (jittered),
+// no cap on tries, 15 minutes of elapsed time. WithMaxTries counts attempts, 0 is no cap.
+var cenkaltiBackoffV5 = &library{
+	name:     "cenkalti/backoff v5",
+	paths:    versions("github.com/cenkalti/backoff", 5),
+	helpers:  []entry{{names: []string{"Retry"}, arg: 1, config: []int{2}, ctx: 0}},
+	defaults: summary{Bound{Kind: BoundNone}, WaitJittered, DeadlineElapsed},
+	settings: map[string]setting{
+		"NewExponentialBackOff":                  {layer: 0, wait: WaitJittered},
+		"ExponentialBackOff{}":                   {layer: 0, wait: WaitBackoff},
+		"ExponentialBackOff.RandomizationFactor": {layer: 1, wait: WaitJittered, zeroWait: WaitBackoff},
+		"NewConstantBackOff":                     {layer: 0, wait: WaitFixed},
+		"ConstantBackOff{}":                      {layer: 0, wait: WaitFixed},
+		"ZeroBackOff{}":                          {layer: 0, wait: WaitNone},
+		"StopBackOff{}":                          {layer: 0, bound: once, wait: WaitNone},
+		"WithMaxTries":                           {layer: 1, arg: 0, attempts: attemptsOf(0).zeroMeans(unbounded)},
+		"WithMaxElapsedTime":                     {layer: 1, arg: 0, deadline: DeadlineElapsed, zeroDead: DeadlineNone},
+	},
+}
+
+// sethvargo/go-retry: Do(ctx, b, f), DoValue(ctx, b, f), and Constant/Exponential/Fibonacci
+// (ctx, d, f). Backoffs never stop and are not jittered unless wrapped; WithMaxRetries counts
+// retries. WithFullJitter exists since v0.4.0.
+var sethvargoRetry = &library{
+	name:  "sethvargo/go-retry",
+	paths: []string{"github.com/sethvargo/go-retry"},
+	helpers: []entry{
+		{names: []string{"Do", "DoValue"}, arg: 2, config: []int{1}, ctx: 0},
+		{names: []string{"Exponential", "Fibonacci"}, arg: 2, ctx: 0, over: &summary{Bound{Kind: BoundNone}, WaitBackoff, DeadlineNone}},
+		{names: []string{"Constant"}, arg: 2, ctx: 0, over: &summary{Bound{Kind: BoundNone}, WaitFixed, DeadlineNone}},
+	},
+	defaults: summary{Bound{Kind: BoundNone}, WaitUnknown, DeadlineNone},
+	settings: map[string]setting{
+		"NewExponential":    {layer: 0, wait: WaitBackoff},
+		"NewFibonacci":      {layer: 0, wait: WaitBackoff},
+		"NewConstant":       {layer: 0, wait: WaitFixed},
+		"WithJitter":        {layer: 1, arg: 0, wait: WaitJittered, zeroWait: keepWait},
+		"WithJitterPercent": {layer: 1, arg: 0, wait: WaitJittered, zeroWait: keepWait},
+		"WithFullJitter":    {layer: 1, wait: WaitJittered},
+		"WithMaxRetries":    {layer: 1, arg: 0, attempts: attemptsOf(1)},
+		"WithMaxDuration":   {layer: 1, arg: 0, deadline: DeadlineElapsed, zeroDead: keepDeadline},
+	},
+}
+
+// Kubernetes: client-go retry.RetryOnConflict(backoff, fn), retry.OnError(backoff, retriable,
+// fn); apimachinery wait.ExponentialBackoff(backoff, cond), ExponentialBackoffWithContext(ctx,
+// backoff, cond), and the Poll family, which polls a condition at a fixed interval. A Backoff's
+// Steps counts attempts (0: the function is never called); Jitter > 0 randomises; Factor > 1
+// grows the delay. DefaultRetry: 5 attempts, DefaultBackoff: 4, both jittered.
+var kubernetesWait = &library{
+	name:  "k8s.io client-go retry, apimachinery wait",
+	paths: []string{"k8s.io/client-go/util/retry", "k8s.io/apimachinery/pkg/util/wait"},
+	helpers: []entry{
+		{names: []string{"RetryOnConflict"}, arg: 1, config: []int{0}, ctx: -1},
+		{names: []string{"OnError"}, arg: 2, config: []int{0}, ctx: -1},
+		{names: []string{"ExponentialBackoff"}, arg: 1, config: []int{0}, ctx: -1},
+		{names: []string{"ExponentialBackoffWithContext"}, arg: 2, config: []int{1}, ctx: 0},
+		{names: []string{"PollUntilContextTimeout"}, arg: 4, ctx: 0, over: &summary{Bound{Kind: BoundNone}, WaitFixed, DeadlineElapsed}},
+		{names: []string{"PollUntilContextCancel"}, arg: 3, ctx: 0, over: &summary{Bound{Kind: BoundNone}, WaitFixed, DeadlineNone}},
+		{names: []string{"Poll", "PollImmediate"}, arg: 2, ctx: -1, over: &summary{Bound{Kind: BoundNone}, WaitFixed, DeadlineElapsed}},
+		{names: []string{"PollWithContext", "PollImmediateWithContext"}, arg: 3, ctx: 0, over: &summary{Bound{Kind: BoundNone}, WaitFixed, DeadlineElapsed}},
+		{names: []string{"PollInfinite", "PollImmediateInfinite"}, arg: 1, ctx: -1, over: &summary{Bound{Kind: BoundNone}, WaitFixed, DeadlineNone}},
+		{names: []string{"PollInfiniteWithContext", "PollImmediateInfiniteWithContext"}, arg: 2, ctx: 0, over: &summary{Bound{Kind: BoundNone}, WaitFixed, DeadlineNone}},
+	},
+	defaults: summary{Bound{Kind: BoundUnknown}, WaitUnknown, DeadlineNone},
+	settings: map[string]setting{
+		"DefaultRetry":   {layer: 0, bound: bound(5), wait: WaitJittered},
+		"DefaultBackoff": {layer: 0, bound: bound(4), wait: WaitJittered},
+		"Backoff{}":      {layer: 0, bound: never, wait: WaitFixed},
+		"Backoff.Steps":  {layer: 1, attempts: attemptsOf(0).zeroMeans(never).negativeMeans(never)},
+		"Backoff.Factor": {layer: 1}, // see k8sFactor
+		"Backoff.Jitter": {layer: 1, wait: WaitJittered, zeroWait: keepWait},
+	},
+	adjust: k8sFactor,
+}
+
+// k8sFactor: a Backoff literal whose Factor grows the delay and that has no jitter backs off.
+func k8sFactor(c *site, s *Scope, vals []ssa.Value) {
+	if s.Wait.Kind != WaitFixed {
+		return
+	}
+	for _, set := range s.Settings {
+		if set.Name != "Backoff.Factor" {
+			continue
+		}
+		if f, isConst := flow.FloatConst(set.Value); !isConst || f > 1 {
+			s.Wait.Kind = WaitBackoff
+		}
+	}
+}
+
+// failsafe-go: Run(fn, policies...), Get(fn, policies...) (up to v0.8), and the Executor's
+// methods (With(policies...).Run(fn)); they retry only with a retry policy among the
+// policies. A retry policy's defaults: 2 retries (3 attempts), no delay. WithMaxRetries(-1)
+// and WithMaxAttempts(0 or -1) retry without end.
+var failsafeGo = &library{
+	name:  "failsafe-go",
+	paths: []string{"github.com/failsafe-go/failsafe-go", "github.com/failsafe-go/failsafe-go/retrypolicy"},
+	helpers: []entry{
+		{names: []string{"Run", "Get", "RunWithExecution", "GetWithExecution"}, arg: 0, config: []int{1}, ctx: -1},
+		{recv: "Executor", names: []string{"Run", "Get", "RunWithExecution", "GetWithExecution", "RunAsync", "GetAsync", "RunAsyncWithExecution", "GetAsyncWithExecution"}, arg: 0, config: []int{-1}, ctx: -1},
+	},
+	defaults: summary{*bound(3), WaitNone, DeadlineNone},
+	settings: map[string]setting{
+		"WithMaxRetries":    {layer: 1, arg: 0, attempts: attemptsOf(1).negativeMeans(unbounded)},
+		"WithMaxAttempts":   {layer: 1, arg: 0, attempts: attemptsOf(0).zeroMeans(unbounded).negativeMeans(unbounded)},
+		"WithDelay":         {layer: 1, wait: WaitFixed},
+		"WithDelayFunc":     {layer: 1, arg: 0, waitBy: map[string]WaitKind{}},
+		"WithBackoff":       {layer: 1, wait: WaitBackoff},
+		"WithBackoffFactor": {layer: 1, wait: WaitBackoff},
+		"WithRandomDelay":   {layer: 1, wait: WaitJittered},
+		"WithJitter":        {layer: 1, wait: WaitJittered},
+		"WithJitterFactor":  {layer: 1, wait: WaitJittered},
+		"WithMaxDuration":   {layer: 1, deadline: DeadlineElapsed},
+		"WithContext":       {layer: 1, arg: 0, deadline: DeadlineContext},
+	},
+	when: func(c *site, e *entry) bool {
+		vals := append([]ssa.Value{c.Recv}, c.Args...)
+		for _, call := range c.calls(vals...) {
+			if flow.ID(flow.Callee(call.Common())).Pkg == "github.com/failsafe-go/failsafe-go/retrypolicy" {
+				return true
+			}
+		}
+		return false
+	},
+}
+
+// gax-go: Invoke(ctx, call, opts...) retries per its CallOptions (full jitter, no cap on
+// attempts, until the context ends); with no options it calls once.
+var gaxGo = &library{
+	name:     "googleapis/gax-go",
+	paths:    versions("github.com/googleapis/gax-go", 1, 2),
+	helpers:  []entry{{names: []string{"Invoke"}, arg: 1, config: []int{2}, ctx: 0}},
+	defaults: summary{Bound{Kind: BoundNone}, WaitJittered, DeadlineNone},
+	settings: map[string]setting{"WithTimeout": {layer: 1, deadline: DeadlineElapsed}},
+	when: func(c *site, e *entry) bool {
+		elems, known := flow.Elems(c.Arg(2))
+		return !known || len(elems) > 0
+	},
+}
+
+// This project's runtime: retry.Do(ctx, policy, fn), retry.DoValue(ctx, policy, fn).
+// Defaults: 4 attempts, full jitter, the context's deadline and the policy's Timeout.
+var idemlintRetry = &library{
+	name:     "idemlint runtime/retry",
+	paths:    []string{"github.com/idemlint/idemlint/runtime/retry"},
+	helpers:  []entry{{names: []string{"Do", "DoValue"}, arg: 2, config: []int{1}, ctx: 0}},
+	defaults: summary{*bound(4), WaitJittered, DeadlineNone},
+	settings: map[string]setting{
+		"Policy.MaxAttempts": {layer: 1, attempts: attemptsOf(0).zeroMeans(bound(4)).negativeMeans(bound(4))},
+		"Policy.Timeout":     {layer: 1, deadline: DeadlineElapsed, zeroDead: keepDeadline},
+	},
+}
+
+const retryablehttpPath = "github.com/hashicorp/go-retryablehttp"
+
+// hashicorp/go-retryablehttp: a Client retries requests (POST included) up to RetryMax
+// retries (default 4: 5 attempts) with DefaultBackoff, exponential without jitter;
+// LinearJitterBackoff jitters. The package's Get/Post/... use a default client.
+var retryablehttpClient = &library{
+	name:  "hashicorp/go-retryablehttp",
+	paths: []string{retryablehttpPath},
+	clients: []entry{
+		{recv: "Client", names: []string{"Do", "Get", "Head", "Post", "PostForm"}, config: []int{-1}, ctx: -1},
+		{recv: "", names: []string{"Get", "Head", "Post", "PostForm"}, ctx: -1},
+	},
+	defaults: summary{*bound(5), WaitBackoff, DeadlineUnknown},
+	settings: retryablehttpSettings,
+}
+
+var retryablehttpSettings = map[string]setting{
+	"Client.RetryMax": {layer: 1, attempts: attemptsOf(1).negativeMeans(once)},
+	"Client.Backoff": {layer: 1, waitBy: map[string]WaitKind{
+		"LinearJitterBackoff": WaitJittered, "RateLimitLinearJitterBackoff": WaitJittered, "DefaultBackoff": WaitBackoff,
+	}},
+}
+
+// An *http.Client made by retryablehttp's StandardClient retries in its transport, as the
+// retryablehttp client it was made from.
+var retryablehttpStandard = &library{
+	name:     "net/http over go-retryablehttp",
+	paths:    []string{"net/http"},
+	clients:  []entry{{recv: "Client", names: []string{"Do", "Get", "Head", "Post", "PostForm"}, config: []int{-1}, ctx: -1}},
+	defaults: summary{*bound(5), WaitBackoff, DeadlineUnknown},
+	when: func(c *site, e *entry) bool {
+		return standardClientOf(c) != nil
+	},
+	adjust: func(c *site, s *Scope, vals []ssa.Value) {
+		if std := standardClientOf(c); std != nil {
+			base := &site{Site: flow.Site{Recv: std.Call.Args[0]}, call: std, stores: c.stores}
+			retryablehttpClient.summarise(base, &retryablehttpClient.clients[0], s)
+		}
+	},
+}
+
+// standardClientOf returns the StandardClient call that made the receiver of c, or nil.
+func standardClientOf(c *site) *ssa.Call {
+	for _, call := range c.calls(c.Recv) {
+		if id := flow.ID(flow.Callee(call.Common())); id.Pkg == retryablehttpPath && id.Name == "StandardClient" {
+			return call
+		}
+	}
+	return nil
+}
+
+const retryhttpPath = "github.com/idemlint/idemlint/runtime/retry/retryhttp"
+
+// An *http.Client whose Transport is this project's retryhttp.Transport: its Policy's
+// attempts (4 by default), full jitter, the request's context.
+var idemlintTransport = &library{
+	name:     "net/http over idemlint retryhttp",
+	paths:    []string{"net/http"},
+	clients:  []entry{{recv: "Client", names: []string{"Do", "Get", "Head", "Post", "PostForm"}, config: []int{-1}, ctx: -1}},
+	defaults: summary{*bound(4), WaitJittered, DeadlineContext},
+	when: func(c *site, e *entry) bool {
+		return retryhttpClient(c) != nil
+	},
+	adjust: func(c *site, s *Scope, vals []ssa.Value) {
+		p, ok := fieldStores(fieldStores(retryhttpClient(c))["Transport"])["Policy"]
+		if !ok {
+			return
+		}
+		if v, ok := fieldStores(p)["MaxAttempts"]; ok {
+			s.Attempts = attemptsOf(0).zeroMeans(bound(4)).negativeMeans(bound(4)).bound(v)
+		}
+	},
+}
+
+// retryhttpClient returns the http.Client value, the receiver or what the field or variable
+// it comes from holds, whose Transport is a runtime/retry/retryhttp.Transport; nil if none.
+func retryhttpClient(c *site) ssa.Value {
+	for _, v := range c.origins(c.Recv) {
+		if t, ok := fieldStores(v)["Transport"]; ok && isAllocOf(t, retryhttpPath, "Transport") {
+			return v
+		}
+	}
+	return nil
+}
+
+// resty retries when its client has a retry count (retries; 0, the default, is off), with
+// jittered waits. v3 retries only idempotent methods unless told otherwise.
+var restyPaths = []string{"github.com/go-resty/resty/v2", "resty.dev/v3"}
+
+var restyClient = &library{
+	name:  "go-resty/resty v2, resty.dev/v3",
+	paths: restyPaths,
+	clients: []entry{{
+		recv:   "Request",
+		names:  []string{"Get", "Post", "Put", "Patch", "Delete", "Head", "Options", "Execute", "Send"},
+		config: []int{-1}, ctx: -1,
+	}},
+	defaults: summary{*once, WaitJittered, DeadlineUnknown},
+	settings: map[string]setting{
+		"SetRetryCount": {layer: 1, arg: 0, attempts: attemptsOf(1).negativeMeans(once)},
+	},
+	when: func(c *site, e *entry) bool {
+		for _, call := range c.calls(c.Recv) {
+			if id := flow.ID(flow.Callee(call.Common())); id.Name == "SetRetryCount" && slices.Contains(restyPaths, id.Pkg) {
+				args := call.Common().Args
+				n, isConst := flow.IntConst(args[len(args)-1])
+				return !isConst || n > 0
+			}
+		}
+		return false
+	},
+}
+
+// AWS SDK for Go v2 service clients: the standard retryer, 3 attempts, jittered, bounded by
+// the context.
+var awsSDK = &library{
+	name:     "aws-sdk-go-v2 service clients",
+	paths:    []string{"github.com/aws/aws-sdk-go-v2/service/"},
+	prefix:   true,
+	clients:  []entry{{recv: "Client", ctx: 0}},
+	defaults: summary{*bound(3), WaitJittered, DeadlineNone},
+}
+
+// settingAt returns the last setting of s that set its wait, or nil (the library's default).
+func (s *Scope) settingAt(kind func(Setting) bool) *Setting {
+	for i := len(s.Settings) - 1; i >= 0; i-- {
+		if kind(s.Settings[i]) {
+			return &s.Settings[i]
+		}
+	}
+	return nil
+}
+
+// WaitSetting returns the setting that decided the scope's wait, or nil when the library's
+// default did.
+func (s *Scope) WaitSetting() *Setting {
+	return s.settingAt(func(x Setting) bool { return x.Wait != WaitUnknown })
+}
+
+// AttemptsSetting returns the setting that decided the scope's attempts, or nil.
+func (s *Scope) AttemptsSetting() *Setting {
+	return s.settingAt(func(x Setting) bool { return x.Attempts.Kind != BoundUnknown })
+}
