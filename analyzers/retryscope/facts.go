@@ -44,6 +44,23 @@ func (f *RetriesFact) String() string {
 	return s
 }
 
+// WaitsFact marks a function that waits: it sleeps, waits on a timer's channel, or calls a
+// function that does. A loop that calls it waits between attempts. Param is the index among
+// the call's arguments (receiver included) of the duration parameter its waits use, or -1.
+type WaitsFact struct {
+	Kind  WaitKind
+	Param int
+}
+
+func (*WaitsFact) AFact() {}
+
+func (f *WaitsFact) String() string {
+	if f.Param >= 0 {
+		return fmt.Sprintf("waits: %s, for argument %d", f.Kind, f.Param)
+	}
+	return fmt.Sprintf("waits: %s", f.Kind)
+}
+
 // IteratorFact marks a function that returns a retry iterator: ranging over its result runs
 // the loop body once per attempt (see Iterator).
 type IteratorFact struct {
@@ -123,4 +140,16 @@ func (st *state) where(s *Scope) string {
 		what += " (" + s.Helper + ")"
 	}
 	return fmt.Sprintf("%s at %s:%d", what, filepath.Base(p.Filename), p.Line)
+}
+
+// exportWaits exports a WaitsFact for every exported function of the package that waits
+// (other packages cannot call the others).
+func (st *state) exportWaits() {
+	for _, fn := range st.funcs {
+		if obj, ok := fn.Object().(*types.Func); ok && obj.Pkg() == st.pass.Pkg && obj.Exported() {
+			if w := st.funcWaits(fn, 0); w != nil {
+				st.pass.ExportObjectFact(obj, w)
+			}
+		}
+	}
 }

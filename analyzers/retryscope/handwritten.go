@@ -41,9 +41,7 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 			if d.policy && s.Attempts.Kind == BoundNone {
 				s.Attempts.Kind = BoundUnknown // the policy may count attempts itself
 			}
-			extra, unknown := channelWaits(fn, l.Contains, l)
-			s.Wait.Sleeps = append(sleeps(s.Calls, l), extra...)
-			s.Wait.Kind = combineWaits(s.Wait.Sleeps, unknown)
+			s.Wait = st.waitsOf(fn, s.Calls, l.Contains, l)
 			s.Deadline = observesDeadline(s.Calls)
 			scopes = append([]*Scope{s}, scopes...)
 		}
@@ -204,9 +202,7 @@ func (st *state) recursion(fn *ssa.Function) *Scope {
 				s := &Scope{Kind: Recursion, Fn: fn, at: fn, Node: decl, Body: decl, From: decl.Pos(), To: decl.End(), Decisive: d.call}
 				s.Calls = slices.Collect(flow.Calls(fn))
 				s.Attempts = recursionBound(fn, call)
-				extra, unknown := channelWaits(fn, all, nil)
-				s.Wait.Sleeps = append(sleeps(s.Calls, nil), extra...)
-				s.Wait.Kind = combineWaits(s.Wait.Sleeps, unknown)
+				s.Wait = st.waitsOf(fn, s.Calls, all, nil)
 				s.Deadline = observesDeadline(s.Calls)
 				return s
 			}

@@ -37,7 +37,7 @@ const yieldSynthetic = "range-over-func yield"
 // between the calls. A loop that does not wait walks data (slices.Values); one that waits a
 // fixed or unknown time with nothing counting the calls does periodic work (a ticker) or
 // relays events from a channel.
-func retryIterator(fn *ssa.Function) *IteratorFact {
+func (st *state) retryIterator(fn *ssa.Function) *IteratorFact {
 	if len(fn.Params) != 1 || fn.Signature.Results().Len() != 0 {
 		return nil
 	}
@@ -58,14 +58,13 @@ func retryIterator(fn *ssa.Function) *IteratorFact {
 		if attempt == nil || yieldsData(attempt, l) {
 			continue
 		}
-		extra, unknown := channelWaits(fn, l.Contains, l)
-		waits := append(sleeps(calls, l), extra...)
-		if len(waits) == 0 && unknown == 0 {
+		w := st.waitsOf(fn, calls, l.Contains, l)
+		if w.Kind == WaitNone {
 			continue
 		}
 		f := &IteratorFact{
 			Attempts: loopBound(fn, l, attempt),
-			Wait:     combineWaits(waits, unknown),
+			Wait:     w.Kind,
 			Deadline: observesDeadline(calls),
 		}
 		if f.Attempts.Kind == BoundNone && f.Wait != WaitBackoff && f.Wait != WaitJittered {
@@ -169,11 +168,11 @@ func (st *state) iteratorOf(v ssa.Value) (*IteratorFact, *types.Func) {
 	switch v := flow.Unwrap(v).(type) {
 	case *ssa.MakeClosure:
 		if anon, ok := v.Fn.(*ssa.Function); ok {
-			return retryIterator(anon), nil
+			return st.retryIterator(anon), nil
 		}
 	case *ssa.Function:
 		if v.Parent() != nil { // a literal with no free variables
-			return retryIterator(v), nil
+			return st.retryIterator(v), nil
 		}
 	case *ssa.Call:
 		fn := flow.Callee(v.Common())

@@ -50,6 +50,7 @@ type entry struct {
 	config []int
 	ctx    int      // the context argument that bounds the scope, or -1
 	over   *summary // this entry's own defaults, when they differ from the library's
+	poll   bool     // it polls a condition until it holds (Scope.Poll)
 }
 
 // A summary is what a library does: the bound on attempts, the wait, the deadline.
@@ -134,6 +135,7 @@ func (lib *library) summarise(c *site, e *entry, s *Scope) {
 		d = *e.over
 	}
 	s.Attempts, s.Wait.Kind, s.Deadline = d.attempts, d.wait, d.deadline
+	s.Poll = e.poll
 	var vals []ssa.Value
 	for _, i := range e.config {
 		if i < 0 {

@@ -172,6 +172,13 @@ type Scope struct {
 	Attempts Bound
 	Wait     Wait
 	Deadline DeadlineKind
+	// Inferred marks a Callback scope of a helper the model inferred (in this package or, known
+	// through its HelperFact, in another): the helper's own scope is where its behaviour is
+	// written, and where checks report it.
+	Inferred bool
+	// Poll marks a scope that waits for a condition to hold (a Kubernetes Poll, a Terraform
+	// state refresh) rather than retrying a failure.
+	Poll bool
 	// Settings are the library options, constructors, literals, variables and fields that
 	// configured a Callback or Client scope, in the order they were applied; empty when the
 	// library's defaults hold (see WaitSetting, AttemptsSetting).

@@ -31,7 +31,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:        docs.URL("retryscope"),
 	Requires:   []*analysis.Analyzer{ssapkg.Analyzer, inspect.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(HelperFact), new(RetriesFact), new(IteratorFact)},
+	FactTypes:  []analysis.Fact{new(HelperFact), new(RetriesFact), new(IteratorFact), new(WaitsFact)},
 	Run:        run,
 }
 
@@ -93,6 +93,8 @@ type state struct {
 	labels   map[ast.Stmt]*ast.LabeledStmt // the label of each labelled statement
 	stores   *flow.Stores                  // values stored into fields and package variables
 	loopInfo map[*ssa.Function][]*Scope    // hand-written scopes per function
+	ssaPkg   *ssa.Package
+	waitMemo map[*ssa.Function]*WaitsFact // how the package's functions wait (nil: they do not)
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -112,6 +114,8 @@ func run(pass *analysis.Pass) (any, error) {
 		iters:    make(map[*types.Func]*IteratorFact),
 		labels:   make(map[ast.Stmt]*ast.LabeledStmt),
 		loopInfo: make(map[*ssa.Function][]*Scope),
+		ssaPkg:   ssaRes.Pkg,
+		waitMemo: make(map[*ssa.Function]*WaitsFact),
 	}
 	for cur := range insp.Root().Preorder((*ast.CallExpr)(nil), (*ast.LabeledStmt)(nil)) {
 		switch n := cur.Node().(type) {
@@ -146,6 +150,7 @@ func run(pass *analysis.Pass) (any, error) {
 		st.callScopes(fn)
 	}
 	st.exportRetries()
+	st.exportWaits()
 
 	sort.SliceStable(st.res.Scopes, func(i, j int) bool { return st.res.Scopes[i].Pos() < st.res.Scopes[j].Pos() })
 	if reportScopes {

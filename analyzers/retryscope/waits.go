@@ -3,6 +3,7 @@ package retryscope
 import (
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -266,4 +267,97 @@ func combineWaits(ss []Sleep, others int) WaitKind {
 		}
 	}
 	return kind
+}
+
+// waitsOf summarises how the code of fn in the blocks for which in holds waits between
+// attempts: its sleeps among calls, its waits on timer channels, and its calls of functions
+// that wait, of this package (classified from their bodies) or known through a WaitsFact.
+func (st *state) waitsOf(fn *ssa.Function, calls []ssa.CallInstruction, in func(*ssa.BasicBlock) bool, l *loops.Loop) Wait {
+	ss := sleeps(calls, l)
+	extra, unknown := channelWaits(fn, in, l)
+	ss = append(ss, extra...)
+	for _, c := range calls {
+		if sleepDuration(c) != nil {
+			continue
+		}
+		if w := st.calleeWaits(c); w != nil {
+			s := Sleep{Call: c, Kind: w.Kind}
+			if args := c.Common().Args; w.Param >= 0 && w.Param < len(args) {
+				s.Duration = args[w.Param]
+				s.Kind = delayKind(s.Duration, l)
+			}
+			ss = append(ss, s)
+		}
+	}
+	return Wait{Kind: combineWaits(ss, unknown), Sleeps: ss}
+}
+
+// calleeWaits returns how the function that call calls waits, or nil when it does not (or
+// the model cannot see it: a function of another package without a WaitsFact, an interface
+// method, a function value).
+func (st *state) calleeWaits(call ssa.CallInstruction) *WaitsFact {
+	if callee := call.Common().StaticCallee(); callee != nil && callee.Pkg == st.ssaPkg && len(callee.Blocks) > 0 {
+		return st.funcWaits(callee, 0)
+	}
+	fn := flow.Callee(call.Common())
+	if fn == nil || fn.Pkg() == nil || fn.Pkg() == st.pass.Pkg {
+		return nil
+	}
+	var f WaitsFact
+	if st.pass.ImportObjectFact(fn, &f) {
+		return &f
+	}
+	return nil
+}
+
+// funcWaits says how fn, a function of this package, waits: it sleeps, waits on a timer
+// channel, or calls a function that does (depth calls deep). Param is the index among the
+// call's arguments (receiver included) of the parameter its waits take their duration from,
+// when they all do; -1 otherwise.
+func (st *state) funcWaits(fn *ssa.Function, depth int) *WaitsFact {
+	if w, ok := st.waitMemo[fn]; ok {
+		return w
+	}
+	st.waitMemo[fn] = nil // recursion waits nothing more
+	calls := slices.Collect(flow.Calls(fn))
+	ss := sleeps(calls, nil)
+	extra, unknown := channelWaits(fn, func(*ssa.BasicBlock) bool { return true }, nil)
+	ss = append(ss, extra...)
+	if depth < 2 {
+		for _, c := range calls {
+			if sleepDuration(c) != nil {
+				continue
+			}
+			if callee := c.Common().StaticCallee(); callee != nil && callee.Pkg == st.ssaPkg && len(callee.Blocks) > 0 {
+				if w := st.funcWaits(callee, depth+1); w != nil {
+					ss = append(ss, Sleep{Call: c, Kind: w.Kind})
+				}
+			}
+		}
+	}
+	if len(ss) == 0 && unknown == 0 {
+		return nil
+	}
+	w := &WaitsFact{Kind: combineWaits(ss, unknown), Param: -1}
+	for i, s := range ss {
+		p := durationParam(fn, s.Duration)
+		if p < 0 || i > 0 && p != w.Param {
+			w.Param = -1
+			break
+		}
+		w.Param = p
+	}
+	st.waitMemo[fn] = w
+	return w
+}
+
+// durationParam returns the index of the parameter of fn that d is, or -1.
+func durationParam(fn *ssa.Function, d ssa.Value) int {
+	if d == nil {
+		return -1
+	}
+	if p, ok := flow.Unwrap(d).(*ssa.Parameter); ok {
+		return slices.Index(fn.Params, p)
+	}
+	return -1
 }

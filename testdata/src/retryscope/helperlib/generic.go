@@ -3,7 +3,7 @@ package helperlib
 import "time"
 
 // Value is a generic helper: it retries fn and returns its value.
-func Value[T any](n int, fn func() (T, error)) (T, error) { // want Value:`retry helper for parameter \[1\]: attempts=variable wait=fixed deadline=none` Value:`retries: retry loop`
+func Value[T any](n int, fn func() (T, error)) (T, error) { // want Value:`retry helper for parameter \[1\]: attempts=variable wait=fixed deadline=none` Value:`retries: retry loop` Value:`waits: fixed`
 	var zero T
 	var err error
 	for i := 0; i < n; i++ { // want `retry loop: attempts=variable wait=fixed deadline=none`

@@ -9,7 +9,7 @@ import (
 )
 
 // Retry calls fn until it succeeds, at most 3 times.
-func Retry(ctx context.Context, fn func(context.Context) error) error { // want Retry:`retry helper for parameter \[1\]: attempts=3 wait=fixed deadline=context` Retry:`retries: retry loop at helperlib.go:14, attempts=3`
+func Retry(ctx context.Context, fn func(context.Context) error) error { // want Retry:`retry helper for parameter \[1\]: attempts=3 wait=fixed deadline=context` Retry:`retries: retry loop at helperlib.go:14, attempts=3` Retry:`waits: fixed`
 	var err error
 	for i := 0; i < 3; i++ { // want `retry loop: attempts=3 wait=fixed deadline=context`
 		if err = fn(ctx); err == nil {
@@ -26,7 +26,7 @@ func WithBackoff(op func() error) error { // want WithBackoff:`retry helper for 
 }
 
 // Twice builds on Retry: a helper of a helper.
-func Twice(fn func(context.Context) error) error { // want Twice:`retry helper for parameter \[0\]: attempts=3` Twice:`retries: retry callback \(retryscope/helperlib.Retry\)`
+func Twice(fn func(context.Context) error) error { // want Twice:`retry helper for parameter \[0\]: attempts=3` Twice:`retries: retry callback \(retryscope/helperlib.Retry\)` Twice:`waits: fixed`
 	return Retry(context.Background(), fn) // want `retry callback \(retryscope/helperlib.Retry\): attempts=3 wait=fixed deadline=context`
 }
 
@@ -74,7 +74,7 @@ func Retries(ctx context.Context, fn func(context.Context) error) error { // wan
 
 // Poll retries check and tells progress to notify, which is not retried: Poll is a helper for
 // check only.
-func Poll(ctx context.Context, check func(context.Context) (bool, error), notify func(string)) error { // want Poll:`retry helper for parameter \[1\]` Poll:`retries: retry loop`
+func Poll(ctx context.Context, check func(context.Context) (bool, error), notify func(string)) error { // want Poll:`retry helper for parameter \[1\]` Poll:`retries: retry loop` Poll:`waits: fixed`
 	for { // want `retry loop: attempts=unbounded wait=fixed deadline=context`
 		done, err := check(ctx)
 		if notify != nil {
@@ -88,10 +88,18 @@ func Poll(ctx context.Context, check func(context.Context) (bool, error), notify
 }
 
 // Wait wraps Poll for a notification callback only.
-func Wait(ctx context.Context, notify func(string)) error { // want Wait:`retries: retry callback`
+func Wait(ctx context.Context, notify func(string)) error { // want Wait:`retries: retry callback` Wait:`waits: fixed`
 	return Poll(ctx, func(ctx context.Context) (bool, error) { return true, nil }, func(s string) { // want `retry callback \(retryscope/helperlib.Poll\)`
 		if notify != nil {
 			notify(s)
 		}
 	})
+}
+
+// Pause waits a second, or until ctx is done.
+func Pause(ctx context.Context) { // want Pause:`waits: fixed`
+	select {
+	case <-ctx.Done():
+	case <-time.After(time.Second):
+	}
 }

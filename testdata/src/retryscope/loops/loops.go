@@ -609,3 +609,56 @@ func computedSleep(ctx context.Context) error { // want computedSleep:`retries: 
 	}
 	return nil
 }
+
+// Wait helpers that take no duration: the model reads their bodies.
+type waiter struct{ delay time.Duration }
+
+func (p *waiter) waitForRetry()                  { time.Sleep(p.delay) }
+func waitForRetryN(attempt int)                 { time.Sleep(time.Duration(1<<attempt) * 100 * time.Millisecond) }
+func pauseFor(d time.Duration)                  { time.Sleep(d) }
+func hold(ctx context.Context, d time.Duration) { pauseFor(d) }
+
+func waitHelperField(p *waiter) error { // want waitHelperField:`retries: retry loop`
+	var err error
+	for attempt := 0; attempt < 3; attempt++ { // want `retry loop: attempts=3 wait=fixed deadline=none`
+		if err = call(); err == nil {
+			return nil
+		}
+		p.waitForRetry()
+	}
+	return err
+}
+
+func waitHelperAttempt() error { // want waitHelperAttempt:`retries: retry loop`
+	var err error
+	for attempt := 0; attempt < 3; attempt++ { // want `retry loop: attempts=3 wait=backoff deadline=none`
+		if err = call(); err == nil {
+			return nil
+		}
+		waitForRetryN(attempt)
+	}
+	return err
+}
+
+// The helper waits for the duration it is given: the caller's argument decides.
+func waitHelperArgument(ctx context.Context) error { // want waitHelperArgument:`retries: retry loop`
+	var err error
+	for attempt := 0; attempt < 3; attempt++ { // want `retry loop: attempts=3 wait=jittered deadline=context`
+		if err = callCtx(ctx); err == nil {
+			return nil
+		}
+		hold(ctx, time.Duration(rand.Int63n(int64(time.Second))))
+	}
+	return err
+}
+
+// Nothing reached between attempts waits: a hot loop.
+func hotLoop() error { // want hotLoop:`retries: retry loop`
+	var err error
+	for attempt := 0; attempt < 3; attempt++ { // want `retry loop: attempts=3 wait=none deadline=none`
+		if err = call(); err == nil {
+			return nil
+		}
+	}
+	return err
+}

@@ -34,3 +34,15 @@ func waitOnly(ctx context.Context) { // want waitOnly:`retries: retry callback \
 func nilCallback(ctx context.Context) { // want nilCallback:`retries: retry loop at helperlib.go:14, attempts=3 via Retry`
 	_ = helperlib.Retry(ctx, nil)
 }
+
+// A wait helper of another package, known through its fact.
+func pausing(ctx context.Context) error { // want pausing:`retries: retry loop`
+	var err error
+	for attempt := 0; attempt < 3; attempt++ { // want `retry loop: attempts=3 wait=fixed deadline=context`
+		if err = send(ctx); err == nil {
+			return nil
+		}
+		helperlib.Pause(ctx)
+	}
+	return err
+}
