@@ -7,6 +7,7 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/keyinloop"
 	"github.com/idemlint/idemlint/analyzers/keys"
+	"github.com/idemlint/idemlint/analyzers/nojitter"
 	"github.com/idemlint/idemlint/analyzers/notimeout"
 	"github.com/idemlint/idemlint/analyzers/remote"
 	"github.com/idemlint/idemlint/analyzers/retryscope"
@@ -16,6 +17,7 @@ import (
 func Checks() []*analysis.Analyzer {
 	return []*analysis.Analyzer{
 		keyinloop.Analyzer,
+		nojitter.Analyzer,
 		notimeout.Analyzer,
 	}
 }

@@ -1,10 +1,8 @@
 package keyinloop
 
 import (
-	"bytes"
 	"fmt"
 	"go/ast"
-	"go/format"
 	"go/token"
 	"go/types"
 	"strings"
@@ -73,7 +71,7 @@ func (c *checker) fix(call inspector.Cursor, s *retryscope.Scope) (analysis.Sugg
 	} else if _, isTuple := tv.Type.(*types.Tuple); isTuple {
 		return analysis.SuggestedFix{}, false
 	}
-	text, ok := c.source(expr, src)
+	text, ok := edit.Source(c.pass, expr)
 	if !ok {
 		return analysis.SuggestedFix{}, false
 	}
@@ -317,22 +315,4 @@ func (c *checker) freshName(s *retryscope.Scope, base string) string {
 		name = fmt.Sprintf("%s%d", base, i)
 	}
 	return name
-}
-
-// source returns the text of n: from the file when it can be read, printed otherwise.
-func (c *checker) source(n ast.Node, src []byte) (string, bool) {
-	if src != nil {
-		tf := c.pass.Fset.File(n.Pos())
-		if tf != nil {
-			lo, hi := tf.Offset(n.Pos()), tf.Offset(n.End())
-			if 0 <= lo && lo <= hi && hi <= len(src) {
-				return string(src[lo:hi]), true
-			}
-		}
-	}
-	var buf bytes.Buffer
-	if err := format.Node(&buf, c.pass.Fset, n); err != nil {
-		return "", false
-	}
-	return buf.String(), true
 }

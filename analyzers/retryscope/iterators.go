@@ -38,6 +38,15 @@ const yieldSynthetic = "range-over-func yield"
 // fixed or unknown time with nothing counting the calls does periodic work (a ticker) or
 // relays events from a channel.
 func (st *state) retryIterator(fn *ssa.Function) *IteratorFact {
+	if f, ok := st.iterMemo[fn]; ok {
+		return f
+	}
+	f := st.findRetryIterator(fn)
+	st.iterMemo[fn] = f
+	return f
+}
+
+func (st *state) findRetryIterator(fn *ssa.Function) *IteratorFact {
 	if len(fn.Params) != 1 || fn.Signature.Results().Len() != 0 {
 		return nil
 	}
@@ -70,9 +79,25 @@ func (st *state) retryIterator(fn *ssa.Function) *IteratorFact {
 		if f.Attempts.Kind == BoundNone && f.Wait != WaitBackoff && f.Wait != WaitJittered {
 			continue
 		}
+		st.iteratorLoop(fn, l, attempt, calls, w, f)
 		return f
 	}
 	return nil
+}
+
+// iteratorLoop records the loop of a retry iterator written in this package as a Loop scope
+// of Result.IteratorLoops: where its waits, bound and deadline are written.
+func (st *state) iteratorLoop(fn *ssa.Function, l *loops.Loop, attempt ssa.CallInstruction, calls []ssa.CallInstruction, w Wait, f *IteratorFact) {
+	if fn.Pkg != st.ssaPkg || fn.Syntax() == nil {
+		return
+	}
+	node := st.loopSyntax(fn, l, loopNodes(st.pass, fn.Syntax()), map[ast.Node]bool{})
+	if node == nil {
+		return
+	}
+	s := &Scope{Fn: fn, at: fn, Loop: l, Decisive: attempt, Calls: calls, Attempts: f.Attempts, Wait: w, Deadline: f.Deadline, Iterates: true}
+	st.setLoopSyntax(s, node, loopNodes(st.pass, fn.Syntax()))
+	st.res.IteratorLoops = append(st.res.IteratorLoops, s)
 }
 
 // yieldsData reports whether the loop yields what it fetches (a page, a message) rather than

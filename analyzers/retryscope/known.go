@@ -38,6 +38,9 @@ type library struct {
 	when func(c *site, e *entry) bool
 	// adjust, if set, refines a summary where a table cannot say it (k8s Backoff's Factor).
 	adjust func(c *site, s *Scope, vals []ssa.Value)
+	// capHint and deadlineHint say, in the library's terms, how to cap the attempts and how to
+	// make the retries observe a context (%s: the context's name).
+	capHint, deadlineHint string
 }
 
 // An entry is a group of functions or methods of a library with the same shape.
@@ -75,6 +78,7 @@ type setting struct {
 	waitBy   map[string]WaitKind // the wait by the library functions the value is made of
 	deadline DeadlineKind        // the deadline it sets; DeadlineContext needs a bounded context value
 	zeroDead DeadlineKind        // the deadline when the value is the constant zero (keepDeadline: none)
+	brief    bool                // its waits add up to well under a second (Scope.Brief)
 }
 
 // keepWait and keepDeadline, as a setting's zero rule, say that a zero value changes nothing.
@@ -135,7 +139,7 @@ func (lib *library) summarise(c *site, e *entry, s *Scope) {
 		d = *e.over
 	}
 	s.Attempts, s.Wait.Kind, s.Deadline = d.attempts, d.wait, d.deadline
-	s.Poll = e.poll
+	s.Poll, s.lib = e.poll, lib
 	var vals []ssa.Value
 	for _, i := range e.config {
 		if i < 0 {
@@ -206,8 +210,8 @@ func (lib *library) found(c *site, vals []ssa.Value) []found {
 				if _, isAlloc := x.(*ssa.Alloc); isAlloc {
 					add(t.Obj().Name()+"{}", x, x.Pos(), nil)
 				}
-				for field, stored := range ownFields(x) {
-					add(t.Obj().Name()+"."+field, stored, stored.Pos(), stored)
+				for field, store := range ownFields(x) {
+					add(t.Obj().Name()+"."+field, store.Val, store.Pos(), store.Val)
 				}
 			}
 			return true
@@ -291,6 +295,9 @@ func (lib *library) apply(f found, s *Scope) {
 	}
 	if rec.Deadline != DeadlineUnknown {
 		s.Deadline = rec.Deadline
+	}
+	if r.brief {
+		s.Brief = true
 	}
 	s.Settings = append(s.Settings, rec)
 }
@@ -432,10 +439,10 @@ func funcsIn(vals ...ssa.Value) []flow.FuncID {
 	return out
 }
 
-// ownFields returns the values stored into the fields of the struct that ptr points to, or,
-// for a variable boxed because a closure captures it, through every load of the box.
-func ownFields(ptr ssa.Value) map[string]ssa.Value {
-	out := make(map[string]ssa.Value)
+// ownFields returns the stores into the fields of the struct that ptr points to, or, for a
+// variable boxed because a closure captures it, through every load of the box.
+func ownFields(ptr ssa.Value) map[string]*ssa.Store {
+	out := make(map[string]*ssa.Store)
 	storedFields(ptr, out)
 	if a, ok := ptr.(*ssa.Alloc); ok && a.Referrers() != nil {
 		for _, r := range *a.Referrers() {
@@ -456,8 +463,8 @@ func fieldStores(vals ...ssa.Value) map[string]ssa.Value {
 			continue
 		}
 		flow.Backward(v, 256, func(x ssa.Value) bool {
-			for f, stored := range ownFields(x) {
-				out[f] = stored
+			for f, store := range ownFields(x) {
+				out[f] = store.Val
 			}
 			return true
 		})
@@ -465,8 +472,8 @@ func fieldStores(vals ...ssa.Value) map[string]ssa.Value {
 	return out
 }
 
-// storedFields records in out the values stored into the fields of the struct ptr points to.
-func storedFields(ptr ssa.Value, out map[string]ssa.Value) {
+// storedFields records in out the stores into the fields of the struct ptr points to.
+func storedFields(ptr ssa.Value, out map[string]*ssa.Store) {
 	refs := ptr.Referrers()
 	if refs == nil {
 		return
@@ -482,7 +489,7 @@ func storedFields(ptr ssa.Value, out map[string]ssa.Value) {
 		}
 		for _, rr := range *fa.Referrers() {
 			if store, ok := rr.(*ssa.Store); ok && store.Addr == fa {
-				out[fv.Name()] = store.Val
+				out[fv.Name()] = store
 			}
 		}
 	}
@@ -580,4 +587,30 @@ func parseHelper(s string) (helper, error) {
 		id.Recv, id.Name = strings.Trim(recv, "(*)"), name
 	}
 	return helper{id: id, arg: n}, nil
+}
+
+// CapHint says, in the scope's own terms, how to bound its attempts.
+func CapHint(s *Scope) string {
+	if s.lib != nil && s.lib.capHint != "" {
+		return s.lib.capHint
+	}
+	switch s.Kind {
+	case Loop, Goto:
+		return "count the attempts and stop after a few"
+	case Recursion:
+		return "pass down how many attempts are left"
+	}
+	return "cap the attempts"
+}
+
+// DeadlineHint says, in the scope's own terms, how to make it observe the context named ctx.
+func DeadlineHint(s *Scope, ctx string) string {
+	if s.lib != nil && s.lib.deadlineHint != "" {
+		return fmt.Sprintf(s.lib.deadlineHint, ctx)
+	}
+	switch s.Kind {
+	case Loop, Goto, Recursion:
+		return fmt.Sprintf("pass %s to the calls it repeats and stop when it is done", ctx)
+	}
+	return "pass " + ctx + " on"
 }

@@ -32,6 +32,7 @@ var libraries = []*library{
 // Defaults: 10 attempts, CombineDelay(BackOffDelay, RandomDelay) from 100 ms, no context.
 // Attempts(0) and UntilSucceeded() retry until success.
 var avastRetryGo = &library{
+	capHint: "add retry.Attempts(4)", deadlineHint: "add retry.Context(%s)",
 	name:  "avast/retry-go v4+",
 	paths: versions("github.com/avast/retry-go", 4, 5),
 	helpers: []entry{
@@ -56,6 +57,7 @@ var retryGoDelays = map[string]WaitKind{
 // avast/retry-go v2 and v3: as v4, but Attempts(0) never calls the function, and the default
 // delay was an unjittered BackOffDelay before v2.5, which the import path cannot tell apart.
 var avastRetryGoV2 = &library{
+	capHint: "add retry.Attempts(4)", deadlineHint: "add retry.Context(%s)",
 	name:     "avast/retry-go v2, v3",
 	paths:    versions("github.com/avast/retry-go", 1, 3),
 	helpers:  []entry{{names: []string{"Do"}, arg: 0, config: []int{1}, ctx: -1}},
@@ -71,6 +73,7 @@ var avastRetryGoV2 = &library{
 // everything. NewExponentialBackOff: jitter 0.5, no cap on attempts, 15 minutes of elapsed
 // time; a literal has neither jitter nor elapsed limit unless its fields say so.
 var cenkaltiBackoffV4 = &library{
+	capHint: "wrap the BackOff in backoff.WithMaxRetries(b, 3)", deadlineHint: "wrap the BackOff in backoff.WithContext(b, %s)",
 	name:  "cenkalti/backoff v1-v4",
 	paths: versions("github.com/cenkalti/backoff", 1, 3, 4),
 	helpers: []entry{{
@@ -97,6 +100,7 @@ var cenkaltiBackoffV4 = &library{
 // cenkalti/backoff v5: Retry[T](ctx, op, opts...). Defaults: NewExponentialBackOff (jittered),
 // no cap on tries, 15 minutes of elapsed time. WithMaxTries counts attempts, 0 is no cap.
 var cenkaltiBackoffV5 = &library{
+	capHint: "add backoff.WithMaxTries(4)", deadlineHint: "pass %s to backoff.Retry",
 	name:     "cenkalti/backoff v5",
 	paths:    versions("github.com/cenkalti/backoff", 5),
 	helpers:  []entry{{names: []string{"Retry"}, arg: 1, config: []int{2}, ctx: 0}},
@@ -118,6 +122,7 @@ var cenkaltiBackoffV5 = &library{
 // (ctx, d, f). Backoffs never stop and are not jittered unless wrapped; WithMaxRetries counts
 // retries. WithFullJitter exists since v0.4.0.
 var sethvargoRetry = &library{
+	capHint: "wrap the backoff in retry.WithMaxRetries(3, b)", deadlineHint: "pass %s to retry.Do",
 	name:  "sethvargo/go-retry",
 	paths: []string{"github.com/sethvargo/go-retry"},
 	helpers: []entry{
@@ -144,6 +149,7 @@ var sethvargoRetry = &library{
 // Steps counts attempts (0: the function is never called); Jitter > 0 randomises; Factor > 1
 // grows the delay. DefaultRetry: 5 attempts, DefaultBackoff: 4, both jittered.
 var kubernetesWait = &library{
+	capHint: "set the Backoff's Steps", deadlineHint: "use wait.ExponentialBackoffWithContext(%s, ...)",
 	name:  "k8s.io client-go retry, apimachinery wait",
 	paths: []string{"k8s.io/client-go/util/retry", "k8s.io/apimachinery/pkg/util/wait"},
 	helpers: []entry{
@@ -160,8 +166,8 @@ var kubernetesWait = &library{
 	},
 	defaults: summary{Bound{Kind: BoundUnknown}, WaitUnknown, DeadlineNone},
 	settings: map[string]setting{
-		"DefaultRetry":   {layer: 0, bound: bound(5), wait: WaitJittered},
-		"DefaultBackoff": {layer: 0, bound: bound(4), wait: WaitJittered},
+		"DefaultRetry":   {layer: 0, bound: bound(5), wait: WaitJittered, brief: true}, // 4 waits of about 10 ms
+		"DefaultBackoff": {layer: 0, bound: bound(4), wait: WaitJittered, brief: true}, // 10, 50, 250 ms
 		"Backoff{}":      {layer: 0, bound: never, wait: WaitFixed},
 		"Backoff.Steps":  {layer: 1, attempts: attemptsOf(0).zeroMeans(never).negativeMeans(never)},
 		"Backoff.Factor": {layer: 1}, // see k8sFactor
@@ -190,6 +196,7 @@ func k8sFactor(c *site, s *Scope, vals []ssa.Value) {
 // policies. A retry policy's defaults: 2 retries (3 attempts), no delay. WithMaxRetries(-1)
 // and WithMaxAttempts(0 or -1) retry without end.
 var failsafeGo = &library{
+	capHint: "set WithMaxRetries(3) on the retry policy", deadlineHint: "run it with .WithContext(%s)",
 	name:  "failsafe-go",
 	paths: []string{"github.com/failsafe-go/failsafe-go", "github.com/failsafe-go/failsafe-go/retrypolicy"},
 	helpers: []entry{
@@ -224,6 +231,7 @@ var failsafeGo = &library{
 // gax-go: Invoke(ctx, call, opts...) retries per its CallOptions (full jitter, no cap on
 // attempts, until the context ends); with no options it calls once.
 var gaxGo = &library{
+	capHint: "", deadlineHint: "pass %s to gax.Invoke",
 	name:     "googleapis/gax-go",
 	paths:    versions("github.com/googleapis/gax-go", 1, 2),
 	helpers:  []entry{{names: []string{"Invoke"}, arg: 1, config: []int{2}, ctx: 0}},
@@ -238,6 +246,7 @@ var gaxGo = &library{
 // This project's runtime: retry.Do(ctx, policy, fn), retry.DoValue(ctx, policy, fn).
 // Defaults: 4 attempts, full jitter, the context's deadline and the policy's Timeout.
 var idemlintRetry = &library{
+	capHint: "set Policy.MaxAttempts", deadlineHint: "pass %s to retry.Do",
 	name:     "idemlint runtime/retry",
 	paths:    []string{"github.com/idemlint/idemlint/runtime/retry"},
 	helpers:  []entry{{names: []string{"Do", "DoValue"}, arg: 2, config: []int{1}, ctx: 0}},
@@ -254,6 +263,7 @@ const retryablehttpPath = "github.com/hashicorp/go-retryablehttp"
 // retries (default 4: 5 attempts) with DefaultBackoff, exponential without jitter;
 // LinearJitterBackoff jitters. The package's Get/Post/... use a default client.
 var retryablehttpClient = &library{
+	capHint: "set RetryMax", deadlineHint: "send requests made with retryablehttp.NewRequestWithContext(%s, ...)",
 	name:  "hashicorp/go-retryablehttp",
 	paths: []string{retryablehttpPath},
 	clients: []entry{
@@ -265,6 +275,7 @@ var retryablehttpClient = &library{
 }
 
 var retryablehttpSettings = map[string]setting{
+	"NewClient":       {layer: 0}, // where the client is made
 	"Client.RetryMax": {layer: 1, attempts: attemptsOf(1).negativeMeans(once)},
 	"Client.Backoff": {layer: 1, waitBy: map[string]WaitKind{
 		"LinearJitterBackoff": WaitJittered, "RateLimitLinearJitterBackoff": WaitJittered, "DefaultBackoff": WaitBackoff,

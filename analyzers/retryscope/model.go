@@ -176,6 +176,12 @@ type Scope struct {
 	// through its HelperFact, in another): the helper's own scope is where its behaviour is
 	// written, and where checks report it.
 	Inferred bool
+	// Brief marks a library scope whose waits are known to add up to well under a second
+	// (client-go's DefaultRetry): it cannot keep its caller waiting for long.
+	Brief bool
+	// Iterates marks the loop of a retry iterator (see Result.IteratorLoops): each yield is
+	// one attempt of the body that ranges over it.
+	Iterates bool
 	// Poll marks a scope that waits for a condition to hold (a Kubernetes Poll, a Terraform
 	// state refresh) rather than retrying a failure.
 	Poll bool
@@ -184,8 +190,13 @@ type Scope struct {
 	// library's defaults hold (see WaitSetting, AttemptsSetting).
 	Settings []Setting
 
-	at *ssa.Function // the function holding the scope's syntax
+	at  *ssa.Function // the function holding the scope's syntax
+	lib *library      // the library or client table entry, for Callback and Client scopes
 }
+
+// Holder is the function whose code holds the scope's syntax: the function with the loop,
+// the recursive function, or the function making the helper, client or iterator call.
+func (s *Scope) Holder() *ssa.Function { return s.at }
 
 // Pos is where the scope starts.
 func (s *Scope) Pos() token.Pos {

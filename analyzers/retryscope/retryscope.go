@@ -48,6 +48,10 @@ func init() {
 // Result holds the retry scopes of a package.
 type Result struct {
 	Scopes []*Scope
+	// IteratorLoops are the loops of the retry iterators written in this package (Loop scopes
+	// with Iterates set): where their waits and bounds are written. The bodies of ranges over
+	// them are Iterator scopes in Scopes.
+	IteratorLoops []*Scope
 
 	loops    map[*ssa.Function][]*Scope // Loop and Goto scopes, innermost first
 	whole    map[*ssa.Function][]*Scope // scopes whose every instruction of the function repeats
@@ -95,6 +99,7 @@ type state struct {
 	loopInfo map[*ssa.Function][]*Scope    // hand-written scopes per function
 	ssaPkg   *ssa.Package
 	waitMemo map[*ssa.Function]*WaitsFact // how the package's functions wait (nil: they do not)
+	iterMemo map[*ssa.Function]*IteratorFact
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -116,6 +121,7 @@ func run(pass *analysis.Pass) (any, error) {
 		loopInfo: make(map[*ssa.Function][]*Scope),
 		ssaPkg:   ssaRes.Pkg,
 		waitMemo: make(map[*ssa.Function]*WaitsFact),
+		iterMemo: make(map[*ssa.Function]*IteratorFact),
 	}
 	for cur := range insp.Root().Preorder((*ast.CallExpr)(nil), (*ast.LabeledStmt)(nil)) {
 		switch n := cur.Node().(type) {

@@ -80,7 +80,8 @@ func channelWaits(fn *ssa.Function, in func(*ssa.BasicBlock) bool, l *loops.Loop
 		switch {
 		case maker == nil:
 			unknown++
-		case in(maker.Block()):
+		case in(maker.Block()), resetIn(fn, in, maker):
+			// sleeps counts the call that makes or resets the timer in the blocks
 		default:
 			d := maker.Call.Args[0]
 			extra = append(extra, Sleep{Call: maker, Duration: d, Kind: delayKind(d, l)})
@@ -106,6 +107,31 @@ func channelWaits(fn *ssa.Function, in func(*ssa.BasicBlock) bool, l *loops.Loop
 		}
 	}
 	return extra, unknown
+}
+
+// resetIn reports whether a timer or ticker made by maker is reset in the blocks (the wait
+// the blocks choose, which sleeps counts).
+func resetIn(fn *ssa.Function, in func(*ssa.BasicBlock) bool, maker *ssa.Call) bool {
+	for _, b := range fn.Blocks {
+		if !in(b) {
+			continue
+		}
+		for c := range flow.BlockCalls([]*ssa.BasicBlock{b}) {
+			id := flow.ID(flow.Callee(c.Common()))
+			if id.Pkg != "time" || id.Name != "Reset" || len(c.Common().Args) == 0 {
+				continue
+			}
+			made := false
+			flow.Backward(c.Common().Args[0], 16, func(x ssa.Value) bool {
+				made = made || x == maker
+				return !made
+			})
+			if made {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // timeChanMaker returns the time.NewTimer, NewTicker, After or Tick call that made ch (a
@@ -277,8 +303,8 @@ func (st *state) waitsOf(fn *ssa.Function, calls []ssa.CallInstruction, in func(
 	extra, unknown := channelWaits(fn, in, l)
 	ss = append(ss, extra...)
 	for _, c := range calls {
-		if sleepDuration(c) != nil {
-			continue
+		if sleepDuration(c) != nil || c.Common().StaticCallee() == fn {
+			continue // counted above, or the recursive call of a retrying function
 		}
 		if w := st.calleeWaits(c); w != nil {
 			s := Sleep{Call: c, Kind: w.Kind}

@@ -3,8 +3,10 @@
 package edit
 
 import (
+	"bytes"
 	"fmt"
 	"go/ast"
+	"go/format"
 	"go/token"
 	"go/types"
 	"path"
@@ -133,4 +135,22 @@ func CutStmt(fset *token.FileSet, stmt ast.Stmt, src []byte) (text string, del a
 		so, eo = ls, le+1
 	}
 	return text, analysis.TextEdit{Pos: tf.Pos(so), End: tf.Pos(eo)}, true
+}
+
+// Source returns the text of n as written in its file (read through the pass, which caches
+// it), or as printed when the file cannot be read.
+func Source(pass *analysis.Pass, n ast.Node) (string, bool) {
+	if tf := pass.Fset.File(n.Pos()); tf != nil {
+		if src, err := pass.ReadFile(tf.Name()); err == nil && tf.Size() == len(src) {
+			lo, hi := tf.Offset(n.Pos()), tf.Offset(n.End())
+			if 0 <= lo && lo <= hi && hi <= len(src) {
+				return string(src[lo:hi]), true
+			}
+		}
+	}
+	var buf bytes.Buffer
+	if err := format.Node(&buf, pass.Fset, n); err != nil {
+		return "", false
+	}
+	return buf.String(), true
 }

@@ -1,0 +1,50 @@
+// Package nojitter defines an analyzer that reports retries that synchronise, never stop, or
+// outlive their caller.
+//
+// # Analyzer nojitter
+//
+// nojitter: report retries without jitter, without an attempt cap, or without a deadline
+//
+// Clients that fail together retry together. When the wait between attempts is fixed, or
+// grows without a random part, every client that saw the same failure comes back at the same
+// moment, in waves that keep a recovering dependency down. Full jitter spreads them out:
+// sleep = random(0, min(cap, base * 2^attempt)). A retry that nothing bounds keeps calling a
+// dependency that is down, for ever; one that ignores its caller's context keeps going after
+// the caller has given up.
+//
+// For every retry scope (see the retryscope analyzer) it reports, each as its own diagnostic:
+//
+//   - no jitter: the wait between attempts is fixed or an exponential backoff without a
+//     random part (time.Sleep of a constant, a timer reset to base << attempt, avast
+//     retry-go's FixedDelay or BackOffDelay alone, a cenkalti ExponentialBackOff whose
+//     RandomizationFactor is 0, a sethvargo backoff not wrapped in WithJitter or
+//     WithFullJitter, a Kubernetes wait.Backoff without Jitter, go-retryablehttp's
+//     DefaultBackoff), or a loop that goes round without waiting at all;
+//   - no attempt cap: nothing bounds the attempts, neither a count nor a time limit nor a
+//     context (for {} without a counter, retry-go Attempts(0), failsafe-go WithMaxRetries(-1));
+//   - no deadline: a context is at hand in the function, but the retry neither checks it nor
+//     passes it on, nor limits its elapsed time, so its retries outlive the caller.
+//
+// A hand-written loop is reported at the wait for the first finding and at the loop for the
+// other two; a library call at the option that configures it, or at the call when the
+// library's default is to blame; a self-retrying client once, where it is made or configured.
+// A helper the model infers (an in-house Retry(fn)) is reported inside the helper, not at its
+// call sites; a retry iterator where its loop is written.
+//
+// Not reported: what the model cannot tell (a wait computed by a function it cannot see, a
+// context it cannot follow), polls that wait for a condition rather than retry a failure
+// (their interval need not be jittered), and this project's runtime/retry, which jitters,
+// caps and observes the context by default.
+//
+// The suggested fix, where a hand loop sleeps a fixed or growing duration (time.Sleep(d),
+// time.After(d), time.NewTimer(d), t.Reset(d)), wraps the duration in the runtime's full
+// jitter, adding the import:
+//
+//	time.Sleep(retry.FullJitter(backoff))
+//
+// where retry is github.com/idemlint/idemlint/runtime/retry; where one library option or field
+// turns jitter off, it turns it on (retry-go DelayType(CombineDelay(d, RandomDelay)), cenkalti
+// RandomizationFactor: backoff.DefaultRandomizationFactor, sethvargo WithFullJitter, a
+// wait.Backoff's Jitter: 1.0, retryablehttp's LinearJitterBackoff). Cap and deadline findings
+// have no automatic fix; the message says what to add.
+package nojitter

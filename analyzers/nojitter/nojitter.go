@@ -1,0 +1,273 @@
+package nojitter
+
+import (
+	_ "embed"
+	"fmt"
+	"go/token"
+	"go/types"
+	"time"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/docs"
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/report"
+	"github.com/idemlint/idemlint/analyzers/internal/syntax"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
+	"github.com/idemlint/idemlint/analyzers/retryscope"
+)
+
+//go:embed doc.go
+var doc string
+
+var Analyzer = &analysis.Analyzer{
+	Name:     "nojitter",
+	Doc:      docs.MustExtract(doc, "nojitter"),
+	URL:      docs.URL("nojitter"),
+	Requires: []*analysis.Analyzer{retryscope.Analyzer, inspect.Analyzer},
+	Run:      run,
+}
+
+type checker struct {
+	pass  *analysis.Pass
+	rep   *report.Reporter
+	calls *syntax.Calls
+	insp  *inspector.Inspector
+	seen  map[token.Pos]bool // client configurations already reported
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	res := pass.ResultOf[retryscope.Analyzer].(*retryscope.Result)
+	if len(res.Scopes) == 0 && len(res.IteratorLoops) == 0 {
+		return nil, nil
+	}
+	insp := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	c := &checker{
+		pass:  pass,
+		rep:   report.New(pass, "nojitter"),
+		calls: syntax.NewCalls(insp),
+		insp:  insp,
+		seen:  make(map[token.Pos]bool),
+	}
+	for _, s := range append(res.Scopes, res.IteratorLoops...) {
+		switch {
+		case s.Kind == retryscope.Iterator:
+			continue // reported where the iterator's loop is written (IteratorLoops)
+		case s.Kind == retryscope.Callback && s.Inferred:
+			continue // reported inside the helper, where its loop is written
+		case s.Kind == retryscope.Client:
+			at := c.configuredAt(s)
+			if c.seen[at] {
+				continue
+			}
+			c.seen[at] = true
+		}
+		c.checkWait(s)
+		c.checkCap(s)
+		c.checkDeadline(s)
+	}
+	return nil, nil
+}
+
+// handWritten reports whether the scope's loop is written in this package's code (its waits
+// and header are where a change goes).
+func handWritten(s *retryscope.Scope) bool {
+	switch s.Kind {
+	case retryscope.Loop, retryscope.Goto, retryscope.Recursion:
+		return true
+	}
+	return false
+}
+
+// checkWait reports a wait between attempts that is not randomised, or no wait at all.
+func (c *checker) checkWait(s *retryscope.Scope) {
+	if s.Poll {
+		return // a poll waits for a condition; its interval need not be jittered
+	}
+	if handWritten(s) {
+		if s.Wait.Kind == retryscope.WaitNone {
+			c.report(s.Pos(), s, "%s goes round without waiting, so it hammers a dependency that is already failing", c.name(s))
+			return
+		}
+		for _, sl := range s.Wait.Sleeps {
+			if sl.Kind != retryscope.WaitFixed && sl.Kind != retryscope.WaitBackoff {
+				continue
+			}
+			pos := sl.Call.Pos()
+			if cur, ok := c.calls.At(pos); ok {
+				pos = cur.Node().Pos()
+			}
+			d := analysis.Diagnostic{Pos: pos, Message: c.waitMessage(c.name(s), sl.Kind, sl.Duration), Related: c.related(s)}
+			if fix, ok := c.wrapSleep(sl); ok {
+				d.SuggestedFixes = []analysis.SuggestedFix{fix}
+			}
+			c.rep.Report(d)
+		}
+		return
+	}
+	switch s.Wait.Kind {
+	case retryscope.WaitFixed, retryscope.WaitBackoff:
+		set := s.WaitSetting()
+		d := analysis.Diagnostic{Pos: c.settingPos(s, set), Message: c.waitMessage(c.name(s), s.Wait.Kind, nil), Related: c.related(s)}
+		if fix, ok := c.libraryFix(s, set); ok {
+			d.SuggestedFixes = []analysis.SuggestedFix{fix}
+		}
+		c.rep.Report(d)
+	case retryscope.WaitNone:
+		c.report(c.settingPos(s, s.WaitSetting()), s, "%s retries without waiting, so it hammers a dependency that is already failing", c.name(s))
+	}
+}
+
+func (c *checker) waitMessage(who string, kind retryscope.WaitKind, d ssa.Value) string {
+	if kind == retryscope.WaitBackoff {
+		return fmt.Sprintf("%s backs off without jitter, so clients that failed together retry together, in waves", who)
+	}
+	if n, ok := flow.IntConst(d); ok && d != nil && typeis.Duration(d.Type()) && n > 0 {
+		return fmt.Sprintf("%s waits a fixed %s between attempts, so clients that failed together retry together", who, time.Duration(n))
+	}
+	return fmt.Sprintf("%s waits a fixed delay between attempts, so clients that failed together retry together", who)
+}
+
+// checkCap reports a scope that nothing bounds: no attempt count, no time limit, no context.
+func (c *checker) checkCap(s *retryscope.Scope) {
+	if s.Attempts.Kind != retryscope.BoundNone || s.Deadline != retryscope.DeadlineNone {
+		return
+	}
+	pos := s.Pos()
+	if !handWritten(s) {
+		pos = c.settingPos(s, s.AttemptsSetting())
+	}
+	c.report(pos, s, "%s has no attempt cap and no deadline, so it retries for ever while the dependency is down; %s",
+		c.name(s), retryscope.CapHint(s))
+}
+
+// checkDeadline reports a scope that ignores the context at hand.
+func (c *checker) checkDeadline(s *retryscope.Scope) {
+	if s.Deadline != retryscope.DeadlineNone {
+		return
+	}
+	ctx := contextInReach(s.Holder())
+	if ctx == "" || brief(s) {
+		return
+	}
+	c.report(s.Pos(), s, "%s does not observe %s, so its retries outlive the caller's deadline; %s",
+		c.name(s), ctx, retryscope.DeadlineHint(s, ctx))
+}
+
+// brief reports whether the scope's waits certainly add up to little, so that it cannot keep
+// its caller waiting for long: a known number of attempts, each followed by at most a known
+// constant wait, under a second in all, or a library configuration known to be brief.
+func brief(s *retryscope.Scope) bool {
+	if s.Brief {
+		return true
+	}
+	if !handWritten(s) || s.Attempts.Kind != retryscope.BoundConst {
+		return false
+	}
+	var longest int64
+	for _, sl := range s.Wait.Sleeps {
+		n, ok := flow.IntConst(sl.Duration)
+		if sl.Duration == nil || !ok {
+			return false
+		}
+		longest = max(longest, n)
+	}
+	return int64(s.Attempts.N)*longest < int64(time.Second)
+}
+
+// contextInReach returns how the code of fn, or of the functions around it, names a context it
+// was given: a context parameter or captured variable, or r.Context() of a request parameter.
+func contextInReach(fn *ssa.Function) string {
+	for f := fn; f != nil; f = f.Parent() {
+		for _, p := range f.Params {
+			if typeis.Context(p.Type()) && p.Name() != "_" && p.Name() != "" {
+				return p.Name()
+			}
+		}
+		for _, fv := range f.FreeVars {
+			if typeis.Context(fv.Type()) {
+				return fv.Name()
+			}
+		}
+		for _, p := range f.Params {
+			if typeis.Named(p.Type(), "net/http", "Request") && p.Name() != "_" && p.Name() != "" {
+				return p.Name() + ".Context()"
+			}
+		}
+	}
+	return ""
+}
+
+// name is how a message names the scope.
+func (c *checker) name(s *retryscope.Scope) string {
+	switch s.Kind {
+	case retryscope.Loop:
+		if s.Iterates {
+			return "retry iterator"
+		}
+		return "retry loop"
+	case retryscope.Goto:
+		return "goto retry loop"
+	case retryscope.Recursion:
+		return "retrying function " + s.Fn.Name()
+	case retryscope.Client:
+		if sig, ok := s.Func.Type().(*types.Signature); ok && sig.Recv() != nil {
+			return s.Func.Pkg().Name() + "." + flow.ID(s.Func).Recv
+		}
+		return flow.Name(s.Func, nil) + "'s client"
+	}
+	return flow.Name(s.Func, c.pass.Pkg)
+}
+
+// configuredAt is where a client scope's configuration is: the setting that decided its wait,
+// its first setting (the constructor), or the call.
+func (c *checker) configuredAt(s *retryscope.Scope) token.Pos {
+	if set := s.WaitSetting(); set != nil && set.Pos.IsValid() {
+		return set.Pos
+	}
+	for _, set := range s.Settings {
+		if set.Pos.IsValid() {
+			return set.Pos
+		}
+	}
+	return s.Pos()
+}
+
+// settingPos is where to report a library scope's finding: at the setting that decided it,
+// where a client is made, or at the call.
+func (c *checker) settingPos(s *retryscope.Scope, set *retryscope.Setting) token.Pos {
+	if s.Kind == retryscope.Client {
+		return c.start(c.configuredAt(s))
+	}
+	if set != nil && set.Pos.IsValid() {
+		return c.start(set.Pos)
+	}
+	return s.Pos()
+}
+
+// start maps a call's Lparen (where SSA puts a call) to the start of the call expression.
+func (c *checker) start(pos token.Pos) token.Pos {
+	if cur, ok := c.calls.At(pos); ok {
+		return cur.Node().Pos()
+	}
+	return pos
+}
+
+func (c *checker) report(pos token.Pos, s *retryscope.Scope, format string, args ...any) {
+	c.rep.Report(analysis.Diagnostic{Pos: pos, Message: fmt.Sprintf(format, args...), Related: c.related(s)})
+}
+
+// related points at the scope when the diagnostic is elsewhere.
+func (c *checker) related(s *retryscope.Scope) []analysis.RelatedInformation {
+	if p := s.Pos(); p.IsValid() {
+		r := analysis.RelatedInformation{Pos: p, Message: s.Kind.String()}
+		if s.Node != nil {
+			r.End = s.Node.End()
+		}
+		return []analysis.RelatedInformation{r}
+	}
+	return nil
+}
