@@ -219,6 +219,9 @@ func (c *checker) name(s *retryscope.Scope) string {
 		}
 		return flow.Name(s.Func, nil) + "'s client"
 	}
+	if sig, ok := s.Func.Type().(*types.Signature); ok && sig.Recv() != nil && s.Func.Pkg() != c.pass.Pkg {
+		return s.Func.Pkg().Name() + "." + flow.Name(s.Func, nil) // failsafe.Executor.Run
+	}
 	return flow.Name(s.Func, c.pass.Pkg)
 }
 

@@ -203,7 +203,9 @@ func (st *state) recursion(fn *ssa.Function) *Scope {
 				s.Calls = slices.Collect(flow.Calls(fn))
 				s.Attempts = recursionBound(fn, call)
 				s.Wait = st.waitsOf(fn, s.Calls, all, nil)
-				s.Deadline = observesDeadline(s.Calls)
+				s.Deadline = observesDeadline(slices.DeleteFunc(slices.Clone(s.Calls), func(c ssa.CallInstruction) bool {
+					return c.Common().StaticCallee() == fn // passing ctx to itself bounds nothing
+				}))
 				return s
 			}
 		}

@@ -38,6 +38,9 @@ type library struct {
 	when func(c *site, e *entry) bool
 	// adjust, if set, refines a summary where a table cannot say it (k8s Backoff's Factor).
 	adjust func(c *site, s *Scope, vals []ssa.Value)
+	// made names the constructors and literals that make a client of the library; when none
+	// of them reaches a call, the client came from elsewhere and its settings are unknown.
+	made []string
 	// capHint and deadlineHint say, in the library's terms, how to cap the attempts and how to
 	// make the retries observe a context (%s: the context's name).
 	capHint, deadlineHint string
@@ -148,8 +151,13 @@ func (lib *library) summarise(c *site, e *entry, s *Scope) {
 			vals = append(vals, c.Variadic(i)...)
 		}
 	}
-	for _, a := range lib.found(c, vals) {
+	fs := lib.found(c, vals)
+	for _, a := range fs {
 		lib.apply(a, s)
+	}
+	if len(lib.made) > 0 && !slices.ContainsFunc(fs, func(f found) bool { return slices.Contains(lib.made, f.name) }) && len(e.config) > 0 {
+		s.Attempts, s.Wait.Kind, s.Deadline = Bound{Kind: BoundUnknown}, WaitUnknown, DeadlineUnknown
+		s.Settings = nil
 	}
 	if lib.adjust != nil {
 		lib.adjust(c, s, vals)
@@ -384,12 +392,42 @@ func (c *site) origins(v ssa.Value) []ssa.Value {
 	}
 	out := []ssa.Value{v}
 	seen := map[ssa.Value]bool{v: true}
+	add := func(x ssa.Value) {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
 	for i := 0; i < len(out) && len(out) < 16; i++ {
 		for _, s := range c.stores.Loaded(flow.Unwrap(out[i])) {
-			if !seen[s] {
-				seen[s] = true
-				out = append(out, s)
-			}
+			add(s)
+		}
+		for _, r := range returnedBy(out[i]) {
+			add(r)
+		}
+	}
+	return out
+}
+
+// returnedBy returns, when v is the result of a call of a function of the caller's package
+// (a constructor such as newClient()), the values that function returns for it.
+func returnedBy(v ssa.Value) []ssa.Value {
+	x, idx := flow.Unwrap(v), 0
+	if e, ok := x.(*ssa.Extract); ok {
+		x, idx = e.Tuple, e.Index
+	}
+	call, ok := x.(*ssa.Call)
+	if !ok {
+		return nil
+	}
+	callee := call.Call.StaticCallee()
+	if callee == nil || callee.Pkg == nil || callee.Pkg != call.Parent().Pkg || len(callee.Blocks) == 0 {
+		return nil
+	}
+	var out []ssa.Value
+	for _, b := range callee.Blocks {
+		if ret, ok := last(b).(*ssa.Return); ok && idx < len(ret.Results) {
+			out = append(out, ret.Results[idx])
 		}
 	}
 	return out

@@ -231,7 +231,7 @@ var failsafeGo = &library{
 // gax-go: Invoke(ctx, call, opts...) retries per its CallOptions (full jitter, no cap on
 // attempts, until the context ends); with no options it calls once.
 var gaxGo = &library{
-	capHint: "", deadlineHint: "pass %s to gax.Invoke",
+	capHint: "give the context a deadline, or add gax.WithTimeout", deadlineHint: "pass %s to gax.Invoke",
 	name:     "googleapis/gax-go",
 	paths:    versions("github.com/googleapis/gax-go", 1, 2),
 	helpers:  []entry{{names: []string{"Invoke"}, arg: 1, config: []int{2}, ctx: 0}},
@@ -272,10 +272,12 @@ var retryablehttpClient = &library{
 	},
 	defaults: summary{*bound(5), WaitBackoff, DeadlineUnknown},
 	settings: retryablehttpSettings,
+	made:     []string{"NewClient", "Client{}"},
 }
 
 var retryablehttpSettings = map[string]setting{
 	"NewClient":       {layer: 0}, // where the client is made
+	"Client{}":        {layer: 0},
 	"Client.RetryMax": {layer: 1, attempts: attemptsOf(1).negativeMeans(once)},
 	"Client.Backoff": {layer: 1, waitBy: map[string]WaitKind{
 		"LinearJitterBackoff": WaitJittered, "RateLimitLinearJitterBackoff": WaitJittered, "DefaultBackoff": WaitBackoff,

@@ -71,3 +71,10 @@ func (b *StopBackOff) Reset()                     {}
 func WithMaxRetries(b BackOff, max uint64) BackOff              { return b }
 func WithContext(b BackOff, ctx context.Context) BackOffContext { return nil }
 func Permanent(err error) error                                 { return err }
+
+const (
+	DefaultInitialInterval     = 500 * time.Millisecond
+	DefaultRandomizationFactor = 0.5
+	DefaultMultiplier          = 1.5
+	DefaultMaxInterval         = 60 * time.Second
+)

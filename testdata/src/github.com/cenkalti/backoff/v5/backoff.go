@@ -49,3 +49,10 @@ func (b *ZeroBackOff) NextBackOff() time.Duration { return 0 }
 func (b *ZeroBackOff) Reset()                     {}
 
 func Permanent(err error) error { return err }
+
+const (
+	DefaultInitialInterval     = 500 * time.Millisecond
+	DefaultRandomizationFactor = 0.5
+	DefaultMultiplier          = 1.5
+	DefaultMaxInterval         = 60 * time.Second
+)

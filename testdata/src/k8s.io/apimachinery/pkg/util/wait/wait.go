@@ -28,3 +28,7 @@ func PollUntilContextTimeout(ctx context.Context, interval, timeout time.Duratio
 func PollUntilContextCancel(ctx context.Context, interval time.Duration, immediate bool, condition ConditionWithContextFunc) error {
 	return nil
 }
+func PollInfinite(interval time.Duration, condition ConditionFunc) error { return nil }
+func PollImmediate(interval, timeout time.Duration, condition ConditionFunc) error {
+	return nil
+}

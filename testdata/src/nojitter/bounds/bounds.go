@@ -1,0 +1,303 @@
+// Package bounds holds retries that nothing stops, and retries that ignore their caller's
+// context, across every scope kind and library.
+package bounds
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"time"
+
+	retrygo "github.com/avast/retry-go/v4"
+	backoff4 "github.com/cenkalti/backoff/v4"
+	backoff5 "github.com/cenkalti/backoff/v5"
+	"github.com/failsafe-go/failsafe-go"
+	"github.com/failsafe-go/failsafe-go/retrypolicy"
+	gax "github.com/googleapis/gax-go/v2"
+	sethretry "github.com/sethvargo/go-retry"
+	"k8s.io/apimachinery/pkg/util/wait"
+)
+
+type queue struct {
+	db   *sql.DB
+	hc   *http.Client
+	addr string
+}
+
+func jittered(d time.Duration) time.Duration { return time.Duration(rand.Int64N(int64(d))) }
+
+// claim makes one attempt without a context.
+func (q *queue) claim(id string) error {
+	res, err := q.db.Exec("UPDATE jobs SET state = 'running' WHERE id = $1 AND state = 'pending'", id)
+	if err != nil {
+		return fmt.Errorf("claim %s: %w", id, err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return errors.New("not claimed")
+	}
+	return nil
+}
+
+// notify makes one attempt with the context it is given.
+func (q *queue) notify(ctx context.Context, id string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://"+q.addr+"/jobs/"+id, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := q.hc.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+// ---- Reported: no attempt cap and no deadline ----
+
+func (q *queue) ClaimForever(id string) {
+	for { // want `retry loop has no attempt cap and no deadline`
+		err := q.claim(id)
+		if err == nil {
+			return
+		}
+		log.Printf("claim %s: %v", id, err)
+		time.Sleep(jittered(time.Second))
+	}
+}
+
+func (q *queue) ClaimInGoroutine(id string) {
+	go func() {
+		for { // want `retry loop has no attempt cap and no deadline`
+			if err := q.claim(id); err == nil {
+				return
+			}
+			time.Sleep(jittered(2 * time.Second))
+		}
+	}()
+}
+
+func (q *queue) claimRecursive(id string) error { // want `retrying function claimRecursive has no attempt cap and no deadline, so it retries for ever while the dependency is down; pass down how many attempts are left`
+	err := q.claim(id)
+	if err != nil {
+		time.Sleep(jittered(time.Second))
+		return q.claimRecursive(id) // the function is the scope
+	}
+	return nil
+}
+
+func dialForever(addr string) net.Conn {
+	var conn net.Conn
+	var err error
+	for conn == nil { // want `retry loop has no attempt cap and no deadline`
+		conn, err = net.DialTimeout("tcp", addr, 5*time.Second)
+		if err == nil {
+			break
+		}
+		log.Printf("dial %s: %v", addr, err)
+		time.Sleep(jittered(time.Second))
+	}
+	return conn
+}
+
+func (q *queue) RetryGoAttemptsZero(id string) error {
+	return retrygo.Do(func() error { return q.claim(id) }, retrygo.Attempts(0)) // want `retry.Do has no attempt cap and no deadline`
+}
+
+func (q *queue) CenkaltiConstantUnbounded(id string) error {
+	return backoff4.Retry(func() error { return q.claim(id) }, backoff4.NewConstantBackOff(time.Second)) // want `backoff.Retry waits a fixed delay` `backoff.Retry has no attempt cap and no deadline`
+}
+
+func (q *queue) CenkaltiZero(id string) error {
+	return backoff4.Retry(func() error { return q.claim(id) }, &backoff4.ZeroBackOff{}) // want `backoff.Retry retries without waiting` `backoff.Retry has no attempt cap and no deadline`
+}
+
+func (q *queue) CenkaltiV5Unbounded(id string) (bool, error) {
+	return backoff5.Retry(context.Background(), func() (bool, error) { return true, q.claim(id) }, backoff5.WithMaxTries(0), backoff5.WithMaxElapsedTime(0)) // want `backoff.Retry has no attempt cap and no deadline`
+}
+
+func (q *queue) SethvargoUnbounded(id string) error {
+	b := sethretry.WithFullJitter(sethretry.NewExponential(time.Second))
+	return sethretry.Do(context.Background(), b, func(context.Context) error { // want `retry.Do has no attempt cap and no deadline`
+		return sethretry.RetryableError(q.claim(id))
+	})
+}
+
+func (q *queue) SethvargoHelper(id string) error {
+	return sethretry.Exponential(context.TODO(), time.Second, func(context.Context) error { // want `retry.Exponential backs off without jitter` `retry.Exponential has no attempt cap and no deadline`
+		return sethretry.RetryableError(q.claim(id))
+	})
+}
+
+func (q *queue) FailsafeAttemptsZero(id string) error {
+	rp := retrypolicy.NewBuilder[any]().WithMaxAttempts(0).WithJitter(time.Second).Build() // want `failsafe.Run has no attempt cap and no deadline`
+	return failsafe.Run(func() error { return q.claim(id) }, rp)
+}
+
+// A poll needs no jitter, but one that nothing ends is still reported.
+func (q *queue) PollForever(id string) error {
+	return wait.PollInfinite(time.Second, func() (bool, error) { // want `wait.PollInfinite has no attempt cap and no deadline`
+		return q.claim(id) == nil, nil
+	})
+}
+
+// An in-house helper that retries for ever: reported once, inside it.
+func forever(op func() error) {
+	for { // want `retry loop has no attempt cap and no deadline`
+		if err := op(); err == nil {
+			return
+		}
+		time.Sleep(jittered(time.Second))
+	}
+}
+
+func (q *queue) UseForever(id string) {
+	forever(func() error { return q.claim(id) })
+}
+
+// A ticker retried until the job is claimed.
+func (q *queue) ClaimOnTicks(id string) {
+	t := time.NewTicker(time.Second) // want `retry loop waits a fixed 1s between attempts`
+	defer t.Stop()
+	for range t.C { // want `retry loop has no attempt cap and no deadline`
+		if err := q.claim(id); err == nil {
+			return
+		}
+	}
+}
+
+// ---- Reported: a context is at hand, and the retries ignore it ----
+
+func (q *queue) ClaimIgnoringContext(ctx context.Context, id string) error {
+	var err error
+	for attempt := range 10 { // want `retry loop does not observe ctx`
+		if err = q.claim(id); err == nil {
+			return nil
+		}
+		log.Printf("claim %s: attempt %d: %v", id, attempt, err)
+		time.Sleep(jittered(time.Second << attempt))
+	}
+	return err
+}
+
+func (q *queue) GotoIgnoringContext(ctx context.Context, id string) error {
+	n := 0
+again: // want `goto retry loop does not observe ctx`
+	if err := q.claim(id); err != nil && n < 5 {
+		n++
+		time.Sleep(jittered(2 * time.Second))
+		goto again
+	}
+	return nil
+}
+
+func (q *queue) recursiveIgnoringContext(ctx context.Context, id string, left int) error { // want `retrying function recursiveIgnoringContext does not observe ctx`
+	err := q.claim(id)
+	if err != nil && left > 0 {
+		time.Sleep(jittered(5 * time.Second))
+		return q.recursiveIgnoringContext(ctx, id, left-1)
+	}
+	return err
+}
+
+func (q *queue) ClosureIgnoringContext(ctx context.Context, ids []string) {
+	for _, id := range ids {
+		go func() {
+			for attempt := 0; attempt < 5; attempt++ { // want `retry loop does not observe ctx`
+				if err := q.notify(context.Background(), id); err == nil {
+					return
+				}
+				time.Sleep(jittered(time.Second))
+			}
+		}()
+	}
+}
+
+func (q *queue) RetryGoBackgroundContext(ctx context.Context, id string) error {
+	return retrygo.Do(func() error { return q.claim(id) }, retrygo.Attempts(5), retrygo.Context(context.Background())) // want `retry.Do does not observe ctx`
+}
+
+func (q *queue) CenkaltiV5Background(ctx context.Context, id string) (bool, error) {
+	return backoff5.Retry(context.Background(), func() (bool, error) { return true, q.claim(id) }, backoff5.WithMaxTries(5), backoff5.WithMaxElapsedTime(0)) // want `backoff.Retry does not observe ctx, so its retries outlive the caller's deadline; pass ctx to backoff.Retry`
+}
+
+func (q *queue) SethvargoBackground(ctx context.Context, id string) error {
+	b := sethretry.WithMaxRetries(5, sethretry.WithFullJitter(sethretry.NewExponential(time.Second)))
+	return sethretry.Do(context.Background(), b, func(context.Context) error { // want `retry.Do does not observe ctx, so its retries outlive the caller's deadline; pass ctx to retry.Do`
+		return sethretry.RetryableError(q.claim(id))
+	})
+}
+
+func (q *queue) GaxBackground(ctx context.Context, id string, opts ...gax.CallOption) error {
+	return gax.Invoke(context.Background(), func(context.Context, gax.CallSettings) error { // want `gax.Invoke does not observe ctx, so its retries outlive the caller's deadline; pass ctx to gax.Invoke` `gax.Invoke has no attempt cap and no deadline, so it retries for ever while the dependency is down; give the context a deadline, or add gax.WithTimeout`
+		return q.claim(id)
+	}, opts...)
+}
+
+func (q *queue) FailsafeNoContext(ctx context.Context, id string) error {
+	rp := retrypolicy.NewBuilder[any]().WithMaxRetries(5).WithJitter(time.Second).Build()
+	return failsafe.Run(func() error { return q.claim(id) }, rp) // want `failsafe.Run does not observe ctx, so its retries outlive the caller's deadline; run it with .WithContext\(ctx\)`
+}
+
+func (q *queue) KubernetesNoContext(ctx context.Context, id string) error {
+	return wait.ExponentialBackoff(wait.Backoff{Steps: 6, Duration: time.Second, Factor: 2, Jitter: 0.5}, func() (bool, error) { // want `wait.ExponentialBackoff does not observe ctx, so its retries outlive the caller's deadline; use wait.ExponentialBackoffWithContext\(ctx, ...\)`
+		return q.claim(id) == nil, nil
+	})
+}
+
+func (q *queue) PollNoContext(ctx context.Context, id string) error {
+	return wait.PollImmediate(time.Second, time.Minute, func() (bool, error) {
+		return q.claim(id) == nil, nil // a time limit bounds it: not reported
+	})
+}
+
+// ---- Not reported ----
+
+func (q *queue) ClaimWithContext(ctx context.Context, id string) error {
+	var err error
+	for attempt := range 10 {
+		if err = q.claim(id); err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(jittered(time.Second << attempt)):
+		}
+	}
+	return err
+}
+
+func (q *queue) NotifyPassingContext(ctx context.Context, id string) error {
+	var err error
+	for attempt := 0; attempt < 5; attempt++ {
+		if err = q.notify(ctx, id); err == nil {
+			return nil
+		}
+		time.Sleep(jittered(time.Second))
+	}
+	return err
+}
+
+func (q *queue) RetryGoWithContext(ctx context.Context, id string) error {
+	return retrygo.Do(func() error { return q.claim(id) }, retrygo.Attempts(5), retrygo.Context(ctx))
+}
+
+func (q *queue) CenkaltiWithContext(ctx context.Context, id string) error {
+	return backoff4.Retry(func() error { return q.claim(id) }, backoff4.WithContext(backoff4.NewExponentialBackOff(), ctx))
+}
+
+// Bounded by its count, and no context anywhere in reach: nothing to report.
+func (q *queue) ClaimAtStartup(id string) error {
+	var err error
+	for attempt := 0; attempt < 5; attempt++ {
+		if err = q.claim(id); err == nil {
+			return nil
+		}
+		time.Sleep(jittered(time.Second))
+	}
+	return err
+}

@@ -1,0 +1,90 @@
+// Package clients holds self-retrying clients: reported once, where they are made or
+// configured, not at every request.
+package clients
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/hashicorp/go-retryablehttp"
+)
+
+type notifier struct {
+	rc  *retryablehttp.Client
+	url string
+}
+
+// The library's default backoff has no jitter.
+func newNotifier(url string) *notifier {
+	rc := retryablehttp.NewClient() // want `retryablehttp.Client backs off without jitter`
+	rc.RetryMax = 3
+	rc.RetryWaitMin = 500 * time.Millisecond
+	return &notifier{rc: rc, url: url}
+}
+
+func (n *notifier) Send(ctx context.Context, body []byte) error {
+	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodPost, n.url, body)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := n.rc.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+func (n *notifier) Ping(ctx context.Context) error {
+	resp, err := n.rc.Get(n.url + "/ping")
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+// An explicit DefaultBackoff: the field is where jitter goes.
+func newAuditClient() *retryablehttp.Client {
+	return &retryablehttp.Client{
+		RetryMax:     4,
+		RetryWaitMin: time.Second,
+		RetryWaitMax: 30 * time.Second,
+		Backoff:      retryablehttp.DefaultBackoff, // want `retryablehttp.Client backs off without jitter`
+	}
+}
+
+func audit(ctx context.Context, c *retryablehttp.Client, url string) error {
+	resp, err := c.Get(url)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+func useAudit(ctx context.Context) error {
+	c := newAuditClient()
+	resp, err := c.Get("https://audit.example.com/v1/events")
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+// ---- Not reported ----
+
+func newJitteredClient() *retryablehttp.Client {
+	c := retryablehttp.NewClient()
+	c.Backoff = retryablehttp.LinearJitterBackoff
+	c.RetryMax = 3
+	return c
+}
+
+func useJittered(ctx context.Context) error {
+	c := newJitteredClient()
+	resp, err := c.Get("https://api.example.com/v1/things")
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}

@@ -1,0 +1,41 @@
+// Package iters: a retry iterator is reported where its loop waits, not at each range over it.
+package iters
+
+import (
+	"context"
+	"iter"
+	"net/http"
+	"time"
+)
+
+// attempts yields n attempts, waiting a fixed interval between them.
+func attempts(ctx context.Context, n int, interval time.Duration) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for i := range n {
+			if !yield(i) {
+				return
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(interval): // want `retry iterator waits a fixed delay between attempts`
+			}
+		}
+	}
+}
+
+func get(ctx context.Context, hc *http.Client, url string) error {
+	var err error
+	for range attempts(ctx, 4, time.Second) {
+		var req *http.Request
+		req, err = http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		if err != nil {
+			return err
+		}
+		var resp *http.Response
+		if resp, err = hc.Do(req); err == nil {
+			return resp.Body.Close()
+		}
+	}
+	return err
+}
