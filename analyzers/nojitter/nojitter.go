@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"strings"
 	"time"
 
 	"golang.org/x/tools/go/analysis"
@@ -54,6 +55,10 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	for _, s := range append(res.Scopes, res.IteratorLoops...) {
 		switch {
+		case c.inTest(s.Pos()):
+			continue // tests and examples wait as they please
+		case (s.Kind == retryscope.Callback || s.Kind == retryscope.Client) && s.Func != nil && s.Func.Pkg() == pass.Pkg:
+			continue // the library's own defaults, in the library
 		case s.Kind == retryscope.Iterator:
 			continue // reported where the iterator's loop is written (IteratorLoops)
 		case s.Kind == retryscope.Callback && s.Inferred:
@@ -70,6 +75,12 @@ func run(pass *analysis.Pass) (any, error) {
 		c.checkDeadline(s)
 	}
 	return nil, nil
+}
+
+// inTest reports whether pos is in a test file.
+func (c *checker) inTest(pos token.Pos) bool {
+	f := c.pass.Fset.File(pos)
+	return f != nil && strings.HasSuffix(f.Name(), "_test.go")
 }
 
 // handWritten reports whether the scope's loop is written in this package's code (its waits
@@ -93,8 +104,8 @@ func (c *checker) checkWait(s *retryscope.Scope) {
 			return
 		}
 		for _, sl := range s.Wait.Sleeps {
-			if sl.Kind != retryscope.WaitFixed && sl.Kind != retryscope.WaitBackoff {
-				continue
+			if sl.Kind != retryscope.WaitFixed && sl.Kind != retryscope.WaitBackoff || sl.AfterSuccess {
+				continue // jittered, unknown, or a poll's wait for a state after a success
 			}
 			pos := sl.Call.Pos()
 			if cur, ok := c.calls.At(pos); ok {

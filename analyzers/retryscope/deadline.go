@@ -27,12 +27,41 @@ func observesDeadline(calls []ssa.CallInstruction) DeadlineKind {
 			continue
 		}
 		for _, a := range c.Args {
-			if typeis.Context(a.Type()) && bounded(a) {
+			if typeis.Context(a.Type()) && bounded(a) || typeis.Named(a.Type(), "net/http", "Request") && carriesContext(a) {
 				return DeadlineContext
 			}
 		}
 	}
 	return kind
+}
+
+// carriesContext reports whether an *http.Request carries a context that may bound it: one
+// it was made with (NewRequestWithContext, WithContext, Clone), or the caller's (a request
+// received as a parameter, or copied from one); not one made by http.NewRequest.
+func carriesContext(req ssa.Value) bool {
+	carries := false
+	flow.Backward(req, 64, func(x ssa.Value) bool {
+		switch x := x.(type) {
+		case *ssa.Parameter:
+			carries = carries || typeis.Named(x.Type(), "net/http", "Request")
+		case *ssa.Call:
+			id := flow.ID(flow.Callee(x.Common()))
+			switch {
+			case id.Pkg == "net/http" && id.Recv == "" && id.Name == "NewRequestWithContext",
+				id.Pkg == "net/http" && id.Recv == "Request" && (id.Name == "WithContext" || id.Name == "Clone"):
+				for _, a := range x.Call.Args {
+					if typeis.Context(a.Type()) {
+						carries = carries || bounded(a)
+					}
+				}
+				return false
+			case id.Pkg == "net/http" && id.Name == "NewRequest":
+				return false
+			}
+		}
+		return !carries
+	})
+	return carries
 }
 
 // bounded reports whether a context may carry a deadline or cancellation: anything but one

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
@@ -33,10 +34,15 @@ func decisions(fn *ssa.Function, in func(*ssa.BasicBlock) bool) []decision {
 		if !ok {
 			continue
 		}
-		call, success := outcome(ifInstr.Cond, in)
+		call, success, either := outcome(ifInstr.Cond, in)
 		if call != nil {
-			_, policy := retryPolicy(unNot(ifInstr.Cond), in)
+			_, _, policy := retryPolicy(unNot(ifInstr.Cond), in)
 			ds = append(ds, decision{block: b, call: call, success: success, policy: policy})
+			if either {
+				// A verdict whose sense the structure must tell: the side that goes round is
+				// the failure side, whichever it is (retryLoop tries both).
+				ds = append(ds, decision{block: b, call: call, success: 1 - success, policy: policy})
+			}
 		}
 	}
 	return ds
@@ -44,20 +50,21 @@ func decisions(fn *ssa.Function, in func(*ssa.BasicBlock) bool) []decision {
 
 // outcome analyses a branch condition. When it tests the result of a call made in the blocks
 // for which in holds, it returns that call and which successor (0: true, 1: false) is taken
-// when the call succeeded.
-func outcome(cond ssa.Value, in func(*ssa.BasicBlock) bool) (ssa.CallInstruction, int) {
+// when the call succeeded; either when a verdict's sense is not known (the structure decides).
+func outcome(cond ssa.Value, in func(*ssa.BasicBlock) bool) (call ssa.CallInstruction, success int, either bool) {
 	switch c := cond.(type) {
 	case *ssa.UnOp:
 		if c.Op == token.NOT {
-			call, success := outcome(c.X, in)
-			return call, 1 - success
+			call, success, either := outcome(c.X, in)
+			return call, 1 - success, either
 		}
 	case *ssa.Extract, *ssa.Call, *ssa.Phi:
-		// A retry policy: shouldRetry(err, resp), c.CheckRetry(ctx, resp, err), isRetryable(err).
-		// When it says no, the loop is done, whatever the outcome was: that side plays the part
-		// of success; the call it judges is the decisive one.
-		if judged, ok := retryPolicy(cond, in); ok {
-			return judged, 1
+		// A verdict on another call's outcome: shouldRetry(err, resp), c.CheckRetry(ctx,
+		// resp, err), retryable(resp), again := err != nil && transient(err). When a retry
+		// policy says no, the loop is done, whatever the outcome was: that side plays the
+		// part of success; the call it judges is the decisive one.
+		if judged, named, ok := retryPolicy(cond, in); ok {
+			return judged, 1, !named
 		}
 	case *ssa.BinOp:
 		x, y := c.X, c.Y
@@ -67,9 +74,9 @@ func outcome(cond ssa.Value, in func(*ssa.BasicBlock) bool) (ssa.CallInstruction
 		if flow.IsNil(y) && typeis.ErrorLike(x.Type()) && (c.Op == token.EQL || c.Op == token.NEQ) {
 			call := producer(x, in)
 			if c.Op == token.EQL {
-				return call, 0
+				return call, 0, false
 			}
-			return call, 1
+			return call, 1, false
 		}
 		// resp.StatusCode OP constant: success is where 200 falls.
 		op := c.Op
@@ -79,19 +86,19 @@ func outcome(cond ssa.Value, in func(*ssa.BasicBlock) bool) (ssa.CallInstruction
 		}
 		code, ok := flow.IntConst(y)
 		if !ok {
-			return nil, 0
+			return nil, 0, false
 		}
 		resp := statusOf(x)
 		if resp == nil {
-			return nil, 0
+			return nil, 0, false
 		}
 		call := producer(resp, in)
 		if constant.Compare(constant.MakeInt64(200), op, constant.MakeInt64(code)) {
-			return call, 0
+			return call, 0, false
 		}
-		return call, 1
+		return call, 1, false
 	}
-	return nil, 0
+	return nil, 0, false
 }
 
 // unNot strips logical negations.
@@ -105,47 +112,54 @@ func unNot(v ssa.Value) ssa.Value {
 	}
 }
 
-// retryPolicy reports whether the boolean v is the verdict of a retry policy called in the
-// blocks: a call whose callee (function, method, or func-valued field or variable) has "retry"
-// in its name, taking the error or response of another call made there. It returns that
-// other call (or the policy call itself when there is none).
-func retryPolicy(v ssa.Value, in func(*ssa.BasicBlock) bool) (ssa.CallInstruction, bool) {
-	if judged := retryVerdict(v, in); judged != nil {
-		return judged, true
+// retryPolicy reports whether the boolean v is a verdict on the outcome of another call made
+// in the blocks: a call taking that call's error or response (shouldRetry(err, resp),
+// c.CheckRetry(ctx, resp, err), retryable(resp), whatever its name, though not a standard
+// library predicate such as errors.Is), or a boolean variable computed from such verdicts or
+// from comparing the error with nil (again := err != nil && transient(err)). It returns the
+// judged call, and named when a name says the verdict means "retry" (its sense is then known:
+// false leaves). A call named for retrying that judges no other call is its own verdict.
+func retryPolicy(v ssa.Value, in func(*ssa.BasicBlock) bool) (judged ssa.CallInstruction, named, ok bool) {
+	if judged, named := retryVerdict(v, in); judged != nil {
+		return judged, named, true
 	}
 	call := producer(v, in)
-	if call == nil || !strings.Contains(strings.ToLower(calleeName(call.Common())), "retry") {
-		return nil, false
+	if call == nil {
+		return nil, false, false
+	}
+	named = strings.Contains(strings.ToLower(calleeName(call.Common())), "retry")
+	if fn := flow.Callee(call.Common()); !named && (fn == nil || fn.Pkg() == nil || ssapkg.IsStdPath(fn.Pkg().Path())) {
+		return nil, false, false
 	}
 	for _, a := range call.Common().Args {
 		if typeis.ErrorLike(a.Type()) || typeis.HTTPResponse(a.Type()) {
 			if judged := producer(a, in); judged != nil && judged != call {
-				return judged, true
+				return judged, named, true
 			}
 		}
 	}
-	return call, true
+	if named {
+		return call, true, true
+	}
+	return nil, false, false
 }
 
-// retryVerdict returns the call whose outcome a boolean variable named for retrying
-// (needsRetry, shouldRetry, retryable) judges, when v is one: the call whose error the
-// variable's computation compares with nil or hands to a check. Names that say the opposite
-// (noRetry, stopRetrying) do not count.
-func retryVerdict(v ssa.Value, in func(*ssa.BasicBlock) bool) ssa.CallInstruction {
+// retryVerdict returns the call whose outcome a boolean variable judges, when v is one: the
+// call whose error the variable's computation compares with nil or hands to a check. named
+// says the variable is named for retrying (needsRetry, shouldRetry, retryable; not noRetry or
+// stopRetrying), which tells the verdict's sense; names never decide whether it is one.
+func retryVerdict(v ssa.Value, in func(*ssa.BasicBlock) bool) (judged ssa.CallInstruction, named bool) {
 	phi, ok := v.(*ssa.Phi)
 	if !ok || !typeis.Bool(phi.Type()) {
-		return nil
+		return nil, false
 	}
 	name := strings.ToLower(phi.Comment)
-	if !strings.Contains(name, "retry") {
-		return nil
-	}
+	named = strings.Contains(name, "retry")
 	for _, neg := range []string{"no", "stop", "skip", "dont", "done", "max"} {
 		if strings.HasPrefix(name, neg) {
-			return nil
+			named = false
 		}
 	}
-	var judged ssa.CallInstruction
 	flow.Backward(phi, 64, func(x ssa.Value) bool {
 		switch x := x.(type) {
 		case *ssa.BinOp:
@@ -166,7 +180,7 @@ func retryVerdict(v ssa.Value, in func(*ssa.BasicBlock) bool) ssa.CallInstructio
 		}
 		return judged == nil
 	})
-	return judged
+	return judged, named
 }
 
 // calleeName names what a call calls: the function or method, or the field, parameter or

@@ -42,6 +42,11 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 				s.Attempts.Kind = BoundUnknown // the policy may count attempts itself
 			}
 			s.Wait = st.waitsOf(fn, s.Calls, l.Contains, l)
+			for i, sl := range s.Wait.Sleeps {
+				if b := sl.Call.Block(); b != nil && b.Parent() == fn && d.block.Succs[d.success].Dominates(b) {
+					s.Wait.Sleeps[i].AfterSuccess = true
+				}
+			}
 			s.Deadline = observesDeadline(s.Calls)
 			scopes = append([]*Scope{s}, scopes...)
 		}

@@ -108,6 +108,9 @@ type Sleep struct {
 	Call     ssa.CallInstruction
 	Duration ssa.Value // the duration argument
 	Kind     WaitKind
+	// AfterSuccess marks a wait reached only after the decisive call succeeded: the loop
+	// polls for a state ("still in progress"), it does not wait out a failure.
+	AfterSuccess bool
 }
 
 // DeadlineKind says whether a scope observes an overall time bound.

@@ -166,7 +166,7 @@ func loopBound(fn *ssa.Function, l *loops.Loop, decisive ssa.CallInstruction) Bo
 		if !ok || !typeis.Integer(cmp.X.Type()) {
 			continue
 		}
-		if call, _ := outcome(cmp, l.Contains); call != nil {
+		if call, _, _ := outcome(cmp, l.Contains); call != nil {
 			continue // a status check decides success, not the number of attempts
 		}
 		if typeis.Duration(cmp.X.Type()) || !changesInLoop(cmp.X, l) && !changesInLoop(cmp.Y, l) {

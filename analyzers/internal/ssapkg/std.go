@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 )
@@ -30,4 +31,20 @@ func IsStd(pass *analysis.Pass) bool {
 		}
 	}
 	return false
+}
+
+var stdPaths sync.Map // import path -> bool
+
+// IsStdPath reports whether path is a package of the standard library: one without a dot in
+// its first element whose directory is under GOROOT/src.
+func IsStdPath(path string) bool {
+	if first, _, _ := strings.Cut(path, "/"); strings.Contains(first, ".") || path == "" {
+		return false
+	}
+	if v, ok := stdPaths.Load(path); ok {
+		return v.(bool)
+	}
+	_, err := os.Stat(filepath.Join(build.Default.GOROOT, "src", filepath.FromSlash(path)))
+	stdPaths.Store(path, err == nil)
+	return err == nil
 }

@@ -324,7 +324,7 @@ func (s *sdk) sleepTime(n int) time.Duration                                    
 func (s *sdk) send(req *http.Request) (*http.Response, error) { // want send:`retries: retry loop at loops.go:327, attempts=unknown`
 	var resp *http.Response
 	var err error
-	for n := 0; ; { // want `retry loop: attempts=unknown wait=fixed deadline=none`
+	for n := 0; ; { // want `retry loop: attempts=unknown wait=fixed deadline=context`
 		resp, err = s.client.Do(req)
 		ok, _ := s.shouldRetry(err, resp, n)
 		if !ok {
@@ -661,4 +661,44 @@ func hotLoop() error { // want hotLoop:`retries: retry loop`
 		}
 	}
 	return err
+}
+
+// Verdicts decided by structure, whatever their names.
+func shouldContinue(resp *http.Response, err error) bool {
+	return err != nil || resp.StatusCode >= 500
+}
+
+func verdictCall(req *http.Request) error { // want verdictCall:`retries: retry loop`
+	for attempt := 0; attempt < 4; attempt++ { // want `retry loop: attempts=4 wait=fixed deadline=context`
+		resp, err := do(req)
+		if !shouldContinue(resp, err) {
+			return err
+		}
+		time.Sleep(time.Second)
+	}
+	return errors.New("gave up")
+}
+
+func transient(err error) bool { return err != nil }
+
+func verdictVariable(ctx context.Context) error { // want verdictVariable:`retries: retry loop`
+	var err error
+	for attempt := 0; attempt < 3; attempt++ { // want `retry loop: attempts=3 wait=fixed deadline=context`
+		err = callCtx(ctx)
+		again := err != nil && transient(err)
+		if !again {
+			break
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+// A loop that stops when a standard predicate says the source is exhausted is not a retry.
+func drainUntilCanceled(next func() error) {
+	for {
+		if err := next(); errors.Is(err, context.Canceled) {
+			return
+		}
+	}
 }
