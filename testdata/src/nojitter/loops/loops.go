@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log"
 	"math/rand/v2"
 	"net/http"
@@ -368,4 +369,54 @@ func (c *Client) ShortPause(ctx context.Context, id string) error {
 		time.Sleep(10 * time.Millisecond) // want `retry loop waits a fixed 10ms between attempts`
 	}
 	return err
+}
+
+// A poll for a remote state: it waits only after a successful call that says "not yet"; a
+// failure is retried at once, a few times. The poll's interval need not be jittered.
+func (c *Client) WaitActive(ctx context.Context, id string) error {
+	failures := 0
+	for {
+		req, err := c.newRequest(ctx, http.MethodGet, "/v1/actions/"+id, nil)
+		if err != nil {
+			return err
+		}
+		resp, err := c.http.Do(req)
+		if err != nil {
+			if failures < 3 {
+				failures++
+				continue
+			}
+			return err
+		}
+		var action struct{ Status string }
+		err = json.NewDecoder(resp.Body).Decode(&action)
+		resp.Body.Close()
+		if err != nil {
+			return err
+		}
+		if action.Status == "completed" {
+			return nil
+		}
+		select {
+		case <-time.After(5 * time.Second):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// Each attempt sends a clone of the caller's request, which carries the caller's context.
+func (c *Client) Forward(req *http.Request, body []byte) (*http.Response, error) {
+	var lastErr error
+	for attempt := 0; attempt < 4; attempt++ {
+		clone := req.Clone(req.Context())
+		clone.Body = io.NopCloser(bytes.NewReader(body))
+		resp, err := c.http.Do(clone)
+		if err == nil {
+			return resp, nil
+		}
+		lastErr = err
+		time.Sleep(time.Duration(rand.Int64N(int64(time.Second))))
+	}
+	return nil, lastErr
 }
