@@ -60,7 +60,14 @@ func run(pass *analysis.Pass) (any, error) {
 		case (s.Kind == retryscope.Callback || s.Kind == retryscope.Client) && s.Func != nil && s.Func.Pkg() == pass.Pkg:
 			continue // the library's own defaults, in the library
 		case s.Kind == retryscope.Iterator:
-			continue // reported where the iterator's loop is written (IteratorLoops)
+			// The iterator's waits are reported where its loop is written (IteratorLoops);
+			// its bounds here, where the body may check a context or stop.
+			c.checkCap(s)
+			c.checkDeadline(s)
+			continue
+		case s.Iterates:
+			c.checkWait(s)
+			continue
 		case s.Kind == retryscope.Callback && s.Inferred:
 			continue // reported inside the helper, where its loop is written
 		case s.Kind == retryscope.Client:
@@ -224,6 +231,11 @@ func (c *checker) name(s *retryscope.Scope) string {
 		return "goto retry loop"
 	case retryscope.Recursion:
 		return "retrying function " + s.Fn.Name()
+	case retryscope.Iterator:
+		if s.Func != nil {
+			return "loop over " + flow.Name(s.Func, c.pass.Pkg)
+		}
+		return "loop over a retry iterator"
 	case retryscope.Client:
 		if sig, ok := s.Func.Type().(*types.Signature); ok && sig.Recv() != nil {
 			return s.Func.Pkg().Name() + "." + flow.ID(s.Func).Recv

@@ -637,6 +637,8 @@ func CapHint(s *Scope) string {
 		return "count the attempts and stop after a few"
 	case Recursion:
 		return "pass down how many attempts are left"
+	case Iterator:
+		return "count the attempts in the body and stop after a few"
 	}
 	return "cap the attempts"
 }

@@ -4,6 +4,7 @@ package iters
 import (
 	"context"
 	"iter"
+	"math/rand/v2"
 	"net/http"
 	"time"
 )
@@ -38,4 +39,40 @@ func get(ctx context.Context, hc *http.Client, url string) error {
 		}
 	}
 	return err
+}
+
+// forever yields attempts with a jittered backoff and no end: the body decides when to stop.
+func forever() iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for i := 0; ; i++ {
+			if !yield(i) {
+				return
+			}
+			time.Sleep(time.Duration(rand.Int64N(int64(time.Second << min(i, 5)))))
+		}
+	}
+}
+
+// The body passes the caller's context on: bounded.
+func listen(ctx context.Context, hc *http.Client, url string) {
+	for range forever() {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		if err != nil {
+			return
+		}
+		if resp, err := hc.Do(req); err == nil {
+			resp.Body.Close()
+			return
+		}
+	}
+}
+
+// Nothing bounds this one.
+func poll(hc *http.Client, url string) {
+	for range forever() { // want `loop over forever has no attempt cap and no deadline`
+		if resp, err := hc.Get(url); err == nil {
+			resp.Body.Close()
+			return
+		}
+	}
 }
