@@ -52,13 +52,19 @@ func retryLoop(fn *ssa.Function, l *loops.Loop) (d decision, ok bool) {
 // operation: the call's arguments are taken from a collection or accessor by the loop's
 // counter (items[i], v.Method(i)), or are the counter itself when it does not start at 0 or 1
 // (for port := lo; port <= hi; port++), or come from a channel or from a call that consumes a
-// source (Recv, Read, Next, Pop...); or the counter runs up to a length (i < len(items)).
+// source (Recv, Read, Next, Pop...), or are what the previous round's outcome led to (a
+// chain: the next task or page from this call's response), or are written by a callback
+// that another call of the loop is handed (a receive that delivers through a callback); or
+// the counter runs up to a length (i < len(items)).
 func iterates(call ssa.CallInstruction, l *loops.Loop) bool {
 	c := call.Common()
 	args := append([]ssa.Value{c.Value}, c.Args...)
 	found := false
 	for _, a := range args {
 		if phi, ok := flow.Unwrap(a).(*ssa.Phi); ok && phi.Block() == l.Header && typeis.Integer(phi.Type()) && !smallStart(phi, l) {
+			return true
+		}
+		if chained(a, call, l) || deliveredBy(a, call, l) {
 			return true
 		}
 		flow.Backward(a, 64, func(x ssa.Value) bool {
@@ -93,6 +99,68 @@ func iterates(call ssa.CallInstruction, l *loops.Loop) bool {
 		})
 	}
 	return found || countsToLength(l)
+}
+
+// chained reports whether a, an argument of call, is carried from one round to the next and
+// renewed from call's own results (task = next(response of call)): each round works on what
+// the previous one led to.
+func chained(a ssa.Value, call ssa.CallInstruction, l *loops.Loop) bool {
+	phi, ok := flow.Unwrap(a).(*ssa.Phi)
+	if !ok || phi.Block() != l.Header || call.Value() == nil {
+		return false
+	}
+	for i, e := range phi.Edges {
+		if i >= len(l.Header.Preds) || !l.Contains(l.Header.Preds[i]) || e == phi {
+			continue
+		}
+		renewed := false
+		flow.Backward(e, 128, func(x ssa.Value) bool {
+			renewed = renewed || x == call.Value()
+			return !renewed && x != phi
+		})
+		if renewed {
+			return true
+		}
+	}
+	return false
+}
+
+// deliveredBy reports whether a, an argument of call, is loaded from a variable that a
+// closure writes, the closure being handed to another call made in the loop: that call
+// delivers a new value each round (a receive with a callback).
+func deliveredBy(a ssa.Value, call ssa.CallInstruction, l *loops.Loop) bool {
+	load, ok := flow.Unwrap(a).(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return false
+	}
+	alloc, ok := load.X.(*ssa.Alloc)
+	if !ok || alloc.Referrers() == nil {
+		return false
+	}
+	for _, r := range *alloc.Referrers() {
+		mc, ok := r.(*ssa.MakeClosure)
+		if !ok {
+			continue
+		}
+		for _, b := range l.Blocks(call.Parent()) {
+			for other := range flow.BlockCalls([]*ssa.BasicBlock{b}) {
+				if other == call {
+					continue
+				}
+				for _, arg := range other.Common().Args {
+					handed := false
+					flow.Backward(arg, 16, func(x ssa.Value) bool {
+						handed = handed || x == mc
+						return !handed
+					})
+					if handed {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }
 
 // smallStart reports whether a counter phi starts at the constant 0 or 1, as attempt counters do.

@@ -613,7 +613,7 @@ func computedSleep(ctx context.Context) error { // want computedSleep:`retries: 
 // Wait helpers that take no duration: the model reads their bodies.
 type waiter struct{ delay time.Duration }
 
-func (p *waiter) waitForRetry()                  { time.Sleep(p.delay) }
+func (p *waiter) waitForRetry()                 { time.Sleep(p.delay) }
 func waitForRetryN(attempt int)                 { time.Sleep(time.Duration(1<<attempt) * 100 * time.Millisecond) }
 func pauseFor(d time.Duration)                  { time.Sleep(d) }
 func hold(ctx context.Context, d time.Duration) { pauseFor(d) }
@@ -700,5 +700,47 @@ func drainUntilCanceled(next func() error) {
 		if err := next(); errors.Is(err, context.Canceled) {
 			return
 		}
+	}
+}
+
+// A chain of tasks: each round processes the task the previous round's response named.
+type task struct{ next *task }
+
+func process(t *task) (*task, error)            { return nil, nil }
+func respond(t *task, err error) (*task, error) { return nil, nil }
+
+func chain(first *task) error {
+	t := first
+	for {
+		done, err := process(t)
+		if done == nil && err == nil {
+			return nil
+		}
+		resp, rerr := respond(done, err)
+		if rerr != nil {
+			return rerr
+		}
+		if resp == nil || err != nil {
+			return nil
+		}
+		t = resp.next
+	}
+}
+
+// A receive that delivers through a callback: each round handles a new value.
+type inbox struct{}
+
+func (inbox) receiveAsync(cb func(v string)) bool { return true }
+func decodeInto(v string, into *string) error     { return nil }
+
+func consume(in inbox, into *string) {
+	var got string
+	cb := func(v string) { got = v }
+	for {
+		in.receiveAsync(cb)
+		if err := decodeInto(got, into); err == nil {
+			return
+		}
+		// a corrupt value: drop it and take the next one
 	}
 }
