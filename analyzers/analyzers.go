@@ -7,6 +7,7 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/keyinloop"
 	"github.com/idemlint/idemlint/analyzers/keys"
+	"github.com/idemlint/idemlint/analyzers/nestedretry"
 	"github.com/idemlint/idemlint/analyzers/nojitter"
 	"github.com/idemlint/idemlint/analyzers/notimeout"
 	"github.com/idemlint/idemlint/analyzers/remote"
@@ -19,6 +20,7 @@ func Checks() []*analysis.Analyzer {
 		keyinloop.Analyzer,
 		nojitter.Analyzer,
 		notimeout.Analyzer,
+		nestedretry.Analyzer,
 	}
 }
 

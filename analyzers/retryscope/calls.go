@@ -27,19 +27,19 @@ func helperName(fn *types.Func) string {
 func (st *state) callScopes(fn *ssa.Function) {
 	for call := range flow.Calls(fn) {
 		if s := st.iteratorScope(call); s != nil {
-			s.at = fn
+			s.at, s.Site = fn, call
 			st.add(s)
 			continue
 		}
 		if hc := st.helperCall(call); hc != nil {
 			s := st.callbackScope(hc)
-			s.at = fn
+			s.at, s.Site = fn, call
 			st.setCallSyntax(s, call)
 			st.add(s)
 			continue
 		}
 		if s := st.clientScope(call); s != nil {
-			s.at = fn
+			s.at, s.Site = fn, call
 			st.setCallSyntax(s, call)
 			st.add(s)
 		}

@@ -79,6 +79,7 @@ func (f *IteratorFact) String() string {
 // directly or through the functions it calls.
 func (st *state) exportRetries() {
 	retries := make(map[*ssa.Function]*RetriesFact)
+	inner := st.res.reaches
 	root := func(fn *ssa.Function) *ssa.Function {
 		for fn.Parent() != nil {
 			fn = fn.Parent()
@@ -89,6 +90,7 @@ func (st *state) exportRetries() {
 		at := root(s.at)
 		if retries[at] == nil {
 			retries[at] = &RetriesFact{Attempts: s.Attempts, Where: st.where(s)}
+			inner[at] = s
 		}
 	}
 	// Through calls, until nothing changes.
@@ -108,6 +110,7 @@ func (st *state) exportRetries() {
 					f := *retries[callee]
 					f.Via = callee.Name()
 					retries[r] = &f
+					inner[r] = inner[callee]
 					changed = true
 					continue
 				}

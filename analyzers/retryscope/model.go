@@ -166,6 +166,9 @@ type Scope struct {
 	Func *types.Func
 	// Helper is Func's full name ("github.com/avast/retry-go/v4.Do").
 	Helper string
+	// Site is the helper, client or iterator call that makes a Callback, Client or Iterator
+	// scope.
+	Site ssa.CallInstruction
 	// Decisive is the call whose outcome (error or status) decides whether to go round, for
 	// hand-written scopes.
 	Decisive ssa.CallInstruction

@@ -53,6 +53,8 @@ type Result struct {
 	// them are Iterator scopes in Scopes.
 	IteratorLoops []*Scope
 
+	reaches map[*ssa.Function]*Scope // a scope each function of the package holds or calls into
+
 	loops    map[*ssa.Function][]*Scope // Loop and Goto scopes, innermost first
 	whole    map[*ssa.Function][]*Scope // scopes whose every instruction of the function repeats
 	creators map[*ssa.Function]ssa.Instruction
@@ -83,6 +85,26 @@ func (r *Result) Enclosing(instr ssa.Instruction) []*Scope {
 	return out
 }
 
+// Reached returns the retry layer that a call enters: a scope of this package that the
+// called function holds or calls into, or, for a function of another package, its
+// RetriesFact. Both are nil when the callee does not retry (or the model cannot tell).
+func (r *Result) Reached(pass *analysis.Pass, call ssa.CallInstruction) (*Scope, *RetriesFact) {
+	if callee := call.Common().StaticCallee(); callee != nil {
+		if s := r.reaches[callee]; s != nil {
+			return s, nil
+		}
+	}
+	fn := flow.Callee(call.Common())
+	if fn == nil || fn.Pkg() == nil || fn.Pkg() == pass.Pkg {
+		return nil, nil
+	}
+	var f RetriesFact
+	if pass.ImportObjectFact(fn, &f) {
+		return nil, &f
+	}
+	return nil, nil
+}
+
 // In returns the scopes whose repeating code is the function fn itself.
 func (r *Result) In(fn *ssa.Function) []*Scope { return r.whole[fn] }
 
@@ -111,6 +133,7 @@ func run(pass *analysis.Pass) (any, error) {
 			loops:    make(map[*ssa.Function][]*Scope),
 			whole:    make(map[*ssa.Function][]*Scope),
 			creators: make(map[*ssa.Function]ssa.Instruction),
+			reaches:  make(map[*ssa.Function]*Scope),
 		},
 		funcs:    ssaRes.SrcFuncs,
 		calls:    make(map[token.Pos]inspector.Cursor),

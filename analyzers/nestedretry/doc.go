@@ -1,0 +1,32 @@
+// Package nestedretry defines an analyzer that reports a retry layer around another one.
+//
+// # Analyzer nestedretry
+//
+// nestedretry: report a retry layer wrapped around another retry layer
+//
+// Attempts multiply across layers: three layers of three attempts make 27 calls to a
+// dependency that is already struggling, and the layers' waits and deadlines stop meaning
+// what each was written to mean. Retry at one layer.
+//
+// It reports a retry scope (see the retryscope analyzer) that reaches another retry layer:
+//
+//   - directly: a retry loop or a library retry inside another one's body, or a call of a
+//     self-retrying client there (go-retryablehttp, resty with a retry count, AWS SDK for Go
+//     v2 service clients, an http.Client over retryablehttp's or this project's transport);
+//   - through the functions it calls, in this package or, through a fact on the function
+//     ("retries internally, up to N attempts"), in another: a client package that retries
+//     inside, wrapped in another retry by the service that uses it.
+//
+// The finding is at the call or statement that enters the inner layer, with the outer scope
+// and, in this package, the inner one as related positions. The message names the inner layer
+// and, when both counts are known, the amplification: "retries up to 4 times around Upload,
+// which retries up to 5 times: up to 20 calls per request; keep one layer".
+//
+// Not reported: an inner layer that is switched off (one attempt: RetryMax 0,
+// Attempts(1), aws.NopRetryer); a loop that iterates rather than retries (a worker handling
+// one job per turn, a paginator); a library callback and the library's own loop, which are
+// one layer; two retry scopes one after the other; a poll that waits for a state around a
+// call that retries its failures.
+//
+// There is no automatic fix: which layer to keep is a design choice.
+package nestedretry

@@ -1,0 +1,218 @@
+package nestedretry
+
+import (
+	_ "embed"
+	"fmt"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/buildssa"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/docs"
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/report"
+	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
+	"github.com/idemlint/idemlint/analyzers/internal/syntax"
+	"github.com/idemlint/idemlint/analyzers/retryscope"
+)
+
+//go:embed doc.go
+var doc string
+
+var Analyzer = &analysis.Analyzer{
+	Name:     "nestedretry",
+	Doc:      docs.MustExtract(doc, "nestedretry"),
+	URL:      docs.URL("nestedretry"),
+	Requires: []*analysis.Analyzer{retryscope.Analyzer, ssapkg.Analyzer, inspect.Analyzer},
+	Run:      run,
+}
+
+type checker struct {
+	pass  *analysis.Pass
+	res   *retryscope.Result
+	rep   *report.Reporter
+	calls *syntax.Calls
+	seen  map[token.Pos]bool
+}
+
+// An inner layer: a scope of this package, or what a fact tells of another package's
+// function; entered at pos.
+type layer struct {
+	name     string
+	attempts retryscope.Bound
+	scope    *retryscope.Scope // nil when known through a fact
+	pos      token.Pos
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	res := pass.ResultOf[retryscope.Analyzer].(*retryscope.Result)
+	c := &checker{
+		pass:  pass,
+		res:   res,
+		rep:   report.New(pass, "nestedretry"),
+		calls: syntax.NewCalls(pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)),
+		seen:  make(map[token.Pos]bool),
+	}
+	sites := make(map[ssa.CallInstruction]bool)
+	for _, s := range res.Scopes {
+		if s.Site != nil {
+			sites[s.Site] = true
+		}
+	}
+	// Scopes of this package inside another scope.
+	for _, s := range res.Scopes {
+		anchor, pos := c.anchor(s)
+		if anchor == nil {
+			continue
+		}
+		c.check(anchor, s.Fn, layer{name: c.name(s), attempts: s.Attempts, scope: s, pos: pos})
+	}
+	// Calls, inside a scope, of functions that retry.
+	for _, fn := range pass.ResultOf[ssapkg.Analyzer].(*buildssa.SSA).SrcFuncs {
+		for call := range flow.Calls(fn) {
+			callee := call.Common().StaticCallee()
+			if sites[call] || callee == fn {
+				continue // a scope of its own (above), or a retrying function's recursion
+			}
+			inner, fact := res.Reached(pass, call)
+			var l layer
+			switch {
+			case inner != nil:
+				l = layer{name: c.callName(call), attempts: inner.Attempts, scope: inner}
+			case fact != nil:
+				l = layer{name: c.callName(call), attempts: fact.Attempts}
+			default:
+				continue
+			}
+			l.pos = c.start(call.Pos())
+			c.check(call, callee, l)
+		}
+	}
+	return nil, nil
+}
+
+// anchor returns the instruction where a scope is entered, to find the scopes around it, and
+// the position to report.
+func (c *checker) anchor(s *retryscope.Scope) (ssa.Instruction, token.Pos) {
+	switch {
+	case s.Site != nil:
+		return s.Site, c.start(s.Site.Pos())
+	case s.Loop != nil && len(s.Loop.Header.Instrs) > 0:
+		return s.Loop.Header.Instrs[0], s.Pos()
+	}
+	return nil, token.NoPos // recursion: the function itself is the layer, entered by its callers
+}
+
+// check reports the layer when a retry scope around anchor repeats it.
+func (c *checker) check(anchor ssa.Instruction, self *ssa.Function, inner layer) {
+	if b := inner.attempts; b.Kind == retryscope.BoundConst && b.N <= 1 {
+		return // switched off
+	}
+	outer := c.outer(anchor, inner.scope, self)
+	if outer == nil || c.seen[inner.pos] {
+		return
+	}
+	c.seen[inner.pos] = true
+	related := []analysis.RelatedInformation{{Pos: outer.Pos(), Message: "outer " + outer.Kind.String()}}
+	if inner.scope != nil && inner.scope.Pos().IsValid() && inner.scope.Pos() != inner.pos {
+		related = append(related, analysis.RelatedInformation{Pos: inner.scope.Pos(), Message: "inner " + inner.scope.Kind.String()})
+	}
+	c.rep.Report(analysis.Diagnostic{Pos: inner.pos, Message: message(outer.Attempts, inner), Related: related})
+}
+
+// outer returns the nearest scope around anchor that retries on failure: not the inner scope
+// itself, nor one whose code is the function the inner layer is (a retrying function's own
+// scope), nor a poll or a scope with a single attempt.
+func (c *checker) outer(anchor ssa.Instruction, inner *retryscope.Scope, self *ssa.Function) *retryscope.Scope {
+	for _, s := range c.res.Enclosing(anchor) {
+		switch {
+		case s == inner, s.Kind == retryscope.Client:
+			continue
+		case self != nil && s.Fn == self:
+			continue
+		case s.Poll || polls(s):
+			return nil
+		case s.Attempts.Kind == retryscope.BoundConst && s.Attempts.N <= 1:
+			return nil
+		}
+		return s
+	}
+	return nil
+}
+
+// polls reports whether a hand-written scope only waits after a success: it polls for a
+// state rather than retrying failures.
+func polls(s *retryscope.Scope) bool {
+	if len(s.Wait.Sleeps) == 0 {
+		return false
+	}
+	for _, sl := range s.Wait.Sleeps {
+		if !sl.AfterSuccess {
+			return false
+		}
+	}
+	return true
+}
+
+func message(outer retryscope.Bound, inner layer) string {
+	const tail = "; keep one layer"
+	switch {
+	case outer.Kind == retryscope.BoundConst && inner.attempts.Kind == retryscope.BoundConst:
+		return fmt.Sprintf("retries up to %d times around %s, which retries up to %d times: up to %d calls per request%s",
+			outer.N, inner.name, inner.attempts.N, outer.N*inner.attempts.N, tail)
+	case inner.attempts.Kind == retryscope.BoundNone:
+		return fmt.Sprintf("retries around %s, which retries with no attempt cap: unbounded calls per request%s", inner.name, tail)
+	case outer.Kind == retryscope.BoundNone:
+		return fmt.Sprintf("retries with no attempt cap around %s, which retries too: unbounded calls per request%s", inner.name, tail)
+	case outer.Kind == retryscope.BoundConst:
+		return fmt.Sprintf("retries up to %d times around %s, which retries too: attempts multiply%s", outer.N, inner.name, tail)
+	case inner.attempts.Kind == retryscope.BoundConst:
+		return fmt.Sprintf("retries around %s, which retries up to %d times: attempts multiply%s", inner.name, inner.attempts.N, tail)
+	}
+	return fmt.Sprintf("retries around %s, which retries too: attempts multiply%s", inner.name, tail)
+}
+
+// name is how a message names an inner scope.
+func (c *checker) name(s *retryscope.Scope) string {
+	switch s.Kind {
+	case retryscope.Loop:
+		return "an inner retry loop"
+	case retryscope.Goto:
+		return "an inner goto retry loop"
+	case retryscope.Iterator:
+		return "a loop over a retry iterator"
+	}
+	return c.funcName(s.Func)
+}
+
+// callName names the function a call enters.
+func (c *checker) callName(call ssa.CallInstruction) string {
+	if fn := flow.Callee(call.Common()); fn != nil {
+		return c.funcName(fn)
+	}
+	return "a retrying call"
+}
+
+// funcName names a function for a message: package-qualified when it is another package's
+// method (retryablehttp.Client.Do).
+func (c *checker) funcName(fn *types.Func) string {
+	if fn == nil {
+		return "a retrying call"
+	}
+	if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil && fn.Pkg() != nil && fn.Pkg() != c.pass.Pkg {
+		return fn.Pkg().Name() + "." + flow.Name(fn, nil)
+	}
+	return flow.Name(fn, c.pass.Pkg)
+}
+
+// start maps a call's Lparen (where SSA puts a call) to the start of the call expression.
+func (c *checker) start(pos token.Pos) token.Pos {
+	if cur, ok := c.calls.At(pos); ok {
+		return cur.Node().Pos()
+	}
+	return pos
+}
