@@ -2,6 +2,7 @@ package retry
 
 import (
 	"context"
+	"errors"
 	"time"
 )
 
@@ -91,18 +92,15 @@ func run[T any](ctx context.Context, p *Policy, fn func(context.Context, Attempt
 		}
 		last = err
 		if cerr := ctx.Err(); cerr != nil { // the caller's end, or the overall deadline
-			permit.Abandon()
+			if errors.Is(cerr, context.Canceled) {
+				permit.Abandon() // the caller gave up: that says nothing of the dependency
+			} else {
+				permit.Failure() // it did not answer in time
+			}
 			return zero, stop(stopReason(cerr), n, err)
 		}
-		retryable := p.retryable(err)
-		if p.Breaker != nil {
-			if retryable || IsTransient(err) {
-				permit.Failure()
-			} else {
-				permit.Success() // the dependency answered
-			}
-		}
-		if !retryable {
+		permit.Done(err)
+		if !p.retryable(err) {
 			return zero, stop(ErrPermanent, n, err)
 		}
 		if n >= p.maxAttempts() {
@@ -111,9 +109,10 @@ func run[T any](ctx context.Context, p *Policy, fn func(context.Context, Attempt
 		now := clock.Now()
 		wait = p.delay(randOr(p.Rand), n, wait)
 		asked := retryAfter(err, now)
-		if asked > 0 {
-			wait = max(wait, min(asked, p.maxDelay()))
+		if asked > p.maxDelay() && !hasDeadline {
+			return zero, stop(ErrRetryAfterTooLong, n, err)
 		}
+		wait = max(wait, asked) // never earlier than the server asked
 		if hasDeadline && !now.Add(wait).Before(deadline) {
 			return zero, stop(ErrDeadline, n, err)
 		}

@@ -3,6 +3,7 @@ package retry
 import (
 	"context"
 	"errors"
+	"net"
 	"net/http"
 	"strings"
 	"syscall"
@@ -314,7 +315,7 @@ func TestPolicyTimeoutLongerThanContextDeadline(t *testing.T) {
 }
 
 func TestAttemptTimeout(t *testing.T) {
-	p, _ := fake(Policy{AttemptTimeout: 30 * time.Millisecond}, 0)
+	p, _ := fake(Policy{AttemptTimeout: 30 * time.Millisecond, Idempotent: true}, 0) // a read
 	var left []time.Duration
 	err := Do(context.Background(), p, func(ctx context.Context, a Attempt) error {
 		dl, ok := ctx.Deadline()
@@ -349,21 +350,33 @@ func TestAttemptContextEndsWhenTheAttemptReturns(t *testing.T) {
 	assert.ErrorIs(t, kept.Err(), context.Canceled)
 }
 
-func TestRetryAfterIsHonouredAndCapped(t *testing.T) {
+func TestRetryAfterIsHonoured(t *testing.T) {
 	busy := func(after string) error {
 		return &HTTPError{Method: "GET", StatusCode: 429, Header: http.Header{"Retry-After": {after}}}
 	}
-	p, clock := fake(Policy{MaxAttempts: 5, MaxDelay: 10 * time.Second}, 0)
+	p, clock := fake(Policy{MaxAttempts: 5, MaxDelay: 10 * time.Second, Timeout: 2 * time.Minute}, 0)
 	var infos []RetryInfo
 	p.OnRetry = func(_ context.Context, r RetryInfo) { infos = append(infos, r) }
-	date := epoch.Add(20 * time.Second).Format(http.TimeFormat) // asked when the clock reads epoch+11s
+	date := epoch.Add(70 * time.Second).Format(http.TimeFormat) // asked when the clock reads epoch+61s
 	fn, _ := failing(busy("1"), busy("60"), busy(date), busy("garbage"))
 	require.NoError(t, Do(context.Background(), p, fn))
-	assert.Equal(t, []time.Duration{time.Second, 10 * time.Second, 9 * time.Second}, clock.Sleeps(),
-		"a bad Retry-After falls back to the jitter, zero here, which is not slept")
+	assert.Equal(t, []time.Duration{time.Second, time.Minute, 9 * time.Second}, clock.Sleeps(),
+		"a Retry-After above MaxDelay is honoured when the deadline allows it; a bad one falls back to the jitter, zero here, which is not slept")
 	require.Len(t, infos, 4)
 	assert.Equal(t, time.Minute, infos[1].RetryAfter, "the hook sees what the server asked")
-	assert.Equal(t, 10*time.Second, infos[1].Delay, "and the capped wait")
+	assert.Equal(t, time.Minute, infos[1].Delay, "and the wait, never shorter")
+}
+
+// Issue 18.7: a Retry-After above MaxDelay is never cut short. Without a deadline to bound the
+// wait, Do stops with a clear error rather than retry early or wait without bound.
+func TestRetryAfterAboveMaxDelayWithoutADeadlineStops(t *testing.T) {
+	p, clock := fake(Policy{MaxDelay: time.Second}, 0)
+	fn, calls := failing(&HTTPError{Method: "GET", StatusCode: 429, Header: http.Header{"Retry-After": {"120"}}})
+	err := Do(context.Background(), p, fn)
+	assert.ErrorIs(t, err, ErrRetryAfterTooLong)
+	assert.Equal(t, 1, *calls)
+	assert.Empty(t, clock.Sleeps(), "never retried earlier than asked")
+	assert.Contains(t, err.Error(), "429 Too Many Requests")
 }
 
 func TestRetryAfterDateUsesTheInjectedClock(t *testing.T) {
@@ -481,22 +494,95 @@ func TestBreakerOpeningDuringTheWaitStopsDo(t *testing.T) {
 	assert.Len(t, clock.Sleeps(), 1)
 }
 
-func TestBreakerCountsOnlyDependencyFailures(t *testing.T) {
+// Issue 18.6: the breaker counts every failure of the dependency, retryable or not: server
+// errors, unknown errors, and calls that end at Do's own deadline (a hung dependency).
+func TestBreakerCountsEveryFailure(t *testing.T) {
+	for name, failure := range map[string]error{
+		"500":                    &HTTPError{Method: "GET", StatusCode: 500},
+		"unknown":                errors.New("pq: could not serialize"),
+		"503 of an unkeyed POST": &HTTPError{Method: "POST", StatusCode: 503},
+	} {
+		t.Run(name, func(t *testing.T) {
+			p, clock := fake(Policy{}, 0)
+			p.Breaker = NewBreaker(BreakerConfig{MinRequests: 5, Clock: clock})
+			for range 5 {
+				fn, _ := failing(failure)
+				_ = Do(context.Background(), p, fn)
+			}
+			assert.Equal(t, Open, p.Breaker.State())
+		})
+	}
+}
+
+func TestBreakerCountsCallsEndedByDosTimeout(t *testing.T) {
+	b := NewBreaker(BreakerConfig{MinRequests: 3})
+	hung := func(ctx context.Context, _ Attempt) error {
+		<-ctx.Done() // the dependency never answers
+		return ctx.Err()
+	}
+	for range 3 {
+		err := Do(context.Background(), Policy{Timeout: 10 * time.Millisecond, Breaker: b}, hung)
+		require.ErrorIs(t, err, ErrDeadline)
+	}
+	assert.Equal(t, Open, b.State(), "a hung dependency must open the breaker")
+
+	b = NewBreaker(BreakerConfig{MinRequests: 3})
+	for range 3 {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+		_ = Do(ctx, Policy{Breaker: b}, hung)
+		cancel()
+	}
+	assert.Equal(t, Open, b.State(), "the caller's deadline too")
+}
+
+func TestBreakerDoesNotCountAnswersAboutTheRequest(t *testing.T) {
 	p, clock := fake(Policy{}, 0)
 	p.Breaker = NewBreaker(BreakerConfig{MinRequests: 2, Clock: clock})
 	for range 5 {
-		fn, _ := failing(errBad)
+		fn, _ := failing(&HTTPError{Method: "GET", StatusCode: 404})
 		assert.ErrorIs(t, Do(context.Background(), p, fn), ErrPermanent)
 	}
-	assert.Equal(t, Closed, p.Breaker.State(), "a 4xx-like error is an answer, not an outage")
+	assert.Equal(t, Closed, p.Breaker.State(), "a 404 is an answer, not an outage")
+}
 
-	// An unkeyed POST's 503 is not retried, but it is an outage all the same.
-	post503 := &HTTPError{Method: "POST", StatusCode: 503}
-	for range 6 {
-		fn, _ := failing(post503)
+func TestBreakerFailurePredicateNarrowsWhatCounts(t *testing.T) {
+	p, clock := fake(Policy{}, 0)
+	p.Breaker = NewBreaker(BreakerConfig{MinRequests: 2, Clock: clock, IsFailure: IsTransient})
+	for range 5 {
+		fn, _ := failing(&HTTPError{Method: "GET", StatusCode: 500})
 		_ = Do(context.Background(), p, fn)
 	}
-	assert.Equal(t, Open, p.Breaker.State())
+	assert.Equal(t, Closed, p.Breaker.State(), "narrowed to transient failures: a 500 is not counted")
+	for range 6 {
+		fn, _ := failing(&HTTPError{Method: "POST", StatusCode: 503})
+		_ = Do(context.Background(), p, fn)
+	}
+	assert.Equal(t, Open, p.Breaker.State(), "6 failures in 11 calls")
+}
+
+// Issue 18.3: an error that leaves unknown whether the request arrived is retried only for an
+// operation declared safe to repeat.
+func TestAmbiguousFailuresAreRetriedOnlyForIdempotentOperations(t *testing.T) {
+	reset := &net.OpError{Op: "write", Net: "tcp", Err: syscall.ECONNRESET}
+	p, _ := fake(Policy{}, 0)
+	fn, calls := failing(reset, reset)
+	err := Do(context.Background(), p, fn)
+	assert.ErrorIs(t, err, ErrPermanent, "an insert that may have committed is not repeated")
+	assert.Equal(t, 1, *calls)
+
+	p.Idempotent = true
+	fn, calls = failing(reset, context.DeadlineExceeded)
+	require.NoError(t, Do(context.Background(), p, fn), "an upsert may be")
+	assert.Equal(t, 3, *calls)
+
+	fn, calls = failing(errBad)
+	assert.ErrorIs(t, Do(context.Background(), p, fn), ErrPermanent, "but only transient errors")
+	assert.Equal(t, 1, *calls)
+
+	p.Idempotent = false
+	fn, calls = failing(&net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED})
+	require.NoError(t, Do(context.Background(), p, fn), "a request that never left is always retried")
+	assert.Equal(t, 2, *calls)
 }
 
 func TestBreakerIgnoresTheCallerGivingUp(t *testing.T) {

@@ -20,6 +20,9 @@ var (
 	ErrBudgetExhausted = errors.New("retry budget exhausted")
 	// ErrBreakerOpen: the dependency's circuit breaker rejects calls.
 	ErrBreakerOpen = errors.New("circuit breaker open")
+	// ErrRetryAfterTooLong: with no deadline to bound the wait, the server asked (Retry-After)
+	// for a wait longer than MaxDelay; Do neither retries earlier than asked nor waits unbounded.
+	ErrRetryAfterTooLong = errors.New("the server asked to wait (Retry-After) longer than MaxDelay, with no deadline")
 )
 
 type deadlineError struct{}

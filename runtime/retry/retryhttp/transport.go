@@ -6,11 +6,13 @@
 //	}
 //
 // The transport retries what [retry.IsRetryable] (or the policy's classifier) accepts: so a
-// POST or PATCH only when it carries an Idempotency-Key or failed while dialing. With
-// IdempotencyKeys set it gives each POST and PATCH that has no key one key, before the first
-// attempt, and sends that same key on every attempt. It honours Retry-After, rewinds bodies
-// with Request.GetBody (a request with a body and no GetBody is sent once), and drains and
-// closes the bodies of the attempts it retries.
+// POST or PATCH only when it carries an Idempotency-Key or never left (dial, DNS, refused, TLS
+// handshake). With IdempotencyKeys set it gives each POST and PATCH that has no key one key,
+// before the first attempt, and sends that same key on every attempt; a keyed request's 409 with
+// Retry-After (the key still in progress at a runtime/idempotency server) is retried with it
+// until the stored result comes. It honours Retry-After (never retrying earlier than asked),
+// rewinds bodies with Request.GetBody (a request with a body and no GetBody is sent once), and
+// drains and closes the bodies of the attempts it retries.
 //
 // When the last attempt got a response, whatever its status, RoundTrip returns it as is,
 // as a transport without retries would; otherwise it returns retry.Do's error, which tells
