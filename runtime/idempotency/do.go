@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"sync"
@@ -18,13 +19,37 @@ const (
 	DefaultStoreTimeout = 5 * time.Second
 )
 
-// DefaultRecordHeaders are the response headers stored with a response and replayed.
-var DefaultRecordHeaders = []string{"Content-Type", "Location", "ETag"}
+// DefaultRecordHeaders are the response headers stored with a response and replayed: the
+// representation headers (RFC 9110, section 8), which say how to read the body (a gzip body is
+// gzip bytes only with its Content-Encoding), and the headers that say what was created or
+// varies with the request.
+var DefaultRecordHeaders = []string{
+	"Content-Type", "Content-Encoding", "Content-Language", "Content-Location", "Content-Disposition",
+	"Content-Range", "Content-Digest", "Repr-Digest", "Last-Modified", "ETag", "Location", "Vary",
+}
+
+// InProgressRetryAfter is the wait that Do suggests (and the middleware's 409 sends as
+// Retry-After) when another worker holds the key. When the work will end cannot be known: the
+// lease only says when a crashed worker's key may be taken over, which is far too long to make a
+// live client wait (30 s for a 2 s request). A second is the shortest wait that Retry-After can
+// express, and a retry that finds the key still in progress costs the store one read.
+const InProgressRetryAfter = time.Second
+
+// MinRetentionLeases is how many leases a Runner's Retention must span at least: a key must be
+// remembered well past the lease that a crashed worker's retry waits out.
+const MinRetentionLeases = 4
+
+// ErrInvalidConfig is wrapped by the error of Runner.Validate and Config.Validate. Runner.Do
+// returns it without claiming anything; Middleware panics with it, when it is built.
+var ErrInvalidConfig = errors.New("idempotency: invalid configuration")
 
 // DefaultStorable reports whether a response with this status is a final business outcome that
 // is stored and replayed: 2xx, and 4xx except those that are not deterministic
 // (408 Request Timeout, 409 Conflict, 425 Too Early, 429 Too Many Requests, 499 client closed).
 // Everything else (1xx, 3xx, 5xx) releases the key so that a retry processes the request afresh.
+//
+// Whatever Storable says, a 4xx is stored only once the operation started executing (see
+// MarkStarted): a request rejected before that, as by validation, is not stored.
 func DefaultStorable(status int) bool {
 	switch {
 	case status >= 200 && status < 300:
@@ -50,7 +75,8 @@ type Outcome struct {
 	// Replayed: the key was completed before; fn did not run.
 	Replayed bool
 	// Stored: fn ran and its response was stored. False with Replayed false means that fn ran but
-	// its response was not a final outcome (see Runner.Storable) and the key was released.
+	// its response was not a final outcome (see Runner.Storable and MarkStarted) and the key was
+	// released.
 	Stored bool
 }
 
@@ -62,12 +88,14 @@ type Runner struct {
 	// Lease is how long a claim holds without a heartbeat; a crashed worker's key can be resumed
 	// this long after its last heartbeat. Default DefaultLease.
 	Lease time.Duration
-	// Heartbeat is how often a running operation renews its lease. Default Lease/3; negative
-	// disables renewal (then work longer than Lease can be taken over while it runs; fencing
-	// still keeps the stale worker from storing its result).
+	// Heartbeat is how often a running operation renews its lease; it must be shorter than Lease.
+	// Default Lease/3; negative disables renewal (then work longer than Lease can be taken over
+	// while it runs; fencing still keeps the stale worker from storing its result).
 	Heartbeat time.Duration
-	// Retention is how long a key is remembered after its first use. Default DefaultRetention
-	// (24 h). Expired records are replaced on the next use of the key and deleted by Reap.
+	// Retention is how long a key is remembered after its first use, or after its completion when
+	// that is later; at least MinRetentionLeases times Lease. Default DefaultRetention (24 h).
+	// Expired records are replaced on the next use of the key and deleted by Reap; a record whose
+	// lease is live never expires.
 	Retention time.Duration
 	// StoreTimeout bounds every store call. Default DefaultStoreTimeout.
 	StoreTimeout time.Duration
@@ -78,6 +106,27 @@ type Runner struct {
 	// Logger receives failures that cannot be reported to the caller (a failed release or
 	// heartbeat). Default slog.Default().
 	Logger *slog.Logger
+}
+
+// Validate reports the first problem of r's configuration, as an error wrapping ErrInvalidConfig:
+// no Store, a negative duration, a Retention shorter than MinRetentionLeases leases, or a
+// Heartbeat that does not beat within the Lease.
+func (r *Runner) Validate() error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: "+format, append([]any{ErrInvalidConfig}, args...)...)
+	}
+	switch {
+	case r.Store == nil:
+		return bad("Runner.Store is nil")
+	case r.Lease < 0 || r.Retention < 0 || r.StoreTimeout < 0:
+		return bad("Lease, Retention and StoreTimeout must not be negative")
+	case r.retention() < MinRetentionLeases*r.lease():
+		return bad("Retention (%v) must be at least %d times the Lease (%v): a key must be remembered well past "+
+			"the lease that the retry of a crashed request waits out, and a live lease is never expired", r.retention(), MinRetentionLeases, r.lease())
+	case r.heartbeat() >= r.lease():
+		return bad("Heartbeat (%v) must be shorter than the Lease (%v), or the lease lapses between beats", r.heartbeat(), r.lease())
+	}
+	return nil
 }
 
 // Do runs fn at most once to a stored outcome per (scope, key, fingerprint) with the default
@@ -91,20 +140,29 @@ func Do(ctx context.Context, store Store, scope, key, fingerprint string, fn Fun
 //   - completed before, same fingerprint: returns the stored response (Replayed) without calling fn;
 //   - used before with another fingerprint: returns ErrMismatch;
 //   - held by a live worker: returns an *InProgressError (errors.Is ErrInProgress);
-//   - otherwise calls fn. A final outcome (Storable) is stored and returned (Stored). Anything
-//     else releases the key for a clean retry: a non-storable status (returned, not stored), an
+//   - otherwise calls fn. A final outcome (Storable, and for a 4xx, once execution started: see
+//     MarkStarted) is stored and returned (Stored). Anything else releases the key for a clean
+//     retry: a non-storable status or a rejection before execution (returned, not stored), an
 //     error from fn (returned), a cancelled ctx (the response is returned with ctx's error) or a
 //     panic (the key is released and the panic continues).
 //
 // When the store fails, Do returns a *StoreError (errors.Is ErrStoreUnavailable); if that happens
 // before fn runs, the key is not consumed. If the operation's lease was taken over by another
-// worker, Do returns ErrFenced and nothing of this attempt is stored.
+// worker, Do returns ErrFenced and nothing of this attempt is stored. A scope or key that is not
+// text (see ValidateScope and ValidateKey) gives a *ScopeError or *KeyError, and a misconfigured
+// Runner an error wrapping ErrInvalidConfig, before anything is claimed.
 //
 // Work in fn that is not inside a Step and not in the store's transaction (CurrentTx) is not
 // protected against repetition: a retry after a release runs it again. Put side effects in steps.
 func (r *Runner) Do(ctx context.Context, scope, key, fingerprint string, fn Func) (Outcome, error) {
-	if r.Store == nil {
-		panic("idempotency: Runner.Store is nil")
+	if err := r.Validate(); err != nil {
+		return Outcome{}, err
+	}
+	if err := ValidateScope(scope); err != nil {
+		return Outcome{}, err
+	}
+	if err := ValidateKey(key); err != nil {
+		return Outcome{}, err
 	}
 	cctx, cancel := context.WithTimeout(ctx, r.storeTimeout())
 	c, err := r.Store.Claim(cctx, ClaimRequest{
@@ -130,15 +188,14 @@ func (r *Runner) Do(ctx context.Context, scope, key, fingerprint string, fn Func
 	case Mismatch:
 		return Outcome{}, ErrMismatch
 	case InProgress:
-		wait := time.Until(c.LockedUntil)
-		wait = max(time.Second, min(wait, r.lease()))
-		return Outcome{}, &InProgressError{RetryAfter: wait}
+		return Outcome{}, &InProgressError{RetryAfter: InProgressRetryAfter, LockedUntil: c.LockedUntil}
 	case Claimed:
 	default:
 		return Outcome{}, &StoreError{Op: "claim", Err: errors.New("unexpected claim status " + c.Status.String())}
 	}
 
 	op := &operation{r: r, store: r.Store, lease: c.Lease, steps: c.Steps}
+	op.started.Store(len(c.Steps) > 0) // an earlier attempt's recorded steps: execution started then
 	op.txStore, _ = r.Store.(TxStore)
 	op.final.op = op
 	return op.run(ctx, fn)
@@ -214,6 +271,7 @@ type operation struct {
 	txStore TxStore // nil when the store is not transactional
 	lease   Lease
 	fenced  atomic.Bool
+	started atomic.Bool // execution started (MarkStarted): a 4xx is an outcome, not a rejection
 
 	mu    sync.Mutex
 	steps map[string]json.RawMessage // recovery points, recorded by this or earlier attempts
@@ -302,7 +360,7 @@ func (op *operation) run(ctx context.Context, fn Func) (Outcome, error) {
 	case ctx.Err() != nil:
 		op.abort(ctx, tx)
 		return Outcome{Response: resp}, context.Cause(ctx)
-	case !op.r.storable(resp.Status):
+	case !op.r.storable(resp.Status), resp.Status >= 400 && resp.Status < 500 && !op.started.Load():
 		op.abort(ctx, tx)
 		return Outcome{Response: resp}, nil
 	}

@@ -24,13 +24,15 @@ type Config struct {
 
 	// Tenant returns the scope of the request's key: the tenant, account or user on whose behalf
 	// the request is made. Required. Keys are only ever looked up within their scope, so one
-	// tenant can never receive another tenant's stored response. An error (or an empty scope)
-	// rejects the request with 400; single-tenant services return a constant.
+	// tenant can never receive another tenant's stored response. An error, or a scope that
+	// ValidateScope rejects (empty, not UTF-8 text, control characters, too long), rejects the
+	// request with 400; single-tenant services return a constant.
 	Tenant func(r *http.Request) (string, error)
 
 	// Header is the request header that carries the key. Default "Idempotency-Key".
 	Header string
-	// Methods are the keyed methods. Default POST and PATCH. Other methods pass through.
+	// Methods are the keyed methods, matched without regard to case (as the fingerprint does).
+	// Default POST and PATCH. Other methods pass through.
 	Methods []string
 	// Optional lets keyed methods without a key pass through unprotected. By default a missing
 	// key is rejected with 400.
@@ -47,28 +49,29 @@ type Config struct {
 // Middleware returns net/http middleware that makes keyed requests idempotent:
 //
 //	new key                              -> the handler runs; a final outcome is stored
-//	same key, same request, completed    -> the stored status, Content-Type, Location, ETag and
-//	                                        body, with Idempotent-Replayed: true; the handler does not run
-//	same key, same request, in progress  -> 409 Conflict, with Retry-After
+//	same key, same request, completed    -> the stored status, representation headers and body,
+//	                                        with Idempotent-Replayed: true; the handler does not run
+//	same key, same request, in progress  -> 409 Conflict, with Retry-After: 1
 //	same key, different request          -> 422 Unprocessable Content
 //	key missing (when required), invalid -> 400 Bad Request
+//	tenant empty or malformed            -> 400 Bad Request
 //	body over MaxBodyBytes               -> 413 Content Too Large
 //	store unavailable                    -> 503 Service Unavailable, with Retry-After; the key is not consumed
 //
 // Error responses are application/problem+json (see Problem). The handler's response is buffered
 // (it cannot stream) and written once the outcome is settled. Only final outcomes are stored (see
-// Runner.Storable): after a 5xx, a 429, a panic or a cancelled request the key is released and a
-// retry runs the handler again. A panic is re-raised after the release, so that the server's or an
-// outer middleware's recovery handles it as usual.
+// Runner.Storable): after a 5xx, a 429, a panic, or a 4xx before execution started (see
+// MarkStarted) the key is released and a retry runs the handler again. A panic is re-raised after
+// the release, so that the server's or an outer middleware's recovery handles it as usual. The
+// handler's context is not cancelled when the client goes away: the work runs to its outcome,
+// which is stored, and the client's retry receives it.
 //
 // The request's context carries the operation: handlers use Step, DerivedKey and CurrentTx.
-// Middleware panics if Config.Store or Config.Tenant is nil.
+// Middleware panics, when it is built, with the error of Config.Validate (call it first to handle
+// the error yourself).
 func Middleware(cfg Config) func(http.Handler) http.Handler {
-	if cfg.Store == nil {
-		panic("idempotency: Middleware needs a Store")
-	}
-	if cfg.Tenant == nil {
-		panic("idempotency: Middleware needs a Tenant function: keys must be scoped per tenant")
+	if err := cfg.Validate(); err != nil {
+		panic(err)
 	}
 	m := &middleware{cfg: cfg, header: cfg.Header, maxBody: cfg.MaxBodyBytes, route: cfg.Route}
 	if m.header == "" {
@@ -92,6 +95,18 @@ func Middleware(cfg Config) func(http.Handler) http.Handler {
 	}
 }
 
+// Validate reports the first problem of the configuration, as an error wrapping
+// ErrInvalidConfig: the Runner's (see Runner.Validate), or no Tenant function.
+func (c *Config) Validate() error {
+	if err := c.Runner.Validate(); err != nil {
+		return err
+	}
+	if c.Tenant == nil {
+		return fmt.Errorf("%w: Config.Tenant is nil: keys must be scoped per tenant", ErrInvalidConfig)
+	}
+	return nil
+}
+
 type middleware struct {
 	cfg     Config
 	header  string
@@ -107,7 +122,7 @@ type handler struct {
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	m := h.m
-	if !slices.Contains(m.methods, r.Method) {
+	if !slices.ContainsFunc(m.methods, func(meth string) bool { return strings.EqualFold(meth, r.Method) }) {
 		h.next.ServeHTTP(w, r)
 		return
 	}
@@ -136,6 +151,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err == nil && scope == "" {
 		err = errors.New("the request names no tenant")
 	}
+	if err == nil {
+		err = ValidateScope(scope)
+	}
 	if err != nil {
 		WriteProblem(w, Problem{Status: http.StatusBadRequest, Code: CodeTenantInvalid, Detail: err.Error()})
 		return
@@ -146,7 +164,11 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	fp := Fingerprint(r.Method, m.route(r), body)
-	out, err := m.cfg.Runner.Do(r.Context(), scope, key, fp, func(ctx context.Context) (Response, error) {
+	// The work is not cancelled when the client goes away (an attempt timeout, a dropped
+	// connection): it runs to its outcome, which is stored, and the client's retry receives it
+	// (a 409 while it still runs) instead of running the work again.
+	work := context.WithoutCancel(r.Context())
+	out, err := m.cfg.Runner.Do(work, scope, key, fp, func(ctx context.Context) (Response, error) {
 		r2 := r.WithContext(ctx)
 		r2.Body = io.NopCloser(bytes.NewReader(body))
 		rec := &recorder{header: make(http.Header)}

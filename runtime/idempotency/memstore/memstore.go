@@ -33,6 +33,7 @@ type record struct {
 	token       int64
 	lockedUntil time.Time
 	expiresAt   time.Time
+	retention   time.Duration
 	steps       map[string]json.RawMessage
 	resp        idempotency.Response
 }
@@ -68,8 +69,8 @@ func (s *Store) Claim(ctx context.Context, req idempotency.ClaimRequest) (idempo
 	defer s.mu.Unlock()
 	rec := s.records[k]
 	switch {
-	case rec == nil || !now.Before(rec.expiresAt):
-		rec = &record{fingerprint: req.Fingerprint, expiresAt: now.Add(req.Retention)}
+	case rec == nil || rec.expired(now):
+		rec = &record{fingerprint: req.Fingerprint, expiresAt: now.Add(req.Retention), retention: req.Retention}
 		s.records[k] = rec
 	case rec.fingerprint != req.Fingerprint:
 		return idempotency.Claim{Status: idempotency.Mismatch}, nil
@@ -88,6 +89,11 @@ func (s *Store) Claim(ctx context.Context, req idempotency.ClaimRequest) (idempo
 		Lease:  idempotency.Lease{Scope: req.Scope, Key: req.Key, Token: rec.token},
 		Steps:  cloneSteps(rec.steps),
 	}, nil
+}
+
+// expired reports whether the record's retention window has passed and no live lease holds it.
+func (rec *record) expired(now time.Time) bool {
+	return !now.Before(rec.expiresAt) && (rec.completed || !now.Before(rec.lockedUntil))
 }
 
 // withHeld calls fn with the record, under s.mu, if lease still holds it (in progress, same
@@ -126,7 +132,8 @@ func (s *Store) SaveStep(ctx context.Context, lease idempotency.Lease, name stri
 
 // Complete implements idempotency.Store.
 func (s *Store) Complete(ctx context.Context, lease idempotency.Lease, resp idempotency.Response) error {
-	return s.withHeld(ctx, lease, func(rec *record, _ time.Time) {
+	return s.withHeld(ctx, lease, func(rec *record, now time.Time) {
+		rec.expiresAt = later(rec.expiresAt, now.Add(rec.retention))
 		rec.completed = true
 		rec.resp = resp.Clone()
 		rec.steps = nil
@@ -155,7 +162,7 @@ func (s *Store) Reap(ctx context.Context) (int, error) {
 	defer s.mu.Unlock()
 	n := 0
 	for k, rec := range s.records {
-		if !now.Before(rec.expiresAt) {
+		if rec.expired(now) {
 			delete(s.records, k)
 			n++
 		}
@@ -168,6 +175,13 @@ func (s *Store) Len() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.records)
+}
+
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
 
 func cloneSteps(m map[string]json.RawMessage) map[string]json.RawMessage {
