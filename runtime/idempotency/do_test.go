@@ -230,3 +230,27 @@ func TestRunReaperDeletesExpiredKeys(t *testing.T) {
 		t.Fatal("RunReaper did not stop with its context")
 	}
 }
+
+// Issue 18.1, in real time: work that outlives its key's retention window keeps its key, since
+// its heartbeat keeps the lease live; a second request meanwhile is told it is in progress.
+func TestLiveWorkOutlivesItsRetention(t *testing.T) {
+	r := &idempotency.Runner{Store: memstore.New(), Lease: 60 * time.Millisecond, Heartbeat: 20 * time.Millisecond,
+		Retention: 300 * time.Millisecond}
+	require.NoError(t, r.Validate())
+	var runs atomic.Int32
+	work := func(ctx context.Context) (idempotency.Response, error) {
+		runs.Add(1)
+		time.Sleep(800 * time.Millisecond)
+		return created(`"once"`), nil
+	}
+	done := make(chan error, 1)
+	go func() { _, err := r.Do(context.Background(), "a", "k", "fp", work); done <- err }()
+	time.Sleep(500 * time.Millisecond) // past the retention window, the work still running
+	_, err := r.Do(context.Background(), "a", "k", "fp", work)
+	assert.ErrorIs(t, err, idempotency.ErrInProgress)
+	require.NoError(t, <-done)
+	out, err := r.Do(context.Background(), "a", "k", "fp", work)
+	require.NoError(t, err)
+	assert.True(t, out.Replayed)
+	assert.EqualValues(t, 1, runs.Load())
+}
