@@ -600,7 +600,8 @@ func TestBreakerIgnoresTheCallerGivingUp(t *testing.T) {
 
 func TestBudgetExhaustedStopsDo(t *testing.T) {
 	clock := retrytest.NewClock(epoch)
-	budget := NewBudget(BudgetConfig{Ratio: 1, MinPerSecond: 1, TTL: time.Second, Clock: clock})
+	budget := NewBudget(BudgetConfig{Ratio: 1, Burst: 1})
+	budget.AllowRetry() // spend the burst: only this call's deposit is left
 	p := Policy{Budget: budget, Clock: clock, Rand: retrytest.Rand(0), MaxAttempts: 100}
 	fn, calls := failing(errFlaky, errFlaky, errFlaky, errFlaky)
 	err := Do(context.Background(), p, fn)
@@ -608,9 +609,9 @@ func TestBudgetExhaustedStopsDo(t *testing.T) {
 	require.ErrorAs(t, err, &re)
 	assert.Equal(t, ErrBudgetExhausted, re.Reason)
 	assert.ErrorIs(t, err, errFlaky)
-	// 1 token of floor + 1 deposited by this call's first attempt: two retries.
-	assert.Equal(t, 3, *calls)
-	assert.Equal(t, "retry: retry budget exhausted after 3 attempts: flaky", err.Error())
+	// 1 token deposited by this call's first attempt: one retry.
+	assert.Equal(t, 2, *calls)
+	assert.Equal(t, "retry: retry budget exhausted after 2 attempts: flaky", err.Error())
 }
 
 func TestDoSuccessAllocatesNothing(t *testing.T) {
