@@ -41,7 +41,8 @@ type Store interface {
 	// result is opaque bytes: it comes back exactly as given, whatever it holds.
 	SaveStep(ctx context.Context, lease Lease, name string, result json.RawMessage) error
 
-	// Complete stores the final response and marks the record completed. The response is kept
+	// Complete stores the final response and marks the record completed. resp stays the
+	// caller's: a store copies what it keeps. The response is kept
 	// until the record expires, at least its retention window after the completion, and is
 	// returned by every later Claim with the same fingerprint. Header values and bodies are bytes:
 	// they come back exactly as given.
@@ -55,6 +56,13 @@ type Store interface {
 	// Reap deletes the records whose retention window has passed and that no live lease holds,
 	// and returns how many it deleted.
 	Reap(ctx context.Context) (int, error)
+}
+
+// LocalStore is implemented by stores whose calls never wait on I/O (memstore): Runner does not
+// bound their calls with StoreTimeout, which saves making a context per store call.
+type LocalStore interface {
+	Store
+	Local()
 }
 
 // TxStore is implemented by stores that keep the idempotency records in the same database as the

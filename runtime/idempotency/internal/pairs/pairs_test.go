@@ -27,6 +27,22 @@ func TestRoundTrip(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, map[string]json.RawMessage{"s": json.RawMessage(`2`), "t": json.RawMessage("\x00")}, steps)
 
+	// Names out of AppendHeader's order still decode.
+	b = nil
+	for _, kv := range [][2]string{{"A", "1"}, {"B", "2"}, {"A", "3"}, {"A", "4"}, {"C", "5"}} {
+		b, err = Append(b, kv[0], []byte(kv[1]))
+		require.NoError(t, err)
+	}
+	got, err = Header(b)
+	require.NoError(t, err)
+	assert.Equal(t, http.Header{"A": {"1", "3", "4"}, "B": {"2"}, "C": {"5"}}, got)
+	got["A"] = append(got["A"], "x")
+	assert.Equal(t, []string{"2"}, got["B"], "appending to one name's values leaves the others alone")
+	size := HeaderSize(h)
+	b, err = AppendHeader(nil, h)
+	require.NoError(t, err)
+	assert.Len(t, b, size)
+
 	none, err := Header(nil)
 	assert.NoError(t, err)
 	assert.Nil(t, none)
