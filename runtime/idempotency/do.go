@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -22,10 +24,10 @@ const (
 // DefaultRecordHeaders are the response headers stored with a response and replayed: the
 // representation headers (RFC 9110, section 8), which say how to read the body (a gzip body is
 // gzip bytes only with its Content-Encoding), and the headers that say what was created or
-// varies with the request.
+// varies with the request. Names are in canonical form (http.CanonicalHeaderKey).
 var DefaultRecordHeaders = []string{
 	"Content-Type", "Content-Encoding", "Content-Language", "Content-Location", "Content-Disposition",
-	"Content-Range", "Content-Digest", "Repr-Digest", "Last-Modified", "ETag", "Location", "Vary",
+	"Content-Range", "Content-Digest", "Repr-Digest", "Last-Modified", "Etag", "Location", "Vary",
 }
 
 // InProgressRetryAfter is the wait that Do suggests (and the middleware's 409 sends as
@@ -155,6 +157,12 @@ func Do(ctx context.Context, store Store, scope, key, fingerprint string, fn Fun
 // Work in fn that is not inside a Step and not in the store's transaction (CurrentTx) is not
 // protected against repetition: a retry after a release runs it again. Put side effects in steps.
 func (r *Runner) Do(ctx context.Context, scope, key, fingerprint string, fn Func) (Outcome, error) {
+	return r.do(ctx, scope, key, fingerprint, fn, false)
+}
+
+// do is Do; with detach, the work runs on a context that is not cancelled with ctx (the middleware:
+// a client that goes away does not cancel the work).
+func (r *Runner) do(ctx context.Context, scope, key, fingerprint string, fn Func, detach bool) (Outcome, error) {
 	if err := r.Validate(); err != nil {
 		return Outcome{}, err
 	}
@@ -164,7 +172,7 @@ func (r *Runner) Do(ctx context.Context, scope, key, fingerprint string, fn Func
 	if err := ValidateKey(key); err != nil {
 		return Outcome{}, err
 	}
-	cctx, cancel := context.WithTimeout(ctx, r.storeTimeout())
+	cctx, cancel := r.storeContext(ctx)
 	c, err := r.Store.Claim(cctx, ClaimRequest{
 		Scope:       scope,
 		Key:         key,
@@ -198,6 +206,10 @@ func (r *Runner) Do(ctx context.Context, scope, key, fingerprint string, fn Func
 	op.started.Store(len(c.Steps) > 0) // an earlier attempt's recorded steps: execution started then
 	op.txStore, _ = r.Store.(TxStore)
 	op.final.op = op
+	op.hb.op = op
+	if detach {
+		ctx = context.WithoutCancel(ctx)
+	}
 	return op.run(ctx, fn)
 }
 
@@ -239,6 +251,16 @@ func (r *Runner) storable(status int) bool {
 	return DefaultStorable(status)
 }
 
+// storeContext bounds one store call by StoreTimeout, except for a LocalStore.
+func (r *Runner) storeContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	if _, local := r.Store.(LocalStore); local {
+		return ctx, nop
+	}
+	return context.WithTimeout(ctx, r.storeTimeout())
+}
+
+func nop() {}
+
 func (r *Runner) logger() *slog.Logger {
 	if r.Logger != nil {
 		return r.Logger
@@ -246,20 +268,22 @@ func (r *Runner) logger() *slog.Logger {
 	return slog.Default()
 }
 
-// recorded returns the part of resp that is stored: status, body and the RecordHeaders.
+// recorded returns the part of resp that is stored: status, body and the RecordHeaders. It shares
+// resp's body and header values (a store copies what it keeps).
 func (r *Runner) recorded(resp Response) Response {
 	names := r.RecordHeaders
 	if names == nil {
 		names = DefaultRecordHeaders
 	}
 	rec := Response{Status: resp.Status, Body: resp.Body}
-	for _, name := range names {
-		if vs := resp.Header.Values(name); len(vs) > 0 {
-			if rec.Header == nil {
-				rec.Header = make(http.Header, len(names))
-			}
-			rec.Header[http.CanonicalHeaderKey(name)] = append([]string(nil), vs...)
+	for key, vs := range resp.Header { // a few headers, against a dozen names
+		if len(vs) == 0 || !slices.ContainsFunc(names, func(name string) bool { return strings.EqualFold(name, key) }) {
+			continue
 		}
+		if rec.Header == nil {
+			rec.Header = make(http.Header, 4)
+		}
+		rec.Header[http.CanonicalHeaderKey(key)] = vs // no copy when key is canonical already
 	}
 	return rec
 }
@@ -277,7 +301,23 @@ type operation struct {
 	steps map[string]json.RawMessage // recovery points, recorded by this or earlier attempts
 	ran   map[string]bool            // step names used in this attempt
 
-	final phase // fn's own work, completed with the response
+	final phase     // fn's own work, completed with the response
+	ctx   opContext // fn's context
+	hb    heartbeat // renews the lease while fn runs
+}
+
+// opContext is the context of an operation's work: cancellable (a lost lease stops the work)
+// and carrying the final phase, in one value kept in the operation.
+type opContext struct {
+	context.Context
+	phase *phase
+}
+
+func (c *opContext) Value(key any) any {
+	if key == (phaseKey{}) {
+		return c.phase
+	}
+	return c.Context.Value(key)
 }
 
 // phase is a unit of work that commits atomically: a step, or the final part of the operation.
@@ -327,10 +367,10 @@ func (p *phase) finish() StoreTx {
 }
 
 func (op *operation) run(ctx context.Context, fn Func) (Outcome, error) {
-	opCtx, cancel := context.WithCancelCause(ctx)
+	work, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	opCtx = context.WithValue(opCtx, phaseKey{}, &op.final)
-	hb := op.startHeartbeat(ctx, cancel)
+	op.ctx = opContext{Context: work, phase: &op.final}
+	op.hb.start(ctx, cancel)
 
 	returned := false
 	defer func() {
@@ -339,15 +379,15 @@ func (op *operation) run(ctx context.Context, fn Func) (Outcome, error) {
 		}
 		// fn panicked (or called runtime.Goexit): release the key, then let the panic go on.
 		v := recover()
-		hb.stop()
+		op.hb.stop()
 		op.abort(ctx, op.final.finish())
 		if v != nil {
 			panic(v)
 		}
 	}()
-	resp, err := fn(opCtx)
+	resp, err := fn(&op.ctx)
 	returned = true
-	hb.stop()
+	op.hb.stop()
 	tx := op.final.finish()
 
 	switch {
@@ -377,7 +417,10 @@ func (op *operation) run(ctx context.Context, fn Func) (Outcome, error) {
 
 // detached returns a context for store calls that must happen even when ctx is cancelled.
 func (op *operation) detached(ctx context.Context) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.WithoutCancel(ctx), op.r.storeTimeout())
+	if ctx.Done() != nil {
+		ctx = context.WithoutCancel(ctx)
+	}
+	return op.r.storeContext(ctx)
 }
 
 func (op *operation) complete(ctx context.Context, tx StoreTx, rec Response) error {
@@ -416,7 +459,7 @@ func (op *operation) release(ctx context.Context) {
 }
 
 // heartbeat renews the lease while fn runs. It uses a timer rather than a goroutine so that
-// operations shorter than one interval cost nothing.
+// operations shorter than one interval cost nothing but the timer.
 type heartbeat struct {
 	op       *operation
 	ctx      context.Context
@@ -430,17 +473,16 @@ type heartbeat struct {
 	running bool
 }
 
-func (op *operation) startHeartbeat(ctx context.Context, cancel context.CancelCauseFunc) *heartbeat {
-	h := &heartbeat{op: op, ctx: ctx, cancel: cancel, interval: op.r.heartbeat()}
+func (h *heartbeat) start(ctx context.Context, cancel context.CancelCauseFunc) {
+	h.ctx, h.cancel, h.interval = ctx, cancel, h.op.r.heartbeat()
 	if h.interval <= 0 {
 		h.stopped = true
-		return h
+		return
 	}
 	h.cond.L = &h.mu
 	h.mu.Lock()
 	h.timer = time.AfterFunc(h.interval, h.beat)
 	h.mu.Unlock()
-	return h
 }
 
 func (h *heartbeat) beat() {

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // DefaultMaxBodyBytes is the default cap on keyed request bodies (1 MiB).
@@ -164,28 +165,68 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	fp := Fingerprint(r.Method, m.route(r), body)
+	x := exchanges.Get().(*exchange)
+	x.next, x.r = h.next, r
+	x.body.Reset(body)
 	// The work is not cancelled when the client goes away (an attempt timeout, a dropped
 	// connection): it runs to its outcome, which is stored, and the client's retry receives it
 	// (a 409 while it still runs) instead of running the work again.
-	work := context.WithoutCancel(r.Context())
-	out, err := m.cfg.Runner.Do(work, scope, key, fp, func(ctx context.Context) (Response, error) {
-		r2 := r.WithContext(ctx)
-		r2.Body = io.NopCloser(bytes.NewReader(body))
-		rec := &recorder{header: make(http.Header)}
-		h.next.ServeHTTP(rec, r2)
-		return rec.response(), nil
-	})
+	out, err := m.cfg.Runner.do(r.Context(), scope, key, fp, x.run, true)
 	if err != nil {
 		m.writeError(w, r, out, err)
-		return
+	} else {
+		writeResponse(w, out.Response, out.Replayed)
 	}
-	writeResponse(w, out.Response, out.Replayed)
+	x.recycle()
 }
+
+// exchange is the work of one keyed request: the reader of its buffered body and the recorder of
+// its response. Exchanges are recycled once the response is written: a handler must not use its
+// ResponseWriter or read its request's body after it returns (net/http's rule). A panicking
+// handler's exchange is dropped.
+type exchange struct {
+	next http.Handler
+	r    *http.Request
+	body bodyReader
+	rec  recorder
+	run  Func // x.work, made once per exchange
+}
+
+var exchanges = sync.Pool{New: func() any {
+	x := &exchange{rec: recorder{header: make(http.Header), sent: make(http.Header)}}
+	x.run = x.work
+	return x
+}}
+
+func (x *exchange) work(ctx context.Context) (Response, error) {
+	r := x.r.WithContext(ctx)
+	r.Body = &x.body
+	x.next.ServeHTTP(&x.rec, r)
+	return x.rec.response(), nil
+}
+
+// recycle readies x for another request and puts it back in the pool.
+func (x *exchange) recycle() {
+	x.next, x.r = nil, nil
+	x.body.Reset(nil)
+	x.rec.reset()
+	exchanges.Put(x)
+}
+
+// bodyReader is a request body read from memory.
+type bodyReader struct{ bytes.Reader }
+
+func (*bodyReader) Close() error { return nil }
 
 func (m *middleware) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 	tooLarge := func() ([]byte, bool) {
 		WriteProblem(w, Problem{Status: http.StatusRequestEntityTooLarge, Code: CodeBodyTooLarge,
 			Detail: fmt.Sprintf("the request body is larger than %d bytes", m.maxBody)})
+		return nil, false
+	}
+	unreadable := func(err error) ([]byte, bool) {
+		WriteProblem(w, Problem{Status: http.StatusBadRequest, Code: CodeBodyUnreadable,
+			Detail: "the request body could not be read: " + err.Error()})
 		return nil, false
 	}
 	if r.ContentLength > m.maxBody {
@@ -194,15 +235,23 @@ func (m *middleware) readBody(w http.ResponseWriter, r *http.Request) ([]byte, b
 	if r.Body == nil || r.Body == http.NoBody {
 		return nil, true
 	}
+	if n := r.ContentLength; n > 0 { // its length is known: one exact buffer, and a byte to spare
+		body := make([]byte, n, n+1)
+		if _, err := io.ReadFull(r.Body, body); err != nil {
+			return unreadable(err)
+		}
+		if k, _ := r.Body.Read(body[n : n+1]); k > 0 {
+			return unreadable(errors.New("the body is longer than its Content-Length"))
+		}
+		return body, true
+	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, m.maxBody))
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
 			return tooLarge()
 		}
-		WriteProblem(w, Problem{Status: http.StatusBadRequest, Code: CodeBodyUnreadable,
-			Detail: "the request body could not be read: " + err.Error()})
-		return nil, false
+		return unreadable(err)
 	}
 	return body, true
 }
@@ -246,7 +295,7 @@ func (m *middleware) writeError(w http.ResponseWriter, r *http.Request, out Outc
 func writeResponse(w http.ResponseWriter, resp Response, replayed bool) {
 	h := w.Header()
 	for k, vs := range resp.Header {
-		h[k] = append([]string(nil), vs...)
+		h[k] = vs // the response's values are not used after this
 	}
 	if replayed {
 		h.Set("Idempotent-Replayed", "true")
@@ -279,10 +328,23 @@ func defaultRoute(r *http.Request) string {
 // recorder buffers a handler's response.
 type recorder struct {
 	header  http.Header
-	sent    http.Header // the header as of WriteHeader
+	sent    http.Header // the header as of WriteHeader (its maps share the value slices)
 	status  int
 	body    bytes.Buffer
 	written bool
+}
+
+// maxRecycledBody is the largest response buffer a recycled recorder keeps.
+const maxRecycledBody = 64 << 10
+
+func (rec *recorder) reset() {
+	clear(rec.header)
+	clear(rec.sent)
+	rec.status, rec.written = 0, false
+	if rec.body.Cap() > maxRecycledBody {
+		rec.body = bytes.Buffer{}
+	}
+	rec.body.Reset()
 }
 
 func (rec *recorder) Header() http.Header { return rec.header }
@@ -296,7 +358,9 @@ func (rec *recorder) WriteHeader(code int) {
 	}
 	rec.written = true
 	rec.status = code
-	rec.sent = rec.header.Clone()
+	for k, vs := range rec.header {
+		rec.sent[k] = vs
+	}
 }
 
 func (rec *recorder) Write(p []byte) (int, error) {

@@ -683,3 +683,19 @@ func TestRetentionMustBeWellAboveTheLease(t *testing.T) {
 	assert.NoError(t, (&idempotency.Runner{Store: memstore.New()}).Validate())
 	assert.NoError(t, (&idempotency.Runner{Store: memstore.New(), Lease: time.Second, Retention: time.Minute}).Validate())
 }
+
+// A body that does not match its Content-Length is unreadable (400); the key is not consumed.
+func TestMiddlewareBodyLengthMismatch(t *testing.T) {
+	h := newHarness(t, idempotency.Config{})
+	for _, declared := range []int64{int64(len(paymentBody)) - 5, int64(len(paymentBody)) + 5} {
+		r := httptest.NewRequest(http.MethodPost, "/v1/payments", strings.NewReader(paymentBody))
+		r.ContentLength = declared
+		r.Header.Set("Idempotency-Key", "k")
+		r.Header.Set("X-Tenant-ID", "tenant-a")
+		w := httptest.NewRecorder()
+		h.h.ServeHTTP(w, r)
+		problemOf(t, w, http.StatusBadRequest, idempotency.CodeBodyUnreadable)
+	}
+	assert.EqualValues(t, 0, h.calls.Load())
+	require.Equal(t, http.StatusCreated, h.do(req{key: "k", body: paymentBody}).Code)
+}

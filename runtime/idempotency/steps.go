@@ -96,7 +96,7 @@ func (op *operation) runStep(ctx context.Context, name string, fn func(context.C
 
 	handled = true
 	tx := ph.finish()
-	cctx, cancel := context.WithTimeout(ctx, op.r.storeTimeout())
+	cctx, cancel := op.r.storeContext(ctx)
 	defer cancel()
 	if tx == nil {
 		err = op.store.SaveStep(cctx, op.lease, name, raw)
