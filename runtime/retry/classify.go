@@ -11,6 +11,7 @@ import (
 	"os"
 	"reflect"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -259,10 +260,16 @@ func is(err, target error) bool {
 }
 
 // grpcCode returns the code of an error with a GRPCStatus() *status.Status method, as the
-// gRPC status package defines it, or -1. It uses reflection so as not to import gRPC.
+// gRPC status package defines it, or -1. It uses reflection so as not to import gRPC, and
+// remembers which types have no such method, so that other errors cost a map lookup.
 func grpcCode(err error) int {
+	t := reflect.TypeOf(err)
+	if _, none := noGRPCStatus.Load(t); none {
+		return -1
+	}
 	m := reflect.ValueOf(err).MethodByName("GRPCStatus")
 	if !m.IsValid() || m.Type().NumIn() != 0 || m.Type().NumOut() != 1 {
+		noGRPCStatus.Store(t, struct{}{})
 		return -1
 	}
 	st := m.Call(nil)[0]
@@ -282,3 +289,6 @@ func grpcCode(err error) int {
 	}
 	return -1
 }
+
+// noGRPCStatus holds the error types without a GRPCStatus method (a set of reflect.Type).
+var noGRPCStatus sync.Map

@@ -3,6 +3,7 @@ package retry
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"strings"
@@ -171,7 +172,7 @@ func TestAttemptsExhaustedError(t *testing.T) {
 	assert.Equal(t, 2, *calls)
 	var re *Error
 	require.ErrorAs(t, err, &re)
-	assert.Equal(t, &Error{Reason: ErrAttemptsExhausted, Attempts: 2, Last: errFlaky}, re)
+	assert.Equal(t, &Error{Reason: ErrAttemptsExhausted, Attempts: 2, Last: errFlaky, Errors: []error{errFlaky, errFlaky}}, re)
 	assert.Equal(t, "retry: attempts exhausted after 2 attempts: flaky", err.Error())
 	assert.ErrorIs(t, err, errFlaky)
 	assert.NotErrorIs(t, err, ErrDeadline)
@@ -489,7 +490,7 @@ func TestBreakerOpeningDuringTheWaitStopsDo(t *testing.T) {
 	err := Do(context.Background(), p, fn)
 	var re *Error
 	require.ErrorAs(t, err, &re)
-	assert.Equal(t, &Error{Reason: ErrBreakerOpen, Attempts: 1, Last: errFlaky}, re)
+	assert.Equal(t, &Error{Reason: ErrBreakerOpen, Attempts: 1, Last: errFlaky, Errors: []error{errFlaky}}, re)
 	assert.Equal(t, 1, *calls)
 	assert.Len(t, clock.Sleeps(), 1)
 }
@@ -660,4 +661,110 @@ func TestRetryPathWithoutWaitAllocatesNothing(t *testing.T) {
 		}
 	})
 	assert.LessOrEqual(t, allocs, 2.0, "only the test's own closure and counter")
+}
+
+// Issue 19.2: the recommended shape, Policy{Timeout: 3s}, makes one context on success: the one
+// that carries the deadline to fn (context.WithDeadline's allocations), and nothing else. With an
+// AttemptTimeout too, the attempt's context carries both deadlines: still one context, not two.
+func TestTimeoutCostsOneContext(t *testing.T) {
+	fn := func(context.Context, Attempt) error { return nil }
+	one := testing.AllocsPerRun(1000, func() {
+		_, cancel := context.WithDeadline(context.Background(), time.Now().Add(time.Hour))
+		cancel()
+	})
+	for name, p := range map[string]Policy{
+		"timeout":                     {Timeout: 3 * time.Second},
+		"timeout and attempt timeout": {Timeout: 3 * time.Second, AttemptTimeout: time.Second},
+		"attempt timeout":             {AttemptTimeout: time.Second},
+		"recommended": {Timeout: 3 * time.Second, Budget: NewBudget(BudgetConfig{}),
+			Breaker: NewBreaker(BreakerConfig{})},
+	} {
+		allocs := testing.AllocsPerRun(1000, func() {
+			if err := Do(context.Background(), p, fn); err != nil {
+				t.Fatal(err)
+			}
+		})
+		assert.Equal(t, one, allocs, "%s: the deadline's context and nothing else", name)
+	}
+	assert.LessOrEqual(t, one, 4.0)
+}
+
+// Issue 19, from the peer comparison: a custom delay function.
+func TestDelayFunction(t *testing.T) {
+	p, clock := fake(Policy{MaxAttempts: 4, MaxDelay: time.Minute}, 0.5)
+	var got []int
+	p.Delay = func(n int, err error) time.Duration {
+		got = append(got, n)
+		assert.ErrorIs(t, err, errFlaky)
+		return time.Duration(n) * 7 * time.Second
+	}
+	fn, _ := failing(errFlaky, errFlaky, errFlaky)
+	require.NoError(t, Do(context.Background(), p, fn))
+	assert.Equal(t, []int{1, 2, 3}, got)
+	assert.Equal(t, []time.Duration{7 * time.Second, 14 * time.Second, 21 * time.Second}, clock.Sleeps(), "no jitter on top")
+
+	p.MaxDelay = 10 * time.Second
+	p.Delay = func(n int, _ error) time.Duration { return time.Duration(n-2) * time.Hour } // -1 h, 0, 1 h
+	clock = retrytest.NewClock(epoch)
+	p.Clock = clock
+	fn, _ = failing(errFlaky, errFlaky, errFlaky)
+	require.NoError(t, Do(context.Background(), p, fn))
+	assert.Equal(t, []time.Duration{10 * time.Second}, clock.Sleeps(), "negative means no wait; MaxDelay caps it")
+
+	p.Delay = func(int, error) time.Duration { return time.Second }
+	fn, _ = failing(&HTTPError{Method: "GET", StatusCode: 503, Header: http.Header{"Retry-After": {"5"}}})
+	clock = retrytest.NewClock(epoch)
+	p.Clock = clock
+	require.NoError(t, Do(context.Background(), p, fn))
+	assert.Equal(t, []time.Duration{5 * time.Second}, clock.Sleeps(), "Retry-After still lengthens it")
+}
+
+// Issue 19, from the peer comparison: retry on a result that is not an error.
+func TestRetryResult(t *testing.T) {
+	type job struct{ status string }
+	p, _ := fake(Policy{MaxAttempts: 5}, 0)
+	p.RetryResult = func(v any) bool { return v.(*job).status == "pending" }
+	n := 0
+	poll := func(context.Context, Attempt) (*job, error) {
+		n++
+		if n < 3 {
+			return &job{"pending"}, nil
+		}
+		return &job{"done"}, nil
+	}
+	j, err := DoValue(context.Background(), p, poll)
+	require.NoError(t, err)
+	assert.Equal(t, "done", j.status)
+	assert.Equal(t, 3, n)
+
+	p.MaxAttempts = 2
+	n = -10
+	j, err = DoValue(context.Background(), p, poll)
+	assert.Nil(t, j)
+	assert.ErrorIs(t, err, ErrAttemptsExhausted)
+	assert.ErrorIs(t, err, ErrResultRejected)
+	var rr *ResultError
+	require.ErrorAs(t, err, &rr)
+	assert.Equal(t, "pending", rr.Result.(*job).status, "the last result is kept")
+}
+
+// Issue 19, from the peer comparison: every attempt's error is kept.
+func TestErrorKeepsEveryAttemptsError(t *testing.T) {
+	errs := []error{Transient(errors.New("one")), Transient(errors.New("two")), Transient(errors.New("three"))}
+	p, _ := fake(Policy{MaxAttempts: 3}, 0)
+	fn, _ := failing(errs...)
+	err := Do(context.Background(), p, fn)
+	var re *Error
+	require.ErrorAs(t, err, &re)
+	assert.Equal(t, errs, re.Errors)
+	assert.Equal(t, errs[2], re.Last)
+
+	p.MaxAttempts = 20
+	many := make([]error, 20)
+	for i := range many {
+		many[i] = Transient(fmt.Errorf("attempt %d", i+1))
+	}
+	fn, _ = failing(many...)
+	require.ErrorAs(t, Do(context.Background(), p, fn), &re)
+	assert.Equal(t, many, re.Errors)
 }

@@ -68,6 +68,16 @@ type Policy struct {
 	// [IsRetryable] ([IsTransient] when Idempotent). Whatever it says, Do never retries an
 	// error marked [Permanent] nor one that comes with the end of the caller's context.
 	Classify func(err error) bool
+	// Delay, if set, returns the wait before retry n (n = 1 after the first attempt), given the
+	// failed attempt's error, instead of the backoff and its jitter. MaxDelay caps it, a negative
+	// wait is none, and a server's Retry-After still lengthens it.
+	Delay func(n int, err error) time.Duration
+	// RetryResult, if set, reports whether the value of an attempt that returned no error still
+	// calls for another attempt (a job still pending; DoValue's value, nil for Do). Such an
+	// attempt fails with a [*ResultError] that holds the value and is retried, within the
+	// policy's bounds, like a transient error; the breaker counts it as a success (the
+	// dependency answered). Boxing the value into an interface may allocate.
+	RetryResult func(result any) bool
 	// Budget, if set, limits retries to a share of the requests to one dependency.
 	Budget *Budget
 	// Breaker, if set, is the circuit breaker of the dependency; every attempt asks it.
@@ -157,7 +167,18 @@ func (p *Policy) delay(r Rand, n int, prev time.Duration) time.Duration {
 	}
 }
 
+// wait returns the wait before retry n, after err, given the previous wait.
+func (p *Policy) wait(n int, err error, prev time.Duration) time.Duration {
+	if p.Delay != nil {
+		return min(max(p.Delay(n, err), 0), p.maxDelay())
+	}
+	return p.delay(randOr(p.Rand), n, prev)
+}
+
 func (p *Policy) retryable(err error) bool {
+	if _, ok := err.(*ResultError); ok {
+		return true
+	}
 	switch {
 	case p.Classify != nil:
 		return !markedPermanent(err) && p.Classify(err)
