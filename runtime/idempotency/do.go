@@ -206,7 +206,6 @@ func (r *Runner) do(ctx context.Context, scope, key, fingerprint string, fn Func
 	op.started.Store(len(c.Steps) > 0) // an earlier attempt's recorded steps: execution started then
 	op.txStore, _ = r.Store.(TxStore)
 	op.final.op = op
-	op.hb.op = op
 	if detach {
 		ctx = context.WithoutCancel(ctx)
 	}
@@ -303,7 +302,6 @@ type operation struct {
 
 	final phase     // fn's own work, completed with the response
 	ctx   opContext // fn's context
-	hb    heartbeat // renews the lease while fn runs
 }
 
 // opContext is the context of an operation's work: cancellable (a lost lease stops the work)
@@ -370,7 +368,7 @@ func (op *operation) run(ctx context.Context, fn Func) (Outcome, error) {
 	work, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	op.ctx = opContext{Context: work, phase: &op.final}
-	op.hb.start(ctx, cancel)
+	hb := startHeartbeat(op, ctx, cancel)
 
 	returned := false
 	defer func() {
@@ -379,7 +377,7 @@ func (op *operation) run(ctx context.Context, fn Func) (Outcome, error) {
 		}
 		// fn panicked (or called runtime.Goexit): release the key, then let the panic go on.
 		v := recover()
-		op.hb.stop()
+		hb.stop()
 		op.abort(ctx, op.final.finish())
 		if v != nil {
 			panic(v)
@@ -387,7 +385,7 @@ func (op *operation) run(ctx context.Context, fn Func) (Outcome, error) {
 	}()
 	resp, err := fn(&op.ctx)
 	returned = true
-	op.hb.stop()
+	hb.stop()
 	tx := op.final.finish()
 
 	switch {
@@ -459,7 +457,8 @@ func (op *operation) release(ctx context.Context) {
 }
 
 // heartbeat renews the lease while fn runs. It uses a timer rather than a goroutine so that
-// operations shorter than one interval cost nothing but the timer.
+// operations shorter than one interval cost nothing but arming the timer; the timers are
+// recycled with their heartbeats.
 type heartbeat struct {
 	op       *operation
 	ctx      context.Context
@@ -468,21 +467,32 @@ type heartbeat struct {
 
 	mu      sync.Mutex
 	cond    sync.Cond
-	timer   *time.Timer
+	timer   *time.Timer // fires h.beat; made once per heartbeat
 	stopped bool
 	running bool
 }
 
-func (h *heartbeat) start(ctx context.Context, cancel context.CancelCauseFunc) {
-	h.ctx, h.cancel, h.interval = ctx, cancel, h.op.r.heartbeat()
-	if h.interval <= 0 {
-		h.stopped = true
-		return
-	}
+var heartbeats = sync.Pool{New: func() any {
+	h := new(heartbeat)
 	h.cond.L = &h.mu
+	h.timer = time.AfterFunc(time.Hour, h.beat)
+	h.timer.Stop()
+	return h
+}}
+
+// startHeartbeat renews op's lease every Heartbeat while its work runs, until stop; nil when
+// renewal is disabled.
+func startHeartbeat(op *operation, ctx context.Context, cancel context.CancelCauseFunc) *heartbeat {
+	interval := op.r.heartbeat()
+	if interval <= 0 {
+		return nil
+	}
+	h := heartbeats.Get().(*heartbeat)
 	h.mu.Lock()
-	h.timer = time.AfterFunc(h.interval, h.beat)
+	h.op, h.ctx, h.cancel, h.interval, h.stopped = op, ctx, cancel, interval, false
+	h.timer.Reset(interval)
 	h.mu.Unlock()
+	return h
 }
 
 func (h *heartbeat) beat() {
@@ -492,16 +502,17 @@ func (h *heartbeat) beat() {
 		return
 	}
 	h.running = true
+	op := h.op
 	h.mu.Unlock()
 
-	cctx, cancel := h.op.detached(h.ctx)
-	err := h.op.store.Extend(cctx, h.op.lease, h.op.r.lease())
+	cctx, cancel := op.detached(h.ctx)
+	err := op.store.Extend(cctx, op.lease, op.r.lease())
 	cancel()
 	if errors.Is(err, ErrFenced) {
-		h.op.fenced.Store(true)
+		op.fenced.Store(true)
 		h.cancel(ErrFenced) // stop the work: its result can no longer be stored
 	} else if err != nil {
-		h.op.r.logger().WarnContext(h.ctx, "idempotency: lease renewal failed", "scope", h.op.lease.Scope, "key", h.op.lease.Key, "err", err)
+		op.r.logger().WarnContext(h.ctx, "idempotency: lease renewal failed", "scope", op.lease.Scope, "key", op.lease.Key, "err", err)
 	}
 
 	h.mu.Lock()
@@ -513,16 +524,22 @@ func (h *heartbeat) beat() {
 	h.mu.Unlock()
 }
 
-// stop stops the heartbeat and waits for a renewal in flight.
+// stop stops the heartbeat and waits for a renewal in flight. The heartbeat is recycled only when
+// its timer had not fired: a callback already on its way must not find it serving another
+// operation.
 func (h *heartbeat) stop() {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.timer == nil {
+	if h == nil {
 		return
 	}
+	h.mu.Lock()
 	h.stopped = true
-	h.timer.Stop()
+	pending := !h.timer.Stop()
 	for h.running {
 		h.cond.Wait()
+	}
+	h.op, h.ctx, h.cancel = nil, nil, nil
+	h.mu.Unlock()
+	if !pending {
+		heartbeats.Put(h)
 	}
 }
