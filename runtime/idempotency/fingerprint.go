@@ -91,9 +91,10 @@ var canons = sync.Pool{New: func() any { return new(canon) }}
 const maxDepth = 10000
 
 // canon canonicalises a JSON document into out, in one pass and without allocating once its
-// buffers have grown: values are written in order, and each object, when it closes, is rewritten
-// with its members sorted by their decoded names (the last of equal names wins, as in
-// encoding/json). It accepts exactly what encoding/json accepts.
+// buffers have grown: members and values are written in document order, and an object whose
+// members did not come sorted and distinct is rewritten when it closes, its members sorted by
+// their decoded names (the last of equal names wins, as in encoding/json). It accepts exactly
+// what encoding/json accepts.
 type canon struct {
 	in      []byte
 	pos     int
@@ -104,9 +105,10 @@ type canon struct {
 	moved   []byte   // scratch for rewriting an object
 }
 
-// member is one object member: its decoded name in keys, its canonical value in out.
+// member is one object member: its decoded name in keys, its canonical text ("name":value) in
+// out.
 type member struct {
-	key, val span
+	key, text span
 }
 
 type span struct{ start, end int }
@@ -215,35 +217,43 @@ func (c *canon) object() bool {
 		return false
 	}
 	objStart, first, keysStart := len(c.out), len(c.members), len(c.keys)
+	c.out = append(c.out, '{')
 	c.space()
 	if c.pos < len(c.in) && c.in[c.pos] == '}' {
 		c.pos++
 		c.depth--
-		c.out = append(c.out, '{', '}')
+		c.out = append(c.out, '}')
 		return true
 	}
+	sorted := true // the members came sorted and distinct: what was written is canonical
 	for {
 		c.space()
 		if c.pos >= len(c.in) || c.in[c.pos] != '"' {
 			return false
 		}
-		var m member
-		m.key.start = len(c.keys)
+		if len(c.members) > first {
+			c.out = append(c.out, ',')
+		}
+		m := member{text: span{start: len(c.out)}, key: span{start: len(c.keys)}}
 		if !c.decodeString() {
 			return false
 		}
 		m.key.end = len(c.keys)
+		c.out = appendString(c.out, c.keys[m.key.start:m.key.end])
+		c.out = append(c.out, ':')
 		c.space()
 		if c.pos >= len(c.in) || c.in[c.pos] != ':' {
 			return false
 		}
 		c.pos++
 		c.space()
-		m.val.start = len(c.out)
 		if !c.value() {
 			return false
 		}
-		m.val.end = len(c.out)
+		m.text.end = len(c.out)
+		if n := len(c.members); n > first && sorted {
+			sorted = bytes.Compare(c.name(c.members[n-1]), c.name(m)) < 0
+		}
 		c.members = append(c.members, m)
 		c.space()
 		if c.pos >= len(c.in) {
@@ -260,32 +270,32 @@ func (c *canon) object() bool {
 		c.depth--
 		break
 	}
-	c.rewrite(objStart, c.members[first:])
+	c.out = append(c.out, '}')
+	if !sorted {
+		c.sortMembers(objStart, c.members[first:])
+	}
 	c.members, c.keys = c.members[:first], c.keys[:keysStart]
 	return true
 }
 
-// rewrite replaces out[start:], the values of ms in document order, with the object: its members
-// sorted by name, the last of equal names kept.
-func (c *canon) rewrite(start int, ms []member) {
-	slices.SortStableFunc(ms, func(a, b member) int {
-		return bytes.Compare(c.keys[a.key.start:a.key.end], c.keys[b.key.start:b.key.end])
-	})
+func (c *canon) name(m member) []byte { return c.keys[m.key.start:m.key.end] }
+
+// sortMembers rewrites the object at out[start:], whose members ms were written in document
+// order, with its members sorted by name, the last of equal names kept.
+func (c *canon) sortMembers(start int, ms []member) {
+	slices.SortStableFunc(ms, func(a, b member) int { return bytes.Compare(c.name(a), c.name(b)) })
 	c.moved = append(c.moved[:0], c.out[start:]...)
 	c.out = append(c.out[:start], '{')
 	wrote := false
 	for i, m := range ms {
-		key := c.keys[m.key.start:m.key.end]
-		if i+1 < len(ms) && bytes.Equal(key, c.keys[ms[i+1].key.start:ms[i+1].key.end]) {
+		if i+1 < len(ms) && bytes.Equal(c.name(m), c.name(ms[i+1])) {
 			continue // a later member of the same name wins
 		}
 		if wrote {
 			c.out = append(c.out, ',')
 		}
 		wrote = true
-		c.out = appendString(c.out, key)
-		c.out = append(c.out, ':')
-		c.out = append(c.out, c.moved[m.val.start-start:m.val.end-start]...)
+		c.out = append(c.out, c.moved[m.text.start-start:m.text.end-start]...)
 	}
 	c.out = append(c.out, '}')
 }

@@ -78,6 +78,7 @@ func Middleware(cfg Config) func(http.Handler) http.Handler {
 	if m.header == "" {
 		m.header = "Idempotency-Key"
 	}
+	m.header = http.CanonicalHeaderKey(m.header)
 	if m.maxBody <= 0 {
 		m.maxBody = DefaultMaxBodyBytes
 	}
@@ -127,7 +128,8 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.next.ServeHTTP(w, r)
 		return
 	}
-	values := r.Header.Values(m.header)
+	values := r.Header[m.header] // canonical: no lookup of another spelling
+
 	switch len(values) {
 	case 0:
 		if m.cfg.Optional {
@@ -298,12 +300,12 @@ func writeResponse(w http.ResponseWriter, resp Response, replayed bool) {
 		h[k] = vs // the response's values are not used after this
 	}
 	if replayed {
-		h.Set("Idempotent-Replayed", "true")
+		h["Idempotent-Replayed"] = []string{"true"}
 	}
 	if bodyAllowed(resp.Status) {
-		h.Set("Content-Length", strconv.Itoa(len(resp.Body)))
+		h["Content-Length"] = []string{strconv.Itoa(len(resp.Body))}
 	} else {
-		h.Del("Content-Length")
+		delete(h, "Content-Length")
 	}
 	w.WriteHeader(resp.Status)
 	w.Write(resp.Body)
