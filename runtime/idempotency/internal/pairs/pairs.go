@@ -20,6 +20,10 @@ import (
 // Append appends the pair (name, value) to dst. Names and values are at most math.MaxInt32 bytes
 // long (PostgreSQL's int4send is signed).
 func Append(dst []byte, name string, value []byte) ([]byte, error) {
+	return appendPair(dst, name, value)
+}
+
+func appendPair[V string | []byte](dst []byte, name string, value V) ([]byte, error) {
 	if len(name) > math.MaxInt32 || len(value) > math.MaxInt32 {
 		return dst, errors.New("pairs: a name or value longer than 2 GiB")
 	}
@@ -75,7 +79,7 @@ func AppendHeader(dst []byte, h http.Header) ([]byte, error) {
 	var err error
 	for _, name := range names {
 		for _, v := range h[name] {
-			if dst, err = appendString(dst, name, v); err != nil {
+			if dst, err = appendPair(dst, name, v); err != nil {
 				return dst, err
 			}
 		}
@@ -92,16 +96,6 @@ func HeaderSize(h http.Header) int {
 		}
 	}
 	return n
-}
-
-func appendString(dst []byte, name, value string) ([]byte, error) {
-	if len(name) > math.MaxInt32 || len(value) > math.MaxInt32 {
-		return dst, errors.New("pairs: a name or value longer than 2 GiB")
-	}
-	dst = binary.BigEndian.AppendUint32(dst, uint32(len(name)))
-	dst = append(dst, name...)
-	dst = binary.BigEndian.AppendUint32(dst, uint32(len(value)))
-	return append(dst, value...), nil
 }
 
 // Header decodes what AppendHeader wrote; nil for no pairs. It makes one string of b, which the
