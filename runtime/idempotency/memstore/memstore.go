@@ -46,11 +46,50 @@ type Store struct {
 }
 
 type shard struct {
-	mu      sync.Mutex
-	records map[recordKey]*record
+	mu sync.Mutex
+	// records holds the records by the hash of their key (the store's maphash, computed once per
+	// call); records whose keys share a hash are chained through sameHash.
+	records map[uint64]*record
+	n       int // records held
 	// The completed records, oldest first, for eviction.
 	oldest, newest *record
 	_              [64]byte // keeps shards' locks on separate cache lines
+}
+
+// get returns the record of k, whose hash is h, or nil.
+func (sh *shard) get(h uint64, k recordKey) *record {
+	rec := sh.records[h]
+	for rec != nil && rec.key != k {
+		rec = rec.sameHash
+	}
+	return rec
+}
+
+func (sh *shard) put(h uint64, rec *record) {
+	rec.hash, rec.sameHash = h, sh.records[h]
+	sh.records[h] = rec
+	sh.n++
+}
+
+// remove deletes rec from the shard (and from its completed list).
+func (sh *shard) remove(rec *record) {
+	sh.unlink(rec)
+	sh.n--
+	head := sh.records[rec.hash]
+	if head == rec {
+		if rec.sameHash == nil {
+			delete(sh.records, rec.hash)
+		} else {
+			sh.records[rec.hash] = rec.sameHash
+		}
+		return
+	}
+	for prev := head; prev != nil; prev = prev.sameHash {
+		if prev.sameHash == rec {
+			prev.sameHash = rec.sameHash
+			return
+		}
+	}
 }
 
 type recordKey struct{ scope, key string }
@@ -58,6 +97,8 @@ type recordKey struct{ scope, key string }
 // record is one key. Times are Unix nanoseconds.
 type record struct {
 	key         recordKey
+	hash        uint64
+	sameHash    *record // the next record whose key has the same hash
 	fingerprint string
 	token       int64
 	lockedUntil int64 // in progress: the end of the lease
@@ -105,15 +146,17 @@ func New(opts ...Option) *Store {
 	}
 	s.perShard = (s.perShard + len(s.shards) - 1) / len(s.shards)
 	for i := range s.shards {
-		s.shards[i].records = make(map[recordKey]*record)
+		s.shards[i].records = make(map[uint64]*record)
 	}
 	return s
 }
 
 var _ idempotency.Store = (*Store)(nil)
 
-func (s *Store) shardOf(k recordKey) *shard {
-	return &s.shards[maphash.Comparable(s.seed, k)%uint64(len(s.shards))]
+// shardOf returns the shard of k and k's hash.
+func (s *Store) shardOf(k recordKey) (*shard, uint64) {
+	h := maphash.Comparable(s.seed, k)
+	return &s.shards[h%uint64(len(s.shards))], h
 }
 
 // Local reports that the store's calls never wait on I/O (see idempotency.LocalStore).
@@ -131,22 +174,23 @@ func (s *Store) Claim(ctx context.Context, req idempotency.ClaimRequest) (idempo
 	}
 	now := s.now().UnixNano()
 	k := recordKey{req.Scope, req.Key}
-	sh := s.shardOf(k)
+	sh, h := s.shardOf(k)
 
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	rec := sh.records[k]
+	rec := sh.get(h, k)
 	switch {
 	case rec == nil:
-		if len(sh.records) >= s.perShard && !s.makeRoom(sh, now) {
+		if sh.n >= s.perShard && !s.makeRoom(sh, now) {
 			return idempotency.Claim{}, ErrFull
 		}
 		rec = &record{key: k, fingerprint: req.Fingerprint}
 		rec.expiresAt, rec.retention = now+int64(req.Retention), req.Retention
-		sh.records[k] = rec
+		sh.put(h, rec)
 	case rec.expired(now):
 		sh.unlink(rec)
-		*rec = record{key: k, fingerprint: req.Fingerprint, expiresAt: now + int64(req.Retention), retention: req.Retention}
+		rec.fingerprint, rec.expiresAt, rec.retention = req.Fingerprint, now+int64(req.Retention), req.Retention
+		rec.completed, rec.steps, rec.stored, rec.headerLen, rec.status = false, nil, nil, 0, 0
 	case rec.fingerprint != req.Fingerprint:
 		return idempotency.Claim{Status: idempotency.Mismatch}, nil
 	case rec.completed:
@@ -180,8 +224,7 @@ func (s *Store) makeRoom(sh *shard, now int64) bool {
 		if !old.expired(now) {
 			s.evicted.Add(1)
 		}
-		sh.unlink(old)
-		delete(sh.records, old.key)
+		sh.remove(old)
 		return true
 	}
 	return s.reapShard(sh, now) > 0 // a scan, only when the shard holds nothing but claims
@@ -206,10 +249,10 @@ func (s *Store) withHeld(ctx context.Context, lease idempotency.Lease, fn func(s
 	}
 	now := s.now().UnixNano()
 	k := recordKey{lease.Scope, lease.Key}
-	sh := s.shardOf(k)
+	sh, h := s.shardOf(k)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	rec := sh.records[k]
+	rec := sh.get(h, k)
 	if rec == nil || rec.completed || rec.token != lease.Token {
 		return idempotency.ErrFenced
 	}
@@ -257,7 +300,7 @@ func (s *Store) Complete(ctx context.Context, lease idempotency.Lease, resp idem
 func (s *Store) Release(ctx context.Context, lease idempotency.Lease) error {
 	return s.withHeld(ctx, lease, func(sh *shard, rec *record, now int64) error {
 		if len(rec.steps) == 0 {
-			delete(sh.records, rec.key)
+			sh.remove(rec)
 			return nil
 		}
 		rec.lockedUntil = now
@@ -283,11 +326,14 @@ func (s *Store) Reap(ctx context.Context) (int, error) {
 // reapShard deletes the shard's expired records, under its lock, and returns how many.
 func (s *Store) reapShard(sh *shard, now int64) int {
 	n := 0
-	for k, rec := range sh.records {
-		if rec.expired(now) {
-			sh.unlink(rec)
-			delete(sh.records, k)
-			n++
+	for _, head := range sh.records {
+		for rec := head; rec != nil; {
+			next := rec.sameHash
+			if rec.expired(now) {
+				sh.remove(rec)
+				n++
+			}
+			rec = next
 		}
 	}
 	return n
@@ -299,7 +345,7 @@ func (s *Store) Len() int {
 	for i := range s.shards {
 		sh := &s.shards[i]
 		sh.mu.Lock()
-		n += len(sh.records)
+		n += sh.n
 		sh.mu.Unlock()
 	}
 	return n
