@@ -267,25 +267,27 @@ func (r *Runner) logger() *slog.Logger {
 	return slog.Default()
 }
 
-// recorded returns the part of resp that is stored: status, body and the RecordHeaders. It shares
-// resp's body and header values (a store copies what it keeps).
-func (r *Runner) recorded(resp Response) Response {
+// recorded returns the part of resp that is stored: status, body and the RecordHeaders, the
+// headers in into (empty). It shares resp's body and header values: a store copies what it keeps.
+func (r *Runner) recorded(resp Response, into http.Header) Response {
 	names := r.RecordHeaders
 	if names == nil {
 		names = DefaultRecordHeaders
 	}
 	rec := Response{Status: resp.Status, Body: resp.Body}
 	for key, vs := range resp.Header { // a few headers, against a dozen names
-		if len(vs) == 0 || !slices.ContainsFunc(names, func(name string) bool { return strings.EqualFold(name, key) }) {
-			continue
+		if len(vs) > 0 && slices.ContainsFunc(names, func(name string) bool { return strings.EqualFold(name, key) }) {
+			into[http.CanonicalHeaderKey(key)] = vs // no copy when key is canonical already
 		}
-		if rec.Header == nil {
-			rec.Header = make(http.Header, 4)
-		}
-		rec.Header[http.CanonicalHeaderKey(key)] = vs // no copy when key is canonical already
+	}
+	if len(into) > 0 {
+		rec.Header = into
 	}
 	return rec
 }
+
+// recordedHeaders recycles the headers that recorded fills: a store copies what it keeps.
+var recordedHeaders = sync.Pool{New: func() any { return make(http.Header, 4) }}
 
 // operation is one claimed attempt at a key.
 type operation struct {
@@ -403,7 +405,11 @@ func (op *operation) run(ctx context.Context, fn Func) (Outcome, error) {
 		return Outcome{Response: resp}, nil
 	}
 
-	if err := op.complete(ctx, tx, op.r.recorded(resp)); err != nil {
+	header := recordedHeaders.Get().(http.Header)
+	err = op.complete(ctx, tx, op.r.recorded(resp, header))
+	clear(header)
+	recordedHeaders.Put(header)
+	if err != nil {
 		if errors.Is(err, ErrFenced) {
 			return Outcome{}, ErrFenced
 		}
