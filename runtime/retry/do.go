@@ -67,9 +67,16 @@ func run[T any](ctx context.Context, p *Policy, fn func(context.Context, Attempt
 	// call, or, with AttemptTimeout, one per attempt carrying the earlier of the two deadlines.
 	var timeout time.Time // Timeout's deadline in real time, when it is the earlier one
 	if p.Timeout > 0 {
-		if end := clock.Now().Add(p.Timeout); !hasDeadline || end.Before(deadline) {
+		now := time.Now()
+		if p.Clock != nil {
+			now = clock.Now()
+		}
+		if end := now.Add(p.Timeout); !hasDeadline || end.Before(deadline) {
 			deadline, hasDeadline = end, true
-			timeout = time.Now().Add(p.Timeout)
+			timeout = end
+			if p.Clock != nil {
+				timeout = time.Now().Add(p.Timeout)
+			}
 			if p.AttemptTimeout == 0 {
 				var cancel context.CancelFunc
 				ctx, cancel = context.WithDeadline(ctx, timeout)
