@@ -562,15 +562,18 @@ func TestBadRequests(t *testing.T) {
 		require.Equal(t, http.StatusRequestEntityTooLarge, r.status)
 		assert.Equal(t, idempotency.CodeBodyTooLarge, r.problem(t).Code)
 
-		// A validation error is a final outcome: stored and replayed.
+		// A validation error rejects the request before any work: it is not stored, so the client
+		// fixes its body and keeps its key.
 		r = s.mustPost("acme", "neg", `{"amount": -5, "currency": "EUR", "customer": "cus_1"}`)
 		require.Equal(t, http.StatusBadRequest, r.status)
 		assert.Equal(t, "invalid_amount", r.problem(t).Code)
 		again := s.mustPost("acme", "neg", `{"amount": -5, "currency": "EUR", "customer": "cus_1"}`)
-		assert.True(t, again.replayed())
-		assert.Equal(t, r.body, again.body)
+		assert.False(t, again.replayed())
 		assert.Empty(t, s.payments("acme"))
 		assert.Empty(t, s.charges())
+		fixed := s.mustPost("acme", "neg", body1000)
+		require.Equal(t, http.StatusCreated, fixed.status, "%s", fixed.body)
+		requireOnePayment(t, s, "acme", fixed)
 	})
 }
 

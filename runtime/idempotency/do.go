@@ -4,8 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -18,13 +21,37 @@ const (
 	DefaultStoreTimeout = 5 * time.Second
 )
 
-// DefaultRecordHeaders are the response headers stored with a response and replayed.
-var DefaultRecordHeaders = []string{"Content-Type", "Location", "ETag"}
+// DefaultRecordHeaders are the response headers stored with a response and replayed: the
+// representation headers (RFC 9110, section 8), which say how to read the body (a gzip body is
+// gzip bytes only with its Content-Encoding), and the headers that say what was created or
+// varies with the request. Names are in canonical form (http.CanonicalHeaderKey).
+var DefaultRecordHeaders = []string{
+	"Content-Type", "Content-Encoding", "Content-Language", "Content-Location", "Content-Disposition",
+	"Content-Range", "Content-Digest", "Repr-Digest", "Last-Modified", "Etag", "Location", "Vary",
+}
+
+// InProgressRetryAfter is the wait that Do suggests (and the middleware's 409 sends as
+// Retry-After) when another worker holds the key. When the work will end cannot be known: the
+// lease only says when a crashed worker's key may be taken over, which is far too long to make a
+// live client wait (30 s for a 2 s request). A second is the shortest wait that Retry-After can
+// express, and a retry that finds the key still in progress costs the store one read.
+const InProgressRetryAfter = time.Second
+
+// MinRetentionLeases is how many leases a Runner's Retention must span at least: a key must be
+// remembered well past the lease that a crashed worker's retry waits out.
+const MinRetentionLeases = 4
+
+// ErrInvalidConfig is wrapped by the error of Runner.Validate and Config.Validate. Runner.Do
+// returns it without claiming anything; Middleware panics with it, when it is built.
+var ErrInvalidConfig = errors.New("idempotency: invalid configuration")
 
 // DefaultStorable reports whether a response with this status is a final business outcome that
 // is stored and replayed: 2xx, and 4xx except those that are not deterministic
 // (408 Request Timeout, 409 Conflict, 425 Too Early, 429 Too Many Requests, 499 client closed).
 // Everything else (1xx, 3xx, 5xx) releases the key so that a retry processes the request afresh.
+//
+// Whatever Storable says, a 4xx is stored only once the operation started executing (see
+// MarkStarted): a request rejected before that, as by validation, is not stored.
 func DefaultStorable(status int) bool {
 	switch {
 	case status >= 200 && status < 300:
@@ -50,7 +77,8 @@ type Outcome struct {
 	// Replayed: the key was completed before; fn did not run.
 	Replayed bool
 	// Stored: fn ran and its response was stored. False with Replayed false means that fn ran but
-	// its response was not a final outcome (see Runner.Storable) and the key was released.
+	// its response was not a final outcome (see Runner.Storable and MarkStarted) and the key was
+	// released.
 	Stored bool
 }
 
@@ -62,12 +90,14 @@ type Runner struct {
 	// Lease is how long a claim holds without a heartbeat; a crashed worker's key can be resumed
 	// this long after its last heartbeat. Default DefaultLease.
 	Lease time.Duration
-	// Heartbeat is how often a running operation renews its lease. Default Lease/3; negative
-	// disables renewal (then work longer than Lease can be taken over while it runs; fencing
-	// still keeps the stale worker from storing its result).
+	// Heartbeat is how often a running operation renews its lease; it must be shorter than Lease.
+	// Default Lease/3; negative disables renewal (then work longer than Lease can be taken over
+	// while it runs; fencing still keeps the stale worker from storing its result).
 	Heartbeat time.Duration
-	// Retention is how long a key is remembered after its first use. Default DefaultRetention
-	// (24 h). Expired records are replaced on the next use of the key and deleted by Reap.
+	// Retention is how long a key is remembered after its first use, or after its completion when
+	// that is later; at least MinRetentionLeases times Lease. Default DefaultRetention (24 h).
+	// Expired records are replaced on the next use of the key and deleted by Reap; a record whose
+	// lease is live never expires.
 	Retention time.Duration
 	// StoreTimeout bounds every store call. Default DefaultStoreTimeout.
 	StoreTimeout time.Duration
@@ -78,6 +108,27 @@ type Runner struct {
 	// Logger receives failures that cannot be reported to the caller (a failed release or
 	// heartbeat). Default slog.Default().
 	Logger *slog.Logger
+}
+
+// Validate reports the first problem of r's configuration, as an error wrapping ErrInvalidConfig:
+// no Store, a negative duration, a Retention shorter than MinRetentionLeases leases, or a
+// Heartbeat that does not beat within the Lease.
+func (r *Runner) Validate() error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: "+format, append([]any{ErrInvalidConfig}, args...)...)
+	}
+	switch {
+	case r.Store == nil:
+		return bad("Runner.Store is nil")
+	case r.Lease < 0 || r.Retention < 0 || r.StoreTimeout < 0:
+		return bad("Lease, Retention and StoreTimeout must not be negative")
+	case r.retention() < MinRetentionLeases*r.lease():
+		return bad("Retention (%v) must be at least %d times the Lease (%v): a key must be remembered well past "+
+			"the lease that the retry of a crashed request waits out, and a live lease is never expired", r.retention(), MinRetentionLeases, r.lease())
+	case r.heartbeat() >= r.lease():
+		return bad("Heartbeat (%v) must be shorter than the Lease (%v), or the lease lapses between beats", r.heartbeat(), r.lease())
+	}
+	return nil
 }
 
 // Do runs fn at most once to a stored outcome per (scope, key, fingerprint) with the default
@@ -91,22 +142,37 @@ func Do(ctx context.Context, store Store, scope, key, fingerprint string, fn Fun
 //   - completed before, same fingerprint: returns the stored response (Replayed) without calling fn;
 //   - used before with another fingerprint: returns ErrMismatch;
 //   - held by a live worker: returns an *InProgressError (errors.Is ErrInProgress);
-//   - otherwise calls fn. A final outcome (Storable) is stored and returned (Stored). Anything
-//     else releases the key for a clean retry: a non-storable status (returned, not stored), an
+//   - otherwise calls fn. A final outcome (Storable, and for a 4xx, once execution started: see
+//     MarkStarted) is stored and returned (Stored). Anything else releases the key for a clean
+//     retry: a non-storable status or a rejection before execution (returned, not stored), an
 //     error from fn (returned), a cancelled ctx (the response is returned with ctx's error) or a
 //     panic (the key is released and the panic continues).
 //
 // When the store fails, Do returns a *StoreError (errors.Is ErrStoreUnavailable); if that happens
 // before fn runs, the key is not consumed. If the operation's lease was taken over by another
-// worker, Do returns ErrFenced and nothing of this attempt is stored.
+// worker, Do returns ErrFenced and nothing of this attempt is stored. A scope or key that is not
+// text (see ValidateScope and ValidateKey) gives a *ScopeError or *KeyError, and a misconfigured
+// Runner an error wrapping ErrInvalidConfig, before anything is claimed.
 //
 // Work in fn that is not inside a Step and not in the store's transaction (CurrentTx) is not
 // protected against repetition: a retry after a release runs it again. Put side effects in steps.
 func (r *Runner) Do(ctx context.Context, scope, key, fingerprint string, fn Func) (Outcome, error) {
-	if r.Store == nil {
-		panic("idempotency: Runner.Store is nil")
+	return r.do(ctx, scope, key, fingerprint, fn, false)
+}
+
+// do is Do; with detach, the work runs on a context that is not cancelled with ctx (the middleware:
+// a client that goes away does not cancel the work).
+func (r *Runner) do(ctx context.Context, scope, key, fingerprint string, fn Func, detach bool) (Outcome, error) {
+	if err := r.Validate(); err != nil {
+		return Outcome{}, err
 	}
-	cctx, cancel := context.WithTimeout(ctx, r.storeTimeout())
+	if err := ValidateScope(scope); err != nil {
+		return Outcome{}, err
+	}
+	if err := ValidateKey(key); err != nil {
+		return Outcome{}, err
+	}
+	cctx, cancel := r.storeContext(ctx)
 	c, err := r.Store.Claim(cctx, ClaimRequest{
 		Scope:       scope,
 		Key:         key,
@@ -130,17 +196,19 @@ func (r *Runner) Do(ctx context.Context, scope, key, fingerprint string, fn Func
 	case Mismatch:
 		return Outcome{}, ErrMismatch
 	case InProgress:
-		wait := time.Until(c.LockedUntil)
-		wait = max(time.Second, min(wait, r.lease()))
-		return Outcome{}, &InProgressError{RetryAfter: wait}
+		return Outcome{}, &InProgressError{RetryAfter: InProgressRetryAfter, LockedUntil: c.LockedUntil}
 	case Claimed:
 	default:
 		return Outcome{}, &StoreError{Op: "claim", Err: errors.New("unexpected claim status " + c.Status.String())}
 	}
 
 	op := &operation{r: r, store: r.Store, lease: c.Lease, steps: c.Steps}
+	op.started.Store(len(c.Steps) > 0) // an earlier attempt's recorded steps: execution started then
 	op.txStore, _ = r.Store.(TxStore)
 	op.final.op = op
+	if detach {
+		ctx = context.WithoutCancel(ctx)
+	}
 	return op.run(ctx, fn)
 }
 
@@ -182,6 +250,16 @@ func (r *Runner) storable(status int) bool {
 	return DefaultStorable(status)
 }
 
+// storeContext bounds one store call by StoreTimeout, except for a LocalStore.
+func (r *Runner) storeContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	if _, local := r.Store.(LocalStore); local {
+		return ctx, nop
+	}
+	return context.WithTimeout(ctx, r.storeTimeout())
+}
+
+func nop() {}
+
 func (r *Runner) logger() *slog.Logger {
 	if r.Logger != nil {
 		return r.Logger
@@ -189,23 +267,27 @@ func (r *Runner) logger() *slog.Logger {
 	return slog.Default()
 }
 
-// recorded returns the part of resp that is stored: status, body and the RecordHeaders.
-func (r *Runner) recorded(resp Response) Response {
+// recorded returns the part of resp that is stored: status, body and the RecordHeaders, the
+// headers in into (empty). It shares resp's body and header values: a store copies what it keeps.
+func (r *Runner) recorded(resp Response, into http.Header) Response {
 	names := r.RecordHeaders
 	if names == nil {
 		names = DefaultRecordHeaders
 	}
 	rec := Response{Status: resp.Status, Body: resp.Body}
-	for _, name := range names {
-		if vs := resp.Header.Values(name); len(vs) > 0 {
-			if rec.Header == nil {
-				rec.Header = make(http.Header, len(names))
-			}
-			rec.Header[http.CanonicalHeaderKey(name)] = append([]string(nil), vs...)
+	for key, vs := range resp.Header { // a few headers, against a dozen names
+		if len(vs) > 0 && slices.ContainsFunc(names, func(name string) bool { return strings.EqualFold(name, key) }) {
+			into[http.CanonicalHeaderKey(key)] = vs // no copy when key is canonical already
 		}
+	}
+	if len(into) > 0 {
+		rec.Header = into
 	}
 	return rec
 }
+
+// recordedHeaders recycles the headers that recorded fills: a store copies what it keeps.
+var recordedHeaders = sync.Pool{New: func() any { return make(http.Header, 4) }}
 
 // operation is one claimed attempt at a key.
 type operation struct {
@@ -214,12 +296,28 @@ type operation struct {
 	txStore TxStore // nil when the store is not transactional
 	lease   Lease
 	fenced  atomic.Bool
+	started atomic.Bool // execution started (MarkStarted): a 4xx is an outcome, not a rejection
 
 	mu    sync.Mutex
 	steps map[string]json.RawMessage // recovery points, recorded by this or earlier attempts
 	ran   map[string]bool            // step names used in this attempt
 
-	final phase // fn's own work, completed with the response
+	final phase     // fn's own work, completed with the response
+	ctx   opContext // fn's context
+}
+
+// opContext is the context of an operation's work: cancellable (a lost lease stops the work)
+// and carrying the final phase, in one value kept in the operation.
+type opContext struct {
+	context.Context
+	phase *phase
+}
+
+func (c *opContext) Value(key any) any {
+	if key == (phaseKey{}) {
+		return c.phase
+	}
+	return c.Context.Value(key)
 }
 
 // phase is a unit of work that commits atomically: a step, or the final part of the operation.
@@ -269,10 +367,10 @@ func (p *phase) finish() StoreTx {
 }
 
 func (op *operation) run(ctx context.Context, fn Func) (Outcome, error) {
-	opCtx, cancel := context.WithCancelCause(ctx)
+	work, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	opCtx = context.WithValue(opCtx, phaseKey{}, &op.final)
-	hb := op.startHeartbeat(ctx, cancel)
+	op.ctx = opContext{Context: work, phase: &op.final}
+	hb := startHeartbeat(op, ctx, cancel)
 
 	returned := false
 	defer func() {
@@ -287,7 +385,7 @@ func (op *operation) run(ctx context.Context, fn Func) (Outcome, error) {
 			panic(v)
 		}
 	}()
-	resp, err := fn(opCtx)
+	resp, err := fn(&op.ctx)
 	returned = true
 	hb.stop()
 	tx := op.final.finish()
@@ -302,12 +400,16 @@ func (op *operation) run(ctx context.Context, fn Func) (Outcome, error) {
 	case ctx.Err() != nil:
 		op.abort(ctx, tx)
 		return Outcome{Response: resp}, context.Cause(ctx)
-	case !op.r.storable(resp.Status):
+	case !op.r.storable(resp.Status), resp.Status >= 400 && resp.Status < 500 && !op.started.Load():
 		op.abort(ctx, tx)
 		return Outcome{Response: resp}, nil
 	}
 
-	if err := op.complete(ctx, tx, op.r.recorded(resp)); err != nil {
+	header := recordedHeaders.Get().(http.Header)
+	err = op.complete(ctx, tx, op.r.recorded(resp, header))
+	clear(header)
+	recordedHeaders.Put(header)
+	if err != nil {
 		if errors.Is(err, ErrFenced) {
 			return Outcome{}, ErrFenced
 		}
@@ -319,7 +421,10 @@ func (op *operation) run(ctx context.Context, fn Func) (Outcome, error) {
 
 // detached returns a context for store calls that must happen even when ctx is cancelled.
 func (op *operation) detached(ctx context.Context) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.WithoutCancel(ctx), op.r.storeTimeout())
+	if ctx.Done() != nil {
+		ctx = context.WithoutCancel(ctx)
+	}
+	return op.r.storeContext(ctx)
 }
 
 func (op *operation) complete(ctx context.Context, tx StoreTx, rec Response) error {
@@ -358,7 +463,8 @@ func (op *operation) release(ctx context.Context) {
 }
 
 // heartbeat renews the lease while fn runs. It uses a timer rather than a goroutine so that
-// operations shorter than one interval cost nothing.
+// operations shorter than one interval cost nothing but arming the timer; the timers are
+// recycled with their heartbeats.
 type heartbeat struct {
 	op       *operation
 	ctx      context.Context
@@ -367,20 +473,30 @@ type heartbeat struct {
 
 	mu      sync.Mutex
 	cond    sync.Cond
-	timer   *time.Timer
+	timer   *time.Timer // fires h.beat; made once per heartbeat
 	stopped bool
 	running bool
 }
 
-func (op *operation) startHeartbeat(ctx context.Context, cancel context.CancelCauseFunc) *heartbeat {
-	h := &heartbeat{op: op, ctx: ctx, cancel: cancel, interval: op.r.heartbeat()}
-	if h.interval <= 0 {
-		h.stopped = true
-		return h
-	}
+var heartbeats = sync.Pool{New: func() any {
+	h := new(heartbeat)
 	h.cond.L = &h.mu
+	h.timer = time.AfterFunc(time.Hour, h.beat)
+	h.timer.Stop()
+	return h
+}}
+
+// startHeartbeat renews op's lease every Heartbeat while its work runs, until stop; nil when
+// renewal is disabled.
+func startHeartbeat(op *operation, ctx context.Context, cancel context.CancelCauseFunc) *heartbeat {
+	interval := op.r.heartbeat()
+	if interval <= 0 {
+		return nil
+	}
+	h := heartbeats.Get().(*heartbeat)
 	h.mu.Lock()
-	h.timer = time.AfterFunc(h.interval, h.beat)
+	h.op, h.ctx, h.cancel, h.interval, h.stopped = op, ctx, cancel, interval, false
+	h.timer.Reset(interval)
 	h.mu.Unlock()
 	return h
 }
@@ -392,16 +508,17 @@ func (h *heartbeat) beat() {
 		return
 	}
 	h.running = true
+	op := h.op
 	h.mu.Unlock()
 
-	cctx, cancel := h.op.detached(h.ctx)
-	err := h.op.store.Extend(cctx, h.op.lease, h.op.r.lease())
+	cctx, cancel := op.detached(h.ctx)
+	err := op.store.Extend(cctx, op.lease, op.r.lease())
 	cancel()
 	if errors.Is(err, ErrFenced) {
-		h.op.fenced.Store(true)
+		op.fenced.Store(true)
 		h.cancel(ErrFenced) // stop the work: its result can no longer be stored
 	} else if err != nil {
-		h.op.r.logger().WarnContext(h.ctx, "idempotency: lease renewal failed", "scope", h.op.lease.Scope, "key", h.op.lease.Key, "err", err)
+		op.r.logger().WarnContext(h.ctx, "idempotency: lease renewal failed", "scope", op.lease.Scope, "key", op.lease.Key, "err", err)
 	}
 
 	h.mu.Lock()
@@ -413,16 +530,22 @@ func (h *heartbeat) beat() {
 	h.mu.Unlock()
 }
 
-// stop stops the heartbeat and waits for a renewal in flight.
+// stop stops the heartbeat and waits for a renewal in flight. The heartbeat is recycled only when
+// its timer had not fired: a callback already on its way must not find it serving another
+// operation.
 func (h *heartbeat) stop() {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.timer == nil {
+	if h == nil {
 		return
 	}
+	h.mu.Lock()
 	h.stopped = true
-	h.timer.Stop()
+	pending := !h.timer.Stop()
 	for h.running {
 		h.cond.Wait()
+	}
+	h.op, h.ctx, h.cancel = nil, nil, nil
+	h.mu.Unlock()
+	if !pending {
+		heartbeats.Put(h)
 	}
 }

@@ -24,9 +24,9 @@ func TestHeartbeatKeepsALiveWorkersLease(t *testing.T) {
 	for name, interval := range map[string]time.Duration{"explicit": 30 * time.Millisecond, "default": 0} {
 		t.Run(name, func(t *testing.T) {
 			store := memstore.New()
-			r := &idempotency.Runner{Store: store, Lease: 150 * time.Millisecond, Heartbeat: interval}
+			r := &idempotency.Runner{Store: store, Lease: 300 * time.Millisecond, Heartbeat: interval}
 			out, err := r.Do(context.Background(), "a", "k", "fp", func(ctx context.Context) (idempotency.Response, error) {
-				time.Sleep(400 * time.Millisecond) // well past the lease, but alive
+				time.Sleep(800 * time.Millisecond) // well past the lease, but alive
 				_, err := r.Do(context.Background(), "a", "k", "fp", func(context.Context) (idempotency.Response, error) {
 					t.Error("a live worker's key must not be taken over")
 					return created(`"dup"`), nil
@@ -229,4 +229,31 @@ func TestRunReaperDeletesExpiredKeys(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("RunReaper did not stop with its context")
 	}
+}
+
+// Issue 18.1, in real time: work that outlives its key's retention window keeps its key, since
+// its heartbeat keeps the lease live; a second request meanwhile is told it is in progress.
+// (Before, with a 60 ms lease and a 300 ms retention, the second request took the key over at
+// 500 ms and the first worker was fenced.)
+func TestLiveWorkOutlivesItsRetention(t *testing.T) {
+	// Margins for a loaded machine: a beat may come 160 ms late before the lease lapses.
+	r := &idempotency.Runner{Store: memstore.New(), Lease: 200 * time.Millisecond, Heartbeat: 40 * time.Millisecond,
+		Retention: 800 * time.Millisecond}
+	require.NoError(t, r.Validate())
+	var runs atomic.Int32
+	work := func(ctx context.Context) (idempotency.Response, error) {
+		runs.Add(1)
+		time.Sleep(1500 * time.Millisecond)
+		return created(`"once"`), nil
+	}
+	done := make(chan error, 1)
+	go func() { _, err := r.Do(context.Background(), "a", "k", "fp", work); done <- err }()
+	time.Sleep(1000 * time.Millisecond) // past the retention window, the work still running
+	_, err := r.Do(context.Background(), "a", "k", "fp", work)
+	assert.ErrorIs(t, err, idempotency.ErrInProgress)
+	require.NoError(t, <-done)
+	out, err := r.Do(context.Background(), "a", "k", "fp", work)
+	require.NoError(t, err)
+	assert.True(t, out.Replayed)
+	assert.EqualValues(t, 1, runs.Load())
 }

@@ -6,24 +6,33 @@
 //
 //	Situation                                  Response
 //	new key                                    process; store the request fingerprint and the final response
-//	same key, same payload, completed          replay the stored status, Content-Type, Location, ETag and
-//	                                           body, with Idempotent-Replayed: true; no side effects
-//	same key, same payload, in progress        409 Conflict (Retry-After: until the lease ends)
+//	same key, same payload, completed          replay the stored status, representation headers (Content-Type,
+//	                                           Content-Encoding, ..., see DefaultRecordHeaders) and body, byte for
+//	                                           byte, with Idempotent-Replayed: true; no side effects
+//	same key, same payload, in progress        409 Conflict, Retry-After: 1 (InProgressRetryAfter)
 //	same key, different payload                422 Unprocessable Content
 //	key required but missing, or malformed     400 Bad Request
+//	tenant empty, not text, or too long        400 Bad Request
 //	body too large                             413 Content Too Large
 //	store unavailable                          503 Service Unavailable; the key is not consumed
+//	rejected before execution (a 4xx before    the response, not stored: the client may fix the request and
+//	any step or MarkStarted, as validation)    keep its key
+//	the client goes away mid-request           the work goes on to its outcome, which is stored for the retry
 //
 // Error responses are RFC 9457 application/problem+json, with a machine-readable "code" (see
-// Problem).
+// Problem). Methods are matched without regard to case.
 //
 // Keys are scoped by a tenant function: a key is only ever looked up within its tenant, so one
 // tenant can never replay another's response. The fingerprint (see Fingerprint) is SHA-256 over
 // the method, the route and the canonical JSON body (key order and whitespace do not matter).
 //
-// Only final business outcomes are stored: 2xx and deterministic 4xx (see DefaultStorable). A
-// 5xx, a 429, a panic, a cancelled request, an error or a rolled-back transaction releases the key
-// for a clean retry; a 5xx is never replayed.
+// Only final business outcomes are stored: 2xx, and deterministic 4xx once the work has started
+// executing (see DefaultStorable and MarkStarted). A 5xx, a 429, a panic, an error, a rejection
+// before execution or a rolled-back transaction releases the key for a clean retry; a 5xx is never
+// replayed.
+//
+// The retry client of runtime/retry/retryhttp speaks the same protocol: it sends one key on every
+// attempt, and retries the in-progress 409 (a 409 with Retry-After) until the stored result comes.
 //
 // # Leases and fencing
 //
@@ -31,8 +40,9 @@
 // When a worker crashes, its lease ends and the next retry takes the key over and resumes. Every
 // claim gets a fencing token greater than all before it; a worker whose lease was taken over
 // cannot store its result, record a step or release the key (ErrFenced), and with a TxStore its
-// business writes roll back. Records expire after a retention window (24 h by default); Reap, or
-// RunReaper, deletes them.
+// business writes roll back. Records expire after a retention window (24 h by default, counted
+// from completion when that is later, at least MinRetentionLeases leases); a record whose lease is
+// live never expires. Reap, or RunReaper, deletes expired records.
 //
 // # Multi-step work
 //

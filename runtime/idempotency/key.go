@@ -7,6 +7,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // MaxKeyLen is the longest accepted key, in characters (after unquoting).
@@ -106,6 +108,56 @@ func parseQuotedKey(v string) (string, error) {
 		return "", &KeyError{Reason: fmt.Sprintf("the key is %d characters long; the limit is %d", len(key), MaxKeyLen)}
 	}
 	return key, nil
+}
+
+// MaxScopeLen is the longest accepted scope (tenant), in bytes.
+const MaxScopeLen = 255
+
+// ScopeError explains why a scope (the tenant a key belongs to) was rejected. Its message is
+// meant for the client (the detail of the 400 response).
+type ScopeError struct {
+	Reason string
+}
+
+func (e *ScopeError) Error() string { return "invalid tenant: " + e.Reason }
+
+// ValidateScope reports whether scope can hold keys: 1 to MaxScopeLen bytes of UTF-8 text without
+// control characters. It returns a *ScopeError otherwise. Runner.Do and Middleware check it, so
+// that every store sees the same scopes (PostgreSQL text cannot hold a NUL or invalid UTF-8).
+func ValidateScope(scope string) error {
+	if reason := textProblem(scope, MaxScopeLen); reason != "" {
+		return &ScopeError{Reason: reason}
+	}
+	return nil
+}
+
+// ValidateKey reports whether key (already parsed, see ParseKey) can be stored: 1 to MaxKeyLen
+// bytes of UTF-8 text without control characters. It returns a *KeyError otherwise. Runner.Do
+// checks it; every key ParseKey returns passes.
+func ValidateKey(key string) error {
+	if reason := textProblem(key, MaxKeyLen); reason != "" {
+		return &KeyError{Reason: reason}
+	}
+	return nil
+}
+
+// textProblem says what makes s unfit as a scope or key, or returns "".
+func textProblem(s string, limit int) string {
+	switch {
+	case s == "":
+		return "it is empty"
+	case len(s) > limit:
+		return fmt.Sprintf("it is %d bytes long; the limit is %d", len(s), limit)
+	}
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
+			return fmt.Sprintf("it is not valid UTF-8 (at byte %d)", i+1)
+		case unicode.IsControl(r):
+			return fmt.Sprintf("it contains a control character (U+%04X at byte %d)", r, i+1)
+		}
+	}
+	return ""
 }
 
 // NewKey returns a new random idempotency key: 26 characters of base32 (130 bits from

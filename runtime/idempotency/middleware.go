@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // DefaultMaxBodyBytes is the default cap on keyed request bodies (1 MiB).
@@ -24,13 +25,15 @@ type Config struct {
 
 	// Tenant returns the scope of the request's key: the tenant, account or user on whose behalf
 	// the request is made. Required. Keys are only ever looked up within their scope, so one
-	// tenant can never receive another tenant's stored response. An error (or an empty scope)
-	// rejects the request with 400; single-tenant services return a constant.
+	// tenant can never receive another tenant's stored response. An error, or a scope that
+	// ValidateScope rejects (empty, not UTF-8 text, control characters, too long), rejects the
+	// request with 400; single-tenant services return a constant.
 	Tenant func(r *http.Request) (string, error)
 
 	// Header is the request header that carries the key. Default "Idempotency-Key".
 	Header string
-	// Methods are the keyed methods. Default POST and PATCH. Other methods pass through.
+	// Methods are the keyed methods, matched without regard to case (as the fingerprint does).
+	// Default POST and PATCH. Other methods pass through.
 	Methods []string
 	// Optional lets keyed methods without a key pass through unprotected. By default a missing
 	// key is rejected with 400.
@@ -47,33 +50,35 @@ type Config struct {
 // Middleware returns net/http middleware that makes keyed requests idempotent:
 //
 //	new key                              -> the handler runs; a final outcome is stored
-//	same key, same request, completed    -> the stored status, Content-Type, Location, ETag and
-//	                                        body, with Idempotent-Replayed: true; the handler does not run
-//	same key, same request, in progress  -> 409 Conflict, with Retry-After
+//	same key, same request, completed    -> the stored status, representation headers and body,
+//	                                        with Idempotent-Replayed: true; the handler does not run
+//	same key, same request, in progress  -> 409 Conflict, with Retry-After: 1
 //	same key, different request          -> 422 Unprocessable Content
 //	key missing (when required), invalid -> 400 Bad Request
+//	tenant empty or malformed            -> 400 Bad Request
 //	body over MaxBodyBytes               -> 413 Content Too Large
 //	store unavailable                    -> 503 Service Unavailable, with Retry-After; the key is not consumed
 //
 // Error responses are application/problem+json (see Problem). The handler's response is buffered
 // (it cannot stream) and written once the outcome is settled. Only final outcomes are stored (see
-// Runner.Storable): after a 5xx, a 429, a panic or a cancelled request the key is released and a
-// retry runs the handler again. A panic is re-raised after the release, so that the server's or an
-// outer middleware's recovery handles it as usual.
+// Runner.Storable): after a 5xx, a 429, a panic, or a 4xx before execution started (see
+// MarkStarted) the key is released and a retry runs the handler again. A panic is re-raised after
+// the release, so that the server's or an outer middleware's recovery handles it as usual. The
+// handler's context is not cancelled when the client goes away: the work runs to its outcome,
+// which is stored, and the client's retry receives it.
 //
 // The request's context carries the operation: handlers use Step, DerivedKey and CurrentTx.
-// Middleware panics if Config.Store or Config.Tenant is nil.
+// Middleware panics, when it is built, with the error of Config.Validate (call it first to handle
+// the error yourself).
 func Middleware(cfg Config) func(http.Handler) http.Handler {
-	if cfg.Store == nil {
-		panic("idempotency: Middleware needs a Store")
-	}
-	if cfg.Tenant == nil {
-		panic("idempotency: Middleware needs a Tenant function: keys must be scoped per tenant")
+	if err := cfg.Validate(); err != nil {
+		panic(err)
 	}
 	m := &middleware{cfg: cfg, header: cfg.Header, maxBody: cfg.MaxBodyBytes, route: cfg.Route}
 	if m.header == "" {
 		m.header = "Idempotency-Key"
 	}
+	m.header = http.CanonicalHeaderKey(m.header)
 	if m.maxBody <= 0 {
 		m.maxBody = DefaultMaxBodyBytes
 	}
@@ -92,6 +97,18 @@ func Middleware(cfg Config) func(http.Handler) http.Handler {
 	}
 }
 
+// Validate reports the first problem of the configuration, as an error wrapping
+// ErrInvalidConfig: the Runner's (see Runner.Validate), or no Tenant function.
+func (c *Config) Validate() error {
+	if err := c.Runner.Validate(); err != nil {
+		return err
+	}
+	if c.Tenant == nil {
+		return fmt.Errorf("%w: Config.Tenant is nil: keys must be scoped per tenant", ErrInvalidConfig)
+	}
+	return nil
+}
+
 type middleware struct {
 	cfg     Config
 	header  string
@@ -107,11 +124,12 @@ type handler struct {
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	m := h.m
-	if !slices.Contains(m.methods, r.Method) {
+	if !slices.ContainsFunc(m.methods, func(meth string) bool { return strings.EqualFold(meth, r.Method) }) {
 		h.next.ServeHTTP(w, r)
 		return
 	}
-	values := r.Header.Values(m.header)
+	values := r.Header[m.header] // canonical: no lookup of another spelling
+
 	switch len(values) {
 	case 0:
 		if m.cfg.Optional {
@@ -136,6 +154,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err == nil && scope == "" {
 		err = errors.New("the request names no tenant")
 	}
+	if err == nil {
+		err = ValidateScope(scope)
+	}
 	if err != nil {
 		WriteProblem(w, Problem{Status: http.StatusBadRequest, Code: CodeTenantInvalid, Detail: err.Error()})
 		return
@@ -146,24 +167,68 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	fp := Fingerprint(r.Method, m.route(r), body)
-	out, err := m.cfg.Runner.Do(r.Context(), scope, key, fp, func(ctx context.Context) (Response, error) {
-		r2 := r.WithContext(ctx)
-		r2.Body = io.NopCloser(bytes.NewReader(body))
-		rec := &recorder{header: make(http.Header)}
-		h.next.ServeHTTP(rec, r2)
-		return rec.response(), nil
-	})
+	x := exchanges.Get().(*exchange)
+	x.next, x.r = h.next, r
+	x.body.Reset(body)
+	// The work is not cancelled when the client goes away (an attempt timeout, a dropped
+	// connection): it runs to its outcome, which is stored, and the client's retry receives it
+	// (a 409 while it still runs) instead of running the work again.
+	out, err := m.cfg.Runner.do(r.Context(), scope, key, fp, x.run, true)
 	if err != nil {
 		m.writeError(w, r, out, err)
-		return
+	} else {
+		writeResponse(w, out.Response, out.Replayed)
 	}
-	writeResponse(w, out.Response, out.Replayed)
+	x.recycle()
 }
+
+// exchange is the work of one keyed request: the reader of its buffered body and the recorder of
+// its response. Exchanges are recycled once the response is written: a handler must not use its
+// ResponseWriter or read its request's body after it returns (net/http's rule). A panicking
+// handler's exchange is dropped.
+type exchange struct {
+	next http.Handler
+	r    *http.Request
+	body bodyReader
+	rec  recorder
+	run  Func // x.work, made once per exchange
+}
+
+var exchanges = sync.Pool{New: func() any {
+	x := &exchange{rec: recorder{header: make(http.Header), sent: make(http.Header)}}
+	x.run = x.work
+	return x
+}}
+
+func (x *exchange) work(ctx context.Context) (Response, error) {
+	r := x.r.WithContext(ctx)
+	r.Body = &x.body
+	x.next.ServeHTTP(&x.rec, r)
+	return x.rec.response(), nil
+}
+
+// recycle readies x for another request and puts it back in the pool.
+func (x *exchange) recycle() {
+	x.next, x.r = nil, nil
+	x.body.Reset(nil)
+	x.rec.reset()
+	exchanges.Put(x)
+}
+
+// bodyReader is a request body read from memory.
+type bodyReader struct{ bytes.Reader }
+
+func (*bodyReader) Close() error { return nil }
 
 func (m *middleware) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 	tooLarge := func() ([]byte, bool) {
 		WriteProblem(w, Problem{Status: http.StatusRequestEntityTooLarge, Code: CodeBodyTooLarge,
 			Detail: fmt.Sprintf("the request body is larger than %d bytes", m.maxBody)})
+		return nil, false
+	}
+	unreadable := func(err error) ([]byte, bool) {
+		WriteProblem(w, Problem{Status: http.StatusBadRequest, Code: CodeBodyUnreadable,
+			Detail: "the request body could not be read: " + err.Error()})
 		return nil, false
 	}
 	if r.ContentLength > m.maxBody {
@@ -172,15 +237,23 @@ func (m *middleware) readBody(w http.ResponseWriter, r *http.Request) ([]byte, b
 	if r.Body == nil || r.Body == http.NoBody {
 		return nil, true
 	}
+	if n := r.ContentLength; n > 0 { // its length is known: one exact buffer, and a byte to spare
+		body := make([]byte, n, n+1)
+		if _, err := io.ReadFull(r.Body, body); err != nil {
+			return unreadable(err)
+		}
+		if k, _ := r.Body.Read(body[n : n+1]); k > 0 {
+			return unreadable(errors.New("the body is longer than its Content-Length"))
+		}
+		return body, true
+	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, m.maxBody))
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
 			return tooLarge()
 		}
-		WriteProblem(w, Problem{Status: http.StatusBadRequest, Code: CodeBodyUnreadable,
-			Detail: "the request body could not be read: " + err.Error()})
-		return nil, false
+		return unreadable(err)
 	}
 	return body, true
 }
@@ -224,15 +297,15 @@ func (m *middleware) writeError(w http.ResponseWriter, r *http.Request, out Outc
 func writeResponse(w http.ResponseWriter, resp Response, replayed bool) {
 	h := w.Header()
 	for k, vs := range resp.Header {
-		h[k] = append([]string(nil), vs...)
+		h[k] = vs // the response's values are not used after this
 	}
 	if replayed {
-		h.Set("Idempotent-Replayed", "true")
+		h["Idempotent-Replayed"] = []string{"true"}
 	}
 	if bodyAllowed(resp.Status) {
-		h.Set("Content-Length", strconv.Itoa(len(resp.Body)))
+		h["Content-Length"] = []string{strconv.Itoa(len(resp.Body))}
 	} else {
-		h.Del("Content-Length")
+		delete(h, "Content-Length")
 	}
 	w.WriteHeader(resp.Status)
 	w.Write(resp.Body)
@@ -257,10 +330,23 @@ func defaultRoute(r *http.Request) string {
 // recorder buffers a handler's response.
 type recorder struct {
 	header  http.Header
-	sent    http.Header // the header as of WriteHeader
+	sent    http.Header // the header as of WriteHeader (its maps share the value slices)
 	status  int
 	body    bytes.Buffer
 	written bool
+}
+
+// maxRecycledBody is the largest response buffer a recycled recorder keeps.
+const maxRecycledBody = 64 << 10
+
+func (rec *recorder) reset() {
+	clear(rec.header)
+	clear(rec.sent)
+	rec.status, rec.written = 0, false
+	if rec.body.Cap() > maxRecycledBody {
+		rec.body = bytes.Buffer{}
+	}
+	rec.body.Reset()
 }
 
 func (rec *recorder) Header() http.Header { return rec.header }
@@ -274,7 +360,9 @@ func (rec *recorder) WriteHeader(code int) {
 	}
 	rec.written = true
 	rec.status = code
-	rec.sent = rec.header.Clone()
+	for k, vs := range rec.header {
+		rec.sent[k] = vs
+	}
 }
 
 func (rec *recorder) Write(p []byte) (int, error) {

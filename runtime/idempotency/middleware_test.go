@@ -1,6 +1,8 @@
 package idempotency_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
@@ -20,6 +22,7 @@ import (
 
 	"github.com/idemlint/idemlint/runtime/idempotency"
 	"github.com/idemlint/idemlint/runtime/idempotency/memstore"
+	"github.com/idemlint/idemlint/runtime/retry"
 )
 
 const paymentBody = `{"amount":1000,"currency":"EUR","customer":"cus_1"}`
@@ -221,7 +224,11 @@ func TestMiddlewareInProgressIs409(t *testing.T) {
 	<-entered
 	w := h.do(req{key: "k", body: paymentBody})
 	problemOf(t, w, http.StatusConflict, idempotency.CodeKeyInProgress)
-	assert.Equal(t, "30", w.Header().Get("Retry-After"), "until the lease ends (default 30s)")
+	assert.Equal(t, "1", w.Header().Get("Retry-After"), "come back soon (not when the 30 s lease ends)")
+	assert.True(t, retry.IsRetryable(retry.CheckHTTP(
+		&http.Request{Method: "POST", Header: http.Header{"Idempotency-Key": {"k"}}},
+		&http.Response{StatusCode: w.Code, Header: w.Header()}, nil)),
+		"the retry client retries the in-progress 409, with the same key")
 	// A different request with the key in progress is still a 422.
 	problemOf(t, h.do(req{key: "k", body: `{}`}), http.StatusUnprocessableEntity, idempotency.CodeKeyReused)
 	close(release)
@@ -307,6 +314,7 @@ func TestMiddlewareTransientOutcomesAreNotStored(t *testing.T) {
 func TestMiddlewareDeterministic4xxIsStored(t *testing.T) {
 	h := newHarness(t, idempotency.Config{})
 	h.next = func(w http.ResponseWriter, r *http.Request) {
+		require.NoError(t, idempotency.MarkStarted(r.Context()))
 		w.Header().Set("Content-Type", "application/problem+json")
 		w.WriteHeader(http.StatusBadRequest)
 		io.WriteString(w, `{"title":"amount must be positive"}`)
@@ -337,22 +345,26 @@ func TestMiddlewarePanicReleasesTheKey(t *testing.T) {
 	assert.EqualValues(t, 2, h.calls.Load())
 }
 
-func TestMiddlewareCancelledRequestReleasesTheKey(t *testing.T) {
+// A client that goes away mid-request does not cancel the work: its outcome is stored, and the
+// client's retry receives it instead of running the work again.
+func TestMiddlewareClientGoneDoesNotCancelTheWork(t *testing.T) {
 	h := newHarness(t, idempotency.Config{})
 	ctx, cancel := context.WithCancel(context.Background())
 	inner := h.next
+	var workCtxErr error
 	h.next = func(w http.ResponseWriter, r *http.Request) {
 		if h.calls.Load() == 1 {
 			cancel() // the client hangs up while the handler works
-			<-r.Context().Done()
+			workCtxErr = r.Context().Err()
 		}
 		inner(w, r)
 	}
 	h.do(req{key: "k", body: paymentBody, ctx: ctx})
+	assert.NoError(t, workCtxErr, "the work's context outlives the client's")
 	w := h.do(req{key: "k", body: paymentBody})
 	require.Equal(t, http.StatusCreated, w.Code)
-	assert.Empty(t, w.Header().Get("Idempotent-Replayed"), "the cancelled attempt must not be stored")
-	assert.EqualValues(t, 2, h.calls.Load())
+	assert.Equal(t, "true", w.Header().Get("Idempotent-Replayed"), "the work of the abandoned request was stored")
+	assert.EqualValues(t, 1, h.calls.Load())
 }
 
 func TestMiddlewareBodyLimit(t *testing.T) {
@@ -527,8 +539,163 @@ func TestMiddlewareOverHTTP(t *testing.T) {
 }
 
 func TestMiddlewareNeedsStoreAndTenant(t *testing.T) {
-	assert.PanicsWithValue(t, "idempotency: Middleware needs a Store", func() {
+	assert.PanicsWithError(t, "idempotency: invalid configuration: Runner.Store is nil", func() {
 		idempotency.Middleware(idempotency.Config{Tenant: func(*http.Request) (string, error) { return "t", nil }})
 	})
-	assert.Panics(t, func() { idempotency.Middleware(idempotency.Config{Runner: idempotency.Runner{Store: memstore.New()}}) })
+	assert.PanicsWithError(t, "idempotency: invalid configuration: Config.Tenant is nil: keys must be scoped per tenant", func() {
+		idempotency.Middleware(idempotency.Config{Runner: idempotency.Runner{Store: memstore.New()}})
+	})
+}
+
+// Issue 18.4: a replay carries every representation header, so that it means what the first
+// response meant (a compressing handler's body is gzip bytes, labelled as such).
+func TestMiddlewareReplaysRepresentationHeaders(t *testing.T) {
+	h := newHarness(t, idempotency.Config{})
+	var zipped bytes.Buffer
+	zw := gzip.NewWriter(&zipped)
+	zw.Write([]byte(`{"id":"p_1"}`))
+	zw.Close()
+	h.next = func(w http.ResponseWriter, r *http.Request) {
+		hd := w.Header()
+		hd.Set("Content-Type", "application/json")
+		hd.Set("Content-Encoding", "gzip")
+		hd.Set("Content-Language", "de")
+		hd.Set("Content-Disposition", `attachment; filename="receipt.json"`)
+		hd.Add("Vary", "Accept-Encoding")
+		hd.Add("Vary", "Accept-Language")
+		hd.Set("Content-Location", "/v1/payments/p_1")
+		hd.Set("Last-Modified", "Tue, 15 Nov 1994 12:45:26 GMT")
+		hd.Set("X-Request-Local", "not a representation header")
+		w.WriteHeader(http.StatusCreated)
+		w.Write(zipped.Bytes())
+	}
+	first := h.do(req{key: "k", body: paymentBody})
+	second := h.do(req{key: "k", body: paymentBody})
+	require.Equal(t, "true", second.Header().Get("Idempotent-Replayed"))
+	assert.Equal(t, first.Body.Bytes(), second.Body.Bytes())
+	for _, name := range []string{"Content-Type", "Content-Encoding", "Content-Language", "Content-Disposition",
+		"Vary", "Content-Location", "Last-Modified"} {
+		assert.Equal(t, first.Header().Values(name), second.Header().Values(name), name)
+	}
+	zr, err := gzip.NewReader(second.Body)
+	require.NoError(t, err)
+	plain, err := io.ReadAll(zr)
+	require.NoError(t, err)
+	assert.Equal(t, `{"id":"p_1"}`, string(plain))
+	assert.Empty(t, second.Header().Get("X-Request-Local"))
+}
+
+// Issue 18.9: a tenant that is not text is a bad request (400), like a bad key, on every store.
+func TestMiddlewareRejectsMalformedTenants(t *testing.T) {
+	var tenant string
+	h := newHarness(t, idempotency.Config{Tenant: func(*http.Request) (string, error) { return tenant, nil }})
+	for _, bad := range []string{"acme\x00", "\xff\xfe", "ac\nme", strings.Repeat("t", 256)} {
+		tenant = bad
+		problemOf(t, h.do(req{key: "k", body: paymentBody}), http.StatusBadRequest, idempotency.CodeTenantInvalid)
+	}
+	assert.EqualValues(t, 0, h.calls.Load())
+	for _, good := range []string{"acme", "Zürich GmbH", "org:42/user:7"} {
+		tenant = good
+		require.Equal(t, http.StatusCreated, h.do(req{key: "k", body: paymentBody}).Code, "%q", good)
+	}
+}
+
+// Issue 18.10: methods are matched without regard to case, as the fingerprint already does: a
+// keyed "post" is a POST, run once.
+func TestMiddlewareMethodsIgnoreCase(t *testing.T) {
+	h := newHarness(t, idempotency.Config{})
+	var codes []int
+	for _, m := range []string{"post", "Post", "POST"} {
+		w := h.do(req{method: m, key: "k", body: paymentBody})
+		codes = append(codes, w.Code)
+	}
+	assert.Equal(t, []int{201, 201, 201}, codes)
+	assert.EqualValues(t, 1, h.calls.Load(), "one key, one run, whatever the method's case")
+	problemOf(t, h.do(req{method: "post", body: paymentBody}), http.StatusBadRequest, idempotency.CodeKeyMissing)
+}
+
+// Issue 18.11: a request rejected before it started executing (a validation 400) is not stored:
+// the client fixes its body and retries with the same key. A 4xx after execution started (a
+// step ran) is a final outcome and is replayed.
+func TestMiddlewareRejectionBeforeExecutionIsNotStored(t *testing.T) {
+	h := newHarness(t, idempotency.Config{})
+	var charged atomic.Int32
+	h.next = func(w http.ResponseWriter, r *http.Request) {
+		var in struct{ Amount int }
+		if err := json.NewDecoder(r.Body).Decode(&in); err != nil || in.Amount <= 0 {
+			http.Error(w, "amount must be positive", http.StatusBadRequest)
+			return
+		}
+		_, err := idempotency.Step(r.Context(), "charge", func(context.Context) (int, error) { return int(charged.Add(1)), nil })
+		require.NoError(t, err)
+		if in.Amount > 5000 {
+			http.Error(w, "card declined", http.StatusPaymentRequired)
+			return
+		}
+		w.WriteHeader(http.StatusCreated)
+	}
+	w := h.do(req{key: "k", body: `{"amount":-5}`})
+	require.Equal(t, http.StatusBadRequest, w.Code)
+	w = h.do(req{key: "k", body: `{"amount":-5}`})
+	require.Equal(t, http.StatusBadRequest, w.Code)
+	assert.Empty(t, w.Header().Get("Idempotent-Replayed"), "a rejection before execution is not replayed")
+	w = h.do(req{key: "k", body: `{"amount":10}`})
+	require.Equal(t, http.StatusCreated, w.Code, "the client fixed its body and kept its key: %s", w.Body)
+	assert.EqualValues(t, 1, charged.Load())
+
+	// After execution started, a 4xx is the outcome: replayed, never run again.
+	require.Equal(t, http.StatusPaymentRequired, h.do(req{key: "k2", body: `{"amount":9000}`}).Code)
+	w = h.do(req{key: "k2", body: `{"amount":9000}`})
+	require.Equal(t, http.StatusPaymentRequired, w.Code)
+	assert.Equal(t, "true", w.Header().Get("Idempotent-Replayed"))
+	problemOf(t, h.do(req{key: "k2", body: `{"amount":10}`}), http.StatusUnprocessableEntity, idempotency.CodeKeyReused)
+	assert.EqualValues(t, 2, charged.Load())
+
+	// MarkStarted says so explicitly for work that is not in a step.
+	h.next = func(w http.ResponseWriter, r *http.Request) {
+		require.NoError(t, idempotency.MarkStarted(r.Context()))
+		http.Error(w, "already refunded", http.StatusGone)
+	}
+	require.Equal(t, http.StatusGone, h.do(req{key: "k3", body: `{}`}).Code)
+	assert.Equal(t, "true", h.do(req{key: "k3", body: `{}`}).Header().Get("Idempotent-Replayed"))
+	assert.ErrorIs(t, idempotency.MarkStarted(context.Background()), idempotency.ErrNoOperation)
+}
+
+// Issue 18.1: a retention that is not well above the lease is a configuration error, reported
+// when the middleware is built (and by Runner.Do, without claiming anything).
+func TestRetentionMustBeWellAboveTheLease(t *testing.T) {
+	tenant := func(*http.Request) (string, error) { return "t", nil }
+	bad := idempotency.Config{Runner: idempotency.Runner{Store: memstore.New(), Retention: 300 * time.Millisecond}, Tenant: tenant}
+	err := bad.Validate()
+	require.ErrorIs(t, err, idempotency.ErrInvalidConfig)
+	assert.ErrorContains(t, err, "Retention")
+	assert.PanicsWithError(t, err.Error(), func() { idempotency.Middleware(bad) })
+
+	r := idempotency.Runner{Store: memstore.New(), Lease: time.Minute, Retention: 2 * time.Minute}
+	_, err = r.Do(context.Background(), "a", "k", "fp", func(context.Context) (idempotency.Response, error) {
+		t.Error("a misconfigured runner must not run the work")
+		return idempotency.Response{}, nil
+	})
+	require.ErrorIs(t, err, idempotency.ErrInvalidConfig)
+
+	r = idempotency.Runner{Store: memstore.New(), Lease: time.Second, Heartbeat: 2 * time.Second}
+	assert.ErrorIs(t, r.Validate(), idempotency.ErrInvalidConfig, "a heartbeat slower than the lease lets the lease lapse")
+	assert.NoError(t, (&idempotency.Runner{Store: memstore.New()}).Validate())
+	assert.NoError(t, (&idempotency.Runner{Store: memstore.New(), Lease: time.Second, Retention: time.Minute}).Validate())
+}
+
+// A body that does not match its Content-Length is unreadable (400); the key is not consumed.
+func TestMiddlewareBodyLengthMismatch(t *testing.T) {
+	h := newHarness(t, idempotency.Config{})
+	for _, declared := range []int64{int64(len(paymentBody)) - 5, int64(len(paymentBody)) + 5} {
+		r := httptest.NewRequest(http.MethodPost, "/v1/payments", strings.NewReader(paymentBody))
+		r.ContentLength = declared
+		r.Header.Set("Idempotency-Key", "k")
+		r.Header.Set("X-Tenant-ID", "tenant-a")
+		w := httptest.NewRecorder()
+		h.h.ServeHTTP(w, r)
+		problemOf(t, w, http.StatusBadRequest, idempotency.CodeBodyUnreadable)
+	}
+	assert.EqualValues(t, 0, h.calls.Load())
+	require.Equal(t, http.StatusCreated, h.do(req{key: "k", body: paymentBody}).Code)
 }

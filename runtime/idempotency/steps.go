@@ -21,7 +21,8 @@ import (
 // recovery point are separate writes; a crash between them repeats fn on the retry, so fn must be
 // idempotent on its own (use DerivedKey for downstream calls).
 //
-// Outside an operation (ctx not from Do), Step simply calls fn.
+// A step marks the operation as started (see MarkStarted). Outside an operation (ctx not from
+// Do), Step simply calls fn.
 func Step[T any](ctx context.Context, name string, fn func(ctx context.Context) (T, error)) (T, error) {
 	var zero T
 	cur := phaseFrom(ctx)
@@ -44,6 +45,7 @@ func Step[T any](ctx context.Context, name string, fn func(ctx context.Context) 
 	raw, done := op.steps[name]
 	op.mu.Unlock()
 
+	op.started.Store(true)
 	if !done && op.fenced.Load() {
 		// The lease is lost: whatever this step would do, its result could not be recorded.
 		return zero, ErrFenced
@@ -94,7 +96,7 @@ func (op *operation) runStep(ctx context.Context, name string, fn func(context.C
 
 	handled = true
 	tx := ph.finish()
-	cctx, cancel := context.WithTimeout(ctx, op.r.storeTimeout())
+	cctx, cancel := op.r.storeContext(ctx)
 	defer cancel()
 	if tx == nil {
 		err = op.store.SaveStep(cctx, op.lease, name, raw)
@@ -120,6 +122,21 @@ func (op *operation) runStep(ctx context.Context, name string, fn func(context.C
 	return raw, nil
 }
 
+// MarkStarted records that the operation running in ctx has started executing: from now on a 4xx
+// it returns is its outcome, stored and replayed, rather than a rejection of the request. Step and
+// CurrentTx mark it too, so handlers whose effects are in steps or in the store's transaction need
+// not call it. Before it, a 4xx (validation, say) releases the key, as Stripe and the IETF draft
+// do for requests rejected before execution: the client may fix its request and keep its key.
+// It returns ErrNoOperation outside an operation.
+func MarkStarted(ctx context.Context) error {
+	p := phaseFrom(ctx)
+	if p == nil {
+		return ErrNoOperation
+	}
+	p.op.started.Store(true)
+	return nil
+}
+
 // CurrentTx returns the store transaction of the phase running in ctx (the current Step, or the
 // operation's final phase), beginning it on first use. Business writes made through it commit
 // together with the phase's record. Do not commit or roll it back yourself.
@@ -131,7 +148,11 @@ func CurrentTx(ctx context.Context) (StoreTx, error) {
 	if p == nil {
 		return nil, ErrNoOperation
 	}
-	return p.currentTx(ctx)
+	tx, err := p.currentTx(ctx)
+	if err == nil {
+		p.op.started.Store(true)
+	}
+	return tx, err
 }
 
 // OperationKey returns the scope and key of the operation running in ctx.

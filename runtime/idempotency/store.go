@@ -24,8 +24,9 @@ import (
 // expired and was taken over can therefore never overwrite the result of the worker that took over.
 type Store interface {
 	// Claim takes the key for processing, atomically:
-	//   - no record, or an expired one (older than its retention window): a fresh record is
-	//     created, in progress, leased for req.Lease, expiring req.Retention after now -> Claimed;
+	//   - no record, or an expired one (past its retention window, and not held by a live lease:
+	//     a record whose lease is live never expires): a fresh record is created, in progress,
+	//     leased for req.Lease, expiring req.Retention after now -> Claimed;
 	//   - a record with another fingerprint -> Mismatch;
 	//   - a completed record -> Completed, with its Response;
 	//   - an in-progress record whose lease is still running -> InProgress, with LockedUntil;
@@ -36,11 +37,15 @@ type Store interface {
 	// Extend moves the end of the lease to now+d (a heartbeat from a live worker).
 	Extend(ctx context.Context, lease Lease, d time.Duration) error
 
-	// SaveStep records the result of a finished step of multi-step work (a recovery point).
+	// SaveStep records the result of a finished step of multi-step work (a recovery point). The
+	// result is opaque bytes: it comes back exactly as given, whatever it holds.
 	SaveStep(ctx context.Context, lease Lease, name string, result json.RawMessage) error
 
-	// Complete stores the final response and marks the record completed. The response is kept
-	// until the record expires and is returned by every later Claim with the same fingerprint.
+	// Complete stores the final response and marks the record completed. resp stays the
+	// caller's: a store copies what it keeps. The response is kept
+	// until the record expires, at least its retention window after the completion, and is
+	// returned by every later Claim with the same fingerprint. Header values and bodies are bytes:
+	// they come back exactly as given.
 	Complete(ctx context.Context, lease Lease, resp Response) error
 
 	// Release gives the key up without a result so that a retry starts cleanly: a record with no
@@ -48,8 +53,16 @@ type Store interface {
 	// them, and its fingerprint, with the lease ended, so that the next claim resumes at once.
 	Release(ctx context.Context, lease Lease) error
 
-	// Reap deletes the records whose retention window has passed and returns how many it deleted.
+	// Reap deletes the records whose retention window has passed and that no live lease holds,
+	// and returns how many it deleted.
 	Reap(ctx context.Context) (int, error)
+}
+
+// LocalStore is implemented by stores whose calls never wait on I/O (memstore): Runner does not
+// bound their calls with StoreTimeout, which saves making a context per store call.
+type LocalStore interface {
+	Store
+	Local()
 }
 
 // TxStore is implemented by stores that keep the idempotency records in the same database as the
@@ -165,8 +178,11 @@ var (
 
 // InProgressError is returned by Do when another worker holds the key.
 type InProgressError struct {
-	// RetryAfter is how long until the other worker's lease ends (at least one second).
+	// RetryAfter is how long to wait before retrying with the same key: InProgressRetryAfter.
 	RetryAfter time.Duration
+	// LockedUntil is when the other worker's lease ends unless it is renewed: a crashed worker's
+	// key may be taken over then.
+	LockedUntil time.Time
 }
 
 func (e *InProgressError) Error() string        { return ErrInProgress.Error() }

@@ -1,6 +1,8 @@
 package retry
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -42,6 +44,10 @@ type BreakerConfig struct {
 	// successes that close it again; zero means 1. A probe that never reports back is
 	// forgotten after OpenFor.
 	Probes int
+	// IsFailure reports whether a call's error counts as a failure of the dependency; nil means
+	// [IsFailure]: every error but the caller's cancellation and answers that blame the request
+	// (a 404). Narrow it, for example to [IsTransient], to count fewer.
+	IsFailure func(err error) bool
 	// OnStateChange, if set, is called after each change of state (not under a lock).
 	OnStateChange func(from, to BreakerState)
 	// Clock replaces the real clock, for tests.
@@ -50,9 +56,10 @@ type BreakerConfig struct {
 
 // Breaker is a circuit breaker for one dependency: closed, it counts failures; past
 // FailureRatio it opens and rejects calls for OpenFor; then it lets Probes calls through,
-// closing again when they succeed and reopening at the first failure. Only transient
-// failures count (see [IsTransient]): a dependency that answers 404 is healthy.
-// A Breaker is safe for concurrent use.
+// closing again when they succeed and reopening at the first failure. Every failure counts
+// (see [BreakerConfig].IsFailure): server errors, unknown errors and timeouts, retryable or
+// not, including calls that end at Do's own deadline; a dependency that answers 404 is healthy,
+// and a call the caller cancelled says nothing. A Breaker is safe for concurrent use.
 type Breaker struct {
 	cfg BreakerConfig
 
@@ -87,6 +94,9 @@ func NewBreaker(cfg BreakerConfig) *Breaker {
 	}
 	if cfg.Probes == 0 {
 		cfg.Probes = 1
+	}
+	if cfg.IsFailure == nil {
+		cfg.IsFailure = IsFailure
 	}
 	cfg.Clock = clockOr(cfg.Clock)
 	return &Breaker{cfg: cfg, win: newWindow(cfg.Window)}
@@ -156,6 +166,23 @@ func (b *Breaker) allowLocked() (Permit, error) {
 	b.probes++
 	b.probeSince = now
 	return Permit{b: b, gen: b.gen, probe: true}, nil
+}
+
+// Done reports the call's outcome from its error: nil is a success, a cancellation says
+// nothing (Abandon), and an error is a failure when the breaker's IsFailure says so, else a
+// success (the dependency answered).
+func (p Permit) Done(err error) {
+	switch {
+	case p.b == nil:
+	case err == nil:
+		p.Success()
+	case errors.Is(err, context.Canceled):
+		p.Abandon()
+	case p.b.cfg.IsFailure(err):
+		p.Failure()
+	default:
+		p.Success()
+	}
 }
 
 // Success reports that the call succeeded, or failed in a way that shows the dependency

@@ -4,83 +4,79 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
-	"github.com/idemlint/idemlint/runtime/retry/retrytest"
 	"github.com/stretchr/testify/assert"
 )
 
-func TestBudgetRatio(t *testing.T) {
-	clock := retrytest.NewClock(epoch)
-	b := NewBudget(BudgetConfig{MinPerSecond: 1, TTL: time.Second, Clock: clock}) // ratio 0.1
+// spend asks for up to n retries and returns how many were allowed.
+func spend(b *Budget, n int) int {
+	allowed := 0
+	for range n {
+		if b.AllowRetry() {
+			allowed++
+		}
+	}
+	return allowed
+}
+
+func TestBudgetStartsFullAndEarnsRatioPerRequest(t *testing.T) {
+	b := NewBudget(BudgetConfig{Burst: 3}) // ratio 0.1
+	assert.Equal(t, 3, spend(b, 50), "a full bucket: Burst retries before any request")
 	for range 100 {
 		b.Request()
 	}
-	allowed := 0
-	for range 50 {
-		if b.AllowRetry() {
-			allowed++
-		}
+	assert.Equal(t, 3, spend(b, 50), "100 requests earn 10 tokens, but the bucket holds 3")
+	for range 25 {
+		b.Request()
 	}
-	assert.Equal(t, 11, allowed, "10% of 100 requests, plus the floor of 1 per second")
-}
-
-func TestBudgetFloor(t *testing.T) {
-	clock := retrytest.NewClock(epoch)
-	b := NewBudget(BudgetConfig{MinPerSecond: 3, TTL: 2 * time.Second, Clock: clock})
-	allowed := 0
-	for range 20 {
-		if b.AllowRetry() {
-			allowed++
-		}
+	assert.Equal(t, 2, spend(b, 50), "25 requests: 2.5 tokens")
+	for range 5 {
+		b.Request()
 	}
-	assert.Equal(t, 6, allowed, "3 per second over a 2 s TTL, with no request at all")
+	assert.Equal(t, 1, spend(b, 50), "the half token left plus 0.5")
+	assert.InDelta(t, 0, b.Tokens(), 1e-9)
 }
 
 func TestBudgetDefaults(t *testing.T) {
-	clock := retrytest.NewClock(epoch)
-	b := NewBudget(BudgetConfig{Clock: clock})
+	b := NewBudget(BudgetConfig{})
+	assert.InDelta(t, 10, b.Tokens(), 1e-9)
+	assert.Equal(t, 10, spend(b, 1000))
 	for range 1000 {
 		b.Request()
 	}
-	allowed := 0
-	for range 1000 {
-		if b.AllowRetry() {
-			allowed++
-		}
+	assert.Equal(t, 10, spend(b, 1000), "10% of 1000 requests is 100 tokens, capped at the burst of 10")
+	for range 50 {
+		b.Request()
 	}
-	assert.Equal(t, 100+10*10, allowed, "10% of requests plus 10 per second over 10 s")
+	assert.Equal(t, 5, spend(b, 1000))
 }
 
-func TestBudgetTokensExpire(t *testing.T) {
-	clock := retrytest.NewClock(epoch)
-	b := NewBudget(BudgetConfig{Ratio: 1, MinPerSecond: 1, TTL: time.Second, Clock: clock})
-	for range 10 {
+// Issue 19.1: the default budget holds near its ratio at every rate. Every request fails and
+// wants 3 retries; over 1000 requests, the retries allowed stay near 10% of the requests,
+// whether they come at 0.2 or 500 per second. Before, the floor of 10/s x 10 s allowed 300% at
+// 0.2 and 1 per second, 210% at 5, 30% at 50 and 20% at 500. The bucket reads no clock, so the
+// rate cannot matter: the loop below is the same at every rate.
+func TestBudgetHoldsItsRatioAtEveryRate(t *testing.T) {
+	b := NewBudget(BudgetConfig{})
+	const requests = 1000
+	retries := 0
+	for range requests {
 		b.Request()
+		retries += spend(b, 3)
 	}
-	clock.Advance(2 * time.Second)
-	allowed := 0
-	for range 20 {
-		if b.AllowRetry() {
-			allowed++
-		}
-	}
-	assert.Equal(t, 1, allowed, "the deposits expired; only the floor is left")
-
-	clock.Advance(2 * time.Second)
-	assert.True(t, b.AllowRetry(), "spent tokens expire too")
+	assert.InDelta(t, 0.1, float64(retries)/requests, 0.015, "%d retries for %d requests", retries, requests)
+	assert.LessOrEqual(t, retries, 10+requests/10)
 }
 
 func TestBudgetBadConfig(t *testing.T) {
-	for _, cfg := range []BudgetConfig{{Ratio: -0.1}, {Ratio: 1.5}, {MinPerSecond: -1}, {TTL: -time.Second}} {
+	for _, cfg := range []BudgetConfig{{Ratio: -0.1}, {Ratio: 1.5}, {Burst: -1}} {
 		assert.Panics(t, func() { NewBudget(cfg) }, "%+v", cfg)
 	}
 	assert.NotPanics(t, func() { NewBudget(BudgetConfig{Ratio: 1}) })
 }
 
 func TestBudgetConcurrent(t *testing.T) {
-	clock := retrytest.NewClock(epoch)
-	b := NewBudget(BudgetConfig{Ratio: 0.5, MinPerSecond: 1, TTL: time.Second, Clock: clock})
+	b := NewBudget(BudgetConfig{Ratio: 0.5, Burst: 1})
 	var allowed atomic.Int64
 	var wg sync.WaitGroup
 	for range 8 {
@@ -94,6 +90,6 @@ func TestBudgetConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	assert.LessOrEqual(t, allowed.Load(), int64(1+400), "never more than the floor plus half the requests")
-	assert.GreaterOrEqual(t, allowed.Load(), int64(400))
+	assert.LessOrEqual(t, allowed.Load(), int64(1+400), "never more than the burst plus half the requests")
+	assert.GreaterOrEqual(t, allowed.Load(), int64(399))
 }

@@ -3,6 +3,8 @@ package retry
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net"
 	"net/http"
 	"strings"
 	"syscall"
@@ -170,7 +172,7 @@ func TestAttemptsExhaustedError(t *testing.T) {
 	assert.Equal(t, 2, *calls)
 	var re *Error
 	require.ErrorAs(t, err, &re)
-	assert.Equal(t, &Error{Reason: ErrAttemptsExhausted, Attempts: 2, Last: errFlaky}, re)
+	assert.Equal(t, &Error{Reason: ErrAttemptsExhausted, Attempts: 2, Last: errFlaky, Errors: []error{errFlaky, errFlaky}}, re)
 	assert.Equal(t, "retry: attempts exhausted after 2 attempts: flaky", err.Error())
 	assert.ErrorIs(t, err, errFlaky)
 	assert.NotErrorIs(t, err, ErrDeadline)
@@ -314,7 +316,7 @@ func TestPolicyTimeoutLongerThanContextDeadline(t *testing.T) {
 }
 
 func TestAttemptTimeout(t *testing.T) {
-	p, _ := fake(Policy{AttemptTimeout: 30 * time.Millisecond}, 0)
+	p, _ := fake(Policy{AttemptTimeout: 30 * time.Millisecond, Idempotent: true}, 0) // a read
 	var left []time.Duration
 	err := Do(context.Background(), p, func(ctx context.Context, a Attempt) error {
 		dl, ok := ctx.Deadline()
@@ -349,21 +351,33 @@ func TestAttemptContextEndsWhenTheAttemptReturns(t *testing.T) {
 	assert.ErrorIs(t, kept.Err(), context.Canceled)
 }
 
-func TestRetryAfterIsHonouredAndCapped(t *testing.T) {
+func TestRetryAfterIsHonoured(t *testing.T) {
 	busy := func(after string) error {
 		return &HTTPError{Method: "GET", StatusCode: 429, Header: http.Header{"Retry-After": {after}}}
 	}
-	p, clock := fake(Policy{MaxAttempts: 5, MaxDelay: 10 * time.Second}, 0)
+	p, clock := fake(Policy{MaxAttempts: 5, MaxDelay: 10 * time.Second, Timeout: 2 * time.Minute}, 0)
 	var infos []RetryInfo
 	p.OnRetry = func(_ context.Context, r RetryInfo) { infos = append(infos, r) }
-	date := epoch.Add(20 * time.Second).Format(http.TimeFormat) // asked when the clock reads epoch+11s
+	date := epoch.Add(70 * time.Second).Format(http.TimeFormat) // asked when the clock reads epoch+61s
 	fn, _ := failing(busy("1"), busy("60"), busy(date), busy("garbage"))
 	require.NoError(t, Do(context.Background(), p, fn))
-	assert.Equal(t, []time.Duration{time.Second, 10 * time.Second, 9 * time.Second}, clock.Sleeps(),
-		"a bad Retry-After falls back to the jitter, zero here, which is not slept")
+	assert.Equal(t, []time.Duration{time.Second, time.Minute, 9 * time.Second}, clock.Sleeps(),
+		"a Retry-After above MaxDelay is honoured when the deadline allows it; a bad one falls back to the jitter, zero here, which is not slept")
 	require.Len(t, infos, 4)
 	assert.Equal(t, time.Minute, infos[1].RetryAfter, "the hook sees what the server asked")
-	assert.Equal(t, 10*time.Second, infos[1].Delay, "and the capped wait")
+	assert.Equal(t, time.Minute, infos[1].Delay, "and the wait, never shorter")
+}
+
+// Issue 18.7: a Retry-After above MaxDelay is never cut short. Without a deadline to bound the
+// wait, Do stops with a clear error rather than retry early or wait without bound.
+func TestRetryAfterAboveMaxDelayWithoutADeadlineStops(t *testing.T) {
+	p, clock := fake(Policy{MaxDelay: time.Second}, 0)
+	fn, calls := failing(&HTTPError{Method: "GET", StatusCode: 429, Header: http.Header{"Retry-After": {"120"}}})
+	err := Do(context.Background(), p, fn)
+	assert.ErrorIs(t, err, ErrRetryAfterTooLong)
+	assert.Equal(t, 1, *calls)
+	assert.Empty(t, clock.Sleeps(), "never retried earlier than asked")
+	assert.Contains(t, err.Error(), "429 Too Many Requests")
 }
 
 func TestRetryAfterDateUsesTheInjectedClock(t *testing.T) {
@@ -476,27 +490,100 @@ func TestBreakerOpeningDuringTheWaitStopsDo(t *testing.T) {
 	err := Do(context.Background(), p, fn)
 	var re *Error
 	require.ErrorAs(t, err, &re)
-	assert.Equal(t, &Error{Reason: ErrBreakerOpen, Attempts: 1, Last: errFlaky}, re)
+	assert.Equal(t, &Error{Reason: ErrBreakerOpen, Attempts: 1, Last: errFlaky, Errors: []error{errFlaky}}, re)
 	assert.Equal(t, 1, *calls)
 	assert.Len(t, clock.Sleeps(), 1)
 }
 
-func TestBreakerCountsOnlyDependencyFailures(t *testing.T) {
+// Issue 18.6: the breaker counts every failure of the dependency, retryable or not: server
+// errors, unknown errors, and calls that end at Do's own deadline (a hung dependency).
+func TestBreakerCountsEveryFailure(t *testing.T) {
+	for name, failure := range map[string]error{
+		"500":                    &HTTPError{Method: "GET", StatusCode: 500},
+		"unknown":                errors.New("pq: could not serialize"),
+		"503 of an unkeyed POST": &HTTPError{Method: "POST", StatusCode: 503},
+	} {
+		t.Run(name, func(t *testing.T) {
+			p, clock := fake(Policy{}, 0)
+			p.Breaker = NewBreaker(BreakerConfig{MinRequests: 5, Clock: clock})
+			for range 5 {
+				fn, _ := failing(failure)
+				_ = Do(context.Background(), p, fn)
+			}
+			assert.Equal(t, Open, p.Breaker.State())
+		})
+	}
+}
+
+func TestBreakerCountsCallsEndedByDosTimeout(t *testing.T) {
+	b := NewBreaker(BreakerConfig{MinRequests: 3})
+	hung := func(ctx context.Context, _ Attempt) error {
+		<-ctx.Done() // the dependency never answers
+		return ctx.Err()
+	}
+	for range 3 {
+		err := Do(context.Background(), Policy{Timeout: 10 * time.Millisecond, Breaker: b}, hung)
+		require.ErrorIs(t, err, ErrDeadline)
+	}
+	assert.Equal(t, Open, b.State(), "a hung dependency must open the breaker")
+
+	b = NewBreaker(BreakerConfig{MinRequests: 3})
+	for range 3 {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+		_ = Do(ctx, Policy{Breaker: b}, hung)
+		cancel()
+	}
+	assert.Equal(t, Open, b.State(), "the caller's deadline too")
+}
+
+func TestBreakerDoesNotCountAnswersAboutTheRequest(t *testing.T) {
 	p, clock := fake(Policy{}, 0)
 	p.Breaker = NewBreaker(BreakerConfig{MinRequests: 2, Clock: clock})
 	for range 5 {
-		fn, _ := failing(errBad)
+		fn, _ := failing(&HTTPError{Method: "GET", StatusCode: 404})
 		assert.ErrorIs(t, Do(context.Background(), p, fn), ErrPermanent)
 	}
-	assert.Equal(t, Closed, p.Breaker.State(), "a 4xx-like error is an answer, not an outage")
+	assert.Equal(t, Closed, p.Breaker.State(), "a 404 is an answer, not an outage")
+}
 
-	// An unkeyed POST's 503 is not retried, but it is an outage all the same.
-	post503 := &HTTPError{Method: "POST", StatusCode: 503}
-	for range 6 {
-		fn, _ := failing(post503)
+func TestBreakerFailurePredicateNarrowsWhatCounts(t *testing.T) {
+	p, clock := fake(Policy{}, 0)
+	p.Breaker = NewBreaker(BreakerConfig{MinRequests: 2, Clock: clock, IsFailure: IsTransient})
+	for range 5 {
+		fn, _ := failing(&HTTPError{Method: "GET", StatusCode: 500})
 		_ = Do(context.Background(), p, fn)
 	}
-	assert.Equal(t, Open, p.Breaker.State())
+	assert.Equal(t, Closed, p.Breaker.State(), "narrowed to transient failures: a 500 is not counted")
+	for range 6 {
+		fn, _ := failing(&HTTPError{Method: "POST", StatusCode: 503})
+		_ = Do(context.Background(), p, fn)
+	}
+	assert.Equal(t, Open, p.Breaker.State(), "6 failures in 11 calls")
+}
+
+// Issue 18.3: an error that leaves unknown whether the request arrived is retried only for an
+// operation declared safe to repeat.
+func TestAmbiguousFailuresAreRetriedOnlyForIdempotentOperations(t *testing.T) {
+	reset := &net.OpError{Op: "write", Net: "tcp", Err: syscall.ECONNRESET}
+	p, _ := fake(Policy{}, 0)
+	fn, calls := failing(reset, reset)
+	err := Do(context.Background(), p, fn)
+	assert.ErrorIs(t, err, ErrPermanent, "an insert that may have committed is not repeated")
+	assert.Equal(t, 1, *calls)
+
+	p.Idempotent = true
+	fn, calls = failing(reset, context.DeadlineExceeded)
+	require.NoError(t, Do(context.Background(), p, fn), "an upsert may be")
+	assert.Equal(t, 3, *calls)
+
+	fn, calls = failing(errBad)
+	assert.ErrorIs(t, Do(context.Background(), p, fn), ErrPermanent, "but only transient errors")
+	assert.Equal(t, 1, *calls)
+
+	p.Idempotent = false
+	fn, calls = failing(&net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED})
+	require.NoError(t, Do(context.Background(), p, fn), "a request that never left is always retried")
+	assert.Equal(t, 2, *calls)
 }
 
 func TestBreakerIgnoresTheCallerGivingUp(t *testing.T) {
@@ -514,7 +601,8 @@ func TestBreakerIgnoresTheCallerGivingUp(t *testing.T) {
 
 func TestBudgetExhaustedStopsDo(t *testing.T) {
 	clock := retrytest.NewClock(epoch)
-	budget := NewBudget(BudgetConfig{Ratio: 1, MinPerSecond: 1, TTL: time.Second, Clock: clock})
+	budget := NewBudget(BudgetConfig{Ratio: 1, Burst: 1})
+	budget.AllowRetry() // spend the burst: only this call's deposit is left
 	p := Policy{Budget: budget, Clock: clock, Rand: retrytest.Rand(0), MaxAttempts: 100}
 	fn, calls := failing(errFlaky, errFlaky, errFlaky, errFlaky)
 	err := Do(context.Background(), p, fn)
@@ -522,9 +610,9 @@ func TestBudgetExhaustedStopsDo(t *testing.T) {
 	require.ErrorAs(t, err, &re)
 	assert.Equal(t, ErrBudgetExhausted, re.Reason)
 	assert.ErrorIs(t, err, errFlaky)
-	// 1 token of floor + 1 deposited by this call's first attempt: two retries.
-	assert.Equal(t, 3, *calls)
-	assert.Equal(t, "retry: retry budget exhausted after 3 attempts: flaky", err.Error())
+	// 1 token deposited by this call's first attempt: one retry.
+	assert.Equal(t, 2, *calls)
+	assert.Equal(t, "retry: retry budget exhausted after 2 attempts: flaky", err.Error())
 }
 
 func TestDoSuccessAllocatesNothing(t *testing.T) {
@@ -573,4 +661,110 @@ func TestRetryPathWithoutWaitAllocatesNothing(t *testing.T) {
 		}
 	})
 	assert.LessOrEqual(t, allocs, 2.0, "only the test's own closure and counter")
+}
+
+// Issue 19.2: the recommended shape, Policy{Timeout: 3s}, makes one context on success: the one
+// that carries the deadline to fn (context.WithDeadline's allocations), and nothing else. With an
+// AttemptTimeout too, the attempt's context carries both deadlines: still one context, not two.
+func TestTimeoutCostsOneContext(t *testing.T) {
+	fn := func(context.Context, Attempt) error { return nil }
+	one := testing.AllocsPerRun(1000, func() {
+		_, cancel := context.WithDeadline(context.Background(), time.Now().Add(time.Hour))
+		cancel()
+	})
+	for name, p := range map[string]Policy{
+		"timeout":                     {Timeout: 3 * time.Second},
+		"timeout and attempt timeout": {Timeout: 3 * time.Second, AttemptTimeout: time.Second},
+		"attempt timeout":             {AttemptTimeout: time.Second},
+		"recommended": {Timeout: 3 * time.Second, Budget: NewBudget(BudgetConfig{}),
+			Breaker: NewBreaker(BreakerConfig{})},
+	} {
+		allocs := testing.AllocsPerRun(1000, func() {
+			if err := Do(context.Background(), p, fn); err != nil {
+				t.Fatal(err)
+			}
+		})
+		assert.Equal(t, one, allocs, "%s: the deadline's context and nothing else", name)
+	}
+	assert.LessOrEqual(t, one, 4.0)
+}
+
+// Issue 19, from the peer comparison: a custom delay function.
+func TestDelayFunction(t *testing.T) {
+	p, clock := fake(Policy{MaxAttempts: 4, MaxDelay: time.Minute}, 0.5)
+	var got []int
+	p.Delay = func(n int, err error) time.Duration {
+		got = append(got, n)
+		assert.ErrorIs(t, err, errFlaky)
+		return time.Duration(n) * 7 * time.Second
+	}
+	fn, _ := failing(errFlaky, errFlaky, errFlaky)
+	require.NoError(t, Do(context.Background(), p, fn))
+	assert.Equal(t, []int{1, 2, 3}, got)
+	assert.Equal(t, []time.Duration{7 * time.Second, 14 * time.Second, 21 * time.Second}, clock.Sleeps(), "no jitter on top")
+
+	p.MaxDelay = 10 * time.Second
+	p.Delay = func(n int, _ error) time.Duration { return time.Duration(n-2) * time.Hour } // -1 h, 0, 1 h
+	clock = retrytest.NewClock(epoch)
+	p.Clock = clock
+	fn, _ = failing(errFlaky, errFlaky, errFlaky)
+	require.NoError(t, Do(context.Background(), p, fn))
+	assert.Equal(t, []time.Duration{10 * time.Second}, clock.Sleeps(), "negative means no wait; MaxDelay caps it")
+
+	p.Delay = func(int, error) time.Duration { return time.Second }
+	fn, _ = failing(&HTTPError{Method: "GET", StatusCode: 503, Header: http.Header{"Retry-After": {"5"}}})
+	clock = retrytest.NewClock(epoch)
+	p.Clock = clock
+	require.NoError(t, Do(context.Background(), p, fn))
+	assert.Equal(t, []time.Duration{5 * time.Second}, clock.Sleeps(), "Retry-After still lengthens it")
+}
+
+// Issue 19, from the peer comparison: retry on a result that is not an error.
+func TestRetryResult(t *testing.T) {
+	type job struct{ status string }
+	p, _ := fake(Policy{MaxAttempts: 5}, 0)
+	p.RetryResult = func(v any) bool { return v.(*job).status == "pending" }
+	n := 0
+	poll := func(context.Context, Attempt) (*job, error) {
+		n++
+		if n < 3 {
+			return &job{"pending"}, nil
+		}
+		return &job{"done"}, nil
+	}
+	j, err := DoValue(context.Background(), p, poll)
+	require.NoError(t, err)
+	assert.Equal(t, "done", j.status)
+	assert.Equal(t, 3, n)
+
+	p.MaxAttempts = 2
+	n = -10
+	j, err = DoValue(context.Background(), p, poll)
+	assert.Nil(t, j)
+	assert.ErrorIs(t, err, ErrAttemptsExhausted)
+	assert.ErrorIs(t, err, ErrResultRejected)
+	var rr *ResultError
+	require.ErrorAs(t, err, &rr)
+	assert.Equal(t, "pending", rr.Result.(*job).status, "the last result is kept")
+}
+
+// Issue 19, from the peer comparison: every attempt's error is kept.
+func TestErrorKeepsEveryAttemptsError(t *testing.T) {
+	errs := []error{Transient(errors.New("one")), Transient(errors.New("two")), Transient(errors.New("three"))}
+	p, _ := fake(Policy{MaxAttempts: 3}, 0)
+	fn, _ := failing(errs...)
+	err := Do(context.Background(), p, fn)
+	var re *Error
+	require.ErrorAs(t, err, &re)
+	assert.Equal(t, errs, re.Errors)
+	assert.Equal(t, errs[2], re.Last)
+
+	p.MaxAttempts = 20
+	many := make([]error, 20)
+	for i := range many {
+		many[i] = Transient(fmt.Errorf("attempt %d", i+1))
+	}
+	fn, _ = failing(many...)
+	require.ErrorAs(t, Do(context.Background(), p, fn), &re)
+	assert.Equal(t, many, re.Errors)
 }

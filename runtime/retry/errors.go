@@ -20,6 +20,9 @@ var (
 	ErrBudgetExhausted = errors.New("retry budget exhausted")
 	// ErrBreakerOpen: the dependency's circuit breaker rejects calls.
 	ErrBreakerOpen = errors.New("circuit breaker open")
+	// ErrRetryAfterTooLong: with no deadline to bound the wait, the server asked (Retry-After)
+	// for a wait longer than MaxDelay; Do neither retries earlier than asked nor waits unbounded.
+	ErrRetryAfterTooLong = errors.New("the server asked to wait (Retry-After) longer than MaxDelay, with no deadline")
 )
 
 type deadlineError struct{}
@@ -32,9 +35,10 @@ func (deadlineError) Is(target error) bool { return target == context.DeadlineEx
 // Err* variables above, or context.Canceled) and the last attempt's error, so errors.Is
 // and errors.As see through it to either.
 type Error struct {
-	Reason   error // why Do stopped
-	Attempts int   // attempts made
-	Last     error // the last attempt's error; nil if no attempt was made
+	Reason   error   // why Do stopped
+	Attempts int     // attempts made
+	Last     error   // the last attempt's error; nil if no attempt was made
+	Errors   []error // every attempt's error, in order (Last is the last one)
 }
 
 func (e *Error) Error() string {
@@ -54,6 +58,18 @@ func (e *Error) Unwrap() []error {
 	}
 	return []error{e.Reason, e.Last}
 }
+
+// ErrResultRejected is matched by a [*ResultError].
+var ErrResultRejected = errors.New("result rejected")
+
+// ResultError is the error of an attempt that returned no error but whose value
+// [Policy].RetryResult rejected.
+type ResultError struct {
+	Result any // the attempt's value
+}
+
+func (e *ResultError) Error() string        { return fmt.Sprintf("result %v rejected", e.Result) }
+func (e *ResultError) Is(target error) bool { return target == ErrResultRejected }
 
 // stopReason maps the end of a context to a stopping reason.
 func stopReason(ctxErr error) error {

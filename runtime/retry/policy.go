@@ -40,7 +40,10 @@ type Policy struct {
 	// BaseDelay is the backoff before the first retry; it doubles on every retry. Zero
 	// means 100 ms: for next to no wait, use time.Nanosecond (a zero wait is not slept).
 	BaseDelay time.Duration
-	// MaxDelay caps each wait, server-requested ones (Retry-After) included.
+	// MaxDelay caps each backoff wait. A server's Retry-After is honoured in full, above
+	// MaxDelay too, when the wait ends before the overall deadline; past the deadline Do stops
+	// with ErrDeadline, and without a deadline a Retry-After above MaxDelay stops it with
+	// ErrRetryAfterTooLong. Do never retries earlier than the server asked.
 	MaxDelay time.Duration
 	// Timeout is the overall deadline, counted from the call to Do; the context's own
 	// deadline applies too, whichever is earlier. Do never sleeps past it: when the next
@@ -54,10 +57,27 @@ type Policy struct {
 	Jitter Jitter
 	// JitterPercent is the spread of JitterProportional, in (0, 100]; zero means 20.
 	JitterPercent int
+	// Idempotent declares the operation safe to repeat (a read, an upsert, a write guarded by a
+	// version or deduplicated by a key the function sends): every transient error is retried,
+	// even one that leaves unknown whether the request took effect (a reset connection, a
+	// timeout, gRPC UNAVAILABLE). Without it the default classifier retries those only for HTTP
+	// requests with an idempotent method or an Idempotency-Key (see [IsRetryable]); failures that
+	// prove the request never left are retried either way.
+	Idempotent bool
 	// Classify reports whether an attempt's error is worth another attempt. Nil means
-	// [IsRetryable]. Whatever it says, Do never retries an error marked [Permanent] nor
-	// one that comes with the end of the caller's context.
+	// [IsRetryable] ([IsTransient] when Idempotent). Whatever it says, Do never retries an
+	// error marked [Permanent] nor one that comes with the end of the caller's context.
 	Classify func(err error) bool
+	// Delay, if set, returns the wait before retry n (n = 1 after the first attempt), given the
+	// failed attempt's error, instead of the backoff and its jitter. MaxDelay caps it, a negative
+	// wait is none, and a server's Retry-After still lengthens it.
+	Delay func(n int, err error) time.Duration
+	// RetryResult, if set, reports whether the value of an attempt that returned no error still
+	// calls for another attempt (a job still pending; DoValue's value, nil for Do). Such an
+	// attempt fails with a [*ResultError] that holds the value and is retried, within the
+	// policy's bounds, like a transient error; the breaker counts it as a success (the
+	// dependency answered). Boxing the value into an interface may allocate.
+	RetryResult func(result any) bool
 	// Budget, if set, limits retries to a share of the requests to one dependency.
 	Budget *Budget
 	// Breaker, if set, is the circuit breaker of the dependency; every attempt asks it.
@@ -147,9 +167,23 @@ func (p *Policy) delay(r Rand, n int, prev time.Duration) time.Duration {
 	}
 }
 
+// wait returns the wait before retry n, after err, given the previous wait.
+func (p *Policy) wait(n int, err error, prev time.Duration) time.Duration {
+	if p.Delay != nil {
+		return min(max(p.Delay(n, err), 0), p.maxDelay())
+	}
+	return p.delay(randOr(p.Rand), n, prev)
+}
+
 func (p *Policy) retryable(err error) bool {
-	if p.Classify != nil {
+	if _, ok := err.(*ResultError); ok {
+		return true
+	}
+	switch {
+	case p.Classify != nil:
 		return !markedPermanent(err) && p.Classify(err)
+	case p.Idempotent:
+		return IsTransient(err)
 	}
 	return IsRetryable(err)
 }

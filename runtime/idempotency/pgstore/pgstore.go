@@ -10,6 +10,11 @@
 //   - Extend, SaveStep, Complete and Release are UPDATEs (or a DELETE) conditional on the token
 //     and the in-progress state, so that a stale worker changes nothing (idempotency.ErrFenced).
 //
+// Recovery points and response headers are kept as bytes (see migrations/0002_bytes.sql), so
+// that every value round-trips exactly. Statements that fail to serialize (SQLSTATE 40001 or
+// 40P01, under a default isolation of REPEATABLE READ or SERIALIZABLE) run again, so that a
+// stricter database default never turns a concurrent claim into an error.
+//
 // The store implements idempotency.TxStore: a handler's business writes go through Tx(ctx), the
 // transaction of the current phase, which commits together with that phase's record (a step and
 // its recovery point, or the final writes and the stored response). If the handler fails, or its
@@ -21,12 +26,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/idemlint/idemlint/runtime/idempotency"
+	"github.com/idemlint/idemlint/runtime/idempotency/internal/pairs"
 )
 
 // DB is what the store needs from its database handle; *pgxpool.Pool implements it.
@@ -34,12 +41,6 @@ type DB interface {
 	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
 	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 	Begin(ctx context.Context) (pgx.Tx, error)
-}
-
-// querier is DB or a transaction.
-type querier interface {
-	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
-	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 }
 
 // Store is a PostgreSQL idempotency.Store.
@@ -81,13 +82,22 @@ func (s *Store) nowArg() any {
 
 func micros(d time.Duration) int64 { return d.Microseconds() }
 
-const claimSQL = `
+// expiredAt is the condition of a row k whose retention window has passed at time t and that no
+// live lease holds: such a row is new again to a claim, and reaped.
+func expiredAt(t string) string {
+	return "(k.expires_at <= " + t + " AND (k.state = 'completed' OR k.locked_until <= " + t + "))"
+}
+
+// expiredAtClaim is expiredAt inside ON CONFLICT, where the statement's time is excluded.created_at.
+var expiredAtClaim = expiredAt("excluded.created_at")
+
+var claimSQL = `
 WITH now AS (SELECT coalesce($6::timestamptz, clock_timestamp()) AS t),
 claimed AS (
     INSERT INTO idempotency_keys AS k
            (scope, key, fingerprint, state, token, locked_until, steps, created_at, expires_at)
     SELECT $1, $2, $3, 'in_progress', nextval('idempotency_fence_seq'),
-           now.t + $4::bigint * interval '1 microsecond', '{}'::jsonb,
+           now.t + $4::bigint * interval '1 microsecond', ''::bytea,
            now.t, now.t + $5::bigint * interval '1 microsecond'
     FROM now
     ON CONFLICT (scope, key) DO UPDATE SET
@@ -99,17 +109,17 @@ claimed AS (
         header       = NULL,
         body         = NULL,
         completed_at = NULL,
-        steps        = CASE WHEN k.expires_at <= excluded.created_at THEN '{}'::jsonb ELSE k.steps END,
-        created_at   = CASE WHEN k.expires_at <= excluded.created_at THEN excluded.created_at ELSE k.created_at END,
-        expires_at   = CASE WHEN k.expires_at <= excluded.created_at THEN excluded.expires_at ELSE k.expires_at END
-    WHERE k.expires_at <= excluded.created_at
+        steps        = CASE WHEN ` + expiredAtClaim + ` THEN ''::bytea ELSE k.steps END,
+        created_at   = CASE WHEN ` + expiredAtClaim + ` THEN excluded.created_at ELSE k.created_at END,
+        expires_at   = CASE WHEN ` + expiredAtClaim + ` THEN excluded.expires_at ELSE k.expires_at END
+    WHERE ` + expiredAtClaim + `
        OR (k.state = 'in_progress' AND k.locked_until <= excluded.created_at AND k.fingerprint = excluded.fingerprint)
     RETURNING k.token, k.steps
 )
-SELECT true, c.token, c.steps, NULL::text, NULL::text, NULL::timestamptz, NULL::integer, NULL::jsonb, NULL::bytea
+SELECT true, c.token, c.steps, NULL::text, NULL::text, NULL::timestamptz, NULL::integer, NULL::bytea, NULL::bytea
 FROM claimed c
 UNION ALL
-SELECT false, k.token, NULL::jsonb, k.fingerprint, k.state, k.locked_until, k.status, k.header, k.body
+SELECT false, k.token, NULL::bytea, k.fingerprint, k.state, k.locked_until, k.status, k.header, k.body
 FROM idempotency_keys k
 WHERE k.scope = $1 AND k.key = $2 AND NOT EXISTS (SELECT 1 FROM claimed)`
 
@@ -131,9 +141,11 @@ func (s *Store) Claim(ctx context.Context, req idempotency.ClaimRequest) (idempo
 			header      []byte
 			body        []byte
 		)
-		err := s.db.QueryRow(ctx, claimSQL, req.Scope, req.Key, req.Fingerprint,
-			micros(req.Lease), micros(req.Retention), s.nowArg()).
-			Scan(&claimed, &token, &steps, &fingerprint, &state, &lockedUntil, &status, &header, &body)
+		err := again(ctx, func() error {
+			return s.db.QueryRow(ctx, claimSQL, req.Scope, req.Key, req.Fingerprint,
+				micros(req.Lease), micros(req.Retention), s.nowArg()).
+				Scan(&claimed, &token, &steps, &fingerprint, &state, &lockedUntil, &status, &header, &body)
+		})
 		if errors.Is(err, pgx.ErrNoRows) {
 			continue
 		}
@@ -146,8 +158,8 @@ func (s *Store) Claim(ctx context.Context, req idempotency.ClaimRequest) (idempo
 				Status: idempotency.Claimed,
 				Lease:  idempotency.Lease{Scope: req.Scope, Key: req.Key, Token: token},
 			}
-			if err := decodeSteps(steps, &c.Steps); err != nil {
-				return idempotency.Claim{}, err
+			if c.Steps, err = pairs.Steps(steps); err != nil {
+				return idempotency.Claim{}, fmt.Errorf("pgstore: claim: decoding the recorded steps: %w", err)
 			}
 			return c, nil
 		case fingerprint == nil || state == nil:
@@ -159,10 +171,8 @@ func (s *Store) Claim(ctx context.Context, req idempotency.ClaimRequest) (idempo
 			if status != nil {
 				resp.Status = int(*status)
 			}
-			if len(header) > 0 {
-				if err := json.Unmarshal(header, &resp.Header); err != nil {
-					return idempotency.Claim{}, fmt.Errorf("pgstore: claim: decoding the stored header: %w", err)
-				}
+			if resp.Header, err = pairs.Header(header); err != nil {
+				return idempotency.Claim{}, fmt.Errorf("pgstore: claim: decoding the stored header: %w", err)
 			}
 			return idempotency.Claim{Status: idempotency.Completed, Response: &resp}, nil
 		default:
@@ -176,18 +186,40 @@ func (s *Store) Claim(ctx context.Context, req idempotency.ClaimRequest) (idempo
 	return idempotency.Claim{}, errors.New("pgstore: claim: the row kept changing under the claim")
 }
 
-func decodeSteps(raw []byte, into *map[string]json.RawMessage) error {
-	if len(raw) == 0 {
-		return nil
+// maxReruns bounds how often a statement that failed to serialize runs again.
+const maxReruns = 10
+
+// again runs one single-statement transaction, and again, after a short jittered pause, while it
+// fails to serialize (SQLSTATE 40001 or 40P01: a concurrent statement changed its row under a
+// REPEATABLE READ or SERIALIZABLE snapshot). A new run takes a new snapshot; the store's
+// statements are all safe to repeat since they decide from what they read. Statements inside a
+// transaction (StoreTx) cannot run again alone: their transaction fails instead.
+func again(ctx context.Context, stmt func() error) error {
+	for n := 0; ; n++ {
+		err := stmt()
+		var pe *pgconn.PgError
+		if n == maxReruns || !errors.As(err, &pe) || (pe.Code != "40001" && pe.Code != "40P01") {
+			return err
+		}
+		t := time.NewTimer(time.Duration(rand.Int64N(int64(100*time.Microsecond) << min(n, 6))))
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return err
+		}
 	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return fmt.Errorf("pgstore: decoding the recorded steps: %w", err)
-	}
-	if len(m) > 0 {
-		*into = m
-	}
-	return nil
+}
+
+// exec runs a single-statement transaction through again.
+func (s *Store) exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
+	var tag pgconn.CommandTag
+	err := again(ctx, func() error {
+		var err error
+		tag, err = s.db.Exec(ctx, sql, args...)
+		return err
+	})
+	return tag, err
 }
 
 // held is the condition of every statement that acts on a lease.
@@ -210,65 +242,68 @@ WHERE ` + held
 
 // Extend implements idempotency.Store.
 func (s *Store) Extend(ctx context.Context, lease idempotency.Lease, d time.Duration) error {
-	tag, err := s.db.Exec(ctx, extendSQL, lease.Scope, lease.Key, lease.Token, micros(d), s.nowArg())
+	tag, err := s.exec(ctx, extendSQL, lease.Scope, lease.Key, lease.Token, micros(d), s.nowArg())
 	return fenced("extend", tag, err)
 }
 
 const saveStepSQL = `
-UPDATE idempotency_keys
-SET steps = steps || jsonb_build_object($4::text, $5::text::jsonb)
+UPDATE idempotency_keys SET steps = steps || $4::bytea
 WHERE ` + held
 
 // SaveStep implements idempotency.Store.
 func (s *Store) SaveStep(ctx context.Context, lease idempotency.Lease, name string, result json.RawMessage) error {
-	return s.saveStep(ctx, s.db, lease, name, result)
+	return s.saveStep(ctx, s.exec, lease, name, result)
 }
 
-func (s *Store) saveStep(ctx context.Context, q querier, lease idempotency.Lease, name string, result json.RawMessage) error {
-	if !json.Valid(result) {
-		return fmt.Errorf("pgstore: save step %q: the result is not valid JSON", name)
+// execFunc runs a statement: Store.exec, or a transaction's Exec.
+type execFunc func(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+
+func (s *Store) saveStep(ctx context.Context, exec execFunc, lease idempotency.Lease, name string, result json.RawMessage) error {
+	step, err := pairs.Append(nil, name, result)
+	if err != nil {
+		return fmt.Errorf("pgstore: save step %q: %w", name, err)
 	}
-	tag, err := q.Exec(ctx, saveStepSQL, lease.Scope, lease.Key, lease.Token, name, string(result))
+	tag, err := exec(ctx, saveStepSQL, lease.Scope, lease.Key, lease.Token, step)
 	return fenced("save step", tag, err)
 }
 
 const completeSQL = `
-UPDATE idempotency_keys
-SET state = 'completed', status = $4, header = $5::text::jsonb, body = $6,
-    locked_until = NULL, steps = '{}'::jsonb,
-    completed_at = coalesce($7::timestamptz, clock_timestamp())
+UPDATE idempotency_keys k
+SET state = 'completed', status = $4, header = $5, body = $6,
+    locked_until = NULL, steps = ''::bytea, completed_at = now.t,
+    expires_at = greatest(k.expires_at, now.t + (k.expires_at - k.created_at))
+FROM (SELECT coalesce($7::timestamptz, clock_timestamp()) AS t) now
 WHERE ` + held
 
-// Complete implements idempotency.Store.
+// Complete implements idempotency.Store. The record is kept for its retention window after the
+// completion, when that is later than after its creation.
 func (s *Store) Complete(ctx context.Context, lease idempotency.Lease, resp idempotency.Response) error {
-	return s.complete(ctx, s.db, lease, resp)
+	return s.complete(ctx, s.exec, lease, resp)
 }
 
-func (s *Store) complete(ctx context.Context, q querier, lease idempotency.Lease, resp idempotency.Response) error {
-	var header *string
+func (s *Store) complete(ctx context.Context, exec execFunc, lease idempotency.Lease, resp idempotency.Response) error {
+	var header []byte // NULL without a header
 	if len(resp.Header) > 0 {
-		b, err := json.Marshal(map[string][]string(resp.Header))
-		if err != nil {
+		var err error
+		if header, err = pairs.AppendHeader(nil, resp.Header); err != nil {
 			return fmt.Errorf("pgstore: complete: %w", err)
 		}
-		h := string(b)
-		header = &h
 	}
 	body := resp.Body
 	if body == nil {
 		body = []byte{}
 	}
-	tag, err := q.Exec(ctx, completeSQL, lease.Scope, lease.Key, lease.Token, int32(resp.Status), header, body, s.nowArg())
+	tag, err := exec(ctx, completeSQL, lease.Scope, lease.Key, lease.Token, int32(resp.Status), header, body, s.nowArg())
 	return fenced("complete", tag, err)
 }
 
 const releaseSQL = `
 WITH deleted AS (
-    DELETE FROM idempotency_keys WHERE ` + held + ` AND steps = '{}'::jsonb
+    DELETE FROM idempotency_keys WHERE ` + held + ` AND steps = ''::bytea
     RETURNING 1
 ), unlocked AS (
     UPDATE idempotency_keys SET locked_until = coalesce($4::timestamptz, clock_timestamp())
-    WHERE ` + held + ` AND steps <> '{}'::jsonb
+    WHERE ` + held + ` AND steps <> ''::bytea
     RETURNING 1
 )
 SELECT (SELECT count(*) FROM deleted) + (SELECT count(*) FROM unlocked)`
@@ -276,7 +311,10 @@ SELECT (SELECT count(*) FROM deleted) + (SELECT count(*) FROM unlocked)`
 // Release implements idempotency.Store.
 func (s *Store) Release(ctx context.Context, lease idempotency.Lease) error {
 	var n int64
-	if err := s.db.QueryRow(ctx, releaseSQL, lease.Scope, lease.Key, lease.Token, s.nowArg()).Scan(&n); err != nil {
+	err := again(ctx, func() error {
+		return s.db.QueryRow(ctx, releaseSQL, lease.Scope, lease.Key, lease.Token, s.nowArg()).Scan(&n)
+	})
+	if err != nil {
 		return fmt.Errorf("pgstore: release: %w", err)
 	}
 	if n == 0 {
@@ -288,22 +326,23 @@ func (s *Store) Release(ctx context.Context, lease idempotency.Lease) error {
 // reapBatch bounds the rows one reaping statement deletes, to keep its locks short.
 const reapBatch = 1000
 
-const reapSQL = `
-WITH doomed AS (
-    SELECT scope, key FROM idempotency_keys
-    WHERE expires_at <= coalesce($1::timestamptz, clock_timestamp())
+var reapSQL = `
+WITH now AS (SELECT coalesce($1::timestamptz, clock_timestamp()) AS t),
+doomed AS (
+    SELECT k.scope, k.key FROM idempotency_keys k, now
+    WHERE k.expires_at <= now.t AND ` + expiredAt("now.t") + `
     LIMIT $2
-    FOR UPDATE SKIP LOCKED
+    FOR UPDATE OF k SKIP LOCKED
 )
 DELETE FROM idempotency_keys k USING doomed d
 WHERE k.scope = d.scope AND k.key = d.key`
 
-// Reap implements idempotency.Store. It deletes in batches of reapBatch rows and skips rows that
-// are locked (in use) at the moment.
+// Reap implements idempotency.Store. It deletes in batches of reapBatch rows, skips rows that are
+// locked (in use) at the moment, and never deletes a record whose lease is live.
 func (s *Store) Reap(ctx context.Context) (int, error) {
 	total := 0
 	for {
-		tag, err := s.db.Exec(ctx, reapSQL, s.nowArg(), reapBatch)
+		tag, err := s.exec(ctx, reapSQL, s.nowArg(), reapBatch)
 		if err != nil {
 			return total, fmt.Errorf("pgstore: reap: %w", err)
 		}
@@ -330,11 +369,11 @@ type storeTx struct {
 }
 
 func (t *storeTx) SaveStep(ctx context.Context, lease idempotency.Lease, name string, result json.RawMessage) error {
-	return t.s.saveStep(ctx, t.tx, lease, name, result)
+	return t.s.saveStep(ctx, t.tx.Exec, lease, name, result)
 }
 
 func (t *storeTx) Complete(ctx context.Context, lease idempotency.Lease, resp idempotency.Response) error {
-	return t.s.complete(ctx, t.tx, lease, resp)
+	return t.s.complete(ctx, t.tx.Exec, lease, resp)
 }
 
 func (t *storeTx) Commit(ctx context.Context) error   { return t.tx.Commit(ctx) }

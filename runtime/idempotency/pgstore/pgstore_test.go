@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -36,21 +37,35 @@ type env struct {
 }
 
 func newEnv(t testing.TB, opts ...pgstore.Option) *env {
+	return newEnvWith(t, nil, opts...)
+}
+
+// newEnvWith is newEnv with more pool configuration.
+func newEnvWith(t testing.TB, configure []func(*pgxpool.Config), opts ...pgstore.Option) *env {
 	dsn := pgtest.Schema(t)
 	qc := &queryCounter{}
-	pool := pgtest.Pool(t, dsn, func(c *pgxpool.Config) {
+	pool := pgtest.Pool(t, dsn, append([]func(*pgxpool.Config){func(c *pgxpool.Config) {
 		c.ConnConfig.Tracer = qc
 		c.MaxConns = 16
-	})
+	}}, configure...)...)
 	s := pgstore.New(pool, opts...)
 	require.NoError(t, s.Migrate(context.Background()))
 	return &env{pool: pool, store: s, queries: qc}
 }
 
 func TestConformance(t *testing.T) {
-	storetest.Run(t, func(t *testing.T, now func() time.Time) idempotency.Store {
-		return newEnv(t, pgstore.WithClock(now)).store
-	})
+	storetest.Run(t, conformance(t))
+}
+
+// conformance returns a storetest factory: one schema for the whole suite, emptied for each test
+// (the tests run one at a time), which is much faster than a schema per test.
+func conformance(t *testing.T, configure ...func(*pgxpool.Config)) storetest.Factory {
+	e := newEnvWith(t, configure)
+	return func(t *testing.T, now func() time.Time) idempotency.Store {
+		_, err := e.pool.Exec(context.Background(), `TRUNCATE idempotency_keys`)
+		require.NoError(t, err)
+		return pgstore.New(e.pool, pgstore.WithClock(now))
+	}
 }
 
 func TestMigrateIsIdempotentAndConcurrent(t *testing.T) {
@@ -314,4 +329,96 @@ func TestClaimRacingAnUncommittedClaim(t *testing.T) {
 	}
 	require.NoError(t, tx.Commit(ctx))
 	assert.Equal(t, idempotency.InProgress, (<-done).Status)
+}
+
+// isolationConfig makes level the default isolation of the pool's sessions.
+func isolationConfig(level string) func(*pgxpool.Config) {
+	return func(c *pgxpool.Config) { c.ConnConfig.RuntimeParams["default_transaction_isolation"] = level }
+}
+
+// Issue 18.8: a database whose default isolation is REPEATABLE READ or SERIALIZABLE makes
+// concurrent statements on one row fail with SQLSTATE 40001; the store must still answer (a
+// claim: in progress), never fail. The whole conformance suite runs at both levels.
+func TestConformanceUnderStricterIsolation(t *testing.T) {
+	for _, level := range []string{"repeatable read", "serializable"} {
+		t.Run(strings.ReplaceAll(level, " ", "-"), func(t *testing.T) {
+			storetest.Run(t, conformance(t, isolationConfig(level)))
+		})
+	}
+}
+
+// Concurrent claims, extensions and takeovers of one key, on the database's clock, under
+// SERIALIZABLE: every claim gets an answer.
+func TestConcurrentClaimsUnderSerializable(t *testing.T) {
+	e := newEnvWith(t, []func(*pgxpool.Config){isolationConfig("serializable")})
+	ctx := context.Background()
+	req := idempotency.ClaimRequest{Scope: "a", Key: "k", Fingerprint: "fp", Lease: 20 * time.Millisecond, Retention: time.Hour}
+	var wg sync.WaitGroup
+	var claimed, inProgress atomic.Int32
+	for range 16 {
+		wg.Go(func() {
+			for range 20 {
+				c, err := e.store.Claim(ctx, req)
+				if !assert.NoError(t, err) {
+					return
+				}
+				switch c.Status {
+				case idempotency.Claimed:
+					claimed.Add(1)
+					err := e.store.Extend(ctx, c.Lease, 20*time.Millisecond)
+					if err != nil {
+						assert.ErrorIs(t, err, idempotency.ErrFenced)
+					}
+				case idempotency.InProgress:
+					inProgress.Add(1)
+				default:
+					t.Errorf("unexpected %v", c.Status)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	assert.Positive(t, claimed.Load())
+	assert.Positive(t, inProgress.Load())
+}
+
+// A database on schema version 1 (steps and header as jsonb) keeps its recovery points and stored
+// responses through the migration to version 2 (bytes).
+func TestMigrationToBytesKeepsStepsAndHeaders(t *testing.T) {
+	ctx := context.Background()
+	pool := pgtest.Pool(t, pgtest.Schema(t))
+	ms, err := pgstore.Migrations()
+	require.NoError(t, err)
+	require.Equal(t, 1, ms[0].Version)
+	for _, sql := range []string{
+		`CREATE TABLE idempotency_schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+		ms[0].SQL,
+		`INSERT INTO idempotency_schema_migrations (version, name) VALUES (1, '0001_init.sql')`,
+		`INSERT INTO idempotency_keys (scope, key, fingerprint, state, token, locked_until, steps, created_at, expires_at)
+		 VALUES ('a', 'running', 'fp', 'in_progress', nextval('idempotency_fence_seq'), now() - interval '1 s',
+		         '{"record": {"id": "p_1", "amount": 1000}, "charge": "ch_1"}', now(), now() + interval '1 h')`,
+		`INSERT INTO idempotency_keys (scope, key, fingerprint, state, token, status, header, body, created_at, expires_at, completed_at)
+		 VALUES ('a', 'done', 'fp', 'completed', nextval('idempotency_fence_seq'), 201,
+		         '{"Content-Type": ["application/json"], "Vary": ["Accept", "Accept-Encoding"]}', '\x7b7d', now(), now() + interval '1 h', now())`,
+	} {
+		_, err := pool.Exec(ctx, sql)
+		require.NoError(t, err, sql)
+	}
+	s := pgstore.New(pool)
+	require.NoError(t, s.Migrate(ctx))
+
+	req := idempotency.ClaimRequest{Scope: "a", Key: "running", Fingerprint: "fp", Lease: time.Minute, Retention: time.Hour}
+	c, err := s.Claim(ctx, req)
+	require.NoError(t, err)
+	require.Equal(t, idempotency.Claimed, c.Status)
+	require.Len(t, c.Steps, 2)
+	assert.JSONEq(t, `{"id":"p_1","amount":1000}`, string(c.Steps["record"]))
+	assert.JSONEq(t, `"ch_1"`, string(c.Steps["charge"]))
+
+	req.Key = "done"
+	c, err = s.Claim(ctx, req)
+	require.NoError(t, err)
+	require.Equal(t, idempotency.Completed, c.Status)
+	assert.Equal(t, http.Header{"Content-Type": {"application/json"}, "Vary": {"Accept", "Accept-Encoding"}}, c.Response.Header)
+	assert.Equal(t, "{}", string(c.Response.Body))
 }

@@ -10,8 +10,10 @@
 // The suite drives time through the clock it passes to the factory, so lease and key expiry are
 // tested without sleeping. It covers claims, replays, fingerprint mismatches, concurrent claims,
 // lease expiry and takeover, fencing of stale workers, never-reused tokens, recovery points,
-// release, retention and reaping, tenant isolation, and (through idempotency.Do) the outcomes that
-// must not be stored. Stores that implement idempotency.TxStore also get transaction tests.
+// release, retention and reaping (never of a live lease), tenant isolation, exact round trips of
+// step results and header values (any bytes), and (through idempotency.Do) the outcomes that
+// must not be stored and the scopes and keys that are rejected. Stores that implement
+// idempotency.TxStore also get transaction tests. The tests run one at a time.
 package storetest
 
 import (
@@ -20,6 +22,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -130,8 +133,13 @@ func Run(t *testing.T, newStore Factory) {
 		{"KeysExpireAfterRetention", testRetention},
 		{"ReapDeletesExpiredRecords", testReap},
 		{"TenantsAreIsolated", testTenantIsolation},
+		{"LiveLeaseOutlivesRetention", testLiveLeaseOutlivesRetention},
+		{"StepResultsRoundTripExactly", testStepResultsRoundTrip},
+		{"HeaderBytesRoundTripExactly", testHeaderBytesRoundTrip},
+		{"DoRejectsMalformedScopesAndKeys", testDoRejectsMalformedInput},
 		{"DoStoresFinalOutcomes", testDoStoresFinalOutcomes},
 		{"DoDoesNotStoreTransientOutcomes", testDoNotStored},
+		{"DoDoesNotStoreRejectionsBeforeStart", testDoRejectionBeforeStartIsNotStored},
 		{"DoReleasesOnError", testDoError},
 		{"DoReleasesOnPanic", testDoPanic},
 		{"DoReleasesOnCancel", testDoCancel},
@@ -452,6 +460,132 @@ func testTenantIsolation(t *testing.T, e *env) {
 	assert.Equal(t, idempotency.Claimed, e.claim("tenant-a", "Shared-Key", "fp").Status)
 }
 
+// A record whose lease is live (renewed by a heartbeat) is never expired or reaped, even past its
+// retention window: a second worker would run the same request concurrently. Once completed, the
+// response is kept for a full retention window after completion.
+func testLiveLeaseOutlivesRetention(t *testing.T, e *env) {
+	l := e.mustClaim("a", "slow", "fp")
+	require.NoError(t, e.store.SaveStep(e.ctx, l, "s", json.RawMessage(`1`)))
+	for elapsed := time.Duration(0); elapsed < retention+lease; elapsed += lease / 2 {
+		e.clock.Advance(lease / 2)
+		require.NoError(t, e.store.Extend(e.ctx, l, lease))
+	}
+	c := e.claim("a", "slow", "fp")
+	require.Equal(t, idempotency.InProgress, c.Status, "a live lease past retention must not be taken over")
+	assert.Equal(t, idempotency.Mismatch, e.claim("a", "slow", "other").Status, "nor replaced by another request")
+	n, err := e.store.Reap(e.ctx)
+	require.NoError(t, err)
+	assert.Zero(t, n, "a live lease must not be reaped")
+
+	require.NoError(t, e.store.Complete(e.ctx, l, resp(201, `"slow"`)))
+	e.clock.Advance(retention - time.Millisecond)
+	c = e.claim("a", "slow", "fp")
+	require.Equal(t, idempotency.Completed, c.Status, "a late completion is kept for a full retention window")
+	assert.Equal(t, `"slow"`, string(c.Response.Body))
+	e.clock.Advance(time.Millisecond)
+	n, err = e.store.Reap(e.ctx)
+	require.NoError(t, err)
+	assert.Equal(t, 1, n)
+
+	// A lease that lapsed (a crashed worker) past retention is expired as before.
+	e.mustClaim("a", "crashed", "fp")
+	e.clock.Advance(retention)
+	assert.Equal(t, idempotency.Claimed, e.claim("a", "crashed", "other").Status)
+}
+
+// Step results are opaque bytes to a store: whatever a store is given comes back unchanged,
+// including what PostgreSQL's jsonb refuses (\u0000) and bytes that are not JSON at all.
+func testStepResultsRoundTrip(t *testing.T, e *env) {
+	results := map[string]json.RawMessage{
+		"nul-escape":  json.RawMessage(`{"memo":"a\u0000b"}`),
+		"nul-byte":    json.RawMessage("\"a\x00b\""),
+		"not-utf8":    json.RawMessage("\"\xff\xfe\""),
+		"not-json":    json.RawMessage("{not json"),
+		"spacing":     json.RawMessage(`{ "b" : 1,  "a":2 }`),
+		"empty":       json.RawMessage{},
+		"big":         json.RawMessage(`"` + strings.Repeat("x", 1<<16) + `"`),
+		"name \u00e9": json.RawMessage(`1`),
+	}
+	l := e.mustClaim("a", "k", "fp")
+	for name, r := range results {
+		require.NoError(t, e.store.SaveStep(e.ctx, l, name, r), name)
+	}
+	e.clock.Advance(lease)
+	c := e.claim("a", "k", "fp")
+	require.Equal(t, idempotency.Claimed, c.Status)
+	require.Len(t, c.Steps, len(results))
+	for name, r := range results {
+		assert.Equal(t, string(r), string(c.Steps[name]), "step %q must come back byte for byte", name)
+	}
+
+	// Through Do and Step: a result with a NUL is recorded, and a retry does not repeat the step.
+	var runs atomic.Int32
+	fail := true
+	work := func(ctx context.Context) (idempotency.Response, error) {
+		v, err := idempotency.Step(ctx, "memo", func(context.Context) (string, error) {
+			runs.Add(1)
+			return "line\x00with nul", nil
+		})
+		if err != nil {
+			return idempotency.Response{}, err
+		}
+		if fail {
+			return resp(503, `"later"`), nil
+		}
+		return resp(201, fmt.Sprintf("%q", v)), nil
+	}
+	r := e.runner()
+	out, err := r.Do(e.ctx, "a", "memo", "fp", work)
+	require.NoError(t, err)
+	require.Equal(t, 503, out.Response.Status)
+	fail = false
+	out, err = r.Do(e.ctx, "a", "memo", "fp", work)
+	require.NoError(t, err)
+	require.True(t, out.Stored)
+	assert.Equal(t, `"line\x00with nul"`, string(out.Response.Body))
+	assert.EqualValues(t, 1, runs.Load(), "the recorded step must not run again")
+}
+
+// Header values are bytes: they come back as they were stored, even when they are not UTF-8.
+func testHeaderBytesRoundTrip(t *testing.T, e *env) {
+	l := e.mustClaim("a", "k", "fp")
+	want := idempotency.Response{
+		Status: http.StatusOK,
+		Header: http.Header{
+			"Content-Disposition": {"attachment; filename=\"r\xe9sum\xe9.pdf\""},
+			"X-Raw":               {"\xff\xfe", "", "a\x00b"},
+		},
+		Body: []byte("ok"),
+	}
+	require.NoError(t, e.store.Complete(e.ctx, l, want.Clone()))
+	c := e.claim("a", "k", "fp")
+	require.Equal(t, idempotency.Completed, c.Status)
+	assert.Equal(t, want.Header, c.Response.Header)
+}
+
+// Do rejects a scope or key that is not text, the same way on every store, before claiming.
+func testDoRejectsMalformedInput(t *testing.T, e *env) {
+	r := e.runner()
+	never := func(context.Context) (idempotency.Response, error) {
+		t.Error("the work must not run")
+		return idempotency.Response{}, nil
+	}
+	for _, scope := range []string{"", "a\x00", "\xff", "a\nb", strings.Repeat("s", 256)} {
+		_, err := r.Do(e.ctx, scope, "k", "fp", never)
+		var se *idempotency.ScopeError
+		assert.ErrorAs(t, err, &se, "scope %q", scope)
+		assert.NotErrorIs(t, err, idempotency.ErrStoreUnavailable)
+	}
+	for _, key := range []string{"", "k\x00", "\xff", strings.Repeat("k", 256)} {
+		_, err := r.Do(e.ctx, "a", key, "fp", never)
+		var ke *idempotency.KeyError
+		assert.ErrorAs(t, err, &ke, "key %q", key)
+	}
+	out, err := r.Do(e.ctx, "Zürich", "ключ-1", "fp", (&counter{}).fn(201, `"ok"`))
+	require.NoError(t, err)
+	assert.True(t, out.Stored, "UTF-8 scopes and keys are fine")
+}
+
 // counter counts the calls of a Func.
 type counter struct{ n atomic.Int32 }
 
@@ -462,13 +596,23 @@ func (c *counter) fn(status int, body string) idempotency.Func {
 	}
 }
 
+// started is c.fn for work that has started executing (so that a 4xx is its outcome).
+func (c *counter) started(status int, body string) idempotency.Func {
+	return func(ctx context.Context) (idempotency.Response, error) {
+		if err := idempotency.MarkStarted(ctx); err != nil {
+			return idempotency.Response{}, err
+		}
+		return c.fn(status, body)(ctx)
+	}
+}
+
 func testDoStoresFinalOutcomes(t *testing.T, e *env) {
 	r := e.runner()
 	for _, status := range []int{200, 201, 204, 400, 404, 422} {
 		t.Run(fmt.Sprint(status), func(t *testing.T) {
 			var c counter
 			key := fmt.Sprint("k", status)
-			out, err := r.Do(e.ctx, "a", key, "fp", c.fn(status, `"first"`))
+			out, err := r.Do(e.ctx, "a", key, "fp", c.started(status, `"first"`))
 			require.NoError(t, err)
 			assert.True(t, out.Stored)
 			assert.False(t, out.Replayed)
@@ -480,6 +624,33 @@ func testDoStoresFinalOutcomes(t *testing.T, e *env) {
 			assert.EqualValues(t, 1, c.n.Load())
 		})
 	}
+}
+
+// A 4xx from work that never started executing (it rejected the request, as validation does) is
+// not stored: the key is released, so that the client can fix its request and keep its key.
+func testDoRejectionBeforeStartIsNotStored(t *testing.T, e *env) {
+	r := e.runner()
+	for _, status := range []int{400, 404, 422} {
+		var c counter
+		key := fmt.Sprint("k", status)
+		out, err := r.Do(e.ctx, "a", key, "fp", c.fn(status, `"rejected"`))
+		require.NoError(t, err)
+		assert.False(t, out.Stored, "%d before execution", status)
+		assert.Equal(t, status, out.Response.Status)
+		out, err = r.Do(e.ctx, "a", key, "fixed", c.fn(201, `"ok"`))
+		require.NoError(t, err)
+		assert.True(t, out.Stored, "the key is free for the corrected request")
+		assert.EqualValues(t, 2, c.n.Load())
+	}
+	// A step counts as the start of execution.
+	out, err := r.Do(e.ctx, "a", "after-step", "fp", func(ctx context.Context) (idempotency.Response, error) {
+		if _, err := idempotency.Step(ctx, "s", func(context.Context) (int, error) { return 1, nil }); err != nil {
+			return idempotency.Response{}, err
+		}
+		return resp(402, `"declined"`), nil
+	})
+	require.NoError(t, err)
+	assert.True(t, out.Stored)
 }
 
 func testDoNotStored(t *testing.T, e *env) {

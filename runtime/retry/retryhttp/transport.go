@@ -6,11 +6,13 @@
 //	}
 //
 // The transport retries what [retry.IsRetryable] (or the policy's classifier) accepts: so a
-// POST or PATCH only when it carries an Idempotency-Key or failed while dialing. With
-// IdempotencyKeys set it gives each POST and PATCH that has no key one key, before the first
-// attempt, and sends that same key on every attempt. It honours Retry-After, rewinds bodies
-// with Request.GetBody (a request with a body and no GetBody is sent once), and drains and
-// closes the bodies of the attempts it retries.
+// POST or PATCH only when it carries an Idempotency-Key or never left (dial, DNS, refused, TLS
+// handshake). With IdempotencyKeys set it gives each POST and PATCH that has no key one key,
+// before the first attempt, and sends that same key on every attempt; a keyed request's 409 with
+// Retry-After (the key still in progress at a runtime/idempotency server) is retried with it
+// until the stored result comes. It honours Retry-After (never retrying earlier than asked),
+// rewinds bodies with Request.GetBody (a request with a body and no GetBody is sent once), and
+// drains and closes the bodies of the attempts it retries.
 //
 // When the last attempt got a response, whatever its status, RoundTrip returns it as is,
 // as a transport without retries would; otherwise it returns retry.Do's error, which tells
@@ -22,6 +24,7 @@ import (
 	"crypto/rand"
 	"io"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/idemlint/idemlint/runtime/retry"
@@ -54,7 +57,9 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		return nil, err
 	}
-	x := &exchange{base: t.Base, req: req}
+	x := exchanges.Get().(*exchange)
+	defer x.recycle()
+	x.base, x.req = t.Base, req
 	if x.base == nil {
 		x.base = http.DefaultTransport
 	}
@@ -71,30 +76,28 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	// The response body outlives the attempt: the transport owns the timeouts, and ends
 	// them when the caller closes the body.
 	ctx := req.Context()
+	var overallCancel context.CancelFunc
 	if p.Timeout > 0 {
-		ctx, x.overallCancel = context.WithTimeout(ctx, p.Timeout)
+		ctx, overallCancel = context.WithTimeout(ctx, p.Timeout)
 	}
 	x.attemptTimeout = p.AttemptTimeout
 	p.Timeout, p.AttemptTimeout = 0, 0
-	onRetry := p.OnRetry
-	p.OnRetry = func(ctx context.Context, r retry.RetryInfo) {
-		x.discard() // before the wait: free the connection now
-		if onRetry != nil {
-			onRetry(ctx, r)
-		}
-	}
+	x.onRetry, p.OnRetry = p.OnRetry, x.onRetryFn
 
-	err := retry.Do(ctx, p, x.attempt)
+	err := retry.Do(ctx, p, x.attemptFn)
 	if !x.sent && req.Body != nil {
 		req.Body.Close() // RoundTrip must close the body, even when nothing was sent
 	}
-	if x.last == nil {
-		x.cancel()
+	resp := x.last
+	if resp == nil {
+		x.cancelAttempt()
+		if overallCancel != nil {
+			overallCancel()
+		}
 		return nil, err
 	}
-	resp := x.last
-	if x.overallCancel != nil || x.attemptCancel != nil {
-		resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: x.cancel}
+	if overallCancel != nil || x.attemptCancel != nil {
+		resp.Body = &cancelOnClose{ReadCloser: resp.Body, overall: overallCancel, attempt: x.attemptCancel}
 	}
 	return resp, nil
 }
@@ -106,15 +109,31 @@ func (t *Transport) newKey() string {
 	return rand.Text()
 }
 
-// exchange is one logical request and its attempts.
+// exchange is one logical request and its attempts. Exchanges are recycled: the functions that
+// retry.Do calls are made once per exchange.
 type exchange struct {
 	base           http.RoundTripper
 	req            *http.Request // the caller's request, or a clone that carries the key
 	attemptTimeout time.Duration
-	sent           bool           // the original body went out with the first attempt
-	last           *http.Response // the last attempt's response, if it got one
-	overallCancel  context.CancelFunc
-	attemptCancel  context.CancelFunc // the last attempt's
+	onRetry        func(context.Context, retry.RetryInfo) // the policy's own hook
+	sent           bool                                   // the original body went out with the first attempt
+	last           *http.Response                         // the last attempt's response, if it got one
+	attemptCancel  context.CancelFunc                     // the last attempt's
+
+	attemptFn func(context.Context, retry.Attempt) error // x.attempt
+	onRetryFn func(context.Context, retry.RetryInfo)     // x.beforeWait
+}
+
+var exchanges = sync.Pool{New: func() any {
+	x := new(exchange)
+	x.attemptFn, x.onRetryFn = x.attempt, x.beforeWait
+	return x
+}}
+
+func (x *exchange) recycle() {
+	attemptFn, onRetryFn := x.attemptFn, x.onRetryFn
+	*x = exchange{attemptFn: attemptFn, onRetryFn: onRetryFn}
+	exchanges.Put(x)
 }
 
 func (x *exchange) attempt(ctx context.Context, a retry.Attempt) error {
@@ -122,7 +141,10 @@ func (x *exchange) attempt(ctx context.Context, a retry.Attempt) error {
 	if x.attemptTimeout > 0 {
 		ctx, x.attemptCancel = context.WithTimeout(ctx, x.attemptTimeout)
 	}
-	r := x.req.WithContext(ctx)
+	r := x.req
+	if a.Number > 1 || ctx != r.Context() { // the first attempt sends the request as it came
+		r = r.WithContext(ctx)
+	}
 	if x.sent && x.req.GetBody != nil {
 		body, err := x.req.GetBody()
 		if err != nil {
@@ -138,6 +160,14 @@ func (x *exchange) attempt(ctx context.Context, a retry.Attempt) error {
 	return retry.CheckHTTP(r, resp, err)
 }
 
+// beforeWait frees the failed attempt's connection before the wait, then calls the policy's hook.
+func (x *exchange) beforeWait(ctx context.Context, r retry.RetryInfo) {
+	x.discard()
+	if x.onRetry != nil {
+		x.onRetry(ctx, r)
+	}
+}
+
 // discard drains and closes the previous attempt's response and ends its timeout.
 func (x *exchange) discard() {
 	if x.last != nil {
@@ -145,30 +175,29 @@ func (x *exchange) discard() {
 		_ = x.last.Body.Close()
 		x.last = nil
 	}
+	x.cancelAttempt()
+}
+
+func (x *exchange) cancelAttempt() {
 	if x.attemptCancel != nil {
 		x.attemptCancel()
 		x.attemptCancel = nil
 	}
 }
 
-// cancel ends all the timeouts.
-func (x *exchange) cancel() {
-	if x.attemptCancel != nil {
-		x.attemptCancel()
-	}
-	if x.overallCancel != nil {
-		x.overallCancel()
-	}
-}
-
 // cancelOnClose ends the request's timeouts when the caller closes the body.
 type cancelOnClose struct {
 	io.ReadCloser
-	cancel func()
+	overall, attempt context.CancelFunc
 }
 
 func (b *cancelOnClose) Close() error {
 	err := b.ReadCloser.Close()
-	b.cancel()
+	if b.attempt != nil {
+		b.attempt()
+	}
+	if b.overall != nil {
+		b.overall()
+	}
 	return err
 }

@@ -273,13 +273,22 @@ func TestRetryAfterAndOnRetry(t *testing.T) {
 		infos = append(infos, r)
 		_, drainedBeforeHook = s.resps[0].state()
 	}
+	p.Timeout = 30 * time.Second
 	resp, err := (&Transport{Base: s, Policy: p}).RoundTrip(mustRequest(t, "GET", ""))
 	require.NoError(t, err)
 	assert.Equal(t, 200, resp.StatusCode)
-	assert.Equal(t, []time.Duration{2 * time.Second}, clock.Sleeps(), "capped at MaxDelay")
+	assert.Equal(t, []time.Duration{7 * time.Second}, clock.Sleeps(), "honoured above MaxDelay: the deadline allows it")
 	require.Len(t, infos, 1)
 	assert.Equal(t, 7*time.Second, infos[0].RetryAfter)
 	assert.True(t, drainedBeforeHook, "the failed body is released before the wait")
+
+	// Without a deadline, a wait above MaxDelay is not taken, nor cut short: the 429 is the answer.
+	p.Timeout = 0
+	s = &script{answers: []func() (*http.Response, error){status(429, "Retry-After", "7"), status(200)}}
+	resp, err = (&Transport{Base: s, Policy: p}).RoundTrip(mustRequest(t, "GET", ""))
+	require.NoError(t, err)
+	assert.Equal(t, 429, resp.StatusCode)
+	assert.Len(t, s.keys, 1)
 }
 
 func TestBreakerOpenClosesTheRequestBody(t *testing.T) {

@@ -1,0 +1,163 @@
+// Package pairs encodes lists of (name, value) byte strings, for stores that keep recovery points
+// and response headers as bytes, so that every value comes back exactly as it was given (JSON
+// cannot hold bytes that are not UTF-8, and PostgreSQL's jsonb refuses \u0000).
+//
+// Each pair is its name and then its value, each preceded by its length as a 4-byte big-endian
+// integer. PostgreSQL builds the same framing with int4send(octet_length(x)) || x, and appending
+// to a bytea column appends a pair atomically.
+package pairs
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"math"
+	"net/http"
+	"slices"
+)
+
+// Append appends the pair (name, value) to dst. Names and values are at most math.MaxInt32 bytes
+// long (PostgreSQL's int4send is signed).
+func Append(dst []byte, name string, value []byte) ([]byte, error) {
+	return appendPair(dst, name, value)
+}
+
+func appendPair[V string | []byte](dst []byte, name string, value V) ([]byte, error) {
+	if len(name) > math.MaxInt32 || len(value) > math.MaxInt32 {
+		return dst, errors.New("pairs: a name or value longer than 2 GiB")
+	}
+	dst = binary.BigEndian.AppendUint32(dst, uint32(len(name)))
+	dst = append(dst, name...)
+	dst = binary.BigEndian.AppendUint32(dst, uint32(len(value)))
+	return append(dst, value...), nil
+}
+
+// Each calls fn with every pair of b, in order. The value aliases b. It returns an error, having
+// called fn for the pairs before it, when b is not a list of pairs.
+func Each(b []byte, fn func(name string, value []byte)) error {
+	for len(b) > 0 {
+		name, value, ok := pair(b)
+		if !ok {
+			return errors.New("pairs: truncated pair")
+		}
+		fn(string(name), value)
+		b = b[8+len(name)+len(value):]
+	}
+	return nil
+}
+
+// pair returns the first pair of b.
+func pair(b []byte) (name, value []byte, ok bool) {
+	name, rest, ok := field(b)
+	if !ok {
+		return nil, nil, false
+	}
+	value, _, ok = field(rest)
+	return name, value, ok
+}
+
+func field(b []byte) (f, rest []byte, ok bool) {
+	if len(b) < 4 {
+		return nil, nil, false
+	}
+	n := binary.BigEndian.Uint32(b)
+	if n > math.MaxInt32 || uint64(n) > uint64(len(b)-4) {
+		return nil, nil, false
+	}
+	return b[4 : 4+n], b[4+n:], true
+}
+
+// AppendHeader appends the values of h, one pair per value, names in sorted order.
+func AppendHeader(dst []byte, h http.Header) ([]byte, error) {
+	var small [16]string
+	names := small[:0]
+	for name := range h {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	var err error
+	for _, name := range names {
+		for _, v := range h[name] {
+			if dst, err = appendPair(dst, name, v); err != nil {
+				return dst, err
+			}
+		}
+	}
+	return dst, nil
+}
+
+// HeaderSize returns how many bytes AppendHeader appends for h.
+func HeaderSize(h http.Header) int {
+	n := 0
+	for name, vs := range h {
+		for _, v := range vs {
+			n += 8 + len(name) + len(v)
+		}
+	}
+	return n
+}
+
+// Header decodes what AppendHeader wrote; nil for no pairs. It makes one string of b, which the
+// names and values share, and one slice that the values of all names share.
+func Header(b []byte) (http.Header, error) {
+	if len(b) == 0 {
+		return nil, nil
+	}
+	n, names := 0, 0 // values, and runs of one name
+	var prev []byte
+	for rest := b; len(rest) > 0; n++ {
+		name, value, ok := pair(rest)
+		if !ok {
+			return nil, errors.New("pairs: truncated header")
+		}
+		if n == 0 || !bytes.Equal(name, prev) {
+			names++
+			prev = name
+		}
+		rest = rest[8+len(name)+len(value):]
+	}
+	s := string(b)
+	h := make(http.Header, names)
+	values := make([]string, 0, n) // never grown: the names' slices share it
+	cur, start := "", 0            // the current run of one name; start < 0: appending to an earlier run
+	for pos := 0; pos < len(s); {
+		name, value := "", ""
+		name, pos = stringField(s, pos)
+		value, pos = stringField(s, pos)
+		switch {
+		case len(values) > 0 && name == cur:
+		case h[name] != nil: // a name met before, in an earlier run (not AppendHeader's order)
+			cur, start = name, -1
+		default:
+			cur, start = name, len(values)
+		}
+		if start < 0 {
+			h[name] = append(h[name], value)
+			continue
+		}
+		values = append(values, value)
+		h[name] = values[start:len(values):len(values)]
+	}
+	return h, nil
+}
+
+// stringField returns the length-prefixed field of s at pos (Each checked the framing), and the
+// position after it.
+func stringField(s string, pos int) (string, int) {
+	n := int(s[pos])<<24 | int(s[pos+1])<<16 | int(s[pos+2])<<8 | int(s[pos+3])
+	return s[pos+4 : pos+4+n], pos + 4 + n
+}
+
+// Steps decodes a list of recovery points, each step's name and result: a step recorded again
+// later in the list replaces the earlier result. Nil for no pairs; the results are copies.
+func Steps(b []byte) (map[string]json.RawMessage, error) {
+	var m map[string]json.RawMessage
+	err := Each(b, func(name string, value []byte) {
+		if m == nil {
+			m = make(map[string]json.RawMessage)
+		}
+		m[name] = append(json.RawMessage{}, value...)
+	})
+	return m, err
+}

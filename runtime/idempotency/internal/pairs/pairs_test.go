@@ -1,0 +1,78 @@
+package pairs
+
+import (
+	"encoding/json"
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestRoundTrip(t *testing.T) {
+	h := http.Header{"B": {"\xff\xfe", "", "a\x00b"}, "A": {"1"}}
+	b, err := AppendHeader(nil, h)
+	require.NoError(t, err)
+	got, err := Header(b)
+	require.NoError(t, err)
+	assert.Equal(t, h, got)
+
+	b, err = Append(nil, "s", []byte(`1`))
+	require.NoError(t, err)
+	b, err = Append(b, "t", []byte("\x00"))
+	require.NoError(t, err)
+	b, err = Append(b, "s", []byte(`2`))
+	require.NoError(t, err)
+	steps, err := Steps(b)
+	require.NoError(t, err)
+	assert.Equal(t, map[string]json.RawMessage{"s": json.RawMessage(`2`), "t": json.RawMessage("\x00")}, steps)
+
+	// Names out of AppendHeader's order still decode.
+	b = nil
+	for _, kv := range [][2]string{{"A", "1"}, {"B", "2"}, {"A", "3"}, {"A", "4"}, {"C", "5"}} {
+		b, err = Append(b, kv[0], []byte(kv[1]))
+		require.NoError(t, err)
+	}
+	got, err = Header(b)
+	require.NoError(t, err)
+	assert.Equal(t, http.Header{"A": {"1", "3", "4"}, "B": {"2"}, "C": {"5"}}, got)
+	got["A"] = append(got["A"], "x")
+	assert.Equal(t, []string{"2"}, got["B"], "appending to one name's values leaves the others alone")
+	size := HeaderSize(h)
+	b, err = AppendHeader(nil, h)
+	require.NoError(t, err)
+	assert.Len(t, b, size)
+
+	none, err := Header(nil)
+	assert.NoError(t, err)
+	assert.Nil(t, none)
+}
+
+// The framing is what PostgreSQL's int4send(octet_length(x)) || x gives.
+func TestFraming(t *testing.T) {
+	b, err := Append(nil, "ab", []byte("xyz"))
+	require.NoError(t, err)
+	assert.Equal(t, []byte("\x00\x00\x00\x02ab\x00\x00\x00\x03xyz"), b)
+}
+
+func TestMalformed(t *testing.T) {
+	for _, b := range []string{"\x00", "\x00\x00\x00\x05ab", "\x00\x00\x00\x01a", "\x00\x00\x00\x01a\x00\x00\x00\x09x", "\xff\xff\xff\xff"} {
+		_, err := Steps([]byte(b))
+		assert.Error(t, err, "%q", b)
+		_, err = Header([]byte(b))
+		assert.Error(t, err, "%q", b)
+	}
+}
+
+func FuzzEach(f *testing.F) {
+	f.Add([]byte("\x00\x00\x00\x02ab\x00\x00\x00\x03xyz"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var again []byte
+		err := Each(b, func(name string, value []byte) {
+			again, _ = Append(again, name, value)
+		})
+		if err == nil {
+			require.Equal(t, b, again)
+		}
+	})
+}

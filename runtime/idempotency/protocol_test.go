@@ -1,0 +1,132 @@
+package idempotency_test
+
+// The retry client (runtime/retry/retryhttp) against the idempotency middleware, end to end over
+// real sockets: the two packages speak one protocol (issue 18.5).
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/idemlint/idemlint/runtime/idempotency"
+	"github.com/idemlint/idemlint/runtime/idempotency/memstore"
+	"github.com/idemlint/idemlint/runtime/retry"
+	"github.com/idemlint/idemlint/runtime/retry/retryhttp"
+)
+
+// statusLog records the status of every response the server sent, and the key of every request.
+type statusLog struct {
+	mu       sync.Mutex
+	statuses []int
+	keys     []string
+}
+
+func (l *statusLog) wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sw := &statusWriter{ResponseWriter: w}
+		next.ServeHTTP(sw, r)
+		l.mu.Lock()
+		l.statuses = append(l.statuses, sw.status)
+		l.keys = append(l.keys, r.Header.Get("Idempotency-Key"))
+		l.mu.Unlock()
+	})
+}
+
+func (l *statusLog) snapshot() ([]int, []string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]int(nil), l.statuses...), append([]string(nil), l.keys...)
+}
+
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+// A client whose attempt timeout is shorter than the server's work: the first attempt gives up,
+// the work goes on and is stored; the next attempts, with the same key, are told 409 "in
+// progress" with a short Retry-After, wait, and receive the stored result. The handler runs once.
+func TestRetryClientAgainstTheMiddleware(t *testing.T) {
+	for name, honoursCtx := range map[string]bool{"handler ignores its context": false, "handler honours its context": true} {
+		t.Run(name, func(t *testing.T) {
+			const work = 800 * time.Millisecond
+			var runs, finished atomic.Int32
+			handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				runs.Add(1)
+				if honoursCtx {
+					select {
+					case <-time.After(work):
+					case <-r.Context().Done():
+						http.Error(w, "cancelled", http.StatusServiceUnavailable)
+						return
+					}
+				} else {
+					time.Sleep(work)
+				}
+				_, err := idempotency.Step(r.Context(), "charge", func(context.Context) (string, error) { return "ch_1", nil })
+				if err != nil {
+					http.Error(w, err.Error(), http.StatusServiceUnavailable)
+					return
+				}
+				finished.Add(1)
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusCreated)
+				io.WriteString(w, `{"id":"pay_1"}`)
+			})
+			var log statusLog
+			keyed := idempotency.Middleware(idempotency.Config{
+				Runner: idempotency.Runner{Store: memstore.New()}, // the default 30 s lease, renewed by heartbeats
+				Tenant: func(*http.Request) (string, error) { return "acme", nil },
+			})
+			srv := httptest.NewServer(log.wrap(keyed(handler)))
+			defer srv.Close()
+
+			client := &http.Client{Transport: &retryhttp.Transport{
+				Policy: retry.Policy{
+					MaxAttempts:    10,
+					BaseDelay:      50 * time.Millisecond,
+					AttemptTimeout: 300 * time.Millisecond,
+					Timeout:        6 * time.Second,
+				},
+				IdempotencyKeys: true,
+			}}
+			start := time.Now()
+			resp, err := client.Post(srv.URL+"/v1/payments", "application/json", strings.NewReader(`{"amount":1000}`))
+			require.NoError(t, err)
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			elapsed := time.Since(start)
+
+			require.Equal(t, http.StatusCreated, resp.StatusCode, "%s", body)
+			assert.Equal(t, `{"id":"pay_1"}`, string(body))
+			assert.Equal(t, "true", resp.Header.Get("Idempotent-Replayed"), "the result of the first attempt's work")
+			assert.EqualValues(t, 1, runs.Load(), "the handler runs once")
+			assert.EqualValues(t, 1, finished.Load())
+			assert.Less(t, elapsed, 4*time.Second, "the 409's Retry-After is short: the client need not wait out the lease")
+
+			require.Eventually(t, func() bool { s, _ := log.snapshot(); return len(s) >= 3 }, time.Second, 10*time.Millisecond)
+			statuses, keys := log.snapshot()
+			assert.Contains(t, statuses, http.StatusConflict, "a retry while the work ran was told it is in progress")
+			for _, k := range keys {
+				assert.Equal(t, keys[0], k, "every attempt carries the same key")
+			}
+			assert.NotEmpty(t, keys[0])
+		})
+	}
+}
