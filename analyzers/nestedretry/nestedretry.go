@@ -69,7 +69,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if anchor == nil {
 			continue
 		}
-		c.check(anchor, s.Fn, layer{name: c.name(s), attempts: s.Attempts, scope: s, pos: pos})
+		c.check(anchor, nil, layer{name: c.name(s), attempts: s.Attempts, scope: s, pos: pos})
 	}
 	// Calls, inside a scope, of functions that retry.
 	for _, fn := range pass.ResultOf[ssapkg.Analyzer].(*buildssa.SSA).SrcFuncs {
@@ -78,7 +78,7 @@ func run(pass *analysis.Pass) (any, error) {
 			if sites[call] || callee == fn {
 				continue // a scope of its own (above), or a retrying function's recursion
 			}
-			inner, fact := res.Reached(pass, call)
+			inner, fact := res.Reached(call)
 			var l layer
 			switch {
 			case inner != nil:

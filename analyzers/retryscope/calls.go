@@ -85,7 +85,7 @@ func (st *state) clientScope(call ssa.CallInstruction) *Scope {
 		}
 		for i := range lib.clients {
 			e := &lib.clients[i]
-			if e.recv != id.Recv || len(e.names) > 0 && !slices.Contains(e.names, id.Name) {
+			if e.recv != "*" && e.recv != id.Recv || len(e.names) > 0 && !slices.Contains(e.names, id.Name) {
 				continue
 			}
 			c := st.newSite(call, fn)

@@ -80,6 +80,17 @@ func (f *IteratorFact) String() string {
 func (st *state) exportRetries() {
 	retries := make(map[*ssa.Function]*RetriesFact)
 	inner := st.res.reaches
+	// What other packages' functions called here retry (Result.Reached).
+	for _, fn := range st.funcs {
+		for call := range flow.Calls(fn) {
+			if obj := flow.Callee(call.Common()); obj != nil && obj.Pkg() != nil && obj.Pkg() != st.pass.Pkg {
+				var f RetriesFact
+				if st.pass.ImportObjectFact(obj, &f) {
+					st.res.imported[call] = &f
+				}
+			}
+		}
+	}
 	root := func(fn *ssa.Function) *ssa.Function {
 		for fn.Parent() != nil {
 			fn = fn.Parent()
@@ -114,13 +125,11 @@ func (st *state) exportRetries() {
 					changed = true
 					continue
 				}
-				if obj := flow.Callee(call.Common()); obj != nil && obj.Pkg() != nil && obj.Pkg() != st.pass.Pkg {
-					var f RetriesFact
-					if st.pass.ImportObjectFact(obj, &f) {
-						f.Via = obj.Name()
-						retries[r] = &f
-						changed = true
-					}
+				if imp := st.res.imported[call]; imp != nil {
+					f := *imp
+					f.Via = flow.Callee(call.Common()).Name()
+					retries[r] = &f
+					changed = true
 				}
 			}
 		}
@@ -128,6 +137,7 @@ func (st *state) exportRetries() {
 			break
 		}
 	}
+	st.res.retries = retries
 	for fn, f := range retries {
 		if obj, ok := fn.Object().(*types.Func); ok && obj.Pkg() == st.pass.Pkg {
 			st.pass.ExportObjectFact(obj, f)

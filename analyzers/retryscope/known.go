@@ -190,7 +190,15 @@ func (lib *library) found(c *site, vals []ssa.Value) []found {
 			out = append(out, found{name: name, rule: r, pos: pos, value: value})
 		}
 	}
-	for _, v := range vals {
+	// The values that configure the call, and the values stored into the library's fields on
+	// the way (a functional option's o.Retryer = aws.NopRetryer{}).
+	queue := slices.Clone(vals)
+	field := func(name string, store *ssa.Store) {
+		add(name, store.Val, store.Pos(), store.Val)
+		queue = append(queue, store.Val)
+	}
+	for i := 0; i < len(queue) && i < 64; i++ {
+		v := queue[i]
 		if v == nil {
 			continue
 		}
@@ -213,13 +221,26 @@ func (lib *library) found(c *site, vals []ssa.Value) []found {
 				if x.Pkg != nil && lib.has(x.Pkg.Pkg.Path()) {
 					add(x.Name(), x, x.Pos(), nil)
 				}
+			case *ssa.MakeClosure, *ssa.Function:
+				// A functional option, func(o *Options) { o.RetryMaxAttempts = 1 }: the fields
+				// it sets on its parameters.
+				if fn := localFunc(x); fn != nil {
+					for _, p := range fn.Params {
+						if t := libType(lib, p.Type()); t != nil {
+							for name, store := range ownFields(p) {
+								field(t.Obj().Name()+"."+name, store)
+							}
+						}
+					}
+				}
 			}
 			if t := libType(lib, x.Type()); t != nil {
-				if _, isAlloc := x.(*ssa.Alloc); isAlloc {
+				switch x.(type) {
+				case *ssa.Alloc, *ssa.Const: // a composite literal (a fieldless one is a constant)
 					add(t.Obj().Name()+"{}", x, x.Pos(), nil)
 				}
-				for field, store := range ownFields(x) {
-					add(t.Obj().Name()+"."+field, store.Val, store.Pos(), store.Val)
+				for name, store := range ownFields(x) {
+					field(t.Obj().Name()+"."+name, store)
 				}
 			}
 			return true

@@ -1,11 +1,15 @@
 package retryscope
 
 import (
+	"go/types"
 	"slices"
+	"strconv"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
 // The retry libraries, self-retrying clients and their settings, as the model knows them.
@@ -25,7 +29,7 @@ var libraries = []*library{
 	idemlintRetry,
 	retryablehttpClient, retryablehttpStandard, idemlintTransport,
 	restyClient,
-	awsSDK,
+	awsSDK, stripeGo, minioGo, gcsStorage,
 }
 
 // avast/retry-go v4 and v5. Do(fn, opts...), DoWithData(fn, opts...); v5: New(opts...).Do(fn).
@@ -375,13 +379,95 @@ var restyClient = &library{
 }
 
 // AWS SDK for Go v2 service clients: the standard retryer, 3 attempts, jittered, bounded by
-// the context.
+// the context. RetryMaxAttempts (the client's Options, the Config, config.WithRetryMaxAttempts)
+// counts attempts, 0 keeping the default and a negative value none; aws.NopRetryer never
+// retries; retry.AddWithMaxAttempts(r, 0) removes the cap.
 var awsSDK = &library{
 	name:     "aws-sdk-go-v2 service clients",
-	paths:    []string{"github.com/aws/aws-sdk-go-v2/service/"},
+	paths:    []string{"github.com/aws/aws-sdk-go-v2/service/", "github.com/aws/aws-sdk-go-v2/config", "github.com/aws/aws-sdk-go-v2/aws"},
 	prefix:   true,
-	clients:  []entry{{recv: "Client", ctx: 0}},
+	clients:  []entry{{recv: "Client", config: []int{-1}, ctx: 0}},
 	defaults: summary{*bound(3), WaitJittered, DeadlineNone},
+	settings: map[string]setting{
+		"Options.RetryMaxAttempts":     {layer: 1, attempts: awsAttempts},
+		"Config.RetryMaxAttempts":      {layer: 1, attempts: awsAttempts},
+		"LoadOptions.RetryMaxAttempts": {layer: 1, attempts: awsAttempts},
+		"WithRetryMaxAttempts":         {layer: 1, arg: 0, attempts: awsAttempts},
+		"NopRetryer{}":                 {layer: 1, bound: once},
+		"AddWithMaxAttempts":           {layer: 1, arg: 1, attempts: attemptsOf(0).zeroMeans(unbounded)},
+	},
+}
+
+var awsAttempts = attemptsOf(0).zeroMeans(bound(3)).negativeMeans(unbounded)
+
+// stripe-go: every call that sends a *Params request goes through the backend, which retries
+// network errors and 409/429/5xx MaxNetworkRetries times: 2 by default since v71 (3
+// attempts), none before. It adds an idempotency key to the POSTs it retries.
+var stripeGo = &library{
+	name:     "stripe/stripe-go",
+	paths:    []string{"github.com/stripe/stripe-go"},
+	prefix:   true,
+	clients:  []entry{{recv: "*", ctx: -1}},
+	defaults: summary{*bound(3), WaitJittered, DeadlineUnknown},
+	when: func(c *site, e *entry) bool {
+		return slices.ContainsFunc(c.Args, func(a ssa.Value) bool {
+			n := namedOf(a.Type())
+			return n != nil && strings.HasSuffix(n.Obj().Name(), "Params") && n.Obj().Pkg() != nil &&
+				strings.HasPrefix(n.Obj().Pkg().Path(), "github.com/stripe/stripe-go")
+		})
+	},
+	adjust: func(c *site, s *Scope, vals []ssa.Value) {
+		if fn := flow.Callee(c.call.Common()); fn != nil && fn.Pkg() != nil && major(fn.Pkg().Path()) < 71 {
+			s.Attempts = *once // MaxNetworkRetries was 0 by default before v71
+		}
+	},
+}
+
+// minio-go v7: every request of a Client is attempted up to MaxRetry (10) times, with
+// jittered backoff, bounded by the request's context.
+var minioGo = &library{
+	name:     "minio/minio-go",
+	paths:    versions("github.com/minio/minio-go", 6, 7),
+	clients:  []entry{{recv: "Client", ctx: 0}},
+	defaults: summary{*bound(10), WaitJittered, DeadlineNone},
+	when:     takesContext,
+}
+
+// Google Cloud Storage: idempotent operations are retried with jittered backoff until the
+// context ends; Retryer(WithMaxAttempts(n)) caps them.
+var gcsStorage = &library{
+	name:     "cloud.google.com/go/storage",
+	paths:    []string{"cloud.google.com/go/storage"},
+	clients:  []entry{{recv: "ObjectHandle", config: []int{-1}, ctx: 0}, {recv: "BucketHandle", config: []int{-1}, ctx: 0}},
+	defaults: summary{Bound{Kind: BoundNone}, WaitJittered, DeadlineNone},
+	settings: map[string]setting{"WithMaxAttempts": {layer: 1, arg: 0, attempts: attemptsOf(0)}},
+	when:     takesContext,
+}
+
+// takesContext: a client method that sends a request takes its context first.
+func takesContext(c *site, e *entry) bool {
+	return len(c.Args) > 0 && typeis.Context(c.Args[0].Type())
+}
+
+// namedOf returns the named type t is or points to.
+func namedOf(t types.Type) *types.Named {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, _ := types.Unalias(t).(*types.Named)
+	return n
+}
+
+// major returns the major version of a module path's /vN element (1 when it has none).
+func major(path string) int {
+	for _, part := range strings.Split(path, "/") {
+		if len(part) > 1 && part[0] == 'v' {
+			if n, err := strconv.Atoi(part[1:]); err == nil {
+				return n
+			}
+		}
+	}
+	return 1
 }
 
 // settingAt returns the last setting of s that set its wait, or nil (the library's default).

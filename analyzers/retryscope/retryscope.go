@@ -53,7 +53,9 @@ type Result struct {
 	// them are Iterator scopes in Scopes.
 	IteratorLoops []*Scope
 
-	reaches map[*ssa.Function]*Scope // a scope each function of the package holds or calls into
+	reaches  map[*ssa.Function]*Scope             // a scope each function of the package holds or calls into
+	imported map[ssa.CallInstruction]*RetriesFact // calls of other packages' retrying functions
+	retries  map[*ssa.Function]*RetriesFact       // the package's functions that retry
 
 	loops    map[*ssa.Function][]*Scope // Loop and Goto scopes, innermost first
 	whole    map[*ssa.Function][]*Scope // scopes whose every instruction of the function repeats
@@ -88,21 +90,16 @@ func (r *Result) Enclosing(instr ssa.Instruction) []*Scope {
 // Reached returns the retry layer that a call enters: a scope of this package that the
 // called function holds or calls into, or, for a function of another package, its
 // RetriesFact. Both are nil when the callee does not retry (or the model cannot tell).
-func (r *Result) Reached(pass *analysis.Pass, call ssa.CallInstruction) (*Scope, *RetriesFact) {
+func (r *Result) Reached(call ssa.CallInstruction) (*Scope, *RetriesFact) {
 	if callee := call.Common().StaticCallee(); callee != nil {
 		if s := r.reaches[callee]; s != nil {
 			return s, nil
 		}
+		if f := r.retries[callee]; f != nil {
+			return nil, f // a function of this package that calls another package's retrying one
+		}
 	}
-	fn := flow.Callee(call.Common())
-	if fn == nil || fn.Pkg() == nil || fn.Pkg() == pass.Pkg {
-		return nil, nil
-	}
-	var f RetriesFact
-	if pass.ImportObjectFact(fn, &f) {
-		return nil, &f
-	}
-	return nil, nil
+	return nil, r.imported[call]
 }
 
 // In returns the scopes whose repeating code is the function fn itself.
@@ -134,6 +131,7 @@ func run(pass *analysis.Pass) (any, error) {
 			whole:    make(map[*ssa.Function][]*Scope),
 			creators: make(map[*ssa.Function]ssa.Instruction),
 			reaches:  make(map[*ssa.Function]*Scope),
+			imported: make(map[ssa.CallInstruction]*RetriesFact),
 		},
 		funcs:    ssaRes.SrcFuncs,
 		calls:    make(map[token.Pos]inspector.Cursor),

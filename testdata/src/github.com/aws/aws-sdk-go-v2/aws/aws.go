@@ -1,7 +1,19 @@
 // Package aws is a stub of github.com/aws/aws-sdk-go-v2/aws.
 package aws
 
-type Config struct{}
+type Retryer interface {
+	MaxAttempts() int
+}
+
+type Config struct {
+	RetryMaxAttempts int
+	Retryer          func() Retryer
+}
+
+// NopRetryer never retries.
+type NopRetryer struct{}
+
+func (NopRetryer) MaxAttempts() int { return 1 }
 
 func String(v string) *string { return &v }
 func Int32(v int32) *int32    { return &v }

@@ -7,7 +7,10 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 )
 
-type Options struct{ RetryMaxAttempts int }
+type Options struct {
+	RetryMaxAttempts int
+	Retryer          aws.Retryer
+}
 type Client struct{}
 
 func NewFromConfig(cfg aws.Config, optFns ...func(*Options)) *Client { return &Client{} }

@@ -1,0 +1,151 @@
+// Package clients wraps SDK clients that retry on their own in retries of its own.
+package clients
+
+import (
+	"bytes"
+	"context"
+	"log"
+	"math/rand/v2"
+	"time"
+
+	"cloud.google.com/go/storage"
+	retrygo "github.com/avast/retry-go/v4"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	"github.com/minio/minio-go/v7"
+	stripe "github.com/stripe/stripe-go/v82"
+	"github.com/stripe/stripe-go/v82/paymentintent"
+)
+
+func jitter(d time.Duration) time.Duration { return time.Duration(rand.Int64N(int64(d))) }
+
+// ---- Reported: each client with its default ----
+
+func Launch(ctx context.Context, image string) error {
+	cfg, err := config.LoadDefaultConfig(ctx)
+	if err != nil {
+		return err
+	}
+	c := ec2.NewFromConfig(cfg)
+	for attempt := 0; attempt < 3; attempt++ {
+		in := &ec2.RunInstancesInput{ImageId: aws.String(image), MinCount: aws.Int32(1), MaxCount: aws.Int32(1)}
+		if _, err = c.RunInstances(ctx, in); err == nil { // want `retries up to 3 times around ec2.Client.RunInstances, which retries up to 3 times: up to 9 calls per request; keep one layer`
+			return nil
+		}
+		log.Printf("run instances: %v", err)
+		time.Sleep(jitter(time.Second))
+	}
+	return err
+}
+
+func Charge(ctx context.Context, amount int64) (*stripe.PaymentIntent, error) {
+	var pi *stripe.PaymentIntent
+	err := retrygo.Do(func() error {
+		params := &stripe.PaymentIntentParams{Amount: stripe.Int64(amount), Currency: stripe.String("eur")}
+		var err error
+		pi, err = paymentintent.New(params) // want `retries up to 4 times around paymentintent.New, which retries up to 3 times: up to 12 calls per request`
+		return err
+	}, retrygo.Attempts(4), retrygo.Context(ctx))
+	return pi, err
+}
+
+func Store(ctx context.Context, mc *minio.Client, bucket, name string, data []byte) error {
+	var err error
+	for attempt := 0; attempt < 2; attempt++ {
+		if _, err = mc.PutObject(ctx, bucket, name, bytes.NewReader(data), int64(len(data)), minio.PutObjectOptions{ContentType: "application/octet-stream"}); err == nil { // want `retries up to 2 times around minio.Client.PutObject, which retries up to 10 times: up to 20 calls per request`
+			return nil
+		}
+		time.Sleep(jitter(time.Second))
+	}
+	return err
+}
+
+func Remove(ctx context.Context, gcs *storage.Client, bucket, name string) error {
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		if err = gcs.Bucket(bucket).Object(name).Delete(ctx); err == nil { // want `retries around storage.ObjectHandle.Delete, which retries with no attempt cap: unbounded calls per request`
+			return nil
+		}
+		time.Sleep(jitter(time.Second))
+	}
+	return err
+}
+
+// ---- Reported: explicit settings ----
+
+func LaunchTuned(ctx context.Context, image string) error {
+	cfg, err := config.LoadDefaultConfig(ctx, config.WithRetryMaxAttempts(5))
+	if err != nil {
+		return err
+	}
+	c := ec2.NewFromConfig(cfg)
+	return retrygo.Do(func() error {
+		_, err := c.RunInstances(ctx, &ec2.RunInstancesInput{ImageId: aws.String(image)}) // want `retries up to 3 times around ec2.Client.RunInstances, which retries up to 5 times: up to 15 calls per request`
+		return err
+	}, retrygo.Attempts(3), retrygo.Context(ctx))
+}
+
+func RemoveCapped(ctx context.Context, gcs *storage.Client, bucket, name string) error {
+	o := gcs.Bucket(bucket).Object(name).Retryer(storage.WithMaxAttempts(3))
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		if err = o.Delete(ctx); err == nil { // want `retries up to 3 times around storage.ObjectHandle.Delete, which retries up to 3 times: up to 9 calls per request`
+			return nil
+		}
+		time.Sleep(jitter(time.Second))
+	}
+	return err
+}
+
+// ---- Not reported: the inner layer is switched off ----
+
+func LaunchOnce(ctx context.Context, image string) error {
+	cfg, err := config.LoadDefaultConfig(ctx)
+	if err != nil {
+		return err
+	}
+	c := ec2.NewFromConfig(cfg, func(o *ec2.Options) { o.RetryMaxAttempts = 1 })
+	for attempt := 0; attempt < 3; attempt++ {
+		if _, err = c.RunInstances(ctx, &ec2.RunInstancesInput{ImageId: aws.String(image)}); err == nil {
+			return nil
+		}
+		time.Sleep(jitter(time.Second))
+	}
+	return err
+}
+
+func LaunchNop(ctx context.Context, image string) error {
+	cfg, err := config.LoadDefaultConfig(ctx)
+	if err != nil {
+		return err
+	}
+	c := ec2.NewFromConfig(cfg, func(o *ec2.Options) { o.Retryer = aws.NopRetryer{} })
+	return retrygo.Do(func() error {
+		_, err := c.RunInstances(ctx, &ec2.RunInstancesInput{ImageId: aws.String(image)})
+		return err
+	}, retrygo.Attempts(3), retrygo.Context(ctx))
+}
+
+func RemoveOnce(ctx context.Context, gcs *storage.Client, bucket, name string) error {
+	o := gcs.Bucket(bucket).Object(name).Retryer(storage.WithMaxAttempts(1))
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		if err = o.Delete(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(jitter(time.Second))
+	}
+	return err
+}
+
+// A client method that sends nothing.
+func Endpoint(mc *minio.Client) string {
+	var url string
+	for attempt := 0; attempt < 3; attempt++ {
+		if url = mc.EndpointURL(); url != "" {
+			break
+		}
+	}
+	return url
+}

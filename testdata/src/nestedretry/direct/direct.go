@@ -1,0 +1,268 @@
+// Package direct holds retry layers written one inside the other.
+package direct
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"math/rand/v2"
+	"net/http"
+	"time"
+
+	retrygo "github.com/avast/retry-go/v4"
+	backoff4 "github.com/cenkalti/backoff/v4"
+	"github.com/go-resty/resty/v2"
+	"github.com/hashicorp/go-retryablehttp"
+	idemretry "github.com/idemlint/idemlint/runtime/retry"
+	"github.com/idemlint/idemlint/runtime/retry/retryhttp"
+)
+
+func jitter(d time.Duration) time.Duration { return time.Duration(rand.Int64N(int64(d))) }
+
+var errStatus = errors.New("bad status")
+
+// ---- Reported ----
+
+func LoopAroundRetryable(ctx context.Context, url string, body []byte) error {
+	rc := retryablehttp.NewClient()
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		req, rerr := retryablehttp.NewRequestWithContext(ctx, http.MethodPut, url, body)
+		if rerr != nil {
+			return rerr
+		}
+		req.Header.Set("Content-Type", "application/json")
+		resp, derr := rc.Do(req) // want `retries up to 3 times around retryablehttp.Client.Do, which retries up to 5 times: up to 15 calls per request; keep one layer`
+		if derr == nil {
+			resp.Body.Close()
+			return nil
+		}
+		err = derr
+		log.Printf("put %s: attempt %d: %v", url, attempt, err)
+		time.Sleep(jitter(time.Second))
+	}
+	return err
+}
+
+func LoopAroundTunedRetryable(ctx context.Context, url string) error {
+	rc := retryablehttp.NewClient()
+	rc.RetryMax = 2
+	var err error
+	for attempt := 0; attempt < 4; attempt++ {
+		var resp *http.Response
+		if resp, err = rc.Get(url); err == nil { // want `retries up to 4 times around retryablehttp.Client.Get, which retries up to 3 times: up to 12 calls per request`
+			return resp.Body.Close()
+		}
+		time.Sleep(jitter(time.Second))
+	}
+	return err
+}
+
+func RetryGoAroundDefaultClient(url string) error {
+	return retrygo.Do(func() error {
+		resp, err := retryablehttp.Get(url) // want `retries up to 10 times around retryablehttp.Get, which retries up to 5 times: up to 50 calls per request`
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode >= 500 {
+			return fmt.Errorf("%w: %d", errStatus, resp.StatusCode)
+		}
+		return nil
+	})
+}
+
+func LoopAroundRuntime(ctx context.Context, url string) error {
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		err = idemretry.Do(ctx, idemretry.Policy{}, func(ctx context.Context, a idemretry.Attempt) error { // want `retries up to 3 times around retry.Do, which retries up to 4 times: up to 12 calls per request`
+			req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+			if err != nil {
+				return err
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				return err
+			}
+			return resp.Body.Close()
+		})
+		if err == nil {
+			return nil
+		}
+		time.Sleep(jitter(5 * time.Second))
+	}
+	return err
+}
+
+func LoopInLoop(ctx context.Context, hc *http.Client, urls []string) error {
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		if err = tryAll(ctx, hc, urls); err == nil {
+			return nil
+		}
+		for inner := 0; inner < 2; inner++ { // want `retries up to 3 times around an inner retry loop, which retries up to 2 times: up to 6 calls per request`
+			if err = tryAll(ctx, hc, urls); err == nil {
+				return nil
+			}
+			time.Sleep(jitter(time.Second))
+		}
+		time.Sleep(jitter(10 * time.Second))
+	}
+	return err
+}
+
+func tryAll(ctx context.Context, hc *http.Client, urls []string) error { return nil }
+
+func RestyInLoop(ctx context.Context, url string) error {
+	rc := resty.New().SetRetryCount(2)
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		var resp *resty.Response
+		resp, err = rc.R().SetContext(ctx).Get(url) // want `retries up to 3 times around resty.Request.Get, which retries up to 3 times: up to 9 calls per request`
+		if err == nil && resp.StatusCode() < 500 {
+			return nil
+		}
+		time.Sleep(jitter(time.Second))
+	}
+	return err
+}
+
+func RetryGoAroundStandardClient(url string) error {
+	hc := retryablehttp.NewClient().StandardClient()
+	return retrygo.Do(func() error {
+		resp, err := hc.Get(url) // want `retries up to 10 times around http.Client.Get, which retries up to 5 times: up to 50 calls per request`
+		if err != nil {
+			return err
+		}
+		return resp.Body.Close()
+	}, retrygo.Attempts(10))
+}
+
+func LoopAroundTransport(ctx context.Context, url string) error {
+	hc := &http.Client{Transport: &retryhttp.Transport{Policy: idemretry.Policy{MaxAttempts: 3}}}
+	var err error
+	for attempt := 0; attempt < 2; attempt++ {
+		var req *http.Request
+		if req, err = http.NewRequestWithContext(ctx, http.MethodGet, url, nil); err != nil {
+			return err
+		}
+		var resp *http.Response
+		if resp, err = hc.Do(req); err == nil { // want `retries up to 2 times around http.Client.Do, which retries up to 3 times: up to 6 calls per request`
+			return resp.Body.Close()
+		}
+		time.Sleep(jitter(time.Second))
+	}
+	return err
+}
+
+func CenkaltiAroundRetryable(ctx context.Context, url string) error {
+	rc := retryablehttp.NewClient()
+	b := backoff4.WithContext(backoff4.NewExponentialBackOff(), ctx)
+	return backoff4.Retry(func() error {
+		resp, err := rc.Get(url) // want `retries with no attempt cap around retryablehttp.Client.Get, which retries too: unbounded calls per request`
+		if err != nil {
+			return err
+		}
+		return resp.Body.Close()
+	}, b)
+}
+
+// ---- Not reported ----
+
+// The inner client's retries are switched off.
+func LoopAroundNoRetries(ctx context.Context, url string) error {
+	rc := retryablehttp.NewClient()
+	rc.RetryMax = 0
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		var resp *http.Response
+		if resp, err = rc.Get(url); err == nil {
+			return resp.Body.Close()
+		}
+		time.Sleep(jitter(time.Second))
+	}
+	return err
+}
+
+// One attempt inside.
+func LoopAroundOneAttempt(url string) error {
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		err = retrygo.Do(func() error {
+			_, err := http.Get(url)
+			return err
+		}, retrygo.Attempts(1))
+		if err == nil {
+			return nil
+		}
+		time.Sleep(jitter(time.Second))
+	}
+	return err
+}
+
+// A single attempt outside.
+func OnceAroundRetryable(ctx context.Context, url string) error {
+	rc := retryablehttp.NewClient()
+	return idemretry.Do(ctx, idemretry.Policy{MaxAttempts: 1}, func(ctx context.Context, a idemretry.Attempt) error {
+		resp, err := rc.Get(url)
+		if err != nil {
+			return err
+		}
+		return resp.Body.Close()
+	})
+}
+
+// Two scopes one after the other.
+func Sequential(ctx context.Context, url string) error {
+	rc := retryablehttp.NewClient()
+	resp, err := rc.Get(url)
+	if err != nil {
+		return err
+	}
+	resp.Body.Close()
+	for attempt := 0; attempt < 3; attempt++ {
+		if _, err = http.Get(url); err == nil {
+			break
+		}
+		time.Sleep(jitter(time.Second))
+	}
+	return err
+}
+
+// A worker handling one job per turn with a retrying client.
+func Worker(ctx context.Context, jobs <-chan string) {
+	rc := retryablehttp.NewClient()
+	for url := range jobs {
+		resp, err := rc.Get(url)
+		if err != nil {
+			log.Printf("job %s: %v", url, err)
+			continue
+		}
+		resp.Body.Close()
+	}
+}
+
+// A callback and its own library are one layer.
+func OneLayer(url string) error {
+	return retrygo.Do(func() error {
+		resp, err := http.Get(url)
+		if err != nil {
+			return err
+		}
+		return resp.Body.Close()
+	}, retrygo.Attempts(5))
+}
+
+// resty without a retry count does not retry.
+func RestyNoRetries(ctx context.Context, url string) error {
+	rc := resty.New()
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		if _, err = rc.R().SetContext(ctx).Get(url); err == nil {
+			return nil
+		}
+		time.Sleep(jitter(time.Second))
+	}
+	return err
+}
