@@ -1,9 +1,7 @@
 package remote
 
 import (
-	"fmt"
 	"go/token"
-	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -148,87 +146,4 @@ type Origin struct {
 	// Name is the constructor's or variable's name ("http.DefaultClient",
 	// "cleanhttp.DefaultClient", the field name).
 	Name string
-}
-
-// Describe says what an origin is, for messages: "http.DefaultClient", "the http.Client made
-// at line 12".
-func (o *Origin) Describe(fset *token.FileSet, from token.Pos) string {
-	at := Where(fset, o.Pos, from)
-	switch o.Kind {
-	case Default:
-		return o.Name
-	case Constructor:
-		return fmt.Sprintf("the %s returned by %s at %s", o.Type, o.Name, at)
-	case ZeroVar:
-		return fmt.Sprintf("the zero %s in variable %s (%s)", o.Type, o.Name, at)
-	case ZeroField:
-		return fmt.Sprintf("the zero %s in field %s (%s)", o.Type, o.Name, at)
-	}
-	return fmt.Sprintf("the %s made at %s", o.Type, at)
-}
-
-// Where renders pos for a message about something at from: "line 12" in the same file,
-// "client.go:12" in another.
-func Where(fset *token.FileSet, pos, from token.Pos) string {
-	p := fset.Position(pos)
-	if !p.IsValid() {
-		return "an unknown position"
-	}
-	if f := fset.Position(from); f.IsValid() && f.Filename == p.Filename {
-		return fmt.Sprintf("line %d", p.Line)
-	}
-	name := p.Filename
-	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
-		name = name[i+1:]
-	}
-	return fmt.Sprintf("%s:%d", name, p.Line)
-}
-
-// Summary describes the call for the -remote.report debugging output.
-func (c *Call) Summary(fset *token.FileSet) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s call %s", c.Kind, c.Name)
-	if c.Method != "" {
-		fmt.Fprintf(&b, " (%s)", c.Method)
-	}
-	if c.Stream {
-		b.WriteString(" (stream)")
-	}
-	if c.Via != "" {
-		fmt.Fprintf(&b, " via %s", c.Via)
-	}
-	fmt.Fprintf(&b, ": %s", c.Timeout.Status)
-	if c.Contract != "" {
-		fmt.Fprintf(&b, " [%s]", c.Contract)
-	}
-	if c.Loopback {
-		b.WriteString(" [loopback]")
-	}
-	t := c.Timeout
-	switch t.Status {
-	case Bounded:
-		fmt.Fprintf(&b, " by %s", t.By)
-	case Unbounded:
-		var why []string
-		if t.Client != nil {
-			why = append(why, t.Client.Describe(fset, c.Pos()))
-		}
-		if t.NoContext {
-			why = append(why, "no context")
-		} else if t.Context.What != "" {
-			why = append(why, "context from "+t.Context.What)
-		}
-		if len(why) > 0 {
-			fmt.Fprintf(&b, " (%s)", strings.Join(why, "; "))
-		}
-	case Unknown:
-		if t.Param >= 0 {
-			kind := "context"
-			if t.Request {
-				kind = "request"
-			}
-			fmt.Fprintf(&b, " (%s from parameter %d)", kind, t.Param)
-		}
-	}
-	return b.String()
 }
