@@ -15,6 +15,7 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/internal/docs"
 	"github.com/idemlint/idemlint/analyzers/internal/edit"
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/report"
 	"github.com/idemlint/idemlint/analyzers/internal/syntax"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
@@ -85,10 +86,10 @@ func run(pass *analysis.Pass) (any, error) {
 	var groups []*group
 	byOrigin := make(map[token.Pos]*group)
 	for _, call := range res.Calls {
-		if call.Timeout.Status != remote.Unbounded || call.Stream || call.Contract != "" || call.Loopback || c.inTest(call.Pos()) {
+		if call.Timeout.Status != remote.Unbounded || call.Stream || call.Contract.Kind != 0 || call.Loopback || c.inTest(call.Pos()) {
 			continue
 		}
-		if o := call.Timeout.Client; call.Kind == remote.HTTP && call.Via == "" && o != nil && grouped(o) && !c.inTest(o.Pos) {
+		if o := call.Timeout.Client; call.Kind == remote.HTTP && call.Via == nil && o != nil && grouped(o) && !c.inTest(o.Pos) {
 			g := byOrigin[o.Pos]
 			if g == nil {
 				g = &group{origin: o}
@@ -212,23 +213,23 @@ func (c *checker) reportClient(g *group) {
 func (c *checker) request(t remote.Timeout, from token.Pos) string {
 	src := t.Context
 	at := remote.Where(c.pass.Fset, src.Pos, from)
-	switch {
-	case t.NoContext || src.What == "":
+	switch src.Kind {
+	case 0, remote.NoContext:
 		return "a request without a context"
-	case src.What == "http.NewRequest" || src.What == "httptest.NewRequest":
-		return fmt.Sprintf("a request made by %s (%s), which gives it no context", src.What, at)
-	case strings.HasPrefix(src.What, "an "):
-		return fmt.Sprintf("%s (%s), which has no context", src.What, at)
+	case remote.NewRequest, remote.TestRequest:
+		return fmt.Sprintf("a request made by %s (%s), which gives it no context", src.Kind, at)
+	case remote.RequestLiteral:
+		return fmt.Sprintf("%s (%s), which has no context", src.Kind, at)
 	}
-	return fmt.Sprintf("a request whose context comes from %s (%s) and has no deadline", src.What, at)
+	return fmt.Sprintf("a request whose context comes from %s (%s) and has no deadline", src.Kind, at)
 }
 
 // context describes where a context without a deadline comes from.
 func (c *checker) context(t remote.Timeout, from token.Pos) string {
-	if t.Context.What == "" {
+	if t.Context.Kind == 0 {
 		return "a context without a deadline"
 	}
-	return fmt.Sprintf("a context without a deadline, from %s (%s)", t.Context.What, remote.Where(c.pass.Fset, t.Context.Pos, from))
+	return fmt.Sprintf("a context without a deadline, from %s (%s)", t.Context.Kind, remote.Where(c.pass.Fset, t.Context.Pos, from))
 }
 
 func (c *checker) reportCall(call *remote.Call) {
@@ -236,20 +237,20 @@ func (c *checker) reportCall(call *remote.Call) {
 	at := call.Pos()
 	var msg string
 	switch {
-	case call.Via != "" && t.NoContext:
+	case call.Via != nil && t.Context.Kind == remote.NoContext:
 		msg = fmt.Sprintf("%s takes no context, and %s inside it (%s) has none: %s blocks this call forever",
-			call.Via, call.Name, call.ViaPos, peer(call.Kind))
-		if call.Instead != "" {
-			msg += fmt.Sprintf("; use %s%s", call.Instead, c.withContext(call.Instr.Parent()))
+			flow.Name(call.Func, call.Func.Pkg()), call.Name, call.Via.At, peer(call.Kind))
+		if call.Via.Instead != "" {
+			msg += fmt.Sprintf("; use %s%s", call.Via.Instead, c.withContext(call.Instr.Parent()))
 		}
-	case call.Via != "":
+	case call.Via != nil:
 		what := c.context(t, at)
 		if t.Request {
 			what = c.request(t, at)
 		}
 		msg = fmt.Sprintf("%s passes %s, to %s (%s), which nothing else bounds: %s blocks that call forever",
-			call.Via, what, call.Name, call.ViaPos, peer(call.Kind)) + c.requestHint(call)
-	case call.Kind == remote.HTTP && t.NoContext && t.Client != nil && t.Client.Kind == remote.Default && strings.HasPrefix(call.Name, "http.") && !strings.HasPrefix(call.Name, "http.Client"):
+			flow.Name(call.Func, call.Func.Pkg()), what, call.Name, call.Via.At, peer(call.Kind)) + c.requestHint(call)
+	case call.Kind == remote.HTTP && t.Context.Kind == remote.NoContext && t.Client != nil && t.Client.Kind == remote.Default && call.Func.Signature().Recv() == nil:
 		msg = fmt.Sprintf("%s uses http.DefaultClient, which has no timeout: a stalled server blocks this call forever; use an http.Client with a Timeout, or a request made with http.NewRequestWithContext and a deadline", call.Name)
 	case call.Kind == remote.HTTP && t.Client != nil:
 		msg = fmt.Sprintf("%s sends %s, through %s, which has no timeout: a stalled server blocks this call forever",
@@ -258,7 +259,7 @@ func (c *checker) reportCall(call *remote.Call) {
 		msg = fmt.Sprintf("%s sends %s: a stalled server blocks this call forever", call.Name, c.request(t, at)) + c.requestHint(call)
 	case call.Kind == remote.Dial:
 		msg = c.dialMessage(call)
-	case call.Kind == remote.SQL && t.NoContext:
+	case call.Kind == remote.SQL && t.Context.Kind == remote.NoContext:
 		msg = fmt.Sprintf("%s takes no context, so nothing bounds it: a stalled database blocks this call forever; use %s%s",
 			call.Name, contextForm(call.Name), c.withContext(call.Instr.Parent()))
 	default: // gRPC calls, SQL calls with a context
@@ -282,13 +283,13 @@ func (c *checker) dialMessage(call *remote.Call) string {
 	switch {
 	case strings.HasPrefix(call.Name, "grpc."):
 		how := "with no timeout"
-		if !t.NoContext {
+		if t.Context.Kind != remote.NoContext {
 			how = "with " + c.context(t, at)
 		}
 		return fmt.Sprintf("%s with WithBlock waits for the connection %s: while the server is unreachable it blocks forever; use grpc.NewClient, or DialContext with a context that has a deadline", call.Name, how)
 	case t.Client != nil:
 		how := "without a context"
-		if !t.NoContext {
+		if t.Context.Kind != remote.NoContext {
 			how = "with " + c.context(t, at)
 		}
 		return fmt.Sprintf("%s dials %s through %s, which has no Timeout: %s", call.Name, how, t.Client.Describe(c.pass.Fset, at), stall)
@@ -315,7 +316,7 @@ func (c *checker) dialMessage(call *remote.Call) string {
 // requestHint suggests the caller's context for a request made by http.NewRequest in a
 // function that has one at hand: "; make the request with http.NewRequestWithContext and ctx".
 func (c *checker) requestHint(call *remote.Call) string {
-	if call.Timeout.Context.What != "http.NewRequest" {
+	if call.Timeout.Context.Kind != remote.NewRequest {
 		return ""
 	}
 	if name := contextParam(call.Instr.Parent()); name != "" {

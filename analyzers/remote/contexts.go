@@ -44,11 +44,13 @@ func (w *walker) ctxCall(c *ssa.CallCommon, idx int, f *frame) verdict {
 	id := flow.ID(fn)
 	if id.Pkg == ctxPkg && id.Recv == "" {
 		switch {
-		case id.Name == "Background" || id.Name == "TODO":
-			return verdict{k: vUnbounded, src: Source{What: "context." + id.Name + "()", Pos: c.Pos()}}
+		case id.Name == "Background":
+			return unbounded(Background, c.Pos())
+		case id.Name == "TODO":
+			return unbounded(TODO, c.Pos())
 		case id.Name == "WithoutCancel":
 			// Detached from its parent: no deadline, whatever the parent's.
-			return verdict{k: vUnbounded, src: Source{What: "context.WithoutCancel", Pos: c.Pos()}}
+			return unbounded(WithoutCancel, c.Pos())
 		case deadlineMakers[id.Name]:
 			return bounded("context." + id.Name)
 		}
@@ -84,7 +86,7 @@ func (w *walker) req(v ssa.Value, f *frame) verdict {
 		return w.param(v, f, true, w.req)
 	case *ssa.Alloc:
 		if v.Comment == "complit" && typeis.Named(v.Type(), httpPkg, "Request") {
-			return verdict{k: vUnbounded, src: Source{What: "an http.Request literal", Pos: v.Pos()}}
+			return unbounded(RequestLiteral, v.Pos())
 		}
 	case *ssa.UnOp:
 		if a, ok := v.X.(*ssa.Alloc); ok && v.Op == token.MUL {
@@ -98,9 +100,9 @@ func (w *walker) reqCall(c *ssa.CallCommon, idx int, f *frame) verdict {
 	id := flow.ID(flow.Callee(c))
 	switch id {
 	case flow.FuncID{Pkg: httpPkg, Name: "NewRequest"}:
-		return verdict{k: vUnbounded, src: Source{What: "http.NewRequest", Pos: c.Pos()}}
+		return unbounded(NewRequest, c.Pos())
 	case flow.FuncID{Pkg: "net/http/httptest", Name: "NewRequest"}:
-		return verdict{k: vUnbounded, src: Source{What: "httptest.NewRequest", Pos: c.Pos()}}
+		return unbounded(TestRequest, c.Pos())
 	case flow.FuncID{Pkg: httpPkg, Name: "NewRequestWithContext"}:
 		return w.ctx(c.Args[0], f)
 	case flow.FuncID{Pkg: httpPkg, Recv: "Request", Name: "WithContext"},

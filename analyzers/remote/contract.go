@@ -6,13 +6,11 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/idemlint/idemlint/analyzers/internal/typeis"
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
 )
 
 // Contracts: why a function that takes no context has none to give its remote calls (it is
 // the context-free form of an API, or implements a method of another package's interface).
-
-const mirrorPrefix = "the context-free form of "
 
 // setContract sets c.Contract when nothing bounds c only for want of a context (none at all,
 // or context.Background or TODO) and the function c is in has none to give, by contract.
@@ -21,34 +19,28 @@ func (st *state) setContract(c *Call, method string) {
 	if t.Status != Unbounded || t.Client != nil {
 		return
 	}
-	if !t.NoContext && t.Context.What != "context.Background()" && t.Context.What != "context.TODO()" {
-		return
+	switch t.Context.Kind {
+	case NoContext, Background, TODO:
+		c.Contract = st.contract(c.Instr.Parent(), method)
 	}
-	c.Contract = st.contract(c.Instr.Parent(), method)
 }
 
 // contract says why fn (or the function declaring the closure fn) has no context to give a
 // call of method: it is the context-free form of an API, or implements a method without one
-// of an interface of another package. It returns "" when fn could have one.
-func (st *state) contract(fn *ssa.Function, method string) string {
+// of an interface of another package. It returns the zero Contract when fn could have one.
+func (st *state) contract(fn *ssa.Function, method string) Contract {
 	for fn.Parent() != nil {
 		fn = fn.Parent()
 	}
 	obj, ok := fn.Object().(*types.Func)
-	if !ok {
-		return ""
+	if !ok || flow.ContextParam(fn) != nil {
+		return Contract{} // it has one to give
 	}
-	for _, p := range fn.Params {
-		if typeis.Context(p.Type()) {
-			return "" // it has one to give
-		}
-	}
-	name := obj.Name()
-	if apiName(name) == apiName(method) {
-		return mirrorPrefix + method
+	if apiName(obj.Name()) == apiName(method) {
+		return Contract{Kind: ContextFree, Name: method}
 	}
 	if sib := st.sibling(fn); sib != "" {
-		return mirrorPrefix + sib
+		return Contract{Kind: ContextFree, Name: sib}
 	}
 	return st.bound(fn)
 }
@@ -61,59 +53,54 @@ func apiName(name string) string {
 
 // bound says why fn, which takes no context, cannot be given one by its callers: it
 // implements a method without a context of an interface of another package, or it is an
-// unexported function called only from functions that are so bound. It returns "" otherwise.
-func (st *state) bound(fn *ssa.Function) string {
+// unexported function called only from functions that are so bound. It returns the zero
+// Contract otherwise.
+func (st *state) bound(fn *ssa.Function) Contract {
 	if why, ok := st.bounds[fn]; ok {
 		return why
 	}
-	st.bounds[fn] = "" // while in progress: recursion is not a contract
+	st.bounds[fn] = Contract{} // while in progress: recursion is not a contract
 	why := st.bound1(fn)
 	st.bounds[fn] = why
 	return why
 }
 
-func (st *state) bound1(fn *ssa.Function) string {
+func (st *state) bound1(fn *ssa.Function) Contract {
 	obj, ok := fn.Object().(*types.Func)
-	if !ok {
-		return ""
-	}
-	for _, p := range fn.Params {
-		if typeis.Context(p.Type()) {
-			return ""
-		}
+	if !ok || flow.ContextParam(fn) != nil {
+		return Contract{}
 	}
 	name := obj.Name()
-	sig := obj.Type().(*types.Signature)
+	sig := obj.Signature()
 	if sig.Recv() != nil {
 		for _, iface := range st.foreignInterfaces()[name] {
 			m, _, _ := types.LookupFieldOrMethod(iface.t, false, iface.obj.Pkg(), name)
 			im, ok := m.(*types.Func)
-			if !ok || !types.Identical(im.Type().(*types.Signature).Params(), sig.Params()) {
+			if !ok || !types.Identical(im.Signature().Params(), sig.Params()) {
 				continue
 			}
 			if types.Implements(sig.Recv().Type(), iface.t.Underlying().(*types.Interface)) {
-				return "implements " + shortPkg(iface.obj.Pkg().Path()) + "." + iface.obj.Name() + "." + name
+				return Contract{Kind: Implements, Name: shortPkg(iface.obj.Pkg().Path()) + "." + iface.obj.Name() + "." + name}
 			}
 		}
 	}
 	if obj.Exported() {
-		return ""
+		return Contract{}
 	}
 	callers, ok := st.callGraph()[fn]
 	if !ok || len(callers) == 0 {
-		return "" // not called, or used as a value
+		return Contract{} // not called, or used as a value
 	}
-	first := ""
+	var first Contract
 	for _, caller := range callers {
 		for caller.Parent() != nil {
 			caller = caller.Parent()
 		}
-		why := st.bound(caller)
-		if why == "" {
-			return ""
+		if st.bound(caller).Kind == 0 {
+			return Contract{}
 		}
-		if first == "" {
-			first = "called only from " + caller.Name()
+		if first.Kind == 0 {
+			first = Contract{Kind: CalledFrom, Name: caller.Name()}
 		}
 	}
 	return first

@@ -2,13 +2,10 @@ package remote
 
 import (
 	_ "embed"
-	"fmt"
 	"go/types"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"sort"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/buildssa"
@@ -55,41 +52,9 @@ func (r *Result) Of(instr ssa.Instruction) *Call {
 	return r.byInstr[c]
 }
 
-// ParamFact marks a function that passes the context of some of its parameters (a
-// context.Context, or an *http.Request's context) to a remote call that nothing else bounds:
-// its callers decide whether that call can hang, so the model treats a call of the function as
-// a remote call too.
-type ParamFact struct {
-	Params []Passed
-}
-
-// Passed is one parameter a function passes to a remote call, or (Index -1) a remote call
-// it makes without any context because it is the context-free form of an API.
-type Passed struct {
-	Index   int  // among the function's SSA parameters: the receiver first, for methods; -1: none
-	Request bool // an *http.Request whose context is used, rather than a context.Context
-	Kind    Kind
-	Name    string // the remote call's name
-	At      string // "client.go:30"
-	Instead string // for Index -1, the function's form that takes a context, if any
-}
-
-func (*ParamFact) AFact() {}
-
-func (f *ParamFact) String() string {
-	var parts []string
-	for _, p := range f.Params {
-		what := "the context"
-		if p.Request {
-			what = "the request context"
-		}
-		if p.Index < 0 {
-			parts = append(parts, fmt.Sprintf("no context to %s at %s", p.Name, p.At))
-			continue
-		}
-		parts = append(parts, fmt.Sprintf("%s of parameter %d to %s at %s", what, p.Index, p.Name, p.At))
-	}
-	return "passes " + strings.Join(parts, ", ")
+func (r *Result) add(c *Call) {
+	r.Calls = append(r.Calls, c)
+	r.byInstr[c.Instr] = c
 }
 
 // state is the model of one package being built.
@@ -105,7 +70,7 @@ type state struct {
 	summaries      map[*ssa.Function][]Passed // the package's own ParamFacts
 	imported       map[*types.Func]*ParamFact // memo of imported facts (nil: none)
 	funcs          []*ssa.Function
-	bounds         map[*ssa.Function]string          // memo of bound
+	bounds         map[*ssa.Function]Contract        // memo of bound
 	callers        map[*ssa.Function][]*ssa.Function // static callers, built on first need
 	ifaces         map[string][]namedIface           // interfaces of imported packages, by method name
 	embedded       int                               // 0: not known yet; 1: an embedded database driver is imported; 2: not
@@ -125,75 +90,28 @@ func run(pass *analysis.Pass) (any, error) {
 		untraced:      make(map[*objType]bool),
 		summaries:     make(map[*ssa.Function][]Passed),
 		imported:      make(map[*types.Func]*ParamFact),
-		bounds:        make(map[*ssa.Function]string),
+		bounds:        make(map[*ssa.Function]Contract),
 	}
 	funcs := ssapkg.AllFuncs(ssaRes)
 	st.funcs = funcs
 	st.stores = flow.IndexStores(funcs)
 	st.index(funcs)
 
-	// Calls that leave the process themselves.
+	// Calls that leave the process themselves; then the functions that pass their context to
+	// one of them (facts), and the calls of such functions, here or in imported packages.
 	for _, fn := range funcs {
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				call, ok := instr.(ssa.CallInstruction)
-				if !ok {
-					continue
-				}
-				if c := st.classify(call); c != nil {
-					res.Calls = append(res.Calls, c)
-					res.byInstr[call] = c
-				}
+		for call := range flow.Calls(fn) {
+			if c := st.classify(call); c != nil {
+				res.add(c)
 			}
 		}
 	}
-
-	// Functions that pass a parameter's context to one of them, with nothing else bounding it.
-	for _, c := range res.Calls {
-		t := c.Timeout
-		index, instead := t.Param, ""
-		switch {
-		case c.Stream:
-			continue
-		case t.Status == Unknown && t.Param >= 0:
-		case t.Status == Unbounded && t.NoContext && strings.HasPrefix(c.Contract, mirrorPrefix):
-			index, instead = -1, st.sibling(c.Instr.Parent())
-		default:
-			continue
-		}
-		fn := c.Instr.Parent()
-		if _, ok := fn.Object().(*types.Func); !ok || fn.Synthetic != "" {
-			continue
-		}
-		dup := false
-		for _, p := range st.summaries[fn] {
-			dup = dup || p.Index == index
-		}
-		if !dup {
-			pos := pass.Fset.Position(c.Pos())
-			st.summaries[fn] = append(st.summaries[fn], Passed{
-				Index: index, Request: t.Request, Kind: c.Kind, Name: c.Name,
-				At: fmt.Sprintf("%s:%d", filepath.Base(pos.Filename), pos.Line), Instead: instead,
-			})
-		}
-	}
+	st.summarise(res.Calls)
 	for _, fn := range funcs {
-		if ps := st.summaries[fn]; len(ps) > 0 {
-			pass.ExportObjectFact(fn.Object(), &ParamFact{Params: ps})
-		}
-	}
-
-	// Calls of such functions, here or in imported packages.
-	for _, fn := range funcs {
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				call, ok := instr.(ssa.CallInstruction)
-				if !ok || res.byInstr[call] != nil {
-					continue
-				}
+		for call := range flow.Calls(fn) {
+			if res.byInstr[call] == nil {
 				if c := st.via(call); c != nil {
-					res.Calls = append(res.Calls, c)
-					res.byInstr[call] = c
+					res.add(c)
 				}
 			}
 		}
@@ -227,7 +145,7 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 		if r.kind == SQL && st.embeddedSQL() {
 			return nil // an embedded database: nothing leaves the process
 		}
-		c := &Call{Instr: call, Kind: r.kind, Name: r.name, Method: r.method, Timeout: v.timeout()}
+		c := &Call{Instr: call, Func: fn, Kind: r.kind, Name: r.name, Method: r.method, Timeout: v.timeout()}
 		if r.kind == HTTP && c.Method == "" {
 			c.Method = st.walker(call.Parent()).method(s.Arg(0))
 		}
@@ -247,63 +165,11 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 		if id.Recv != "" {
 			name = id.Recv + "." + id.Name
 		}
-		c := &Call{Instr: call, Kind: GRPC, Name: name, Stream: stream, Timeout: w.ctx(s.Arg(0), nil).timeout()}
+		c := &Call{Instr: call, Func: fn, Kind: GRPC, Name: name, Stream: stream, Timeout: w.ctx(s.Arg(0), nil).timeout()}
 		st.setContract(c, id.Name)
 		return c
 	}
 	return nil
-}
-
-// via returns the remote call that call makes through a function with a ParamFact, or nil.
-func (st *state) via(call ssa.CallInstruction) *Call {
-	common := call.Common()
-	callee := common.StaticCallee()
-	if callee == nil {
-		return nil
-	}
-	var passed []Passed
-	if ps, ok := st.summaries[callee]; ok {
-		passed = ps
-	} else if obj, ok := callee.Object().(*types.Func); ok && obj.Pkg() != st.pass.Pkg {
-		obj = obj.Origin()
-		f, seen := st.imported[obj]
-		if !seen {
-			f = new(ParamFact)
-			if !st.pass.ImportObjectFact(obj, f) {
-				f = nil
-			}
-			st.imported[obj] = f
-		}
-		if f != nil {
-			passed = f.Params
-		}
-	}
-	var best *Call
-	for _, p := range passed {
-		if p.Index >= len(common.Args) {
-			continue
-		}
-		w := st.walker(call.Parent())
-		var v verdict
-		switch {
-		case p.Index < 0:
-			v = noContext()
-		case p.Request:
-			v = w.req(common.Args[p.Index], nil)
-		default:
-			v = w.ctx(common.Args[p.Index], nil)
-		}
-		c := &Call{Instr: call, Kind: p.Kind, Name: p.Name, Via: callee.Name(), ViaPos: p.At, Instead: p.Instead, Timeout: v.timeout()}
-		c.Timeout.Request = p.Request
-		st.setContract(c, callee.Name())
-		if obj, ok := callee.Object().(*types.Func); ok {
-			c.Via = flow.Name(obj, obj.Pkg())
-		}
-		if best == nil || c.Timeout.Status == Unbounded && best.Timeout.Status != Unbounded {
-			best = c
-		}
-	}
-	return best
 }
 
 // importsRemote reports whether pkg imports, directly or not, a package whose calls leave the

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"go/token"
 	"strings"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
 )
 
 // The -remote.report output: one line per remote call, saying what bounds it.
@@ -52,12 +54,17 @@ func (c *Call) Summary(fset *token.FileSet) string {
 	if c.Stream {
 		b.WriteString(" (stream)")
 	}
-	if c.Via != "" {
-		fmt.Fprintf(&b, " via %s", c.Via)
+	if c.Via != nil {
+		fmt.Fprintf(&b, " via %s", flow.Name(c.Func, c.Func.Pkg()))
 	}
 	fmt.Fprintf(&b, ": %s", c.Timeout.Status)
-	if c.Contract != "" {
-		fmt.Fprintf(&b, " [%s]", c.Contract)
+	switch c.Contract.Kind {
+	case ContextFree:
+		fmt.Fprintf(&b, " [the context-free form of %s]", c.Contract.Name)
+	case Implements:
+		fmt.Fprintf(&b, " [implements %s]", c.Contract.Name)
+	case CalledFrom:
+		fmt.Fprintf(&b, " [called only from %s]", c.Contract.Name)
 	}
 	if c.Loopback {
 		b.WriteString(" [loopback]")
@@ -71,10 +78,12 @@ func (c *Call) Summary(fset *token.FileSet) string {
 		if t.Client != nil {
 			why = append(why, t.Client.Describe(fset, c.Pos()))
 		}
-		if t.NoContext {
+		switch t.Context.Kind {
+		case 0:
+		case NoContext:
 			why = append(why, "no context")
-		} else if t.Context.What != "" {
-			why = append(why, "context from "+t.Context.What)
+		default:
+			why = append(why, "context from "+t.Context.Kind.String())
 		}
 		if len(why) > 0 {
 			fmt.Fprintf(&b, " (%s)", strings.Join(why, "; "))

@@ -1,7 +1,6 @@
 package remote
 
-// A verdict is what a walk found about one value: whether something bounds the call it
-// reaches, and when nothing does, why.
+import "go/token"
 
 type vkind uint8
 
@@ -13,13 +12,14 @@ const (
 	vUnbounded              // nothing bounds it
 )
 
+// A verdict is what a walk found about one value: whether something bounds the call it
+// reaches, and when nothing does, why.
 type verdict struct {
 	k      vkind
 	param  int    // vParam: the parameter's index in the function's SSA parameters
 	req    bool   // vParam: the parameter is a request whose context decides
 	by     string // vBounded: what bounds it
-	src    Source // vUnbounded: where the context without a deadline comes from
-	noCtx  bool   // vUnbounded: the call takes no context at all
+	src    Source // vUnbounded: where the context without a deadline comes from, or NoContext
 	origin *Origin
 }
 
@@ -29,7 +29,11 @@ var (
 )
 
 func bounded(by string) verdict { return verdict{k: vBounded, by: by} }
-func noContext() verdict        { return verdict{k: vUnbounded, noCtx: true} }
+func noContext() verdict        { return unbounded(NoContext, 0) }
+
+func unbounded(k SourceKind, pos token.Pos) verdict {
+	return verdict{k: vUnbounded, src: Source{Kind: k, Pos: pos}}
+}
 
 // join combines the verdicts of alternative paths (the edges of a phi, the stores into a
 // field): a bound on any path counts ("anywhere on the path"), then an unknown path wins.
@@ -78,15 +82,14 @@ func either(a, b verdict) verdict {
 		return b
 	}
 	// Both unbounded: one side says which client or dialer, the other where the context
-	// comes from (or that there is none).
+	// comes from, which says more than that there is none.
 	out := a
 	if out.origin == nil {
 		out.origin = b.origin
 	}
-	if out.src.What == "" {
+	if out.src.Kind == 0 || out.src.Kind == NoContext && b.src.Kind != 0 {
 		out.src = b.src
 	}
-	out.noCtx = (a.noCtx || b.noCtx) && out.src.What == ""
 	return out
 }
 
@@ -96,7 +99,7 @@ func (v verdict) timeout() Timeout {
 	case vBounded:
 		t.Status, t.By = Bounded, v.by
 	case vUnbounded:
-		t.Status, t.Context, t.NoContext, t.Client = Unbounded, v.src, v.noCtx, v.origin
+		t.Status, t.Context, t.Client = Unbounded, v.src, v.origin
 	case vParam:
 		t.Param, t.Request = v.param, v.req
 	}
