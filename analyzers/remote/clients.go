@@ -130,13 +130,11 @@ func (w *walker) obj(v ssa.Value, f *frame, t *objType) verdict {
 }
 
 func (w *walker) obj1(v ssa.Value, f *frame, t *objType) verdict {
-	if v == nil {
-		return unknown
-	}
-	v = flow.Unwrap(v)
-	if r, ok := w.enter(v, f, roleObj, t); !ok {
+	v, r, ok := w.value(v, f, roleObj, t)
+	if !ok {
 		return r
 	}
+	eval := func(v ssa.Value, f *frame) verdict { return w.obj1(v, f, t) }
 	switch v := v.(type) {
 	case *ssa.Alloc:
 		if typeis.Named(v.Type(), t.pkg, t.name) {
@@ -154,16 +152,9 @@ func (w *walker) obj1(v ssa.Value, f *frame, t *objType) verdict {
 		if v.Op == token.MUL {
 			return w.load(v.X, f, t)
 		}
-	case *ssa.Call:
-		return w.objCall(v.Common(), 0, f, t)
-	case *ssa.Extract:
-		if c, ok := v.Tuple.(*ssa.Call); ok {
-			return w.objCall(c.Common(), v.Index, f, t)
-		}
-	case *ssa.Phi:
-		return w.edges(v, f, func(e ssa.Value, f *frame) verdict { return w.obj1(e, f, t) })
+		return unknown
 	case *ssa.Parameter:
-		if r := w.param(v, f, false, func(a ssa.Value, f *frame) verdict { return w.obj1(a, f, t) }); r.k != vParam {
+		if r := w.param(v, f, false, eval); r.k != vParam {
 			return r
 		}
 		return unknown // a client from the caller: the caller's business
@@ -171,8 +162,9 @@ func (w *walker) obj1(v ssa.Value, f *frame, t *objType) verdict {
 		if f == nil {
 			return w.freeVar(v, func(b ssa.Value) verdict { return w.obj1(b, nil, t) })
 		}
+		return unknown
 	}
-	return unknown
+	return w.follow(v, f, false, func(c *ssa.CallCommon, idx int, f *frame) verdict { return w.objCall(c, idx, f, t) }, eval)
 }
 
 func (w *walker) objCall(c *ssa.CallCommon, idx int, f *frame, t *objType) verdict {
@@ -190,15 +182,9 @@ func (w *walker) load(addr ssa.Value, f *frame, t *objType) verdict {
 	if r, ok := w.enter(addr, f, roleLoad, t); !ok {
 		return r
 	}
+	eval := func(v ssa.Value, f *frame) verdict { return w.obj1(v, f, t) }
 	each := func(vals []ssa.Value) verdict {
-		r := none
-		for _, s := range vals {
-			r = join(r, w.obj1(s, nil, t))
-		}
-		if r.k == vNone {
-			return unknown
-		}
-		return r
+		return known(joinEach(vals, func(s ssa.Value) verdict { return eval(s, nil) }))
 	}
 	switch a := addr.(type) {
 	case *ssa.Global:
@@ -216,14 +202,7 @@ func (w *walker) load(addr ssa.Value, f *frame, t *objType) verdict {
 		}
 		return each(w.st.stores.Fields[fv])
 	case *ssa.Alloc:
-		r := none
-		for _, s := range flow.Stored(a) {
-			r = join(r, w.obj1(s, f, t))
-		}
-		if r.k == vNone {
-			return unknown
-		}
-		return r
+		return w.stored(a, f, eval)
 	case *ssa.FreeVar:
 		if f == nil {
 			return w.freeVar(a, func(b ssa.Value) verdict { return w.load(b, nil, t) })

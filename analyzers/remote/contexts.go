@@ -1,8 +1,6 @@
 package remote
 
 import (
-	"go/token"
-
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
@@ -13,30 +11,11 @@ import (
 
 // ctx evaluates a context.Context value.
 func (w *walker) ctx(v ssa.Value, f *frame) verdict {
-	if v == nil {
-		return unknown
-	}
-	v = flow.Unwrap(v)
-	if r, ok := w.enter(v, f, roleCtx, nil); !ok {
+	v, r, ok := w.value(v, f, roleCtx, nil)
+	if !ok {
 		return r
 	}
-	switch v := v.(type) {
-	case *ssa.Call:
-		return w.ctxCall(v.Common(), 0, f)
-	case *ssa.Extract:
-		if c, ok := v.Tuple.(*ssa.Call); ok {
-			return w.ctxCall(c.Common(), v.Index, f)
-		}
-	case *ssa.Phi:
-		return w.edges(v, f, w.ctx)
-	case *ssa.Parameter:
-		return w.param(v, f, false, w.ctx)
-	case *ssa.UnOp:
-		if a, ok := v.X.(*ssa.Alloc); ok && v.Op == token.MUL {
-			return w.stored(a, f, w.ctx)
-		}
-	}
-	return unknown
+	return w.follow(v, f, false, w.ctxCall, w.ctx)
 }
 
 func (w *walker) ctxCall(c *ssa.CallCommon, idx int, f *frame) verdict {
@@ -66,34 +45,14 @@ func (w *walker) ctxCall(c *ssa.CallCommon, idx int, f *frame) verdict {
 
 // req evaluates the context of an *http.Request value.
 func (w *walker) req(v ssa.Value, f *frame) verdict {
-	if v == nil {
-		return unknown
-	}
-	v = flow.Unwrap(v)
-	if r, ok := w.enter(v, f, roleReq, nil); !ok {
+	v, r, ok := w.value(v, f, roleReq, nil)
+	if !ok {
 		return r
 	}
-	switch v := v.(type) {
-	case *ssa.Call:
-		return w.reqCall(v.Common(), 0, f)
-	case *ssa.Extract:
-		if c, ok := v.Tuple.(*ssa.Call); ok {
-			return w.reqCall(c.Common(), v.Index, f)
-		}
-	case *ssa.Phi:
-		return w.edges(v, f, w.req)
-	case *ssa.Parameter:
-		return w.param(v, f, true, w.req)
-	case *ssa.Alloc:
-		if v.Comment == "complit" && typeis.Named(v.Type(), httpPkg, "Request") {
-			return unbounded(RequestLiteral, v.Pos())
-		}
-	case *ssa.UnOp:
-		if a, ok := v.X.(*ssa.Alloc); ok && v.Op == token.MUL {
-			return w.stored(a, f, w.req)
-		}
+	if a, ok := v.(*ssa.Alloc); ok && a.Comment == "complit" && typeis.Named(a.Type(), httpPkg, "Request") {
+		return unbounded(RequestLiteral, a.Pos())
 	}
-	return unknown
+	return w.follow(v, f, true, w.reqCall, w.req)
 }
 
 func (w *walker) reqCall(c *ssa.CallCommon, idx int, f *frame) verdict {

@@ -2,7 +2,6 @@ package remote
 
 import (
 	"go/token"
-	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -34,10 +33,8 @@ func (w *walker) makers(v ssa.Value, f *frame, depth int, visit func(c *ssa.Call
 		}
 		return true
 	case *ssa.Parameter:
-		if f != nil && v.Parent() == f.fn {
-			if i := slices.Index(f.fn.Params, v); i >= 0 && i < len(f.args) {
-				return w.makers(f.args[i], f.parent, depth+1, visit)
-			}
+		if a, ok := f.arg(v); ok {
+			return w.makers(a, f.parent, depth+1, visit)
 		}
 	}
 	return false
@@ -52,18 +49,13 @@ func (w *walker) makersCall(c *ssa.CallCommon, f *frame, depth int, visit func(c
 		flow.FuncID{Pkg: httpPkg, Recv: "Request", Name: "Clone"}:
 		return w.makers(c.Args[0], f, depth+1, visit)
 	}
-	callee := c.StaticCallee()
-	if callee == nil || callee.Pkg != w.st.pkg || len(callee.Blocks) == 0 || f != nil && f.depth >= maxDepth {
+	nf := w.enterCall(c, f)
+	if nf == nil {
 		return false
 	}
-	nf := newFrame(callee, c, f)
 	found := false
-	for _, b := range callee.Blocks {
-		if len(b.Instrs) == 0 {
-			continue
-		}
-		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
-		if !ok || len(ret.Results) == 0 || flow.IsZero(ret.Results[0]) {
+	for ret := range flow.Returns(nf.fn) {
+		if len(ret.Results) == 0 || flow.IsZero(ret.Results[0]) {
 			continue // return nil, err
 		}
 		if !w.makers(ret.Results[0], nf, depth+1, visit) {
@@ -135,10 +127,8 @@ func (w *walker) loopback(v ssa.Value, f *frame, depth int) bool {
 			return h == "localhost" || strings.HasPrefix(h, "127.") || h == "::1"
 		}
 	case *ssa.Parameter:
-		if f != nil && x.Parent() == f.fn {
-			if i := slices.Index(f.fn.Params, x); i >= 0 && i < len(f.args) {
-				return w.loopback(f.args[i], f.parent, depth+1)
-			}
+		if a, ok := f.arg(x); ok {
+			return w.loopback(a, f.parent, depth+1)
 		}
 	}
 	return false

@@ -35,33 +35,21 @@ func unbounded(k SourceKind, pos token.Pos) verdict {
 	return verdict{k: vUnbounded, src: Source{Kind: k, Pos: pos}}
 }
 
+// joinRank orders the kinds for join: a bound on any path counts ("anywhere on the path"),
+// then an unknown path, then a dependence on the caller; none is join's identity.
+var joinRank = [...]int{vNone: 0, vUnbounded: 1, vParam: 2, vUnknown: 3, vBounded: 4}
+
 // join combines the verdicts of alternative paths (the edges of a phi, the stores into a
-// field): a bound on any path counts ("anywhere on the path"), then an unknown path wins.
+// field). Of two unbounded paths the first explains it; paths that depend on different
+// parameters are unknown.
 func join(a, b verdict) verdict {
-	switch {
-	case a.k == vNone:
-		return b
-	case b.k == vNone:
-		return a
-	case a.k == vBounded:
-		return a
-	case b.k == vBounded:
-		return b
-	case a.k == vUnknown:
-		return a
-	case b.k == vUnknown:
-		return b
-	case a.k == vParam && b.k == vParam:
-		if a.param == b.param && a.req == b.req {
-			return a
-		}
+	if a.k == vParam && b.k == vParam && (a.param != b.param || a.req != b.req) {
 		return unknown
-	case a.k == vParam:
-		return a
-	case b.k == vParam:
+	}
+	if joinRank[b.k] > joinRank[a.k] {
 		return b
 	}
-	return a // both unbounded: the first explains it
+	return a
 }
 
 // either combines two independent bounds of one call (a client's timeout and the request's
@@ -72,14 +60,12 @@ func either(a, b verdict) verdict {
 		return a
 	case b.k == vBounded:
 		return b
-	case a.k == vUnknown || a.k == vNone || b.k == vUnknown || b.k == vNone:
-		return unknown
-	case a.k == vParam && b.k == vParam:
-		return unknown
-	case a.k == vParam:
+	case a.k == vParam && b.k == vUnbounded:
 		return a
-	case b.k == vParam:
+	case b.k == vParam && a.k == vUnbounded:
 		return b
+	case a.k != vUnbounded || b.k != vUnbounded:
+		return unknown // one side unknown, or both the caller's
 	}
 	// Both unbounded: one side says which client or dialer, the other where the context
 	// comes from, which says more than that there is none.

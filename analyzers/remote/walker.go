@@ -1,6 +1,7 @@
 package remote
 
 import (
+	"go/token"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -59,6 +60,18 @@ func (st *state) walker(fn *ssa.Function) *walker {
 	return &walker{st: st, top: fn, seen: make(map[walkKey]bool)}
 }
 
+// value starts the evaluation of v in a role: it looks through conversions and marks v
+// visited. It returns false, and the verdict to stop with, when v is nil (unknown), was
+// visited already (a cycle: none) or the budget is spent (unknown).
+func (w *walker) value(v ssa.Value, f *frame, r role, t *objType) (ssa.Value, verdict, bool) {
+	if v == nil {
+		return nil, unknown, false
+	}
+	v = flow.Unwrap(v)
+	res, ok := w.enter(v, f, r, t)
+	return v, res, ok
+}
+
 // enter marks v visited in this role; when it was already (a cycle) it returns none, when the
 // budget is spent, unknown.
 func (w *walker) enter(v ssa.Value, f *frame, r role, t *objType) (verdict, bool) {
@@ -79,45 +92,66 @@ func (w *walker) str(v ssa.Value, f *frame, depth int) string {
 	if s, ok := flow.StringConst(v); ok {
 		return s
 	}
-	if p, ok := flow.Unwrap(v).(*ssa.Parameter); ok && f != nil && p.Parent() == f.fn && depth < 16 {
-		if i := slices.Index(f.fn.Params, p); i >= 0 && i < len(f.args) {
-			return w.str(f.args[i], f.parent, depth+1)
+	if p, ok := flow.Unwrap(v).(*ssa.Parameter); ok && depth < 16 {
+		if a, ok := f.arg(p); ok {
+			return w.str(a, f.parent, depth+1)
 		}
 	}
 	return ""
 }
 
-// freeVar evaluates a variable captured by a closure through the values bound to it where the
-// closure is made.
-func (w *walker) freeVar(fv *ssa.FreeVar, eval func(ssa.Value) verdict) verdict {
-	fn := fv.Parent()
-	i := slices.Index(fn.FreeVars, fv)
-	parent := fn.Parent()
-	if i < 0 || parent == nil {
-		return unknown
-	}
-	r := none
-	for _, b := range parent.Blocks {
-		for _, instr := range b.Instrs {
-			if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == fn && i < len(mc.Bindings) {
-				r = join(r, eval(mc.Bindings[i]))
-			}
+// follow evaluates the ways any value is handed on within and between functions: as the
+// result of a call (evaluated by call), through a phi, a parameter or a local variable.
+// Anything else is unknown.
+func (w *walker) follow(v ssa.Value, f *frame, req bool, call func(c *ssa.CallCommon, idx int, f *frame) verdict, eval func(ssa.Value, *frame) verdict) verdict {
+	switch v := v.(type) {
+	case *ssa.Call:
+		return call(v.Common(), 0, f)
+	case *ssa.Extract:
+		if c, ok := v.Tuple.(*ssa.Call); ok {
+			return call(c.Common(), v.Index, f)
+		}
+	case *ssa.Phi:
+		return joinEach(v.Edges, func(e ssa.Value) verdict { return eval(e, f) })
+	case *ssa.Parameter:
+		return w.param(v, f, req, eval)
+	case *ssa.UnOp:
+		if a, ok := v.X.(*ssa.Alloc); ok && v.Op == token.MUL {
+			return w.stored(a, f, eval)
 		}
 	}
+	return unknown
+}
+
+// joinEach joins eval over the values something may hold; none when there are none.
+func joinEach(vals []ssa.Value, eval func(ssa.Value) verdict) verdict {
+	r := none
+	for _, v := range vals {
+		r = join(r, eval(v))
+	}
+	return r
+}
+
+// known turns "nothing found" (no values, or only cycles) into unknown.
+func known(r verdict) verdict {
 	if r.k == vNone {
 		return unknown
 	}
 	return r
 }
 
+// freeVar evaluates a variable captured by a closure through the values bound to it where the
+// closure is made.
+func (w *walker) freeVar(fv *ssa.FreeVar, eval func(ssa.Value) verdict) verdict {
+	return known(joinEach(flow.Bindings(fv), eval))
+}
+
 // param evaluates a parameter: in an entered function, the call's argument; in the analysed
 // function itself, a dependency on the caller.
 func (w *walker) param(p *ssa.Parameter, f *frame, req bool, eval func(ssa.Value, *frame) verdict) verdict {
 	if f != nil {
-		if p.Parent() == f.fn {
-			if i := slices.Index(f.fn.Params, p); i >= 0 && i < len(f.args) {
-				return eval(f.args[i], f.parent)
-			}
+		if a, ok := f.arg(p); ok {
+			return eval(a, f.parent)
 		}
 		return unknown
 	}
@@ -127,57 +161,48 @@ func (w *walker) param(p *ssa.Parameter, f *frame, req bool, eval func(ssa.Value
 	return unknown
 }
 
-func (w *walker) edges(phi *ssa.Phi, f *frame, eval func(ssa.Value, *frame) verdict) verdict {
-	r := none
-	for _, e := range phi.Edges {
-		r = join(r, eval(e, f))
-	}
-	return r
-}
-
+// stored evaluates a local variable through the values stored into it.
 func (w *walker) stored(a *ssa.Alloc, f *frame, eval func(ssa.Value, *frame) verdict) verdict {
-	r := none
-	for _, s := range flow.Stored(a) {
-		r = join(r, eval(s, f))
-	}
-	if r.k == vNone {
-		return unknown
-	}
-	return r
+	return known(joinEach(flow.Stored(a), func(s ssa.Value) verdict { return eval(s, f) }))
 }
 
 // results evaluates result idx of a call of a function of this package through its return
 // statements, mapping its parameters to the call's arguments.
 func (w *walker) results(c *ssa.CallCommon, idx int, f *frame, eval func(ssa.Value, *frame) verdict) verdict {
-	callee := c.StaticCallee()
-	if callee == nil || callee.Pkg != w.st.pkg || len(callee.Blocks) == 0 || f != nil && f.depth >= maxDepth {
+	nf := w.enterCall(c, f)
+	if nf == nil {
 		return unknown
 	}
-	nf := newFrame(callee, c, f)
 	r := none
-	for _, b := range callee.Blocks {
-		if len(b.Instrs) == 0 {
-			continue
+	for ret := range flow.Returns(nf.fn) {
+		if idx < len(ret.Results) && !flow.IsZero(ret.Results[idx]) { // not return nil, err
+			r = join(r, eval(ret.Results[idx], nf))
 		}
-		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
-		if !ok || idx >= len(ret.Results) {
-			continue
-		}
-		if flow.IsZero(ret.Results[idx]) {
-			continue // return nil, err
-		}
-		r = join(r, eval(ret.Results[idx], nf))
 	}
-	if r.k == vNone {
-		return unknown
-	}
-	return r
+	return known(r)
 }
 
-func newFrame(callee *ssa.Function, c *ssa.CallCommon, parent *frame) *frame {
+// enterCall returns the frame in which to evaluate the results of the function c calls, or
+// nil when it is not a function of this package or the walk is already deep enough.
+func (w *walker) enterCall(c *ssa.CallCommon, parent *frame) *frame {
+	callee := c.StaticCallee()
+	if callee == nil || callee.Pkg != w.st.pkg || len(callee.Blocks) == 0 || parent != nil && parent.depth >= maxDepth {
+		return nil
+	}
 	depth := 1
 	if parent != nil {
 		depth = parent.depth + 1
 	}
 	return &frame{fn: callee, args: c.Args, parent: parent, depth: depth}
+}
+
+// arg returns the argument that parameter p of the entered function was called with.
+func (f *frame) arg(p *ssa.Parameter) (ssa.Value, bool) {
+	if f == nil || p.Parent() != f.fn {
+		return nil, false
+	}
+	if i := slices.Index(f.fn.Params, p); i >= 0 && i < len(f.args) {
+		return f.args[i], true
+	}
+	return nil, false
 }
