@@ -32,7 +32,7 @@ func TestNoTimeout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	analysistest.RunWithSuggestedFixes(t, testdata, notimeout.Analyzer, pkgs...)
+	checkRelated(t, analysistest.RunWithSuggestedFixes(t, testdata, notimeout.Analyzer, pkgs...))
 }
 
 func TestDefaultFlag(t *testing.T) {
@@ -41,7 +41,7 @@ func TestDefaultFlag(t *testing.T) {
 	}
 	defer notimeout.Analyzer.Flags.Set("default", "30s")
 	testdata, _ := filepath.Abs("../../testdata")
-	analysistest.RunWithSuggestedFixes(t, testdata, notimeout.Analyzer, "notimeout/flagdefault")
+	checkRelated(t, analysistest.RunWithSuggestedFixes(t, testdata, notimeout.Analyzer, "notimeout/flagdefault"))
 }
 
 func TestDefaultFlagRejects(t *testing.T) {

@@ -10,10 +10,9 @@ import (
 
 // The -remote.report output: one line per remote call, saying what bounds it.
 
-// Describe says what an origin is, for messages: "http.DefaultClient", "the http.Client made
-// at line 12".
-func (o *Origin) Describe(fset *token.FileSet, from token.Pos) string {
-	at := Where(fset, o.Pos, from)
+// describe says what an origin is: "http.DefaultClient", "the http.Client made at line 12".
+func (o *Origin) describe(fset *token.FileSet, from token.Pos) string {
+	at := where(fset, o.Pos, from)
 	switch o.Kind {
 	case Default:
 		return o.Name
@@ -27,9 +26,9 @@ func (o *Origin) Describe(fset *token.FileSet, from token.Pos) string {
 	return fmt.Sprintf("the %s made at %s", o.Type, at)
 }
 
-// Where renders pos for a message about something at from: "line 12" in the same file,
+// where renders pos for a line about something at from: "line 12" in the same file,
 // "client.go:12" in another.
-func Where(fset *token.FileSet, pos, from token.Pos) string {
+func where(fset *token.FileSet, pos, from token.Pos) string {
 	p := fset.Position(pos)
 	if !p.IsValid() {
 		return "an unknown position"
@@ -76,7 +75,7 @@ func (c *Call) Summary(fset *token.FileSet) string {
 	case Unbounded:
 		var why []string
 		if t.Client != nil {
-			why = append(why, t.Client.Describe(fset, c.Pos()))
+			why = append(why, t.Client.describe(fset, c.Pos()))
 		}
 		switch t.Context.Kind {
 		case 0:

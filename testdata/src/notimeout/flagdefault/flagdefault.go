@@ -10,6 +10,6 @@ import (
 var _ = tm.Now
 
 func get(u string) {
-	c := &http.Client{} // want `this http.Client has no Timeout`
+	c := &http.Client{} // related "flagdefault.go:14: Client.Get sends a request without a context through it" // want `this http.Client has no Timeout`
 	c.Get(u)
 }
