@@ -54,11 +54,8 @@ func (w *walker) makersCall(c *ssa.CallCommon, f *frame, depth int, visit func(c
 		return false
 	}
 	found := false
-	for ret := range flow.Returns(nf.fn) {
-		if len(ret.Results) == 0 || flow.IsZero(ret.Results[0]) {
-			continue // return nil, err
-		}
-		if !w.makers(ret.Results[0], nf, depth+1, visit) {
+	for v := range returned(nf.fn, 0) {
+		if !w.makers(v, nf, depth+1, visit) {
 			return false
 		}
 		found = true

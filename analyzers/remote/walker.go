@@ -2,6 +2,7 @@ package remote
 
 import (
 	"go/token"
+	"iter"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -174,12 +175,22 @@ func (w *walker) results(c *ssa.CallCommon, idx int, f *frame, eval func(ssa.Val
 		return unknown
 	}
 	r := none
-	for ret := range flow.Returns(nf.fn) {
-		if idx < len(ret.Results) && !flow.IsZero(ret.Results[idx]) { // not return nil, err
-			r = join(r, eval(ret.Results[idx], nf))
-		}
+	for v := range returned(nf.fn, idx) {
+		r = join(r, eval(v, nf))
 	}
 	return known(r)
+}
+
+// returned yields result idx of the return statements of fn, but for zero values (the nil of
+// return nil, err).
+func returned(fn *ssa.Function, idx int) iter.Seq[ssa.Value] {
+	return func(yield func(ssa.Value) bool) {
+		for ret := range flow.Returns(fn) {
+			if idx < len(ret.Results) && !flow.IsZero(ret.Results[idx]) && !yield(ret.Results[idx]) {
+				return
+			}
+		}
+	}
 }
 
 // enterCall returns the frame in which to evaluate the results of the function c calls, or
