@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -13,6 +15,14 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/remote"
 )
+
+// TestMain runs the tests with less garbage collection: most of their time is go/packages
+// parsing and type-checking net/http and its dependencies from source, which makes garbage
+// that is not worth collecting in a process this short.
+func TestMain(m *testing.M) {
+	debug.SetGCPercent(400)
+	os.Exit(m.Run())
+}
 
 func TestModel(t *testing.T) {
 	if err := remote.Analyzer.Flags.Set("report", "true"); err != nil {
