@@ -120,7 +120,7 @@ func run(pass *analysis.Pass) (any, error) {
 	sort.SliceStable(res.Calls, func(i, j int) bool { return res.Calls[i].Pos() < res.Calls[j].Pos() })
 	if reportCalls {
 		for _, c := range res.Calls {
-			pass.Reportf(c.Pos(), "%s", c.Summary(pass.Fset))
+			pass.Reportf(c.Pos(), "%s", c.summary(pass.Fset))
 		}
 	}
 	return res, nil

@@ -43,8 +43,8 @@ func where(fset *token.FileSet, pos, from token.Pos) string {
 	return fmt.Sprintf("%s:%d", name, p.Line)
 }
 
-// Summary describes the call for the -remote.report debugging output.
-func (c *Call) Summary(fset *token.FileSet) string {
+// summary describes the call for the -remote.report debugging output.
+func (c *Call) summary(fset *token.FileSet) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s call %s", c.Kind, c.Name)
 	if c.Method != "" {
