@@ -150,7 +150,7 @@ func consequence(call *remote.Call) string {
 
 // request says what deadline a request lacks.
 func request(t remote.Timeout) string {
-	if t.Context.Kind == remote.NoContext || t.Context.Kind.Request() {
+	if t.Context.Kind.Contextless() {
 		return "a request without a context"
 	}
 	return "a request whose context has no deadline"
@@ -158,7 +158,7 @@ func request(t remote.Timeout) string {
 
 // theRequest says what deadline the request of a call lacks, in a clause.
 func theRequest(t remote.Timeout) string {
-	if t.Context.Kind == remote.NoContext || t.Context.Kind.Request() {
+	if t.Context.Kind.Contextless() {
 		return "the request has no context"
 	}
 	return "the request's context has no deadline"

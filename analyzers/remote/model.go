@@ -145,9 +145,10 @@ func (k SourceKind) String() string {
 	return ""
 }
 
-// Request reports whether the source is a request made without a context.
-func (k SourceKind) Request() bool {
-	return k == NewRequest || k == TestRequest || k == RequestLiteral
+// Contextless reports whether the call has no context at all: it takes none, or its request
+// is made without one.
+func (k SourceKind) Contextless() bool {
+	return k == NoContext || k == NewRequest || k == TestRequest || k == RequestLiteral
 }
 
 // A Source is where the context of a call without a deadline comes from.
