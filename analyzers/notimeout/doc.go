@@ -59,7 +59,10 @@
 // composite literal, new(http.Client), a zero variable or field) is reported once, at the
 // client, naming the first call that sends a request without a deadline and how many
 // others do: that is the line that must change, and adding a Timeout there fixes every call.
-// Everything else is reported at the call.
+// Everything else is reported at the call. The message names the call, why nothing bounds it
+// and what a stalled peer does to it; the places involved (where the client or dialer is
+// built, where the context or request is made, the function that passes its context on, the
+// calls through a client) are the diagnostic's related positions.
 //
 // The suggested fix, for an http.Client composite literal without a Timeout field, adds
 //

@@ -268,3 +268,69 @@ func shortPkg(path string) string {
 	}
 	return path
 }
+
+// embeddedDrivers are database/sql drivers of databases that run inside the process.
+var embeddedDrivers = []string{
+	"github.com/mattn/go-sqlite3", "modernc.org/sqlite", "github.com/glebarez/go-sqlite",
+	"github.com/glebarez/sqlite", "github.com/ncruces/go-sqlite3", "github.com/mutecomm/go-sqlcipher",
+	"github.com/xeodou/go-sqlcipher", "modernc.org/ql", "github.com/cznic/ql",
+	"github.com/marcboeker/go-duckdb", "github.com/duckdb/duckdb-go",
+}
+
+// embeddedSQL reports whether the package imports the driver of an embedded database (SQLite,
+// ql, DuckDB): its database/sql calls do not leave the process.
+func (st *state) embeddedSQL() bool {
+	if st.embedded == 0 {
+		st.embedded = 2
+		for _, imp := range st.pass.Pkg.Imports() {
+			for _, d := range embeddedDrivers {
+				if imp.Path() == d || strings.HasPrefix(imp.Path(), d+"/") {
+					st.embedded = 1
+				}
+			}
+		}
+	}
+	return st.embedded == 1
+}
+
+// grpcDial evaluates a gRPC dial: it leaves the process only when an option makes it block.
+func (w *walker) grpcDial(opts []ssa.Value, ctx verdict) (verdict, bool) {
+	block, timeout, complete := false, false, true
+	for _, o := range opts {
+		flow.Backward(o, 128, func(x ssa.Value) bool {
+			switch x := x.(type) {
+			case *ssa.Call:
+				if _, builtin := x.Common().Value.(*ssa.Builtin); builtin {
+					return true // append
+				}
+				id := flow.ID(flow.Callee(x.Common()))
+				if id.Pkg == grpcPkg && id.Recv == "" {
+					switch id.Name {
+					case "WithBlock", "WithReturnConnectionError":
+						block = true
+					case "WithTimeout":
+						timeout = true
+					}
+					return false
+				}
+				complete = false // options made elsewhere may set a timeout
+			case *ssa.Parameter, *ssa.FreeVar, *ssa.Global:
+				complete = false
+			case *ssa.UnOp:
+				if _, ok := x.X.(*ssa.FieldAddr); ok {
+					complete = false
+				}
+			}
+			return true
+		})
+	}
+	switch {
+	case timeout:
+		return bounded("grpc.WithTimeout"), block
+	case !block:
+		return unknown, false // does not block: not a call that waits for the server
+	case !complete:
+		return unknown, true
+	}
+	return ctx, true
+}

@@ -1,9 +1,8 @@
 package remote
 
 import (
-	"fmt"
 	"go/token"
-	"strings"
+	"go/types"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -60,34 +59,31 @@ func (s Status) String() string {
 // A Call is a call that leaves the process.
 type Call struct {
 	Instr ssa.CallInstruction
-	Kind  Kind
-	// Name is how messages name the call: "http.Get", "http.Client.Do", "sql.DB.Query",
-	// "GreeterClient.SayHello". For a call through a function that passes its context on
-	// (Via != ""), it names the remote call inside that function.
+	// Func is the function or method called: the remote call itself or, for a call Via a
+	// function, that function. Checks name it with flow.Name.
+	Func *types.Func
+	Kind Kind
+	// Name is how the -remote.report names the remote call: "http.Get", "http.Client.Do",
+	// "sql.DB.Query", "GreeterClient.SayHello"; for a call Via a function, the remote call
+	// inside it.
 	Name string
 	// Method is the HTTP method when the model can tell it ("GET", "POST"), for HTTP calls.
 	Method string
 	// Stream marks a streaming gRPC call (NewStream, server or client streaming stubs): such
 	// calls are long-lived by design and usually carry no deadline.
 	Stream bool
-	// Via is set when the call is not itself remote but reaches a remote call (Name, at
-	// ViaPos) through a function that passes one of its parameters' context to it, or that
-	// takes no context itself, with nothing else bounding it (a ParamFact): Via names that
-	// function, and Instead its form that takes a context, when it has one.
-	Via     string
-	ViaPos  string // "client.go:30"
-	Instead string
+	// Via is set when the call is not itself remote but reaches a remote call through a
+	// function (Func) that passes one of its parameters' context to it, or that takes no
+	// context itself, with nothing else bounding it: the entry of that function's ParamFact.
+	Via *Passed
 	// Loopback is set when the call goes to this machine, by a constant URL or address
 	// ("http://localhost:8080/ping", "127.0.0.1:" + port): a readiness poll of a server the
 	// program starts, test scaffolding.
 	Loopback bool
 	// Contract is set when nothing bounds the call but the function it is in has no context
-	// to give it, by contract: a method implementing an interface of another package whose
-	// method has no context ("implements database.Driver.Lock"), or the context-free form
-	// of an API ("the context-free form of QueryxContext", a wrapper's Query calling Query).
-	// The line to change is the interface or the API's callers, not this call; the callers
-	// of a context-free form are checked through its ParamFact.
-	Contract string
+	// to give it, by contract. The line to change is the interface or the API's callers, not
+	// this call; the callers of a context-free form are checked through its ParamFact.
+	Contract Contract
 	// Timeout says what bounds the call.
 	Timeout Timeout
 }
@@ -98,14 +94,11 @@ func (c *Call) Pos() token.Pos { return c.Instr.Pos() }
 // Timeout says what bounds a remote call, and when nothing does, why.
 type Timeout struct {
 	Status Status
-	// By names what bounds a Bounded call: "client Timeout", "context.WithTimeout".
+	// By names what bounds a Bounded call: "http.Client.Timeout", "context.WithTimeout".
 	By string
-	// Context is where the call's context comes from when it has no deadline: a call of
-	// context.Background or TODO, an http.NewRequest (which gives the request none). For a
-	// call that takes no context at all (http.Get, sql.DB.Query, net.Dial) it is NoContext.
+	// Context is, when nothing bounds the call, where its context comes from, or that it
+	// takes none.
 	Context Source
-	// NoContext is set for calls that take no context at all.
-	NoContext bool
 	// Client is the http.Client, net.Dialer or tls.Dialer the call goes through, when the model
 	// knows where it is built and that it has no timeout.
 	Client *Origin
@@ -118,10 +111,73 @@ type Timeout struct {
 	Request bool
 }
 
-// A Source is where a value lacking a bound comes from.
+// SourceKind says where the context of a call without a deadline comes from.
+type SourceKind uint8
+
+const (
+	NoContext      SourceKind = iota + 1 // the call takes no context at all (http.Get, sql.DB.Query, net.Dial)
+	Background                           // context.Background()
+	TODO                                 // context.TODO()
+	WithoutCancel                        // context.WithoutCancel, which drops its parent's deadline
+	NewRequest                           // http.NewRequest, which gives the request no context
+	TestRequest                          // httptest.NewRequest, likewise
+	RequestLiteral                       // an http.Request composite literal, likewise
+)
+
+// String names the source as code: "context.Background()", "http.NewRequest".
+func (k SourceKind) String() string {
+	switch k {
+	case NoContext:
+		return "no context"
+	case Background:
+		return "context.Background()"
+	case TODO:
+		return "context.TODO()"
+	case WithoutCancel:
+		return "context.WithoutCancel"
+	case NewRequest:
+		return "http.NewRequest"
+	case TestRequest:
+		return "httptest.NewRequest"
+	case RequestLiteral:
+		return "an http.Request literal"
+	}
+	return ""
+}
+
+// Contextless reports whether the call has no context at all: it takes none, or its request
+// is made without one.
+func (k SourceKind) Contextless() bool {
+	return k == NoContext || k == NewRequest || k == TestRequest || k == RequestLiteral
+}
+
+// A Source is where the context of a call without a deadline comes from.
 type Source struct {
-	What string    // "context.Background()", "context.TODO()", "http.NewRequest"
-	Pos  token.Pos // the call that makes it
+	Kind SourceKind // zero: the model does not know
+	Pos  token.Pos  // the call or literal that makes it; NoPos for NoContext
+}
+
+// ContractKind says why a function has no context to give its remote calls.
+type ContractKind uint8
+
+const (
+	// ContextFree: the function is the context-free form of an API, named like the call it
+	// makes (a wrapper's Query calling sql.DB.Query, sqlx's MustBegin calling Beginx) or with
+	// a sibling that takes a context (Loads next to LoadsContext). Contract.Name is the
+	// call's method or that sibling.
+	ContextFree ContractKind = iota + 1
+	// Implements: the function implements a method without a context of an interface declared
+	// in another package. Contract.Name is that method: "database.Driver.Lock".
+	Implements
+	// CalledFrom: an unexported function called only from functions so bound. Contract.Name
+	// is the first such caller.
+	CalledFrom
+)
+
+// A Contract says why a function has no context to give; the zero Contract: it could have one.
+type Contract struct {
+	Kind ContractKind
+	Name string
 }
 
 // OriginKind says how a client or dialer without a timeout is built.
@@ -141,94 +197,11 @@ type Origin struct {
 	// Type is "http.Client", "net.Dialer" or "tls.Dialer".
 	Type string
 	// Pos is the composite literal's left brace, new's parenthesis, the local or package
-	// variable's or field's name, the constructor call.
+	// variable's or field's name, the constructor call; NoPos for http.DefaultClient.
 	Pos token.Pos
 	// Alloc is the allocation of a Local origin.
 	Alloc *ssa.Alloc
 	// Name is the constructor's or variable's name ("http.DefaultClient",
 	// "cleanhttp.DefaultClient", the field name).
 	Name string
-}
-
-// Describe says what an origin is, for messages: "http.DefaultClient", "the http.Client made
-// at line 12".
-func (o *Origin) Describe(fset *token.FileSet, from token.Pos) string {
-	at := Where(fset, o.Pos, from)
-	switch o.Kind {
-	case Default:
-		return o.Name
-	case Constructor:
-		return fmt.Sprintf("the %s returned by %s at %s", o.Type, o.Name, at)
-	case ZeroVar:
-		return fmt.Sprintf("the zero %s in variable %s (%s)", o.Type, o.Name, at)
-	case ZeroField:
-		return fmt.Sprintf("the zero %s in field %s (%s)", o.Type, o.Name, at)
-	}
-	return fmt.Sprintf("the %s made at %s", o.Type, at)
-}
-
-// Where renders pos for a message about something at from: "line 12" in the same file,
-// "client.go:12" in another.
-func Where(fset *token.FileSet, pos, from token.Pos) string {
-	p := fset.Position(pos)
-	if !p.IsValid() {
-		return "an unknown position"
-	}
-	if f := fset.Position(from); f.IsValid() && f.Filename == p.Filename {
-		return fmt.Sprintf("line %d", p.Line)
-	}
-	name := p.Filename
-	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
-		name = name[i+1:]
-	}
-	return fmt.Sprintf("%s:%d", name, p.Line)
-}
-
-// Summary describes the call for the -remote.report debugging output.
-func (c *Call) Summary(fset *token.FileSet) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s call %s", c.Kind, c.Name)
-	if c.Method != "" {
-		fmt.Fprintf(&b, " (%s)", c.Method)
-	}
-	if c.Stream {
-		b.WriteString(" (stream)")
-	}
-	if c.Via != "" {
-		fmt.Fprintf(&b, " via %s", c.Via)
-	}
-	fmt.Fprintf(&b, ": %s", c.Timeout.Status)
-	if c.Contract != "" {
-		fmt.Fprintf(&b, " [%s]", c.Contract)
-	}
-	if c.Loopback {
-		b.WriteString(" [loopback]")
-	}
-	t := c.Timeout
-	switch t.Status {
-	case Bounded:
-		fmt.Fprintf(&b, " by %s", t.By)
-	case Unbounded:
-		var why []string
-		if t.Client != nil {
-			why = append(why, t.Client.Describe(fset, c.Pos()))
-		}
-		if t.NoContext {
-			why = append(why, "no context")
-		} else if t.Context.What != "" {
-			why = append(why, "context from "+t.Context.What)
-		}
-		if len(why) > 0 {
-			fmt.Fprintf(&b, " (%s)", strings.Join(why, "; "))
-		}
-	case Unknown:
-		if t.Param >= 0 {
-			kind := "context"
-			if t.Request {
-				kind = "request"
-			}
-			fmt.Fprintf(&b, " (%s from parameter %d)", kind, t.Param)
-		}
-	}
-	return b.String()
 }

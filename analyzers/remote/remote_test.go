@@ -1,13 +1,28 @@
 package remote_test
 
 import (
+	"fmt"
+	"go/token"
+	"go/types"
+	"os"
 	"path/filepath"
+	"runtime/debug"
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/remote"
 )
+
+// TestMain runs the tests with less garbage collection: most of their time is go/packages
+// parsing and type-checking net/http and its dependencies from source, which makes garbage
+// that is not worth collecting in a process this short.
+func TestMain(m *testing.M) {
+	debug.SetGCPercent(400)
+	os.Exit(m.Run())
+}
 
 func TestModel(t *testing.T) {
 	if err := remote.Analyzer.Flags.Set("report", "true"); err != nil {
@@ -15,5 +30,68 @@ func TestModel(t *testing.T) {
 	}
 	defer remote.Analyzer.Flags.Set("report", "false")
 	testdata, _ := filepath.Abs("../../testdata")
-	analysistest.Run(t, testdata, remote.Analyzer, "remote/...")
+	results := analysistest.Run(t, testdata, remote.Analyzer, "remote/...")
+
+	// What the checks read from the Result, beyond the report (-remote.report's want
+	// comments): the function called, the ParamFact entry a call goes through, and the kinds
+	// and positions of what leaves a call unbounded.
+	want := map[string]string{
+		"calls.go:19":    "http.Get source=no context client=Default",
+		"calls.go:29":    "Client.Do source=http.NewRequest@28 client=Local@27",
+		"calls.go:43":    "Client.Do source=context.TODO()@42 client=Default",
+		"calls.go:75":    "GreeterClient.SayHello source=context.Background()@75",
+		"calls.go:88":    "Tx.Exec source=no context",
+		"facts.go:57":    "DB.Query source=no context contract=ContextFree:Query",
+		"usefacts.go:13": "Client.Hello via=GreeterClient.SayHello(param 1) source=context.Background()@13",
+		"usefacts.go:15": "facts.Fetch via=Client.Do(param 0) source=context.TODO()@15",
+		"usefacts.go:20": "facts.Send via=Client.Do(param 0, request) source=http.NewRequest@19",
+	}
+	got := make(map[string]string)
+	for _, r := range results {
+		fset, pkg := r.Action.Package.Fset, r.Action.Package.Types
+		for _, c := range r.Result.(*remote.Result).Calls {
+			got[at(fset, c.Pos())] = fields(fset, pkg, c)
+		}
+	}
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("%s: got %q, want %q", k, got[k], w)
+		}
+	}
+}
+
+func at(fset *token.FileSet, pos token.Pos) string {
+	p := fset.Position(pos)
+	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
+}
+
+func line(fset *token.FileSet, pos token.Pos) string {
+	if !pos.IsValid() {
+		return ""
+	}
+	return fmt.Sprintf("@%d", fset.Position(pos).Line)
+}
+
+func fields(fset *token.FileSet, pkg *types.Package, c *remote.Call) string {
+	var b strings.Builder
+	b.WriteString(flow.Name(c.Func, pkg))
+	if v := c.Via; v != nil {
+		req := ""
+		if v.Request {
+			req = ", request"
+		}
+		fmt.Fprintf(&b, " via=%s(param %d%s)", v.Callee, v.Index, req)
+	}
+	if s := c.Timeout.Context; s.Kind != 0 {
+		fmt.Fprintf(&b, " source=%s%s", s.Kind, line(fset, s.Pos))
+	}
+	if o := c.Timeout.Client; o != nil {
+		kinds := map[remote.OriginKind]string{remote.Local: "Local", remote.ZeroVar: "ZeroVar", remote.ZeroField: "ZeroField", remote.Default: "Default", remote.Constructor: "Constructor"}
+		fmt.Fprintf(&b, " client=%s%s", kinds[o.Kind], line(fset, o.Pos))
+	}
+	if k := c.Contract.Kind; k != 0 {
+		kinds := map[remote.ContractKind]string{remote.ContextFree: "ContextFree", remote.Implements: "Implements", remote.CalledFrom: "CalledFrom"}
+		fmt.Fprintf(&b, " contract=%s:%s", kinds[k], c.Contract.Name)
+	}
+	return b.String()
 }

@@ -12,6 +12,8 @@ import (
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
 // Callee returns the function or method that call c invokes, when it is known statically or is
@@ -82,7 +84,7 @@ func backward(v ssa.Value, limit int, visit func(ssa.Value) bool, stores *Stores
 			continue
 		case *ssa.FreeVar:
 			// A closure's captured value: what its creators bind.
-			stack = append(stack, bindings(x)...)
+			stack = append(stack, Bindings(x)...)
 			continue
 		case *ssa.Function, *ssa.Global, *ssa.Const, *ssa.Parameter, *ssa.Builtin:
 			continue
@@ -102,8 +104,8 @@ func backward(v ssa.Value, limit int, visit func(ssa.Value) bool, stores *Stores
 	}
 }
 
-// bindings returns the values bound to a free variable by the closures that create its function.
-func bindings(fv *ssa.FreeVar) []ssa.Value {
+// Bindings returns the values bound to a free variable by the closures that create its function.
+func Bindings(fv *ssa.FreeVar) []ssa.Value {
 	anon := fv.Parent()
 	if anon == nil || anon.Parent() == nil {
 		return nil
@@ -405,6 +407,29 @@ func BlockCalls(blocks []*ssa.BasicBlock) iter.Seq[ssa.CallInstruction] {
 			}
 		}
 	}
+}
+
+// Returns yields the return statements of fn.
+func Returns(fn *ssa.Function) iter.Seq[*ssa.Return] {
+	return func(yield func(*ssa.Return) bool) {
+		for _, b := range fn.Blocks {
+			if n := len(b.Instrs); n > 0 {
+				if ret, ok := b.Instrs[n-1].(*ssa.Return); ok && !yield(ret) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// ContextParam returns the first context.Context parameter of fn, or nil.
+func ContextParam(fn *ssa.Function) *ssa.Parameter {
+	for _, p := range fn.Params {
+		if typeis.Context(p.Type()) {
+			return p
+		}
+	}
+	return nil
 }
 
 // IsNil reports whether v is the constant nil.

@@ -4,6 +4,6 @@ package addimport
 import "net/http"
 
 func get(u string) {
-	c := &http.Client{} // want `this http.Client has no Timeout`
+	c := &http.Client{} // related "addimport.go:8: Client.Get sends a request without a context through it" // want `this http.Client has no Timeout`
 	c.Get(u)
 }

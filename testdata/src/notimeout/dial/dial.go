@@ -11,7 +11,7 @@ import (
 // ---- Reported ----
 
 func dial(addr string) (net.Conn, error) {
-	return net.Dial("tcp", addr) // want `net.Dial has no timeout: connecting to an unresponsive host blocks this call for minutes, until the operating system gives up; use net.DialTimeout or a net.Dialer with a Timeout`
+	return net.Dial("tcp", addr) // want `net.Dial has no timeout, so an unresponsive host blocks this call for minutes; use a net.Dialer with a Timeout`
 }
 
 func dialNetwork(network, addr string) {
@@ -27,26 +27,26 @@ func zeroTimeout(addr string) {
 }
 
 func tlsDial(addr string) {
-	tls.Dial("tcp", addr, &tls.Config{}) // want `tls.Dial has no timeout: a server that stalls the TLS handshake blocks this call forever; use tls.DialWithDialer with a net.Dialer that has a Timeout`
+	tls.Dial("tcp", addr, &tls.Config{}) // want `tls.Dial has no timeout, so a stalled TLS handshake hangs this call; use tls.DialWithDialer with a Timeout`
 }
 
 func zeroDialer(addr string) {
 	var d net.Dialer
-	d.Dial("tcp", addr) // want `net.Dialer.Dial dials without a context through the net.Dialer made at line 34, which has no Timeout`
+	d.Dial("tcp", addr) // related "dial.go:34: this net.Dialer has no Timeout" // want `net.Dialer without a Timeout dials without a context, so an unresponsive host blocks this call for minutes`
 }
 
 func dialerBackground(addr string) {
 	d := &net.Dialer{KeepAlive: time.Minute}
-	d.DialContext(context.Background(), "tcp", addr) // want `net.Dialer.DialContext dials with a context without a deadline, from context.Background\(\) \(line 40\) through the net.Dialer made at line 39, which has no Timeout`
+	d.DialContext(context.Background(), "tcp", addr) // related "dial.go:39: this net.Dialer has no Timeout" "dial.go:40: context.Background() has no deadline" // want `net.Dialer without a Timeout gets a context without a deadline`
 }
 
 func tlsDialer(addr string) {
 	d := &tls.Dialer{Config: &tls.Config{}}
-	d.Dial("tcp", addr) // want `tls.Dialer.Dial dials without a context through the tls.Dialer made at line 44, which has no Timeout: a server that stalls the TLS handshake`
+	d.Dial("tcp", addr) // related "dial.go:44: this tls.Dialer has no Timeout" // want `tls.Dialer without a Timeout dials without a context, so a stalled TLS handshake hangs this call`
 }
 
 func tlsWithZeroDialer(addr string) {
-	tls.DialWithDialer(&net.Dialer{}, "tcp", addr, nil) // want `tls.DialWithDialer dials without a context through the net.Dialer made at line 49`
+	tls.DialWithDialer(&net.Dialer{}, "tcp", addr, nil) // related "dial.go:49: this net.Dialer has no Timeout" // want `net.Dialer without a Timeout dials without a context, so a stalled TLS handshake`
 }
 
 // ---- Not reported ----
@@ -118,5 +118,5 @@ func dialLocal(port string) {
 
 // The caller's context is at hand but not used.
 func tlsIgnoringContext(ctx context.Context, addr string) {
-	tls.Dial("tcp", addr, nil) // want `tls.Dial has no timeout: a server that stalls the TLS handshake blocks this call forever; use a tls.Dialer's DialContext with ctx`
+	tls.Dial("tcp", addr, nil) // want `tls.Dial has no timeout, so a stalled TLS handshake hangs this call; use a tls.Dialer's DialContext with ctx`
 }

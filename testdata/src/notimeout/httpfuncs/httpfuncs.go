@@ -13,46 +13,46 @@ import (
 // ---- Reported ----
 
 func get(u string) (*http.Response, error) {
-	return http.Get(u) // want `http.Get uses http.DefaultClient, which has no timeout: a stalled server blocks this call forever; use an http.Client with a Timeout, or a request made with http.NewRequestWithContext and a deadline`
+	return http.Get(u) // want `http.Get uses http.DefaultClient \(no timeout\), so a stalled server hangs this call; use a client with a Timeout`
 }
 
 func head(u string) {
-	http.Head(u) // want `http.Head uses http.DefaultClient`
+	http.Head(u) // want `http.Head uses http.DefaultClient \(no timeout\)`
 }
 
 func post(u string) {
-	http.Post(u, "application/json", nil) // want `http.Post uses http.DefaultClient`
+	http.Post(u, "application/json", nil) // want `http.Post uses http.DefaultClient \(no timeout\)`
 }
 
 func postForm(u string) {
-	http.PostForm(u, url.Values{"a": {"b"}}) // want `http.PostForm uses http.DefaultClient`
+	http.PostForm(u, url.Values{"a": {"b"}}) // want `http.PostForm uses http.DefaultClient \(no timeout\)`
 }
 
 func defaultClientNewRequest(u string) {
 	req, _ := http.NewRequest("GET", u, nil)
-	http.DefaultClient.Do(req) // want `http.Client.Do sends a request made by http.NewRequest \(line 32\), which gives it no context, through http.DefaultClient, which has no timeout: a stalled server blocks this call forever`
+	http.DefaultClient.Do(req) // related "httpfuncs.go:32: http.NewRequest gives the request no context" // want `http.DefaultClient has no Timeout and the request has no context, so a stalled server hangs this call`
 }
 
 func defaultClientBackground(u string) {
 	req, _ := http.NewRequestWithContext(context.Background(), "GET", u, nil)
-	http.DefaultClient.Do(req) // want `http.Client.Do sends a request whose context comes from context.Background\(\) \(line 37\) and has no deadline, through http.DefaultClient`
+	http.DefaultClient.Do(req) // related "httpfuncs.go:37: context.Background() has no deadline" // want `http.DefaultClient has no Timeout and the request's context has no deadline`
 }
 
 func defaultClientGet(u string) {
-	http.DefaultClient.Get(u) // want `http.Client.Get sends a request without a context, through http.DefaultClient, which has no timeout`
+	http.DefaultClient.Get(u) // want `http.DefaultClient has no Timeout and the request has no context`
 }
 
 func withContextTODO(u string) {
 	req, _ := http.NewRequest("GET", u, nil)
 	req = req.WithContext(context.TODO())
-	http.DefaultClient.Do(req) // want `context.TODO\(\) \(line 47\)`
+	http.DefaultClient.Do(req) // related "httpfuncs.go:47: context.TODO() has no deadline" // want `the request's context has no deadline`
 }
 
 func cancelOnly(u string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, "GET", u, nil)
-	http.DefaultClient.Do(req) // want `context.Background\(\) \(line 52\) and has no deadline`
+	http.DefaultClient.Do(req) // related "httpfuncs.go:52: context.Background() has no deadline" // want `the request's context has no deadline`
 }
 
 // The wrong context: a deadline is made, but the request uses its parent.
@@ -62,17 +62,17 @@ func wrongContext(u string) {
 	defer cancel()
 	_ = tctx
 	req, _ := http.NewRequestWithContext(ctx, "GET", u, nil)
-	http.DefaultClient.Do(req) // want `context.Background\(\) \(line 60\) and has no deadline`
+	http.DefaultClient.Do(req) // related "httpfuncs.go:60: context.Background() has no deadline" // want `the request's context has no deadline`
 }
 
 func cleanClient(u string) {
 	c := cleanhttp.DefaultClient()
-	c.Get(u) // want `http.Client.Get sends a request without a context, through the http.Client returned by cleanhttp.DefaultClient at line 69, which has no timeout`
+	c.Get(u) // related "httpfuncs.go:69: cleanhttp.DefaultClient returns an http.Client without a Timeout" // want `this http.Client has no Timeout and the request has no context`
 }
 
 func transport(u string) {
 	req, _ := http.NewRequest("GET", u, nil)
-	http.DefaultTransport.RoundTrip(req) // want `http.RoundTripper.RoundTrip sends a request made by http.NewRequest \(line 74\), which gives it no context: a stalled server blocks this call forever`
+	http.DefaultTransport.RoundTrip(req) // related "httpfuncs.go:74: http.NewRequest gives the request no context" // want `RoundTripper.RoundTrip's request has no context, so a stalled server hangs this call`
 }
 
 // ---- Not reported ----

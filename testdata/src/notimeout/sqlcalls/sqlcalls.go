@@ -10,40 +10,40 @@ import (
 // ---- Reported ----
 
 func query(db *sql.DB) {
-	rows, _ := db.Query("SELECT id FROM orders") // want `sql.DB.Query takes no context, so nothing bounds it: a stalled database blocks this call forever; use QueryContext with a context that has a deadline`
+	rows, _ := db.Query("SELECT id FROM orders") // want `DB.Query takes no context, so a stalled database hangs this call; use QueryContext and context.WithTimeout`
 	rows.Close()
 }
 
 func exec(ctx context.Context, db *sql.DB) {
-	db.Exec("DELETE FROM sessions") // want `sql.DB.Exec takes no context, so nothing bounds it: a stalled database blocks this call forever; use ExecContext with ctx`
+	db.Exec("DELETE FROM sessions") // want `DB.Exec takes no context, so a stalled database hangs this call; use ExecContext with ctx`
 }
 
 func queryRow(db *sql.DB) (n int) {
-	db.QueryRow("SELECT count(*) FROM orders").Scan(&n) // want `sql.DB.QueryRow takes no context`
+	db.QueryRow("SELECT count(*) FROM orders").Scan(&n) // want `DB.QueryRow takes no context`
 	return n
 }
 
 func prepare(db *sql.DB) {
-	stmt, _ := db.Prepare("SELECT 1") // want `sql.DB.Prepare takes no context`
-	stmt.Exec()                       // want `sql.Stmt.Exec takes no context`
+	stmt, _ := db.Prepare("SELECT 1") // want `DB.Prepare takes no context`
+	stmt.Exec()                       // want `Stmt.Exec takes no context`
 }
 
 func begin(db *sql.DB) {
-	tx, _ := db.Begin()              // want `sql.DB.Begin takes no context, so nothing bounds it: a stalled database blocks this call forever; use BeginTx`
-	tx.Exec("UPDATE orders SET a=1") // want `sql.Tx.Exec takes no context`
+	tx, _ := db.Begin()              // want `DB.Begin takes no context, so a stalled database hangs this call; use BeginTx`
+	tx.Exec("UPDATE orders SET a=1") // want `Tx.Exec takes no context`
 	tx.Commit()
 }
 
 func queryContextBackground(db *sql.DB) {
-	db.QueryContext(context.Background(), "SELECT 1") // want `sql.DB.QueryContext gets a context without a deadline, from context.Background\(\) \(line 38\): a stalled database blocks this call forever; derive one with context.WithTimeout`
+	db.QueryContext(context.Background(), "SELECT 1") // related "sqlcalls.go:38: context.Background() has no deadline" // want `DB.QueryContext's context has no deadline, so a stalled database hangs this call; use context.WithTimeout`
 }
 
 func beginTxTODO(db *sql.DB) {
-	db.BeginTx(context.TODO(), nil) // want `sql.DB.BeginTx gets a context without a deadline`
+	db.BeginTx(context.TODO(), nil) // related "sqlcalls.go:42: context.TODO() has no deadline" // want `DB.BeginTx's context has no deadline`
 }
 
 func connExec(conn *sql.Conn) {
-	conn.ExecContext(context.Background(), "SELECT 1") // want `sql.Conn.ExecContext gets a context without a deadline`
+	conn.ExecContext(context.Background(), "SELECT 1") // related "sqlcalls.go:46: context.Background() has no deadline" // want `Conn.ExecContext's context has no deadline`
 }
 
 // ---- Not reported ----

@@ -27,7 +27,7 @@ func (c *Client) Upload(ctx context.Context, url string) error {
 	if err != nil {
 		return err
 	}
-	_, err = c.do(req) // want `Client.do passes a request made by http.NewRequest \(line 26\), which gives it no context, to http.Client.Do \(viareq.go:19\), which nothing else bounds: a stalled server blocks that call forever; make the request with http.NewRequestWithContext and ctx`
+	_, err = c.do(req) // related "viareq.go:18: Client.do passes its request's context to Client.Do" "viareq.go:26: http.NewRequest gives the request no context" // want `Client.do's request has no context, so a stalled server hangs this call; make it with http.NewRequestWithContext and ctx`
 	return err
 }
 

@@ -1,0 +1,264 @@
+package notimeout
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/remote"
+)
+
+// Messages name the call, why nothing bounds it and what a stalled peer does to it, with one
+// piece of advice when there is a line-local one; where the client was built, where the
+// context was made and the function that passes its context on are Related positions.
+
+// reportClient reports a client without a Timeout once, naming the first call that sends a
+// request without a deadline through it, with the fix when the client is a composite literal.
+func (c *checker) reportClient(g *group) {
+	o, first := g.origin, g.calls[0]
+	msg := fmt.Sprintf("%s has no Timeout, so a stalled server hangs %s, whose request has no deadline",
+		c.client(o), c.name(first.Func))
+	switch n := len(g.calls) - 1; {
+	case n == 1:
+		msg += " (and 1 other call)"
+	case n > 1:
+		msg += fmt.Sprintf(" (and %d other calls)", n)
+	}
+	var rel related
+	for _, call := range g.calls {
+		rel.add(call.Pos(), "%s sends %s through it", c.name(call.Func), request(call.Timeout))
+		rel.source(call.Timeout.Context)
+	}
+	d := analysis.Diagnostic{Pos: o.Pos, Message: msg, Related: rel}
+	if lit, ok := c.literal(o); ok {
+		if hasField(lit, "Timeout") {
+			return // Timeout: 0 written out: no timeout on purpose
+		}
+		d.Pos, d.End = lit.Pos(), lit.End()
+		if fix, ok := c.addTimeout(lit); ok {
+			d.SuggestedFixes = []analysis.SuggestedFix{fix}
+		}
+	}
+	c.rep.Report(d)
+}
+
+// reportCall reports a call that nothing bounds, at the call.
+func (c *checker) reportCall(call *remote.Call) {
+	t := call.Timeout
+	var rel related
+	if call.Via != nil {
+		rel.via(c.pass.Pkg, call)
+	}
+	if t.Client != nil {
+		rel.origin(t.Client)
+	}
+	rel.source(t.Context)
+	d := analysis.Diagnostic{Pos: call.Pos(), Message: c.message(call), Related: rel}
+	if cur, ok := c.calls.At(call.Pos()); ok {
+		d.Pos, d.End = cur.Node().Pos(), cur.Node().End()
+	}
+	c.rep.Report(d)
+}
+
+// message says why nothing bounds call and what a stalled peer does to it.
+func (c *checker) message(call *remote.Call) string {
+	t := call.Timeout
+	name, fn := c.name(call.Func), call.Instr.Parent()
+	hangs := ", so " + consequence(call)
+	switch {
+	case call.Via != nil && t.Context.Kind == remote.NoContext:
+		msg := fmt.Sprintf("%s calls %s without a context%s", name, call.Via.Callee, hangs)
+		if call.Via.Instead != "" {
+			msg = fmt.Sprintf("%s takes no context%s; use %s%s", name, hangs, call.Via.Instead, withContext(fn))
+		}
+		return msg
+	case call.Kind == remote.HTTP && t.Context.Kind == remote.NewRequest && contextParam(fn) != "":
+		// The caller's context is at hand: the request is the line to change.
+		return fmt.Sprintf("%s's request has no context%s; make it with http.NewRequestWithContext and %s", name, hangs, contextParam(fn))
+	case call.Via != nil && t.Request:
+		return fmt.Sprintf("%s passes a request without a deadline to %s%s", name, call.Via.Callee, hangs)
+	case call.Via != nil:
+		return fmt.Sprintf("%s passes a context without a deadline to %s%s", name, call.Via.Callee, hangs)
+	case call.Kind == remote.HTTP && t.Client != nil && t.Client.Kind == remote.Default && call.Func.Signature().Recv() == nil:
+		return fmt.Sprintf("%s uses http.DefaultClient (no timeout)%s; use a client with a Timeout", name, hangs)
+	case call.Kind == remote.HTTP && t.Client != nil:
+		return fmt.Sprintf("%s has no Timeout and %s%s", c.client(t.Client), theRequest(t), hangs)
+	case call.Kind == remote.HTTP:
+		return fmt.Sprintf("%s's %s%s", name, strings.TrimPrefix(theRequest(t), "the "), hangs)
+	case call.Kind == remote.Dial:
+		return c.dialMessage(call, hangs)
+	case t.Context.Kind == remote.NoContext: // SQL
+		return fmt.Sprintf("%s takes no context%s; use %s%s", name, hangs, contextForm(call.Func.Name()), withContext(fn))
+	}
+	// gRPC calls, SQL calls with a context.
+	return fmt.Sprintf("%s's context has no deadline%s; use context.WithTimeout", name, hangs)
+}
+
+func (c *checker) dialMessage(call *remote.Call, hangs string) string {
+	t := call.Timeout
+	id := flow.ID(call.Func)
+	switch {
+	case id.Pkg == grpcPkg:
+		return fmt.Sprintf("%s with WithBlock waits with no deadline%s; use grpc.NewClient", c.name(call.Func), hangs)
+	case t.Client != nil && t.Context.Kind == remote.NoContext:
+		return fmt.Sprintf("%s without a Timeout dials without a context%s", t.Client.Type, hangs)
+	case t.Client != nil:
+		return fmt.Sprintf("%s without a Timeout gets a context without a deadline%s", t.Client.Type, hangs)
+	case id == flow.FuncID{Pkg: "net", Name: "DialTimeout"}:
+		return "net.DialTimeout with a zero timeout has none" + hangs
+	}
+	// With a context at hand, the caller's deadline is the one to use.
+	advice := "use a net.Dialer with a Timeout"
+	if id.Pkg == tlsPkg {
+		advice = "use tls.DialWithDialer with a Timeout"
+	}
+	if ctx := contextParam(call.Instr.Parent()); ctx != "" {
+		advice = "use a net.Dialer's DialContext with " + ctx
+		if id.Pkg == tlsPkg {
+			advice = "use a tls.Dialer's DialContext with " + ctx
+		}
+	}
+	return fmt.Sprintf("%s has no timeout%s; %s", c.name(call.Func), hangs, advice)
+}
+
+const (
+	grpcPkg = "google.golang.org/grpc"
+	tlsPkg  = "crypto/tls"
+)
+
+// consequence says what a stalled peer does to the call.
+func consequence(call *remote.Call) string {
+	switch call.Kind {
+	case remote.SQL:
+		return "a stalled database hangs this call"
+	case remote.Dial:
+		switch call.Func.Pkg().Path() {
+		case grpcPkg:
+			return "an unreachable server hangs this call"
+		case tlsPkg:
+			return "a stalled TLS handshake hangs this call"
+		}
+		return "an unresponsive host blocks this call for minutes"
+	}
+	return "a stalled server hangs this call"
+}
+
+// request says what deadline a request lacks.
+func request(t remote.Timeout) string {
+	if t.Context.Kind.Contextless() {
+		return "a request without a context"
+	}
+	return "a request whose context has no deadline"
+}
+
+// theRequest says what deadline the request of a call lacks, in a clause.
+func theRequest(t remote.Timeout) string {
+	if t.Context.Kind.Contextless() {
+		return "the request has no context"
+	}
+	return "the request's context has no deadline"
+}
+
+// client names a client or dialer without a timeout, for messages about the calls through it.
+func (c *checker) client(o *remote.Origin) string {
+	switch o.Kind {
+	case remote.Default:
+		return o.Name
+	case remote.ZeroVar:
+		return fmt.Sprintf("the zero %s in variable %s", o.Type, o.Name)
+	case remote.ZeroField:
+		return fmt.Sprintf("the zero %s in field %s", o.Type, o.Name)
+	}
+	return "this " + o.Type
+}
+
+// name is how messages name a function.
+func (c *checker) name(fn *types.Func) string { return flow.Name(fn, c.pass.Pkg) }
+
+// A related lists the other places a finding involves.
+type related []analysis.RelatedInformation
+
+func (r *related) add(pos token.Pos, format string, args ...any) {
+	if pos.IsValid() {
+		*r = append(*r, analysis.RelatedInformation{Pos: pos, Message: fmt.Sprintf(format, args...)})
+	}
+}
+
+// source adds where the context or request without a deadline is made, once.
+func (r *related) source(s remote.Source) {
+	for _, x := range *r {
+		if x.Pos == s.Pos {
+			return
+		}
+	}
+	switch s.Kind {
+	case remote.Background, remote.TODO:
+		r.add(s.Pos, "%s has no deadline", s.Kind)
+	case remote.WithoutCancel:
+		r.add(s.Pos, "context.WithoutCancel drops the deadline")
+	case remote.NewRequest, remote.TestRequest:
+		r.add(s.Pos, "%s gives the request no context", s.Kind)
+	case remote.RequestLiteral:
+		r.add(s.Pos, "this http.Request literal has no context")
+	}
+}
+
+// origin adds where a client or dialer without a timeout is built.
+func (r *related) origin(o *remote.Origin) {
+	switch o.Kind {
+	case remote.Local:
+		r.add(o.Pos, "this %s has no Timeout", o.Type)
+	case remote.Constructor:
+		r.add(o.Pos, "%s returns an %s without a Timeout", o.Name, o.Type)
+	case remote.ZeroVar:
+		r.add(o.Pos, "variable %s holds a zero %s, without a Timeout", o.Name, o.Type)
+	case remote.ZeroField:
+		r.add(o.Pos, "field %s holds a zero %s, without a Timeout", o.Name, o.Type)
+	}
+}
+
+// via adds the function that call goes through, at its declaration.
+func (r *related) via(from *types.Package, call *remote.Call) {
+	name, p := flow.Name(call.Func, from), call.Via
+	switch {
+	case p.Index < 0:
+		r.add(call.Func.Pos(), "%s calls %s without a context", name, p.Callee)
+	case p.Request:
+		r.add(call.Func.Pos(), "%s passes its request's context to %s", name, p.Callee)
+	default:
+		r.add(call.Func.Pos(), "%s passes its context to %s", name, p.Callee)
+	}
+}
+
+// contextForm names the form of a database/sql method that takes a context: "QueryContext".
+func contextForm(method string) string {
+	if method == "Begin" {
+		return "BeginTx"
+	}
+	return method + "Context"
+}
+
+// withContext says which context to give the form that takes one: " with ctx", the context
+// parameter of fn or of the functions around it, or " and context.WithTimeout".
+func withContext(fn *ssa.Function) string {
+	if name := contextParam(fn); name != "" {
+		return " with " + name
+	}
+	return " and context.WithTimeout"
+}
+
+// contextParam returns the name of a context.Context parameter of fn or of the functions
+// around it, or "".
+func contextParam(fn *ssa.Function) string {
+	for f := fn; f != nil; f = f.Parent() {
+		if p := flow.ContextParam(f); p != nil && p.Name() != "_" && p.Name() != "" {
+			return p.Name()
+		}
+	}
+	return ""
+}

@@ -1,0 +1,347 @@
+package remote
+
+import (
+	"go/token"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
+)
+
+// Clients and dialers: where an http.Client, net.Dialer or tls.Dialer is built and whether a
+// timeout is set on it, and the package-wide index of the fields and variables through which one
+// may be set elsewhere.
+
+// index records the struct fields and package variables whose own fields the package assigns
+// or passes on, so that a Timeout may be set through them.
+func (st *state) index(funcs []*ssa.Function) {
+	for _, fn := range funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				switch instr := instr.(type) {
+				case *ssa.Store:
+					switch addr := instr.Addr.(type) {
+					case *ssa.FieldAddr:
+						switch base := addr.X.(type) {
+						case *ssa.FieldAddr:
+							if fv := flow.FieldVar(base); fv != nil {
+								st.fieldTouched[fv] = true
+							}
+						case *ssa.Global:
+							st.globalTouched[base] = true
+						}
+					case *ssa.Global:
+						if isDefaultClient(addr) {
+							st.defaultTouched = true
+						}
+					}
+				case *ssa.FieldAddr:
+					st.checkTimeoutField(instr)
+				case ssa.CallInstruction:
+					st.checkPassed(instr.Common())
+				}
+			}
+		}
+	}
+}
+
+// checkTimeoutField notes where a timeout field of a client or dialer is set, or its address
+// taken, on a value that is not a local allocation (which the walk reads directly): on a
+// client kept in a struct field or package variable, that field or variable is touched; on a
+// parameter, the client was passed to the function, which the walk notices where it is
+// passed; anywhere else, the model gives up on the type for the package.
+func (st *state) checkTimeoutField(fa *ssa.FieldAddr) {
+	fv := flow.FieldVar(fa)
+	if fv == nil {
+		return
+	}
+	for _, t := range objTypes {
+		if !typeis.Named(fa.X.Type(), t.pkg, t.name) || !slices.Contains(t.fields, fv.Name()) && fv.Name() != t.subField {
+			continue
+		}
+		written := false
+		for _, r := range *fa.Referrers() {
+			if load, ok := r.(*ssa.UnOp); !ok || load.X != fa {
+				written = true
+			}
+		}
+		if !written {
+			continue
+		}
+		switch base := fa.X.(type) {
+		case *ssa.Alloc, *ssa.Parameter:
+		case *ssa.UnOp:
+			if !st.touch(base.X) {
+				st.untraced[t] = true
+			}
+		default:
+			if !st.touch(base) {
+				st.untraced[t] = true
+			}
+		}
+	}
+}
+
+// checkPassed notes the struct fields and package variables whose value a call passes as an
+// argument (other than as the receiver of a client's or dialer's method): the callee may set
+// a timeout on it.
+func (st *state) checkPassed(c *ssa.CallCommon) {
+	for i, a := range c.Args {
+		load, ok := a.(*ssa.UnOp)
+		if !ok || load.Op != token.MUL {
+			continue
+		}
+		if i == 0 && !c.IsInvoke() {
+			if fn := c.StaticCallee(); fn != nil && fn.Signature.Recv() != nil {
+				continue // a method called on it
+			}
+		}
+		st.touch(load.X)
+	}
+}
+
+// touch notes that the struct field or package variable at addr may be given a timeout
+// elsewhere; it reports false when addr is neither.
+func (st *state) touch(addr ssa.Value) bool {
+	switch x := addr.(type) {
+	case *ssa.FieldAddr:
+		st.fieldTouched[flow.FieldVar(x)] = true
+	case *ssa.Global:
+		st.globalTouched[x] = true
+		if isDefaultClient(x) {
+			st.defaultTouched = true
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// obj evaluates a client or dialer (a pointer to a struct of type t): where it is built, and
+// whether a timeout is set on it.
+func (w *walker) obj(v ssa.Value, f *frame, t *objType) verdict {
+	r := w.obj1(v, f, t)
+	if r.k == vUnbounded && w.st.untraced[t] {
+		return unknown // the package sets timeouts on values of the type the model cannot trace
+	}
+	return r
+}
+
+func (w *walker) obj1(v ssa.Value, f *frame, t *objType) verdict {
+	v, r, ok := w.value(v, f, roleObj, t)
+	if !ok {
+		return r
+	}
+	eval := func(v ssa.Value, f *frame) verdict { return w.obj1(v, f, t) }
+	switch v := v.(type) {
+	case *ssa.Alloc:
+		if typeis.Named(v.Type(), t.pkg, t.name) {
+			return w.alloc(v, t)
+		}
+	case *ssa.Global:
+		if typeis.Named(v.Type(), t.pkg, t.name) {
+			return w.zeroGlobal(v, t)
+		}
+	case *ssa.FieldAddr:
+		if typeis.Named(v.Type(), t.pkg, t.name) {
+			return w.zeroField(v, t)
+		}
+	case *ssa.UnOp:
+		if v.Op == token.MUL {
+			return w.load(v.X, f, t)
+		}
+		return unknown
+	case *ssa.Parameter:
+		if r := w.param(v, f, false, eval); r.k != vParam {
+			return r
+		}
+		return unknown // a client from the caller: the caller's business
+	case *ssa.FreeVar:
+		if f == nil {
+			return w.freeVar(v, func(b ssa.Value) verdict { return w.obj1(b, nil, t) })
+		}
+		return unknown
+	}
+	return w.follow(v, f, false, func(c *ssa.CallCommon, idx int, f *frame) verdict { return w.objCall(c, idx, f, t) }, eval)
+}
+
+func (w *walker) objCall(c *ssa.CallCommon, idx int, f *frame, t *objType) verdict {
+	if t == httpClient {
+		if name, ok := noTimeoutConstructors[flow.ID(flow.Callee(c))]; ok {
+			return verdict{k: vUnbounded, origin: &Origin{Kind: Constructor, Type: t.display, Pos: c.Pos(), Name: name}}
+		}
+	}
+	return w.results(c, idx, f, func(v ssa.Value, f *frame) verdict { return w.obj1(v, f, t) })
+}
+
+// load evaluates the pointer loaded from addr: a package variable, a struct field, a local
+// variable whose address is taken, a variable captured by a closure.
+func (w *walker) load(addr ssa.Value, f *frame, t *objType) verdict {
+	if r, ok := w.enter(addr, f, roleLoad, t); !ok {
+		return r
+	}
+	eval := func(v ssa.Value, f *frame) verdict { return w.obj1(v, f, t) }
+	each := func(vals []ssa.Value) verdict {
+		return known(joinEach(vals, func(s ssa.Value) verdict { return eval(s, nil) }))
+	}
+	switch a := addr.(type) {
+	case *ssa.Global:
+		if t == httpClient && isDefaultClient(a) {
+			return w.defaultClient()
+		}
+		if a.Pkg != w.st.pkg || w.st.globalTouched[a] {
+			return unknown
+		}
+		return each(w.st.stores.Globals[a])
+	case *ssa.FieldAddr:
+		fv := flow.FieldVar(a)
+		if fv == nil || fv.Pkg() != w.st.pass.Pkg || w.st.fieldTouched[fv] {
+			return unknown
+		}
+		return each(w.st.stores.Fields[fv])
+	case *ssa.Alloc:
+		return w.stored(a, f, eval)
+	case *ssa.FreeVar:
+		if f == nil {
+			return w.freeVar(a, func(b ssa.Value) verdict { return w.load(b, nil, t) })
+		}
+	}
+	return unknown
+}
+
+// defaultClient evaluates http.DefaultClient, which has no timeout unless the package changes it.
+func (w *walker) defaultClient() verdict {
+	if w.st.defaultTouched || w.st.untraced[httpClient] {
+		return unknown
+	}
+	return verdict{k: vUnbounded, origin: &Origin{Kind: Default, Type: httpClient.display, Name: "http.DefaultClient"}}
+}
+
+// alloc evaluates a client or dialer made in the function: a composite literal, new(T), or a
+// local variable. It is bounded when one of its timeout fields is set to anything but a zero
+// constant; unknown when it is overwritten as a whole or passed to a function that might set
+// one.
+func (w *walker) alloc(a *ssa.Alloc, t *objType) verdict {
+	origin := &Origin{Kind: Local, Type: t.display, Pos: a.Pos(), Alloc: a}
+	r := w.allocFields(a, t, origin, 0)
+	if r.k == vUnbounded {
+		r.origin = origin
+	}
+	return r
+}
+
+func (w *walker) allocFields(a *ssa.Alloc, t *objType, origin *Origin, depth int) verdict {
+	if depth > 4 {
+		return unknown
+	}
+	result := verdict{k: vUnbounded}
+	for _, r := range *a.Referrers() {
+		switch r := r.(type) {
+		case *ssa.FieldAddr:
+			fv := flow.FieldVar(r)
+			if fv == nil {
+				continue
+			}
+			name := fv.Name()
+			timeout, sub := slices.Contains(t.fields, name), name == t.subField && t.sub != nil
+			if !timeout && !sub {
+				continue
+			}
+			for _, rr := range *r.Referrers() {
+				switch rr := rr.(type) {
+				case *ssa.Store:
+					if rr.Addr != r {
+						continue
+					}
+					if timeout {
+						if !flow.IsZero(rr.Val) {
+							return bounded(t.display + "." + name)
+						}
+						continue
+					}
+					switch sv := w.obj(rr.Val, nil, t.sub); sv.k {
+					case vBounded:
+						return bounded(t.display + "." + name + " (" + sv.by + ")")
+					case vUnbounded:
+					default:
+						result = unknown
+					}
+				case *ssa.UnOp:
+					// a read
+				default:
+					result = unknown // its address is taken: something may set it
+				}
+			}
+		case *ssa.Store:
+			if r.Addr != a {
+				continue // the pointer itself stored somewhere: fine
+			}
+			// The whole value overwritten: a composite literal built aside and copied in
+			// (c := http.Client{...}), or a copy of another value.
+			if flow.IsZero(r.Val) {
+				continue
+			}
+			if load, ok := r.Val.(*ssa.UnOp); ok && load.Op == token.MUL {
+				if lit, ok := load.X.(*ssa.Alloc); ok && lit.Comment == "complit" {
+					if lit.Pos().IsValid() {
+						origin.Pos, origin.Alloc = lit.Pos(), lit
+					}
+					switch sv := w.allocFields(lit, t, origin, depth+1); sv.k {
+					case vBounded:
+						return sv
+					case vUnbounded:
+						continue
+					}
+				}
+			}
+			result = unknown
+		case ssa.CallInstruction:
+			c := r.Common()
+			if isMethodOf(c, a, t) {
+				continue
+			}
+			if _, remote := rules[flow.ID(flow.Callee(c))]; remote {
+				continue // dialed with: remote calls do not set timeouts
+			}
+			if slices.Contains(c.Args, ssa.Value(a)) {
+				result = unknown // passed to a function that may set a timeout
+			}
+		}
+	}
+	return result
+}
+
+// isMethodOf reports whether c calls a method of type t on receiver a.
+func isMethodOf(c *ssa.CallCommon, a ssa.Value, t *objType) bool {
+	fn := c.StaticCallee()
+	if fn == nil || len(c.Args) == 0 || c.Args[0] != a || fn.Signature.Recv() == nil {
+		return false
+	}
+	return typeis.Named(fn.Signature.Recv().Type(), t.pkg, t.name)
+}
+
+// zeroGlobal evaluates a package variable of the struct type itself (var c http.Client).
+func (w *walker) zeroGlobal(g *ssa.Global, t *objType) verdict {
+	if g.Pkg != w.st.pkg || g.Object() == nil || g.Object().Exported() || w.st.globalTouched[g] || len(w.st.stores.Globals[g]) > 0 {
+		return unknown
+	}
+	return verdict{k: vUnbounded, origin: &Origin{Kind: ZeroVar, Type: t.display, Pos: g.Pos(), Name: g.Name()}}
+}
+
+// zeroField evaluates a struct field of the struct type itself (struct{ c http.Client }): its
+// zero value, unless the package assigns it or sets a field of it. Exported fields may be set
+// by other packages.
+func (w *walker) zeroField(fa *ssa.FieldAddr, t *objType) verdict {
+	fv := flow.FieldVar(fa)
+	if fv == nil || fv.Pkg() != w.st.pass.Pkg || fv.Exported() || fv.Embedded() || w.st.fieldTouched[fv] || len(w.st.stores.Fields[fv]) > 0 {
+		return unknown
+	}
+	return verdict{k: vUnbounded, origin: &Origin{Kind: ZeroField, Type: t.display, Pos: fv.Pos(), Name: fv.Name()}}
+}
+
+func isDefaultClient(g *ssa.Global) bool {
+	obj := g.Object()
+	return obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == httpPkg && obj.Name() == "DefaultClient"
+}

@@ -1,0 +1,74 @@
+package remote
+
+import (
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
+)
+
+// Contexts: whether a context.Context, or the context of an *http.Request, carries a deadline.
+
+// ctx evaluates a context.Context value.
+func (w *walker) ctx(v ssa.Value, f *frame) verdict {
+	v, r, ok := w.value(v, f, roleCtx, nil)
+	if !ok {
+		return r
+	}
+	return w.follow(v, f, false, w.ctxCall, w.ctx)
+}
+
+func (w *walker) ctxCall(c *ssa.CallCommon, idx int, f *frame) verdict {
+	fn := flow.Callee(c)
+	id := flow.ID(fn)
+	if id.Pkg == ctxPkg && id.Recv == "" {
+		switch {
+		case id.Name == "Background":
+			return unbounded(Background, c.Pos())
+		case id.Name == "TODO":
+			return unbounded(TODO, c.Pos())
+		case id.Name == "WithoutCancel":
+			// Detached from its parent: no deadline, whatever the parent's.
+			return unbounded(WithoutCancel, c.Pos())
+		case deadlineMakers[id.Name]:
+			return bounded("context." + id.Name)
+		}
+	}
+	if i, ok := ctxWrappers[id]; ok {
+		return w.ctx(flow.NewSite(c, fn).Arg(i), f)
+	}
+	if id == (flow.FuncID{Pkg: httpPkg, Recv: "Request", Name: "Context"}) && len(c.Args) == 1 {
+		return w.req(c.Args[0], f)
+	}
+	return w.results(c, idx, f, w.ctx)
+}
+
+// req evaluates the context of an *http.Request value.
+func (w *walker) req(v ssa.Value, f *frame) verdict {
+	v, r, ok := w.value(v, f, roleReq, nil)
+	if !ok {
+		return r
+	}
+	if a, ok := v.(*ssa.Alloc); ok && a.Comment == "complit" && typeis.Named(a.Type(), httpPkg, "Request") {
+		return unbounded(RequestLiteral, a.Pos())
+	}
+	return w.follow(v, f, true, w.reqCall, w.req)
+}
+
+func (w *walker) reqCall(c *ssa.CallCommon, idx int, f *frame) verdict {
+	id := flow.ID(flow.Callee(c))
+	switch id {
+	case flow.FuncID{Pkg: httpPkg, Name: "NewRequest"}:
+		return unbounded(NewRequest, c.Pos())
+	case flow.FuncID{Pkg: "net/http/httptest", Name: "NewRequest"}:
+		return unbounded(TestRequest, c.Pos())
+	case flow.FuncID{Pkg: httpPkg, Name: "NewRequestWithContext"}:
+		return w.ctx(c.Args[0], f)
+	case flow.FuncID{Pkg: httpPkg, Recv: "Request", Name: "WithContext"},
+		flow.FuncID{Pkg: httpPkg, Recv: "Request", Name: "Clone"}:
+		if len(c.Args) == 2 {
+			return w.ctx(c.Args[1], f)
+		}
+	}
+	return w.results(c, idx, f, w.req)
+}

@@ -1,0 +1,148 @@
+package remote
+
+import (
+	"fmt"
+	"go/types"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+)
+
+// Facts: the functions that pass their context on to a remote call, and the calls of them.
+
+// ParamFact marks a function that passes the context of some of its parameters (a
+// context.Context, or an *http.Request's context) to a remote call that nothing else bounds:
+// its callers decide whether that call can hang, so the model treats a call of the function as
+// a remote call too.
+type ParamFact struct {
+	Params []Passed
+}
+
+// Passed is one parameter a function passes to a remote call, or (Index -1) a remote call
+// it makes without any context because it is the context-free form of an API.
+type Passed struct {
+	Index   int  // among the function's SSA parameters: the receiver first, for methods; -1: none
+	Request bool // an *http.Request whose context is used, rather than a context.Context
+	Kind    Kind
+	Name    string // the remote call, as the report names it: "sql.DB.Query"
+	Callee  string // the remote call, as flow.Name names it: "DB.Query"
+	At      string // where the remote call is: "client.go:30"
+	Instead string // for Index -1, the function's form that takes a context, if any
+}
+
+func (*ParamFact) AFact() {}
+
+func (f *ParamFact) String() string {
+	var parts []string
+	for _, p := range f.Params {
+		what := "the context"
+		if p.Request {
+			what = "the request context"
+		}
+		if p.Index < 0 {
+			parts = append(parts, fmt.Sprintf("no context to %s at %s", p.Name, p.At))
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%s of parameter %d to %s at %s", what, p.Index, p.Name, p.At))
+	}
+	return "passes " + strings.Join(parts, ", ")
+}
+
+// summarise exports the ParamFacts of the functions that pass a parameter's context to one
+// of calls with nothing else bounding it, or that are the context-free form of an API.
+func (st *state) summarise(calls []*Call) {
+	for _, c := range calls {
+		t := c.Timeout
+		index, instead := t.Param, ""
+		switch {
+		case c.Stream:
+			continue
+		case t.Status == Unknown && t.Param >= 0:
+		case t.Status == Unbounded && t.Context.Kind == NoContext && c.Contract.Kind == ContextFree:
+			index, instead = -1, st.sibling(c.Instr.Parent())
+		default:
+			continue
+		}
+		fn := c.Instr.Parent()
+		if _, ok := fn.Object().(*types.Func); !ok || fn.Synthetic != "" {
+			continue
+		}
+		dup := false
+		for _, p := range st.summaries[fn] {
+			dup = dup || p.Index == index
+		}
+		if !dup {
+			pos := st.pass.Fset.Position(c.Pos())
+			st.summaries[fn] = append(st.summaries[fn], Passed{
+				Index: index, Request: t.Request, Kind: c.Kind, Name: c.Name, Callee: flow.Name(c.Func, st.pass.Pkg),
+				At: fmt.Sprintf("%s:%d", filepath.Base(pos.Filename), pos.Line), Instead: instead,
+			})
+		}
+	}
+	for _, fn := range st.funcs {
+		if ps := st.summaries[fn]; len(ps) > 0 {
+			st.pass.ExportObjectFact(fn.Object(), &ParamFact{Params: ps})
+		}
+	}
+}
+
+// passed returns what the function callee passes on to remote calls: from this package's
+// summaries, or from the fact of an imported function.
+func (st *state) passed(callee *ssa.Function) []Passed {
+	if ps, ok := st.summaries[callee]; ok {
+		return ps
+	}
+	obj, ok := callee.Object().(*types.Func)
+	if !ok || obj.Pkg() == st.pass.Pkg {
+		return nil
+	}
+	obj = obj.Origin()
+	f, seen := st.imported[obj]
+	if !seen {
+		f = new(ParamFact)
+		if !st.pass.ImportObjectFact(obj, f) {
+			f = nil
+		}
+		st.imported[obj] = f
+	}
+	if f == nil {
+		return nil
+	}
+	return f.Params
+}
+
+// via returns the remote call that call makes through a function with a ParamFact, or nil.
+func (st *state) via(call ssa.CallInstruction) *Call {
+	common := call.Common()
+	callee := common.StaticCallee()
+	if callee == nil {
+		return nil
+	}
+	fn, _ := callee.Object().(*types.Func)
+	var best *Call
+	for _, p := range st.passed(callee) {
+		if p.Index >= len(common.Args) {
+			continue
+		}
+		w := st.walker(call.Parent())
+		var v verdict
+		switch {
+		case p.Index < 0:
+			v = noContext()
+		case p.Request:
+			v = w.req(common.Args[p.Index], nil)
+		default:
+			v = w.ctx(common.Args[p.Index], nil)
+		}
+		c := &Call{Instr: call, Func: fn, Kind: p.Kind, Name: p.Name, Via: &p, Timeout: v.timeout()}
+		c.Timeout.Request = p.Request
+		st.setContract(c, callee.Name())
+		if best == nil || c.Timeout.Status == Unbounded && best.Timeout.Status != Unbounded {
+			best = c
+		}
+	}
+	return best
+}

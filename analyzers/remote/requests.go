@@ -1,0 +1,144 @@
+package remote
+
+import (
+	"go/token"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+)
+
+// Requests: what a request is made with (its method, its URL), and calls to this machine.
+
+// makers visits the calls that make the request v (http.NewRequest, NewRequestWithContext),
+// with the frame their arguments are in; it returns false when some path to v is not one.
+func (w *walker) makers(v ssa.Value, f *frame, depth int, visit func(c *ssa.CallCommon, f *frame)) bool {
+	if v == nil || depth > 16 {
+		return false
+	}
+	v = flow.Unwrap(v)
+	switch v := v.(type) {
+	case *ssa.Extract:
+		if c, ok := v.Tuple.(*ssa.Call); ok && v.Index == 0 {
+			return w.makersCall(c.Common(), f, depth, visit)
+		}
+	case *ssa.Call:
+		return w.makersCall(v.Common(), f, depth, visit)
+	case *ssa.Phi:
+		for _, e := range v.Edges {
+			if !w.makers(e, f, depth+1, visit) {
+				return false
+			}
+		}
+		return true
+	case *ssa.Parameter:
+		if a, ok := f.arg(v); ok {
+			return w.makers(a, f.parent, depth+1, visit)
+		}
+	}
+	return false
+}
+
+func (w *walker) makersCall(c *ssa.CallCommon, f *frame, depth int, visit func(c *ssa.CallCommon, f *frame)) bool {
+	switch flow.ID(flow.Callee(c)) {
+	case flow.FuncID{Pkg: httpPkg, Name: "NewRequest"}, flow.FuncID{Pkg: httpPkg, Name: "NewRequestWithContext"}:
+		visit(c, f)
+		return true
+	case flow.FuncID{Pkg: httpPkg, Recv: "Request", Name: "WithContext"},
+		flow.FuncID{Pkg: httpPkg, Recv: "Request", Name: "Clone"}:
+		return w.makers(c.Args[0], f, depth+1, visit)
+	}
+	nf := w.enterCall(c, f)
+	if nf == nil {
+		return false
+	}
+	found := false
+	for v := range returned(nf.fn, 0) {
+		if !w.makers(v, nf, depth+1, visit) {
+			return false
+		}
+		found = true
+	}
+	return found
+}
+
+// requestArg returns the i-th argument of http.NewRequest (method, url) for a maker call,
+// with NewRequestWithContext's context skipped.
+func requestArg(c *ssa.CallCommon, i int) ssa.Value {
+	if flow.ID(flow.Callee(c)).Name == "NewRequestWithContext" {
+		i++
+	}
+	if i < len(c.Args) {
+		return c.Args[i]
+	}
+	return nil
+}
+
+// method returns the HTTP method of the request v, when constants say it.
+func (w *walker) method(v ssa.Value) string {
+	m, same := "", true
+	ok := w.makers(v, nil, 0, func(c *ssa.CallCommon, f *frame) {
+		cm := w.str(requestArg(c, 0), f, 0)
+		if cm == "" || m != "" && cm != m {
+			same = false
+		}
+		m = cm
+	})
+	if !ok || !same {
+		return ""
+	}
+	return m
+}
+
+// loopbackRequest reports whether every request v can be is made for a constant URL on the
+// loopback interface.
+func (w *walker) loopbackRequest(v ssa.Value) bool {
+	all := true
+	ok := w.makers(v, nil, 0, func(c *ssa.CallCommon, f *frame) {
+		all = all && w.loopback(requestArg(c, 1), f, 0)
+	})
+	return ok && all
+}
+
+// loopback reports whether the string v is a URL or address whose host is written as a
+// constant naming this machine: "http://localhost:8080/ping", "127.0.0.1:" + port, ":9090".
+// Its leftmost constant part decides (concatenations, fmt.Sprintf's format,
+// net.JoinHostPort's host).
+func (w *walker) loopback(v ssa.Value, f *frame, depth int) bool {
+	if v == nil || depth > 16 {
+		return false
+	}
+	if s, ok := flow.StringConst(v); ok {
+		return loopbackHost(s)
+	}
+	switch x := flow.Unwrap(v).(type) {
+	case *ssa.BinOp:
+		return x.Op == token.ADD && w.loopback(x.X, f, depth+1)
+	case *ssa.Call:
+		switch flow.ID(flow.Callee(x.Common())) {
+		case flow.FuncID{Pkg: "fmt", Name: "Sprintf"}:
+			return len(x.Call.Args) > 0 && w.loopback(x.Call.Args[0], f, depth+1)
+		case flow.FuncID{Pkg: netPkg, Name: "JoinHostPort"}:
+			h := w.str(x.Call.Args[0], f, depth+1)
+			return h == "localhost" || strings.HasPrefix(h, "127.") || h == "::1"
+		}
+	case *ssa.Parameter:
+		if a, ok := f.arg(x); ok {
+			return w.loopback(a, f.parent, depth+1)
+		}
+	}
+	return false
+}
+
+func loopbackHost(s string) bool {
+	if i := strings.Index(s, "://"); i >= 0 {
+		s = s[i+3:]
+	}
+	for _, p := range []string{"localhost:", "localhost/", "127.", "[::1]", ":"} {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return s == "localhost"
+}

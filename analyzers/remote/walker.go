@@ -1,0 +1,219 @@
+package remote
+
+import (
+	"go/token"
+	"iter"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+)
+
+// The walks follow SSA values backward from a remote call to where they are made: a context
+// to context.Background or context.WithTimeout (contexts.go), a request to http.NewRequest
+// (requests.go), a client to its composite literal (clients.go). They look through phis,
+// conversions, local variables, the results of functions of the same package (whose
+// parameters are then mapped to the call's arguments) and, for clients and dialers, struct
+// fields and package variables assigned in the package. Whatever else they meet (a parameter
+// of a function of another package, a field set elsewhere, a call of another package) makes
+// the verdict "unknown", which the checks treat as handled.
+
+// A frame maps the parameters of a function the walk entered through its results to the
+// arguments of the call.
+type frame struct {
+	fn     *ssa.Function
+	args   []ssa.Value
+	parent *frame
+	depth  int
+}
+
+const (
+	maxSteps = 512 // values visited per walk
+	maxDepth = 4   // nested function results entered
+)
+
+type role uint8
+
+const (
+	roleCtx role = iota
+	roleReq
+	roleObj
+	roleLoad
+)
+
+type walkKey struct {
+	v    ssa.Value
+	f    *frame
+	role role
+	t    *objType
+}
+
+// A walker evaluates the values of the calls of one function.
+type walker struct {
+	st    *state
+	top   *ssa.Function
+	seen  map[walkKey]bool
+	steps int
+}
+
+func (st *state) walker(fn *ssa.Function) *walker {
+	return &walker{st: st, top: fn, seen: make(map[walkKey]bool)}
+}
+
+// value starts the evaluation of v in a role: it looks through conversions and marks v
+// visited. It returns false, and the verdict to stop with, when v is nil (unknown), was
+// visited already (a cycle: none) or the budget is spent (unknown).
+func (w *walker) value(v ssa.Value, f *frame, r role, t *objType) (ssa.Value, verdict, bool) {
+	if v == nil {
+		return nil, unknown, false
+	}
+	v = flow.Unwrap(v)
+	res, ok := w.enter(v, f, r, t)
+	return v, res, ok
+}
+
+// enter marks v visited in this role; when it was already (a cycle) it returns none, when the
+// budget is spent, unknown.
+func (w *walker) enter(v ssa.Value, f *frame, r role, t *objType) (verdict, bool) {
+	k := walkKey{v, f, r, t}
+	if w.seen[k] {
+		return none, false
+	}
+	if w.steps >= maxSteps {
+		return unknown, false
+	}
+	w.seen[k] = true
+	w.steps++
+	return verdict{}, true
+}
+
+// str returns the constant string v, following parameters to the arguments of entered calls.
+func (w *walker) str(v ssa.Value, f *frame, depth int) string {
+	if s, ok := flow.StringConst(v); ok {
+		return s
+	}
+	if p, ok := flow.Unwrap(v).(*ssa.Parameter); ok && depth < 16 {
+		if a, ok := f.arg(p); ok {
+			return w.str(a, f.parent, depth+1)
+		}
+	}
+	return ""
+}
+
+// follow evaluates the ways any value is handed on within and between functions: as the
+// result of a call (evaluated by call), through a phi, a parameter or a local variable.
+// Anything else is unknown.
+func (w *walker) follow(v ssa.Value, f *frame, req bool, call func(c *ssa.CallCommon, idx int, f *frame) verdict, eval func(ssa.Value, *frame) verdict) verdict {
+	switch v := v.(type) {
+	case *ssa.Call:
+		return call(v.Common(), 0, f)
+	case *ssa.Extract:
+		if c, ok := v.Tuple.(*ssa.Call); ok {
+			return call(c.Common(), v.Index, f)
+		}
+	case *ssa.Phi:
+		return joinEach(v.Edges, func(e ssa.Value) verdict { return eval(e, f) })
+	case *ssa.Parameter:
+		return w.param(v, f, req, eval)
+	case *ssa.UnOp:
+		if a, ok := v.X.(*ssa.Alloc); ok && v.Op == token.MUL {
+			return w.stored(a, f, eval)
+		}
+	}
+	return unknown
+}
+
+// joinEach joins eval over the values something may hold; none when there are none.
+func joinEach(vals []ssa.Value, eval func(ssa.Value) verdict) verdict {
+	r := none
+	for _, v := range vals {
+		r = join(r, eval(v))
+	}
+	return r
+}
+
+// known turns "nothing found" (no values, or only cycles) into unknown.
+func known(r verdict) verdict {
+	if r.k == vNone {
+		return unknown
+	}
+	return r
+}
+
+// freeVar evaluates a variable captured by a closure through the values bound to it where the
+// closure is made.
+func (w *walker) freeVar(fv *ssa.FreeVar, eval func(ssa.Value) verdict) verdict {
+	return known(joinEach(flow.Bindings(fv), eval))
+}
+
+// param evaluates a parameter: in an entered function, the call's argument; in the analysed
+// function itself, a dependency on the caller.
+func (w *walker) param(p *ssa.Parameter, f *frame, req bool, eval func(ssa.Value, *frame) verdict) verdict {
+	if f != nil {
+		if a, ok := f.arg(p); ok {
+			return eval(a, f.parent)
+		}
+		return unknown
+	}
+	if p.Parent() == w.top {
+		return verdict{k: vParam, param: slices.Index(w.top.Params, p), req: req}
+	}
+	return unknown
+}
+
+// stored evaluates a local variable through the values stored into it.
+func (w *walker) stored(a *ssa.Alloc, f *frame, eval func(ssa.Value, *frame) verdict) verdict {
+	return known(joinEach(flow.Stored(a), func(s ssa.Value) verdict { return eval(s, f) }))
+}
+
+// results evaluates result idx of a call of a function of this package through its return
+// statements, mapping its parameters to the call's arguments.
+func (w *walker) results(c *ssa.CallCommon, idx int, f *frame, eval func(ssa.Value, *frame) verdict) verdict {
+	nf := w.enterCall(c, f)
+	if nf == nil {
+		return unknown
+	}
+	r := none
+	for v := range returned(nf.fn, idx) {
+		r = join(r, eval(v, nf))
+	}
+	return known(r)
+}
+
+// returned yields result idx of the return statements of fn, but for zero values (the nil of
+// return nil, err).
+func returned(fn *ssa.Function, idx int) iter.Seq[ssa.Value] {
+	return func(yield func(ssa.Value) bool) {
+		for ret := range flow.Returns(fn) {
+			if idx < len(ret.Results) && !flow.IsZero(ret.Results[idx]) && !yield(ret.Results[idx]) {
+				return
+			}
+		}
+	}
+}
+
+// enterCall returns the frame in which to evaluate the results of the function c calls, or
+// nil when it is not a function of this package or the walk is already deep enough.
+func (w *walker) enterCall(c *ssa.CallCommon, parent *frame) *frame {
+	callee := c.StaticCallee()
+	if callee == nil || callee.Pkg != w.st.pkg || len(callee.Blocks) == 0 || parent != nil && parent.depth >= maxDepth {
+		return nil
+	}
+	depth := 1
+	if parent != nil {
+		depth = parent.depth + 1
+	}
+	return &frame{fn: callee, args: c.Args, parent: parent, depth: depth}
+}
+
+// arg returns the argument that parameter p of the entered function was called with.
+func (f *frame) arg(p *ssa.Parameter) (ssa.Value, bool) {
+	if f == nil || p.Parent() != f.fn {
+		return nil, false
+	}
+	if i := slices.Index(f.fn.Params, p); i >= 0 && i < len(f.args) {
+		return f.args[i], true
+	}
+	return nil, false
+}
