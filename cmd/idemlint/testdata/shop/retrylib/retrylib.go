@@ -3,6 +3,7 @@ package retrylib
 
 import (
 	"context"
+	"math/rand/v2"
 	"time"
 )
 
@@ -13,7 +14,7 @@ func Do(ctx context.Context, attempts int, fn func(context.Context) error) error
 		if err = fn(ctx); err == nil {
 			return nil
 		}
-		time.Sleep(10 * time.Millisecond)
+		time.Sleep(time.Duration(rand.Int64N(int64(10 * time.Millisecond << i))))
 	}
 	return err
 }
