@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
-	"strings"
 	"time"
 
 	"golang.org/x/tools/go/analysis"
@@ -17,6 +16,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/report"
 	"github.com/idemlint/idemlint/analyzers/internal/syntax"
+	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 	"github.com/idemlint/idemlint/analyzers/retryscope"
 )
@@ -42,7 +42,7 @@ type checker struct {
 
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[retryscope.Analyzer].(*retryscope.Result)
-	if len(res.Scopes) == 0 && len(res.IteratorLoops) == 0 {
+	if len(res.Scopes) == 0 && len(res.IteratorLoops) == 0 || testcode.Package(pass) {
 		return nil, nil
 	}
 	insp := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
@@ -55,8 +55,8 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	for _, s := range append(res.Scopes, res.IteratorLoops...) {
 		switch {
-		case c.inTest(s.Pos()):
-			continue // tests and examples wait as they please
+		case testcode.At(pass, s.Pos()):
+			continue // tests wait as they please
 		case (s.Kind == retryscope.Callback || s.Kind == retryscope.Client) && s.Func != nil && s.Func.Pkg() == pass.Pkg:
 			continue // the library's own defaults, in the library
 		case s.Kind == retryscope.Iterator:
@@ -82,12 +82,6 @@ func run(pass *analysis.Pass) (any, error) {
 		c.checkDeadline(s)
 	}
 	return nil, nil
-}
-
-// inTest reports whether pos is in a test file.
-func (c *checker) inTest(pos token.Pos) bool {
-	f := c.pass.Fset.File(pos)
-	return f != nil && strings.HasSuffix(f.Name(), "_test.go")
 }
 
 // handWritten reports whether the scope's loop is written in this package's code (its waits

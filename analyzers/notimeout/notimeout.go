@@ -3,9 +3,7 @@ package notimeout
 import (
 	_ "embed"
 	"fmt"
-	"go/ast"
 	"go/token"
-	"strings"
 	"time"
 
 	"golang.org/x/tools/go/analysis"
@@ -15,6 +13,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/docs"
 	"github.com/idemlint/idemlint/analyzers/internal/report"
 	"github.com/idemlint/idemlint/analyzers/internal/syntax"
+	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 	"github.com/idemlint/idemlint/analyzers/remote"
 )
 
@@ -70,7 +69,7 @@ type group struct {
 
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[remote.Analyzer].(*remote.Result)
-	if len(res.Calls) == 0 || testSupport(pass) {
+	if len(res.Calls) == 0 || testcode.Package(pass) {
 		return nil, nil
 	}
 	c := &checker{
@@ -82,10 +81,10 @@ func run(pass *analysis.Pass) (any, error) {
 	var groups []*group
 	byOrigin := make(map[token.Pos]*group)
 	for _, call := range res.Calls {
-		if call.Timeout.Status != remote.Unbounded || call.Stream || call.Contract.Kind != 0 || call.Loopback || c.inTest(call.Pos()) {
+		if call.Timeout.Status != remote.Unbounded || call.Stream || call.Contract.Kind != 0 || call.Loopback || testcode.At(c.pass, call.Pos()) {
 			continue
 		}
-		if o := call.Timeout.Client; call.Kind == remote.HTTP && call.Via == nil && o != nil && grouped(o) && !c.inTest(o.Pos) {
+		if o := call.Timeout.Client; call.Kind == remote.HTTP && call.Via == nil && o != nil && grouped(o) && !testcode.At(c.pass, o.Pos) {
 			g := byOrigin[o.Pos]
 			if g == nil {
 				g = &group{origin: o}
@@ -111,65 +110,4 @@ func grouped(o *remote.Origin) bool {
 		return o.Pos.IsValid()
 	}
 	return false
-}
-
-// testImports are packages that only code written for tests imports.
-var testImports = []string{
-	"testing",
-	"github.com/stretchr/testify/",
-	"github.com/onsi/ginkgo",
-	"github.com/onsi/gomega",
-	"go.uber.org/mock/gomock",
-	"github.com/golang/mock/gomock",
-	"gotest.tools/",
-}
-
-// testSupport reports whether the package is written for tests rather than production, by
-// its name: testutil, testsuite, footesting, footestutil, or footest importing a package foo
-// (as httptest imports http). Its remote calls talk to test servers.
-func testSupport(pass *analysis.Pass) bool {
-	name := pass.Pkg.Name()
-	for _, suffix := range []string{"testing", "testutil", "testutils", "testhelper", "testhelpers"} {
-		if strings.HasSuffix(name, suffix) {
-			return true
-		}
-	}
-	if strings.HasPrefix(name, "test") {
-		return true
-	}
-	if base, ok := strings.CutSuffix(name, "test"); ok && base != "" {
-		for _, imp := range pass.Pkg.Imports() {
-			if imp.Name() == base {
-				return true // apmtest for apm, transporttest for transport
-			}
-		}
-	}
-	return false
-}
-
-// testFile reports whether f is written for tests: it imports a testing package. (A package
-// may mix production code and a test suite for its users, file by file.)
-func testFile(f *ast.File) bool {
-	for _, imp := range f.Imports {
-		path := strings.Trim(imp.Path.Value, "`\"")
-		for _, t := range testImports {
-			if path == t || strings.HasSuffix(t, "/") && strings.HasPrefix(path, t) || strings.HasPrefix(path, t+"/") {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// inTest reports whether pos is in a _test.go file or a file written for tests.
-func (c *checker) inTest(pos token.Pos) bool {
-	tf := c.pass.Fset.File(pos)
-	if tf == nil {
-		return false
-	}
-	if strings.HasSuffix(tf.Name(), "_test.go") {
-		return true
-	}
-	f := syntax.File(c.pass, pos)
-	return f != nil && testFile(f)
 }

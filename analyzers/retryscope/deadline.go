@@ -1,6 +1,8 @@
 package retryscope
 
 import (
+	"go/types"
+
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
@@ -88,4 +90,32 @@ func bounded(ctx ssa.Value) bool {
 		return false
 	})
 	return other || !unbounded
+}
+
+// selectsOnSignal reports whether the code of fn in the blocks (in) selects on a signal
+// channel, a channel of struct{} (a stop, quit or done channel, or a context's Done): the
+// caller can stop it as it can cancel a context.
+func selectsOnSignal(fn *ssa.Function, in func(*ssa.BasicBlock) bool) bool {
+	for _, b := range fn.Blocks {
+		if !in(b) {
+			continue
+		}
+		for _, instr := range b.Instrs {
+			sel, ok := instr.(*ssa.Select)
+			if !ok {
+				continue
+			}
+			for _, st := range sel.States {
+				if c, ok := flow.Unwrap(st.Chan).(*ssa.Call); ok && flow.ID(flow.Callee(c.Common())).Pkg == "context" {
+					continue // a context's Done: observesDeadline judges the context
+				}
+				if ch, ok := st.Chan.Type().Underlying().(*types.Chan); ok && st.Dir == types.RecvOnly {
+					if s, ok := ch.Elem().Underlying().(*types.Struct); ok && s.NumFields() == 0 {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }

@@ -48,6 +48,9 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 				}
 			}
 			s.Deadline = observesDeadline(s.Calls)
+			if s.Deadline == DeadlineNone && selectsOnSignal(fn, l.Contains) {
+				s.Deadline = DeadlineContext
+			}
 			scopes = append([]*Scope{s}, scopes...)
 		}
 	}

@@ -3,6 +3,8 @@ package retryscope
 import (
 	"go/constant"
 	"go/token"
+	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -58,6 +60,9 @@ func retryLoop(fn *ssa.Function, l *loops.Loop) (d decision, ok bool) {
 // the counter runs up to a length (i < len(items)).
 func iterates(call ssa.CallInstruction, l *loops.Loop) bool {
 	c := call.Common()
+	if consumes(calleeName(c)) || readsConsumedSource(call, l) {
+		return true // it takes the next item of a stream, or looks at what the loop consumes
+	}
 	args := append([]ssa.Value{c.Value}, c.Args...)
 	found := false
 	for _, a := range args {
@@ -80,6 +85,10 @@ func iterates(call ssa.CallInstruction, l *loops.Loop) bool {
 				found = found || x.Op == token.ARROW && l.Contains(x.Block())
 			case *ssa.Select:
 				found = found || l.Contains(x.Block())
+			case *ssa.Phi:
+				// A counter that does not count attempts, reaching the call through a variable
+				// or a field (config.Port = port): it tries each value of a range.
+				found = found || x.Block() == l.Header && typeis.Integer(x.Type()) && !smallStart(x, l)
 			case *ssa.Call:
 				if x != call && l.Contains(x.Block()) {
 					for _, arg := range x.Call.Args {
@@ -99,6 +108,32 @@ func iterates(call ssa.CallInstruction, l *loops.Loop) bool {
 		})
 	}
 	return found || countsToLength(l)
+}
+
+// readsConsumedSource reports whether call is a method whose receiver another call of the
+// loop consumes (rd.PeekType() where the loop also calls rd.ReadReply()): the source moves
+// on each round, so the loop reads a stream.
+func readsConsumedSource(call ssa.CallInstruction, l *loops.Loop) bool {
+	fn := flow.Callee(call.Common())
+	if fn == nil {
+		return false
+	}
+	recv := flow.NewSite(call.Common(), fn).Recv
+	if recv == nil {
+		return false
+	}
+	for _, b := range l.Blocks(call.Parent()) {
+		for other := range flow.BlockCalls([]*ssa.BasicBlock{b}) {
+			ofn := flow.Callee(other.Common())
+			if other == call || ofn == nil || !consumes(ofn.Name()) {
+				continue
+			}
+			if r := flow.NewSite(other.Common(), ofn).Recv; r != nil && flow.SameValue(r, flow.Unwrap(recv)) || r == recv {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // chained reports whether a, an argument of call, is carried from one round to the next and
@@ -177,7 +212,7 @@ func smallStart(phi *ssa.Phi, l *loops.Loop) bool {
 // consumes reports whether a function name says it takes the next item of a source.
 func consumes(name string) bool {
 	n := strings.ToLower(name)
-	for _, w := range []string{"recv", "receive", "read", "next", "pop", "dequeue", "scan", "take", "poll"} {
+	for _, w := range []string{"recv", "receive", "read", "next", "pop", "dequeue", "scan", "take", "poll", "peek"} {
 		if strings.HasPrefix(n, w) {
 			return true
 		}
@@ -254,7 +289,53 @@ func loopBound(fn *ssa.Function, l *loops.Loop, decisive ssa.CallInstruction) Bo
 		}
 		bound = Bound{Kind: BoundVar}
 	}
+	if bound.Kind == BoundNone && opaqueExit(fn, l, decisive) {
+		return Bound{Kind: BoundUnknown}
+	}
 	return bound
+}
+
+// opaqueExit reports whether the loop can be left on a verdict the model cannot read: a
+// boolean from a call it cannot see into (wait, more := b.Next(n); if !more { return }), other
+// than a test of the decisive call's outcome or of a context. Such a policy may count the
+// attempts itself, so "unbounded" would not be certain.
+func opaqueExit(fn *ssa.Function, l *loops.Loop, decisive ssa.CallInstruction) bool {
+	for _, b := range fn.Blocks {
+		if !l.Contains(b) || len(b.Instrs) == 0 {
+			continue
+		}
+		ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok || !slices.ContainsFunc(b.Succs, func(s *ssa.BasicBlock) bool { return l.CanExit(s) && !l.CanRepeat(s) }) {
+			continue
+		}
+		opaque := false
+		flow.Backward(ifInstr.Cond, 32, func(x ssa.Value) bool {
+			call, ok := x.(*ssa.Call)
+			if !ok {
+				return true
+			}
+			id := flow.ID(flow.Callee(call.Common()))
+			if call != decisive && l.Contains(call.Block()) && id.Pkg != "context" && id.Pkg != "errors" && id.Pkg != "time" &&
+				call.Common().Signature().Results().Len() > 0 && slices.ContainsFunc(tupleTypes(call), typeis.Bool) {
+				opaque = true
+			}
+			return false
+		})
+		if opaque {
+			return true
+		}
+	}
+	return false
+}
+
+// tupleTypes returns the types of a call's results.
+func tupleTypes(call *ssa.Call) []types.Type {
+	r := call.Common().Signature().Results()
+	out := make([]types.Type, r.Len())
+	for i := range out {
+		out[i] = r.At(i).Type()
+	}
+	return out
 }
 
 // changesInLoop reports whether v is a counter the loop steps: a phi at its header, a value

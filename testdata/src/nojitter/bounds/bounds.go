@@ -301,3 +301,97 @@ func (q *queue) ClaimAtStartup(id string) error {
 	}
 	return err
 }
+
+// The caller can stop it: a select on a stop channel.
+func (q *queue) JoinUntilStopped(id string, stop <-chan struct{}) error {
+	tick := time.NewTicker(time.Second) // want `retry loop waits a fixed 1s between attempts`
+	defer tick.Stop()
+	for {
+		err := q.claim(id)
+		if err == nil {
+			return nil
+		}
+		select {
+		case <-stop:
+			return err
+		case <-tick.C:
+		}
+	}
+}
+
+// A policy the model cannot see decides when to stop.
+type policy interface {
+	Next(n int) (time.Duration, bool)
+}
+
+func (q *queue) WithPolicy(id string, p policy) error {
+	var err error
+	for n := 1; ; n++ {
+		if err = q.claim(id); err == nil {
+			return nil
+		}
+		wait, again := p.Next(n)
+		if !again {
+			return err
+		}
+		time.Sleep(wait)
+	}
+}
+
+// A consumer that drops what it cannot decode and takes the next message: iteration.
+type subscription interface {
+	Receive(ctx context.Context) (string, error)
+}
+
+func Consume(ctx context.Context, sub subscription, handle func(string) error) {
+	for {
+		msg, err := sub.Receive(ctx)
+		if err != nil {
+			continue
+		}
+		if err := handle(msg); err == nil {
+			return
+		}
+	}
+}
+
+// Reading frames from a buffered reader: the reader moves on each round.
+type reader interface {
+	PeekType() (byte, error)
+	ReadFrame() ([]byte, error)
+}
+
+func Drain(rd reader) {
+	for {
+		t, err := rd.PeekType()
+		if err != nil {
+			break
+		}
+		if t != '>' {
+			break
+		}
+		if _, err := rd.ReadFrame(); err != nil {
+			return
+		}
+	}
+}
+
+// Trying each port in turn, through a config field.
+type dbConfig struct {
+	Name string
+	Port int
+}
+
+func create(cfg dbConfig) error { return nil }
+
+func CreateOnFreePort(cfg dbConfig) error {
+	port := cfg.Port
+	for attempt := 0; attempt < 100; attempt++ {
+		cfg.Port = port
+		if err := create(cfg); err == nil {
+			return nil
+		}
+		port++
+	}
+	return errors.New("no free port")
+}

@@ -1,0 +1,71 @@
+// Package testcode tells code written for tests from production code, for checks that leave
+// tests alone: _test.go files, files that import a testing package, and test-support packages.
+package testcode
+
+import (
+	"go/token"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/idemlint/idemlint/analyzers/internal/syntax"
+)
+
+// imports are packages that only code written for tests imports.
+var imports = []string{
+	"testing",
+	"github.com/stretchr/testify/",
+	"github.com/onsi/ginkgo",
+	"github.com/onsi/gomega",
+	"go.uber.org/mock/gomock",
+	"github.com/golang/mock/gomock",
+	"gotest.tools/",
+}
+
+// Package reports whether the package is written for tests rather than production, by its
+// name: testutil, testsuite, e2e, footesting, footestutil, or footest importing a package
+// foo (as httptest imports http).
+func Package(pass *analysis.Pass) bool {
+	name := pass.Pkg.Name()
+	for _, suffix := range []string{"testing", "testutil", "testutils", "testhelper", "testhelpers"} {
+		if strings.HasSuffix(name, suffix) {
+			return true
+		}
+	}
+	if strings.HasPrefix(name, "test") || name == "e2e" || strings.HasSuffix(name, "e2e") {
+		return true
+	}
+	if base, ok := strings.CutSuffix(name, "test"); ok && base != "" {
+		for _, imp := range pass.Pkg.Imports() {
+			if imp.Name() == base {
+				return true // apmtest for apm, transporttest for transport
+			}
+		}
+	}
+	return false
+}
+
+// At reports whether pos is in a _test.go file or in a file that imports a testing package
+// (a package may mix production code and a test suite for its users, file by file).
+func At(pass *analysis.Pass, pos token.Pos) bool {
+	tf := pass.Fset.File(pos)
+	if tf == nil {
+		return false
+	}
+	if strings.HasSuffix(tf.Name(), "_test.go") {
+		return true
+	}
+	f := syntax.File(pass, pos)
+	if f == nil {
+		return false
+	}
+	for _, imp := range f.Imports {
+		path := strings.Trim(imp.Path.Value, "`\"")
+		for _, t := range imports {
+			if path == t || strings.HasSuffix(t, "/") && strings.HasPrefix(path, t) || strings.HasPrefix(path, t+"/") {
+				return true
+			}
+		}
+	}
+	return false
+}
