@@ -17,9 +17,10 @@ import (
 // A Usage is what one run of a command cost.
 type Usage struct {
 	Wall    time.Duration
-	MaxRSS  int64 // bytes: the largest single process of the tree
-	TreeRSS int64 // bytes: the largest sum over the tree at one sample (0 where /proc is missing)
-	Code    int   // exit code
+	MaxRSS  int64            // bytes: the largest single process of the tree
+	TreeRSS int64            // bytes: the largest sum over the tree at one sample (0 where /proc is missing)
+	ByName  map[string]int64 // bytes: the largest sampled process of each command name
+	Code    int              // exit code
 }
 
 // Interval is how often the tree is sampled.
@@ -38,27 +39,28 @@ func Run(cmd *exec.Cmd) (Usage, error) {
 	}
 	pgid := cmd.Process.Pid
 	done := make(chan struct{})
-	peak := make(chan int64)
+	sampled := make(chan Usage)
 	go func() {
-		var max int64
+		u := Usage{ByName: make(map[string]int64)}
 		tick := time.NewTicker(Interval)
 		defer tick.Stop()
 		for {
-			if s := groupRSS(pgid); s > max {
-				max = s
+			if s := sample(pgid, u.ByName); s > u.TreeRSS {
+				u.TreeRSS = s
 			}
 			select {
 			case <-done:
-				peak <- max
+				sampled <- u
 				return
 			case <-tick.C:
 			}
 		}
 	}()
 	err := cmd.Wait()
-	u := Usage{Wall: time.Since(start)}
+	wall := time.Since(start)
 	close(done)
-	u.TreeRSS = <-peak
+	u := <-sampled
+	u.Wall = wall
 	if cmd.ProcessState == nil {
 		return u, err
 	}
@@ -74,8 +76,9 @@ func Run(cmd *exec.Cmd) (Usage, error) {
 
 var pageSize = int64(os.Getpagesize())
 
-// groupRSS sums the resident set of the processes of a process group.
-func groupRSS(pgid int) int64 {
+// sample sums the resident set of the processes of a process group, and raises each
+// command's peak in byName.
+func sample(pgid int, byName map[string]int64) int64 {
 	paths, _ := filepath.Glob("/proc/[0-9]*/stat")
 	var sum int64
 	for _, p := range paths {
@@ -85,7 +88,8 @@ func groupRSS(pgid int) int64 {
 		}
 		// pid (comm) state ppid pgrp ... rss is field 24; comm may hold spaces.
 		i := bytes.LastIndexByte(b, ')')
-		if i < 0 {
+		j := bytes.IndexByte(b, '(')
+		if i < 0 || j < 0 || j > i {
 			continue
 		}
 		f := bytes.Fields(b[i+1:])
@@ -96,7 +100,10 @@ func groupRSS(pgid int) int64 {
 			continue
 		}
 		rss, _ := strconv.ParseInt(string(f[21]), 10, 64)
-		sum += rss * pageSize
+		rss *= pageSize
+		sum += rss
+		name := string(b[j+1 : i])
+		byName[name] = max(byName[name], rss)
 	}
 	return sum
 }
