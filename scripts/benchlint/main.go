@@ -54,7 +54,9 @@ func main() {
 		name string
 		args func(salt string) []string
 	}{
-		{"vet", func(s string) []string { return append([]string{"go", "vet", "-printf.funcs=idemlintbench" + s}, pkgs...) }},
+		{"vet", func(s string) []string {
+			return append([]string{"go", "vet", "-printf.funcs=idemlintbench" + s}, pkgs...)
+		}},
 		{"vettool", func(s string) []string {
 			return append([]string{"go", "vet", "-vettool=" + bin, "-keys.names=idemlint-bench-" + s}, pkgs...)
 		}},
