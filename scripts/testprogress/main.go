@@ -10,6 +10,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strings"
@@ -39,6 +40,14 @@ func main() {
 	if len(os.Args) > 1 {
 		label = os.Args[1]
 	}
+	if !follow(os.Stdin, os.Stdout, label, 30*time.Second) {
+		os.Exit(1)
+	}
+}
+
+// follow reads go test's events from in, writes the progress to out, and reports whether
+// everything passed. silence is how long it waits before saying what is still running.
+func follow(in io.Reader, out io.Writer, label string, silence time.Duration) bool {
 	var mu sync.Mutex
 	pkgs := make(map[string]*pkgState)
 	var running []string
@@ -48,7 +57,7 @@ func main() {
 	var passedTests, failedTests, skippedTests int
 	var failures []string
 	print := func(format string, args ...any) {
-		fmt.Printf(format+"\n", args...)
+		fmt.Fprintf(out, format+"\n", args...)
 		last = time.Now()
 	}
 	state := func(pkg string) *pkgState {
@@ -60,10 +69,19 @@ func main() {
 		return s
 	}
 
+	done := make(chan struct{})
+	defer close(done)
 	go func() {
-		for range time.Tick(5 * time.Second) {
+		tick := time.NewTicker(silence / 6)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
 			mu.Lock()
-			if time.Since(last) >= 30*time.Second && len(running) > 0 {
+			if time.Since(last) >= silence && len(running) > 0 {
 				var names []string
 				for _, p := range running {
 					names = append(names, fmt.Sprintf("%s (%s)", p, time.Since(pkgs[p].started).Round(time.Second)))
@@ -75,7 +93,7 @@ func main() {
 	}()
 
 	buildOutput := make(map[string][]string)
-	sc := bufio.NewScanner(os.Stdin)
+	sc := bufio.NewScanner(in)
 	sc.Buffer(nil, 16<<20)
 	for sc.Scan() {
 		line := sc.Text()
@@ -110,13 +128,20 @@ func main() {
 			// A subtest: its parent's verdict counts (a failing one is shown below).
 		case e.Test != "" && (e.Action == "pass" || e.Action == "fail" || e.Action == "skip"):
 			s := state(e.Package)
-			s.tests[e.Test] = e.Action
+			if !strings.Contains(e.Test, "/") {
+				s.tests[e.Test] = e.Action
+			}
 			switch e.Action {
 			case "pass":
 				passedTests++
 			case "fail":
-				failedTests++
-				print("--- FAIL %s %s (%.1fs)\n%s", e.Package, e.Test, e.Elapsed, strings.Join(s.output[e.Test], ""))
+				if !strings.Contains(e.Test, "/") {
+					failedTests++
+				}
+				print("--- FAIL %s %s (%.1fs)", e.Package, e.Test, e.Elapsed)
+				if o := strings.Join(s.output[e.Test], ""); strings.TrimSpace(o) != "" {
+					print("%s", strings.TrimRight(o, "\n"))
+				}
 				failures = append(failures, e.Package+" "+e.Test)
 			case "skip":
 				skippedTests++
@@ -154,8 +179,8 @@ func main() {
 		label, result, time.Since(start).Round(time.Second), ok, failed, noTests, passedTests, failedTests, skippedTests)
 	if len(failures) > 0 {
 		print("%s: failed: %s", label, strings.Join(failures, "; "))
-		os.Exit(1)
 	}
+	return len(failures) == 0
 }
 
 // skipReason is the message a skipped test gave, without go test's framing.
