@@ -100,7 +100,7 @@ func help(stdout, stderr io.Writer, names []string) int {
 		if i > 0 {
 			fmt.Fprintln(stdout)
 		}
-		a := analyzer(name)
+		a := named(analyzers.All(), name)
 		if a == nil {
 			roster := analyzers.Roster()
 			i := slices.IndexFunc(roster, func(c analyzers.Check) bool { return c.Name == name })
@@ -112,7 +112,7 @@ func help(stdout, stderr io.Writer, names []string) int {
 			continue
 		}
 		kind := "check"
-		if check(name) == nil {
+		if named(analyzers.Checks(), name) == nil {
 			kind = "shared model: reports nothing itself, except with its debug flag"
 		}
 		fmt.Fprintf(stdout, "%s (%s)\n\n%s\n\nDocumentation: %s\n", a.Name, kind, a.Doc, a.URL)
@@ -128,9 +128,9 @@ func help(stdout, stderr io.Writer, names []string) int {
 	return exitClean
 }
 
-// check returns the built check of that name, or nil.
-func check(name string) *analysis.Analyzer {
-	for _, a := range analyzers.Checks() {
+// named returns the analyzer of that name in as, or nil.
+func named(as []*analysis.Analyzer, name string) *analysis.Analyzer {
+	for _, a := range as {
 		if a.Name == name {
 			return a
 		}

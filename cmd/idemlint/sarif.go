@@ -126,8 +126,8 @@ const srcRoot = "%SRCROOT%"
 func writeSARIF(w io.Writer, failures []failure, findings []finding) error {
 	rules := analyzers.Checks()
 	for _, f := range findings {
-		if !slices.ContainsFunc(rules, func(a *analysis.Analyzer) bool { return a.Name == f.Analyzer }) {
-			if a := analyzer(f.Analyzer); a != nil {
+		if named(rules, f.Analyzer) == nil {
+			if a := named(analyzers.All(), f.Analyzer); a != nil {
 				rules = append(rules, a)
 			}
 		}
@@ -205,15 +205,6 @@ func writeSARIF(w io.Writer, failures []failure, findings []finding) error {
 	}
 	_, err = fmt.Fprintf(w, "%s\n", data)
 	return err
-}
-
-func analyzer(name string) *analysis.Analyzer {
-	for _, a := range analyzers.All() {
-		if a.Name == name {
-			return a
-		}
-	}
-	return nil
 }
 
 func physical(posn, end string) sarifPhysicalLocation {

@@ -47,7 +47,7 @@ func vettool(args []string) {
 		roots = factProducers(append(enabled, debug...))
 	default:
 		for _, a := range enabled {
-			roots = append(roots, named(a))
+			roots = append(roots, withName(a))
 		}
 		roots = append(roots, debug...)
 		if len(debug) > 0 && len(enabled) < len(checks) {
@@ -58,11 +58,8 @@ func vettool(args []string) {
 		}
 	}
 	os.Args = append(os.Args[:1], args...)
-	inRoots := func(name string) bool {
-		return slices.ContainsFunc(roots, func(r *analysis.Analyzer) bool { return r.Name == name })
-	}
 	for _, a := range analyzers.All() {
-		if inRoots(a.Name) {
+		if named(roots, a.Name) != nil {
 			continue // unitchecker registers its flags
 		}
 		if slices.Contains(checks, a) {
@@ -163,8 +160,8 @@ func factProducers(as []*analysis.Analyzer) []*analysis.Analyzer {
 	return out
 }
 
-// named returns a copy of the check a whose diagnostics start with its name.
-func named(a *analysis.Analyzer) *analysis.Analyzer {
+// withName returns a copy of the check a whose diagnostics start with its name.
+func withName(a *analysis.Analyzer) *analysis.Analyzer {
 	w := *a
 	w.Run = func(pass *analysis.Pass) (any, error) {
 		report := pass.Report
@@ -177,7 +174,7 @@ func named(a *analysis.Analyzer) *analysis.Analyzer {
 	return &w
 }
 
-// stripName undoes named on a message that the go command relayed.
+// stripName undoes withName on a message that the go command relayed.
 func stripName(analyzer, message string) string {
 	return strings.TrimPrefix(message, analyzer+": ")
 }
