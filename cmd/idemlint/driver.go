@@ -191,7 +191,12 @@ func vet(self string, o *options) (*result, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &result{failures: stderrFailures(stderr)}
+	r := &result{}
+	if code != 0 {
+		r.failures = stderrFailures(stderr)
+	} else {
+		fmt.Fprint(os.Stderr, stderr) // warnings (a C compiler's, say): the run succeeded
+	}
 	dec := json.NewDecoder(&stdout)
 	for {
 		var tree map[string]map[string]json.RawMessage
@@ -247,6 +252,7 @@ func runGo(args []string, stdout io.Writer) (stderr string, code int, err error)
 		rest.WriteString(line)
 		rest.WriteByte('\n')
 	}
+	io.Copy(&rest, pipe) // what a line too long for the scanner left
 	err = cmd.Wait()
 	var exit *exec.ExitError
 	if errors.As(err, &exit) {
