@@ -35,7 +35,8 @@ Checks:
 		fmt.Fprintf(tw, "  %s\t%s\t%s\n", c.Name, status, c.Summary)
 	}
 	tw.Flush()
-	fmt.Fprint(w, `All available checks run unless some are named: -NAME runs only the checks named so,
+	fmt.Fprint(w, `
+All available checks run unless some are named: -NAME runs only the checks named so,
 -NAME=false skips one.
 
 Output:
@@ -82,7 +83,8 @@ Suppression:
 
 Exit codes:
   0  no findings
-  3  findings (whatever the output format; after -fix, findings left without an automatic fix)
+  3  findings, whatever the output format (after -fix: findings left without an automatic
+     fix; after -fix -diff: any finding)
   1  a package did not load or type-check, or the tool failed (wins over 3)
   2  usage error
 
