@@ -85,6 +85,7 @@ func TestMemoryBounded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("analyses a generated module of 48 packages twice")
 	}
+	t.Parallel() // each measurement covers its own process group only
 	dir := generate(t, 48, 40)
 	salt := func(s string) string { return fmt.Sprintf("-keys.names=x-memory-%s-%d", s, os.Getpid()) } // bypass vet's cache
 	vettool := measure(t, dir, "go", "vet", "-vettool="+bin, salt("vet"), "./...")
