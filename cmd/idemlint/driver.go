@@ -179,15 +179,8 @@ type result struct {
 
 // vet runs go vet with idemlint as its tool and collects what it reports.
 func vet(self string, o *options) (*result, error) {
-	args := []string{"vet", "-vettool=" + self, "-json"}
-	if o.tags != "" {
-		args = append(args, "-tags="+o.tags)
-	}
-	args = append(args, o.toolArgs...)
-	args = append(args, "--")
-	args = append(args, o.patterns...)
 	var stdout bytes.Buffer
-	stderr, code, err := runGo(args, &stdout)
+	stderr, code, err := runGo(o.vetArgs(self, []string{"-json"}, o.patterns), &stdout)
 	if err != nil {
 		return nil, err
 	}
@@ -226,6 +219,16 @@ func vet(self string, o *options) (*result, error) {
 	}
 	sortFindings(r.findings)
 	return r, nil
+}
+
+// vetArgs is the go vet command line that runs this executable as the tool on pkgs.
+func (o *options) vetArgs(self string, mode, pkgs []string) []string {
+	args := append([]string{"vet", "-vettool=" + self}, mode...)
+	if o.tags != "" {
+		args = append(args, "-tags="+o.tags)
+	}
+	args = append(args, o.toolArgs...)
+	return append(append(args, "--"), pkgs...)
 }
 
 // runGo runs the go command; its stdout goes to stdout, its progress lines ("go: downloading")
@@ -402,17 +405,11 @@ func fix(self string, o *options, findings []finding, stdout, stderr io.Writer) 
 	slices.Sort(files)
 	dirs, files = slices.Compact(dirs), slices.Compact(files)
 	if fixes > 0 {
-		args := []string{"vet", "-vettool=" + self, "-fix"}
+		mode := []string{"-fix"}
 		if o.diff {
-			args = append(args, "-diff")
+			mode = append(mode, "-diff")
 		}
-		if o.tags != "" {
-			args = append(args, "-tags="+o.tags)
-		}
-		args = append(args, o.toolArgs...)
-		args = append(args, "--")
-		args = append(args, dirs...)
-		errs, code, err := runGo(args, stdout)
+		errs, code, err := runGo(o.vetArgs(self, mode, dirs), stdout)
 		if err != nil {
 			return left, err
 		}
