@@ -22,8 +22,24 @@
 //	          keys.names: [x-dedup-id]
 //	          notimeout.default: 10s
 //
-// Every idemlint diagnostic then appears under the linter "idemlint", and `golangci-lint run
-// --fix` applies the suggested fixes.
+// Every idemlint diagnostic then appears under the linter "idemlint" ("keyinloop: message
+// (idemlint)"), and `golangci-lint run --fix` applies the suggested fixes.
+//
+// The plugin API gives each linter one name for all its diagnostics, which is what
+// golangci-lint's SARIF and checkstyle outputs use as the rule. For one rule per check, enable
+// each check as a linter of its own instead of "idemlint": every check is also registered
+// under its own name, with the same settings (give them once: they are shared):
+//
+//	linters:
+//	  enable: [keyinloop, notimeout]
+//	  settings:
+//	    custom:
+//	      keyinloop:
+//	        type: module
+//	        settings:
+//	          keys.names: [x-dedup-id]
+//	      notimeout:
+//	        type: module
 package golangci
 
 import (
@@ -40,19 +56,29 @@ import (
 
 func init() {
 	register.Plugin("idemlint", New)
+	for _, a := range analyzers.Checks() {
+		register.Plugin(a.Name, func(settings any) (register.LinterPlugin, error) {
+			return newPlugin(settings, a.Name)
+		})
+	}
 }
 
 type plugin struct {
+	only    string // the one check this linter runs, or "" for all
 	disable []string
 }
 
-// New applies the settings (see the package documentation) and returns the plugin.
-func New(settings any) (register.LinterPlugin, error) {
+// New applies the settings (see the package documentation) and returns the plugin that runs
+// all checks.
+func New(settings any) (register.LinterPlugin, error) { return newPlugin(settings, "") }
+
+// newPlugin returns the plugin that runs the check named only, or all checks.
+func newPlugin(settings any, only string) (register.LinterPlugin, error) {
 	m, err := register.DecodeSettings[map[string]any](settings)
 	if err != nil {
 		return nil, err
 	}
-	p := &plugin{}
+	p := &plugin{only: only}
 	flat := make(map[string]any)
 	flatten("", m, flat)
 	keys := make([]string, 0, len(flat))
@@ -63,13 +89,16 @@ func New(settings any) (register.LinterPlugin, error) {
 	for _, k := range keys {
 		v := flat[k]
 		if k == "disable" {
+			if only != "" {
+				return nil, fmt.Errorf("%s: disable: this linter runs one check; leave it out of linters.enable instead", only)
+			}
 			names, err := settingValues(k, v)
 			if err != nil {
 				return nil, err
 			}
 			for _, n := range names {
-				if find(n) == nil {
-					return nil, fmt.Errorf("idemlint: disable: unknown analyzer %q", n)
+				if !slices.ContainsFunc(analyzers.Checks(), func(a *analysis.Analyzer) bool { return a.Name == n }) {
+					return nil, fmt.Errorf("idemlint: disable: %q is not a check", n)
 				}
 			}
 			p.disable = names
@@ -117,7 +146,7 @@ func setFlag(name string, v any) error {
 	return nil
 }
 
-// strings_ turns a setting's value into strings.
+// settingValues turns a setting's value into strings.
 func settingValues(name string, v any) ([]string, error) {
 	switch v := v.(type) {
 	case []any:
@@ -151,7 +180,7 @@ func find(name string) *analysis.Analyzer {
 func (p *plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
 	var out []*analysis.Analyzer
 	for _, a := range analyzers.Checks() {
-		if !slices.Contains(p.disable, a.Name) {
+		if p.only == "" && !slices.Contains(p.disable, a.Name) || p.only == a.Name {
 			out = append(out, a)
 		}
 	}

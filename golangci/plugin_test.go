@@ -3,9 +3,12 @@ package golangci
 import (
 	"testing"
 
+	"github.com/golangci/plugin-module-register/register"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/idemlint/idemlint/analyzers"
 	"github.com/idemlint/idemlint/analyzers/keys"
 	"github.com/idemlint/idemlint/analyzers/retryscope"
 )
@@ -39,6 +42,7 @@ func TestBadSettings(t *testing.T) {
 		"unknown flag":      {"keys.nosuch": "x"},
 		"no dot":            {"helpers": "x"},
 		"disable unknown":   {"disable": []any{"nosuch"}},
+		"disable a model":   {"disable": []any{"retryscope"}},
 		"bad value":         {"keys.names": []any{map[string]any{"a": 1}}},
 		"nested unknown":    {"keys": map[string]any{"nosuch": "x"}},
 		"bad helper syntax": {"retryscope.helpers": "no-index"},
@@ -48,4 +52,28 @@ func TestBadSettings(t *testing.T) {
 			assert.Error(t, err)
 		})
 	}
+}
+
+// Each check is also a linter of its own, so that golangci-lint names its rule after it.
+func TestPerCheckLinters(t *testing.T) {
+	for _, a := range analyzers.Checks() {
+		newPlugin, err := register.GetPlugin(a.Name)
+		require.NoError(t, err, a.Name)
+		p, err := newPlugin(map[string]any{"keys.names": "x-dedup-id"})
+		require.NoError(t, err)
+		as, err := p.BuildAnalyzers()
+		require.NoError(t, err)
+		require.Len(t, as, 1)
+		assert.Same(t, a, as[0], "the check itself, so that models are shared with other linters")
+		_, err = newPlugin(map[string]any{"disable": []any{a.Name}})
+		assert.Error(t, err, "disable makes no sense for one check")
+	}
+	keys.Analyzer.Flags.Lookup("names").Value.(interface{ Reset() }).Reset()
+	all, err := register.GetPlugin("idemlint")
+	require.NoError(t, err)
+	p, err := all(nil)
+	require.NoError(t, err)
+	as, err := p.BuildAnalyzers()
+	require.NoError(t, err)
+	assert.Equal(t, analyzers.Checks(), as)
 }

@@ -2,14 +2,14 @@
 //
 // Standalone:
 //
-//	idemlint [-fix] [-diff] [-json] [-keyinloop] ./...
+//	idemlint [-fix [-diff]] [-json | -format=sarif|github] [-NAME] packages
 //
 // As a go vet or go fix tool:
 //
 //	go vet -vettool=$(command -v idemlint) ./...
 //	go fix -fixtool=$(command -v idemlint) ./...
 //
-// Run "idemlint help" for the analyzers and their flags.
+// Run "idemlint help" for the checks, configuration, suppression and exit codes.
 package main
 
 import (
@@ -18,14 +18,11 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
-
-	"golang.org/x/tools/go/analysis/multichecker"
-
-	"github.com/idemlint/idemlint/analyzers"
 )
 
 func main() {
-	for _, arg := range os.Args[1:] {
+	args := os.Args[1:]
+	for _, arg := range args {
 		switch arg {
 		case "-V=full", "--V=full":
 			// The go command identifies vet and fix tools by this line; "devel" and the
@@ -37,7 +34,10 @@ func main() {
 			os.Exit(0)
 		}
 	}
-	multichecker.Main(analyzers.All()...)
+	if isVettool(args) {
+		vettool(args) // exits
+	}
+	os.Exit(standalone(args, os.Stdout, os.Stderr))
 }
 
 // moduleVersion is idemlint's module version from the build information: a tag such as

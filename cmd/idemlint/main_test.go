@@ -1,9 +1,10 @@
-package main_test
+package main
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/idemlint/idemlint/analyzers"
 )
 
 // These tests build idemlint and drive it every way users do, on the small module in
@@ -34,22 +37,66 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-const want = `payments/payments.go:18:10: rand.Text makes a new idempotency key (header "Idempotency-Key") on every attempt of retrylib.Do, so the server cannot deduplicate the retries`
+const (
+	message = `rand.Text makes a new idempotency key (header "Idempotency-Key") on every attempt of retrylib.Do, so the server cannot deduplicate the retries`
+	want    = `payments/payments.go:18:10: keyinloop: ` + message
+)
 
-// shop copies the test module into a fresh directory.
-func shop(t *testing.T) string {
+// health is a package with two notimeout findings: http.Get (no automatic fix) and a client
+// without a Timeout (fixed by adding one).
+const health = `// Package health polls a dependency.
+package health
+
+import (
+	"context"
+	"net/http"
+)
+
+// Check asks the dependency whether it is up.
+func Check(url string) error {
+	resp, err := http.Get(url)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+var plain = &http.Client{}
+
+// Ping sends a request through a client without a timeout.
+func Ping(url string) error {
+	req, err := http.NewRequestWithContext(context.Background(), http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := plain.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+`
+
+// shop copies the test module into a fresh directory, with the extra files given as path,
+// content pairs.
+func shop(t *testing.T, files ...string) string {
 	t.Helper()
 	dst := t.TempDir()
 	require.NoError(t, os.CopyFS(dst, os.DirFS("testdata/shop")))
+	for i := 0; i+1 < len(files); i += 2 {
+		p := filepath.Join(dst, files[i])
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(files[i+1]), 0o644))
+	}
 	return dst
 }
 
-type result struct {
+type outcome struct {
 	stdout, stderr string
 	code           int
 }
 
-func run(t *testing.T, dir string, name string, args ...string) result {
+func run(t *testing.T, dir string, name string, args ...string) outcome {
 	t.Helper()
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
@@ -64,7 +111,7 @@ func run(t *testing.T, dir string, name string, args ...string) result {
 	} else {
 		require.NoError(t, err)
 	}
-	return result{stdout.String(), stderr.String(), code}
+	return outcome{stdout.String(), stderr.String(), code}
 }
 
 func read(t *testing.T, path string) string {
@@ -78,23 +125,27 @@ func TestStandalone(t *testing.T) {
 	t.Parallel()
 	dir := shop(t)
 	r := run(t, dir, bin, "./...")
-	assert.Equal(t, 3, r.code, "exit code with diagnostics")
-	assert.Contains(t, r.stderr, want)
-	assert.Equal(t, 1, strings.Count(r.stderr, "idempotency key"), "exactly one diagnostic: %s", r.stderr)
+	assert.Equal(t, exitFindings, r.code, "exit code with diagnostics")
+	assert.Equal(t, want+"\n", r.stderr, "exactly one diagnostic, naming its analyzer")
+	assert.Empty(t, r.stdout)
 
 	r = run(t, dir, bin, "-keyinloop", "./...")
-	assert.Equal(t, 3, r.code)
+	assert.Equal(t, exitFindings, r.code)
 	assert.Contains(t, r.stderr, want)
 
 	r = run(t, dir, bin, "-keyinloop=false", "./...")
-	assert.Equal(t, 0, r.code, "keyinloop disabled: %s", r.stderr)
+	assert.Equal(t, exitClean, r.code, "keyinloop disabled: %s", r.stderr)
 	assert.Empty(t, r.stderr)
+
+	r = run(t, dir, bin, "./payments", "./retrylib")
+	assert.Equal(t, exitFindings, r.code, "package paths as well as patterns")
+	assert.Contains(t, r.stderr, want)
 }
 
 func TestJSON(t *testing.T) {
 	t.Parallel()
 	r := run(t, shop(t), bin, "-json", "./...")
-	assert.Equal(t, 0, r.code, "-json reports through its output, not its exit code")
+	assert.Equal(t, exitFindings, r.code, "findings exit 3 whatever the output format")
 	var out map[string]map[string][]struct {
 		Posn     string `json:"posn"`
 		Message  string `json:"message"`
@@ -105,8 +156,206 @@ func TestJSON(t *testing.T) {
 	diags := out["example.com/shop/payments"]["keyinloop"]
 	require.Len(t, diags, 1)
 	assert.Regexp(t, `payments\.go:18:10$`, diags[0].Posn)
-	assert.Contains(t, diags[0].Message, "makes a new idempotency key (header \"Idempotency-Key\") on every attempt")
+	assert.Equal(t, message, diags[0].Message, "the analyzer is the key, not part of the message")
 	assert.Len(t, diags[0].Fixes, 1)
+	assert.Empty(t, r.stderr)
+}
+
+func TestGitHub(t *testing.T) {
+	t.Parallel()
+	r := run(t, shop(t), bin, "-format=github", "./...")
+	assert.Equal(t, exitFindings, r.code)
+	assert.Equal(t, "::warning file=payments/payments.go,line=18,col=10,endLine=18,endColumn=21,title=idemlint keyinloop::"+message+"\n", r.stdout)
+}
+
+func TestSARIF(t *testing.T) {
+	t.Parallel()
+	dir := shop(t, "health/health.go", health)
+	r := run(t, dir, bin, "-format=sarif", "-sarif=also.sarif", "./...")
+	assert.Equal(t, exitFindings, r.code, r.stderr)
+	assert.Equal(t, r.stdout, read(t, filepath.Join(dir, "also.sarif")), "-sarif=FILE writes the same log")
+	assert.Empty(t, validate(t, "testdata/sarif-schema-2.1.0.json", []byte(r.stdout)))
+
+	var log struct {
+		Runs []struct {
+			Tool struct {
+				Driver struct {
+					Rules []struct {
+						ID               string
+						HelpURI          string
+						ShortDescription struct{ Text string }
+					}
+				}
+			}
+			OriginalURIBaseIDs map[string]struct{ URI string } `json:"originalUriBaseIds"`
+			Invocations        []struct{ ExecutionSuccessful bool }
+			Results            []struct {
+				RuleID    string
+				RuleIndex int
+				Message   struct{ Text string }
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct{ URI, URIBaseID string }
+						Region           struct{ StartLine, StartColumn int }
+					}
+				}
+				Fixes []struct {
+					ArtifactChanges []struct {
+						Replacements []struct {
+							DeletedRegion   struct{ ByteOffset, ByteLength int }
+							InsertedContent struct{ Text string }
+						}
+					}
+				}
+			}
+		}
+	}
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &log))
+	run := log.Runs[0]
+	var ids []string
+	for _, rule := range run.Tool.Driver.Rules {
+		ids = append(ids, rule.ID)
+		assert.Equal(t, "https://github.com/idemlint/idemlint/blob/main/docs/analyzers/"+rule.ID+".md", rule.HelpURI)
+		assert.NotEmpty(t, rule.ShortDescription.Text)
+	}
+	assert.Equal(t, []string{"keyinloop", "notimeout"}, ids, "one rule per check")
+	assert.True(t, run.Invocations[0].ExecutionSuccessful)
+	require.Len(t, run.Results, 3)
+	byRule := make(map[string]int)
+	for _, res := range run.Results {
+		byRule[res.RuleID]++
+		assert.Equal(t, res.RuleID, ids[res.RuleIndex])
+	}
+	assert.Equal(t, map[string]int{"keyinloop": 1, "notimeout": 2}, byRule)
+	k := run.Results[2] // results are in file order: health/ before payments/
+	assert.Equal(t, message, k.Message.Text)
+	loc := k.Locations[0].PhysicalLocation
+	assert.Equal(t, "payments/payments.go", loc.ArtifactLocation.URI)
+	assert.Equal(t, "%SRCROOT%", loc.ArtifactLocation.URIBaseID)
+	assert.Equal(t, "file://"+filepath.ToSlash(dir)+"/", run.OriginalURIBaseIDs["%SRCROOT%"].URI)
+	assert.Equal(t, [2]int{18, 10}, [2]int{loc.Region.StartLine, loc.Region.StartColumn})
+	require.Len(t, k.Fixes, 1)
+	reps := k.Fixes[0].ArtifactChanges[0].Replacements
+	require.Len(t, reps, 2)
+	assert.Equal(t, "key := rand.Text()\n\t", reps[0].InsertedContent.Text)
+}
+
+// A finding's related positions become SARIF related locations.
+func TestSARIFRelated(t *testing.T) {
+	var buf bytes.Buffer
+	f := finding{Pkg: "p", Analyzer: "keyinloop", jsonDiagnostic: jsonDiagnostic{
+		Posn: "/src/p/a.go:3:2", End: "/src/p/a.go:3:9", Message: "m",
+		Related: []jsonRelated{{Posn: "/src/p/a.go:1:1", End: "/src/p/a.go:2:1", Message: "the retry scope"}},
+	}}
+	require.NoError(t, writeSARIF(&buf, []failure{{Pkg: "q", Msg: "q.go:1:1: undefined: x"}}, []finding{f}))
+	assert.Empty(t, validate(t, "testdata/sarif-schema-2.1.0.json", buf.Bytes()))
+	var log struct {
+		Runs []struct {
+			Invocations []struct {
+				ExecutionSuccessful        bool
+				ToolExecutionNotifications []struct {
+					Level   string
+					Message struct{ Text string }
+				}
+			}
+			Results []struct {
+				RelatedLocations []struct {
+					ID               int
+					Message          struct{ Text string }
+					PhysicalLocation struct {
+						ArtifactLocation struct{ URI string }
+						Region           struct{ StartLine, EndLine int }
+					}
+				}
+			}
+		}
+	}
+	require.NoError(t, json.Unmarshal(buf.Bytes(), &log))
+	rel := log.Runs[0].Results[0].RelatedLocations
+	require.Len(t, rel, 1)
+	assert.Equal(t, "the retry scope", rel[0].Message.Text)
+	assert.Equal(t, "file:///src/p/a.go", rel[0].PhysicalLocation.ArtifactLocation.URI)
+	assert.Equal(t, [2]int{1, 2}, [2]int{rel[0].PhysicalLocation.Region.StartLine, rel[0].PhysicalLocation.Region.EndLine})
+	inv := log.Runs[0].Invocations[0]
+	assert.False(t, inv.ExecutionSuccessful)
+	assert.Equal(t, "q: q.go:1:1: undefined: x", inv.ToolExecutionNotifications[0].Message.Text)
+}
+
+func TestExitCodes(t *testing.T) {
+	t.Parallel()
+	dir := shop(t)
+	for _, c := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"-keyinloop=false", "./..."}, exitClean},
+		{[]string{"./..."}, exitFindings},
+		{[]string{"-json", "./..."}, exitFindings},
+		{[]string{"-format=sarif", "./..."}, exitFindings},
+		{[]string{"-format=github", "./..."}, exitFindings},
+		{[]string{"./paymnts"}, exitErrors},
+		{[]string{}, exitUsage},
+		{[]string{"-nosuch", "./..."}, exitUsage},
+		{[]string{"-retryscope", "./..."}, exitUsage}, // a model is not a check to enable
+		{[]string{"./...", "-json"}, exitUsage},
+		{[]string{"-diff", "./..."}, exitUsage},
+		{[]string{"-format=xml", "./..."}, exitUsage},
+		{[]string{"-json", "-format=sarif", "./..."}, exitUsage},
+		{[]string{"-notimeout.default=soon", "./..."}, exitUsage},
+		{[]string{"help", "nosuch"}, exitUsage},
+		{[]string{"help"}, exitClean},
+		{[]string{"-h"}, exitClean},
+	} {
+		r := run(t, dir, bin, c.args...)
+		assert.Equal(t, c.code, r.code, "idemlint %s\n%s", strings.Join(c.args, " "), r.stderr)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	t.Parallel()
+	dir := shop(t)
+	r := run(t, dir, bin, "./...", "-json")
+	assert.Equal(t, "idemlint: flag -json after the packages: flags go before the packages\nRun 'idemlint help' for usage.\n", r.stderr)
+	r = run(t, dir, bin, "-retryscope", "./...")
+	assert.Equal(t, "idemlint: flag provided but not defined: -retryscope\nRun 'idemlint help' for usage.\n", r.stderr)
+	r = run(t, dir, bin)
+	assert.Contains(t, r.stderr, "Usage:")
+	assert.Empty(t, r.stdout)
+}
+
+// A package that does not type-check, and one that imports it: the real error, once, as go
+// vet prints it; nothing about failed prerequisites.
+func TestBrokenPackage(t *testing.T) {
+	t.Parallel()
+	dir := shop(t,
+		"broken/broken.go", "package broken\n\nfunc F() int { return \"x\" }\n",
+		"usesbroken/uses.go", "package usesbroken\n\nimport \"example.com/shop/broken\"\n\nvar X = broken.F()\n")
+	typeErr := `broken/broken.go:3:23: cannot use "x" (untyped string constant) as int value in return statement`
+
+	r := run(t, dir, bin, "./...")
+	assert.Equal(t, exitErrors, r.code)
+	assert.Equal(t, "# example.com/shop/broken\n"+typeErr+"\n"+want+"\n", r.stderr)
+	assert.NotContains(t, r.stderr, "prerequisites")
+
+	r = run(t, dir, bin, "-json", "./...")
+	assert.Equal(t, exitErrors, r.code)
+	var out map[string]map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &out), r.stdout)
+	for _, check := range []string{"keyinloop", "notimeout"} {
+		var e struct{ Error string }
+		require.NoError(t, json.Unmarshal(out["example.com/shop/broken"][check], &e))
+		assert.Equal(t, typeErr, e.Error, check)
+	}
+	assert.Contains(t, out, "example.com/shop/payments", "the other packages are still reported")
+	assert.Empty(t, r.stderr)
+
+	r = run(t, dir, bin, "./paymnts")
+	assert.Equal(t, exitErrors, r.code)
+	assert.Regexp(t, `^[^\n]*paymnts: directory not found\n$`, r.stderr)
+
+	r = run(t, dir, bin, "./...", "extra")
+	assert.Equal(t, exitErrors, r.code)
+	assert.Regexp(t, `^package extra is not in std [^\n]*\n$`, r.stderr)
 }
 
 func TestFix(t *testing.T) {
@@ -118,12 +367,103 @@ func TestFix(t *testing.T) {
 	r := run(t, dir, bin, "-fix", "-diff", "./...")
 	assert.Contains(t, r.stdout, "+\tkey := rand.Text()")
 	assert.Equal(t, orig, read(t, file), "-diff must not change files")
+	assert.Equal(t, exitFindings, r.code, "-diff changes nothing: the finding is still there")
+	assert.Equal(t, "idemlint: printed 1 fix to 1 file as a diff, not applied; no findings left without an automatic fix\n", r.stderr)
 
 	r = run(t, dir, bin, "-fix", "./...")
+	assert.Equal(t, exitClean, r.code, r.stderr)
+	assert.Equal(t, "idemlint: applied 1 fix to 1 file; no findings left without an automatic fix\n", r.stderr)
 	assert.Equal(t, read(t, filepath.Join(dir, "payments", "payments.go.fixed")), read(t, file))
 
 	r = run(t, dir, bin, "./...")
-	assert.Equal(t, 0, r.code, "nothing left to report after the fix: %s", r.stderr)
+	assert.Equal(t, exitClean, r.code, "nothing left to report after the fix: %s", r.stderr)
+}
+
+func TestFixLeavesFindings(t *testing.T) {
+	t.Parallel()
+	dir := shop(t, "health/health.go", health)
+	r := run(t, dir, bin, "-fix", "./...")
+	assert.Equal(t, exitFindings, r.code, "a finding without an automatic fix is left")
+	lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
+	require.Len(t, lines, 2, r.stderr)
+	assert.Equal(t, "idemlint: applied 2 fixes to 2 files; 1 finding left without an automatic fix:", lines[0])
+	assert.Regexp(t, `^health/health.go:11:15: notimeout: http.Get uses http.DefaultClient`, lines[1])
+	assert.Contains(t, read(t, filepath.Join(dir, "health", "health.go")), "&http.Client{Timeout: 30 * time.Second}")
+
+	r = run(t, dir, bin, "-json", "-fix", "./...")
+	assert.Equal(t, exitFindings, r.code)
+	assert.Equal(t, "idemlint: no finding has an automatic fix:\n", r.stderr)
+	assert.Contains(t, r.stdout, `"notimeout"`)
+}
+
+func TestHelp(t *testing.T) {
+	t.Parallel()
+	r := run(t, ".", bin, "help")
+	assert.Equal(t, exitClean, r.code)
+	for _, c := range analyzers.Roster() {
+		status := "available"
+		if c.Analyzer == nil {
+			status = "planned"
+		}
+		assert.Regexp(t, fmt.Sprintf(`(?m)^  %s +%s +\S`, c.Name, status), r.stdout)
+	}
+	for _, s := range []string{"-keys.names", "-notimeout.default", "-retryscope.report", "//idemlint:ignore NAME", "3  findings", "-format=FORMAT", "-sarif=FILE"} {
+		assert.Contains(t, r.stdout, s)
+	}
+	for _, m := range analyzers.Models() {
+		assert.NotRegexp(t, `(?m)^\s+-`+m.Name+`\s`, r.stdout, "a model is not offered as a check")
+	}
+
+	bare := run(t, ".", bin)
+	assert.Equal(t, exitUsage, bare.code)
+	assert.Equal(t, r.stdout, bare.stderr, "bare idemlint prints the same usage, to stderr")
+
+	r = run(t, ".", bin, "help", "keyinloop")
+	assert.Equal(t, exitClean, r.code)
+	assert.Contains(t, r.stdout, "keyinloop (check)")
+	assert.Contains(t, r.stdout, "docs/analyzers/keyinloop.md")
+
+	r = run(t, ".", bin, "help", "retryscope")
+	assert.Contains(t, r.stdout, "shared model")
+	assert.Contains(t, r.stdout, "-retryscope.helpers")
+
+	r = run(t, ".", bin, "help", "nojitter")
+	assert.Equal(t, exitClean, r.code)
+	if analyzers.Roster()[2].Analyzer == nil {
+		assert.Contains(t, r.stdout, "nojitter (planned, not built yet)")
+	}
+}
+
+// A directive naming no analyzer, or written with a space, is reported.
+func TestDirectiveMistakes(t *testing.T) {
+	t.Parallel()
+	dir := shop(t)
+	file := filepath.Join(dir, "payments", "payments.go")
+	src := strings.Replace(read(t, file), "\t\tkey := rand.Text()\n", "\t\t//idemlint:ignore keyinlop the provider dedupes on the order id\n\t\tkey := rand.Text()\n", 1)
+	require.NoError(t, os.WriteFile(file, []byte(src), 0o644))
+	r := run(t, dir, bin, "./...")
+	assert.Equal(t, exitFindings, r.code)
+	assert.Contains(t, r.stderr, `payments/payments.go:18:3: keyinloop: idemlint:ignore names "keyinlop", which is not an analyzer, so it suppresses nothing: did you mean keyinloop?`)
+	assert.Contains(t, r.stderr, "payments/payments.go:19:10: keyinloop: rand.Text inside", "the misspelt directive suppresses nothing")
+
+	require.NoError(t, os.WriteFile(file, []byte(strings.Replace(src, "//idemlint:ignore keyinlop", "// idemlint:ignore keyinloop", 1)), 0o644))
+	r = run(t, dir, bin, "./...")
+	assert.Contains(t, r.stderr, `payments/payments.go:18:3: keyinloop: "// idemlint:ignore" is an ordinary comment, so it suppresses nothing: write //idemlint:ignore, with no space after //`)
+
+	require.NoError(t, os.WriteFile(file, []byte(strings.Replace(src, "//idemlint:ignore keyinlop", "//idemlint:ignore keyinloop", 1)), 0o644))
+	r = run(t, dir, bin, "./...")
+	assert.Equal(t, exitClean, r.code, r.stderr)
+}
+
+// A second run on unchanged code is answered from the go command's cache.
+func TestRerunCached(t *testing.T) {
+	t.Parallel()
+	dir := shop(t)
+	salt := fmt.Sprintf("-keys.names=x-test-%d", os.Getpid()) // a key the cache has not seen
+	cold := measure(t, dir, bin, salt, "./...")
+	warm := measure(t, dir, bin, salt, "./...")
+	assert.Less(t, warm.Wall*3, cold.Wall, "re-run %v, first run %v", warm.Wall, cold.Wall)
+	assert.Equal(t, exitFindings, warm.Code, "the cached run reports the same")
 }
 
 func TestGoVet(t *testing.T) {
@@ -132,10 +472,15 @@ func TestGoVet(t *testing.T) {
 	// The helper is in another package: the finding needs retryscope's facts across packages.
 	r := run(t, dir, "go", "vet", "-vettool="+bin, "./...")
 	assert.Equal(t, 1, r.code, r.stderr)
-	assert.Contains(t, r.stderr, want)
+	assert.Contains(t, r.stderr, want, "go vet's text output names the analyzer")
 
 	r = run(t, dir, "go", "vet", "-vettool="+bin, "-keyinloop=false", "./...")
 	assert.Equal(t, 0, r.code, r.stderr)
+
+	r = run(t, dir, "go", "vet", "-vettool="+bin, "-retryscope.report", "-keyinloop", "./...")
+	assert.Equal(t, 1, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "payments/payments.go:17:9: retry callback (example.com/shop/retrylib.Do)", "a model's debug report, with a check chosen")
+	assert.Contains(t, r.stderr, want)
 }
 
 func TestGoVetFixDiff(t *testing.T) {

@@ -1,4 +1,5 @@
-// Package docs extracts an analyzer's documentation from its package doc comment.
+// Package docs extracts an analyzer's documentation from its package doc comment, gives each
+// analyzer the address of its page under docs/, and names idemlint's checks, built or planned.
 //
 // Each analyzer package has a doc.go whose package comment holds a section
 //
@@ -18,11 +19,34 @@ import (
 	"strings"
 )
 
-// BaseURL is where each analyzer's documentation lives; an analyzer's URL is BaseURL + "#" + name.
-const BaseURL = "https://pkg.go.dev/github.com/idemlint/idemlint/analyzers/"
+// BaseURL is where the repository's docs/ directory is published.
+const BaseURL = "https://github.com/idemlint/idemlint/blob/main/"
 
-// URL returns the documentation address of the named analyzer.
-func URL(name string) string { return BaseURL + name }
+// Page returns the path, from the repository's root, of the named analyzer's page.
+func Page(name string) string { return "docs/analyzers/" + name + ".md" }
+
+// URL returns the address of the named analyzer's page.
+func URL(name string) string { return BaseURL + Page(name) }
+
+// A Check names one of idemlint's checks. Summary is the one-line description of a check
+// that is planned but not built yet; a built check's comes from its Analyzer.Doc.
+type Check struct {
+	Name    string
+	Summary string
+}
+
+// Checks returns every check idemlint has or plans, in the order help lists them. A directive
+// may name any of them; the drivers show those that analyzers.Checks does not return as
+// planned.
+func Checks() []Check {
+	return []Check{
+		{Name: "keyinloop"},
+		{Name: "notimeout"},
+		{Name: "nojitter", Summary: "retries without jitter, without an attempt cap, or without an overall deadline"},
+		{Name: "nestedretry", Summary: "a retry layer around another one: attempts multiply"},
+		{Name: "unkeyedretry", Summary: "a POST or PATCH retried without an idempotency key, or on errors that are not transient"},
+	}
+}
 
 // MustExtract is Extract that panics on error; use it in package initialisation, where a
 // malformed doc.go is a programming error caught by every test.

@@ -9,12 +9,18 @@
 // own line and on the line below it, or, in the doc comment of a
 // function declaration, in the whole function. A directive without a reason suppresses nothing
 // and is itself reported, so that every exception in a code base says why it is one.
+//
+// Mistakes in directives are reported once, by one check, with what was meant: a name that is
+// not one of idemlint's checks (by the check it is closest to, or by the first check), and the
+// spaced form "// idemlint:ignore", which, like any Go directive with a space after the
+// slashes, is an ordinary comment and suppresses nothing.
 package report
 
 import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -59,18 +65,20 @@ func New(pass *analysis.Pass, name string) *Reporter {
 		}
 		for _, cg := range f.Comments {
 			for _, c := range cg.List {
-				names, reason, ok := parse(c.Text)
-				if !ok || !names[name] && !names["all"] {
+				d, ok := parse(c.Text)
+				if !ok {
 					continue
 				}
-				if reason == "" {
+				for _, msg := range d.problems(name) {
 					pass.Report(analysis.Diagnostic{
 						Pos:      c.Pos(),
 						End:      c.End(),
 						Category: name,
-						Message:  fmt.Sprintf("idemlint:ignore directive for %s has no reason, so it suppresses nothing", name),
+						Message:  msg,
 						URL:      docs.URL(name),
 					})
+				}
+				if d.spaced || d.reason == "" || !slices.Contains(d.names, name) && !slices.Contains(d.names, "all") {
 					continue
 				}
 				if fd := funcDocs[cg]; fd != nil {
@@ -105,22 +113,126 @@ func isCgo(f *ast.File) bool {
 	return false
 }
 
-// parse splits a directive comment into analyzer names and reason.
-func parse(text string) (names map[string]bool, reason string, ok bool) {
-	rest, ok := strings.CutPrefix(text, prefix)
+// A directive is a parsed //idemlint:ignore comment.
+type directive struct {
+	names  []string // as written; "all" for a directive that names nothing
+	reason string
+	spaced bool // written "// idemlint:ignore": an ordinary comment
+}
+
+// parse parses a comment that is, or was meant to be, a directive.
+func parse(text string) (d directive, ok bool) {
+	rest, ok := strings.CutPrefix(text, "//")
+	if !ok {
+		return d, false
+	}
+	trimmed := strings.TrimLeft(rest, " \t")
+	d.spaced = len(trimmed) < len(rest)
+	rest, ok = strings.CutPrefix(trimmed, prefix[len("//"):])
 	if !ok || rest != "" && rest[0] != ' ' && rest[0] != '\t' {
-		return nil, "", false
+		return d, false
 	}
 	fields := strings.Fields(rest)
-	names = make(map[string]bool)
 	if len(fields) == 0 {
-		names["all"] = true // a bare directive names nothing; report it under every analyzer
-		return names, "", true
+		d.names = []string{"all"} // a bare directive names nothing; report it under every analyzer
+		return d, true
 	}
 	for n := range strings.SplitSeq(fields[0], ",") {
-		names[strings.TrimSpace(n)] = true
+		if n = strings.TrimSpace(n); n != "" {
+			d.names = append(d.names, n)
+		}
 	}
-	return names, strings.Join(fields[1:], " "), true
+	d.reason = strings.Join(fields[1:], " ")
+	return d, true
+}
+
+// problems returns what the analyzer called name reports about d: each mistake is reported by
+// the one check it concerns.
+func (d directive) problems(name string) []string {
+	checks := docs.Checks()
+	first := checks[0].Name
+	var out []string
+	if d.spaced {
+		for _, n := range d.names {
+			if owner(n, checks) == name || n == "all" && name == first {
+				return []string{fmt.Sprintf("%q is an ordinary comment, so it suppresses nothing: write //idemlint:ignore, with no space after //", "// idemlint:ignore")}
+			}
+		}
+		return nil
+	}
+	for _, n := range d.names {
+		switch {
+		case n == name || n == "all":
+			if d.reason == "" {
+				out = append(out, fmt.Sprintf("idemlint:ignore directive for %s has no reason, so it suppresses nothing", name))
+			}
+		case known(n, checks):
+		case owner(n, checks) == name:
+			if near := nearest(n, checks); near != "" {
+				out = append(out, fmt.Sprintf("idemlint:ignore names %q, which is not an analyzer, so it suppresses nothing: did you mean %s?", n, near))
+			} else {
+				out = append(out, fmt.Sprintf("idemlint:ignore names %q, which is not an analyzer, so it suppresses nothing (the analyzers: %s, or all)", n, names(checks)))
+			}
+		}
+	}
+	return out
+}
+
+func known(n string, checks []docs.Check) bool {
+	return slices.ContainsFunc(checks, func(c docs.Check) bool { return c.Name == n })
+}
+
+// owner returns the check that reports a problem with the name n: n itself when it is one,
+// otherwise the check it is a misspelling of, or the first check.
+func owner(n string, checks []docs.Check) string {
+	if known(n, checks) {
+		return n
+	}
+	if near := nearest(n, checks); near != "" {
+		return near
+	}
+	return checks[0].Name
+}
+
+// nearest returns the check whose name n most likely misspells (at most a third of its
+// letters differ; case is ignored), or "".
+func nearest(n string, checks []docs.Check) string {
+	best, bestDist := "", len(n)/3+1
+	for _, c := range checks {
+		if d := distance(strings.ToLower(n), c.Name); d < bestDist {
+			best, bestDist = c.Name, d
+		}
+	}
+	return best
+}
+
+// distance is the Levenshtein distance between a and b.
+func distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+func names(checks []docs.Check) string {
+	var s []string
+	for _, c := range checks {
+		s = append(s, c.Name)
+	}
+	return strings.Join(s, ", ")
 }
 
 // Suppressed reports whether a diagnostic at pos is dropped.

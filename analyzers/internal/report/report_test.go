@@ -13,12 +13,13 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/report"
 )
 
-// demo reports every call of a function named bad, through a Reporter.
+// demo reports every call of a function named bad, through a Reporter, as the keyinloop
+// check would: directives name idemlint's checks.
 var demo = &analysis.Analyzer{
-	Name: "demo",
+	Name: "keyinloop",
 	Doc:  "report calls of bad",
 	Run: func(pass *analysis.Pass) (any, error) {
-		r := report.New(pass, "demo")
+		r := report.New(pass, "keyinloop")
 		for _, f := range pass.Files {
 			ast.Inspect(f, func(n ast.Node) bool {
 				if call, ok := n.(*ast.CallExpr); ok {
@@ -48,7 +49,7 @@ func TestDirectives(t *testing.T) {
 	// share (it would become the reason); everything else must match the expectations.
 	var unexpected []string
 	for _, e := range rec.errs {
-		if strings.Contains(e, "directives.go:34:") && strings.Contains(e, "idemlint:ignore directive for demo has no reason, so it suppresses nothing") {
+		if strings.Contains(e, "directives.go:38:") && strings.Contains(e, "idemlint:ignore directive for keyinloop has no reason, so it suppresses nothing") {
 			continue
 		}
 		unexpected = append(unexpected, e)

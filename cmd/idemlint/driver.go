@@ -1,0 +1,445 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/idemlint/idemlint/analyzers"
+)
+
+// The standalone driver runs "go vet -vettool=<this executable> -json" on the packages and
+// prints what it reports in the chosen format. The go command analyses one package per process,
+// in dependency order, passing facts through files (so memory is bounded by the largest
+// package, not the program), runs as many processes as there are CPUs, and caches each
+// package's result (so a second run on unchanged code returns at once).
+
+// Exit codes.
+const (
+	exitClean    = 0 // no findings
+	exitErrors   = 1 // a package could not be loaded or type-checked, or the tool failed
+	exitUsage    = 2 // a bad flag or argument
+	exitFindings = 3 // findings
+)
+
+// options are the standalone driver's command line.
+type options struct {
+	format    string // text, json, sarif or github
+	sarifFile string // also write SARIF here
+	fix, diff bool
+	tags      string
+	toolArgs  []string // analyzer flags, passed on to the tool as given
+	enable    map[string]*tristate
+	patterns  []string
+}
+
+var errHelp = errors.New("help requested")
+
+// parseArgs reads the standalone command line; an error is a usage error (or errHelp).
+func parseArgs(args []string) (*options, error) {
+	o := &options{enable: make(map[string]*tristate)}
+	fs := flag.NewFlagSet("idemlint", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var jsonOut bool
+	fs.BoolVar(&jsonOut, "json", false, "")
+	fs.StringVar(&o.format, "format", "text", "")
+	fs.StringVar(&o.sarifFile, "sarif", "", "")
+	fs.BoolVar(&o.fix, "fix", false, "")
+	fs.BoolVar(&o.diff, "diff", false, "")
+	fs.StringVar(&o.tags, "tags", "", "")
+	for _, a := range analyzers.Checks() {
+		o.enable[a.Name] = new(tristate)
+		fs.Var(&passthrough{name: a.Name, value: o.enable[a.Name], bool: true, args: &o.toolArgs}, a.Name, "")
+	}
+	for _, a := range analyzers.All() {
+		a.Flags.VisitAll(func(f *flag.Flag) {
+			name := a.Name + "." + f.Name
+			fs.Var(&passthrough{name: name, value: f.Value, bool: isBool(f), args: &o.toolArgs}, name, "")
+		})
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, errHelp
+		}
+		return nil, err
+	}
+	if jsonOut {
+		if o.format != "text" && o.format != "json" {
+			return nil, fmt.Errorf("-json and -format=%s cannot be used together", o.format)
+		}
+		o.format = "json"
+	}
+	if !slices.Contains([]string{"text", "json", "sarif", "github"}, o.format) {
+		return nil, fmt.Errorf("-format=%s: want text, json, sarif or github", o.format)
+	}
+	if o.diff && !o.fix {
+		return nil, errors.New("-diff requires -fix")
+	}
+	if o.diff && o.format != "text" {
+		return nil, fmt.Errorf("-diff prints to stdout, as -format=%s does: use -sarif=FILE instead", o.format)
+	}
+	o.patterns = fs.Args()
+	if len(o.patterns) == 0 {
+		return nil, errors.New("no packages named (try ./...)")
+	}
+	for _, p := range o.patterns {
+		if strings.HasPrefix(p, "-") {
+			return nil, fmt.Errorf("flag %s after the packages: flags go before the packages", p)
+		}
+	}
+	return o, nil
+}
+
+// passthrough is an analyzer flag of the standalone driver: its value is checked by the
+// analyzer's own flag and passed on to the tool as given.
+type passthrough struct {
+	name  string
+	value flag.Value
+	bool  bool
+	args  *[]string
+}
+
+func (p *passthrough) String() string   { return "" }
+func (p *passthrough) IsBoolFlag() bool { return p.bool }
+func (p *passthrough) Set(s string) error {
+	if err := p.value.Set(s); err != nil {
+		return err
+	}
+	*p.args = append(*p.args, "-"+p.name+"="+s)
+	return nil
+}
+
+// enabledChecks returns the names of the checks that the command line runs.
+func (o *options) enabledChecks() []string {
+	var names []string
+	for _, a := range chosen(analyzers.Checks(), func(a *analysis.Analyzer) tristate { return *o.enable[a.Name] }) {
+		names = append(names, a.Name)
+	}
+	return names
+}
+
+// A finding is one diagnostic, as go vet's JSON gives it.
+type finding struct {
+	Pkg      string `json:"-"`
+	Analyzer string `json:"-"`
+	jsonDiagnostic
+}
+
+type jsonDiagnostic struct {
+	Category       string        `json:"category,omitempty"`
+	Posn           string        `json:"posn"`
+	End            string        `json:"end"`
+	Message        string        `json:"message"`
+	SuggestedFixes []jsonFix     `json:"suggested_fixes,omitempty"`
+	Related        []jsonRelated `json:"related,omitempty"`
+}
+
+type jsonFix struct {
+	Message string     `json:"message"`
+	Edits   []jsonEdit `json:"edits"`
+}
+
+type jsonEdit struct {
+	Filename string `json:"filename"`
+	Start    int    `json:"start"`
+	End      int    `json:"end"`
+	New      string `json:"new"`
+}
+
+type jsonRelated struct {
+	Posn    string `json:"posn"`
+	End     string `json:"end"`
+	Message string `json:"message"`
+}
+
+// A failure is an error the go command or the tool reported: for a package (Pkg is its ID as
+// go vet gives it, Analyzer set when one analyzer failed) or for the whole run (Pkg empty).
+type failure struct {
+	Pkg, Analyzer, Msg string
+}
+
+// A result is what a run of go vet reported.
+type result struct {
+	findings []finding
+	failures []failure
+}
+
+// vet runs go vet with idemlint as its tool and collects what it reports.
+func vet(self string, o *options) (*result, error) {
+	var stdout bytes.Buffer
+	stderr, code, err := runGo(o.vetArgs(self, []string{"-json"}, o.patterns), &stdout)
+	if err != nil {
+		return nil, err
+	}
+	r := &result{}
+	if code != 0 {
+		r.failures = stderrFailures(stderr)
+	} else {
+		fmt.Fprint(os.Stderr, stderr) // warnings (a C compiler's, say): the run succeeded
+	}
+	dec := json.NewDecoder(&stdout)
+	for {
+		var tree map[string]map[string]json.RawMessage
+		if err := dec.Decode(&tree); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, fmt.Errorf("reading go vet's JSON: %v", err)
+		}
+		for pkg, byAnalyzer := range tree {
+			for name, raw := range byAnalyzer {
+				var diags []jsonDiagnostic
+				if json.Unmarshal(raw, &diags) != nil {
+					var e struct{ Error string }
+					json.Unmarshal(raw, &e)
+					r.failures = append(r.failures, failure{Pkg: pkg, Analyzer: name, Msg: e.Error})
+					continue
+				}
+				for _, d := range diags {
+					d.Message = stripName(name, d.Message)
+					r.findings = append(r.findings, finding{Pkg: pkg, Analyzer: name, jsonDiagnostic: d})
+				}
+			}
+		}
+	}
+	if code != 0 && len(r.failures) == 0 {
+		r.failures = append(r.failures, failure{Msg: fmt.Sprintf("go vet exited with status %d", code)})
+	}
+	sortFindings(r.findings)
+	return r, nil
+}
+
+// vetArgs is the go vet command line that runs this executable as the tool on pkgs.
+func (o *options) vetArgs(self string, mode, pkgs []string) []string {
+	args := append([]string{"vet", "-vettool=" + self}, mode...)
+	if o.tags != "" {
+		args = append(args, "-tags="+o.tags)
+	}
+	args = append(args, o.toolArgs...)
+	return append(append(args, "--"), pkgs...)
+}
+
+// runGo runs the go command; its stdout goes to stdout, its progress lines ("go: downloading")
+// to our stderr as they come, and the rest of its stderr is returned.
+func runGo(args []string, stdout io.Writer) (stderr string, code int, err error) {
+	cmd := exec.Command("go", args...)
+	cmd.Stdout = stdout
+	pipe, err := cmd.StderrPipe()
+	if err != nil {
+		return "", 0, err
+	}
+	if err := cmd.Start(); err != nil {
+		return "", 0, fmt.Errorf("running the go command: %v", err)
+	}
+	var rest strings.Builder
+	sc := bufio.NewScanner(pipe)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "go: downloading ") || strings.HasPrefix(line, "go: extracting ") {
+			fmt.Fprintln(os.Stderr, line)
+			continue
+		}
+		rest.WriteString(line)
+		rest.WriteByte('\n')
+	}
+	io.Copy(&rest, pipe) // what a line too long for the scanner left
+	err = cmd.Wait()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return rest.String(), exit.ExitCode(), nil
+	}
+	return rest.String(), 0, err
+}
+
+// stderrFailures splits the go command's stderr into errors: a "# ID" line starts the
+// output of one package; lines before any are about the whole run.
+func stderrFailures(stderr string) []failure {
+	var out []failure
+	var cur *failure
+	for line := range strings.Lines(stderr) {
+		line = strings.TrimRight(line, "\n")
+		if pkg, ok := strings.CutPrefix(line, "# "); ok {
+			out = append(out, failure{Pkg: pkg})
+			cur = &out[len(out)-1]
+			continue
+		}
+		if cur == nil {
+			if strings.TrimSpace(line) != "" {
+				out = append(out, failure{Msg: line})
+			}
+			continue
+		}
+		cur.Msg += line + "\n"
+	}
+	for i := range out {
+		out[i].Msg = strings.TrimRight(out[i].Msg, "\n")
+	}
+	return slices.DeleteFunc(out, func(f failure) bool { return f.Msg == "" })
+}
+
+// A position is a parsed "file:line:col".
+type position struct {
+	file      string
+	line, col int
+}
+
+func parsePosn(s string) position {
+	p := position{file: s}
+	if i := strings.LastIndexByte(s, ':'); i >= 0 {
+		if j := strings.LastIndexByte(s[:i], ':'); j >= 0 {
+			line, err1 := strconv.Atoi(s[j+1 : i])
+			col, err2 := strconv.Atoi(s[i+1:])
+			if err1 == nil && err2 == nil {
+				return position{s[:j], line, col}
+			}
+		}
+	}
+	return p
+}
+
+func sortFindings(fs []finding) {
+	slices.SortStableFunc(fs, func(a, b finding) int {
+		pa, pb := parsePosn(a.Posn), parsePosn(b.Posn)
+		return cmp.Or(cmp.Compare(pa.file, pb.file), cmp.Compare(pa.line, pb.line), cmp.Compare(pa.col, pb.col),
+			cmp.Compare(a.Analyzer, b.Analyzer), cmp.Compare(a.Message, b.Message))
+	})
+}
+
+// relative returns file relative to the working directory when it lies below it, as the go
+// command prints paths.
+func relative(file string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return file
+	}
+	if rel, err := filepath.Rel(wd, file); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return file
+}
+
+// standalone runs the standalone driver and returns its exit code.
+func standalone(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stderr)
+		return exitUsage
+	}
+	if args[0] == "help" {
+		return help(stdout, stderr, args[1:])
+	}
+	o, err := parseArgs(args)
+	if err == errHelp {
+		usage(stdout)
+		return exitClean
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "idemlint: %v\nRun 'idemlint help' for usage.\n", err)
+		return exitUsage
+	}
+	self, err := os.Executable()
+	if err != nil {
+		fmt.Fprintf(stderr, "idemlint: %v\n", err)
+		return exitErrors
+	}
+	r, err := vet(self, o)
+	if err != nil {
+		fmt.Fprintf(stderr, "idemlint: %v\n", err)
+		return exitErrors
+	}
+	shown, left := r.findings, r.findings
+	if o.fix && len(r.failures) == 0 {
+		left, err = fix(self, o, r.findings, stdout, stderr)
+		if err != nil {
+			r.failures = append(r.failures, failure{Msg: err.Error()})
+		}
+		shown = left
+		if o.diff {
+			left = r.findings // nothing was changed
+		}
+	}
+	if err := write(o, r.failures, shown, stdout, stderr); err != nil {
+		fmt.Fprintf(stderr, "idemlint: %v\n", err)
+		return exitErrors
+	}
+	switch {
+	case len(r.failures) > 0:
+		return exitErrors
+	case len(left) > 0:
+		return exitFindings
+	}
+	return exitClean
+}
+
+// fix applies (or, with -diff, prints) the first suggested fix of each finding, through
+// go vet -fix on the packages that have one, prints a summary to stderr, and returns the
+// findings left without an automatic fix.
+func fix(self string, o *options, findings []finding, stdout, stderr io.Writer) ([]finding, error) {
+	var left []finding
+	var dirs, files []string
+	fixes := 0
+	for _, f := range findings {
+		if len(f.SuggestedFixes) == 0 {
+			left = append(left, f)
+			continue
+		}
+		fixes++
+		dirs = append(dirs, filepath.Dir(parsePosn(f.Posn).file))
+		for _, e := range f.SuggestedFixes[0].Edits {
+			files = append(files, e.Filename)
+		}
+	}
+	slices.Sort(dirs)
+	slices.Sort(files)
+	dirs, files = slices.Compact(dirs), slices.Compact(files)
+	if fixes > 0 {
+		mode := []string{"-fix"}
+		if o.diff {
+			mode = append(mode, "-diff")
+		}
+		errs, code, err := runGo(o.vetArgs(self, mode, dirs), stdout)
+		if err != nil {
+			return left, err
+		}
+		// With -diff, go vet exits 1 when it printed a diff.
+		if code != 0 && !(o.diff && code == 1 && strings.TrimSpace(errs) == "") {
+			return left, fmt.Errorf("applying fixes: %s", strings.TrimSpace(errs))
+		}
+	}
+	summary := fmt.Sprintf("idemlint: applied %s to %s", plural(fixes, "fix", "fixes"), plural(len(files), "file", "files"))
+	if o.diff {
+		summary = fmt.Sprintf("idemlint: printed %s to %s as a diff, not applied", plural(fixes, "fix", "fixes"), plural(len(files), "file", "files"))
+	}
+	if fixes == 0 {
+		summary = "idemlint: no finding has an automatic fix"
+	}
+	switch {
+	case len(left) == 0:
+		summary += "; no findings left without an automatic fix"
+	case fixes == 0:
+		summary += ":"
+	default:
+		summary += fmt.Sprintf("; %s left without an automatic fix:", plural(len(left), "finding", "findings"))
+	}
+	fmt.Fprintln(stderr, summary)
+	return left, nil
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}

@@ -1,0 +1,141 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"text/tabwriter"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/idemlint/idemlint/analyzers"
+)
+
+// usage prints idemlint's own usage: its checks, output formats, configuration,
+// suppression and exit codes.
+func usage(w io.Writer) {
+	fmt.Fprint(w, `idemlint finds retry and idempotency mistakes in Go code.
+
+Usage:
+  idemlint [flags] packages            report findings (for example: idemlint ./...)
+  idemlint -fix [-diff] packages       apply the suggested fixes (or print them as a diff)
+  idemlint help [check]                this text, or a check's documentation and flags
+  go vet -vettool=$(command -v idemlint) [flags] packages
+  go fix -fixtool=$(command -v idemlint) packages
+
+Checks:
+`)
+	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+	for _, c := range analyzers.Roster() {
+		status := "available"
+		if c.Analyzer == nil {
+			status = "planned"
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", c.Name, status, c.Summary)
+	}
+	tw.Flush()
+	fmt.Fprint(w, `
+All available checks run unless some are named: -NAME runs only the checks named so,
+-NAME=false skips one.
+
+Output:
+  (default)        file:line:col: check: message, on stderr
+  -json            go vet's JSON (package, check, diagnostics with fixes) on stdout
+  -format=FORMAT   text, json, sarif (SARIF 2.1.0) or github (GitHub Actions annotations),
+                   on stdout except text
+  -sarif=FILE      also write SARIF to FILE
+  -fix             apply the first suggested fix of each finding; prints a summary and the
+                   findings left without an automatic fix
+  -diff            with -fix, print the fixes as a unified diff instead of applying them
+  -tags=LIST       build tags, as for go build
+
+Configuration (the same names are settings of the golangci-lint plugin):
+`)
+	tw = tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+	var debug []string
+	for _, a := range analyzers.All() {
+		a.Flags.VisitAll(func(f *flag.Flag) {
+			line := fmt.Sprintf("  -%s.%s\t%s\n", a.Name, f.Name, f.Usage)
+			if slices.Contains(analyzers.Models(), a) && f.Name == "report" {
+				debug = append(debug, line)
+				return
+			}
+			fmt.Fprint(tw, line)
+		})
+	}
+	tw.Flush()
+	fmt.Fprint(w, `
+Debugging the shared models (retryscope, keys, remote: they report nothing themselves, and
+are not checks to enable or disable):
+`)
+	tw = tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+	for _, l := range debug {
+		fmt.Fprint(tw, l)
+	}
+	tw.Flush()
+	fmt.Fprintf(w, `
+Suppression:
+  //idemlint:ignore NAME[,NAME...] reason
+  on the line of a finding or the line above it, or in a function's doc comment for the whole
+  function; NAME is a check or "all", and the reason is required. Generated files are never
+  reported.
+
+Exit codes:
+  0  no findings
+  3  findings, whatever the output format (after -fix: findings left without an automatic
+     fix; after -fix -diff: any finding)
+  1  a package did not load or type-check, or the tool failed (wins over 3)
+  2  usage error
+
+Documentation: %s
+`, analyzers.DocsURL)
+}
+
+// help prints the usage, or the documentation and flags of the named checks and models.
+func help(stdout, stderr io.Writer, names []string) int {
+	if len(names) == 0 {
+		usage(stdout)
+		return exitClean
+	}
+	for i, name := range names {
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		a := named(analyzers.All(), name)
+		if a == nil {
+			roster := analyzers.Roster()
+			i := slices.IndexFunc(roster, func(c analyzers.Check) bool { return c.Name == name })
+			if i < 0 {
+				fmt.Fprintf(stderr, "idemlint: no check named %q; run 'idemlint help' for the list\n", name)
+				return exitUsage
+			}
+			fmt.Fprintf(stdout, "%s (planned, not built yet): %s\n", name, roster[i].Summary)
+			continue
+		}
+		kind := "check"
+		if named(analyzers.Checks(), name) == nil {
+			kind = "shared model: reports nothing itself, except with its debug flag"
+		}
+		fmt.Fprintf(stdout, "%s (%s)\n\n%s\n\nDocumentation: %s\n", a.Name, kind, a.Doc, a.URL)
+		first := true
+		a.Flags.VisitAll(func(f *flag.Flag) {
+			if first {
+				fmt.Fprintln(stdout, "\nFlags:")
+				first = false
+			}
+			fmt.Fprintf(stdout, "  -%s.%s\n\t%s\n", a.Name, f.Name, f.Usage)
+		})
+	}
+	return exitClean
+}
+
+// named returns the analyzer of that name in as, or nil.
+func named(as []*analysis.Analyzer, name string) *analysis.Analyzer {
+	for _, a := range as {
+		if a.Name == name {
+			return a
+		}
+	}
+	return nil
+}

@@ -1,0 +1,222 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/unitchecker"
+
+	"github.com/idemlint/idemlint/analyzers"
+)
+
+// isVettool reports whether the go command runs idemlint as its vet or fix tool: with a
+// package's .cfg file, or asking for the tool's flags.
+func isVettool(args []string) bool {
+	if len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg") {
+		return true
+	}
+	return slices.Contains(args, "-flags") || slices.Contains(args, "--flags")
+}
+
+// vettool analyses one package for the go command (unitchecker's protocol) and exits. It
+// chooses what to run before unitchecker does:
+//
+//   - for a dependency analysed only for its facts (VetxOnly), only the analyzers that produce
+//     facts: unitchecker would also run the checks there and drop what they report;
+//   - otherwise the enabled checks, each reporting its name at the start of its messages (go
+//     vet prints messages without the analyzer), and the models whose -MODEL.report debug
+//     flag is set.
+//
+// Flags of the analyzers it leaves out are still accepted, so that the go command can pass
+// the same flags to every package.
+func vettool(args []string) {
+	checks, models := analyzers.Checks(), analyzers.Models()
+	var roots []*analysis.Analyzer
+	enabled, debug, parsed := vetFlags(args, checks, models)
+	switch {
+	case !parsed:
+		// Let unitchecker report the bad flag.
+		roots = checks
+	case vetxOnly(args):
+		roots = factProducers(append(enabled, debug...))
+	default:
+		for _, a := range enabled {
+			roots = append(roots, withName(a))
+		}
+		roots = append(roots, debug...)
+		if len(debug) > 0 && len(enabled) < len(checks) {
+			// Checks were chosen with -NAME: unitchecker would drop the models as not chosen.
+			for _, m := range debug {
+				args = append([]string{"-" + m.Name}, args...)
+			}
+		}
+	}
+	os.Args = append(os.Args[:1], args...)
+	for _, a := range analyzers.All() {
+		if named(roots, a.Name) != nil {
+			continue // unitchecker registers its flags
+		}
+		if slices.Contains(checks, a) {
+			flag.Var(&ignored{bool: true}, a.Name, "enable "+a.Name+" analysis")
+		}
+		a.Flags.VisitAll(func(f *flag.Flag) {
+			flag.Var(f.Value, a.Name+"."+f.Name, f.Usage)
+		})
+	}
+	unitchecker.Main(roots...)
+}
+
+// vetFlags reads the command line as unitchecker will, for the checks it enables (all,
+// those set with -NAME, or all but those set with -NAME=false) and the models whose report
+// flag is set. parsed is false when the command line does not parse.
+func vetFlags(args []string, checks, models []*analysis.Analyzer) (enabled, debug []*analysis.Analyzer, parsed bool) {
+	fs := flag.NewFlagSet("idemlint", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	for _, name := range []string{"flags", "json", "fix", "diff", "source", "v", "all"} {
+		fs.Bool(name, false, "")
+	}
+	fs.String("V", "", "")
+	fs.String("c", "", "")
+	fs.String("tags", "", "")
+	enable := make(map[string]*tristate)
+	report := make(map[string]*bool)
+	for _, a := range analyzers.All() {
+		if slices.Contains(checks, a) {
+			enable[a.Name] = new(tristate)
+			fs.Var(enable[a.Name], a.Name, "")
+		}
+		a.Flags.VisitAll(func(f *flag.Flag) {
+			if f.Name == "report" && isBool(f) {
+				report[a.Name] = fs.Bool(a.Name+"."+f.Name, false, "")
+				return
+			}
+			fs.Var(&ignored{bool: isBool(f)}, a.Name+"."+f.Name, "")
+		})
+	}
+	if fs.Parse(args) != nil {
+		return nil, nil, false
+	}
+	enabled = chosen(checks, func(a *analysis.Analyzer) tristate { return *enable[a.Name] })
+	for _, m := range models {
+		if r := report[m.Name]; r != nil && *r {
+			debug = append(debug, m)
+		}
+	}
+	return enabled, debug, true
+}
+
+// chosen applies the -NAME flags as the go/analysis drivers do: if any is true, only those
+// run; otherwise all but those set to false.
+func chosen(checks []*analysis.Analyzer, state func(*analysis.Analyzer) tristate) []*analysis.Analyzer {
+	anyTrue := slices.ContainsFunc(checks, func(a *analysis.Analyzer) bool { return state(a) == on })
+	var out []*analysis.Analyzer
+	for _, a := range checks {
+		if s := state(a); s == on || !anyTrue && s != off {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// vetxOnly reports whether the .cfg file asks for facts only.
+func vetxOnly(args []string) bool {
+	if len(args) == 0 || !strings.HasSuffix(args[len(args)-1], ".cfg") {
+		return false
+	}
+	data, err := os.ReadFile(args[len(args)-1])
+	if err != nil {
+		return false // unitchecker reports it
+	}
+	var cfg struct{ VetxOnly bool }
+	return json.Unmarshal(data, &cfg) == nil && cfg.VetxOnly
+}
+
+// factProducers returns the analyzers, among as and those they require, that export facts.
+func factProducers(as []*analysis.Analyzer) []*analysis.Analyzer {
+	var out []*analysis.Analyzer
+	seen := make(map[*analysis.Analyzer]bool)
+	var visit func(a *analysis.Analyzer)
+	visit = func(a *analysis.Analyzer) {
+		if seen[a] {
+			return
+		}
+		seen[a] = true
+		if len(a.FactTypes) > 0 {
+			out = append(out, a)
+		}
+		for _, r := range a.Requires {
+			visit(r)
+		}
+	}
+	for _, a := range as {
+		visit(a)
+	}
+	return out
+}
+
+// withName returns a copy of the check a whose diagnostics start with its name.
+func withName(a *analysis.Analyzer) *analysis.Analyzer {
+	w := *a
+	w.Run = func(pass *analysis.Pass) (any, error) {
+		report := pass.Report
+		pass.Report = func(d analysis.Diagnostic) {
+			d.Message = a.Name + ": " + d.Message
+			report(d)
+		}
+		return a.Run(pass)
+	}
+	return &w
+}
+
+// stripName undoes withName on a message that the go command relayed.
+func stripName(analyzer, message string) string {
+	return strings.TrimPrefix(message, analyzer+": ")
+}
+
+func isBool(f *flag.Flag) bool {
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}
+
+// A tristate is an analyzer's -NAME flag: unset, on or off.
+type tristate int
+
+const (
+	unset tristate = iota
+	on
+	off
+)
+
+func (t *tristate) String() string {
+	switch *t {
+	case on:
+		return "true"
+	case off:
+		return "false"
+	}
+	return ""
+}
+
+func (t *tristate) Set(s string) error {
+	b, err := strconv.ParseBool(s)
+	if err != nil {
+		return err
+	}
+	*t = map[bool]tristate{true: on, false: off}[b]
+	return nil
+}
+
+func (t *tristate) IsBoolFlag() bool { return true }
+
+// ignored accepts a flag's value and does nothing with it.
+type ignored struct{ bool bool }
+
+func (*ignored) String() string     { return "" }
+func (*ignored) Set(string) error   { return nil }
+func (i *ignored) IsBoolFlag() bool { return i.bool }
