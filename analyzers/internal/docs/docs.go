@@ -42,8 +42,8 @@ func Checks() []Check {
 	return []Check{
 		{Name: "keyinloop"},
 		{Name: "notimeout"},
-		{Name: "nojitter", Summary: "retries without jitter, without an attempt cap, or without an overall deadline"},
-		{Name: "nestedretry", Summary: "a retry layer around another one: attempts multiply"},
+		{Name: "nojitter"},
+		{Name: "nestedretry"},
 		{Name: "unkeyedretry", Summary: "a POST or PATCH retried without an idempotency key, or on errors that are not transient"},
 	}
 }
