@@ -19,7 +19,7 @@ func generate(t *testing.T, n, funcs int) string {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/gen\n\ngo 1.26\n"), 0o644))
 	for i := range n {
 		var b strings.Builder
-		fmt.Fprintf(&b, "package p%03d\n\nimport (\n\t\"context\"\n\t\"crypto/rand\"\n\t\"net/http\"\n\t\"time\"\n", i)
+		fmt.Fprintf(&b, "package p%03d\n\nimport (\n\t\"context\"\n\t\"crypto/rand\"\n\tmrand \"math/rand/v2\"\n\t\"net/http\"\n\t\"time\"\n", i)
 		for _, dep := range []int{i - 1, i - 2} {
 			if dep >= 0 {
 				fmt.Fprintf(&b, "\n\tp%03d \"example.com/gen/p%03d\"\n", dep, dep)
@@ -33,7 +33,7 @@ func Retry(ctx context.Context, fn func(context.Context) error) error {
 		if err = fn(ctx); err == nil {
 			return nil
 		}
-		time.Sleep(time.Duration(i) * time.Millisecond)
+		time.Sleep(time.Duration(mrand.Int64N(int64(time.Millisecond << i))))
 	}
 	return err
 }
