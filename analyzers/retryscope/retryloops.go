@@ -136,25 +136,38 @@ func readsConsumedSource(call ssa.CallInstruction, l *loops.Loop) bool {
 	return false
 }
 
-// chained reports whether a, an argument of call, is carried from one round to the next and
-// renewed from call's own results (task = next(response of call)): each round works on what
-// the previous one led to.
+// chained reports whether a, an argument (or the receiver) of call, is computed from a value
+// carried from one round to the next and renewed from call's own results (task = next(response
+// of call); err = cause.Cause() of the err before): each round works on what the previous one
+// led to.
 func chained(a ssa.Value, call ssa.CallInstruction, l *loops.Loop) bool {
-	phi, ok := flow.Unwrap(a).(*ssa.Phi)
-	if !ok || phi.Block() != l.Header || call.Value() == nil {
+	if call.Value() == nil {
 		return false
 	}
-	for i, e := range phi.Edges {
-		if i >= len(l.Header.Preds) || !l.Contains(l.Header.Preds[i]) || e == phi {
-			continue
+	var phis []*ssa.Phi
+	flow.Backward(a, 32, func(x ssa.Value) bool {
+		if phi, ok := x.(*ssa.Phi); ok {
+			if phi.Block() == l.Header {
+				phis = append(phis, phi)
+			}
+			return false
 		}
-		renewed := false
-		flow.Backward(e, 128, func(x ssa.Value) bool {
-			renewed = renewed || x == call.Value()
-			return !renewed && x != phi
-		})
-		if renewed {
-			return true
+		_, isCall := x.(*ssa.Call)
+		return !isCall
+	})
+	for _, phi := range phis {
+		for i, e := range phi.Edges {
+			if i >= len(l.Header.Preds) || !l.Contains(l.Header.Preds[i]) || e == phi {
+				continue
+			}
+			renewed := false
+			flow.Backward(e, 128, func(x ssa.Value) bool {
+				renewed = renewed || x == call.Value()
+				return !renewed && x != phi
+			})
+			if renewed {
+				return true
+			}
 		}
 	}
 	return false

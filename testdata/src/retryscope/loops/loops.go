@@ -744,3 +744,17 @@ func consume(in inbox, into *string) {
 		// a corrupt value: drop it and take the next one
 	}
 }
+
+// Unwrapping a chain of causes: each round works on what the previous call returned.
+type causer interface{ Cause() error }
+
+func rootCause(err error) error {
+	for err != nil {
+		c, ok := err.(causer)
+		if !ok {
+			break
+		}
+		err = c.Cause()
+	}
+	return err
+}
