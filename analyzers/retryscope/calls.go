@@ -79,6 +79,9 @@ func (st *state) clientScope(call ssa.CallInstruction) *Scope {
 		return nil
 	}
 	id := flow.ID(fn)
+	if fn.Pkg() == st.pass.Pkg {
+		return nil // a client's own code calling itself: its loops are hand-written scopes
+	}
 	for _, lib := range libraries {
 		if !lib.has(id.Pkg) {
 			continue

@@ -138,8 +138,8 @@ func readsConsumedSource(call ssa.CallInstruction, l *loops.Loop) bool {
 
 // chained reports whether a, an argument (or the receiver) of call, is computed from a value
 // carried from one round to the next and renewed from call's own results (task = next(response
-// of call); err = cause.Cause() of the err before): each round works on what the previous one
-// led to.
+// of call); err = cause.Cause() of the err before), or from itself (name = name[:i], a walk up
+// a tree): each round works on what the previous one led to.
 func chained(a ssa.Value, call ssa.CallInstruction, l *loops.Loop) bool {
 	if call.Value() == nil {
 		return false
@@ -160,12 +160,19 @@ func chained(a ssa.Value, call ssa.CallInstruction, l *loops.Loop) bool {
 			if i >= len(l.Header.Preds) || !l.Contains(l.Header.Preds[i]) || e == phi {
 				continue
 			}
-			renewed := false
+			renewed, walks := false, false
 			flow.Backward(e, 128, func(x ssa.Value) bool {
 				renewed = renewed || x == call.Value()
 				return !renewed && x != phi
 			})
-			if renewed {
+			// Or renewed from itself without a call (sname = sname[:i], n = n.parent): a walk
+			// over smaller data.
+			flow.Backward(e, 32, func(x ssa.Value) bool {
+				walks = walks || x == phi
+				_, isCall := x.(*ssa.Call)
+				return !walks && !isCall && x != phi
+			})
+			if renewed || walks && !typeis.Integer(phi.Type()) {
 				return true
 			}
 		}

@@ -758,3 +758,33 @@ func rootCause(err error) error {
 	}
 	return err
 }
+
+// Walking up parent sections: the name shrinks each round.
+type sections map[string]map[string]string
+
+func (s sections) get(name string) (map[string]string, error) { return nil, nil }
+
+func lookupKey(s sections, section, key string) string {
+	name := section
+	for {
+		if i := lastDot(name); i > -1 {
+			name = name[:i]
+			sec, err := s.get(name)
+			if err != nil {
+				continue
+			}
+			return sec[key]
+		}
+		break
+	}
+	return ""
+}
+
+func lastDot(s string) int {
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] == '.' {
+			return i
+		}
+	}
+	return -1
+}
