@@ -25,7 +25,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:       "remote",
 	Doc:        docs.MustExtract(doc, "remote"),
 	URL:        docs.URL("remote"),
-	Requires:   []*analysis.Analyzer{ssapkg.Analyzer},
+	Requires:   []*analysis.Analyzer{ssapkg.Analyzer, ssapkg.Stores},
 	ResultType: reflect.TypeFor[*Result](),
 	FactTypes:  []analysis.Fact{new(ParamFact)},
 	Run:        run,
@@ -94,7 +94,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	funcs := ssapkg.AllFuncs(ssaRes)
 	st.funcs = funcs
-	st.stores = flow.IndexStores(funcs)
+	st.stores = pass.ResultOf[ssapkg.Stores].(*flow.Stores)
 	st.index(funcs)
 
 	// Calls that leave the process themselves; then the functions that pass their context to

@@ -29,7 +29,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:       "retryscope",
 	Doc:        docs.MustExtract(doc, "retryscope"),
 	URL:        docs.URL("retryscope"),
-	Requires:   []*analysis.Analyzer{ssapkg.Analyzer, inspect.Analyzer},
+	Requires:   []*analysis.Analyzer{ssapkg.Analyzer, ssapkg.Stores, inspect.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
 	FactTypes:  []analysis.Fact{new(HelperFact), new(RetriesFact), new(IteratorFact), new(WaitsFact)},
 	Run:        run,
@@ -163,7 +163,7 @@ func run(pass *analysis.Pass) (any, error) {
 		st.helpers[h.id] = append(st.helpers[h.id], h)
 	}
 
-	st.stores = flow.IndexStores(ssapkg.AllFuncs(ssaRes))
+	st.stores = pass.ResultOf[ssapkg.Stores].(*flow.Stores)
 	for _, fn := range st.funcs {
 		st.indexCreators(fn)
 		st.loopInfo[fn] = st.handWritten(fn)

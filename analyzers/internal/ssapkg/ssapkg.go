@@ -9,6 +9,7 @@ import (
 	"go/types"
 	"reflect"
 
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/analysis/passes/ctrlflow"
@@ -80,4 +81,17 @@ func AllFuncs(s *buildssa.SSA) []*ssa.Function {
 		}
 	}
 	return funcs
+}
+
+// Stores indexes, once per package, the values its functions store into struct fields and
+// package variables (flow.Stores), which both the retry and the remote-call models follow.
+var Stores = &analysis.Analyzer{
+	Name:       "ssastores",
+	Doc:        "index the values a package stores into fields and package variables, for idemlint's models",
+	URL:        "https://pkg.go.dev/github.com/idemlint/idemlint/analyzers/internal/ssapkg",
+	Requires:   []*analysis.Analyzer{Analyzer},
+	ResultType: reflect.TypeFor[*flow.Stores](),
+	Run: func(pass *analysis.Pass) (any, error) {
+		return flow.IndexStores(AllFuncs(pass.ResultOf[Analyzer].(*buildssa.SSA))), nil
+	},
 }
