@@ -232,7 +232,7 @@ func (st *state) iteratorScope(call ssa.CallInstruction) *Scope {
 	case *ssa.Function:
 		body = a
 	}
-	if body == nil || body.Synthetic != yieldSynthetic || !leavesSomewhere(body) {
+	if body == nil || body.Synthetic != yieldSynthetic || !leavesSomewhere(body) || !goesRoundOnFailure(body) {
 		return nil
 	}
 	rng, ok := body.Syntax().(*ast.RangeStmt)
@@ -260,6 +260,46 @@ func (st *state) iteratorScope(call ssa.CallInstruction) *Scope {
 
 // leavesSomewhere reports whether a range-over-func body breaks or returns on some path: its
 // yield function then returns false.
+// goesRoundOnFailure reports whether a range body goes round after a failure: a test of a
+// call's outcome whose failure side can reach the end of the body (or a continue) and whose
+// success side can leave the loop. A body whose tests all leave on failure and go round after
+// a success (a long poll reconnecting when its stream ends) repeats work, it does not retry.
+func goesRoundOnFailure(body *ssa.Function) bool {
+	all := func(*ssa.BasicBlock) bool { return true }
+	ds := decisions(body, all)
+	if len(ds) == 0 {
+		return true // outcomes tested through variables the model does not follow: keep it
+	}
+	for _, d := range ds {
+		if reachesReturn(d.block.Succs[1-d.success], true) && reachesReturn(d.block.Succs[d.success], false) {
+			return true
+		}
+	}
+	return false
+}
+
+// reachesReturn reports whether a return of the constant v (a yield body's true: go round,
+// false: leave) can be reached from b.
+func reachesReturn(b *ssa.BasicBlock, v bool) bool {
+	seen := make(map[*ssa.BasicBlock]bool)
+	stack := []*ssa.BasicBlock{b}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[x] {
+			continue
+		}
+		seen[x] = true
+		if ret, ok := last(x).(*ssa.Return); ok && len(ret.Results) == 1 {
+			if c, ok := ret.Results[0].(*ssa.Const); ok && c.Value != nil && constant.BoolVal(c.Value) == v {
+				return true
+			}
+		}
+		stack = append(stack, x.Succs...)
+	}
+	return false
+}
+
 func leavesSomewhere(body *ssa.Function) bool {
 	for _, b := range body.Blocks {
 		if ret, ok := last(b).(*ssa.Return); ok && len(ret.Results) == 1 {

@@ -194,3 +194,15 @@ func Do(ctx context.Context, fn func(context.Context) error) (err error) { // wa
 	}
 	return err
 }
+
+// A long poll that reconnects when its stream ends: it leaves on failure and goes round after
+// a success, which repeats work rather than retrying it.
+func listen(ctx context.Context, events chan<- error) {
+	for range Attempts(ctx, 100) {
+		err := send(ctx)
+		if err != nil {
+			events <- err
+			return
+		}
+	}
+}
