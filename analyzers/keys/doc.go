@@ -18,7 +18,8 @@
 //
 // Sinks, matched by name with case and punctuation ignored (Idempotency-Key, idempotency_key
 // and IdempotencyKey are one name): an HTTP header set with Header.Set/Add, a header map
-// write, resty's SetHeader; a struct field (by field name or json tag), a map key, gRPC
+// write, resty's SetHeader; a query parameter set by name (SetParam, SetQueryParam,
+// WithQueryParam, as cloud SDKs send ?clientToken=); a struct field (by field name or json tag), a map key, gRPC
 // metadata (metadata.Pairs, AppendToOutgoingContext, MD.Set/Append); setters and options such
 // as stripe-go's Params.SetIdempotencyKey or WithIdempotencyKey. The names are
 // idempotency-key, x-idempotency-key, idempotency-token, client-token and

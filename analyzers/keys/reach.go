@@ -304,14 +304,15 @@ func (r *Result) sinkCall(call ssa.CallInstruction, tainted func(ssa.Value) bool
 			}
 		}
 		return "", false
-	case (id.Name == "Set" || id.Name == "Add" || id.Name == "SetHeader" || id.Name == "AddHeader" || id.Name == "Append") && len(args) >= 2:
-		// Header.Set(name, value), MD.Set(name, values...), resty's SetHeader, and look-alikes.
+	case namedSetters[id.Name] != "" && len(args) >= 2:
+		// Header.Set(name, value), MD.Set(name, values...), resty's SetHeader, a request's
+		// SetParam(name, value), and look-alikes.
 		k, ok := flow.StringConst(args[0])
 		if !ok || !r.IsName(k) {
 			return "", false
 		}
 		if tainted(args[1]) {
-			kind := "header"
+			kind := namedSetters[id.Name]
 			if id.Pkg == "google.golang.org/grpc/metadata" {
 				kind = "gRPC metadata"
 			}
@@ -329,6 +330,15 @@ func (r *Result) sinkCall(call ssa.CallInstruction, tainted func(ssa.Value) bool
 		}
 	}
 	return "", false
+}
+
+// namedSetters are the methods that send a value under a name given as their first argument,
+// with the kind of place they set: headers, and query parameters (cloud SDKs send client tokens
+// as ?clientToken=).
+var namedSetters = map[string]string{
+	"Set": "header", "Add": "header", "SetHeader": "header", "AddHeader": "header", "Append": "header",
+	"SetParam": "query parameter", "AddParam": "query parameter", "SetQueryParam": "query parameter",
+	"AddQueryParam": "query parameter", "WithQueryParam": "query parameter", "WithQueryParamFilter": "query parameter",
 }
 
 // A paramFlow says where one parameter of a function goes.

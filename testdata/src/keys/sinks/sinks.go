@@ -83,3 +83,14 @@ func putKey(req *http.Request, key string) { // want putKey:`sends parameters \[
 func throughHelper(req *http.Request) { // want throughHelper:`mints a key`
 	putKey(req, uuid.NewString()) // want `uuid.NewString: sent as header "Idempotency-Key" via putKey`
 }
+
+// A request type with a named-parameter setter, as cloud SDKs send a client token
+// (?clientToken=); other parameters are not sinks.
+type cloudRequest struct{ params map[string]string }
+
+func (r *cloudRequest) SetParam(key, value string) { r.params[key] = value }
+
+func queryParams(r *cloudRequest) { // want queryParams:`mints a key`
+	r.SetParam("clientToken", uuid.NewString()) // want `uuid.NewString: sent as query parameter "clientToken"`
+	r.SetParam("requestId", uuid.NewString())   // want `uuid.NewString: not sent as a key`
+}
