@@ -16,8 +16,10 @@
 //   - a function that calls itself again after a failure;
 //   - a function value passed to a retry helper: avast/retry-go, cenkalti/backoff v4 and v5,
 //     sethvargo/go-retry, Kubernetes retry.RetryOnConflict, retry.OnError and
-//     wait.ExponentialBackoff*, failsafe-go with a retry policy, gax-go Invoke, and this
-//     project's runtime/retry; or to an in-house helper that the model infers;
+//     wait.ExponentialBackoff*, failsafe-go with a retry policy, gax-go Invoke, the Terraform
+//     plugin SDK's Retry, RetryContext and StateChangeConf.WaitForState* (its Refresh field),
+//     and this project's runtime/retry; or to an in-house helper that the model infers (a
+//     parameter returning Terraform's *RetryError counts as one returning an error);
 //   - the body of a range over a retry iterator (range over func): a function value
 //     func(yield func(...) bool), usually returned as an iter.Seq, whose loop calls yield,
 //     stops when it returns false and waits between the calls, with a backoff, jitter or a
