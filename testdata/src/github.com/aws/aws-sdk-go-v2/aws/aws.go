@@ -5,3 +5,10 @@ type Config struct{}
 
 func String(v string) *string { return &v }
 func Int32(v int32) *int32    { return &v }
+
+func ToString(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
