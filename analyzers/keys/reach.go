@@ -484,7 +484,12 @@ func (r *Result) Mints(call ssa.CallInstruction) (*MintsFact, bool) {
 			return f, true
 		}
 	}
-	fn := flow.Callee(c)
+	return r.MintsIn(flow.Callee(c))
+}
+
+// MintsIn reports whether fn, a function of another package, makes a new key and sends it on
+// every call (it has a MintsFact).
+func (r *Result) MintsIn(fn *types.Func) (*MintsFact, bool) {
 	if fn == nil || fn.Pkg() == nil || fn.Pkg() == r.pass.Pkg {
 		return nil, false
 	}
