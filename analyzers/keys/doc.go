@@ -27,7 +27,8 @@
 // names (X-Request-ID, trace headers) are not sinks.
 //
 // Flow: a value reaches a sink through conversions, formatting and other calls (a call's result
-// is derived from its arguments), concatenation, local variables, struct fields (field by
+// is derived from its arguments; copy and the hex, base64 and base32 Encode functions write
+// it into their destination buffer), concatenation, local variables, struct fields (field by
 // field), slices, maps, closures, and the parameters of functions that send them to a sink
 // (inferred, and exported as a SinkParamFact). A function that makes a key and sends it on
 // every call, without first checking for an existing one, gets a MintsFact.

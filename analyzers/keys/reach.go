@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -218,6 +219,9 @@ func (w *walk) call(v ssa.Value, call ssa.CallInstruction) {
 		w.keepSink(call)
 		return
 	}
+	if dst := writtenInto(c, v); dst != nil {
+		w.taint(dst)
+	}
 	fn := flow.Callee(c)
 	// Arguments index among the callee's parameters (receiver excluded).
 	args := c.Args
@@ -233,7 +237,7 @@ func (w *walk) call(v ssa.Value, call ssa.CallInstruction) {
 		for i, a := range args {
 			if a == v {
 				if s := w.r.paramSink(callee, i); s != nil {
-					w.sink(call, s.What+" via "+callee.Name())
+					w.sink(call, via(s.What, callee.Name()))
 				}
 				if w.r.paramReturned(callee, i) {
 					passesOn = true
@@ -252,7 +256,7 @@ func (w *walk) call(v ssa.Value, call ssa.CallInstruction) {
 		if w.r.pass.ImportObjectFact(fn, &f) {
 			for _, i := range f.Params {
 				if i < len(args) && args[i] == v {
-					w.sink(call, f.What+" via "+fn.Name())
+					w.sink(call, via(f.What, fn.Name()))
 				}
 			}
 		}
@@ -261,6 +265,48 @@ func (w *walk) call(v ssa.Value, call ssa.CallInstruction) {
 	if val := call.Value(); val != nil {
 		w.taint(val)
 	}
+}
+
+// via names a sink reached through the function name: "header "Idempotency-Key" via post",
+// once when a method passes it to a function of the same name (an SDK's Client.CreateRecord
+// calling CreateRecord).
+func via(what, name string) string {
+	if strings.HasSuffix(what, " via "+name) {
+		return what
+	}
+	return what + " via " + name
+}
+
+// encoders write what their other arguments hold into their first, a destination buffer.
+var encoders = map[flow.FuncID]bool{
+	{Pkg: "encoding/hex", Name: "Encode"}:                      true,
+	{Pkg: "encoding/base64", Recv: "Encoding", Name: "Encode"}: true,
+	{Pkg: "encoding/base32", Recv: "Encoding", Name: "Encode"}: true,
+}
+
+// writtenInto returns the buffer that a call writes v into (copy(dst, v), hex.Encode(dst, v)):
+// the destination, or the slice or array it is a part of (res[9:]); nil for other calls.
+func writtenInto(c *ssa.CallCommon, v ssa.Value) ssa.Value {
+	args := c.Args
+	if b, ok := c.Value.(*ssa.Builtin); ok {
+		if b.Name() != "copy" {
+			return nil
+		}
+	} else {
+		fn := flow.Callee(c)
+		if fn == nil || !encoders[flow.ID(fn)] {
+			return nil
+		}
+		args = flow.NewSite(c, fn).Args
+	}
+	if len(args) < 2 || !slices.Contains(args[1:], v) {
+		return nil
+	}
+	dst := args[0]
+	if sl, ok := dst.(*ssa.Slice); ok {
+		dst = sl.X
+	}
+	return dst
 }
 
 // taintedElems reports whether x is a variadic slice with a tainted element.

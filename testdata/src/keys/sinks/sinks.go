@@ -94,3 +94,17 @@ func queryParams(r *cloudRequest) { // want queryParams:`mints a key`
 	r.SetParam("clientToken", uuid.NewString()) // want `uuid.NewString: sent as query parameter "clientToken"`
 	r.SetParam("requestId", uuid.NewString())   // want `uuid.NewString: not sent as a key`
 }
+
+// An SDK's method that hands the token to a function of the same name: named once.
+type cloudClient struct{}
+
+func CreateRecord(c *cloudClient, zone, token string) { // want CreateRecord:`sends parameters \[2\] to query parameter "clientToken"`
+	r := &cloudRequest{}
+	r.SetParam("clientToken", token)
+}
+
+func (c *cloudClient) CreateRecord(zone, token string) { CreateRecord(c, zone, token) } // want CreateRecord:`sends parameters \[1\] to query parameter "clientToken" via CreateRecord$`
+
+func createRecord(c *cloudClient) { // want createRecord:`mints a key`
+	c.CreateRecord("example.com", uuid.NewString()) // want `uuid.NewString: sent as query parameter "clientToken" via CreateRecord$`
+}
