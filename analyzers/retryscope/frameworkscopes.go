@@ -80,7 +80,7 @@ func (st *state) frameworkScopes() {
 		}
 	}
 	for _, fn := range st.funcs {
-		if fw := recognise(fn); fw != nil && runs[fn] == nil {
+		if fw := st.recognise(fn); fw != nil && runs[fn] == nil {
 			local(fn, fw)
 		}
 	}
@@ -274,8 +274,8 @@ func exportedMethods(t types.Type) []*types.Func {
 
 // recognise returns the framework that runs fn wherever it is registered: fn has one of its
 // shapes, passes its context parameter to one of its marks, or takes one of its deliveries
-// (and requeues it, where the framework needs that).
-func recognise(fn *ssa.Function) *framework {
+// (and requeues it, where the framework needs that) in a package that builds none itself.
+func (st *state) recognise(fn *ssa.Function) *framework {
 	if fn.Synthetic != "" || fn.Syntax() == nil {
 		return nil
 	}
@@ -283,11 +283,31 @@ func recognise(fn *ssa.Function) *framework {
 		if slices.ContainsFunc(fw.shapes, func(sh shape) bool { return sh.matches(fn) }) ||
 			fw.marksContext(fn) ||
 			slices.ContainsFunc(params(fn), func(p *ssa.Parameter) bool { return fw.delivers(p.Type()) }) &&
-				fw.requeued(fn, fn.Blocks) {
+				!st.buildsDeliveries(fw) && fw.requeued(fn, fn.Blocks) {
 			return fw
 		}
 	}
 	return nil
+}
+
+// buildsDeliveries reports whether the package writes a composite literal of one of the
+// framework's delivery types (a marshaller making SQS messages to send): a parameter of that
+// type may then hold one it made rather than one delivered.
+func (st *state) buildsDeliveries(fw *framework) bool {
+	if st.builds == nil {
+		st.builds = make(map[*framework]bool)
+		for expr, tv := range st.pass.TypesInfo.Types {
+			if _, ok := expr.(*ast.CompositeLit); !ok || tv.Type == nil {
+				continue
+			}
+			for _, f := range frameworks {
+				if f.delivers(tv.Type) {
+					st.builds[f] = true
+				}
+			}
+		}
+	}
+	return st.builds[fw]
 }
 
 // params returns fn's parameters, receiver excluded.

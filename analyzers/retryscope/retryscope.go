@@ -95,6 +95,7 @@ type state struct {
 	stores   *flow.Stores                  // values stored into fields and package variables
 	loopInfo map[*ssa.Function][]*Scope    // hand-written scopes per function
 	byObj    map[*types.Func]*ssa.Function // the package's functions by object (see funcOf)
+	builds   map[*framework]bool           // frameworks whose deliveries the package builds
 }
 
 func run(pass *analysis.Pass) (any, error) {

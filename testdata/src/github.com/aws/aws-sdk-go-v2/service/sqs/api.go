@@ -37,3 +37,16 @@ type DeleteMessageOutput struct{}
 func (c *Client) DeleteMessage(ctx context.Context, params *DeleteMessageInput, optFns ...func(*Options)) (*DeleteMessageOutput, error) {
 	return &DeleteMessageOutput{}, nil
 }
+
+type SendMessageInput struct {
+	QueueUrl               *string
+	MessageBody            *string
+	MessageDeduplicationId *string
+	MessageGroupId         *string
+}
+
+type SendMessageOutput struct{ MessageId *string }
+
+func (c *Client) SendMessage(ctx context.Context, params *SendMessageInput, optFns ...func(*Options)) (*SendMessageOutput, error) {
+	return &SendMessageOutput{}, nil
+}
