@@ -222,6 +222,9 @@ func (st *state) registered(v ssa.Value) (local []*ssa.Function, other []*types.
 		}
 	}
 	if fn := targetFunc(v); fn != nil {
+		if fn.Synthetic != "" {
+			return nil, nil // an interface method's value: whatever implements it runs
+		}
 		obj, _ := fn.Object().(*types.Func)
 		add(fn, obj)
 		return local, other
@@ -369,10 +372,11 @@ func (fw *framework) delivers(t types.Type) bool {
 	return false
 }
 
-// marksContext reports whether fn passes its own context parameter to one of the
-// framework's marks.
+// marksContext reports whether fn, which can fail as what the framework runs must (its last
+// result is an error), passes its own context parameter to one of the framework's marks; a
+// helper of those functions that uses their context (a logger's constructor) is not one.
 func (fw *framework) marksContext(fn *ssa.Function) bool {
-	if len(fw.marks) == 0 {
+	if len(fw.marks) == 0 || !typeis.ReturnsError(fn.Signature) {
 		return false
 	}
 	var ctx *ssa.Parameter

@@ -78,6 +78,16 @@ func Heartbeat(ctx context.Context, total int) error { // want `workflow activit
 // Not an activity: a helper that only receives a context.
 func lookup(ctx context.Context, id string) error { return nil }
 
+// Not an activity: a helper of activities that uses their context but returns no error.
+func loggerFor(ctx context.Context, name string) interface{ Info(string, ...interface{}) } {
+	return activity.GetLogger(ctx)
+}
+
+// Payments is implemented elsewhere: registering its method value says nothing of the code.
+type Payments interface {
+	Capture(ctx context.Context, id string) error
+}
+
 // Once is run with MaximumAttempts 1: no retries, no scope.
 func Once(ctx context.Context) error { return lookup(ctx, "x") }
 
@@ -86,6 +96,8 @@ func Run(c client.Client) error {
 	w.RegisterActivity(&Activities{BillingURL: "https://billing.example.com", HTTP: &http.Client{Timeout: 10 * time.Second}})
 	w.RegisterActivityWithOptions(SendReceipt, activity.RegisterOptions{Name: "send-receipt"})
 	w.RegisterActivity(Once)
+	var p Payments
+	w.RegisterActivity(p.Capture)
 	return w.Run(worker.InterruptCh())
 }
 
