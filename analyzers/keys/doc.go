@@ -24,7 +24,9 @@
 // as stripe-go's Params.SetIdempotencyKey or WithIdempotencyKey. The names are
 // idempotency-key, x-idempotency-key, idempotency-token, client-token and
 // client-request-token, plus those given with -keys.names. Per-attempt values sent to other
-// names (X-Request-ID, trace headers) are not sinks.
+// names (X-Request-ID, trace headers) are not sinks, nor are headers and query parameters of a
+// request built with a read method (GET, HEAD, OPTIONS: net/http's NewRequest with that
+// constant, a builder given it by WithMethod or SetMethod), which has no effect to repeat.
 //
 // Flow: a value reaches a sink through conversions, formatting and other calls (a call's result
 // is derived from its arguments; copy and the hex, base64 and base32 Encode functions write

@@ -357,6 +357,9 @@ func (r *Result) sinkCall(call ssa.CallInstruction, tainted func(ssa.Value) bool
 		if !ok || !r.IsName(k) {
 			return "", false
 		}
+		if recv := flow.NewSite(c, fn).Recv; recv != nil && readRequest(recv) {
+			return "", false // a read is not deduplicated: it has no effect to repeat
+		}
 		if tainted(args[1]) {
 			kind := namedSetters[id.Name]
 			if id.Pkg == "google.golang.org/grpc/metadata" {
@@ -385,6 +388,54 @@ var namedSetters = map[string]string{
 	"Set": "header", "Add": "header", "SetHeader": "header", "AddHeader": "header", "Append": "header",
 	"SetParam": "query parameter", "AddParam": "query parameter", "SetQueryParam": "query parameter",
 	"AddQueryParam": "query parameter", "WithQueryParam": "query parameter", "WithQueryParamFilter": "query parameter",
+}
+
+// readMethods are the HTTP methods that read: a key sent with one deduplicates nothing.
+var readMethods = map[string]bool{"GET": true, "HEAD": true, "OPTIONS": true}
+
+// readRequest reports whether the request that recv is or belongs to (its Header) is built
+// with a read method: net/http's NewRequest or NewRequestWithContext with a constant method,
+// or a builder given a constant one by WithMethod or SetMethod (bce-sdk-go's
+// NewRequestBuilder(c).WithMethod(http.GET)...), on the way to recv or on recv itself.
+func readRequest(recv ssa.Value) bool {
+	read := func(call ssa.CallInstruction) bool {
+		fn := flow.Callee(call.Common())
+		id := flow.ID(fn)
+		if fn == nil {
+			return false
+		}
+		site := flow.NewSite(call.Common(), fn)
+		var m ssa.Value
+		switch {
+		case id.Pkg == "net/http" && id.Recv == "" && id.Name == "NewRequest":
+			m = site.Arg(0)
+		case id.Pkg == "net/http" && id.Recv == "" && id.Name == "NewRequestWithContext":
+			m = site.Arg(1)
+		case id.Recv != "" && (id.Name == "WithMethod" || id.Name == "SetMethod") && len(site.Args) == 1:
+			m = site.Arg(0)
+		}
+		s, ok := flow.StringConst(m)
+		return ok && readMethods[strings.ToUpper(s)]
+	}
+	found := false
+	flow.Backward(recv, 64, func(x ssa.Value) bool {
+		if call, ok := x.(*ssa.Call); ok && read(call) {
+			found = true
+		}
+		return !found
+	})
+	if refs := flow.Unwrap(recv).Referrers(); refs != nil && !found {
+		for _, r := range *refs {
+			call, ok := r.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			if fn := flow.Callee(call.Common()); fn != nil && flow.NewSite(call.Common(), fn).Recv == recv && read(call) {
+				found = true
+			}
+		}
+	}
+	return found
 }
 
 // A paramFlow says where one parameter of a function goes.

@@ -108,3 +108,36 @@ func (c *cloudClient) CreateRecord(zone, token string) { CreateRecord(c, zone, t
 func createRecord(c *cloudClient) { // want createRecord:`mints a key`
 	c.CreateRecord("example.com", uuid.NewString()) // want `uuid.NewString: sent as query parameter "clientToken" via CreateRecord$`
 }
+
+// A read carries no key that matters: a GET request's header, a builder's query parameter
+// after WithMethod("GET") (bce-sdk-go's GetEipBp sends a client token on a GET).
+type builder struct{ method string }
+
+func (b *builder) WithMethod(m string) *builder              { b.method = m; return b }
+func (b *builder) WithQueryParamFilter(k, v string) *builder { return b }
+func (b *builder) Do() error                                 { return nil }
+func newBuilder() *builder                                   { return &builder{} }
+
+func reads(ctx context.Context) { // want reads:`mints a key`
+	get, _ := http.NewRequestWithContext(ctx, http.MethodGet, "https://api.example.com/v1/charges/1", nil)
+	get.Header.Set("Idempotency-Key", uuid.NewString()) // want `uuid.NewString: not sent as a key`
+	post, _ := http.NewRequestWithContext(ctx, http.MethodPost, "https://api.example.com/v1/charges", nil)
+	post.Header.Set("Idempotency-Key", uuid.NewString())                                           // want `uuid.NewString: sent as header "Idempotency-Key"`
+	_ = newBuilder().WithMethod("GET").WithQueryParamFilter("clientToken", uuid.NewString()).Do()  // want `uuid.NewString: not sent as a key`
+	_ = newBuilder().WithMethod("POST").WithQueryParamFilter("clientToken", uuid.NewString()).Do() // want `uuid.NewString: sent as query parameter "clientToken"`
+}
+
+// The same with a request value whose method is set on it.
+type sdkRequest struct{ method string }
+
+func (r *sdkRequest) SetMethod(m string)         { r.method = m }
+func (r *sdkRequest) SetParam(key, value string) {}
+
+func sdkGet() { // want sdkGet:`mints a key`
+	get := &sdkRequest{}
+	get.SetMethod("GET")
+	get.SetParam("clientToken", uuid.NewString()) // want `uuid.NewString: not sent as a key`
+	post := &sdkRequest{}
+	post.SetMethod("POST")
+	post.SetParam("clientToken", uuid.NewString()) // want `uuid.NewString: sent as query parameter "clientToken"`
+}
