@@ -407,12 +407,18 @@ func (fw *framework) marksContext(fn *ssa.Function) bool {
 }
 
 // requeued reports whether the framework delivers again what the code in blocks (and the
-// closures of their function) handles: always, unless it redelivers only on request
-// (requeues), which the code must then make with an argument other than the constant false.
+// closures of their function, and the package's functions they call) handles: always, unless
+// it redelivers only on request (requeues), which the code must then make with an argument
+// other than the constant false.
 func (fw *framework) requeued(fn *ssa.Function, blocks []*ssa.BasicBlock) bool {
-	if len(fw.requeues) == 0 {
-		return true
+	return len(fw.requeues) == 0 || fw.requeuedIn(fn, blocks, make(map[*ssa.Function]bool))
+}
+
+func (fw *framework) requeuedIn(fn *ssa.Function, blocks []*ssa.BasicBlock, seen map[*ssa.Function]bool) bool {
+	if seen[fn] || len(seen) > 16 {
+		return false
 	}
+	seen[fn] = true
 	requeues := func(call ssa.CallInstruction) bool {
 		callee := flow.Callee(call.Common())
 		id := flow.ID(callee)
@@ -428,9 +434,13 @@ func (fw *framework) requeued(fn *ssa.Function, blocks []*ssa.BasicBlock) bool {
 		if requeues(call) {
 			return true
 		}
+		if callee := call.Common().StaticCallee(); callee != nil && callee.Pkg == fn.Pkg && callee.Synthetic == "" &&
+			fw.requeuedIn(callee, callee.Blocks, seen) {
+			return true
+		}
 	}
 	for _, anon := range fn.AnonFuncs {
-		if fw.requeued(anon, anon.Blocks) {
+		if fw.requeuedIn(anon, anon.Blocks, seen) {
 			return true
 		}
 	}

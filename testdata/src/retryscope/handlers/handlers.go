@@ -159,6 +159,27 @@ func requeue(ch *amqp.Channel) error {
 	return nil
 }
 
+// The requeue in a helper of the package (as watermill-amqp's nackMsg): the loop and the
+// helper, which takes the delivery and requeues it, are handlers.
+type subscription struct{ noRequeue bool }
+
+func (s *subscription) nack(d amqp.Delivery) error { // want `message handler \(RabbitMQ\): attempts=unbounded` nack:`run again by RabbitMQ as a message handler`
+	return d.Nack(false, !s.noRequeue)
+}
+
+func (s *subscription) consume(msgs <-chan amqp.Delivery) {
+	for { // want `message handler \(RabbitMQ\): attempts=unbounded wait=none deadline=none`
+		select {
+		case d := <-msgs:
+			if err := process(context.Background(), d.Body); err != nil {
+				_ = s.nack(d)
+				continue
+			}
+			_ = d.Ack(false)
+		}
+	}
+}
+
 func deadLetter(ch *amqp.Channel) error {
 	msgs, err := ch.Consume("audit", "", false, false, false, false, nil)
 	if err != nil {
