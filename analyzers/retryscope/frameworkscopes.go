@@ -185,7 +185,7 @@ func frameworkCall(call ssa.CallInstruction) (fw *framework, e *entry, isRun boo
 // matchEntry returns the entry of es that names the function id, or nil.
 func matchEntry(es []entry, id flow.FuncID) *entry {
 	for i := range es {
-		if es[i].recv == id.Recv && slices.Contains(es[i].names, id.Name) {
+		if es[i].recv == id.Recv && slices.Contains(es[i].names, id.Name) && (es[i].path == "" || es[i].path == id.Pkg) {
 			return &es[i]
 		}
 	}

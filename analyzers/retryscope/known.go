@@ -70,6 +70,7 @@ type entry struct {
 	names []string // function or method names
 	arg   int      // helpers: the retried function argument (receiver excluded); -1 with field
 	field string   // helpers: the retried function is this field of the receiver's struct (Refresh)
+	path  string   // when set, the one package of the library's paths that has these functions
 	// config lists the arguments whose construction holds the settings (receiver excluded);
 	// -1 is the receiver. A variadic argument counts with all its elements.
 	config []int

@@ -14,6 +14,7 @@ import (
 func init() {
 	activity.Register(ProvisionAccount)
 	activity.Register(NotifyOwner)
+	workflow.Register(AccountWorkflow) // a workflow: not retried as an activity
 }
 
 // ProvisionAccount is run with a RetryPolicy of 5 attempts.
