@@ -211,9 +211,10 @@ func (st *state) registered(v ssa.Value) (local []*ssa.Function, other []*types.
 	}
 	add := func(fn *ssa.Function, obj *types.Func) {
 		switch {
-		case fn != nil && len(fn.Blocks) > 0:
+		case fn != nil && len(fn.Blocks) > 0 && fn.Pkg != nil && fn.Pkg.Pkg == st.pass.Pkg && fn.Syntax() != nil:
 			local = append(local, fn)
 		case obj != nil && obj.Pkg() != nil:
+			obj = obj.Origin() // an instance of a generic function of another package
 			if f := st.funcOf(obj); f != nil {
 				local = append(local, f)
 			} else {
@@ -222,7 +223,7 @@ func (st *state) registered(v ssa.Value) (local []*ssa.Function, other []*types.
 		}
 	}
 	if fn := targetFunc(v); fn != nil {
-		if fn.Synthetic != "" {
+		if fn.Synthetic != "" && len(fn.Blocks) > 0 {
 			return nil, nil // an interface method's value: whatever implements it runs
 		}
 		obj, _ := fn.Object().(*types.Func)
@@ -678,7 +679,11 @@ func (st *state) receivedDelivery(e ast.Expr) *framework {
 		if e.Op != token.ARROW {
 			return nil
 		}
-		ch, ok := st.pass.TypesInfo.TypeOf(e.X).Underlying().(*types.Chan)
+		t := st.pass.TypesInfo.TypeOf(e.X)
+		if t == nil {
+			return nil
+		}
+		ch, ok := t.Underlying().(*types.Chan)
 		if !ok {
 			return nil
 		}
