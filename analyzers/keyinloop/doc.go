@@ -41,4 +41,20 @@
 //		req.Header.Set("Idempotency-Key", key)
 //		...
 //	}
+//
+// A scope that a framework runs again (a Temporal or Cadence activity, the handler of a
+// message that a broker delivers again, a Kubernetes reconciler, see retryscope) has no
+// statement before its first run. There the fix derives the key from what stays the same
+// across runs, with this project's runtime, where a variable holding it is in view:
+//
+//	req.Header.Set("Idempotency-Key", idempotency.DeriveKey(
+//		activity.GetInfo(ctx).WorkflowExecution.ID+"/"+activity.GetInfo(ctx).ActivityID, "ChargeCard"))
+//
+// from the message ID for Pub/Sub and SQS, the topic, partition and offset for Kafka, the
+// task ID for asynq, the UID and generation of the object a reconciler fetched. Where none
+// can be written (a JetStream sequence, a RabbitMQ message ID the publisher may leave empty,
+// a context the code has replaced), the message says what to derive the key from. A key that
+// an activity only returns to its workflow (which records it once) is not reported. A
+// function of another package that makes and sends a new key on every call is reported
+// where this package registers it with a framework.
 package keyinloop

@@ -36,6 +36,8 @@ type checker struct {
 	scopes *retryscope.Result
 	keys   *keys.Result
 	calls  *syntax.Calls
+	// derived counts the keys a fix derives per framework scope, to give each its own purpose.
+	derived map[*retryscope.Scope]int
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -49,6 +51,7 @@ func run(pass *analysis.Pass) (any, error) {
 	if len(c.scopes.Scopes) == 0 {
 		return nil, nil // no retries, nothing to check
 	}
+	c.checkRegistered()
 	for _, fn := range pass.ResultOf[ssapkg.Analyzer].(*buildssa.SSA).SrcFuncs {
 		for call := range flow.Calls(fn) {
 			if g, ok := c.keys.Generator(call); ok {
@@ -91,15 +94,30 @@ func (c *checker) checkGeneration(g keys.Generation) {
 			scope = s
 		}
 	}
-	d := analysis.Diagnostic{
-		Message: fmt.Sprintf("%s makes a new idempotency key (%s) on every attempt of %s, so the server cannot deduplicate the retries",
-			g.Name, sinks[0].What, c.describe(scope)),
-		Related: c.related(scope, &sinks[0], ""),
+	msg := fmt.Sprintf("%s makes a new idempotency key (%s) on every attempt of %s, so the server cannot deduplicate the retries",
+		g.Name, sinks[0].What, c.describe(scope))
+	// A framework runs the whole scope again: a key made anywhere in it, even inside a loop of
+	// its own, is new on every run; it must come from what the framework delivers again.
+	fw := frameworkScope(enclosing)
+	if fw != nil && fw.Loop == nil && onlyReturned(sinks, fw) {
+		return // made for the caller (a workflow records an activity's result once), not sent
 	}
+	if fw != nil {
+		scope = fw
+		msg = fmt.Sprintf("%s makes a new idempotency key (%s) on every run of %s, so its retries cannot be deduplicated; derive it from %s",
+			g.Name, sinks[0].What, c.describe(fw), identityOf(fw))
+	}
+	d := analysis.Diagnostic{Message: msg, Related: c.related(scope, &sinks[0], "")}
 	cur, ok := c.calls.At(g.Call.Pos())
 	if ok {
 		d.Pos, d.End = cur.Node().Pos(), cur.Node().End()
-		if fix, ok := c.fix(cur, scope); ok {
+		fix, ok := analysis.SuggestedFix{}, false
+		if fw != nil {
+			fix, ok = c.deriveFix(cur, fw)
+		} else {
+			fix, ok = c.fix(cur, scope)
+		}
+		if ok {
 			d.SuggestedFixes = []analysis.SuggestedFix{fix}
 		}
 	} else {
@@ -145,6 +163,9 @@ func (c *checker) related(s *retryscope.Scope, sink *keys.Sink, note string) []a
 		}
 		out = append(out, r)
 	}
+	if p := s.Registered; p.IsValid() && p != s.Pos() {
+		out = append(out, analysis.RelatedInformation{Pos: p, Message: "run again by " + s.Framework})
+	}
 	if sink != nil && sink.Instr.Pos().IsValid() {
 		out = append(out, analysis.RelatedInformation{Pos: sink.Instr.Pos(), Message: "sent as " + sink.What})
 	}
@@ -156,8 +177,7 @@ func (c *checker) related(s *retryscope.Scope, sink *keys.Sink, note string) []a
 
 // within reports whether block b runs on every attempt of scope s.
 func within(s *retryscope.Scope, b *ssa.BasicBlock) bool {
-	switch s.Kind {
-	case retryscope.Loop, retryscope.Goto:
+	if s.Loop != nil {
 		return s.Loop.Contains(b)
 	}
 	return b.Parent() == s.Fn
@@ -179,6 +199,14 @@ func (c *checker) describe(s *retryscope.Scope) string {
 			return "the loop over " + flow.Name(s.Func, c.pass.Pkg)
 		}
 		return "the retry iterator loop"
+	case retryscope.Activity, retryscope.Handler, retryscope.Reconciler:
+		switch {
+		case s.Loop != nil:
+			return "the " + s.Noun + " loop"
+		case s.Func != nil:
+			return "the " + s.Noun + " " + flow.Name(s.Func, c.pass.Pkg)
+		}
+		return "the " + s.Noun
 	}
 	return "a retry scope"
 }

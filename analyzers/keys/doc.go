@@ -18,15 +18,19 @@
 //
 // Sinks, matched by name with case and punctuation ignored (Idempotency-Key, idempotency_key
 // and IdempotencyKey are one name): an HTTP header set with Header.Set/Add, a header map
-// write, resty's SetHeader; a struct field (by field name or json tag), a map key, gRPC
+// write, resty's SetHeader; a query parameter set by name (SetParam, SetQueryParam,
+// WithQueryParam, as cloud SDKs send ?clientToken=); a struct field (by field name or json tag), a map key, gRPC
 // metadata (metadata.Pairs, AppendToOutgoingContext, MD.Set/Append); setters and options such
 // as stripe-go's Params.SetIdempotencyKey or WithIdempotencyKey. The names are
 // idempotency-key, x-idempotency-key, idempotency-token, client-token and
 // client-request-token, plus those given with -keys.names. Per-attempt values sent to other
-// names (X-Request-ID, trace headers) are not sinks.
+// names (X-Request-ID, trace headers) are not sinks, nor are headers and query parameters of a
+// request built with a read method (GET, HEAD, OPTIONS: net/http's NewRequest with that
+// constant, a builder given it by WithMethod or SetMethod), which has no effect to repeat.
 //
 // Flow: a value reaches a sink through conversions, formatting and other calls (a call's result
-// is derived from its arguments), concatenation, local variables, struct fields (field by
+// is derived from its arguments; copy and the hex, base64 and base32 Encode functions write
+// it into their destination buffer), concatenation, local variables, struct fields (field by
 // field), slices, maps, closures, and the parameters of functions that send them to a sink
 // (inferred, and exported as a SinkParamFact). A function that makes a key and sends it on
 // every call, without first checking for an existing one, gets a MintsFact.

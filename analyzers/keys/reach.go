@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -218,6 +219,9 @@ func (w *walk) call(v ssa.Value, call ssa.CallInstruction) {
 		w.keepSink(call)
 		return
 	}
+	if dst := writtenInto(c, v); dst != nil {
+		w.taint(dst)
+	}
 	fn := flow.Callee(c)
 	// Arguments index among the callee's parameters (receiver excluded).
 	args := c.Args
@@ -233,7 +237,7 @@ func (w *walk) call(v ssa.Value, call ssa.CallInstruction) {
 		for i, a := range args {
 			if a == v {
 				if s := w.r.paramSink(callee, i); s != nil {
-					w.sink(call, s.What+" via "+callee.Name())
+					w.sink(call, via(s.What, callee.Name()))
 				}
 				if w.r.paramReturned(callee, i) {
 					passesOn = true
@@ -252,7 +256,7 @@ func (w *walk) call(v ssa.Value, call ssa.CallInstruction) {
 		if w.r.pass.ImportObjectFact(fn, &f) {
 			for _, i := range f.Params {
 				if i < len(args) && args[i] == v {
-					w.sink(call, f.What+" via "+fn.Name())
+					w.sink(call, via(f.What, fn.Name()))
 				}
 			}
 		}
@@ -261,6 +265,48 @@ func (w *walk) call(v ssa.Value, call ssa.CallInstruction) {
 	if val := call.Value(); val != nil {
 		w.taint(val)
 	}
+}
+
+// via names a sink reached through the function name: "header "Idempotency-Key" via post",
+// once when a method passes it to a function of the same name (an SDK's Client.CreateRecord
+// calling CreateRecord).
+func via(what, name string) string {
+	if strings.HasSuffix(what, " via "+name) {
+		return what
+	}
+	return what + " via " + name
+}
+
+// encoders write what their other arguments hold into their first, a destination buffer.
+var encoders = map[flow.FuncID]bool{
+	{Pkg: "encoding/hex", Name: "Encode"}:                      true,
+	{Pkg: "encoding/base64", Recv: "Encoding", Name: "Encode"}: true,
+	{Pkg: "encoding/base32", Recv: "Encoding", Name: "Encode"}: true,
+}
+
+// writtenInto returns the buffer that a call writes v into (copy(dst, v), hex.Encode(dst, v)):
+// the destination, or the slice or array it is a part of (res[9:]); nil for other calls.
+func writtenInto(c *ssa.CallCommon, v ssa.Value) ssa.Value {
+	args := c.Args
+	if b, ok := c.Value.(*ssa.Builtin); ok {
+		if b.Name() != "copy" {
+			return nil
+		}
+	} else {
+		fn := flow.Callee(c)
+		if fn == nil || !encoders[flow.ID(fn)] {
+			return nil
+		}
+		args = flow.NewSite(c, fn).Args
+	}
+	if len(args) < 2 || !slices.Contains(args[1:], v) {
+		return nil
+	}
+	dst := args[0]
+	if sl, ok := dst.(*ssa.Slice); ok {
+		dst = sl.X
+	}
+	return dst
 }
 
 // taintedElems reports whether x is a variadic slice with a tainted element.
@@ -304,14 +350,18 @@ func (r *Result) sinkCall(call ssa.CallInstruction, tainted func(ssa.Value) bool
 			}
 		}
 		return "", false
-	case (id.Name == "Set" || id.Name == "Add" || id.Name == "SetHeader" || id.Name == "AddHeader" || id.Name == "Append") && len(args) >= 2:
-		// Header.Set(name, value), MD.Set(name, values...), resty's SetHeader, and look-alikes.
+	case namedSetters[id.Name] != "" && len(args) >= 2:
+		// Header.Set(name, value), MD.Set(name, values...), resty's SetHeader, a request's
+		// SetParam(name, value), and look-alikes.
 		k, ok := flow.StringConst(args[0])
 		if !ok || !r.IsName(k) {
 			return "", false
 		}
+		if recv := flow.NewSite(c, fn).Recv; recv != nil && readRequest(recv) {
+			return "", false // a read is not deduplicated: it has no effect to repeat
+		}
 		if tainted(args[1]) {
-			kind := "header"
+			kind := namedSetters[id.Name]
 			if id.Pkg == "google.golang.org/grpc/metadata" {
 				kind = "gRPC metadata"
 			}
@@ -329,6 +379,63 @@ func (r *Result) sinkCall(call ssa.CallInstruction, tainted func(ssa.Value) bool
 		}
 	}
 	return "", false
+}
+
+// namedSetters are the methods that send a value under a name given as their first argument,
+// with the kind of place they set: headers, and query parameters (cloud SDKs send client tokens
+// as ?clientToken=).
+var namedSetters = map[string]string{
+	"Set": "header", "Add": "header", "SetHeader": "header", "AddHeader": "header", "Append": "header",
+	"SetParam": "query parameter", "AddParam": "query parameter", "SetQueryParam": "query parameter",
+	"AddQueryParam": "query parameter", "WithQueryParam": "query parameter", "WithQueryParamFilter": "query parameter",
+}
+
+// readMethods are the HTTP methods that read: a key sent with one deduplicates nothing.
+var readMethods = map[string]bool{"GET": true, "HEAD": true, "OPTIONS": true}
+
+// readRequest reports whether the request that recv is or belongs to (its Header) is built
+// with a read method: net/http's NewRequest or NewRequestWithContext with a constant method,
+// or a builder given a constant one by WithMethod or SetMethod (bce-sdk-go's
+// NewRequestBuilder(c).WithMethod(http.GET)...), on the way to recv or on recv itself.
+func readRequest(recv ssa.Value) bool {
+	read := func(call ssa.CallInstruction) bool {
+		fn := flow.Callee(call.Common())
+		id := flow.ID(fn)
+		if fn == nil {
+			return false
+		}
+		site := flow.NewSite(call.Common(), fn)
+		var m ssa.Value
+		switch {
+		case id.Pkg == "net/http" && id.Recv == "" && id.Name == "NewRequest":
+			m = site.Arg(0)
+		case id.Pkg == "net/http" && id.Recv == "" && id.Name == "NewRequestWithContext":
+			m = site.Arg(1)
+		case id.Recv != "" && (id.Name == "WithMethod" || id.Name == "SetMethod") && len(site.Args) == 1:
+			m = site.Arg(0)
+		}
+		s, ok := flow.StringConst(m)
+		return ok && readMethods[strings.ToUpper(s)]
+	}
+	found := false
+	flow.Backward(recv, 64, func(x ssa.Value) bool {
+		if call, ok := x.(*ssa.Call); ok && read(call) {
+			found = true
+		}
+		return !found
+	})
+	if refs := flow.Unwrap(recv).Referrers(); refs != nil && !found {
+		for _, r := range *refs {
+			call, ok := r.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			if fn := flow.Callee(call.Common()); fn != nil && flow.NewSite(call.Common(), fn).Recv == recv && read(call) {
+				found = true
+			}
+		}
+	}
+	return found
 }
 
 // A paramFlow says where one parameter of a function goes.
@@ -474,7 +581,12 @@ func (r *Result) Mints(call ssa.CallInstruction) (*MintsFact, bool) {
 			return f, true
 		}
 	}
-	fn := flow.Callee(c)
+	return r.MintsIn(flow.Callee(c))
+}
+
+// MintsIn reports whether fn, a function of another package, makes a new key and sends it on
+// every call (it has a MintsFact).
+func (r *Result) MintsIn(fn *types.Func) (*MintsFact, bool) {
 	if fn == nil || fn.Pkg() == nil || fn.Pkg() == r.pass.Pkg {
 		return nil, false
 	}

@@ -65,6 +65,9 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	// Scopes of this package inside another scope.
 	for _, s := range res.Scopes {
+		if s.Kind.FromFramework() {
+			continue
+		}
 		anchor, pos := c.anchor(s)
 		if anchor == nil {
 			continue
@@ -132,6 +135,8 @@ func (c *checker) outer(anchor ssa.Instruction, inner *retryscope.Scope, self *s
 		switch {
 		case s == inner, s.Kind == retryscope.Client:
 			continue
+		case s.Kind.FromFramework():
+			return nil // a framework's redelivery around a call that retries: the framework's policy
 		case self != nil && s.Fn == self:
 			continue
 		case s.Poll || polls(s):
@@ -200,7 +205,7 @@ func (c *checker) callName(call ssa.CallInstruction) string {
 // funcName names a function for a message: package-qualified when it is another package's
 // method (retryablehttp.Client.Do).
 func (c *checker) funcName(fn *types.Func) string {
-	if fn == nil {
+	if fn == nil || fn.Pkg() == nil {
 		return "a retrying call"
 	}
 	if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil && fn.Pkg() != nil && fn.Pkg() != c.pass.Pkg {

@@ -55,6 +55,8 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	for _, s := range append(res.Scopes, res.IteratorLoops...) {
 		switch {
+		case s.Kind.FromFramework():
+			continue // the framework's retry policy, not the code's (see Scope.Framework)
 		case testcode.At(pass, s.Pos()):
 			continue // tests wait as they please
 		case (s.Kind == retryscope.Callback || s.Kind == retryscope.Client) && s.Func != nil && s.Func.Pkg() == pass.Pkg:
@@ -235,6 +237,9 @@ func (c *checker) name(s *retryscope.Scope) string {
 			return s.Func.Pkg().Name() + "." + flow.ID(s.Func).Recv
 		}
 		return flow.Name(s.Func, nil) + "'s client"
+	}
+	if s.Func == nil {
+		return s.Kind.String()
 	}
 	if sig, ok := s.Func.Type().(*types.Signature); ok && sig.Recv() != nil && s.Func.Pkg() != c.pass.Pkg {
 		return s.Func.Pkg().Name() + "." + flow.Name(s.Func, nil) // failsafe.Executor.Run

@@ -49,6 +49,16 @@ func (st *state) callScopes(fn *ssa.Function) {
 // callbackFunc returns the function with a body that a callback value runs: a function
 // literal, a function of this package, or the method behind a method value.
 func callbackFunc(v ssa.Value) *ssa.Function {
+	fn := targetFunc(v)
+	if fn == nil || len(fn.Blocks) == 0 {
+		return nil
+	}
+	return fn
+}
+
+// targetFunc returns the function a function value runs, with a body or not (a function of
+// another package): a function, a closure's function, or the method behind a method value.
+func targetFunc(v ssa.Value) *ssa.Function {
 	var fn *ssa.Function
 	switch v := v.(type) {
 	case *ssa.Function:
@@ -65,9 +75,6 @@ func callbackFunc(v ssa.Value) *ssa.Function {
 				fn = callee
 			}
 		}
-	}
-	if len(fn.Blocks) == 0 {
-		return nil
 	}
 	return fn
 }

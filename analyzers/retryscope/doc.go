@@ -16,8 +16,10 @@
 //   - a function that calls itself again after a failure;
 //   - a function value passed to a retry helper: avast/retry-go, cenkalti/backoff v4 and v5,
 //     sethvargo/go-retry, Kubernetes retry.RetryOnConflict, retry.OnError and
-//     wait.ExponentialBackoff*, failsafe-go with a retry policy, gax-go Invoke, and this
-//     project's runtime/retry; or to an in-house helper that the model infers;
+//     wait.ExponentialBackoff*, failsafe-go with a retry policy, gax-go Invoke, the Terraform
+//     plugin SDK's Retry, RetryContext and StateChangeConf.WaitForState* (its Refresh field),
+//     and this project's runtime/retry; or to an in-house helper that the model infers (a
+//     parameter returning Terraform's *RetryError counts as one returning an error);
 //   - the body of a range over a retry iterator (range over func): a function value
 //     func(yield func(...) bool), usually returned as an iter.Seq, whose loop calls yield,
 //     stops when it returns false and waits between the calls, with a backoff, jitter or a
@@ -29,7 +31,25 @@
 //     *http.Client from its StandardClient), resty with a retry count, AWS SDK for Go v2
 //     service clients, this project's retryhttp.Transport; also when the client is kept in a
 //     struct field or package variable that the package sets (a constructor's work is seen
-//     where a method uses the field).
+//     where a method uses the field);
+//   - code that a framework runs again when it fails (frameworks.go; one execution is one
+//     attempt, and nothing runs before the first, so these scopes have no statement to move
+//     code before): a workflow activity (kind Activity: Temporal and Cadence functions and
+//     exported methods of struct pointers registered with RegisterActivity*,
+//     activity.Register or run with workflow.ExecuteActivity, whose RetryPolicy and
+//     ScheduleToCloseTimeout give the bound and deadline where the options are in view; also
+//     a function that passes its context parameter to activity.GetInfo, GetLogger,
+//     RecordHeartbeat...); a message handler (kind Handler: a Pub/Sub Receive callback or a
+//     function of its shape, an asynq handler, a machinery task, a function taking an SQS
+//     message, a sarama ConsumerMessage or a JetStream Msg, a RabbitMQ delivery that it nacks
+//     or rejects with requeue; and the body of a loop that ranges over or receives such
+//     deliveries, or kafka-go's FetchMessage); a reconciler (kind Reconciler: a function of
+//     controller-runtime's Reconcile signature). Each carries the framework's defaults and the
+//     stable identity of what it delivers (the workflow and activity IDs, the message ID, the
+//     object's UID and generation), with the variables in view to derive a key from. A
+//     function that another package registers is found in its own package by its shape,
+//     context or delivery, and gets a FrameworkFact; one registered here but defined in
+//     another package without that fact is a scope without a body at the registration.
 //
 // Iteration is not retry: a range over a slice, map, channel (other than a ticker's) or
 // function (other than a retry iterator), a counted loop that indexes a collection or accessor with its counter or counts up

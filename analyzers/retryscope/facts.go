@@ -75,6 +75,20 @@ func (f *IteratorFact) String() string {
 	return fmt.Sprintf("retry iterator: attempts=%s wait=%s deadline=%s", f.Attempts, f.Wait, f.Deadline)
 }
 
+// FrameworkFact marks a function that a framework runs again when it fails (an activity, a
+// message handler, a reconciler), as its own package found: a package that registers it
+// leaves it to that package.
+type FrameworkFact struct {
+	Framework string
+	Kind      Kind
+}
+
+func (*FrameworkFact) AFact() {}
+
+func (f *FrameworkFact) String() string {
+	return fmt.Sprintf("run again by %s as a %s", f.Framework, f.Kind)
+}
+
 // exportRetries exports a RetriesFact for every function of the package that retries,
 // directly or through the functions it calls.
 func (st *state) exportRetries() {
@@ -98,6 +112,9 @@ func (st *state) exportRetries() {
 		return fn
 	}
 	for _, s := range st.res.Scopes {
+		if s.Kind.FromFramework() {
+			continue // the framework retries, not the function holding the scope
+		}
 		at := root(s.at)
 		if retries[at] == nil {
 			retries[at] = &RetriesFact{Attempts: s.Attempts, Where: st.where(s)}

@@ -129,22 +129,7 @@ func (st *state) loopSyntax(fn *ssa.Function, l *loops.Loop, c *loopCandidates, 
 		}
 		return nil
 	}
-	lo, hi := token.NoPos, token.NoPos
-	for _, b := range l.Blocks(fn) {
-		for _, instr := range b.Instrs {
-			p := instr.Pos()
-			if _, isPhi := instr.(*ssa.Phi); isPhi || !p.IsValid() {
-				// A phi's position is its variable's declaration, maybe before the loop.
-				continue
-			}
-			if !lo.IsValid() || p < lo {
-				lo = p
-			}
-			if p > hi {
-				hi = p
-			}
-		}
-	}
+	lo, hi := loopSpan(fn, l)
 	if !lo.IsValid() {
 		return nil
 	}
@@ -161,6 +146,27 @@ func (st *state) loopSyntax(fn *ssa.Function, l *loops.Loop, c *loopCandidates, 
 		return nil
 	}
 	return best
+}
+
+// loopSpan returns the first and last positions of the instructions of loop l (NoPos when
+// none has one).
+func loopSpan(fn *ssa.Function, l *loops.Loop) (lo, hi token.Pos) {
+	for _, b := range l.Blocks(fn) {
+		for _, instr := range b.Instrs {
+			p := instr.Pos()
+			if _, isPhi := instr.(*ssa.Phi); isPhi || !p.IsValid() {
+				// A phi's position is its variable's declaration, maybe before the loop.
+				continue
+			}
+			if !lo.IsValid() || p < lo {
+				lo = p
+			}
+			if p > hi {
+				hi = p
+			}
+		}
+	}
+	return lo, hi
 }
 
 // setLoopSyntax fills in a loop scope's syntax.

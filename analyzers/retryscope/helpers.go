@@ -25,7 +25,11 @@ func (st *state) helperOf(fn *types.Func) *helperInfo {
 		return nil
 	}
 	if hs := st.helpers[flow.ID(fn)]; len(hs) > 0 {
-		return &helperInfo{params: []int{hs[0].arg}, entry: &hs[0]}
+		info := &helperInfo{entry: &hs[0]}
+		if hs[0].arg >= 0 {
+			info.params = []int{hs[0].arg}
+		}
+		return info
 	}
 	if f := st.local[fn]; f != nil {
 		return &helperInfo{params: f.Params, fact: f}
@@ -67,6 +71,13 @@ func (st *state) helperCall(call ssa.CallInstruction) *helperCall {
 			return nil // nothing to retry
 		}
 		hc.retried = append(hc.retried, flow.Unwrap(a))
+	}
+	if e := info.entry; e != nil && e.entry != nil && e.entry.field != "" {
+		// The function is a field of the receiver (StateChangeConf.Refresh), when the struct
+		// is built in view; a scope without a known body otherwise.
+		if f := fieldStores(hc.site.origins(hc.site.Recv)...)[e.entry.field]; f != nil {
+			hc.retried = append(hc.retried, flow.Unwrap(f))
+		}
 	}
 	return hc
 }

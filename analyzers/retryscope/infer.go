@@ -62,7 +62,7 @@ func (st *state) inferHelper(fn *ssa.Function) *HelperFact {
 	}
 	for i, p := range params {
 		sig, ok := p.Type().Underlying().(*types.Signature)
-		if !ok || !typeis.ReturnsError(sig) {
+		if !ok || !typeis.ReturnsError(sig) && !returnsVerdict(sig) {
 			continue // a notification callback is called, not retried
 		}
 		var found *Scope

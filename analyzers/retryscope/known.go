@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
 // This file holds the machinery that reads retry libraries' configurations; libraries.go holds
@@ -44,13 +45,38 @@ type library struct {
 	// capHint and deadlineHint say, in the library's terms, how to cap the attempts and how to
 	// make the retries observe a context (%s: the context's name).
 	capHint, deadlineHint string
+	// verdicts are the library's result types (pointed to or not) by which a retried function
+	// says whether to go round when it returns no error (Terraform's *RetryError): a function
+	// parameter returning one is retried like one returning an error.
+	verdicts []string
+}
+
+// returnsVerdict reports whether sig's last result is one of a library's verdict types.
+func returnsVerdict(sig *types.Signature) bool {
+	r := sig.Results()
+	if r.Len() == 0 {
+		return false
+	}
+	t := r.At(r.Len() - 1).Type()
+	for _, lib := range libraries {
+		for _, p := range lib.paths {
+			for _, name := range lib.verdicts {
+				if typeis.Named(t, p, name) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // An entry is a group of functions or methods of a library with the same shape.
 type entry struct {
 	recv  string   // receiver type name; "" for functions
 	names []string // function or method names
-	arg   int      // helpers: the retried function argument (receiver excluded)
+	arg   int      // helpers: the retried function argument (receiver excluded); -1 with field
+	field string   // helpers: the retried function is this field of the receiver's struct (Refresh)
+	path  string   // when set, the one package of the library's paths that has these functions
 	// config lists the arguments whose construction holds the settings (receiver excluded);
 	// -1 is the receiver. A variadic argument counts with all its elements.
 	config []int

@@ -30,6 +30,7 @@ var libraries = []*library{
 	retryablehttpClient, retryablehttpStandard, idemlintTransport,
 	restyClient,
 	awsSDK, stripeGo, minioGo, gcsStorage,
+	terraformSDK,
 }
 
 // avast/retry-go v4 and v5. Do(fn, opts...), DoWithData(fn, opts...); v5: New(opts...).Do(fn).
@@ -468,6 +469,31 @@ func major(path string) int {
 		}
 	}
 	return 1
+}
+
+// HashiCorp's Terraform plugin SDK (frameworks.md §1): Retry(timeout, f) and RetryContext(ctx,
+// timeout, f) call f until it returns nil or NonRetryableError, or the timeout passes: no cap
+// on attempts, waits of 500 ms doubling to 10 s without jitter. StateChangeConf's WaitForState
+// polls its Refresh field the same way (PollInterval makes the wait fixed) until the timeout.
+// v2's helper/resource API is aliases of helper/retry since v2.26.0; v1 has no context.
+var terraformSDK = &library{
+	name: "hashicorp/terraform-plugin-sdk v1, v2",
+	paths: []string{
+		"github.com/hashicorp/terraform-plugin-sdk/helper/resource",
+		"github.com/hashicorp/terraform-plugin-sdk/v2/helper/resource",
+		"github.com/hashicorp/terraform-plugin-sdk/v2/helper/retry",
+	},
+	helpers: []entry{
+		{names: []string{"Retry"}, arg: 1, ctx: -1},
+		{names: []string{"RetryContext"}, arg: 2, ctx: 0},
+		{recv: "StateChangeConf", names: []string{"WaitForState"}, arg: -1, field: "Refresh", config: []int{-1}, ctx: -1},
+		{recv: "StateChangeConf", names: []string{"WaitForStateContext"}, arg: -1, field: "Refresh", config: []int{-1}, ctx: 0},
+	},
+	defaults: summary{Bound{Kind: BoundNone}, WaitBackoff, DeadlineElapsed},
+	settings: map[string]setting{
+		"StateChangeConf.PollInterval": {layer: 1, wait: WaitFixed, zeroWait: keepWait},
+	},
+	verdicts: []string{"RetryError"},
 }
 
 // settingAt returns the last setting of s that set its wait, or nil (the library's default).

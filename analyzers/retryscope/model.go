@@ -22,6 +22,13 @@ const (
 	Callback                  // a function passed to a retry helper (a library's or an inferred one)
 	Client                    // a call through a client that retries on its own
 	Iterator                  // the body of a range over a retry iterator (func(yield) that waits between yields)
+
+	// Scopes that a framework runs again when they fail (frameworks.go): one execution is one
+	// attempt, and nothing runs before the first one in the program's code.
+
+	Activity   // a function a workflow engine runs as an activity (Temporal, Cadence)
+	Handler    // a message handler, or the body of a loop over deliveries, run again on redelivery
+	Reconciler // a Kubernetes reconciler, run again with backoff after an error
 )
 
 func (k Kind) String() string {
@@ -38,6 +45,12 @@ func (k Kind) String() string {
 		return "self-retrying client call"
 	case Iterator:
 		return "retry iterator loop"
+	case Activity:
+		return "workflow activity"
+	case Handler:
+		return "message handler"
+	case Reconciler:
+		return "reconciler"
 	}
 	return "unknown scope"
 }
@@ -196,6 +209,17 @@ type Scope struct {
 	// library's defaults hold (see WaitSetting, AttemptsSetting).
 	Settings []Setting
 
+	// Framework names the framework that runs an Activity, Handler or Reconciler scope again
+	// ("Temporal", "Pub/Sub"), and Noun how messages name such a scope ("activity").
+	Framework, Noun string
+	// Registered is where this package hands the function to the framework or runs it with
+	// options in view, if it does. A function registered here but defined in another package
+	// is a scope with no Fn, whose Func is that function and whose Node is the registration.
+	Registered token.Pos
+	// Identity is what stays the same across the executions of a framework scope; nil for the
+	// other kinds.
+	Identity *Identity
+
 	at  *ssa.Function // the function holding the scope's syntax
 	lib *library      // the library or client table entry, for Callback and Client scopes
 }
@@ -203,6 +227,30 @@ type Scope struct {
 // Holder is the function whose code holds the scope's syntax: the function with the loop,
 // the recursive function, or the function making the helper, client or iterator call.
 func (s *Scope) Holder() *ssa.Function { return s.at }
+
+// FromFramework reports whether a framework runs the scope again (Activity, Handler,
+// Reconciler): its attempts are executions of a function or of a loop body over deliveries.
+func (k Kind) FromFramework() bool { return k == Activity || k == Handler || k == Reconciler }
+
+// An Identity is what stays the same across the executions of a framework scope (the
+// workflow and activity IDs, a message ID, an object's UID and generation): an idempotency key
+// derived from it is the same on every execution.
+type Identity struct {
+	What string // for messages: "the workflow and activity IDs"
+	// Expr is a Go expression of it, in which $v stands for one of Vars and {name} for the
+	// package Imports[name]; empty when none can be written safely.
+	Expr    string
+	Imports map[string]string
+	// Vars are the variables Expr can be written with (the context or delivery parameter, the
+	// loop's delivery variable, the object the reconciler fetched), each usable from its From.
+	Vars []IdentityVar
+}
+
+// An IdentityVar is a variable holding what an Identity is computed from.
+type IdentityVar struct {
+	Var  *types.Var
+	From token.Pos // where it holds it: after its declaration, or after the call that fills it
+}
 
 // Pos is where the scope starts.
 func (s *Scope) Pos() token.Pos {
@@ -226,8 +274,13 @@ func (s *Scope) Contains(pos token.Pos) bool {
 func (s *Scope) Summary() string {
 	var b strings.Builder
 	b.WriteString(s.Kind.String())
-	if s.Helper != "" {
+	switch {
+	case s.Helper != "":
 		fmt.Fprintf(&b, " (%s)", s.Helper)
+	case s.Framework != "" && s.Fn == nil && s.Func != nil:
+		fmt.Fprintf(&b, " (%s, %s)", s.Framework, helperName(s.Func))
+	case s.Framework != "":
+		fmt.Fprintf(&b, " (%s)", s.Framework)
 	}
 	fmt.Fprintf(&b, ": attempts=%s wait=%s deadline=%s", s.Attempts, s.Wait.Kind, s.Deadline)
 	return b.String()

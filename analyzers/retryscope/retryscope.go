@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"reflect"
+	"slices"
 	"sort"
 
 	"golang.org/x/tools/go/analysis"
@@ -31,7 +32,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:        docs.URL("retryscope"),
 	Requires:   []*analysis.Analyzer{ssapkg.Analyzer, ssapkg.Stores, inspect.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(HelperFact), new(RetriesFact), new(IteratorFact), new(WaitsFact)},
+	FactTypes:  []analysis.Fact{new(HelperFact), new(RetriesFact), new(IteratorFact), new(WaitsFact), new(FrameworkFact)},
 	Run:        run,
 }
 
@@ -119,6 +120,8 @@ type state struct {
 	ssaPkg   *ssa.Package
 	waitMemo map[*ssa.Function]*WaitsFact // how the package's functions wait (nil: they do not)
 	iterMemo map[*ssa.Function]*IteratorFact
+	byObj    map[*types.Func]*ssa.Function // the package's functions by object (see funcOf)
+	builds   map[*framework]bool           // frameworks whose deliveries the package builds
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -176,6 +179,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		st.callScopes(fn)
 	}
+	st.frameworkScopes()
 	st.exportRetries()
 	st.exportWaits()
 
@@ -198,7 +202,24 @@ func (st *state) add(s *Scope) {
 		if s.Fn != nil {
 			st.res.whole[s.Fn] = append(st.res.whole[s.Fn], s)
 		}
+	case Activity, Handler, Reconciler:
+		switch {
+		case s.Loop != nil:
+			st.res.loops[s.Fn] = insertLoop(st.res.loops[s.Fn], s)
+		case s.Fn != nil:
+			st.res.whole[s.Fn] = append(st.res.whole[s.Fn], s)
+		}
 	}
+}
+
+// insertLoop inserts s into loop scopes listed innermost first: before the first one that
+// encloses it.
+func insertLoop(list []*Scope, s *Scope) []*Scope {
+	i := slices.IndexFunc(list, func(o *Scope) bool { return o.Loop != s.Loop && o.Loop.Contains(s.Loop.Header) })
+	if i < 0 {
+		return append(list, s)
+	}
+	return slices.Insert(list, i, s)
 }
 
 // indexCreators records, for each closure fn creates, the instruction that creates it.

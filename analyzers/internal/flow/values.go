@@ -206,6 +206,15 @@ func FloatConst(v ssa.Value) (float64, bool) {
 	return 0, false
 }
 
+// BoolConst returns the value of a boolean constant, looking through conversions.
+func BoolConst(v ssa.Value) (bool, bool) {
+	c, ok := Unwrap(v).(*ssa.Const)
+	if !ok || c.Value == nil || c.Value.Kind() != constant.Bool {
+		return false, false
+	}
+	return constant.BoolVal(c.Value), true
+}
+
 // StringConst returns the value of a string constant, looking through conversions.
 func StringConst(v ssa.Value) (string, bool) {
 	v = Unwrap(v)

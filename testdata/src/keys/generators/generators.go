@@ -106,3 +106,32 @@ func notFresh(req *http.Request, r io.Reader, orderID string) { // want notFresh
 	_, _ = io.ReadFull(r, b)
 	req.Header.Set("Idempotency-Key", hex.EncodeToString(b))
 }
+
+// A generator that encodes its random bytes into another buffer (bce-sdk-go's NewUUID):
+// hex.Encode, base64's Encode and copy write into their first argument.
+func hexUUID() string { // want hexUUID:"generator: rand.Read"
+	var buf [16]byte
+	for {
+		if _, err := rand.Read(buf[:]); err == nil { // want `rand.Read: not sent as a key; returned`
+			break
+		}
+	}
+	buf[6] = (buf[6] & 0x0f) | (4 << 4)
+	res := make([]byte, 36)
+	hex.Encode(res[0:8], buf[0:4])
+	res[8] = '-'
+	hex.Encode(res[9:], buf[4:])
+	return string(res)
+}
+
+func encodedKeys() (string, []byte) { // want encodedKeys:"generator: rand.Read"
+	raw := make([]byte, 16)
+	if _, err := rand.Read(raw); err != nil { // want `rand.Read: not sent as a key; returned`
+		panic(err)
+	}
+	enc := make([]byte, base64.RawURLEncoding.EncodedLen(len(raw)))
+	base64.RawURLEncoding.Encode(enc, raw)
+	cp := make([]byte, 16)
+	copy(cp, raw)
+	return string(enc), cp
+}

@@ -83,3 +83,61 @@ func putKey(req *http.Request, key string) { // want putKey:`sends parameters \[
 func throughHelper(req *http.Request) { // want throughHelper:`mints a key`
 	putKey(req, uuid.NewString()) // want `uuid.NewString: sent as header "Idempotency-Key" via putKey`
 }
+
+// A request type with a named-parameter setter, as cloud SDKs send a client token
+// (?clientToken=); other parameters are not sinks.
+type cloudRequest struct{ params map[string]string }
+
+func (r *cloudRequest) SetParam(key, value string) { r.params[key] = value }
+
+func queryParams(r *cloudRequest) { // want queryParams:`mints a key`
+	r.SetParam("clientToken", uuid.NewString()) // want `uuid.NewString: sent as query parameter "clientToken"`
+	r.SetParam("requestId", uuid.NewString())   // want `uuid.NewString: not sent as a key`
+}
+
+// An SDK's method that hands the token to a function of the same name: named once.
+type cloudClient struct{}
+
+func CreateRecord(c *cloudClient, zone, token string) { // want CreateRecord:`sends parameters \[2\] to query parameter "clientToken"`
+	r := &cloudRequest{}
+	r.SetParam("clientToken", token)
+}
+
+func (c *cloudClient) CreateRecord(zone, token string) { CreateRecord(c, zone, token) } // want CreateRecord:`sends parameters \[1\] to query parameter "clientToken" via CreateRecord$`
+
+func createRecord(c *cloudClient) { // want createRecord:`mints a key`
+	c.CreateRecord("example.com", uuid.NewString()) // want `uuid.NewString: sent as query parameter "clientToken" via CreateRecord$`
+}
+
+// A read carries no key that matters: a GET request's header, a builder's query parameter
+// after WithMethod("GET") (bce-sdk-go's GetEipBp sends a client token on a GET).
+type builder struct{ method string }
+
+func (b *builder) WithMethod(m string) *builder              { b.method = m; return b }
+func (b *builder) WithQueryParamFilter(k, v string) *builder { return b }
+func (b *builder) Do() error                                 { return nil }
+func newBuilder() *builder                                   { return &builder{} }
+
+func reads(ctx context.Context) { // want reads:`mints a key`
+	get, _ := http.NewRequestWithContext(ctx, http.MethodGet, "https://api.example.com/v1/charges/1", nil)
+	get.Header.Set("Idempotency-Key", uuid.NewString()) // want `uuid.NewString: not sent as a key`
+	post, _ := http.NewRequestWithContext(ctx, http.MethodPost, "https://api.example.com/v1/charges", nil)
+	post.Header.Set("Idempotency-Key", uuid.NewString())                                           // want `uuid.NewString: sent as header "Idempotency-Key"`
+	_ = newBuilder().WithMethod("GET").WithQueryParamFilter("clientToken", uuid.NewString()).Do()  // want `uuid.NewString: not sent as a key`
+	_ = newBuilder().WithMethod("POST").WithQueryParamFilter("clientToken", uuid.NewString()).Do() // want `uuid.NewString: sent as query parameter "clientToken"`
+}
+
+// The same with a request value whose method is set on it.
+type sdkRequest struct{ method string }
+
+func (r *sdkRequest) SetMethod(m string)         { r.method = m }
+func (r *sdkRequest) SetParam(key, value string) {}
+
+func sdkGet() { // want sdkGet:`mints a key`
+	get := &sdkRequest{}
+	get.SetMethod("GET")
+	get.SetParam("clientToken", uuid.NewString()) // want `uuid.NewString: not sent as a key`
+	post := &sdkRequest{}
+	post.SetMethod("POST")
+	post.SetParam("clientToken", uuid.NewString()) // want `uuid.NewString: sent as query parameter "clientToken"`
+}

@@ -17,3 +17,10 @@ func (NopRetryer) MaxAttempts() int { return 1 }
 
 func String(v string) *string { return &v }
 func Int32(v int32) *int32    { return &v }
+
+func ToString(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
