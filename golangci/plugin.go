@@ -181,11 +181,33 @@ func (p *plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
 	var out []*analysis.Analyzer
 	for _, a := range analyzers.Checks() {
 		if p.only == "" && !slices.Contains(p.disable, a.Name) || p.only == a.Name {
-			out = append(out, a)
+			out = append(out, withoutRelated[a])
 		}
 	}
 	return out, nil
 }
+
+// withoutRelated holds each check as golangci-lint gets it: golangci-lint turns every
+// related position of a diagnostic into an issue of its own ("keyinloop(related
+// information): retry callback"), which would triple the findings, so the plugin reports the
+// diagnostic alone (go vet, gopls and idemlint show the related places).
+var withoutRelated = func() map[*analysis.Analyzer]*analysis.Analyzer {
+	m := make(map[*analysis.Analyzer]*analysis.Analyzer)
+	for _, a := range analyzers.Checks() {
+		w := *a
+		run := a.Run
+		w.Run = func(pass *analysis.Pass) (any, error) {
+			p := *pass
+			p.Report = func(d analysis.Diagnostic) {
+				d.Related = nil
+				pass.Report(d)
+			}
+			return run(&p)
+		}
+		m[a] = &w
+	}
+	return m
+}()
 
 // GetLoadMode asks for type information: the analyzers build SSA.
 func (p *plugin) GetLoadMode() string { return register.LoadModeTypesInfo }

@@ -64,7 +64,11 @@ func TestPerCheckLinters(t *testing.T) {
 		as, err := p.BuildAnalyzers()
 		require.NoError(t, err)
 		require.Len(t, as, 1)
-		assert.Same(t, a, as[0], "the check itself, so that models are shared with other linters")
+		assert.Equal(t, a.Name, as[0].Name)
+		require.Len(t, as[0].Requires, len(a.Requires))
+		for i, r := range a.Requires {
+			assert.Same(t, r, as[0].Requires[i], "the same models, shared with the other linters")
+		}
 		_, err = newPlugin(map[string]any{"disable": []any{a.Name}})
 		assert.Error(t, err, "disable makes no sense for one check")
 	}
@@ -75,5 +79,8 @@ func TestPerCheckLinters(t *testing.T) {
 	require.NoError(t, err)
 	as, err := p.BuildAnalyzers()
 	require.NoError(t, err)
-	assert.Equal(t, analyzers.Checks(), as)
+	require.Len(t, as, len(analyzers.Checks()))
+	for i, a := range analyzers.Checks() {
+		assert.Equal(t, a.Name, as[i].Name)
+	}
 }

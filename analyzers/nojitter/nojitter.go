@@ -18,6 +18,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/syntax"
 	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
+	"github.com/idemlint/idemlint/analyzers/remote"
 	"github.com/idemlint/idemlint/analyzers/retryscope"
 )
 
@@ -28,16 +29,17 @@ var Analyzer = &analysis.Analyzer{
 	Name:     "nojitter",
 	Doc:      docs.MustExtract(doc, "nojitter"),
 	URL:      docs.URL("nojitter"),
-	Requires: []*analysis.Analyzer{retryscope.Analyzer, inspect.Analyzer},
+	Requires: []*analysis.Analyzer{retryscope.Analyzer, remote.Analyzer, inspect.Analyzer},
 	Run:      run,
 }
 
 type checker struct {
-	pass  *analysis.Pass
-	rep   *report.Reporter
-	calls *syntax.Calls
-	insp  *inspector.Inspector
-	seen  map[token.Pos]bool // client configurations already reported
+	pass   *analysis.Pass
+	remote *remote.Result
+	rep    *report.Reporter
+	calls  *syntax.Calls
+	insp   *inspector.Inspector
+	seen   map[token.Pos]bool // client configurations already reported
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -47,16 +49,19 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	insp := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	c := &checker{
-		pass:  pass,
-		rep:   report.New(pass, "nojitter"),
-		calls: syntax.NewCalls(insp),
-		insp:  insp,
-		seen:  make(map[token.Pos]bool),
+		pass:   pass,
+		remote: pass.ResultOf[remote.Analyzer].(*remote.Result),
+		rep:    report.New(pass, "nojitter"),
+		calls:  syntax.NewCalls(insp),
+		insp:   insp,
+		seen:   make(map[token.Pos]bool),
 	}
 	for _, s := range append(res.Scopes, res.IteratorLoops...) {
 		switch {
 		case s.Kind.FromFramework():
 			continue // the framework's retry policy, not the code's (see Scope.Framework)
+		case c.localOnly(s):
+			continue // waiting for a process on this machine (a server it just started)
 		case testcode.At(pass, s.Pos()):
 			continue // tests wait as they please
 		case (s.Kind == retryscope.Callback || s.Kind == retryscope.Client) && s.Func != nil && s.Func.Pkg() == pass.Pkg:
@@ -169,6 +174,22 @@ func (c *checker) checkDeadline(s *retryscope.Scope) {
 	}
 	c.report(s.Pos(), s, "%s does not observe %s, so its retries outlive the caller's deadline; %s",
 		c.name(s), ctx, retryscope.DeadlineHint(s, ctx))
+}
+
+// localOnly reports whether every call the scope repeats that leaves the process goes to this
+// machine (a loopback address): such a loop waits for a local process, not for a dependency
+// that clients share.
+func (c *checker) localOnly(s *retryscope.Scope) bool {
+	found := false
+	for _, call := range s.Calls {
+		if rc := c.remote.Of(call); rc != nil {
+			if !rc.Loopback {
+				return false
+			}
+			found = true
+		}
+	}
+	return found
 }
 
 // brief reports whether the scope's waits certainly add up to little, so that it cannot keep

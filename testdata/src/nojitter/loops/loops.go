@@ -420,3 +420,14 @@ func (c *Client) Forward(req *http.Request, body []byte) (*http.Response, error)
 	}
 	return nil, lastErr
 }
+
+// Waiting for a server this program just started on this machine.
+func waitForLocalServer() {
+	for {
+		if resp, err := http.Get("https://localhost:8443/ping"); err == nil {
+			resp.Body.Close()
+			return
+		}
+		time.Sleep(time.Second)
+	}
+}
