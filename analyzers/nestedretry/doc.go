@@ -26,7 +26,8 @@
 // Attempts(1), aws.NopRetryer); a loop that iterates rather than retries (a worker handling
 // one job per turn, a paginator); a library callback and the library's own loop, which are
 // one layer; two retry scopes one after the other; a poll that waits for a state around a
-// call that retries its failures.
+// call that retries its failures; a loop that leaves when the retrying call fails and goes
+// round for another reason (a long poll reconnecting when its stream ends).
 //
 // There is no automatic fix: which layer to keep is a design choice.
 package nestedretry

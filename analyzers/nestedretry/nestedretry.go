@@ -144,6 +144,9 @@ func (c *checker) outer(anchor ssa.Instruction, inner *retryscope.Scope, self *s
 		case s.Attempts.Kind == retryscope.BoundConst && s.Attempts.N <= 1:
 			return nil
 		}
+		if call, ok := anchor.(ssa.CallInstruction); ok && !s.RetriesFailureOf(call) {
+			continue // the scope leaves when the inner layer fails: it repeats it, never retries it
+		}
 		return s
 	}
 	return nil

@@ -258,8 +258,6 @@ func (st *state) iteratorScope(call ssa.CallInstruction) *Scope {
 	return s
 }
 
-// leavesSomewhere reports whether a range-over-func body breaks or returns on some path: its
-// yield function then returns false.
 // goesRoundOnFailure reports whether a range body goes round after a failure: a test of a
 // call's outcome whose failure side can reach the end of the body (or a continue) and whose
 // success side can leave the loop. A body whose tests all leave on failure and go round after
@@ -300,6 +298,8 @@ func reachesReturn(b *ssa.BasicBlock, v bool) bool {
 	return false
 }
 
+// leavesSomewhere reports whether a range-over-func body breaks or returns on some path: its
+// yield function then returns false.
 func leavesSomewhere(body *ssa.Function) bool {
 	for _, b := range body.Blocks {
 		if ret, ok := last(b).(*ssa.Return); ok && len(ret.Results) == 1 {

@@ -162,3 +162,31 @@ func (s *service) BeforeLoop(ctx context.Context, id string) error {
 	}
 	return err
 }
+
+// The loop retries the stream, and leaves when the retrying call fails: the call's failures
+// are retried by its client alone.
+func (s *service) FollowAfterLookup(ctx context.Context, id string) error {
+	for attempt := 0; attempt < 5; attempt++ {
+		if err := s.fetch(ctx, id); err != nil {
+			log.Printf("lookup %s: %v", id, err)
+			return err
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.url+"/events/"+id, nil)
+		if err != nil {
+			return err
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			log.Printf("stream %s: %v", id, err)
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(jitter(time.Second)):
+			}
+			continue
+		}
+		resp.Body.Close()
+		return nil
+	}
+	return nil
+}
