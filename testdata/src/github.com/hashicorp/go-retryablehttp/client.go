@@ -31,6 +31,10 @@ func NewRequest(method, url string, rawBody interface{}) (*Request, error) {
 func NewRequestWithContext(ctx context.Context, method, url string, rawBody interface{}) (*Request, error) {
 	return nil, nil
 }
+func FromRequest(r *http.Request) (*Request, error) { return &Request{Request: r}, nil }
+func DefaultRetryPolicy(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	return err != nil, nil
+}
 func DefaultBackoff(min, max time.Duration, attemptNum int, resp *http.Response) time.Duration {
 	return min
 }
@@ -50,3 +54,4 @@ func Get(url string) (*http.Response, error) { return nil, nil }
 func Post(url, bodyType string, body interface{}) (*http.Response, error) {
 	return nil, nil
 }
+func PostForm(url string, data url.Values) (*http.Response, error) { return nil, nil }
