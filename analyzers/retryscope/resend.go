@@ -186,10 +186,10 @@ const (
 // resendRules are the libraries that decide for themselves, by their settings.
 var resendRules = map[*library]func(s *Scope) resendRule{
 	idemlintRetry: func(s *Scope) resendRule {
-		if set := s.setting("Policy.Idempotent"); set != nil && !flow.IsZero(set.Value) {
+		if set := s.setting("Policy.Idempotent"); set != nil && set.Value != nil && !isFalse(flow.Unwrap(set.Value)) {
 			return holdsBack // declared safe to repeat by its author
 		}
-		if set := s.setting("Policy.Classify"); set != nil && !flow.IsZero(set.Value) {
+		if set := s.setting("Policy.Classify"); set != nil && set.Value != nil && !flow.IsZero(set.Value) {
 			return predicate(set.Value)
 		}
 		return holdsBack // IsRetryable repeats a sent POST only when it is keyed
@@ -201,7 +201,7 @@ var resendRules = map[*library]func(s *Scope) resendRule{
 		if s.Func == nil || s.Func.Pkg() == nil || s.Func.Pkg().Path() != "resty.dev/v3" {
 			return resendsAll // v2 retries every method
 		}
-		if set := s.setting("SetRetryAllowNonIdempotent"); set != nil && !isFalse(flow.Unwrap(set.Value)) {
+		if set := s.setting("SetRetryAllowNonIdempotent"); set != nil && set.Value != nil && !isFalse(flow.Unwrap(set.Value)) {
 			return resendsAll
 		}
 		return holdsBack
@@ -215,7 +215,7 @@ var resendRules = map[*library]func(s *Scope) resendRule{
 // checkRetry: go-retryablehttp retries what its CheckRetry says (by default transport errors,
 // 429 and 5xx, for every method).
 func checkRetry(s *Scope) resendRule {
-	if set := s.setting("Client.CheckRetry"); set != nil && !flow.IsZero(set.Value) {
+	if set := s.setting("Client.CheckRetry"); set != nil && set.Value != nil && !flow.IsZero(set.Value) {
 		if predicate(set.Value) == holdsBack {
 			return holdsBack
 		}
@@ -225,7 +225,7 @@ func checkRetry(s *Scope) resendRule {
 
 // retryIf: retry-go retries what RetryIf says, of the errors the callback returns.
 func retryIf(s *Scope) resendRule {
-	if set := s.setting("RetryIf"); set != nil && predicate(set.Value) == holdsBack {
+	if set := s.setting("RetryIf"); set != nil && set.Value != nil && predicate(set.Value) == holdsBack {
 		return holdsBack
 	}
 	return judgeCode
