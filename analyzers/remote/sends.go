@@ -146,8 +146,12 @@ func (w *walker) urlPath(v ssa.Value, f *frame, depth int) string {
 			return ""
 		}
 		if s := w.str(x.Y, f, depth); strings.HasPrefix(s, "/") {
-			if prefix := w.urlPath(x.X, f, depth+1); strings.HasPrefix(prefix, "/") {
+			prefix := w.urlPath(x.X, f, depth+1)
+			if strings.HasPrefix(prefix, "/") {
 				return strings.TrimSuffix(prefix, "/") + pathOf(s)
+			}
+			if left, ok := flow.Unwrap(x.X).(*ssa.BinOp); ok && left.Op == token.ADD {
+				return "" // base + "/v1/payments/" + id + "/capture": not a constant path
 			}
 			return pathOf(s)
 		}

@@ -276,6 +276,11 @@ func retriedError(s *Scope) func(v ssa.Value, b *ssa.BasicBlock, reached map[*ss
 			if onlyMarked {
 				return id == flow.FuncID{Pkg: "github.com/sethvargo/go-retry", Name: "RetryableError"}
 			}
+		case *ssa.UnOp:
+			// With defers, a result goes through a local: *t0 = v; rundefers; return *t0.
+			if st := lastStore(x); st != nil && depth <= 8 {
+				return retried(st.Val, b, reached, depth+1)
+			}
 		case *ssa.Phi:
 			if depth > 8 {
 				return true
@@ -292,6 +297,24 @@ func retriedError(s *Scope) func(v ssa.Value, b *ssa.BasicBlock, reached map[*ss
 	return func(v ssa.Value, b *ssa.BasicBlock, reached map[*ssa.BasicBlock]bool) bool {
 		return retried(v, b, reached, 0)
 	}
+}
+
+// lastStore returns the store that a load of a local reads, when it is in the load's block.
+func lastStore(load *ssa.UnOp) *ssa.Store {
+	a, ok := load.X.(*ssa.Alloc)
+	if !ok || load.Op != token.MUL {
+		return nil
+	}
+	var last *ssa.Store
+	for _, instr := range load.Block().Instrs {
+		if instr == load {
+			return last
+		}
+		if st, ok := instr.(*ssa.Store); ok && st.Addr == a {
+			last = st
+		}
+	}
+	return nil
 }
 
 // permanentMarks are the library functions that mark an error as not to be retried.

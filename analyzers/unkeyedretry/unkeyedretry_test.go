@@ -11,5 +11,5 @@ import (
 
 func TestUnkeyedRetry(t *testing.T) {
 	testdata, _ := filepath.Abs("../../testdata")
-	analysistest.RunWithSuggestedFixes(t, testdata, unkeyedretry.Analyzer, "unkeyedretry/loops")
+	analysistest.RunWithSuggestedFixes(t, testdata, unkeyedretry.Analyzer, "unkeyedretry/loops", "unkeyedretry/libs")
 }
