@@ -11,5 +11,23 @@ import (
 
 func TestUnkeyedRetry(t *testing.T) {
 	testdata, _ := filepath.Abs("../../testdata")
-	analysistest.RunWithSuggestedFixes(t, testdata, unkeyedretry.Analyzer, "unkeyedretry/loops", "unkeyedretry/libs")
+	analysistest.RunWithSuggestedFixes(t, testdata, unkeyedretry.Analyzer, "unkeyedretry/loops", "unkeyedretry/libs", "unkeyedretry/clients", "unkeyedretry/keyed", "unkeyedretry/sdk", "unkeyedretry/usesdk")
+}
+
+func TestMarked(t *testing.T) {
+	for flag, value := range map[string]string{
+		"grpc":  "payments.v1.Payments/Charge,legacy.Billing/*",
+		"funcs": "example.com/queue.Producer.Publish",
+	} {
+		if err := unkeyedretry.Analyzer.Flags.Set(flag, value); err != nil {
+			t.Fatal(err)
+		}
+	}
+	defer func() {
+		for _, flag := range []string{"grpc", "funcs"} {
+			unkeyedretry.Analyzer.Flags.Lookup(flag).Value.(interface{ Reset() }).Reset()
+		}
+	}()
+	testdata, _ := filepath.Abs("../../testdata")
+	analysistest.Run(t, testdata, unkeyedretry.Analyzer, "unkeyedretry/grpcfuncs")
 }
