@@ -13,4 +13,4 @@ type Message struct {
 type Producer struct{}
 
 func (p *Producer) Publish(ctx context.Context, m *Message) error { return nil }
-func (p *Producer) Flush(ctx context.Context) error                { return nil }
+func (p *Producer) Flush(ctx context.Context) error               { return nil }
