@@ -61,7 +61,7 @@ func (c *checker) fix(o *op, s *retryscope.Scope) (analysis.SuggestedFix, bool) 
 		if !c.beforeScope(where, s) {
 			return analysis.SuggestedFix{}, false
 		}
-		key = c.freshName(s, "idempotencyKey")
+		key = edit.FreshName(c.pass.Pkg, s.Stmt, "idempotencyKey")
 		edits = append(edits, edit.InsertBefore(c.pass.Fset, s.Stmt.Pos(), key+" := "+gen))
 	}
 
@@ -199,28 +199,4 @@ func restyR(info *types.Info, call *ast.CallExpr) *ast.CallExpr {
 		x = sel.X
 	}
 	return nil
-}
-
-// freshName returns base, or base2, base3..., unused at the scope's statement and inside it.
-func (c *checker) freshName(s *retryscope.Scope, base string) string {
-	used := func(name string) bool {
-		if sc := c.pass.Pkg.Scope().Innermost(s.Stmt.Pos()); sc != nil {
-			if _, obj := sc.LookupParent(name, s.Stmt.Pos()); obj != nil && obj.Parent() != types.Universe {
-				return true
-			}
-		}
-		taken := false
-		ast.Inspect(s.Stmt, func(x ast.Node) bool {
-			if id, ok := x.(*ast.Ident); ok && id.Name == name {
-				taken = true
-			}
-			return !taken
-		})
-		return taken
-	}
-	name := base
-	for i := 2; used(name); i++ {
-		name = fmt.Sprintf("%s%d", base, i)
-	}
-	return name
 }

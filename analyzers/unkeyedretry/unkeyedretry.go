@@ -40,7 +40,7 @@ var Analyzer = &analysis.Analyzer{
 
 var (
 	grpcMethods = config.List{Check: func(s string) error { _, err := parseMethod(s); return err }}
-	markedFuncs = config.List{Check: func(s string) error { _, err := parseFunc(s); return err }}
+	markedFuncs = config.List{Check: func(s string) error { _, err := flow.ParseFunc(s); return err }}
 )
 
 func init() {
@@ -100,7 +100,7 @@ func run(pass *analysis.Pass) (any, error) {
 		c.grpc = append(c.grpc, m)
 	}
 	for _, s := range markedFuncs.Values() {
-		id, err := parseFunc(s)
+		id, err := flow.ParseFunc(s)
 		if err != nil {
 			return nil, err
 		}
@@ -442,18 +442,4 @@ func (c *checker) grpcMethod(call ssa.CallInstruction, fn *types.Func) (string, 
 		return m.service + "/" + id.Name, true
 	}
 	return "", false
-}
-
-// parseFunc parses "pkg/path.Func" or "pkg/path.Type.Method".
-func parseFunc(s string) (flow.FuncID, error) {
-	slash := strings.LastIndex(s, "/")
-	dot := strings.Index(s[slash+1:], ".")
-	if dot < 0 {
-		return flow.FuncID{}, fmt.Errorf("function %q: want pkg/path.Func or pkg/path.Type.Method", s)
-	}
-	id := flow.FuncID{Pkg: s[:slash+1+dot], Name: s[slash+1+dot+1:]}
-	if recv, name, ok := strings.Cut(id.Name, "."); ok {
-		id.Recv, id.Name = strings.Trim(recv, "(*)"), name
-	}
-	return id, nil
 }
