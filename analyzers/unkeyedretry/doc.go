@@ -42,7 +42,8 @@
 // Not reported:
 //
 //   - GET, HEAD, PUT, DELETE and OPTIONS requests, and requests whose method is not known;
-//   - requests sent outside every retry scope;
+//   - requests sent outside every retry scope, and a self-retrying client's calls in its own
+//     package (retryablehttp's Post calling its Do: its callers decide);
 //   - a scope whose way back to the next attempt, from the request, goes only through the side
 //     of a test that holds only for errors proving the request never left the process:
 //     errors.Is(err, syscall.ECONNREFUSED) (or ENETUNREACH, EHOSTUNREACH, EADDRNOTAVAIL,

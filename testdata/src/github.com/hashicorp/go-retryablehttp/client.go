@@ -45,13 +45,20 @@ func (c *Client) Do(req *Request) (*http.Response, error) { return nil, nil }
 func (c *Client) Get(url string) (*http.Response, error)  { return nil, nil }
 func (c *Client) Head(url string) (*http.Response, error) { return nil, nil }
 func (c *Client) Post(url, bodyType string, body interface{}) (*http.Response, error) {
-	return nil, nil
+	req, err := NewRequest("POST", url, body)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", bodyType)
+	return c.Do(req)
 }
 func (c *Client) PostForm(url string, data url.Values) (*http.Response, error) { return nil, nil }
 func (c *Client) StandardClient() *http.Client                                 { return &http.Client{} }
 
 func Get(url string) (*http.Response, error) { return nil, nil }
+var defaultClient = NewClient()
+
 func Post(url, bodyType string, body interface{}) (*http.Response, error) {
-	return nil, nil
+	return defaultClient.Post(url, bodyType, body)
 }
 func PostForm(url string, data url.Values) (*http.Response, error) { return nil, nil }
