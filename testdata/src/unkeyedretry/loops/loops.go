@@ -350,3 +350,27 @@ func (c *Client) DialOrDNS(ctx context.Context, ch Charge) error {
 		return err
 	}
 }
+
+// WaitReady polls a POST query until the job is done: it repeats the request after a success,
+// by design, and returns on a failure. It is not a retry, but a retry around it would be.
+func (c *Client) WaitReady(ctx context.Context, job string) error { // want WaitReady:"sends POST /graphql without an idempotency key"
+	q := fmt.Sprintf(`{"query":"{ job(id: %q) { state } }"}`, job)
+	for {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/graphql", strings.NewReader(q))
+		if err != nil {
+			return err
+		}
+		resp, err := c.http.Do(req)
+		if err != nil {
+			return err
+		}
+		var out struct{ State string }
+		if err := decode(resp, &out); err != nil {
+			return err
+		}
+		if out.State == "done" {
+			return nil
+		}
+		time.Sleep(2 * time.Second)
+	}
+}
