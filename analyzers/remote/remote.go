@@ -119,14 +119,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 
-	for _, fn := range funcs {
-		for call := range flow.Calls(fn) {
-			if s := st.send(call, res.byInstr[call]); s != nil {
-				res.sends = append(res.sends, s)
-				res.sendBy[call] = s
-			}
-		}
-	}
+	st.sends(res, funcs)
 
 	sort.SliceStable(res.Calls, func(i, j int) bool { return res.Calls[i].Pos() < res.Calls[j].Pos() })
 	sort.SliceStable(res.sends, func(i, j int) bool { return res.sends[i].Instr.Pos() < res.sends[j].Instr.Pos() })

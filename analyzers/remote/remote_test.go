@@ -119,6 +119,8 @@ func TestSends(t *testing.T) {
 		"sends.go:50": "PATCH /v1/orders",
 		"sends.go:51": "DELETE /v1/orders",
 		"sends.go:52": "GET /v1/orders",
+		"sends.go:58": " ",
+		"sends.go:63": "POST /v1/payouts made@62",
 	}
 	got := make(map[string]string)
 	for _, r := range results {

@@ -3,6 +3,7 @@ package remote
 import (
 	"go/token"
 	"net/url"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -31,7 +32,8 @@ type Send struct {
 	Made ssa.CallInstruction
 }
 
-// Sends returns the HTTP requests the package sends, in source order.
+// Sends returns the HTTP requests the package sends, in source order: by the calls that send
+// them, and by the calls of functions of the package that send a request they are given.
 func (r *Result) Sends() []*Send { return r.sends }
 
 // SendOf returns the HTTP request that instr sends, or nil.
@@ -53,6 +55,51 @@ const (
 var methodNames = map[string]string{
 	"Get": "GET", "Head": "HEAD", "Post": "POST", "PostForm": "POST", "Put": "PUT", "Patch": "PATCH",
 	"Delete": "DELETE", "Options": "OPTIONS",
+}
+
+// sends finds the package's HTTP sends: the calls that send a request themselves, then the
+// calls of functions of the package that send a request they are given (a do(req) helper that
+// adds headers and calls Client.Do), judged by the request at each call.
+func (st *state) sends(res *Result, funcs []*ssa.Function) {
+	add := func(s *Send) {
+		res.sends = append(res.sends, s)
+		res.sendBy[s.Instr] = s
+	}
+	for _, fn := range funcs {
+		for call := range flow.Calls(fn) {
+			if s := st.send(call, res.byInstr[call]); s != nil {
+				add(s)
+			}
+		}
+	}
+	sendsParam := make(map[*ssa.Function]int) // the parameter whose request a function sends
+	for range 3 {                              // helpers of helpers
+		for _, s := range res.sends {
+			if p, ok := flow.Unwrap(s.Request).(*ssa.Parameter); ok && p.Parent().Object() != nil {
+				if _, seen := sendsParam[p.Parent()]; !seen {
+					sendsParam[p.Parent()] = slices.Index(p.Parent().Params, p)
+				}
+			}
+		}
+		found := false
+		for _, fn := range funcs {
+			for call := range flow.Calls(fn) {
+				i, ok := sendsParam[call.Common().StaticCallee()]
+				if !ok || res.sendBy[call] != nil || i >= len(call.Common().Args) {
+					continue
+				}
+				s := &Send{Instr: call}
+				w := st.walker(fn)
+				w.request(s, call.Common().Args[i])
+				s.Method = w.method(s.Request)
+				add(s)
+				found = true
+			}
+		}
+		if !found {
+			break
+		}
+	}
 }
 
 // send returns the HTTP request call sends, or nil: the net/http calls the model knows (c, when

@@ -12,10 +12,11 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
-// Resending: whether a scope can send a request again after it may have reached the server.
-// A request that failed before it left the process (a dial error, a refused connection, a DNS
-// failure) had no effect, so repeating it is safe whatever it does; anything else (a reset
-// connection, a timeout, a 5xx) leaves the effect unknown.
+// Resending: whether a scope can send a request again after it may have taken effect. A
+// request that failed before it left the process (a dial error, a refused connection, a DNS
+// failure), or that the server turned away with 429 Too Many Requests, had no effect, so
+// repeating it is safe whatever it does; anything else (a reset connection, a timeout, a 5xx)
+// leaves the effect unknown.
 
 // Resends reports whether scope s may run call again after an attempt of it may have reached
 // the server, were call a non-idempotent request without an idempotency key. call is the
@@ -339,7 +340,8 @@ var neverSentFunc = map[flow.FuncID]bool{
 var unsentErrnos = []string{"ECONNREFUSED", "ENETUNREACH", "EHOSTUNREACH", "EADDRNOTAVAIL", "EHOSTDOWN"}
 
 // NeverSentSide returns which successor of a branch on cond (0: true, 1: false) is taken only
-// for errors proving that a request never left the process, or -1. Such tests are:
+// for errors proving that a request never left the process, or for its rejection with 429 Too
+// Many Requests, or -1. Such tests are: resp.StatusCode == 429,
 // errors.Is(err, syscall.ECONNREFUSED) (or ENETUNREACH, EHOSTUNREACH, EADDRNOTAVAIL,
 // EHOSTDOWN), errors.As(err, &dnsErr) with a *net.DNSError, opErr.Op == "dial" of a
 // *net.OpError, the runtime's retry.IsRetryable, their conjunctions and disjunctions, their
@@ -356,7 +358,7 @@ func neverSentSide(cond ssa.Value, depth int) int {
 		}
 		return -1
 	}
-	if b, ok := cond.(*ssa.BinOp); ok && b.Op == token.NEQ && dialOp(b) {
+	if b, ok := cond.(*ssa.BinOp); ok && b.Op == token.NEQ && (dialOp(b) || tooManyRequests(b)) {
 		return 1
 	}
 	if neverSent(cond, depth) {
@@ -373,7 +375,7 @@ func neverSent(v ssa.Value, depth int) bool {
 	}
 	switch x := v.(type) {
 	case *ssa.BinOp:
-		return x.Op == token.EQL && dialOp(x)
+		return x.Op == token.EQL && (dialOp(x) || tooManyRequests(x))
 	case *ssa.Call:
 		fn := flow.Callee(x.Common())
 		id := flow.ID(fn)
@@ -466,6 +468,17 @@ func dialOp(b *ssa.BinOp) bool {
 	}
 	fv := flow.FieldVar(fa)
 	return fv != nil && fv.Name() == "Op" && typeis.Named(fa.X.Type(), "net", "OpError")
+}
+
+// tooManyRequests reports whether b compares an *http.Response's StatusCode with 429: the
+// server turned the request away before processing it.
+func tooManyRequests(b *ssa.BinOp) bool {
+	x, y := b.X, b.Y
+	if _, ok := x.(*ssa.Const); ok {
+		x, y = y, x
+	}
+	n, ok := flow.IntConst(y)
+	return ok && n == 429 && statusOf(x) != nil
 }
 
 // unsentErrno reports whether v is one of the syscall errors of a connection never made.

@@ -45,7 +45,8 @@
 //   - requests sent outside every retry scope, and a self-retrying client's calls in its own
 //     package (retryablehttp's Post calling its Do: its callers decide);
 //   - a scope whose way back to the next attempt, from the request, goes only through the side
-//     of a test that holds only for errors proving the request never left the process:
+//     of a test that holds only for errors proving the request never left the process, or
+//     for the server turning it away unprocessed: resp.StatusCode == 429,
 //     errors.Is(err, syscall.ECONNREFUSED) (or ENETUNREACH, EHOSTUNREACH, EADDRNOTAVAIL,
 //     EHOSTDOWN), errors.As(err, &dnsErr) with a *net.DNSError, opErr.Op == "dial" of a
 //     *net.OpError, this project's retry.IsRetryable, their combinations, and functions that

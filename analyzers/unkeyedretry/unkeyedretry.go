@@ -7,6 +7,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -318,8 +319,12 @@ func (c *checker) keyedIn(fn *ssa.Function, vals []ssa.Value, depth int) bool {
 				return true
 			}
 		}
-		// A function that sends a key, handed one of the parts or making one.
+		// A function that sends a key, handed one of the parts or making one; a function of
+		// the package that sets a key on a part it is handed (a do(req) helper).
 		for call := range flow.Calls(g) {
+			if c.keysParam(call, parts) {
+				return true
+			}
 			if !c.keys.SendsKey(call) {
 				continue
 			}
@@ -345,6 +350,24 @@ func (c *checker) keyedIn(fn *ssa.Function, vals []ssa.Value, depth int) bool {
 				rets = append(rets, ret.Results...)
 			}
 			if c.keyedIn(callee, rets, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// keysParam reports whether call calls a function of the package that sets a key on one of
+// its parameters, handed one of the parts.
+func (c *checker) keysParam(call ssa.CallInstruction, parts map[ssa.Value]bool) bool {
+	callee := call.Common().StaticCallee()
+	if callee == nil || callee.Pkg != call.Parent().Pkg || len(callee.Blocks) == 0 {
+		return false
+	}
+	args := call.Common().Args
+	for _, k := range c.keys.Keyings(callee) {
+		if p, ok := k.On.(*ssa.Parameter); ok {
+			if i := slices.Index(callee.Params, p); i >= 0 && i < len(args) && (parts[args[i]] || parts[keys.Root(args[i])]) {
 				return true
 			}
 		}

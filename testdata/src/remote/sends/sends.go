@@ -51,3 +51,14 @@ func restyCalls(c *resty.Client) {
 	c.R().Execute("delete", "/v1/orders")
 	c.R().Get("/v1/orders")
 }
+
+// do sends a request it is given, with the client's headers.
+func do(c *http.Client, req *http.Request) (*http.Response, error) {
+	req.Header.Set("User-Agent", "sends/1.0")
+	return c.Do(req) // want `.*`
+}
+
+func viaHelper(ctx context.Context, c *http.Client) {
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, base+"/v1/payouts", nil)
+	do(c, req)
+}

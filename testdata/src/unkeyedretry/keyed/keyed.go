@@ -204,3 +204,29 @@ func (c *Client) Closure(ctx context.Context, body []byte, key string) error {
 		return resp.Body.Close()
 	})
 }
+
+// session sends requests under the key of the operation it was opened for.
+type session struct {
+	http *http.Client
+	key  string
+}
+
+func (s *session) send(req *http.Request) (*http.Response, error) {
+	req.Header.Set("Idempotency-Key", s.key)
+	return s.http.Do(req)
+}
+
+// Session keys the request in the helper that sends it.
+func (c *Client) Session(ctx context.Context, s *session, body []byte) error {
+	for attempt := 0; attempt < 3; attempt++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/orders", bytes.NewReader(body))
+		if err != nil {
+			return err
+		}
+		if resp, err := s.send(req); err == nil {
+			return resp.Body.Close()
+		}
+		time.Sleep(time.Second)
+	}
+	return errors.New("giving up")
+}

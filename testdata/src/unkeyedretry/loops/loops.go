@@ -374,3 +374,53 @@ func (c *Client) WaitReady(ctx context.Context, job string) error { // want Wait
 		time.Sleep(2 * time.Second)
 	}
 }
+
+// do sends one attempt with the client's credentials.
+func (c *Client) do(req *http.Request) (*http.Response, error) {
+	req.Header.Set("Authorization", "Bearer "+c.token)
+	return c.http.Do(req)
+}
+
+// Capture sends through a helper of the package that is handed the request.
+func (c *Client) Capture(ctx context.Context, id string) error {
+	for attempt := 0; attempt < 3; attempt++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/captures", strings.NewReader(id)) // want `POST /v1/captures is retried without an idempotency key`
+		if err != nil {
+			return err
+		}
+		resp, err := c.do(req)
+		if err != nil {
+			time.Sleep(backoff(attempt))
+			continue
+		}
+		return resp.Body.Close()
+	}
+	return errors.New("capture: giving up")
+}
+
+// Throttled goes round only when the server turned the request away with 429, after the wait
+// it asked for.
+func (c *Client) Throttled(ctx context.Context, ch Charge) error {
+	body, _ := json.Marshal(ch)
+	for attempt := 0; attempt < 5; attempt++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/charges", bytes.NewReader(body))
+		if err != nil {
+			return err
+		}
+		resp, err := c.http.Do(req)
+		if err != nil {
+			return err
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusTooManyRequests {
+			return nil
+		}
+		wait, _ := time.ParseDuration(resp.Header.Get("Retry-After") + "s")
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(wait):
+		}
+	}
+	return errors.New("charge: throttled")
+}
