@@ -72,8 +72,9 @@ func (st *state) sends(res *Result, funcs []*ssa.Function) {
 			}
 		}
 	}
-	sendsParam := make(map[*ssa.Function]int) // the parameter whose request a function sends
-	for range 3 {                              // helpers of helpers
+	// The parameter whose request a function sends; three rounds for helpers of helpers.
+	sendsParam := make(map[*ssa.Function]int)
+	for range 3 {
 		for _, s := range res.sends {
 			if p, ok := flow.Unwrap(s.Request).(*ssa.Parameter); ok && p.Parent().Object() != nil {
 				if _, seen := sendsParam[p.Parent()]; !seen {

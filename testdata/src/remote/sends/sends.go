@@ -8,8 +8,8 @@ import (
 	"fmt"
 	"net/http"
 
-	retryablehttp "github.com/hashicorp/go-retryablehttp"
 	"github.com/go-resty/resty/v2"
+	retryablehttp "github.com/hashicorp/go-retryablehttp"
 )
 
 const base = "https://api.example.com"

@@ -56,6 +56,7 @@ func (c *Client) PostForm(url string, data url.Values) (*http.Response, error) {
 func (c *Client) StandardClient() *http.Client                                 { return &http.Client{} }
 
 func Get(url string) (*http.Response, error) { return nil, nil }
+
 var defaultClient = NewClient()
 
 func Post(url, bodyType string, body interface{}) (*http.Response, error) {
