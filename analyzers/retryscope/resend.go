@@ -57,6 +57,9 @@ func (r *Result) Resends(s *Scope, call ssa.CallInstruction) bool {
 	}
 	switch s.Kind {
 	case Loop, Goto:
+		if s.Loop == nil {
+			return true
+		}
 		return reachesFrom(from, func(b *ssa.BasicBlock) bool { return s.Loop.Contains(b) }, func(from, to *ssa.BasicBlock) bool {
 			return to == s.Loop.Header
 		}, nil, nil)

@@ -79,6 +79,7 @@ type checker struct {
 	funcs   map[flow.FuncID]bool
 	clients map[ssa.CallInstruction]*retryscope.Scope // Client scopes by their call
 	sends   map[*ssa.Function]*op                     // functions that send an unkeyed op outside any scope
+	keyings map[*ssa.Function][]keys.Keying           // memo of keys.Keyings
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -92,6 +93,7 @@ func run(pass *analysis.Pass) (any, error) {
 		funcs:   make(map[flow.FuncID]bool),
 		clients: make(map[ssa.CallInstruction]*retryscope.Scope),
 		sends:   make(map[*ssa.Function]*op),
+		keyings: make(map[*ssa.Function][]keys.Keying),
 	}
 	for _, s := range grpcMethods.Values() {
 		m, err := parseMethod(s)
@@ -311,7 +313,7 @@ func (c *checker) keyedIn(fn *ssa.Function, vals []ssa.Value, depth int) bool {
 	}
 	// Sinks in the function and the functions around it (a request made outside a closure).
 	for g := fn; g != nil; g = g.Parent() {
-		for _, k := range c.keys.Keyings(g) {
+		for _, k := range c.keyingsOf(g) {
 			if k.On != nil && (parts[k.On] || storedInto(k.On, parts)) {
 				return true
 			}
@@ -365,7 +367,7 @@ func (c *checker) keysParam(call ssa.CallInstruction, parts map[ssa.Value]bool) 
 		return false
 	}
 	args := call.Common().Args
-	for _, k := range c.keys.Keyings(callee) {
+	for _, k := range c.keyingsOf(callee) {
 		if p, ok := k.On.(*ssa.Parameter); ok {
 			if i := slices.Index(callee.Params, p); i >= 0 && i < len(args) && (parts[args[i]] || parts[keys.Root(args[i])]) {
 				return true
@@ -373,6 +375,15 @@ func (c *checker) keysParam(call ssa.CallInstruction, parts map[ssa.Value]bool) 
 		}
 	}
 	return false
+}
+
+func (c *checker) keyingsOf(fn *ssa.Function) []keys.Keying {
+	k, ok := c.keyings[fn]
+	if !ok {
+		k = c.keys.Keyings(fn)
+		c.keyings[fn] = k
+	}
+	return k
 }
 
 // storedInto reports whether v is stored into a field of one of the parts (req.Header =
@@ -444,6 +455,9 @@ func (c *checker) grpcMethod(call ssa.CallInstruction, fn *types.Func) (string, 
 				return strings.TrimPrefix(full, "/"), true
 			}
 		}
+		return "", false
+	}
+	if fn.Pkg() == nil {
 		return "", false
 	}
 	service, ok := strings.CutSuffix(id.Recv, "Client")
