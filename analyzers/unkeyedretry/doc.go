@@ -37,7 +37,8 @@
 // on its context: a header such as Idempotency-Key, a struct field or JSON key named like one,
 // gRPC metadata, a setter such as SetIdempotencyKey, or a function that sends one of its
 // parameters or a key it makes. A key made inside the scope is keyinloop's finding, not this
-// one's: such a request is keyed here.
+// one's: such a request is keyed here. A request handed to a function value (a hook or option
+// the caller configured) may be keyed there, and is not judged.
 //
 // Not reported:
 //

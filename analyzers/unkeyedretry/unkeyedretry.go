@@ -324,7 +324,7 @@ func (c *checker) keyedIn(fn *ssa.Function, vals []ssa.Value, depth int) bool {
 		// A function that sends a key, handed one of the parts or making one; a function of
 		// the package that sets a key on a part it is handed (a do(req) helper).
 		for call := range flow.Calls(g) {
-			if c.keysParam(call, parts) {
+			if c.keysParam(call, parts) || hook(call, parts) {
 				return true
 			}
 			if !c.keys.SendsKey(call) {
@@ -384,6 +384,24 @@ func (c *checker) keyingsOf(fn *ssa.Function) []keys.Keying {
 		c.keyings[fn] = k
 	}
 	return k
+}
+
+// hook reports whether call calls a function value (an option, a request hook) handed one of
+// the parts: what it sets on the request is not known, so the request is taken as keyed.
+func hook(call ssa.CallInstruction, parts map[ssa.Value]bool) bool {
+	cc := call.Common()
+	if cc.IsInvoke() || cc.StaticCallee() != nil {
+		return false
+	}
+	if _, builtin := cc.Value.(*ssa.Builtin); builtin {
+		return false
+	}
+	for _, a := range cc.Args {
+		if parts[a] || parts[keys.Root(a)] {
+			return true
+		}
+	}
+	return false
 }
 
 // storedInto reports whether v is stored into a field of one of the parts (req.Header =

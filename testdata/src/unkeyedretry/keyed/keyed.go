@@ -230,3 +230,23 @@ func (c *Client) Session(ctx context.Context, s *session, body []byte) error {
 	}
 	return errors.New("giving up")
 }
+
+// Hooked hands the request to a hook the caller configured, which may key it: not judged.
+func (c *Client) Hooked(ctx context.Context, body []byte, modify func(*http.Request) error) error {
+	for attempt := 0; attempt < 3; attempt++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/orders", bytes.NewReader(body))
+		if err != nil {
+			return err
+		}
+		if modify != nil {
+			if err := modify(req); err != nil {
+				return err
+			}
+		}
+		if resp, err := c.http.Do(req); err == nil {
+			return resp.Body.Close()
+		}
+		time.Sleep(time.Second)
+	}
+	return errors.New("giving up")
+}
