@@ -265,7 +265,7 @@ func (c *checker) report(o *op, s *retryscope.Scope) {
 	if fix, ok := c.fix(o, s); ok {
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
 	} else if o.via != "" {
-		msg += "; pass " + o.via + " one made before the retries"
+		msg += "; " + o.via + " must send one made before the retries"
 	} else {
 		msg += "; add one made before the retries"
 	}
