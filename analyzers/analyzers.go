@@ -15,6 +15,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/notimeout"
 	"github.com/idemlint/idemlint/analyzers/remote"
 	"github.com/idemlint/idemlint/analyzers/retryscope"
+	"github.com/idemlint/idemlint/analyzers/unkeyedretry"
 )
 
 // Checks returns the analyzers that report, in a stable order.
@@ -24,6 +25,7 @@ func Checks() []*analysis.Analyzer {
 		nojitter.Analyzer,
 		notimeout.Analyzer,
 		nestedretry.Analyzer,
+		unkeyedretry.Analyzer,
 	}
 }
 

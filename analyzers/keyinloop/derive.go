@@ -35,14 +35,6 @@ func frameworkScope(enclosing []*retryscope.Scope) *retryscope.Scope {
 	return nil
 }
 
-// identityOf says what to derive a framework scope's key from.
-func identityOf(s *retryscope.Scope) string {
-	if s.Identity != nil {
-		return s.Identity.What
-	}
-	return "what the " + s.Framework + " delivery keeps across runs"
-}
-
 // checkRegistered reports the functions of other packages that this package hands to a
 // framework and that make and send a new key on every call.
 func (c *checker) checkRegistered() {
@@ -57,7 +49,7 @@ func (c *checker) checkRegistered() {
 		c.rep.Report(analysis.Diagnostic{
 			Pos: s.Node.Pos(), End: s.Node.End(),
 			Message: fmt.Sprintf("%s makes a new idempotency key (%s) on every call, and %s runs it again when it fails, so its retries cannot be deduplicated; derive the key from %s",
-				flow.Name(s.Func, c.pass.Pkg), f.What, s.Framework, identityOf(s)),
+				flow.Name(s.Func, c.pass.Pkg), f.What, s.Framework, s.IdentityHint()),
 			Related: []analysis.RelatedInformation{{Pos: s.Node.Pos(), End: s.Node.End(), Message: "key made by " + f.Generator}},
 		})
 	}

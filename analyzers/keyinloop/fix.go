@@ -1,7 +1,6 @@
 package keyinloop
 
 import (
-	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -75,7 +74,7 @@ func (c *checker) fix(call inspector.Cursor, s *retryscope.Scope) (analysis.Sugg
 	if !ok {
 		return analysis.SuggestedFix{}, false
 	}
-	name := c.freshName(s, "idempotencyKey")
+	name := edit.FreshName(c.pass.Pkg, s.Stmt, "idempotencyKey")
 	return analysis.SuggestedFix{
 		Message: msg,
 		TextEdits: []analysis.TextEdit{
@@ -293,26 +292,4 @@ func (c *checker) nameTaken(name string, pos token.Pos) bool {
 	}
 	_, obj := scope.LookupParent(name, pos)
 	return obj != nil && obj.Parent() != types.Universe
-}
-
-// freshName returns base, or base2, base3..., unused at the scope's statement and inside it.
-func (c *checker) freshName(s *retryscope.Scope, base string) string {
-	used := func(name string) bool {
-		if c.nameTaken(name, s.Stmt.Pos()) {
-			return true
-		}
-		taken := false
-		ast.Inspect(s.Stmt, func(x ast.Node) bool {
-			if id, ok := x.(*ast.Ident); ok && id.Name == name {
-				taken = true
-			}
-			return !taken
-		})
-		return taken
-	}
-	name := base
-	for i := 2; used(name); i++ {
-		name = fmt.Sprintf("%s%d", base, i)
-	}
-	return name
 }

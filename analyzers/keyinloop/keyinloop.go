@@ -95,7 +95,7 @@ func (c *checker) checkGeneration(g keys.Generation) {
 		}
 	}
 	msg := fmt.Sprintf("%s makes a new idempotency key (%s) on every attempt of %s, so the server cannot deduplicate the retries",
-		g.Name, sinks[0].What, c.describe(scope))
+		g.Name, sinks[0].What, scope.Describe(c.pass.Pkg))
 	// A framework runs the whole scope again: a key made anywhere in it, even inside a loop of
 	// its own, is new on every run; it must come from what the framework delivers again.
 	fw := frameworkScope(enclosing)
@@ -105,7 +105,7 @@ func (c *checker) checkGeneration(g keys.Generation) {
 	if fw != nil {
 		scope = fw
 		msg = fmt.Sprintf("%s makes a new idempotency key (%s) on every run of %s, so its retries cannot be deduplicated; derive it from %s",
-			g.Name, sinks[0].What, c.describe(fw), identityOf(fw))
+			g.Name, sinks[0].What, fw.Describe(c.pass.Pkg), fw.IdentityHint())
 	}
 	d := analysis.Diagnostic{Message: msg, Related: c.related(scope, &sinks[0], "")}
 	cur, ok := c.calls.At(g.Call.Pos())
@@ -143,7 +143,7 @@ func (c *checker) checkMint(call ssa.CallInstruction, f *keys.MintsFact) {
 	}
 	d := analysis.Diagnostic{
 		Pos:     call.Pos(),
-		Message: fmt.Sprintf("%s makes a new idempotency key (%s) on every call, so every attempt of %s sends a different key", name, f.What, c.describe(enclosing[0])),
+		Message: fmt.Sprintf("%s makes a new idempotency key (%s) on every call, so every attempt of %s sends a different key", name, f.What, enclosing[0].Describe(c.pass.Pkg)),
 		Related: c.related(enclosing[0], nil, "key made by "+f.Generator),
 	}
 	if cur, ok := c.calls.At(call.Pos()); ok {
@@ -183,30 +183,3 @@ func within(s *retryscope.Scope, b *ssa.BasicBlock) bool {
 	return b.Parent() == s.Fn
 }
 
-// describe names a scope for a message: "the retry loop", "retry.Do".
-func (c *checker) describe(s *retryscope.Scope) string {
-	switch s.Kind {
-	case retryscope.Loop:
-		return "the retry loop"
-	case retryscope.Goto:
-		return "the goto retry loop"
-	case retryscope.Recursion:
-		return "the retrying function " + s.Fn.Name()
-	case retryscope.Callback:
-		return flow.Name(s.Func, c.pass.Pkg)
-	case retryscope.Iterator:
-		if s.Func != nil {
-			return "the loop over " + flow.Name(s.Func, c.pass.Pkg)
-		}
-		return "the retry iterator loop"
-	case retryscope.Activity, retryscope.Handler, retryscope.Reconciler:
-		switch {
-		case s.Loop != nil:
-			return "the " + s.Noun + " loop"
-		case s.Func != nil:
-			return "the " + s.Noun + " " + flow.Name(s.Func, c.pass.Pkg)
-		}
-		return "the " + s.Noun
-	}
-	return "a retry scope"
-}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"go/types"
 	"reflect"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/buildssa"
@@ -35,7 +34,7 @@ var Analyzer = &analysis.Analyzer{
 var (
 	reportKeys      bool
 	extraNames      config.List
-	extraGenerators = config.List{Check: func(s string) error { _, err := parseFunc(s); return err }}
+	extraGenerators = config.List{Check: func(s string) error { _, err := flow.ParseFunc(s); return err }}
 )
 
 func init() {
@@ -109,7 +108,7 @@ func run(pass *analysis.Pass) (any, error) {
 		r.generators[g] = true
 	}
 	for _, g := range extraGenerators.Values() {
-		id, err := parseFunc(g)
+		id, err := flow.ParseFunc(g)
 		if err != nil {
 			return nil, err
 		}
@@ -124,20 +123,6 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	return r, nil
-}
-
-// parseFunc parses "pkg/path.Func" or "pkg/path.Type.Method".
-func parseFunc(s string) (flow.FuncID, error) {
-	slash := strings.LastIndex(s, "/")
-	dot := strings.Index(s[slash+1:], ".")
-	if dot < 0 {
-		return flow.FuncID{}, fmt.Errorf("generator %q: want pkg/path.Func", s)
-	}
-	id := flow.FuncID{Pkg: s[:slash+1+dot], Name: s[slash+1+dot+1:]}
-	if recv, name, ok := strings.Cut(id.Name, "."); ok {
-		id.Recv, id.Name = strings.Trim(recv, "(*)"), name
-	}
-	return id, nil
 }
 
 // IsName reports whether name (a header, field, metadata key or JSON key) names an

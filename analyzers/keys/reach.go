@@ -327,58 +327,80 @@ func (r *Result) pkg() *ssa.Package { return r.ssaPkg }
 
 // sinkCall reports whether call sends a tainted value as an idempotency key.
 func (r *Result) sinkCall(call ssa.CallInstruction, tainted func(ssa.Value) bool) (string, bool) {
+	for _, a := range r.sinkArgs(call) {
+		if a.key != nil && tainted(a.key) {
+			return a.what, true
+		}
+	}
+	return "", false
+}
+
+// A sinkArg is one value a call sends as an idempotency key: what the sink is, the value the
+// key is set on (a header map, metadata, a request builder or params struct; for
+// metadata.Pairs and AppendToOutgoingContext, and options, the call's result), and the key.
+type sinkArg struct {
+	what    string
+	on, key ssa.Value
+}
+
+// sinkArgs returns the values call sends as idempotency keys: Header.Set(name, value),
+// MD.Set(name, values...), resty's SetHeader and look-alikes, metadata.Pairs and
+// AppendToOutgoingContext, and setters and options (SetIdempotencyKey(v), WithIdempotencyKey(v)).
+func (r *Result) sinkArgs(call ssa.CallInstruction) []sinkArg {
 	c := call.Common()
 	fn := flow.Callee(c)
 	if fn == nil {
-		return "", false
+		return nil
 	}
 	id := flow.ID(fn)
-	args := c.Args
-	if !c.IsInvoke() && id.Recv != "" && len(args) > 0 {
-		args = args[1:]
+	site := flow.NewSite(c, fn)
+	args := site.Args
+	on := site.Recv
+	if on == nil {
+		on = call.Value()
 	}
 	switch {
 	case id.Pkg == "google.golang.org/grpc/metadata" && id.Recv == "" && (id.Name == "Pairs" || id.Name == "AppendToOutgoingContext"):
-		kv := args[len(args)-1]
-		elems, ok := flow.Elems(kv)
-		if !ok {
-			return "", false
+		if len(args) == 0 {
+			return nil
 		}
+		elems, ok := flow.Elems(args[len(args)-1])
+		if !ok {
+			return nil
+		}
+		var out []sinkArg
 		for i := 0; i+1 < len(elems); i += 2 {
-			if k, ok := flow.StringConst(elems[i]); ok && r.IsName(k) && elems[i+1] != nil && tainted(elems[i+1]) {
-				return fmt.Sprintf("gRPC metadata %q", k), true
+			if k, ok := flow.StringConst(elems[i]); ok && r.IsName(k) && elems[i+1] != nil {
+				out = append(out, sinkArg{what: fmt.Sprintf("gRPC metadata %q", k), on: call.Value(), key: elems[i+1]})
 			}
 		}
-		return "", false
+		return out
 	case namedSetters[id.Name] != "" && len(args) >= 2:
 		// Header.Set(name, value), MD.Set(name, values...), resty's SetHeader, a request's
 		// SetParam(name, value), and look-alikes.
 		k, ok := flow.StringConst(args[0])
 		if !ok || !r.IsName(k) {
-			return "", false
+			return nil
 		}
-		if recv := flow.NewSite(c, fn).Recv; recv != nil && readRequest(recv) {
-			return "", false // a read is not deduplicated: it has no effect to repeat
+		if site.Recv != nil && readRequest(site.Recv) {
+			return nil // a read is not deduplicated: it has no effect to repeat
 		}
-		if tainted(args[1]) {
-			kind := namedSetters[id.Name]
-			if id.Pkg == "google.golang.org/grpc/metadata" {
-				kind = "gRPC metadata"
-			}
-			return fmt.Sprintf("%s %q", kind, k), true
+		kind := namedSetters[id.Name]
+		if id.Pkg == "google.golang.org/grpc/metadata" {
+			kind = "gRPC metadata"
 		}
-		return "", false
+		return []sinkArg{{what: fmt.Sprintf("%s %q", kind, k), on: on, key: args[1]}}
 	}
 	// Setters and options: SetIdempotencyKey(v), WithIdempotencyKey(v), IdempotencyKey(v).
 	name := strings.TrimPrefix(strings.TrimPrefix(id.Name, "Set"), "With")
-	if r.IsName(name) && len(args) >= 1 {
-		for _, a := range args {
-			if tainted(a) {
-				return id.Name, true
-			}
-		}
+	if !r.IsName(name) {
+		return nil
 	}
-	return "", false
+	var out []sinkArg
+	for _, a := range args {
+		out = append(out, sinkArg{what: id.Name, on: on, key: a})
+	}
+	return out
 }
 
 // namedSetters are the methods that send a value under a name given as their first argument,

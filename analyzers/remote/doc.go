@@ -68,6 +68,14 @@
 //     another package (a migration tool's database driver: Lock() error), or in an
 //     unexported function called only from such methods: the interface decides.
 //
+// HTTP sends (Result.Sends): the requests sent through net/http (the calls above), through
+// go-retryablehttp (Client.Do, Get, Head, Post, PostForm and the package functions) and through
+// resty (Request.Get, Post, Put, Patch, Delete, Head, Options, Execute), with the HTTP method
+// when the called function or the constants the request is made with say it (http.NewRequest,
+// retryablehttp.NewRequest and FromRequest, a variable holding the same constant on every
+// path), the URL's path when it is constant (also base + "/v1/charges" and
+// fmt.Sprintf("%s/v1/charges", base)), and the call that made the request.
+//
 // Calls to this machine by a constant address (http://localhost:8080, "127.0.0.1:"+port,
 // ":9090", net.JoinHostPort("localhost", p)) are marked Loopback. database/sql calls in a
 // package that imports the driver of an embedded database (SQLite, ql, DuckDB) are not

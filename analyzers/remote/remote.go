@@ -41,6 +41,8 @@ func init() {
 type Result struct {
 	Calls   []*Call
 	byInstr map[ssa.CallInstruction]*Call
+	sends   []*Send
+	sendBy  map[ssa.CallInstruction]*Send
 }
 
 // Of returns the remote call made by instr, or nil when instr is not one.
@@ -77,7 +79,7 @@ type state struct {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	res := &Result{byInstr: make(map[ssa.CallInstruction]*Call)}
+	res := &Result{byInstr: make(map[ssa.CallInstruction]*Call), sendBy: make(map[ssa.CallInstruction]*Send)}
 	if ssapkg.IsStd(pass) || !importsRemote(pass.Pkg) {
 		return res, nil // fast path: nothing here can leave the process
 	}
@@ -117,7 +119,10 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 
+	st.sends(res, funcs)
+
 	sort.SliceStable(res.Calls, func(i, j int) bool { return res.Calls[i].Pos() < res.Calls[j].Pos() })
+	sort.SliceStable(res.sends, func(i, j int) bool { return res.sends[i].Instr.Pos() < res.sends[j].Instr.Pos() })
 	if reportCalls {
 		for _, c := range res.Calls {
 			pass.Reportf(c.Pos(), "%s", c.summary(pass.Fset))

@@ -95,3 +95,50 @@ func fields(fset *token.FileSet, pkg *types.Package, c *remote.Call) string {
 	}
 	return b.String()
 }
+
+// TestSends checks the HTTP sends the model finds: method, path, and the line of the call
+// that made the request when it is one call in the same function.
+func TestSends(t *testing.T) {
+	testdata, _ := filepath.Abs("../../testdata")
+	if err := remote.Analyzer.Flags.Set("report", "true"); err != nil {
+		t.Fatal(err)
+	}
+	defer remote.Analyzer.Flags.Set("report", "false")
+	results := analysistest.Run(t, testdata, remote.Analyzer, "remote/sends")
+	want := map[string]string{
+		"sends.go:19": "POST /v1/charges made@18",
+		"sends.go:23": "PATCH /v1/orders made@22",
+		"sends.go:26": "POST  made@25",
+		"sends.go:33": "  made@32",
+		"sends.go:35": "POST /v1/refunds",
+		"sends.go:40": "POST /v1/charges made@39",
+		"sends.go:41": "POST /v1/refunds",
+		"sends.go:42": "GET /v1/charges",
+		"sends.go:45": "PATCH /v1/orders made@43",
+		"sends.go:49": "POST /v1/charges",
+		"sends.go:50": "PATCH /v1/orders",
+		"sends.go:51": "DELETE /v1/orders",
+		"sends.go:52": "GET /v1/orders",
+		"sends.go:58": " ",
+		"sends.go:63": "POST /v1/payouts made@62",
+	}
+	got := make(map[string]string)
+	for _, r := range results {
+		fset := r.Action.Package.Fset
+		for _, s := range r.Result.(*remote.Result).Sends() {
+			g := s.Method + " " + s.Path
+			if s.Made != nil {
+				g += " made" + line(fset, s.Made.Pos())
+			}
+			got[at(fset, s.Instr.Pos())] = g
+		}
+	}
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("%s: got %q, want %q", k, got[k], w)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("got %d sends, want %d: %v", len(got), len(want), got)
+	}
+}

@@ -11,7 +11,8 @@ import (
 
 // Requests: what a request is made with (its method, its URL), and calls to this machine.
 
-// makers visits the calls that make the request v (http.NewRequest, NewRequestWithContext),
+// makers visits the calls that make the request v (http.NewRequest, NewRequestWithContext, and
+// go-retryablehttp's, whose requests wrap an *http.Request),
 // with the frame their arguments are in; it returns false when some path to v is not one.
 func (w *walker) makers(v ssa.Value, f *frame, depth int, visit func(c *ssa.CallCommon, f *frame)) bool {
 	if v == nil || depth > 16 {
@@ -42,11 +43,13 @@ func (w *walker) makers(v ssa.Value, f *frame, depth int, visit func(c *ssa.Call
 
 func (w *walker) makersCall(c *ssa.CallCommon, f *frame, depth int, visit func(c *ssa.CallCommon, f *frame)) bool {
 	switch flow.ID(flow.Callee(c)) {
-	case flow.FuncID{Pkg: httpPkg, Name: "NewRequest"}, flow.FuncID{Pkg: httpPkg, Name: "NewRequestWithContext"}:
+	case flow.FuncID{Pkg: httpPkg, Name: "NewRequest"}, flow.FuncID{Pkg: httpPkg, Name: "NewRequestWithContext"},
+		flow.FuncID{Pkg: retryablehttpPkg, Name: "NewRequest"}, flow.FuncID{Pkg: retryablehttpPkg, Name: "NewRequestWithContext"}:
 		visit(c, f)
 		return true
 	case flow.FuncID{Pkg: httpPkg, Recv: "Request", Name: "WithContext"},
-		flow.FuncID{Pkg: httpPkg, Recv: "Request", Name: "Clone"}:
+		flow.FuncID{Pkg: httpPkg, Recv: "Request", Name: "Clone"},
+		flow.FuncID{Pkg: retryablehttpPkg, Name: "FromRequest"}:
 		return w.makers(c.Args[0], f, depth+1, visit)
 	}
 	nf := w.enterCall(c, f)

@@ -88,15 +88,30 @@ func (w *walker) enter(v ssa.Value, f *frame, r role, t *objType) (verdict, bool
 	return verdict{}, true
 }
 
-// str returns the constant string v, following parameters to the arguments of entered calls.
+// str returns the constant string v, following parameters to the arguments of entered calls
+// and variables that hold the same constant on every path (a phi of "POST" and "POST").
 func (w *walker) str(v ssa.Value, f *frame, depth int) string {
 	if s, ok := flow.StringConst(v); ok {
 		return s
 	}
-	if p, ok := flow.Unwrap(v).(*ssa.Parameter); ok && depth < 16 {
-		if a, ok := f.arg(p); ok {
+	if depth >= 16 {
+		return ""
+	}
+	switch x := flow.Unwrap(v).(type) {
+	case *ssa.Parameter:
+		if a, ok := f.arg(x); ok {
 			return w.str(a, f.parent, depth+1)
 		}
+	case *ssa.Phi:
+		s := ""
+		for _, e := range x.Edges {
+			es := w.str(e, f, depth+1)
+			if es == "" || s != "" && es != s {
+				return ""
+			}
+			s = es
+		}
+		return s
 	}
 	return ""
 }

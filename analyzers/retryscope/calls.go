@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
+	"iter"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -85,29 +86,50 @@ func (st *state) clientScope(call ssa.CallInstruction) *Scope {
 	if fn == nil {
 		return nil
 	}
-	id := flow.ID(fn)
 	if fn.Pkg() == st.pass.Pkg {
 		return nil // a client's own code calling itself: its loops are hand-written scopes
 	}
-	for _, lib := range libraries {
-		if !lib.has(id.Pkg) {
+	for lib, e := range clientEntries(fn) {
+		c := st.newSite(call, fn)
+		if lib.when != nil && !lib.when(c, e) {
 			continue
 		}
-		for i := range lib.clients {
-			e := &lib.clients[i]
-			if e.recv != "*" && e.recv != id.Recv || len(e.names) > 0 && !slices.Contains(e.names, id.Name) {
-				continue
-			}
-			c := st.newSite(call, fn)
-			if lib.when != nil && !lib.when(c, e) {
-				continue
-			}
-			s := &Scope{Kind: Client, Func: fn, Helper: helperName(fn)}
-			lib.summarise(c, e, s)
-			return s
-		}
+		s := &Scope{Kind: Client, Func: fn, Helper: helperName(fn)}
+		lib.summarise(c, e, s)
+		return s
 	}
 	return nil
+}
+
+// clientEntries yields the client table entries that list fn, with their libraries.
+func clientEntries(fn *types.Func) iter.Seq2[*library, *entry] {
+	return func(yield func(*library, *entry) bool) {
+		id := flow.ID(fn)
+		for _, lib := range libraries {
+			if !lib.has(id.Pkg) {
+				continue
+			}
+			for i := range lib.clients {
+				e := &lib.clients[i]
+				if e.recv != "*" && e.recv != id.Recv || len(e.names) > 0 && !slices.Contains(e.names, id.Name) {
+					continue
+				}
+				if !yield(lib, e) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// ClientAPI reports whether fn is a method of a client that retries on its own, as the
+// library tables list them (whatever the client's settings). In the client's own package its
+// calls are the library's API, not Client scopes.
+func ClientAPI(fn *types.Func) bool {
+	for range clientEntries(fn) {
+		return true
+	}
+	return false
 }
 
 // setCallSyntax fills in the syntax of a scope made by a call: the call expression and the

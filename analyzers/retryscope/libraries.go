@@ -51,6 +51,7 @@ var avastRetryGo = &library{
 		"UntilSucceeded": {bound: unbounded},
 		"DelayType":      {arg: 0, waitBy: retryGoDelays},
 		"Context":        {arg: 0, deadline: DeadlineContext},
+		"RetryIf":        {arg: 0}, // which errors it retries (see Resends)
 	},
 }
 
@@ -71,6 +72,7 @@ var avastRetryGoV2 = &library{
 		"Attempts":  {arg: 0, attempts: attemptsOf(0).zeroMeans(never)},
 		"DelayType": {arg: 0, waitBy: retryGoDelays},
 		"Context":   {arg: 0, deadline: DeadlineContext},
+		"RetryIf":   {arg: 0},
 	},
 }
 
@@ -259,6 +261,8 @@ var idemlintRetry = &library{
 	settings: map[string]setting{
 		"Policy.MaxAttempts": {layer: 1, attempts: attemptsOf(0).zeroMeans(bound(4)).negativeMeans(bound(4))},
 		"Policy.Timeout":     {layer: 1, deadline: DeadlineElapsed, zeroDead: keepDeadline},
+		"Policy.Classify":    {layer: 1}, // which errors it retries (see Resends)
+		"Policy.Idempotent":  {layer: 1},
 	},
 }
 
@@ -281,9 +285,10 @@ var retryablehttpClient = &library{
 }
 
 var retryablehttpSettings = map[string]setting{
-	"NewClient":       {layer: 0}, // where the client is made
-	"Client{}":        {layer: 0},
-	"Client.RetryMax": {layer: 1, attempts: attemptsOf(1).negativeMeans(once)},
+	"NewClient":         {layer: 0}, // where the client is made
+	"Client{}":          {layer: 0},
+	"Client.RetryMax":   {layer: 1, attempts: attemptsOf(1).negativeMeans(once)},
+	"Client.CheckRetry": {layer: 1}, // which failures it retries (see Resends)
 	"Client.Backoff": {layer: 1, waitBy: map[string]WaitKind{
 		"LinearJitterBackoff": WaitJittered, "RateLimitLinearJitterBackoff": WaitJittered, "DefaultBackoff": WaitBackoff,
 	}},
@@ -365,7 +370,8 @@ var restyClient = &library{
 	}},
 	defaults: summary{*once, WaitJittered, DeadlineUnknown},
 	settings: map[string]setting{
-		"SetRetryCount": {layer: 1, arg: 0, attempts: attemptsOf(1).negativeMeans(once)},
+		"SetRetryCount":              {layer: 1, arg: 0, attempts: attemptsOf(1).negativeMeans(once)},
+		"SetRetryAllowNonIdempotent": {layer: 1, arg: 0}, // v3: POST and PATCH are retried too (see Resends)
 	},
 	when: func(c *site, e *entry) bool {
 		for _, call := range c.calls(c.Recv) {

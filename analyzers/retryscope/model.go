@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/loops"
 )
 
@@ -284,4 +285,46 @@ func (s *Scope) Summary() string {
 	}
 	fmt.Fprintf(&b, ": attempts=%s wait=%s deadline=%s", s.Attempts, s.Wait.Kind, s.Deadline)
 	return b.String()
+}
+
+// Describe names the scope for messages, with names qualified relative to pkg: "the retry
+// loop", "retry.Do", "the activity Activities.Charge", "the SQS handler loop".
+func (s *Scope) Describe(pkg *types.Package) string {
+	switch s.Kind {
+	case Loop:
+		return "the retry loop"
+	case Goto:
+		return "the goto retry loop"
+	case Recursion:
+		if s.Fn != nil {
+			return "the retrying function " + s.Fn.Name()
+		}
+	case Callback, Client:
+		if s.Func != nil {
+			return flow.Name(s.Func, pkg)
+		}
+	case Iterator:
+		if s.Func != nil {
+			return "the loop over " + flow.Name(s.Func, pkg)
+		}
+		return "the retry iterator loop"
+	case Activity, Handler, Reconciler:
+		switch {
+		case s.Loop != nil:
+			return "the " + s.Noun + " loop"
+		case s.Func != nil:
+			return "the " + s.Noun + " " + flow.Name(s.Func, pkg)
+		}
+		return "the " + s.Noun
+	}
+	return "a retry scope"
+}
+
+// IdentityHint says what to derive a key from in a scope a framework runs again: its stable
+// identity, or what the framework's delivery keeps across runs.
+func (s *Scope) IdentityHint() string {
+	if s.Identity != nil {
+		return s.Identity.What
+	}
+	return "what the " + s.Framework + " delivery keeps across runs"
 }

@@ -44,7 +44,7 @@ func Checks() []Check {
 		{Name: "notimeout"},
 		{Name: "nojitter"},
 		{Name: "nestedretry"},
-		{Name: "unkeyedretry", Summary: "a POST or PATCH retried without an idempotency key, or on errors that are not transient"},
+		{Name: "unkeyedretry"},
 	}
 }
 

@@ -154,3 +154,29 @@ func Source(pass *analysis.Pass, n ast.Node) (string, bool) {
 	}
 	return buf.String(), true
 }
+
+// FreshName returns base, or base2, base3..., a name that resolves to nothing (but the
+// universe) where stmt stands and is not written inside stmt: a variable declared just before
+// stmt with it neither clashes nor shadows.
+func FreshName(pkg *types.Package, stmt ast.Stmt, base string) string {
+	used := func(name string) bool {
+		if sc := pkg.Scope().Innermost(stmt.Pos()); sc == nil {
+			return true
+		} else if _, obj := sc.LookupParent(name, stmt.Pos()); obj != nil && obj.Parent() != types.Universe {
+			return true
+		}
+		taken := false
+		ast.Inspect(stmt, func(x ast.Node) bool {
+			if id, ok := x.(*ast.Ident); ok && id.Name == name {
+				taken = true
+			}
+			return !taken
+		})
+		return taken
+	}
+	name := base
+	for i := 2; used(name); i++ {
+		name = fmt.Sprintf("%s%d", base, i)
+	}
+	return name
+}

@@ -5,11 +5,13 @@
 package flow
 
 import (
+	"fmt"
 	"go/constant"
 	"go/token"
 	"go/types"
 	"iter"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -463,4 +465,19 @@ func IsZero(v ssa.Value) bool {
 		return constant.StringVal(c.Value) == ""
 	}
 	return false
+}
+
+// ParseFunc parses a function named in a flag: "pkg/path.Func" or "pkg/path.Type.Method" (the
+// receiver may be written (*Type)).
+func ParseFunc(s string) (FuncID, error) {
+	slash := strings.LastIndex(s, "/")
+	dot := strings.Index(s[slash+1:], ".")
+	if dot < 0 {
+		return FuncID{}, fmt.Errorf("%q: want pkg/path.Func or pkg/path.Type.Method", s)
+	}
+	id := FuncID{Pkg: s[:slash+1+dot], Name: s[slash+1+dot+1:]}
+	if recv, name, ok := strings.Cut(id.Name, "."); ok {
+		id.Recv, id.Name = strings.Trim(recv, "(*)"), name
+	}
+	return id, nil
 }

@@ -31,6 +31,10 @@ func NewRequest(method, url string, rawBody interface{}) (*Request, error) {
 func NewRequestWithContext(ctx context.Context, method, url string, rawBody interface{}) (*Request, error) {
 	return nil, nil
 }
+func FromRequest(r *http.Request) (*Request, error) { return &Request{Request: r}, nil }
+func DefaultRetryPolicy(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	return err != nil, nil
+}
 func DefaultBackoff(min, max time.Duration, attemptNum int, resp *http.Response) time.Duration {
 	return min
 }
@@ -41,12 +45,21 @@ func (c *Client) Do(req *Request) (*http.Response, error) { return nil, nil }
 func (c *Client) Get(url string) (*http.Response, error)  { return nil, nil }
 func (c *Client) Head(url string) (*http.Response, error) { return nil, nil }
 func (c *Client) Post(url, bodyType string, body interface{}) (*http.Response, error) {
-	return nil, nil
+	req, err := NewRequest("POST", url, body)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", bodyType)
+	return c.Do(req)
 }
 func (c *Client) PostForm(url string, data url.Values) (*http.Response, error) { return nil, nil }
 func (c *Client) StandardClient() *http.Client                                 { return &http.Client{} }
 
 func Get(url string) (*http.Response, error) { return nil, nil }
+
+var defaultClient = NewClient()
+
 func Post(url, bodyType string, body interface{}) (*http.Response, error) {
-	return nil, nil
+	return defaultClient.Post(url, bodyType, body)
 }
+func PostForm(url string, data url.Values) (*http.Response, error) { return nil, nil }

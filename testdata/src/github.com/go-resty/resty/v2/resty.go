@@ -23,4 +23,11 @@ func (r *Request) Get(url string) (*Response, error)       { return nil, nil }
 func (r *Request) Post(url string) (*Response, error)      { return nil, nil }
 func (r *Request) Put(url string) (*Response, error)       { return nil, nil }
 func (r *Request) Patch(url string) (*Response, error)     { return nil, nil }
-func (r *Response) StatusCode() int                        { return 0 }
+func (r *Request) Delete(url string) (*Response, error)    { return nil, nil }
+func (r *Request) Head(url string) (*Response, error)      { return nil, nil }
+func (r *Request) Options(url string) (*Response, error)   { return nil, nil }
+func (r *Request) Execute(method, url string) (*Response, error) {
+	return nil, nil
+}
+func (r *Response) StatusCode() int { return 0 }
+func (r *Response) IsError() bool   { return false }

@@ -22,6 +22,8 @@ type Policy struct {
 	Timeout        time.Duration
 	AttemptTimeout time.Duration
 	Jitter         Jitter
+	Idempotent     bool
+	Classify       func(err error) bool
 }
 
 type Attempt struct {
@@ -36,3 +38,7 @@ func DoValue[T any](ctx context.Context, p Policy, fn func(ctx context.Context, 
 	return fn(ctx, Attempt{})
 }
 func FullJitter(d time.Duration) time.Duration { return d }
+func Permanent(err error) error                { return err }
+func Transient(err error) error                { return err }
+func IsRetryable(err error) bool               { return err != nil }
+func IsTransient(err error) bool               { return err != nil }

@@ -1,0 +1,233 @@
+package remote
+
+import (
+	"go/token"
+	"net/url"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+)
+
+// Sends: the HTTP requests a package sends, through net/http or through the clients built on it
+// (go-retryablehttp, resty), with the method and path when the model can tell them. The checks
+// that care whether a retried request is a POST ask here.
+
+// A Send is an HTTP request sent by a call.
+type Send struct {
+	Instr ssa.CallInstruction
+	// Method is the HTTP method ("POST"), from the function called (http.Post, resty's
+	// Request.Patch) or from the constants the request is made with; "" when unknown.
+	Method string
+	// Path is the URL's path when constants say it: a constant URL, or a constant
+	// "/v1/charges" appended to a base ("" otherwise).
+	Path string
+	// Request is the request value sent (an *http.Request, a *retryablehttp.Request, a
+	// *resty.Request); nil when the call makes its own (http.Post, Client.PostForm).
+	Request ssa.Value
+	// Made is the call that made the request (http.NewRequest, retryablehttp.NewRequest), when
+	// every path to the send leads to that one call in the same function.
+	Made ssa.CallInstruction
+}
+
+// Sends returns the HTTP requests the package sends, in source order: by the calls that send
+// them, and by the calls of functions of the package that send a request they are given.
+func (r *Result) Sends() []*Send { return r.sends }
+
+// SendOf returns the HTTP request that instr sends, or nil.
+func (r *Result) SendOf(instr ssa.Instruction) *Send {
+	c, ok := instr.(ssa.CallInstruction)
+	if !ok || r == nil {
+		return nil
+	}
+	return r.sendBy[c]
+}
+
+const (
+	retryablehttpPkg = "github.com/hashicorp/go-retryablehttp"
+	restyV2Pkg       = "github.com/go-resty/resty/v2"
+	restyV3Pkg       = "resty.dev/v3"
+)
+
+// methodNames are the methods that the name of a sending function or method fixes.
+var methodNames = map[string]string{
+	"Get": "GET", "Head": "HEAD", "Post": "POST", "PostForm": "POST", "Put": "PUT", "Patch": "PATCH",
+	"Delete": "DELETE", "Options": "OPTIONS",
+}
+
+// sends finds the package's HTTP sends: the calls that send a request themselves, then the
+// calls of functions of the package that send a request they are given (a do(req) helper that
+// adds headers and calls Client.Do), judged by the request at each call.
+func (st *state) sends(res *Result, funcs []*ssa.Function) {
+	add := func(s *Send) {
+		res.sends = append(res.sends, s)
+		res.sendBy[s.Instr] = s
+	}
+	for _, fn := range funcs {
+		for call := range flow.Calls(fn) {
+			if s := st.send(call, res.byInstr[call]); s != nil {
+				add(s)
+			}
+		}
+	}
+	// The parameter whose request a function sends; three rounds for helpers of helpers.
+	sendsParam := make(map[*ssa.Function]int)
+	for range 3 {
+		for _, s := range res.sends {
+			if p, ok := flow.Unwrap(s.Request).(*ssa.Parameter); ok && p.Parent().Object() != nil {
+				if _, seen := sendsParam[p.Parent()]; !seen {
+					sendsParam[p.Parent()] = slices.Index(p.Parent().Params, p)
+				}
+			}
+		}
+		found := false
+		for _, fn := range funcs {
+			for call := range flow.Calls(fn) {
+				i, ok := sendsParam[call.Common().StaticCallee()]
+				if !ok || res.sendBy[call] != nil || i >= len(call.Common().Args) {
+					continue
+				}
+				s := &Send{Instr: call}
+				w := st.walker(fn)
+				w.request(s, call.Common().Args[i])
+				s.Method = w.method(s.Request)
+				add(s)
+				found = true
+			}
+		}
+		if !found {
+			break
+		}
+	}
+}
+
+// send returns the HTTP request call sends, or nil: the net/http calls the model knows (c, when
+// it is one), go-retryablehttp's Client.Do, Get, Head, Post and PostForm and its package
+// functions, and resty's Request.Get, Post, Put, Patch, Delete, Head, Options and Execute.
+func (st *state) send(call ssa.CallInstruction, c *Call) *Send {
+	fn := flow.Callee(call.Common())
+	if fn == nil {
+		return nil
+	}
+	id := flow.ID(fn)
+	site := flow.NewSite(call.Common(), fn)
+	w := st.walker(call.Parent())
+	s := &Send{Instr: call}
+	byName := methodNames[id.Name]
+	switch {
+	case c != nil && c.Kind == HTTP:
+		s.Method = c.Method
+		if id.Name == "Do" || id.Name == "RoundTrip" {
+			w.request(s, site.Arg(0))
+		} else {
+			s.Path = w.urlPath(site.Arg(0), nil, 0)
+		}
+	case id.Pkg == retryablehttpPkg && (id.Recv == "Client" || id.Recv == ""):
+		switch {
+		case id.Name == "Do" && id.Recv == "Client":
+			w.request(s, site.Arg(0))
+			s.Method = w.method(site.Arg(0))
+		case byName != "" && id.Name != "Put" && id.Name != "Patch" && id.Name != "Delete" && id.Name != "Options":
+			s.Method, s.Path = byName, w.urlPath(site.Arg(0), nil, 0)
+		default:
+			return nil
+		}
+	case (id.Pkg == restyV2Pkg || id.Pkg == restyV3Pkg) && id.Recv == "Request":
+		s.Request = site.Recv
+		switch {
+		case byName != "" && id.Name != "PostForm":
+			s.Method, s.Path = byName, w.urlPath(site.Arg(0), nil, 0)
+		case id.Name == "Execute":
+			s.Method, s.Path = strings.ToUpper(w.str(site.Arg(0), nil, 0)), w.urlPath(site.Arg(1), nil, 0)
+		default:
+			return nil
+		}
+	default:
+		return nil
+	}
+	return s
+}
+
+// request fills in what a send learns from the request it sends: the value, its path, and
+// the call that made it when that is one call in the same function.
+func (w *walker) request(s *Send, req ssa.Value) {
+	s.Request = req
+	var makers []*ssa.CallCommon
+	path, same := "", true
+	ok := w.makers(req, nil, 0, func(c *ssa.CallCommon, f *frame) {
+		p := w.urlPath(requestArg(c, 1), f, 0)
+		if len(makers) > 0 && p != path {
+			same = false
+		}
+		path = p
+		if f == nil {
+			makers = append(makers, c)
+		}
+	})
+	if ok && same {
+		s.Path = path
+	}
+	if ok && len(makers) == 1 {
+		for instr := range flow.Calls(s.Instr.Parent()) {
+			if instr.Common() == makers[0] {
+				s.Made = instr
+			}
+		}
+	}
+}
+
+// urlPath returns the path of the URL v when constants say it: a constant URL
+// ("https://api.example.com/v1/charges", "/v1/charges"), a constant path appended to a base
+// (base + "/v1/charges"), or fmt.Sprintf("%s/v1/charges", base).
+func (w *walker) urlPath(v ssa.Value, f *frame, depth int) string {
+	if v == nil || depth > 8 {
+		return ""
+	}
+	if s := w.str(v, f, depth); s != "" {
+		return pathOf(s)
+	}
+	switch x := flow.Unwrap(v).(type) {
+	case *ssa.BinOp:
+		if x.Op != token.ADD {
+			return ""
+		}
+		if s := w.str(x.Y, f, depth); strings.HasPrefix(s, "/") {
+			prefix := w.urlPath(x.X, f, depth+1)
+			if strings.HasPrefix(prefix, "/") {
+				return strings.TrimSuffix(prefix, "/") + pathOf(s)
+			}
+			if left, ok := flow.Unwrap(x.X).(*ssa.BinOp); ok && left.Op == token.ADD {
+				return "" // base + "/v1/payments/" + id + "/capture": not a constant path
+			}
+			return pathOf(s)
+		}
+	case *ssa.Call:
+		if flow.ID(flow.Callee(x.Common())) == (flow.FuncID{Pkg: "fmt", Name: "Sprintf"}) && len(x.Call.Args) == 2 {
+			format := w.str(x.Call.Args[0], f, depth)
+			if rest, ok := strings.CutPrefix(format, "%s"); ok && strings.HasPrefix(rest, "/") && !strings.Contains(rest, "%") {
+				return pathOf(rest)
+			}
+		}
+	}
+	return ""
+}
+
+// pathOf returns the path of a constant URL or path, without its query.
+func pathOf(s string) string {
+	if strings.Contains(s, "://") {
+		u, err := url.Parse(s)
+		if err != nil {
+			return ""
+		}
+		if u.Path == "/" {
+			return ""
+		}
+		return u.Path
+	}
+	if s, _, _ = strings.Cut(s, "?"); !strings.HasPrefix(s, "/") || s == "/" {
+		return ""
+	}
+	return s
+}

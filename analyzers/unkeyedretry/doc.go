@@ -1,0 +1,84 @@
+// Package unkeyedretry defines an analyzer that reports non-idempotent requests retried
+// without an idempotency key.
+//
+// # Analyzer unkeyedretry
+//
+// unkeyedretry: report a POST or PATCH retried without an idempotency key
+//
+// A client that times out does not know whether its request took effect. A POST that charged
+// the card before the connection dropped charges it again when it is retried, unless it
+// carries an idempotency key that the server deduplicates on:
+//
+//	for attempt := 0; attempt < 3; attempt++ {
+//		req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/v1/charges", body)
+//		...
+//		resp, err := client.Do(req) // a timeout here may hide a charge that happened
+//		...
+//	}
+//
+// The analyzer reports a retry scope (see the retryscope analyzer: hand-written loops, goto
+// loops, retrying recursion, retry-library callbacks, ranges over retry iterators,
+// self-retrying clients, and functions a framework runs again when they fail: Temporal and
+// Cadence activities, handlers of redelivered messages) that repeats a non-idempotent request
+// without an idempotency key:
+//
+//   - an HTTP POST or PATCH sent with net/http, go-retryablehttp or resty, the method known
+//     from the function called (http.Post, Client.PostForm, resty's Request.Post) or from the
+//     constant, or variable holding one, that the request is made with (http.NewRequest*,
+//     retryablehttp.NewRequest*); go-retryablehttp clients and resty v2 clients with a retry
+//     count retry such requests themselves;
+//   - a gRPC method named with -unkeyedretry.grpc=pkg.Service/Method (the package optional,
+//     the method * for all), matched against the generated stub's FullMethodName constant, or
+//     its client type and method, or the method string of ClientConn.Invoke;
+//   - a call of a function or method named with -unkeyedretry.funcs=pkg/path.Func or
+//     pkg/path.Type.Method (a queue publish, an SDK call that creates something);
+//   - a call of a function that sends such a request itself, unkeyed, with nothing retrying it
+//     inside (in this package, or in another through a fact).
+//
+// A request is keyed when an idempotency sink of the keys analyzer is set on it, on its body or
+// on its context: a header such as Idempotency-Key, a struct field or JSON key named like one,
+// gRPC metadata, a setter such as SetIdempotencyKey, or a function that sends one of its
+// parameters or a key it makes. A key made inside the scope is keyinloop's finding, not this
+// one's: such a request is keyed here. A request handed to a function value (a hook or option
+// the caller configured) may be keyed there, and is not judged.
+//
+// Not reported:
+//
+//   - GET, HEAD, PUT, DELETE and OPTIONS requests, and requests whose method is not known;
+//   - requests sent outside every retry scope, and a self-retrying client's calls in its own
+//     package (retryablehttp's Post calling its Do: its callers decide);
+//   - a scope whose way back to the next attempt, from the request, goes only through the side
+//     of a test that holds only for errors proving the request never left the process, or
+//     for the server turning it away unprocessed: resp.StatusCode == 429,
+//     errors.Is(err, syscall.ECONNREFUSED) (or ENETUNREACH, EHOSTUNREACH, EADDRNOTAVAIL,
+//     EHOSTDOWN), errors.As(err, &dnsErr) with a *net.DNSError, opErr.Op == "dial" of a
+//     *net.OpError, this project's retry.IsRetryable, their combinations, and functions that
+//     return only such tests; likewise retry-go's RetryIf, go-retryablehttp's CheckRetry and
+//     the runtime's Policy.Classify when they are such tests;
+//   - Kubernetes reconcilers: they run again after successes too, and avoid repeating a create
+//     by looking at the state they observe, which the client cannot see;
+//   - clients and helpers that hold such requests back or key them: this project's retry.Do
+//     with its default classifier (it repeats a sent POST only when it is keyed) or a Policy
+//     declared Idempotent by its author, its retryhttp.Transport, stripe-go's own retries (it
+//     adds a key), resty v3 without SetRetryAllowNonIdempotent, Cloud Storage. A retry written
+//     around such a client is reported: each of its calls makes a new key.
+//
+// The suggested fix, when the request is made in view (http.NewRequest*,
+// retryablehttp.NewRequest*, resty's R()), makes a key once before the retry scope, with the
+// runtime's idempotency.NewKey (or uuid.NewString when the file imports google/uuid), and sets
+// it on the request right after the request is made and its error checked:
+//
+//	idempotencyKey := idempotency.NewKey()
+//	for attempt := 0; attempt < 3; attempt++ {
+//		req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/v1/charges", body)
+//		if err != nil {
+//			return err
+//		}
+//		req.Header.Set("Idempotency-Key", idempotencyKey)
+//		...
+//	}
+//
+// Otherwise there is no fix, and the message says where the key must come from. In a function
+// a framework runs again, the key cannot be made before the first run: the message names what
+// to derive it from (the workflow and activity IDs, the message ID), and there is no fix.
+package unkeyedretry

@@ -1,0 +1,516 @@
+package unkeyedretry
+
+import (
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/buildssa"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/config"
+	"github.com/idemlint/idemlint/analyzers/internal/docs"
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/report"
+	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
+	"github.com/idemlint/idemlint/analyzers/internal/syntax"
+	"github.com/idemlint/idemlint/analyzers/keys"
+	"github.com/idemlint/idemlint/analyzers/remote"
+	"github.com/idemlint/idemlint/analyzers/retryscope"
+)
+
+//go:embed doc.go
+var doc string
+
+var Analyzer = &analysis.Analyzer{
+	Name:      "unkeyedretry",
+	Doc:       docs.MustExtract(doc, "unkeyedretry"),
+	URL:       docs.URL("unkeyedretry"),
+	Requires:  []*analysis.Analyzer{retryscope.Analyzer, keys.Analyzer, remote.Analyzer, ssapkg.Analyzer, inspect.Analyzer},
+	FactTypes: []analysis.Fact{new(SendsFact)},
+	Run:       run,
+}
+
+var (
+	grpcMethods = config.List{Check: func(s string) error { _, err := parseMethod(s); return err }}
+	markedFuncs = config.List{Check: func(s string) error { _, err := flow.ParseFunc(s); return err }}
+)
+
+func init() {
+	Analyzer.Flags.Var(&grpcMethods, "grpc", "comma-separated non-idempotent gRPC methods, as pkg.Service/Method (pkg optional, Method * for all)")
+	Analyzer.Flags.Var(&markedFuncs, "funcs", "comma-separated non-idempotent functions, as pkg/path.Func or pkg/path.Type.Method")
+}
+
+// SendsFact marks a function that sends a non-idempotent request without an idempotency key,
+// with nothing retrying it inside: a retry around a call of it repeats the request.
+type SendsFact struct {
+	What string // "POST /v1/charges", "a POST request"
+}
+
+func (*SendsFact) AFact()           {}
+func (f *SendsFact) String() string { return "sends " + f.What + " without an idempotency key" }
+
+// An op is a non-idempotent operation: a request sent by a call, or a call of a function that
+// sends one.
+type op struct {
+	call ssa.CallInstruction
+	what string       // "POST /v1/charges", "a POST request", "gRPC payments.Payments/Charge"
+	send *remote.Send // the HTTP request, when call sends one itself
+	via  string       // the function that sends it, for a call of one
+	at   token.Pos    // where a function of this package sends it, for a call of one
+}
+
+type checker struct {
+	pass    *analysis.Pass
+	rep     *report.Reporter
+	scopes  *retryscope.Result
+	keys    *keys.Result
+	remote  *remote.Result
+	calls   *syntax.Calls
+	grpc    []method
+	funcs   map[flow.FuncID]bool
+	clients map[ssa.CallInstruction]*retryscope.Scope // Client scopes by their call
+	sends   map[*ssa.Function]*op                     // functions that send an unkeyed op outside any scope
+	keyings map[*ssa.Function][]keys.Keying           // memo of keys.Keyings
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	c := &checker{
+		pass:    pass,
+		rep:     report.New(pass, "unkeyedretry"),
+		scopes:  pass.ResultOf[retryscope.Analyzer].(*retryscope.Result),
+		keys:    pass.ResultOf[keys.Analyzer].(*keys.Result),
+		remote:  pass.ResultOf[remote.Analyzer].(*remote.Result),
+		calls:   syntax.NewCalls(pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)),
+		funcs:   make(map[flow.FuncID]bool),
+		clients: make(map[ssa.CallInstruction]*retryscope.Scope),
+		sends:   make(map[*ssa.Function]*op),
+		keyings: make(map[*ssa.Function][]keys.Keying),
+	}
+	for _, s := range grpcMethods.Values() {
+		m, err := parseMethod(s)
+		if err != nil {
+			return nil, err
+		}
+		c.grpc = append(c.grpc, m)
+	}
+	for _, s := range markedFuncs.Values() {
+		id, err := flow.ParseFunc(s)
+		if err != nil {
+			return nil, err
+		}
+		c.funcs[id] = true
+	}
+	for _, s := range c.scopes.Scopes {
+		if s.Kind == retryscope.Client && s.Site != nil {
+			c.clients[s.Site] = s
+		}
+	}
+	funcs := pass.ResultOf[ssapkg.Analyzer].(*buildssa.SSA).SrcFuncs
+	// Requests sent here, then calls of the functions that send them, until nothing changes.
+	var pending []*op
+	for _, fn := range funcs {
+		if c.inTest(fn) {
+			continue
+		}
+		for call := range flow.Calls(fn) {
+			if o := c.direct(call); o != nil && !c.keyed(o.call) {
+				pending = append(pending, o)
+			}
+		}
+	}
+	reported := make(map[ssa.CallInstruction]bool)
+	for range 8 {
+		for _, o := range pending {
+			if !reported[o.call] && !c.check(o) {
+				root := o.call.Parent()
+				for root.Parent() != nil {
+					root = root.Parent()
+				}
+				if c.sends[root] == nil {
+					c.sends[root] = o
+				}
+			}
+			reported[o.call] = true
+		}
+		pending = pending[:0]
+		for _, fn := range funcs {
+			if c.inTest(fn) {
+				continue
+			}
+			for call := range flow.Calls(fn) {
+				if reported[call] {
+					continue
+				}
+				if o := c.viaCall(call); o != nil {
+					pending = append(pending, o)
+				}
+			}
+		}
+		if len(pending) == 0 {
+			break
+		}
+	}
+	for fn, o := range c.sends {
+		if obj, ok := fn.Object().(*types.Func); ok && obj.Pkg() == pass.Pkg && obj.Exported() {
+			pass.ExportObjectFact(obj, &SendsFact{What: o.what})
+		}
+	}
+	return nil, nil
+}
+
+// inTest reports whether fn is written in a _test.go file: tests retry on purpose.
+func (c *checker) inTest(fn *ssa.Function) bool {
+	tf := c.pass.Fset.File(fn.Pos())
+	return tf != nil && strings.HasSuffix(tf.Name(), "_test.go")
+}
+
+// direct returns the non-idempotent operation that call performs itself, or nil.
+func (c *checker) direct(call ssa.CallInstruction) *op {
+	if s := c.remote.SendOf(call); s != nil {
+		if s.Method != "POST" && s.Method != "PATCH" {
+			return nil
+		}
+		what := "a " + s.Method + " request"
+		if s.Path != "" {
+			what = s.Method + " " + s.Path
+		}
+		return &op{call: call, what: what, send: s}
+	}
+	fn := flow.Callee(call.Common())
+	if fn == nil {
+		return nil
+	}
+	if c.funcs[flow.ID(fn)] {
+		return &op{call: call, what: flow.Name(fn, c.pass.Pkg)}
+	}
+	if len(c.grpc) > 0 {
+		if rc := c.remote.Of(call); rc != nil && rc.Kind == remote.GRPC {
+			if name, ok := c.grpcMethod(call, fn); ok {
+				return &op{call: call, what: "gRPC " + name}
+			}
+		}
+	}
+	return nil
+}
+
+// viaCall returns the operation a call performs through a function that sends an unkeyed
+// request (in this package, or in another through its fact), or nil.
+func (c *checker) viaCall(call ssa.CallInstruction) *op {
+	if callee := call.Common().StaticCallee(); callee != nil {
+		if o := c.sends[callee]; o != nil && callee != call.Parent() {
+			return &op{call: call, what: o.what, via: callee.Name(), at: o.call.Pos()}
+		}
+	}
+	fn := flow.Callee(call.Common())
+	if fn == nil || fn.Pkg() == nil || fn.Pkg() == c.pass.Pkg {
+		return nil
+	}
+	var f SendsFact
+	if c.pass.ImportObjectFact(fn, &f) {
+		return &op{call: call, what: f.What, via: flow.Name(fn, c.pass.Pkg)}
+	}
+	return nil
+}
+
+// check reports o if a retry scope may repeat it after it reached the server, and reports
+// whether any retry scope holds it.
+func (c *checker) check(o *op) bool {
+	enclosing := c.scopes.Enclosing(o.call)
+	if cs := c.clients[o.call]; cs != nil {
+		enclosing = append(enclosing, cs)
+	}
+	if len(enclosing) == 0 {
+		if fn := flow.Callee(o.call.Common()); fn != nil && fn.Pkg() == c.pass.Pkg && retryscope.ClientAPI(fn) {
+			return true // a client's own API (its Post calling its retrying Do): its callers decide
+		}
+		return false
+	}
+	for _, s := range enclosing {
+		if s.Kind == retryscope.Reconciler {
+			// Run again after successes too: a reconciler avoids repeating a create by
+			// looking at the state it observes, which the client cannot see.
+			continue
+		}
+		if c.scopes.Resends(s, o.call) {
+			c.report(o, s)
+			return true
+		}
+	}
+	return true
+}
+
+func (c *checker) report(o *op, s *retryscope.Scope) {
+	var related []analysis.RelatedInformation
+	if p := s.Pos(); p.IsValid() {
+		related = append(related, analysis.RelatedInformation{Pos: p, Message: s.Kind.String()})
+	}
+	if o.at.IsValid() {
+		related = append(related, analysis.RelatedInformation{Pos: c.span(o.at).Pos(), Message: "sent here by " + o.via})
+	}
+	// The line that must change: where the request is made, when that is in view.
+	at := c.span(o.call.Pos())
+	if o.send != nil && o.send.Made != nil {
+		made := c.span(o.send.Made.Pos())
+		if made.Pos() != at.Pos() {
+			related = append(related, analysis.RelatedInformation{Pos: at.Pos(), Message: "sent here"})
+			at = made
+		}
+	}
+	d := analysis.Diagnostic{Pos: at.Pos(), End: at.End(), Related: related}
+	if s.Kind.FromFramework() {
+		// Nothing runs before the first run to make a key in: it must come from what the
+		// framework delivers again with the same identity.
+		d.Message = fmt.Sprintf("%s is sent without an idempotency key on every run of %s, so %s's retries can repeat its effect; derive one from %s",
+			o.what, s.Describe(c.pass.Pkg), s.Framework, s.IdentityHint())
+		c.rep.Report(d)
+		return
+	}
+	msg := fmt.Sprintf("%s is retried without an idempotency key, so a retry after a timeout can repeat its effect", o.what)
+	if fix, ok := c.fix(o, s); ok {
+		d.SuggestedFixes = []analysis.SuggestedFix{fix}
+	} else if o.via != "" {
+		msg += "; " + o.via + " must send one made before the retries"
+	} else {
+		msg += "; add one made before the retries"
+	}
+	d.Message = msg
+	c.rep.Report(d)
+}
+
+// span returns the call expression whose Lparen is lparen (where SSA puts a call), or a node
+// of the position alone.
+func (c *checker) span(lparen token.Pos) ast.Node {
+	if cur, ok := c.calls.At(lparen); ok {
+		return cur.Node()
+	}
+	return &ast.Ident{NamePos: lparen}
+}
+
+// keyed reports whether the operation of call carries an idempotency key: a sink is set on
+// one of the values it is made of (the request, its header, its body, its context, its
+// params), or a function that sends a key builds or is handed one of them.
+func (c *checker) keyed(call ssa.CallInstruction) bool {
+	return c.keyedIn(call.Parent(), operands(call), 0)
+}
+
+func operands(call ssa.CallInstruction) []ssa.Value {
+	cc := call.Common()
+	vals := append([]ssa.Value{}, cc.Args...)
+	if cc.IsInvoke() {
+		vals = append(vals, cc.Value)
+	}
+	return vals
+}
+
+// keyedIn reports whether one of the values that vals (in fn) are made of is keyed.
+func (c *checker) keyedIn(fn *ssa.Function, vals []ssa.Value, depth int) bool {
+	parts := make(map[ssa.Value]bool)
+	var made []ssa.CallInstruction
+	for _, v := range vals {
+		flow.Backward(v, 512, func(x ssa.Value) bool {
+			parts[x] = true
+			if call, ok := x.(*ssa.Call); ok {
+				made = append(made, call)
+			}
+			return true
+		})
+	}
+	// Sinks in the function and the functions around it (a request made outside a closure).
+	for g := fn; g != nil; g = g.Parent() {
+		for _, k := range c.keyingsOf(g) {
+			if k.On != nil && (parts[k.On] || storedInto(k.On, parts)) {
+				return true
+			}
+			if v, ok := k.Instr.(ssa.Value); ok && parts[v] {
+				return true
+			}
+		}
+		// A function that sends a key, handed one of the parts or making one; a function of
+		// the package that sets a key on a part it is handed (a do(req) helper).
+		for call := range flow.Calls(g) {
+			if c.keysParam(call, parts) || hook(call, parts) {
+				return true
+			}
+			if !c.keys.SendsKey(call) {
+				continue
+			}
+			if v := call.Value(); v != nil && parts[v] {
+				return true
+			}
+			for _, a := range operands(call) {
+				if parts[a] || parts[keys.Root(a)] {
+					return true
+				}
+			}
+		}
+	}
+	// Functions of this package that make one of the parts: keyed inside.
+	if depth < 2 {
+		for _, call := range made {
+			callee := call.Common().StaticCallee()
+			if callee == nil || callee.Pkg != fn.Pkg || len(callee.Blocks) == 0 || callee == fn {
+				continue
+			}
+			var rets []ssa.Value
+			for ret := range flow.Returns(callee) {
+				rets = append(rets, ret.Results...)
+			}
+			if c.keyedIn(callee, rets, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// keysParam reports whether call calls a function of the package that sets a key on one of
+// its parameters, handed one of the parts.
+func (c *checker) keysParam(call ssa.CallInstruction, parts map[ssa.Value]bool) bool {
+	callee := call.Common().StaticCallee()
+	if callee == nil || callee.Pkg != call.Parent().Pkg || len(callee.Blocks) == 0 {
+		return false
+	}
+	args := call.Common().Args
+	for _, k := range c.keyingsOf(callee) {
+		if p, ok := k.On.(*ssa.Parameter); ok {
+			if i := slices.Index(callee.Params, p); i >= 0 && i < len(args) && (parts[args[i]] || parts[keys.Root(args[i])]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (c *checker) keyingsOf(fn *ssa.Function) []keys.Keying {
+	k, ok := c.keyings[fn]
+	if !ok {
+		k = c.keys.Keyings(fn)
+		c.keyings[fn] = k
+	}
+	return k
+}
+
+// hook reports whether call calls a function value (an option, a request hook) handed one of
+// the parts: what it sets on the request is not known, so the request is taken as keyed.
+func hook(call ssa.CallInstruction, parts map[ssa.Value]bool) bool {
+	cc := call.Common()
+	if cc.IsInvoke() || cc.StaticCallee() != nil {
+		return false
+	}
+	if _, builtin := cc.Value.(*ssa.Builtin); builtin {
+		return false
+	}
+	for _, a := range cc.Args {
+		if parts[a] || parts[keys.Root(a)] {
+			return true
+		}
+	}
+	return false
+}
+
+// storedInto reports whether v is stored into a field of one of the parts (req.Header =
+// http.Header{"Idempotency-Key": ...}).
+func storedInto(v ssa.Value, parts map[ssa.Value]bool) bool {
+	refs := v.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		if st, ok := r.(*ssa.Store); ok && st.Val == v && parts[keys.Root(st.Addr)] {
+			return true
+		}
+	}
+	return false
+}
+
+// A method is an entry of -unkeyedretry.grpc: [pkg.]Service/Method.
+type method struct {
+	pkg, service, name string // name "*": every method
+}
+
+func (m method) String() string {
+	s := m.service + "/" + m.name
+	if m.pkg != "" {
+		s = m.pkg + "." + s
+	}
+	return s
+}
+
+func parseMethod(s string) (method, error) {
+	svc, name, ok := strings.Cut(strings.TrimPrefix(s, "/"), "/")
+	if !ok || svc == "" || name == "" || strings.Contains(name, "/") {
+		return method{}, fmt.Errorf("gRPC method %q: want pkg.Service/Method", s)
+	}
+	m := method{service: svc, name: name}
+	if i := strings.LastIndex(svc, "."); i >= 0 {
+		m.pkg, m.service = svc[:i], svc[i+1:]
+	}
+	return m, nil
+}
+
+// matches reports whether the full method name "/pkg.Service/Method" is m.
+func (m method) matches(full string) bool {
+	svc, name, ok := strings.Cut(strings.TrimPrefix(full, "/"), "/")
+	if !ok || m.name != "*" && m.name != name {
+		return false
+	}
+	pkg := ""
+	if i := strings.LastIndex(svc, "."); i >= 0 {
+		pkg, svc = svc[:i], svc[i+1:]
+	}
+	return svc == m.service && (m.pkg == "" || m.pkg == pkg)
+}
+
+// grpcMethod returns the -unkeyedretry.grpc entry that a gRPC call calls: by the method
+// string of ClientConn.Invoke, by the stub package's FullMethodName constant, or by the stub's
+// client type (Service + "Client") and method.
+func (c *checker) grpcMethod(call ssa.CallInstruction, fn *types.Func) (string, bool) {
+	id := flow.ID(fn)
+	if id.Name == "Invoke" && id.Pkg == "google.golang.org/grpc" {
+		site := flow.NewSite(call.Common(), fn)
+		full, ok := flow.StringConst(site.Arg(1))
+		if !ok {
+			return "", false
+		}
+		for _, m := range c.grpc {
+			if m.matches(full) {
+				return strings.TrimPrefix(full, "/"), true
+			}
+		}
+		return "", false
+	}
+	if fn.Pkg() == nil {
+		return "", false
+	}
+	service, ok := strings.CutSuffix(id.Recv, "Client")
+	if !ok {
+		service, ok = strings.CutSuffix(id.Recv, "client")
+	}
+	if !ok || service == "" {
+		return "", false
+	}
+	for _, m := range c.grpc {
+		if !strings.EqualFold(m.service, service) || m.name != "*" && m.name != id.Name {
+			continue
+		}
+		// protoc-gen-go-grpc declares Service_Method_FullMethodName = "/pkg.Service/Method".
+		if k, ok := fn.Pkg().Scope().Lookup(m.service + "_" + id.Name + "_FullMethodName").(*types.Const); ok && k.Val().Kind() == constant.String {
+			full := constant.StringVal(k.Val())
+			if m.matches(full) {
+				return strings.TrimPrefix(full, "/"), true
+			}
+			continue
+		}
+		return m.service + "/" + id.Name, true
+	}
+	return "", false
+}

@@ -1,0 +1,34 @@
+package unkeyedretry_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/idemlint/idemlint/analyzers/unkeyedretry"
+)
+
+func TestUnkeyedRetry(t *testing.T) {
+	testdata, _ := filepath.Abs("../../testdata")
+	analysistest.RunWithSuggestedFixes(t, testdata, unkeyedretry.Analyzer, "unkeyedretry/loops", "unkeyedretry/libs", "unkeyedretry/clients", "unkeyedretry/keyed", "unkeyedretry/sdk", "unkeyedretry/usesdk", "unkeyedretry/frameworks",
+		"github.com/hashicorp/go-retryablehttp") // a client's own API: its callers decide
+}
+
+func TestMarked(t *testing.T) {
+	for flag, value := range map[string]string{
+		"grpc":  "payments.v1.Payments/Charge,legacy.Billing/*",
+		"funcs": "example.com/queue.Producer.Publish",
+	} {
+		if err := unkeyedretry.Analyzer.Flags.Set(flag, value); err != nil {
+			t.Fatal(err)
+		}
+	}
+	defer func() {
+		for _, flag := range []string{"grpc", "funcs"} {
+			unkeyedretry.Analyzer.Flags.Lookup(flag).Value.(interface{ Reset() }).Reset()
+		}
+	}()
+	testdata, _ := filepath.Abs("../../testdata")
+	analysistest.Run(t, testdata, unkeyedretry.Analyzer, "unkeyedretry/grpcfuncs")
+}

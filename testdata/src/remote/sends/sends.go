@@ -1,0 +1,64 @@
+// Package sends exercises the remote model's HTTP sends: method, path and the call that made
+// the request (checked by TestSends, not by -remote.report).
+package sends
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+
+	"github.com/go-resty/resty/v2"
+	retryablehttp "github.com/hashicorp/go-retryablehttp"
+)
+
+const base = "https://api.example.com"
+
+func netHTTP(ctx context.Context, c *http.Client, body []byte, id string, post bool) {
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, base+"/v1/charges", bytes.NewReader(body))
+	c.Do(req) // want `.*`
+
+	method := "PATCH"
+	req2, _ := http.NewRequest(method, fmt.Sprintf("%s/v1/orders", base), nil)
+	c.Do(req2) // want `.*`
+
+	req3, _ := http.NewRequest("POST", base+"/v1/orders/"+id, nil)
+	c.Do(req3) // want `.*`
+
+	m := "GET"
+	if post {
+		m = "POST"
+	}
+	req4, _ := http.NewRequest(m, "https://api.example.com/", nil)
+	c.Do(req4) // want `.*`
+
+	http.Post("https://api.example.com/v1/refunds?expand=charge", "application/json", nil) // want `.*`
+}
+
+func retryable(ctx context.Context, c *retryablehttp.Client, body []byte) {
+	req, _ := retryablehttp.NewRequestWithContext(ctx, "POST", base+"/v1/charges", body)
+	c.Do(req)
+	c.Post(base+"/v1/refunds", "application/json", body)
+	retryablehttp.Get(base + "/v1/charges")
+	hr, _ := http.NewRequest(http.MethodPatch, base+"/v1/orders", nil)
+	wrapped, _ := retryablehttp.FromRequest(hr)
+	c.Do(wrapped)
+}
+
+func restyCalls(c *resty.Client) {
+	c.R().SetBody("{}").Post(base + "/v1/charges")
+	c.R().Patch("/v1/orders")
+	c.R().Execute("delete", "/v1/orders")
+	c.R().Get("/v1/orders")
+}
+
+// do sends a request it is given, with the client's headers.
+func do(c *http.Client, req *http.Request) (*http.Response, error) {
+	req.Header.Set("User-Agent", "sends/1.0")
+	return c.Do(req) // want `.*`
+}
+
+func viaHelper(ctx context.Context, c *http.Client) {
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, base+"/v1/payouts", nil)
+	do(c, req)
+}

@@ -1,0 +1,122 @@
+// Package frameworks sends POSTs from functions that a framework runs again when they fail:
+// a Temporal activity, a Pub/Sub handler, a Kubernetes reconciler.
+package frameworks
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"log"
+	"net/http"
+	"time"
+
+	"cloud.google.com/go/pubsub/v2"
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/worker"
+	ctrl "sigs.k8s.io/controller-runtime/pkg/reconcile"
+)
+
+var client = &http.Client{Timeout: 15 * time.Second}
+
+type Charge struct {
+	Customer string `json:"customer"`
+	Amount   int64  `json:"amount"`
+}
+
+type Activities struct{ BaseURL string }
+
+// ---- Reported ----
+
+// Temporal runs the activity again after a failure or a timeout: the charge is sent again
+// with nothing the server could deduplicate it by.
+func (a *Activities) ChargeCard(ctx context.Context, in Charge) (string, error) {
+	logger := activity.GetLogger(ctx)
+	body, err := json.Marshal(in)
+	if err != nil {
+		return "", err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.BaseURL+"/v1/charges", bytes.NewReader(body)) // want `POST /v1/charges is sent without an idempotency key on every run of the activity Activities.ChargeCard, so Temporal.s retries can repeat its effect; derive one from the workflow and activity IDs \(activity.GetInfo\(ctx\)\)`
+	if err != nil {
+		return "", err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	resp, err := client.Do(req)
+	if err != nil {
+		logger.Warn("charge failed", "customer", in.Customer, "error", err)
+		return "", err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode >= 500 {
+		return "", fmt.Errorf("payments: %s", resp.Status)
+	}
+	var out struct{ ID string }
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
+		return "", err
+	}
+	return out.ID, nil
+}
+
+// A Pub/Sub message that is nacked is delivered again.
+func receive(ctx context.Context, c *pubsub.Client, url string) error {
+	return c.Subscriber("ledger").Receive(ctx, func(ctx context.Context, m *pubsub.Message) {
+		resp, err := client.Post(url+"/v1/entries", "application/json", bytes.NewReader(m.Data)) // want `POST /v1/entries is sent without an idempotency key on every run of the Pub/Sub handler, so Pub/Sub.s retries can repeat its effect; derive one from the message ID \(msg.ID\)`
+		if err != nil {
+			log.Printf("message %s: %v", m.ID, err)
+			m.Nack()
+			return
+		}
+		resp.Body.Close()
+		m.Ack()
+	})
+}
+
+// ---- Not reported ----
+
+// The key comes from the workflow and activity IDs, the same on every attempt.
+func (a *Activities) Refund(ctx context.Context, chargeID string) error {
+	info := activity.GetInfo(ctx)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.BaseURL+"/v1/refunds?charge="+chargeID, nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Idempotency-Key", info.WorkflowExecution.ID+"/"+info.ActivityID)
+	resp, err := client.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+// A GET repeats nothing.
+func (a *Activities) Balance(ctx context.Context, customer string) (int64, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, a.BaseURL+"/v1/balance/"+customer, nil)
+	if err != nil {
+		return 0, err
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	var out struct{ Amount int64 }
+	return out.Amount, json.NewDecoder(resp.Body).Decode(&out)
+}
+
+// A reconciler runs again on every change and resync, successes included: it avoids repeating
+// a create by looking at the state it observes, which the client cannot see.
+type Reconciler struct{ URL string }
+
+func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	resp, err := client.Post(r.URL+"/v1/buckets", "application/json", bytes.NewReader([]byte(req.Name)))
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	resp.Body.Close()
+	return ctrl.Result{}, nil
+}
+
+func register(w worker.Worker, a *Activities) {
+	w.RegisterActivity(a)
+}

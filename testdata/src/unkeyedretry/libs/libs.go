@@ -1,0 +1,286 @@
+// Package libs holds non-idempotent requests retried through retry libraries' callbacks.
+package libs
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"syscall"
+	"time"
+
+	retrygo "github.com/avast/retry-go/v4"
+	backoff4 "github.com/cenkalti/backoff/v4"
+	backoff "github.com/cenkalti/backoff/v5"
+	"github.com/google/uuid"
+	"github.com/idemlint/idemlint/runtime/retry"
+	goretry "github.com/sethvargo/go-retry"
+)
+
+type Client struct {
+	http *http.Client
+	base string
+}
+
+type Order struct {
+	SKU      string `json:"sku"`
+	Quantity int    `json:"quantity"`
+}
+
+type Receipt struct {
+	ID string `json:"id"`
+}
+
+type StatusError struct{ Code int }
+
+func (e *StatusError) Error() string { return fmt.Sprintf("status %d", e.Code) }
+
+// post makes the request for one attempt: every attempt gets its own request id for tracing.
+func (c *Client) encode(o Order) (*bytes.Reader, error) {
+	b, err := json.Marshal(o)
+	if err != nil {
+		return nil, fmt.Errorf("encode order: %w", err)
+	}
+	return bytes.NewReader(b), nil
+}
+
+// ---- Reported ----
+
+func (c *Client) PlaceOrder(ctx context.Context, o Order) error {
+	return retrygo.Do(func() error {
+		body, err := c.encode(o)
+		if err != nil {
+			return retrygo.Unrecoverable(err)
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/orders", body) // want `POST /v1/orders is retried without an idempotency key`
+		if err != nil {
+			return retrygo.Unrecoverable(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-Request-ID", uuid.NewString())
+		resp, err := c.http.Do(req)
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode >= 500 {
+			return &StatusError{resp.StatusCode}
+		}
+		return nil
+	}, retrygo.Attempts(4), retrygo.Context(ctx))
+}
+
+func (c *Client) PlaceOrderData(ctx context.Context, o Order) (*Receipt, error) {
+	return retrygo.DoWithData(func() (*Receipt, error) {
+		body, err := c.encode(o)
+		if err != nil {
+			return nil, retrygo.Unrecoverable(err)
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v2/orders", body) // want `POST /v2/orders is retried without an idempotency key`
+		if err != nil {
+			return nil, retrygo.Unrecoverable(err)
+		}
+		resp, err := c.http.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		defer resp.Body.Close()
+		var r Receipt
+		if err := json.NewDecoder(resp.Body).Decode(&r); err != nil {
+			return nil, retrygo.Unrecoverable(err)
+		}
+		return &r, nil
+	}, retrygo.Attempts(3))
+}
+
+func (c *Client) Capture(ctx context.Context, payment string) error {
+	op := func() error {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/payments/"+payment+"/capture", nil) // want `a POST request is retried without an idempotency key`
+		if err != nil {
+			return backoff4.Permanent(err)
+		}
+		resp, err := c.http.Do(req)
+		if err != nil {
+			log.Printf("capture %s: %v", payment, err)
+			return err
+		}
+		defer resp.Body.Close()
+		switch {
+		case resp.StatusCode >= 500:
+			return &StatusError{resp.StatusCode}
+		case resp.StatusCode >= 400:
+			return backoff4.Permanent(&StatusError{resp.StatusCode})
+		}
+		return nil
+	}
+	return backoff4.Retry(op, backoff4.WithContext(backoff4.WithMaxRetries(backoff4.NewExponentialBackOff(), 3), ctx))
+}
+
+func (c *Client) Invoice(ctx context.Context, customer string) (*Receipt, error) {
+	return backoff.Retry(ctx, func() (*Receipt, error) {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/invoices", bytes.NewBufferString(customer)) // want `POST /v1/invoices is retried without an idempotency key`
+		if err != nil {
+			return nil, backoff.Permanent(err)
+		}
+		resp, err := c.http.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode != http.StatusCreated {
+			return nil, &StatusError{resp.StatusCode}
+		}
+		return &Receipt{}, nil
+	}, backoff.WithMaxTries(4))
+}
+
+func (c *Client) Enroll(ctx context.Context, user string) error {
+	b := goretry.WithMaxRetries(3, goretry.WithFullJitter(goretry.NewExponential(100*time.Millisecond)))
+	return goretry.Do(ctx, b, func(ctx context.Context) error {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/enrollments", bytes.NewBufferString(user)) // want `POST /v1/enrollments is retried without an idempotency key`
+		if err != nil {
+			return err
+		}
+		resp, err := c.http.Do(req)
+		if err != nil {
+			return goretry.RetryableError(err)
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode >= 500 {
+			return goretry.RetryableError(&StatusError{resp.StatusCode})
+		}
+		return nil
+	})
+}
+
+// Ship overrides the runtime's classifier with one that retries every transient error.
+func (c *Client) Ship(ctx context.Context, order string) error {
+	p := retry.Policy{MaxAttempts: 4, Classify: retry.IsTransient}
+	return retry.Do(ctx, p, func(ctx context.Context, a retry.Attempt) error {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/shipments", bytes.NewBufferString(order)) // want `POST /v1/shipments is retried without an idempotency key`
+		if err != nil {
+			return retry.Permanent(err)
+		}
+		resp, err := c.http.Do(req)
+		if err != nil {
+			return err
+		}
+		return resp.Body.Close()
+	})
+}
+
+// ---- Not reported ----
+
+func dialFailed(err error) bool {
+	var opErr *net.OpError
+	return errors.As(err, &opErr) && opErr.Op == "dial"
+}
+
+// PlaceOrderDial retries only failed dials.
+func (c *Client) PlaceOrderDial(ctx context.Context, o Order) error {
+	return retrygo.Do(func() error {
+		body, err := c.encode(o)
+		if err != nil {
+			return err
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/orders", body)
+		if err != nil {
+			return err
+		}
+		resp, err := c.http.Do(req)
+		if err != nil {
+			return err
+		}
+		return resp.Body.Close()
+	}, retrygo.Attempts(4), retrygo.RetryIf(dialFailed))
+}
+
+// CapturePermanent marks every failure but a refused connection permanent.
+func (c *Client) CapturePermanent(ctx context.Context, payment string) error {
+	return backoff4.Retry(func() error {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/captures", bytes.NewBufferString(payment))
+		if err != nil {
+			return backoff4.Permanent(err)
+		}
+		resp, err := c.http.Do(req)
+		if err != nil {
+			if errors.Is(err, syscall.ECONNREFUSED) {
+				return err
+			}
+			return backoff4.Permanent(err)
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode >= 400 {
+			return backoff4.Permanent(&StatusError{resp.StatusCode})
+		}
+		return nil
+	}, backoff4.WithMaxRetries(backoff4.NewExponentialBackOff(), 3))
+}
+
+// EnrollDial marks only DNS failures retryable.
+func (c *Client) EnrollDial(ctx context.Context, user string) error {
+	return goretry.Do(ctx, goretry.WithMaxRetries(3, goretry.NewExponential(time.Second)), func(ctx context.Context) error {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/enrollments", bytes.NewBufferString(user))
+		if err != nil {
+			return err
+		}
+		resp, err := c.http.Do(req)
+		if err != nil {
+			var dnsErr *net.DNSError
+			if errors.As(err, &dnsErr) {
+				return goretry.RetryableError(err)
+			}
+			return err
+		}
+		return resp.Body.Close()
+	})
+}
+
+// ShipDefault relies on the runtime's classifier, which repeats a sent POST only when keyed.
+func (c *Client) ShipDefault(ctx context.Context, order string) error {
+	return retry.Do(ctx, retry.Policy{MaxAttempts: 4}, func(ctx context.Context, a retry.Attempt) error {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/shipments", bytes.NewBufferString(order))
+		if err != nil {
+			return retry.Permanent(err)
+		}
+		resp, err := c.http.Do(req)
+		if err != nil {
+			return err
+		}
+		return resp.Body.Close()
+	})
+}
+
+// Upsert is declared idempotent by its author: the server upserts by the order id.
+func (c *Client) Upsert(ctx context.Context, order string) error {
+	return retry.Do(ctx, retry.Policy{Idempotent: true}, func(ctx context.Context, a retry.Attempt) error {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/orders:upsert", bytes.NewBufferString(order))
+		if err != nil {
+			return retry.Permanent(err)
+		}
+		resp, err := c.http.Do(req)
+		if err != nil {
+			return err
+		}
+		return resp.Body.Close()
+	})
+}
+
+// ShipRetryable names the runtime's default classifier explicitly.
+func (c *Client) ShipRetryable(ctx context.Context, order string) error {
+	return retry.Do(ctx, retry.Policy{Classify: retry.IsRetryable}, func(ctx context.Context, a retry.Attempt) error {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/shipments", bytes.NewBufferString(order))
+		if err != nil {
+			return err
+		}
+		resp, err := c.http.Do(req)
+		if err != nil {
+			return err
+		}
+		return resp.Body.Close()
+	})
+}

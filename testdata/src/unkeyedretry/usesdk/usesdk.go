@@ -1,0 +1,15 @@
+// Package usesdk retries another package's function that sends an unkeyed POST.
+package usesdk
+
+import (
+	"context"
+
+	"github.com/cenkalti/backoff/v4"
+	"unkeyedretry/sdk"
+)
+
+func Move(ctx context.Context, c *sdk.Client) error {
+	return backoff.Retry(func() error {
+		return c.CreateTransfer(ctx, "acct_1", "acct_2", 500) // want `POST /v1/transfers is retried without an idempotency key, so a retry after a timeout can repeat its effect; Client.CreateTransfer must send one made before the retries`
+	}, backoff.WithMaxRetries(backoff.NewExponentialBackOff(), 3))
+}
