@@ -182,4 +182,3 @@ func within(s *retryscope.Scope, b *ssa.BasicBlock) bool {
 	}
 	return b.Parent() == s.Fn
 }
-
