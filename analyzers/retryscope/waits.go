@@ -184,6 +184,9 @@ func delayKindIn(d ssa.Value, l *loops.Loop, depth int) WaitKind {
 				// A delay computed from the arguments (the attempt number) changes with them.
 				return kind == WaitFixed && fromParams
 			}
+			if _, ok := x.Call.Value.(*ssa.Builtin); ok {
+				return true // min(base<<attempt, limit): the delay is one of its arguments
+			}
 			fn := flow.Callee(x.Common())
 			if fn == nil {
 				opaque = true

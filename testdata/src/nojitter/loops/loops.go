@@ -106,6 +106,39 @@ func (c *Client) ExponentialSelect(ctx context.Context, id string) error {
 	return err
 }
 
+// A webhook sender with a capped backoff (min of the doubled base and a ceiling) and a stop
+// channel.
+type notifier struct {
+	hc                    *http.Client
+	url                   string
+	maxRetries            int
+	baseDelay, maxBackoff time.Duration
+	stop                  chan struct{}
+}
+
+func (n *notifier) deliver(payload []byte) {
+	for attempt := range n.maxRetries {
+		resp, err := n.hc.Post(n.url, "application/json", bytes.NewReader(payload))
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode < 300 {
+				return
+			}
+			err = fmt.Errorf("webhook: %s", resp.Status)
+		}
+		log.Printf("deliver attempt %d: %v", attempt+1, err)
+		if attempt < n.maxRetries-1 {
+			wait := min(n.baseDelay<<attempt, n.maxBackoff)
+			select {
+			case <-time.After(wait): // want `retry loop backs off without jitter, so clients that failed together retry together, in waves`
+			case <-n.stop:
+				return
+			}
+		}
+	}
+	log.Printf("deliver: giving up after %d attempts", n.maxRetries)
+}
+
 func (c *Client) TimerReset(ctx context.Context, id string) error {
 	t := time.NewTimer(0)
 	defer t.Stop()
