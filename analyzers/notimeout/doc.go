@@ -37,10 +37,13 @@
 // Not reported (each a case in the tests, most found on real code):
 //
 //   - calls in _test.go files, in generated files, and in packages written for tests: named
-//     like a test helper (apmtest, testutil, testsuite) or importing testing, testify,
-//     gomock, ginkgo or gotest.tools in their non-test files;
+//     like a test helper (apmtest, testutil, testsuite) or a benchmark harness (bench,
+//     benchmarks, nats-bench for a command), or importing testing, testify, gomock, ginkgo or
+//     gotest.tools in their non-test files;
 //   - calls to this machine by a constant address (a readiness poll of
-//     http://localhost:8080/ping, a dial of ln.Addr() or "127.0.0.1:"+port);
+//     http://localhost:8080/ping, a dial of "127.0.0.1:"+port), and dials of the address of a
+//     listener the program holds (ln.Addr(), also kept in a struct field that holds nothing
+//     else);
 //   - streaming gRPC calls (long-lived by design); grpc.NewClient, which never blocks;
 //     net.Dial of UDP, IP and Unix sockets, which do not wait for a peer;
 //   - database/sql calls in a package using an embedded database (SQLite, ql, DuckDB);

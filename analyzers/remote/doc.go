@@ -69,7 +69,10 @@
 //     unexported function called only from such methods: the interface decides.
 //
 // Calls to this machine by a constant address (http://localhost:8080, "127.0.0.1:"+port,
-// ":9090", net.JoinHostPort("localhost", p)) are marked Loopback. database/sql calls in a
+// ":9090", net.JoinHostPort("localhost", p)) are marked Loopback. A dial of the address of a
+// listener the program holds (ln.Addr(), in the function or kept in struct fields, package
+// variables or function results that hold nothing else) is not a remote call: the kernel
+// accepts it at once. database/sql calls in a
 // package that imports the driver of an embedded database (SQLite, ql, DuckDB) are not
 // remote calls at all.
 //

@@ -2,6 +2,7 @@ package remote
 
 import (
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -143,34 +144,34 @@ func init() {
 
 	// net and crypto/tls.
 	add(netPkg, "", "Dial", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
-		return noContext(), connects(s.Arg(0), s.Arg(1))
+		return noContext(), w.connects(s.Arg(0), s.Arg(1))
 	})
 	add(netPkg, "", "DialTCP", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
-		return noContext(), connects(nil, s.Arg(2))
+		return noContext(), w.connects(nil, s.Arg(2))
 	})
 	add(netPkg, "", "DialTimeout", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
 		if d, ok := flow.IntConst(s.Arg(2)); ok && d <= 0 {
-			return noContext(), connects(s.Arg(0), s.Arg(1)) // a zero timeout is none
+			return noContext(), w.connects(s.Arg(0), s.Arg(1)) // a zero timeout is none
 		}
-		return bounded("net.DialTimeout"), connects(s.Arg(0), s.Arg(1))
+		return bounded("net.DialTimeout"), w.connects(s.Arg(0), s.Arg(1))
 	})
 	add(netPkg, "Dialer", "Dial", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
-		return either(w.obj(s.Recv, nil, netDialer), noContext()), connects(s.Arg(0), s.Arg(1))
+		return either(w.obj(s.Recv, nil, netDialer), noContext()), w.connects(s.Arg(0), s.Arg(1))
 	})
 	add(netPkg, "Dialer", "DialContext", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
-		return either(w.obj(s.Recv, nil, netDialer), w.ctx(s.Arg(0), nil)), connects(s.Arg(1), s.Arg(2))
+		return either(w.obj(s.Recv, nil, netDialer), w.ctx(s.Arg(0), nil)), w.connects(s.Arg(1), s.Arg(2))
 	})
 	add(tlsPkg, "", "Dial", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
-		return noContext(), connects(nil, s.Arg(1))
+		return noContext(), w.connects(nil, s.Arg(1))
 	})
 	add(tlsPkg, "", "DialWithDialer", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
-		return either(w.obj(s.Arg(0), nil, netDialer), noContext()), connects(nil, s.Arg(2))
+		return either(w.obj(s.Arg(0), nil, netDialer), noContext()), w.connects(nil, s.Arg(2))
 	})
 	add(tlsPkg, "Dialer", "Dial", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
-		return either(w.obj(s.Recv, nil, tlsDialer), noContext()), connects(nil, s.Arg(1))
+		return either(w.obj(s.Recv, nil, tlsDialer), noContext()), w.connects(nil, s.Arg(1))
 	})
 	add(tlsPkg, "Dialer", "DialContext", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
-		return either(w.obj(s.Recv, nil, tlsDialer), w.ctx(s.Arg(0), nil)), connects(nil, s.Arg(2))
+		return either(w.obj(s.Recv, nil, tlsDialer), w.ctx(s.Arg(0), nil)), w.connects(nil, s.Arg(2))
 	})
 
 	// gRPC dials block only with WithBlock (or WithReturnConnectionError); NewClient never
@@ -238,7 +239,7 @@ func grpcCall(fn *types.Func) (stream, ok bool) {
 // stall. UDP, IP and Unix sockets (when network is a constant naming one) do not wait for a
 // peer; neither does a connection to the address of a listener the program holds
 // (ln.Addr()), which the kernel accepts at once.
-func connects(network, addr ssa.Value) bool {
+func (w *walker) connects(network, addr ssa.Value) bool {
 	if s, ok := flow.StringConst(network); ok {
 		for _, p := range []string{"udp", "ip", "unix"} {
 			if strings.HasPrefix(s, p) {
@@ -246,20 +247,44 @@ func connects(network, addr ssa.Value) bool {
 			}
 		}
 	}
-	if addr == nil {
-		return true
+	return addr == nil || !w.listenerAddr(addr, 0)
+}
+
+// listenerAddr reports whether the address v is computed from a listener's Addr(), in the
+// function or through the struct fields, package variables and functions of the package it
+// comes from, when every value these hold or return is one (a harness keeping the address of
+// the server it started).
+func (w *walker) listenerAddr(v ssa.Value, depth int) bool {
+	if depth > 4 {
+		return false
+	}
+	all := func(vals []ssa.Value) bool {
+		for _, x := range vals {
+			if !w.listenerAddr(x, depth+1) {
+				return false
+			}
+		}
+		return len(vals) > 0
 	}
 	self := false
-	flow.Backward(addr, 64, func(v ssa.Value) bool {
-		if c, ok := v.(*ssa.Call); ok {
-			id := flow.ID(flow.Callee(c.Common()))
+	flow.Backward(v, 64, func(v ssa.Value) bool {
+		if self {
+			return false
+		}
+		switch x := v.(type) {
+		case *ssa.Call:
+			id := flow.ID(flow.Callee(x.Common()))
 			if id.Pkg == netPkg && id.Name == "Addr" && strings.HasSuffix(id.Recv, "Listener") {
 				self = true
+			} else if fn := x.Common().StaticCallee(); fn != nil && fn.Pkg == w.st.pkg {
+				self = all(slices.Collect(returned(fn, 0)))
 			}
+		case *ssa.UnOp:
+			self = all(w.st.stores.Loaded(x))
 		}
 		return !self
 	})
-	return !self
+	return self
 }
 
 func shortPkg(path string) string {
