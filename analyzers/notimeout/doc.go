@@ -24,7 +24,9 @@
 //   - database/sql: Query, QueryRow, Exec, Prepare and Begin of sql.DB, Tx and Stmt (no
 //     context at all), and their ...Context forms with a context that has no deadline;
 //   - a call of a function, of this package or another, that passes the context it is given to
-//     such a remote call with nothing else bounding it, when the context given has no deadline.
+//     such a remote call with nothing else bounding it, directly or through any number of
+//     wrappers (CreateWidget -> doPost -> doRequest -> Client.Do), when the context given has
+//     no deadline.
 //
 // A context has a deadline "in reach" when context.WithTimeout, WithDeadline,
 // WithTimeoutCause or WithDeadlineCause is on its way to the call, within the function and

@@ -53,8 +53,10 @@
 //
 // A function that passes the context of one of its parameters (a context.Context, or an
 // *http.Request's) to a remote call that nothing else bounds gets a ParamFact, so that its
-// callers, in this package or in others, are checked where they make the context. This goes
-// one level deep: a function that passes its context to such a function does not get one.
+// callers, in this package or in others, are checked where they make the context. A function
+// that passes its context to such a function (of this package or, through its fact, of
+// another) gets one too, to any depth: an SDK's CreateWidget -> doPost -> doRequest ->
+// Client.Do chain marks all three, each naming the remote call at the bottom.
 //
 // Some calls have no context to use by contract, and the model says so (Call.Contract) when
 // nothing bounds them for want of one:

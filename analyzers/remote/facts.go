@@ -51,9 +51,62 @@ func (f *ParamFact) String() string {
 	return "passes " + strings.Join(parts, ", ")
 }
 
-// summarise exports the ParamFacts of the functions that pass a parameter's context to one
-// of calls with nothing else bounding it, or that are the context-free form of an API.
-func (st *state) summarise(calls []*Call) {
+// maxRounds bounds the rounds of viaCalls: the depth of wrappers followed in one package.
+const maxRounds = 16
+
+// viaCalls returns the calls of functions that pass their context on (the remote calls
+// direct already holds, here or through an imported fact), to any depth: a function that
+// passes its context to such a function passes it on too, so its callers are found in the
+// next round, until no function gains a summary.
+func (st *state) viaCalls(funcs []*ssa.Function, direct *Result) []*Call {
+	found := make(map[ssa.CallInstruction]*Call)
+	var order []ssa.CallInstruction
+	changed := st.summarise(direct.Calls)
+	scan := funcs
+	for round := 0; round < maxRounds; round++ {
+		var calls []*Call
+		for _, fn := range scan {
+			for call := range flow.Calls(fn) {
+				callee := call.Common().StaticCallee()
+				if direct.byInstr[call] != nil || callee == nil || round > 0 && !changed[callee] {
+					continue
+				}
+				if c := st.via(call); c != nil {
+					if found[call] == nil {
+						order = append(order, call)
+					}
+					found[call] = c
+					calls = append(calls, c)
+				}
+			}
+		}
+		changed = st.summarise(calls)
+		if len(changed) == 0 {
+			break
+		}
+		scan = scan[:0:0]
+		seen := make(map[*ssa.Function]bool)
+		for fn := range changed {
+			for _, caller := range st.callGraph()[fn] {
+				if !seen[caller] {
+					seen[caller] = true
+					scan = append(scan, caller)
+				}
+			}
+		}
+	}
+	out := make([]*Call, len(order))
+	for i, call := range order {
+		out[i] = found[call]
+	}
+	return out
+}
+
+// summarise records, for the functions that pass a parameter's context to one of calls with
+// nothing else bounding it, or that are the context-free form of an API, what they pass on;
+// it returns the functions that gained an entry.
+func (st *state) summarise(calls []*Call) map[*ssa.Function]bool {
+	changed := make(map[*ssa.Function]bool)
 	for _, c := range calls {
 		t := c.Timeout
 		index, instead := t.Param, ""
@@ -74,14 +127,25 @@ func (st *state) summarise(calls []*Call) {
 		for _, p := range st.summaries[fn] {
 			dup = dup || p.Index == index
 		}
-		if !dup {
-			pos := st.pass.Fset.Position(c.Pos())
-			st.summaries[fn] = append(st.summaries[fn], Passed{
-				Index: index, Request: t.Request, Kind: c.Kind, Name: c.Name, Callee: flow.Name(c.Func, st.pass.Pkg),
-				At: fmt.Sprintf("%s:%d", filepath.Base(pos.Filename), pos.Line), Instead: instead,
-			})
+		if dup {
+			continue
 		}
+		p := Passed{Index: index, Request: t.Request, Kind: c.Kind, Name: c.Name, Instead: instead}
+		if c.Via != nil {
+			// Passed on to a function that passes it on: the remote call is its.
+			p.Callee, p.At = c.Via.Callee, c.Via.At
+		} else {
+			pos := st.pass.Fset.Position(c.Pos())
+			p.Callee, p.At = flow.Name(c.Func, st.pass.Pkg), fmt.Sprintf("%s:%d", filepath.Base(pos.Filename), pos.Line)
+		}
+		st.summaries[fn] = append(st.summaries[fn], p)
+		changed[fn] = true
 	}
+	return changed
+}
+
+// exportFacts exports the ParamFacts of the package's functions that pass a context on.
+func (st *state) exportFacts() {
 	for _, fn := range st.funcs {
 		if ps := st.summaries[fn]; len(ps) > 0 {
 			st.pass.ExportObjectFact(fn.Object(), &ParamFact{Params: ps})

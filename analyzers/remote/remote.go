@@ -106,16 +106,10 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
-	st.summarise(res.Calls)
-	for _, fn := range funcs {
-		for call := range flow.Calls(fn) {
-			if res.byInstr[call] == nil {
-				if c := st.via(call); c != nil {
-					res.add(c)
-				}
-			}
-		}
+	for _, c := range st.viaCalls(funcs, res) {
+		res.add(c)
 	}
+	st.exportFacts()
 
 	sort.SliceStable(res.Calls, func(i, j int) bool { return res.Calls[i].Pos() < res.Calls[j].Pos() })
 	if reportCalls {
