@@ -23,6 +23,10 @@
 //     without a deadline;
 //   - database/sql: Query, QueryRow, Exec, Prepare and Begin of sql.DB, Tx and Stmt (no
 //     context at all), and their ...Context forms with a context that has no deadline;
+//   - cloud and storage SDKs, whose default HTTP clients have no timeout: calls through an
+//     aws-sdk-go-v2 service client or paginator, Cloud Storage, minio-go or an Azure SDK
+//     client with a context that has no deadline; oras-go's retry.NewClient and
+//     retry.DefaultClient, http.Clients without a Timeout;
 //   - a call of a function, of this package or another, that passes the context it is given to
 //     such a remote call with nothing else bounding it, directly or through any number of
 //     wrappers (CreateWidget -> doPost -> doRequest -> Client.Do), when the context given has

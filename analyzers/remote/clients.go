@@ -36,6 +36,9 @@ func (st *state) index(funcs []*ssa.Function) {
 						if isDefaultClient(addr) {
 							st.defaultTouched = true
 						}
+						if addr.Pkg != st.pkg {
+							st.globalTouched[addr] = true // another package's variable replaced
+						}
 					}
 				case *ssa.FieldAddr:
 					st.checkTimeoutField(instr)
@@ -191,6 +194,9 @@ func (w *walker) load(addr ssa.Value, f *frame, t *objType) verdict {
 		if t == httpClient && isDefaultClient(a) {
 			return w.defaultClient()
 		}
+		if name, ok := noTimeoutVars[globalID(a)]; ok && t == httpClient && !w.st.globalTouched[a] {
+			return verdict{k: vUnbounded, origin: &Origin{Kind: Default, Type: t.display, Name: name}}
+		}
 		if a.Pkg != w.st.pkg || w.st.globalTouched[a] {
 			return unknown
 		}
@@ -339,6 +345,14 @@ func (w *walker) zeroField(fa *ssa.FieldAddr, t *objType) verdict {
 		return unknown
 	}
 	return verdict{k: vUnbounded, origin: &Origin{Kind: ZeroField, Type: t.display, Pos: fv.Pos(), Name: fv.Name()}}
+}
+
+// globalID names a package variable as the tables do.
+func globalID(g *ssa.Global) flow.FuncID {
+	if obj := g.Object(); obj != nil && obj.Pkg() != nil {
+		return flow.FuncID{Pkg: obj.Pkg().Path(), Name: obj.Name()}
+	}
+	return flow.FuncID{}
 }
 
 func isDefaultClient(g *ssa.Global) bool {

@@ -22,6 +22,12 @@
 //     WithReturnConnectionError) makes them wait for the server;
 //   - database/sql: Query, QueryRow, Exec, Prepare and Begin of sql.DB, sql.Tx and sql.Stmt,
 //     which take no context, and their ...Context forms, BeginTx, and sql.Conn's methods;
+//   - SDK clients that send requests bounded only by the context they take first (their
+//     default HTTP clients have no Timeout): every operation of an aws-sdk-go-v2 service
+//     client, (ctx, *XInput, ...func(*Options)), and its paginators' NextPage; the methods of
+//     Cloud Storage's client and handles; minio-go's Client and Core; the methods of every
+//     Azure SDK client, (ctx, ..., *XOptions), and azcore's Pager.NextPage and
+//     Poller.PollUntilDone;
 //   - a call of a function that passes its context to one of the above with nothing else
 //     bounding it (see ParamFact below): the call is remote "via" that function.
 //
@@ -40,7 +46,8 @@
 //   - an http.Client: its Timeout field, set to anything but a zero constant. The client is
 //     followed to where it is built: a composite literal or new(http.Client), a local or
 //     package variable, http.DefaultClient (no timeout unless the package changes it),
-//     cleanhttp's DefaultClient, a constructor of the same package (through its return
+//     cleanhttp's DefaultClient, oras-go's retry.NewClient and retry.DefaultClient (an
+//     http.Client on its retrying transport), a constructor of the same package (through its return
 //     statements), the values the package stores into a struct field, or the zero value of
 //     a struct field or variable of type http.Client that nothing assigns. A client from a
 //     parameter, another package's variable or function, or passed to a function that could

@@ -21,7 +21,10 @@ import (
 //     receiver, combined with either() and the request's or call's context.
 //  3. If a constructor of the library returns a client known to have no timeout, add it to
 //     noTimeoutConstructors.
-//  4. If a function only passes a context through (adds values, cancellation, a span), add it
+//  4. If an SDK's client methods send requests that only the context they take first bounds
+//     (its default HTTP client has no Timeout), describe them in sdkClients: by package,
+//     receiver and signature, so that every service client of the SDK is known at once.
+//  5. If a function only passes a context through (adds values, cancellation, a span), add it
 //     to ctxWrappers so that the walk goes on through it; functions not listed there stop the
 //     walk with "unknown", which keeps the checks quiet.
 //
@@ -63,6 +66,119 @@ var objTypes = []*objType{httpClient, netDialer, tlsDialer}
 var noTimeoutConstructors = map[flow.FuncID]string{
 	{Pkg: "github.com/hashicorp/go-cleanhttp", Name: "DefaultClient"}:       "cleanhttp.DefaultClient",
 	{Pkg: "github.com/hashicorp/go-cleanhttp", Name: "DefaultPooledClient"}: "cleanhttp.DefaultPooledClient",
+	{Pkg: "oras.land/oras-go/v2/registry/remote/retry", Name: "NewClient"}:  "retry.NewClient",
+}
+
+// noTimeoutVars are package variables of libraries that hold an *http.Client without a
+// Timeout, as http.DefaultClient does.
+var noTimeoutVars = map[flow.FuncID]string{
+	{Pkg: "oras.land/oras-go/v2/registry/remote/retry", Name: "DefaultClient"}: "retry.DefaultClient",
+}
+
+// An sdkClient describes the methods of an SDK's clients that send requests bounded only by
+// the context they take first: the methods, of a receiver type in one of pkgs (a path
+// ending in "/" covers the packages below it), whose first parameter is a context.Context
+// and whose last result is an error, and that match the rest of the description.
+type sdkClient struct {
+	pkgs []string
+	// recv is the receiver type's name; with a leading "*", its suffix ("*Client"); empty,
+	// any type of the package.
+	recv string
+	// names are the methods; empty, every method of the shape.
+	names []string
+	// input, when set, is the suffix of the name of a struct, a pointer to which is a
+	// parameter (aws-sdk-go-v2's *GetObjectInput).
+	input string
+	// options, when set, is the suffix of the name of the struct the last parameter points
+	// to (the Azure SDK's *UploadBufferOptions), or "...func" for a variadic func(*Options).
+	options string
+}
+
+// sdkClients: the SDKs' default HTTP clients have no Timeout (aws-sdk-go-v2's BuildableClient
+// unless WithTimeout, Azure's azcore pipeline, minio-go's transport bounds only the wait for
+// response headers), and their retries go on until the context ends (Cloud Storage) or for
+// a count of attempts that each may hang.
+var sdkClients = []sdkClient{
+	// AWS SDK for Go v2: every operation of a service client, (ctx, *XInput, ...func(*Options)),
+	// and the pages of its paginators. Waiters take a maximum wait and are not listed.
+	{pkgs: []string{"github.com/aws/aws-sdk-go-v2/service/"}, recv: "Client", input: "Input", options: "...func"},
+	{pkgs: []string{"github.com/aws/aws-sdk-go-v2/service/"}, recv: "*Paginator", names: []string{"NextPage"}},
+	// Cloud Storage: the methods of its handles and client that take a context. The gapic
+	// clients of cloud.google.com/go give each method a default timeout, and are not listed.
+	{pkgs: []string{"cloud.google.com/go/storage"}},
+	// minio-go v7 (and v6's ...WithContext methods). The methods that return a channel
+	// (ListObjects, ListenBucketNotification) stream, and have no error to match.
+	{pkgs: []string{"github.com/minio/minio-go", "github.com/minio/minio-go/v6", "github.com/minio/minio-go/v7"}, recv: "*Client"},
+	{pkgs: []string{"github.com/minio/minio-go/v7"}, recv: "Core"},
+	// Azure SDK: the methods of every client, (ctx, ..., *XOptions), and azcore's pagers and
+	// pollers.
+	{pkgs: []string{"github.com/Azure/azure-sdk-for-go/sdk/"}, recv: "*Client", options: "Options"},
+	{pkgs: []string{"github.com/Azure/azure-sdk-for-go/sdk/azcore/runtime"}, recv: "Pager", names: []string{"NextPage"}},
+	{pkgs: []string{"github.com/Azure/azure-sdk-for-go/sdk/azcore/runtime"}, recv: "Poller", names: []string{"PollUntilDone"}},
+}
+
+// sdkCall reports whether fn is a method of an SDK's client that sends requests bounded only
+// by its context (its first argument).
+func sdkCall(fn *types.Func) bool {
+	id := flow.ID(fn)
+	if id.Recv == "" {
+		return false
+	}
+	sig := fn.Signature()
+	params, results := sig.Params(), sig.Results()
+	for _, c := range sdkClients {
+		if !c.covers(id) {
+			continue
+		}
+		if params.Len() == 0 || !typeis.Context(params.At(0).Type()) || results.Len() == 0 || !typeis.Error(results.At(results.Len()-1).Type()) {
+			continue
+		}
+		if c.input != "" && !slices.ContainsFunc(slices.Collect(params.Variables()), func(p *types.Var) bool { return pointsTo(p.Type(), c.input) }) {
+			continue
+		}
+		switch last := params.At(params.Len() - 1).Type(); {
+		case c.options == "...func":
+			if s, isSlice := last.(*types.Slice); !sig.Variadic() || !isSlice || !isFunc(s.Elem()) {
+				continue
+			}
+		case c.options != "" && !pointsTo(last, c.options):
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// covers reports whether the method id is of a receiver and name that c describes.
+func (c *sdkClient) covers(id flow.FuncID) bool {
+	in := slices.ContainsFunc(c.pkgs, func(p string) bool {
+		if strings.HasSuffix(p, "/") {
+			return strings.HasPrefix(id.Pkg, p)
+		}
+		return id.Pkg == p
+	})
+	if !in || len(c.names) > 0 && !slices.Contains(c.names, id.Name) {
+		return false
+	}
+	if suffix, ok := strings.CutPrefix(c.recv, "*"); ok {
+		return strings.HasSuffix(id.Recv, suffix)
+	}
+	return c.recv == "" || id.Recv == c.recv
+}
+
+// pointsTo reports whether t is a pointer to a named type whose name ends with suffix.
+func pointsTo(t types.Type, suffix string) bool {
+	p, ok := types.Unalias(t).(*types.Pointer)
+	if !ok {
+		return false
+	}
+	n, ok := types.Unalias(p.Elem()).(*types.Named)
+	return ok && strings.HasSuffix(n.Obj().Name(), suffix)
+}
+
+func isFunc(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Signature)
+	return ok
 }
 
 // ctxWrappers are functions that return a context derived from one of their arguments (by

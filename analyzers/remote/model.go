@@ -15,6 +15,9 @@ const (
 	Dial                 // a connection being opened: net, crypto/tls, a blocking gRPC dial
 	GRPC                 // a gRPC call: generated stubs, ClientConn.Invoke and NewStream
 	SQL                  // a database/sql query, statement or transaction
+	// SDK: a call through the client of a cloud or storage SDK (AWS SDK for Go v2, Cloud
+	// Storage, minio-go, the Azure SDK) that sends requests its context alone bounds.
+	SDK
 )
 
 func (k Kind) String() string {
@@ -27,6 +30,8 @@ func (k Kind) String() string {
 		return "gRPC"
 	case SQL:
 		return "SQL"
+	case SDK:
+		return "SDK"
 	}
 	return "unknown"
 }

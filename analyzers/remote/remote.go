@@ -163,6 +163,12 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 		st.setContract(c, id.Name)
 		return c
 	}
+	if sdkCall(fn) {
+		name := fn.Pkg().Name() + "." + id.Recv + "." + id.Name
+		c := &Call{Instr: call, Func: fn, Kind: SDK, Name: name, Timeout: w.ctx(s.Arg(0), nil).timeout()}
+		st.setContract(c, id.Name)
+		return c
+	}
 	return nil
 }
 
