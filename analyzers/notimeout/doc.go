@@ -15,7 +15,9 @@
 //     when the request's context has no deadline in reach (context.Background or TODO, or
 //     http.NewRequest, which gives it no context). Clients are followed to where they are
 //     built: a composite literal, new(http.Client), http.DefaultClient, a package variable,
-//     a struct field the package assigns or leaves zero, a constructor of the same package;
+//     a struct field the package assigns or leaves zero, a constructor of the same package or,
+//     through a fact, of another, with what the constructor and its caller set on it; a
+//     go-retryablehttp client (and its StandardClient) is bounded by its HTTPClient's Timeout;
 //   - net.Dial and DialTCP, tls.Dial, and net.Dialer and tls.Dialer without a Timeout, dialing
 //     without a context or with one that has no deadline;
 //   - gRPC: calls through generated stubs or a ClientConn with a context that has no deadline;

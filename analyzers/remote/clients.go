@@ -75,6 +75,10 @@ func (st *state) checkTimeoutField(fa *ssa.FieldAddr) {
 		}
 		switch base := fa.X.(type) {
 		case *ssa.Alloc, *ssa.Parameter:
+		case *ssa.Call, *ssa.Extract:
+			if !st.fresh(base) {
+				st.untraced[t] = true
+			}
 		case *ssa.UnOp:
 			if !st.touch(base.X) {
 				st.untraced[t] = true
@@ -85,6 +89,42 @@ func (st *state) checkTimeoutField(fa *ssa.FieldAddr) {
 			}
 		}
 	}
+}
+
+// fresh reports whether v, the result of a call, is a value made for the caller, which the
+// walk reads where it is used (what the caller sets on it): the result of a function of
+// another package, or of one of this package that returns only values it makes.
+func (st *state) fresh(v ssa.Value) bool {
+	idx := 0
+	if e, ok := v.(*ssa.Extract); ok {
+		v, idx = e.Tuple, e.Index
+	}
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	fn := call.Call.StaticCallee()
+	if fn == nil || fn.Pkg != st.pkg {
+		return fn != nil
+	}
+	return st.freshResults(fn, idx)
+}
+
+// freshResults reports whether fn, of this package, returns as its result idx only values it
+// makes: composite literals, new(T), and fresh results of calls.
+func (st *state) freshResults(fn *ssa.Function, idx int) bool {
+	for r := range returned(fn, idx) {
+		switch r := flow.Unwrap(r).(type) {
+		case *ssa.Alloc:
+		case *ssa.Call, *ssa.Extract:
+			if !st.fresh(r) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // checkPassed notes the struct fields and package variables whose value a call passes as an
@@ -138,6 +178,13 @@ func (w *walker) obj1(v ssa.Value, f *frame, t *objType) verdict {
 		return r
 	}
 	eval := func(v ssa.Value, f *frame) verdict { return w.obj1(v, f, t) }
+	switch v.(type) {
+	case *ssa.Call, *ssa.Extract:
+		// A client a function returns: what the caller sets on it, then how it was built.
+		if r := w.fieldsSet(v, t, nil, 0); r.k != vUnbounded {
+			return r
+		}
+	}
 	switch v := v.(type) {
 	case *ssa.Alloc:
 		if typeis.Named(v.Type(), t.pkg, t.name) {
@@ -171,9 +218,20 @@ func (w *walker) obj1(v ssa.Value, f *frame, t *objType) verdict {
 }
 
 func (w *walker) objCall(c *ssa.CallCommon, idx int, f *frame, t *objType) verdict {
-	if t == httpClient {
-		if name, ok := noTimeoutConstructors[flow.ID(flow.Callee(c))]; ok {
-			return verdict{k: vUnbounded, origin: &Origin{Kind: Constructor, Type: t.display, Pos: c.Pos(), Name: name}}
+	id := flow.ID(flow.Callee(c))
+	if ctor, ok := noTimeoutConstructors[id]; ok && ctor.t == t {
+		return verdict{k: vUnbounded, origin: &Origin{Kind: Constructor, Type: t.display, Field: t.setting, Pos: c.Pos(), Name: ctor.name}}
+	}
+	if inner, ok := sendsThrough[id]; ok && t == httpClient && len(c.Args) > 0 {
+		return w.obj(c.Args[0], f, inner) // StandardClient: the retrying client's settings bound it
+	}
+	if callee := flow.Callee(c); callee != nil {
+		if _, ok := w.st.constructed(callee, idx, t); ok {
+			name := flow.Name(callee, w.st.pass.Pkg)
+			if callee.Signature().Recv() == nil {
+				name = callee.Pkg().Name() + "." + callee.Name()
+			}
+			return verdict{k: vUnbounded, origin: &Origin{Kind: Constructor, Type: t.display, Field: t.setting, Pos: c.Pos(), Name: name}}
 		}
 	}
 	return w.results(c, idx, f, func(v ssa.Value, f *frame) verdict { return w.obj1(v, f, t) })
@@ -195,7 +253,7 @@ func (w *walker) load(addr ssa.Value, f *frame, t *objType) verdict {
 			return w.defaultClient()
 		}
 		if name, ok := noTimeoutVars[globalID(a)]; ok && t == httpClient && !w.st.globalTouched[a] {
-			return verdict{k: vUnbounded, origin: &Origin{Kind: Default, Type: t.display, Name: name}}
+			return verdict{k: vUnbounded, origin: &Origin{Kind: Default, Type: t.display, Field: t.setting, Name: name}}
 		}
 		if a.Pkg != w.st.pkg || w.st.globalTouched[a] {
 			return unknown
@@ -222,28 +280,37 @@ func (w *walker) defaultClient() verdict {
 	if w.st.defaultTouched || w.st.untraced[httpClient] {
 		return unknown
 	}
-	return verdict{k: vUnbounded, origin: &Origin{Kind: Default, Type: httpClient.display, Name: "http.DefaultClient"}}
+	return verdict{k: vUnbounded, origin: &Origin{Kind: Default, Type: httpClient.display, Field: httpClient.setting, Name: "http.DefaultClient"}}
 }
 
 // alloc evaluates a client or dialer made in the function: a composite literal, new(T), or a
-// local variable. It is bounded when one of its timeout fields is set to anything but a zero
-// constant; unknown when it is overwritten as a whole or passed to a function that might set
-// one.
+// local variable, by what is set on it (fieldsSet).
 func (w *walker) alloc(a *ssa.Alloc, t *objType) verdict {
-	origin := &Origin{Kind: Local, Type: t.display, Pos: a.Pos(), Alloc: a}
-	r := w.allocFields(a, t, origin, 0)
+	origin := &Origin{Kind: Local, Type: t.display, Field: t.setting, Pos: a.Pos(), Alloc: a}
+	r := w.fieldsSet(a, t, origin, 0)
 	if r.k == vUnbounded {
 		r.origin = origin
 	}
 	return r
 }
 
-func (w *walker) allocFields(a *ssa.Alloc, t *objType, origin *Origin, depth int) verdict {
+// fieldsSet evaluates what the function sets on a, a client or dialer (a pointer to a struct
+// of type t) that it makes or is given: bounded when a timeout field is set to anything but a
+// zero constant, or its sub-client (tls.Dialer.NetDialer, retryablehttp.Client.HTTPClient) to
+// a bounded one or given a timeout; unknown when a is overwritten by something else than a
+// literal, a field's address is taken or it is passed to a function that may set one;
+// unbounded, without an origin, when nothing bounds it. A literal copied into a whole (c :=
+// http.Client{...}) becomes origin's position.
+func (w *walker) fieldsSet(a ssa.Value, t *objType, origin *Origin, depth int) verdict {
 	if depth > 4 {
 		return unknown
 	}
 	result := verdict{k: vUnbounded}
-	for _, r := range *a.Referrers() {
+	refs := a.Referrers()
+	if refs == nil {
+		return result
+	}
+	for _, r := range *refs {
 		switch r := r.(type) {
 		case *ssa.FieldAddr:
 			fv := flow.FieldVar(r)
@@ -275,7 +342,15 @@ func (w *walker) allocFields(a *ssa.Alloc, t *objType, origin *Origin, depth int
 						result = unknown
 					}
 				case *ssa.UnOp:
-					// a read
+					// A read; of the sub-client, what is set on it.
+					if sub && rr.Op == token.MUL {
+						switch sv := w.fieldsSet(rr, t.sub, nil, depth+1); sv.k {
+						case vBounded:
+							return bounded(t.display + "." + name + " (" + sv.by + ")")
+						case vUnknown:
+							result = unknown
+						}
+					}
 				default:
 					result = unknown // its address is taken: something may set it
 				}
@@ -291,10 +366,10 @@ func (w *walker) allocFields(a *ssa.Alloc, t *objType, origin *Origin, depth int
 			}
 			if load, ok := r.Val.(*ssa.UnOp); ok && load.Op == token.MUL {
 				if lit, ok := load.X.(*ssa.Alloc); ok && lit.Comment == "complit" {
-					if lit.Pos().IsValid() {
+					if lit.Pos().IsValid() && origin != nil {
 						origin.Pos, origin.Alloc = lit.Pos(), lit
 					}
-					switch sv := w.allocFields(lit, t, origin, depth+1); sv.k {
+					switch sv := w.fieldsSet(lit, t, origin, depth+1); sv.k {
 					case vBounded:
 						return sv
 					case vUnbounded:
@@ -311,7 +386,7 @@ func (w *walker) allocFields(a *ssa.Alloc, t *objType, origin *Origin, depth int
 			if _, remote := rules[flow.ID(flow.Callee(c))]; remote {
 				continue // dialed with: remote calls do not set timeouts
 			}
-			if slices.Contains(c.Args, ssa.Value(a)) {
+			if slices.Contains(c.Args, a) {
 				result = unknown // passed to a function that may set a timeout
 			}
 		}
@@ -333,7 +408,7 @@ func (w *walker) zeroGlobal(g *ssa.Global, t *objType) verdict {
 	if g.Pkg != w.st.pkg || g.Object() == nil || g.Object().Exported() || w.st.globalTouched[g] || len(w.st.stores.Globals[g]) > 0 {
 		return unknown
 	}
-	return verdict{k: vUnbounded, origin: &Origin{Kind: ZeroVar, Type: t.display, Pos: g.Pos(), Name: g.Name()}}
+	return verdict{k: vUnbounded, origin: &Origin{Kind: ZeroVar, Type: t.display, Field: t.setting, Pos: g.Pos(), Name: g.Name()}}
 }
 
 // zeroField evaluates a struct field of the struct type itself (struct{ c http.Client }): its
@@ -344,7 +419,7 @@ func (w *walker) zeroField(fa *ssa.FieldAddr, t *objType) verdict {
 	if fv == nil || fv.Pkg() != w.st.pass.Pkg || fv.Exported() || fv.Embedded() || w.st.fieldTouched[fv] || len(w.st.stores.Fields[fv]) > 0 {
 		return unknown
 	}
-	return verdict{k: vUnbounded, origin: &Origin{Kind: ZeroField, Type: t.display, Pos: fv.Pos(), Name: fv.Name()}}
+	return verdict{k: vUnbounded, origin: &Origin{Kind: ZeroField, Type: t.display, Field: t.setting, Pos: fv.Pos(), Name: fv.Name()}}
 }
 
 // globalID names a package variable as the tables do.

@@ -42,16 +42,21 @@
 //     unknown, and the parameter is recorded. Contexts read from struct fields, package
 //     variables or captured by closures are unknown too (treated as handled);
 //   - a request: http.NewRequest gives it no context; NewRequestWithContext, WithContext and
-//     Clone give it theirs;
+//     Clone give it theirs; likewise go-retryablehttp's NewRequest, NewRequestWithContext,
+//     FromRequest and WithContext;
 //   - an http.Client: its Timeout field, set to anything but a zero constant. The client is
 //     followed to where it is built: a composite literal or new(http.Client), a local or
 //     package variable, http.DefaultClient (no timeout unless the package changes it),
 //     cleanhttp's DefaultClient, oras-go's retry.NewClient and retry.DefaultClient (an
-//     http.Client on its retrying transport), a constructor of the same package (through its return
-//     statements), the values the package stores into a struct field, or the zero value of
-//     a struct field or variable of type http.Client that nothing assigns. A client from a
-//     parameter, another package's variable or function, or passed to a function that could
-//     set its Timeout, is unknown;
+//     http.Client on its retrying transport), a constructor of the same package (through its
+//     return statements, with what it sets on the client), a function of another package
+//     whose ResultFact says it builds one without a timeout, the values the package stores
+//     into a struct field, or the zero value of a struct field or variable of type
+//     http.Client that nothing assigns; what the caller sets on a constructor's result counts
+//     too. A go-retryablehttp client (its Do, Get, Head, Post and PostForm, and the
+//     http.Client its StandardClient returns) is bounded by its HTTPClient's Timeout, which
+//     retryablehttp.NewClient leaves unset. A client from a parameter, another package's
+//     variable or function, or passed to a function that could set its Timeout, is unknown;
 //   - a net.Dialer: its Timeout or Deadline field; a tls.Dialer: its NetDialer;
 //   - a gRPC dial: grpc.WithTimeout among its options, or its context.
 //
@@ -64,6 +69,10 @@
 // that passes its context to such a function (of this package or, through its fact, of
 // another) gets one too, to any depth: an SDK's CreateWidget -> doPost -> doRequest ->
 // Client.Do chain marks all three, each naming the remote call at the bottom.
+//
+// A function that returns a client or dialer it builds without a timeout (a composite
+// literal, a library constructor's, not one it also keeps) gets a ResultFact, so that callers
+// in other packages follow the client to it.
 //
 // Some calls have no context to use by contract, and the model says so (Call.Contract) when
 // nothing bounds them for want of one:

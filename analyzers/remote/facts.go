@@ -2,6 +2,7 @@ package remote
 
 import (
 	"fmt"
+	"go/token"
 	"go/types"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
 // Facts: the functions that pass their context on to a remote call, and the calls of them.
@@ -144,13 +146,106 @@ func (st *state) summarise(calls []*Call) map[*ssa.Function]bool {
 	return changed
 }
 
-// exportFacts exports the ParamFacts of the package's functions that pass a context on.
+// exportFacts exports the ParamFacts of the package's functions that pass a context on, and
+// the ResultFacts of those that return a client they build without a timeout.
 func (st *state) exportFacts() {
 	for _, fn := range st.funcs {
 		if ps := st.summaries[fn]; len(ps) > 0 {
 			st.pass.ExportObjectFact(fn.Object(), &ParamFact{Params: ps})
 		}
+		if rs := st.builds(fn); len(rs) > 0 {
+			st.pass.ExportObjectFact(fn.Object(), &ResultFact{Results: rs})
+		}
 	}
+}
+
+// ResultFact marks a function that returns a client or dialer it builds without a timeout (a
+// constructor): its callers in other packages follow the client to it, as they follow
+// cleanhttp.DefaultClient, and read what they set on it themselves.
+type ResultFact struct {
+	Results []Built
+}
+
+// Built is one result of a function that is a client or dialer without a timeout.
+type Built struct {
+	Index int    // the result
+	Type  string // what it is: "http.Client"
+	From  string // how it is built, as the report says: "the http.Client made at client.go:12"
+}
+
+func (*ResultFact) AFact() {}
+
+func (f *ResultFact) String() string {
+	var parts []string
+	for _, b := range f.Results {
+		parts = append(parts, fmt.Sprintf("%s (result %d)", b.From, b.Index))
+	}
+	return "returns " + strings.Join(parts, ", ")
+}
+
+// builds returns the results of fn that are clients or dialers it makes (a composite literal,
+// a constructor's) without a timeout; not the caller's, nor one it keeps elsewhere too.
+func (st *state) builds(fn *ssa.Function) []Built {
+	obj, ok := fn.Object().(*types.Func)
+	if !ok || fn.Synthetic != "" {
+		return nil
+	}
+	var out []Built
+	results := obj.Signature().Results()
+	for i := 0; i < results.Len(); i++ {
+		t := objTypeOf(results.At(i).Type())
+		if t == nil {
+			continue
+		}
+		w := st.walker(fn)
+		v := none
+		for r := range returned(fn, i) {
+			v = join(v, w.obj(r, nil, t))
+		}
+		if v.k != vUnbounded || v.origin == nil || v.origin.Kind != Local && v.origin.Kind != Constructor {
+			continue
+		}
+		if !st.freshResults(fn, i) {
+			continue // a client it keeps too (a package variable): the caller's changes are shared
+		}
+		out = append(out, Built{Index: i, Type: t.display, From: v.origin.describe(st.pass.Fset, token.NoPos)})
+	}
+	return out
+}
+
+// objTypeOf returns the client or dialer type t points to, or nil.
+func objTypeOf(t types.Type) *objType {
+	for _, o := range objTypes {
+		if _, isPtr := t.Underlying().(*types.Pointer); isPtr && typeis.Named(t, o.pkg, o.name) {
+			return o
+		}
+	}
+	return nil
+}
+
+// constructed returns what the fact of the imported function fn says of its result idx, when it
+// is a client or dialer of type t built without a timeout.
+func (st *state) constructed(fn *types.Func, idx int, t *objType) (Built, bool) {
+	if fn == nil || fn.Pkg() == nil || fn.Pkg() == st.pass.Pkg {
+		return Built{}, false
+	}
+	fn = fn.Origin()
+	f, seen := st.results[fn]
+	if !seen {
+		f = new(ResultFact)
+		if !st.pass.ImportObjectFact(fn, f) {
+			f = nil
+		}
+		st.results[fn] = f
+	}
+	if f != nil {
+		for _, b := range f.Results {
+			if b.Index == idx && b.Type == t.display {
+				return b, true
+			}
+		}
+	}
+	return Built{}, false
 }
 
 // passed returns what the function callee passes on to remote calls: from this package's

@@ -49,24 +49,44 @@ type objType struct {
 	pkg, name string   // the named struct type
 	display   string   // "http.Client"
 	fields    []string // fields whose non-zero value bounds the calls
-	// subField holds a value of type sub that bounds the calls (tls.Dialer.NetDialer).
+	// subField holds a value of type sub that bounds the calls (tls.Dialer.NetDialer); nil, a
+	// zero one.
 	subField string
 	sub      *objType
+	setting  string // the field a timeout is set in, for messages: "Timeout", "HTTPClient.Timeout"
 }
 
+const retryablehttpPkg = "github.com/hashicorp/go-retryablehttp"
+
 var (
-	httpClient = &objType{pkg: httpPkg, name: "Client", display: "http.Client", fields: []string{"Timeout"}}
-	netDialer  = &objType{pkg: netPkg, name: "Dialer", display: "net.Dialer", fields: []string{"Timeout", "Deadline"}}
-	tlsDialer  = &objType{pkg: tlsPkg, name: "Dialer", display: "tls.Dialer", subField: "NetDialer", sub: netDialer}
+	httpClient = &objType{pkg: httpPkg, name: "Client", display: "http.Client", fields: []string{"Timeout"}, setting: "Timeout"}
+	netDialer  = &objType{pkg: netPkg, name: "Dialer", display: "net.Dialer", fields: []string{"Timeout", "Deadline"}, setting: "Timeout"}
+	tlsDialer  = &objType{pkg: tlsPkg, name: "Dialer", display: "tls.Dialer", subField: "NetDialer", sub: netDialer, setting: "Timeout"}
+	// go-retryablehttp sends each attempt through its HTTPClient (cleanhttp's pooled client,
+	// without a Timeout, when nil).
+	retryableClient = &objType{pkg: retryablehttpPkg, name: "Client", display: "retryablehttp.Client", subField: "HTTPClient", sub: httpClient, setting: "HTTPClient.Timeout"}
 )
 
-var objTypes = []*objType{httpClient, netDialer, tlsDialer}
+var objTypes = []*objType{httpClient, netDialer, tlsDialer, retryableClient}
 
-// noTimeoutConstructors are library functions that return an *http.Client without a Timeout.
-var noTimeoutConstructors = map[flow.FuncID]string{
-	{Pkg: "github.com/hashicorp/go-cleanhttp", Name: "DefaultClient"}:       "cleanhttp.DefaultClient",
-	{Pkg: "github.com/hashicorp/go-cleanhttp", Name: "DefaultPooledClient"}: "cleanhttp.DefaultPooledClient",
-	{Pkg: "oras.land/oras-go/v2/registry/remote/retry", Name: "NewClient"}:  "retry.NewClient",
+// A constructor is a library function known to return a client without a timeout.
+type constructor struct {
+	name string
+	t    *objType
+}
+
+// noTimeoutConstructors are library functions that return a client without a timeout.
+var noTimeoutConstructors = map[flow.FuncID]constructor{
+	{Pkg: "github.com/hashicorp/go-cleanhttp", Name: "DefaultClient"}:       {"cleanhttp.DefaultClient", httpClient},
+	{Pkg: "github.com/hashicorp/go-cleanhttp", Name: "DefaultPooledClient"}: {"cleanhttp.DefaultPooledClient", httpClient},
+	{Pkg: "oras.land/oras-go/v2/registry/remote/retry", Name: "NewClient"}:  {"retry.NewClient", httpClient},
+	{Pkg: retryablehttpPkg, Name: "NewClient"}:                              {"retryablehttp.NewClient", retryableClient},
+}
+
+// sendsThrough are methods that return an *http.Client sending its requests through their
+// receiver, a client of another type, whose settings bound them.
+var sendsThrough = map[flow.FuncID]*objType{
+	{Pkg: retryablehttpPkg, Recv: "Client", Name: "StandardClient"}: retryableClient,
 }
 
 // noTimeoutVars are package variables of libraries that hold an *http.Client without a
@@ -254,6 +274,15 @@ func init() {
 	add(httpPkg, "Client", "Do", HTTP, "", func(w *walker, s *flow.Site) (verdict, bool) {
 		return either(w.obj(s.Recv, nil, httpClient), w.req(s.Arg(0), nil)), true
 	})
+	// go-retryablehttp: every attempt goes through the client's HTTPClient.
+	for name, method := range map[string]string{"Get": "GET", "Head": "HEAD", "Post": "POST", "PostForm": "POST"} {
+		add(retryablehttpPkg, "Client", name, HTTP, method, func(w *walker, s *flow.Site) (verdict, bool) {
+			return either(w.obj(s.Recv, nil, retryableClient), noContext()), true
+		})
+	}
+	add(retryablehttpPkg, "Client", "Do", HTTP, "", func(w *walker, s *flow.Site) (verdict, bool) {
+		return either(w.obj(s.Recv, nil, retryableClient), w.req(s.Arg(0), nil)), true
+	})
 	roundTrip := func(w *walker, s *flow.Site) (verdict, bool) { return w.req(s.Arg(0), nil), true }
 	add(httpPkg, "Transport", "RoundTrip", HTTP, "", roundTrip)
 	add(httpPkg, "RoundTripper", "RoundTrip", HTTP, "", roundTrip)
@@ -403,7 +432,13 @@ func (w *walker) listenerAddr(v ssa.Value, depth int) bool {
 	return self
 }
 
+// pkgNames are the names of the packages whose name is not their path's last element.
+var pkgNames = map[string]string{retryablehttpPkg: "retryablehttp"}
+
 func shortPkg(path string) string {
+	if name, ok := pkgNames[path]; ok {
+		return name
+	}
 	if i := strings.LastIndex(path, "/"); i >= 0 {
 		return path[i+1:]
 	}

@@ -160,6 +160,16 @@ func (k SourceKind) Contextless() bool {
 type Source struct {
 	Kind SourceKind // zero: the model does not know
 	Pos  token.Pos  // the call or literal that makes it; NoPos for NoContext
+	// Name names a library's form of the kind: "retryablehttp.NewRequest" for NewRequest.
+	Name string
+}
+
+// String names the source as code: "context.Background()", "retryablehttp.NewRequest".
+func (s Source) String() string {
+	if s.Name != "" {
+		return s.Name
+	}
+	return s.Kind.String()
 }
 
 // ContractKind says why a function has no context to give its remote calls.
@@ -199,8 +209,10 @@ const (
 // An Origin is where a client or dialer without a timeout is built.
 type Origin struct {
 	Kind OriginKind
-	// Type is "http.Client", "net.Dialer" or "tls.Dialer".
+	// Type is "http.Client", "net.Dialer", "tls.Dialer" or "retryablehttp.Client".
 	Type string
+	// Field is where its timeout would be set: "Timeout", "HTTPClient.Timeout".
+	Field string
 	// Pos is the composite literal's left brace, new's parenthesis, the local or package
 	// variable's or field's name, the constructor call; NoPos for http.DefaultClient.
 	Pos token.Pos

@@ -27,7 +27,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:        docs.URL("remote"),
 	Requires:   []*analysis.Analyzer{ssapkg.Analyzer, ssapkg.Stores},
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(ParamFact)},
+	FactTypes:  []analysis.Fact{new(ParamFact), new(ResultFact)},
 	Run:        run,
 }
 
@@ -62,13 +62,14 @@ type state struct {
 	pass *analysis.Pass
 	pkg  *ssa.Package
 
-	stores         *flow.Stores               // values stored into struct fields and package variables
-	fieldTouched   map[*types.Var]bool        // fields whose own fields are assigned (f.Timeout = ...)
-	globalTouched  map[*ssa.Global]bool       // package variables whose fields are assigned
-	untraced       map[*objType]bool          // types whose timeout is set on a value the model cannot trace
-	defaultTouched bool                       // http.DefaultClient is reassigned
-	summaries      map[*ssa.Function][]Passed // the package's own ParamFacts
-	imported       map[*types.Func]*ParamFact // memo of imported facts (nil: none)
+	stores         *flow.Stores                // values stored into struct fields and package variables
+	fieldTouched   map[*types.Var]bool         // fields whose own fields are assigned (f.Timeout = ...)
+	globalTouched  map[*ssa.Global]bool        // package variables whose fields are assigned
+	untraced       map[*objType]bool           // types whose timeout is set on a value the model cannot trace
+	defaultTouched bool                        // http.DefaultClient is reassigned
+	summaries      map[*ssa.Function][]Passed  // the package's own ParamFacts
+	imported       map[*types.Func]*ParamFact  // memo of imported facts (nil: none)
+	results        map[*types.Func]*ResultFact // memo of imported ResultFacts (nil: none)
 	funcs          []*ssa.Function
 	bounds         map[*ssa.Function]Contract        // memo of bound
 	callers        map[*ssa.Function][]*ssa.Function // static callers, built on first need
@@ -90,6 +91,7 @@ func run(pass *analysis.Pass) (any, error) {
 		untraced:      make(map[*objType]bool),
 		summaries:     make(map[*ssa.Function][]Passed),
 		imported:      make(map[*types.Func]*ParamFact),
+		results:       make(map[*types.Func]*ResultFact),
 		bounds:        make(map[*ssa.Function]Contract),
 	}
 	funcs := ssapkg.AllFuncs(ssaRes)

@@ -82,7 +82,7 @@ func (c *Call) summary(fset *token.FileSet) string {
 		case NoContext:
 			why = append(why, "no context")
 		default:
-			why = append(why, "context from "+t.Context.Kind.String())
+			why = append(why, "context from "+t.Context.String())
 		}
 		if len(why) > 0 {
 			fmt.Fprintf(&b, " (%s)", strings.Join(why, "; "))

@@ -21,3 +21,8 @@ func calls(c *facts.Client, ctx context.Context) { // want calls:`passes the con
 	facts.FetchTimed(ctx, "u")
 	facts.FetchAll(context.Background(), nil) // want `HTTP call http.Client.Do via FetchAll: unbounded \(context from context.Background\(\)\)`
 }
+
+func constructed() {
+	facts.NewClient().Get("u")      // want `HTTP call http.Client.Get \(GET\): unbounded \(the http.Client returned by facts.NewClient at line 26; no context\)`
+	facts.NewTimedClient().Get("u") // want `HTTP call http.Client.Get \(GET\): unknown`
+}
