@@ -17,7 +17,10 @@
 //     built: a composite literal, new(http.Client), http.DefaultClient, a package variable,
 //     a struct field the package assigns or leaves zero, a constructor of the same package or,
 //     through a fact, of another, with what the constructor and its caller set on it; a
-//     go-retryablehttp client (and its StandardClient) is bounded by its HTTPClient's Timeout;
+//     go-retryablehttp client (and its StandardClient) is bounded by its HTTPClient's Timeout.
+//     A client handed to a function (of this package, or of another through a fact) that
+//     sends such a request through it is reported where it is built, as if the request were
+//     sent there;
 //   - net.Dial and DialTCP, tls.Dial, and net.Dialer and tls.Dialer without a Timeout, dialing
 //     without a context or with one that has no deadline;
 //   - gRPC: calls through generated stubs or a ClientConn with a context that has no deadline;
@@ -61,7 +64,8 @@
 //     package's interface (and helpers called only from them), where the interface decides;
 //   - clients whose Timeout is set to anything but a zero constant, even a variable, or
 //     written out as Timeout: 0 (no timeout on purpose, for streaming); clients passed to a
-//     function that could set their Timeout; database/sql's Ping.
+//     function that could set their Timeout (that sets it, stores the client, or is not
+//     known to only use it); database/sql's Ping.
 //
 // An http.Transport's own timeouts (dial, TLS handshake, response header) do not bound
 // reading the body, so they do not count.

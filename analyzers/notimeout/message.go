@@ -72,6 +72,9 @@ func (c *checker) message(call *remote.Call) string {
 	name, fn := c.name(call.Func), call.Instr.Parent()
 	hangs := ", so " + consequence(call)
 	switch {
+	case call.Via != nil && call.Via.Client != "" && t.Client != nil:
+		// The client handed to the function is the line to change.
+		return fmt.Sprintf("%s sends %s through %s (no %s)%s", name, request(t), c.client(t.Client), t.Client.Field, hangs)
 	case call.Via != nil && t.Context.Kind == remote.NoContext:
 		msg := fmt.Sprintf("%s calls %s without a context%s", name, call.Via.Callee, hangs)
 		if call.Via.Instead != "" {
@@ -244,6 +247,8 @@ func article(typ string) string {
 func (r *related) via(from *types.Package, call *remote.Call) {
 	name, p := flow.Name(call.Func, from), call.Via
 	switch {
+	case p.Client != "":
+		r.add(call.Func.Pos(), "%s sends requests through the %s it is given", name, p.Client)
 	case p.Index < 0:
 		r.add(call.Func.Pos(), "%s calls %s without a context", name, p.Callee)
 	case p.Request:

@@ -141,8 +141,44 @@ func (st *state) checkPassed(c *ssa.CallCommon) {
 				continue // a method called on it
 			}
 		}
+		if objTypeOf(a.Type()) != nil && st.usesOnly(c, i) {
+			continue // a function that sends through it, without setting a timeout on it
+		}
 		st.touch(load.X)
 	}
+}
+
+// usesOnly reports whether the function c calls uses its argument i, a client or dialer,
+// without setting a timeout on it or handing it to code that may: by its body for a function
+// of this package, by its ParamFact (it sends requests through that parameter) for another's.
+func (st *state) usesOnly(c *ssa.CallCommon, i int) bool {
+	fn := c.StaticCallee()
+	if c.IsInvoke() || fn == nil {
+		return false
+	}
+	if fn.Pkg != st.pkg {
+		for _, p := range st.passed(fn) {
+			if p.Index == i && p.Client != "" {
+				return true
+			}
+		}
+		return false
+	}
+	if i >= len(fn.Params) || len(fn.Blocks) == 0 {
+		return false
+	}
+	p := fn.Params[i]
+	t := objTypeOf(p.Type())
+	if t == nil {
+		return false
+	}
+	if r, ok := st.readOnly[p]; ok {
+		return r
+	}
+	st.readOnly[p] = true // in progress: a recursive call sets nothing more
+	r := st.walker(fn).fieldsSet(p, t, nil, 0).k == vUnbounded
+	st.readOnly[p] = r
+	return r
 }
 
 // touch notes that the struct field or package variable at addr may be given a timeout
@@ -204,10 +240,17 @@ func (w *walker) obj1(v ssa.Value, f *frame, t *objType) verdict {
 		}
 		return unknown
 	case *ssa.Parameter:
-		if r := w.param(v, f, false, eval); r.k != vParam {
+		r := w.param(v, f, false, eval)
+		if r.k != vParam {
 			return r
 		}
-		return unknown // a client from the caller: the caller's business
+		// The caller's client: unless this function sets a timeout on it, the caller's
+		// business, checked where it passes one (through a ParamFact).
+		if s := w.fieldsSet(v, t, nil, 0); s.k != vUnbounded {
+			return s
+		}
+		r.obj = t
+		return r
 	case *ssa.FreeVar:
 		if f == nil {
 			return w.freeVar(v, func(b ssa.Value) verdict { return w.obj1(b, nil, t) })
@@ -386,8 +429,10 @@ func (w *walker) fieldsSet(a ssa.Value, t *objType, origin *Origin, depth int) v
 			if _, remote := rules[flow.ID(flow.Callee(c))]; remote {
 				continue // dialed with: remote calls do not set timeouts
 			}
-			if slices.Contains(c.Args, a) {
-				result = unknown // passed to a function that may set a timeout
+			for i, arg := range c.Args {
+				if arg == a && !w.st.usesOnly(c, i) {
+					result = unknown // passed to a function that may set a timeout
+				}
 			}
 		}
 	}

@@ -55,8 +55,11 @@
 //     http.Client that nothing assigns; what the caller sets on a constructor's result counts
 //     too. A go-retryablehttp client (its Do, Get, Head, Post and PostForm, and the
 //     http.Client its StandardClient returns) is bounded by its HTTPClient's Timeout, which
-//     retryablehttp.NewClient leaves unset. A client from a parameter, another package's
-//     variable or function, or passed to a function that could set its Timeout, is unknown;
+//     retryablehttp.NewClient leaves unset. A client from a parameter is the caller's
+//     (unless the function sets a timeout on it), like a context: see ParamFact. A client
+//     from another package's variable or function, or passed to a function that could set
+//     its Timeout, is unknown; a function that only uses it (of this package, by its body; of
+//     another, by its ParamFact) does not make it so;
 //   - a net.Dialer: its Timeout or Deadline field; a tls.Dialer: its NetDialer;
 //   - a gRPC dial: grpc.WithTimeout among its options, or its context.
 //
@@ -65,7 +68,10 @@
 //
 // A function that passes the context of one of its parameters (a context.Context, or an
 // *http.Request's) to a remote call that nothing else bounds gets a ParamFact, so that its
-// callers, in this package or in others, are checked where they make the context. A function
+// callers, in this package or in others, are checked where they make the context. So does a
+// function that sends a request without a deadline through the client or dialer of one of
+// its parameters, without setting its timeout: its callers are checked where they build the
+// client they hand it (client := &http.Client{}; fetch(client, url)). A function
 // that passes its context to such a function (of this package or, through its fact, of
 // another) gets one too, to any depth: an SDK's CreateWidget -> doPost -> doRequest ->
 // Client.Do chain marks all three, each naming the remote call at the bottom.

@@ -33,6 +33,12 @@ type Passed struct {
 	Callee  string // the remote call, as flow.Name names it: "DB.Query"
 	At      string // where the remote call is: "client.go:30"
 	Instead string // for Index -1, the function's form that takes a context, if any
+	// Client is set when the parameter is a client or dialer of this type ("http.Client")
+	// through which the function sends a request without a deadline, rather than a context:
+	// the client's timeout decides. Context says why the request has no deadline.
+	Client  string
+	Context SourceKind
+	src     Source // with Client, in this package: where the request is made
 }
 
 func (*ParamFact) AFact() {}
@@ -46,6 +52,10 @@ func (f *ParamFact) String() string {
 		}
 		if p.Index < 0 {
 			parts = append(parts, fmt.Sprintf("no context to %s at %s", p.Name, p.At))
+			continue
+		}
+		if p.Client != "" {
+			parts = append(parts, fmt.Sprintf("the %s of parameter %d to %s at %s, without a deadline", p.Client, p.Index, p.Name, p.At))
 			continue
 		}
 		parts = append(parts, fmt.Sprintf("%s of parameter %d to %s at %s", what, p.Index, p.Name, p.At))
@@ -133,6 +143,9 @@ func (st *state) summarise(calls []*Call) map[*ssa.Function]bool {
 			continue
 		}
 		p := Passed{Index: index, Request: t.Request, Kind: c.Kind, Name: c.Name, Instead: instead}
+		if t.ParamClient != "" {
+			p.Client, p.Context, p.src = t.ParamClient, t.Context.Kind, t.Context
+		}
 		if c.Via != nil {
 			// Passed on to a function that passes it on: the remote call is its.
 			p.Callee, p.At = c.Via.Callee, c.Via.At
@@ -213,6 +226,16 @@ func (st *state) builds(fn *ssa.Function) []Built {
 	return out
 }
 
+// objTypeNamed returns the client or dialer type whose display name is name, or nil.
+func objTypeNamed(name string) *objType {
+	for _, o := range objTypes {
+		if o.display == name {
+			return o
+		}
+	}
+	return nil
+}
+
 // objTypeOf returns the client or dialer type t points to, or nil.
 func objTypeOf(t types.Type) *objType {
 	for _, o := range objTypes {
@@ -291,6 +314,18 @@ func (st *state) via(call ssa.CallInstruction) *Call {
 		switch {
 		case p.Index < 0:
 			v = noContext()
+		case p.Client != "":
+			// The caller's client, through which the function sends a request without a
+			// deadline: where the client is built decides.
+			t := objTypeNamed(p.Client)
+			if t == nil {
+				continue
+			}
+			v = w.obj(common.Args[p.Index], nil, t)
+			if v.k == vUnbounded || v.k == vParam {
+				v.src = p.src
+				v.src.Kind = p.Context
+			}
 		case p.Request:
 			v = w.req(common.Args[p.Index], nil)
 		default:

@@ -114,6 +114,10 @@ type Timeout struct {
 	// Request is set when the context that decides is an *http.Request's: the parameter
 	// Param's, or, for a call Via a function, the argument's.
 	Request bool
+	// ParamClient is set, for an Unknown status that only depends on the caller, when what
+	// decides is the client or dialer of parameter Param, of this type ("http.Client"): the
+	// request sent through it has no deadline, and Context says why.
+	ParamClient string
 }
 
 // SourceKind says where the context of a call without a deadline comes from.

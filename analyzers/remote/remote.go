@@ -70,6 +70,7 @@ type state struct {
 	summaries      map[*ssa.Function][]Passed  // the package's own ParamFacts
 	imported       map[*types.Func]*ParamFact  // memo of imported facts (nil: none)
 	results        map[*types.Func]*ResultFact // memo of imported ResultFacts (nil: none)
+	readOnly       map[*ssa.Parameter]bool     // memo of usesOnly for the package's functions
 	funcs          []*ssa.Function
 	bounds         map[*ssa.Function]Contract        // memo of bound
 	callers        map[*ssa.Function][]*ssa.Function // static callers, built on first need
@@ -92,6 +93,7 @@ func run(pass *analysis.Pass) (any, error) {
 		summaries:     make(map[*ssa.Function][]Passed),
 		imported:      make(map[*types.Func]*ParamFact),
 		results:       make(map[*types.Func]*ResultFact),
+		readOnly:      make(map[*ssa.Parameter]bool),
 		bounds:        make(map[*ssa.Function]Contract),
 	}
 	funcs := ssapkg.AllFuncs(ssaRes)

@@ -90,8 +90,11 @@ func (c *Call) summary(fset *token.FileSet) string {
 	case Unknown:
 		if t.Param >= 0 {
 			kind := "context"
-			if t.Request {
+			switch {
+			case t.Request:
 				kind = "request"
+			case t.ParamClient != "":
+				kind = "client"
 			}
 			fmt.Fprintf(&b, " (%s from parameter %d)", kind, t.Param)
 		}

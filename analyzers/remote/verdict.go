@@ -16,10 +16,11 @@ const (
 // reaches, and when nothing does, why.
 type verdict struct {
 	k      vkind
-	param  int    // vParam: the parameter's index in the function's SSA parameters
-	req    bool   // vParam: the parameter is a request whose context decides
-	by     string // vBounded: what bounds it
-	src    Source // vUnbounded: where the context without a deadline comes from, or NoContext
+	param  int      // vParam: the parameter's index in the function's SSA parameters
+	req    bool     // vParam: the parameter is a request whose context decides
+	obj    *objType // vParam: the parameter is a client or dialer of this type, whose timeout decides
+	by     string   // vBounded: what bounds it
+	src    Source   // vUnbounded: where the context without a deadline comes from, or NoContext
 	origin *Origin
 }
 
@@ -43,7 +44,7 @@ var joinRank = [...]int{vNone: 0, vUnbounded: 1, vParam: 2, vUnknown: 3, vBounde
 // field). Of two unbounded paths the first explains it; paths that depend on different
 // parameters are unknown.
 func join(a, b verdict) verdict {
-	if a.k == vParam && b.k == vParam && (a.param != b.param || a.req != b.req) {
+	if a.k == vParam && b.k == vParam && (a.param != b.param || a.req != b.req || a.obj != b.obj) {
 		return unknown
 	}
 	if joinRank[b.k] > joinRank[a.k] {
@@ -61,6 +62,9 @@ func either(a, b verdict) verdict {
 	case b.k == vBounded:
 		return b
 	case a.k == vParam && b.k == vUnbounded:
+		if a.obj != nil {
+			a.src = b.src // the caller's client, and why the request has no deadline
+		}
 		return a
 	case b.k == vParam && a.k == vUnbounded:
 		return b
@@ -88,6 +92,9 @@ func (v verdict) timeout() Timeout {
 		t.Status, t.Context, t.Client = Unbounded, v.src, v.origin
 	case vParam:
 		t.Param, t.Request = v.param, v.req
+		if v.obj != nil {
+			t.ParamClient, t.Context = v.obj.display, v.src
+		}
 	}
 	return t
 }

@@ -83,3 +83,9 @@ func NewClient() *http.Client { // want NewClient:`returns the http.Client made 
 func NewTimedClient() *http.Client {
 	return &http.Client{Timeout: time.Second}
 }
+
+// A client handed down: the callers' clients decide.
+func Download(c *http.Client, url string) error { // want Download:`passes the http.Client of parameter 0 to http.Client.Get at facts.go:89, without a deadline`
+	_, err := c.Get(url) // want `HTTP call http.Client.Get \(GET\): unknown \(client from parameter 0\)`
+	return err
+}

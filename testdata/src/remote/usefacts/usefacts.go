@@ -26,3 +26,9 @@ func constructed() {
 	facts.NewClient().Get("u")      // want `HTTP call http.Client.Get \(GET\): unbounded \(the http.Client returned by facts.NewClient at line 26; no context\)`
 	facts.NewTimedClient().Get("u") // want `HTTP call http.Client.Get \(GET\): unknown`
 }
+
+func handDown() {
+	c := &http.Client{}
+	facts.Download(c, "u")                                  // want `HTTP call http.Client.Get via Download: unbounded \(the http.Client made at line 31; no context\)`
+	facts.Download(&http.Client{Timeout: time.Second}, "u") // want `HTTP call http.Client.Get via Download: bounded by http.Client.Timeout`
+}
