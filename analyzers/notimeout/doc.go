@@ -18,6 +18,8 @@
 //     a struct field the package assigns or leaves zero, a constructor of the same package or,
 //     through a fact, of another, with what the constructor and its caller set on it; a
 //     go-retryablehttp client (and its StandardClient) is bounded by its HTTPClient's Timeout.
+//     A default client used when the caller gives none (if opts.Client == nil { c =
+//     http.DefaultClient }) is reported when it has no Timeout, naming that path.
 //     A client handed to a function (of this package, or of another through a fact) that
 //     sends such a request through it is reported where it is built, as if the request were
 //     sent there;

@@ -35,6 +35,7 @@ func (c *checker) reportClient(g *group) {
 		rel.add(call.Pos(), "%s sends %s through it", c.name(call.Func), request(call.Timeout))
 		rel.source(call.Timeout.Context)
 	}
+	rel.given(o)
 	d := analysis.Diagnostic{Pos: o.Pos, Message: msg, Related: rel}
 	if lit, ok := c.literal(o); ok && typeis.Named(c.pass.TypesInfo.TypeOf(lit), "net/http", "Client") {
 		if hasField(lit, "Timeout") {
@@ -168,17 +169,25 @@ func theRequest(t remote.Timeout) string {
 	return "the request's context has no deadline"
 }
 
-// client names a client or dialer without a timeout, for messages about the calls through it.
+// client names a client or dialer without a timeout, for messages about the calls through it;
+// a default that the caller may replace says so.
 func (c *checker) client(o *remote.Origin) string {
+	def := ""
+	if o.Fallback {
+		def = "default "
+	}
 	switch o.Kind {
 	case remote.Default:
+		if o.Fallback {
+			return "the default, " + o.Name + ","
+		}
 		return o.Name
 	case remote.ZeroVar:
-		return fmt.Sprintf("the zero %s in variable %s", o.Type, o.Name)
+		return fmt.Sprintf("the %szero %s in variable %s", def, o.Type, o.Name)
 	case remote.ZeroField:
-		return fmt.Sprintf("the zero %s in field %s", o.Type, o.Name)
+		return fmt.Sprintf("the %szero %s in field %s", def, o.Type, o.Name)
 	}
-	return "this " + o.Type
+	return "this " + def + o.Type
 }
 
 // name is how messages name a function.
@@ -223,6 +232,18 @@ func (r *related) origin(o *remote.Origin) {
 		r.add(o.Pos, "variable %s holds a zero %s, %s", o.Name, o.Type, without(o))
 	case remote.ZeroField:
 		r.add(o.Pos, "field %s holds a zero %s, %s", o.Name, o.Type, without(o))
+	case remote.Default:
+		if o.Fallback {
+			r.add(o.Pos, "%s is the default when no client is given", o.Name)
+		}
+	}
+	r.given(o)
+}
+
+// given adds, for a default the caller may replace, where the caller's client comes in.
+func (r *related) given(o *remote.Origin) {
+	if o.Fallback {
+		r.add(o.Given, "a client given here replaces the default")
 	}
 }
 

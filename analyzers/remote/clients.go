@@ -1,7 +1,9 @@
 package remote
 
 import (
+	"go/ast"
 	"go/token"
+	"go/types"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -235,11 +237,20 @@ func (w *walker) obj1(v ssa.Value, f *frame, t *objType) verdict {
 			return w.zeroField(v, t)
 		}
 	case *ssa.UnOp:
-		if v.Op == token.MUL {
-			return w.load(v.X, f, t)
+		if v.Op != token.MUL {
+			return unknown
 		}
-		return unknown
+		r := w.load(v.X, f, t)
+		if g, ok := v.X.(*ssa.Global); ok && r.origin != nil && r.origin.Kind == Default && !r.origin.Pos.IsValid() {
+			o := *r.origin
+			o.Pos = w.st.named(v.Parent(), g.Object())
+			r.origin = &o
+		}
+		return r
 	case *ssa.Parameter:
+		if f == nil && v.Parent() != w.top {
+			return caller(v.Pos()) // given to a function the walk did not come through
+		}
 		r := w.param(v, f, false, eval)
 		if r.k != vParam {
 			return r
@@ -249,8 +260,12 @@ func (w *walker) obj1(v ssa.Value, f *frame, t *objType) verdict {
 		if s := w.fieldsSet(v, t, nil, 0); s.k != vUnbounded {
 			return s
 		}
-		r.obj = t
+		r.obj, r.at = t, v.Pos()
 		return r
+	case *ssa.Field:
+		if f == nil && given(v.X) {
+			return caller(v.Pos()) // a field of the options a caller gives
+		}
 	case *ssa.FreeVar:
 		if f == nil {
 			return w.freeVar(v, func(b ssa.Value) verdict { return w.obj1(b, nil, t) })
@@ -304,6 +319,9 @@ func (w *walker) load(addr ssa.Value, f *frame, t *objType) verdict {
 		return each(w.st.stores.Globals[a])
 	case *ssa.FieldAddr:
 		fv := flow.FieldVar(a)
+		if f == nil && given(a.X) && fv != nil && len(w.st.stores.Fields[fv]) == 0 {
+			return caller(a.Pos()) // a field of the options a caller gives, set by none here
+		}
 		if fv == nil || fv.Pkg() != w.st.pass.Pkg || w.st.fieldTouched[fv] {
 			return unknown
 		}
@@ -465,6 +483,47 @@ func (w *walker) zeroField(fa *ssa.FieldAddr, t *objType) verdict {
 		return unknown
 	}
 	return verdict{k: vUnbounded, origin: &Origin{Kind: ZeroField, Type: t.display, Field: t.setting, Pos: fv.Pos(), Name: fv.Name()}}
+}
+
+// given reports whether x, a struct or a pointer to one, is a parameter, or a local copy of
+// one (options passed by value), so that its fields are what a caller gives.
+func given(x ssa.Value) bool {
+	switch x := x.(type) {
+	case *ssa.Parameter:
+		return true
+	case *ssa.Alloc:
+		copied := false
+		for _, r := range *x.Referrers() {
+			if st, ok := r.(*ssa.Store); ok && st.Addr == x {
+				if _, ok := st.Val.(*ssa.Parameter); !ok {
+					return false
+				}
+				copied = true
+			}
+		}
+		return copied
+	}
+	return false
+}
+
+// named returns where fn's source first names obj (http.DefaultClient in c = http.DefaultClient),
+// or NoPos.
+func (st *state) named(fn *ssa.Function, obj types.Object) token.Pos {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	syntax := fn.Syntax()
+	if syntax == nil || obj == nil {
+		return token.NoPos
+	}
+	pos := token.NoPos
+	ast.Inspect(syntax, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && !pos.IsValid() && st.pass.TypesInfo.Uses[id] == obj {
+			pos = id.Pos()
+		}
+		return !pos.IsValid()
+	})
+	return pos
 }
 
 // globalID names a package variable as the tables do.

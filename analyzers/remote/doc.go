@@ -55,7 +55,10 @@
 //     http.Client that nothing assigns; what the caller sets on a constructor's result counts
 //     too. A go-retryablehttp client (its Do, Get, Head, Post and PostForm, and the
 //     http.Client its StandardClient returns) is bounded by its HTTPClient's Timeout, which
-//     retryablehttp.NewClient leaves unset. A client from a parameter is the caller's
+//     retryablehttp.NewClient leaves unset. A client that is the caller's when given and a
+//     default without a timeout otherwise (if opts.Client == nil { c = http.DefaultClient },
+//     a literal an option may replace) is that default, marked Fallback: the default path
+//     is real. A client from a parameter is the caller's
 //     (unless the function sets a timeout on it), like a context: see ParamFact. A client
 //     from another package's variable or function, or passed to a function that could set
 //     its Timeout, is unknown; a function that only uses it (of this package, by its body; of

@@ -218,11 +218,17 @@ type Origin struct {
 	// Field is where its timeout would be set: "Timeout", "HTTPClient.Timeout".
 	Field string
 	// Pos is the composite literal's left brace, new's parenthesis, the local or package
-	// variable's or field's name, the constructor call; NoPos for http.DefaultClient.
+	// variable's or field's name, the constructor call, where http.DefaultClient is named (or
+	// NoPos).
 	Pos token.Pos
 	// Alloc is the allocation of a Local origin.
 	Alloc *ssa.Alloc
 	// Name is the constructor's or variable's name ("http.DefaultClient",
 	// "cleanhttp.DefaultClient", the field name).
 	Name string
+	// Fallback is set when the client is a default, used unless the caller gives one
+	// (if opts.Client == nil { c = http.DefaultClient }); Given is where the caller's comes
+	// in: a parameter, an option's field.
+	Fallback bool
+	Given    token.Pos
 }

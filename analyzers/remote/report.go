@@ -10,8 +10,14 @@ import (
 
 // The -remote.report output: one line per remote call, saying what bounds it.
 
-// describe says what an origin is: "http.DefaultClient", "the http.Client made at line 12".
+// describe says what an origin is: "http.DefaultClient", "the http.Client made at line 12",
+// and when it is a default the caller may replace, so.
 func (o *Origin) describe(fset *token.FileSet, from token.Pos) string {
+	if o.Fallback {
+		plain := *o
+		plain.Fallback = false
+		return plain.describe(fset, from) + ", the default when no client is given"
+	}
 	at := where(fset, o.Pos, from)
 	switch o.Kind {
 	case Default:
