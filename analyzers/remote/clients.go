@@ -94,8 +94,9 @@ func (st *state) checkTimeoutField(fa *ssa.FieldAddr) {
 }
 
 // fresh reports whether v, the result of a call, is a value made for the caller, which the
-// walk reads where it is used (what the caller sets on it): the result of a function of
-// another package, or of one of this package that returns only values it makes.
+// walk reads where it is used (what the caller sets on it): the result of a library
+// constructor the tables or a ResultFact know, or of a function of this package that returns
+// only values it makes.
 func (st *state) fresh(v ssa.Value) bool {
 	idx := 0
 	if e, ok := v.(*ssa.Extract); ok {
@@ -106,8 +107,18 @@ func (st *state) fresh(v ssa.Value) bool {
 		return false
 	}
 	fn := call.Call.StaticCallee()
-	if fn == nil || fn.Pkg != st.pkg {
-		return fn != nil
+	if fn == nil {
+		return false
+	}
+	if fn.Pkg != st.pkg {
+		callee := flow.Callee(call.Common())
+		id := flow.ID(callee)
+		_, ctor := noTimeoutConstructors[id]
+		_, std := sendsThrough[id]
+		return ctor || std || slices.ContainsFunc(objTypes, func(t *objType) bool {
+			_, ok := st.constructed(callee, idx, t)
+			return ok
+		})
 	}
 	return st.freshResults(fn, idx)
 }
@@ -516,7 +527,12 @@ func (st *state) named(fn *ssa.Function, obj types.Object) token.Pos {
 	if syntax == nil || obj == nil {
 		return token.NoPos
 	}
+	k := namedKey{fn, obj}
+	if pos, ok := st.names[k]; ok {
+		return pos
+	}
 	pos := token.NoPos
+	defer func() { st.names[k] = pos }()
 	ast.Inspect(syntax, func(n ast.Node) bool {
 		if id, ok := n.(*ast.Ident); ok && !pos.IsValid() && st.pass.TypesInfo.Uses[id] == obj {
 			pos = id.Pos()
@@ -524,6 +540,11 @@ func (st *state) named(fn *ssa.Function, obj types.Object) token.Pos {
 		return !pos.IsValid()
 	})
 	return pos
+}
+
+type namedKey struct {
+	fn  *ssa.Function
+	obj types.Object
 }
 
 // globalID names a package variable as the tables do.

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
@@ -252,16 +253,7 @@ func (st *state) constructed(fn *types.Func, idx int, t *objType) (Built, bool) 
 	if fn == nil || fn.Pkg() == nil || fn.Pkg() == st.pass.Pkg {
 		return Built{}, false
 	}
-	fn = fn.Origin()
-	f, seen := st.results[fn]
-	if !seen {
-		f = new(ResultFact)
-		if !st.pass.ImportObjectFact(fn, f) {
-			f = nil
-		}
-		st.results[fn] = f
-	}
-	if f != nil {
+	if f := importFact(st.pass, st.results, fn); f != nil {
 		for _, b := range f.Results {
 			if b.Index == idx && b.Type == t.display {
 				return b, true
@@ -269,6 +261,24 @@ func (st *state) constructed(fn *types.Func, idx int, t *objType) (Built, bool) 
 		}
 	}
 	return Built{}, false
+}
+
+// importFact returns the fact of type F of the imported function fn (nil when it has none),
+// remembered in memo.
+func importFact[F any, PF interface {
+	*F
+	analysis.Fact
+}](pass *analysis.Pass, memo map[*types.Func]PF, fn *types.Func) PF {
+	fn = fn.Origin()
+	f, seen := memo[fn]
+	if !seen {
+		f = new(F)
+		if !pass.ImportObjectFact(fn, f) {
+			f = nil
+		}
+		memo[fn] = f
+	}
+	return f
 }
 
 // passed returns what the function callee passes on to remote calls: from this package's
@@ -281,19 +291,10 @@ func (st *state) passed(callee *ssa.Function) []Passed {
 	if !ok || obj.Pkg() == st.pass.Pkg {
 		return nil
 	}
-	obj = obj.Origin()
-	f, seen := st.imported[obj]
-	if !seen {
-		f = new(ParamFact)
-		if !st.pass.ImportObjectFact(obj, f) {
-			f = nil
-		}
-		st.imported[obj] = f
+	if f := importFact(st.pass, st.imported, obj); f != nil {
+		return f.Params
 	}
-	if f == nil {
-		return nil
-	}
-	return f.Params
+	return nil
 }
 
 // via returns the remote call that call makes through a function with a ParamFact, or nil.

@@ -2,6 +2,7 @@ package remote
 
 import (
 	_ "embed"
+	"go/token"
 	"go/types"
 	"reflect"
 	"slices"
@@ -71,6 +72,7 @@ type state struct {
 	imported       map[*types.Func]*ParamFact  // memo of imported facts (nil: none)
 	results        map[*types.Func]*ResultFact // memo of imported ResultFacts (nil: none)
 	readOnly       map[*ssa.Parameter]bool     // memo of usesOnly for the package's functions
+	names          map[namedKey]token.Pos      // memo of named
 	funcs          []*ssa.Function
 	bounds         map[*ssa.Function]Contract        // memo of bound
 	callers        map[*ssa.Function][]*ssa.Function // static callers, built on first need
@@ -94,6 +96,7 @@ func run(pass *analysis.Pass) (any, error) {
 		imported:      make(map[*types.Func]*ParamFact),
 		results:       make(map[*types.Func]*ResultFact),
 		readOnly:      make(map[*ssa.Parameter]bool),
+		names:         make(map[namedKey]token.Pos),
 		bounds:        make(map[*ssa.Function]Contract),
 	}
 	funcs := ssapkg.AllFuncs(ssaRes)

@@ -29,3 +29,6 @@ func Or(hc *http.Client) *http.Client { return hc }
 var shared = &http.Client{}
 
 func Shared() *http.Client { return shared }
+
+// The process-wide default client, handed out.
+func Default() *http.Client { return http.DefaultClient }
