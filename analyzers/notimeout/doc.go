@@ -15,7 +15,14 @@
 //     when the request's context has no deadline in reach (context.Background or TODO, or
 //     http.NewRequest, which gives it no context). Clients are followed to where they are
 //     built: a composite literal, new(http.Client), http.DefaultClient, a package variable,
-//     a struct field the package assigns or leaves zero, a constructor of the same package;
+//     a struct field the package assigns or leaves zero, a constructor of the same package or,
+//     through a fact, of another, with what the constructor and its caller set on it; a
+//     go-retryablehttp client (and its StandardClient) is bounded by its HTTPClient's Timeout.
+//     A default client used when the caller gives none (if opts.Client == nil { c =
+//     http.DefaultClient }) is reported when it has no Timeout, naming that path.
+//     A client handed to a function (of this package, or of another through a fact) that
+//     sends such a request through it is reported where it is built, as if the request were
+//     sent there;
 //   - net.Dial and DialTCP, tls.Dial, and net.Dialer and tls.Dialer without a Timeout, dialing
 //     without a context or with one that has no deadline;
 //   - gRPC: calls through generated stubs or a ClientConn with a context that has no deadline;
@@ -23,8 +30,14 @@
 //     without a deadline;
 //   - database/sql: Query, QueryRow, Exec, Prepare and Begin of sql.DB, Tx and Stmt (no
 //     context at all), and their ...Context forms with a context that has no deadline;
+//   - cloud and storage SDKs, whose default HTTP clients have no timeout: calls through an
+//     aws-sdk-go-v2 service client or paginator, Cloud Storage, minio-go or an Azure SDK
+//     client with a context that has no deadline; oras-go's retry.NewClient and
+//     retry.DefaultClient, http.Clients without a Timeout;
 //   - a call of a function, of this package or another, that passes the context it is given to
-//     such a remote call with nothing else bounding it, when the context given has no deadline.
+//     such a remote call with nothing else bounding it, directly or through any number of
+//     wrappers (CreateWidget -> doPost -> doRequest -> Client.Do), when the context given has
+//     no deadline.
 //
 // A context has a deadline "in reach" when context.WithTimeout, WithDeadline,
 // WithTimeoutCause or WithDeadlineCause is on its way to the call, within the function and
@@ -37,10 +50,13 @@
 // Not reported (each a case in the tests, most found on real code):
 //
 //   - calls in _test.go files, in generated files, and in packages written for tests: named
-//     like a test helper (apmtest, testutil, testsuite) or importing testing, testify,
-//     gomock, ginkgo or gotest.tools in their non-test files;
+//     like a test helper (apmtest, testutil, testsuite) or a benchmark harness (bench,
+//     benchmarks, nats-bench for a command), or importing testing, testify, gomock, ginkgo or
+//     gotest.tools in their non-test files;
 //   - calls to this machine by a constant address (a readiness poll of
-//     http://localhost:8080/ping, a dial of ln.Addr() or "127.0.0.1:"+port);
+//     http://localhost:8080/ping, a dial of "127.0.0.1:"+port), and dials of the address of a
+//     listener the program holds (ln.Addr(), also kept in a struct field that holds nothing
+//     else);
 //   - streaming gRPC calls (long-lived by design); grpc.NewClient, which never blocks;
 //     net.Dial of UDP, IP and Unix sockets, which do not wait for a peer;
 //   - database/sql calls in a package using an embedded database (SQLite, ql, DuckDB);
@@ -50,7 +66,8 @@
 //     package's interface (and helpers called only from them), where the interface decides;
 //   - clients whose Timeout is set to anything but a zero constant, even a variable, or
 //     written out as Timeout: 0 (no timeout on purpose, for streaming); clients passed to a
-//     function that could set their Timeout; database/sql's Ping.
+//     function that could set their Timeout (that sets it, stores the client, or is not
+//     known to only use it); database/sql's Ping.
 //
 // An http.Transport's own timeouts (dial, TLS handshake, response header) do not bound
 // reading the body, so they do not count.

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 	"github.com/idemlint/idemlint/analyzers/remote"
 )
 
@@ -21,8 +22,8 @@ import (
 // request without a deadline through it, with the fix when the client is a composite literal.
 func (c *checker) reportClient(g *group) {
 	o, first := g.origin, g.calls[0]
-	msg := fmt.Sprintf("%s has no Timeout, so a stalled server hangs %s, whose request has no deadline",
-		c.client(o), c.name(first.Func))
+	msg := fmt.Sprintf("%s has no %s, so a stalled server hangs %s, whose request has no deadline",
+		c.client(o), o.Field, c.name(first.Func))
 	switch n := len(g.calls) - 1; {
 	case n == 1:
 		msg += " (and 1 other call)"
@@ -34,8 +35,9 @@ func (c *checker) reportClient(g *group) {
 		rel.add(call.Pos(), "%s sends %s through it", c.name(call.Func), request(call.Timeout))
 		rel.source(call.Timeout.Context)
 	}
+	rel.given(o)
 	d := analysis.Diagnostic{Pos: o.Pos, Message: msg, Related: rel}
-	if lit, ok := c.literal(o); ok {
+	if lit, ok := c.literal(o); ok && typeis.Named(c.pass.TypesInfo.TypeOf(lit), "net/http", "Client") {
 		if hasField(lit, "Timeout") {
 			return // Timeout: 0 written out: no timeout on purpose
 		}
@@ -71,6 +73,9 @@ func (c *checker) message(call *remote.Call) string {
 	name, fn := c.name(call.Func), call.Instr.Parent()
 	hangs := ", so " + consequence(call)
 	switch {
+	case call.Via != nil && call.Via.Client != "" && t.Client != nil:
+		// The client handed to the function is the line to change.
+		return fmt.Sprintf("%s sends %s through %s (no %s)%s", name, request(t), c.client(t.Client), t.Client.Field, hangs)
 	case call.Via != nil && t.Context.Kind == remote.NoContext:
 		msg := fmt.Sprintf("%s calls %s without a context%s", name, call.Via.Callee, hangs)
 		if call.Via.Instead != "" {
@@ -87,7 +92,7 @@ func (c *checker) message(call *remote.Call) string {
 	case call.Kind == remote.HTTP && t.Client != nil && t.Client.Kind == remote.Default && call.Func.Signature().Recv() == nil:
 		return fmt.Sprintf("%s uses http.DefaultClient (no timeout)%s; use a client with a Timeout", name, hangs)
 	case call.Kind == remote.HTTP && t.Client != nil:
-		return fmt.Sprintf("%s has no Timeout and %s%s", c.client(t.Client), theRequest(t), hangs)
+		return fmt.Sprintf("%s has no %s and %s%s", c.client(t.Client), t.Client.Field, theRequest(t), hangs)
 	case call.Kind == remote.HTTP:
 		return fmt.Sprintf("%s's %s%s", name, strings.TrimPrefix(theRequest(t), "the "), hangs)
 	case call.Kind == remote.Dial:
@@ -164,17 +169,25 @@ func theRequest(t remote.Timeout) string {
 	return "the request's context has no deadline"
 }
 
-// client names a client or dialer without a timeout, for messages about the calls through it.
+// client names a client or dialer without a timeout, for messages about the calls through it;
+// a default that the caller may replace says so.
 func (c *checker) client(o *remote.Origin) string {
+	def := ""
+	if o.Fallback {
+		def = "default "
+	}
 	switch o.Kind {
 	case remote.Default:
+		if o.Fallback {
+			return "the default, " + o.Name + ","
+		}
 		return o.Name
 	case remote.ZeroVar:
-		return fmt.Sprintf("the zero %s in variable %s", o.Type, o.Name)
+		return fmt.Sprintf("the %szero %s in variable %s", def, o.Type, o.Name)
 	case remote.ZeroField:
-		return fmt.Sprintf("the zero %s in field %s", o.Type, o.Name)
+		return fmt.Sprintf("the %szero %s in field %s", def, o.Type, o.Name)
 	}
-	return "this " + o.Type
+	return "this " + def + o.Type
 }
 
 // name is how messages name a function.
@@ -202,7 +215,7 @@ func (r *related) source(s remote.Source) {
 	case remote.WithoutCancel:
 		r.add(s.Pos, "context.WithoutCancel drops the deadline")
 	case remote.NewRequest, remote.TestRequest:
-		r.add(s.Pos, "%s gives the request no context", s.Kind)
+		r.add(s.Pos, "%s gives the request no context", s)
 	case remote.RequestLiteral:
 		r.add(s.Pos, "this http.Request literal has no context")
 	}
@@ -212,20 +225,51 @@ func (r *related) source(s remote.Source) {
 func (r *related) origin(o *remote.Origin) {
 	switch o.Kind {
 	case remote.Local:
-		r.add(o.Pos, "this %s has no Timeout", o.Type)
+		r.add(o.Pos, "this %s has no %s", o.Type, o.Field)
 	case remote.Constructor:
-		r.add(o.Pos, "%s returns an %s without a Timeout", o.Name, o.Type)
+		r.add(o.Pos, "%s returns %s %s %s", o.Name, article(o.Type), o.Type, without(o))
 	case remote.ZeroVar:
-		r.add(o.Pos, "variable %s holds a zero %s, without a Timeout", o.Name, o.Type)
+		r.add(o.Pos, "variable %s holds a zero %s, %s", o.Name, o.Type, without(o))
 	case remote.ZeroField:
-		r.add(o.Pos, "field %s holds a zero %s, without a Timeout", o.Name, o.Type)
+		r.add(o.Pos, "field %s holds a zero %s, %s", o.Name, o.Type, without(o))
+	case remote.Default:
+		if o.Fallback {
+			r.add(o.Pos, "%s is the default when no client is given", o.Name)
+		}
 	}
+	r.given(o)
+}
+
+// given adds, for a default the caller may replace, where the caller's client comes in.
+func (r *related) given(o *remote.Origin) {
+	if o.Fallback {
+		r.add(o.Given, "a client given here replaces the default")
+	}
+}
+
+// without says that a client or dialer lacks its timeout: "without a Timeout", "with no
+// HTTPClient.Timeout".
+func without(o *remote.Origin) string {
+	if o.Field == "Timeout" {
+		return "without a Timeout"
+	}
+	return "with no " + o.Field
+}
+
+// article is the indefinite article for a type's name: "an http.Client", "a net.Dialer".
+func article(typ string) string {
+	if strings.HasPrefix(typ, "http.") {
+		return "an"
+	}
+	return "a"
 }
 
 // via adds the function that call goes through, at its declaration.
 func (r *related) via(from *types.Package, call *remote.Call) {
 	name, p := flow.Name(call.Func, from), call.Via
 	switch {
+	case p.Client != "":
+		r.add(call.Func.Pos(), "%s sends requests through the %s it is given", name, p.Client)
 	case p.Index < 0:
 		r.add(call.Func.Pos(), "%s calls %s without a context", name, p.Callee)
 	case p.Request:

@@ -84,7 +84,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if call.Timeout.Status != remote.Unbounded || call.Stream || call.Contract.Kind != 0 || call.Loopback || testcode.At(c.pass, call.Pos()) {
 			continue
 		}
-		if o := call.Timeout.Client; call.Kind == remote.HTTP && call.Via == nil && o != nil && grouped(o) && !testcode.At(c.pass, o.Pos) {
+		if o := call.Timeout.Client; call.Kind == remote.HTTP && (call.Via == nil || call.Via.Client != "") && o != nil && grouped(o) && !testcode.At(c.pass, o.Pos) {
 			g := byOrigin[o.Pos]
 			if g == nil {
 				g = &group{origin: o}

@@ -1,7 +1,9 @@
 package remote
 
 import (
+	"go/ast"
 	"go/token"
+	"go/types"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -35,6 +37,9 @@ func (st *state) index(funcs []*ssa.Function) {
 					case *ssa.Global:
 						if isDefaultClient(addr) {
 							st.defaultTouched = true
+						}
+						if addr.Pkg != st.pkg {
+							st.globalTouched[addr] = true // another package's variable replaced
 						}
 					}
 				case *ssa.FieldAddr:
@@ -72,6 +77,10 @@ func (st *state) checkTimeoutField(fa *ssa.FieldAddr) {
 		}
 		switch base := fa.X.(type) {
 		case *ssa.Alloc, *ssa.Parameter:
+		case *ssa.Call, *ssa.Extract:
+			if !st.fresh(base) {
+				st.untraced[t] = true
+			}
 		case *ssa.UnOp:
 			if !st.touch(base.X) {
 				st.untraced[t] = true
@@ -82,6 +91,53 @@ func (st *state) checkTimeoutField(fa *ssa.FieldAddr) {
 			}
 		}
 	}
+}
+
+// fresh reports whether v, the result of a call, is a value made for the caller, which the
+// walk reads where it is used (what the caller sets on it): the result of a library
+// constructor the tables or a ResultFact know, or of a function of this package that returns
+// only values it makes.
+func (st *state) fresh(v ssa.Value) bool {
+	idx := 0
+	if e, ok := v.(*ssa.Extract); ok {
+		v, idx = e.Tuple, e.Index
+	}
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	fn := call.Call.StaticCallee()
+	if fn == nil {
+		return false
+	}
+	if fn.Pkg != st.pkg {
+		callee := flow.Callee(call.Common())
+		id := flow.ID(callee)
+		_, ctor := noTimeoutConstructors[id]
+		_, std := sendsThrough[id]
+		return ctor || std || slices.ContainsFunc(objTypes, func(t *objType) bool {
+			_, ok := st.constructed(callee, idx, t)
+			return ok
+		})
+	}
+	return st.freshResults(fn, idx)
+}
+
+// freshResults reports whether fn, of this package, returns as its result idx only values it
+// makes: composite literals, new(T), and fresh results of calls.
+func (st *state) freshResults(fn *ssa.Function, idx int) bool {
+	for r := range returned(fn, idx) {
+		switch r := flow.Unwrap(r).(type) {
+		case *ssa.Alloc:
+		case *ssa.Call, *ssa.Extract:
+			if !st.fresh(r) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // checkPassed notes the struct fields and package variables whose value a call passes as an
@@ -98,8 +154,44 @@ func (st *state) checkPassed(c *ssa.CallCommon) {
 				continue // a method called on it
 			}
 		}
+		if objTypeOf(a.Type()) != nil && st.usesOnly(c, i) {
+			continue // a function that sends through it, without setting a timeout on it
+		}
 		st.touch(load.X)
 	}
+}
+
+// usesOnly reports whether the function c calls uses its argument i, a client or dialer,
+// without setting a timeout on it or handing it to code that may: by its body for a function
+// of this package, by its ParamFact (it sends requests through that parameter) for another's.
+func (st *state) usesOnly(c *ssa.CallCommon, i int) bool {
+	fn := c.StaticCallee()
+	if c.IsInvoke() || fn == nil {
+		return false
+	}
+	if fn.Pkg != st.pkg {
+		for _, p := range st.passed(fn) {
+			if p.Index == i && p.Client != "" {
+				return true
+			}
+		}
+		return false
+	}
+	if i >= len(fn.Params) || len(fn.Blocks) == 0 {
+		return false
+	}
+	p := fn.Params[i]
+	t := objTypeOf(p.Type())
+	if t == nil {
+		return false
+	}
+	if r, ok := st.readOnly[p]; ok {
+		return r
+	}
+	st.readOnly[p] = true // in progress: a recursive call sets nothing more
+	r := st.walker(fn).fieldsSet(p, t, nil, 0).k == vUnbounded
+	st.readOnly[p] = r
+	return r
 }
 
 // touch notes that the struct field or package variable at addr may be given a timeout
@@ -135,6 +227,13 @@ func (w *walker) obj1(v ssa.Value, f *frame, t *objType) verdict {
 		return r
 	}
 	eval := func(v ssa.Value, f *frame) verdict { return w.obj1(v, f, t) }
+	switch v.(type) {
+	case *ssa.Call, *ssa.Extract:
+		// A client a function returns: what the caller sets on it, then how it was built.
+		if r := w.fieldsSet(v, t, nil, 0); r.k != vUnbounded {
+			return r
+		}
+	}
 	switch v := v.(type) {
 	case *ssa.Alloc:
 		if typeis.Named(v.Type(), t.pkg, t.name) {
@@ -149,15 +248,35 @@ func (w *walker) obj1(v ssa.Value, f *frame, t *objType) verdict {
 			return w.zeroField(v, t)
 		}
 	case *ssa.UnOp:
-		if v.Op == token.MUL {
-			return w.load(v.X, f, t)
+		if v.Op != token.MUL {
+			return unknown
 		}
-		return unknown
+		r := w.load(v.X, f, t)
+		if g, ok := v.X.(*ssa.Global); ok && r.origin != nil && r.origin.Kind == Default && !r.origin.Pos.IsValid() {
+			o := *r.origin
+			o.Pos = w.st.named(v.Parent(), g.Object())
+			r.origin = &o
+		}
+		return r
 	case *ssa.Parameter:
-		if r := w.param(v, f, false, eval); r.k != vParam {
+		if f == nil && v.Parent() != w.top {
+			return caller(v.Pos()) // given to a function the walk did not come through
+		}
+		r := w.param(v, f, false, eval)
+		if r.k != vParam {
 			return r
 		}
-		return unknown // a client from the caller: the caller's business
+		// The caller's client: unless this function sets a timeout on it, the caller's
+		// business, checked where it passes one (through a ParamFact).
+		if s := w.fieldsSet(v, t, nil, 0); s.k != vUnbounded {
+			return s
+		}
+		r.obj, r.at = t, v.Pos()
+		return r
+	case *ssa.Field:
+		if f == nil && given(v.X) {
+			return caller(v.Pos()) // a field of the options a caller gives
+		}
 	case *ssa.FreeVar:
 		if f == nil {
 			return w.freeVar(v, func(b ssa.Value) verdict { return w.obj1(b, nil, t) })
@@ -168,9 +287,20 @@ func (w *walker) obj1(v ssa.Value, f *frame, t *objType) verdict {
 }
 
 func (w *walker) objCall(c *ssa.CallCommon, idx int, f *frame, t *objType) verdict {
-	if t == httpClient {
-		if name, ok := noTimeoutConstructors[flow.ID(flow.Callee(c))]; ok {
-			return verdict{k: vUnbounded, origin: &Origin{Kind: Constructor, Type: t.display, Pos: c.Pos(), Name: name}}
+	id := flow.ID(flow.Callee(c))
+	if ctor, ok := noTimeoutConstructors[id]; ok && ctor.t == t {
+		return verdict{k: vUnbounded, origin: &Origin{Kind: Constructor, Type: t.display, Field: t.setting, Pos: c.Pos(), Name: ctor.name}}
+	}
+	if inner, ok := sendsThrough[id]; ok && t == httpClient && len(c.Args) > 0 {
+		return w.obj(c.Args[0], f, inner) // StandardClient: the retrying client's settings bound it
+	}
+	if callee := flow.Callee(c); callee != nil {
+		if _, ok := w.st.constructed(callee, idx, t); ok {
+			name := flow.Name(callee, w.st.pass.Pkg)
+			if callee.Signature().Recv() == nil {
+				name = callee.Pkg().Name() + "." + callee.Name()
+			}
+			return verdict{k: vUnbounded, origin: &Origin{Kind: Constructor, Type: t.display, Field: t.setting, Pos: c.Pos(), Name: name}}
 		}
 	}
 	return w.results(c, idx, f, func(v ssa.Value, f *frame) verdict { return w.obj1(v, f, t) })
@@ -191,12 +321,18 @@ func (w *walker) load(addr ssa.Value, f *frame, t *objType) verdict {
 		if t == httpClient && isDefaultClient(a) {
 			return w.defaultClient()
 		}
+		if name, ok := noTimeoutVars[globalID(a)]; ok && t == httpClient && !w.st.globalTouched[a] {
+			return verdict{k: vUnbounded, origin: &Origin{Kind: Default, Type: t.display, Field: t.setting, Name: name}}
+		}
 		if a.Pkg != w.st.pkg || w.st.globalTouched[a] {
 			return unknown
 		}
 		return each(w.st.stores.Globals[a])
 	case *ssa.FieldAddr:
 		fv := flow.FieldVar(a)
+		if f == nil && given(a.X) && fv != nil && len(w.st.stores.Fields[fv]) == 0 {
+			return caller(a.Pos()) // a field of the options a caller gives, set by none here
+		}
 		if fv == nil || fv.Pkg() != w.st.pass.Pkg || w.st.fieldTouched[fv] {
 			return unknown
 		}
@@ -216,28 +352,37 @@ func (w *walker) defaultClient() verdict {
 	if w.st.defaultTouched || w.st.untraced[httpClient] {
 		return unknown
 	}
-	return verdict{k: vUnbounded, origin: &Origin{Kind: Default, Type: httpClient.display, Name: "http.DefaultClient"}}
+	return verdict{k: vUnbounded, origin: &Origin{Kind: Default, Type: httpClient.display, Field: httpClient.setting, Name: "http.DefaultClient"}}
 }
 
 // alloc evaluates a client or dialer made in the function: a composite literal, new(T), or a
-// local variable. It is bounded when one of its timeout fields is set to anything but a zero
-// constant; unknown when it is overwritten as a whole or passed to a function that might set
-// one.
+// local variable, by what is set on it (fieldsSet).
 func (w *walker) alloc(a *ssa.Alloc, t *objType) verdict {
-	origin := &Origin{Kind: Local, Type: t.display, Pos: a.Pos(), Alloc: a}
-	r := w.allocFields(a, t, origin, 0)
+	origin := &Origin{Kind: Local, Type: t.display, Field: t.setting, Pos: a.Pos(), Alloc: a}
+	r := w.fieldsSet(a, t, origin, 0)
 	if r.k == vUnbounded {
 		r.origin = origin
 	}
 	return r
 }
 
-func (w *walker) allocFields(a *ssa.Alloc, t *objType, origin *Origin, depth int) verdict {
+// fieldsSet evaluates what the function sets on a, a client or dialer (a pointer to a struct
+// of type t) that it makes or is given: bounded when a timeout field is set to anything but a
+// zero constant, or its sub-client (tls.Dialer.NetDialer, retryablehttp.Client.HTTPClient) to
+// a bounded one or given a timeout; unknown when a is overwritten by something else than a
+// literal, a field's address is taken or it is passed to a function that may set one;
+// unbounded, without an origin, when nothing bounds it. A literal copied into a whole (c :=
+// http.Client{...}) becomes origin's position.
+func (w *walker) fieldsSet(a ssa.Value, t *objType, origin *Origin, depth int) verdict {
 	if depth > 4 {
 		return unknown
 	}
 	result := verdict{k: vUnbounded}
-	for _, r := range *a.Referrers() {
+	refs := a.Referrers()
+	if refs == nil {
+		return result
+	}
+	for _, r := range *refs {
 		switch r := r.(type) {
 		case *ssa.FieldAddr:
 			fv := flow.FieldVar(r)
@@ -269,7 +414,15 @@ func (w *walker) allocFields(a *ssa.Alloc, t *objType, origin *Origin, depth int
 						result = unknown
 					}
 				case *ssa.UnOp:
-					// a read
+					// A read; of the sub-client, what is set on it.
+					if sub && rr.Op == token.MUL {
+						switch sv := w.fieldsSet(rr, t.sub, nil, depth+1); sv.k {
+						case vBounded:
+							return bounded(t.display + "." + name + " (" + sv.by + ")")
+						case vUnknown:
+							result = unknown
+						}
+					}
 				default:
 					result = unknown // its address is taken: something may set it
 				}
@@ -285,10 +438,10 @@ func (w *walker) allocFields(a *ssa.Alloc, t *objType, origin *Origin, depth int
 			}
 			if load, ok := r.Val.(*ssa.UnOp); ok && load.Op == token.MUL {
 				if lit, ok := load.X.(*ssa.Alloc); ok && lit.Comment == "complit" {
-					if lit.Pos().IsValid() {
+					if lit.Pos().IsValid() && origin != nil {
 						origin.Pos, origin.Alloc = lit.Pos(), lit
 					}
-					switch sv := w.allocFields(lit, t, origin, depth+1); sv.k {
+					switch sv := w.fieldsSet(lit, t, origin, depth+1); sv.k {
 					case vBounded:
 						return sv
 					case vUnbounded:
@@ -305,8 +458,10 @@ func (w *walker) allocFields(a *ssa.Alloc, t *objType, origin *Origin, depth int
 			if _, remote := rules[flow.ID(flow.Callee(c))]; remote {
 				continue // dialed with: remote calls do not set timeouts
 			}
-			if slices.Contains(c.Args, ssa.Value(a)) {
-				result = unknown // passed to a function that may set a timeout
+			for i, arg := range c.Args {
+				if arg == a && !w.st.usesOnly(c, i) {
+					result = unknown // passed to a function that may set a timeout
+				}
 			}
 		}
 	}
@@ -327,7 +482,7 @@ func (w *walker) zeroGlobal(g *ssa.Global, t *objType) verdict {
 	if g.Pkg != w.st.pkg || g.Object() == nil || g.Object().Exported() || w.st.globalTouched[g] || len(w.st.stores.Globals[g]) > 0 {
 		return unknown
 	}
-	return verdict{k: vUnbounded, origin: &Origin{Kind: ZeroVar, Type: t.display, Pos: g.Pos(), Name: g.Name()}}
+	return verdict{k: vUnbounded, origin: &Origin{Kind: ZeroVar, Type: t.display, Field: t.setting, Pos: g.Pos(), Name: g.Name()}}
 }
 
 // zeroField evaluates a struct field of the struct type itself (struct{ c http.Client }): its
@@ -338,7 +493,66 @@ func (w *walker) zeroField(fa *ssa.FieldAddr, t *objType) verdict {
 	if fv == nil || fv.Pkg() != w.st.pass.Pkg || fv.Exported() || fv.Embedded() || w.st.fieldTouched[fv] || len(w.st.stores.Fields[fv]) > 0 {
 		return unknown
 	}
-	return verdict{k: vUnbounded, origin: &Origin{Kind: ZeroField, Type: t.display, Pos: fv.Pos(), Name: fv.Name()}}
+	return verdict{k: vUnbounded, origin: &Origin{Kind: ZeroField, Type: t.display, Field: t.setting, Pos: fv.Pos(), Name: fv.Name()}}
+}
+
+// given reports whether x, a struct or a pointer to one, is a parameter, or a local copy of
+// one (options passed by value), so that its fields are what a caller gives.
+func given(x ssa.Value) bool {
+	switch x := x.(type) {
+	case *ssa.Parameter:
+		return true
+	case *ssa.Alloc:
+		copied := false
+		for _, r := range *x.Referrers() {
+			if st, ok := r.(*ssa.Store); ok && st.Addr == x {
+				if _, ok := st.Val.(*ssa.Parameter); !ok {
+					return false
+				}
+				copied = true
+			}
+		}
+		return copied
+	}
+	return false
+}
+
+// named returns where fn's source first names obj (http.DefaultClient in c = http.DefaultClient),
+// or NoPos.
+func (st *state) named(fn *ssa.Function, obj types.Object) token.Pos {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	syntax := fn.Syntax()
+	if syntax == nil || obj == nil {
+		return token.NoPos
+	}
+	k := namedKey{fn, obj}
+	if pos, ok := st.names[k]; ok {
+		return pos
+	}
+	pos := token.NoPos
+	defer func() { st.names[k] = pos }()
+	ast.Inspect(syntax, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && !pos.IsValid() && st.pass.TypesInfo.Uses[id] == obj {
+			pos = id.Pos()
+		}
+		return !pos.IsValid()
+	})
+	return pos
+}
+
+type namedKey struct {
+	fn  *ssa.Function
+	obj types.Object
+}
+
+// globalID names a package variable as the tables do.
+func globalID(g *ssa.Global) flow.FuncID {
+	if obj := g.Object(); obj != nil && obj.Pkg() != nil {
+		return flow.FuncID{Pkg: obj.Pkg().Path(), Name: obj.Name()}
+	}
+	return flow.FuncID{}
 }
 
 func isDefaultClient(g *ssa.Global) bool {

@@ -70,5 +70,22 @@ func (w *walker) reqCall(c *ssa.CallCommon, idx int, f *frame) verdict {
 			return w.ctx(c.Args[1], f)
 		}
 	}
+	// go-retryablehttp's requests, made as net/http's are, or from one.
+	if id.Pkg == retryablehttpPkg {
+		switch id.Name {
+		case "NewRequest":
+			v := unbounded(NewRequest, c.Pos())
+			v.src.Name = "retryablehttp.NewRequest"
+			return v
+		case "NewRequestWithContext":
+			return w.ctx(c.Args[0], f)
+		case "FromRequest":
+			return w.req(c.Args[0], f)
+		case "WithContext":
+			if id.Recv == "Request" && len(c.Args) == 2 {
+				return w.ctx(c.Args[1], f)
+			}
+		}
+	}
 	return w.results(c, idx, f, w.req)
 }

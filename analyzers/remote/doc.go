@@ -22,6 +22,12 @@
 //     WithReturnConnectionError) makes them wait for the server;
 //   - database/sql: Query, QueryRow, Exec, Prepare and Begin of sql.DB, sql.Tx and sql.Stmt,
 //     which take no context, and their ...Context forms, BeginTx, and sql.Conn's methods;
+//   - SDK clients that send requests bounded only by the context they take first (their
+//     default HTTP clients have no Timeout): every operation of an aws-sdk-go-v2 service
+//     client, (ctx, *XInput, ...func(*Options)), and its paginators' NextPage; the methods of
+//     Cloud Storage's client and handles; minio-go's Client and Core; the methods of every
+//     Azure SDK client, (ctx, ..., *XOptions), and azcore's Pager.NextPage and
+//     Poller.PollUntilDone;
 //   - a call of a function that passes its context to one of the above with nothing else
 //     bounding it (see ParamFact below): the call is remote "via" that function.
 //
@@ -36,15 +42,27 @@
 //     unknown, and the parameter is recorded. Contexts read from struct fields, package
 //     variables or captured by closures are unknown too (treated as handled);
 //   - a request: http.NewRequest gives it no context; NewRequestWithContext, WithContext and
-//     Clone give it theirs;
+//     Clone give it theirs; likewise go-retryablehttp's NewRequest, NewRequestWithContext,
+//     FromRequest and WithContext;
 //   - an http.Client: its Timeout field, set to anything but a zero constant. The client is
 //     followed to where it is built: a composite literal or new(http.Client), a local or
 //     package variable, http.DefaultClient (no timeout unless the package changes it),
-//     cleanhttp's DefaultClient, a constructor of the same package (through its return
-//     statements), the values the package stores into a struct field, or the zero value of
-//     a struct field or variable of type http.Client that nothing assigns. A client from a
-//     parameter, another package's variable or function, or passed to a function that could
-//     set its Timeout, is unknown;
+//     cleanhttp's DefaultClient, oras-go's retry.NewClient and retry.DefaultClient (an
+//     http.Client on its retrying transport), a constructor of the same package (through its
+//     return statements, with what it sets on the client), a function of another package
+//     whose ResultFact says it builds one without a timeout, the values the package stores
+//     into a struct field, or the zero value of a struct field or variable of type
+//     http.Client that nothing assigns; what the caller sets on a constructor's result counts
+//     too. A go-retryablehttp client (its Do, Get, Head, Post and PostForm, and the
+//     http.Client its StandardClient returns) is bounded by its HTTPClient's Timeout, which
+//     retryablehttp.NewClient leaves unset. A client that is the caller's when given and a
+//     default without a timeout otherwise (if opts.Client == nil { c = http.DefaultClient },
+//     a literal an option may replace) is that default, marked Fallback: the default path
+//     is real. A client from a parameter is the caller's
+//     (unless the function sets a timeout on it), like a context: see ParamFact. A client
+//     from another package's variable or function, or passed to a function that could set
+//     its Timeout, is unknown; a function that only uses it (of this package, by its body; of
+//     another, by its ParamFact) does not make it so;
 //   - a net.Dialer: its Timeout or Deadline field; a tls.Dialer: its NetDialer;
 //   - a gRPC dial: grpc.WithTimeout among its options, or its context.
 //
@@ -53,8 +71,17 @@
 //
 // A function that passes the context of one of its parameters (a context.Context, or an
 // *http.Request's) to a remote call that nothing else bounds gets a ParamFact, so that its
-// callers, in this package or in others, are checked where they make the context. This goes
-// one level deep: a function that passes its context to such a function does not get one.
+// callers, in this package or in others, are checked where they make the context. So does a
+// function that sends a request without a deadline through the client or dialer of one of
+// its parameters, without setting its timeout: its callers are checked where they build the
+// client they hand it (client := &http.Client{}; fetch(client, url)). A function
+// that passes its context to such a function (of this package or, through its fact, of
+// another) gets one too, to any depth: an SDK's CreateWidget -> doPost -> doRequest ->
+// Client.Do chain marks all three, each naming the remote call at the bottom.
+//
+// A function that returns a client or dialer it builds without a timeout (a composite
+// literal, a library constructor's, not one it also keeps) gets a ResultFact, so that callers
+// in other packages follow the client to it.
 //
 // Some calls have no context to use by contract, and the model says so (Call.Contract) when
 // nothing bounds them for want of one:
@@ -77,7 +104,10 @@
 // fmt.Sprintf("%s/v1/charges", base)), and the call that made the request.
 //
 // Calls to this machine by a constant address (http://localhost:8080, "127.0.0.1:"+port,
-// ":9090", net.JoinHostPort("localhost", p)) are marked Loopback. database/sql calls in a
+// ":9090", net.JoinHostPort("localhost", p)) are marked Loopback. A dial of the address of a
+// listener the program holds (ln.Addr(), in the function or kept in struct fields, package
+// variables or function results that hold nothing else) is not a remote call: the kernel
+// accepts it at once. database/sql calls in a
 // package that imports the driver of an embedded database (SQLite, ql, DuckDB) are not
 // remote calls at all.
 //

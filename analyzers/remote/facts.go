@@ -2,13 +2,16 @@ package remote
 
 import (
 	"fmt"
+	"go/token"
 	"go/types"
 	"path/filepath"
 	"strings"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
 // Facts: the functions that pass their context on to a remote call, and the calls of them.
@@ -31,6 +34,12 @@ type Passed struct {
 	Callee  string // the remote call, as flow.Name names it: "DB.Query"
 	At      string // where the remote call is: "client.go:30"
 	Instead string // for Index -1, the function's form that takes a context, if any
+	// Client is set when the parameter is a client or dialer of this type ("http.Client")
+	// through which the function sends a request without a deadline, rather than a context:
+	// the client's timeout decides. Context says why the request has no deadline.
+	Client  string
+	Context SourceKind
+	src     Source // with Client, in this package: where the request is made
 }
 
 func (*ParamFact) AFact() {}
@@ -46,14 +55,71 @@ func (f *ParamFact) String() string {
 			parts = append(parts, fmt.Sprintf("no context to %s at %s", p.Name, p.At))
 			continue
 		}
+		if p.Client != "" {
+			parts = append(parts, fmt.Sprintf("the %s of parameter %d to %s at %s, without a deadline", p.Client, p.Index, p.Name, p.At))
+			continue
+		}
 		parts = append(parts, fmt.Sprintf("%s of parameter %d to %s at %s", what, p.Index, p.Name, p.At))
 	}
 	return "passes " + strings.Join(parts, ", ")
 }
 
-// summarise exports the ParamFacts of the functions that pass a parameter's context to one
-// of calls with nothing else bounding it, or that are the context-free form of an API.
-func (st *state) summarise(calls []*Call) {
+// maxRounds bounds the rounds of viaCalls: the depth of wrappers followed in one package.
+const maxRounds = 16
+
+// viaCalls returns the calls of functions that pass their context on (the remote calls
+// direct already holds, here or through an imported fact), to any depth: a function that
+// passes its context to such a function passes it on too, so its callers are found in the
+// next round, until no function gains a summary.
+func (st *state) viaCalls(funcs []*ssa.Function, direct *Result) []*Call {
+	found := make(map[ssa.CallInstruction]*Call)
+	var order []ssa.CallInstruction
+	changed := st.summarise(direct.Calls)
+	scan := funcs
+	for round := 0; round < maxRounds; round++ {
+		var calls []*Call
+		for _, fn := range scan {
+			for call := range flow.Calls(fn) {
+				callee := call.Common().StaticCallee()
+				if direct.byInstr[call] != nil || callee == nil || round > 0 && !changed[callee] {
+					continue
+				}
+				if c := st.via(call); c != nil {
+					if found[call] == nil {
+						order = append(order, call)
+					}
+					found[call] = c
+					calls = append(calls, c)
+				}
+			}
+		}
+		changed = st.summarise(calls)
+		if len(changed) == 0 {
+			break
+		}
+		scan = scan[:0:0]
+		seen := make(map[*ssa.Function]bool)
+		for fn := range changed {
+			for _, caller := range st.callGraph()[fn] {
+				if !seen[caller] {
+					seen[caller] = true
+					scan = append(scan, caller)
+				}
+			}
+		}
+	}
+	out := make([]*Call, len(order))
+	for i, call := range order {
+		out[i] = found[call]
+	}
+	return out
+}
+
+// summarise records, for the functions that pass a parameter's context to one of calls with
+// nothing else bounding it, or that are the context-free form of an API, what they pass on;
+// it returns the functions that gained an entry.
+func (st *state) summarise(calls []*Call) map[*ssa.Function]bool {
+	changed := make(map[*ssa.Function]bool)
 	for _, c := range calls {
 		t := c.Timeout
 		index, instead := t.Param, ""
@@ -74,19 +140,145 @@ func (st *state) summarise(calls []*Call) {
 		for _, p := range st.summaries[fn] {
 			dup = dup || p.Index == index
 		}
-		if !dup {
-			pos := st.pass.Fset.Position(c.Pos())
-			st.summaries[fn] = append(st.summaries[fn], Passed{
-				Index: index, Request: t.Request, Kind: c.Kind, Name: c.Name, Callee: flow.Name(c.Func, st.pass.Pkg),
-				At: fmt.Sprintf("%s:%d", filepath.Base(pos.Filename), pos.Line), Instead: instead,
-			})
+		if dup {
+			continue
 		}
+		p := Passed{Index: index, Request: t.Request, Kind: c.Kind, Name: c.Name, Instead: instead}
+		if t.ParamClient != "" {
+			p.Client, p.Context, p.src = t.ParamClient, t.Context.Kind, t.Context
+		}
+		if c.Via != nil {
+			// Passed on to a function that passes it on: the remote call is its.
+			p.Callee, p.At = c.Via.Callee, c.Via.At
+		} else {
+			pos := st.pass.Fset.Position(c.Pos())
+			p.Callee, p.At = flow.Name(c.Func, st.pass.Pkg), fmt.Sprintf("%s:%d", filepath.Base(pos.Filename), pos.Line)
+		}
+		st.summaries[fn] = append(st.summaries[fn], p)
+		changed[fn] = true
 	}
+	return changed
+}
+
+// exportFacts exports the ParamFacts of the package's functions that pass a context on, and
+// the ResultFacts of those that return a client they build without a timeout.
+func (st *state) exportFacts() {
 	for _, fn := range st.funcs {
 		if ps := st.summaries[fn]; len(ps) > 0 {
 			st.pass.ExportObjectFact(fn.Object(), &ParamFact{Params: ps})
 		}
+		if rs := st.builds(fn); len(rs) > 0 {
+			st.pass.ExportObjectFact(fn.Object(), &ResultFact{Results: rs})
+		}
 	}
+}
+
+// ResultFact marks a function that returns a client or dialer it builds without a timeout (a
+// constructor): its callers in other packages follow the client to it, as they follow
+// cleanhttp.DefaultClient, and read what they set on it themselves.
+type ResultFact struct {
+	Results []Built
+}
+
+// Built is one result of a function that is a client or dialer without a timeout.
+type Built struct {
+	Index int    // the result
+	Type  string // what it is: "http.Client"
+	From  string // how it is built, as the report says: "the http.Client made at client.go:12"
+}
+
+func (*ResultFact) AFact() {}
+
+func (f *ResultFact) String() string {
+	var parts []string
+	for _, b := range f.Results {
+		parts = append(parts, fmt.Sprintf("%s (result %d)", b.From, b.Index))
+	}
+	return "returns " + strings.Join(parts, ", ")
+}
+
+// builds returns the results of fn that are clients or dialers it makes (a composite literal,
+// a constructor's) without a timeout; not the caller's, nor one it keeps elsewhere too.
+func (st *state) builds(fn *ssa.Function) []Built {
+	obj, ok := fn.Object().(*types.Func)
+	if !ok || fn.Synthetic != "" {
+		return nil
+	}
+	var out []Built
+	results := obj.Signature().Results()
+	for i := 0; i < results.Len(); i++ {
+		t := objTypeOf(results.At(i).Type())
+		if t == nil {
+			continue
+		}
+		w := st.walker(fn)
+		v := none
+		for r := range returned(fn, i) {
+			v = join(v, w.obj(r, nil, t))
+		}
+		if v.k != vUnbounded || v.origin == nil || v.origin.Kind != Local && v.origin.Kind != Constructor {
+			continue
+		}
+		if !st.freshResults(fn, i) {
+			continue // a client it keeps too (a package variable): the caller's changes are shared
+		}
+		out = append(out, Built{Index: i, Type: t.display, From: v.origin.describe(st.pass.Fset, token.NoPos)})
+	}
+	return out
+}
+
+// objTypeNamed returns the client or dialer type whose display name is name, or nil.
+func objTypeNamed(name string) *objType {
+	for _, o := range objTypes {
+		if o.display == name {
+			return o
+		}
+	}
+	return nil
+}
+
+// objTypeOf returns the client or dialer type t points to, or nil.
+func objTypeOf(t types.Type) *objType {
+	for _, o := range objTypes {
+		if _, isPtr := t.Underlying().(*types.Pointer); isPtr && typeis.Named(t, o.pkg, o.name) {
+			return o
+		}
+	}
+	return nil
+}
+
+// constructed returns what the fact of the imported function fn says of its result idx, when it
+// is a client or dialer of type t built without a timeout.
+func (st *state) constructed(fn *types.Func, idx int, t *objType) (Built, bool) {
+	if fn == nil || fn.Pkg() == nil || fn.Pkg() == st.pass.Pkg {
+		return Built{}, false
+	}
+	if f := importFact(st.pass, st.results, fn); f != nil {
+		for _, b := range f.Results {
+			if b.Index == idx && b.Type == t.display {
+				return b, true
+			}
+		}
+	}
+	return Built{}, false
+}
+
+// importFact returns the fact of type F of the imported function fn (nil when it has none),
+// remembered in memo.
+func importFact[F any, PF interface {
+	*F
+	analysis.Fact
+}](pass *analysis.Pass, memo map[*types.Func]PF, fn *types.Func) PF {
+	fn = fn.Origin()
+	f, seen := memo[fn]
+	if !seen {
+		f = new(F)
+		if !pass.ImportObjectFact(fn, f) {
+			f = nil
+		}
+		memo[fn] = f
+	}
+	return f
 }
 
 // passed returns what the function callee passes on to remote calls: from this package's
@@ -99,19 +291,10 @@ func (st *state) passed(callee *ssa.Function) []Passed {
 	if !ok || obj.Pkg() == st.pass.Pkg {
 		return nil
 	}
-	obj = obj.Origin()
-	f, seen := st.imported[obj]
-	if !seen {
-		f = new(ParamFact)
-		if !st.pass.ImportObjectFact(obj, f) {
-			f = nil
-		}
-		st.imported[obj] = f
+	if f := importFact(st.pass, st.imported, obj); f != nil {
+		return f.Params
 	}
-	if f == nil {
-		return nil
-	}
-	return f.Params
+	return nil
 }
 
 // via returns the remote call that call makes through a function with a ParamFact, or nil.
@@ -132,6 +315,18 @@ func (st *state) via(call ssa.CallInstruction) *Call {
 		switch {
 		case p.Index < 0:
 			v = noContext()
+		case p.Client != "":
+			// The caller's client, through which the function sends a request without a
+			// deadline: where the client is built decides.
+			t := objTypeNamed(p.Client)
+			if t == nil {
+				continue
+			}
+			v = w.obj(common.Args[p.Index], nil, t)
+			if v.k == vUnbounded || v.k == vParam {
+				v.src = p.src
+				v.src.Kind = p.Context
+			}
 		case p.Request:
 			v = w.req(common.Args[p.Index], nil)
 		default:

@@ -2,6 +2,7 @@ package remote
 
 import (
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -20,7 +21,10 @@ import (
 //     receiver, combined with either() and the request's or call's context.
 //  3. If a constructor of the library returns a client known to have no timeout, add it to
 //     noTimeoutConstructors.
-//  4. If a function only passes a context through (adds values, cancellation, a span), add it
+//  4. If an SDK's client methods send requests that only the context they take first bounds
+//     (its default HTTP client has no Timeout), describe them in sdkClients: by package,
+//     receiver and signature, so that every service client of the SDK is known at once.
+//  5. If a function only passes a context through (adds values, cancellation, a span), add it
 //     to ctxWrappers so that the walk goes on through it; functions not listed there stop the
 //     walk with "unknown", which keeps the checks quiet.
 //
@@ -45,23 +49,156 @@ type objType struct {
 	pkg, name string   // the named struct type
 	display   string   // "http.Client"
 	fields    []string // fields whose non-zero value bounds the calls
-	// subField holds a value of type sub that bounds the calls (tls.Dialer.NetDialer).
+	// subField holds a value of type sub that bounds the calls (tls.Dialer.NetDialer); nil, a
+	// zero one.
 	subField string
 	sub      *objType
+	setting  string // the field a timeout is set in, for messages: "Timeout", "HTTPClient.Timeout"
 }
 
+const retryablehttpPkg = "github.com/hashicorp/go-retryablehttp"
+
 var (
-	httpClient = &objType{pkg: httpPkg, name: "Client", display: "http.Client", fields: []string{"Timeout"}}
-	netDialer  = &objType{pkg: netPkg, name: "Dialer", display: "net.Dialer", fields: []string{"Timeout", "Deadline"}}
-	tlsDialer  = &objType{pkg: tlsPkg, name: "Dialer", display: "tls.Dialer", subField: "NetDialer", sub: netDialer}
+	httpClient = &objType{pkg: httpPkg, name: "Client", display: "http.Client", fields: []string{"Timeout"}, setting: "Timeout"}
+	netDialer  = &objType{pkg: netPkg, name: "Dialer", display: "net.Dialer", fields: []string{"Timeout", "Deadline"}, setting: "Timeout"}
+	tlsDialer  = &objType{pkg: tlsPkg, name: "Dialer", display: "tls.Dialer", subField: "NetDialer", sub: netDialer, setting: "Timeout"}
+	// go-retryablehttp sends each attempt through its HTTPClient (cleanhttp's pooled client,
+	// without a Timeout, when nil).
+	retryableClient = &objType{pkg: retryablehttpPkg, name: "Client", display: "retryablehttp.Client", subField: "HTTPClient", sub: httpClient, setting: "HTTPClient.Timeout"}
 )
 
-var objTypes = []*objType{httpClient, netDialer, tlsDialer}
+var objTypes = []*objType{httpClient, netDialer, tlsDialer, retryableClient}
 
-// noTimeoutConstructors are library functions that return an *http.Client without a Timeout.
-var noTimeoutConstructors = map[flow.FuncID]string{
-	{Pkg: "github.com/hashicorp/go-cleanhttp", Name: "DefaultClient"}:       "cleanhttp.DefaultClient",
-	{Pkg: "github.com/hashicorp/go-cleanhttp", Name: "DefaultPooledClient"}: "cleanhttp.DefaultPooledClient",
+// A constructor is a library function known to return a client without a timeout.
+type constructor struct {
+	name string
+	t    *objType
+}
+
+// noTimeoutConstructors are library functions that return a client without a timeout.
+var noTimeoutConstructors = map[flow.FuncID]constructor{
+	{Pkg: "github.com/hashicorp/go-cleanhttp", Name: "DefaultClient"}:       {"cleanhttp.DefaultClient", httpClient},
+	{Pkg: "github.com/hashicorp/go-cleanhttp", Name: "DefaultPooledClient"}: {"cleanhttp.DefaultPooledClient", httpClient},
+	{Pkg: "oras.land/oras-go/v2/registry/remote/retry", Name: "NewClient"}:  {"retry.NewClient", httpClient},
+	{Pkg: retryablehttpPkg, Name: "NewClient"}:                              {"retryablehttp.NewClient", retryableClient},
+}
+
+// sendsThrough are methods that return an *http.Client sending its requests through their
+// receiver, a client of another type, whose settings bound them.
+var sendsThrough = map[flow.FuncID]*objType{
+	{Pkg: retryablehttpPkg, Recv: "Client", Name: "StandardClient"}: retryableClient,
+}
+
+// noTimeoutVars are package variables of libraries that hold an *http.Client without a
+// Timeout, as http.DefaultClient does.
+var noTimeoutVars = map[flow.FuncID]string{
+	{Pkg: "oras.land/oras-go/v2/registry/remote/retry", Name: "DefaultClient"}: "retry.DefaultClient",
+}
+
+// An sdkClient describes the methods of an SDK's clients that send requests bounded only by
+// the context they take first: the methods, of a receiver type in one of pkgs (a path
+// ending in "/" covers the packages below it), whose first parameter is a context.Context
+// and whose last result is an error, and that match the rest of the description.
+type sdkClient struct {
+	pkgs []string
+	// recv is the receiver type's name; with a leading "*", its suffix ("*Client"); empty,
+	// any type of the package.
+	recv string
+	// names are the methods; empty, every method of the shape.
+	names []string
+	// input, when set, is the suffix of the name of a struct, a pointer to which is a
+	// parameter (aws-sdk-go-v2's *GetObjectInput).
+	input string
+	// options, when set, is the suffix of the name of the struct the last parameter points
+	// to (the Azure SDK's *UploadBufferOptions), or "...func" for a variadic func(*Options).
+	options string
+}
+
+// sdkClients: the SDKs' default HTTP clients have no Timeout (aws-sdk-go-v2's BuildableClient
+// unless WithTimeout, Azure's azcore pipeline, minio-go's transport bounds only the wait for
+// response headers), and their retries go on until the context ends (Cloud Storage) or for
+// a count of attempts that each may hang.
+var sdkClients = []sdkClient{
+	// AWS SDK for Go v2: every operation of a service client, (ctx, *XInput, ...func(*Options)),
+	// and the pages of its paginators. Waiters take a maximum wait and are not listed.
+	{pkgs: []string{"github.com/aws/aws-sdk-go-v2/service/"}, recv: "Client", input: "Input", options: "...func"},
+	{pkgs: []string{"github.com/aws/aws-sdk-go-v2/service/"}, recv: "*Paginator", names: []string{"NextPage"}},
+	// Cloud Storage: the methods of its handles and client that take a context. The gapic
+	// clients of cloud.google.com/go give each method a default timeout, and are not listed.
+	{pkgs: []string{"cloud.google.com/go/storage"}},
+	// minio-go v7 (and v6's ...WithContext methods). The methods that return a channel
+	// (ListObjects, ListenBucketNotification) stream, and have no error to match.
+	{pkgs: []string{"github.com/minio/minio-go", "github.com/minio/minio-go/v6", "github.com/minio/minio-go/v7"}, recv: "*Client"},
+	{pkgs: []string{"github.com/minio/minio-go/v7"}, recv: "Core"},
+	// Azure SDK: the methods of every client, (ctx, ..., *XOptions), and azcore's pagers and
+	// pollers.
+	{pkgs: []string{"github.com/Azure/azure-sdk-for-go/sdk/"}, recv: "*Client", options: "Options"},
+	{pkgs: []string{"github.com/Azure/azure-sdk-for-go/sdk/azcore/runtime"}, recv: "Pager", names: []string{"NextPage"}},
+	{pkgs: []string{"github.com/Azure/azure-sdk-for-go/sdk/azcore/runtime"}, recv: "Poller", names: []string{"PollUntilDone"}},
+}
+
+// sdkCall reports whether fn is a method of an SDK's client that sends requests bounded only
+// by its context (its first argument).
+func sdkCall(fn *types.Func) bool {
+	id := flow.ID(fn)
+	if id.Recv == "" {
+		return false
+	}
+	sig := fn.Signature()
+	params, results := sig.Params(), sig.Results()
+	for _, c := range sdkClients {
+		if !c.covers(id) {
+			continue
+		}
+		if params.Len() == 0 || !typeis.Context(params.At(0).Type()) || results.Len() == 0 || !typeis.Error(results.At(results.Len()-1).Type()) {
+			continue
+		}
+		if c.input != "" && !slices.ContainsFunc(slices.Collect(params.Variables()), func(p *types.Var) bool { return pointsTo(p.Type(), c.input) }) {
+			continue
+		}
+		switch last := params.At(params.Len() - 1).Type(); {
+		case c.options == "...func":
+			if s, isSlice := last.(*types.Slice); !sig.Variadic() || !isSlice || !isFunc(s.Elem()) {
+				continue
+			}
+		case c.options != "" && !pointsTo(last, c.options):
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// covers reports whether the method id is of a receiver and name that c describes.
+func (c *sdkClient) covers(id flow.FuncID) bool {
+	in := slices.ContainsFunc(c.pkgs, func(p string) bool {
+		if strings.HasSuffix(p, "/") {
+			return strings.HasPrefix(id.Pkg, p)
+		}
+		return id.Pkg == p
+	})
+	if !in || len(c.names) > 0 && !slices.Contains(c.names, id.Name) {
+		return false
+	}
+	if suffix, ok := strings.CutPrefix(c.recv, "*"); ok {
+		return strings.HasSuffix(id.Recv, suffix)
+	}
+	return c.recv == "" || id.Recv == c.recv
+}
+
+// pointsTo reports whether t is a pointer to a named type whose name ends with suffix.
+func pointsTo(t types.Type, suffix string) bool {
+	p, ok := types.Unalias(t).(*types.Pointer)
+	if !ok {
+		return false
+	}
+	n, ok := types.Unalias(p.Elem()).(*types.Named)
+	return ok && strings.HasSuffix(n.Obj().Name(), suffix)
+}
+
+func isFunc(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Signature)
+	return ok
 }
 
 // ctxWrappers are functions that return a context derived from one of their arguments (by
@@ -137,40 +274,49 @@ func init() {
 	add(httpPkg, "Client", "Do", HTTP, "", func(w *walker, s *flow.Site) (verdict, bool) {
 		return either(w.obj(s.Recv, nil, httpClient), w.req(s.Arg(0), nil)), true
 	})
+	// go-retryablehttp: every attempt goes through the client's HTTPClient.
+	for name, method := range map[string]string{"Get": "GET", "Head": "HEAD", "Post": "POST", "PostForm": "POST"} {
+		add(retryablehttpPkg, "Client", name, HTTP, method, func(w *walker, s *flow.Site) (verdict, bool) {
+			return either(w.obj(s.Recv, nil, retryableClient), noContext()), true
+		})
+	}
+	add(retryablehttpPkg, "Client", "Do", HTTP, "", func(w *walker, s *flow.Site) (verdict, bool) {
+		return either(w.obj(s.Recv, nil, retryableClient), w.req(s.Arg(0), nil)), true
+	})
 	roundTrip := func(w *walker, s *flow.Site) (verdict, bool) { return w.req(s.Arg(0), nil), true }
 	add(httpPkg, "Transport", "RoundTrip", HTTP, "", roundTrip)
 	add(httpPkg, "RoundTripper", "RoundTrip", HTTP, "", roundTrip)
 
 	// net and crypto/tls.
 	add(netPkg, "", "Dial", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
-		return noContext(), connects(s.Arg(0), s.Arg(1))
+		return noContext(), w.connects(s.Arg(0), s.Arg(1))
 	})
 	add(netPkg, "", "DialTCP", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
-		return noContext(), connects(nil, s.Arg(2))
+		return noContext(), w.connects(nil, s.Arg(2))
 	})
 	add(netPkg, "", "DialTimeout", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
 		if d, ok := flow.IntConst(s.Arg(2)); ok && d <= 0 {
-			return noContext(), connects(s.Arg(0), s.Arg(1)) // a zero timeout is none
+			return noContext(), w.connects(s.Arg(0), s.Arg(1)) // a zero timeout is none
 		}
-		return bounded("net.DialTimeout"), connects(s.Arg(0), s.Arg(1))
+		return bounded("net.DialTimeout"), w.connects(s.Arg(0), s.Arg(1))
 	})
 	add(netPkg, "Dialer", "Dial", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
-		return either(w.obj(s.Recv, nil, netDialer), noContext()), connects(s.Arg(0), s.Arg(1))
+		return either(w.obj(s.Recv, nil, netDialer), noContext()), w.connects(s.Arg(0), s.Arg(1))
 	})
 	add(netPkg, "Dialer", "DialContext", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
-		return either(w.obj(s.Recv, nil, netDialer), w.ctx(s.Arg(0), nil)), connects(s.Arg(1), s.Arg(2))
+		return either(w.obj(s.Recv, nil, netDialer), w.ctx(s.Arg(0), nil)), w.connects(s.Arg(1), s.Arg(2))
 	})
 	add(tlsPkg, "", "Dial", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
-		return noContext(), connects(nil, s.Arg(1))
+		return noContext(), w.connects(nil, s.Arg(1))
 	})
 	add(tlsPkg, "", "DialWithDialer", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
-		return either(w.obj(s.Arg(0), nil, netDialer), noContext()), connects(nil, s.Arg(2))
+		return either(w.obj(s.Arg(0), nil, netDialer), noContext()), w.connects(nil, s.Arg(2))
 	})
 	add(tlsPkg, "Dialer", "Dial", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
-		return either(w.obj(s.Recv, nil, tlsDialer), noContext()), connects(nil, s.Arg(1))
+		return either(w.obj(s.Recv, nil, tlsDialer), noContext()), w.connects(nil, s.Arg(1))
 	})
 	add(tlsPkg, "Dialer", "DialContext", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
-		return either(w.obj(s.Recv, nil, tlsDialer), w.ctx(s.Arg(0), nil)), connects(nil, s.Arg(2))
+		return either(w.obj(s.Recv, nil, tlsDialer), w.ctx(s.Arg(0), nil)), w.connects(nil, s.Arg(2))
 	})
 
 	// gRPC dials block only with WithBlock (or WithReturnConnectionError); NewClient never
@@ -238,7 +384,7 @@ func grpcCall(fn *types.Func) (stream, ok bool) {
 // stall. UDP, IP and Unix sockets (when network is a constant naming one) do not wait for a
 // peer; neither does a connection to the address of a listener the program holds
 // (ln.Addr()), which the kernel accepts at once.
-func connects(network, addr ssa.Value) bool {
+func (w *walker) connects(network, addr ssa.Value) bool {
 	if s, ok := flow.StringConst(network); ok {
 		for _, p := range []string{"udp", "ip", "unix"} {
 			if strings.HasPrefix(s, p) {
@@ -246,23 +392,53 @@ func connects(network, addr ssa.Value) bool {
 			}
 		}
 	}
-	if addr == nil {
-		return true
+	return addr == nil || !w.listenerAddr(addr, 0)
+}
+
+// listenerAddr reports whether the address v is computed from a listener's Addr(), in the
+// function or through the struct fields, package variables and functions of the package it
+// comes from, when every value these hold or return is one (a harness keeping the address of
+// the server it started).
+func (w *walker) listenerAddr(v ssa.Value, depth int) bool {
+	if depth > 4 {
+		return false
+	}
+	all := func(vals []ssa.Value) bool {
+		for _, x := range vals {
+			if !w.listenerAddr(x, depth+1) {
+				return false
+			}
+		}
+		return len(vals) > 0
 	}
 	self := false
-	flow.Backward(addr, 64, func(v ssa.Value) bool {
-		if c, ok := v.(*ssa.Call); ok {
-			id := flow.ID(flow.Callee(c.Common()))
+	flow.Backward(v, 64, func(v ssa.Value) bool {
+		if self {
+			return false
+		}
+		switch x := v.(type) {
+		case *ssa.Call:
+			id := flow.ID(flow.Callee(x.Common()))
 			if id.Pkg == netPkg && id.Name == "Addr" && strings.HasSuffix(id.Recv, "Listener") {
 				self = true
+			} else if fn := x.Common().StaticCallee(); fn != nil && fn.Pkg == w.st.pkg {
+				self = all(slices.Collect(returned(fn, 0)))
 			}
+		case *ssa.UnOp:
+			self = all(w.st.stores.Loaded(x))
 		}
 		return !self
 	})
-	return !self
+	return self
 }
 
+// pkgNames are the names of the packages whose name is not their path's last element.
+var pkgNames = map[string]string{retryablehttpPkg: "retryablehttp"}
+
 func shortPkg(path string) string {
+	if name, ok := pkgNames[path]; ok {
+		return name
+	}
 	if i := strings.LastIndex(path, "/"); i >= 0 {
 		return path[i+1:]
 	}

@@ -15,6 +15,9 @@ const (
 	Dial                 // a connection being opened: net, crypto/tls, a blocking gRPC dial
 	GRPC                 // a gRPC call: generated stubs, ClientConn.Invoke and NewStream
 	SQL                  // a database/sql query, statement or transaction
+	// SDK: a call through the client of a cloud or storage SDK (AWS SDK for Go v2, Cloud
+	// Storage, minio-go, the Azure SDK) that sends requests its context alone bounds.
+	SDK
 )
 
 func (k Kind) String() string {
@@ -27,6 +30,8 @@ func (k Kind) String() string {
 		return "gRPC"
 	case SQL:
 		return "SQL"
+	case SDK:
+		return "SDK"
 	}
 	return "unknown"
 }
@@ -109,6 +114,10 @@ type Timeout struct {
 	// Request is set when the context that decides is an *http.Request's: the parameter
 	// Param's, or, for a call Via a function, the argument's.
 	Request bool
+	// ParamClient is set, for an Unknown status that only depends on the caller, when what
+	// decides is the client or dialer of parameter Param, of this type ("http.Client"): the
+	// request sent through it has no deadline, and Context says why.
+	ParamClient string
 }
 
 // SourceKind says where the context of a call without a deadline comes from.
@@ -155,6 +164,16 @@ func (k SourceKind) Contextless() bool {
 type Source struct {
 	Kind SourceKind // zero: the model does not know
 	Pos  token.Pos  // the call or literal that makes it; NoPos for NoContext
+	// Name names a library's form of the kind: "retryablehttp.NewRequest" for NewRequest.
+	Name string
+}
+
+// String names the source as code: "context.Background()", "retryablehttp.NewRequest".
+func (s Source) String() string {
+	if s.Name != "" {
+		return s.Name
+	}
+	return s.Kind.String()
 }
 
 // ContractKind says why a function has no context to give its remote calls.
@@ -194,14 +213,22 @@ const (
 // An Origin is where a client or dialer without a timeout is built.
 type Origin struct {
 	Kind OriginKind
-	// Type is "http.Client", "net.Dialer" or "tls.Dialer".
+	// Type is "http.Client", "net.Dialer", "tls.Dialer" or "retryablehttp.Client".
 	Type string
+	// Field is where its timeout would be set: "Timeout", "HTTPClient.Timeout".
+	Field string
 	// Pos is the composite literal's left brace, new's parenthesis, the local or package
-	// variable's or field's name, the constructor call; NoPos for http.DefaultClient.
+	// variable's or field's name, the constructor call, where http.DefaultClient is named (or
+	// NoPos).
 	Pos token.Pos
 	// Alloc is the allocation of a Local origin.
 	Alloc *ssa.Alloc
 	// Name is the constructor's or variable's name ("http.DefaultClient",
 	// "cleanhttp.DefaultClient", the field name).
 	Name string
+	// Fallback is set when the client is a default, used unless the caller gives one
+	// (if opts.Client == nil { c = http.DefaultClient }); Given is where the caller's comes
+	// in: a parameter, an option's field.
+	Fallback bool
+	Given    token.Pos
 }

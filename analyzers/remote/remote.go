@@ -2,6 +2,7 @@ package remote
 
 import (
 	_ "embed"
+	"go/token"
 	"go/types"
 	"reflect"
 	"slices"
@@ -27,7 +28,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:        docs.URL("remote"),
 	Requires:   []*analysis.Analyzer{ssapkg.Analyzer, ssapkg.Stores},
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(ParamFact)},
+	FactTypes:  []analysis.Fact{new(ParamFact), new(ResultFact)},
 	Run:        run,
 }
 
@@ -64,13 +65,16 @@ type state struct {
 	pass *analysis.Pass
 	pkg  *ssa.Package
 
-	stores         *flow.Stores               // values stored into struct fields and package variables
-	fieldTouched   map[*types.Var]bool        // fields whose own fields are assigned (f.Timeout = ...)
-	globalTouched  map[*ssa.Global]bool       // package variables whose fields are assigned
-	untraced       map[*objType]bool          // types whose timeout is set on a value the model cannot trace
-	defaultTouched bool                       // http.DefaultClient is reassigned
-	summaries      map[*ssa.Function][]Passed // the package's own ParamFacts
-	imported       map[*types.Func]*ParamFact // memo of imported facts (nil: none)
+	stores         *flow.Stores                // values stored into struct fields and package variables
+	fieldTouched   map[*types.Var]bool         // fields whose own fields are assigned (f.Timeout = ...)
+	globalTouched  map[*ssa.Global]bool        // package variables whose fields are assigned
+	untraced       map[*objType]bool           // types whose timeout is set on a value the model cannot trace
+	defaultTouched bool                        // http.DefaultClient is reassigned
+	summaries      map[*ssa.Function][]Passed  // the package's own ParamFacts
+	imported       map[*types.Func]*ParamFact  // memo of imported facts (nil: none)
+	results        map[*types.Func]*ResultFact // memo of imported ResultFacts (nil: none)
+	readOnly       map[*ssa.Parameter]bool     // memo of usesOnly for the package's functions
+	names          map[namedKey]token.Pos      // memo of named
 	funcs          []*ssa.Function
 	bounds         map[*ssa.Function]Contract        // memo of bound
 	callers        map[*ssa.Function][]*ssa.Function // static callers, built on first need
@@ -92,6 +96,9 @@ func run(pass *analysis.Pass) (any, error) {
 		untraced:      make(map[*objType]bool),
 		summaries:     make(map[*ssa.Function][]Passed),
 		imported:      make(map[*types.Func]*ParamFact),
+		results:       make(map[*types.Func]*ResultFact),
+		readOnly:      make(map[*ssa.Parameter]bool),
+		names:         make(map[namedKey]token.Pos),
 		bounds:        make(map[*ssa.Function]Contract),
 	}
 	funcs := ssapkg.AllFuncs(ssaRes)
@@ -108,16 +115,10 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
-	st.summarise(res.Calls)
-	for _, fn := range funcs {
-		for call := range flow.Calls(fn) {
-			if res.byInstr[call] == nil {
-				if c := st.via(call); c != nil {
-					res.add(c)
-				}
-			}
-		}
+	for _, c := range st.viaCalls(funcs, res) {
+		res.add(c)
 	}
+	st.exportFacts()
 
 	st.sends(res, funcs)
 
@@ -171,6 +172,12 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 			name = id.Recv + "." + id.Name
 		}
 		c := &Call{Instr: call, Func: fn, Kind: GRPC, Name: name, Stream: stream, Timeout: w.ctx(s.Arg(0), nil).timeout()}
+		st.setContract(c, id.Name)
+		return c
+	}
+	if sdkCall(fn) {
+		name := fn.Pkg().Name() + "." + id.Recv + "." + id.Name
+		c := &Call{Instr: call, Func: fn, Kind: SDK, Name: name, Timeout: w.ctx(s.Arg(0), nil).timeout()}
 		st.setContract(c, id.Name)
 		return c
 	}

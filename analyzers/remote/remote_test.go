@@ -38,7 +38,7 @@ func TestModel(t *testing.T) {
 	want := map[string]string{
 		"calls.go:19":    "http.Get source=no context client=Default",
 		"calls.go:29":    "Client.Do source=http.NewRequest@28 client=Local@27",
-		"calls.go:43":    "Client.Do source=context.TODO()@42 client=Default",
+		"calls.go:43":    "Client.Do source=context.TODO()@42 client=Default@43",
 		"calls.go:75":    "GreeterClient.SayHello source=context.Background()@75",
 		"calls.go:88":    "Tx.Exec source=no context",
 		"facts.go:57":    "DB.Query source=no context contract=ContextFree:Query",

@@ -10,8 +10,14 @@ import (
 
 // The -remote.report output: one line per remote call, saying what bounds it.
 
-// describe says what an origin is: "http.DefaultClient", "the http.Client made at line 12".
+// describe says what an origin is: "http.DefaultClient", "the http.Client made at line 12",
+// and when it is a default the caller may replace, so.
 func (o *Origin) describe(fset *token.FileSet, from token.Pos) string {
+	if o.Fallback {
+		plain := *o
+		plain.Fallback = false
+		return plain.describe(fset, from) + ", the default when no client is given"
+	}
 	at := where(fset, o.Pos, from)
 	switch o.Kind {
 	case Default:
@@ -82,7 +88,7 @@ func (c *Call) summary(fset *token.FileSet) string {
 		case NoContext:
 			why = append(why, "no context")
 		default:
-			why = append(why, "context from "+t.Context.Kind.String())
+			why = append(why, "context from "+t.Context.String())
 		}
 		if len(why) > 0 {
 			fmt.Fprintf(&b, " (%s)", strings.Join(why, "; "))
@@ -90,8 +96,11 @@ func (c *Call) summary(fset *token.FileSet) string {
 	case Unknown:
 		if t.Param >= 0 {
 			kind := "context"
-			if t.Request {
+			switch {
+			case t.Request:
 				kind = "request"
+			case t.ParamClient != "":
+				kind = "client"
 			}
 			fmt.Fprintf(&b, " (%s from parameter %d)", kind, t.Param)
 		}

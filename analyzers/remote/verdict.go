@@ -8,6 +8,7 @@ const (
 	vNone      vkind = iota // no information (a cycle was closed): the identity of join
 	vUnknown                // cannot tell: treated as handled
 	vParam                  // depends only on a parameter of the function being analysed
+	vCaller                 // a client a caller gives another function (unknown, but see join)
 	vBounded                // a timeout or deadline applies
 	vUnbounded              // nothing bounds it
 )
@@ -16,11 +17,13 @@ const (
 // reaches, and when nothing does, why.
 type verdict struct {
 	k      vkind
-	param  int    // vParam: the parameter's index in the function's SSA parameters
-	req    bool   // vParam: the parameter is a request whose context decides
-	by     string // vBounded: what bounds it
-	src    Source // vUnbounded: where the context without a deadline comes from, or NoContext
+	param  int      // vParam: the parameter's index in the function's SSA parameters
+	req    bool     // vParam: the parameter is a request whose context decides
+	obj    *objType // vParam: the parameter is a client or dialer of this type, whose timeout decides
+	by     string   // vBounded: what bounds it
+	src    Source   // vUnbounded: where the context without a deadline comes from, or NoContext
 	origin *Origin
+	at     token.Pos // vCaller: where the caller's client comes in (a parameter, an option's field)
 }
 
 var (
@@ -28,8 +31,9 @@ var (
 	unknown = verdict{k: vUnknown}
 )
 
-func bounded(by string) verdict { return verdict{k: vBounded, by: by} }
-func noContext() verdict        { return unbounded(NoContext, 0) }
+func bounded(by string) verdict   { return verdict{k: vBounded, by: by} }
+func caller(at token.Pos) verdict { return verdict{k: vCaller, at: at} }
+func noContext() verdict          { return unbounded(NoContext, 0) }
 
 func unbounded(k SourceKind, pos token.Pos) verdict {
 	return verdict{k: vUnbounded, src: Source{Kind: k, Pos: pos}}
@@ -37,13 +41,17 @@ func unbounded(k SourceKind, pos token.Pos) verdict {
 
 // joinRank orders the kinds for join: a bound on any path counts ("anywhere on the path"),
 // then an unknown path, then a dependence on the caller; none is join's identity.
-var joinRank = [...]int{vNone: 0, vUnbounded: 1, vParam: 2, vUnknown: 3, vBounded: 4}
+var joinRank = [...]int{vNone: 0, vUnbounded: 1, vParam: 2, vCaller: 3, vUnknown: 4, vBounded: 5}
 
 // join combines the verdicts of alternative paths (the edges of a phi, the stores into a
 // field). Of two unbounded paths the first explains it; paths that depend on different
-// parameters are unknown.
+// parameters are unknown. A client without a timeout on one path and the caller's on the
+// other is a default the caller may not replace: unbounded, with the origin marked Fallback.
 func join(a, b verdict) verdict {
-	if a.k == vParam && b.k == vParam && (a.param != b.param || a.req != b.req) {
+	if fb, ok := fallback(a, b); ok {
+		return fb
+	}
+	if a.k == vParam && b.k == vParam && (a.param != b.param || a.req != b.req || a.obj != b.obj) {
 		return unknown
 	}
 	if joinRank[b.k] > joinRank[a.k] {
@@ -61,6 +69,9 @@ func either(a, b verdict) verdict {
 	case b.k == vBounded:
 		return b
 	case a.k == vParam && b.k == vUnbounded:
+		if a.obj != nil {
+			a.src = b.src // the caller's client, and why the request has no deadline
+		}
 		return a
 	case b.k == vParam && a.k == vUnbounded:
 		return b
@@ -88,6 +99,32 @@ func (v verdict) timeout() Timeout {
 		t.Status, t.Context, t.Client = Unbounded, v.src, v.origin
 	case vParam:
 		t.Param, t.Request = v.param, v.req
+		if v.obj != nil {
+			t.ParamClient, t.Context = v.obj.display, v.src
+		}
 	}
 	return t
+}
+
+// fallback combines a client without a timeout (a) with a client the caller may give instead
+// (b: a parameter of this function or of another, a field of one), in either order.
+func fallback(a, b verdict) (verdict, bool) {
+	if b.k == vUnbounded && b.origin != nil {
+		a, b = b, a
+	}
+	if a.k != vUnbounded || a.origin == nil {
+		return verdict{}, false
+	}
+	switch {
+	case b.k == vCaller:
+	case b.k == vParam && b.obj != nil:
+	default:
+		return verdict{}, false
+	}
+	o := *a.origin
+	if !o.Fallback {
+		o.Fallback, o.Given = true, b.at
+	}
+	a.origin = &o
+	return a, true
 }

@@ -4,6 +4,7 @@ package testcode
 
 import (
 	"go/token"
+	"path"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -24,9 +25,13 @@ var imports = []string{
 
 // Package reports whether the package is written for tests rather than production, by its
 // name: testutil, testsuite, e2e, footesting, footestutil, or footest importing a package
-// foo (as httptest imports http).
+// foo (as httptest imports http); or whether it is a benchmark harness, named (or, for a
+// command, in a directory named) like bench, benchmarks, redisbench or nats-bench.
 func Package(pass *analysis.Pass) bool {
 	name := pass.Pkg.Name()
+	if bench(name) || name == "main" && bench(path.Base(pass.Pkg.Path())) {
+		return true
+	}
 	for _, suffix := range []string{"testing", "testutil", "testutils", "testhelper", "testhelpers"} {
 		if strings.HasSuffix(name, suffix) {
 			return true
@@ -68,4 +73,12 @@ func At(pass *analysis.Pass, pos token.Pos) bool {
 		}
 	}
 	return false
+}
+
+// bench reports whether a package or directory name says it holds a benchmark harness: it
+// starts or ends with bench, or ends with benchmark or benchmarks.
+func bench(name string) bool {
+	name = strings.ToLower(name)
+	return strings.HasPrefix(name, "bench") || strings.HasSuffix(name, "bench") ||
+		strings.HasSuffix(name, "benchmark") || strings.HasSuffix(name, "benchmarks")
 }

@@ -101,6 +101,28 @@ func captured(u string) {
 	<-done
 }
 
+// A field that an option may replace with the caller's client, holding a default without a
+// timeout otherwise: the default path is real.
+type optClient struct {
+	hc *http.Client
+}
+
+type option func(*optClient)
+
+func withHTTPClient(hc *http.Client) option { return func(o *optClient) { o.hc = hc } }
+
+func newOptClient(opts ...option) *optClient {
+	o := &optClient{hc: &http.Client{}} // related "clients.go:123: Client.Get sends a request without a context through it" "clients.go:112: a client given here replaces the default" // want `this default http.Client has no Timeout, so a stalled server hangs Client.Get, whose request has no deadline`
+	for _, opt := range opts {
+		opt(o)
+	}
+	return o
+}
+
+func (o *optClient) get(u string) {
+	o.hc.Get(u)
+}
+
 // ---- Not reported ----
 
 var timed = &http.Client{Timeout: 10 * time.Second}
@@ -164,25 +186,4 @@ func newWrapper(hc *http.Client) *wrapper {
 
 func (w *wrapper) get(u string) {
 	w.hc.Get(u)
-}
-
-// A field that an option may replace with the caller's client.
-type optClient struct {
-	hc *http.Client
-}
-
-type option func(*optClient)
-
-func withHTTPClient(hc *http.Client) option { return func(o *optClient) { o.hc = hc } }
-
-func newOptClient(opts ...option) *optClient {
-	o := &optClient{hc: &http.Client{}}
-	for _, opt := range opts {
-		opt(o)
-	}
-	return o
-}
-
-func (o *optClient) get(u string) {
-	o.hc.Get(u)
 }

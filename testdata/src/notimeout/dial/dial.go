@@ -120,3 +120,42 @@ func dialLocal(port string) {
 func tlsIgnoringContext(ctx context.Context, addr string) {
 	tls.Dial("tcp", addr, nil) // want `tls.Dial has no timeout, so a stalled TLS handshake hangs this call; use a tls.Dialer's DialContext with ctx`
 }
+
+// A server the package starts on a listener of its own, and clients dialing its address,
+// which travels through a struct field.
+type harness struct {
+	ln   net.Listener
+	addr string
+}
+
+func startHarness() (*harness, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	return &harness{ln: ln, addr: ln.Addr().String()}, nil
+}
+
+func (h *harness) connect() (net.Conn, error) {
+	return net.Dial("tcp", h.addr)
+}
+
+func (h *harness) addrOf() string { return h.addr }
+
+func (h *harness) connectAgain() (net.Conn, error) {
+	return net.Dial("tcp", h.addrOf())
+}
+
+// ---- Reported: the field holds a listener's address, or the caller's ----
+
+type peer struct {
+	addr string
+}
+
+func newPeer(addr string) *peer { return &peer{addr: addr} }
+
+func loopbackPeer(ln net.Listener) *peer { return &peer{addr: ln.Addr().String()} }
+
+func (p *peer) connect() (net.Conn, error) {
+	return net.Dial("tcp", p.addr) // want `net.Dial has no timeout`
+}

@@ -57,3 +57,35 @@ func (s *Store) Query(q string) error { // want Query:`passes no context to sql.
 	_, err := s.db.Query(q) // want `SQL call sql.DB.Query: unbounded \[the context-free form of Query\] \(no context\)`
 	return err
 }
+
+// Wrappers of wrappers pass the context on too, to any depth.
+func fetchTwice(ctx context.Context, url string) error { // want fetchTwice:`passes the context of parameter 0 to http.Client.Do at facts.go:24`
+	if err := Fetch(ctx, url); err != nil { // want `HTTP call http.Client.Do via Fetch: unknown \(context from parameter 0\)`
+		return err
+	}
+	return Fetch(ctx, url) // want `HTTP call http.Client.Do via Fetch: unknown \(context from parameter 0\)`
+}
+
+func FetchAll(ctx context.Context, urls []string) error { // want FetchAll:`passes the context of parameter 0 to http.Client.Do at facts.go:24`
+	for _, u := range urls {
+		if err := fetchTwice(ctx, u); err != nil { // want `HTTP call http.Client.Do via fetchTwice: unknown \(context from parameter 0\)`
+			return err
+		}
+	}
+	return nil
+}
+
+// Constructors: what they return is known to their callers in other packages.
+func NewClient() *http.Client { // want NewClient:`returns the http.Client made at facts.go:80 \(result 0\)`
+	return &http.Client{}
+}
+
+func NewTimedClient() *http.Client {
+	return &http.Client{Timeout: time.Second}
+}
+
+// A client handed down: the callers' clients decide.
+func Download(c *http.Client, url string) error { // want Download:`passes the http.Client of parameter 0 to http.Client.Get at facts.go:89, without a deadline`
+	_, err := c.Get(url) // want `HTTP call http.Client.Get \(GET\): unknown \(client from parameter 0\)`
+	return err
+}

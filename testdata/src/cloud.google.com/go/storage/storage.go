@@ -22,3 +22,7 @@ func (o *ObjectHandle) NewReader(ctx context.Context) (*Reader, error)  { return
 func (o *ObjectHandle) Delete(ctx context.Context) error                { return nil }
 func (o *ObjectHandle) Retryer(opts ...RetryOption) *ObjectHandle       { return o }
 func WithMaxAttempts(n int) RetryOption                                 { return nil }
+
+func (b *BucketHandle) Attrs(ctx context.Context) (*BucketAttrs, error) { return nil, nil }
+
+type BucketAttrs struct{ Name string }

@@ -24,3 +24,10 @@ func (c *Client) GetObject(ctx context.Context, bucket, object string, opts GetO
 	return nil, nil
 }
 func (c *Client) EndpointURL() string { return "" }
+
+type NotificationInfo struct{ Err error }
+
+// ListenBucketNotification streams events until its context ends.
+func (c *Client) ListenBucketNotification(ctx context.Context, bucket, prefix, suffix string, events []string) <-chan NotificationInfo {
+	return nil
+}

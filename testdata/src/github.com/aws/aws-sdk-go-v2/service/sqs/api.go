@@ -50,3 +50,23 @@ type SendMessageOutput struct{ MessageId *string }
 func (c *Client) SendMessage(ctx context.Context, params *SendMessageInput, optFns ...func(*Options)) (*SendMessageOutput, error) {
 	return &SendMessageOutput{}, nil
 }
+
+type ListQueuesInput struct{ QueueNamePrefix *string }
+
+type ListQueuesOutput struct{ QueueUrls []string }
+
+func (c *Client) ListQueues(ctx context.Context, params *ListQueuesInput, optFns ...func(*Options)) (*ListQueuesOutput, error) {
+	return &ListQueuesOutput{}, nil
+}
+
+type ListQueuesPaginator struct{}
+
+func NewListQueuesPaginator(client *Client, params *ListQueuesInput) *ListQueuesPaginator {
+	return &ListQueuesPaginator{}
+}
+
+func (p *ListQueuesPaginator) HasMorePages() bool { return false }
+
+func (p *ListQueuesPaginator) NextPage(ctx context.Context, optFns ...func(*Options)) (*ListQueuesOutput, error) {
+	return &ListQueuesOutput{}, nil
+}
