@@ -56,8 +56,6 @@ type objType struct {
 	setting  string // the field a timeout is set in, for messages: "Timeout", "HTTPClient.Timeout"
 }
 
-const retryablehttpPkg = "github.com/hashicorp/go-retryablehttp"
-
 var (
 	httpClient = &objType{pkg: httpPkg, name: "Client", display: "http.Client", fields: []string{"Timeout"}, setting: "Timeout"}
 	netDialer  = &objType{pkg: netPkg, name: "Dialer", display: "net.Dialer", fields: []string{"Timeout", "Deadline"}, setting: "Timeout"}

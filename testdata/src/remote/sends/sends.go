@@ -14,7 +14,7 @@ import (
 
 const base = "https://api.example.com"
 
-func netHTTP(ctx context.Context, c *http.Client, body []byte, id string, post bool) {
+func netHTTP(ctx context.Context, c *http.Client, body []byte, id string, post bool) { // want netHTTP:`passes the http.Client of parameter 1 to http.Client.Do at sends.go:23, without a deadline`
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, base+"/v1/charges", bytes.NewReader(body))
 	c.Do(req) // want `.*`
 
@@ -35,14 +35,14 @@ func netHTTP(ctx context.Context, c *http.Client, body []byte, id string, post b
 	http.Post("https://api.example.com/v1/refunds?expand=charge", "application/json", nil) // want `.*`
 }
 
-func retryable(ctx context.Context, c *retryablehttp.Client, body []byte) {
+func retryable(ctx context.Context, c *retryablehttp.Client, body []byte) { // want retryable:`passes the retryablehttp.Client of parameter 1 to retryablehttp.Client.Post at sends.go:41, without a deadline`
 	req, _ := retryablehttp.NewRequestWithContext(ctx, "POST", base+"/v1/charges", body)
-	c.Do(req)
-	c.Post(base+"/v1/refunds", "application/json", body)
+	c.Do(req)                                            // want `.*`
+	c.Post(base+"/v1/refunds", "application/json", body) // want `.*`
 	retryablehttp.Get(base + "/v1/charges")
 	hr, _ := http.NewRequest(http.MethodPatch, base+"/v1/orders", nil)
 	wrapped, _ := retryablehttp.FromRequest(hr)
-	c.Do(wrapped)
+	c.Do(wrapped) // want `.*`
 }
 
 func restyCalls(c *resty.Client) {
