@@ -12,7 +12,8 @@
 //
 //   - directly: a retry loop or a library retry inside another one's body, or a call of a
 //     self-retrying client there (go-retryablehttp, resty with a retry count, AWS SDK for Go
-//     v2 service clients, an http.Client over retryablehttp's or this project's transport);
+//     v2 service clients, stripe-go, minio-go, Cloud Storage, Azure SDK clients, an
+//     http.Client over retryablehttp's, oras-go's or this project's transport);
 //   - through the functions it calls, in this package or, through a fact on the function
 //     ("retries internally, up to N attempts"), in another: a client package that retries
 //     inside, wrapped in another retry by the service that uses it.

@@ -29,7 +29,8 @@
 //     Functions returning one get an IteratorFact, so ranges in other packages count too;
 //   - a call through a client that retries on its own: hashicorp/go-retryablehttp (and an
 //     *http.Client from its StandardClient), resty with a retry count, AWS SDK for Go v2
-//     service clients, this project's retryhttp.Transport; also when the client is kept in a
+//     service clients, stripe-go, minio-go, Cloud Storage, Azure SDK clients, an
+//     *http.Client over oras-go's or this project's retrying transport; also when the client is kept in a
 //     struct field or package variable that the package sets (a constructor's work is seen
 //     where a method uses the field);
 //   - code that a framework runs again when it fails (frameworks.go; one execution is one

@@ -265,9 +265,7 @@ func (lib *library) found(c *site, vals []ssa.Value) []found {
 				case *ssa.Alloc, *ssa.Const: // a composite literal (a fieldless one is a constant)
 					add(t.Obj().Name()+"{}", x, x.Pos(), nil)
 				}
-				for name, store := range ownFields(x) {
-					field(t.Obj().Name()+"."+name, store)
-				}
+				libFields(lib, x, 0, field)
 			}
 			return true
 		})
@@ -283,6 +281,26 @@ func (lib *library) found(c *site, vals []ssa.Value) []found {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return order(out[i]) < order(out[j]) })
 	return out
+}
+
+// libFields passes to set the fields stored into the library struct that x points to, named
+// by their struct type ("RetryOptions.MaxRetries"), also those of the library structs it holds
+// by value (azblob.ClientOptions{ClientOptions: azcore.ClientOptions{Retry: ...}}).
+func libFields(lib *library, x ssa.Value, depth int, set func(name string, store *ssa.Store)) {
+	t := libType(lib, x.Type())
+	if t == nil || depth > 3 {
+		return
+	}
+	for name, store := range ownFields(x) {
+		set(t.Obj().Name()+"."+name, store)
+	}
+	if refs := x.Referrers(); refs != nil {
+		for _, r := range *refs {
+			if fa, ok := r.(*ssa.FieldAddr); ok && fa.X == x {
+				libFields(lib, fa, depth+1, set)
+			}
+		}
+	}
 }
 
 // libType returns the named struct type of the library that t is or points to, or nil.

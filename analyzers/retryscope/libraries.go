@@ -29,7 +29,7 @@ var libraries = []*library{
 	idemlintRetry,
 	retryablehttpClient, retryablehttpStandard, idemlintTransport,
 	restyClient,
-	awsSDK, stripeGo, minioGo, gcsStorage,
+	awsSDK, stripeGo, minioGo, gcsStorage, azureSDK, orasTransport,
 	terraformSDK,
 }
 
@@ -449,6 +449,65 @@ var gcsStorage = &library{
 	defaults: summary{Bound{Kind: BoundNone}, WaitJittered, DeadlineNone},
 	settings: map[string]setting{"WithMaxAttempts": {layer: 1, arg: 0, attempts: attemptsOf(0)}},
 	when:     takesContext,
+}
+
+// Azure SDK for Go: every client's pipeline retries a request up to Retry.MaxRetries times (3
+// by default: 4 attempts; -1: none) with jittered exponential backoff, bounded by the
+// request's context. The options are given to the client's constructor.
+var azureSDK = &library{
+	name:     "Azure SDK for Go clients",
+	paths:    []string{"github.com/Azure/azure-sdk-for-go/sdk/"},
+	prefix:   true,
+	clients:  []entry{{recv: "*", config: []int{-1}, ctx: 0}},
+	defaults: summary{*bound(4), WaitJittered, DeadlineNone},
+	settings: map[string]setting{
+		"RetryOptions.MaxRetries": {layer: 1, attempts: attemptsOf(1).zeroMeans(bound(4)).negativeMeans(once)},
+	},
+	when: func(c *site, e *entry) bool {
+		if c.Recv == nil {
+			return false
+		}
+		n := namedOf(c.Recv.Type())
+		return takesContext(c, e) && n != nil && strings.HasSuffix(n.Obj().Name(), "Client")
+	},
+}
+
+// oras-go v2: an http.Client made by retry.NewClient, retry.DefaultClient, or one whose
+// Transport is a retry.Transport retries a request up to 5 times (DefaultPolicy: 6 attempts)
+// with jittered exponential backoff.
+var orasTransport = &library{
+	name:     "net/http over oras-go retry.Transport",
+	paths:    []string{"net/http"},
+	clients:  []entry{{recv: "Client", names: []string{"Do", "Get", "Head", "Post", "PostForm"}, config: []int{-1}, ctx: -1}},
+	defaults: summary{*bound(6), WaitJittered, DeadlineUnknown},
+	when: func(c *site, e *entry) bool {
+		if hasCall(c.calls(c.Recv), orasRetryPath, "NewClient") {
+			return true
+		}
+		for _, v := range c.origins(c.Recv) {
+			if loadsGlobal(v, orasRetryPath, "DefaultClient") {
+				return true
+			}
+			if t, ok := fieldStores(v)["Transport"]; ok && (isAllocOf(t, orasRetryPath, "Transport") || hasCall(c.calls(t), orasRetryPath, "NewTransport")) {
+				return true
+			}
+		}
+		return false
+	},
+}
+
+const orasRetryPath = "oras.land/oras-go/v2/registry/remote/retry"
+
+// loadsGlobal reports whether v is computed from the package variable pkg.name.
+func loadsGlobal(v ssa.Value, pkg, name string) bool {
+	found := false
+	flow.Backward(v, 64, func(x ssa.Value) bool {
+		if g, ok := x.(*ssa.Global); ok && g.Pkg != nil && g.Pkg.Pkg.Path() == pkg && g.Name() == name {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // takesContext: a client method that sends a request takes its context first.

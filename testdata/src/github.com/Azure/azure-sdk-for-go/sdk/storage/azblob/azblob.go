@@ -4,17 +4,24 @@ package azblob
 import (
 	"context"
 
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/runtime"
 )
 
 type Client struct{}
-type ClientOptions struct{}
+type ClientOptions struct {
+	azcore.ClientOptions
+}
 type UploadBufferOptions struct{}
 type UploadBufferResponse struct{}
 type ListContainersOptions struct{}
 type ListContainersResponse struct{}
 
 func NewClientFromConnectionString(connectionString string, options *ClientOptions) (*Client, error) {
+	return &Client{}, nil
+}
+
+func NewClient(serviceURL string, cred azcore.TokenCredential, options *ClientOptions) (*Client, error) {
 	return &Client{}, nil
 }
 
