@@ -523,7 +523,7 @@ func (st *state) named(fn *ssa.Function, obj types.Object) token.Pos {
 	for fn.Parent() != nil {
 		fn = fn.Parent()
 	}
-	syntax := fn.Syntax()
+	syntax := flow.Syntax(fn)
 	if syntax == nil || obj == nil {
 		return token.NoPos
 	}

@@ -211,7 +211,7 @@ func (st *state) registered(v ssa.Value) (local []*ssa.Function, other []*types.
 	}
 	add := func(fn *ssa.Function, obj *types.Func) {
 		switch {
-		case fn != nil && len(fn.Blocks) > 0 && fn.Pkg != nil && fn.Pkg.Pkg == st.pass.Pkg && fn.Syntax() != nil:
+		case fn != nil && len(fn.Blocks) > 0 && fn.Pkg != nil && fn.Pkg.Pkg == st.pass.Pkg && flow.Syntax(fn) != nil:
 			local = append(local, fn)
 		case obj != nil && obj.Pkg() != nil:
 			obj = obj.Origin() // an instance of a generic function of another package
@@ -280,7 +280,7 @@ func exportedMethods(t types.Type) []*types.Func {
 // shapes, passes its context parameter to one of its marks, or takes one of its deliveries
 // (and requeues it, where the framework needs that) in a package that builds none itself.
 func (st *state) recognise(fn *ssa.Function) *framework {
-	if fn.Synthetic != "" || fn.Syntax() == nil {
+	if fn.Synthetic != "" || flow.Syntax(fn) == nil {
 		return nil
 	}
 	for _, fw := range frameworks {
@@ -457,7 +457,7 @@ func (st *state) functionScope(fn *ssa.Function, r *frameworkRun) *Scope {
 		return nil
 	}
 	s.Func, _ = fn.Object().(*types.Func)
-	switch syn := fn.Syntax().(type) {
+	switch syn := flow.Syntax(fn).(type) {
 	case *ast.FuncDecl:
 		if syn.Body != nil {
 			s.Node, s.Body, s.From, s.To = syn, syn, syn.Body.Pos(), syn.Body.End()
@@ -545,7 +545,7 @@ func (st *state) fetched(fw *framework, fn *ssa.Function) []IdentityVar {
 // to one delivery, so it has no Stmt.
 func (st *state) deliveryLoops(fn *ssa.Function) []*Scope {
 	var body *ast.BlockStmt
-	switch syn := fn.Syntax().(type) {
+	switch syn := flow.Syntax(fn).(type) {
 	case *ast.FuncDecl:
 		body = syn.Body
 	case *ast.FuncLit:

@@ -19,8 +19,8 @@ import (
 func (st *state) handWritten(fn *ssa.Function) []*Scope {
 	var scopes []*Scope
 	ls := loops.Of(fn)
-	if len(ls) > 0 && fn.Syntax() != nil {
-		candidates := loopNodes(st.pass, fn.Syntax())
+	if len(ls) > 0 && flow.Syntax(fn) != nil {
+		candidates := loopNodes(st.pass, flow.Syntax(fn))
 		taken := make(map[ast.Node]bool)
 		// Innermost loops claim their syntax first.
 		for i := len(ls) - 1; i >= 0; i-- {
@@ -197,7 +197,7 @@ func (st *state) setLoopSyntax(s *Scope, node ast.Node, c *loopCandidates) {
 // recursion finds a function that calls itself again after a failure: the recursive call is
 // only reachable through the failure side of a test of a call's outcome.
 func (st *state) recursion(fn *ssa.Function) *Scope {
-	decl, ok := fn.Syntax().(*ast.FuncDecl)
+	decl, ok := flow.Syntax(fn).(*ast.FuncDecl)
 	if !ok || fn.Object() == nil {
 		return nil
 	}

@@ -98,7 +98,7 @@ func (st *state) callbackScope(hc *helperCall) *Scope {
 	}
 	cb := callbackFunc(hc.retried[i])
 	s.Fn = cb
-	if syn := cb.Syntax(); syn != nil {
+	if syn := flow.Syntax(cb); syn != nil {
 		s.Body, s.From, s.To = syn, syn.Pos(), syn.End()
 	}
 	s.Calls = slices.Collect(flow.Calls(cb))

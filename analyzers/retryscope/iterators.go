@@ -88,15 +88,15 @@ func (st *state) findRetryIterator(fn *ssa.Function) *IteratorFact {
 // iteratorLoop records the loop of a retry iterator written in this package as a Loop scope
 // of Result.IteratorLoops: where its waits, bound and deadline are written.
 func (st *state) iteratorLoop(fn *ssa.Function, l *loops.Loop, attempt ssa.CallInstruction, calls []ssa.CallInstruction, w Wait, f *IteratorFact) {
-	if fn.Pkg != st.ssaPkg || fn.Syntax() == nil {
+	if fn.Pkg != st.ssaPkg || flow.Syntax(fn) == nil {
 		return
 	}
-	node := st.loopSyntax(fn, l, loopNodes(st.pass, fn.Syntax()), map[ast.Node]bool{})
+	node := st.loopSyntax(fn, l, loopNodes(st.pass, flow.Syntax(fn)), map[ast.Node]bool{})
 	if node == nil {
 		return
 	}
 	s := &Scope{Fn: fn, at: fn, Loop: l, Decisive: attempt, Calls: calls, Attempts: f.Attempts, Wait: w, Deadline: f.Deadline, Iterates: true}
-	st.setLoopSyntax(s, node, loopNodes(st.pass, fn.Syntax()))
+	st.setLoopSyntax(s, node, loopNodes(st.pass, flow.Syntax(fn)))
 	st.res.IteratorLoops = append(st.res.IteratorLoops, s)
 }
 
@@ -235,7 +235,7 @@ func (st *state) iteratorScope(call ssa.CallInstruction) *Scope {
 	if body == nil || body.Synthetic != yieldSynthetic || !leavesSomewhere(body) || !goesRoundOnFailure(body) {
 		return nil
 	}
-	rng, ok := body.Syntax().(*ast.RangeStmt)
+	rng, ok := flow.Syntax(body).(*ast.RangeStmt)
 	if !ok || rng.Body == nil {
 		return nil
 	}

@@ -6,6 +6,7 @@ package flow
 
 import (
 	"fmt"
+	"go/ast"
 	"go/constant"
 	"go/token"
 	"go/types"
@@ -402,6 +403,19 @@ func Name(fn *types.Func, from *types.Package) string {
 		return fn.Pkg().Name() + "." + id.Name
 	}
 	return id.Name
+}
+
+// FromTypes is the Synthetic of a function of another package, which has no body.
+const FromTypes = "from type information"
+
+// Syntax returns the syntax of fn (a declaration, a function literal, the range statement of
+// a yield function), or nil; nil for a function of another package, whatever ssa holds for
+// it (see ssapkg).
+func Syntax(fn *ssa.Function) ast.Node {
+	if fn == nil || fn.Synthetic == FromTypes || fn.Origin() != nil && fn.Origin().Synthetic == FromTypes {
+		return nil // also an instantiation of another package's generic function
+	}
+	return fn.Syntax()
 }
 
 // Calls yields the call instructions of fn (calls, go and defer statements), block by block.

@@ -5,7 +5,9 @@
 package ssapkg
 
 import (
+	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"reflect"
 
@@ -30,15 +32,11 @@ func run(pass *analysis.Pass) (any, error) {
 	if IsStd(pass) {
 		return &buildssa.SSA{}, nil
 	}
-	// As buildssa does: a program per package, its imports created from types only, and
-	// the ctrlflow analysis's no-return functions to cut the CFG after log.Fatal and friends.
-	prog := ssa.NewProgram(pass.Fset, 0)
-	prog.SetNoReturn(pass.ResultOf[ctrlflow.Analyzer].(*ctrlflow.CFGs).NoReturn)
-	for _, p := range pass.Pkg.Imports() {
-		prog.CreatePackage(p, nil, nil, true)
+	pkg, err := buildSSA(pass, true)
+	if err != nil {
+		pkg, _ = buildSSA(pass, false) // as buildssa does it; its panics are not ours to hide
 	}
-	pkg := prog.CreatePackage(pass.Pkg, pass.Files, pass.TypesInfo, false)
-	pkg.Build()
+	prog := pkg.Prog
 
 	var funcs []*ssa.Function
 	var addAnons func(f *ssa.Function)
@@ -62,6 +60,83 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	return &buildssa.SSA{Pkg: pkg, SrcFuncs: funcs}, nil
+}
+
+// buildSSA builds the package's SSA as buildssa does: a program per package, its imports
+// created from types only, and the ctrlflow analysis's no-return functions to cut the CFG
+// after log.Fatal and friends. With used, each import gets only the package-level functions
+// and variables that the package names (see createUsed); a panic of the builder is then
+// returned as an error, for the caller to build again with every member.
+func buildSSA(pass *analysis.Pass, used bool) (pkg *ssa.Package, err error) {
+	prog := ssa.NewProgram(pass.Fset, 0)
+	prog.SetNoReturn(pass.ResultOf[ctrlflow.Analyzer].(*ctrlflow.CFGs).NoReturn)
+	if used {
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("ssa with used imports only: %v", r)
+			}
+		}()
+		createUsed(prog, pass)
+	} else {
+		for _, p := range pass.Pkg.Imports() {
+			prog.CreatePackage(p, nil, nil, true)
+		}
+	}
+	pkg = prog.CreatePackage(pass.Pkg, pass.Files, pass.TypesInfo, false)
+	pkg.Build()
+	return pkg, nil
+}
+
+// createUsed creates the package's imports with only the package-level functions and
+// variables that its files name: the builder needs those (and every direct import, whose
+// initialiser the package's calls), methods it creates on demand. Creating an import from
+// its types creates every member and method of it, for each package that imports it: a
+// module whose root package declares thousands of types spent most of its analysis there.
+// The members are declared to the builder by declarations without bodies, so each such
+// function reads as flow.FromTypes, as an import's functions always did; flow.Syntax is nil
+// for them.
+func createUsed(prog *ssa.Program, pass *analysis.Pass) {
+	used := make(map[*types.Package][]types.Object)
+	seen := make(map[types.Object]bool)
+	for _, obj := range pass.TypesInfo.Uses {
+		switch o := obj.(type) {
+		case *types.Func:
+			if o.Signature().Recv() != nil {
+				continue
+			}
+			obj = o.Origin()
+		case *types.Var:
+			obj = o.Origin()
+		default:
+			continue
+		}
+		p := obj.Pkg()
+		if p == nil || p == pass.Pkg || seen[obj] || p.Scope().Lookup(obj.Name()) != obj {
+			continue
+		}
+		seen[obj] = true
+		used[p] = append(used[p], obj)
+	}
+	for _, p := range pass.Pkg.Imports() {
+		info := &types.Info{Defs: make(map[*ast.Ident]types.Object)}
+		file := &ast.File{Name: ast.NewIdent(p.Name())}
+		for _, obj := range used[p] {
+			id := ast.NewIdent(obj.Name())
+			info.Defs[id] = obj
+			switch obj.(type) {
+			case *types.Func:
+				file.Decls = append(file.Decls, &ast.FuncDecl{Name: id, Type: &ast.FuncType{}})
+			case *types.Var:
+				file.Decls = append(file.Decls, &ast.GenDecl{Tok: token.VAR, Specs: []ast.Spec{&ast.ValueSpec{Names: []*ast.Ident{id}}}})
+			}
+		}
+		sp := prog.CreatePackage(p, []*ast.File{file}, info, true)
+		for _, m := range sp.Members {
+			if fn, ok := m.(*ssa.Function); ok && fn.Synthetic == "" {
+				fn.Synthetic = flow.FromTypes
+			}
+		}
+	}
 }
 
 // AllFuncs returns the package's source functions, its package initialiser (which holds the
