@@ -175,7 +175,10 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 		st.setContract(c, id.Name)
 		return c
 	}
-	if sdkCall(fn) {
+	// In the SDK's own package its client's methods are its implementation, judged by the
+	// requests they send (minio-go's Core.ListObjects, which takes no context, calling
+	// c.listObjectsQuery(context.Background(), ...)).
+	if fn.Pkg() != st.pass.Pkg && sdkCall(fn) {
 		name := fn.Pkg().Name() + "." + id.Recv + "." + id.Name
 		c := &Call{Instr: call, Func: fn, Kind: SDK, Name: name, Timeout: w.ctx(s.Arg(0), nil).timeout()}
 		st.setContract(c, id.Name)

@@ -4,13 +4,14 @@ package minio
 import (
 	"context"
 	"io"
+	"net/http"
 )
 
 // MaxRetry is the number of attempts of every request.
 var MaxRetry = 10
 
 type Options struct{ Secure bool }
-type Client struct{}
+type Client struct{ httpClient *http.Client }
 type PutObjectOptions struct{ ContentType string }
 type UploadInfo struct{ ETag string }
 type GetObjectOptions struct{}
@@ -30,4 +31,18 @@ type NotificationInfo struct{ Err error }
 // ListenBucketNotification streams events until its context ends.
 func (c *Client) ListenBucketNotification(ctx context.Context, bucket, prefix, suffix string, events []string) <-chan NotificationInfo {
 	return nil
+}
+
+// Core is the low-level API; its methods take no context.
+type Core struct{ *Client }
+
+type ListBucketResult struct{ Contents []string }
+
+// ListObjects sends with a background context: the SDK's design, not a use of it.
+func (c Core) ListObjects(bucket, prefix string) (ListBucketResult, error) {
+	return c.listObjectsQuery(context.Background(), bucket, prefix)
+}
+
+func (c *Client) listObjectsQuery(ctx context.Context, bucket, prefix string) (ListBucketResult, error) {
+	return ListBucketResult{}, nil
 }
