@@ -498,18 +498,6 @@ var orasTransport = &library{
 
 const orasRetryPath = "oras.land/oras-go/v2/registry/remote/retry"
 
-// loadsGlobal reports whether v is computed from the package variable pkg.name.
-func loadsGlobal(v ssa.Value, pkg, name string) bool {
-	found := false
-	flow.Backward(v, 64, func(x ssa.Value) bool {
-		if g, ok := x.(*ssa.Global); ok && g.Pkg != nil && g.Pkg.Pkg.Path() == pkg && g.Name() == name {
-			found = true
-		}
-		return !found
-	})
-	return found
-}
-
 // takesContext: a client method that sends a request takes its context first.
 func takesContext(c *site, e *entry) bool {
 	return len(c.Args) > 0 && typeis.Context(c.Args[0].Type())
