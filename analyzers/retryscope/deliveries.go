@@ -6,10 +6,11 @@ import (
 	"go/types"
 	"slices"
 
-	"github.com/idemlint/idemlint/analyzers/internal/flow"
-	"github.com/idemlint/idemlint/analyzers/internal/loops"
 	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/loops"
 )
 
 // This file finds the loops that handle one delivery of a framework per iteration.
