@@ -26,10 +26,11 @@ var imports = []string{
 // Package reports whether the package is written for tests rather than production, by its
 // name: testutil, testsuite, e2e, footesting, footestutil, or footest importing a package
 // foo (as httptest imports http); or whether it is a benchmark harness, named (or, for a
-// command, in a directory named) like bench, benchmarks, redisbench or nats-bench.
+// command, in a directory named) like bench, benchmarks, redisbench or nats-bench; or a
+// command in a directory named like a test harness (rdma-test, e2e_tests, loadtest).
 func Package(pass *analysis.Pass) bool {
 	name := pass.Pkg.Name()
-	if bench(name) || name == "main" && bench(path.Base(pass.Pkg.Path())) {
+	if bench(name) || name == "main" && (bench(path.Base(pass.Pkg.Path())) || harness(path.Base(pass.Pkg.Path()))) {
 		return true
 	}
 	for _, suffix := range []string{"testing", "testutil", "testutils", "testhelper", "testhelpers"} {
@@ -81,4 +82,17 @@ func bench(name string) bool {
 	name = strings.ToLower(name)
 	return strings.HasPrefix(name, "bench") || strings.HasSuffix(name, "bench") ||
 		strings.HasSuffix(name, "benchmark") || strings.HasSuffix(name, "benchmarks")
+}
+
+// harness reports whether a command's directory name says it holds a test harness: it ends
+// with -test or _test (or -tests, _tests), is a load, smoke, stress or soak test, or starts
+// with test or e2e. Not latest or attest.
+func harness(name string) bool {
+	name = strings.ToLower(name)
+	for _, suffix := range []string{"-test", "_test", "-tests", "_tests", "loadtest", "smoketest", "stresstest", "soaktest", "e2e"} {
+		if strings.HasSuffix(name, suffix) {
+			return true
+		}
+	}
+	return strings.HasPrefix(name, "test") || strings.HasPrefix(name, "e2e")
 }

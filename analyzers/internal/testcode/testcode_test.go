@@ -13,3 +13,15 @@ func TestBench(t *testing.T) {
 		}
 	}
 }
+
+func TestHarness(t *testing.T) {
+	for name, want := range map[string]bool{
+		"rdma-test": true, "upload_test": true, "e2e-tests": true, "loadtest": true, "smoketest": true,
+		"testserver": true, "e2e": true, "api-e2e": true,
+		"latest": false, "attest": false, "server": false, "contest": false, "protester": false,
+	} {
+		if got := harness(name); got != want {
+			t.Errorf("harness(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
