@@ -192,19 +192,38 @@ func (r *Result) fieldSink(fa *ssa.FieldAddr) (string, bool) {
 		return "", false
 	}
 	st, ok := ptr.Elem().Underlying().(*types.Struct)
-	if !ok || fa.Field >= st.NumFields() {
+	if !ok || fa.Field >= st.NumFields() || !r.keyField(st, fa.Field) {
 		return "", false
 	}
-	f := st.Field(fa.Field)
-	if r.IsName(f.Name()) {
-		return f.Name(), true
+	return st.Field(fa.Field).Name(), true
+}
+
+// keyField reports whether field i of st names an idempotency key, by its name or its
+// json/form tag.
+func (r *Result) keyField(st *types.Struct, i int) bool {
+	if r.IsName(st.Field(i).Name()) {
+		return true
 	}
-	for _, n := range jsonName(st.Tag(fa.Field)) {
-		if r.IsName(n) {
-			return f.Name(), true
+	return slices.ContainsFunc(jsonName(st.Tag(i)), r.IsName)
+}
+
+// KeyField returns the field of the struct type t (or the struct t points to) that names an
+// idempotency key, or "": a value of such a type that a caller fills in carries its key
+// (billing.ChargeInput{IdempotencyKey: ...} handed to the function that sends it).
+func (r *Result) KeyField(t types.Type) string {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return ""
+	}
+	for i := range st.NumFields() {
+		if r.keyField(st, i) {
+			return st.Field(i).Name()
 		}
 	}
-	return "", false
+	return ""
 }
 
 // call handles a tainted value passed to a call: a sink, a function of this package that sends

@@ -55,6 +55,9 @@
 //     *net.OpError, this project's retry.IsRetryable, their combinations, and functions that
 //     return only such tests; likewise retry-go's RetryIf, go-retryablehttp's CheckRetry and
 //     the runtime's Policy.Classify when they are such tests;
+//   - a request whose body encodes a parameter of a struct type with a key field (by name or
+//     JSON tag, IdempotencyKey `json:"idempotencyKey"`): the caller fills it in, as a Temporal
+//     workflow does for its activity's input;
 //   - Kubernetes reconcilers: they run again after successes too, and avoid repeating a create
 //     by looking at the state they observe, which the client cannot see;
 //   - clients and helpers that hold such requests back or key them: this project's retry.Do

@@ -324,6 +324,16 @@ func (c *checker) keyedIn(fn *ssa.Function, vals []ssa.Value, depth int) bool {
 			return true
 		})
 	}
+	// A parameter of a type with a key field, which the caller fills in (an activity's input
+	// that its workflow keyed), encoded into the request.
+	for x := range parts {
+		switch x.(type) {
+		case *ssa.Parameter, *ssa.FreeVar:
+			if c.keys.KeyField(x.Type()) != "" {
+				return true
+			}
+		}
+	}
 	// Sinks in the function and the functions around it (a request made outside a closure).
 	for g := fn; g != nil; g = g.Parent() {
 		for _, k := range c.keyingsOf(g) {

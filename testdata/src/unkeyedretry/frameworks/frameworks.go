@@ -58,6 +58,19 @@ func (a *Activities) ChargeCard(ctx context.Context, in Charge) (string, error) 
 	return out.ID, nil
 }
 
+// An input type with a key field, built here without it: nothing is keyed.
+func (a *Activities) InvoiceCustomer(ctx context.Context, customer string) error {
+	body, err := json.Marshal(&InvoiceInput{Customer: customer, Reference: "manual"})
+	if err != nil {
+		return err
+	}
+	resp, err := client.Post(a.BaseURL+"/v1/invoices", "application/json", bytes.NewReader(body)) // want `POST /v1/invoices is sent without an idempotency key on every run of the activity Activities.InvoiceCustomer`
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
 // A Pub/Sub message that is nacked is delivered again.
 func receive(ctx context.Context, c *pubsub.Client, url string) error {
 	return c.Subscriber("ledger").Receive(ctx, func(ctx context.Context, m *pubsub.Message) {
@@ -115,6 +128,34 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	}
 	resp.Body.Close()
 	return ctrl.Result{}, nil
+}
+
+// The workflow makes the key once and hands it in with the input: the body carries it.
+type InvoiceInput struct {
+	Customer       string `json:"customerId"`
+	Reference      string `json:"orderReference"`
+	IdempotencyKey string `json:"idempotencyKey,omitempty"`
+}
+
+func (a *Activities) Invoice(ctx context.Context, in *InvoiceInput) error {
+	body, err := json.Marshal(in)
+	if err != nil {
+		return fmt.Errorf("unable to encode input: %w", err)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.BaseURL+"/v1/invoices", bytes.NewReader(body))
+	if err != nil {
+		return fmt.Errorf("unable to build request: %w", err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode < 200 || resp.StatusCode >= 300 {
+		return fmt.Errorf("invoice: %s", resp.Status)
+	}
+	return nil
 }
 
 func register(w worker.Worker, a *Activities) {
