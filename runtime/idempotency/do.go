@@ -157,12 +157,6 @@ func Do(ctx context.Context, store Store, scope, key, fingerprint string, fn Fun
 // Work in fn that is not inside a Step and not in the store's transaction (CurrentTx) is not
 // protected against repetition: a retry after a release runs it again. Put side effects in steps.
 func (r *Runner) Do(ctx context.Context, scope, key, fingerprint string, fn Func) (Outcome, error) {
-	return r.do(ctx, scope, key, fingerprint, fn, false)
-}
-
-// do is Do; with detach, the work runs on a context that is not cancelled with ctx (the middleware:
-// a client that goes away does not cancel the work).
-func (r *Runner) do(ctx context.Context, scope, key, fingerprint string, fn Func, detach bool) (Outcome, error) {
 	if err := r.Validate(); err != nil {
 		return Outcome{}, err
 	}
@@ -172,6 +166,13 @@ func (r *Runner) do(ctx context.Context, scope, key, fingerprint string, fn Func
 	if err := ValidateKey(key); err != nil {
 		return Outcome{}, err
 	}
+	return r.claim(ctx, scope, key, fingerprint, fn, false)
+}
+
+// claim is Do once r, scope and key are known to be valid; with detach, the work runs on a context
+// that is not cancelled with ctx (the middleware: a client that goes away does not cancel the
+// work).
+func (r *Runner) claim(ctx context.Context, scope, key, fingerprint string, fn Func, detach bool) (Outcome, error) {
 	cctx, cancel := r.storeContext(ctx)
 	c, err := r.Store.Claim(cctx, ClaimRequest{
 		Scope:       scope,
