@@ -151,10 +151,9 @@ func (c *canon) value() bool {
 		return c.array()
 	case ch == '"':
 		start := len(c.keys)
-		if !c.decodeString() {
+		if !c.string() {
 			return false
 		}
-		c.out = appendString(c.out, c.keys[start:])
 		c.keys = c.keys[:start]
 		return true
 	case ch == '-' || '0' <= ch && ch <= '9':
@@ -235,11 +234,10 @@ func (c *canon) object() bool {
 			c.out = append(c.out, ',')
 		}
 		m := member{text: span{start: len(c.out)}, key: span{start: len(c.keys)}}
-		if !c.decodeString() {
+		if !c.string() {
 			return false
 		}
 		m.key.end = len(c.keys)
-		c.out = appendString(c.out, c.keys[m.key.start:m.key.end])
 		c.out = append(c.out, ':')
 		c.space()
 		if c.pos >= len(c.in) || c.in[c.pos] != ':' {
@@ -341,25 +339,45 @@ func (c *canon) digits() int {
 	return n
 }
 
+// string decodes the string at c.pos into c.keys and appends its canonical form to c.out.
+func (c *canon) string() bool {
+	start, decoded := c.pos, len(c.keys)
+	escaped, ok := c.decodeString()
+	if !ok {
+		return false
+	}
+	if escaped {
+		c.out = appendString(c.out, c.keys[decoded:])
+	} else { // nothing to escape either: the string is canonical as written
+		c.out = append(c.out, c.in[start:c.pos]...)
+	}
+	return true
+}
+
 // decodeString decodes the string at c.pos into c.keys, as encoding/json does (a lone surrogate
-// becomes U+FFFD).
-func (c *canon) decodeString() bool {
+// becomes U+FFFD), and reports whether it held escapes.
+func (c *canon) decodeString() (escaped, ok bool) {
 	c.pos++ // the opening quote
 	for c.pos < len(c.in) {
 		ch := c.in[c.pos]
 		switch {
 		case ch == '"':
 			c.pos++
-			return true
+			return escaped, true
 		case ch < 0x20:
-			return false
+			return false, false
 		case ch != '\\':
-			c.keys = append(c.keys, ch)
-			c.pos++
+			end := c.pos + 1 // the run of characters that stand for themselves, copied at once
+			for end < len(c.in) && c.in[end] >= 0x20 && c.in[end] != '"' && c.in[end] != '\\' {
+				end++
+			}
+			c.keys = append(c.keys, c.in[c.pos:end]...)
+			c.pos = end
 			continue
 		}
+		escaped = true
 		if c.pos+1 >= len(c.in) {
-			return false
+			return false, false
 		}
 		switch esc := c.in[c.pos+1]; esc {
 		case '"', '\\', '/':
@@ -377,7 +395,7 @@ func (c *canon) decodeString() bool {
 		case 'u':
 			r := hex4(c.in[c.pos:])
 			if r < 0 {
-				return false
+				return false, false
 			}
 			c.pos += 6
 			if utf16.IsSurrogate(r) {
@@ -391,11 +409,11 @@ func (c *canon) decodeString() bool {
 			c.keys = utf8.AppendRune(c.keys, r)
 			continue
 		default:
-			return false
+			return false, false
 		}
 		c.pos += 2
 	}
-	return false
+	return false, false
 }
 
 // hex4 decodes \uXXXX at the start of s, or returns -1.
