@@ -208,7 +208,8 @@ func (r *Runner) claim(ctx context.Context, scope, key, fingerprint string, fn F
 	op.txStore, _ = r.Store.(TxStore)
 	op.final.op = op
 	if detach {
-		ctx = context.WithoutCancel(ctx)
+		op.uncancelled.parent = ctx
+		ctx = &op.uncancelled
 	}
 	return op.run(ctx, fn)
 }
@@ -303,9 +304,19 @@ type operation struct {
 	steps map[string]json.RawMessage // recovery points, recorded by this or earlier attempts
 	ran   map[string]bool            // step names used in this attempt
 
-	final phase     // fn's own work, completed with the response
-	ctx   opContext // fn's context
+	final       phase         // fn's own work, completed with the response
+	ctx         opContext     // fn's context
+	uncancelled withoutCancel // the parent of ctx when the work is detached from the caller's
 }
+
+// withoutCancel is context.WithoutCancel(parent), kept in the operation rather than allocated:
+// the parent's values, never done.
+type withoutCancel struct{ parent context.Context }
+
+func (*withoutCancel) Deadline() (time.Time, bool) { return time.Time{}, false }
+func (*withoutCancel) Done() <-chan struct{}       { return nil }
+func (*withoutCancel) Err() error                  { return nil }
+func (c *withoutCancel) Value(key any) any         { return c.parent.Value(key) }
 
 // opContext is the context of an operation's work: cancellable (a lost lease stops the work)
 // and carrying the final phase, in one value kept in the operation.

@@ -349,18 +349,29 @@ func TestMiddlewarePanicReleasesTheKey(t *testing.T) {
 // client's retry receives it instead of running the work again.
 func TestMiddlewareClientGoneDoesNotCancelTheWork(t *testing.T) {
 	h := newHarness(t, idempotency.Config{})
-	ctx, cancel := context.WithCancel(context.Background())
+	type ctxKey struct{}
+	ctx, cancel := context.WithTimeout(context.WithValue(context.Background(), ctxKey{}, "v"), time.Hour)
 	inner := h.next
-	var workCtxErr error
+	var workCtxErr, derivedErr, cause error
+	var value any
+	var hasDeadline bool
 	h.next = func(w http.ResponseWriter, r *http.Request) {
 		if h.calls.Load() == 1 {
+			derived, cancelDerived := context.WithCancel(r.Context())
+			defer cancelDerived()
 			cancel() // the client hangs up while the handler works
-			workCtxErr = r.Context().Err()
+			workCtxErr, derivedErr, cause = r.Context().Err(), derived.Err(), context.Cause(r.Context())
+			value = r.Context().Value(ctxKey{})
+			_, hasDeadline = r.Context().Deadline()
 		}
 		inner(w, r)
 	}
 	h.do(req{key: "k", body: paymentBody, ctx: ctx})
 	assert.NoError(t, workCtxErr, "the work's context outlives the client's")
+	assert.NoError(t, derivedErr, "and so do the contexts derived from it")
+	assert.NoError(t, cause)
+	assert.False(t, hasDeadline, "the request's deadline is not the work's")
+	assert.Equal(t, "v", value, "the work's context carries the request's values")
 	w := h.do(req{key: "k", body: paymentBody})
 	require.Equal(t, http.StatusCreated, w.Code)
 	assert.Equal(t, "true", w.Header().Get("Idempotent-Replayed"), "the work of the abandoned request was stored")
