@@ -278,7 +278,11 @@ func (r *Runner) recorded(resp Response, into http.Header) Response {
 	}
 	rec := Response{Status: resp.Status, Body: resp.Body}
 	for key, vs := range resp.Header { // a few headers, against a dozen names
-		if len(vs) > 0 && slices.ContainsFunc(names, func(name string) bool { return strings.EqualFold(name, key) }) {
+		if len(vs) == 0 {
+			continue
+		}
+		// A name as given (Header().Set makes it canonical), else one that differs in case.
+		if slices.Contains(names, key) || slices.ContainsFunc(names, func(name string) bool { return strings.EqualFold(name, key) }) {
 			into[http.CanonicalHeaderKey(key)] = vs // no copy when key is canonical already
 		}
 	}
