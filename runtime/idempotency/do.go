@@ -270,13 +270,20 @@ func (r *Runner) logger() *slog.Logger {
 }
 
 // recorded returns the part of resp that is stored: status, body and the RecordHeaders, the
-// headers in into (empty). It shares resp's body and header values: a store copies what it keeps.
+// headers in into (empty) unless they are all of resp's. It shares resp's body and header: a store
+// copies what it keeps.
 func (r *Runner) recorded(resp Response, into http.Header) Response {
 	names := r.RecordHeaders
 	if names == nil {
 		names = DefaultRecordHeaders
 	}
 	rec := Response{Status: resp.Status, Body: resp.Body}
+	if recordsAll(names, resp.Header) {
+		if len(resp.Header) > 0 {
+			rec.Header = resp.Header
+		}
+		return rec
+	}
 	for key, vs := range resp.Header { // a few headers, against a dozen names
 		if len(vs) == 0 {
 			continue
@@ -290,6 +297,17 @@ func (r *Runner) recorded(resp Response, into http.Header) Response {
 		rec.Header = into
 	}
 	return rec
+}
+
+// recordsAll reports whether every header of h is recorded as it is: one of names, in canonical
+// form, with values (as a small JSON handler's Content-Type and Location are).
+func recordsAll(names []string, h http.Header) bool {
+	for key, vs := range h {
+		if len(vs) == 0 || !slices.Contains(names, key) || http.CanonicalHeaderKey(key) != key {
+			return false
+		}
+	}
+	return true
 }
 
 // recordedHeaders recycles the headers that recorded fills: a store copies what it keeps.
