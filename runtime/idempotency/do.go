@@ -269,21 +269,22 @@ func (r *Runner) logger() *slog.Logger {
 	return slog.Default()
 }
 
-// recorded returns the part of resp that is stored: status, body and the RecordHeaders, the
-// headers in into (empty) unless they are all of resp's. It shares resp's body and header: a store
-// copies what it keeps.
-func (r *Runner) recorded(resp Response, into http.Header) Response {
+// recorded returns the part of resp that is stored: status, body and the RecordHeaders. It shares
+// resp's body and header, or its header's values in a map from recordedHeaders, which it reports
+// (done with it, put it back). A store copies what it keeps.
+func (r *Runner) recorded(resp Response) (rec Response, pooled bool) {
 	names := r.RecordHeaders
 	if names == nil {
 		names = DefaultRecordHeaders
 	}
-	rec := Response{Status: resp.Status, Body: resp.Body}
+	rec = Response{Status: resp.Status, Body: resp.Body}
 	if recordsAll(names, resp.Header) {
 		if len(resp.Header) > 0 {
 			rec.Header = resp.Header
 		}
-		return rec
+		return rec, false
 	}
+	into := recordedHeaders.Get().(http.Header)
 	for key, vs := range resp.Header { // a few headers, against a dozen names
 		if len(vs) == 0 {
 			continue
@@ -293,10 +294,12 @@ func (r *Runner) recorded(resp Response, into http.Header) Response {
 			into[http.CanonicalHeaderKey(key)] = vs // no copy when key is canonical already
 		}
 	}
-	if len(into) > 0 {
-		rec.Header = into
+	if len(into) == 0 {
+		recordedHeaders.Put(into)
+		return rec, false
 	}
-	return rec
+	rec.Header = into
+	return rec, true
 }
 
 // recordsAll reports whether every header of h is recorded as it is: one of names, in canonical
@@ -326,7 +329,7 @@ func isCanonical(key string) bool {
 	return true
 }
 
-// recordedHeaders recycles the headers that recorded fills: a store copies what it keeps.
+// recordedHeaders recycles the headers that recorded fills (empty): a store copies what it keeps.
 var recordedHeaders = sync.Pool{New: func() any { return make(http.Header, 4) }}
 
 // operation is one claimed attempt at a key.
@@ -455,10 +458,12 @@ func (op *operation) run(ctx context.Context, fn Func) (Outcome, error) {
 		return Outcome{Response: resp}, nil
 	}
 
-	header := recordedHeaders.Get().(http.Header)
-	err = op.complete(ctx, tx, op.r.recorded(resp, header))
-	clear(header)
-	recordedHeaders.Put(header)
+	rec, pooled := op.r.recorded(resp)
+	err = op.complete(ctx, tx, rec)
+	if pooled {
+		clear(rec.Header)
+		recordedHeaders.Put(rec.Header)
+	}
 	if err != nil {
 		if errors.Is(err, ErrFenced) {
 			return Outcome{}, ErrFenced
