@@ -157,12 +157,6 @@ func Do(ctx context.Context, store Store, scope, key, fingerprint string, fn Fun
 // Work in fn that is not inside a Step and not in the store's transaction (CurrentTx) is not
 // protected against repetition: a retry after a release runs it again. Put side effects in steps.
 func (r *Runner) Do(ctx context.Context, scope, key, fingerprint string, fn Func) (Outcome, error) {
-	return r.do(ctx, scope, key, fingerprint, fn, false)
-}
-
-// do is Do; with detach, the work runs on a context that is not cancelled with ctx (the middleware:
-// a client that goes away does not cancel the work).
-func (r *Runner) do(ctx context.Context, scope, key, fingerprint string, fn Func, detach bool) (Outcome, error) {
 	if err := r.Validate(); err != nil {
 		return Outcome{}, err
 	}
@@ -172,6 +166,13 @@ func (r *Runner) do(ctx context.Context, scope, key, fingerprint string, fn Func
 	if err := ValidateKey(key); err != nil {
 		return Outcome{}, err
 	}
+	return r.claim(ctx, scope, key, fingerprint, fn, false)
+}
+
+// claim is Do once r, scope and key are known to be valid; with detach, the work runs on a context
+// that is not cancelled with ctx (the middleware: a client that goes away does not cancel the
+// work).
+func (r *Runner) claim(ctx context.Context, scope, key, fingerprint string, fn Func, detach bool) (Outcome, error) {
 	cctx, cancel := r.storeContext(ctx)
 	c, err := r.Store.Claim(cctx, ClaimRequest{
 		Scope:       scope,
@@ -207,7 +208,8 @@ func (r *Runner) do(ctx context.Context, scope, key, fingerprint string, fn Func
 	op.txStore, _ = r.Store.(TxStore)
 	op.final.op = op
 	if detach {
-		ctx = context.WithoutCancel(ctx)
+		op.uncancelled.parent = ctx
+		ctx = &op.uncancelled
 	}
 	return op.run(ctx, fn)
 }
@@ -267,26 +269,67 @@ func (r *Runner) logger() *slog.Logger {
 	return slog.Default()
 }
 
-// recorded returns the part of resp that is stored: status, body and the RecordHeaders, the
-// headers in into (empty). It shares resp's body and header values: a store copies what it keeps.
-func (r *Runner) recorded(resp Response, into http.Header) Response {
+// recorded returns the part of resp that is stored: status, body and the RecordHeaders. It shares
+// resp's body and header, or its header's values in a map from recordedHeaders, which it reports
+// (done with it, put it back). A store copies what it keeps.
+func (r *Runner) recorded(resp Response) (rec Response, pooled bool) {
 	names := r.RecordHeaders
 	if names == nil {
 		names = DefaultRecordHeaders
 	}
-	rec := Response{Status: resp.Status, Body: resp.Body}
+	rec = Response{Status: resp.Status, Body: resp.Body}
+	if recordsAll(names, resp.Header) {
+		if len(resp.Header) > 0 {
+			rec.Header = resp.Header
+		}
+		return rec, false
+	}
+	into := recordedHeaders.Get().(http.Header)
 	for key, vs := range resp.Header { // a few headers, against a dozen names
-		if len(vs) > 0 && slices.ContainsFunc(names, func(name string) bool { return strings.EqualFold(name, key) }) {
+		if len(vs) == 0 {
+			continue
+		}
+		// A name as given (Header().Set makes it canonical), else one that differs in case.
+		if slices.Contains(names, key) || slices.ContainsFunc(names, func(name string) bool { return strings.EqualFold(name, key) }) {
 			into[http.CanonicalHeaderKey(key)] = vs // no copy when key is canonical already
 		}
 	}
-	if len(into) > 0 {
-		rec.Header = into
+	if len(into) == 0 {
+		recordedHeaders.Put(into)
+		return rec, false
 	}
-	return rec
+	rec.Header = into
+	return rec, true
 }
 
-// recordedHeaders recycles the headers that recorded fills: a store copies what it keeps.
+// recordsAll reports whether every header of h is recorded as it is: one of names, in canonical
+// form, with values (as a small JSON handler's Content-Type and Location are).
+func recordsAll(names []string, h http.Header) bool {
+	for key, vs := range h {
+		if len(vs) == 0 || !slices.Contains(names, key) || !isCanonical(key) {
+			return false
+		}
+	}
+	return true
+}
+
+// isCanonical reports whether http.CanonicalHeaderKey(key) is key, in a quarter of its
+// instructions: letters are upper-case at the start and after a hyphen, lower-case elsewhere. (It
+// may say false for a key that CanonicalHeaderKey leaves alone, one that is not a valid header
+// name; never true for one it changes.)
+func isCanonical(key string) bool {
+	upper := true
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		if upper && 'a' <= c && c <= 'z' || !upper && 'A' <= c && c <= 'Z' {
+			return false
+		}
+		upper = c == '-'
+	}
+	return true
+}
+
+// recordedHeaders recycles the headers that recorded fills (empty): a store copies what it keeps.
 var recordedHeaders = sync.Pool{New: func() any { return make(http.Header, 4) }}
 
 // operation is one claimed attempt at a key.
@@ -302,9 +345,19 @@ type operation struct {
 	steps map[string]json.RawMessage // recovery points, recorded by this or earlier attempts
 	ran   map[string]bool            // step names used in this attempt
 
-	final phase     // fn's own work, completed with the response
-	ctx   opContext // fn's context
+	final       phase         // fn's own work, completed with the response
+	ctx         opContext     // fn's context
+	uncancelled withoutCancel // the parent of ctx when the work is detached from the caller's
 }
+
+// withoutCancel is context.WithoutCancel(parent), kept in the operation rather than allocated:
+// the parent's values, never done.
+type withoutCancel struct{ parent context.Context }
+
+func (*withoutCancel) Deadline() (time.Time, bool) { return time.Time{}, false }
+func (*withoutCancel) Done() <-chan struct{}       { return nil }
+func (*withoutCancel) Err() error                  { return nil }
+func (c *withoutCancel) Value(key any) any         { return c.parent.Value(key) }
 
 // opContext is the context of an operation's work: cancellable (a lost lease stops the work)
 // and carrying the final phase, in one value kept in the operation.
@@ -405,10 +458,12 @@ func (op *operation) run(ctx context.Context, fn Func) (Outcome, error) {
 		return Outcome{Response: resp}, nil
 	}
 
-	header := recordedHeaders.Get().(http.Header)
-	err = op.complete(ctx, tx, op.r.recorded(resp, header))
-	clear(header)
-	recordedHeaders.Put(header)
+	rec, pooled := op.r.recorded(resp)
+	err = op.complete(ctx, tx, rec)
+	if pooled {
+		clear(rec.Header)
+		recordedHeaders.Put(rec.Header)
+	}
 	if err != nil {
 		if errors.Is(err, ErrFenced) {
 			return Outcome{}, ErrFenced

@@ -257,3 +257,45 @@ func TestLiveWorkOutlivesItsRetention(t *testing.T) {
 	assert.True(t, out.Replayed)
 	assert.EqualValues(t, 1, runs.Load())
 }
+
+// The stored header is the RecordHeaders of the response, under their canonical names, matched
+// without regard to case, and without the names that have no values.
+func TestRecordedHeaders(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		record []string // Runner.RecordHeaders; nil: the default
+		header http.Header
+		want   http.Header
+	}{
+		{"all recorded", nil,
+			http.Header{"Content-Type": {"application/json"}, "Location": {"/p/1"}},
+			http.Header{"Content-Type": {"application/json"}, "Location": {"/p/1"}}},
+		{"some recorded", nil,
+			http.Header{"Content-Type": {"application/json"}, "X-Request-Id": {"r1"}, "Etag": {`"v1"`, `"v2"`}},
+			http.Header{"Content-Type": {"application/json"}, "Etag": {`"v1"`, `"v2"`}}},
+		{"none", nil, http.Header{"X-Request-Id": {"r1"}}, nil},
+		{"empty", nil, http.Header{}, nil},
+		{"no values", nil, http.Header{"Content-Type": {}, "Location": {"/p/1"}}, http.Header{"Location": {"/p/1"}}},
+		{"not canonical", nil,
+			http.Header{"content-type": {"text/plain"}, "Location": {"/p/1"}},
+			http.Header{"Content-Type": {"text/plain"}, "Location": {"/p/1"}}},
+		{"names in another case", []string{"x-trace", "LOCATION"},
+			http.Header{"X-Trace": {"t"}, "Location": {"/p/1"}, "Content-Type": {"text/plain"}},
+			http.Header{"X-Trace": {"t"}, "Location": {"/p/1"}}},
+		{"names not canonical, header as given", []string{"x-trace"},
+			http.Header{"x-trace": {"t"}},
+			http.Header{"X-Trace": {"t"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := &idempotency.Runner{Store: memstore.New(), RecordHeaders: tc.record}
+			_, err := r.Do(context.Background(), "a", "k", "fp", func(context.Context) (idempotency.Response, error) {
+				return idempotency.Response{Status: http.StatusOK, Header: tc.header, Body: []byte("x")}, nil
+			})
+			require.NoError(t, err)
+			out, err := r.Do(context.Background(), "a", "k", "fp", nil)
+			require.NoError(t, err)
+			require.True(t, out.Replayed)
+			assert.Equal(t, tc.want, out.Response.Header)
+		})
+	}
+}

@@ -24,7 +24,7 @@ import (
 // are domain-separated so that they never collide.
 func Fingerprint(method, route string, body []byte) string {
 	c := canons.Get().(*canon)
-	defer canons.Put(c)
+	defer c.put()
 	c.out = appendField(c.out[:0], "idempotency/v1")
 	c.out = appendUpperField(c.out, method)
 	c.out = appendField(c.out, route)
@@ -75,7 +75,7 @@ func appendUpperField(dst []byte, s string) []byte {
 // was one valid JSON value.
 func CanonicalJSON(body []byte) ([]byte, bool) {
 	c := canons.Get().(*canon)
-	defer canons.Put(c)
+	defer c.put()
 	c.out = c.out[:0]
 	if !c.canonical(body) {
 		return nil, false
@@ -85,6 +85,13 @@ func CanonicalJSON(body []byte) ([]byte, bool) {
 
 // canons recycles the scratch space of canonicalisation.
 var canons = sync.Pool{New: func() any { return new(canon) }}
+
+// put returns c to the pool, keeping no reference to its input.
+func (c *canon) put() {
+	clear(c.members) // what a failed object left
+	c.in, c.members = nil, c.members[:0]
+	canons.Put(c)
+}
 
 // maxDepth is the nesting that encoding/json accepts, so that the same bodies are JSON for both
 // (fingerprints are persisted: what was JSON must stay JSON).
@@ -100,15 +107,16 @@ type canon struct {
 	pos     int
 	depth   int
 	out     []byte   // the canonical document
-	keys    []byte   // decoded member names of the open objects
+	keys    []byte   // decoded member names with escapes, of the open objects
 	members []member // members of the open objects, innermost last
 	moved   []byte   // scratch for rewriting an object
 }
 
-// member is one object member: its decoded name in keys, its canonical text ("name":value) in
-// out.
+// member is one object member: its decoded name (in the input when it holds no escapes, else in
+// keys), its canonical text ("name":value) in out.
 type member struct {
-	key, text span
+	key  []byte
+	text span
 }
 
 type span struct{ start, end int }
@@ -151,10 +159,9 @@ func (c *canon) value() bool {
 		return c.array()
 	case ch == '"':
 		start := len(c.keys)
-		if !c.decodeString() {
+		if _, ok := c.string(); !ok {
 			return false
 		}
-		c.out = appendString(c.out, c.keys[start:])
 		c.keys = c.keys[:start]
 		return true
 	case ch == '-' || '0' <= ch && ch <= '9':
@@ -234,12 +241,11 @@ func (c *canon) object() bool {
 		if len(c.members) > first {
 			c.out = append(c.out, ',')
 		}
-		m := member{text: span{start: len(c.out)}, key: span{start: len(c.keys)}}
-		if !c.decodeString() {
+		m := member{text: span{start: len(c.out)}}
+		var ok bool
+		if m.key, ok = c.string(); !ok {
 			return false
 		}
-		m.key.end = len(c.keys)
-		c.out = appendString(c.out, c.keys[m.key.start:m.key.end])
 		c.out = append(c.out, ':')
 		c.space()
 		if c.pos >= len(c.in) || c.in[c.pos] != ':' {
@@ -252,7 +258,7 @@ func (c *canon) object() bool {
 		}
 		m.text.end = len(c.out)
 		if n := len(c.members); n > first && sorted {
-			sorted = bytes.Compare(c.name(c.members[n-1]), c.name(m)) < 0
+			sorted = bytes.Compare(c.members[n-1].key, m.key) < 0
 		}
 		c.members = append(c.members, m)
 		c.space()
@@ -274,21 +280,20 @@ func (c *canon) object() bool {
 	if !sorted {
 		c.sortMembers(objStart, c.members[first:])
 	}
+	clear(c.members[first:]) // their names may be slices of the input: keep none in the pool
 	c.members, c.keys = c.members[:first], c.keys[:keysStart]
 	return true
 }
 
-func (c *canon) name(m member) []byte { return c.keys[m.key.start:m.key.end] }
-
 // sortMembers rewrites the object at out[start:], whose members ms were written in document
 // order, with its members sorted by name, the last of equal names kept.
 func (c *canon) sortMembers(start int, ms []member) {
-	slices.SortStableFunc(ms, func(a, b member) int { return bytes.Compare(c.name(a), c.name(b)) })
+	slices.SortStableFunc(ms, func(a, b member) int { return bytes.Compare(a.key, b.key) })
 	c.moved = append(c.moved[:0], c.out[start:]...)
 	c.out = append(c.out[:start], '{')
 	wrote := false
 	for i, m := range ms {
-		if i+1 < len(ms) && bytes.Equal(c.name(m), c.name(ms[i+1])) {
+		if i+1 < len(ms) && bytes.Equal(m.key, ms[i+1].key) {
 			continue // a later member of the same name wins
 		}
 		if wrote {
@@ -341,6 +346,27 @@ func (c *canon) digits() int {
 	return n
 }
 
+// string appends the canonical form of the string at c.pos to c.out, and returns its decoded
+// value: a slice of the input when the string holds no escapes (it is then canonical as written),
+// else of c.keys, which it was decoded into.
+func (c *canon) string() ([]byte, bool) {
+	start, end := c.pos, c.pos+1
+	for end < len(c.in) && c.in[end] >= 0x20 && c.in[end] != '"' && c.in[end] != '\\' {
+		end++
+	}
+	if end < len(c.in) && c.in[end] == '"' {
+		c.pos = end + 1
+		c.out = append(c.out, c.in[start:c.pos]...)
+		return c.in[start+1 : end], true
+	}
+	decoded := len(c.keys)
+	if !c.decodeString() {
+		return nil, false
+	}
+	c.out = appendString(c.out, c.keys[decoded:])
+	return c.keys[decoded:], true
+}
+
 // decodeString decodes the string at c.pos into c.keys, as encoding/json does (a lone surrogate
 // becomes U+FFFD).
 func (c *canon) decodeString() bool {
@@ -354,8 +380,12 @@ func (c *canon) decodeString() bool {
 		case ch < 0x20:
 			return false
 		case ch != '\\':
-			c.keys = append(c.keys, ch)
-			c.pos++
+			end := c.pos + 1 // the run of characters that stand for themselves, copied at once
+			for end < len(c.in) && c.in[end] >= 0x20 && c.in[end] != '"' && c.in[end] != '\\' {
+				end++
+			}
+			c.keys = append(c.keys, c.in[c.pos:end]...)
+			c.pos = end
 			continue
 		}
 		if c.pos+1 >= len(c.in) {

@@ -78,6 +78,7 @@ func FuzzParseKey(f *testing.F) {
 		}
 		require.NotEmpty(t, key)
 		require.LessOrEqual(t, len(key), idempotency.MaxKeyLen)
+		require.NoError(t, idempotency.ValidateKey(key), "the middleware does not validate ParseKey's keys again")
 		for i := 0; i < len(key); i++ {
 			require.True(t, key[i] >= 0x20 && key[i] <= 0x7e, "key %q has a non-printable byte", key)
 		}

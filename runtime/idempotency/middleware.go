@@ -162,18 +162,21 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	body, ok := m.readBody(w, r)
+	x := exchanges.Get().(*exchange)
+	body, ok := m.readBody(w, r, x.buf[:0])
 	if !ok {
+		x.recycle()
 		return
 	}
+	x.buf = body
 	fp := Fingerprint(r.Method, m.route(r), body)
-	x := exchanges.Get().(*exchange)
 	x.next, x.r = h.next, r
 	x.body.Reset(body)
 	// The work is not cancelled when the client goes away (an attempt timeout, a dropped
 	// connection): it runs to its outcome, which is stored, and the client's retry receives it
-	// (a 409 while it still runs) instead of running the work again.
-	out, err := m.cfg.Runner.do(r.Context(), scope, key, fp, x.run, true)
+	// (a 409 while it still runs) instead of running the work again. The configuration was
+	// validated when the middleware was built, the key by ParseKey and the scope above.
+	out, err := m.cfg.Runner.claim(r.Context(), scope, key, fp, x.run, true)
 	if err != nil {
 		m.writeError(w, r, out, err)
 	} else {
@@ -182,13 +185,15 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	x.recycle()
 }
 
-// exchange is the work of one keyed request: the reader of its buffered body and the recorder of
-// its response. Exchanges are recycled once the response is written: a handler must not use its
-// ResponseWriter or read its request's body after it returns (net/http's rule). A panicking
-// handler's exchange is dropped.
+// exchange is the work of one keyed request: its buffered body and the reader of it, and the
+// recorder of its response. Exchanges are recycled once the response is written: a handler must
+// not use its ResponseWriter or read its request's body after it returns (net/http's rule), and
+// nothing else keeps the body (the fingerprint is a digest of it). A panicking handler's exchange
+// is dropped.
 type exchange struct {
 	next http.Handler
 	r    *http.Request
+	buf  []byte // the request's body
 	body bodyReader
 	rec  recorder
 	run  Func // x.work, made once per exchange
@@ -211,6 +216,9 @@ func (x *exchange) work(ctx context.Context) (Response, error) {
 func (x *exchange) recycle() {
 	x.next, x.r = nil, nil
 	x.body.Reset(nil)
+	if cap(x.buf) > maxRecycledBody {
+		x.buf = nil
+	}
 	x.rec.reset()
 	exchanges.Put(x)
 }
@@ -220,7 +228,8 @@ type bodyReader struct{ bytes.Reader }
 
 func (*bodyReader) Close() error { return nil }
 
-func (m *middleware) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+// readBody reads the request's body into buf (empty, its capacity reused), and returns it.
+func (m *middleware) readBody(w http.ResponseWriter, r *http.Request, buf []byte) ([]byte, bool) {
 	tooLarge := func() ([]byte, bool) {
 		WriteProblem(w, Problem{Status: http.StatusRequestEntityTooLarge, Code: CodeBodyTooLarge,
 			Detail: fmt.Sprintf("the request body is larger than %d bytes", m.maxBody)})
@@ -237,8 +246,8 @@ func (m *middleware) readBody(w http.ResponseWriter, r *http.Request) ([]byte, b
 	if r.Body == nil || r.Body == http.NoBody {
 		return nil, true
 	}
-	if n := r.ContentLength; n > 0 { // its length is known: one exact buffer, and a byte to spare
-		body := make([]byte, n, n+1)
+	if n := int(r.ContentLength); n > 0 { // its length is known: one exact buffer, and a byte to spare
+		body := slices.Grow(buf, n+1)[:n]
 		if _, err := io.ReadFull(r.Body, body); err != nil {
 			return unreadable(err)
 		}
@@ -247,7 +256,7 @@ func (m *middleware) readBody(w http.ResponseWriter, r *http.Request) ([]byte, b
 		}
 		return body, true
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, m.maxBody))
+	body, err := appendAll(buf, http.MaxBytesReader(w, r.Body, m.maxBody))
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
@@ -256,6 +265,23 @@ func (m *middleware) readBody(w http.ResponseWriter, r *http.Request) ([]byte, b
 		return unreadable(err)
 	}
 	return body, true
+}
+
+// appendAll is io.ReadAll appending to b.
+func appendAll(b []byte, r io.Reader) ([]byte, error) {
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // grow
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
 }
 
 func (m *middleware) writeError(w http.ResponseWriter, r *http.Request, out Outcome, err error) {
@@ -299,11 +325,17 @@ func writeResponse(w http.ResponseWriter, resp Response, replayed bool) {
 	for k, vs := range resp.Header {
 		h[k] = vs // the response's values are not used after this
 	}
+	// One array holds the values of both headers; each slice is capped, so that appending to one
+	// never writes over the other.
+	values := make([]string, 0, 2)
 	if replayed {
-		h["Idempotent-Replayed"] = []string{"true"}
+		values = append(values, "true")
+		h["Idempotent-Replayed"] = values[0:1:1]
 	}
 	if bodyAllowed(resp.Status) {
-		h["Content-Length"] = []string{strconv.Itoa(len(resp.Body))}
+		n := len(values)
+		values = append(values, strconv.Itoa(len(resp.Body)))
+		h["Content-Length"] = values[n : n+1 : n+1]
 	} else {
 		delete(h, "Content-Length")
 	}

@@ -349,18 +349,29 @@ func TestMiddlewarePanicReleasesTheKey(t *testing.T) {
 // client's retry receives it instead of running the work again.
 func TestMiddlewareClientGoneDoesNotCancelTheWork(t *testing.T) {
 	h := newHarness(t, idempotency.Config{})
-	ctx, cancel := context.WithCancel(context.Background())
+	type ctxKey struct{}
+	ctx, cancel := context.WithTimeout(context.WithValue(context.Background(), ctxKey{}, "v"), time.Hour)
 	inner := h.next
-	var workCtxErr error
+	var workCtxErr, derivedErr, cause error
+	var value any
+	var hasDeadline bool
 	h.next = func(w http.ResponseWriter, r *http.Request) {
 		if h.calls.Load() == 1 {
+			derived, cancelDerived := context.WithCancel(r.Context())
+			defer cancelDerived()
 			cancel() // the client hangs up while the handler works
-			workCtxErr = r.Context().Err()
+			workCtxErr, derivedErr, cause = r.Context().Err(), derived.Err(), context.Cause(r.Context())
+			value = r.Context().Value(ctxKey{})
+			_, hasDeadline = r.Context().Deadline()
 		}
 		inner(w, r)
 	}
 	h.do(req{key: "k", body: paymentBody, ctx: ctx})
 	assert.NoError(t, workCtxErr, "the work's context outlives the client's")
+	assert.NoError(t, derivedErr, "and so do the contexts derived from it")
+	assert.NoError(t, cause)
+	assert.False(t, hasDeadline, "the request's deadline is not the work's")
+	assert.Equal(t, "v", value, "the work's context carries the request's values")
 	w := h.do(req{key: "k", body: paymentBody})
 	require.Equal(t, http.StatusCreated, w.Code)
 	assert.Equal(t, "true", w.Header().Get("Idempotent-Replayed"), "the work of the abandoned request was stored")
@@ -698,4 +709,46 @@ func TestMiddlewareBodyLengthMismatch(t *testing.T) {
 	}
 	assert.EqualValues(t, 0, h.calls.Load())
 	require.Equal(t, http.StatusCreated, h.do(req{key: "k", body: paymentBody}).Code)
+}
+
+// The buffers that hold request bodies are recycled: every request's handler reads its own body,
+// exactly, whatever the sizes that came before, with its length known or not.
+func TestMiddlewareRecycledBodyBuffers(t *testing.T) {
+	h := newHarness(t, idempotency.Config{})
+	h.next = func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(r.Body)
+		require.NoError(t, err)
+		w.Write(body)
+	}
+	bodies := []string{
+		paymentBody,
+		`{"a":1}`,
+		strings.Repeat("y", 100<<10), // above what a recycled buffer keeps
+		`{"b":2}`,
+		"",
+		strings.Repeat("z", 3000),
+		`{"c":3}`,
+	}
+	for round, known := range []bool{true, false} {
+		for i, body := range bodies {
+			r := httptest.NewRequest(http.MethodPost, "/v1/payments", io.MultiReader(strings.NewReader(body)))
+			r.ContentLength = -1
+			if known {
+				r.ContentLength = int64(len(body))
+			}
+			r.Header.Set("Idempotency-Key", fmt.Sprintf("k%d-%d", round, i))
+			r.Header.Set("X-Tenant-ID", "tenant-a")
+			w := httptest.NewRecorder()
+			h.h.ServeHTTP(w, r)
+			require.Equal(t, http.StatusOK, w.Code, "body %d", i)
+			require.Equal(t, body, w.Body.String(), "body %d, length known: %v", i, known)
+		}
+	}
+	// The replays match their own bodies, not whatever the buffer held before.
+	for i, body := range bodies {
+		w := h.do(req{key: fmt.Sprintf("k0-%d", i), body: body})
+		require.Equal(t, "true", w.Header().Get("Idempotent-Replayed"), "body %d", i)
+		require.Equal(t, body, w.Body.String())
+	}
+	assert.EqualValues(t, 2*len(bodies), h.calls.Load())
 }

@@ -279,7 +279,7 @@ func (s *Store) SaveStep(ctx context.Context, lease idempotency.Lease, name stri
 // Complete implements idempotency.Store. The record is kept for its retention window after the
 // completion, when that is later than after its creation.
 func (s *Store) Complete(ctx context.Context, lease idempotency.Lease, resp idempotency.Response) error {
-	data, err := pairs.AppendHeader(make([]byte, 0, pairs.HeaderSize(resp.Header)+len(resp.Body)), resp.Header)
+	data, err := pairs.AppendHeader(nil, resp.Header, len(resp.Body))
 	if err != nil {
 		return err
 	}

@@ -285,7 +285,7 @@ func (s *Store) complete(ctx context.Context, exec execFunc, lease idempotency.L
 	var header []byte // NULL without a header
 	if len(resp.Header) > 0 {
 		var err error
-		if header, err = pairs.AppendHeader(nil, resp.Header); err != nil {
+		if header, err = pairs.AppendHeader(nil, resp.Header, 0); err != nil {
 			return fmt.Errorf("pgstore: complete: %w", err)
 		}
 	}

@@ -68,14 +68,20 @@ func field(b []byte) (f, rest []byte, ok bool) {
 	return b[4 : 4+n], b[4+n:], true
 }
 
-// AppendHeader appends the values of h, one pair per value, names in sorted order.
-func AppendHeader(dst []byte, h http.Header) ([]byte, error) {
+// AppendHeader appends the values of h, one pair per value, names in sorted order. It grows dst
+// once, with room for reserve more bytes after the header.
+func AppendHeader(dst []byte, h http.Header, reserve int) ([]byte, error) {
 	var small [16]string
 	names := small[:0]
-	for name := range h {
+	size := reserve
+	for name, vs := range h {
 		names = append(names, name)
+		for _, v := range vs {
+			size += 8 + len(name) + len(v)
+		}
 	}
 	slices.Sort(names)
+	dst = slices.Grow(dst, size)
 	var err error
 	for _, name := range names {
 		for _, v := range h[name] {
@@ -85,17 +91,6 @@ func AppendHeader(dst []byte, h http.Header) ([]byte, error) {
 		}
 	}
 	return dst, nil
-}
-
-// HeaderSize returns how many bytes AppendHeader appends for h.
-func HeaderSize(h http.Header) int {
-	n := 0
-	for name, vs := range h {
-		for _, v := range vs {
-			n += 8 + len(name) + len(v)
-		}
-	}
-	return n
 }
 
 // Header decodes what AppendHeader wrote; nil for no pairs. It makes one string of b, which the

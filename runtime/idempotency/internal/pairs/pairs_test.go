@@ -11,7 +11,7 @@ import (
 
 func TestRoundTrip(t *testing.T) {
 	h := http.Header{"B": {"\xff\xfe", "", "a\x00b"}, "A": {"1"}}
-	b, err := AppendHeader(nil, h)
+	b, err := AppendHeader(nil, h, 0)
 	require.NoError(t, err)
 	got, err := Header(b)
 	require.NoError(t, err)
@@ -38,10 +38,14 @@ func TestRoundTrip(t *testing.T) {
 	assert.Equal(t, http.Header{"A": {"1", "3", "4"}, "B": {"2"}, "C": {"5"}}, got)
 	got["A"] = append(got["A"], "x")
 	assert.Equal(t, []string{"2"}, got["B"], "appending to one name's values leaves the others alone")
-	size := HeaderSize(h)
-	b, err = AppendHeader(nil, h)
+	b, err = AppendHeader(nil, h, 10)
 	require.NoError(t, err)
-	assert.Len(t, b, size)
+	assert.GreaterOrEqual(t, cap(b), len(b)+10, "the room asked for")
+	b, err = AppendHeader([]byte("prefix"), h, 0)
+	require.NoError(t, err)
+	got, err = Header(b[len("prefix"):])
+	require.NoError(t, err)
+	assert.Equal(t, h, got)
 
 	none, err := Header(nil)
 	assert.NoError(t, err)
