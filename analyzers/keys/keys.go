@@ -129,6 +129,19 @@ func run(pass *analysis.Pass) (any, error) {
 // idempotency key.
 func (r *Result) IsName(name string) bool { return r.names[Normalize(name)] }
 
+// Fresh reports whether v is computed from a fresh unique value: the result of a generator
+// call, or what one fills.
+func (r *Result) Fresh(v ssa.Value) bool {
+	fresh := false
+	flow.Backward(v, 256, func(x ssa.Value) bool {
+		if call, ok := x.(*ssa.Call); ok {
+			_, fresh = r.Generator(call)
+		}
+		return !fresh
+	})
+	return fresh
+}
+
 // A Generation is a call that makes a fresh unique value.
 type Generation struct {
 	Call ssa.CallInstruction

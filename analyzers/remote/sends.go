@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"unicode"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -30,6 +31,10 @@ type Send struct {
 	// Made is the call that made the request (http.NewRequest, retryablehttp.NewRequest), when
 	// every path to the send leads to that one call in the same function.
 	Made ssa.CallInstruction
+	// Resource holds the values that name the resource the URL addresses, when it is built
+	// in this function: the parts that follow a constant path segment (base + "/orders/" +
+	// id + "/status", fmt.Sprintf("%s/orders/%s", base, id)); none for a constant path.
+	Resource []ssa.Value
 }
 
 // Sends returns the HTTP requests the package sends, in source order: by the calls that send
@@ -122,7 +127,7 @@ func (st *state) send(call ssa.CallInstruction, c *Call) *Send {
 		if id.Name == "Do" || id.Name == "RoundTrip" {
 			w.request(s, site.Arg(0))
 		} else {
-			s.Path = w.urlPath(site.Arg(0), nil, 0)
+			s.Path, s.Resource = w.urlPath(site.Arg(0), nil, 0), w.resource(site.Arg(0))
 		}
 	case id.Pkg == retryablehttpPkg && (id.Recv == "Client" || id.Recv == ""):
 		switch {
@@ -130,7 +135,7 @@ func (st *state) send(call ssa.CallInstruction, c *Call) *Send {
 			w.request(s, site.Arg(0))
 			s.Method = w.method(site.Arg(0))
 		case byName != "" && id.Name != "Put" && id.Name != "Patch" && id.Name != "Delete" && id.Name != "Options":
-			s.Method, s.Path = byName, w.urlPath(site.Arg(0), nil, 0)
+			s.Method, s.Path, s.Resource = byName, w.urlPath(site.Arg(0), nil, 0), w.resource(site.Arg(0))
 		default:
 			return nil
 		}
@@ -138,9 +143,9 @@ func (st *state) send(call ssa.CallInstruction, c *Call) *Send {
 		s.Request = site.Recv
 		switch {
 		case byName != "" && id.Name != "PostForm":
-			s.Method, s.Path = byName, w.urlPath(site.Arg(0), nil, 0)
+			s.Method, s.Path, s.Resource = byName, w.urlPath(site.Arg(0), nil, 0), w.resource(site.Arg(0))
 		case id.Name == "Execute":
-			s.Method, s.Path = strings.ToUpper(w.str(site.Arg(0), nil, 0)), w.urlPath(site.Arg(1), nil, 0)
+			s.Method, s.Path, s.Resource = strings.ToUpper(w.str(site.Arg(0), nil, 0)), w.urlPath(site.Arg(1), nil, 0), w.resource(site.Arg(1))
 		default:
 			return nil
 		}
@@ -170,6 +175,7 @@ func (w *walker) request(s *Send, req ssa.Value) {
 		s.Path = path
 	}
 	if ok && len(makers) == 1 {
+		s.Resource = w.resource(requestArg(makers[0], 1))
 		for instr := range flow.Calls(s.Instr.Parent()) {
 			if instr.Common() == makers[0] {
 				s.Made = instr
@@ -212,6 +218,49 @@ func (w *walker) urlPath(v ssa.Value, f *frame, depth int) string {
 		}
 	}
 	return ""
+}
+
+// resource returns the values that name the resource the URL v addresses: in a
+// concatenation, the parts that follow a constant ending a path segment ("/orders/"); in
+// fmt.Sprintf, the arguments of verbs that follow one.
+func (w *walker) resource(v ssa.Value) []ssa.Value {
+	if v == nil {
+		return nil
+	}
+	segment := func(s string) bool { return strings.HasSuffix(s, "/") && strings.Trim(s, "/") != "" }
+	var parts []ssa.Value
+	var flatten func(v ssa.Value, depth int)
+	flatten = func(v ssa.Value, depth int) {
+		if b, ok := flow.Unwrap(v).(*ssa.BinOp); ok && b.Op == token.ADD && depth < 16 {
+			flatten(b.X, depth+1)
+			flatten(b.Y, depth+1)
+			return
+		}
+		parts = append(parts, v)
+	}
+	flatten(v, 0)
+	var out []ssa.Value
+	for i := 1; i < len(parts); i++ {
+		if _, isConst := flow.StringConst(parts[i]); !isConst && segment(w.str(parts[i-1], nil, 0)) {
+			out = append(out, parts[i])
+		}
+	}
+	if call, ok := flow.Unwrap(v).(*ssa.Call); ok && len(out) == 0 &&
+		flow.ID(flow.Callee(call.Common())) == (flow.FuncID{Pkg: "fmt", Name: "Sprintf"}) && len(call.Call.Args) == 2 {
+		format := w.str(call.Call.Args[0], nil, 0)
+		args, _ := flow.Elems(call.Call.Args[1])
+		lits := strings.Split(format, "%") // lits[i] ends before verb i; from 1, it starts with the previous verb
+		for i := 0; i+1 < len(lits) && i < len(args); i++ {
+			before := lits[i]
+			if i > 0 {
+				before = before[strings.IndexFunc(before, unicode.IsLetter)+1:]
+			}
+			if segment(before) {
+				out = append(out, args[i])
+			}
+		}
+	}
+	return out
 }
 
 // pathOf returns the path of a constant URL or path, without its query.

@@ -45,6 +45,9 @@
 // Not reported:
 //
 //   - GET, HEAD, PUT, DELETE and OPTIONS requests, and requests whose method is not known;
+//   - a POST to a resource it names by an identifier that is the same on every attempt
+//     (base + "/v1/payments/" + id + "/capture"): a state transition the server can apply
+//     once, not a create (a PATCH is reported all the same);
 //   - requests sent outside every retry scope, and a self-retrying client's calls in its own
 //     package (retryablehttp's Post calling its Do: its callers decide);
 //   - a scope whose way back to the next attempt, from the request, goes only through the side

@@ -179,6 +179,12 @@ func (c *checker) direct(call ssa.CallInstruction) *op {
 		if s.Method != "POST" && s.Method != "PATCH" {
 			return nil
 		}
+		if s.Method == "POST" && len(s.Resource) > 0 && !slices.ContainsFunc(s.Resource, c.keys.Fresh) {
+			// POST /orders/{id}/status: the request acts on a resource it names by an
+			// identifier that is the same on every attempt (a state transition the server
+			// can apply once), it does not create one. A PATCH is reported all the same.
+			return nil
+		}
 		what := "a " + s.Method + " request"
 		if s.Path != "" {
 			what = s.Method + " " + s.Path

@@ -10,6 +10,7 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -97,9 +98,9 @@ func (c *Client) PlaceOrderData(ctx context.Context, o Order) (*Receipt, error) 
 	}, retrygo.Attempts(3))
 }
 
-func (c *Client) Capture(ctx context.Context, payment string) error {
+func (c *Client) Refund(ctx context.Context, payment string) error {
 	op := func() error {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/payments/"+payment+"/capture", nil) // want `a POST request is retried without an idempotency key`
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/refunds?payment="+payment, nil) // want `a POST request is retried without an idempotency key`
 		if err != nil {
 			return backoff4.Permanent(err)
 		}
@@ -173,6 +174,17 @@ func (c *Client) Ship(ctx context.Context, order string) error {
 	})
 }
 
+// The "identifier" in the path is new on every attempt: nothing the server could apply once.
+func (c *Client) Submit(ctx context.Context, form string) error {
+	return retrygo.Do(func() error {
+		resp, err := c.http.Post(c.base+"/v1/forms/"+strconv.FormatInt(time.Now().UnixNano(), 10)+"/submit", "text/plain", bytes.NewBufferString(form)) // want `a POST request is retried without an idempotency key`
+		if err != nil {
+			return err
+		}
+		return resp.Body.Close()
+	}, retrygo.Attempts(3), retrygo.Context(ctx))
+}
+
 // ---- Not reported ----
 
 func dialFailed(err error) bool {
@@ -197,6 +209,36 @@ func (c *Client) PlaceOrderDial(ctx context.Context, o Order) error {
 		}
 		return resp.Body.Close()
 	}, retrygo.Attempts(4), retrygo.RetryIf(dialFailed))
+}
+
+// Capture acts on the payment it names: capturing it twice does not capture twice.
+func (c *Client) Capture(ctx context.Context, payment string) error {
+	return backoff4.Retry(func() error {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/payments/"+payment+"/capture", nil)
+		if err != nil {
+			return backoff4.Permanent(err)
+		}
+		resp, err := c.http.Do(req)
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode >= 500 {
+			return &StatusError{resp.StatusCode}
+		}
+		return nil
+	}, backoff4.WithContext(backoff4.WithMaxRetries(backoff4.NewExponentialBackOff(), 3), ctx))
+}
+
+// SetStatus names the order and the status in a formatted path.
+func (c *Client) SetStatus(ctx context.Context, order, status string) error {
+	return retrygo.Do(func() error {
+		resp, err := c.http.Post(fmt.Sprintf("%s/v1/orders/%s/status", c.base, order), "application/json", bytes.NewBufferString(status))
+		if err != nil {
+			return err
+		}
+		return resp.Body.Close()
+	}, retrygo.Attempts(3), retrygo.Context(ctx))
 }
 
 // CapturePermanent marks every failure but a refused connection permanent.
