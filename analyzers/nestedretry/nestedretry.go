@@ -17,6 +17,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/report"
 	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
 	"github.com/idemlint/idemlint/analyzers/internal/syntax"
+	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 	"github.com/idemlint/idemlint/analyzers/retryscope"
 )
 
@@ -50,6 +51,9 @@ type layer struct {
 
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[retryscope.Analyzer].(*retryscope.Result)
+	if testcode.Package(pass) {
+		return nil, nil
+	}
 	c := &checker{
 		pass:  pass,
 		res:   res,
@@ -116,8 +120,8 @@ func (c *checker) check(anchor ssa.Instruction, self *ssa.Function, inner layer)
 		return // switched off
 	}
 	outer := c.outer(anchor, inner.scope, self)
-	if outer == nil || c.seen[inner.pos] {
-		return
+	if outer == nil || c.seen[inner.pos] || testcode.At(c.pass, outer.Pos()) {
+		return // tests retry on purpose, waiting for what they start
 	}
 	c.seen[inner.pos] = true
 	related := []analysis.RelatedInformation{{Pos: outer.Pos(), Message: "outer " + outer.Kind.String()}}
