@@ -95,6 +95,14 @@ func backward(v ssa.Value, limit int, visit func(ssa.Value) bool, stores *Stores
 			if stores != nil {
 				stack = append(stack, stores.Loaded(x)...)
 			}
+			// A field of a local struct: what is stored into that field, not into the others
+			// (pg.timeout, where the loop also stores pg.conn = open(...)).
+			if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL {
+				if alloc, ok := fa.X.(*ssa.Alloc); ok {
+					stack = append(stack, storedInField(alloc, fa.Field)...)
+					continue
+				}
+			}
 		}
 		if instr, ok := x.(ssa.Instruction); ok {
 			ops = instr.Operands(ops[:0])
@@ -123,6 +131,29 @@ func Bindings(fv *ssa.FreeVar) []ssa.Value {
 		}
 	}
 	return out
+}
+
+// storedInField returns the values stored into field i of the struct alloc holds, and the
+// whole struct values stored into it.
+func storedInField(alloc *ssa.Alloc, i int) []ssa.Value {
+	var vals []ssa.Value
+	refs := alloc.Referrers()
+	if refs == nil {
+		return nil
+	}
+	for _, r := range *refs {
+		switch r := r.(type) {
+		case *ssa.Store:
+			if r.Addr == alloc {
+				vals = append(vals, r.Val)
+			}
+		case *ssa.FieldAddr:
+			if r.Field == i {
+				vals = append(vals, Stored(r)...)
+			}
+		}
+	}
+	return vals
 }
 
 // Stored returns the values stored into alloc directly or into its fields and elements.
