@@ -69,8 +69,8 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	// Scopes of this package inside another scope.
 	for _, s := range res.Scopes {
-		if s.Kind.FromFramework() {
-			continue
+		if s.Kind.FromFramework() || s.Poll {
+			continue // the framework's; a poll for a state, whose errors end it
 		}
 		anchor, pos := c.anchor(s)
 		if anchor == nil {
@@ -88,6 +88,8 @@ func run(pass *analysis.Pass) (any, error) {
 			inner, fact := res.Reached(call)
 			var l layer
 			switch {
+			case inner != nil && inner.Poll:
+				continue
 			case inner != nil:
 				l = layer{name: c.callName(call), attempts: inner.Attempts, scope: inner}
 			case fact != nil:

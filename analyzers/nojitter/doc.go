@@ -33,8 +33,9 @@
 //
 // Not reported: what the model cannot tell (a wait computed by a function it cannot see, a
 // context it cannot follow), polls that wait for a condition rather than retry a failure
-// (their interval need not be jittered), and this project's runtime/retry, which jitters,
-// caps and observes the context by default.
+// (their interval need not be jittered), the waits of a library that no setting can
+// randomise (the Terraform SDK's resource.Retry: its policy), and this project's
+// runtime/retry, which jitters, caps and observes the context by default.
 //
 // The suggested fix, where a hand loop sleeps a fixed or growing duration (time.Sleep(d),
 // time.After(d), time.NewTimer(d), t.Reset(d)), wraps the duration in the runtime's full

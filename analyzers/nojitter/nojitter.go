@@ -106,6 +106,9 @@ func (c *checker) checkWait(s *retryscope.Scope) {
 	if s.Poll {
 		return // a poll waits for a condition; its interval need not be jittered
 	}
+	if s.WaitsByPolicy() {
+		return // the library's own waits, which no setting can randomise (the Terraform SDK's)
+	}
 	if handWritten(s) {
 		if s.Wait.Kind == retryscope.WaitNone {
 			c.report(s.Pos(), s, "%s goes round without waiting, so it hammers a dependency that is already failing", c.name(s))

@@ -112,8 +112,8 @@ func (st *state) exportRetries() {
 		return fn
 	}
 	for _, s := range st.res.Scopes {
-		if s.Kind.FromFramework() {
-			continue // the framework retries, not the function holding the scope
+		if s.Kind.FromFramework() || s.Poll {
+			continue // the framework retries, not the function holding the scope; a poll waits
 		}
 		at := root(s.at)
 		if retries[at] == nil {

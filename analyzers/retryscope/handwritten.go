@@ -41,7 +41,7 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 			if d.policy && s.Attempts.Kind == BoundNone {
 				s.Attempts.Kind = BoundUnknown // the policy may count attempts itself
 			}
-			s.Wait = st.waitsOf(fn, s.Calls, l.Contains, l)
+			s.Wait = st.waitsOf(fn, s.Calls, l.Contains, l, d.call)
 			for i, sl := range s.Wait.Sleeps {
 				if b := sl.Call.Block(); b != nil && b.Parent() == fn && d.block.Succs[d.success].Dominates(b) {
 					s.Wait.Sleeps[i].AfterSuccess = true
@@ -216,7 +216,7 @@ func (st *state) recursion(fn *ssa.Function) *Scope {
 				s := &Scope{Kind: Recursion, Fn: fn, at: fn, Node: decl, Body: decl, From: decl.Pos(), To: decl.End(), Decisive: d.call}
 				s.Calls = slices.Collect(flow.Calls(fn))
 				s.Attempts = recursionBound(fn, call)
-				s.Wait = st.waitsOf(fn, s.Calls, all, nil)
+				s.Wait = st.waitsOf(fn, s.Calls, all, nil, nil)
 				s.Deadline = observesDeadline(slices.DeleteFunc(slices.Clone(s.Calls), func(c ssa.CallInstruction) bool {
 					return c.Common().StaticCallee() == fn // passing ctx to itself bounds nothing
 				}))

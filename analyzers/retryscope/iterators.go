@@ -67,7 +67,7 @@ func (st *state) findRetryIterator(fn *ssa.Function) *IteratorFact {
 		if attempt == nil || yieldsData(attempt, l) {
 			continue
 		}
-		w := st.waitsOf(fn, calls, l.Contains, l)
+		w := st.waitsOf(fn, calls, l.Contains, l, nil)
 		if w.Kind == WaitNone {
 			continue
 		}

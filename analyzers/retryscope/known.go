@@ -45,6 +45,10 @@ type library struct {
 	// capHint and deadlineHint say, in the library's terms, how to cap the attempts and how to
 	// make the retries observe a context (%s: the context's name).
 	capHint, deadlineHint string
+	// fixedWaits says that no setting of the library can randomise its waits (the Terraform
+	// SDK's): they are its policy, as a framework's are, and the code calling it has nothing
+	// to change.
+	fixedWaits bool
 	// verdicts are the library's result types (pointed to or not) by which a retried function
 	// says whether to go round when it returns no error (Terraform's *RetryError): a function
 	// parameter returning one is retried like one returning an error.
@@ -612,6 +616,10 @@ func parseHelper(s string) (helper, error) {
 	}
 	return helper{id: id, arg: n}, nil
 }
+
+// WaitsByPolicy reports whether the scope waits as its library always does, with no setting
+// that could randomise the waits (see library.fixedWaits).
+func (s *Scope) WaitsByPolicy() bool { return s.lib != nil && s.lib.fixedWaits }
 
 // CapHint says, in the scope's own terms, how to bound its attempts.
 func CapHint(s *Scope) string {

@@ -539,10 +539,13 @@ var terraformSDK = &library{
 	helpers: []entry{
 		{names: []string{"Retry"}, arg: 1, ctx: -1},
 		{names: []string{"RetryContext"}, arg: 2, ctx: 0},
-		{recv: "StateChangeConf", names: []string{"WaitForState"}, arg: -1, field: "Refresh", config: []int{-1}, ctx: -1},
-		{recv: "StateChangeConf", names: []string{"WaitForStateContext"}, arg: -1, field: "Refresh", config: []int{-1}, ctx: 0},
+		// WaitForState polls Refresh until the state is a target one; an error from Refresh
+		// ends it.
+		{recv: "StateChangeConf", names: []string{"WaitForState"}, arg: -1, field: "Refresh", config: []int{-1}, ctx: -1, poll: true},
+		{recv: "StateChangeConf", names: []string{"WaitForStateContext"}, arg: -1, field: "Refresh", config: []int{-1}, ctx: 0, poll: true},
 	},
-	defaults: summary{Bound{Kind: BoundNone}, WaitBackoff, DeadlineElapsed},
+	defaults:   summary{Bound{Kind: BoundNone}, WaitBackoff, DeadlineElapsed},
+	fixedWaits: true, // 500 ms doubling to 10 s, or PollInterval: no jitter to turn on
 	settings: map[string]setting{
 		"StateChangeConf.PollInterval": {layer: 1, wait: WaitFixed, zeroWait: keepWait},
 	},

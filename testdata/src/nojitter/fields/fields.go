@@ -38,6 +38,32 @@ func Open(dsn string) (*Postgres, error) {
 	return pg, nil
 }
 
+// dial waits for the server to settle inside the attempt: that wait is part of the attempt,
+// not a wait between attempts.
+func dial(dsn string) (*sql.DB, error) {
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		return nil, err
+	}
+	time.Sleep(50 * time.Millisecond)
+	return db, db.Ping()
+}
+
+// ---- Not reported: the attempt waits inside, the loop with jitter ----
+
+func OpenJittered(dsn string, jitter func(time.Duration) time.Duration) (*sql.DB, error) {
+	var err error
+	for attempt := 0; attempt < 5; attempt++ {
+		var db *sql.DB
+		if db, err = dial(dsn); err == nil {
+			return db, nil
+		}
+		log.Printf("dial: %v", err)
+		time.Sleep(jitter(time.Second))
+	}
+	return nil, err
+}
+
 // ---- Reported: the field is read, never stepped ----
 
 func (pg *Postgres) Reconnect(ctx context.Context, dsn string) error {

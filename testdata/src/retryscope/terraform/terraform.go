@@ -55,8 +55,9 @@ func legacy(d *schema.ResourceData, dv1 *schemav1.ResourceData, c api) error { /
 	})
 }
 
-// StateChangeConf polls its Refresh function: backoff by default, fixed with PollInterval.
-func waitZone(ctx context.Context, d *schema.ResourceData, c api) error { // want waitZone:`retries: retry callback \(github.com/hashicorp/terraform-plugin-sdk/v2/helper/retry.StateChangeConf.WaitForStateContext\)`
+// StateChangeConf polls its Refresh function: backoff by default, fixed with PollInterval. A
+// poll, which an error from Refresh ends, does not make waitZone a function that retries.
+func waitZone(ctx context.Context, d *schema.ResourceData, c api) error {
 	conf := &retry.StateChangeConf{
 		Pending: []string{"creating"},
 		Target:  []string{"ready"},
