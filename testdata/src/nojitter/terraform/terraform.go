@@ -16,7 +16,7 @@ import (
 type client struct{ endpoint string }
 
 func (c *client) createVolume(name string, size int) (string, error) { return name, nil }
-func (c *client) volumeStatus(id string) (string, error)            { return "available", nil }
+func (c *client) volumeStatus(id string) (string, error)             { return "available", nil }
 
 var errThrottled = errors.New("Throttling")
 
