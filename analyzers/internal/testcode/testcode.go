@@ -85,10 +85,14 @@ func bench(name string) bool {
 }
 
 // harness reports whether a command's directory name says it holds a test harness: it ends
-// with -test or _test (or -tests, _tests), is a load, smoke, stress or soak test, or starts
-// with test or e2e. Not latest or attest.
+// with -test or _test (or -tests, _tests), is a load, smoke, stress or soak test, starts with
+// test or e2e, or waits for a dependency to come up (wait-for, waitfor, as compose and CI set-ups
+// run before the tests). Not latest or attest.
 func harness(name string) bool {
 	name = strings.ToLower(name)
+	if strings.HasPrefix(name, "wait-for") || strings.HasPrefix(name, "waitfor") || strings.HasPrefix(name, "wait_for") {
+		return true
+	}
 	for _, suffix := range []string{"-test", "_test", "-tests", "_tests", "loadtest", "smoketest", "stresstest", "soaktest", "e2e"} {
 		if strings.HasSuffix(name, suffix) {
 			return true
