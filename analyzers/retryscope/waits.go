@@ -300,16 +300,21 @@ func combineWaits(ss []Sleep, others int) WaitKind {
 
 // waitsOf summarises how the code of fn in the blocks for which in holds waits between
 // attempts: its sleeps among calls, its waits on timer channels, and its calls of functions
-// that wait, of this package (classified from their bodies) or known through a WaitsFact,
-// other than attempt, the call the scope repeats (what it waits for inside is part of the
-// attempt: pgxpool.ConnectConfig waiting for its connections).
+// that wait, of this package (classified from their bodies) or known through a WaitsFact.
+// When attempt, the call the scope repeats, is a function of another package, what it
+// waits for inside is part of the attempt (pgxpool.ConnectConfig waiting for its
+// connections); a function of this package may sleep the backoff itself before its work
+// (go-redis's c._process(ctx, cmd, attempt) sleeping retryBackoff(attempt)).
 func (st *state) waitsOf(fn *ssa.Function, calls []ssa.CallInstruction, in func(*ssa.BasicBlock) bool, l *loops.Loop, attempt ssa.CallInstruction) Wait {
 	ss := sleeps(calls, l)
 	extra, unknown := channelWaits(fn, in, l)
 	ss = append(ss, extra...)
 	for _, c := range calls {
-		if sleepDuration(c) != nil || c.Common().StaticCallee() == fn || c == attempt {
-			continue // counted above, the recursive call of a retrying function, or the attempt
+		if sleepDuration(c) != nil || c.Common().StaticCallee() == fn {
+			continue // counted above, or the recursive call of a retrying function
+		}
+		if callee := c.Common().StaticCallee(); c == attempt && (callee == nil || callee.Pkg != st.ssaPkg) {
+			continue // the attempt itself, in another package
 		}
 		if w := st.calleeWaits(c); w != nil {
 			s := Sleep{Call: c, Kind: w.Kind}

@@ -7,7 +7,10 @@ import (
 	"database/sql"
 	"fmt"
 	"log"
+	"math/rand/v2"
 	"time"
+
+	"nojitter/pool"
 )
 
 type Postgres struct {
@@ -38,30 +41,40 @@ func Open(dsn string) (*Postgres, error) {
 	return pg, nil
 }
 
-// dial waits for the server to settle inside the attempt: that wait is part of the attempt,
-// not a wait between attempts.
-func dial(dsn string) (*sql.DB, error) {
-	db, err := sql.Open("pgx", dsn)
-	if err != nil {
-		return nil, err
-	}
-	time.Sleep(50 * time.Millisecond)
-	return db, db.Ping()
-}
+// ---- Not reported: the attempt waits inside (another package's), the loop with jitter ----
 
-// ---- Not reported: the attempt waits inside, the loop with jitter ----
-
-func OpenJittered(dsn string, jitter func(time.Duration) time.Duration) (*sql.DB, error) {
+func OpenJittered(dsn string, jitter func(time.Duration) time.Duration) (*pool.Pool, error) {
 	var err error
 	for attempt := 0; attempt < 5; attempt++ {
-		var db *sql.DB
-		if db, err = dial(dsn); err == nil {
-			return db, nil
+		var p *pool.Pool
+		if p, err = pool.Connect(dsn); err == nil {
+			return p, nil
 		}
-		log.Printf("dial: %v", err)
+		log.Printf("connect: %v", err)
 		time.Sleep(jitter(time.Second))
 	}
 	return nil, err
+}
+
+// ---- Not reported: the attempt sleeps the jittered backoff itself before a retry ----
+
+func (pg *Postgres) process(ctx context.Context, q string, attempt int) (bool, error) {
+	if attempt > 0 {
+		time.Sleep(time.Duration(rand.Int64N(int64(100*time.Millisecond) << attempt)))
+	}
+	_, err := pg.DB.ExecContext(ctx, q)
+	return err != nil, err
+}
+
+func (pg *Postgres) Exec(ctx context.Context, q string) error {
+	var err error
+	for attempt := 0; attempt <= 3; attempt++ {
+		var retry bool
+		if retry, err = pg.process(ctx, q, attempt); err == nil || !retry {
+			return err
+		}
+	}
+	return err
 }
 
 // ---- Reported: the field is read, never stepped ----
