@@ -62,7 +62,8 @@
 //     net.Dial of UDP, IP and Unix sockets, which do not wait for a peer;
 //   - database/sql calls in a package using an embedded database (SQLite, ql, DuckDB);
 //   - in a cloud or storage SDK's own package, calls of its client's methods (its
-//     implementation: the requests they send are what is judged there);
+//     implementation: the requests they send are what is judged there), unless a function
+//     handed a context calls one with context.Background() (its caller's deadline is dropped);
 //   - calls that have no context to use by contract: inside the context-free form of an API
 //     (sqlx's Queryx next to QueryxContext, a wrapper's Exec calling Exec), whose callers are
 //     reported instead, and inside methods implementing a context-less method of another

@@ -100,6 +100,10 @@ func (c *checker) message(call *remote.Call) string {
 	case t.Context.Kind == remote.NoContext: // SQL
 		return fmt.Sprintf("%s takes no context%s; use %s%s", name, hangs, contextForm(call.Func.Name()), withContext(fn))
 	}
+	if k := t.Context.Kind; (k == remote.Background || k == remote.TODO) && contextParam(fn) != "" {
+		// The caller's context is at hand and dropped.
+		return fmt.Sprintf("%s's context has no deadline%s; pass %s, not %s", name, hangs, contextParam(fn), k)
+	}
 	// gRPC calls, SQL calls with a context.
 	return fmt.Sprintf("%s's context has no deadline%s; use context.WithTimeout", name, hangs)
 }

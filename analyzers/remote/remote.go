@@ -175,16 +175,36 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 		st.setContract(c, id.Name)
 		return c
 	}
-	// In the SDK's own package its client's methods are its implementation, judged by the
-	// requests they send (minio-go's Core.ListObjects, which takes no context, calling
-	// c.listObjectsQuery(context.Background(), ...)).
-	if fn.Pkg() != st.pass.Pkg && sdkCall(fn) {
+	if sdkCall(fn) {
 		name := fn.Pkg().Name() + "." + id.Recv + "." + id.Name
 		c := &Call{Instr: call, Func: fn, Kind: SDK, Name: name, Timeout: w.ctx(s.Arg(0), nil).timeout()}
+		// In the SDK's own package its client's methods are its implementation, judged by the
+		// requests they send (minio-go's Core.ListObjects, which takes no context, calling
+		// c.listObjectsQuery(context.Background(), ...)); unless the caller was handed a
+		// context and sends with a new one (ComposeObject(ctx, ...) calling
+		// c.StatObject(context.Background(), ...)): its caller's deadline is dropped.
+		if fn.Pkg() == st.pass.Pkg && !(freshContext(c.Timeout) && takesContext(call.Parent())) {
+			return nil
+		}
 		st.setContract(c, id.Name)
 		return c
 	}
 	return nil
+}
+
+// freshContext reports whether nothing bounds a call whose context is a new, empty one.
+func freshContext(t Timeout) bool {
+	return t.Status == Unbounded && (t.Context.Kind == Background || t.Context.Kind == TODO)
+}
+
+// takesContext reports whether fn, or a function it is a closure of, has a context parameter.
+func takesContext(fn *ssa.Function) bool {
+	for ; fn != nil; fn = fn.Parent() {
+		if flow.ContextParam(fn) != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // importsRemote reports whether pkg imports, directly or not, a package whose calls leave the

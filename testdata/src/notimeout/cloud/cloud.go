@@ -125,3 +125,13 @@ func fetchBlobWithin(url string) error {
 	_, err := c.Get(url)
 	return err
 }
+
+// The caller's context is dropped for a new one.
+func statAll(ctx context.Context, mc *minio.Client, bucket string, keys ...string) error {
+	for _, key := range keys {
+		if _, err := mc.GetObject(context.Background(), bucket, key, minio.GetObjectOptions{}); err != nil { // related "cloud.go:132: context.Background() has no deadline" // want `Client.GetObject's context has no deadline, so a stalled server hangs this call; pass ctx, not context.Background\(\)`
+			return err
+		}
+	}
+	return nil
+}

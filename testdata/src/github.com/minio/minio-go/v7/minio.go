@@ -46,3 +46,21 @@ func (c Core) ListObjects(bucket, prefix string) (ListBucketResult, error) {
 func (c *Client) listObjectsQuery(ctx context.Context, bucket, prefix string) (ListBucketResult, error) {
 	return ListBucketResult{}, nil
 }
+
+type StatObjectOptions struct{}
+type ObjectInfo struct{ Size int64 }
+
+func (c *Client) StatObject(ctx context.Context, bucket, object string, opts StatObjectOptions) (ObjectInfo, error) {
+	return ObjectInfo{}, nil
+}
+
+// ComposeObject is handed a context and stats its sources with a new one: the caller's
+// deadline is dropped, in the SDK's own package too.
+func (c *Client) ComposeObject(ctx context.Context, bucket string, srcs ...string) error {
+	for _, src := range srcs {
+		if _, err := c.StatObject(context.Background(), bucket, src, StatObjectOptions{}); err != nil { // related "minio.go:61: context.Background() has no deadline" // want `Client.StatObject's context has no deadline, so a stalled server hangs this call; pass ctx, not context.Background\(\)`
+			return err
+		}
+	}
+	return nil
+}
