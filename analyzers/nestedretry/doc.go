@@ -28,7 +28,8 @@
 // one job per turn, a paginator); a library callback and the library's own loop, which are
 // one layer; two retry scopes one after the other; a poll that waits for a state around a
 // call that retries its failures; a loop that leaves when the retrying call fails and goes
-// round for another reason (a long poll reconnecting when its stream ends); tests and
+// round for another reason (a long poll reconnecting when its stream ends); a framework's
+// own delivery loop as the inner layer (Pub/Sub's Receive reconnecting its stream); tests and
 // test-support packages, which retry on purpose while they wait for what they start.
 //
 // There is no automatic fix: which layer to keep is a design choice.

@@ -97,6 +97,11 @@ func (st *state) exportRetries() {
 	// What other packages' functions called here retry (Result.Reached).
 	for _, fn := range st.funcs {
 		for call := range flow.Calls(fn) {
+			if fw, _, _ := frameworkCall(call); fw != nil {
+				// Pub/Sub's Receive reconnecting its stream, a worker's Run: the framework's
+				// own loop, which delivers and retries deliveries, not a request retried.
+				continue
+			}
 			if obj := flow.Callee(call.Common()); obj != nil && obj.Pkg() != nil && obj.Pkg() != st.pass.Pkg {
 				var f RetriesFact
 				if st.pass.ImportObjectFact(obj, &f) {

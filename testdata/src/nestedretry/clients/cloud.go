@@ -8,9 +8,11 @@ import (
 	"net/http"
 	"time"
 
+	"cloud.google.com/go/pubsub/v2"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob"
+	backoff4 "github.com/cenkalti/backoff/v4"
 	"oras.land/oras-go/v2/registry/remote/retry"
 )
 
@@ -137,4 +139,31 @@ func Plain(ctx context.Context, url string) error {
 		time.Sleep(jitter(time.Second))
 	}
 	return err
+}
+
+// Consume restarts the subscriber's receive loop when it gives up, with no end: the stream's
+// own reconnects are the framework's, not a retried request.
+func Consume(ctx context.Context, sub *pubsub.Subscriber, out chan<- *pubsub.Message) error {
+	b := backoff4.NewExponentialBackOff()
+	b.MaxElapsedTime = 0
+	return backoff4.Retry(func() error {
+		err := receive(ctx, sub, out)
+		if err == nil {
+			return nil
+		}
+		if ctx.Err() != nil {
+			return backoff4.Permanent(err)
+		}
+		log.Printf("receive: %v, restarting", err)
+		return err
+	}, b)
+}
+
+func receive(ctx context.Context, sub *pubsub.Subscriber, out chan<- *pubsub.Message) error {
+	return sub.Receive(ctx, func(ctx context.Context, m *pubsub.Message) {
+		select {
+		case out <- m:
+		case <-ctx.Done():
+		}
+	})
 }
