@@ -3,6 +3,7 @@ package keys
 import (
 	_ "embed"
 	"fmt"
+	"go/token"
 	"go/types"
 	"reflect"
 
@@ -129,12 +130,12 @@ func run(pass *analysis.Pass) (any, error) {
 // idempotency key.
 func (r *Result) IsName(name string) bool { return r.names[Normalize(name)] }
 
-// Fresh reports whether v is computed from a fresh unique value: the result of a generator
-// call, or what one fills.
-func (r *Result) Fresh(v ssa.Value) bool {
+// FreshIn reports whether v is computed from a fresh unique value made at a position for
+// which in holds (inside a retry scope): the result of a generator call, or what one fills.
+func (r *Result) FreshIn(v ssa.Value, in func(token.Pos) bool) bool {
 	fresh := false
 	flow.Backward(v, 256, func(x ssa.Value) bool {
-		if call, ok := x.(*ssa.Call); ok {
+		if call, ok := x.(*ssa.Call); ok && in(call.Pos()) {
 			_, fresh = r.Generator(call)
 		}
 		return !fresh

@@ -220,14 +220,16 @@ func (w *walker) urlPath(v ssa.Value, f *frame, depth int) string {
 	return ""
 }
 
-// resource returns the values that name the resource the URL v addresses: in a
-// concatenation, the parts that follow a constant ending a path segment ("/orders/"); in
-// fmt.Sprintf, the arguments of verbs that follow one.
+// resource returns the value that names the resource the URL v addresses when the request
+// acts on that one resource: the URL ends with an identifier that follows a collection
+// segment, or with one action segment after it (base + "/orders/" + id + "/status",
+// fmt.Sprintf("%s/payments/%s/capture", base, id)). Nothing when the URL goes on to a
+// collection under it ("/customers/" + id + "/charges"), when the segment before is a
+// version, "api" or the host, or when the path is constant.
 func (w *walker) resource(v ssa.Value) []ssa.Value {
 	if v == nil {
 		return nil
 	}
-	segment := func(s string) bool { return strings.HasSuffix(s, "/") && strings.Trim(s, "/") != "" }
 	var parts []ssa.Value
 	var flatten func(v ssa.Value, depth int)
 	flatten = func(v ssa.Value, depth int) {
@@ -239,28 +241,96 @@ func (w *walker) resource(v ssa.Value) []ssa.Value {
 		parts = append(parts, v)
 	}
 	flatten(v, 0)
-	var out []ssa.Value
-	for i := 1; i < len(parts); i++ {
-		if _, isConst := flow.StringConst(parts[i]); !isConst && segment(w.str(parts[i-1], nil, 0)) {
-			out = append(out, parts[i])
-		}
-	}
-	if call, ok := flow.Unwrap(v).(*ssa.Call); ok && len(out) == 0 &&
-		flow.ID(flow.Callee(call.Common())) == (flow.FuncID{Pkg: "fmt", Name: "Sprintf"}) && len(call.Call.Args) == 2 {
-		format := w.str(call.Call.Args[0], nil, 0)
-		args, _ := flow.Elems(call.Call.Args[1])
-		lits := strings.Split(format, "%") // lits[i] ends before verb i; from 1, it starts with the previous verb
-		for i := 0; i+1 < len(lits) && i < len(args); i++ {
-			before := lits[i]
-			if i > 0 {
-				before = before[strings.IndexFunc(before, unicode.IsLetter)+1:]
+	if len(parts) > 1 {
+		for i := len(parts) - 1; i >= 1; i-- {
+			if _, isConst := flow.StringConst(parts[i]); isConst {
+				continue
 			}
-			if segment(before) {
-				out = append(out, args[i])
+			// The last dynamic part: the identifier, if a collection precedes it and at most
+			// an action follows.
+			after := ""
+			if i+1 < len(parts) {
+				after = w.str(parts[i+1], nil, 0)
 			}
+			if i+2 >= len(parts) && collection(w.str(parts[i-1], nil, 0)) && (after == "" && i+1 == len(parts) || action(after)) {
+				return []ssa.Value{parts[i]}
+			}
+			return nil
 		}
+		return nil
 	}
-	return out
+	call, ok := flow.Unwrap(v).(*ssa.Call)
+	if !ok || flow.ID(flow.Callee(call.Common())) != (flow.FuncID{Pkg: "fmt", Name: "Sprintf"}) || len(call.Call.Args) != 2 {
+		return nil
+	}
+	format := w.str(call.Call.Args[0], nil, 0)
+	args, _ := flow.Elems(call.Call.Args[1])
+	lits, ok := formatLiterals(format)
+	if !ok || len(lits) < 2 || len(lits)-1 != len(args) {
+		return nil
+	}
+	last := len(lits) - 1 // lits[last] follows the last verb
+	if collection(lits[last-1]) && (lits[last] == "" || action(lits[last])) {
+		return []ssa.Value{args[last-1]}
+	}
+	return nil
+}
+
+// formatLiterals splits a format into the literal text around its verbs (n verbs, n+1
+// literals); false for formats it does not read (%*d, %[1]s).
+func formatLiterals(format string) ([]string, bool) {
+	var lits []string
+	var cur strings.Builder
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' {
+			cur.WriteByte(format[i])
+			continue
+		}
+		if i+1 < len(format) && format[i+1] == '%' {
+			cur.WriteByte('%')
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(format) && !unicode.IsLetter(rune(format[j])) {
+			if format[j] == '*' || format[j] == '[' {
+				return nil, false
+			}
+			j++
+		}
+		lits = append(lits, cur.String())
+		cur.Reset()
+		i = j
+	}
+	return append(lits, cur.String()), true
+}
+
+// collection reports whether a constant ending a URL before an identifier ends with a
+// collection segment ("/v1/orders/"): not a version, "api" or the host.
+func collection(s string) bool {
+	rest, ok := strings.CutSuffix(s, "/")
+	if !ok || strings.ContainsAny(rest, "?#=") {
+		return false
+	}
+	if _, after, hasScheme := strings.Cut(rest, "://"); hasScheme && !strings.Contains(after, "/") {
+		return false // "https://host/"
+	}
+	seg := rest[strings.LastIndex(rest, "/")+1:]
+	if seg == "" || seg == "api" || len(seg) > 1 && seg[0] == 'v' && strings.Trim(seg[1:], "0123456789") == "" {
+		return false
+	}
+	return true
+}
+
+// action reports whether s is one path segment naming an action on a resource ("/capture",
+// "/status", "/cancel"), not a collection under it ("/charges", "/comments").
+func action(s string) bool {
+	s, _, _ = strings.Cut(s, "?")
+	seg, ok := strings.CutPrefix(s, "/")
+	if !ok || seg == "" || strings.Contains(seg, "/") {
+		return false
+	}
+	return !strings.HasSuffix(seg, "s") || seg == "status" || seg == "process" || seg == "progress" || seg == "access"
 }
 
 // pathOf returns the path of a constant URL or path, without its query.

@@ -179,12 +179,6 @@ func (c *checker) direct(call ssa.CallInstruction) *op {
 		if s.Method != "POST" && s.Method != "PATCH" {
 			return nil
 		}
-		if s.Method == "POST" && len(s.Resource) > 0 && !slices.ContainsFunc(s.Resource, c.keys.Fresh) {
-			// POST /orders/{id}/status: the request acts on a resource it names by an
-			// identifier that is the same on every attempt (a state transition the server
-			// can apply once), it does not create one. A PATCH is reported all the same.
-			return nil
-		}
 		what := "a " + s.Method + " request"
 		if s.Path != "" {
 			what = s.Method + " " + s.Path
@@ -241,6 +235,9 @@ func (c *checker) check(o *op) bool {
 		return false
 	}
 	for _, s := range enclosing {
+		if c.actsOnResource(o, s) {
+			continue
+		}
 		if s.Kind == retryscope.Reconciler {
 			// Run again after successes too: a reconciler avoids repeating a create by
 			// looking at the state it observes, which the client cannot see.
@@ -252,6 +249,16 @@ func (c *checker) check(o *op) bool {
 		}
 	}
 	return true
+}
+
+// actsOnResource reports whether o is a POST to a resource it names by an identifier that
+// is the same on every attempt of s (POST /orders/{id}/status): a state transition the server
+// can apply once, not a create. A PATCH is reported all the same.
+func (c *checker) actsOnResource(o *op, s *retryscope.Scope) bool {
+	if o.send == nil || o.send.Method != "POST" || len(o.send.Resource) == 0 {
+		return false
+	}
+	return !slices.ContainsFunc(o.send.Resource, func(v ssa.Value) bool { return c.keys.FreshIn(v, s.Contains) })
 }
 
 func (c *checker) report(o *op, s *retryscope.Scope) {
@@ -335,7 +342,7 @@ func (c *checker) keyedIn(fn *ssa.Function, vals []ssa.Value, depth int) bool {
 	for x := range parts {
 		switch x.(type) {
 		case *ssa.Parameter, *ssa.FreeVar:
-			if c.keys.KeyField(x.Type()) != "" {
+			if c.keys.KeyField(x.Type()) != "" && usedWhole(x, parts) {
 				return true
 			}
 		}
@@ -381,6 +388,25 @@ func (c *checker) keyedIn(fn *ssa.Function, vals []ssa.Value, depth int) bool {
 				rets = append(rets, ret.Results...)
 			}
 			if c.keyedIn(callee, rets, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// usedWhole reports whether the struct x (or x pointing to one) goes into the request as a
+// whole (json.Marshal(in)), not only through fields read from it (in.Amount).
+func usedWhole(x ssa.Value, parts map[ssa.Value]bool) bool {
+	refs := x.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		switch r := r.(type) {
+		case *ssa.FieldAddr, *ssa.Field:
+		case ssa.Value:
+			if parts[r] {
 				return true
 			}
 		}

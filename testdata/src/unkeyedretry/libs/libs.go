@@ -185,7 +185,69 @@ func (c *Client) Submit(ctx context.Context, form string) error {
 	}, retrygo.Attempts(3), retrygo.Context(ctx))
 }
 
+// A charge created under the customer it names: a collection, created again on a retry.
+func (c *Client) ChargeCustomer(ctx context.Context, customer string, amount int64) error {
+	return retrygo.Do(func() error {
+		resp, err := c.http.Post(c.base+"/v1/customers/"+customer+"/charges", "application/json", bytes.NewBufferString(strconv.FormatInt(amount, 10))) // want `a POST request is retried without an idempotency key`
+		if err != nil {
+			return err
+		}
+		return resp.Body.Close()
+	}, retrygo.Attempts(3), retrygo.Context(ctx))
+}
+
+// A comment posted under an issue: a collection under identified resources.
+func (c *Client) Comment(ctx context.Context, owner, repo string, issue int, text string) error {
+	return retrygo.Do(func() error {
+		resp, err := c.http.Post(fmt.Sprintf("%s/repos/%s/%s/issues/%d/comments", c.base, owner, repo, issue), "text/plain", bytes.NewBufferString(text)) // want `a POST request is retried without an idempotency key`
+		if err != nil {
+			return err
+		}
+		return resp.Body.Close()
+	}, retrygo.Attempts(3), retrygo.Context(ctx))
+}
+
+// A generic helper's endpoint: "/api/" is no collection.
+func (c *Client) Call(ctx context.Context, endpoint, payload string) error {
+	return retrygo.Do(func() error {
+		resp, err := c.http.Post(c.base+"/api/"+endpoint, "application/json", bytes.NewBufferString(payload)) // want `a POST request is retried without an idempotency key`
+		if err != nil {
+			return err
+		}
+		return resp.Body.Close()
+	}, retrygo.Attempts(3), retrygo.Context(ctx))
+}
+
+// The input has a key field, but only two other fields are sent.
+type RefundInput struct {
+	Payment        string `json:"payment"`
+	Amount         int64  `json:"amount"`
+	IdempotencyKey string `json:"idempotencyKey"`
+}
+
+func (c *Client) RefundInput(ctx context.Context, in *RefundInput) error {
+	return retrygo.Do(func() error {
+		resp, err := c.http.Post(c.base+"/v1/refunds?payment="+in.Payment, "text/plain", bytes.NewBufferString(strconv.FormatInt(in.Amount, 10))) // want `a POST request is retried without an idempotency key`
+		if err != nil {
+			return err
+		}
+		return resp.Body.Close()
+	}, retrygo.Attempts(3), retrygo.Context(ctx))
+}
+
 // ---- Not reported ----
+
+// The order's identifier is made once, before the retries: the same on every attempt.
+func (c *Client) SubmitOrder(ctx context.Context, payload string) error {
+	id := uuid.NewString()
+	return retrygo.Do(func() error {
+		resp, err := c.http.Post(c.base+"/v1/orders/"+id+"/submit", "application/json", bytes.NewBufferString(payload))
+		if err != nil {
+			return err
+		}
+		return resp.Body.Close()
+	}, retrygo.Attempts(3), retrygo.Context(ctx))
+}
 
 func dialFailed(err error) bool {
 	var opErr *net.OpError
