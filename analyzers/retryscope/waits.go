@@ -303,8 +303,9 @@ func combineWaits(ss []Sleep, others int) WaitKind {
 // that wait, of this package (classified from their bodies) or known through a WaitsFact.
 // When attempt, the call the scope repeats, is a function of another package, what it
 // waits for inside is part of the attempt (pgxpool.ConnectConfig waiting for its
-// connections); a function of this package may sleep the backoff itself before its work
-// (go-redis's c._process(ctx, cmd, attempt) sleeping retryBackoff(attempt)).
+// connections), unless its wait comes from an argument the loop steps (a shared do(attempt)
+// sleeping backoff(attempt)); a function of this package may sleep the backoff itself before
+// its work (go-redis's c._process(ctx, cmd, attempt) sleeping retryBackoff(attempt)).
 func (st *state) waitsOf(fn *ssa.Function, calls []ssa.CallInstruction, in func(*ssa.BasicBlock) bool, l *loops.Loop, attempt ssa.CallInstruction) Wait {
 	ss := sleeps(calls, l)
 	extra, unknown := channelWaits(fn, in, l)
@@ -313,19 +314,29 @@ func (st *state) waitsOf(fn *ssa.Function, calls []ssa.CallInstruction, in func(
 		if sleepDuration(c) != nil || c.Common().StaticCallee() == fn {
 			continue // counted above, or the recursive call of a retrying function
 		}
-		if callee := c.Common().StaticCallee(); c == attempt && (callee == nil || callee.Pkg != st.ssaPkg) {
-			continue // the attempt itself, in another package
-		}
 		if w := st.calleeWaits(c); w != nil {
 			s := Sleep{Call: c, Kind: w.Kind}
-			if args := c.Common().Args; w.Param >= 0 && w.Param < len(args) {
+			args := c.Common().Args
+			if w.Param >= 0 && w.Param < len(args) {
 				s.Duration = args[w.Param]
 				s.Kind = delayKind(s.Duration, l)
+			}
+			if c == attempt && !st.ownFunc(c) && (s.Duration == nil || l == nil || !changesInLoop(s.Duration, l)) {
+				continue // the attempt's own waiting, in another package, not a backoff the loop steps
 			}
 			ss = append(ss, s)
 		}
 	}
 	return Wait{Kind: combineWaits(ss, unknown), Sleeps: ss}
+}
+
+// ownFunc reports whether call calls a function of this package (or an instance of one).
+func (st *state) ownFunc(call ssa.CallInstruction) bool {
+	callee := call.Common().StaticCallee()
+	if callee != nil && callee.Pkg == nil && callee.Origin() != nil {
+		callee = callee.Origin()
+	}
+	return callee != nil && callee.Pkg == st.ssaPkg
 }
 
 // calleeWaits returns how the function that call calls waits, or nil when it does not (or
