@@ -99,6 +99,14 @@ func backward(v ssa.Value, limit int, visit func(ssa.Value) bool, stores *Stores
 			// (pg.timeout, where the loop also stores pg.conn = open(...)).
 			if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL {
 				if alloc, ok := fa.X.(*ssa.Alloc); ok {
+					// The field and the struct are visited, not walked through: the struct's
+					// other fields are not what this load reads.
+					for _, y := range []ssa.Value{fa, alloc} {
+						if !seen[y] {
+							seen[y] = true
+							visit(y)
+						}
+					}
 					stack = append(stack, storedInField(alloc, fa.Field)...)
 					continue
 				}

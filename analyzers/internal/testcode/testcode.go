@@ -84,19 +84,21 @@ func bench(name string) bool {
 		strings.HasSuffix(name, "benchmark") || strings.HasSuffix(name, "benchmarks")
 }
 
-// harness reports whether a command's directory name says it holds a test harness: it ends
-// with -test or _test (or -tests, _tests), is a load, smoke, stress or soak test, starts with
-// test or e2e, or waits for a dependency to come up (wait-for, waitfor, as compose and CI set-ups
-// run before the tests). Not latest or attest.
+// harness reports whether a command's directory name says it holds a test harness: one of
+// its words (split at - _ .) is test, tests, e2e, loadtest, smoketest, stresstest, soaktest,
+// testserver or testutil (rdma-test, e2e_tests), or it waits for a dependency to come up
+// (wait-for, waitfor, as compose and CI set-ups run before the tests). Not latest, attest,
+// testnet-faucet or e2ee-relay.
 func harness(name string) bool {
 	name = strings.ToLower(name)
 	if strings.HasPrefix(name, "wait-for") || strings.HasPrefix(name, "waitfor") || strings.HasPrefix(name, "wait_for") {
 		return true
 	}
-	for _, suffix := range []string{"-test", "_test", "-tests", "_tests", "loadtest", "smoketest", "stresstest", "soaktest", "e2e"} {
-		if strings.HasSuffix(name, suffix) {
+	for _, w := range strings.FieldsFunc(name, func(r rune) bool { return r == '-' || r == '_' || r == '.' }) {
+		switch w {
+		case "test", "tests", "e2e", "loadtest", "smoketest", "stresstest", "soaktest", "testserver", "testutil":
 			return true
 		}
 	}
-	return strings.HasPrefix(name, "test") || strings.HasPrefix(name, "e2e")
+	return false
 }

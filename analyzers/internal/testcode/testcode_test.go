@@ -18,7 +18,7 @@ func TestHarness(t *testing.T) {
 	for name, want := range map[string]bool{
 		"rdma-test": true, "upload_test": true, "e2e-tests": true, "loadtest": true, "smoketest": true,
 		"testserver": true, "e2e": true, "api-e2e": true, "wait-for": true, "wait-for-it": true, "waitfordb": true,
-		"waiter": false,
+		"waiter": false, "e2ee-relay": false, "testnet-faucet": false,
 		"latest": false, "attest": false, "server": false, "contest": false, "protester": false,
 	} {
 		if got := harness(name); got != want {
