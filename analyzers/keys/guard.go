@@ -97,7 +97,7 @@ func (f *Flow) sameDestination(p place, fn *ssa.Function) bool {
 			if !ok {
 				continue
 			}
-			if q, ok := readPlace(v); !ok || q != p || q.root == v {
+			if q, ok := readPlace(v); !ok || q != p || q.Root == v {
 				continue
 			}
 			for k := range f.r.walk(v).kept {
@@ -162,47 +162,20 @@ func emptyTest(cond ssa.Value) (int, ssa.Value) {
 	return -1, nil
 }
 
-// A place is where a value is kept, named by structure: a root value (a local variable's
-// allocation, a parameter, a call's result) followed by field selections and loads, and, for
-// a map or header, the normalised entry name. Two loads of the same variable or field are the
-// same place, whichever instruction reads them.
+// A place is where a value is kept (flow.Place) and, for a map or header, the normalised
+// entry name.
 type place struct {
-	root  ssa.Value
-	path  string // ".3" selects field 3, "*" loads
+	flow.Place
 	entry string // a map key or header name, normalised; "" for variables and fields
 }
 
 // deref is the place that p points to.
-func (p place) deref() place { return place{root: p.root, path: p.path + "*", entry: p.entry} }
+func (p place) deref() place {
+	return place{Place: flow.Place{Root: p.Root, Path: p.Path + "*"}, entry: p.entry}
+}
 
 // addrPlace returns the place an address or value denotes.
-func addrPlace(v ssa.Value) place {
-	var steps []string
-	for range 32 {
-		switch x := v.(type) {
-		case *ssa.FieldAddr:
-			steps, v = append(steps, "."+strconv.Itoa(x.Field)), x.X
-			continue
-		case *ssa.Field:
-			steps, v = append(steps, "."+strconv.Itoa(x.Field)), x.X
-			continue
-		case *ssa.UnOp:
-			if x.Op == token.MUL {
-				steps, v = append(steps, "*"), x.X
-				continue
-			}
-		case *ssa.ChangeType, *ssa.Convert, *ssa.MakeInterface, *ssa.ChangeInterface:
-			v = flow.Unwrap(v)
-			continue
-		}
-		break
-	}
-	var b strings.Builder
-	for i := len(steps) - 1; i >= 0; i-- {
-		b.WriteString(steps[i])
-	}
-	return place{root: v, path: b.String()}
-}
+func addrPlace(v ssa.Value) place { return place{Place: flow.PlaceOf(v)} }
 
 // readPlace returns the place that v reads: a variable or field it loads, a map entry it
 // looks up (also as the ok of a comma-ok lookup), a header or metadata entry read back with
@@ -229,7 +202,7 @@ func readPlace(v ssa.Value) (place, bool) {
 			}
 		}
 	}
-	return place{root: v}, true
+	return place{Place: flow.Place{Root: v}}, true
 }
 
 // entryPlace is the place of entry key of map (or header) m, when key is a constant.
@@ -279,7 +252,7 @@ func (w *walk) keepSetter(recv ssa.Value, name string) {
 	for i := range st.NumFields() {
 		if Normalize(st.Field(i).Name()) == want {
 			p := addrPlace(recv)
-			p.path += "." + strconv.Itoa(i)
+			p.Path += "." + strconv.Itoa(i)
 			w.keep(p)
 		}
 	}

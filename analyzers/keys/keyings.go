@@ -55,7 +55,7 @@ func (r *Result) Keyings(fn *ssa.Function) []Keying {
 
 // Root returns the value that v is a part of: through field selections, loads and
 // conversions, the request of req.Header, the struct of &s.Field, the variable loaded.
-func Root(v ssa.Value) ssa.Value { return addrPlace(v).root }
+func Root(v ssa.Value) ssa.Value { return flow.PlaceOf(v).Root }
 
 // SendsKey reports whether call calls a function that sends one of its parameters as an
 // idempotency key, or that makes a key and sends it (see SinkParamFact and MintsFact): the

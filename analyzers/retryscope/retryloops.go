@@ -388,32 +388,12 @@ func storesStep(addr ssa.Value, l *loops.Loop) bool {
 	}
 	for _, b := range l.Blocks(fn) {
 		for _, instr := range b.Instrs {
-			if st, ok := instr.(*ssa.Store); ok && sameAddr(st.Addr, addr, 0) {
+			if st, ok := instr.(*ssa.Store); ok && flow.PlaceOf(st.Addr) == flow.PlaceOf(addr) {
 				if bin, ok := st.Val.(*ssa.BinOp); ok && (bin.Op == token.ADD || bin.Op == token.SUB) {
 					return true
 				}
 			}
 		}
-	}
-	return false
-}
-
-// sameAddr reports whether a and b address the same variable: the same value, or the same
-// field of the same struct, reached through loads of the same pointer variable.
-func sameAddr(a, b ssa.Value, depth int) bool {
-	if a == b {
-		return true
-	}
-	if depth > 4 {
-		return false
-	}
-	switch a := a.(type) {
-	case *ssa.FieldAddr:
-		b, ok := b.(*ssa.FieldAddr)
-		return ok && a.Field == b.Field && sameAddr(a.X, b.X, depth+1)
-	case *ssa.UnOp:
-		b, ok := b.(*ssa.UnOp)
-		return ok && a.Op == token.MUL && b.Op == token.MUL && sameAddr(a.X, b.X, depth+1)
 	}
 	return false
 }

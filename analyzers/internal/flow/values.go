@@ -12,6 +12,7 @@ import (
 	"go/types"
 	"iter"
 	"slices"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -139,6 +140,44 @@ func Bindings(fv *ssa.FreeVar) []ssa.Value {
 		}
 	}
 	return out
+}
+
+// A Place is where a value is kept, named by structure: a root value (a local variable's
+// allocation, a parameter, a call's result) followed by field selections (".3" selects field
+// 3) and loads ("*"). Two loads of the same variable or field are the same place, whichever
+// instruction reads them.
+type Place struct {
+	Root ssa.Value
+	Path string
+}
+
+// PlaceOf returns the place an address or value denotes, looking through conversions.
+func PlaceOf(v ssa.Value) Place {
+	var steps []string
+	for range 32 {
+		switch x := v.(type) {
+		case *ssa.FieldAddr:
+			steps, v = append(steps, "."+strconv.Itoa(x.Field)), x.X
+			continue
+		case *ssa.Field:
+			steps, v = append(steps, "."+strconv.Itoa(x.Field)), x.X
+			continue
+		case *ssa.UnOp:
+			if x.Op == token.MUL {
+				steps, v = append(steps, "*"), x.X
+				continue
+			}
+		case *ssa.ChangeType, *ssa.Convert, *ssa.MakeInterface, *ssa.ChangeInterface:
+			v = Unwrap(v)
+			continue
+		}
+		break
+	}
+	var b strings.Builder
+	for i := len(steps) - 1; i >= 0; i-- {
+		b.WriteString(steps[i])
+	}
+	return Place{Root: v, Path: b.String()}
 }
 
 // storedInField returns the values stored into field i of the struct alloc holds, and the
