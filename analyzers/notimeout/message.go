@@ -303,10 +303,8 @@ func withContext(fn *ssa.Function) string {
 // contextParam returns the name of a context.Context parameter of fn or of the functions
 // around it, or "".
 func contextParam(fn *ssa.Function) string {
-	for f := fn; f != nil; f = f.Parent() {
-		if p := flow.ContextParam(f); p != nil && p.Name() != "_" && p.Name() != "" {
-			return p.Name()
-		}
+	if p := flow.ContextInScope(fn); p != nil {
+		return p.Name()
 	}
 	return ""
 }

@@ -98,12 +98,8 @@ func (st *state) checkTimeoutField(fa *ssa.FieldAddr) {
 // constructor the tables or a ResultFact know, or of a function of this package that returns
 // only values it makes.
 func (st *state) fresh(v ssa.Value) bool {
-	idx := 0
-	if e, ok := v.(*ssa.Extract); ok {
-		v, idx = e.Tuple, e.Index
-	}
-	call, ok := v.(*ssa.Call)
-	if !ok {
+	call, idx := flow.CallResult(v)
+	if call == nil {
 		return false
 	}
 	fn := call.Call.StaticCallee()

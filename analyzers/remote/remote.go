@@ -183,7 +183,7 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 		// c.listObjectsQuery(context.Background(), ...)); unless the caller was handed a
 		// context and sends with a new one (ComposeObject(ctx, ...) calling
 		// c.StatObject(context.Background(), ...)): its caller's deadline is dropped.
-		if fn.Pkg() == st.pass.Pkg && !(freshContext(c.Timeout) && takesContext(call.Parent())) {
+		if fn.Pkg() == st.pass.Pkg && !(freshContext(c.Timeout) && flow.ContextInScope(call.Parent()) != nil) {
 			return nil
 		}
 		st.setContract(c, id.Name)
@@ -195,16 +195,6 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 // freshContext reports whether nothing bounds a call whose context is a new, empty one.
 func freshContext(t Timeout) bool {
 	return t.Status == Unbounded && (t.Context.Kind == Background || t.Context.Kind == TODO)
-}
-
-// takesContext reports whether fn, or a function it is a closure of, has a context parameter.
-func takesContext(fn *ssa.Function) bool {
-	for ; fn != nil; fn = fn.Parent() {
-		if flow.ContextParam(fn) != nil {
-			return true
-		}
-	}
-	return false
 }
 
 // importsRemote reports whether pkg imports, directly or not, a package whose calls leave the

@@ -173,9 +173,8 @@ func (st *state) inferIterators() {
 // gives one.
 func (st *state) returnedIterator(fn *ssa.Function) *IteratorFact {
 	var fact *IteratorFact
-	for _, b := range fn.Blocks {
-		ret, ok := last(b).(*ssa.Return)
-		if !ok || len(ret.Results) != 1 {
+	for ret := range flow.Returns(fn) {
+		if len(ret.Results) != 1 {
 			continue
 		}
 		f, _ := st.iteratorOf(ret.Results[0])
@@ -301,8 +300,8 @@ func reachesReturn(b *ssa.BasicBlock, v bool) bool {
 // leavesSomewhere reports whether a range-over-func body breaks or returns on some path: its
 // yield function then returns false.
 func leavesSomewhere(body *ssa.Function) bool {
-	for _, b := range body.Blocks {
-		if ret, ok := last(b).(*ssa.Return); ok && len(ret.Results) == 1 {
+	for ret := range flow.Returns(body) {
+		if len(ret.Results) == 1 {
 			if c, ok := ret.Results[0].(*ssa.Const); ok && c.Value != nil && !constant.BoolVal(c.Value) {
 				return true
 			}
@@ -311,6 +310,7 @@ func leavesSomewhere(body *ssa.Function) bool {
 	return false
 }
 
+// last returns the block's last instruction (its terminator), or nil.
 func last(b *ssa.BasicBlock) ssa.Instruction {
 	if len(b.Instrs) == 0 {
 		return nil

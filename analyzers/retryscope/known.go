@@ -481,12 +481,8 @@ func (c *site) origins(v ssa.Value) []ssa.Value {
 // returnedBy returns, when v is the result of a call of a function of the caller's package
 // (a constructor such as newClient()), the values that function returns for it.
 func returnedBy(v ssa.Value) []ssa.Value {
-	x, idx := flow.Unwrap(v), 0
-	if e, ok := x.(*ssa.Extract); ok {
-		x, idx = e.Tuple, e.Index
-	}
-	call, ok := x.(*ssa.Call)
-	if !ok {
+	call, idx := flow.CallResult(flow.Unwrap(v))
+	if call == nil {
 		return nil
 	}
 	callee := call.Call.StaticCallee()
@@ -494,8 +490,8 @@ func returnedBy(v ssa.Value) []ssa.Value {
 		return nil
 	}
 	var out []ssa.Value
-	for _, b := range callee.Blocks {
-		if ret, ok := last(b).(*ssa.Return); ok && idx < len(ret.Results) {
+	for ret := range flow.Returns(callee) {
+		if idx < len(ret.Results) {
 			out = append(out, ret.Results[idx])
 		}
 	}

@@ -386,10 +386,14 @@ func storesStep(addr ssa.Value, l *loops.Loop) bool {
 	if fn == nil {
 		return false
 	}
+	at := flow.PlaceOf(addr)
+	loaded := flow.Place{Root: at.Root, Path: at.Path + "*"} // the value kept there
 	for _, b := range l.Blocks(fn) {
 		for _, instr := range b.Instrs {
-			if st, ok := instr.(*ssa.Store); ok && flow.PlaceOf(st.Addr) == flow.PlaceOf(addr) {
-				if bin, ok := st.Val.(*ssa.BinOp); ok && (bin.Op == token.ADD || bin.Op == token.SUB) {
+			if st, ok := instr.(*ssa.Store); ok && flow.PlaceOf(st.Addr) == at {
+				// n = n - 1 (n-- included), not n = other - 1.
+				if bin, ok := st.Val.(*ssa.BinOp); ok && (bin.Op == token.ADD || bin.Op == token.SUB) &&
+					(flow.PlaceOf(bin.X) == loaded || flow.PlaceOf(bin.Y) == loaded) {
 					return true
 				}
 			}

@@ -257,9 +257,8 @@ func delayFunc(c *ssa.CallCommon) *ssa.Function {
 // also says whether they are computed from fn's parameters other than its receiver.
 func returnedDelay(fn *ssa.Function, depth int) (kind WaitKind, fromParams bool) {
 	kind = WaitFixed
-	for _, b := range fn.Blocks {
-		ret, ok := last(b).(*ssa.Return)
-		if !ok || len(ret.Results) == 0 {
+	for ret := range flow.Returns(fn) {
+		if len(ret.Results) == 0 {
 			continue
 		}
 		switch k := delayKindIn(ret.Results[0], nil, depth); {

@@ -108,7 +108,7 @@ func backward(v ssa.Value, limit int, visit func(ssa.Value) bool, stores *Stores
 							visit(y)
 						}
 					}
-					stack = append(stack, storedInField(alloc, fa.Field)...)
+					stack = append(stack, storedIn(alloc, fa.Field)...)
 					continue
 				}
 			}
@@ -180,9 +180,12 @@ func PlaceOf(v ssa.Value) Place {
 	return Place{Root: v, Path: b.String()}
 }
 
-// storedInField returns the values stored into field i of the struct alloc holds, and the
-// whole struct values stored into it.
-func storedInField(alloc *ssa.Alloc, i int) []ssa.Value {
+// Stored returns the values stored into alloc directly or into its fields and elements.
+func Stored(alloc ssa.Value) []ssa.Value { return storedIn(alloc, -1) }
+
+// storedIn returns the values stored into alloc directly, and into its field (every field and
+// element when field < 0).
+func storedIn(alloc ssa.Value, field int) []ssa.Value {
 	var vals []ssa.Value
 	refs := alloc.Referrers()
 	if refs == nil {
@@ -195,31 +198,13 @@ func storedInField(alloc *ssa.Alloc, i int) []ssa.Value {
 				vals = append(vals, r.Val)
 			}
 		case *ssa.FieldAddr:
-			if r.Field == i {
+			if field < 0 || r.Field == field {
 				vals = append(vals, Stored(r)...)
 			}
-		}
-	}
-	return vals
-}
-
-// Stored returns the values stored into alloc directly or into its fields and elements.
-func Stored(alloc ssa.Value) []ssa.Value {
-	var vals []ssa.Value
-	refs := alloc.Referrers()
-	if refs == nil {
-		return nil
-	}
-	for _, r := range *refs {
-		switch r := r.(type) {
-		case *ssa.Store:
-			if r.Addr == alloc {
-				vals = append(vals, r.Val)
-			}
-		case *ssa.FieldAddr:
-			vals = append(vals, Stored(r)...)
 		case *ssa.IndexAddr:
-			vals = append(vals, Stored(r)...)
+			if field < 0 {
+				vals = append(vals, Stored(r)...)
+			}
 		}
 	}
 	return vals
@@ -512,6 +497,17 @@ func BlockCalls(blocks []*ssa.BasicBlock) iter.Seq[ssa.CallInstruction] {
 	}
 }
 
+// CallResult returns the call whose result v is, and which of its results (v extracted
+// from a tuple); nil when v is no call's result.
+func CallResult(v ssa.Value) (*ssa.Call, int) {
+	idx := 0
+	if e, ok := v.(*ssa.Extract); ok {
+		v, idx = e.Tuple, e.Index
+	}
+	call, _ := v.(*ssa.Call)
+	return call, idx
+}
+
 // Returns yields the return statements of fn.
 func Returns(fn *ssa.Function) iter.Seq[*ssa.Return] {
 	return func(yield func(*ssa.Return) bool) {
@@ -523,6 +519,17 @@ func Returns(fn *ssa.Function) iter.Seq[*ssa.Return] {
 			}
 		}
 	}
+}
+
+// ContextInScope returns the named context.Context parameter of fn or of the functions it is
+// a closure of, the innermost first; nil when none is in scope.
+func ContextInScope(fn *ssa.Function) *ssa.Parameter {
+	for ; fn != nil; fn = fn.Parent() {
+		if p := ContextParam(fn); p != nil && p.Name() != "_" && p.Name() != "" {
+			return p
+		}
+	}
+	return nil
 }
 
 // ContextParam returns the first context.Context parameter of fn, or nil.
