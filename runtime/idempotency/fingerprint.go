@@ -183,6 +183,13 @@ func (c *canon) enter() bool {
 	return c.depth <= maxDepth
 }
 
+// leave closes the array or object being read with b.
+func (c *canon) leave(b byte) {
+	c.pos++
+	c.depth--
+	c.out = append(c.out, b)
+}
+
 func (c *canon) array() bool {
 	if !c.enter() {
 		return false
@@ -190,9 +197,7 @@ func (c *canon) array() bool {
 	c.out = append(c.out, '[')
 	c.space()
 	if c.pos < len(c.in) && c.in[c.pos] == ']' {
-		c.pos++
-		c.depth--
-		c.out = append(c.out, ']')
+		c.leave(']')
 		return true
 	}
 	for {
@@ -209,9 +214,7 @@ func (c *canon) array() bool {
 			c.pos++
 			c.out = append(c.out, ',')
 		case ']':
-			c.pos++
-			c.depth--
-			c.out = append(c.out, ']')
+			c.leave(']')
 			return true
 		default:
 			return false
@@ -227,9 +230,7 @@ func (c *canon) object() bool {
 	c.out = append(c.out, '{')
 	c.space()
 	if c.pos < len(c.in) && c.in[c.pos] == '}' {
-		c.pos++
-		c.depth--
-		c.out = append(c.out, '}')
+		c.leave('}')
 		return true
 	}
 	sorted := true // the members came sorted and distinct: what was written is canonical
