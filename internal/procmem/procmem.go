@@ -1,4 +1,4 @@
-// Package procmem measures a command's wall time and memory: the peak resident set of its
+// Package procmem measures a command's wall and CPU time and its memory: the peak resident set of its
 // largest process (what /usr/bin/time reports) and the peak of the sum over its whole process
 // tree, sampled from /proc (Linux), which is what a machine must hold when a driver runs
 // several tool processes at once.
@@ -17,6 +17,7 @@ import (
 // A Usage is what one run of a command cost.
 type Usage struct {
 	Wall    time.Duration
+	CPU     time.Duration    // user and system time of the command and every process it waited for
 	MaxRSS  int64            // bytes: the largest single process of the tree
 	TreeRSS int64            // bytes: the largest sum over the tree at one sample (0 where /proc is missing)
 	ByName  map[string]int64 // bytes: the largest sampled process of each command name
@@ -67,6 +68,7 @@ func Run(cmd *exec.Cmd) (Usage, error) {
 	u.Code = cmd.ProcessState.ExitCode()
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		u.MaxRSS = ru.Maxrss * 1024 // kilobytes on Linux
+		u.CPU = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 	}
 	if _, ok := err.(*exec.ExitError); ok {
 		err = nil
