@@ -41,6 +41,8 @@ type options struct {
 	sarifFile string // also write SARIF here
 	fix, diff bool
 	tags      string
+	procs     int      // -p: packages analysed at once (0: the go command's default, one per CPU)
+	gate      string   // the directory of the run's gate (see gate.go)
 	toolArgs  []string // analyzer flags, passed on to the tool as given
 	enable    map[string]*tristate
 	patterns  []string
@@ -60,6 +62,7 @@ func parseArgs(args []string) (*options, error) {
 	fs.BoolVar(&o.fix, "fix", false, "")
 	fs.BoolVar(&o.diff, "diff", false, "")
 	fs.StringVar(&o.tags, "tags", "", "")
+	fs.IntVar(&o.procs, "p", 0, "")
 	for _, a := range analyzers.Checks() {
 		o.enable[a.Name] = new(tristate)
 		fs.Var(&passthrough{name: a.Name, value: o.enable[a.Name], bool: true, args: &o.toolArgs}, a.Name, "")
@@ -84,6 +87,9 @@ func parseArgs(args []string) (*options, error) {
 	}
 	if !slices.Contains([]string{"text", "json", "sarif", "github"}, o.format) {
 		return nil, fmt.Errorf("-format=%s: want text, json, sarif or github", o.format)
+	}
+	if o.procs < 0 {
+		return nil, fmt.Errorf("-p=%d: want a number of packages, at least 1", o.procs)
 	}
 	if o.diff && !o.fix {
 		return nil, errors.New("-diff requires -fix")
@@ -180,7 +186,7 @@ type result struct {
 // vet runs go vet with idemlint as its tool and collects what it reports.
 func vet(self string, o *options) (*result, error) {
 	var stdout bytes.Buffer
-	stderr, code, err := runGo(o.vetArgs(self, []string{"-json"}, o.patterns), &stdout)
+	stderr, code, err := runGo(o.vetArgs(self, []string{"-json"}, o.patterns), o.gate, &stdout)
 	if err != nil {
 		return nil, err
 	}
@@ -227,14 +233,20 @@ func (o *options) vetArgs(self string, mode, pkgs []string) []string {
 	if o.tags != "" {
 		args = append(args, "-tags="+o.tags)
 	}
+	if o.procs > 0 {
+		args = append(args, "-p="+strconv.Itoa(o.procs))
+	}
 	args = append(args, o.toolArgs...)
 	return append(append(args, "--"), pkgs...)
 }
 
 // runGo runs the go command; its stdout goes to stdout, its progress lines ("go: downloading")
 // to our stderr as they come, and the rest of its stderr is returned.
-func runGo(args []string, stdout io.Writer) (stderr string, code int, err error) {
+func runGo(args []string, gate string, stdout io.Writer) (stderr string, code int, err error) {
 	cmd := exec.Command("go", args...)
+	if gate != "" {
+		cmd.Env = append(os.Environ(), gateEnv+"="+gate)
+	}
 	cmd.Stdout = stdout
 	pipe, err := cmd.StderrPipe()
 	if err != nil {
@@ -354,6 +366,9 @@ func standalone(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "idemlint: %v\n", err)
 		return exitErrors
 	}
+	if o.gate, err = os.MkdirTemp("", "idemlint-gate-"); err == nil {
+		defer os.RemoveAll(o.gate)
+	}
 	r, err := vet(self, o)
 	if err != nil {
 		fmt.Fprintf(stderr, "idemlint: %v\n", err)
@@ -409,7 +424,7 @@ func fix(self string, o *options, findings []finding, stdout, stderr io.Writer) 
 		if o.diff {
 			mode = append(mode, "-diff")
 		}
-		errs, code, err := runGo(o.vetArgs(self, mode, dirs), stdout)
+		errs, code, err := runGo(o.vetArgs(self, mode, dirs), o.gate, stdout)
 		if err != nil {
 			return left, err
 		}

@@ -49,6 +49,8 @@ Output:
                    findings left without an automatic fix
   -diff            with -fix, print the fixes as a unified diff instead of applying them
   -tags=LIST       build tags, as for go build
+  -p=N             analyse at most N packages at once (default: one per CPU); each is a
+                   process of its own, so -p=1 bounds memory by the largest package
 
 Configuration (the same names are settings of the golangci-lint plugin):
 `)

@@ -296,6 +296,7 @@ func TestExitCodes(t *testing.T) {
 	}{
 		{[]string{"-keyinloop=false", "./..."}, exitClean},
 		{[]string{"./..."}, exitFindings},
+		{[]string{"-p=1", "./..."}, exitFindings},
 		{[]string{"-json", "./..."}, exitFindings},
 		{[]string{"-format=sarif", "./..."}, exitFindings},
 		{[]string{"-format=github", "./..."}, exitFindings},
@@ -305,6 +306,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"-retryscope", "./..."}, exitUsage}, // a model is not a check to enable
 		{[]string{"./...", "-json"}, exitUsage},
 		{[]string{"-diff", "./..."}, exitUsage},
+		{[]string{"-p=-1", "./..."}, exitUsage},
 		{[]string{"-format=xml", "./..."}, exitUsage},
 		{[]string{"-json", "-format=sarif", "./..."}, exitUsage},
 		{[]string{"-notimeout.default=soon", "./..."}, exitUsage},

@@ -98,4 +98,13 @@ func TestMemoryBounded(t *testing.T) {
 	if vettool.TreeRSS > 0 {
 		assert.LessOrEqual(t, float64(standalone.TreeRSS), 1.5*float64(vettool.TreeRSS), "all processes at once")
 	}
+
+	// With -p=1 one package is analysed at a time: all the processes together hold little
+	// more than the largest one (the go command, and the driver, beside it).
+	serial := measure(t, dir, bin, "-p=1", salt("serial"), "./...")
+	require.Equal(t, exitClean, serial.Code)
+	t.Logf("standalone -p=1: largest %d MB, all %d MB", serial.MaxRSS>>20, serial.TreeRSS>>20)
+	if serial.TreeRSS > 0 {
+		assert.LessOrEqual(t, float64(serial.TreeRSS), 1.5*float64(vettool.MaxRSS), "-p=1: all processes against the largest go vet -vettool process")
+	}
 }

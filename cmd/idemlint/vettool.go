@@ -57,6 +57,9 @@ func vettool(args []string) {
 			}
 		}
 	}
+	if parsed && strings.HasSuffix(args[len(args)-1], ".cfg") {
+		enterGate(args[len(args)-1])
+	}
 	os.Args = append(os.Args[:1], args...)
 	for _, a := range analyzers.All() {
 		if named(roots, a.Name) != nil {
