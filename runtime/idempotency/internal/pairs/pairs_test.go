@@ -52,6 +52,35 @@ func TestRoundTrip(t *testing.T) {
 	assert.Nil(t, none)
 }
 
+// Text writes what AppendHeader appends, between a prefix and a suffix, and HeaderOf reads it
+// back from the string, into the values' array when it has room.
+func TestText(t *testing.T) {
+	h := http.Header{"B": {"\xff\xfe", "", "a\x00b"}, "A": {"1"}}
+	want, err := AppendHeader([]byte("prefix"), h, 0)
+	require.NoError(t, err)
+	text, n, err := Text("prefix", h, []byte("body\x00"))
+	require.NoError(t, err)
+	assert.Equal(t, string(want)+"body\x00", text)
+	assert.Equal(t, len(want)-len("prefix"), n)
+
+	var values [4]string
+	got, err := HeaderOf(text[len("prefix"):len("prefix")+n], values[:0])
+	require.NoError(t, err)
+	assert.Equal(t, h, got)
+	assert.Equal(t, "1", values[0], "the values are in the array given")
+	got, err = HeaderOf(text[len("prefix"):len("prefix")+n], values[:0:2])
+	require.NoError(t, err)
+	assert.Equal(t, h, got, "an array too small is not used")
+
+	text, n, err = Text("p", nil, nil)
+	require.NoError(t, err)
+	assert.Equal(t, "p", text)
+	assert.Zero(t, n)
+	none, err := HeaderOf("", values[:0])
+	assert.NoError(t, err)
+	assert.Nil(t, none)
+}
+
 // The framing is what PostgreSQL's int4send(octet_length(x)) || x gives.
 func TestFraming(t *testing.T) {
 	b, err := Append(nil, "ab", []byte("xyz"))
@@ -64,6 +93,8 @@ func TestMalformed(t *testing.T) {
 		_, err := Steps([]byte(b))
 		assert.Error(t, err, "%q", b)
 		_, err = Header([]byte(b))
+		assert.Error(t, err, "%q", b)
+		_, err = HeaderOf(b, nil)
 		assert.Error(t, err, "%q", b)
 	}
 }
