@@ -218,8 +218,18 @@ func (s *Store) shardOf(scope, key string) (*shard, uint64) {
 	return &s.shards[h%uint64(len(s.shards))], h
 }
 
-// Local reports that the store's calls never wait on I/O (see idempotency.LocalStore).
+// Local reports that the store's records live in this process's memory (see
+// idempotency.LocalStore).
 func (s *Store) Local() {}
+
+// after returns the time d after now, or the latest time when that does not fit (a claim held
+// until released: idempotency.UntilReleased).
+func after(now int64, d time.Duration) int64 {
+	if d > 0 && now > math.MaxInt64-int64(d) {
+		return math.MaxInt64
+	}
+	return now + int64(d)
+}
 
 // expired reports whether the record's retention window has passed and no live lease holds it.
 func (rec *record) expired(now int64) bool {
@@ -251,11 +261,11 @@ func (s *Store) Claim(ctx context.Context, req idempotency.ClaimRequest) (idempo
 		}
 		rec = &sh.records[sh.add(h)]
 		rec.identify(req.Scope, req.Key, req.Fingerprint)
-		rec.expiresAt, rec.retention = now+int64(req.Retention), req.Retention
+		rec.expiresAt, rec.retention = after(now, req.Retention), req.Retention
 	case rec.expired(now):
 		sh.unlink(i)
 		rec.identify(req.Scope, req.Key, req.Fingerprint)
-		rec.expiresAt, rec.retention = now+int64(req.Retention), req.Retention
+		rec.expiresAt, rec.retention = after(now, req.Retention), req.Retention
 		rec.completed, rec.steps, rec.status = false, nil, 0
 	case rec.fingerprint() != req.Fingerprint:
 		return idempotency.Claim{Status: idempotency.Mismatch}, nil
@@ -270,7 +280,7 @@ func (s *Store) Claim(ctx context.Context, req idempotency.ClaimRequest) (idempo
 	}
 	// New, expired, or in progress with its lease ended: take it.
 	rec.token = s.token.Add(1)
-	rec.lockedUntil = now + int64(req.Lease)
+	rec.lockedUntil = after(now, req.Lease)
 	steps, err := pairs.Steps(rec.steps)
 	if err != nil {
 		return idempotency.Claim{}, err
@@ -337,7 +347,7 @@ func (s *Store) withHeld(ctx context.Context, lease idempotency.Lease, fn func(s
 // Extend implements idempotency.Store.
 func (s *Store) Extend(ctx context.Context, lease idempotency.Lease, d time.Duration) error {
 	return s.withHeld(ctx, lease, func(_ *shard, _ int32, rec *record, now int64) error {
-		rec.lockedUntil = now + int64(d)
+		rec.lockedUntil = after(now, d)
 		return nil
 	})
 }
@@ -362,7 +372,7 @@ func (s *Store) Complete(ctx context.Context, lease idempotency.Lease, resp idem
 		if headerLen > math.MaxInt32 {
 			return errTooLong
 		}
-		rec.expiresAt = max(rec.expiresAt, now+int64(rec.retention))
+		rec.expiresAt = max(rec.expiresAt, after(now, rec.retention))
 		rec.completed = true
 		rec.status, rec.text, rec.headerLen = resp.Status, text, int32(headerLen)
 		rec.steps = nil

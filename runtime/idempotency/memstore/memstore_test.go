@@ -128,3 +128,26 @@ func TestClaimsGoOnDuringAReap(t *testing.T) {
 		worst = max(worst, time.Since(start))
 	}
 }
+
+// A claim held until released (idempotency.UntilReleased, what Runner asks of a LocalStore) does
+// not lapse however far the time goes, and the sums of times do not overflow.
+func TestClaimHeldUntilReleased(t *testing.T) {
+	clock := storetest.NewClock()
+	s := memstore.New(memstore.WithClock(clock.Now))
+	req := idempotency.ClaimRequest{Scope: "a", Key: "k", Fingerprint: "fp", Lease: idempotency.UntilReleased, Retention: idempotency.UntilReleased}
+	c, err := s.Claim(ctx, req)
+	require.NoError(t, err)
+	require.Equal(t, idempotency.Claimed, c.Status)
+	clock.Advance(100 * 365 * 24 * time.Hour)
+	again, err := s.Claim(ctx, req)
+	require.NoError(t, err)
+	assert.Equal(t, idempotency.InProgress, again.Status)
+	n, err := s.Reap(ctx)
+	require.NoError(t, err)
+	assert.Zero(t, n)
+	require.NoError(t, s.Extend(ctx, c.Lease, idempotency.UntilReleased))
+	require.NoError(t, s.Complete(ctx, c.Lease, idempotency.Response{Status: 201}))
+	again, err = s.Claim(ctx, req)
+	require.NoError(t, err)
+	assert.Equal(t, idempotency.Completed, again.Status)
+}
