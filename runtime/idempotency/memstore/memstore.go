@@ -57,8 +57,8 @@ type shard struct {
 	index map[uint64]int32
 	// records holds the records by slot; free slots are chained through next. A record holds no
 	// pointer but its text (and its recovery points while in progress), so that the garbage
-	// collector scans a slice of them rather than a graph of small objects.
-	records []record
+	// collector scans arrays of them rather than a graph of small objects.
+	records slots
 	free    int32 // the first free slot, or none
 	n       int   // records held
 	// The completed records, oldest first, for eviction.
@@ -75,8 +75,8 @@ func (sh *shard) get(h uint64, scope, key string) int32 {
 	if !ok {
 		return none
 	}
-	for i != none && (sh.records[i].scope() != scope || sh.records[i].key() != key) {
-		i = sh.records[i].sameHash
+	for i != none && (sh.records.at(i).scope() != scope || sh.records.at(i).key() != key) {
+		i = sh.records.at(i).sameHash
 	}
 	return i
 }
@@ -85,16 +85,15 @@ func (sh *shard) get(h uint64, scope, key string) int32 {
 func (sh *shard) add(h uint64) int32 {
 	i := sh.free
 	if i == none {
-		i = int32(len(sh.records))
-		sh.records = append(sh.records, record{})
+		i = sh.records.add()
 	} else {
-		sh.free = sh.records[i].next
+		sh.free = sh.records.at(i).next
 	}
 	head, ok := sh.index[h]
 	if !ok {
 		head = none
 	}
-	sh.records[i] = record{used: true, hash: h, sameHash: head, prev: none, next: none}
+	*sh.records.at(i) = record{used: true, hash: h, sameHash: head, prev: none, next: none}
 	sh.index[h] = i
 	sh.n++
 	return i
@@ -103,7 +102,7 @@ func (sh *shard) add(h uint64) int32 {
 // remove deletes the record of slot i from the shard (and from its completed list).
 func (sh *shard) remove(i int32) {
 	sh.unlink(i)
-	rec := &sh.records[i]
+	rec := sh.records.at(i)
 	if head := sh.index[rec.hash]; head == i {
 		if rec.sameHash == none {
 			delete(sh.index, rec.hash)
@@ -111,9 +110,9 @@ func (sh *shard) remove(i int32) {
 			sh.index[rec.hash] = rec.sameHash
 		}
 	} else {
-		for prev := head; prev != none; prev = sh.records[prev].sameHash {
-			if sh.records[prev].sameHash == i {
-				sh.records[prev].sameHash = rec.sameHash
+		for prev := head; prev != none; prev = sh.records.at(prev).sameHash {
+			if sh.records.at(prev).sameHash == i {
+				sh.records.at(prev).sameHash = rec.sameHash
 				break
 			}
 		}
@@ -252,14 +251,14 @@ func (s *Store) Claim(ctx context.Context, req idempotency.ClaimRequest) (idempo
 	i := sh.get(h, req.Scope, req.Key)
 	var rec *record
 	if i != none {
-		rec = &sh.records[i]
+		rec = sh.records.at(i)
 	}
 	switch {
 	case rec == nil:
 		if sh.n >= s.perShard && !s.makeRoom(sh, now) {
 			return idempotency.Claim{}, ErrFull
 		}
-		rec = &sh.records[sh.add(h)]
+		rec = sh.records.at(sh.add(h))
 		rec.identify(req.Scope, req.Key, req.Fingerprint)
 		rec.expiresAt, rec.retention = after(now, req.Retention), req.Retention
 	case rec.expired(now):
@@ -297,7 +296,7 @@ func (s *Store) Claim(ctx context.Context, req idempotency.ClaimRequest) (idempo
 // ones in progress. It reports whether there is room.
 func (s *Store) makeRoom(sh *shard, now int64) bool {
 	if old := sh.oldest; old != none {
-		if !sh.records[old].expired(now) {
+		if !sh.records.at(old).expired(now) {
 			s.evicted.Add(1)
 		}
 		sh.remove(old)
@@ -338,10 +337,10 @@ func (s *Store) withHeld(ctx context.Context, lease idempotency.Lease, fn func(s
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
 	i := sh.get(h, lease.Scope, lease.Key)
-	if i == none || sh.records[i].completed || sh.records[i].token != lease.Token {
+	if i == none || sh.records.at(i).completed || sh.records.at(i).token != lease.Token {
 		return idempotency.ErrFenced
 	}
-	return fn(sh, i, &sh.records[i], now)
+	return fn(sh, i, sh.records.at(i), now)
 }
 
 // Extend implements idempotency.Store.
@@ -413,13 +412,13 @@ func (s *Store) Reap(ctx context.Context) (int, error) {
 // that leaves the shard's slots mostly free, it compacts them.
 func (s *Store) reapShard(sh *shard, now int64) int {
 	n := 0
-	for i := range sh.records {
-		if rec := &sh.records[i]; rec.used && rec.expired(now) {
-			sh.remove(int32(i))
+	for i := range sh.records.n {
+		if rec := sh.records.at(i); rec.used && rec.expired(now) {
+			sh.remove(i)
 			n++
 		}
 	}
-	if len(sh.records) >= minCompact && sh.n <= len(sh.records)/4 {
+	if sh.records.n >= minCompact && sh.n <= int(sh.records.n)/4 {
 		sh.compact()
 	}
 	return n
@@ -428,15 +427,15 @@ func (s *Store) reapShard(sh *shard, now int64) int {
 // minCompact is the fewest slots that a shard compacts.
 const minCompact = 1024
 
-// compact moves the shard's records to a new array of slots with no free ones (and its index to
-// a new map), so that the memory of a burst of keys is given back once they are reaped.
+// compact moves the shard's records to new slots with no free ones (and its index to a new map),
+// so that the memory of a burst of keys is given back once they are reaped.
 func (sh *shard) compact() {
-	slot := make([]int32, len(sh.records)) // old slot -> new
-	records := make([]record, 0, sh.n)
-	for i := range sh.records {
-		if sh.records[i].used {
-			slot[i] = int32(len(records))
-			records = append(records, sh.records[i])
+	slot := make([]int32, sh.records.n) // old slot -> new
+	var records slots
+	for i := range sh.records.n {
+		if rec := sh.records.at(i); rec.used {
+			slot[i] = records.add()
+			*records.at(slot[i]) = *rec
 		}
 	}
 	moved := func(i int32) int32 {
@@ -449,12 +448,43 @@ func (sh *shard) compact() {
 	for h, i := range sh.index {
 		index[h] = slot[i]
 	}
-	for i := range records {
-		rec := &records[i]
+	for i := range records.n {
+		rec := records.at(i)
 		rec.sameHash, rec.prev, rec.next = moved(rec.sameHash), moved(rec.prev), moved(rec.next)
 	}
 	sh.records, sh.index, sh.free = records, index, none
 	sh.oldest, sh.newest = moved(sh.oldest), moved(sh.newest)
+}
+
+// slots holds a shard's records in chunks of chunkSize, so that a growing shard never copies its
+// records (a copy of a large array would hold the shard's lock). The first chunk grows as needed,
+// so that a small store stays small; the others are made whole.
+type slots struct {
+	chunks [][]record
+	n      int32 // slots, used or free
+}
+
+const (
+	chunkBits = 8
+	chunkSize = 1 << chunkBits
+)
+
+// at returns the record of slot i, one of the n slots.
+func (s *slots) at(i int32) *record { return &s.chunks[i>>chunkBits][i&(chunkSize-1)] }
+
+// add adds a slot, and returns it.
+func (s *slots) add() int32 {
+	if s.n%chunkSize == 0 {
+		var chunk []record
+		if s.n > 0 {
+			chunk = make([]record, 0, chunkSize)
+		}
+		s.chunks = append(s.chunks, chunk)
+	}
+	last := &s.chunks[len(s.chunks)-1]
+	*last = append(*last, record{})
+	s.n++
+	return s.n - 1
 }
 
 // Len returns the number of records held, expired ones included.
@@ -476,10 +506,10 @@ func (s *Store) Evicted() int64 { return s.evicted.Load() }
 
 // link appends the completed record of slot i to the shard's list.
 func (sh *shard) link(i int32) {
-	rec := &sh.records[i]
+	rec := sh.records.at(i)
 	rec.prev, rec.next = sh.newest, none
 	if sh.newest != none {
-		sh.records[sh.newest].next = i
+		sh.records.at(sh.newest).next = i
 	} else {
 		sh.oldest = i
 	}
@@ -488,17 +518,17 @@ func (sh *shard) link(i int32) {
 
 // unlink takes the record of slot i out of the shard's list, if it is in it.
 func (sh *shard) unlink(i int32) {
-	rec := &sh.records[i]
+	rec := sh.records.at(i)
 	if !rec.completed {
 		return
 	}
 	if rec.prev != none {
-		sh.records[rec.prev].next = rec.next
+		sh.records.at(rec.prev).next = rec.next
 	} else {
 		sh.oldest = rec.next
 	}
 	if rec.next != none {
-		sh.records[rec.next].prev = rec.prev
+		sh.records.at(rec.next).prev = rec.prev
 	} else {
 		sh.newest = rec.prev
 	}

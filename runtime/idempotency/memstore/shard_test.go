@@ -17,7 +17,7 @@ func TestShardHashCollisions(t *testing.T) {
 	slots := make([]int32, len(keys))
 	for i, k := range keys {
 		slots[i] = sh.add(42)
-		sh.records[slots[i]].identify("a", k, "fp")
+		sh.records.at(slots[i]).identify("a", k, "fp")
 	}
 	for i, k := range keys {
 		if got := sh.get(42, "a", k); got != slots[i] {
@@ -32,8 +32,8 @@ func TestShardHashCollisions(t *testing.T) {
 	if sh.get(42, "a", "k") != slots[0] || sh.get(42, "a", "l") != slots[1] || sh.n != 2 {
 		t.Fatal("the others must stay")
 	}
-	if i := sh.add(7); i != slots[3] && i != slots[2] || len(sh.records) != len(keys) {
-		t.Fatalf("a new record takes slot %d of %d, not a free one", i, len(sh.records))
+	if i := sh.add(7); i != slots[3] && i != slots[2] || sh.records.n != int32(len(keys)) {
+		t.Fatalf("a new record takes slot %d of %d, not a free one", i, sh.records.n)
 	}
 	sh.remove(slots[1])
 	sh.remove(slots[0])
@@ -73,8 +73,8 @@ func TestReapCompactsTheSlots(t *testing.T) {
 	if err != nil || reaped != n-n/100 {
 		t.Fatalf("reaped %d, %v", reaped, err)
 	}
-	if len(sh.records) > 2*(n/100+1) || sh.free != none {
-		t.Fatalf("%d slots for %d records (free list %d): not compacted", len(sh.records), sh.n, sh.free)
+	if sh.records.n > 2*(n/100+1) || sh.free != none {
+		t.Fatalf("%d slots for %d records (free list %d): not compacted", sh.records.n, sh.n, sh.free)
 	}
 	for i := 0; i < n; i += 100 {
 		c, err := s.Claim(ctx, idempotency.ClaimRequest{Scope: "a", Key: strconv.Itoa(i), Fingerprint: "fp", Lease: time.Minute, Retention: time.Hour})
@@ -86,8 +86,8 @@ func TestReapCompactsTheSlots(t *testing.T) {
 		t.Fatalf("the claim in progress is still held: %v", err)
 	}
 	var order []string
-	for i := sh.oldest; i != none; i = sh.records[i].next {
-		order = append(order, sh.records[i].key())
+	for i := sh.oldest; i != none; i = sh.records.at(i).next {
+		order = append(order, sh.records.at(i).key())
 	}
 	if len(order) != n/100+1 || order[0] != "0" || order[1] != "100" || order[len(order)-1] != "running" {
 		t.Fatalf("completed list after compaction: %v", order)

@@ -80,7 +80,11 @@ func field[T string | []byte](b T) (f, rest T, ok bool) {
 func AppendHeader(dst []byte, h http.Header, reserve int) ([]byte, error) {
 	var small [16]string
 	names, size := sortedNames(h, small[:0])
-	dst = slices.Grow(dst, size+reserve)
+	return appendValues(slices.Grow(dst, size+reserve), h, names)
+}
+
+// appendValues appends the pairs of h's values for names, in their order.
+func appendValues(dst []byte, h http.Header, names []string) ([]byte, error) {
 	var err error
 	for _, name := range names {
 		for _, v := range h[name] {
@@ -93,33 +97,25 @@ func AppendHeader(dst []byte, h http.Header, reserve int) ([]byte, error) {
 }
 
 // Text returns prefix, then the pairs that AppendHeader appends for h, then suffix, as one string
-// (one allocation), and the length of the pairs.
+// (one allocation when the pairs take at most 512 bytes), and the length of the pairs.
 func Text(prefix string, h http.Header, suffix []byte) (string, int, error) {
 	var small [16]string
 	names, size := sortedNames(h, small[:0])
-	var b strings.Builder
-	b.Grow(len(prefix) + size + len(suffix))
-	b.WriteString(prefix)
-	for _, name := range names {
-		for _, v := range h[name] {
-			if err := checkLen(name, v); err != nil {
-				return "", 0, err
-			}
-			writeLen(&b, len(name))
-			b.WriteString(name)
-			writeLen(&b, len(v))
-			b.WriteString(v)
-		}
+	var stack [512]byte
+	buf := stack[:0]
+	if size > len(stack) {
+		buf = make([]byte, 0, size)
 	}
+	buf, err := appendValues(buf, h, names)
+	if err != nil {
+		return "", 0, err
+	}
+	var b strings.Builder
+	b.Grow(len(prefix) + len(buf) + len(suffix))
+	b.WriteString(prefix)
+	b.Write(buf)
 	b.Write(suffix)
-	return b.String(), size, nil
-}
-
-func writeLen(b *strings.Builder, n int) {
-	b.WriteByte(byte(n >> 24))
-	b.WriteByte(byte(n >> 16))
-	b.WriteByte(byte(n >> 8))
-	b.WriteByte(byte(n))
+	return b.String(), len(buf), nil
 }
 
 // sortedNames appends the names of h to names, sorted, and returns them with the length of h's

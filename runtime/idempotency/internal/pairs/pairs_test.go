@@ -3,6 +3,7 @@ package pairs
 import (
 	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -71,6 +72,14 @@ func TestText(t *testing.T) {
 	got, err = HeaderOf(text[len("prefix"):len("prefix")+n], values[:0:2])
 	require.NoError(t, err)
 	assert.Equal(t, h, got, "an array too small is not used")
+
+	big := http.Header{"Big": {strings.Repeat("v", 600)}, "A": {"1"}}
+	want, err = AppendHeader(nil, big, 0)
+	require.NoError(t, err)
+	text, n, err = Text("", big, nil)
+	require.NoError(t, err)
+	assert.Equal(t, string(want), text, "pairs longer than the stack buffer")
+	assert.Equal(t, len(want), n)
 
 	text, n, err = Text("p", nil, nil)
 	require.NoError(t, err)
