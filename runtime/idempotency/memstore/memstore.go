@@ -11,9 +11,9 @@
 // again; Evicted counts them), else its expired records; a record in progress is never evicted,
 // and when a shard holds nothing else, Claim fails with ErrFull (the middleware answers 503).
 //
-// A shard's records live in one array of slots with no pointers but one string each (scope, key,
-// fingerprint, then the stored response), so that the garbage collector scans arrays instead of
-// a graph of small objects; a reap that leaves a shard's slots mostly free compacts them.
+// A shard's records live in arrays of slots with no pointers but two strings each (scope, key and
+// fingerprint; the stored response), so that the garbage collector scans arrays instead of a
+// graph of small objects; a reap that leaves a shard's slots mostly free compacts them.
 package memstore
 
 import (
@@ -56,7 +56,7 @@ type shard struct {
 	// its record; records whose keys share a hash are chained through sameHash.
 	index map[uint64]int32
 	// records holds the records by slot; free slots are chained through next. A record holds no
-	// pointer but its text (and its recovery points while in progress), so that the garbage
+	// pointers but two strings (and its recovery points while in progress), so that the garbage
 	// collector scans arrays of them rather than a graph of small objects.
 	records slots
 	free    int32 // the first free slot, or none
@@ -117,7 +117,7 @@ func (sh *shard) remove(i int32) {
 			}
 		}
 	}
-	*rec = record{next: sh.free} // drops its text and steps
+	*rec = record{next: sh.free} // drops its strings and steps
 	sh.free = i
 	sh.n--
 }
@@ -130,39 +130,37 @@ type record struct {
 	expiresAt   int64
 	retention   time.Duration
 	status      int
-	// text is the scope, the key and the fingerprint, then, once completed, the response's header
-	// (name, value) pairs and its body: one string, so that a replay's header values are
-	// substrings of it.
-	text  string
-	steps []byte // recovery points: (name, result) pairs, appended
+	// ident is the scope, the key and the fingerprint, one after the other; stored, once
+	// completed, the response's header (name, value) pairs and then its body, so that a replay's
+	// header values are substrings of it.
+	ident, stored string
+	steps         []byte // recovery points: (name, result) pairs, appended
 
-	scopeLen, keyLen, fingerprintLen, headerLen int32 // of text's parts
-	sameHash                                    int32 // the next record whose key has the same hash
-	prev, next                                  int32 // the shard's completed list; next chains free slots
-	used                                        bool  // the slot holds a record (not free)
-	completed                                   bool
+	scopeLen, keyLen, headerLen int32 // of ident's and stored's parts
+	sameHash                    int32 // the next record whose key has the same hash
+	prev, next                  int32 // the shard's completed list; next chains free slots
+	used                        bool  // the slot holds a record (not free)
+	completed                   bool
 }
 
-func (rec *record) scope() string { return rec.text[:rec.scopeLen] }
-func (rec *record) key() string   { return rec.text[rec.scopeLen : rec.scopeLen+rec.keyLen] }
-func (rec *record) ident() int    { return int(rec.scopeLen) + int(rec.keyLen) + int(rec.fingerprintLen) }
-func (rec *record) fingerprint() string {
-	return rec.text[rec.scopeLen+rec.keyLen : rec.ident()]
-}
+func (rec *record) scope() string       { return rec.ident[:rec.scopeLen] }
+func (rec *record) key() string         { return rec.ident[rec.scopeLen : rec.scopeLen+rec.keyLen] }
+func (rec *record) fingerprint() string { return rec.ident[rec.scopeLen+rec.keyLen:] }
 
-// errTooLong is returned for a scope, key and fingerprint, or a header, of more than 2 GiB.
-var errTooLong = errors.New("memstore: a key or a header longer than 2 GiB")
+// errTooLong is returned for a scope and key, or a header, of more than 2 GiB.
+var errTooLong = errors.New("memstore: a scope and key, or a header, longer than 2 GiB")
 
-// identify sets the record's scope, key and fingerprint (together at most math.MaxInt32 bytes:
-// see fits), and drops the rest of its text.
+// identify sets the record's scope, key and fingerprint (the scope and the key together at most
+// math.MaxInt32 bytes: see fits), and drops its response.
 func (rec *record) identify(scope, key, fingerprint string) {
-	rec.text = scope + key + fingerprint
-	rec.scopeLen, rec.keyLen, rec.fingerprintLen, rec.headerLen = int32(len(scope)), int32(len(key)), int32(len(fingerprint)), 0
+	rec.ident = scope + key + fingerprint
+	rec.scopeLen, rec.keyLen = int32(len(scope)), int32(len(key))
+	rec.stored, rec.headerLen = "", 0
 }
 
-// fits reports whether the lengths of the parts of a record's text fit its int32 fields.
+// fits reports whether the lengths of a claim's scope and key fit a record's int32 fields.
 func fits(req idempotency.ClaimRequest) bool {
-	return len(req.Scope) <= math.MaxInt32-len(req.Key) && len(req.Scope)+len(req.Key) <= math.MaxInt32-len(req.Fingerprint)
+	return len(req.Scope) <= math.MaxInt32-len(req.Key)
 }
 
 // Option configures a Store.
@@ -313,16 +311,15 @@ type replay struct {
 }
 
 // response returns a copy of the stored response. The header's names and values are substrings
-// of the record's text (strings cannot change); the body is copied.
+// of the record's stored string (strings cannot change); the body is copied.
 func (rec *record) response() (*idempotency.Response, error) {
 	r := &replay{}
 	r.resp.Status = rec.status
-	start, end := rec.ident(), rec.ident()+int(rec.headerLen)
-	if body := rec.text[end:]; len(body) > 0 {
+	if body := rec.stored[rec.headerLen:]; len(body) > 0 {
 		r.resp.Body = []byte(body)
 	}
 	var err error
-	r.resp.Header, err = pairs.HeaderOf(rec.text[start:end], r.values[:0])
+	r.resp.Header, err = pairs.HeaderOf(rec.stored[:rec.headerLen], r.values[:0])
 	return &r.resp, err
 }
 
@@ -363,17 +360,17 @@ func (s *Store) SaveStep(ctx context.Context, lease idempotency.Lease, name stri
 // Complete implements idempotency.Store. The record is kept for its retention window after the
 // completion, when that is later than after its creation.
 func (s *Store) Complete(ctx context.Context, lease idempotency.Lease, resp idempotency.Response) error {
+	stored, headerLen, err := pairs.Text(resp.Header, resp.Body) // outside the lock: bodies may be large
+	if err != nil {
+		return err
+	}
+	if headerLen > math.MaxInt32 {
+		return errTooLong
+	}
 	return s.withHeld(ctx, lease, func(sh *shard, i int32, rec *record, now int64) error {
-		text, headerLen, err := pairs.Text(rec.text[:rec.ident()], resp.Header, resp.Body)
-		if err != nil {
-			return err
-		}
-		if headerLen > math.MaxInt32 {
-			return errTooLong
-		}
 		rec.expiresAt = max(rec.expiresAt, after(now, rec.retention))
 		rec.completed = true
-		rec.status, rec.text, rec.headerLen = resp.Status, text, int32(headerLen)
+		rec.status, rec.stored, rec.headerLen = resp.Status, stored, int32(headerLen)
 		rec.steps = nil
 		rec.lockedUntil = 0
 		sh.link(i)

@@ -96,9 +96,9 @@ func appendValues(dst []byte, h http.Header, names []string) ([]byte, error) {
 	return dst, nil
 }
 
-// Text returns prefix, then the pairs that AppendHeader appends for h, then suffix, as one string
-// (one allocation when the pairs take at most 512 bytes), and the length of the pairs.
-func Text(prefix string, h http.Header, suffix []byte) (string, int, error) {
+// Text returns the pairs that AppendHeader appends for h, then suffix, as one string (one
+// allocation when the pairs take at most 512 bytes), and the length of the pairs.
+func Text(h http.Header, suffix []byte) (string, int, error) {
 	var small [16]string
 	names, size := sortedNames(h, small[:0])
 	var stack [512]byte
@@ -111,8 +111,7 @@ func Text(prefix string, h http.Header, suffix []byte) (string, int, error) {
 		return "", 0, err
 	}
 	var b strings.Builder
-	b.Grow(len(prefix) + len(buf) + len(suffix))
-	b.WriteString(prefix)
+	b.Grow(len(buf) + len(suffix))
 	b.Write(buf)
 	b.Write(suffix)
 	return b.String(), len(buf), nil
