@@ -462,7 +462,7 @@ type slots struct {
 }
 
 const (
-	chunkBits = 8
+	chunkBits = 6
 	chunkSize = 1 << chunkBits
 )
 
