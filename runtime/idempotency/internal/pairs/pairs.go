@@ -78,17 +78,37 @@ func field[T string | []byte](b T) (f, rest T, ok bool) {
 // AppendHeader appends the values of h, one pair per value, names in sorted order. It grows dst
 // once, with room for reserve more bytes after the header.
 func AppendHeader(dst []byte, h http.Header, reserve int) ([]byte, error) {
-	var small [16]string
-	names, size := sortedNames(h, small[:0])
-	return appendValues(slices.Grow(dst, size+reserve), h, names)
+	var small [16]entry
+	entries, size := sorted(h, small[:0])
+	return appendEntries(slices.Grow(dst, size+reserve), entries)
 }
 
-// appendValues appends the pairs of h's values for names, in their order.
-func appendValues(dst []byte, h http.Header, names []string) ([]byte, error) {
+// entry is a name of a header and its values.
+type entry struct {
+	name   string
+	values []string
+}
+
+// sorted appends the entries of h to entries, sorted by name, and returns them with the length
+// of their pairs.
+func sorted(h http.Header, entries []entry) ([]entry, int) {
+	size := 0
+	for name, vs := range h {
+		entries = append(entries, entry{name, vs})
+		for _, v := range vs {
+			size += 8 + len(name) + len(v)
+		}
+	}
+	slices.SortFunc(entries, func(a, b entry) int { return strings.Compare(a.name, b.name) })
+	return entries, size
+}
+
+// appendEntries appends the pairs of the entries' values, in their order.
+func appendEntries(dst []byte, entries []entry) ([]byte, error) {
 	var err error
-	for _, name := range names {
-		for _, v := range h[name] {
-			if dst, err = appendPair(dst, name, v); err != nil {
+	for _, e := range entries {
+		for _, v := range e.values {
+			if dst, err = appendPair(dst, e.name, v); err != nil {
 				return dst, err
 			}
 		}
@@ -99,14 +119,14 @@ func appendValues(dst []byte, h http.Header, names []string) ([]byte, error) {
 // Text returns the pairs that AppendHeader appends for h, then suffix, as one string (one
 // allocation when the pairs take at most 512 bytes), and the length of the pairs.
 func Text(h http.Header, suffix []byte) (string, int, error) {
-	var small [16]string
-	names, size := sortedNames(h, small[:0])
+	var small [16]entry
+	entries, size := sorted(h, small[:0])
 	var stack [512]byte
 	buf := stack[:0]
 	if size > len(stack) {
 		buf = make([]byte, 0, size)
 	}
-	buf, err := appendValues(buf, h, names)
+	buf, err := appendEntries(buf, entries)
 	if err != nil {
 		return "", 0, err
 	}
@@ -115,20 +135,6 @@ func Text(h http.Header, suffix []byte) (string, int, error) {
 	b.Write(buf)
 	b.Write(suffix)
 	return b.String(), len(buf), nil
-}
-
-// sortedNames appends the names of h to names, sorted, and returns them with the length of h's
-// pairs.
-func sortedNames(h http.Header, names []string) ([]string, int) {
-	size := 0
-	for name, vs := range h {
-		names = append(names, name)
-		for _, v := range vs {
-			size += 8 + len(name) + len(v)
-		}
-	}
-	slices.Sort(names)
-	return names, size
 }
 
 // Header decodes what AppendHeader wrote; nil for no pairs. It makes one string of b, which the
