@@ -190,7 +190,8 @@ type InProgressError struct {
 	// RetryAfter is how long to wait before retrying with the same key: InProgressRetryAfter.
 	RetryAfter time.Duration
 	// LockedUntil is when the other worker's lease ends unless it is renewed: a crashed worker's
-	// key may be taken over then.
+	// key may be taken over then. (For a LocalStore, whose claims are held until their work ends,
+	// it is the latest time there is.)
 	LockedUntil time.Time
 }
 
