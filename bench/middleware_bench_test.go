@@ -36,43 +36,79 @@ var paymentHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Reques
 	w.Write(paymentResponse)
 })
 
+// exchange is one request and its writer, served again and again.
+type exchange struct {
+	body []byte
+	rd   *bytes.Reader
+	r    *http.Request
+	w    *discardWriter
+}
+
+func newExchange() *exchange {
+	x := &exchange{body: []byte(paymentBody), w: &discardWriter{h: make(http.Header)}}
+	x.r, _ = http.NewRequest(http.MethodPost, "http://example.test/v1/payments", nil)
+	x.r.Header.Set("X-Tenant-Id", "tenant-a")
+	x.rd = bytes.NewReader(x.body)
+	x.r.Body = io.NopCloser(x.rd)
+	return x
+}
+
+// do serves the request with key ("" for none) and returns the status.
+func (x *exchange) do(h http.Handler, key string) int {
+	if key != "" {
+		x.r.Header["Idempotency-Key"] = []string{key}
+	}
+	x.rd.Reset(x.body)
+	x.r.ContentLength = int64(len(x.body))
+	clear(x.w.h)
+	h.ServeHTTP(x.w, x.r)
+	return x.w.status
+}
+
 func serve(b *testing.B, h http.Handler, key func(i int) string) {
-	body := []byte(paymentBody)
-	r, _ := http.NewRequest(http.MethodPost, "http://example.test/v1/payments", nil)
-	r.Header.Set("X-Tenant-Id", "tenant-a")
-	w := &discardWriter{h: make(http.Header)}
-	rd := bytes.NewReader(body)
-	r.Body = io.NopCloser(rd)
+	x := newExchange()
 	b.ReportAllocs()
 	cpu := startCPU()
 	defer cpu.report(b)
 	i := 0
 	for b.Loop() {
-		if k := key(i); k != "" {
-			r.Header["Idempotency-Key"] = []string{k}
-		}
-		rd.Reset(body)
-		r.ContentLength = int64(len(body))
-		clear(w.h)
-		h.ServeHTTP(w, r)
-		if w.status != http.StatusCreated {
-			b.Fatalf("status %d", w.status)
+		if status := x.do(h, key(i)); status != http.StatusCreated {
+			b.Fatalf("status %d", status)
 		}
 		i++
 	}
 }
 
-func keyed() http.Handler {
+func keyed(store idempotency.Store) http.Handler {
 	return idempotency.Middleware(idempotency.Config{
-		Runner: idempotency.Runner{Store: memstore.New()},
+		Runner: idempotency.Runner{Store: store},
 		Tenant: func(r *http.Request) (string, error) { return r.Header.Get("X-Tenant-Id"), nil },
 	})(paymentHandler)
 }
 
+// fullStore is the bound of the store of new-key-full.
+const fullStore = 1 << 16
+
 // BenchmarkMiddleware: the bare handler, a new key per request (claim, run, store), and a replay
-// (the stored response; the handler does not run).
+// (the stored response; the handler does not run). new-key grows the store by a record per
+// request for the whole run; new-key-full serves new keys to a store at its bound (filled first),
+// where each evicts the oldest completed record: the steady state of a service whose store holds
+// a retention window's worth of keys.
 func BenchmarkMiddleware(b *testing.B) {
 	b.Run("bare-handler", func(b *testing.B) { serve(b, paymentHandler, func(int) string { return "" }) })
-	b.Run("new-key", func(b *testing.B) { serve(b, keyed(), strconv.Itoa) })
-	b.Run("replay", func(b *testing.B) { serve(b, keyed(), func(int) string { return "the-key" }) })
+	b.Run("new-key", func(b *testing.B) { serve(b, keyed(memstore.New()), strconv.Itoa) })
+	b.Run("new-key-full", func(b *testing.B) {
+		store := memstore.New(memstore.WithMaxRecords(fullStore))
+		h := keyed(store)
+		x := newExchange()
+		for i := range 2 * fullStore { // every shard full
+			x.do(h, "fill-"+strconv.Itoa(i))
+		}
+		evicted := store.Evicted()
+		serve(b, h, strconv.Itoa)
+		if b.N > fullStore && store.Evicted()-evicted < int64(b.N)/2 {
+			b.Fatalf("%d evictions in %d requests: the store is not at its bound", store.Evicted()-evicted, b.N)
+		}
+	})
+	b.Run("replay", func(b *testing.B) { serve(b, keyed(memstore.New()), func(int) string { return "the-key" }) })
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/idemlint/idemlint/runtime/idempotency"
@@ -75,10 +76,33 @@ func BenchmarkMiddleware(b *testing.B) {
 		h := idempotency.Middleware(idempotency.Config{Runner: idempotency.Runner{Store: memstore.New()}, Tenant: benchTenant})(benchHandler)
 		runBench(b, h, strconv.Itoa)
 	})
+	b.Run("new-key-full", func(b *testing.B) { // a store at its bound: each new key evicts the oldest
+		const bound = 1 << 16
+		store := memstore.New(memstore.WithMaxRecords(bound))
+		h := idempotency.Middleware(idempotency.Config{Runner: idempotency.Runner{Store: store}, Tenant: benchTenant})(benchHandler)
+		runBench(b, h, func(i int) string {
+			if i == 0 && b.N > 1 {
+				b.StopTimer()
+				for j := range 2 * bound {
+					serveOne(h, "fill-"+strconv.Itoa(j))
+				}
+				b.StartTimer()
+			}
+			return strconv.Itoa(i)
+		})
+	})
 	b.Run("replay", func(b *testing.B) {
 		h := idempotency.Middleware(idempotency.Config{Runner: idempotency.Runner{Store: memstore.New()}, Tenant: benchTenant})(benchHandler)
 		runBench(b, h, func(int) string { return "the-key" })
 	})
+}
+
+// serveOne serves one request with key.
+func serveOne(h http.Handler, key string) {
+	r, _ := http.NewRequest(http.MethodPost, "http://example.test/v1/payments", strings.NewReader(paymentBody))
+	r.Header.Set("X-Tenant-Id", "tenant-a")
+	r.Header.Set("Idempotency-Key", key)
+	h.ServeHTTP(&discardWriter{h: make(http.Header)}, r)
 }
 
 func BenchmarkFingerprint(b *testing.B) {

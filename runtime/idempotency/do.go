@@ -92,7 +92,9 @@ type Runner struct {
 	Lease time.Duration
 	// Heartbeat is how often a running operation renews its lease; it must be shorter than Lease.
 	// Default Lease/3; negative disables renewal (then work longer than Lease can be taken over
-	// while it runs; fencing still keeps the stale worker from storing its result).
+	// while it runs; fencing still keeps the stale worker from storing its result). A LocalStore's
+	// claims are held while the work runs, with nothing to renew (see LocalStore), unless renewal
+	// is disabled.
 	Heartbeat time.Duration
 	// Retention is how long a key is remembered after its first use, or after its completion when
 	// that is later; at least MinRetentionLeases times Lease. Default DefaultRetention (24 h).
@@ -173,12 +175,16 @@ func (r *Runner) Do(ctx context.Context, scope, key, fingerprint string, fn Func
 // that is not cancelled with ctx (the middleware: a client that goes away does not cancel the
 // work).
 func (r *Runner) claim(ctx context.Context, scope, key, fingerprint string, fn Func, detach bool) (Outcome, error) {
+	lease, heartbeat := r.lease(), r.heartbeat()
+	if _, local := r.Store.(LocalStore); local && heartbeat > 0 {
+		lease, heartbeat = UntilReleased, 0 // held in this process's memory while the work runs
+	}
 	cctx, cancel := r.storeContext(ctx)
 	c, err := r.Store.Claim(cctx, ClaimRequest{
 		Scope:       scope,
 		Key:         key,
 		Fingerprint: fingerprint,
-		Lease:       r.lease(),
+		Lease:       lease,
 		Retention:   r.retention(),
 	})
 	cancel()
@@ -203,7 +209,7 @@ func (r *Runner) claim(ctx context.Context, scope, key, fingerprint string, fn F
 		return Outcome{}, &StoreError{Op: "claim", Err: errors.New("unexpected claim status " + c.Status.String())}
 	}
 
-	op := &operation{r: r, store: r.Store, lease: c.Lease, steps: c.Steps}
+	op := &operation{r: r, store: r.Store, lease: c.Lease, heartbeat: heartbeat, steps: c.Steps}
 	op.started.Store(len(c.Steps) > 0) // an earlier attempt's recorded steps: execution started then
 	op.txStore, _ = r.Store.(TxStore)
 	op.final.op = op
@@ -338,8 +344,10 @@ type operation struct {
 	store   Store
 	txStore TxStore // nil when the store is not transactional
 	lease   Lease
-	fenced  atomic.Bool
-	started atomic.Bool // execution started (MarkStarted): a 4xx is an outcome, not a rejection
+	// heartbeat is how often the lease is renewed while the work runs; 0: never.
+	heartbeat time.Duration
+	fenced    atomic.Bool
+	started   atomic.Bool // execution started (MarkStarted): a 4xx is an outcome, not a rejection
 
 	mu    sync.Mutex
 	steps map[string]json.RawMessage // recovery points, recorded by this or earlier attempts
@@ -544,7 +552,7 @@ var heartbeats = sync.Pool{New: func() any {
 // startHeartbeat renews op's lease every Heartbeat while its work runs, until stop; nil when
 // renewal is disabled.
 func startHeartbeat(op *operation, ctx context.Context, cancel context.CancelCauseFunc) *heartbeat {
-	interval := op.r.heartbeat()
+	interval := op.heartbeat
 	if interval <= 0 {
 		return nil
 	}

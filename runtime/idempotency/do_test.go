@@ -58,10 +58,14 @@ func TestWithoutHeartbeatASlowWorkerIsTakenOverAndFenced(t *testing.T) {
 	assert.Equal(t, `"winner"`, string(out.Response.Body))
 }
 
+// notLocal hides that a store is an idempotency.LocalStore, so that Runner leases its claims and
+// renews them as it does a database's.
+type notLocal struct{ idempotency.Store }
+
 func TestHeartbeatCancelsAWorkerThatLostItsLease(t *testing.T) {
 	clock := storetest.NewClock()
 	store := memstore.New(memstore.WithClock(clock.Now))
-	r := &idempotency.Runner{Store: store, Lease: time.Minute, Heartbeat: 10 * time.Millisecond}
+	r := &idempotency.Runner{Store: notLocal{store}, Lease: time.Minute, Heartbeat: 10 * time.Millisecond}
 	var cause error
 	_, err := r.Do(context.Background(), "a", "k", "fp", func(ctx context.Context) (idempotency.Response, error) {
 		// The store's time jumps past the lease (a long GC pause, say) and another worker takes over.
@@ -84,6 +88,43 @@ func TestHeartbeatCancelsAWorkerThatLostItsLease(t *testing.T) {
 	})
 	require.ErrorIs(t, err, idempotency.ErrFenced)
 	assert.ErrorIs(t, cause, idempotency.ErrFenced, "the work's context is cancelled with ErrFenced as the cause")
+}
+
+// A LocalStore's claim lives in this process's memory, as its worker does: Runner holds it for as
+// long as the work runs, with no lease to renew, so that the store's time jumping past the lease
+// (a long pause, a wall clock set forward) cannot let a second worker take a live worker's key.
+func TestLocalStoreHoldsTheClaimWhileTheWorkRuns(t *testing.T) {
+	clock := storetest.NewClock()
+	store := memstore.New(memstore.WithClock(clock.Now))
+	r := &idempotency.Runner{Store: store, Lease: time.Minute}
+	var claimed idempotency.Claim
+	out, err := r.Do(context.Background(), "a", "k", "fp", func(ctx context.Context) (idempotency.Response, error) {
+		clock.Advance(48 * time.Hour) // past the lease and the retention, before any heartbeat
+		var err error
+		claimed, err = store.Claim(context.Background(), idempotency.ClaimRequest{Scope: "a", Key: "k", Fingerprint: "fp", Lease: time.Minute, Retention: time.Hour})
+		require.NoError(t, err)
+		_, err = idempotency.Step(ctx, "charge", func(context.Context) (int, error) { return 1, nil })
+		require.NoError(t, err)
+		assert.NoError(t, ctx.Err())
+		return created(`"one"`), nil
+	})
+	require.NoError(t, err)
+	assert.True(t, out.Stored)
+	assert.Equal(t, idempotency.InProgress, claimed.Status, "a live worker's claim is not taken over")
+	n, err := store.Reap(context.Background())
+	require.NoError(t, err)
+	assert.Zero(t, n, "a record held by a running worker is never reaped")
+
+	// With renewal disabled, the claim is a lease that lapses, as documented.
+	r.Heartbeat = -1
+	_, err = r.Do(context.Background(), "a", "k2", "fp", func(context.Context) (idempotency.Response, error) {
+		clock.Advance(2 * time.Minute)
+		c, err := store.Claim(context.Background(), idempotency.ClaimRequest{Scope: "a", Key: "k2", Fingerprint: "fp", Lease: time.Minute, Retention: time.Hour})
+		require.NoError(t, err)
+		assert.Equal(t, idempotency.Claimed, c.Status)
+		return created(`"stale"`), nil
+	})
+	require.ErrorIs(t, err, idempotency.ErrFenced)
 }
 
 func TestStepRules(t *testing.T) {

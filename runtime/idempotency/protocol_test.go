@@ -91,7 +91,7 @@ func TestRetryClientAgainstTheMiddleware(t *testing.T) {
 			})
 			var log statusLog
 			keyed := idempotency.Middleware(idempotency.Config{
-				Runner: idempotency.Runner{Store: memstore.New()}, // the default 30 s lease, renewed by heartbeats
+				Runner: idempotency.Runner{Store: memstore.New()}, // a LocalStore: the claim is held while the work runs
 				Tenant: func(*http.Request) (string, error) { return "acme", nil },
 			})
 			srv := httptest.NewServer(log.wrap(keyed(handler)))

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"time"
 )
@@ -58,12 +59,20 @@ type Store interface {
 	Reap(ctx context.Context) (int, error)
 }
 
-// LocalStore is implemented by stores whose calls never wait on I/O (memstore): Runner does not
-// bound their calls with StoreTimeout, which saves making a context per store call.
+// LocalStore is implemented by stores whose records live in this process's memory (memstore).
+// Their calls never wait on I/O: Runner does not bound them with StoreTimeout, which saves making
+// a context per store call. And a claim cannot outlive its worker (a crash of the process takes
+// the store with it): Runner claims their keys for as long as the work runs (ClaimRequest.Lease is
+// UntilReleased) and sends no heartbeats, unless renewal is disabled (Runner.Heartbeat < 0), which
+// keeps a Lease that lapses.
 type LocalStore interface {
 	Store
 	Local()
 }
+
+// UntilReleased is the Lease of a claim held until its worker completes or releases it (see
+// LocalStore). A store adds it to the current time without overflowing.
+const UntilReleased time.Duration = math.MaxInt64
 
 // TxStore is implemented by stores that keep the idempotency records in the same database as the
 // business data (pgstore). Business writes made through the transaction of a phase (see
@@ -181,7 +190,8 @@ type InProgressError struct {
 	// RetryAfter is how long to wait before retrying with the same key: InProgressRetryAfter.
 	RetryAfter time.Duration
 	// LockedUntil is when the other worker's lease ends unless it is renewed: a crashed worker's
-	// key may be taken over then.
+	// key may be taken over then. (For a LocalStore, whose claims are held until their work ends,
+	// it is the latest time there is.)
 	LockedUntil time.Time
 }
 

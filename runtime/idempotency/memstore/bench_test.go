@@ -2,6 +2,7 @@ package memstore_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"runtime"
 	"slices"
@@ -22,12 +23,11 @@ var benchResponse = idempotency.Response{
 }
 
 // fill stores n completed records, as the middleware would (a 26-character key, a 64-character
-// fingerprint, the response above).
+// fingerprint of its own, the response above).
 func fill(b *testing.B, s *memstore.Store, n int) {
-	fp := "518d89aa5b5570ff14168cece80cf91a2dff863607f95eb3221f71d7fd137b83"
 	for i := range n {
 		c, err := s.Claim(ctx, idempotency.ClaimRequest{Scope: "tenant-a", Key: "01J8ZQ3V4N5K6M7P8R9S" + strconv.Itoa(1e6+i),
-			Fingerprint: fp, Lease: time.Minute, Retention: time.Hour})
+			Fingerprint: fmt.Sprintf("%064x", i), Lease: time.Minute, Retention: time.Hour})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -10,6 +10,10 @@
 // completed record (that key is then new again: a retry after an early eviction runs the work
 // again; Evicted counts them), else its expired records; a record in progress is never evicted,
 // and when a shard holds nothing else, Claim fails with ErrFull (the middleware answers 503).
+//
+// A shard's records live in arrays of slots with no pointers but two strings each (scope, key and
+// fingerprint; the stored response), so that the garbage collector scans arrays instead of a
+// graph of small objects; a reap that leaves a shard's slots mostly free compacts them.
 package memstore
 
 import (
@@ -17,6 +21,7 @@ import (
 	"encoding/json"
 	"errors"
 	"hash/maphash"
+	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -47,69 +52,115 @@ type Store struct {
 
 type shard struct {
 	mu sync.Mutex
-	// records holds the records by the hash of their key (the store's maphash, computed once per
-	// call); records whose keys share a hash are chained through sameHash.
-	records map[uint64]*record
-	n       int // records held
+	// index maps the hash of a key (the store's maphash, computed once per call) to the slot of
+	// its record; records whose keys share a hash are chained through sameHash.
+	index map[uint64]int32
+	// records holds the records by slot; free slots are chained through next. A record holds no
+	// pointers but two strings (and its recovery points while in progress), so that the garbage
+	// collector scans arrays of them rather than a graph of small objects.
+	records slots
+	free    int32 // the first free slot, or none
+	n       int   // records held
 	// The completed records, oldest first, for eviction.
-	oldest, newest *record
+	oldest, newest int32
 	_              [64]byte // keeps shards' locks on separate cache lines
 }
 
-// get returns the record of k, whose hash is h, or nil.
-func (sh *shard) get(h uint64, k recordKey) *record {
-	rec := sh.records[h]
-	for rec != nil && rec.key != k {
-		rec = rec.sameHash
+// none is the slot of no record.
+const none = -1
+
+// get returns the slot of the record of (scope, key), whose hash is h, or none.
+func (sh *shard) get(h uint64, scope, key string) int32 {
+	i, ok := sh.index[h]
+	if !ok {
+		return none
 	}
-	return rec
+	for i != none && (sh.records.at(i).scope() != scope || sh.records.at(i).key() != key) {
+		i = sh.records.at(i).sameHash
+	}
+	return i
 }
 
-func (sh *shard) put(h uint64, rec *record) {
-	rec.hash, rec.sameHash = h, sh.records[h]
-	sh.records[h] = rec
+// add takes a free slot for a new record of hash h, and returns it.
+func (sh *shard) add(h uint64) int32 {
+	i := sh.free
+	if i == none {
+		i = sh.records.add()
+	} else {
+		sh.free = sh.records.at(i).next
+	}
+	head, ok := sh.index[h]
+	if !ok {
+		head = none
+	}
+	*sh.records.at(i) = record{used: true, hash: h, sameHash: head, prev: none, next: none}
+	sh.index[h] = i
 	sh.n++
+	return i
 }
 
-// remove deletes rec from the shard (and from its completed list).
-func (sh *shard) remove(rec *record) {
-	sh.unlink(rec)
-	sh.n--
-	head := sh.records[rec.hash]
-	if head == rec {
-		if rec.sameHash == nil {
-			delete(sh.records, rec.hash)
+// remove deletes the record of slot i from the shard (and from its completed list).
+func (sh *shard) remove(i int32) {
+	sh.unlink(i)
+	rec := sh.records.at(i)
+	if head := sh.index[rec.hash]; head == i {
+		if rec.sameHash == none {
+			delete(sh.index, rec.hash)
 		} else {
-			sh.records[rec.hash] = rec.sameHash
+			sh.index[rec.hash] = rec.sameHash
 		}
-		return
-	}
-	for prev := head; prev != nil; prev = prev.sameHash {
-		if prev.sameHash == rec {
-			prev.sameHash = rec.sameHash
-			return
+	} else {
+		for prev := head; prev != none; prev = sh.records.at(prev).sameHash {
+			if sh.records.at(prev).sameHash == i {
+				sh.records.at(prev).sameHash = rec.sameHash
+				break
+			}
 		}
 	}
+	*rec = record{next: sh.free} // drops its strings and steps
+	sh.free = i
+	sh.n--
 }
 
-type recordKey struct{ scope, key string }
-
-// record is one key. Times are Unix nanoseconds.
+// record is one key. Times are Unix nanoseconds; slots are indexes in the shard's records.
 type record struct {
-	key         recordKey
 	hash        uint64
-	sameHash    *record // the next record whose key has the same hash
-	fingerprint string
 	token       int64
 	lockedUntil int64 // in progress: the end of the lease
 	expiresAt   int64
 	retention   time.Duration
-	completed   bool
-	steps       []byte // recovery points: (name, result) pairs, appended
 	status      int
-	stored      []byte // completed: the header's (name, value) pairs, then the body
-	headerLen   int
-	prev, next  *record // the shard's completed list
+	// ident is the scope, the key and the fingerprint, one after the other; stored, once
+	// completed, the response's header (name, value) pairs and then its body, so that a replay's
+	// header values are substrings of it.
+	ident, stored string
+	steps         []byte // recovery points: (name, result) pairs, appended
+
+	scopeLen, keyLen, headerLen int32 // of ident's and stored's parts
+	sameHash                    int32 // the next record whose key has the same hash
+	prev, next                  int32 // the shard's completed list; next chains free slots
+	used                        bool  // the slot holds a record (not free)
+	completed                   bool
+}
+
+func (rec *record) scope() string       { return rec.ident[:rec.scopeLen] }
+func (rec *record) key() string         { return rec.ident[rec.scopeLen : rec.scopeLen+rec.keyLen] }
+func (rec *record) fingerprint() string { return rec.ident[rec.scopeLen+rec.keyLen:] }
+
+// errTooLong is returned for a scope and key, or a header, of more than 2 GiB.
+var errTooLong = errors.New("memstore: a scope and key, or a header, longer than 2 GiB")
+
+// identify sets the record's scope, key and fingerprint (the scope and the key together at most
+// math.MaxInt32 bytes: see fits), and drops its response.
+func (rec *record) identify(scope, key, fingerprint string) {
+	rec.ident = scope + key + fingerprint
+	rec.scopeLen, rec.keyLen = int32(len(scope)), int32(len(key))
+	rec.stored, rec.headerLen = "", 0
+}
+
+// fits reports whether the lengths of a claim's scope and key fit a record's int32 fields.
+func fits(req idempotency.ClaimRequest) bool {
+	return len(req.Scope) <= math.MaxInt32-len(req.Key)
 }
 
 // Option configures a Store.
@@ -144,23 +195,38 @@ func New(opts ...Option) *Store {
 	if s.perShard <= 0 {
 		s.perShard = DefaultMaxRecords
 	}
-	s.perShard = (s.perShard + len(s.shards) - 1) / len(s.shards)
+	s.perShard = min((s.perShard+len(s.shards)-1)/len(s.shards), math.MaxInt32) // slots are int32
 	for i := range s.shards {
-		s.shards[i].records = make(map[uint64]*record)
+		sh := &s.shards[i]
+		sh.index = make(map[uint64]int32)
+		sh.free, sh.oldest, sh.newest = none, none, none
 	}
 	return s
 }
 
 var _ idempotency.Store = (*Store)(nil)
 
-// shardOf returns the shard of k and k's hash.
-func (s *Store) shardOf(k recordKey) (*shard, uint64) {
-	h := maphash.Comparable(s.seed, k)
+// recordKey is what a key's hash is computed from.
+type recordKey struct{ scope, key string }
+
+// shardOf returns the shard of (scope, key) and its hash.
+func (s *Store) shardOf(scope, key string) (*shard, uint64) {
+	h := maphash.Comparable(s.seed, recordKey{scope, key})
 	return &s.shards[h%uint64(len(s.shards))], h
 }
 
-// Local reports that the store's calls never wait on I/O (see idempotency.LocalStore).
+// Local reports that the store's records live in this process's memory (see
+// idempotency.LocalStore).
 func (s *Store) Local() {}
+
+// after returns the time d after now, or the latest time when that does not fit (a claim held
+// until released: idempotency.UntilReleased).
+func after(now int64, d time.Duration) int64 {
+	if d > 0 && now > math.MaxInt64-int64(d) {
+		return math.MaxInt64
+	}
+	return now + int64(d)
+}
 
 // expired reports whether the record's retention window has passed and no live lease holds it.
 func (rec *record) expired(now int64) bool {
@@ -172,39 +238,46 @@ func (s *Store) Claim(ctx context.Context, req idempotency.ClaimRequest) (idempo
 	if err := ctx.Err(); err != nil {
 		return idempotency.Claim{}, err
 	}
+	if !fits(req) {
+		return idempotency.Claim{}, errTooLong
+	}
 	now := s.now().UnixNano()
-	k := recordKey{req.Scope, req.Key}
-	sh, h := s.shardOf(k)
+	sh, h := s.shardOf(req.Scope, req.Key)
 
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	rec := sh.get(h, k)
+	i := sh.get(h, req.Scope, req.Key)
+	var rec *record
+	if i != none {
+		rec = sh.records.at(i)
+	}
 	switch {
 	case rec == nil:
 		if sh.n >= s.perShard && !s.makeRoom(sh, now) {
 			return idempotency.Claim{}, ErrFull
 		}
-		rec = &record{key: k, fingerprint: req.Fingerprint}
-		rec.expiresAt, rec.retention = now+int64(req.Retention), req.Retention
-		sh.put(h, rec)
+		rec = sh.records.at(sh.add(h))
+		rec.identify(req.Scope, req.Key, req.Fingerprint)
+		rec.expiresAt, rec.retention = after(now, req.Retention), req.Retention
 	case rec.expired(now):
-		sh.unlink(rec)
-		rec.fingerprint, rec.expiresAt, rec.retention = req.Fingerprint, now+int64(req.Retention), req.Retention
-		rec.completed, rec.steps, rec.stored, rec.headerLen, rec.status = false, nil, nil, 0, 0
-	case rec.fingerprint != req.Fingerprint:
+		sh.unlink(i)
+		rec.identify(req.Scope, req.Key, req.Fingerprint)
+		rec.expiresAt, rec.retention = after(now, req.Retention), req.Retention
+		rec.completed, rec.steps, rec.status = false, nil, 0
+	case rec.fingerprint() != req.Fingerprint:
 		return idempotency.Claim{Status: idempotency.Mismatch}, nil
 	case rec.completed:
 		resp, err := rec.response()
 		if err != nil {
 			return idempotency.Claim{}, err
 		}
-		return idempotency.Claim{Status: idempotency.Completed, Response: &resp}, nil
+		return idempotency.Claim{Status: idempotency.Completed, Response: resp}, nil
 	case now < rec.lockedUntil:
 		return idempotency.Claim{Status: idempotency.InProgress, LockedUntil: time.Unix(0, rec.lockedUntil)}, nil
 	}
 	// New, expired, or in progress with its lease ended: take it.
 	rec.token = s.token.Add(1)
-	rec.lockedUntil = now + int64(req.Lease)
+	rec.lockedUntil = after(now, req.Lease)
 	steps, err := pairs.Steps(rec.steps)
 	if err != nil {
 		return idempotency.Claim{}, err
@@ -220,8 +293,8 @@ func (s *Store) Claim(ctx context.Context, req idempotency.ClaimRequest) (idempo
 // records expire in the order they completed, so it is the first to expire), else the expired
 // ones in progress. It reports whether there is room.
 func (s *Store) makeRoom(sh *shard, now int64) bool {
-	if old := sh.oldest; old != nil {
-		if !old.expired(now) {
+	if old := sh.oldest; old != none {
+		if !sh.records.at(old).expired(now) {
 			s.evicted.Add(1)
 		}
 		sh.remove(old)
@@ -230,46 +303,54 @@ func (s *Store) makeRoom(sh *shard, now int64) bool {
 	return s.reapShard(sh, now) > 0 // a scan, only when the shard holds nothing but claims
 }
 
-// response returns a copy of the stored response.
-func (rec *record) response() (idempotency.Response, error) {
-	resp := idempotency.Response{Status: rec.status}
+// replay is a copy of a stored response, made in one allocation with room for the values of a
+// few headers.
+type replay struct {
+	resp   idempotency.Response
+	values [4]string
+}
+
+// response returns a copy of the stored response. The header's names and values are substrings
+// of the record's stored string (strings cannot change); the body is copied.
+func (rec *record) response() (*idempotency.Response, error) {
+	r := &replay{}
+	r.resp.Status = rec.status
 	if body := rec.stored[rec.headerLen:]; len(body) > 0 {
-		resp.Body = append([]byte(nil), body...)
+		r.resp.Body = []byte(body)
 	}
 	var err error
-	resp.Header, err = pairs.Header(rec.stored[:rec.headerLen])
-	return resp, err
+	r.resp.Header, err = pairs.HeaderOf(rec.stored[:rec.headerLen], r.values[:0])
+	return &r.resp, err
 }
 
 // withHeld calls fn with the record, under its shard's lock, if lease still holds it (in
 // progress, same token); otherwise it returns idempotency.ErrFenced.
-func (s *Store) withHeld(ctx context.Context, lease idempotency.Lease, fn func(sh *shard, rec *record, now int64) error) error {
+func (s *Store) withHeld(ctx context.Context, lease idempotency.Lease, fn func(sh *shard, i int32, rec *record, now int64) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	now := s.now().UnixNano()
-	k := recordKey{lease.Scope, lease.Key}
-	sh, h := s.shardOf(k)
+	sh, h := s.shardOf(lease.Scope, lease.Key)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	rec := sh.get(h, k)
-	if rec == nil || rec.completed || rec.token != lease.Token {
+	i := sh.get(h, lease.Scope, lease.Key)
+	if i == none || sh.records.at(i).completed || sh.records.at(i).token != lease.Token {
 		return idempotency.ErrFenced
 	}
-	return fn(sh, rec, now)
+	return fn(sh, i, sh.records.at(i), now)
 }
 
 // Extend implements idempotency.Store.
 func (s *Store) Extend(ctx context.Context, lease idempotency.Lease, d time.Duration) error {
-	return s.withHeld(ctx, lease, func(_ *shard, rec *record, now int64) error {
-		rec.lockedUntil = now + int64(d)
+	return s.withHeld(ctx, lease, func(_ *shard, _ int32, rec *record, now int64) error {
+		rec.lockedUntil = after(now, d)
 		return nil
 	})
 }
 
 // SaveStep implements idempotency.Store.
 func (s *Store) SaveStep(ctx context.Context, lease idempotency.Lease, name string, result json.RawMessage) error {
-	return s.withHeld(ctx, lease, func(_ *shard, rec *record, _ int64) error {
+	return s.withHeld(ctx, lease, func(_ *shard, _ int32, rec *record, _ int64) error {
 		steps, err := pairs.Append(rec.steps, name, result)
 		rec.steps = steps
 		return err
@@ -279,28 +360,29 @@ func (s *Store) SaveStep(ctx context.Context, lease idempotency.Lease, name stri
 // Complete implements idempotency.Store. The record is kept for its retention window after the
 // completion, when that is later than after its creation.
 func (s *Store) Complete(ctx context.Context, lease idempotency.Lease, resp idempotency.Response) error {
-	data, err := pairs.AppendHeader(nil, resp.Header, len(resp.Body))
+	stored, headerLen, err := pairs.Text(resp.Header, resp.Body) // outside the lock: bodies may be large
 	if err != nil {
 		return err
 	}
-	headerLen := len(data)
-	data = append(data, resp.Body...)
-	return s.withHeld(ctx, lease, func(sh *shard, rec *record, now int64) error {
-		rec.expiresAt = max(rec.expiresAt, now+int64(rec.retention))
+	if headerLen > math.MaxInt32 {
+		return errTooLong
+	}
+	return s.withHeld(ctx, lease, func(sh *shard, i int32, rec *record, now int64) error {
+		rec.expiresAt = max(rec.expiresAt, after(now, rec.retention))
 		rec.completed = true
-		rec.status, rec.stored, rec.headerLen = resp.Status, data, headerLen
+		rec.status, rec.stored, rec.headerLen = resp.Status, stored, int32(headerLen)
 		rec.steps = nil
 		rec.lockedUntil = 0
-		sh.link(rec)
+		sh.link(i)
 		return nil
 	})
 }
 
 // Release implements idempotency.Store.
 func (s *Store) Release(ctx context.Context, lease idempotency.Lease) error {
-	return s.withHeld(ctx, lease, func(sh *shard, rec *record, now int64) error {
+	return s.withHeld(ctx, lease, func(sh *shard, i int32, rec *record, now int64) error {
 		if len(rec.steps) == 0 {
-			sh.remove(rec)
+			sh.remove(i)
 			return nil
 		}
 		rec.lockedUntil = now
@@ -323,20 +405,83 @@ func (s *Store) Reap(ctx context.Context) (int, error) {
 	return n, nil
 }
 
-// reapShard deletes the shard's expired records, under its lock, and returns how many.
+// reapShard deletes the shard's expired records, under its lock, and returns how many. When
+// that leaves the shard's slots mostly free, it compacts them.
 func (s *Store) reapShard(sh *shard, now int64) int {
 	n := 0
-	for _, head := range sh.records {
-		for rec := head; rec != nil; {
-			next := rec.sameHash
-			if rec.expired(now) {
-				sh.remove(rec)
-				n++
-			}
-			rec = next
+	for i := range sh.records.n {
+		if rec := sh.records.at(i); rec.used && rec.expired(now) {
+			sh.remove(i)
+			n++
 		}
 	}
+	if sh.records.n >= minCompact && sh.n <= int(sh.records.n)/4 {
+		sh.compact()
+	}
 	return n
+}
+
+// minCompact is the fewest slots that a shard compacts.
+const minCompact = 1024
+
+// compact moves the shard's records to new slots with no free ones (and its index to a new map),
+// so that the memory of a burst of keys is given back once they are reaped.
+func (sh *shard) compact() {
+	slot := make([]int32, sh.records.n) // old slot -> new
+	var records slots
+	for i := range sh.records.n {
+		if rec := sh.records.at(i); rec.used {
+			slot[i] = records.add()
+			*records.at(slot[i]) = *rec
+		}
+	}
+	moved := func(i int32) int32 {
+		if i == none {
+			return none
+		}
+		return slot[i]
+	}
+	index := make(map[uint64]int32, len(sh.index))
+	for h, i := range sh.index {
+		index[h] = slot[i]
+	}
+	for i := range records.n {
+		rec := records.at(i)
+		rec.sameHash, rec.prev, rec.next = moved(rec.sameHash), moved(rec.prev), moved(rec.next)
+	}
+	sh.records, sh.index, sh.free = records, index, none
+	sh.oldest, sh.newest = moved(sh.oldest), moved(sh.newest)
+}
+
+// slots holds a shard's records in chunks of chunkSize, so that a growing shard never copies its
+// records (a copy of a large array would hold the shard's lock). The first chunk grows as needed,
+// so that a small store stays small; the others are made whole.
+type slots struct {
+	chunks [][]record
+	n      int32 // slots, used or free
+}
+
+const (
+	chunkBits = 6
+	chunkSize = 1 << chunkBits
+)
+
+// at returns the record of slot i, one of the n slots.
+func (s *slots) at(i int32) *record { return &s.chunks[i>>chunkBits][i&(chunkSize-1)] }
+
+// add adds a slot, and returns it.
+func (s *slots) add() int32 {
+	if s.n%chunkSize == 0 {
+		var chunk []record
+		if s.n > 0 {
+			chunk = make([]record, 0, chunkSize)
+		}
+		s.chunks = append(s.chunks, chunk)
+	}
+	last := &s.chunks[len(s.chunks)-1]
+	*last = append(*last, record{})
+	s.n++
+	return s.n - 1
 }
 
 // Len returns the number of records held, expired ones included.
@@ -356,31 +501,33 @@ func (s *Store) Len() int {
 // traffic and the retention: those keys were forgotten early.
 func (s *Store) Evicted() int64 { return s.evicted.Load() }
 
-// link appends a completed record to the shard's list.
-func (sh *shard) link(rec *record) {
-	rec.prev, rec.next = sh.newest, nil
-	if sh.newest != nil {
-		sh.newest.next = rec
+// link appends the completed record of slot i to the shard's list.
+func (sh *shard) link(i int32) {
+	rec := sh.records.at(i)
+	rec.prev, rec.next = sh.newest, none
+	if sh.newest != none {
+		sh.records.at(sh.newest).next = i
 	} else {
-		sh.oldest = rec
+		sh.oldest = i
 	}
-	sh.newest = rec
+	sh.newest = i
 }
 
-// unlink takes a record out of the shard's list, if it is in it.
-func (sh *shard) unlink(rec *record) {
+// unlink takes the record of slot i out of the shard's list, if it is in it.
+func (sh *shard) unlink(i int32) {
+	rec := sh.records.at(i)
 	if !rec.completed {
 		return
 	}
-	if rec.prev != nil {
-		rec.prev.next = rec.next
+	if rec.prev != none {
+		sh.records.at(rec.prev).next = rec.next
 	} else {
 		sh.oldest = rec.next
 	}
-	if rec.next != nil {
-		rec.next.prev = rec.prev
+	if rec.next != none {
+		sh.records.at(rec.next).prev = rec.prev
 	} else {
 		sh.newest = rec.prev
 	}
-	rec.prev, rec.next = nil, nil
+	rec.prev, rec.next = none, none
 }

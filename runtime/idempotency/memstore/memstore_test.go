@@ -3,6 +3,7 @@ package memstore_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -105,26 +106,57 @@ func TestClaimsGoOnDuringAReap(t *testing.T) {
 	}
 	clock.Advance(2 * time.Hour)
 
-	var reapTook, worst time.Duration
-	reaped := make(chan struct{})
+	var reapTook time.Duration
+	var took []time.Duration // of the claims made during the reap
+	started, reaped := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(reaped)
 		start := time.Now()
+		close(started)
 		got, err := s.Reap(ctx)
 		reapTook = time.Since(start)
 		assert.NoError(t, err)
 		assert.Equal(t, n, got)
 	}()
+	<-started
 	for i := 0; ; i++ {
 		select {
 		case <-reaped:
-			t.Logf("reap of %d records: %v; slowest claim meanwhile: %v", n, reapTook, worst)
-			assert.Less(t, worst, reapTook/2, "a claim must not wait for the whole reap (one shard: 1/64 of it)")
+			slices.Sort(took)
+			t.Logf("reap of %d records: %v; %d claims meanwhile, median %v, slowest %v", n, reapTook, len(took), took[len(took)/2], took[len(took)-1])
+			// Waiting for the whole reap, there would be one claim, as slow as the reap. (The
+			// slowest claim says little on a loaded machine: the reap is fast enough now for a
+			// descheduled thread or a collection to take as long.)
+			assert.GreaterOrEqual(t, len(took), 10, "claims go on during a reap")
+			assert.Less(t, took[len(took)/2], reapTook/4, "a claim waits for one shard's share of the reap at most")
 			return
 		default:
 		}
 		start := time.Now()
 		claim(t, s, "live-"+strconv.Itoa(i))
-		worst = max(worst, time.Since(start))
+		took = append(took, time.Since(start))
 	}
+}
+
+// A claim held until released (idempotency.UntilReleased, what Runner asks of a LocalStore) does
+// not lapse however far the time goes, and the sums of times do not overflow.
+func TestClaimHeldUntilReleased(t *testing.T) {
+	clock := storetest.NewClock()
+	s := memstore.New(memstore.WithClock(clock.Now))
+	req := idempotency.ClaimRequest{Scope: "a", Key: "k", Fingerprint: "fp", Lease: idempotency.UntilReleased, Retention: idempotency.UntilReleased}
+	c, err := s.Claim(ctx, req)
+	require.NoError(t, err)
+	require.Equal(t, idempotency.Claimed, c.Status)
+	clock.Advance(100 * 365 * 24 * time.Hour)
+	again, err := s.Claim(ctx, req)
+	require.NoError(t, err)
+	assert.Equal(t, idempotency.InProgress, again.Status)
+	n, err := s.Reap(ctx)
+	require.NoError(t, err)
+	assert.Zero(t, n)
+	require.NoError(t, s.Extend(ctx, c.Lease, idempotency.UntilReleased))
+	require.NoError(t, s.Complete(ctx, c.Lease, idempotency.Response{Status: 201}))
+	again, err = s.Claim(ctx, req)
+	require.NoError(t, err)
+	assert.Equal(t, idempotency.Completed, again.Status)
 }

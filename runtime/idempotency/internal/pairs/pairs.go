@@ -8,13 +8,13 @@
 package pairs
 
 import (
-	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"math"
 	"net/http"
 	"slices"
+	"strings"
 )
 
 // Append appends the pair (name, value) to dst. Names and values are at most math.MaxInt32 bytes
@@ -24,13 +24,20 @@ func Append(dst []byte, name string, value []byte) ([]byte, error) {
 }
 
 func appendPair[V string | []byte](dst []byte, name string, value V) ([]byte, error) {
-	if len(name) > math.MaxInt32 || len(value) > math.MaxInt32 {
-		return dst, errors.New("pairs: a name or value longer than 2 GiB")
+	if err := checkLen(name, value); err != nil {
+		return dst, err
 	}
 	dst = binary.BigEndian.AppendUint32(dst, uint32(len(name)))
 	dst = append(dst, name...)
 	dst = binary.BigEndian.AppendUint32(dst, uint32(len(value)))
 	return append(dst, value...), nil
+}
+
+func checkLen[V string | []byte](name string, value V) error {
+	if len(name) > math.MaxInt32 || len(value) > math.MaxInt32 {
+		return errors.New("pairs: a name or value longer than 2 GiB")
+	}
+	return nil
 }
 
 // Each calls fn with every pair of b, in order. The value aliases b. It returns an error, having
@@ -48,22 +55,22 @@ func Each(b []byte, fn func(name string, value []byte)) error {
 }
 
 // pair returns the first pair of b.
-func pair(b []byte) (name, value []byte, ok bool) {
+func pair[T string | []byte](b T) (name, value T, ok bool) {
 	name, rest, ok := field(b)
 	if !ok {
-		return nil, nil, false
+		return name, value, false
 	}
 	value, _, ok = field(rest)
 	return name, value, ok
 }
 
-func field(b []byte) (f, rest []byte, ok bool) {
+func field[T string | []byte](b T) (f, rest T, ok bool) {
 	if len(b) < 4 {
-		return nil, nil, false
+		return f, rest, false
 	}
-	n := binary.BigEndian.Uint32(b)
+	n := uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3])
 	if n > math.MaxInt32 || uint64(n) > uint64(len(b)-4) {
-		return nil, nil, false
+		return f, rest, false
 	}
 	return b[4 : 4+n], b[4+n:], true
 }
@@ -71,26 +78,63 @@ func field(b []byte) (f, rest []byte, ok bool) {
 // AppendHeader appends the values of h, one pair per value, names in sorted order. It grows dst
 // once, with room for reserve more bytes after the header.
 func AppendHeader(dst []byte, h http.Header, reserve int) ([]byte, error) {
-	var small [16]string
-	names := small[:0]
-	size := reserve
+	var small [16]entry
+	entries, size := sorted(h, small[:0])
+	return appendEntries(slices.Grow(dst, size+reserve), entries)
+}
+
+// entry is a name of a header and its values.
+type entry struct {
+	name   string
+	values []string
+}
+
+// sorted appends the entries of h to entries, sorted by name, and returns them with the length
+// of their pairs.
+func sorted(h http.Header, entries []entry) ([]entry, int) {
+	size := 0
 	for name, vs := range h {
-		names = append(names, name)
+		entries = append(entries, entry{name, vs})
 		for _, v := range vs {
 			size += 8 + len(name) + len(v)
 		}
 	}
-	slices.Sort(names)
-	dst = slices.Grow(dst, size)
+	slices.SortFunc(entries, func(a, b entry) int { return strings.Compare(a.name, b.name) })
+	return entries, size
+}
+
+// appendEntries appends the pairs of the entries' values, in their order.
+func appendEntries(dst []byte, entries []entry) ([]byte, error) {
 	var err error
-	for _, name := range names {
-		for _, v := range h[name] {
-			if dst, err = appendPair(dst, name, v); err != nil {
+	for _, e := range entries {
+		for _, v := range e.values {
+			if dst, err = appendPair(dst, e.name, v); err != nil {
 				return dst, err
 			}
 		}
 	}
 	return dst, nil
+}
+
+// Text returns the pairs that AppendHeader appends for h, then suffix, as one string (one
+// allocation when the pairs take at most 512 bytes), and the length of the pairs.
+func Text(h http.Header, suffix []byte) (string, int, error) {
+	var small [16]entry
+	entries, size := sorted(h, small[:0])
+	var stack [512]byte
+	buf := stack[:0]
+	if size > len(stack) {
+		buf = make([]byte, 0, size)
+	}
+	buf, err := appendEntries(buf, entries)
+	if err != nil {
+		return "", 0, err
+	}
+	var b strings.Builder
+	b.Grow(len(buf) + len(suffix))
+	b.Write(buf)
+	b.Write(suffix)
+	return b.String(), len(buf), nil
 }
 
 // Header decodes what AppendHeader wrote; nil for no pairs. It makes one string of b, which the
@@ -99,23 +143,35 @@ func Header(b []byte) (http.Header, error) {
 	if len(b) == 0 {
 		return nil, nil
 	}
+	return HeaderOf(string(b), nil)
+}
+
+// HeaderOf decodes the pairs of s (what AppendHeader or Text wrote); nil for no pairs. The names
+// and values are substrings of s, and the values of all names share one slice: values' array
+// when it has room for them (values is empty), else a new one.
+func HeaderOf(s string, values []string) (http.Header, error) {
+	if len(s) == 0 {
+		return nil, nil
+	}
 	n, names := 0, 0 // values, and runs of one name
-	var prev []byte
-	for rest := b; len(rest) > 0; n++ {
+	prev := ""
+	for rest := s; len(rest) > 0; n++ {
 		name, value, ok := pair(rest)
 		if !ok {
 			return nil, errors.New("pairs: truncated header")
 		}
-		if n == 0 || !bytes.Equal(name, prev) {
+		if n == 0 || name != prev {
 			names++
 			prev = name
 		}
 		rest = rest[8+len(name)+len(value):]
 	}
-	s := string(b)
 	h := make(http.Header, names)
-	values := make([]string, 0, n) // never grown: the names' slices share it
-	cur, start := "", 0            // the current run of one name; start < 0: appending to an earlier run
+	if cap(values) < n {
+		values = make([]string, 0, n) // never grown: the names' slices share it
+	}
+	values = values[:0]
+	cur, start := "", 0 // the current run of one name; start < 0: appending to an earlier run
 	for pos := 0; pos < len(s); {
 		name, value := "", ""
 		name, pos = stringField(s, pos)
@@ -137,8 +193,8 @@ func Header(b []byte) (http.Header, error) {
 	return h, nil
 }
 
-// stringField returns the length-prefixed field of s at pos (Each checked the framing), and the
-// position after it.
+// stringField returns the length-prefixed field of s at pos (HeaderOf checked the framing), and
+// the position after it.
 func stringField(s string, pos int) (string, int) {
 	n := int(s[pos])<<24 | int(s[pos+1])<<16 | int(s[pos+2])<<8 | int(s[pos+3])
 	return s[pos+4 : pos+4+n], pos + 4 + n

@@ -3,6 +3,7 @@ package pairs
 import (
 	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -52,6 +53,43 @@ func TestRoundTrip(t *testing.T) {
 	assert.Nil(t, none)
 }
 
+// Text writes what AppendHeader appends, followed by a suffix, and HeaderOf reads it back from
+// the string, into the values' array when it has room.
+func TestText(t *testing.T) {
+	h := http.Header{"B": {"\xff\xfe", "", "a\x00b"}, "A": {"1"}}
+	want, err := AppendHeader(nil, h, 0)
+	require.NoError(t, err)
+	text, n, err := Text(h, []byte("body\x00"))
+	require.NoError(t, err)
+	assert.Equal(t, string(want)+"body\x00", text)
+	assert.Equal(t, len(want), n)
+
+	var values [4]string
+	got, err := HeaderOf(text[:n], values[:0])
+	require.NoError(t, err)
+	assert.Equal(t, h, got)
+	assert.Equal(t, "1", values[0], "the values are in the array given")
+	got, err = HeaderOf(text[:n], values[:0:2])
+	require.NoError(t, err)
+	assert.Equal(t, h, got, "an array too small is not used")
+
+	big := http.Header{"Big": {strings.Repeat("v", 600)}, "A": {"1"}}
+	want, err = AppendHeader(nil, big, 0)
+	require.NoError(t, err)
+	text, n, err = Text(big, nil)
+	require.NoError(t, err)
+	assert.Equal(t, string(want), text, "pairs longer than the stack buffer")
+	assert.Equal(t, len(want), n)
+
+	text, n, err = Text(nil, []byte("b"))
+	require.NoError(t, err)
+	assert.Equal(t, "b", text)
+	assert.Zero(t, n)
+	none, err := HeaderOf("", values[:0])
+	assert.NoError(t, err)
+	assert.Nil(t, none)
+}
+
 // The framing is what PostgreSQL's int4send(octet_length(x)) || x gives.
 func TestFraming(t *testing.T) {
 	b, err := Append(nil, "ab", []byte("xyz"))
@@ -64,6 +102,8 @@ func TestMalformed(t *testing.T) {
 		_, err := Steps([]byte(b))
 		assert.Error(t, err, "%q", b)
 		_, err = Header([]byte(b))
+		assert.Error(t, err, "%q", b)
+		_, err = HeaderOf(b, nil)
 		assert.Error(t, err, "%q", b)
 	}
 }
