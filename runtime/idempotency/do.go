@@ -88,7 +88,8 @@ type Runner struct {
 	// Store keeps the records. Required.
 	Store Store
 	// Lease is how long a claim holds without a heartbeat; a crashed worker's key can be resumed
-	// this long after its last heartbeat. Default DefaultLease.
+	// this long after its last heartbeat. Default DefaultLease. (A LocalStore's claims are held
+	// until their work ends: see Heartbeat.)
 	Lease time.Duration
 	// Heartbeat is how often a running operation renews its lease; it must be shorter than Lease.
 	// Default Lease/3; negative disables renewal (then work longer than Lease can be taken over
@@ -520,7 +521,7 @@ func (op *operation) release(ctx context.Context) {
 	defer cancel()
 	err := op.store.Release(cctx, op.lease)
 	if err != nil && !errors.Is(err, ErrFenced) {
-		op.r.logger().WarnContext(ctx, "idempotency: release failed; the key stays locked until its lease ends",
+		op.r.logger().WarnContext(ctx, "idempotency: release failed; the key stays locked until its lease ends (a LocalStore's: until the process ends)",
 			"scope", op.lease.Scope, "key", op.lease.Key, "err", err)
 	}
 }

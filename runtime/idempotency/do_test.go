@@ -103,6 +103,9 @@ func TestLocalStoreHoldsTheClaimWhileTheWorkRuns(t *testing.T) {
 		var err error
 		claimed, err = store.Claim(context.Background(), idempotency.ClaimRequest{Scope: "a", Key: "k", Fingerprint: "fp", Lease: time.Minute, Retention: time.Hour})
 		require.NoError(t, err)
+		n, err := store.Reap(context.Background())
+		require.NoError(t, err)
+		assert.Zero(t, n, "a record held by a running worker is never reaped")
 		_, err = idempotency.Step(ctx, "charge", func(context.Context) (int, error) { return 1, nil })
 		require.NoError(t, err)
 		assert.NoError(t, ctx.Err())
@@ -111,9 +114,6 @@ func TestLocalStoreHoldsTheClaimWhileTheWorkRuns(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, out.Stored)
 	assert.Equal(t, idempotency.InProgress, claimed.Status, "a live worker's claim is not taken over")
-	n, err := store.Reap(context.Background())
-	require.NoError(t, err)
-	assert.Zero(t, n, "a record held by a running worker is never reaped")
 
 	// With renewal disabled, the claim is a lease that lapses, as documented.
 	r.Heartbeat = -1

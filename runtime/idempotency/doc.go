@@ -37,7 +37,9 @@
 // # Leases and fencing
 //
 // A claim on a key is a lease. While the work runs, a heartbeat renews it (Runner.Heartbeat).
-// When a worker crashes, its lease ends and the next retry takes the key over and resumes. Every
+// When a worker crashes, its lease ends and the next retry takes the key over and resumes. A
+// LocalStore (memstore), whose records die with the process, holds a claim until its work ends
+// instead, with no heartbeat. Every
 // claim gets a fencing token greater than all before it; a worker whose lease was taken over
 // cannot store its result, record a step or release the key (ErrFenced), and with a TxStore its
 // business writes roll back. Records expire after a retention window (24 h by default, counted

@@ -195,7 +195,11 @@ func New(opts ...Option) *Store {
 	if s.perShard <= 0 {
 		s.perShard = DefaultMaxRecords
 	}
-	s.perShard = min((s.perShard+len(s.shards)-1)/len(s.shards), math.MaxInt32) // slots are int32
+	per := s.perShard / len(s.shards) // rounded up, without overflowing at WithMaxRecords(math.MaxInt)
+	if s.perShard%len(s.shards) != 0 {
+		per++
+	}
+	s.perShard = min(per, math.MaxInt32) // slots are int32
 	for i := range s.shards {
 		sh := &s.shards[i]
 		sh.index = make(map[uint64]int32)
@@ -275,13 +279,14 @@ func (s *Store) Claim(ctx context.Context, req idempotency.ClaimRequest) (idempo
 	case now < rec.lockedUntil:
 		return idempotency.Claim{Status: idempotency.InProgress, LockedUntil: time.Unix(0, rec.lockedUntil)}, nil
 	}
-	// New, expired, or in progress with its lease ended: take it.
-	rec.token = s.token.Add(1)
-	rec.lockedUntil = after(now, req.Lease)
+	// New, expired, or in progress with its lease ended: take it (its steps read first, so that
+	// a record that cannot be read is not left held by nobody).
 	steps, err := pairs.Steps(rec.steps)
 	if err != nil {
 		return idempotency.Claim{}, err
 	}
+	rec.token = s.token.Add(1)
+	rec.lockedUntil = after(now, req.Lease)
 	return idempotency.Claim{
 		Status: idempotency.Claimed,
 		Lease:  idempotency.Lease{Scope: req.Scope, Key: req.Key, Token: rec.token},
@@ -289,9 +294,11 @@ func (s *Store) Claim(ctx context.Context, req idempotency.ClaimRequest) (idempo
 	}, nil
 }
 
-// makeRoom frees a record of a full shard, under its lock: the oldest completed one (completed
-// records expire in the order they completed, so it is the first to expire), else the expired
-// ones in progress. It reports whether there is room.
+// makeRoom frees a record of a full shard, under its lock: the oldest completed one (with one
+// retention for all keys, as one Runner gives, completed records expire in the order they
+// completed, so it is the first to expire; Runners of different retentions sharing a store
+// may see a live record evicted before an expired one of a shorter retention, until Reap
+// removes that), else the expired ones in progress. It reports whether there is room.
 func (s *Store) makeRoom(sh *shard, now int64) bool {
 	if old := sh.oldest; old != none {
 		if !sh.records.at(old).expired(now) {

@@ -3,6 +3,7 @@ package memstore_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"testing"
@@ -75,6 +76,15 @@ func TestMaxRecordsEvictsTheOldestCompletedFirst(t *testing.T) {
 	assert.Equal(t, idempotency.Claimed, claim(t, s, "y").Status)
 }
 
+// WithMaxRecords(math.MaxInt), "no bound", is not an overflow that refuses every key.
+func TestMaxRecordsMaxInt(t *testing.T) {
+	s := memstore.New(memstore.WithMaxRecords(math.MaxInt))
+	for i := range 100 {
+		complete(t, s, fmt.Sprint("k", i))
+	}
+	assert.Equal(t, 100, s.Len())
+}
+
 func TestMaxRecordsBoundsEveryShard(t *testing.T) {
 	s := memstore.New(memstore.WithMaxRecords(1024))
 	for i := range 10_000 {
@@ -122,6 +132,7 @@ func TestClaimsGoOnDuringAReap(t *testing.T) {
 	for i := 0; ; i++ {
 		select {
 		case <-reaped:
+			require.NotEmpty(t, took, "no claim during the reap")
 			slices.Sort(took)
 			t.Logf("reap of %d records: %v; %d claims meanwhile, median %v, slowest %v", n, reapTook, len(took), took[len(took)/2], took[len(took)-1])
 			// Waiting for the whole reap, there would be one claim, as slow as the reap. (The
@@ -143,7 +154,8 @@ func TestClaimsGoOnDuringAReap(t *testing.T) {
 func TestClaimHeldUntilReleased(t *testing.T) {
 	clock := storetest.NewClock()
 	s := memstore.New(memstore.WithClock(clock.Now))
-	req := idempotency.ClaimRequest{Scope: "a", Key: "k", Fingerprint: "fp", Lease: idempotency.UntilReleased, Retention: idempotency.UntilReleased}
+	// A retention of an hour: only the held claim keeps the record from Reap.
+	req := idempotency.ClaimRequest{Scope: "a", Key: "k", Fingerprint: "fp", Lease: idempotency.UntilReleased, Retention: time.Hour}
 	c, err := s.Claim(ctx, req)
 	require.NoError(t, err)
 	require.Equal(t, idempotency.Claimed, c.Status)
