@@ -31,10 +31,30 @@ type Send struct {
 	// Made is the call that made the request (http.NewRequest, retryablehttp.NewRequest), when
 	// every path to the send leads to that one call in the same function.
 	Made ssa.CallInstruction
+	// Last is the last segment of the URL's path when a constant ends the URL, even after a
+	// dynamic part (base + "/" + index + "/_count": "_count"); "" otherwise.
+	Last string
 	// Resource holds the values that name the resource the URL addresses, when it is built
 	// in this function: the parts that follow a constant path segment (base + "/orders/" +
 	// id + "/status", fmt.Sprintf("%s/orders/%s", base, id)); none for a constant path.
 	Resource []ssa.Value
+}
+
+// Asks reports whether the request asks a question rather than acting: a POST whose path
+// ends in a segment that names a read (POST /v1/orders/search, base + "/check",
+// /index/_count), which APIs use for a question too large or too private for a URL.
+// Sending it again changes nothing. A constant must end the URL (see Last).
+func (s *Send) Asks() bool {
+	return queryVerbs[strings.ToLower(strings.TrimPrefix(s.Last, "_"))] // Elasticsearch's _search
+}
+
+// queryVerbs are the last path segments of requests that read: searches, lookups, checks
+// and validations, estimates and previews, dry runs.
+var queryVerbs = map[string]bool{
+	"search": true, "msearch": true, "query": true, "lookup": true, "find": true, "match": true,
+	"count": true, "mget": true, "explain": true, "check": true, "validate": true,
+	"verify": true, "estimate": true, "preview": true, "simulate": true, "calculate": true,
+	"evaluate": true, "dry-run": true, "dryrun": true,
 }
 
 // Sends returns the HTTP requests the package sends, in source order: by the calls that send
@@ -127,7 +147,7 @@ func (st *state) send(call ssa.CallInstruction, c *Call) *Send {
 		if id.Name == "Do" || id.Name == "RoundTrip" {
 			w.request(s, site.Arg(0))
 		} else {
-			s.Path, s.Resource = w.urlPath(site.Arg(0), nil, 0), w.resource(site.Arg(0))
+			w.url(s, site.Arg(0))
 		}
 	case id.Pkg == retryablehttpPkg && (id.Recv == "Client" || id.Recv == ""):
 		switch {
@@ -135,7 +155,8 @@ func (st *state) send(call ssa.CallInstruction, c *Call) *Send {
 			w.request(s, site.Arg(0))
 			s.Method = w.method(site.Arg(0))
 		case byName != "" && id.Name != "Put" && id.Name != "Patch" && id.Name != "Delete" && id.Name != "Options":
-			s.Method, s.Path, s.Resource = byName, w.urlPath(site.Arg(0), nil, 0), w.resource(site.Arg(0))
+			s.Method = byName
+			w.url(s, site.Arg(0))
 		default:
 			return nil
 		}
@@ -143,9 +164,11 @@ func (st *state) send(call ssa.CallInstruction, c *Call) *Send {
 		s.Request = site.Recv
 		switch {
 		case byName != "" && id.Name != "PostForm":
-			s.Method, s.Path, s.Resource = byName, w.urlPath(site.Arg(0), nil, 0), w.resource(site.Arg(0))
+			s.Method = byName
+			w.url(s, site.Arg(0))
 		case id.Name == "Execute":
-			s.Method, s.Path, s.Resource = strings.ToUpper(w.str(site.Arg(0), nil, 0)), w.urlPath(site.Arg(1), nil, 0), w.resource(site.Arg(1))
+			s.Method = strings.ToUpper(w.str(site.Arg(0), nil, 0))
+			w.url(s, site.Arg(1))
 		default:
 			return nil
 		}
@@ -155,24 +178,61 @@ func (st *state) send(call ssa.CallInstruction, c *Call) *Send {
 	return s
 }
 
+// url fills in what a send learns from the URL v it is given.
+func (w *walker) url(s *Send, v ssa.Value) {
+	s.Path, s.Last, s.Resource = w.urlPath(v, nil, 0), w.lastSegment(v, nil), w.resource(v)
+}
+
+// lastSegment returns the last segment of the path of the URL v when a constant ends it: a
+// constant URL, a constant appended to anything (base + "/" + index + "/_count"), or the
+// text after the last verb of a fmt.Sprintf format; "" otherwise.
+func (w *walker) lastSegment(v ssa.Value, f *frame) string {
+	if v == nil {
+		return ""
+	}
+	tail := w.str(v, f, 0)
+	if tail == "" {
+		switch x := flow.Unwrap(v).(type) {
+		case *ssa.BinOp:
+			if x.Op == token.ADD {
+				tail = w.str(x.Y, f, 0)
+			}
+		case *ssa.Call:
+			if flow.ID(flow.Callee(x.Common())) == (flow.FuncID{Pkg: "fmt", Name: "Sprintf"}) && len(x.Call.Args) >= 1 {
+				if lits, ok := formatLiterals(w.str(x.Call.Args[0], f, 0)); ok && len(lits) > 1 {
+					tail = lits[len(lits)-1]
+				}
+			}
+		}
+	}
+	tail, _, _ = strings.Cut(tail, "?")
+	tail, _, _ = strings.Cut(tail, "#")
+	tail = strings.TrimSuffix(tail, "/")
+	i := strings.LastIndex(tail, "/")
+	if i < 0 || strings.HasSuffix(tail[:i+1], "://") {
+		return "" // no path segment in the constant, or only the host
+	}
+	return tail[i+1:]
+}
+
 // request fills in what a send learns from the request it sends: the value, its path, and
 // the call that made it when that is one call in the same function.
 func (w *walker) request(s *Send, req ssa.Value) {
 	s.Request = req
 	var makers []*ssa.CallCommon
-	path, same := "", true
+	path, last, same := "", "", true
 	ok := w.makers(req, nil, 0, func(c *ssa.CallCommon, f *frame) {
-		p := w.urlPath(requestArg(c, 1), f, 0)
-		if len(makers) > 0 && p != path {
+		p, l := w.urlPath(requestArg(c, 1), f, 0), w.lastSegment(requestArg(c, 1), f)
+		if len(makers) > 0 && (p != path || l != last) {
 			same = false
 		}
-		path = p
+		path, last = p, l
 		if f == nil {
 			makers = append(makers, c)
 		}
 	})
 	if ok && same {
-		s.Path = path
+		s.Path, s.Last = path, last
 	}
 	if ok && len(makers) == 1 {
 		s.Resource = w.resource(requestArg(makers[0], 1))

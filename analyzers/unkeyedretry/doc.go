@@ -45,6 +45,9 @@
 // Not reported:
 //
 //   - GET, HEAD, PUT, DELETE and OPTIONS requests, and requests whose method is not known;
+//   - a POST that asks rather than acts, its path ending in a segment that names a read
+//     (base + "/v1/orders/search", "/check", "/validate", "/estimate", Elasticsearch's
+//     "/_count"): the body carries a question too large or too private for a URL;
 //   - a POST to a resource it names by an identifier that is the same on every attempt
 //     (base + "/v1/payments/" + id + "/capture"): a state transition the server can apply
 //     once, not a create (a PATCH is reported all the same);

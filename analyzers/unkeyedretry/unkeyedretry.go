@@ -176,7 +176,7 @@ func (c *checker) inTest(fn *ssa.Function) bool {
 // direct returns the non-idempotent operation that call performs itself, or nil.
 func (c *checker) direct(call ssa.CallInstruction) *op {
 	if s := c.remote.SendOf(call); s != nil {
-		if s.Method != "POST" && s.Method != "PATCH" {
+		if s.Method != "POST" && s.Method != "PATCH" || s.Method == "POST" && s.Asks() {
 			return nil
 		}
 		what := "a " + s.Method + " request"

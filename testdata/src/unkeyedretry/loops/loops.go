@@ -222,6 +222,42 @@ func (c *Client) Subscribe(ctx context.Context, plan string) error {
 	return err
 }
 
+// SaveSearch creates a saved search: "searches" is a collection, not a question.
+func (c *Client) SaveSearch(ctx context.Context, filter []byte) error {
+	for attempt := 0; attempt < 3; attempt++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/searches", bytes.NewReader(filter)) // want `POST /v1/searches is retried without an idempotency key`
+		if err != nil {
+			return err
+		}
+		resp, err := c.http.Do(req)
+		if err != nil {
+			time.Sleep(backoff(attempt))
+			continue
+		}
+		resp.Body.Close()
+		return nil
+	}
+	return errStatus
+}
+
+// Checkout is not a check.
+func (c *Client) Checkout(ctx context.Context, cart []byte) error {
+	for attempt := 0; attempt < 3; attempt++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/checkout", bytes.NewReader(cart)) // want `POST /v1/checkout is retried without an idempotency key`
+		if err != nil {
+			return err
+		}
+		resp, err := c.http.Do(req)
+		if err != nil {
+			time.Sleep(backoff(attempt))
+			continue
+		}
+		resp.Body.Close()
+		return nil
+	}
+	return errStatus
+}
+
 // ---- Not reported ----
 
 // Fetch retries a GET.
@@ -423,4 +459,70 @@ func (c *Client) Throttled(ctx context.Context, ch Charge) error {
 		}
 	}
 	return errors.New("charge: throttled")
+}
+
+// SearchOrders asks a question too large for a URL: a POST to a search endpoint changes
+// nothing, however often it is sent.
+func (c *Client) SearchOrders(ctx context.Context, filter map[string]any) ([]Receipt, error) {
+	body, err := json.Marshal(filter)
+	if err != nil {
+		return nil, fmt.Errorf("encode filter: %w", err)
+	}
+	for attempt := 0; ; attempt++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/orders/search", bytes.NewReader(body))
+		if err != nil {
+			return nil, err
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+c.token)
+		resp, err := c.http.Do(req)
+		if err == nil && resp.StatusCode < 500 {
+			var out []Receipt
+			return out, decode(resp, &out)
+		}
+		if resp != nil {
+			resp.Body.Close()
+		}
+		if attempt == 3 {
+			return nil, fmt.Errorf("search orders: %w", errors.Join(err, errStatus))
+		}
+		log.Printf("search orders: attempt %d failed: %v", attempt, err)
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(backoff(attempt)):
+		}
+	}
+}
+
+// CheckFraud posts a payment to a fraud service's check endpoint, and Count to an
+// Elasticsearch count: questions, not effects.
+func CheckFraud(ctx context.Context, client *http.Client, fraudURL string, payment []byte) (bool, error) {
+	var declined struct{ Declined bool }
+	for attempt := 0; attempt < 3; attempt++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, fraudURL+"/check", bytes.NewReader(payment))
+		if err != nil {
+			return false, err
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			time.Sleep(backoff(attempt))
+			continue
+		}
+		return declined.Declined, decode(resp, &declined)
+	}
+	return false, errStatus
+}
+
+func (c *Client) Count(ctx context.Context, index string, query []byte) (int, error) {
+	var out struct{ Count int }
+	for attempt := 0; attempt < 3; attempt++ {
+		resp, err := c.http.Post(c.base+"/"+index+"/_count", "application/json", bytes.NewReader(query))
+		if err != nil || resp.StatusCode >= 500 {
+			time.Sleep(backoff(attempt))
+			continue
+		}
+		return out.Count, decode(resp, &out)
+	}
+	return 0, errStatus
 }
