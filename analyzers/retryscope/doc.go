@@ -56,7 +56,9 @@
 // function (other than a retry iterator), a counted loop that indexes a collection or accessor with its counter or counts up
 // to a length, a loop whose counter starts elsewhere than 0 or 1 and is the call's argument
 // (trying each port of a range), a loop fed by a channel or by a call that consumes a source
-// (Recv, Read, Next), all do one operation per element. A loop that never leaves on success
+// (Recv, Read, Next), and a loop that asks each round for what the previous round's answer
+// pointed to (the next page: an offset or token from the response, formatted into the next
+// request), all do one operation per element. A loop that never leaves on success
 // (periodic work on a ticker, a server's accept loop), or whose exits are shared by success
 // and failure (a stream reader), does not retry either, nor does recursion over smaller data.
 //

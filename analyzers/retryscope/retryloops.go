@@ -107,6 +107,22 @@ func iterates(call ssa.CallInstruction, l *loops.Loop) bool {
 			return !found
 		})
 	}
+	if !found {
+		// Or the call is handed what another call of the loop fetched, and that call is asked
+		// for what the previous round's answer pointed to: a page (resp := get(base +
+		// "?offset=" + next); info := handle(resp); next = info.Offset + info.Limit).
+		for _, a := range args {
+			flow.Backward(a, 32, func(x ssa.Value) bool {
+				if fetch, ok := x.(*ssa.Call); ok && fetch != call && l.Contains(fetch.Block()) {
+					for _, fa := range append([]ssa.Value{fetch.Call.Value}, fetch.Call.Args...) {
+						found = found || chained(fa, call, l)
+					}
+					return false
+				}
+				return !found
+			})
+		}
+	}
 	return found || countsToLength(l)
 }
 
@@ -152,8 +168,8 @@ func chained(a ssa.Value, call ssa.CallInstruction, l *loops.Loop) bool {
 			}
 			return false
 		}
-		_, isCall := x.(*ssa.Call)
-		return !isCall
+		call, isCall := x.(*ssa.Call)
+		return !isCall || formats(call) // a path formatted from the page: fmt.Sprintf("%s?offset=%d", base, next)
 	})
 	for _, phi := range phis {
 		for i, e := range phi.Edges {
@@ -176,6 +192,19 @@ func chained(a ssa.Value, call ssa.CallInstruction, l *loops.Loop) bool {
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// formats reports whether call builds a string from its arguments and does nothing else:
+// fmt's Sprint functions, strconv, strings, net/url and path.
+func formats(call *ssa.Call) bool {
+	id := flow.ID(flow.Callee(call.Common()))
+	switch id.Pkg {
+	case "strconv", "strings", "net/url", "path":
+		return true
+	case "fmt":
+		return strings.HasPrefix(id.Name, "Sprint")
 	}
 	return false
 }
