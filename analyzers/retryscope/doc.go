@@ -58,7 +58,9 @@
 // (trying each port of a range), a loop fed by a channel or by a call that consumes a source
 // (Recv, Read, Next), and a loop that asks each round for what the previous round's answer
 // pointed to (the next page: an offset or token from the response, formatted into the next
-// request), all do one operation per element. A loop that never leaves on success
+// request), and a loop that asks the next candidate of a supply until it runs dry (for b :=
+// c.leastLoaded(); b != nil; b = c.leastLoaded(): failover across brokers), all do one
+// operation per element. A loop that never leaves on success
 // (periodic work on a ticker, a server's accept loop), or whose exits are shared by success
 // and failure (a stream reader), does not retry either, nor does recursion over smaller data.
 //

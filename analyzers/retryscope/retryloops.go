@@ -69,6 +69,9 @@ func iterates(call ssa.CallInstruction, l *loops.Loop) bool {
 		if phi, ok := flow.Unwrap(a).(*ssa.Phi); ok && phi.Block() == l.Header && typeis.Integer(phi.Type()) && !smallStart(phi, l) {
 			return true
 		}
+		if untilDry(a, call, l) {
+			return true // failover: the next candidate each round, until there is none
+		}
 		if chained(a, call, l) || deliveredBy(a, call, l) {
 			return true
 		}
@@ -191,6 +194,56 @@ func chained(a ssa.Value, call ssa.CallInstruction, l *loops.Loop) bool {
 			if renewed || walks && !typeis.Integer(phi.Type()) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// untilDry reports whether a, the receiver or an argument of call, is the next candidate of a
+// supply that the loop draws from each round and leaves when it runs dry: a value carried
+// from round to round, renewed by another call of the loop, and the loop exits when it is nil
+// (for b := c.leastLoaded(); b != nil; b = c.leastLoaded() { b.Fetch(req) }).
+func untilDry(a ssa.Value, call ssa.CallInstruction, l *loops.Loop) bool {
+	phi, ok := flow.Unwrap(a).(*ssa.Phi)
+	if !ok || phi.Block() != l.Header {
+		return false
+	}
+	renewed := false
+	for i, e := range phi.Edges {
+		if i >= len(l.Header.Preds) || !l.Contains(l.Header.Preds[i]) {
+			continue
+		}
+		next, isCall := flow.Unwrap(e).(*ssa.Call)
+		if !isCall || next == call.Value() {
+			return false
+		}
+		renewed = true
+	}
+	if !renewed {
+		return false
+	}
+	// The loop leaves when the candidate is nil.
+	for _, b := range l.Blocks(call.Parent()) {
+		if len(b.Instrs) == 0 {
+			continue
+		}
+		ifs, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		cmp, ok := ifs.Cond.(*ssa.BinOp)
+		if !ok || (cmp.Op != token.NEQ && cmp.Op != token.EQL) {
+			continue
+		}
+		if !(cmp.X == phi && flow.IsNil(cmp.Y) || cmp.Y == phi && flow.IsNil(cmp.X)) {
+			continue
+		}
+		onNil := b.Succs[1] // x != nil is false
+		if cmp.Op == token.EQL {
+			onNil = b.Succs[0]
+		}
+		if !l.Contains(onNil) {
+			return true
 		}
 	}
 	return false
