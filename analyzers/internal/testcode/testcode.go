@@ -3,7 +3,9 @@
 package testcode
 
 import (
+	"go/ast"
 	"go/token"
+	"go/types"
 	"path"
 	"strings"
 
@@ -52,7 +54,9 @@ func Package(pass *analysis.Pass) bool {
 }
 
 // At reports whether pos is in a _test.go file or in a file that imports a testing package
-// (a package may mix production code and a test suite for its users, file by file).
+// (a package may mix production code and a test suite for its users, file by file), or in a
+// function handed a test reporter: testing.TB or a look-alike, such as a mock server's
+// constructor taking a Reporter, or a method of a type that keeps one.
 func At(pass *analysis.Pass, pos token.Pos) bool {
 	tf := pass.Fset.File(pos)
 	if tf == nil {
@@ -64,6 +68,9 @@ func At(pass *analysis.Pass, pos token.Pos) bool {
 	f := syntax.File(pass, pos)
 	if f == nil {
 		return false
+	}
+	if reportedTo(pass, f, pos) {
+		return true
 	}
 	for _, imp := range f.Imports {
 		path := strings.Trim(imp.Path.Value, "`\"")
@@ -101,4 +108,52 @@ func harness(name string) bool {
 		}
 	}
 	return false
+}
+
+// reportedTo reports whether pos is in a function of f that takes a test reporter, or in a
+// method of a struct that holds one.
+func reportedTo(pass *analysis.Pass, f *ast.File, pos token.Pos) bool {
+	for _, decl := range f.Decls {
+		fd, ok := decl.(*ast.FuncDecl)
+		if !ok || pos < fd.Pos() || pos >= fd.End() {
+			continue
+		}
+		for _, field := range fd.Type.Params.List {
+			if reporter(pass.TypesInfo.TypeOf(field.Type)) {
+				return true
+			}
+		}
+		if fd.Recv != nil && len(fd.Recv.List) == 1 {
+			recv := pass.TypesInfo.TypeOf(fd.Recv.List[0].Type)
+			if p, ok := recv.(*types.Pointer); ok {
+				recv = p.Elem()
+			}
+			if st, ok := recv.Underlying().(*types.Struct); ok {
+				for i := range st.NumFields() {
+					if reporter(st.Field(i).Type()) {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
+	return false
+}
+
+// reporter reports whether t reports test failures: it has Fatal or Fatalf, Errorf, and
+// Helper or FailNow, as testing.TB and the interfaces that stand for it do (a logger with
+// Fatalf and Errorf has neither of the last two).
+func reporter(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	ms := types.NewMethodSet(t)
+	if _, isInterface := t.Underlying().(*types.Interface); !isInterface {
+		if _, isPointer := t.(*types.Pointer); !isPointer {
+			ms = types.NewMethodSet(types.NewPointer(t))
+		}
+	}
+	has := func(name string) bool { return ms.Lookup(nil, name) != nil }
+	return (has("Fatal") || has("Fatalf")) && has("Errorf") && (has("Helper") || has("FailNow"))
 }
