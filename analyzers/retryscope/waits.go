@@ -345,6 +345,11 @@ func (st *state) calleeWaits(call ssa.CallInstruction) *WaitsFact {
 	if callee := call.Common().StaticCallee(); callee != nil && callee.Pkg == st.ssaPkg && len(callee.Blocks) > 0 {
 		return st.funcWaits(callee, 0)
 	}
+	if call.Common().StaticCallee() == nil && !call.Common().IsInvoke() {
+		if w := st.storedWaits(call.Common().Value); w != nil {
+			return w
+		}
+	}
 	fn := flow.Callee(call.Common())
 	if fn == nil || fn.Pkg() == nil || fn.Pkg() == st.pass.Pkg {
 		return nil
@@ -354,6 +359,44 @@ func (st *state) calleeWaits(call ssa.CallInstruction) *WaitsFact {
 		return &f
 	}
 	return nil
+}
+
+// storedWaits says how the function kept in a package variable or struct field that callee
+// loads waits, when the package's production code stores only functions of its own that wait
+// there (var waitFunc = wait, which its tests override): nil otherwise.
+func (st *state) storedWaits(callee ssa.Value) *WaitsFact {
+	var w *WaitsFact
+	for _, v := range st.stores.Loaded(callee) {
+		if st.inTestFile(v) {
+			continue // a test's stand-in, or its restoring the original
+		}
+		f, ok := v.(*ssa.Function)
+		if !ok || f.Pkg != st.ssaPkg || len(f.Blocks) == 0 {
+			return nil
+		}
+		if w = st.funcWaits(f, 0); w == nil {
+			return nil
+		}
+	}
+	return w
+}
+
+// inTestFile reports whether v is made in a _test.go file: a function declared there, or a
+// value computed by a function written there.
+func (st *state) inTestFile(v ssa.Value) bool {
+	pos := v.Pos()
+	switch x := v.(type) {
+	case ssa.Instruction:
+		if x.Parent() != nil {
+			pos = x.Parent().Pos()
+		}
+	case *ssa.FreeVar:
+		pos = x.Parent().Pos()
+	case *ssa.Parameter:
+		pos = x.Parent().Pos()
+	}
+	tf := st.pass.Fset.File(pos)
+	return tf != nil && strings.HasSuffix(tf.Name(), "_test.go")
 }
 
 // funcWaits says how fn, a function of this package, waits: it sleeps, waits on a timer
