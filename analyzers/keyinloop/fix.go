@@ -4,13 +4,13 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/idemlint/idemlint/analyzers/internal/edit"
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/syntax"
 	"github.com/idemlint/idemlint/analyzers/retryscope"
 )
@@ -95,12 +95,6 @@ func valueOf(stmt ast.Stmt) ast.Expr {
 	return nil
 }
 
-// purePkgs are packages whose functions only transform their arguments.
-var purePkgs = map[string]bool{
-	"strings": true, "strconv": true, "bytes": true, "encoding/hex": true, "encoding/base64": true,
-	"encoding/base32": true, "unicode/utf8": true, "path": true,
-}
-
 // pure reports whether e, apart from the generator call gen, only computes: literals,
 // conversions, formatting, string functions, and methods of the fresh value (.String()).
 // Moving such a statement out of the loop changes nothing but the key.
@@ -118,8 +112,7 @@ func (c *checker) pure(e ast.Expr, gen *ast.CallExpr) bool {
 		switch {
 		case fn == nil:
 			ok = false
-		case fn.Pkg() != nil && purePkgs[fn.Pkg().Path()]:
-		case fn.Pkg() != nil && fn.Pkg().Path() == "fmt" && strings.HasPrefix(fn.Name(), "Sprint"):
+		case flow.Computes(flow.ID(fn)):
 		case fn.Name() == "String" || fn.Name() == "Must":
 			// aws.String, stripe.String, uuid.Must, and .String() of the value
 		default:

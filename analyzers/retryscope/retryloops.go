@@ -172,7 +172,7 @@ func chained(a ssa.Value, call ssa.CallInstruction, l *loops.Loop) bool {
 			return false
 		}
 		call, isCall := x.(*ssa.Call)
-		return !isCall || formats(call) // a path formatted from the page: fmt.Sprintf("%s?offset=%d", base, next)
+		return !isCall || flow.Computes(flow.ID(flow.Callee(call.Common()))) // a path formatted from the page: fmt.Sprintf("%s?offset=%d", base, next)
 	})
 	for _, phi := range phis {
 		for i, e := range phi.Edges {
@@ -214,7 +214,7 @@ func untilDry(a ssa.Value, call ssa.CallInstruction, l *loops.Loop) bool {
 			continue
 		}
 		next, isCall := flow.Unwrap(e).(*ssa.Call)
-		if !isCall || next == call.Value() {
+		if !isCall || next == call.Value() || !l.Contains(next.Block()) {
 			return false
 		}
 		renewed = true
@@ -245,19 +245,6 @@ func untilDry(a ssa.Value, call ssa.CallInstruction, l *loops.Loop) bool {
 		if !l.Contains(onNil) {
 			return true
 		}
-	}
-	return false
-}
-
-// formats reports whether call builds a string from its arguments and does nothing else:
-// fmt's Sprint functions, strconv, strings, net/url and path.
-func formats(call *ssa.Call) bool {
-	id := flow.ID(flow.Callee(call.Common()))
-	switch id.Pkg {
-	case "strconv", "strings", "net/url", "path":
-		return true
-	case "fmt":
-		return strings.HasPrefix(id.Name, "Sprint")
 	}
 	return false
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/loops"
+	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
@@ -381,8 +382,8 @@ func (st *state) storedWaits(callee ssa.Value) *WaitsFact {
 	return w
 }
 
-// inTestFile reports whether v is made in a _test.go file: a function declared there, or a
-// value computed by a function written there.
+// inTestFile reports whether v is made in test code (see testcode.At): a function declared
+// there, or a value computed by a function written there.
 func (st *state) inTestFile(v ssa.Value) bool {
 	pos := v.Pos()
 	switch x := v.(type) {
@@ -395,8 +396,7 @@ func (st *state) inTestFile(v ssa.Value) bool {
 	case *ssa.Parameter:
 		pos = x.Parent().Pos()
 	}
-	tf := st.pass.Fset.File(pos)
-	return tf != nil && strings.HasSuffix(tf.Name(), "_test.go")
+	return testcode.At(st.pass, pos)
 }
 
 // funcWaits says how fn, a function of this package, waits: it sleeps, waits on a timer

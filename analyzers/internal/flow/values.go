@@ -40,6 +40,18 @@ type FuncID struct {
 	Pkg, Recv, Name string
 }
 
+// computing are standard packages whose functions only compute a value from their arguments.
+var computing = map[string]bool{
+	"strings": true, "strconv": true, "bytes": true, "encoding/hex": true, "encoding/base64": true,
+	"encoding/base32": true, "unicode/utf8": true, "path": true, "net/url": true,
+}
+
+// Computes reports whether id is a standard function that only computes a value from its
+// arguments: string, byte, number, path and URL functions, and fmt's Sprint functions.
+func Computes(id FuncID) bool {
+	return computing[id.Pkg] || id.Pkg == "fmt" && strings.HasPrefix(id.Name, "Sprint")
+}
+
 // ID returns the identity of fn. The receiver is the named type, without pointer or type
 // arguments; interface methods have the interface's name.
 func ID(fn *types.Func) FuncID {
