@@ -18,8 +18,10 @@ import (
 // success and goes round on failure. Leaving on success means: from the success side, control
 // can leave the loop by an edge that the failure side cannot reach (so a loop whose two sides
 // merge before leaving, or that leaves only when a later call fails, is not a retry), without
-// going through the failure side of another test. And the call must not be made on a
-// different element each time round (iteration over a collection is not retry).
+// going through the failure side of another test, and not only when the call yields nothing
+// (a loop that goes round on each result and stops when none is left drains a source). And
+// the call must not be made on a different element each time round (iteration over a
+// collection is not retry).
 func retryLoop(fn *ssa.Function, l *loops.Loop) (d decision, ok bool) {
 	ds := decisions(fn, l.Contains)
 	for _, d := range ds {
@@ -33,7 +35,7 @@ func retryLoop(fn *ssa.Function, l *loops.Loop) (d decision, ok bool) {
 					return true
 				}
 			}
-			return false
+			return runsDry(e, d.call, l)
 		}
 		onSuccess := l.ExitEdges(d.block, succ, otherFailures)
 		onFailure := l.ExitEdges(d.block, fail, nil)
@@ -48,6 +50,35 @@ func retryLoop(fn *ssa.Function, l *loops.Loop) (d decision, ok bool) {
 		}
 	}
 	return decision{}, false
+}
+
+// runsDry reports whether edge e is taken when call yields nothing: it leaves a comparison of
+// one of call's results other than an error with nil, on the side where it is nil
+// (results, err := p.getResults(); ... if results == nil { break }).
+func runsDry(e loops.Edge, call ssa.CallInstruction, l *loops.Loop) bool {
+	if len(e.From.Instrs) == 0 {
+		return false
+	}
+	ifInstr, ok := e.From.Instrs[len(e.From.Instrs)-1].(*ssa.If)
+	if !ok {
+		return false
+	}
+	cmp, ok := ifInstr.Cond.(*ssa.BinOp)
+	if !ok || cmp.Op != token.EQL && cmp.Op != token.NEQ {
+		return false
+	}
+	x, y := cmp.X, cmp.Y
+	if flow.IsNil(x) {
+		x, y = y, x
+	}
+	if !flow.IsNil(y) || typeis.ErrorLike(x.Type()) || producer(x, l.Contains) != call {
+		return false
+	}
+	nilSide := 0
+	if cmp.Op == token.NEQ {
+		nilSide = 1
+	}
+	return e.To == e.From.Succs[nilSide]
 }
 
 // iterates reports whether the loop works through a sequence rather than repeating one
