@@ -12,7 +12,7 @@ import (
 type broker struct{ addr string }
 
 func (b *broker) Fetch(req string) (string, error) { return "", nil }
-func (b *broker) Close() error                      { return nil }
+func (b *broker) Close() error                     { return nil }
 
 type cluster struct{ brokers []*broker }
 
