@@ -145,7 +145,7 @@ func (c *checker) outer(anchor ssa.Instruction, inner *retryscope.Scope, self *s
 			return nil // a framework's redelivery around a call that retries: the framework's policy
 		case self != nil && s.Fn == self:
 			continue
-		case s.Poll || polls(s):
+		case s.Polls():
 			return nil
 		case s.Attempts.Kind == retryscope.BoundConst && s.Attempts.N <= 1:
 			return nil
@@ -156,20 +156,6 @@ func (c *checker) outer(anchor ssa.Instruction, inner *retryscope.Scope, self *s
 		return s
 	}
 	return nil
-}
-
-// polls reports whether a hand-written scope only waits after a success: it polls for a
-// state rather than retrying failures.
-func polls(s *retryscope.Scope) bool {
-	if len(s.Wait.Sleeps) == 0 {
-		return false
-	}
-	for _, sl := range s.Wait.Sleeps {
-		if !sl.AfterSuccess {
-			return false
-		}
-	}
-	return true
 }
 
 func message(outer retryscope.Bound, inner layer) string {

@@ -229,6 +229,24 @@ type Scope struct {
 // the recursive function, or the function making the helper, client or iterator call.
 func (s *Scope) Holder() *ssa.Function { return s.at }
 
+// Polls reports whether the scope waits for a state rather than out a failure: a library's
+// poll (Poll), or a hand-written scope whose every wait comes only after the decisive call
+// succeeded ("still in progress").
+func (s *Scope) Polls() bool {
+	if s.Poll {
+		return true
+	}
+	if len(s.Wait.Sleeps) == 0 {
+		return false
+	}
+	for _, sl := range s.Wait.Sleeps {
+		if !sl.AfterSuccess {
+			return false
+		}
+	}
+	return true
+}
+
 // FromFramework reports whether a framework runs the scope again (Activity, Handler,
 // Reconciler): its attempts are executions of a function or of a loop body over deliveries.
 func (k Kind) FromFramework() bool { return k == Activity || k == Handler || k == Reconciler }
