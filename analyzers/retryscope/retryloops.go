@@ -24,20 +24,46 @@ import (
 // collection is not retry).
 func retryLoop(fn *ssa.Function, l *loops.Loop) (d decision, ok bool) {
 	ds := decisions(fn, l.Contains)
-	for _, d := range ds {
-		succ, fail := d.block.Succs[d.success], d.block.Succs[1-d.success]
-		if !l.CanRepeat(fail) {
-			continue
-		}
-		otherFailures := func(e loops.Edge) bool {
+	// successExits returns the exits that control reaches from the success side of decision
+	// d without going through the failure side of another test, through a cancellation,
+	// through the answer that call has nothing more to give, or into a panic (such as a
+	// blocking select's impossible fall-through).
+	successExits := func(d decision) map[loops.Edge]bool {
+		skip := func(e loops.Edge) bool {
+			if e.From == d.block {
+				return false
+			}
+			failure := false
 			for _, o := range ds {
-				if o.block != d.block && e.From == o.block && e.To == o.block.Succs[1-o.success] {
-					return true
+				if e.From == o.block {
+					if e.To == o.block.Succs[o.success] {
+						return false // a verdict of unknown sense has both sides as success
+					}
+					failure = true
 				}
 			}
-			return runsDry(e, d.call, l)
+			return failure || runsDry(e, d.call, l) || cancelled(e) || panics(e.To)
 		}
-		onSuccess := l.ExitEdges(d.block, succ, otherFailures)
+		return l.ExitEdges(d.block, d.block.Succs[d.success], skip)
+	}
+	// Calls whose own tests all send their success round the loop, never out of it: the loop
+	// keeps working after they succeed, whatever a verdict on their error says (for { err :=
+	// session(); if err == nil { continue }; if failWait(err) { return } } runs a lifecycle).
+	tested, leaves := make(map[ssa.CallInstruction]bool), make(map[ssa.CallInstruction]bool)
+	for _, o := range ds {
+		if !o.policy {
+			tested[o.call] = true
+			if len(successExits(o)) > 0 {
+				leaves[o.call] = true
+			}
+		}
+	}
+	for _, d := range ds {
+		fail := d.block.Succs[1-d.success]
+		if !l.CanRepeat(fail) || tested[d.call] && !leaves[d.call] {
+			continue
+		}
+		onSuccess := successExits(d)
 		onFailure := l.ExitEdges(d.block, fail, nil)
 		distinct := false
 		for e := range onSuccess {
@@ -50,6 +76,83 @@ func retryLoop(fn *ssa.Function, l *loops.Loop) (d decision, ok bool) {
 		}
 	}
 	return decision{}, false
+}
+
+// cancelled reports whether edge e is taken when the work is called off: it leaves a select
+// on the case of a context's Done or of a signal channel (chan struct{}: quit, stop), or a
+// test of a context's Err (or Cause) against nil on its non-nil side. A loop that leaves on
+// success only that way runs until it is stopped: periodic work, not a retry.
+func cancelled(e loops.Edge) bool {
+	if len(e.From.Instrs) == 0 {
+		return false
+	}
+	ifInstr, ok := e.From.Instrs[len(e.From.Instrs)-1].(*ssa.If)
+	if !ok {
+		return false
+	}
+	cmp, ok := ifInstr.Cond.(*ssa.BinOp)
+	if !ok || cmp.Op != token.EQL && cmp.Op != token.NEQ {
+		return false
+	}
+	taken := 0 // the successor taken when the comparison holds
+	if cmp.Op == token.NEQ {
+		taken = 1
+	}
+	x, y := cmp.X, cmp.Y
+	if _, ok := x.(*ssa.Const); ok {
+		x, y = y, x
+	}
+	k, isConst := y.(*ssa.Const)
+	if !isConst {
+		return false
+	}
+	if k.IsNil() {
+		// ctx.Err() != nil, context.Cause(ctx) != nil: the non-nil side.
+		call, ok := flow.Unwrap(x).(*ssa.Call)
+		if !ok || flow.ID(flow.Callee(call.Common())).Pkg != "context" {
+			return false
+		}
+		return e.To == e.From.Succs[1-taken]
+	}
+	idx, ok := x.(*ssa.Extract)
+	if !ok || idx.Index != 0 {
+		return false
+	}
+	sel, ok := idx.Tuple.(*ssa.Select)
+	if !ok || e.To != e.From.Succs[taken] {
+		return false
+	}
+	n, ok := flow.IntConst(k)
+	if !ok || n < 0 || n >= int64(len(sel.States)) {
+		return false
+	}
+	return signal(sel.States[n])
+}
+
+// panics reports whether block b ends in a panic.
+func panics(b *ssa.BasicBlock) bool {
+	if len(b.Instrs) == 0 {
+		return false
+	}
+	_, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Panic)
+	return ok
+}
+
+// signal reports whether a select case receives from a context's Done or from a channel of
+// struct{}, which only signals.
+func signal(st *ssa.SelectState) bool {
+	if st.Dir != types.RecvOnly {
+		return false
+	}
+	if c, ok := flow.Unwrap(st.Chan).(*ssa.Call); ok && flow.ID(flow.Callee(c.Common())).Pkg == "context" {
+		return true
+	}
+	if ch, ok := st.Chan.Type().Underlying().(*types.Chan); ok {
+		if s, ok := ch.Elem().Underlying().(*types.Struct); ok && s.NumFields() == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // runsDry reports whether edge e is taken when call yields nothing: it leaves a comparison of

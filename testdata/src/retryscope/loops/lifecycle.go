@@ -1,0 +1,134 @@
+package loops
+
+import (
+	"context"
+	"errors"
+	"log"
+	"time"
+)
+
+// Lifecycle loops: they keep working after each success and stop only when they are told to.
+// Their error handling backs off, but the loop is the component's life, not a retry of one
+// operation (a retry leaves once the operation succeeds).
+
+type member struct {
+	ctx      context.Context
+	quit     chan struct{}
+	interval time.Duration
+	errs     int
+}
+
+var errFenced = errors.New("fenced")
+
+func (m *member) heartbeat(ctx context.Context) (time.Duration, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	return m.interval, nil
+}
+
+func (m *member) rejoin() {}
+
+func (m *member) backoff(n int) time.Duration { return time.Duration(n) * 100 * time.Millisecond }
+
+func retryableErr(err error) bool { return !errors.Is(err, errFenced) }
+
+// A heartbeat loop: on success it waits the interval the coordinator gave and beats again.
+func (m *member) heartbeats() {
+	for {
+		sleep, err := m.heartbeat(m.ctx)
+		if err == nil {
+			m.errs = 0
+			timer := time.NewTimer(sleep)
+			select {
+			case <-m.ctx.Done():
+				timer.Stop()
+				return
+			case <-timer.C:
+			}
+			continue
+		}
+		switch {
+		case errors.Is(err, context.Canceled):
+			return
+		case errors.Is(err, errFenced):
+			m.rejoin()
+			continue
+		case retryableErr(err):
+		default:
+			log.Printf("heartbeat: %v", err)
+		}
+		m.errs++
+		after := time.NewTimer(m.backoff(m.errs))
+		select {
+		case <-m.ctx.Done():
+			after.Stop()
+			return
+		case <-m.quit:
+			after.Stop()
+			return
+		case <-after.C:
+		}
+	}
+}
+
+// A session loop: join, then run the session until it ends; an error backs off through a
+// function that also says whether to stop.
+func (m *member) session() error { return nil }
+
+func (m *member) failWait(n int, err error) (stop bool) {
+	log.Printf("session failed (%d in a row): %v", n, err)
+	select {
+	case <-m.ctx.Done():
+		return true
+	case <-time.After(m.backoff(n)):
+		return false
+	}
+}
+
+func (m *member) manage() {
+	consecutive := 0
+	for {
+		err := m.session()
+		if err == nil {
+			consecutive = 0
+			continue
+		}
+		consecutive++
+		if m.failWait(consecutive, err) {
+			return
+		}
+	}
+}
+
+// The same beat, but it leaves once the coordinator acknowledges: a retry.
+func (m *member) register() error { // want register:`retries: retry loop at lifecycle.go:106, attempts=unbounded`
+	for { // want `retry loop: attempts=unbounded wait=fixed deadline=context`
+		_, err := m.heartbeat(m.ctx)
+		if err == nil {
+			return nil
+		}
+		m.errs++
+		select {
+		case <-m.ctx.Done():
+			return m.ctx.Err()
+		case <-time.After(m.backoff(m.errs)):
+		}
+	}
+}
+
+// A loop over lines whose first field is compared with a string: no select, no context.
+func (m *member) settings(lines []string, parse func(string) (string, string, error)) map[string]string {
+	out := make(map[string]string)
+	for i := 0; i < len(lines); i++ {
+		k, v, err := parse(lines[i])
+		if err != nil {
+			continue
+		}
+		if k == "-" {
+			break
+		}
+		out[k] = v
+	}
+	return out
+}
