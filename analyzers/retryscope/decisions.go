@@ -92,6 +92,9 @@ func outcome(cond ssa.Value, in func(*ssa.BasicBlock) bool) (call ssa.CallInstru
 		if resp == nil {
 			return nil, 0, false
 		}
+		if (op == token.EQL || op == token.NEQ) && code >= 300 && code < 400 {
+			return nil, 0, false // a redirect to follow, not a verdict on the call
+		}
 		call := producer(resp, in)
 		if constant.Compare(constant.MakeInt64(200), op, constant.MakeInt64(code)) {
 			return call, 0, false
