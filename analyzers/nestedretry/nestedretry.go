@@ -82,8 +82,8 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, fn := range pass.ResultOf[ssapkg.Analyzer].(*buildssa.SSA).SrcFuncs {
 		for call := range flow.Calls(fn) {
 			callee := call.Common().StaticCallee()
-			if sites[call] || callee == fn {
-				continue // a scope of its own (above), or a retrying function's recursion
+			if _, ok := call.(*ssa.Go); ok || sites[call] || callee == fn {
+				continue // started apart; a scope of its own (above); a retrying function's recursion
 			}
 			inner, fact := res.Reached(call)
 			var l layer

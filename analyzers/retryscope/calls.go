@@ -137,6 +137,9 @@ func ClientAPI(fn *types.Func) bool {
 func (st *state) setCallSyntax(s *Scope, call ssa.CallInstruction) {
 	cur, ok := st.calls[call.Pos()]
 	if !ok {
+		cur, ok = st.calls[call.Common().Pos()] // go and defer statements: their call's (
+	}
+	if !ok {
 		return
 	}
 	s.Node = cur.Node()

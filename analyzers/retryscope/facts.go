@@ -117,8 +117,9 @@ func (st *state) exportRetries() {
 		return fn
 	}
 	for _, s := range st.res.Scopes {
-		if s.Kind.FromFramework() || s.Poll {
-			continue // the framework retries, not the function holding the scope; a poll waits
+		if _, started := s.Site.(*ssa.Go); started || s.Kind.FromFramework() || s.Poll || flow.Detached(s.at) {
+			continue // a goroutine's retries are not its starter's; the framework retries,
+			// not the function holding the scope; a poll waits
 		}
 		at := root(s.at)
 		if retries[at] == nil {
@@ -131,12 +132,12 @@ func (st *state) exportRetries() {
 		changed := false
 		for _, fn := range st.funcs {
 			r := root(fn)
-			if retries[r] != nil {
+			if retries[r] != nil || flow.Detached(fn) {
 				continue
 			}
 			for call := range flow.Calls(fn) {
-				if retries[r] != nil {
-					continue
+				if _, ok := call.(*ssa.Go); ok || retries[r] != nil {
+					continue // a goroutine started here retries on its own
 				}
 				callee := call.Common().StaticCallee()
 				if callee != nil && retries[callee] != nil {

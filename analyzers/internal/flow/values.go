@@ -496,6 +496,30 @@ func Syntax(fn *ssa.Function) ast.Node {
 // Calls yields the call instructions of fn (calls, go and defer statements), block by block.
 func Calls(fn *ssa.Function) iter.Seq[ssa.CallInstruction] { return BlockCalls(fn.Blocks) }
 
+// Detached reports whether fn's body runs apart from its caller: fn, or a function literal
+// it is nested in, is started by a go statement (go func() { ... }()), so that the function
+// around it neither waits for it nor sees how it ended.
+func Detached(fn *ssa.Function) bool {
+	for f := fn; f != nil && f.Parent() != nil; f = f.Parent() {
+		for _, ref := range *f.Referrers() {
+			v := ssa.Value(f)
+			if mc, ok := ref.(*ssa.MakeClosure); ok && mc.Fn == f {
+				v = mc
+				for _, r := range *mc.Referrers() {
+					if g, ok := r.(*ssa.Go); ok && g.Call.Value == v {
+						return true
+					}
+				}
+				continue
+			}
+			if g, ok := ref.(*ssa.Go); ok && g.Call.Value == v {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // BlockCalls yields the call instructions of the blocks, in order.
 func BlockCalls(blocks []*ssa.BasicBlock) iter.Seq[ssa.CallInstruction] {
 	return func(yield func(ssa.CallInstruction) bool) {

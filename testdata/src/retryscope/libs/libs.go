@@ -111,7 +111,19 @@ func retryTransport(req *http.Request) { // want retryTransport:`retries: self-r
 func inClosure(req *retryablehttp.Request) { // want inClosure:`retries: self-retrying client call`
 	c := retryablehttp.NewClient()
 	c.RetryMax = 7
+	send := func() {
+		_, _ = c.Do(req) // want `self-retrying client call \(github.com/hashicorp/go-retryablehttp.Client.Do\): attempts=8`
+	}
+	send()
+}
+
+// A goroutine's retries are its own: the function that starts it neither waits for it nor
+// sees how it ended, so it does not retry.
+func inGoroutine(req *retryablehttp.Request) {
+	c := retryablehttp.NewClient()
+	c.RetryMax = 7
 	go func() {
 		_, _ = c.Do(req) // want `self-retrying client call \(github.com/hashicorp/go-retryablehttp.Client.Do\): attempts=8`
 	}()
+	go c.Do(req) // want `self-retrying client call \(github.com/hashicorp/go-retryablehttp.Client.Do\): attempts=8`
 }
