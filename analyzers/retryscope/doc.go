@@ -61,10 +61,14 @@
 // request), and a loop that asks the next candidate of a supply until it runs dry (for b :=
 // c.leastLoaded(); b != nil; b = c.leastLoaded(): failover across brokers), all do one
 // operation per element. A loop that never leaves on success
-// (periodic work on a ticker, a server's accept loop), whose exits are shared by success
-// and failure (a stream reader), or that leaves on success only when the call yields nothing
-// (results, err := p.getResults(); if results == nil { break }: a drain), does not retry
-// either, nor does recursion over smaller data.
+// (periodic work on a ticker, a server's accept loop, a heartbeat or session loop that stops
+// only when its context is done or a quit channel closes, whatever it does after an error),
+// whose exits are shared by success and failure (a stream reader), or that leaves on success
+// only when the call yields nothing (results, err := p.getResults(); if results == nil {
+// break }: a drain), does not retry either, nor does recursion over smaller data. Going
+// again after a 3xx status is following a redirect, not retrying. A retry in a goroutine
+// that a function starts (go func() { ... }()) is the goroutine's: the function does not
+// wait for it, so it does not retry.
 //
 // A loop leaves on success when it tests a call's error against nil, an *http.Response's
 // StatusCode against a constant, or the verdict of a retry policy (a call with "retry" in its
