@@ -512,10 +512,83 @@ func loopBound(fn *ssa.Function, l *loops.Loop, decisive ssa.CallInstruction) Bo
 		}
 		bound = Bound{Kind: BoundVar}
 	}
+	if bound.Kind == BoundNone && onceMore(fn, l) {
+		return Bound{Kind: BoundConst, N: 2}
+	}
 	if bound.Kind == BoundNone && opaqueExit(fn, l, decisive) {
 		return Bound{Kind: BoundUnknown}
 	}
 	return bound
+}
+
+// onceMore reports whether a flag lets the loop go round only once: a boolean that enters the
+// loop as one constant and comes back round as the other (retried := false; ...; retried =
+// true; goto start), tested in the loop with the side where it has its second value unable
+// to go round again (if !retried && unsupported(err) { ...; goto start }).
+func onceMore(fn *ssa.Function, l *loops.Loop) bool {
+	for _, b := range fn.Blocks {
+		if !l.Contains(b) || len(b.Instrs) == 0 {
+			continue
+		}
+		ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		cond := unNot(ifInstr.Cond)
+		negated := countNots(ifInstr.Cond)%2 == 1
+		phi, ok := cond.(*ssa.Phi)
+		if !ok || phi.Block() != l.Header || !typeis.Bool(phi.Type()) {
+			continue
+		}
+		first, again, ok := flagValues(phi, l)
+		if !ok || first == again {
+			continue
+		}
+		taken := 0 // the successor taken when the flag has its second value
+		if again == negated {
+			taken = 1
+		}
+		if !l.CanRepeat(b.Succs[taken]) {
+			return true
+		}
+	}
+	return false
+}
+
+// countNots counts the logical negations around v.
+func countNots(v ssa.Value) int {
+	n := 0
+	for {
+		u, ok := v.(*ssa.UnOp)
+		if !ok || u.Op != token.NOT {
+			return n
+		}
+		n, v = n+1, u.X
+	}
+}
+
+// flagValues returns the constant a boolean phi at the loop's header has on entry and the one
+// it has coming back round, when each is a single constant.
+func flagValues(phi *ssa.Phi, l *loops.Loop) (first, again, ok bool) {
+	seenFirst, seenAgain := false, false
+	for i, e := range phi.Edges {
+		v, isConst := flow.BoolConst(e)
+		if !isConst {
+			return false, false, false
+		}
+		if l.Contains(phi.Block().Preds[i]) {
+			if seenAgain && v != again {
+				return false, false, false
+			}
+			again, seenAgain = v, true
+		} else {
+			if seenFirst && v != first {
+				return false, false, false
+			}
+			first, seenFirst = v, true
+		}
+	}
+	return first, again, seenFirst && seenAgain
 }
 
 // opaqueExit reports whether the loop can be left on a verdict the model cannot read: a

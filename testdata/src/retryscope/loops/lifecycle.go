@@ -132,3 +132,31 @@ func (m *member) settings(lines []string, parse func(string) (string, string, er
 	}
 	return out
 }
+
+// A handshake that falls back to another mechanism once when the server does not support
+// the first: the flag lets it go round only once more.
+var errUnsupportedMech = errors.New("unsupported mechanism")
+
+func (m *member) handshake(ctx context.Context, mech string) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return []string{"PLAIN"}, errUnsupportedMech
+}
+
+func (m *member) authenticate(ctx context.Context, mechs []string) error { // want authenticate:`retries: goto retry loop at lifecycle.go:150, attempts=2`
+	mech := mechs[0]
+	retried := false
+start: // want `goto retry loop: attempts=2 wait=none deadline=context`
+	supported, err := m.handshake(ctx, mech)
+	if err != nil {
+		if !retried && errors.Is(err, errUnsupportedMech) && len(mechs) > 1 {
+			log.Printf("mechanism %s not supported (server has %v), trying %s", mech, supported, mechs[1])
+			mech = mechs[1]
+			retried = true
+			goto start
+		}
+		return err
+	}
+	return nil
+}
