@@ -35,6 +35,9 @@ func decisions(fn *ssa.Function, in func(*ssa.BasicBlock) bool) []decision {
 			continue
 		}
 		call, success, either := outcome(ifInstr.Cond, in)
+		if call != nil && errorsPredicate(unNot(ifInstr.Cond)) && afterFailure(b, call, fn, in) {
+			continue // errors.Is on an error already known to be one: its "no" is another failure
+		}
 		if call != nil {
 			_, _, policy := retryPolicy(unNot(ifInstr.Cond), in)
 			ds = append(ds, decision{block: b, call: call, success: success, policy: policy})
@@ -65,6 +68,14 @@ func outcome(cond ssa.Value, in func(*ssa.BasicBlock) bool) (call ssa.CallInstru
 		// part of success; the call it judges is the decisive one.
 		if judged, named, ok := retryPolicy(cond, in); ok {
 			return judged, 1, !named
+		}
+		// errors.Is(err, ErrNoResponders), errors.As(err, &netErr): the call failed in that
+		// way; otherwise it succeeded or failed in another (a loop that goes round on the
+		// first and leaves on the second retries that failure).
+		if errorsPredicate(c) && len(c.(*ssa.Call).Call.Args) == 2 {
+			if call := producer(c.(*ssa.Call).Call.Args[0], in); call != nil {
+				return call, 1, false
+			}
 		}
 	case *ssa.BinOp:
 		x, y := c.X, c.Y
@@ -102,6 +113,39 @@ func outcome(cond ssa.Value, in func(*ssa.BasicBlock) bool) (call ssa.CallInstru
 		return call, 1, false
 	}
 	return nil, 0, false
+}
+
+// errorsPredicate reports whether v is a call of errors.Is or errors.As.
+func errorsPredicate(v ssa.Value) bool {
+	c, ok := v.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	id := flow.ID(flow.Callee(c.Common()))
+	return id.Pkg == "errors" && (id.Name == "Is" || id.Name == "As")
+}
+
+// afterFailure reports whether block b runs only once call has failed: the failure side of a
+// comparison of call's error with nil dominates it.
+func afterFailure(b *ssa.BasicBlock, call ssa.CallInstruction, fn *ssa.Function, in func(*ssa.BasicBlock) bool) bool {
+	for _, o := range fn.Blocks {
+		if o == b || !in(o) || len(o.Instrs) == 0 {
+			continue
+		}
+		ifInstr, ok := o.Instrs[len(o.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		cmp, ok := ifInstr.Cond.(*ssa.BinOp)
+		if !ok || cmp.Op != token.EQL && cmp.Op != token.NEQ || !flow.IsNil(cmp.X) && !flow.IsNil(cmp.Y) {
+			continue
+		}
+		c, success, _ := outcome(cmp, in)
+		if c == call && o.Succs[1-success].Dominates(b) {
+			return true
+		}
+	}
+	return false
 }
 
 // unNot strips logical negations.
