@@ -523,11 +523,12 @@ func loopBound(fn *ssa.Function, l *loops.Loop, decisive ssa.CallInstruction) Bo
 
 // onceMore reports whether a flag lets the loop go round only once: a boolean that enters the
 // loop as one constant and comes back round as the other (retried := false; ...; retried =
-// true; goto start), tested in the loop with the side where it has its second value unable
-// to go round again (if !retried && unsupported(err) { ...; goto start }).
+// true; goto start), tested in the loop on every way round (a test reached only after one
+// kind of error bounds only that kind) with the side where it has its second value unable to
+// go round again (if !retried && unsupported(err) { ...; goto start }).
 func onceMore(fn *ssa.Function, l *loops.Loop) bool {
 	for _, b := range fn.Blocks {
-		if !l.Contains(b) || len(b.Instrs) == 0 {
+		if !l.Contains(b) || len(b.Instrs) == 0 || !onEveryRound(b, l) {
 			continue
 		}
 		ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
@@ -553,6 +554,17 @@ func onceMore(fn *ssa.Function, l *loops.Loop) bool {
 		}
 	}
 	return false
+}
+
+// onEveryRound reports whether every way round the loop passes through b: b dominates each
+// block of the loop that goes back to its header.
+func onEveryRound(b *ssa.BasicBlock, l *loops.Loop) bool {
+	for _, p := range l.Header.Preds {
+		if l.Contains(p) && !b.Dominates(p) {
+			return false
+		}
+	}
+	return true
 }
 
 // countNots counts the logical negations around v.

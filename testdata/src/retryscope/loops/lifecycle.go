@@ -160,3 +160,26 @@ start: // want `goto retry loop: attempts=2 wait=none deadline=context`
 	}
 	return nil
 }
+
+// A flag set each round but tested only after one kind of error: a conflict is resent once,
+// any other error goes round without end. The flag does not bound the loop.
+var errConflict = errors.New("conflict")
+
+func (m *member) commit(ctx context.Context, offsets map[string]int64) error { // want commit:`retries: retry loop at lifecycle.go:170, attempts=unbounded`
+	resent := false
+	for { // want `retry loop: attempts=unbounded wait=fixed deadline=context`
+		_, err := m.heartbeat(ctx)
+		if err == nil {
+			return nil
+		}
+		if errors.Is(err, errConflict) {
+			if resent {
+				return err
+			}
+			log.Printf("commit of %d offsets conflicted, reloading", len(offsets))
+			m.rejoin()
+		}
+		resent = true
+		time.Sleep(m.backoff(m.errs))
+	}
+}
