@@ -66,7 +66,8 @@
 // whose exits are shared by success and failure (a stream reader), or that leaves on success
 // only when the call yields nothing (results, err := p.getResults(); if results == nil {
 // break }: a drain), does not retry either, nor does recursion over smaller data. Going
-// again after a 3xx status is following a redirect, not retrying. A retry in a goroutine
+// again when the status equals a 3xx code (resp.StatusCode == http.StatusFound) is following a
+// redirect, not retrying (resp.StatusCode >= 300 still tests the outcome). A retry in a goroutine
 // that a function starts (go func() { ... }()) and does not wait for is the goroutine's, so
 // the function does not retry; one it waits for (wg.Wait(), a receive from a channel the
 // goroutine is handed) retries within its call.
