@@ -82,8 +82,8 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, fn := range pass.ResultOf[ssapkg.Analyzer].(*buildssa.SSA).SrcFuncs {
 		for call := range flow.Calls(fn) {
 			callee := call.Common().StaticCallee()
-			if _, ok := call.(*ssa.Go); ok || sites[call] || callee == fn {
-				continue // started apart; a scope of its own (above); a retrying function's recursion
+			if g, ok := call.(*ssa.Go); ok && !flow.Awaited(g) || sites[call] || callee == fn {
+				continue // started apart, not waited for; a scope of its own (above); a retrying function's recursion
 			}
 			inner, fact := res.Reached(call)
 			var l layer

@@ -236,7 +236,12 @@ func calleeName(c *ssa.CallCommon) string {
 	if fn := flow.Callee(c); fn != nil {
 		return fn.Name()
 	}
-	v := flow.Unwrap(c.Value)
+	return holderName(c.Value)
+}
+
+// holderName names the field, parameter or variable holding v ("" when none does).
+func holderName(v ssa.Value) string {
+	v = flow.Unwrap(v)
 	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
 		v = load.X
 	}

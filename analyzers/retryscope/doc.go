@@ -66,9 +66,11 @@
 // whose exits are shared by success and failure (a stream reader), or that leaves on success
 // only when the call yields nothing (results, err := p.getResults(); if results == nil {
 // break }: a drain), does not retry either, nor does recursion over smaller data. Going
-// again after a 3xx status is following a redirect, not retrying. A retry in a goroutine
-// that a function starts (go func() { ... }()) is the goroutine's: the function does not
-// wait for it, so it does not retry.
+// again when the status equals a 3xx code (resp.StatusCode == http.StatusFound) is following a
+// redirect, not retrying (resp.StatusCode >= 300 still tests the outcome). A retry in a goroutine
+// that a function starts (go func() { ... }()) and does not wait for is the goroutine's, so
+// the function does not retry; one it waits for (wg.Wait(), a receive from a channel the
+// goroutine is handed) retries within its call.
 //
 // A loop leaves on success when it tests a call's error against nil, an *http.Response's
 // StatusCode against a constant, or the verdict of a retry policy (a call with "retry" in its

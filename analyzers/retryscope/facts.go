@@ -117,9 +117,9 @@ func (st *state) exportRetries() {
 		return fn
 	}
 	for _, s := range st.res.Scopes {
-		if _, started := s.Site.(*ssa.Go); started || s.Kind.FromFramework() || s.Poll || flow.Detached(s.at) {
-			continue // a goroutine's retries are not its starter's; the framework retries,
-			// not the function holding the scope; a poll waits
+		if g, started := s.Site.(*ssa.Go); started && !flow.Awaited(g) || s.Kind.FromFramework() || s.Poll || flow.Detached(s.at) {
+			continue // a goroutine's retries are not its starter's (unless it waits for them);
+			// the framework retries, not the function holding the scope; a poll waits
 		}
 		at := root(s.at)
 		if retries[at] == nil {
@@ -136,8 +136,8 @@ func (st *state) exportRetries() {
 				continue
 			}
 			for call := range flow.Calls(fn) {
-				if _, ok := call.(*ssa.Go); ok || retries[r] != nil {
-					continue // a goroutine started here retries on its own
+				if g, ok := call.(*ssa.Go); ok && !flow.Awaited(g) || retries[r] != nil {
+					continue // a goroutine started here and not waited for retries on its own
 				}
 				callee := call.Common().StaticCallee()
 				if callee != nil && retries[callee] != nil {

@@ -79,9 +79,11 @@ func retryLoop(fn *ssa.Function, l *loops.Loop) (d decision, ok bool) {
 }
 
 // cancelled reports whether edge e is taken when the work is called off: it leaves a select
-// on the case of a context's Done or of a signal channel (chan struct{}: quit, stop), or a
-// test of a context's Err (or Cause) against nil on its non-nil side. A loop that leaves on
-// success only that way runs until it is stopped: periodic work, not a retry.
+// on the case of a context's Done or of a stop channel (a chan struct{} named for stopping:
+// quit, stop, done), or on to the select's other cases when each of those is called off too
+// or cannot happen, or it is a test of a context's Err (or Cause) against nil on its non-nil
+// side. A loop that leaves on success only that way runs until it is stopped: periodic work,
+// not a retry.
 func cancelled(e loops.Edge) bool {
 	if len(e.From.Instrs) == 0 {
 		return false
@@ -119,14 +121,34 @@ func cancelled(e loops.Edge) bool {
 		return false
 	}
 	sel, ok := idx.Tuple.(*ssa.Select)
-	if !ok || e.To != e.From.Succs[taken] {
+	if !ok || cmp.Op != token.EQL {
 		return false
+	}
+	if e.To == e.From.Succs[1] {
+		// On to the select's next cases, in the block that tests them (the order of the cases
+		// does not matter).
+		return testsCase(e.To, idx) && cancelled(loops.Edge{From: e.To, To: e.To.Succs[0]}) &&
+			(panics(e.To.Succs[1]) || cancelled(loops.Edge{From: e.To, To: e.To.Succs[1]}))
 	}
 	n, ok := flow.IntConst(k)
 	if !ok || n < 0 || n >= int64(len(sel.States)) {
 		return false
 	}
 	return signal(sel.States[n])
+}
+
+// testsCase reports whether block b ends in a test of which case of a select was chosen, idx
+// being the chosen case's index.
+func testsCase(b *ssa.BasicBlock, idx *ssa.Extract) bool {
+	if len(b.Instrs) == 0 || len(b.Succs) != 2 {
+		return false
+	}
+	ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	if !ok {
+		return false
+	}
+	cmp, ok := ifInstr.Cond.(*ssa.BinOp)
+	return ok && cmp.Op == token.EQL && cmp.X == idx
 }
 
 // panics reports whether block b ends in a panic.
@@ -138,8 +160,10 @@ func panics(b *ssa.BasicBlock) bool {
 	return ok
 }
 
-// signal reports whether a select case receives from a context's Done or from a channel of
-// struct{}, which only signals.
+// signal reports whether a select case receives from a context's Done or from a stop
+// channel: a channel of struct{}, which only signals, named for stopping (quit, stopCh,
+// closing, done, shutdown) or not named (made in place). A channel of struct{} named
+// otherwise may say the work arrived (ready, acked): leaving on it is leaving on success.
 func signal(st *ssa.SelectState) bool {
 	if st.Dir != types.RecvOnly {
 		return false
@@ -149,10 +173,40 @@ func signal(st *ssa.SelectState) bool {
 	}
 	if ch, ok := st.Chan.Type().Underlying().(*types.Chan); ok {
 		if s, ok := ch.Elem().Underlying().(*types.Struct); ok && s.NumFields() == 0 {
+			return stops(valueName(st.Chan))
+		}
+	}
+	return false
+}
+
+// stops reports whether a name says a signal stops the work, or there is no name.
+func stops(name string) bool {
+	n := strings.ToLower(name)
+	if n == "" {
+		return true
+	}
+	for _, w := range []string{"quit", "stop", "clos", "shut", "done", "exit", "die", "dying", "kill", "term", "cancel", "abort", "halt", "leav", "left"} {
+		if strings.HasPrefix(n, w) {
 			return true
 		}
 	}
 	return false
+}
+
+// valueName names where a value comes from: the function or method whose result it is, or
+// the field, parameter or variable holding it.
+func valueName(v ssa.Value) string {
+	v = flow.Unwrap(v)
+	if x, ok := v.(*ssa.Extract); ok {
+		v = x.Tuple
+	}
+	switch v := v.(type) {
+	case *ssa.Call:
+		return calleeName(v.Common())
+	case *ssa.Phi:
+		return v.Comment
+	}
+	return holderName(v)
 }
 
 // runsDry reports whether edge e is taken when call yields nothing: it leaves a comparison of
@@ -523,11 +577,12 @@ func loopBound(fn *ssa.Function, l *loops.Loop, decisive ssa.CallInstruction) Bo
 
 // onceMore reports whether a flag lets the loop go round only once: a boolean that enters the
 // loop as one constant and comes back round as the other (retried := false; ...; retried =
-// true; goto start), tested in the loop with the side where it has its second value unable
-// to go round again (if !retried && unsupported(err) { ...; goto start }).
+// true; goto start), tested in the loop on every way round (a test reached only after one
+// kind of error bounds only that kind) with the side where it has its second value unable to
+// go round again (if !retried && unsupported(err) { ...; goto start }).
 func onceMore(fn *ssa.Function, l *loops.Loop) bool {
 	for _, b := range fn.Blocks {
-		if !l.Contains(b) || len(b.Instrs) == 0 {
+		if !l.Contains(b) || len(b.Instrs) == 0 || !onEveryRound(b, l) {
 			continue
 		}
 		ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
@@ -553,6 +608,17 @@ func onceMore(fn *ssa.Function, l *loops.Loop) bool {
 		}
 	}
 	return false
+}
+
+// onEveryRound reports whether every way round the loop passes through b: b dominates each
+// block of the loop that goes back to its header.
+func onEveryRound(b *ssa.BasicBlock, l *loops.Loop) bool {
+	for _, p := range l.Header.Preds {
+		if l.Contains(p) && !b.Dominates(p) {
+			return false
+		}
+	}
+	return true
 }
 
 // countNots counts the logical negations around v.

@@ -497,8 +497,9 @@ func Syntax(fn *ssa.Function) ast.Node {
 func Calls(fn *ssa.Function) iter.Seq[ssa.CallInstruction] { return BlockCalls(fn.Blocks) }
 
 // Detached reports whether fn's body runs apart from its caller: fn, or a function literal
-// it is nested in, is started by a go statement (go func() { ... }()), so that the function
-// around it neither waits for it nor sees how it ended.
+// it is nested in, is started by a go statement (go func() { ... }()) that the function
+// around it does not wait for (see Awaited), so that it neither waits for it nor sees how it
+// ended.
 func Detached(fn *ssa.Function) bool {
 	for f := fn; f != nil && f.Parent() != nil; f = f.Parent() {
 		for _, ref := range *f.Referrers() {
@@ -506,14 +507,52 @@ func Detached(fn *ssa.Function) bool {
 			if mc, ok := ref.(*ssa.MakeClosure); ok && mc.Fn == f {
 				v = mc
 				for _, r := range *mc.Referrers() {
-					if g, ok := r.(*ssa.Go); ok && g.Call.Value == v {
+					if g, ok := r.(*ssa.Go); ok && g.Call.Value == v && !Awaited(g) {
 						return true
 					}
 				}
 				continue
 			}
-			if g, ok := ref.(*ssa.Go); ok && g.Call.Value == v {
+			if g, ok := ref.(*ssa.Go); ok && g.Call.Value == v && !Awaited(g) {
 				return true
+			}
+		}
+	}
+	return false
+}
+
+// Awaited reports whether the function holding go statement g waits for the goroutine: it
+// calls Wait on a sync.WaitGroup, or receives from a channel, that the goroutine is handed
+// (captured or passed: go func() { defer wg.Done(); ... }(); wg.Wait(), or go func() { ch
+// <- f() }(); <-ch). Such a goroutine's work happens within its starter's call.
+func Awaited(g *ssa.Go) bool {
+	handed := make(map[Place]bool)
+	for _, v := range g.Call.Args {
+		handed[PlaceOf(v)] = true
+	}
+	if mc, ok := g.Call.Value.(*ssa.MakeClosure); ok {
+		for _, v := range mc.Bindings {
+			handed[PlaceOf(v)] = true
+			handed[Place{Root: v, Path: "*"}] = true // a captured variable, loaded where used
+		}
+	}
+	for _, b := range g.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.UnOp:
+				if x.Op == token.ARROW && handed[PlaceOf(x.X)] {
+					return true
+				}
+			case *ssa.Select:
+				for _, st := range x.States {
+					if st.Dir == types.RecvOnly && handed[PlaceOf(st.Chan)] {
+						return true
+					}
+				}
+			case *ssa.Call:
+				if id := ID(Callee(x.Common())); id.Pkg == "sync" && id.Recv == "WaitGroup" && id.Name == "Wait" && len(x.Call.Args) > 0 && handed[PlaceOf(x.Call.Args[0])] {
+					return true
+				}
 			}
 		}
 	}

@@ -160,3 +160,104 @@ start: // want `goto retry loop: attempts=2 wait=none deadline=context`
 	}
 	return nil
 }
+
+// A flag set each round but tested only after one kind of error: a conflict is resent once,
+// any other error goes round without end. The flag does not bound the loop.
+var errConflict = errors.New("conflict")
+
+func (m *member) commit(ctx context.Context, offsets map[string]int64) error { // want commit:`retries: retry loop at lifecycle.go:170, attempts=unbounded`
+	resent := false
+	for { // want `retry loop: attempts=unbounded wait=fixed deadline=context`
+		_, err := m.heartbeat(ctx)
+		if err == nil {
+			return nil
+		}
+		if errors.Is(err, errConflict) {
+			if resent {
+				return err
+			}
+			log.Printf("commit of %d offsets conflicted, reloading", len(offsets))
+			m.rejoin()
+		}
+		resent = true
+		time.Sleep(m.backoff(m.errs))
+	}
+}
+
+// A signal that the work arrived is not a stop signal: subscribing goes again when the
+// subscription is not confirmed in time, and leaves once it is (ready, a chan struct{}).
+type subscriber struct {
+	acked chan struct{}
+}
+
+func (s *subscriber) subscribe(ctx context.Context, topic string) (<-chan struct{}, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return s.acked, nil
+}
+
+func (s *subscriber) publish(ctx context.Context, msg []byte) error { return ctx.Err() }
+
+func (s *subscriber) await(ctx context.Context, topic string) error { // want await:`retries: retry loop at lifecycle.go:203, attempts=unbounded`
+	for { // want `retry loop: attempts=unbounded wait=fixed deadline=context`
+		ready, err := s.subscribe(ctx, topic)
+		if err != nil {
+			log.Printf("subscribe %s: %v", topic, err)
+			time.Sleep(time.Second)
+			continue
+		}
+		select {
+		case <-ready:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(5 * time.Second):
+			log.Printf("subscription to %s not confirmed, subscribing again", topic)
+		}
+	}
+}
+
+// Publishing until the broker acknowledges: a resend when no ack comes in time.
+func (s *subscriber) send(ctx context.Context, msg []byte) error { // want send:`retries: retry loop at lifecycle.go:223, attempts=3`
+	for attempt := 0; attempt < 3; attempt++ { // want `retry loop: attempts=3 wait=fixed deadline=context`
+		if err := s.publish(ctx, msg); err != nil {
+			log.Printf("publish (attempt %d): %v", attempt+1, err)
+			time.Sleep(time.Second)
+			continue
+		}
+		select {
+		case <-s.acked:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(5 * time.Second):
+			log.Printf("no ack for %d bytes, resending", len(msg))
+		}
+	}
+	return errors.New("publish: no ack")
+}
+
+// The heartbeat loop with each select's cases the other way round: still a lifecycle.
+func (m *member) beats() {
+	for {
+		sleep, err := m.heartbeat(m.ctx)
+		if err == nil {
+			m.errs = 0
+			timer := time.NewTimer(sleep)
+			select {
+			case <-timer.C:
+			case <-m.ctx.Done():
+				timer.Stop()
+				return
+			}
+			continue
+		}
+		m.errs++
+		select {
+		case <-time.After(m.backoff(m.errs)):
+		case <-m.quit:
+			return
+		}
+	}
+}
