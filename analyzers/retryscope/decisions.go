@@ -129,15 +129,11 @@ func errorsPredicate(v ssa.Value) bool {
 // comparison of call's error with nil dominates it.
 func afterFailure(b *ssa.BasicBlock, call ssa.CallInstruction, fn *ssa.Function, in func(*ssa.BasicBlock) bool) bool {
 	for _, o := range fn.Blocks {
-		if o == b || !in(o) || len(o.Instrs) == 0 {
+		if o == b || !in(o) {
 			continue
 		}
-		ifInstr, ok := o.Instrs[len(o.Instrs)-1].(*ssa.If)
-		if !ok {
-			continue
-		}
-		cmp, ok := ifInstr.Cond.(*ssa.BinOp)
-		if !ok || cmp.Op != token.EQL && cmp.Op != token.NEQ || !flow.IsNil(cmp.X) && !flow.IsNil(cmp.Y) {
+		cmp := equality(o)
+		if cmp == nil || !flow.IsNil(cmp.X) && !flow.IsNil(cmp.Y) {
 			continue
 		}
 		c, success, _ := outcome(cmp, in)

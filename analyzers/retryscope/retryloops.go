@@ -85,15 +85,8 @@ func retryLoop(fn *ssa.Function, l *loops.Loop) (d decision, ok bool) {
 // side. A loop that leaves on success only that way runs until it is stopped: periodic work,
 // not a retry.
 func cancelled(e loops.Edge) bool {
-	if len(e.From.Instrs) == 0 {
-		return false
-	}
-	ifInstr, ok := e.From.Instrs[len(e.From.Instrs)-1].(*ssa.If)
-	if !ok {
-		return false
-	}
-	cmp, ok := ifInstr.Cond.(*ssa.BinOp)
-	if !ok || cmp.Op != token.EQL && cmp.Op != token.NEQ {
+	cmp := equality(e.From)
+	if cmp == nil {
 		return false
 	}
 	taken := 0 // the successor taken when the comparison holds
@@ -209,19 +202,28 @@ func valueName(v ssa.Value) string {
 	return holderName(v)
 }
 
+// equality returns the == or != comparison that block b branches on, or nil.
+func equality(b *ssa.BasicBlock) *ssa.BinOp {
+	if len(b.Instrs) == 0 {
+		return nil
+	}
+	ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	if !ok {
+		return nil
+	}
+	cmp, ok := ifInstr.Cond.(*ssa.BinOp)
+	if !ok || cmp.Op != token.EQL && cmp.Op != token.NEQ {
+		return nil
+	}
+	return cmp
+}
+
 // runsDry reports whether edge e is taken when call yields nothing: it leaves a comparison of
 // one of call's results other than an error with nil, on the side where it is nil
 // (results, err := p.getResults(); ... if results == nil { break }).
 func runsDry(e loops.Edge, call ssa.CallInstruction, l *loops.Loop) bool {
-	if len(e.From.Instrs) == 0 {
-		return false
-	}
-	ifInstr, ok := e.From.Instrs[len(e.From.Instrs)-1].(*ssa.If)
-	if !ok {
-		return false
-	}
-	cmp, ok := ifInstr.Cond.(*ssa.BinOp)
-	if !ok || cmp.Op != token.EQL && cmp.Op != token.NEQ {
+	cmp := equality(e.From)
+	if cmp == nil {
 		return false
 	}
 	x, y := cmp.X, cmp.Y
