@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -35,8 +36,11 @@ func decisions(fn *ssa.Function, in func(*ssa.BasicBlock) bool) []decision {
 			continue
 		}
 		call, success, either := outcome(ifInstr.Cond, in)
-		if call != nil && errorsPredicate(unNot(ifInstr.Cond)) && afterFailure(b, call, fn, in) {
-			continue // errors.Is on an error already known to be one: its "no" is another failure
+		if call != nil && errorsPredicate(unNot(ifInstr.Cond)) && (afterFailure(b, call, fn, in) || !waitsAfter(fn, b.Succs[1-success], in)) {
+			// errors.Is on an error already known to be one: its "no" is another failure. And
+			// going round on one kind of failure is a retry when it waits first; without a wait
+			// it is a protocol's next step (rebootstrap, rejoin, ask another broker).
+			continue
 		}
 		if call != nil {
 			_, _, policy := retryPolicy(unNot(ifInstr.Cond), in)
@@ -142,6 +146,23 @@ func afterFailure(b *ssa.BasicBlock, call ssa.CallInstruction, fn *ssa.Function,
 		}
 	}
 	return false
+}
+
+// waitsAfter reports whether the blocks that from dominates (among those for which in holds)
+// sleep or wait on a timer.
+func waitsAfter(fn *ssa.Function, from *ssa.BasicBlock, in func(*ssa.BasicBlock) bool) bool {
+	after := func(b *ssa.BasicBlock) bool { return in(b) && from.Dominates(b) }
+	var blocks []*ssa.BasicBlock
+	for _, b := range fn.Blocks {
+		if after(b) {
+			blocks = append(blocks, b)
+		}
+	}
+	if len(sleeps(slices.Collect(flow.BlockCalls(blocks)), nil)) > 0 {
+		return true
+	}
+	extra, unknown := channelWaits(fn, after, nil)
+	return len(extra) > 0 || unknown > 0
 }
 
 // unNot strips logical negations.

