@@ -76,8 +76,11 @@
 // StatusCode against a constant, or the verdict of a retry policy (a call with "retry" in its
 // name, such as shouldRetry(err, resp) or a CheckRetry field, judging another call's error or
 // response; or a boolean variable named for it, such as needsRetry := err != nil updated by
-// retry conditions): the side where the policy says no plays the part of success. The
-// success side must be able to leave the loop by an exit that the failure side cannot reach.
+// retry conditions): the side where the policy says no plays the part of success. A test of
+// the error with errors.Is or errors.As (for r := 0; errors.Is(err, ErrNoResponders) && r <
+// n; r++) decides too when its failure side waits before going round, and unless a nil test
+// already found the error (its "no" is then another failure). The success side must be able
+// to leave the loop by an exit that the failure side cannot reach.
 //
 // Each scope is summarised: the bound on attempts (a constant, a run-time value "variable", or
 // "unbounded"), the wait between attempts ("none"; "fixed"; "backoff", growing but not
