@@ -25,6 +25,11 @@
 //   - no deadline: a context is at hand in the function, but the retry neither checks it nor
 //     passes it on, nor limits its elapsed time, so its retries outlive the caller.
 //
+// A long-running loop that serves or consumes until it is stopped and connects or subscribes
+// again after a failure (retryscope's Result.Lifecycles) is checked for the first only: a
+// fixed wait before connecting again brings every client of a restarted server back at once;
+// running until stopped is its design, so it has no cap or deadline to report.
+//
 // A hand-written loop is reported at the wait for the first finding and at the loop for the
 // other two; a library call at the option that configures it, or at the call when the
 // library's default is to blame; a self-retrying client once, where it is made or configured.

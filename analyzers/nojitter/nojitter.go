@@ -44,7 +44,7 @@ type checker struct {
 
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[retryscope.Analyzer].(*retryscope.Result)
-	if len(res.Scopes) == 0 && len(res.IteratorLoops) == 0 || testcode.Package(pass) {
+	if len(res.Scopes) == 0 && len(res.IteratorLoops) == 0 && len(res.Lifecycles) == 0 || testcode.Package(pass) {
 		return nil, nil
 	}
 	insp := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
@@ -88,6 +88,13 @@ func run(pass *analysis.Pass) (any, error) {
 		c.checkCap(s)
 		c.checkDeadline(s)
 	}
+	// Long-running loops (they stop when told to, by design) that reconnect or resubscribe
+	// after a failure: only how they wait before trying again.
+	for _, s := range res.Lifecycles {
+		if !c.localOnly(s) && !testcode.At(pass, s.Pos()) {
+			c.checkSleeps(s)
+		}
+	}
 	return nil, nil
 }
 
@@ -114,20 +121,7 @@ func (c *checker) checkWait(s *retryscope.Scope) {
 			c.report(s.Pos(), s, "%s goes round without waiting, so it hammers a dependency that is already failing", c.name(s))
 			return
 		}
-		for _, sl := range s.Wait.Sleeps {
-			if sl.Kind != retryscope.WaitFixed && sl.Kind != retryscope.WaitBackoff || sl.AfterSuccess {
-				continue // jittered, unknown, or a poll's wait for a state after a success
-			}
-			pos := sl.Call.Pos()
-			if cur, ok := c.calls.At(pos); ok {
-				pos = cur.Node().Pos()
-			}
-			d := analysis.Diagnostic{Pos: pos, Message: c.waitMessage(c.name(s), sl.Kind, sl.Duration), Related: c.related(s)}
-			if fix, ok := c.wrapSleep(sl); ok {
-				d.SuggestedFixes = []analysis.SuggestedFix{fix}
-			}
-			c.rep.Report(d)
-		}
+		c.checkSleeps(s)
 		return
 	}
 	switch s.Wait.Kind {
@@ -140,6 +134,24 @@ func (c *checker) checkWait(s *retryscope.Scope) {
 		c.rep.Report(d)
 	case retryscope.WaitNone:
 		c.report(c.settingPos(s, s.WaitSetting()), s, "%s retries without waiting, so it hammers a dependency that is already failing", c.name(s))
+	}
+}
+
+// checkSleeps reports each wait of a hand-written scope that is not randomised.
+func (c *checker) checkSleeps(s *retryscope.Scope) {
+	for _, sl := range s.Wait.Sleeps {
+		if sl.Kind != retryscope.WaitFixed && sl.Kind != retryscope.WaitBackoff || sl.AfterSuccess {
+			continue // jittered, unknown, or a poll's wait for a state after a success
+		}
+		pos := sl.Call.Pos()
+		if cur, ok := c.calls.At(pos); ok {
+			pos = cur.Node().Pos()
+		}
+		d := analysis.Diagnostic{Pos: pos, Message: c.waitMessage(c.name(s), sl.Kind, sl.Duration), Related: c.related(s)}
+		if fix, ok := c.wrapSleep(sl); ok {
+			d.SuggestedFixes = []analysis.SuggestedFix{fix}
+		}
+		c.rep.Report(d)
 	}
 }
 
@@ -241,6 +253,9 @@ func contextInReach(fn *ssa.Function) string {
 
 // name is how a message names the scope.
 func (c *checker) name(s *retryscope.Scope) string {
+	if s.Lifecycle {
+		return "long-running loop"
+	}
 	switch s.Kind {
 	case retryscope.Loop:
 		if s.Iterates {
@@ -313,6 +328,9 @@ func (c *checker) report(pos token.Pos, s *retryscope.Scope, format string, args
 func (c *checker) related(s *retryscope.Scope) []analysis.RelatedInformation {
 	if p := s.Pos(); p.IsValid() {
 		r := analysis.RelatedInformation{Pos: p, Message: s.Kind.String()}
+		if s.Lifecycle {
+			r.Message = "long-running loop"
+		}
 		if s.Node != nil {
 			r.End = s.Node.End()
 		}

@@ -36,6 +36,9 @@ func decisions(fn *ssa.Function, in func(*ssa.BasicBlock) bool) []decision {
 			continue
 		}
 		call, success, either := outcome(ifInstr.Cond, in)
+		if call != nil && flow.ID(flow.Callee(call.Common())).Pkg == "context" {
+			continue // ctx.Err() != nil asks whether to stop, it is not the work's outcome
+		}
 		if call != nil && errorsPredicate(unNot(ifInstr.Cond)) && (afterFailure(b, call, fn, in) || !waitsAfter(fn, b.Succs[1-success], in)) {
 			// errors.Is on an error already known to be one: its "no" is another failure. And
 			// going round on one kind of failure is a retry when it waits first; without a wait

@@ -62,7 +62,9 @@
 // c.leastLoaded(); b != nil; b = c.leastLoaded(): failover across brokers), all do one
 // operation per element. A loop that never leaves on success
 // (periodic work on a ticker, a server's accept loop, a heartbeat or session loop that stops
-// only when its context is done or a quit channel closes, whatever it does after an error),
+// only when its context is done or a quit channel closes, whatever it does after an error:
+// such a loop that tries its call again after a failure, waiting first, as a reconnect does,
+// is kept apart in Result.Lifecycles, for nojitter to check that wait),
 // whose exits are shared by success and failure (a stream reader), or that leaves on success
 // only when the call yields nothing (results, err := p.getResults(); if results == nil {
 // break }: a drain), does not retry either, nor does recursion over smaller data. Going

@@ -25,13 +25,17 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 		// Innermost loops claim their syntax first.
 		for i := len(ls) - 1; i >= 0; i-- {
 			l := ls[i]
-			d, ok := retryLoop(fn, l)
+			d, kind := classifyLoop(fn, l)
 			node := st.loopSyntax(fn, l, candidates, taken)
 			if node == nil {
 				continue
 			}
 			taken[node] = true
-			if !ok {
+			if kind == lifecycle {
+				st.lifecycle(fn, l, d, node, candidates)
+				continue
+			}
+			if kind != retrying {
 				continue
 			}
 			s := &Scope{Fn: fn, at: fn, Loop: l, Decisive: d.call}
@@ -58,6 +62,24 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 		scopes = append(scopes, s)
 	}
 	return scopes
+}
+
+// lifecycle records a long-running loop that tries d's call again after it fails (see
+// Result.Lifecycles), with the waits on that failure's side.
+func (st *state) lifecycle(fn *ssa.Function, l *loops.Loop, d decision, node ast.Node, candidates *loopCandidates) {
+	s := &Scope{Fn: fn, at: fn, Loop: l, Decisive: d.call, Lifecycle: true}
+	st.setLoopSyntax(s, node, candidates)
+	s.Calls = slices.Collect(flow.BlockCalls(l.Blocks(fn)))
+	s.Attempts = Bound{Kind: BoundNone}
+	fail := d.block.Succs[1-d.success]
+	s.Wait = st.waitsOf(fn, s.Calls, func(b *ssa.BasicBlock) bool { return l.Contains(b) && fail.Dominates(b) }, l, d.call)
+	s.Wait.Sleeps = slices.DeleteFunc(s.Wait.Sleeps, func(sl Sleep) bool {
+		b := sl.Call.Block()
+		return b == nil || b.Parent() != fn || !fail.Dominates(b)
+	})
+	s.Wait.Kind = combineWaits(s.Wait.Sleeps, 0)
+	s.Deadline = observesDeadline(s.Calls)
+	st.res.Lifecycles = append(st.res.Lifecycles, s)
 }
 
 // loopCandidates are the loop statements and labels of one function's syntax.

@@ -202,6 +202,9 @@ type Scope struct {
 	// Iterates marks the loop of a retry iterator (see Result.IteratorLoops): each yield is
 	// one attempt of the body that ranges over it.
 	Iterates bool
+	// Lifecycle marks a long-running loop that tries a call again after it fails (see
+	// Result.Lifecycles).
+	Lifecycle bool
 	// Poll marks a scope that waits for a condition to hold (a Kubernetes Poll, a Terraform
 	// state refresh) rather than retrying a failure.
 	Poll bool

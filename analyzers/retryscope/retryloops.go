@@ -23,6 +23,22 @@ import (
 // the call must not be made on a different element each time round (iteration over a
 // collection is not retry).
 func retryLoop(fn *ssa.Function, l *loops.Loop) (d decision, ok bool) {
+	d, kind := classifyLoop(fn, l)
+	return d, kind == retrying
+}
+
+// The kinds of loop classifyLoop tells apart.
+const (
+	other     = iota
+	retrying  // a retry loop (retryLoop)
+	lifecycle // a long-running loop that tries a call again after it fails (lifecycleLoop)
+)
+
+// classifyLoop finds what loop l is: a retry loop, with its decision; else a lifecycle, with the
+// decision on the call it tries again after a failure, when it goes round on that failure
+// after a wait (for { conn, err := dial(); if err != nil { sleep(5s); continue }; serve(conn) }:
+// it never leaves on success, but every client of a restarted server comes back at once).
+func classifyLoop(fn *ssa.Function, l *loops.Loop) (decision, int) {
 	ds := decisions(fn, l.Contains)
 	// successExits returns the exits that control reaches from the success side of decision
 	// d without going through the failure side of another test, through a cancellation,
@@ -58,9 +74,16 @@ func retryLoop(fn *ssa.Function, l *loops.Loop) (d decision, ok bool) {
 			}
 		}
 	}
+	var again *decision
 	for _, d := range ds {
 		fail := d.block.Succs[1-d.success]
-		if !l.CanRepeat(fail) || tested[d.call] && !leaves[d.call] {
+		if !l.CanRepeat(fail) {
+			continue
+		}
+		if tested[d.call] && !leaves[d.call] {
+			if again == nil && !d.policy && !iterates(d.call, l) && waitsAfter(fn, fail, l.Contains) {
+				again = &d
+			}
 			continue
 		}
 		onSuccess := successExits(d)
@@ -72,10 +95,13 @@ func retryLoop(fn *ssa.Function, l *loops.Loop) (d decision, ok bool) {
 			}
 		}
 		if distinct && !iterates(d.call, l) {
-			return d, true
+			return d, retrying
 		}
 	}
-	return decision{}, false
+	if again != nil {
+		return *again, lifecycle
+	}
+	return decision{}, other
 }
 
 // cancelled reports whether edge e is taken when the work is called off: it leaves a select

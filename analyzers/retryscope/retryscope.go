@@ -53,6 +53,11 @@ type Result struct {
 	// with Iterates set): where their waits and bounds are written. The bodies of ranges over
 	// them are Iterator scopes in Scopes.
 	IteratorLoops []*Scope
+	// Lifecycles are long-running loops of this package that never leave on success (they
+	// serve, heartbeat, consume until they are stopped) but try a call again after it fails,
+	// waiting first: a reconnect or resubscribe (Loop and Goto scopes with Lifecycle set and
+	// the waits on the failure's side). They are not retry scopes: they are not in Scopes.
+	Lifecycles []*Scope
 
 	reaches  map[*ssa.Function]*Scope             // a scope each function of the package holds or calls into
 	imported map[ssa.CallInstruction]*RetriesFact // calls of other packages' retrying functions

@@ -1,0 +1,133 @@
+package loops
+
+import (
+	"context"
+	"errors"
+	"log"
+	"math/rand/v2"
+	"net"
+	"time"
+)
+
+// Long-running loops: they serve or consume until they are stopped, and connect or subscribe
+// again when that fails. They never leave on success, so they have no attempt cap to check,
+// but a fixed wait before connecting again brings every client of a restarted server back in
+// the same instant.
+
+type feed struct {
+	addr  string
+	quit  chan struct{}
+	conns int
+}
+
+func (f *feed) serve(ctx context.Context, c net.Conn) error {
+	defer c.Close()
+	buf := make([]byte, 4096)
+	for {
+		if _, err := c.Read(buf); err != nil {
+			return err
+		}
+	}
+}
+
+func (f *feed) run(ctx context.Context) {
+	var d net.Dialer
+	for {
+		conn, err := d.DialContext(ctx, "tcp", f.addr)
+		if err != nil {
+			log.Printf("feed %s: dial: %v; again in 5s", f.addr, err)
+			timer := time.NewTimer(5 * time.Second) // want `long-running loop waits a fixed 5s between attempts, so clients that failed together retry together`
+			select {
+			case <-ctx.Done():
+				timer.Stop()
+				return
+			case <-f.quit:
+				timer.Stop()
+				return
+			case <-timer.C:
+			}
+			continue
+		}
+		f.conns++
+		if err := f.serve(ctx, conn); err != nil && !errors.Is(err, net.ErrClosed) {
+			log.Printf("feed %s: %v", f.addr, err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		default:
+		}
+	}
+}
+
+// The same loop with a randomised wait: nothing to report.
+func (f *feed) runJittered(ctx context.Context) {
+	var d net.Dialer
+	for {
+		conn, err := d.DialContext(ctx, "tcp", f.addr)
+		if err != nil {
+			wait := 2*time.Second + time.Duration(rand.Int64N(int64(3*time.Second)))
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(wait):
+			}
+			continue
+		}
+		_ = f.serve(ctx, conn)
+	}
+}
+
+// A poller that waits its interval after each success and backs off on nothing: the
+// interval is not a retry's wait.
+func (f *feed) poll(ctx context.Context, fetch func(context.Context) (int, error)) {
+	ticker := time.NewTicker(time.Minute)
+	defer ticker.Stop()
+	for {
+		n, err := fetch(ctx)
+		if err == nil {
+			log.Printf("feed %s: %d new items", f.addr, n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-ticker.C:
+		}
+	}
+}
+
+// A worker loop that waits a second when no slot is free: the only test of an error is the
+// context's, which asks whether to stop; nothing remote failed.
+type slots struct {
+	free   chan int
+	stopCh chan struct{}
+}
+
+func (s *slots) reserve(ctx context.Context, out chan<- *int) {
+	select {
+	case n := <-s.free:
+		out <- &n
+	case <-ctx.Done():
+		out <- nil
+	}
+}
+
+func (s *slots) poll(ctx context.Context, work func(int)) {
+	reserved := make(chan *int)
+	for {
+		go s.reserve(ctx, reserved)
+		var slot *int
+		select {
+		case <-s.stopCh:
+			return
+		case slot = <-reserved:
+		}
+		if slot == nil {
+			if ctx.Err() == nil {
+				time.Sleep(time.Second)
+			}
+			continue
+		}
+		work(*slot)
+	}
+}
