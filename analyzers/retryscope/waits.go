@@ -19,7 +19,7 @@ func sleeps(calls []ssa.CallInstruction, l *loops.Loop) []Sleep {
 	var out []Sleep
 	for _, c := range calls {
 		d := sleepDuration(c)
-		if d == nil {
+		if _, started := c.(*ssa.Go); started || d == nil {
 			continue
 		}
 		out = append(out, Sleep{Call: c, Duration: d, Kind: delayKind(d, l)})
@@ -311,8 +311,8 @@ func (st *state) waitsOf(fn *ssa.Function, calls []ssa.CallInstruction, in func(
 	extra, unknown := channelWaits(fn, in, l)
 	ss = append(ss, extra...)
 	for _, c := range calls {
-		if sleepDuration(c) != nil || c.Common().StaticCallee() == fn {
-			continue // counted above, or the recursive call of a retrying function
+		if _, started := c.(*ssa.Go); started || sleepDuration(c) != nil || c.Common().StaticCallee() == fn {
+			continue // a goroutine's; counted above; the recursive call of a retrying function
 		}
 		if w := st.calleeWaits(c); w != nil {
 			s := Sleep{Call: c, Kind: w.Kind}
@@ -414,8 +414,8 @@ func (st *state) funcWaits(fn *ssa.Function, depth int) *WaitsFact {
 	ss = append(ss, extra...)
 	if depth < 2 {
 		for _, c := range calls {
-			if sleepDuration(c) != nil {
-				continue
+			if _, started := c.(*ssa.Go); started || sleepDuration(c) != nil {
+				continue // a goroutine's wait (go func() { time.Sleep(d); old.Close() }()) delays nobody
 			}
 			if callee := c.Common().StaticCallee(); callee != nil && callee.Pkg == st.ssaPkg && len(callee.Blocks) > 0 {
 				if w := st.funcWaits(callee, depth+1); w != nil {
