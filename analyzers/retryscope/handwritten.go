@@ -55,6 +55,16 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 			if s.Deadline == DeadlineNone && selectsOnSignal(fn, l.Contains) {
 				s.Deadline = DeadlineContext
 			}
+			if contextVerdict(fn, l) {
+				// if rh.WaitOrSkipRetry(ctx, attempts, err) { goto retry }: a policy handed the
+				// context decides whether to go round, and may wait on it first.
+				if s.Wait.Kind == WaitNone {
+					s.Wait.Kind = WaitUnknown
+				}
+				if s.Deadline == DeadlineNone {
+					s.Deadline = DeadlineContext
+				}
+			}
 			scopes = append([]*Scope{s}, scopes...)
 		}
 	}
@@ -62,6 +72,28 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 		scopes = append(scopes, s)
 	}
 	return scopes
+}
+
+// contextVerdict reports whether loop l goes round on the verdict of a retry policy that is
+// handed a context (see retryPolicy).
+func contextVerdict(fn *ssa.Function, l *loops.Loop) bool {
+	for _, b := range l.Blocks(fn) {
+		if len(b.Instrs) == 0 {
+			continue
+		}
+		ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		call, ok := unNot(ifInstr.Cond).(*ssa.Call)
+		if !ok || !slices.ContainsFunc(call.Call.Args, func(a ssa.Value) bool { return typeis.Context(a.Type()) }) {
+			continue
+		}
+		if _, _, ok := retryPolicy(call, l.Contains); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // lifecycle records a long-running loop that tries d's call again after it fails (see

@@ -81,7 +81,10 @@ func classifyLoop(fn *ssa.Function, l *loops.Loop) (decision, int) {
 			continue
 		}
 		if tested[d.call] && !leaves[d.call] {
-			if again == nil && !d.policy && !iterates(d.call, l) && waitsAfter(fn, fail, l.Contains) {
+			// The failure's own side must wait: not the loop's header, which a failure only
+			// reaches to leave (for err == nil { ...; if err = extend(); err == nil {
+			// timer.Reset(d) } } keeps a lease until it fails).
+			if again == nil && !d.policy && fail != l.Header && !iterates(d.call, l) && waitsAfter(fn, fail, l.Contains) {
 				again = &d
 			}
 			continue

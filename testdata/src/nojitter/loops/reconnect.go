@@ -131,3 +131,30 @@ func (s *slots) poll(ctx context.Context, work func(int)) {
 		work(*slot)
 	}
 }
+
+// Keeping a lease: extend it every interval until an extension fails or the context ends.
+// The timer is reset after a success; a failure leaves.
+type lease struct{ interval time.Duration }
+
+func (l *lease) extend(ctx context.Context, key string) error { return ctx.Err() }
+
+func (l *lease) keep(ctx context.Context, key string, closed chan struct{}) error {
+	var err error
+	for timer := time.NewTimer(l.interval); err == nil; {
+		select {
+		case <-ctx.Done():
+			err = ctx.Err()
+		case <-timer.C:
+			if err = l.extend(ctx, key); err == nil {
+				timer.Reset(l.interval)
+			}
+		case _, ok := <-closed:
+			if !ok {
+				err = errors.New("lease: locker closed")
+			} else {
+				err = l.extend(ctx, key)
+			}
+		}
+	}
+	return err
+}
