@@ -99,6 +99,9 @@ func contextVerdict(fn *ssa.Function, l *loops.Loop) bool {
 // lifecycle records a long-running loop that tries d's call again after it fails (see
 // Result.Lifecycles), with the waits on that failure's side.
 func (st *state) lifecycle(fn *ssa.Function, l *loops.Loop, d decision, node ast.Node, candidates *loopCandidates) {
+	if callee := flow.Callee(d.call.Common()); callee != nil && callee.Name() == "Accept" {
+		return // a server's accept loop: its backoff spares this machine, not a dependency
+	}
 	s := &Scope{Fn: fn, at: fn, Loop: l, Decisive: d.call, Lifecycle: true}
 	st.setLoopSyntax(s, node, candidates)
 	s.Calls = slices.Collect(flow.BlockCalls(l.Blocks(fn)))

@@ -22,6 +22,9 @@ func sleeps(calls []ssa.CallInstruction, l *loops.Loop) []Sleep {
 		if _, started := c.(*ssa.Go); started || d == nil {
 			continue
 		}
+		if n, ok := flow.IntConst(d); ok && n <= 0 {
+			continue // timer.Reset(0): at once, no wait
+		}
 		out = append(out, Sleep{Call: c, Duration: d, Kind: delayKind(d, l)})
 	}
 	return out

@@ -158,3 +158,60 @@ func (l *lease) keep(ctx context.Context, key string, closed chan struct{}) erro
 	}
 	return err
 }
+
+// A server's accept loop backs off on temporary errors: this machine's limits, not a
+// dependency that clients overwhelm together.
+func (f *feed) listen(ctx context.Context, ln net.Listener) error {
+	var delay time.Duration
+	for {
+		conn, err := ln.Accept()
+		if err != nil {
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				if delay == 0 {
+					delay = 5 * time.Millisecond
+				} else {
+					delay = min(2*delay, time.Second)
+				}
+				timer := time.NewTimer(delay)
+				select {
+				case <-timer.C:
+				case <-f.quit:
+					timer.Stop()
+					return nil
+				}
+				continue
+			}
+			return err
+		}
+		go f.serve(ctx, conn)
+	}
+}
+
+// Running a function until it fails, starting again at once when it asks to: Reset(0) is
+// no wait.
+var errResetBackoff = errors.New("reset backoff")
+
+func runF(ctx context.Context, fn func() error, backoff func(int) time.Duration) {
+	attempt := 0
+	timer := time.NewTimer(0)
+	for ctx.Err() == nil {
+		select {
+		case <-timer.C:
+		case <-ctx.Done():
+			timer.Stop()
+			return
+		}
+		err := fn()
+		if errors.Is(err, errResetBackoff) {
+			timer.Reset(0)
+			attempt = 0
+			continue
+		}
+		if err != nil {
+			return
+		}
+		timer.Reset(backoff(attempt))
+		attempt++
+	}
+}
