@@ -76,6 +76,7 @@ func sleepDuration(call ssa.CallInstruction) ssa.Value {
 // from one made inside them, or from time.After, nothing (sleeps counts that call); otherwise
 // one more wait the model cannot see.
 func channelWaits(fn *ssa.Function, in func(*ssa.BasicBlock) bool, l *loops.Loop) (extra []Sleep, unknown int) {
+	seen := make(map[*ssa.Call]bool)
 	wait := func(instr ssa.Instruction, ch ssa.Value) {
 		if !typeis.TimeChan(ch.Type()) {
 			return
@@ -84,9 +85,11 @@ func channelWaits(fn *ssa.Function, in func(*ssa.BasicBlock) bool, l *loops.Loop
 		switch {
 		case maker == nil:
 			unknown++
-		case in(maker.Block()), resetIn(fn, in, maker):
-			// sleeps counts the call that makes or resets the timer in the blocks
+		case in(maker.Block()), resetIn(fn, in, maker), seen[maker]:
+			// sleeps counts the call that makes or resets the timer in the blocks; one
+			// timer received from in several places is one wait
 		default:
+			seen[maker] = true
 			d := maker.Call.Args[0]
 			extra = append(extra, Sleep{Call: maker, Duration: d, Kind: delayKind(d, l)})
 		}
@@ -102,8 +105,11 @@ func channelWaits(fn *ssa.Function, in func(*ssa.BasicBlock) bool, l *loops.Loop
 					wait(x, x.X)
 				}
 			case *ssa.Select:
-				for _, st := range x.States {
-					if st.Dir == types.RecvOnly {
+				if !x.Blocking {
+					continue // select { case <-deadline.C: ...; default: } never waits
+				}
+				for i, st := range x.States {
+					if st.Dir == types.RecvOnly && !(l != nil && leavesOn(x, i, l)) {
 						wait(x, st.Chan)
 					}
 				}
@@ -111,6 +117,33 @@ func channelWaits(fn *ssa.Function, in func(*ssa.BasicBlock) bool, l *loops.Loop
 		}
 	}
 	return extra, unknown
+}
+
+// leavesOn reports whether the case i of select sel leaves loop l (case <-deadline.C: return):
+// a timer received there ends the retries, it is not a wait between them.
+func leavesOn(sel *ssa.Select, i int, l *loops.Loop) bool {
+	for _, ref := range *sel.Referrers() {
+		idx, ok := ref.(*ssa.Extract)
+		if !ok || idx.Index != 0 {
+			continue
+		}
+		for _, r := range *idx.Referrers() {
+			cmp, ok := r.(*ssa.BinOp)
+			if !ok || cmp.Op != token.EQL {
+				continue
+			}
+			if n, ok := flow.IntConst(cmp.Y); !ok || n != int64(i) {
+				continue
+			}
+			for _, u := range *cmp.Referrers() {
+				if ifInstr, ok := u.(*ssa.If); ok {
+					taken := ifInstr.Block().Succs[0]
+					return !l.CanRepeat(taken)
+				}
+			}
+		}
+	}
+	return false
 }
 
 // resetIn reports whether a timer or ticker made by maker is reset in the blocks (the wait
