@@ -3,6 +3,7 @@ package retryscope
 import (
 	"go/ast"
 	"go/token"
+	"go/types"
 	"reflect"
 	"slices"
 	"strings"
@@ -75,7 +76,7 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 }
 
 // contextVerdict reports whether loop l goes round on the verdict of a retry policy that is
-// handed a context (see retryPolicy).
+// handed a context and judges a call made in the loop (see retryPolicy).
 func contextVerdict(fn *ssa.Function, l *loops.Loop) bool {
 	for _, b := range l.Blocks(fn) {
 		if len(b.Instrs) == 0 {
@@ -89,17 +90,34 @@ func contextVerdict(fn *ssa.Function, l *loops.Loop) bool {
 		if !ok || !slices.ContainsFunc(call.Call.Args, func(a ssa.Value) bool { return typeis.Context(a.Type()) }) {
 			continue
 		}
-		if _, _, ok := retryPolicy(call, l.Contains); ok {
+		// It judges a call of this loop, and one of its sides goes round.
+		if _, _, ok := retryPolicy(call, l.Contains); ok && (l.CanRepeat(b.Succs[0]) || l.CanRepeat(b.Succs[1])) {
 			return true
 		}
 	}
 	return false
 }
 
+// accepts reports whether call takes the next incoming connection of a listener: a method
+// Accept whose first result is a connection (it has a RemoteAddr method), as net.Listener's.
+func accepts(call ssa.CallInstruction) bool {
+	callee := flow.Callee(call.Common())
+	if callee == nil || callee.Name() != "Accept" {
+		return false
+	}
+	res := callee.Signature().Results()
+	if res.Len() == 0 {
+		return false
+	}
+	obj, _, _ := types.LookupFieldOrMethod(res.At(0).Type(), true, callee.Pkg(), "RemoteAddr")
+	_, isMethod := obj.(*types.Func)
+	return isMethod
+}
+
 // lifecycle records a long-running loop that tries d's call again after it fails (see
 // Result.Lifecycles), with the waits on that failure's side.
 func (st *state) lifecycle(fn *ssa.Function, l *loops.Loop, d decision, node ast.Node, candidates *loopCandidates) {
-	if callee := flow.Callee(d.call.Common()); callee != nil && callee.Name() == "Accept" {
+	if accepts(d.call) {
 		return // a server's accept loop: its backoff spares this machine, not a dependency
 	}
 	s := &Scope{Fn: fn, at: fn, Loop: l, Decisive: d.call, Lifecycle: true}

@@ -31,7 +31,7 @@ func retryLoop(fn *ssa.Function, l *loops.Loop) (d decision, ok bool) {
 const (
 	other     = iota
 	retrying  // a retry loop (retryLoop)
-	lifecycle // a long-running loop that tries a call again after it fails (lifecycleLoop)
+	lifecycle // a long-running loop that tries a call again after it fails (Result.Lifecycles)
 )
 
 // classifyLoop finds what loop l is: a retry loop, with its decision; else a lifecycle, with the
@@ -162,15 +162,8 @@ func cancelled(e loops.Edge) bool {
 // testsCase reports whether block b ends in a test of which case of a select was chosen, idx
 // being the chosen case's index.
 func testsCase(b *ssa.BasicBlock, idx *ssa.Extract) bool {
-	if len(b.Instrs) == 0 || len(b.Succs) != 2 {
-		return false
-	}
-	ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
-	if !ok {
-		return false
-	}
-	cmp, ok := ifInstr.Cond.(*ssa.BinOp)
-	return ok && cmp.Op == token.EQL && cmp.X == idx
+	cmp := equality(b)
+	return cmp != nil && cmp.Op == token.EQL && cmp.X == idx
 }
 
 // panics reports whether block b ends in a panic.
@@ -443,15 +436,8 @@ func untilDry(a ssa.Value, call ssa.CallInstruction, l *loops.Loop) bool {
 	}
 	// The loop leaves when the candidate is nil.
 	for _, b := range l.Blocks(call.Parent()) {
-		if len(b.Instrs) == 0 {
-			continue
-		}
-		ifs, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
-		if !ok {
-			continue
-		}
-		cmp, ok := ifs.Cond.(*ssa.BinOp)
-		if !ok || (cmp.Op != token.NEQ && cmp.Op != token.EQL) {
+		cmp := equality(b)
+		if cmp == nil {
 			continue
 		}
 		if !(cmp.X == phi && flow.IsNil(cmp.Y) || cmp.Y == phi && flow.IsNil(cmp.X)) {

@@ -215,3 +215,25 @@ func runF(ctx context.Context, fn func() error, backoff func(int) time.Duration)
 		attempt++
 	}
 }
+
+// An API's Accept is a remote call like any other: a loop that accepts invitations as they
+// come and waits a fixed time after a failure is reported.
+type invitations struct{ base string }
+
+func (i *invitations) Accept(ctx context.Context) (string, error) { return i.base, ctx.Err() }
+
+func (f *feed) acceptInvites(ctx context.Context, inv *invitations) {
+	for {
+		id, err := inv.Accept(ctx)
+		if err != nil {
+			log.Printf("invitations: %v", err)
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(10 * time.Second): // want `long-running loop waits a fixed 10s between attempts, so clients that failed together retry together`
+			}
+			continue
+		}
+		log.Printf("accepted invitation %s", id)
+	}
+}
