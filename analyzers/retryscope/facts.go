@@ -127,16 +127,27 @@ func (st *state) exportRetries() {
 			inner[at] = s
 		}
 	}
-	// Through calls, until nothing changes.
+	// Through calls, until nothing changes. Which functions run detached, and which go
+	// statements are not waited for, is worked out once, not on every round.
+	detached := make(map[*ssa.Function]bool, len(st.funcs))
+	apart := make(map[*ssa.Go]bool)
+	for _, fn := range st.funcs {
+		detached[fn] = flow.Detached(fn)
+		for call := range flow.Calls(fn) {
+			if g, ok := call.(*ssa.Go); ok {
+				apart[g] = !flow.Awaited(g)
+			}
+		}
+	}
 	for range 8 {
 		changed := false
 		for _, fn := range st.funcs {
 			r := root(fn)
-			if retries[r] != nil || flow.Detached(fn) {
+			if retries[r] != nil || detached[fn] {
 				continue
 			}
 			for call := range flow.Calls(fn) {
-				if g, ok := call.(*ssa.Go); ok && !flow.Awaited(g) || retries[r] != nil {
+				if g, ok := call.(*ssa.Go); ok && apart[g] || retries[r] != nil {
 					continue // a goroutine started here and not waited for retries on its own
 				}
 				callee := call.Common().StaticCallee()
