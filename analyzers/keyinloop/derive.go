@@ -23,8 +23,6 @@ import (
 // reconciler): there is no statement before the first run to move the key to, so the fix
 // derives the key from what the framework delivers again with the same identity.
 
-const idempotencyPath = "github.com/idemlint/idemlint/runtime/idempotency"
-
 // frameworkScope returns the innermost of the scopes that a framework runs again, or nil.
 func frameworkScope(enclosing []*retryscope.Scope) *retryscope.Scope {
 	for _, s := range enclosing {
@@ -63,9 +61,9 @@ func (c *checker) deriveFix(call inspector.Cursor, s *retryscope.Scope) (analysi
 	if id == nil || id.Expr == "" {
 		return analysis.SuggestedFix{}, false
 	}
-	target := ast.Expr(call.Node().(*ast.CallExpr))
+	target, parent := ast.Expr(call.Node().(*ast.CallExpr)), call.Parent().Node()
 	if sc, ok := stringOf(call); ok {
-		target = sc
+		target, parent = sc, call.Parent().Parent().Parent().Node()
 	}
 	if !isString(c.pass.TypesInfo.TypeOf(target)) {
 		return analysis.SuggestedFix{}, false
@@ -78,21 +76,21 @@ func (c *checker) deriveFix(call inspector.Cursor, s *retryscope.Scope) (analysi
 	if file == nil {
 		return analysis.SuggestedFix{}, false
 	}
-	// The runtime's import first: the same edit in every fix, so that fixes applied together
-	// coalesce it (see diff.Merge).
-	idem, imports := edit.AddImport(c.pass.Fset, c.pass.Pkg, file, idempotencyPath)
+	w := edit.NewWriter(c.pass, file)
 	text := strings.ReplaceAll(id.Expr, "$v", v.Name())
 	names := make([]string, 0, len(id.Imports))
 	for name := range id.Imports {
 		names = append(names, name)
 	}
 	slices.Sort(names)
+	var imports []analysis.TextEdit
 	for _, name := range names {
-		local, edits := edit.AddImport(c.pass.Fset, c.pass.Pkg, file, id.Imports[name])
+		local, edits := edit.Import(c.pass.TypesInfo, c.pass.Pkg, file, id.Imports[name], nil, target.Pos())
 		text = strings.ReplaceAll(text, "{"+name+"}", local)
 		imports = append(imports, edits...)
 	}
-	derived := fmt.Sprintf("%s.DeriveKey(%s, %q)", idem, text, c.purpose(s))
+	derived, edits := w.DeriveKey(text, c.purpose(s), target.Pos(), parent)
+	imports = append(edits, imports...)
 	return analysis.SuggestedFix{
 		Message:   "Derive the key from " + id.What,
 		TextEdits: append(imports, analysis.TextEdit{Pos: target.Pos(), End: target.End(), NewText: []byte(derived)}),

@@ -45,10 +45,13 @@
 // A scope that a framework runs again (a Temporal or Cadence activity, the handler of a
 // message that a broker delivers again, a Kubernetes reconciler, see retryscope) has no
 // statement before its first run. There the fix derives the key from what stays the same
-// across runs, with this project's runtime, where a variable holding it is in view:
+// across runs, where a variable holding it is in view: the identity and the key's purpose,
 //
-//	req.Header.Set("Idempotency-Key", idempotency.DeriveKey(
-//		activity.GetInfo(ctx).WorkflowExecution.ID+"/"+activity.GetInfo(ctx).ActivityID, "ChargeCard"))
+//	req.Header.Set("Idempotency-Key",
+//		activity.GetInfo(ctx).WorkflowExecution.ID+"/"+activity.GetInfo(ctx).ActivityID+":ChargeCard")
+//
+// which is the value this project's idempotency.DeriveKey(identity, "ChargeCard") returns;
+// the fix writes that call where the module already requires the runtime.
 //
 // from the message ID for Pub/Sub and SQS, the topic, partition and offset for Kafka, the
 // task ID for asynq, the UID and generation of the object a reconciler fetched. Where none

@@ -53,7 +53,8 @@ func (c *checker) fix(call inspector.Cursor, s *retryscope.Scope) (analysis.Sugg
 	expr := call.Node().(*ast.CallExpr)
 
 	msg := "Move key creation before the retry " + noun(s)
-	if v, ok := c.defines(stmt, expr); ok && c.movable(stmt, s, v) && c.pure(valueOf(stmt), expr) {
+	if v, ok := c.defines(stmt, expr); ok && c.movable(stmt, s, v) && c.pure(valueOf(stmt), expr) &&
+		edit.Movable(c.pass.TypesInfo, c.pass.Pkg, stmt, s.Stmt.Pos()) {
 		if text, del, ok := edit.CutStmt(fset, stmt, src); ok {
 			return analysis.SuggestedFix{
 				Message:   msg,
@@ -62,7 +63,7 @@ func (c *checker) fix(call inspector.Cursor, s *retryscope.Scope) (analysis.Sugg
 		}
 	}
 	// Hoist the call alone into a new variable.
-	if c.usesScopeState(expr, s) {
+	if c.usesScopeState(expr, s) || !edit.Movable(c.pass.TypesInfo, c.pass.Pkg, expr, s.Stmt.Pos()) {
 		return analysis.SuggestedFix{}, false
 	}
 	if tv, ok := c.pass.TypesInfo.Types[expr]; !ok || tv.Type == nil {
@@ -213,7 +214,7 @@ func (c *checker) movable(stmt ast.Stmt, s *retryscope.Scope, vars []*types.Var)
 			return false
 		}
 		defining := !isAssign || assign.Tok == token.DEFINE
-		if defining && c.nameTaken(v.Name(), s.Stmt.Pos()) {
+		if defining && !edit.Free(c.pass.Pkg, v.Name(), s.Stmt.Pos()) {
 			return false
 		}
 		if !defining && v.Pos() >= s.Stmt.Pos() {
@@ -274,15 +275,4 @@ func (c *checker) assignedIn(v *types.Var, node ast.Node, except ast.Stmt) bool 
 		return !found
 	})
 	return found
-}
-
-// nameTaken reports whether name resolves to something at pos (other than the universe), so
-// that declaring it there would clash or shadow.
-func (c *checker) nameTaken(name string, pos token.Pos) bool {
-	scope := c.pass.Pkg.Scope().Innermost(pos)
-	if scope == nil {
-		return true
-	}
-	_, obj := scope.LookupParent(name, pos)
-	return obj != nil && obj.Parent() != types.Universe
 }

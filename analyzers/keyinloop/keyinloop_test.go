@@ -4,12 +4,11 @@ import (
 	"path/filepath"
 	"testing"
 
-	"golang.org/x/tools/go/analysis/analysistest"
-
+	"github.com/idemlint/idemlint/analyzers/internal/checktest"
 	"github.com/idemlint/idemlint/analyzers/keyinloop"
 )
 
 func TestKeyInLoop(t *testing.T) {
 	testdata, _ := filepath.Abs("../../testdata")
-	analysistest.RunWithSuggestedFixes(t, testdata, keyinloop.Analyzer, "keyinloop/...")
+	checktest.Run(t, testdata, keyinloop.Analyzer, "keyinloop/...")
 }

@@ -43,12 +43,16 @@
 // runtime/retry, which jitters, caps and observes the context by default.
 //
 // The suggested fix, where a hand loop sleeps a fixed or growing duration (time.Sleep(d),
-// time.After(d), time.NewTimer(d), t.Reset(d)), wraps the duration in the runtime's full
-// jitter, adding the import:
+// time.After(d), time.NewTimer(d), t.Reset(d)), gives the wait full jitter, a random duration
+// in [0, d). It builds in the module as it is: where the module does not require this
+// project's runtime, with math/rand/v2 (rand.N for a positive constant, which panics on zero,
+// so the float form for a value that may be zero):
 //
-//	time.Sleep(retry.FullJitter(backoff))
+//	time.Sleep(rand.N(2 * time.Second))
+//	time.Sleep(time.Duration(rand.Float64() * float64(backoff)))
 //
-// where retry is github.com/idemlint/idemlint/runtime/retry; where one library option or field
+// and where it does, with the runtime's time.Sleep(retry.FullJitter(backoff)). Imports are
+// added under a name that nothing hides at the wait. Where one library option or field
 // turns jitter off, it turns it on (retry-go DelayType(CombineDelay(d, RandomDelay)), cenkalti
 // RandomizationFactor: backoff.DefaultRandomizationFactor, sethvargo WithFullJitter, a
 // wait.Backoff's Jitter: 1.0, retryablehttp's LinearJitterBackoff). Cap and deadline findings

@@ -5,10 +5,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/ast/inspector"
 
 	"github.com/idemlint/idemlint/analyzers/internal/edit"
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
@@ -16,10 +14,8 @@ import (
 	"github.com/idemlint/idemlint/analyzers/retryscope"
 )
 
-const runtimeRetry = "github.com/idemlint/idemlint/runtime/retry"
-
 // wrapSleep wraps the duration of a standard wait (time.Sleep, time.After, time.NewTimer, a
-// timer's Reset) in the runtime's full jitter, importing the runtime.
+// timer's Reset) in full jitter: the runtime's where the module has it, math/rand's otherwise.
 func (c *checker) wrapSleep(sl retryscope.Sleep) (analysis.SuggestedFix, bool) {
 	if sl.Duration == nil {
 		return analysis.SuggestedFix{}, false
@@ -38,12 +34,15 @@ func (c *checker) wrapSleep(sl retryscope.Sleep) (analysis.SuggestedFix, bool) {
 		return analysis.SuggestedFix{}, false
 	}
 	file := syntax.File(c.pass, call.Pos())
-	text, ok := edit.Source(c.pass, call.Args[0])
-	if file == nil || !ok {
+	if file == nil {
 		return analysis.SuggestedFix{}, false
 	}
-	name, edits := edit.AddImport(c.pass.Fset, c.pass.Pkg, file, runtimeRetry)
-	edits = append(edits, analysis.TextEdit{Pos: call.Args[0].Pos(), End: call.Args[0].End(), NewText: []byte(name + ".FullJitter(" + text + ")")})
+	w := edit.NewWriter(c.pass, file)
+	text, edits, ok := w.Jitter(call.Args[0])
+	if !ok {
+		return analysis.SuggestedFix{}, false
+	}
+	edits = append(edits, analysis.TextEdit{Pos: call.Args[0].Pos(), End: call.Args[0].End(), NewText: []byte(text)})
 	return analysis.SuggestedFix{Message: "Add full jitter to the wait", TextEdits: edits}, true
 }
 
@@ -70,8 +69,8 @@ func (c *checker) libraryFix(s *retryscope.Scope, set *retryscope.Setting) (anal
 			edits = replace(call.Args[0], q+".DefaultRandomizationFactor")
 		}
 	case "ExponentialBackOff.RandomizationFactor": // cenkalti/backoff: the field's 0
-		if v, q, ok := c.storedValue(set.Pos); ok {
-			edits = replace(v, q+".DefaultRandomizationFactor")
+		if v, q, imps, ok := c.storedValue(set.Pos); ok {
+			edits = append(imps, replace(v, edit.Qualify(q, "DefaultRandomizationFactor"))...)
 		}
 	case "NewExponential", "NewFibonacci", "NewConstant": // sethvargo: wrap in WithFullJitter
 		call, q, ok := c.optionCall(set.Pos)
@@ -82,14 +81,14 @@ func (c *checker) libraryFix(s *retryscope.Scope, set *retryscope.Setting) (anal
 			edits = replace(call, fmt.Sprintf("%s.WithFullJitter(%s)", q, text))
 		}
 	case "Backoff.Jitter": // k8s wait.Backoff: Jitter: 0 -> 1.0
-		if v, _, ok := c.storedValue(set.Pos); ok {
+		if v, _, _, ok := c.storedValue(set.Pos); ok {
 			edits = replace(v, "1.0")
 		}
 	case "Backoff{}": // k8s wait.Backoff literal without Jitter
 		edits = c.addField(set.Pos, "Jitter: 1.0")
 	case "Client.Backoff": // retryablehttp: Backoff: DefaultBackoff -> LinearJitterBackoff
-		if v, q, ok := c.storedValue(set.Pos); ok {
-			edits = replace(v, q+".LinearJitterBackoff")
+		if v, q, imps, ok := c.storedValue(set.Pos); ok {
+			edits = append(imps, replace(v, edit.Qualify(q, "LinearJitterBackoff"))...)
 		}
 	}
 	if len(edits) == 0 {
@@ -134,66 +133,46 @@ func qualifier(pass *analysis.Pass, e ast.Expr) (string, bool) {
 }
 
 // storedValue returns the expression stored into a field at pos (a composite literal's
-// key: value, or an assignment to the field), and the qualifier of the literal's type or of
-// the value itself.
-func (c *checker) storedValue(pos token.Pos) (ast.Expr, string, bool) {
+// key: value, or an assignment to the field), and the name by which the file refers, where
+// that expression stands, to the package of the struct type (importing it when it must).
+func (c *checker) storedValue(pos token.Pos) (ast.Expr, string, []analysis.TextEdit, bool) {
 	for cur := range c.insp.Root().Preorder((*ast.KeyValueExpr)(nil), (*ast.AssignStmt)(nil)) {
+		var value, structExpr ast.Expr
 		switch n := cur.Node().(type) {
 		case *ast.KeyValueExpr:
 			if n.Colon != pos {
 				continue
 			}
-			if lit, ok := cur.Parent().Node().(*ast.CompositeLit); ok {
-				if q, ok := qualifier(c.pass, lit.Type); ok {
-					return n.Value, q, true
-				}
+			lit, ok := cur.Parent().Node().(*ast.CompositeLit)
+			if !ok {
+				return nil, "", nil, false
 			}
-			q, _ := qualifier(c.pass, n.Value)
-			return n.Value, q, true
+			value, structExpr = n.Value, lit
 		case *ast.AssignStmt:
-			if n.TokPos != pos || len(n.Rhs) != 1 {
+			if n.TokPos != pos || len(n.Rhs) != 1 || len(n.Lhs) != 1 {
 				continue
 			}
-			q, ok := qualifier(c.pass, n.Rhs[0])
+			sel, ok := ast.Unparen(n.Lhs[0]).(*ast.SelectorExpr)
 			if !ok {
-				q, ok = typeQualifier(c.pass, c.insp, n.Lhs[0])
+				return nil, "", nil, false
 			}
-			return n.Rhs[0], q, ok
+			value, structExpr = n.Rhs[0], sel.X
+		default:
+			continue
 		}
-	}
-	return nil, "", false
-}
-
-// typeQualifier returns the name by which the file refers to the package of x's struct type
-// (x is a field selection such as b.RandomizationFactor).
-func typeQualifier(pass *analysis.Pass, insp *inspector.Inspector, x ast.Expr) (string, bool) {
-	sel, ok := x.(*ast.SelectorExpr)
-	if !ok {
-		return "", false
-	}
-	t := pass.TypesInfo.TypeOf(sel.X)
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := types.Unalias(t).(*types.Named)
-	if !ok || n.Obj().Pkg() == nil {
-		return "", false
-	}
-	file := syntax.File(pass, x.Pos())
-	if file == nil {
-		return "", false
-	}
-	for _, imp := range file.Imports {
-		if pn, ok := pass.TypesInfo.Implicits[imp].(*types.PkgName); ok && pn.Imported() == n.Obj().Pkg() {
-			return pn.Name(), true
+		t := c.pass.TypesInfo.TypeOf(structExpr)
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
 		}
-		if imp.Name != nil {
-			if pn, ok := pass.TypesInfo.Defs[imp.Name].(*types.PkgName); ok && pn.Imported() == n.Obj().Pkg() {
-				return pn.Name(), true
-			}
+		named, ok := types.Unalias(t).(*types.Named)
+		file := syntax.File(c.pass, value.Pos())
+		if !ok || named.Obj().Pkg() == nil || file == nil {
+			return nil, "", nil, false
 		}
+		name, edits := edit.Import(c.pass.TypesInfo, c.pass.Pkg, file, named.Obj().Pkg().Path(), nil, value.Pos())
+		return value, name, edits, true
 	}
-	return "", false
+	return nil, "", nil, false
 }
 
 // addField adds a field to the composite literal whose Lbrace is at pos.
@@ -203,21 +182,11 @@ func (c *checker) addField(pos token.Pos, field string) []analysis.TextEdit {
 		if lit.Lbrace != pos {
 			continue
 		}
-		if len(lit.Elts) == 0 {
-			return []analysis.TextEdit{{Pos: lit.Rbrace, End: lit.Rbrace, NewText: []byte(field)}}
+		src, _ := c.pass.ReadFile(c.pass.Fset.File(pos).Name())
+		if e, ok := edit.AddField(c.pass.Fset, src, lit, field); ok {
+			return []analysis.TextEdit{e}
 		}
-		if _, ok := lit.Elts[0].(*ast.KeyValueExpr); !ok {
-			return nil // positional fields: leave it to the user
-		}
-		last := lit.Elts[len(lit.Elts)-1]
-		fset := c.pass.Fset
-		if fset.Position(last.End()).Line == fset.Position(lit.Rbrace).Line {
-			return []analysis.TextEdit{{Pos: last.End(), End: last.End(), NewText: []byte(", " + field)}}
-		}
-		// One field per line: a new line before the closing brace, whose line is indented one
-		// tab less than the fields.
-		tabs := max(fset.Position(last.Pos()).Column-1, 1)
-		return []analysis.TextEdit{{Pos: lit.Rbrace, End: lit.Rbrace, NewText: []byte("\t" + field + ",\n" + strings.Repeat("\t", tabs-1))}}
+		return nil
 	}
 	return nil
 }

@@ -39,43 +39,21 @@ func (c *checker) literal(o *remote.Origin) (*ast.CompositeLit, bool) {
 
 // addTimeout returns the fix that adds a Timeout field to the client literal lit.
 func (c *checker) addTimeout(lit *ast.CompositeLit) (analysis.SuggestedFix, bool) {
-	for _, e := range lit.Elts {
-		if _, ok := e.(*ast.KeyValueExpr); !ok {
-			return analysis.SuggestedFix{}, false // positional fields: leave it to a human
-		}
-	}
 	file := syntax.File(c.pass, lit.Pos())
 	tf := c.pass.Fset.File(lit.Pos())
 	if file == nil || tf == nil {
 		return analysis.SuggestedFix{}, false
 	}
-	timeName, edits := edit.AddImport(c.pass.Fset, c.pass.Pkg, file, "time")
+	src, _ := c.pass.ReadFile(tf.Name())
+	timeName, edits := edit.Import(c.pass.TypesInfo, c.pass.Pkg, file, "time", nil, lit.Rbrace)
 	field := "Timeout: " + Render(time.Duration(Default), timeName)
-	switch {
-	case len(lit.Elts) == 0:
-		edits = append(edits, analysis.TextEdit{Pos: lit.Rbrace, End: lit.Rbrace, NewText: []byte(field)})
-	case tf.Line(lit.Elts[len(lit.Elts)-1].End()) == tf.Line(lit.Rbrace):
-		last := lit.Elts[len(lit.Elts)-1]
-		edits = append(edits, analysis.TextEdit{Pos: last.End(), End: last.End(), NewText: []byte(", " + field)})
-	default:
-		// One field per line: a new line before the closing brace, indented like the last field.
-		src, err := c.pass.ReadFile(tf.Name())
-		if err != nil || tf.Size() != len(src) {
-			return analysis.SuggestedFix{}, false
-		}
-		last := lit.Elts[len(lit.Elts)-1]
-		start := tf.LineStart(tf.Line(last.Pos()))
-		so := tf.Offset(start)
-		indent := ""
-		for i := so; i < len(src) && (src[i] == '\t' || src[i] == ' '); i++ {
-			indent += string(src[i])
-		}
-		at := tf.LineStart(tf.Line(lit.Rbrace))
-		edits = append(edits, analysis.TextEdit{Pos: at, End: at, NewText: []byte(indent + field + ",\n")})
+	add, ok := edit.AddField(c.pass.Fset, src, lit, field)
+	if !ok {
+		return analysis.SuggestedFix{}, false
 	}
 	return analysis.SuggestedFix{
-		Message:   "Add Timeout: " + Render(time.Duration(Default), timeName) + " to the client",
-		TextEdits: edits,
+		Message:   "Add " + field + " to the client",
+		TextEdits: append(edits, add),
 	}, true
 }
 
@@ -113,18 +91,6 @@ func (c *checker) declaredWith(pos token.Pos) (*ast.CompositeLit, bool) {
 		}
 	}
 	return nil, false
-}
-
-// hasField reports whether the composite literal lit sets the field name.
-func hasField(lit *ast.CompositeLit, name string) bool {
-	for _, e := range lit.Elts {
-		if kv, ok := e.(*ast.KeyValueExpr); ok {
-			if id, ok := kv.Key.(*ast.Ident); ok && id.Name == name {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // Render writes d as idiomatic Go using the time package named pkg: "30 * time.Second",

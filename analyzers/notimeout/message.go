@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/idemlint/idemlint/analyzers/internal/edit"
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 	"github.com/idemlint/idemlint/analyzers/remote"
@@ -38,7 +39,7 @@ func (c *checker) reportClient(g *group) {
 	rel.given(o)
 	d := analysis.Diagnostic{Pos: o.Pos, Message: msg, Related: rel}
 	if lit, ok := c.literal(o); ok && typeis.Named(c.pass.TypesInfo.TypeOf(lit), "net/http", "Client") {
-		if hasField(lit, "Timeout") {
+		if edit.HasField(lit, "Timeout") {
 			return // Timeout: 0 written out: no timeout on purpose
 		}
 		d.Pos, d.End = lit.Pos(), lit.End()

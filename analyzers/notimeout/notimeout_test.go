@@ -8,8 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/tools/go/analysis/analysistest"
-
+	"github.com/idemlint/idemlint/analyzers/internal/checktest"
 	"github.com/idemlint/idemlint/analyzers/notimeout"
 )
 
@@ -57,7 +56,7 @@ func TestNoTimeout(t *testing.T) {
 	}
 	// An SDK's own package: its client's methods calling each other are not uses of it.
 	pkgs = append(pkgs, "github.com/minio/minio-go/v7")
-	checkRelated(t, analysistest.RunWithSuggestedFixes(t, testdata, notimeout.Analyzer, pkgs...))
+	checkRelated(t, checktest.Run(t, testdata, notimeout.Analyzer, pkgs...))
 }
 
 func TestDefaultFlagRejects(t *testing.T) {

@@ -73,11 +73,12 @@
 //     around such a client is reported: each of its calls makes a new key.
 //
 // The suggested fix, when the request is made in view (http.NewRequest*,
-// retryablehttp.NewRequest*, resty's R()), makes a key once before the retry scope, with the
-// runtime's idempotency.NewKey (or uuid.NewString when the file imports google/uuid), and sets
-// it on the request right after the request is made and its error checked:
+// retryablehttp.NewRequest*, resty's R()), makes a key once before the retry scope, with
+// uuid.NewString when the file imports google/uuid, the runtime's idempotency.NewKey where the
+// module requires the runtime, and crypto/rand.Text (Go 1.24) otherwise, and sets it on the
+// request right after the request is made and its error checked:
 //
-//	idempotencyKey := idempotency.NewKey()
+//	idempotencyKey := rand.Text()
 //	for attempt := 0; attempt < 3; attempt++ {
 //		req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/v1/charges", body)
 //		if err != nil {

@@ -3,8 +3,8 @@ package unkeyedretry
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
-	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -16,9 +16,7 @@ import (
 )
 
 const (
-	idempotencyPath = "github.com/idemlint/idemlint/runtime/idempotency"
-	uuidPath        = "github.com/google/uuid"
-	header          = `"Idempotency-Key"`
+	header = `"Idempotency-Key"`
 )
 
 // fix makes a key once, before the retry scope, and sets it on the request right after the
@@ -52,20 +50,33 @@ func (c *checker) fix(o *op, s *retryscope.Scope) (analysis.SuggestedFix, bool) 
 		}
 		where = cur
 	}
-	gen, edits := c.generator(file)
-
+	w := edit.NewWriter(c.pass, file)
+	var edits []analysis.TextEdit
 	// The key: made before the scope when the request is made on every attempt, inline
-	// otherwise.
-	key := gen
+	// otherwise (keyAt writes it where it is used).
+	keyAt := func(pos token.Pos) (string, bool) {
+		gen, more, ok := w.NewKey(pos)
+		edits = append(edits, more...)
+		return gen, ok
+	}
 	if s.Kind != retryscope.Client && s.Contains(where.Node().Pos()) {
 		if !c.beforeScope(where, s) {
 			return analysis.SuggestedFix{}, false
 		}
-		key = edit.FreshName(c.pass.Pkg, s.Stmt, "idempotencyKey")
+		gen, ok := keyAt(s.Stmt.Pos())
+		if !ok {
+			return analysis.SuggestedFix{}, false
+		}
+		key := edit.FreshName(c.pass.Pkg, s.Stmt, "idempotencyKey")
 		edits = append(edits, edit.InsertBefore(c.pass.Fset, s.Stmt.Pos(), key+" := "+gen))
+		keyAt = func(token.Pos) (string, bool) { return key, true }
 	}
 
 	if chain != nil {
+		key, ok := keyAt(chain.End())
+		if !ok {
+			return analysis.SuggestedFix{}, false
+		}
 		edits = append(edits, analysis.TextEdit{Pos: chain.End(), End: chain.End(), NewText: fmt.Appendf(nil, ".SetHeader(%s, %s)", header, key)})
 		return analysis.SuggestedFix{Message: "Send an idempotency key made once before the retries", TextEdits: edits}, true
 	}
@@ -89,29 +100,14 @@ func (c *checker) fix(o *op, s *retryscope.Scope) (analysis.SuggestedFix, bool) 
 	if next := nextStmt(stmtCur); next != nil && checksErr(next, assign.Lhs[1]) {
 		anchor = next
 	}
+	key, ok := keyAt(anchor.End())
+	if !ok {
+		return analysis.SuggestedFix{}, false
+	}
 	indent := strings.Repeat("\t", max(c.pass.Fset.Position(assign.Pos()).Column-1, 0))
 	set := fmt.Sprintf("\n%s%s.Header.Set(%s, %s)", indent, req.Name, header, key)
 	edits = append(edits, analysis.TextEdit{Pos: anchor.End(), End: anchor.End(), NewText: []byte(set)})
 	return analysis.SuggestedFix{Message: "Send an idempotency key made once before the retries", TextEdits: edits}, true
-}
-
-// generator returns the expression that makes a key in file: uuid.NewString() when the file
-// imports google/uuid, the runtime's idempotency.NewKey() otherwise (with the edits importing
-// it).
-func (c *checker) generator(file *ast.File) (string, []analysis.TextEdit) {
-	for _, spec := range file.Imports {
-		if p, err := strconv.Unquote(spec.Path.Value); err == nil && p == uuidPath {
-			name := "uuid"
-			if spec.Name != nil {
-				name = spec.Name.Name
-			}
-			if name != "_" && name != "." {
-				return name + ".NewString()", nil
-			}
-		}
-	}
-	name, edits := edit.AddImport(c.pass.Fset, c.pass.Pkg, file, idempotencyPath)
-	return name + ".NewKey()", edits
 }
 
 // beforeScope reports whether a statement inserted before the scope's statement is in scope

@@ -6,12 +6,13 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
+	"github.com/idemlint/idemlint/analyzers/internal/checktest"
 	"github.com/idemlint/idemlint/analyzers/unkeyedretry"
 )
 
 func TestUnkeyedRetry(t *testing.T) {
 	testdata, _ := filepath.Abs("../../testdata")
-	analysistest.RunWithSuggestedFixes(t, testdata, unkeyedretry.Analyzer, "unkeyedretry/loops", "unkeyedretry/libs", "unkeyedretry/clients", "unkeyedretry/keyed", "unkeyedretry/sdk", "unkeyedretry/usesdk", "unkeyedretry/frameworks",
+	checktest.Run(t, testdata, unkeyedretry.Analyzer, "unkeyedretry/loops", "unkeyedretry/shadow", "unkeyedretry/libs", "unkeyedretry/clients", "unkeyedretry/keyed", "unkeyedretry/sdk", "unkeyedretry/usesdk", "unkeyedretry/frameworks",
 		"github.com/hashicorp/go-retryablehttp") // a client's own API: its callers decide
 }
 
