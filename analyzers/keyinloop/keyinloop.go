@@ -12,6 +12,7 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/internal/docs"
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/guard"
 	"github.com/idemlint/idemlint/analyzers/internal/report"
 	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
 	"github.com/idemlint/idemlint/analyzers/internal/syntax"
@@ -27,7 +28,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:      docs.MustExtract(doc, "keyinloop"),
 	URL:      docs.URL("keyinloop"),
 	Requires: []*analysis.Analyzer{retryscope.Analyzer, keys.Analyzer, ssapkg.Analyzer, inspect.Analyzer},
-	Run:      run,
+	Run:      guard.Run("keyinloop", run),
 }
 
 type checker struct {

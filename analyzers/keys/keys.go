@@ -14,6 +14,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/config"
 	"github.com/idemlint/idemlint/analyzers/internal/docs"
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/guard"
 	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
 )
 
@@ -29,7 +30,7 @@ var Analyzer = &analysis.Analyzer{
 	Requires:   []*analysis.Analyzer{ssapkg.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
 	FactTypes:  []analysis.Fact{new(GeneratorFact), new(SinkParamFact), new(MintsFact)},
-	Run:        run,
+	Run:        guard.Run("keys", run),
 }
 
 var (

@@ -14,6 +14,7 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/internal/docs"
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/guard"
 	"github.com/idemlint/idemlint/analyzers/internal/report"
 	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
 	"github.com/idemlint/idemlint/analyzers/internal/syntax"
@@ -29,7 +30,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:      docs.MustExtract(doc, "nestedretry"),
 	URL:      docs.URL("nestedretry"),
 	Requires: []*analysis.Analyzer{retryscope.Analyzer, ssapkg.Analyzer, inspect.Analyzer},
-	Run:      run,
+	Run:      guard.Run("nestedretry", run),
 }
 
 type checker struct {

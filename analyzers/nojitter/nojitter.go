@@ -14,6 +14,7 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/internal/docs"
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/guard"
 	"github.com/idemlint/idemlint/analyzers/internal/report"
 	"github.com/idemlint/idemlint/analyzers/internal/syntax"
 	"github.com/idemlint/idemlint/analyzers/internal/testcode"
@@ -30,7 +31,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:      docs.MustExtract(doc, "nojitter"),
 	URL:      docs.URL("nojitter"),
 	Requires: []*analysis.Analyzer{retryscope.Analyzer, remote.Analyzer, inspect.Analyzer},
-	Run:      run,
+	Run:      guard.Run("nojitter", run),
 }
 
 type checker struct {

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/ast/inspector"
 
 	"github.com/idemlint/idemlint/analyzers/internal/docs"
+	"github.com/idemlint/idemlint/analyzers/internal/guard"
 	"github.com/idemlint/idemlint/analyzers/internal/report"
 	"github.com/idemlint/idemlint/analyzers/internal/syntax"
 	"github.com/idemlint/idemlint/analyzers/internal/testcode"
@@ -25,7 +26,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:      docs.MustExtract(doc, "notimeout"),
 	URL:      docs.URL("notimeout"),
 	Requires: []*analysis.Analyzer{remote.Analyzer, inspect.Analyzer},
-	Run:      run,
+	Run:      guard.Run("notimeout", run),
 }
 
 // Default is the timeout the suggested fix gives a client (-notimeout.default).

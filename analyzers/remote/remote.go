@@ -14,6 +14,7 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/internal/docs"
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/guard"
 	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
 )
 
@@ -29,7 +30,7 @@ var Analyzer = &analysis.Analyzer{
 	Requires:   []*analysis.Analyzer{ssapkg.Analyzer, ssapkg.Stores},
 	ResultType: reflect.TypeFor[*Result](),
 	FactTypes:  []analysis.Fact{new(ParamFact), new(ResultFact)},
-	Run:        run,
+	Run:        guard.Run("remote", run),
 }
 
 var reportCalls bool

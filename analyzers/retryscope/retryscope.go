@@ -18,6 +18,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/config"
 	"github.com/idemlint/idemlint/analyzers/internal/docs"
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/guard"
 	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
 )
 
@@ -33,7 +34,7 @@ var Analyzer = &analysis.Analyzer{
 	Requires:   []*analysis.Analyzer{ssapkg.Analyzer, ssapkg.Stores, inspect.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
 	FactTypes:  []analysis.Fact{new(HelperFact), new(RetriesFact), new(IteratorFact), new(WaitsFact), new(FrameworkFact)},
-	Run:        run,
+	Run:        guard.Run("retryscope", run),
 }
 
 var (

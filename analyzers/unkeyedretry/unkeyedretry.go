@@ -19,6 +19,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/config"
 	"github.com/idemlint/idemlint/analyzers/internal/docs"
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/guard"
 	"github.com/idemlint/idemlint/analyzers/internal/report"
 	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
 	"github.com/idemlint/idemlint/analyzers/internal/syntax"
@@ -36,7 +37,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:       docs.URL("unkeyedretry"),
 	Requires:  []*analysis.Analyzer{retryscope.Analyzer, keys.Analyzer, remote.Analyzer, ssapkg.Analyzer, inspect.Analyzer},
 	FactTypes: []analysis.Fact{new(SendsFact)},
-	Run:       run,
+	Run:       guard.Run("unkeyedretry", run),
 }
 
 var (
