@@ -15,6 +15,9 @@ import (
 	"github.com/idemlint/idemlint/analyzers/remote"
 )
 
+// maxMessage is the length a message keeps within, where a shorter form says enough.
+const maxMessage = 120
+
 // Messages name the call, why nothing bounds it and what a stalled peer does to it, with one
 // piece of advice when there is a line-local one; where the client was built, where the
 // context was made and the function that passes its context on are Related positions.
@@ -23,16 +26,31 @@ import (
 // request without a deadline through it, with the fix when the client is a composite literal.
 func (c *checker) reportClient(g *group) {
 	o, first := g.origin, g.calls[0]
-	msg := fmt.Sprintf("%s has no %s, so a stalled server hangs %s, whose request has no deadline",
-		c.client(o), o.Field, c.name(first.Func))
+	others := ""
 	switch n := len(g.calls) - 1; {
 	case n == 1:
-		msg += " (and 1 other call)"
+		others = " (and 1 other call)"
 	case n > 1:
-		msg += fmt.Sprintf(" (and %d other calls)", n)
+		others = fmt.Sprintf(" (and %d other calls)", n)
+	}
+	msg := fmt.Sprintf("%s has no %s, so a stalled server hangs %s, whose request has no deadline%s",
+		c.client(o), o.Field, c.name(first.Func), others)
+	if len(msg) > maxMessage {
+		msg = fmt.Sprintf("%s has no %s, so a stalled server hangs %s%s", c.client(o), o.Field, c.name(first.Func), others)
+	}
+	if g.byDefault {
+		// A library's default: its callers' contexts are all that bound the calls.
+		plain := *o
+		plain.Fallback = false
+		msg = fmt.Sprintf("%s has no %s by default, so %s%s can hang unless callers set deadlines",
+			c.client(&plain), o.Field, c.sender(first), others)
 	}
 	var rel related
 	for _, call := range g.calls {
+		if call.Timeout.Status == remote.Unknown {
+			rel.add(call.Pos(), "%s sends a request with its caller's context through it", c.sender(call))
+			continue
+		}
 		rel.add(call.Pos(), "%s sends %s through it", c.name(call.Func), request(call.Timeout))
 		rel.source(call.Timeout.Context)
 	}
@@ -73,6 +91,10 @@ func (c *checker) message(call *remote.Call) string {
 	t := call.Timeout
 	name, fn := c.name(call.Func), call.Instr.Parent()
 	hangs := ", so " + consequence(call)
+	if k := t.Context.Kind; call.Via != nil && (k == remote.Background || k == remote.TODO) && contextParam(fn) != "" {
+		// The caller's context is at hand and dropped.
+		return fmt.Sprintf("%s's context has no deadline%s; pass %s, not %s", name, hangs, contextParam(fn), k)
+	}
 	switch {
 	case call.Via != nil && call.Via.Client != "" && t.Client != nil:
 		// The client handed to the function is the line to change.
@@ -86,7 +108,7 @@ func (c *checker) message(call *remote.Call) string {
 	case call.Kind == remote.HTTP && t.Context.Kind == remote.NewRequest && contextParam(fn) != "":
 		// The caller's context is at hand: the request is the line to change.
 		return fmt.Sprintf("%s's request has no context%s; make it with http.NewRequestWithContext and %s", name, hangs, contextParam(fn))
-	case call.Via != nil && t.Request:
+	case call.Via != nil && call.Via.Request:
 		return fmt.Sprintf("%s passes a request without a deadline to %s%s", name, call.Via.Callee, hangs)
 	case call.Via != nil:
 		return fmt.Sprintf("%s passes a context without a deadline to %s%s", name, call.Via.Callee, hangs)
@@ -181,6 +203,10 @@ func (c *checker) client(o *remote.Origin) string {
 	if o.Fallback {
 		def = "default "
 	}
+	switch {
+	case o.CopyOf != "":
+		return "this " + def + "copy of " + o.CopyOf
+	}
 	switch o.Kind {
 	case remote.Default:
 		if o.Fallback {
@@ -193,6 +219,19 @@ func (c *checker) client(o *remote.Origin) string {
 		return fmt.Sprintf("the %szero %s in field %s", def, o.Type, o.Name)
 	}
 	return "this " + def + o.Type
+}
+
+// sender names the function that makes call: the method or function of the package around
+// it (for a call in a function literal, the function that holds the literal).
+func (c *checker) sender(call *remote.Call) string {
+	fn := call.Instr.Parent()
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	if obj, ok := fn.Object().(*types.Func); ok {
+		return c.name(obj)
+	}
+	return fn.Name()
 }
 
 // name is how messages name a function.

@@ -61,11 +61,14 @@ type checker struct {
 	lits  map[token.Pos]inspector.Cursor // *ast.CompositeLit by Lbrace
 }
 
-// A group is the calls sending requests without a deadline through one client the package
-// builds: reported once, at the client.
+// A group is the calls sending requests through one client without a timeout that the
+// package builds: reported once, at the client. Calls whose context is their caller's are in
+// the group when the client is a library's default (remote.Timeout.Owned); byDefault says
+// that all of them are.
 type group struct {
-	origin *remote.Origin
-	calls  []*remote.Call
+	origin    *remote.Origin
+	calls     []*remote.Call
+	byDefault bool
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -81,18 +84,30 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	var groups []*group
 	byOrigin := make(map[token.Pos]*group)
+	// A library's default client is reported where it is made, with every call through it.
+	defaults := make(map[token.Pos]bool)
 	for _, call := range res.Calls {
-		if call.Timeout.Status != remote.Unbounded || call.Stream || call.Contract.Kind != 0 || call.Loopback || testcode.At(c.pass, call.Pos()) {
+		if call.Timeout.Owned(pass.Pkg) {
+			defaults[call.Timeout.Client.Pos] = true
+		}
+	}
+	for _, call := range res.Calls {
+		owned := call.Timeout.Owned(pass.Pkg)
+		if call.Timeout.Status != remote.Unbounded && !owned || call.Stream || call.Contract.Kind != 0 || call.Loopback || testcode.At(c.pass, call.Pos()) {
 			continue
 		}
-		if o := call.Timeout.Client; call.Kind == remote.HTTP && (call.Via == nil || call.Via.Client != "") && o != nil && grouped(o) && !testcode.At(c.pass, o.Pos) {
+		if o := call.Timeout.Client; (call.Kind == remote.HTTP || owned) && (call.Via == nil || call.Via.Client != "") && o != nil && (owned || grouped(o) || defaults[o.Pos]) && !testcode.At(c.pass, o.Pos) {
 			g := byOrigin[o.Pos]
 			if g == nil {
-				g = &group{origin: o}
+				g = &group{origin: o, byDefault: true}
 				byOrigin[o.Pos] = g
 				groups = append(groups, g)
 			}
 			g.calls = append(g.calls, call)
+			g.byDefault = g.byDefault && owned
+			continue
+		}
+		if c.coveredByClient(call) {
 			continue
 		}
 		c.reportCall(call)
@@ -101,6 +116,21 @@ func run(pass *analysis.Pass) (any, error) {
 		c.reportClient(g)
 	}
 	return nil, nil
+}
+
+// coveredByClient reports whether call passes a context without a deadline to a function that
+// sends through a library's default client without a timeout (Passed.Owned), which is
+// reported where the library makes it, and the caller had no context of its own to pass: the
+// client is the cause. A caller that drops the context it was given is still reported.
+func (c *checker) coveredByClient(call *remote.Call) bool {
+	if call.Via == nil || call.Via.Owned == "" || contextParam(call.Instr.Parent()) != "" {
+		return false
+	}
+	switch call.Timeout.Context.Kind {
+	case remote.Background, remote.TODO:
+		return true
+	}
+	return false
 }
 
 // grouped reports whether calls through a client from o are reported at o: a client the

@@ -433,6 +433,14 @@ func (w *walker) fieldsSet(a ssa.Value, t *objType, origin *Origin, depth int) v
 				continue
 			}
 			if load, ok := r.Val.(*ssa.UnOp); ok && load.Op == token.MUL {
+				if isDefaultClientLoad(load.X) && t == httpClient && !w.st.defaultTouched {
+					// A copy of http.DefaultClient (c := *http.DefaultClient): its settings,
+					// no Timeout, then what is set on the copy.
+					if origin != nil {
+						origin.CopyOf = "http.DefaultClient"
+					}
+					continue
+				}
 				if lit, ok := load.X.(*ssa.Alloc); ok && lit.Comment == "complit" {
 					if lit.Pos().IsValid() && origin != nil {
 						origin.Pos, origin.Alloc = lit.Pos(), lit
@@ -549,6 +557,17 @@ func globalID(g *ssa.Global) flow.FuncID {
 		return flow.FuncID{Pkg: obj.Pkg().Path(), Name: obj.Name()}
 	}
 	return flow.FuncID{}
+}
+
+// isDefaultClientLoad reports whether v is the value of http.DefaultClient (a load of the
+// variable).
+func isDefaultClientLoad(v ssa.Value) bool {
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return false
+	}
+	g, ok := load.X.(*ssa.Global)
+	return ok && isDefaultClient(g)
 }
 
 func isDefaultClient(g *ssa.Global) bool {

@@ -40,6 +40,11 @@ type Passed struct {
 	Client  string
 	Context SourceKind
 	src     Source // with Client, in this package: where the request is made
+	// Owned is set when the remote call goes through a client or dialer that the function's
+	// package builds without a timeout as its default (Timeout.Owned), described as the report
+	// does ("the http.Client made at client.go:34"): that client is the cause, reported
+	// there, not the context a caller passes.
+	Owned string
 }
 
 func (*ParamFact) AFact() {}
@@ -59,7 +64,11 @@ func (f *ParamFact) String() string {
 			parts = append(parts, fmt.Sprintf("the %s of parameter %d to %s at %s, without a deadline", p.Client, p.Index, p.Name, p.At))
 			continue
 		}
-		parts = append(parts, fmt.Sprintf("%s of parameter %d to %s at %s", what, p.Index, p.Name, p.At))
+		through := ""
+		if p.Owned != "" {
+			through = " through " + p.Owned
+		}
+		parts = append(parts, fmt.Sprintf("%s of parameter %d to %s at %s%s", what, p.Index, p.Name, p.At, through))
 	}
 	return "passes " + strings.Join(parts, ", ")
 }
@@ -147,9 +156,15 @@ func (st *state) summarise(calls []*Call) map[*ssa.Function]bool {
 		if t.ParamClient != "" {
 			p.Client, p.Context, p.src = t.ParamClient, t.Context.Kind, t.Context
 		}
+		if t.Owned(st.pass.Pkg) {
+			p.Owned = t.Client.describe(st.pass.Fset, token.NoPos)
+		}
 		if c.Via != nil {
 			// Passed on to a function that passes it on: the remote call is its.
 			p.Callee, p.At = c.Via.Callee, c.Via.At
+			if p.Owned == "" {
+				p.Owned = c.Via.Owned
+			}
 		} else {
 			pos := st.pass.Fset.Position(c.Pos())
 			p.Callee, p.At = flow.Name(c.Func, st.pass.Pkg), fmt.Sprintf("%s:%d", filepath.Base(pos.Filename), pos.Line)
@@ -333,7 +348,6 @@ func (st *state) via(call ssa.CallInstruction) *Call {
 			v = w.ctx(common.Args[p.Index], nil)
 		}
 		c := &Call{Instr: call, Func: fn, Kind: p.Kind, Name: p.Name, Via: &p, Timeout: v.timeout()}
-		c.Timeout.Request = p.Request
 		st.setContract(c, callee.Name())
 		if best == nil || c.Timeout.Status == Unbounded && best.Timeout.Status != Unbounded {
 			best = c

@@ -105,19 +105,42 @@ type Timeout struct {
 	// takes none.
 	Context Source
 	// Client is the http.Client, net.Dialer or tls.Dialer the call goes through, when the model
-	// knows where it is built and that it has no timeout.
+	// knows where it is built and that it has no timeout: for an Unbounded call, and for an
+	// Unknown one whose context is the caller's (Param), which then alone bounds the call.
 	Client *Origin
 	// Param is, for an Unknown status that only depends on the caller, the index among the
 	// function's SSA parameters (the receiver first) of the parameter whose context decides;
 	// -1 otherwise.
 	Param int
-	// Request is set when the context that decides is an *http.Request's: the parameter
-	// Param's, or, for a call Via a function, the argument's.
+	// Request is set when the context that decides is the one of parameter Param, an
+	// *http.Request. (For a call Via a function, Via.Request says whether the function takes a
+	// request or a context.)
 	Request bool
 	// ParamClient is set, for an Unknown status that only depends on the caller, when what
 	// decides is the client or dialer of parameter Param, of this type ("http.Client"): the
 	// request sent through it has no deadline, and Context says why.
 	ParamClient string
+}
+
+// Owned reports whether a call that only its caller's context bounds (Status Unknown, Param
+// set) goes through an HTTP client without a timeout that pkg builds as its default: a
+// composite literal, new(T), a copy of http.DefaultClient, a zero variable or field, or a
+// constructor's result, in a package that is not a command. Such a library's callers are
+// unknown, so their contexts guarantee nothing: notimeout reports the client once, where it is
+// made, and the callers of the functions that send through it are not the cause
+// (Passed.Owned). Dialers are not owned: the system's connect timeout bounds a dial.
+func (t Timeout) Owned(pkg *types.Package) bool {
+	if t.Status != Unknown || t.Param < 0 || t.Client == nil || pkg.Name() == "main" {
+		return false
+	}
+	if t.Client.Type != httpClient.display && t.Client.Type != retryableClient.display {
+		return false
+	}
+	switch t.Client.Kind {
+	case Local, ZeroVar, ZeroField, Constructor:
+		return t.Client.Pos.IsValid()
+	}
+	return false
 }
 
 // SourceKind says where the context of a call without a deadline comes from.
@@ -223,6 +246,9 @@ type Origin struct {
 	Pos token.Pos
 	// Alloc is the allocation of a Local origin.
 	Alloc *ssa.Alloc
+	// CopyOf names what a Local origin is a copy of: "http.DefaultClient" for
+	// c := *http.DefaultClient.
+	CopyOf string
 	// Name is the constructor's or variable's name ("http.DefaultClient",
 	// "cleanhttp.DefaultClient", the field name).
 	Name string

@@ -29,6 +29,9 @@ func (o *Origin) describe(fset *token.FileSet, from token.Pos) string {
 	case ZeroField:
 		return fmt.Sprintf("the zero %s in field %s (%s)", o.Type, o.Name, at)
 	}
+	if o.CopyOf != "" {
+		return fmt.Sprintf("the copy of %s made at %s", o.CopyOf, at)
+	}
 	return fmt.Sprintf("the %s made at %s", o.Type, at)
 }
 
@@ -102,7 +105,11 @@ func (c *Call) summary(fset *token.FileSet) string {
 			case t.ParamClient != "":
 				kind = "client"
 			}
-			fmt.Fprintf(&b, " (%s from parameter %d)", kind, t.Param)
+			through := ""
+			if t.Client != nil {
+				through = "; through " + t.Client.describe(fset, c.Pos())
+			}
+			fmt.Fprintf(&b, " (%s from parameter %d%s)", kind, t.Param, through)
 		}
 	}
 	return b.String()

@@ -74,6 +74,9 @@ func either(a, b verdict) verdict {
 		}
 		return a
 	case b.k == vParam && a.k == vUnbounded:
+		if b.obj == nil && a.origin != nil {
+			b.origin = a.origin // a client without a timeout: only the caller's context bounds the call
+		}
 		return b
 	case a.k != vUnbounded || b.k != vUnbounded:
 		return unknown // one side unknown, or both the caller's
@@ -101,6 +104,8 @@ func (v verdict) timeout() Timeout {
 		t.Param, t.Request = v.param, v.req
 		if v.obj != nil {
 			t.ParamClient, t.Context = v.obj.display, v.src
+		} else {
+			t.Client = v.origin
 		}
 	}
 	return t

@@ -24,7 +24,7 @@ func buildHTTPClient(insecure bool) (*http.Client, error) {
 
 // A retrying client: its HTTPClient is cleanhttp's, without a Timeout.
 func newRetryableClient() *retryablehttp.Client {
-	rc := retryablehttp.NewClient()
+	rc := retryablehttp.NewClient() // related "ctors.go:73: Client.Do sends a request without a context through it" "ctors.go:69: http.NewRequest gives the request no context" "ctors.go:82: Client.Do sends a request without a context through it" "ctors.go:78: retryablehttp.NewRequest gives the request no context" "ctors.go:149: notifyWithin sends a request with its caller's context through it" // want `this retryablehttp.Client has no HTTPClient.Timeout, so a stalled server hangs Client.Do \(and 2 other calls\)`
 	rc.RetryMax = 10
 	rc.RetryWaitMin = 100 * time.Millisecond
 	return rc
@@ -70,7 +70,7 @@ func (u *Uploader) Upload(url string) error {
 	if err != nil {
 		return err
 	}
-	_, err = u.hc.Do(req) // related "ctors.go:27: retryablehttp.NewClient returns a retryablehttp.Client with no HTTPClient.Timeout" "ctors.go:69: http.NewRequest gives the request no context" // want `this retryablehttp.Client has no HTTPClient.Timeout and the request has no context, so a stalled server hangs this call`
+	_, err = u.hc.Do(req)
 	return err
 }
 
@@ -79,7 +79,7 @@ func notify(url string) error {
 	if err != nil {
 		return err
 	}
-	_, err = newRetryableClient().Do(req) // related "ctors.go:27: retryablehttp.NewClient returns a retryablehttp.Client with no HTTPClient.Timeout" "ctors.go:78: retryablehttp.NewRequest gives the request no context" // want `this retryablehttp.Client has no HTTPClient.Timeout and the request has no context`
+	_, err = newRetryableClient().Do(req)
 	return err
 }
 
@@ -139,6 +139,8 @@ func standardTimed(url string) error {
 	return err
 }
 
+// Its caller's context is the only bound, through the package's retrying client: a library's
+// default client, counted in the finding at newRetryableClient.
 func notifyWithin(ctx context.Context, url string) error {
 	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodPost, url, nil)
 	if err != nil {

@@ -37,7 +37,7 @@ func clientDo(ctx context.Context) { // want clientDo:`passes the context of par
 	c.Do(req2) // want `HTTP call http.Client.Do \(PATCH\): bounded by context.WithTimeout`
 
 	req3, _ := http.NewRequestWithContext(ctx, "GET", "https://example.com", nil)
-	c.Do(req3) // want `HTTP call http.Client.Do \(GET\): unknown \(context from parameter 0\)`
+	c.Do(req3) // want `HTTP call http.Client.Do \(GET\): unknown \(context from parameter 0; through the http.Client made at line 27\)`
 
 	req4 := req.WithContext(context.TODO())
 	http.DefaultClient.Do(req4) // want `HTTP call http.Client.Do \(POST\): unbounded \(http.DefaultClient; context from context.TODO\(\)\)`
@@ -54,7 +54,7 @@ func helperRequest() {
 
 func handler(w http.ResponseWriter, r *http.Request) { // want handler:`passes the request context of parameter 1 to http.Client.Do at calls.go:57`
 	out, _ := http.NewRequestWithContext(r.Context(), "GET", "https://example.com", nil)
-	http.DefaultClient.Do(out) // want `HTTP call http.Client.Do \(GET\): unknown \(request from parameter 1\)`
+	http.DefaultClient.Do(out) // want `HTTP call http.Client.Do \(GET\): unknown \(request from parameter 1; through http.DefaultClient\)`
 }
 
 func dials(ctx context.Context) { // want dials:`passes the context of parameter 0 to net.Dialer.DialContext at calls.go:67`
@@ -64,7 +64,7 @@ func dials(ctx context.Context) { // want dials:`passes the context of parameter
 	d := &net.Dialer{Timeout: time.Second}
 	d.DialContext(context.Background(), "tcp", "example.com:80") // want `dial call net.Dialer.DialContext: bounded by net.Dialer.Timeout`
 	var zero net.Dialer
-	zero.DialContext(ctx, "tcp", "example.com:80") // want `dial call net.Dialer.DialContext: unknown \(context from parameter 0\)`
+	zero.DialContext(ctx, "tcp", "example.com:80") // want `dial call net.Dialer.DialContext: unknown \(context from parameter 0; through the net.Dialer made at line 66\)`
 	tls.Dial("tcp", "example.com:443", nil)        // want `dial call tls.Dial: unbounded \(no context\)`
 	td := &tls.Dialer{NetDialer: d}
 	td.Dial("tcp", "example.com:443") // want `dial call tls.Dialer.Dial: bounded by tls.Dialer.NetDialer \(net.Dialer.Timeout\)`

@@ -21,12 +21,12 @@ func (c *Client) Hello(ctx context.Context, name string) error { // want Hello:`
 
 func Fetch(ctx context.Context, url string) error { // want Fetch:`passes the context of parameter 0 to http.Client.Do at facts.go:24`
 	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
-	_, err := http.DefaultClient.Do(req) // want `HTTP call http.Client.Do \(GET\): unknown \(context from parameter 0\)`
+	_, err := http.DefaultClient.Do(req) // want `HTTP call http.Client.Do \(GET\): unknown \(context from parameter 0; through http.DefaultClient\)`
 	return err
 }
 
 func Send(req *http.Request) error { // want Send:`passes the request context of parameter 0 to http.Client.Do at facts.go:29`
-	_, err := http.DefaultClient.Do(req) // want `HTTP call http.Client.Do: unknown \(request from parameter 0\)`
+	_, err := http.DefaultClient.Do(req) // want `HTTP call http.Client.Do: unknown \(request from parameter 0; through http.DefaultClient\)`
 	return err
 }
 
