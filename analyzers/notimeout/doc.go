@@ -80,6 +80,16 @@
 // composite literal, new(http.Client), a zero variable or field) is reported once, at the
 // client, naming the first call that sends a request without a deadline and how many
 // others do: that is the line that must change, and adding a Timeout there fixes every call.
+//
+// A library's default client is reported the same way: a package that is not a command and
+// builds an http.Client (or a go-retryablehttp client) without a Timeout (a composite literal,
+// new, a copy of http.DefaultClient, a zero field, a constructor's result), through which it
+// sends requests with its caller's context, gets one finding at the client, "by default"
+// (users may replace it through an option or a field, but the default is what most of them
+// run): a library's callers are unknown, so their contexts guarantee nothing. Its callers are
+// then not reported for the context.Background() they pass, unless they drop a context they
+// were given; a request made without any context is still reported where it is made.
+//
 // Everything else is reported at the call. The message names the call, why nothing bounds it
 // and what a stalled peer does to it; the places involved (where the client or dialer is
 // built, where the context or request is made, the function that passes its context on, the
