@@ -19,6 +19,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
 	"github.com/idemlint/idemlint/analyzers/internal/syntax"
 	"github.com/idemlint/idemlint/analyzers/internal/testcode"
+	"github.com/idemlint/idemlint/analyzers/remote"
 	"github.com/idemlint/idemlint/analyzers/retryscope"
 )
 
@@ -70,8 +71,8 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	// Scopes of this package inside another scope.
 	for _, s := range res.Scopes {
-		if s.Kind.FromFramework() || s.Poll {
-			continue // the framework's; a poll for a state, whose errors end it
+		if s.Kind.FromFramework() || s.Poll || s.Reach == remote.ReachLocal {
+			continue // the framework's; a poll for a state, whose errors end it; a local retry
 		}
 		anchor, pos := c.anchor(s)
 		if anchor == nil {
@@ -89,10 +90,12 @@ func run(pass *analysis.Pass) (any, error) {
 			inner, fact := res.Reached(call)
 			var l layer
 			switch {
-			case inner != nil && inner.Poll:
+			case inner != nil && (inner.Poll || inner.Reach == remote.ReachLocal):
 				continue
 			case inner != nil:
 				l = layer{name: c.callName(call), attempts: inner.Attempts, scope: inner}
+			case fact != nil && fact.Local:
+				continue // it retries something local (a lock file): no remote call multiplies
 			case fact != nil:
 				l = layer{name: c.callName(call), attempts: fact.Attempts}
 			default:
@@ -146,7 +149,7 @@ func (c *checker) outer(anchor ssa.Instruction, inner *retryscope.Scope, self *s
 			return nil // a framework's redelivery around a call that retries: the framework's policy
 		case self != nil && s.Fn == self:
 			continue
-		case s.Polls():
+		case s.Polls(), s.Reach == remote.ReachLocal:
 			return nil
 		case s.Attempts.Kind == retryscope.BoundConst && s.Attempts.N <= 1:
 			return nil

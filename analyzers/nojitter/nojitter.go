@@ -61,8 +61,8 @@ func run(pass *analysis.Pass) (any, error) {
 		switch {
 		case s.Kind.FromFramework():
 			continue // the framework's retry policy, not the code's (see Scope.Framework)
-		case c.localOnly(s):
-			continue // waiting for a process on this machine (a server it just started)
+		case s.Reach == remote.ReachLocal || c.localOnly(s):
+			continue // a local retry (a lock file, an OS call), or waiting for a process on this machine
 		case testcode.At(pass, s.Pos()):
 			continue // tests wait as they please
 		case (s.Kind == retryscope.Callback || s.Kind == retryscope.Client) && s.Func != nil && s.Func.Pkg() == pass.Pkg:
@@ -92,7 +92,7 @@ func run(pass *analysis.Pass) (any, error) {
 	// Long-running loops (they stop when told to, by design) that reconnect or resubscribe
 	// after a failure: only how they wait before trying again.
 	for _, s := range res.Lifecycles {
-		if !c.localOnly(s) && !testcode.At(pass, s.Pos()) {
+		if s.Reach != remote.ReachLocal && !c.localOnly(s) && !testcode.At(pass, s.Pos()) {
 			c.checkSleeps(s)
 		}
 	}

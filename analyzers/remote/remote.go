@@ -29,7 +29,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:        docs.URL("remote"),
 	Requires:   []*analysis.Analyzer{ssapkg.Analyzer, ssapkg.Stores},
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(ParamFact), new(ResultFact)},
+	FactTypes:  []analysis.Fact{new(ParamFact), new(ResultFact), new(ReachFact)},
 	Run:        guard.Run("remote", run),
 }
 
@@ -45,6 +45,7 @@ type Result struct {
 	byInstr map[ssa.CallInstruction]*Call
 	sends   []*Send
 	sendBy  map[ssa.CallInstruction]*Send
+	reach   *reacher
 }
 
 // Of returns the remote call made by instr, or nil when instr is not one.
@@ -85,10 +86,16 @@ type state struct {
 
 func run(pass *analysis.Pass) (any, error) {
 	res := &Result{byInstr: make(map[ssa.CallInstruction]*Call), sendBy: make(map[ssa.CallInstruction]*Send)}
-	if ssapkg.IsStd(pass) || !importsRemote(pass.Pkg) {
-		return res, nil // fast path: nothing here can leave the process
+	if ssapkg.IsStd(pass) {
+		return res, nil
 	}
 	ssaRes := pass.ResultOf[ssapkg.Analyzer].(*buildssa.SSA)
+	res.reach = &reacher{pass: pass, pkg: ssaRes.Pkg, remote: make(map[ssa.CallInstruction]bool), imported: make(map[*types.Func]*ReachFact)}
+	if !importsRemote(pass.Pkg) {
+		// Fast path: nothing here can leave the process but through what it calls dynamically.
+		res.reach.compute(ssapkg.AllFuncs(ssaRes))
+		return res, nil
+	}
 	st := &state{
 		pass:          pass,
 		pkg:           ssaRes.Pkg,
@@ -122,6 +129,10 @@ func run(pass *analysis.Pass) (any, error) {
 	st.exportFacts()
 
 	st.sends(res, funcs)
+	for _, c := range res.Calls {
+		res.reach.remote[c.Instr] = true
+	}
+	res.reach.compute(funcs)
 
 	sort.SliceStable(res.Calls, func(i, j int) bool { return res.Calls[i].Pos() < res.Calls[j].Pos() })
 	sort.SliceStable(res.sends, func(i, j int) bool { return res.sends[i].Instr.Pos() < res.sends[j].Instr.Pos() })

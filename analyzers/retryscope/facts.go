@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/remote"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -32,6 +33,9 @@ type RetriesFact struct {
 	Attempts Bound
 	Where    string
 	Via      string
+	// Local says that the attempts retried stay in the process (a lock file, an OS call; see
+	// Scope.Reach): not a layer of retries of a remote dependency.
+	Local bool
 }
 
 func (*RetriesFact) AFact() {}
@@ -40,6 +44,9 @@ func (f *RetriesFact) String() string {
 	s := fmt.Sprintf("retries: %s, attempts=%s", f.Where, f.Attempts)
 	if f.Via != "" {
 		s += " via " + f.Via
+	}
+	if f.Local {
+		s += " (local)"
 	}
 	return s
 }
@@ -122,8 +129,8 @@ func (st *state) exportRetries() {
 			// the framework retries, not the function holding the scope; a poll waits
 		}
 		at := root(s.at)
-		if retries[at] == nil {
-			retries[at] = &RetriesFact{Attempts: s.Attempts, Where: st.where(s)}
+		if retries[at] == nil || retries[at].Local && s.Reach != remote.ReachLocal {
+			retries[at] = &RetriesFact{Attempts: s.Attempts, Where: st.where(s), Local: s.Reach == remote.ReachLocal}
 			inner[at] = s
 		}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/loops"
+	"github.com/idemlint/idemlint/analyzers/remote"
 )
 
 // Kind says how a scope repeats its work.
@@ -188,6 +189,11 @@ type Scope struct {
 	Decisive ssa.CallInstruction
 	// Calls are the calls the scope repeats, in hand-written scopes and known callbacks.
 	Calls []ssa.CallInstruction
+	// Reach says whether an attempt may leave the process (the remote model's answer for the
+	// decisive call of a hand-written scope, for every call of a callback): a retry protects a
+	// remote dependency, and a scope whose attempts stay local (a lock file, a local listener,
+	// an OS call) is not the herd that jitter and a single retry layer protect against.
+	Reach remote.Reach
 
 	Attempts Bound
 	Wait     Wait

@@ -20,6 +20,8 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/guard"
 	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
+	"github.com/idemlint/idemlint/analyzers/remote"
 )
 
 //go:embed doc.go
@@ -31,7 +33,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:       "retryscope",
 	Doc:        docs.MustExtract(doc, "retryscope"),
 	URL:        docs.URL("retryscope"),
-	Requires:   []*analysis.Analyzer{ssapkg.Analyzer, ssapkg.Stores, inspect.Analyzer},
+	Requires:   []*analysis.Analyzer{ssapkg.Analyzer, ssapkg.Stores, inspect.Analyzer, remote.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
 	FactTypes:  []analysis.Fact{new(HelperFact), new(RetriesFact), new(IteratorFact), new(WaitsFact), new(FrameworkFact)},
 	Run:        guard.Run("retryscope", run),
@@ -186,6 +188,7 @@ func run(pass *analysis.Pass) (any, error) {
 		st.callScopes(fn)
 	}
 	st.frameworkScopes()
+	st.setReach(pass.ResultOf[remote.Analyzer].(*remote.Result))
 	st.exportRetries()
 	st.exportWaits()
 
@@ -216,6 +219,56 @@ func (st *state) add(s *Scope) {
 			st.res.whole[s.Fn] = append(st.res.whole[s.Fn], s)
 		}
 	}
+}
+
+// setReach says of every scope whether its attempts may leave the process (Scope.Reach): a
+// self-retrying client's do; otherwise whether one of the fallible calls the scope repeats (its
+// decisive call, and every call that returns an error: the attempt's work, not its logging)
+// may; a callback the model cannot see may do anything.
+func (st *state) setReach(rem *remote.Result) {
+	clients := make(map[ssa.CallInstruction]bool) // calls through self-retrying clients: remote by the tables
+	for _, s := range st.res.Scopes {
+		if s.Kind == Client && s.Site != nil {
+			clients[s.Site] = true
+		}
+	}
+	reach := func(c ssa.CallInstruction) remote.Reach {
+		if clients[c] {
+			return remote.ReachRemote
+		}
+		return rem.Reach(c)
+	}
+	for _, list := range [][]*Scope{st.res.Scopes, st.res.IteratorLoops, st.res.Lifecycles} {
+		for _, s := range list {
+			switch {
+			case s.Kind == Client:
+				s.Reach = remote.ReachRemote
+			case s.Fn == nil && s.Calls == nil:
+				s.Reach = remote.ReachUnknown
+			default:
+				s.Reach = remote.ReachLocal
+				if s.Decisive != nil {
+					s.Reach = reach(s.Decisive)
+				}
+				for _, c := range s.Calls {
+					if _, started := c.(*ssa.Go); !started && fallible(c) {
+						s.Reach = max(s.Reach, reach(c))
+					}
+				}
+			}
+		}
+	}
+}
+
+// fallible reports whether call returns an error.
+func fallible(call ssa.CallInstruction) bool {
+	res := call.Common().Signature().Results()
+	for i := range res.Len() {
+		if typeis.ErrorLike(res.At(i).Type()) {
+			return true
+		}
+	}
+	return false
 }
 
 // insertLoop inserts s into loop scopes listed innermost first: before the first one that

@@ -112,7 +112,20 @@ func LoopInLoop(ctx context.Context, hc *http.Client, urls []string) error {
 	return err
 }
 
-func tryAll(ctx context.Context, hc *http.Client, urls []string) error { return nil }
+func tryAll(ctx context.Context, hc *http.Client, urls []string) error {
+	for _, u := range urls {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+		if err != nil {
+			return err
+		}
+		resp, err := hc.Do(req)
+		if err != nil {
+			return err
+		}
+		resp.Body.Close()
+	}
+	return nil
+}
 
 func RestyInLoop(ctx context.Context, url string) error {
 	rc := resty.New().SetRetryCount(2)

@@ -83,7 +83,9 @@ func (pg *Postgres) Reconnect(ctx context.Context, dsn string) error {
 	var err error
 	for pg.connAttempts > 0 { // want `retry loop has no attempt cap and no deadline` `retry loop does not observe ctx`
 		if pg.DB, err = sql.Open("pgx", dsn); err == nil {
-			return nil
+			if err = pg.DB.Ping(); err == nil {
+				return nil
+			}
 		}
 		log.Printf("reconnect: %v", err)
 		time.Sleep(pg.connTimeout) // want `retry loop waits a fixed delay between attempts`

@@ -64,6 +64,21 @@ type Logger interface {
 	Fatalf(format string, args ...any)
 }
 
+func Connect(log Logger, addr string) (net.Conn, error) {
+	var err error
+	d := net.Dialer{Timeout: 5 * time.Second}
+	for attempt := 0; attempt < 10; attempt++ {
+		var c net.Conn
+		if c, err = d.Dial("tcp", addr); err == nil {
+			return c, nil
+		}
+		log.Errorf("dial %s: %v", addr, err)
+		time.Sleep(100 * time.Millisecond) // want `retry loop waits a fixed 100ms between attempts, so clients that failed together retry together`
+	}
+	return nil, err
+}
+
+// Not reported: binding a local port again until it is free protects no remote dependency.
 func Serve(log Logger, addr string) (net.Listener, error) {
 	var err error
 	for attempt := 0; attempt < 10; attempt++ {
@@ -72,7 +87,7 @@ func Serve(log Logger, addr string) (net.Listener, error) {
 			return l, nil
 		}
 		log.Errorf("listen %s: %v", addr, err)
-		time.Sleep(100 * time.Millisecond) // want `retry loop waits a fixed 100ms between attempts, so clients that failed together retry together`
+		time.Sleep(100 * time.Millisecond)
 	}
 	return nil, err
 }

@@ -6,6 +6,7 @@ import (
 	"log"
 	"math/rand/v2"
 	"net"
+	"net/http"
 	"time"
 )
 
@@ -218,9 +219,23 @@ func runF(ctx context.Context, fn func() error, backoff func(int) time.Duration)
 
 // An API's Accept is a remote call like any other: a loop that accepts invitations as they
 // come and waits a fixed time after a failure is reported.
-type invitations struct{ base string }
+type invitations struct {
+	hc   *http.Client
+	base string
+}
 
-func (i *invitations) Accept(ctx context.Context) (string, error) { return i.base, ctx.Err() }
+func (i *invitations) Accept(ctx context.Context) (string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, i.base+"/v1/invitations/next:accept", nil)
+	if err != nil {
+		return "", err
+	}
+	resp, err := i.hc.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	return resp.Header.Get("Invitation-Id"), nil
+}
 
 func (f *feed) acceptInvites(ctx context.Context, inv *invitations) {
 	for {

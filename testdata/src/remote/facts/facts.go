@@ -14,18 +14,18 @@ type Client struct {
 	greeter greeterpb.GreeterClient
 }
 
-func (c *Client) Hello(ctx context.Context, name string) error { // want Hello:`passes the context of parameter 1 to GreeterClient.SayHello at facts.go:18`
+func (c *Client) Hello(ctx context.Context, name string) error { // want Hello:`passes the context of parameter 1 to GreeterClient.SayHello at facts.go:18` Hello:`reaches a remote call`
 	_, err := c.greeter.SayHello(ctx, &greeterpb.HelloRequest{Name: name}) // want `gRPC call GreeterClient.SayHello: unknown \(context from parameter 1\)`
 	return err
 }
 
-func Fetch(ctx context.Context, url string) error { // want Fetch:`passes the context of parameter 0 to http.Client.Do at facts.go:24`
+func Fetch(ctx context.Context, url string) error { // want Fetch:`passes the context of parameter 0 to http.Client.Do at facts.go:24` Fetch:`reaches a remote call`
 	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
 	_, err := http.DefaultClient.Do(req) // want `HTTP call http.Client.Do \(GET\): unknown \(context from parameter 0; through http.DefaultClient\)`
 	return err
 }
 
-func Send(req *http.Request) error { // want Send:`passes the request context of parameter 0 to http.Client.Do at facts.go:29`
+func Send(req *http.Request) error { // want Send:`passes the request context of parameter 0 to http.Client.Do at facts.go:29` Send:`reaches a remote call`
 	_, err := http.DefaultClient.Do(req) // want `HTTP call http.Client.Do: unknown \(request from parameter 0; through http.DefaultClient\)`
 	return err
 }
@@ -33,14 +33,14 @@ func Send(req *http.Request) error { // want Send:`passes the request context of
 var timed = &http.Client{Timeout: time.Second}
 
 // Bounded: its client has a timeout, so no fact.
-func FetchTimed(ctx context.Context, url string) error {
+func FetchTimed(ctx context.Context, url string) error { // want FetchTimed:`reaches a remote call`
 	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
 	_, err := timed.Do(req) // want `HTTP call http.Client.Do \(GET\): bounded by http.Client.Timeout`
 	return err
 }
 
 // Bounded: it adds a deadline itself.
-func FetchWithDeadline(ctx context.Context, url string) error {
+func FetchWithDeadline(ctx context.Context, url string) error { // want FetchWithDeadline:`reaches a remote call`
 	ctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
@@ -53,7 +53,7 @@ type Store struct {
 }
 
 // The context-free form of an API: its callers are checked, through a fact.
-func (s *Store) Query(q string) error { // want Query:`passes no context to sql.DB.Query at facts.go:57`
+func (s *Store) Query(q string) error { // want Query:`passes no context to sql.DB.Query at facts.go:57` Query:`reaches a remote call`
 	_, err := s.db.Query(q) // want `SQL call sql.DB.Query: unbounded \[the context-free form of Query\] \(no context\)`
 	return err
 }
@@ -66,7 +66,7 @@ func fetchTwice(ctx context.Context, url string) error { // want fetchTwice:`pas
 	return Fetch(ctx, url) // want `HTTP call http.Client.Do via Fetch: unknown \(context from parameter 0\)`
 }
 
-func FetchAll(ctx context.Context, urls []string) error { // want FetchAll:`passes the context of parameter 0 to http.Client.Do at facts.go:24`
+func FetchAll(ctx context.Context, urls []string) error { // want FetchAll:`passes the context of parameter 0 to http.Client.Do at facts.go:24` FetchAll:`reaches a remote call`
 	for _, u := range urls {
 		if err := fetchTwice(ctx, u); err != nil { // want `HTTP call http.Client.Do via fetchTwice: unknown \(context from parameter 0\)`
 			return err
@@ -85,7 +85,7 @@ func NewTimedClient() *http.Client {
 }
 
 // A client handed down: the callers' clients decide.
-func Download(c *http.Client, url string) error { // want Download:`passes the http.Client of parameter 0 to http.Client.Get at facts.go:89, without a deadline`
+func Download(c *http.Client, url string) error { // want Download:`passes the http.Client of parameter 0 to http.Client.Get at facts.go:89, without a deadline` Download:`reaches a remote call`
 	_, err := c.Get(url) // want `HTTP call http.Client.Get \(GET\): unknown \(client from parameter 0\)`
 	return err
 }

@@ -9,7 +9,7 @@ import (
 
 func send(ctx context.Context) error { return nil }
 
-func use(ctx context.Context) { // want use:`retries: retry callback \(retryscope/helperlib.Retry\) at usehelper.go:13, attempts=3$`
+func use(ctx context.Context) { // want use:`retries: retry callback \(retryscope/helperlib.Retry\) at usehelper.go:13, attempts=3 \(local\)$`
 	_ = helperlib.Retry(ctx, func(ctx context.Context) error { return send(ctx) }) // want `retry callback \(retryscope/helperlib.Retry\): attempts=3 wait=fixed deadline=context`
 	_ = helperlib.WithBackoff(func() error { return send(ctx) })                   // want `retry callback \(retryscope/helperlib.WithBackoff\): attempts=unbounded wait=jittered deadline=elapsed`
 	_ = helperlib.Twice(send)                                                      // want `retry callback \(retryscope/helperlib.Twice\): attempts=3`

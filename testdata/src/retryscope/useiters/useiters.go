@@ -9,7 +9,7 @@ import (
 
 func send(ctx context.Context) error { return nil }
 
-func use(ctx context.Context) (err error) { // want use:"retries: retry iterator loop \\(retryscope/iters.Default\\) at useiters.go:13, attempts=variable$"
+func use(ctx context.Context) (err error) { // want use:"retries: retry iterator loop \\(retryscope/iters.Default\\) at useiters.go:13, attempts=variable \\(local\\)$"
 	for range iters.Default(ctx) { // want `retry iterator loop \(retryscope/iters.Default\): attempts=variable wait=backoff deadline=context`
 		if err = send(ctx); err == nil {
 			return nil
