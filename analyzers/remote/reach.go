@@ -60,10 +60,10 @@ var stdRemote = map[flow.FuncID]bool{
 	{Pkg: "net", Name: "LookupAddr"}: true, {Pkg: "net", Name: "LookupCNAME"}: true,
 	{Pkg: "net", Name: "LookupMX"}: true, {Pkg: "net", Name: "LookupTXT"}: true,
 	{Pkg: "net", Name: "LookupSRV"}: true, {Pkg: "net", Name: "LookupNS"}: true,
-	{Pkg: "net", Name: "LookupPort"}: true,
+	{Pkg: "net", Name: "LookupPort"}:    true,
 	{Pkg: "net/smtp", Name: "SendMail"}: true, {Pkg: "net/smtp", Name: "Dial"}: true,
 	{Pkg: "net/rpc", Name: "Dial"}: true, {Pkg: "net/rpc", Name: "DialHTTP"}: true,
-	{Pkg: "net/rpc", Recv: "Client", Name: "Call"}: true,
+	{Pkg: "net/rpc", Recv: "Client", Name: "Call"}:          true,
 	{Pkg: "net/http", Recv: "Transport", Name: "RoundTrip"}: true,
 }
 
@@ -73,7 +73,7 @@ var stdRemoteRecv = map[[2]string]bool{
 	{"net", "Resolver"}: true, {"net", "Conn"}: true, {"net", "TCPConn"}: true,
 	{"crypto/tls", "Conn"}: true, {"net/smtp", "Client"}: true, {"net/rpc", "Client"}: true,
 	{"net/http", "RoundTripper"}: true,
-	{"database/sql", "DB"}: true, {"database/sql", "Conn"}: true, {"database/sql", "Tx"}: true,
+	{"database/sql", "DB"}:       true, {"database/sql", "Conn"}: true, {"database/sql", "Tx"}: true,
 	{"database/sql", "Stmt"}: true, {"database/sql", "Rows"}: true, {"database/sql", "Row"}: true,
 }
 

@@ -63,7 +63,9 @@ func check(host string) error {
 
 // ---- Unknown: a dynamic call may leave ----
 
-type Store interface{ Put(key string, v []byte) error }
+type Store interface {
+	Put(key string, v []byte) error
+}
 
 // Save calls an interface of this package: its implementation decides.
 func Save(s Store, key string) error { return s.Put(key, nil) } // want Save:`may reach a remote call`
