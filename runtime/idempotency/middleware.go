@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/idemlint/idemlint/runtime/internal/keyheader"
 )
 
 // DefaultMaxBodyBytes is the default cap on keyed request bodies (1 MiB).
@@ -30,7 +32,10 @@ type Config struct {
 	// request with 400; single-tenant services return a constant.
 	Tenant func(r *http.Request) (string, error)
 
-	// Header is the request header that carries the key. Default "Idempotency-Key".
+	// Header is the request header that carries the key. Default "Idempotency-Key", and then
+	// "X-Idempotency-Key" is read too (the names that runtime/retry's client, like net/http's
+	// transport, takes for a key); both at once must hold the same key. A Header set here is
+	// the only one read.
 	Header string
 	// Methods are the keyed methods, matched without regard to case (as the fingerprint does).
 	// Default POST and PATCH. Other methods pass through.
@@ -76,7 +81,7 @@ func Middleware(cfg Config) func(http.Handler) http.Handler {
 	}
 	m := &middleware{cfg: cfg, header: cfg.Header, maxBody: cfg.MaxBodyBytes, route: cfg.Route}
 	if m.header == "" {
-		m.header = "Idempotency-Key"
+		m.header, m.alt = keyheader.Name, keyheader.Alt
 	}
 	m.header = http.CanonicalHeaderKey(m.header)
 	if m.maxBody <= 0 {
@@ -112,6 +117,7 @@ func (c *Config) Validate() error {
 type middleware struct {
 	cfg     Config
 	header  string
+	alt     string // the other name read, if any
 	methods []string
 	maxBody int64
 	route   func(*http.Request) string
@@ -129,6 +135,17 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	values := r.Header[m.header] // canonical: no lookup of another spelling
+	if m.alt != "" {
+		if alt := r.Header[m.alt]; len(alt) > 0 {
+			if len(values) == 0 {
+				values = alt
+			} else if len(values) > 1 || len(alt) > 1 || values[0] != alt[0] {
+				WriteProblem(w, Problem{Status: http.StatusBadRequest, Code: CodeKeyInvalid,
+					Detail: fmt.Sprintf("send one key: the %s and %s headers differ", m.header, m.alt)})
+				return
+			}
+		}
+	}
 
 	switch len(values) {
 	case 0:
