@@ -154,7 +154,8 @@ func Do(ctx context.Context, store Store, scope, key, fingerprint string, fn Fun
 // When the store fails, Do returns a *StoreError (errors.Is ErrStoreUnavailable); if that happens
 // before fn runs, the key is not consumed. If the operation's lease was taken over by another
 // worker, Do returns ErrFenced and nothing of this attempt is stored. A scope or key that is not
-// text (see ValidateScope and ValidateKey) gives a *ScopeError or *KeyError, and a misconfigured
+// text (see ValidateScope and ValidateKey) gives a *ScopeError or *KeyError, a fingerprint that is
+// not (ValidateFingerprint) a *FingerprintError, and a misconfigured
 // Runner an error wrapping ErrInvalidConfig, before anything is claimed.
 //
 // Work in fn that is not inside a Step and not in the store's transaction (CurrentTx) is not
@@ -167,6 +168,9 @@ func (r *Runner) Do(ctx context.Context, scope, key, fingerprint string, fn Func
 		return Outcome{}, err
 	}
 	if err := ValidateKey(key); err != nil {
+		return Outcome{}, err
+	}
+	if err := ValidateFingerprint(fingerprint); err != nil {
 		return Outcome{}, err
 	}
 	return r.claim(ctx, scope, key, fingerprint, fn, false)

@@ -18,6 +18,8 @@ package storetest
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -136,7 +138,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"LiveLeaseOutlivesRetention", testLiveLeaseOutlivesRetention},
 		{"StepResultsRoundTripExactly", testStepResultsRoundTrip},
 		{"HeaderBytesRoundTripExactly", testHeaderBytesRoundTrip},
-		{"DoRejectsMalformedScopesAndKeys", testDoRejectsMalformedInput},
+		{"DoRejectsMalformedScopesKeysAndFingerprints", testDoRejectsMalformedInput},
 		{"DoStoresFinalOutcomes", testDoStoresFinalOutcomes},
 		{"DoDoesNotStoreTransientOutcomes", testDoNotStored},
 		{"DoDoesNotStoreRejectionsBeforeStart", testDoRejectionBeforeStartIsNotStored},
@@ -563,7 +565,8 @@ func testHeaderBytesRoundTrip(t *testing.T, e *env) {
 	assert.Equal(t, want.Header, c.Response.Header)
 }
 
-// Do rejects a scope or key that is not text, the same way on every store, before claiming.
+// Do rejects a scope, key or fingerprint that is not text, the same way on every store, before
+// claiming (a raw digest used to work on memstore and fail on pgstore as a store outage).
 func testDoRejectsMalformedInput(t *testing.T, e *env) {
 	r := e.runner()
 	never := func(context.Context) (idempotency.Response, error) {
@@ -581,9 +584,19 @@ func testDoRejectsMalformedInput(t *testing.T, e *env) {
 		var ke *idempotency.KeyError
 		assert.ErrorAs(t, err, &ke, "key %q", key)
 	}
+	digest := sha256.Sum256([]byte("a body"))
+	for _, fp := range []string{string(digest[:]), "fp\x00", "", strings.Repeat("f", idempotency.MaxFingerprintLen+1)} {
+		_, err := r.Do(e.ctx, "a", "k", fp, never)
+		var fe *idempotency.FingerprintError
+		assert.ErrorAs(t, err, &fe, "fingerprint %q", fp)
+		assert.NotErrorIs(t, err, idempotency.ErrStoreUnavailable)
+	}
 	out, err := r.Do(e.ctx, "Zürich", "ключ-1", "fp", (&counter{}).fn(201, `"ok"`))
 	require.NoError(t, err)
 	assert.True(t, out.Stored, "UTF-8 scopes and keys are fine")
+	out, err = r.Do(e.ctx, "a", "hex", hex.EncodeToString(digest[:]), (&counter{}).fn(201, `"ok"`))
+	require.NoError(t, err)
+	assert.True(t, out.Stored, "a hex digest is a fingerprint")
 }
 
 // counter counts the calls of a Func.
