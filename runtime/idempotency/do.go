@@ -300,9 +300,15 @@ func (r *Runner) recorded(resp Response) (rec Response, pooled bool) {
 		if len(vs) == 0 {
 			continue
 		}
+		// A trailer (http.TrailerPrefix) is recorded under the rule of its name.
+		name, trailer := strings.CutPrefix(key, http.TrailerPrefix)
 		// A name as given (Header().Set makes it canonical), else one that differs in case.
-		if slices.Contains(names, key) || slices.ContainsFunc(names, func(name string) bool { return strings.EqualFold(name, key) }) {
-			into[http.CanonicalHeaderKey(key)] = vs // no copy when key is canonical already
+		if slices.Contains(names, name) || slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(n, name) }) {
+			if trailer {
+				into[http.TrailerPrefix+http.CanonicalHeaderKey(name)] = vs
+			} else {
+				into[http.CanonicalHeaderKey(key)] = vs // no copy when key is canonical already
+			}
 		}
 	}
 	if len(into) == 0 {

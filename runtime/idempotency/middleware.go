@@ -348,8 +348,15 @@ func writeResponse(w http.ResponseWriter, resp Response, replayed bool) {
 	if replayed {
 		values = append(values, "true")
 		h["Idempotent-Replayed"] = values[0:1:1]
+		if _, ok := h["Content-Type"]; !ok {
+			h["Content-Type"] = nil // none was recorded: none is sent, rather than a sniffed one
+		}
 	}
-	if bodyAllowed(resp.Status) {
+	trailers := hasTrailers(h)
+	if trailers && len(h["Trailer"]) == 0 {
+		announceTrailers(h)
+	}
+	if bodyAllowed(resp.Status) && !trailers { // trailers need a chunked body on HTTP/1.1
 		n := len(values)
 		values = append(values, strconv.Itoa(len(resp.Body)))
 		h["Content-Length"] = values[n : n+1 : n+1]
@@ -358,6 +365,19 @@ func writeResponse(w http.ResponseWriter, resp Response, replayed bool) {
 	}
 	w.WriteHeader(resp.Status)
 	w.Write(resp.Body)
+}
+
+// announceTrailers sets the Trailer header to the names of h's trailers (a replay's: the
+// announcement is not recorded).
+func announceTrailers(h http.Header) {
+	var names []string
+	for k := range h {
+		if name, ok := strings.CutPrefix(k, http.TrailerPrefix); ok {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	h["Trailer"] = []string{strings.Join(names, ", ")}
 }
 
 func bodyAllowed(status int) bool {
@@ -426,9 +446,41 @@ func (rec *recorder) response() Response {
 		rec.WriteHeader(http.StatusOK)
 	}
 	resp := Response{Status: rec.status, Header: rec.sent, Body: rec.body.Bytes()}
+	rec.trailers(resp.Header)
 	if _, ok := resp.Header["Content-Type"]; !ok && len(resp.Body) > 0 {
 		// As net/http would; done here so that the stored Content-Type is explicit.
 		resp.Header.Set("Content-Type", http.DetectContentType(resp.Body))
 	}
 	return resp
+}
+
+// trailers adds to h, the header as sent, the trailers that the handler set: the values it left
+// under the names its Trailer header announced, and its http.TrailerPrefix keys. They are kept as
+// TrailerPrefix keys (net/http's form for trailers, which a store keeps like any header), and an
+// announced name is taken out of the header: it is a trailer.
+func (rec *recorder) trailers(h http.Header) {
+	for _, v := range h["Trailer"] {
+		for name := range strings.SplitSeq(v, ",") {
+			name = http.CanonicalHeaderKey(strings.TrimSpace(name))
+			if vs := rec.header[name]; len(vs) > 0 {
+				h[http.TrailerPrefix+name] = vs
+			}
+			delete(h, name)
+		}
+	}
+	for k, vs := range rec.header {
+		if strings.HasPrefix(k, http.TrailerPrefix) {
+			h[k] = vs
+		}
+	}
+}
+
+// hasTrailers reports whether h holds trailers (http.TrailerPrefix keys).
+func hasTrailers(h http.Header) bool {
+	for k := range h {
+		if strings.HasPrefix(k, http.TrailerPrefix) {
+			return true
+		}
+	}
+	return false
 }

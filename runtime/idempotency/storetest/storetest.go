@@ -148,6 +148,8 @@ func Run(t *testing.T, newStore Factory) {
 		{"DoInProgressAndMismatch", testDoInProgressMismatch},
 		{"DoResumesAfterLastStep", testDoSteps},
 		{"DoStaleWorkerResultIsDiscarded", testDoFenced},
+		{"MiddlewareTrailers", testMiddlewareTrailers},
+		{"MiddlewareSuppressedContentType", testMiddlewareSuppressedContentType},
 		{"TxRollbackDiscardsWrites", testTxRollback},
 		{"TxCommitAppliesWrites", testTxCommit},
 		{"TxIsFenced", testTxFenced},
