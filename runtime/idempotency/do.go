@@ -218,6 +218,7 @@ func (r *Runner) claim(ctx context.Context, scope, key, fingerprint string, fn F
 	op.started.Store(len(c.Steps) > 0) // an earlier attempt's recorded steps: execution started then
 	op.txStore, _ = r.Store.(TxStore)
 	op.final.op = op
+	op.row.cond.L = &op.row.mu
 	if detach {
 		op.uncancelled.parent = ctx
 		ctx = &op.uncancelled
@@ -367,6 +368,64 @@ type operation struct {
 	final       phase         // fn's own work, completed with the response
 	ctx         opContext     // fn's context
 	uncancelled withoutCancel // the parent of ctx when the work is detached from the caller's
+
+	// The record's row, held by the phases' transactions (see TxStore): no renewal runs while
+	// one is open, and none is in flight when one begins.
+	row struct {
+		mu      sync.Mutex
+		cond    sync.Cond
+		hb      *heartbeat // while the work runs
+		holders int        // open transactions
+		renewal bool       // a renewal in flight
+		skipped bool       // a renewal was skipped while the row was held
+	}
+}
+
+// holdRow waits for a renewal in flight, and keeps further ones from starting until releaseRow.
+func (op *operation) holdRow() {
+	op.row.mu.Lock()
+	for op.row.renewal {
+		op.row.cond.Wait()
+	}
+	op.row.holders++
+	op.row.mu.Unlock()
+}
+
+// releaseRow ends a holdRow, once its transaction has ended; a renewal skipped meanwhile runs now.
+func (op *operation) releaseRow() {
+	op.row.mu.Lock()
+	defer op.row.mu.Unlock()
+	op.row.holders--
+	if op.row.holders == 0 && op.row.skipped {
+		op.row.skipped = false
+		op.row.hb.soon()
+	}
+}
+
+// startRenewal reports whether the lease may be renewed now (no transaction holds the row), and
+// then marks the renewal in flight until endRenewal.
+func (op *operation) startRenewal() bool {
+	op.row.mu.Lock()
+	defer op.row.mu.Unlock()
+	if op.row.holders > 0 {
+		op.row.skipped = true
+		return false
+	}
+	op.row.renewal = true
+	return true
+}
+
+func (op *operation) endRenewal() {
+	op.row.mu.Lock()
+	op.row.renewal = false
+	op.row.cond.Broadcast()
+	op.row.mu.Unlock()
+}
+
+func (op *operation) setHeartbeat(h *heartbeat) {
+	op.row.mu.Lock()
+	op.row.hb = h
+	op.row.mu.Unlock()
 }
 
 // withoutCancel is context.WithoutCancel(parent), kept in the operation rather than allocated:
@@ -421,13 +480,30 @@ func (p *phase) currentTx(ctx context.Context) (StoreTx, error) {
 		return nil, errors.New("idempotency: the transaction was asked for after its phase ended")
 	}
 	if p.tx == nil {
-		tx, err := p.op.txStore.BeginTx(ctx)
-		if err != nil {
+		op := p.op
+		op.holdRow()
+		cctx, cancel := op.r.storeContext(ctx)
+		tx, err := op.txStore.BeginTx(cctx, op.lease)
+		cancel()
+		switch {
+		case errors.Is(err, ErrFenced):
+			op.releaseRow()
+			op.fenced.Store(true)
+			return nil, ErrFenced
+		case err != nil:
+			op.releaseRow()
 			return nil, &StoreError{Op: "begin", Err: err}
 		}
 		p.tx = tx
 	}
 	return p.tx, nil
+}
+
+// holdsTx reports whether the phase has an open transaction.
+func (p *phase) holdsTx() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.tx != nil && !p.done
 }
 
 // finish ends the phase and returns its transaction, if one was begun.
@@ -443,6 +519,9 @@ func (op *operation) run(ctx context.Context, fn Func) (Outcome, error) {
 	defer cancel(nil)
 	op.ctx = opContext{Context: work, phase: &op.final}
 	hb := startHeartbeat(op, ctx, cancel)
+	if hb != nil {
+		op.setHeartbeat(hb)
+	}
 
 	returned := false
 	defer func() {
@@ -451,7 +530,7 @@ func (op *operation) run(ctx context.Context, fn Func) (Outcome, error) {
 		}
 		// fn panicked (or called runtime.Goexit): release the key, then let the panic go on.
 		v := recover()
-		hb.stop()
+		op.stopHeartbeat(hb)
 		op.abort(ctx, op.final.finish())
 		if v != nil {
 			panic(v)
@@ -459,7 +538,7 @@ func (op *operation) run(ctx context.Context, fn Func) (Outcome, error) {
 	}()
 	resp, err := fn(&op.ctx)
 	returned = true
-	hb.stop()
+	op.stopHeartbeat(hb)
 	tx := op.final.finish()
 
 	switch {
@@ -493,6 +572,13 @@ func (op *operation) run(ctx context.Context, fn Func) (Outcome, error) {
 	return Outcome{Response: resp, Stored: true}, nil
 }
 
+func (op *operation) stopHeartbeat(hb *heartbeat) {
+	if hb != nil {
+		op.setHeartbeat(nil)
+		hb.stop()
+	}
+}
+
 // detached returns a context for store calls that must happen even when ctx is cancelled.
 func (op *operation) detached(ctx context.Context) (context.Context, context.CancelFunc) {
 	if ctx.Done() != nil {
@@ -507,6 +593,7 @@ func (op *operation) complete(ctx context.Context, tx StoreTx, rec Response) err
 	if tx == nil {
 		return op.store.Complete(cctx, op.lease, rec)
 	}
+	defer op.releaseRow()
 	if err := tx.Complete(cctx, op.lease, rec); err != nil {
 		tx.Rollback(cctx)
 		return err
@@ -517,13 +604,19 @@ func (op *operation) complete(ctx context.Context, tx StoreTx, rec Response) err
 // abort rolls back the final transaction, if any, and releases the key.
 func (op *operation) abort(ctx context.Context, tx StoreTx) {
 	if tx != nil {
-		cctx, cancel := op.detached(ctx)
-		if err := tx.Rollback(cctx); err != nil {
-			op.r.logger().WarnContext(ctx, "idempotency: rollback failed", "scope", op.lease.Scope, "key", op.lease.Key, "err", err)
-		}
-		cancel()
+		op.rollback(ctx, tx)
 	}
 	op.release(ctx)
+}
+
+// rollback rolls a phase's transaction back, which ends its hold of the row.
+func (op *operation) rollback(ctx context.Context, tx StoreTx) {
+	cctx, cancel := op.detached(ctx)
+	defer cancel()
+	defer op.releaseRow()
+	if err := tx.Rollback(cctx); err != nil {
+		op.r.logger().WarnContext(ctx, "idempotency: rollback failed", "scope", op.lease.Scope, "key", op.lease.Key, "err", err)
+	}
 }
 
 func (op *operation) release(ctx context.Context) {
@@ -550,6 +643,7 @@ type heartbeat struct {
 	timer   *time.Timer // fires h.beat; made once per heartbeat
 	stopped bool
 	running bool
+	early   bool // the renewal in flight is followed by another at once
 }
 
 var heartbeats = sync.Pool{New: func() any {
@@ -569,7 +663,7 @@ func startHeartbeat(op *operation, ctx context.Context, cancel context.CancelCau
 	}
 	h := heartbeats.Get().(*heartbeat)
 	h.mu.Lock()
-	h.op, h.ctx, h.cancel, h.interval, h.stopped = op, ctx, cancel, interval, false
+	h.op, h.ctx, h.cancel, h.interval, h.stopped, h.early = op, ctx, cancel, interval, false, false
 	h.timer.Reset(interval)
 	h.mu.Unlock()
 	return h
@@ -585,9 +679,13 @@ func (h *heartbeat) beat() {
 	op := h.op
 	h.mu.Unlock()
 
-	cctx, cancel := op.detached(h.ctx)
-	err := op.store.Extend(cctx, op.lease, op.r.lease())
-	cancel()
+	var err error
+	if op.startRenewal() { // else a transaction holds the row: nobody can take the key over
+		cctx, cancel := op.detached(h.ctx)
+		err = op.store.Extend(cctx, op.lease, op.r.lease())
+		cancel()
+		op.endRenewal()
+	}
 	if errors.Is(err, ErrFenced) {
 		op.fenced.Store(true)
 		h.cancel(ErrFenced) // stop the work: its result can no longer be stored
@@ -598,10 +696,31 @@ func (h *heartbeat) beat() {
 	h.mu.Lock()
 	h.running = false
 	if !h.stopped && !errors.Is(err, ErrFenced) {
-		h.timer.Reset(h.interval)
+		next := h.interval
+		if h.early {
+			next, h.early = 0, false
+		}
+		h.timer.Reset(next)
 	}
 	h.cond.Broadcast()
 	h.mu.Unlock()
+}
+
+// soon makes the next renewal happen at once (a transaction that held the row past a renewal
+// ended). A nil heartbeat does nothing.
+func (h *heartbeat) soon() {
+	if h == nil {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	switch {
+	case h.stopped:
+	case h.running:
+		h.early = true
+	default:
+		h.timer.Reset(0)
+	}
 }
 
 // stop stops the heartbeat and waits for a renewal in flight. The heartbeat is recycled only when

@@ -827,7 +827,7 @@ func txStore(t *testing.T, e *env) idempotency.TxStore {
 func testTxRollback(t *testing.T, e *env) {
 	ts := txStore(t, e)
 	l := e.mustClaim("a", "k", "fp")
-	tx, err := ts.BeginTx(e.ctx)
+	tx, err := ts.BeginTx(e.ctx, l)
 	require.NoError(t, err)
 	require.NoError(t, tx.SaveStep(e.ctx, l, "s", json.RawMessage(`1`)))
 	require.NoError(t, tx.Complete(e.ctx, l, resp(201, `"rolled back"`)))
@@ -843,7 +843,7 @@ func testTxRollback(t *testing.T, e *env) {
 func testTxCommit(t *testing.T, e *env) {
 	ts := txStore(t, e)
 	l := e.mustClaim("a", "k", "fp")
-	tx, err := ts.BeginTx(e.ctx)
+	tx, err := ts.BeginTx(e.ctx, l)
 	require.NoError(t, err)
 	require.NoError(t, tx.SaveStep(e.ctx, l, "s", json.RawMessage(`1`)))
 	require.NoError(t, tx.Commit(e.ctx))
@@ -852,7 +852,7 @@ func testTxCommit(t *testing.T, e *env) {
 	require.Equal(t, idempotency.Claimed, c.Status)
 	assert.JSONEq(t, `1`, string(c.Steps["s"]))
 
-	tx, err = ts.BeginTx(e.ctx)
+	tx, err = ts.BeginTx(e.ctx, c.Lease)
 	require.NoError(t, err)
 	require.NoError(t, tx.Complete(e.ctx, c.Lease, resp(201, `"committed"`)))
 	require.NoError(t, tx.Commit(e.ctx))
@@ -866,7 +866,9 @@ func testTxFenced(t *testing.T, e *env) {
 	stale := e.mustClaim("a", "k", "fp")
 	e.clock.Advance(lease)
 	winner := e.mustClaim("a", "k", "fp")
-	tx, err := ts.BeginTx(e.ctx)
+	_, err := ts.BeginTx(e.ctx, stale)
+	assert.ErrorIs(t, err, idempotency.ErrFenced, "a transaction is begun only for the lease that holds the record")
+	tx, err := ts.BeginTx(e.ctx, winner)
 	require.NoError(t, err)
 	assert.ErrorIs(t, tx.SaveStep(e.ctx, stale, "s", json.RawMessage(`1`)), idempotency.ErrFenced)
 	assert.ErrorIs(t, tx.Complete(e.ctx, stale, resp(201, `"stale"`)), idempotency.ErrFenced)
