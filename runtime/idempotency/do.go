@@ -46,15 +46,18 @@ const MinRetentionLeases = 4
 var ErrInvalidConfig = errors.New("idempotency: invalid configuration")
 
 // DefaultStorable reports whether a response with this status is a final business outcome that
-// is stored and replayed: 2xx, and 4xx except those that are not deterministic
+// is stored and replayed: 2xx, 303 See Other (post/redirect/get: the request was processed, and
+// the response says where its result is), and 4xx except those that are not deterministic
 // (408 Request Timeout, 409 Conflict, 425 Too Early, 429 Too Many Requests, 499 client closed).
-// Everything else (1xx, 3xx, 5xx) releases the key so that a retry processes the request afresh.
+// Everything else releases the key so that a retry processes the request afresh: 1xx, 5xx, and
+// the other 3xx (301, 307 and 308 ask for the request to be sent elsewhere, so it was not
+// processed here; 302 is ambiguous: answer 303 after processing a POST).
 //
 // Whatever Storable says, a 4xx is stored only once the operation started executing (see
 // MarkStarted): a request rejected before that, as by validation, is not stored.
 func DefaultStorable(status int) bool {
 	switch {
-	case status >= 200 && status < 300:
+	case status >= 200 && status < 300, status == http.StatusSeeOther:
 		return true
 	case status >= 400 && status < 500:
 		switch status {

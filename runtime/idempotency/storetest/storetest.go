@@ -140,6 +140,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"HeaderBytesRoundTripExactly", testHeaderBytesRoundTrip},
 		{"DoRejectsMalformedScopesKeysAndFingerprints", testDoRejectsMalformedInput},
 		{"DoStoresFinalOutcomes", testDoStoresFinalOutcomes},
+		{"DoStoresSeeOther", testDoStoresSeeOther},
 		{"DoDoesNotStoreTransientOutcomes", testDoNotStored},
 		{"DoDoesNotStoreRejectionsBeforeStart", testDoRejectionBeforeStartIsNotStored},
 		{"DoReleasesOnError", testDoError},
@@ -641,6 +642,27 @@ func testDoStoresFinalOutcomes(t *testing.T, e *env) {
 	}
 }
 
+// A 303 See Other (post/redirect/get) says that the request was processed and where its result
+// is: a final outcome, stored and replayed with its Location, whether or not the work marked its
+// start (issue 27: it released the key, and a retry ran the handler again).
+func testDoStoresSeeOther(t *testing.T, e *env) {
+	r := e.runner()
+	var c counter
+	seeOther := func(ctx context.Context) (idempotency.Response, error) {
+		c.n.Add(1)
+		return idempotency.Response{Status: http.StatusSeeOther, Header: http.Header{"Location": {"/v1/orders/1"}}}, nil
+	}
+	out, err := r.Do(e.ctx, "a", "prg", "fp", seeOther)
+	require.NoError(t, err)
+	assert.True(t, out.Stored)
+	out, err = r.Do(e.ctx, "a", "prg", "fp", seeOther)
+	require.NoError(t, err)
+	require.True(t, out.Replayed, "a retry gets the redirect, the work does not run again")
+	assert.Equal(t, http.StatusSeeOther, out.Response.Status)
+	assert.Equal(t, "/v1/orders/1", out.Response.Header.Get("Location"))
+	assert.EqualValues(t, 1, c.n.Load())
+}
+
 // A 4xx from work that never started executing (it rejected the request, as validation does) is
 // not stored: the key is released, so that the client can fix its request and keep its key.
 func testDoRejectionBeforeStartIsNotStored(t *testing.T, e *env) {
@@ -670,7 +692,7 @@ func testDoRejectionBeforeStartIsNotStored(t *testing.T, e *env) {
 
 func testDoNotStored(t *testing.T, e *env) {
 	r := e.runner()
-	for _, status := range []int{500, 502, 503, 504, 429, 408, 409, 302} {
+	for _, status := range []int{500, 502, 503, 504, 429, 408, 409, 301, 302, 307, 308} {
 		t.Run(fmt.Sprint(status), func(t *testing.T) {
 			var c counter
 			key := fmt.Sprint("k", status)
