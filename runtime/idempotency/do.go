@@ -19,6 +19,8 @@ const (
 	DefaultLease        = 30 * time.Second
 	DefaultRetention    = 24 * time.Hour
 	DefaultStoreTimeout = 5 * time.Second
+	// DefaultMaxResponseBytes is the default bound of a stored response (1 MiB).
+	DefaultMaxResponseBytes = 1 << 20
 )
 
 // DefaultRecordHeaders are the response headers stored with a response and replayed: the
@@ -109,6 +111,11 @@ type Runner struct {
 	StoreTimeout time.Duration
 	// RecordHeaders are the response headers stored and replayed. Default DefaultRecordHeaders.
 	RecordHeaders []string
+	// MaxResponseBytes bounds a stored response: its body and recorded header (names and values).
+	// A larger one is not stored: Do releases the key and returns a *ResponseTooLargeError, and
+	// the middleware stops buffering the handler's response at the bound and answers 500.
+	// Default DefaultMaxResponseBytes.
+	MaxResponseBytes int64
 	// Storable decides which responses are stored. Default DefaultStorable.
 	Storable func(status int) bool
 	// Logger receives failures that cannot be reported to the caller (a failed release or
@@ -126,8 +133,8 @@ func (r *Runner) Validate() error {
 	switch {
 	case r.Store == nil:
 		return bad("Runner.Store is nil")
-	case r.Lease < 0 || r.Retention < 0 || r.StoreTimeout < 0:
-		return bad("Lease, Retention and StoreTimeout must not be negative")
+	case r.Lease < 0 || r.Retention < 0 || r.StoreTimeout < 0 || r.MaxResponseBytes < 0:
+		return bad("Lease, Retention, StoreTimeout and MaxResponseBytes must not be negative")
 	case r.retention() < MinRetentionLeases*r.lease():
 		return bad("Retention (%v) must be at least %d times the Lease (%v): a key must be remembered well past "+
 			"the lease that the retry of a crashed request waits out, and a live lease is never expired", r.retention(), MinRetentionLeases, r.lease())
@@ -248,6 +255,24 @@ func (r *Runner) storeTimeout() time.Duration {
 		return r.StoreTimeout
 	}
 	return DefaultStoreTimeout
+}
+
+func (r *Runner) maxResponseBytes() int64 {
+	if r.MaxResponseBytes > 0 {
+		return r.MaxResponseBytes
+	}
+	return DefaultMaxResponseBytes
+}
+
+// responseSize is what a stored response holds: its body, and its header's names and values.
+func responseSize(resp Response) int64 {
+	n := len(resp.Body)
+	for k, vs := range resp.Header {
+		for _, v := range vs {
+			n += len(k) + len(v)
+		}
+	}
+	return int64(n)
 }
 
 func (r *Runner) heartbeat() time.Duration {
@@ -560,15 +585,26 @@ func (op *operation) run(ctx context.Context, fn Func) (Outcome, error) {
 	}
 
 	rec, pooled := op.r.recorded(resp)
-	err = op.complete(ctx, tx, rec)
+	if size, limit := responseSize(rec), op.r.maxResponseBytes(); size > limit {
+		err = &ResponseTooLargeError{Size: size, Limit: limit}
+		op.abort(ctx, tx)
+	} else {
+		err = op.complete(ctx, tx, rec)
+	}
 	if pooled {
 		clear(rec.Header)
 		recordedHeaders.Put(rec.Header)
 	}
-	if err != nil {
-		if errors.Is(err, ErrFenced) {
-			return Outcome{}, ErrFenced
-		}
+	switch {
+	case err == nil:
+	case errors.Is(err, ErrFenced):
+		return Outcome{}, ErrFenced
+	case errors.As(err, new(*ResponseTooLargeError)):
+		return Outcome{Response: resp}, err
+	case errors.Is(err, ErrResponseTooLarge): // the store's bound
+		op.release(ctx)
+		return Outcome{Response: resp}, err
+	default:
 		op.release(ctx)
 		return Outcome{}, &StoreError{Op: "complete", Err: err}
 	}

@@ -189,6 +189,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	fp := Fingerprint(r.Method, m.route(r), body)
 	x.next, x.r = h.next, r
 	x.body.Reset(body)
+	x.rec.limit = m.cfg.Runner.maxResponseBytes()
 	// The work is not cancelled when the client goes away (an attempt timeout, a dropped
 	// connection): it runs to its outcome, which is stored, and the client's retry receives it
 	// (a 409 while it still runs) instead of running the work again. The configuration was
@@ -226,6 +227,9 @@ func (x *exchange) work(ctx context.Context) (Response, error) {
 	r := x.r.WithContext(ctx)
 	r.Body = &x.body
 	x.next.ServeHTTP(&x.rec, r)
+	if x.rec.tooLarge > 0 {
+		return Response{}, &ResponseTooLargeError{Size: x.rec.tooLarge, Limit: x.rec.limit}
+	}
 	return x.rec.response(), nil
 }
 
@@ -324,6 +328,10 @@ func (m *middleware) writeError(w http.ResponseWriter, r *http.Request, out Outc
 		}
 		w.Header().Set("Retry-After", "1")
 		WriteProblem(w, Problem{Status: http.StatusServiceUnavailable, Code: CodeStoreUnavailable, Detail: detail})
+	case errors.Is(err, ErrResponseTooLarge):
+		m.cfg.logger().ErrorContext(r.Context(), "idempotency: response too large to store", "err", err)
+		WriteProblem(w, Problem{Status: http.StatusInternalServerError, Code: CodeResponseTooLarge,
+			Detail: "the response is too large to be stored for replay; it was not stored, and the request may be retried with the same idempotency key"})
 	case r.Context().Err() != nil:
 		// The client is gone (or the server is shutting down): nobody reads this.
 		if out.Response.Status != 0 {
@@ -403,6 +411,9 @@ type recorder struct {
 	status  int
 	body    bytes.Buffer
 	written bool
+	limit   int64 // on the body's bytes (MaxResponseBytes)
+	// tooLarge is how many bytes the handler wrote past which the body outgrew limit; 0 if not.
+	tooLarge int64
 }
 
 // maxRecycledBody is the largest response buffer a recycled recorder keeps.
@@ -411,7 +422,7 @@ const maxRecycledBody = 64 << 10
 func (rec *recorder) reset() {
 	clear(rec.header)
 	clear(rec.sent)
-	rec.status, rec.written = 0, false
+	rec.status, rec.written, rec.tooLarge = 0, false, 0
 	if rec.body.Cap() > maxRecycledBody {
 		rec.body = bytes.Buffer{}
 	}
@@ -434,9 +445,16 @@ func (rec *recorder) WriteHeader(code int) {
 	}
 }
 
+// Write buffers p, up to limit: a body that outgrows it is dropped, and this and every later
+// Write fail with an error that matches ErrResponseTooLarge.
 func (rec *recorder) Write(p []byte) (int, error) {
 	if !rec.written {
 		rec.WriteHeader(http.StatusOK)
+	}
+	if size := int64(rec.body.Len()) + int64(len(p)); rec.tooLarge > 0 || size > rec.limit {
+		rec.tooLarge = max(rec.tooLarge, size)
+		rec.body.Reset()
+		return 0, &ResponseTooLargeError{Size: rec.tooLarge, Limit: rec.limit}
 	}
 	return rec.body.Write(p)
 }

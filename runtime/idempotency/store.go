@@ -199,6 +199,23 @@ var (
 	ErrStepAfterFinalTx = errors.New("idempotency: a step cannot start once the final phase holds its transaction: begin that transaction after the last step")
 )
 
+// ErrResponseTooLarge: the response is larger than Runner.MaxResponseBytes, or than the store can
+// hold. It was not stored and the key was released (a final phase's transaction rolled back).
+// Errors returned by Do for this case are *ResponseTooLargeError, or wrap a store's error.
+var ErrResponseTooLarge = errors.New("idempotency: the response is too large to store")
+
+// ResponseTooLargeError is returned by Do when the response is larger than Runner.MaxResponseBytes.
+type ResponseTooLargeError struct {
+	Size  int64 // the response's bytes (body and recorded header), or as many as were buffered
+	Limit int64 // Runner.MaxResponseBytes
+}
+
+func (e *ResponseTooLargeError) Error() string {
+	return fmt.Sprintf("idempotency: the response (%d bytes or more) is larger than MaxResponseBytes (%d): it was not stored, and the key was released", e.Size, e.Limit)
+}
+
+func (e *ResponseTooLargeError) Is(target error) bool { return target == ErrResponseTooLarge }
+
 // InProgressError is returned by Do when another worker holds the key.
 type InProgressError struct {
 	// RetryAfter is how long to wait before retrying with the same key: InProgressRetryAfter.

@@ -77,3 +77,38 @@ func testMiddlewareSuppressedContentType(t *testing.T, e *env) {
 	_, sniffed = replay.Header["Content-Type"]
 	assert.False(t, sniffed, "the replay has none either: %q", replay.Header.Get("Content-Type"))
 }
+
+// A handler whose response is larger than MaxResponseBytes: the middleware stops buffering it at
+// the bound, stores nothing, releases the key and answers 500 (idempotency_response_too_large).
+func testMiddlewareResponseTooLarge(t *testing.T, e *env) {
+	r := e.runner()
+	r.MaxResponseBytes = 1 << 10
+	var runs int
+	var writeErr error
+	srv := httptest.NewServer(idempotency.Middleware(idempotency.Config{
+		Runner: *r,
+		Tenant: func(*http.Request) (string, error) { return "a", nil },
+	})(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		runs++
+		for range 4 {
+			if _, writeErr = w.Write(make([]byte, 512)); writeErr != nil {
+				return
+			}
+		}
+	})))
+	t.Cleanup(srv.Close)
+	post := func() *http.Response {
+		req, _ := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(`{}`))
+		req.Header.Set("Idempotency-Key", "big")
+		resp, err := srv.Client().Do(req)
+		require.NoError(t, err)
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp
+	}
+	resp := post()
+	assert.Equal(t, http.StatusInternalServerError, resp.StatusCode)
+	assert.ErrorIs(t, writeErr, idempotency.ErrResponseTooLarge, "the handler learns it from Write")
+	post()
+	assert.Equal(t, 2, runs, "nothing was stored: the retry runs again")
+}

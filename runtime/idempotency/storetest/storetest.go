@@ -141,6 +141,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"DoRejectsMalformedScopesKeysAndFingerprints", testDoRejectsMalformedInput},
 		{"DoStoresFinalOutcomes", testDoStoresFinalOutcomes},
 		{"DoStoresSeeOther", testDoStoresSeeOther},
+		{"DoResponseTooLarge", testDoResponseTooLarge},
 		{"DoDoesNotStoreTransientOutcomes", testDoNotStored},
 		{"DoDoesNotStoreRejectionsBeforeStart", testDoRejectionBeforeStartIsNotStored},
 		{"DoReleasesOnError", testDoError},
@@ -151,6 +152,7 @@ func Run(t *testing.T, newStore Factory) {
 		{"DoStaleWorkerResultIsDiscarded", testDoFenced},
 		{"MiddlewareTrailers", testMiddlewareTrailers},
 		{"MiddlewareSuppressedContentType", testMiddlewareSuppressedContentType},
+		{"MiddlewareResponseTooLarge", testMiddlewareResponseTooLarge},
 		{"TxRollbackDiscardsWrites", testTxRollback},
 		{"TxCommitAppliesWrites", testTxCommit},
 		{"TxIsFenced", testTxFenced},
@@ -661,6 +663,25 @@ func testDoStoresSeeOther(t *testing.T, e *env) {
 	assert.Equal(t, http.StatusSeeOther, out.Response.Status)
 	assert.Equal(t, "/v1/orders/1", out.Response.Header.Get("Location"))
 	assert.EqualValues(t, 1, c.n.Load())
+}
+
+// A response larger than Runner.MaxResponseBytes cannot be stored: Do says so
+// (ErrResponseTooLarge), stores nothing and releases the key, on every store.
+func testDoResponseTooLarge(t *testing.T, e *env) {
+	r := e.runner()
+	r.MaxResponseBytes = 1 << 10
+	var c counter
+	_, err := r.Do(e.ctx, "a", "big", "fp", c.fn(201, strings.Repeat("x", 2<<10)))
+	var tooLarge *idempotency.ResponseTooLargeError
+	require.ErrorAs(t, err, &tooLarge)
+	assert.ErrorIs(t, err, idempotency.ErrResponseTooLarge)
+	assert.NotErrorIs(t, err, idempotency.ErrStoreUnavailable)
+	assert.Equal(t, int64(1<<10), tooLarge.Limit)
+	assert.Greater(t, tooLarge.Size, int64(2<<10))
+	out, err := r.Do(e.ctx, "a", "big", "fp", c.fn(201, `"small"`))
+	require.NoError(t, err)
+	assert.True(t, out.Stored, "the key was released")
+	assert.EqualValues(t, 2, c.n.Load())
 }
 
 // A 4xx from work that never started executing (it rejected the request, as validation does) is
