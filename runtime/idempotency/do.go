@@ -710,7 +710,7 @@ func startHeartbeat(op *operation, ctx context.Context, cancel context.CancelCau
 
 func (h *heartbeat) beat() {
 	h.mu.Lock()
-	if h.stopped {
+	if h.stopped || h.running { // running: soon's timer fired during a renewal, which re-arms it
 		h.mu.Unlock()
 		return
 	}

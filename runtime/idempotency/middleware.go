@@ -347,8 +347,10 @@ func (m *middleware) writeError(w http.ResponseWriter, r *http.Request, out Outc
 
 func writeResponse(w http.ResponseWriter, resp Response, replayed bool) {
 	h := w.Header()
+	trailers := false
 	for k, vs := range resp.Header {
 		h[k] = vs // the response's values are not used after this
+		trailers = trailers || strings.HasPrefix(k, http.TrailerPrefix)
 	}
 	// One array holds the values of both headers; each slice is capped, so that appending to one
 	// never writes over the other.
@@ -360,7 +362,6 @@ func writeResponse(w http.ResponseWriter, resp Response, replayed bool) {
 			h["Content-Type"] = nil // none was recorded: none is sent, rather than a sniffed one
 		}
 	}
-	trailers := hasTrailers(h)
 	if trailers && len(h["Trailer"]) == 0 {
 		announceTrailers(h)
 	}
@@ -491,14 +492,4 @@ func (rec *recorder) trailers(h http.Header) {
 			h[k] = vs
 		}
 	}
-}
-
-// hasTrailers reports whether h holds trailers (http.TrailerPrefix keys).
-func hasTrailers(h http.Header) bool {
-	for k := range h {
-		if strings.HasPrefix(k, http.TrailerPrefix) {
-			return true
-		}
-	}
-	return false
 }
