@@ -228,7 +228,6 @@ func (r *Runner) claim(ctx context.Context, scope, key, fingerprint string, fn F
 	op.started.Store(len(c.Steps) > 0) // an earlier attempt's recorded steps: execution started then
 	op.txStore, _ = r.Store.(TxStore)
 	op.final.op = op
-	op.row.cond.L = &op.row.mu
 	if detach {
 		op.uncancelled.parent = ctx
 		ctx = &op.uncancelled
@@ -397,63 +396,46 @@ type operation struct {
 	ctx         opContext     // fn's context
 	uncancelled withoutCancel // the parent of ctx when the work is detached from the caller's
 
-	// The record's row, held by the phases' transactions (see TxStore): no renewal runs while
-	// one is open, and none is in flight when one begins.
-	row struct {
-		mu      sync.Mutex
-		cond    sync.Cond
-		hb      *heartbeat // while the work runs
-		holders int        // open transactions
-		renewal bool       // a renewal in flight
-		skipped bool       // a renewal was skipped while the row was held
-	}
+	hb atomic.Pointer[heartbeat] // while the work runs, if the lease is renewed
 }
 
-// holdRow waits for a renewal in flight, and keeps further ones from starting until releaseRow.
+// holdRow marks a phase's transaction as holding the record's row (see TxStore): it waits for a
+// renewal in flight, and keeps the heartbeat from renewing until releaseRow.
 func (op *operation) holdRow() {
-	op.row.mu.Lock()
-	for op.row.renewal {
-		op.row.cond.Wait()
+	h := op.hb.Load()
+	if h == nil {
+		return
 	}
-	op.row.holders++
-	op.row.mu.Unlock()
+	h.mu.Lock()
+	for h.running {
+		h.cond.Wait()
+	}
+	if h.op == op {
+		h.holders++
+	}
+	h.mu.Unlock()
 }
 
 // releaseRow ends a holdRow, once its transaction has ended; a renewal skipped meanwhile runs now.
 func (op *operation) releaseRow() {
-	op.row.mu.Lock()
-	defer op.row.mu.Unlock()
-	op.row.holders--
-	if op.row.holders == 0 && op.row.skipped {
-		op.row.skipped = false
-		op.row.hb.soon()
+	h := op.hb.Load()
+	if h == nil {
+		return
 	}
-}
-
-// startRenewal reports whether the lease may be renewed now (no transaction holds the row), and
-// then marks the renewal in flight until endRenewal.
-func (op *operation) startRenewal() bool {
-	op.row.mu.Lock()
-	defer op.row.mu.Unlock()
-	if op.row.holders > 0 {
-		op.row.skipped = true
-		return false
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.op != op || h.holders == 0 { // stopped (and maybe serving another operation)
+		return
 	}
-	op.row.renewal = true
-	return true
-}
-
-func (op *operation) endRenewal() {
-	op.row.mu.Lock()
-	op.row.renewal = false
-	op.row.cond.Broadcast()
-	op.row.mu.Unlock()
-}
-
-func (op *operation) setHeartbeat(h *heartbeat) {
-	op.row.mu.Lock()
-	op.row.hb = h
-	op.row.mu.Unlock()
+	h.holders--
+	if h.holders == 0 && h.skipped && !h.stopped {
+		h.skipped = false
+		if h.running {
+			h.early = true
+		} else {
+			h.timer.Reset(0)
+		}
+	}
 }
 
 // withoutCancel is context.WithoutCancel(parent), kept in the operation rather than allocated:
@@ -547,9 +529,7 @@ func (op *operation) run(ctx context.Context, fn Func) (Outcome, error) {
 	defer cancel(nil)
 	op.ctx = opContext{Context: work, phase: &op.final}
 	hb := startHeartbeat(op, ctx, cancel)
-	if hb != nil {
-		op.setHeartbeat(hb)
-	}
+	op.hb.Store(hb)
 
 	returned := false
 	defer func() {
@@ -613,7 +593,7 @@ func (op *operation) run(ctx context.Context, fn Func) (Outcome, error) {
 
 func (op *operation) stopHeartbeat(hb *heartbeat) {
 	if hb != nil {
-		op.setHeartbeat(nil)
+		op.hb.Store(nil)
 		hb.stop()
 	}
 }
@@ -683,6 +663,8 @@ type heartbeat struct {
 	stopped bool
 	running bool
 	early   bool // the renewal in flight is followed by another at once
+	holders int  // phases' transactions holding the record's row: no renewal meanwhile
+	skipped bool // a renewal was skipped while the row was held
 }
 
 var heartbeats = sync.Pool{New: func() any {
@@ -702,7 +684,8 @@ func startHeartbeat(op *operation, ctx context.Context, cancel context.CancelCau
 	}
 	h := heartbeats.Get().(*heartbeat)
 	h.mu.Lock()
-	h.op, h.ctx, h.cancel, h.interval, h.stopped, h.early = op, ctx, cancel, interval, false, false
+	h.op, h.ctx, h.cancel, h.interval = op, ctx, cancel, interval
+	h.stopped, h.early, h.holders, h.skipped = false, false, 0, false
 	h.timer.Reset(interval)
 	h.mu.Unlock()
 	return h
@@ -710,7 +693,13 @@ func startHeartbeat(op *operation, ctx context.Context, cancel context.CancelCau
 
 func (h *heartbeat) beat() {
 	h.mu.Lock()
-	if h.stopped || h.running { // running: soon's timer fired during a renewal, which re-arms it
+	switch {
+	case h.stopped, h.running: // running: a timer reset by releaseRow fired during a renewal
+		h.mu.Unlock()
+		return
+	case h.holders > 0: // a transaction holds the row: nobody can take the key over meanwhile
+		h.skipped = true
+		h.timer.Reset(h.interval)
 		h.mu.Unlock()
 		return
 	}
@@ -718,13 +707,9 @@ func (h *heartbeat) beat() {
 	op := h.op
 	h.mu.Unlock()
 
-	var err error
-	if op.startRenewal() { // else a transaction holds the row: nobody can take the key over
-		cctx, cancel := op.detached(h.ctx)
-		err = op.store.Extend(cctx, op.lease, op.r.lease())
-		cancel()
-		op.endRenewal()
-	}
+	cctx, cancel := op.detached(h.ctx)
+	err := op.store.Extend(cctx, op.lease, op.r.lease())
+	cancel()
 	if errors.Is(err, ErrFenced) {
 		op.fenced.Store(true)
 		h.cancel(ErrFenced) // stop the work: its result can no longer be stored
@@ -743,23 +728,6 @@ func (h *heartbeat) beat() {
 	}
 	h.cond.Broadcast()
 	h.mu.Unlock()
-}
-
-// soon makes the next renewal happen at once (a transaction that held the row past a renewal
-// ended). A nil heartbeat does nothing.
-func (h *heartbeat) soon() {
-	if h == nil {
-		return
-	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	switch {
-	case h.stopped:
-	case h.running:
-		h.early = true
-	default:
-		h.timer.Reset(0)
-	}
 }
 
 // stop stops the heartbeat and waits for a renewal in flight. The heartbeat is recycled only when
