@@ -263,17 +263,6 @@ func (r *Runner) maxResponseBytes() int64 {
 	return DefaultMaxResponseBytes
 }
 
-// responseSize is what a stored response holds: its body, and its header's names and values.
-func responseSize(resp Response) int64 {
-	n := len(resp.Body)
-	for k, vs := range resp.Header {
-		for _, v := range vs {
-			n += len(k) + len(v)
-		}
-	}
-	return int64(n)
-}
-
 func (r *Runner) heartbeat() time.Duration {
 	switch {
 	case r.Heartbeat < 0:
@@ -308,20 +297,22 @@ func (r *Runner) logger() *slog.Logger {
 	return slog.Default()
 }
 
-// recorded returns the part of resp that is stored: status, body and the RecordHeaders. It shares
-// resp's body and header, or its header's values in a map from recordedHeaders, which it reports
-// (done with it, put it back). A store copies what it keeps.
-func (r *Runner) recorded(resp Response) (rec Response, pooled bool) {
+// recorded returns the part of resp that is stored: status, body and the RecordHeaders, and its
+// size (the body, the header's names and values). It shares resp's body and header, or its
+// header's values in a map from recordedHeaders, which it reports (done with it, put it back). A
+// store copies what it keeps.
+func (r *Runner) recorded(resp Response) (rec Response, size int64, pooled bool) {
 	names := r.RecordHeaders
 	if names == nil {
 		names = DefaultRecordHeaders
 	}
 	rec = Response{Status: resp.Status, Body: resp.Body}
-	if recordsAll(names, resp.Header) {
+	size = int64(len(resp.Body))
+	if n, all := recordsAll(names, resp.Header); all {
 		if len(resp.Header) > 0 {
 			rec.Header = resp.Header
 		}
-		return rec, false
+		return rec, size + n, false
 	}
 	into := recordedHeaders.Get().(http.Header)
 	for key, vs := range resp.Header { // a few headers, against a dozen names
@@ -337,25 +328,37 @@ func (r *Runner) recorded(resp Response) (rec Response, pooled bool) {
 			} else {
 				into[http.CanonicalHeaderKey(key)] = vs // no copy when key is canonical already
 			}
+			size += headerSize(key, vs)
 		}
 	}
 	if len(into) == 0 {
 		recordedHeaders.Put(into)
-		return rec, false
+		return rec, size, false
 	}
 	rec.Header = into
-	return rec, true
+	return rec, size, true
 }
 
 // recordsAll reports whether every header of h is recorded as it is: one of names, in canonical
-// form, with values (as a small JSON handler's Content-Type and Location are).
-func recordsAll(names []string, h http.Header) bool {
+// form, with values (as a small JSON handler's Content-Type and Location are); and if so, the
+// size of their names and values.
+func recordsAll(names []string, h http.Header) (size int64, all bool) {
 	for key, vs := range h {
 		if len(vs) == 0 || !slices.Contains(names, key) || !isCanonical(key) {
-			return false
+			return 0, false
 		}
+		size += headerSize(key, vs)
 	}
-	return true
+	return size, true
+}
+
+// headerSize is what a header's name and values take in a store: the name once per value.
+func headerSize(key string, vs []string) int64 {
+	n := 0
+	for _, v := range vs {
+		n += len(key) + len(v)
+	}
+	return int64(n)
 }
 
 // isCanonical reports whether http.CanonicalHeaderKey(key) is key, in a quarter of its
@@ -529,7 +532,9 @@ func (op *operation) run(ctx context.Context, fn Func) (Outcome, error) {
 	defer cancel(nil)
 	op.ctx = opContext{Context: work, phase: &op.final}
 	hb := startHeartbeat(op, ctx, cancel)
-	op.hb.Store(hb)
+	if hb != nil {
+		op.hb.Store(hb)
+	}
 
 	returned := false
 	defer func() {
@@ -564,8 +569,8 @@ func (op *operation) run(ctx context.Context, fn Func) (Outcome, error) {
 		return Outcome{Response: resp}, nil
 	}
 
-	rec, pooled := op.r.recorded(resp)
-	if size, limit := responseSize(rec), op.r.maxResponseBytes(); size > limit {
+	rec, size, pooled := op.r.recorded(resp)
+	if limit := op.r.maxResponseBytes(); size > limit {
 		err = &ResponseTooLargeError{Size: size, Limit: limit}
 		op.abort(ctx, tx)
 	} else {

@@ -478,18 +478,23 @@ func (rec *recorder) response() Response {
 // TrailerPrefix keys (net/http's form for trailers, which a store keeps like any header), and an
 // announced name is taken out of the header: it is a trailer.
 func (rec *recorder) trailers(h http.Header) {
-	for _, v := range h["Trailer"] {
+	announced := false
+	for k, vs := range rec.header {
+		if strings.HasPrefix(k, http.TrailerPrefix) {
+			h[k] = vs
+		}
+		announced = announced || k == "Trailer"
+	}
+	if !announced {
+		return
+	}
+	for _, v := range h["Trailer"] { // as sent
 		for name := range strings.SplitSeq(v, ",") {
 			name = http.CanonicalHeaderKey(strings.TrimSpace(name))
 			if vs := rec.header[name]; len(vs) > 0 {
 				h[http.TrailerPrefix+name] = vs
 			}
 			delete(h, name)
-		}
-	}
-	for k, vs := range rec.header {
-		if strings.HasPrefix(k, http.TrailerPrefix) {
-			h[k] = vs
 		}
 	}
 }

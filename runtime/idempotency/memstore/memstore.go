@@ -162,7 +162,7 @@ func (rec *record) bytes() int64 { return int64(len(rec.ident) + len(rec.stored)
 // resize accounts for the record of slot i now holding size bytes instead of was, evicting the
 // shard's oldest completed records to stay within maxBytes. It reports ErrTooLarge for a record
 // that would not fit in an empty shard, and ErrFull when nothing can be evicted.
-func (s *Store) resize(sh *shard, was, size int64) error {
+func (s *Store) resize(sh *shard, was, size, now int64) error {
 	if size > s.maxBytes {
 		return ErrTooLarge
 	}
@@ -170,15 +170,15 @@ func (s *Store) resize(sh *shard, was, size int64) error {
 		if sh.oldest == none {
 			return ErrFull
 		}
-		s.evict(sh, sh.oldest)
+		s.evict(sh, sh.oldest, now)
 	}
 	sh.bytes += size - was
 	return nil
 }
 
 // evict removes the completed record of slot i to make room, counting it when it was still live.
-func (s *Store) evict(sh *shard, i int32) {
-	if !sh.records.at(i).expired(s.now().UnixNano()) {
+func (s *Store) evict(sh *shard, i int32, now int64) {
+	if !sh.records.at(i).expired(now) {
 		s.evicted.Add(1)
 	}
 	sh.remove(i)
@@ -314,7 +314,7 @@ func (s *Store) Claim(ctx context.Context, req idempotency.ClaimRequest) (idempo
 		if sh.n >= s.perShard && !s.makeRoom(sh, now) {
 			return idempotency.Claim{}, ErrFull
 		}
-		if err := s.resize(sh, 0, int64(len(req.Scope)+len(req.Key)+len(req.Fingerprint))); err != nil {
+		if err := s.resize(sh, 0, int64(len(req.Scope)+len(req.Key)+len(req.Fingerprint)), now); err != nil {
 			return idempotency.Claim{}, err
 		}
 		rec = sh.records.at(sh.add(h))
@@ -322,7 +322,7 @@ func (s *Store) Claim(ctx context.Context, req idempotency.ClaimRequest) (idempo
 		rec.expiresAt, rec.retention = after(now, req.Retention), req.Retention
 	case rec.expired(now):
 		sh.unlink(i) // not evicted by resize
-		if err := s.resize(sh, rec.bytes(), int64(len(req.Scope)+len(req.Key)+len(req.Fingerprint))); err != nil {
+		if err := s.resize(sh, rec.bytes(), int64(len(req.Scope)+len(req.Key)+len(req.Fingerprint)), now); err != nil {
 			if rec.completed {
 				sh.link(i)
 			}
@@ -364,7 +364,7 @@ func (s *Store) Claim(ctx context.Context, req idempotency.ClaimRequest) (idempo
 // removes that), else the expired ones in progress. It reports whether there is room.
 func (s *Store) makeRoom(sh *shard, now int64) bool {
 	if old := sh.oldest; old != none {
-		s.evict(sh, old)
+		s.evict(sh, old, now)
 		return true
 	}
 	return s.reapShard(sh, now) > 0 // a scan, only when the shard holds nothing but claims
@@ -417,13 +417,13 @@ func (s *Store) Extend(ctx context.Context, lease idempotency.Lease, d time.Dura
 
 // SaveStep implements idempotency.Store.
 func (s *Store) SaveStep(ctx context.Context, lease idempotency.Lease, name string, result json.RawMessage) error {
-	return s.withHeld(ctx, lease, func(sh *shard, _ int32, rec *record, _ int64) error {
+	return s.withHeld(ctx, lease, func(sh *shard, _ int32, rec *record, now int64) error {
 		steps, err := pairs.Append(rec.steps, name, result)
 		if err != nil {
 			return err
 		}
 		was := rec.bytes()
-		if err := s.resize(sh, was, was+int64(len(steps)-len(rec.steps))); err != nil {
+		if err := s.resize(sh, was, was+int64(len(steps)-len(rec.steps)), now); err != nil {
 			return err
 		}
 		rec.steps = steps
@@ -442,7 +442,7 @@ func (s *Store) Complete(ctx context.Context, lease idempotency.Lease, resp idem
 		return errTooLong
 	}
 	return s.withHeld(ctx, lease, func(sh *shard, i int32, rec *record, now int64) error {
-		if err := s.resize(sh, rec.bytes(), int64(len(rec.ident)+len(stored))); err != nil {
+		if err := s.resize(sh, rec.bytes(), int64(len(rec.ident)+len(stored)), now); err != nil {
 			return err
 		}
 		rec.expiresAt = max(rec.expiresAt, after(now, rec.retention))
