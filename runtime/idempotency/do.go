@@ -19,6 +19,8 @@ const (
 	DefaultLease        = 30 * time.Second
 	DefaultRetention    = 24 * time.Hour
 	DefaultStoreTimeout = 5 * time.Second
+	// DefaultMaxResponseBytes is the default bound of a stored response (1 MiB).
+	DefaultMaxResponseBytes = 1 << 20
 )
 
 // DefaultRecordHeaders are the response headers stored with a response and replayed: the
@@ -46,15 +48,18 @@ const MinRetentionLeases = 4
 var ErrInvalidConfig = errors.New("idempotency: invalid configuration")
 
 // DefaultStorable reports whether a response with this status is a final business outcome that
-// is stored and replayed: 2xx, and 4xx except those that are not deterministic
+// is stored and replayed: 2xx, 303 See Other (post/redirect/get: the request was processed, and
+// the response says where its result is), and 4xx except those that are not deterministic
 // (408 Request Timeout, 409 Conflict, 425 Too Early, 429 Too Many Requests, 499 client closed).
-// Everything else (1xx, 3xx, 5xx) releases the key so that a retry processes the request afresh.
+// Everything else releases the key so that a retry processes the request afresh: 1xx, 5xx, and
+// the other 3xx (301, 307 and 308 ask for the request to be sent elsewhere, so it was not
+// processed here; 302 is ambiguous: answer 303 after processing a POST).
 //
 // Whatever Storable says, a 4xx is stored only once the operation started executing (see
 // MarkStarted): a request rejected before that, as by validation, is not stored.
 func DefaultStorable(status int) bool {
 	switch {
-	case status >= 200 && status < 300:
+	case status >= 200 && status < 300, status == http.StatusSeeOther:
 		return true
 	case status >= 400 && status < 500:
 		switch status {
@@ -106,6 +111,11 @@ type Runner struct {
 	StoreTimeout time.Duration
 	// RecordHeaders are the response headers stored and replayed. Default DefaultRecordHeaders.
 	RecordHeaders []string
+	// MaxResponseBytes bounds a stored response: its body and recorded header (names and values).
+	// A larger one is not stored: Do releases the key and returns a *ResponseTooLargeError, and
+	// the middleware stops buffering the handler's response at the bound and answers 500.
+	// Default DefaultMaxResponseBytes.
+	MaxResponseBytes int64
 	// Storable decides which responses are stored. Default DefaultStorable.
 	Storable func(status int) bool
 	// Logger receives failures that cannot be reported to the caller (a failed release or
@@ -123,8 +133,8 @@ func (r *Runner) Validate() error {
 	switch {
 	case r.Store == nil:
 		return bad("Runner.Store is nil")
-	case r.Lease < 0 || r.Retention < 0 || r.StoreTimeout < 0:
-		return bad("Lease, Retention and StoreTimeout must not be negative")
+	case r.Lease < 0 || r.Retention < 0 || r.StoreTimeout < 0 || r.MaxResponseBytes < 0:
+		return bad("Lease, Retention, StoreTimeout and MaxResponseBytes must not be negative")
 	case r.retention() < MinRetentionLeases*r.lease():
 		return bad("Retention (%v) must be at least %d times the Lease (%v): a key must be remembered well past "+
 			"the lease that the retry of a crashed request waits out, and a live lease is never expired", r.retention(), MinRetentionLeases, r.lease())
@@ -154,7 +164,8 @@ func Do(ctx context.Context, store Store, scope, key, fingerprint string, fn Fun
 // When the store fails, Do returns a *StoreError (errors.Is ErrStoreUnavailable); if that happens
 // before fn runs, the key is not consumed. If the operation's lease was taken over by another
 // worker, Do returns ErrFenced and nothing of this attempt is stored. A scope or key that is not
-// text (see ValidateScope and ValidateKey) gives a *ScopeError or *KeyError, and a misconfigured
+// text (see ValidateScope and ValidateKey) gives a *ScopeError or *KeyError, a fingerprint that is
+// not (ValidateFingerprint) a *FingerprintError, and a misconfigured
 // Runner an error wrapping ErrInvalidConfig, before anything is claimed.
 //
 // Work in fn that is not inside a Step and not in the store's transaction (CurrentTx) is not
@@ -167,6 +178,9 @@ func (r *Runner) Do(ctx context.Context, scope, key, fingerprint string, fn Func
 		return Outcome{}, err
 	}
 	if err := ValidateKey(key); err != nil {
+		return Outcome{}, err
+	}
+	if err := ValidateFingerprint(fingerprint); err != nil {
 		return Outcome{}, err
 	}
 	return r.claim(ctx, scope, key, fingerprint, fn, false)
@@ -242,6 +256,13 @@ func (r *Runner) storeTimeout() time.Duration {
 	return DefaultStoreTimeout
 }
 
+func (r *Runner) maxResponseBytes() int64 {
+	if r.MaxResponseBytes > 0 {
+		return r.MaxResponseBytes
+	}
+	return DefaultMaxResponseBytes
+}
+
 func (r *Runner) heartbeat() time.Duration {
 	switch {
 	case r.Heartbeat < 0:
@@ -276,48 +297,68 @@ func (r *Runner) logger() *slog.Logger {
 	return slog.Default()
 }
 
-// recorded returns the part of resp that is stored: status, body and the RecordHeaders. It shares
-// resp's body and header, or its header's values in a map from recordedHeaders, which it reports
-// (done with it, put it back). A store copies what it keeps.
-func (r *Runner) recorded(resp Response) (rec Response, pooled bool) {
+// recorded returns the part of resp that is stored: status, body and the RecordHeaders, and its
+// size (the body, the header's names and values). It shares resp's body and header, or its
+// header's values in a map from recordedHeaders, which it reports (done with it, put it back). A
+// store copies what it keeps.
+func (r *Runner) recorded(resp Response) (rec Response, size int64, pooled bool) {
 	names := r.RecordHeaders
 	if names == nil {
 		names = DefaultRecordHeaders
 	}
 	rec = Response{Status: resp.Status, Body: resp.Body}
-	if recordsAll(names, resp.Header) {
+	size = int64(len(resp.Body))
+	if n, all := recordsAll(names, resp.Header); all {
 		if len(resp.Header) > 0 {
 			rec.Header = resp.Header
 		}
-		return rec, false
+		return rec, size + n, false
 	}
 	into := recordedHeaders.Get().(http.Header)
 	for key, vs := range resp.Header { // a few headers, against a dozen names
 		if len(vs) == 0 {
 			continue
 		}
+		// A trailer (http.TrailerPrefix) is recorded under the rule of its name.
+		name, trailer := strings.CutPrefix(key, http.TrailerPrefix)
 		// A name as given (Header().Set makes it canonical), else one that differs in case.
-		if slices.Contains(names, key) || slices.ContainsFunc(names, func(name string) bool { return strings.EqualFold(name, key) }) {
-			into[http.CanonicalHeaderKey(key)] = vs // no copy when key is canonical already
+		if slices.Contains(names, name) || slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(n, name) }) {
+			if trailer {
+				into[http.TrailerPrefix+http.CanonicalHeaderKey(name)] = vs
+			} else {
+				into[http.CanonicalHeaderKey(key)] = vs // no copy when key is canonical already
+			}
+			size += headerSize(key, vs)
 		}
 	}
 	if len(into) == 0 {
 		recordedHeaders.Put(into)
-		return rec, false
+		return rec, size, false
 	}
 	rec.Header = into
-	return rec, true
+	return rec, size, true
 }
 
 // recordsAll reports whether every header of h is recorded as it is: one of names, in canonical
-// form, with values (as a small JSON handler's Content-Type and Location are).
-func recordsAll(names []string, h http.Header) bool {
+// form, with values (as a small JSON handler's Content-Type and Location are); and if so, the
+// size of their names and values.
+func recordsAll(names []string, h http.Header) (size int64, all bool) {
 	for key, vs := range h {
 		if len(vs) == 0 || !slices.Contains(names, key) || !isCanonical(key) {
-			return false
+			return 0, false
 		}
+		size += headerSize(key, vs)
 	}
-	return true
+	return size, true
+}
+
+// headerSize is what a header's name and values take in a store: the name once per value.
+func headerSize(key string, vs []string) int64 {
+	n := 0
+	for _, v := range vs {
+		n += len(key) + len(v)
+	}
+	return int64(n)
 }
 
 // isCanonical reports whether http.CanonicalHeaderKey(key) is key, in a quarter of its
@@ -357,6 +398,47 @@ type operation struct {
 	final       phase         // fn's own work, completed with the response
 	ctx         opContext     // fn's context
 	uncancelled withoutCancel // the parent of ctx when the work is detached from the caller's
+
+	hb atomic.Pointer[heartbeat] // while the work runs, if the lease is renewed
+}
+
+// holdRow marks a phase's transaction as holding the record's row (see TxStore): it waits for a
+// renewal in flight, and keeps the heartbeat from renewing until releaseRow.
+func (op *operation) holdRow() {
+	h := op.hb.Load()
+	if h == nil {
+		return
+	}
+	h.mu.Lock()
+	for h.running {
+		h.cond.Wait()
+	}
+	if h.op == op {
+		h.holders++
+	}
+	h.mu.Unlock()
+}
+
+// releaseRow ends a holdRow, once its transaction has ended; a renewal skipped meanwhile runs now.
+func (op *operation) releaseRow() {
+	h := op.hb.Load()
+	if h == nil {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.op != op || h.holders == 0 { // stopped (and maybe serving another operation)
+		return
+	}
+	h.holders--
+	if h.holders == 0 && h.skipped && !h.stopped {
+		h.skipped = false
+		if h.running {
+			h.early = true
+		} else {
+			h.timer.Reset(0)
+		}
+	}
 }
 
 // withoutCancel is context.WithoutCancel(parent), kept in the operation rather than allocated:
@@ -411,13 +493,30 @@ func (p *phase) currentTx(ctx context.Context) (StoreTx, error) {
 		return nil, errors.New("idempotency: the transaction was asked for after its phase ended")
 	}
 	if p.tx == nil {
-		tx, err := p.op.txStore.BeginTx(ctx)
-		if err != nil {
+		op := p.op
+		op.holdRow()
+		cctx, cancel := op.r.storeContext(ctx)
+		tx, err := op.txStore.BeginTx(cctx, op.lease)
+		cancel()
+		switch {
+		case errors.Is(err, ErrFenced):
+			op.releaseRow()
+			op.fenced.Store(true)
+			return nil, ErrFenced
+		case err != nil:
+			op.releaseRow()
 			return nil, &StoreError{Op: "begin", Err: err}
 		}
 		p.tx = tx
 	}
 	return p.tx, nil
+}
+
+// holdsTx reports whether the phase has an open transaction.
+func (p *phase) holdsTx() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.tx != nil && !p.done
 }
 
 // finish ends the phase and returns its transaction, if one was begun.
@@ -433,6 +532,9 @@ func (op *operation) run(ctx context.Context, fn Func) (Outcome, error) {
 	defer cancel(nil)
 	op.ctx = opContext{Context: work, phase: &op.final}
 	hb := startHeartbeat(op, ctx, cancel)
+	if hb != nil {
+		op.hb.Store(hb)
+	}
 
 	returned := false
 	defer func() {
@@ -441,7 +543,7 @@ func (op *operation) run(ctx context.Context, fn Func) (Outcome, error) {
 		}
 		// fn panicked (or called runtime.Goexit): release the key, then let the panic go on.
 		v := recover()
-		hb.stop()
+		op.stopHeartbeat(hb)
 		op.abort(ctx, op.final.finish())
 		if v != nil {
 			panic(v)
@@ -449,7 +551,7 @@ func (op *operation) run(ctx context.Context, fn Func) (Outcome, error) {
 	}()
 	resp, err := fn(&op.ctx)
 	returned = true
-	hb.stop()
+	op.stopHeartbeat(hb)
 	tx := op.final.finish()
 
 	switch {
@@ -467,20 +569,38 @@ func (op *operation) run(ctx context.Context, fn Func) (Outcome, error) {
 		return Outcome{Response: resp}, nil
 	}
 
-	rec, pooled := op.r.recorded(resp)
-	err = op.complete(ctx, tx, rec)
+	rec, size, pooled := op.r.recorded(resp)
+	if limit := op.r.maxResponseBytes(); size > limit {
+		err = &ResponseTooLargeError{Size: size, Limit: limit}
+		op.abort(ctx, tx)
+	} else {
+		err = op.complete(ctx, tx, rec)
+	}
 	if pooled {
 		clear(rec.Header)
 		recordedHeaders.Put(rec.Header)
 	}
-	if err != nil {
-		if errors.Is(err, ErrFenced) {
-			return Outcome{}, ErrFenced
-		}
+	switch {
+	case err == nil:
+	case errors.Is(err, ErrFenced):
+		return Outcome{}, ErrFenced
+	case errors.As(err, new(*ResponseTooLargeError)):
+		return Outcome{Response: resp}, err
+	case errors.Is(err, ErrResponseTooLarge): // the store's bound
+		op.release(ctx)
+		return Outcome{Response: resp}, err
+	default:
 		op.release(ctx)
 		return Outcome{}, &StoreError{Op: "complete", Err: err}
 	}
 	return Outcome{Response: resp, Stored: true}, nil
+}
+
+func (op *operation) stopHeartbeat(hb *heartbeat) {
+	if hb != nil {
+		op.hb.Store(nil)
+		hb.stop()
+	}
 }
 
 // detached returns a context for store calls that must happen even when ctx is cancelled.
@@ -497,6 +617,7 @@ func (op *operation) complete(ctx context.Context, tx StoreTx, rec Response) err
 	if tx == nil {
 		return op.store.Complete(cctx, op.lease, rec)
 	}
+	defer op.releaseRow()
 	if err := tx.Complete(cctx, op.lease, rec); err != nil {
 		tx.Rollback(cctx)
 		return err
@@ -507,13 +628,19 @@ func (op *operation) complete(ctx context.Context, tx StoreTx, rec Response) err
 // abort rolls back the final transaction, if any, and releases the key.
 func (op *operation) abort(ctx context.Context, tx StoreTx) {
 	if tx != nil {
-		cctx, cancel := op.detached(ctx)
-		if err := tx.Rollback(cctx); err != nil {
-			op.r.logger().WarnContext(ctx, "idempotency: rollback failed", "scope", op.lease.Scope, "key", op.lease.Key, "err", err)
-		}
-		cancel()
+		op.rollback(ctx, tx)
 	}
 	op.release(ctx)
+}
+
+// rollback rolls a phase's transaction back, which ends its hold of the row.
+func (op *operation) rollback(ctx context.Context, tx StoreTx) {
+	cctx, cancel := op.detached(ctx)
+	defer cancel()
+	defer op.releaseRow()
+	if err := tx.Rollback(cctx); err != nil {
+		op.r.logger().WarnContext(ctx, "idempotency: rollback failed", "scope", op.lease.Scope, "key", op.lease.Key, "err", err)
+	}
 }
 
 func (op *operation) release(ctx context.Context) {
@@ -540,6 +667,9 @@ type heartbeat struct {
 	timer   *time.Timer // fires h.beat; made once per heartbeat
 	stopped bool
 	running bool
+	early   bool // the renewal in flight is followed by another at once
+	holders int  // phases' transactions holding the record's row: no renewal meanwhile
+	skipped bool // a renewal was skipped while the row was held
 }
 
 var heartbeats = sync.Pool{New: func() any {
@@ -559,7 +689,8 @@ func startHeartbeat(op *operation, ctx context.Context, cancel context.CancelCau
 	}
 	h := heartbeats.Get().(*heartbeat)
 	h.mu.Lock()
-	h.op, h.ctx, h.cancel, h.interval, h.stopped = op, ctx, cancel, interval, false
+	h.op, h.ctx, h.cancel, h.interval = op, ctx, cancel, interval
+	h.stopped, h.early, h.holders, h.skipped = false, false, 0, false
 	h.timer.Reset(interval)
 	h.mu.Unlock()
 	return h
@@ -567,7 +698,13 @@ func startHeartbeat(op *operation, ctx context.Context, cancel context.CancelCau
 
 func (h *heartbeat) beat() {
 	h.mu.Lock()
-	if h.stopped {
+	switch {
+	case h.stopped, h.running: // running: a timer reset by releaseRow fired during a renewal
+		h.mu.Unlock()
+		return
+	case h.holders > 0: // a transaction holds the row: nobody can take the key over meanwhile
+		h.skipped = true
+		h.timer.Reset(h.interval)
 		h.mu.Unlock()
 		return
 	}
@@ -588,7 +725,11 @@ func (h *heartbeat) beat() {
 	h.mu.Lock()
 	h.running = false
 	if !h.stopped && !errors.Is(err, ErrFenced) {
-		h.timer.Reset(h.interval)
+		next := h.interval
+		if h.early {
+			next, h.early = 0, false
+		}
+		h.timer.Reset(next)
 	}
 	h.cond.Broadcast()
 	h.mu.Unlock()

@@ -236,7 +236,8 @@ func TestDefaultStorable(t *testing.T) {
 	for status, want := range map[int]bool{
 		200: true, 201: true, 202: true, 204: true, 299: true,
 		400: true, 401: true, 403: true, 404: true, 410: true, 422: true,
-		100: false, 301: false, 303: false, 304: false,
+		303: true,
+		100: false, 301: false, 302: false, 304: false, 307: false, 308: false,
 		408: false, 409: false, 425: false, 429: false, 499: false,
 		500: false, 502: false, 503: false, 504: false,
 	} {

@@ -141,7 +141,30 @@ func ValidateKey(key string) error {
 	return nil
 }
 
-// textProblem says what makes s unfit as a scope or key, or returns "".
+// MaxFingerprintLen is the longest accepted fingerprint, in bytes.
+const MaxFingerprintLen = 1024
+
+// FingerprintError explains why Runner.Do rejected a fingerprint.
+type FingerprintError struct {
+	Reason string
+}
+
+func (e *FingerprintError) Error() string {
+	return "invalid fingerprint: " + e.Reason + " (hex-encode a binary digest, as Fingerprint does)"
+}
+
+// ValidateFingerprint reports whether fingerprint can be stored: 1 to MaxFingerprintLen bytes of
+// UTF-8 text without control characters. It returns a *FingerprintError otherwise. Runner.Do
+// checks it, so that every store sees the same fingerprints (a raw digest is not text: PostgreSQL
+// cannot hold it); every fingerprint Fingerprint returns passes.
+func ValidateFingerprint(fingerprint string) error {
+	if reason := textProblem(fingerprint, MaxFingerprintLen); reason != "" {
+		return &FingerprintError{Reason: reason}
+	}
+	return nil
+}
+
+// textProblem says what makes s unfit as a scope, key or fingerprint, or returns "".
 func textProblem(s string, limit int) string {
 	switch {
 	case s == "":

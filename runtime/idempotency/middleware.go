@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/idemlint/idemlint/runtime/internal/keyheader"
 )
 
 // DefaultMaxBodyBytes is the default cap on keyed request bodies (1 MiB).
@@ -30,7 +32,10 @@ type Config struct {
 	// request with 400; single-tenant services return a constant.
 	Tenant func(r *http.Request) (string, error)
 
-	// Header is the request header that carries the key. Default "Idempotency-Key".
+	// Header is the request header that carries the key. Default "Idempotency-Key", and then
+	// "X-Idempotency-Key" is read too (the names that runtime/retry's client, like net/http's
+	// transport, takes for a key); both at once must hold the same key. A Header set here is
+	// the only one read.
 	Header string
 	// Methods are the keyed methods, matched without regard to case (as the fingerprint does).
 	// Default POST and PATCH. Other methods pass through.
@@ -76,7 +81,7 @@ func Middleware(cfg Config) func(http.Handler) http.Handler {
 	}
 	m := &middleware{cfg: cfg, header: cfg.Header, maxBody: cfg.MaxBodyBytes, route: cfg.Route}
 	if m.header == "" {
-		m.header = "Idempotency-Key"
+		m.header, m.alt = keyheader.Name, keyheader.Alt
 	}
 	m.header = http.CanonicalHeaderKey(m.header)
 	if m.maxBody <= 0 {
@@ -112,6 +117,7 @@ func (c *Config) Validate() error {
 type middleware struct {
 	cfg     Config
 	header  string
+	alt     string // the other name read, if any
 	methods []string
 	maxBody int64
 	route   func(*http.Request) string
@@ -129,6 +135,17 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	values := r.Header[m.header] // canonical: no lookup of another spelling
+	if m.alt != "" {
+		if alt := r.Header[m.alt]; len(alt) > 0 {
+			if len(values) == 0 {
+				values = alt
+			} else if len(values) > 1 || len(alt) > 1 || values[0] != alt[0] {
+				WriteProblem(w, Problem{Status: http.StatusBadRequest, Code: CodeKeyInvalid,
+					Detail: fmt.Sprintf("send one key: the %s and %s headers differ", m.header, m.alt)})
+				return
+			}
+		}
+	}
 
 	switch len(values) {
 	case 0:
@@ -172,6 +189,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	fp := Fingerprint(r.Method, m.route(r), body)
 	x.next, x.r = h.next, r
 	x.body.Reset(body)
+	x.rec.limit = m.cfg.Runner.maxResponseBytes()
 	// The work is not cancelled when the client goes away (an attempt timeout, a dropped
 	// connection): it runs to its outcome, which is stored, and the client's retry receives it
 	// (a 409 while it still runs) instead of running the work again. The configuration was
@@ -209,6 +227,9 @@ func (x *exchange) work(ctx context.Context) (Response, error) {
 	r := x.r.WithContext(ctx)
 	r.Body = &x.body
 	x.next.ServeHTTP(&x.rec, r)
+	if x.rec.tooLarge > 0 {
+		return Response{}, &ResponseTooLargeError{Size: x.rec.tooLarge, Limit: x.rec.limit}
+	}
 	return x.rec.response(), nil
 }
 
@@ -307,6 +328,10 @@ func (m *middleware) writeError(w http.ResponseWriter, r *http.Request, out Outc
 		}
 		w.Header().Set("Retry-After", "1")
 		WriteProblem(w, Problem{Status: http.StatusServiceUnavailable, Code: CodeStoreUnavailable, Detail: detail})
+	case errors.Is(err, ErrResponseTooLarge):
+		m.cfg.logger().ErrorContext(r.Context(), "idempotency: response too large to store", "err", err)
+		WriteProblem(w, Problem{Status: http.StatusInternalServerError, Code: CodeResponseTooLarge,
+			Detail: "the response is too large to be stored for replay; it was not stored, and the request may be retried with the same idempotency key"})
 	case r.Context().Err() != nil:
 		// The client is gone (or the server is shutting down): nobody reads this.
 		if out.Response.Status != 0 {
@@ -322,8 +347,10 @@ func (m *middleware) writeError(w http.ResponseWriter, r *http.Request, out Outc
 
 func writeResponse(w http.ResponseWriter, resp Response, replayed bool) {
 	h := w.Header()
+	trailers := false
 	for k, vs := range resp.Header {
 		h[k] = vs // the response's values are not used after this
+		trailers = trailers || strings.HasPrefix(k, http.TrailerPrefix)
 	}
 	// One array holds the values of both headers; each slice is capped, so that appending to one
 	// never writes over the other.
@@ -331,8 +358,14 @@ func writeResponse(w http.ResponseWriter, resp Response, replayed bool) {
 	if replayed {
 		values = append(values, "true")
 		h["Idempotent-Replayed"] = values[0:1:1]
+		if _, ok := h["Content-Type"]; !ok {
+			h["Content-Type"] = nil // none was recorded: none is sent, rather than a sniffed one
+		}
 	}
-	if bodyAllowed(resp.Status) {
+	if trailers && len(h["Trailer"]) == 0 {
+		announceTrailers(h)
+	}
+	if bodyAllowed(resp.Status) && !trailers { // trailers need a chunked body on HTTP/1.1
 		n := len(values)
 		values = append(values, strconv.Itoa(len(resp.Body)))
 		h["Content-Length"] = values[n : n+1 : n+1]
@@ -341,6 +374,19 @@ func writeResponse(w http.ResponseWriter, resp Response, replayed bool) {
 	}
 	w.WriteHeader(resp.Status)
 	w.Write(resp.Body)
+}
+
+// announceTrailers sets the Trailer header to the names of h's trailers (a replay's: the
+// announcement is not recorded).
+func announceTrailers(h http.Header) {
+	var names []string
+	for k := range h {
+		if name, ok := strings.CutPrefix(k, http.TrailerPrefix); ok {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	h["Trailer"] = []string{strings.Join(names, ", ")}
 }
 
 func bodyAllowed(status int) bool {
@@ -366,6 +412,9 @@ type recorder struct {
 	status  int
 	body    bytes.Buffer
 	written bool
+	limit   int64 // on the body's bytes (MaxResponseBytes)
+	// tooLarge is how many bytes the handler wrote past which the body outgrew limit; 0 if not.
+	tooLarge int64
 }
 
 // maxRecycledBody is the largest response buffer a recycled recorder keeps.
@@ -374,7 +423,7 @@ const maxRecycledBody = 64 << 10
 func (rec *recorder) reset() {
 	clear(rec.header)
 	clear(rec.sent)
-	rec.status, rec.written = 0, false
+	rec.status, rec.written, rec.tooLarge = 0, false, 0
 	if rec.body.Cap() > maxRecycledBody {
 		rec.body = bytes.Buffer{}
 	}
@@ -397,9 +446,16 @@ func (rec *recorder) WriteHeader(code int) {
 	}
 }
 
+// Write buffers p, up to limit: a body that outgrows it is dropped, and this and every later
+// Write fail with an error that matches ErrResponseTooLarge.
 func (rec *recorder) Write(p []byte) (int, error) {
 	if !rec.written {
 		rec.WriteHeader(http.StatusOK)
+	}
+	if size := int64(rec.body.Len()) + int64(len(p)); rec.tooLarge > 0 || size > rec.limit {
+		rec.tooLarge = max(rec.tooLarge, size)
+		rec.body.Reset()
+		return 0, &ResponseTooLargeError{Size: rec.tooLarge, Limit: rec.limit}
 	}
 	return rec.body.Write(p)
 }
@@ -409,9 +465,36 @@ func (rec *recorder) response() Response {
 		rec.WriteHeader(http.StatusOK)
 	}
 	resp := Response{Status: rec.status, Header: rec.sent, Body: rec.body.Bytes()}
+	rec.trailers(resp.Header)
 	if _, ok := resp.Header["Content-Type"]; !ok && len(resp.Body) > 0 {
 		// As net/http would; done here so that the stored Content-Type is explicit.
 		resp.Header.Set("Content-Type", http.DetectContentType(resp.Body))
 	}
 	return resp
+}
+
+// trailers adds to h, the header as sent, the trailers that the handler set: the values it left
+// under the names its Trailer header announced, and its http.TrailerPrefix keys. They are kept as
+// TrailerPrefix keys (net/http's form for trailers, which a store keeps like any header), and an
+// announced name is taken out of the header: it is a trailer.
+func (rec *recorder) trailers(h http.Header) {
+	announced := false
+	for k, vs := range rec.header {
+		if strings.HasPrefix(k, http.TrailerPrefix) {
+			h[k] = vs
+		}
+		announced = announced || k == "Trailer"
+	}
+	if !announced {
+		return
+	}
+	for _, v := range h["Trailer"] { // as sent
+		for name := range strings.SplitSeq(v, ",") {
+			name = http.CanonicalHeaderKey(strings.TrimSpace(name))
+			if vs := rec.header[name]; len(vs) > 0 {
+				h[http.TrailerPrefix+name] = vs
+			}
+			delete(h, name)
+		}
+	}
 }

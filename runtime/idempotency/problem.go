@@ -21,15 +21,16 @@ type Problem struct {
 
 // Problem codes written by the middleware.
 const (
-	CodeKeyMissing       = "idempotency_key_missing"       // 400
-	CodeKeyInvalid       = "idempotency_key_invalid"       // 400
-	CodeTenantInvalid    = "tenant_invalid"                // 400
-	CodeBodyUnreadable   = "request_body_unreadable"       // 400
-	CodeBodyTooLarge     = "request_body_too_large"        // 413
-	CodeKeyInProgress    = "idempotency_key_in_progress"   // 409
-	CodeKeyTakenOver     = "idempotency_key_taken_over"    // 409
-	CodeKeyReused        = "idempotency_key_reused"        // 422
-	CodeStoreUnavailable = "idempotency_store_unavailable" // 503
+	CodeKeyMissing       = "idempotency_key_missing"        // 400
+	CodeKeyInvalid       = "idempotency_key_invalid"        // 400
+	CodeTenantInvalid    = "tenant_invalid"                 // 400
+	CodeBodyUnreadable   = "request_body_unreadable"        // 400
+	CodeBodyTooLarge     = "request_body_too_large"         // 413
+	CodeKeyInProgress    = "idempotency_key_in_progress"    // 409
+	CodeKeyTakenOver     = "idempotency_key_taken_over"     // 409
+	CodeKeyReused        = "idempotency_key_reused"         // 422
+	CodeStoreUnavailable = "idempotency_store_unavailable"  // 503
+	CodeResponseTooLarge = "idempotency_response_too_large" // 500
 )
 
 // WriteProblem writes p as application/problem+json with p.Status. Type and Title default to

@@ -130,3 +130,63 @@ func TestRetryClientAgainstTheMiddleware(t *testing.T) {
 		})
 	}
 }
+
+// The client takes X-Idempotency-Key for a key (as net/http does) and adds none of its own; the
+// middleware must read it too, whether keys are optional or required (issue 27.2).
+func TestClientAndServerAgreeOnTheKeyHeaders(t *testing.T) {
+	for _, optional := range []bool{true, false} {
+		t.Run(map[bool]string{true: "optional", false: "required"}[optional], func(t *testing.T) {
+			var runs atomic.Int32
+			handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if runs.Add(1) == 1 {
+					time.Sleep(400 * time.Millisecond) // the first attempt times out; the work goes on
+				}
+				w.WriteHeader(http.StatusCreated)
+				io.WriteString(w, "created")
+			})
+			srv := httptest.NewServer(idempotency.Middleware(idempotency.Config{
+				Runner:   idempotency.Runner{Store: memstore.New()},
+				Tenant:   func(*http.Request) (string, error) { return "acme", nil },
+				Optional: optional,
+			})(handler))
+			defer srv.Close()
+			client := &http.Client{Transport: &retryhttp.Transport{
+				Policy:          retry.Policy{MaxAttempts: 20, BaseDelay: 20 * time.Millisecond, AttemptTimeout: 150 * time.Millisecond, Timeout: 5 * time.Second},
+				IdempotencyKeys: true,
+			}}
+			req, err := http.NewRequest(http.MethodPost, srv.URL+"/v1/orders", strings.NewReader(`{}`))
+			require.NoError(t, err)
+			req.Header.Set("X-Idempotency-Key", "order-1")
+			resp, err := client.Do(req)
+			require.NoError(t, err)
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			require.Equal(t, http.StatusCreated, resp.StatusCode, "%s", body)
+			assert.Equal(t, "true", resp.Header.Get("Idempotent-Replayed"))
+			time.Sleep(500 * time.Millisecond)
+			assert.EqualValues(t, 1, runs.Load(), "the handler runs once")
+		})
+	}
+}
+
+// Both spellings at once must name the same key.
+func TestBothKeyHeadersMustAgree(t *testing.T) {
+	var runs atomic.Int32
+	srv := httptest.NewServer(idempotency.Middleware(idempotency.Config{
+		Runner: idempotency.Runner{Store: memstore.New()},
+		Tenant: func(*http.Request) (string, error) { return "acme", nil },
+	})(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { runs.Add(1) })))
+	defer srv.Close()
+	post := func(key, xkey string) int {
+		req, _ := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(`{}`))
+		req.Header.Set("Idempotency-Key", key)
+		req.Header.Set("X-Idempotency-Key", xkey)
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	assert.Equal(t, http.StatusBadRequest, post("a", "b"))
+	assert.Equal(t, http.StatusOK, post("a", "a"))
+	assert.EqualValues(t, 1, runs.Load())
+}

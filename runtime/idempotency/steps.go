@@ -33,6 +33,9 @@ func Step[T any](ctx context.Context, name string, fn func(ctx context.Context) 
 	if cur.step != "" {
 		return zero, fmt.Errorf("idempotency: step %q started inside step %q: steps cannot be nested", name, cur.step)
 	}
+	if op.final.holdsTx() {
+		return zero, fmt.Errorf("step %q: %w", name, ErrStepAfterFinalTx)
+	}
 	op.mu.Lock()
 	if op.ran[name] {
 		op.mu.Unlock()
@@ -84,9 +87,7 @@ func (op *operation) runStep(ctx context.Context, name string, fn func(context.C
 		}
 		// fn failed or panicked: undo its transaction.
 		if tx := ph.finish(); tx != nil {
-			cctx, cancel := op.detached(ctx)
-			tx.Rollback(cctx)
-			cancel()
+			op.rollback(ctx, tx)
 		}
 	}()
 	raw, err := fn(context.WithValue(ctx, phaseKey{}, ph))
@@ -100,10 +101,13 @@ func (op *operation) runStep(ctx context.Context, name string, fn func(context.C
 	defer cancel()
 	if tx == nil {
 		err = op.store.SaveStep(cctx, op.lease, name, raw)
-	} else if err = tx.SaveStep(cctx, op.lease, name, raw); err == nil {
-		err = tx.Commit(cctx)
 	} else {
-		tx.Rollback(cctx)
+		if err = tx.SaveStep(cctx, op.lease, name, raw); err == nil {
+			err = tx.Commit(cctx)
+		} else {
+			tx.Rollback(cctx)
+		}
+		op.releaseRow()
 	}
 	if err != nil {
 		if errors.Is(err, ErrFenced) {

@@ -78,10 +78,19 @@ const UntilReleased time.Duration = math.MaxInt64
 // business data (pgstore). Business writes made through the transaction of a phase (see
 // CurrentTx) commit or roll back together with that phase's record: a step and its recovery
 // point, or the final writes and the stored response.
+//
+// A phase's transaction holds the key's record from its start to its end: BeginTx locks the
+// record first thing, so that nothing changes it under the transaction (its snapshot, under
+// REPEATABLE READ or SERIALIZABLE) and no other worker takes the key over meanwhile. Runner
+// renews no lease while one of its transactions is open (a renewal would wait for the lock), and
+// does not start a step while the final phase's transaction is open (the step's record would
+// wait for it).
 type TxStore interface {
 	Store
-	// BeginTx starts a transaction. The transaction is not bound to ctx beyond the call.
-	BeginTx(ctx context.Context) (StoreTx, error)
+	// BeginTx starts a transaction for work on the key that lease holds, and locks its record
+	// until the transaction ends; it returns ErrFenced when the lease no longer holds the record.
+	// The transaction is not bound to ctx beyond the call.
+	BeginTx(ctx context.Context, lease Lease) (StoreTx, error)
 }
 
 // StoreTx is a store transaction: SaveStep and Complete as in Store, but taking effect only if
@@ -183,7 +192,29 @@ var (
 	ErrNoOperation = errors.New("idempotency: no idempotent operation in this context")
 	// ErrNotTransactional: the operation's store does not implement TxStore.
 	ErrNotTransactional = errors.New("idempotency: the store does not support transactions")
+	// ErrStepAfterFinalTx: a Step was started after the operation's final phase began its
+	// transaction, which holds the key's record until the operation ends (see TxStore), so that
+	// the step's recovery point could not be written. Begin the final phase's transaction after
+	// the last step.
+	ErrStepAfterFinalTx = errors.New("idempotency: a step cannot start once the final phase holds its transaction: begin that transaction after the last step")
 )
+
+// ErrResponseTooLarge: the response is larger than Runner.MaxResponseBytes, or than the store can
+// hold. It was not stored and the key was released (a final phase's transaction rolled back).
+// Errors returned by Do for this case are *ResponseTooLargeError, or wrap a store's error.
+var ErrResponseTooLarge = errors.New("idempotency: the response is too large to store")
+
+// ResponseTooLargeError is returned by Do when the response is larger than Runner.MaxResponseBytes.
+type ResponseTooLargeError struct {
+	Size  int64 // the response's bytes (body and recorded header), or as many as were buffered
+	Limit int64 // Runner.MaxResponseBytes
+}
+
+func (e *ResponseTooLargeError) Error() string {
+	return fmt.Sprintf("idempotency: the response (%d bytes or more) is larger than MaxResponseBytes (%d): it was not stored, and the key was released", e.Size, e.Limit)
+}
+
+func (e *ResponseTooLargeError) Is(target error) bool { return target == ErrResponseTooLarge }
 
 // InProgressError is returned by Do when another worker holds the key.
 type InProgressError struct {

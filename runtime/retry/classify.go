@@ -48,7 +48,8 @@ func (e *markedError) Is(target error) bool { return !e.transient && target == E
 // IsRetryable is the default classifier. It reports whether err is transient (see [IsTransient])
 // and the failed operation safe to repeat. An operation may be repeated when the error proves
 // that the request never left (a dial error, a DNS failure, a refused connection, a proxy that
-// could not connect, a TLS handshake that failed or timed out), or when it is an HTTP request
+// could not connect, a TLS handshake that failed or timed out, an HTTP/2 stream the server
+// refused with REFUSED_STREAM), or when it is an HTTP request
 // whose method is idempotent (GET, HEAD, OPTIONS, TRACE, PUT, DELETE) or that carried an
 // Idempotency-Key. Any other operation (a POST without a key, a database write, a gRPC call, an
 // unknown call) may have taken effect before it failed: a reset connection, a timeout or an
@@ -67,7 +68,9 @@ func IsRetryable(err error) bool {
 
 // IsTransient reports whether err is a transient failure of the dependency, whether or not
 // the operation may be repeated: connection refused, reset or aborted, DNS failures,
-// timeouts (net.Error, context.DeadlineExceeded of an attempt), HTTP 408, 429, 502, 503 and
+// timeouts (net.Error, context.DeadlineExceeded of an attempt), HTTP/2 streams reset by the
+// server (INTERNAL_ERROR, CANCEL, ENHANCE_YOUR_CALM, REFUSED_STREAM) and connections closed after
+// GOAWAY (net/http's errors), HTTP 408, 429, 502, 503 and
 // 504 ([HTTPError]), an HTTP 409 that carries Retry-After (an idempotency key still in
 // progress, as runtime/idempotency answers it), gRPC UNAVAILABLE and RESOURCE_EXHAUSTED (any
 // error with a GRPCStatus method, without importing gRPC), and errors marked [Transient]. Never
@@ -223,6 +226,40 @@ func (f *facts) visit(err error) {
 	}
 	if f.grpc < 0 {
 		f.grpc = grpcCode(err)
+	}
+	f.http2(err)
+}
+
+// HTTP/2 error codes (RFC 9113, section 7) that say the peer, not the request, failed.
+const (
+	h2InternalError   = 0x2
+	h2RefusedStream   = 0x7
+	h2Cancel          = 0x8
+	h2EnhanceYourCalm = 0xb
+)
+
+// http2 records what net/http's HTTP/2 errors say (their types are unexported, hence reflection):
+// a stream the server reset with INTERNAL_ERROR, CANCEL or ENHANCE_YOUR_CALM, or a connection
+// closed after GOAWAY, is the HTTP/2 form of a dropped connection (the request may have been
+// processed); REFUSED_STREAM says that it was not processed at all. Other codes (a protocol
+// error, HTTP_1_1_REQUIRED, ...) are not transient.
+func (f *facts) http2(err error) {
+	v := reflect.ValueOf(err)
+	t := v.Type()
+	if t.Kind() != reflect.Struct || t.PkgPath() != "net/http" {
+		return
+	}
+	switch t.Name() {
+	case "http2StreamError":
+		switch code := v.FieldByName("Code"); {
+		case !code.CanUint():
+		case code.Uint() == h2RefusedStream:
+			f.netFault, f.unsent = true, true
+		case code.Uint() == h2InternalError, code.Uint() == h2Cancel, code.Uint() == h2EnhanceYourCalm:
+			f.netFault = true
+		}
+	case "http2GoAwayError":
+		f.netFault = true
 	}
 }
 

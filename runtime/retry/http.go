@@ -4,10 +4,14 @@ import (
 	"fmt"
 	"net/http"
 	"time"
+
+	"github.com/idemlint/idemlint/runtime/internal/keyheader"
 )
 
 // IdempotencyKeyHeader is the request header that makes a POST or PATCH safe to retry.
-const IdempotencyKeyHeader = "Idempotency-Key"
+// X-Idempotency-Key counts too (see HasIdempotencyKey); runtime/idempotency's middleware reads
+// both, from the same definition.
+const IdempotencyKeyHeader = keyheader.Name
 
 // HTTPError is a failed HTTP exchange, as the classifier needs to see it: either a
 // response with an error status, or a transport error before any response. It also
@@ -57,8 +61,8 @@ func CheckHTTP(req *http.Request, resp *http.Response, err error) error {
 }
 
 // HasIdempotencyKey reports whether a request header carries a non-empty idempotency key,
-// under either of the names that net/http itself honours: Idempotency-Key and
-// X-Idempotency-Key.
+// under either of the names that net/http itself honours, and runtime/idempotency's middleware
+// reads: Idempotency-Key and X-Idempotency-Key.
 func HasIdempotencyKey(h http.Header) bool {
-	return h.Get(IdempotencyKeyHeader) != "" || h.Get("X-Idempotency-Key") != ""
+	return h.Get(keyheader.Name) != "" || h.Get(keyheader.Alt) != ""
 }

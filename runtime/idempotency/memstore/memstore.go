@@ -6,7 +6,9 @@
 //
 // The records are spread over shards (64 by default), each with its own lock, so that a claim
 // never waits for more than one shard's share of a reap. The store is bounded (MaxRecords, about
-// a million by default): a shard that is full makes room for a new key by evicting its oldest
+// a million by default, and MaxBytes, 1 GiB of keys, responses and recovery points; a record
+// larger than a shard's share of MaxBytes is refused with ErrTooLarge): a shard that is full
+// makes room by evicting its oldest
 // completed record (that key is then new again: a retry after an early eviction runs the work
 // again; Evicted counts them), else its expired records; a record in progress is never evicted,
 // and when a shard holds nothing else, Claim fails with ErrFull (the middleware answers 503).
@@ -20,6 +22,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"hash/maphash"
 	"math"
 	"sync"
@@ -33,19 +36,26 @@ import (
 // Defaults of New.
 const (
 	DefaultMaxRecords = 1 << 20
+	DefaultMaxBytes   = 1 << 30
 	DefaultShards     = 64
 )
 
-// ErrFull is returned by Claim when a new key finds its shard full of records in progress, with
-// nothing expired or completed to make room.
+// ErrFull is returned by Claim (and by SaveStep and Complete, when a shard is over its bytes)
+// when the key's shard is full of records in progress, with nothing expired or completed to
+// make room.
 var ErrFull = errors.New("memstore: full: every record of the key's shard is in progress")
+
+// ErrTooLarge is returned by Complete and SaveStep for a record larger than a shard's share of
+// MaxBytes, which could never be stored. It matches idempotency.ErrResponseTooLarge.
+var ErrTooLarge = fmt.Errorf("memstore: the record is larger than a shard's share of MaxBytes: %w", idempotency.ErrResponseTooLarge)
 
 // Store is an in-memory idempotency.Store. The zero value is not usable; call New.
 type Store struct {
 	now      func() time.Time
 	seed     maphash.Seed
 	shards   []shard
-	perShard int // records a shard holds at most
+	perShard int   // records a shard holds at most
+	maxBytes int64 // bytes a shard's records hold at most (see record.bytes)
 	token    atomic.Int64
 	evicted  atomic.Int64
 }
@@ -61,6 +71,7 @@ type shard struct {
 	records slots
 	free    int32 // the first free slot, or none
 	n       int   // records held
+	bytes   int64 // what the records hold (see record.bytes)
 	// The completed records, oldest first, for eviction.
 	oldest, newest int32
 	_              [64]byte // keeps shards' locks on separate cache lines
@@ -117,6 +128,7 @@ func (sh *shard) remove(i int32) {
 			}
 		}
 	}
+	sh.bytes -= rec.bytes()
 	*rec = record{next: sh.free} // drops its strings and steps
 	sh.free = i
 	sh.n--
@@ -141,6 +153,35 @@ type record struct {
 	prev, next                  int32 // the shard's completed list; next chains free slots
 	used                        bool  // the slot holds a record (not free)
 	completed                   bool
+}
+
+// bytes is what the record holds that MaxBytes bounds: its scope, key and fingerprint, its stored
+// response and its recovery points.
+func (rec *record) bytes() int64 { return int64(len(rec.ident) + len(rec.stored) + len(rec.steps)) }
+
+// resize accounts for the record of slot i now holding size bytes instead of was, evicting the
+// shard's oldest completed records to stay within maxBytes. It reports ErrTooLarge for a record
+// that would not fit in an empty shard, and ErrFull when nothing can be evicted.
+func (s *Store) resize(sh *shard, was, size, now int64) error {
+	if size > s.maxBytes {
+		return ErrTooLarge
+	}
+	for sh.bytes-was+size > s.maxBytes {
+		if sh.oldest == none {
+			return ErrFull
+		}
+		s.evict(sh, sh.oldest, now)
+	}
+	sh.bytes += size - was
+	return nil
+}
+
+// evict removes the completed record of slot i to make room, counting it when it was still live.
+func (s *Store) evict(sh *shard, i int32, now int64) {
+	if !sh.records.at(i).expired(now) {
+		s.evicted.Add(1)
+	}
+	sh.remove(i)
 }
 
 func (rec *record) scope() string       { return rec.ident[:rec.scopeLen] }
@@ -177,6 +218,15 @@ func WithMaxRecords(n int) Option {
 	return func(s *Store) { s.perShard = n }
 }
 
+// WithMaxBytes bounds what the store holds to about n bytes (DefaultMaxBytes, 1 GiB, when
+// n <= 0): the scopes, keys and fingerprints, stored responses (header and body) and recovery
+// points of its records, not its own overhead (about 400 bytes a record). Each shard holds its
+// share; a record larger than that share cannot be stored (ErrTooLarge, which matches
+// idempotency.ErrResponseTooLarge), and a shard over it evicts its oldest completed records.
+func WithMaxBytes(n int64) Option {
+	return func(s *Store) { s.maxBytes = n }
+}
+
 // WithShards sets the number of shards (DefaultShards when n <= 0). Keys are spread over them by
 // hash; each has its own lock and its own share of MaxRecords.
 func WithShards(n int) Option {
@@ -200,6 +250,10 @@ func New(opts ...Option) *Store {
 		per++
 	}
 	s.perShard = min(per, math.MaxInt32) // slots are int32
+	if s.maxBytes <= 0 {
+		s.maxBytes = DefaultMaxBytes
+	}
+	s.maxBytes = (s.maxBytes + int64(len(s.shards)) - 1) / int64(len(s.shards))
 	for i := range s.shards {
 		sh := &s.shards[i]
 		sh.index = make(map[uint64]int32)
@@ -260,11 +314,20 @@ func (s *Store) Claim(ctx context.Context, req idempotency.ClaimRequest) (idempo
 		if sh.n >= s.perShard && !s.makeRoom(sh, now) {
 			return idempotency.Claim{}, ErrFull
 		}
+		if err := s.resize(sh, 0, int64(len(req.Scope)+len(req.Key)+len(req.Fingerprint)), now); err != nil {
+			return idempotency.Claim{}, err
+		}
 		rec = sh.records.at(sh.add(h))
 		rec.identify(req.Scope, req.Key, req.Fingerprint)
 		rec.expiresAt, rec.retention = after(now, req.Retention), req.Retention
 	case rec.expired(now):
-		sh.unlink(i)
+		sh.unlink(i) // not evicted by resize
+		if err := s.resize(sh, rec.bytes(), int64(len(req.Scope)+len(req.Key)+len(req.Fingerprint)), now); err != nil {
+			if rec.completed {
+				sh.link(i)
+			}
+			return idempotency.Claim{}, err
+		}
 		rec.identify(req.Scope, req.Key, req.Fingerprint)
 		rec.expiresAt, rec.retention = after(now, req.Retention), req.Retention
 		rec.completed, rec.steps, rec.status = false, nil, 0
@@ -301,10 +364,7 @@ func (s *Store) Claim(ctx context.Context, req idempotency.ClaimRequest) (idempo
 // removes that), else the expired ones in progress. It reports whether there is room.
 func (s *Store) makeRoom(sh *shard, now int64) bool {
 	if old := sh.oldest; old != none {
-		if !sh.records.at(old).expired(now) {
-			s.evicted.Add(1)
-		}
-		sh.remove(old)
+		s.evict(sh, old, now)
 		return true
 	}
 	return s.reapShard(sh, now) > 0 // a scan, only when the shard holds nothing but claims
@@ -357,10 +417,17 @@ func (s *Store) Extend(ctx context.Context, lease idempotency.Lease, d time.Dura
 
 // SaveStep implements idempotency.Store.
 func (s *Store) SaveStep(ctx context.Context, lease idempotency.Lease, name string, result json.RawMessage) error {
-	return s.withHeld(ctx, lease, func(_ *shard, _ int32, rec *record, _ int64) error {
+	return s.withHeld(ctx, lease, func(sh *shard, _ int32, rec *record, now int64) error {
 		steps, err := pairs.Append(rec.steps, name, result)
+		if err != nil {
+			return err
+		}
+		was := rec.bytes()
+		if err := s.resize(sh, was, was+int64(len(steps)-len(rec.steps)), now); err != nil {
+			return err
+		}
 		rec.steps = steps
-		return err
+		return nil
 	})
 }
 
@@ -375,6 +442,9 @@ func (s *Store) Complete(ctx context.Context, lease idempotency.Lease, resp idem
 		return errTooLong
 	}
 	return s.withHeld(ctx, lease, func(sh *shard, i int32, rec *record, now int64) error {
+		if err := s.resize(sh, rec.bytes(), int64(len(rec.ident)+len(stored)), now); err != nil {
+			return err
+		}
 		rec.expiresAt = max(rec.expiresAt, after(now, rec.retention))
 		rec.completed = true
 		rec.status, rec.stored, rec.headerLen = resp.Status, stored, int32(headerLen)
@@ -498,6 +568,18 @@ func (s *Store) Len() int {
 		sh := &s.shards[i]
 		sh.mu.Lock()
 		n += sh.n
+		sh.mu.Unlock()
+	}
+	return n
+}
+
+// Bytes returns what the records hold that MaxBytes bounds (see WithMaxBytes).
+func (s *Store) Bytes() int64 {
+	var n int64
+	for i := range s.shards {
+		sh := &s.shards[i]
+		sh.mu.Lock()
+		n += sh.bytes
 		sh.mu.Unlock()
 	}
 	return n

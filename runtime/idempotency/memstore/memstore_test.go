@@ -172,3 +172,25 @@ func TestClaimHeldUntilReleased(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, idempotency.Completed, again.Status)
 }
+
+// The store is bounded in bytes too (issue 27): completed records are evicted, oldest first, to
+// make room, and a response larger than a shard's share cannot be stored.
+func TestMaxBytes(t *testing.T) {
+	s := memstore.New(memstore.WithShards(1), memstore.WithMaxBytes(10<<10))
+	body := make([]byte, 3<<10)
+	for i := range 10 {
+		c := claim(t, s, strconv.Itoa(i))
+		require.Equal(t, idempotency.Claimed, c.Status)
+		require.NoError(t, s.Complete(ctx, c.Lease, idempotency.Response{Status: 201, Body: body}))
+	}
+	assert.LessOrEqual(t, s.Bytes(), int64(10<<10))
+	assert.Equal(t, 3, s.Len(), "three responses of 3 KiB fit in 10 KiB")
+	assert.EqualValues(t, 7, s.Evicted())
+	assert.Equal(t, idempotency.Completed, claim(t, s, "9").Status, "the newest stay")
+
+	c := claim(t, s, "huge")
+	err := s.Complete(ctx, c.Lease, idempotency.Response{Status: 201, Body: make([]byte, 11<<10)})
+	assert.ErrorIs(t, err, idempotency.ErrResponseTooLarge)
+	assert.ErrorIs(t, err, memstore.ErrTooLarge)
+	require.NoError(t, s.Release(ctx, c.Lease))
+}

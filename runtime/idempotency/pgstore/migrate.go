@@ -45,8 +45,10 @@ func Migrations() ([]Migration, error) {
 }
 
 // Migrate brings the schema (in the first schema of the search_path) to the current version. It
-// is safe to run from several processes at once: it holds a transaction-scoped advisory lock, and
-// the pending migrations and their entries in idempotency_schema_migrations commit together.
+// is safe to run from several processes at once, whatever the database's default isolation: it
+// holds a transaction-scoped advisory lock, runs at READ COMMITTED (so that it sees what the
+// process before it migrated), and the pending migrations and their entries in
+// idempotency_schema_migrations commit together.
 func (s *Store) Migrate(ctx context.Context) error {
 	ms, err := Migrations()
 	if err != nil {
@@ -57,6 +59,12 @@ func (s *Store) Migrate(ctx context.Context) error {
 		return fmt.Errorf("pgstore: migrate: %w", err)
 	}
 	defer tx.Rollback(ctx)
+	// Each statement must see what the holder of the lock before this one committed: under
+	// REPEATABLE READ or SERIALIZABLE the transaction's snapshot would be taken before the wait
+	// for the lock, and the first migration would run again.
+	if _, err := tx.Exec(ctx, `SET TRANSACTION ISOLATION LEVEL READ COMMITTED`); err != nil {
+		return fmt.Errorf("pgstore: migrate: %w", err)
+	}
 	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtext('idemlint/pgstore/migrate/' || current_schema()))`); err != nil {
 		return fmt.Errorf("pgstore: migrate: lock: %w", err)
 	}

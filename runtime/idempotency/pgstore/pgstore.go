@@ -354,10 +354,29 @@ func (s *Store) Reap(ctx context.Context) (int, error) {
 	}
 }
 
-// BeginTx implements idempotency.TxStore.
-func (s *Store) BeginTx(ctx context.Context) (idempotency.StoreTx, error) {
-	tx, err := s.db.Begin(ctx)
-	if err != nil {
+// lockSQL is the first statement of a phase's transaction: it takes the key's row for the
+// transaction (an UPDATE's lock, so that the heartbeat's and other workers' statements on the row
+// wait for it), and the transaction's snapshot under REPEATABLE READ or SERIALIZABLE.
+const lockSQL = `SELECT 1 FROM idempotency_keys WHERE ` + held + ` FOR NO KEY UPDATE`
+
+// BeginTx implements idempotency.TxStore: BEGIN, then lock the lease's row (two statements).
+func (s *Store) BeginTx(ctx context.Context, lease idempotency.Lease) (idempotency.StoreTx, error) {
+	var tx pgx.Tx
+	err := again(ctx, func() error { // nothing happened in the transaction yet: it may start again
+		var err error
+		if tx, err = s.db.Begin(ctx); err != nil {
+			return err
+		}
+		var one int
+		if err = tx.QueryRow(ctx, lockSQL, lease.Scope, lease.Key, lease.Token).Scan(&one); err != nil {
+			tx.Rollback(ctx)
+		}
+		return err
+	})
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return nil, idempotency.ErrFenced
+	case err != nil:
 		return nil, fmt.Errorf("pgstore: begin: %w", err)
 	}
 	return &storeTx{s: s, tx: tx}, nil

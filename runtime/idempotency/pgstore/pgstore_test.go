@@ -227,14 +227,17 @@ func TestStaleWorkerWritesAreRolledBack(t *testing.T) {
 	r := &idempotency.Runner{Store: e.store, Lease: 10 * time.Second, Heartbeat: -1}
 	ctx := context.Background()
 	_, err := r.Do(ctx, "a", "k", "fp", func(ctx context.Context) (idempotency.Response, error) {
-		require.NoError(t, insertOrder(ctx, "stale"))
-		// Stalls past its lease; another worker takes over and completes.
+		// Stalls past its lease; another worker takes over and completes. (While a phase's
+		// transaction is open nobody can: see TestNoTakeoverWhileAPhaseHoldsTheKey.)
 		clock.Advance(11 * time.Second)
 		out, err := r.Do(context.Background(), "a", "k", "fp", func(ctx context.Context) (idempotency.Response, error) {
 			return created(`"winner"`), insertOrder(ctx, "winner")
 		})
 		require.NoError(t, err)
 		require.True(t, out.Stored)
+		if err := insertOrder(ctx, "stale"); err != nil {
+			return idempotency.Response{}, err
+		}
 		return created(`"stale"`), nil
 	})
 	require.ErrorIs(t, err, idempotency.ErrFenced)
@@ -284,7 +287,7 @@ func TestRoundTrips(t *testing.T) {
 
 	assert.EqualValues(t, 2, count(func() { do("k1", plain) }), "new key: claim + complete")
 	assert.EqualValues(t, 1, count(func() { do("k1", plain) }), "replay: claim")
-	assert.EqualValues(t, 5, count(func() { do("k2", withWrite) }), "new key with a write: claim + begin + write + complete + commit")
+	assert.EqualValues(t, 6, count(func() { do("k2", withWrite) }), "new key with a write: claim + begin + lock + write + complete + commit")
 	assert.EqualValues(t, 2, count(func() {
 		do("k3", func(ctx context.Context) (idempotency.Response, error) { return idempotency.Response{Status: 500}, nil })
 	}), "not stored: claim + release")
@@ -294,12 +297,12 @@ func TestRoundTrips(t *testing.T) {
 			return created(`{}`), err
 		})
 	}), "a step without writes: claim + save step + complete")
-	assert.EqualValues(t, 6, count(func() {
+	assert.EqualValues(t, 7, count(func() {
 		do("k5", func(ctx context.Context) (idempotency.Response, error) {
 			_, err := idempotency.Step(ctx, "s", func(ctx context.Context) (int, error) { return 1, insertOrder(ctx, "k5") })
 			return created(`{}`), err
 		})
-	}), "a step with a write: claim + begin + write + save step + commit + complete")
+	}), "a step with a write: claim + begin + lock + write + save step + commit + complete")
 }
 
 // A claim that waits for a concurrent, uncommitted claim of the same key conflicts with a row its
@@ -421,4 +424,160 @@ func TestMigrationToBytesKeepsStepsAndHeaders(t *testing.T) {
 	require.Equal(t, idempotency.Completed, c.Status)
 	assert.Equal(t, http.Header{"Content-Type": {"application/json"}, "Vary": {"Accept", "Accept-Encoding"}}, c.Response.Header)
 	assert.Equal(t, "{}", string(c.Response.Body))
+}
+
+// Many processes starting at once on a fresh schema, whatever the database's default isolation:
+// each Migrate must see what the one before it committed (issue 27.4: under REPEATABLE READ the
+// snapshot predated the lock, and the first migration ran again).
+func TestMigrateConcurrentlyAtEveryIsolationLevel(t *testing.T) {
+	for _, level := range []string{"read committed", "repeatable read", "serializable"} {
+		t.Run(strings.ReplaceAll(level, " ", "-"), func(t *testing.T) {
+			pool := pgtest.Pool(t, pgtest.Schema(t), isolationConfig(level), func(c *pgxpool.Config) { c.MaxConns = 30 })
+			s := pgstore.New(pool)
+			var wg sync.WaitGroup
+			var failed atomic.Int32
+			for range 30 {
+				wg.Go(func() {
+					if err := s.Migrate(context.Background()); err != nil {
+						failed.Add(1)
+						t.Log(err)
+					}
+				})
+			}
+			wg.Wait()
+			assert.Zero(t, failed.Load(), "of 30 simultaneous starts")
+		})
+	}
+}
+
+var isolationLevels = []string{"read committed", "repeatable read", "serializable"}
+
+// A phase whose transaction outlives several heartbeats, at every isolation level: the heartbeat
+// must not break the phase's transaction (issue 27.1: under REPEATABLE READ and SERIALIZABLE the
+// heartbeat's update of the key's row made the phase fail with 40001, so any operation longer
+// than a heartbeat answered 503 and repeated its work on every attempt).
+func TestLongPhaseOutlivesHeartbeatsAtEveryIsolationLevel(t *testing.T) {
+	for _, level := range isolationLevels {
+		t.Run(strings.ReplaceAll(level, " ", "-"), func(t *testing.T) {
+			e := newEnvWith(t, []func(*pgxpool.Config){isolationConfig(level)})
+			createBusinessTable(t, e)
+			r := &idempotency.Runner{Store: e.store, Lease: 600 * time.Millisecond, Heartbeat: 50 * time.Millisecond}
+			ctx := context.Background()
+
+			out, err := r.Do(ctx, "a", "final", "fp", func(ctx context.Context) (idempotency.Response, error) {
+				if err := insertOrder(ctx, "final"); err != nil {
+					return idempotency.Response{}, err
+				}
+				time.Sleep(300 * time.Millisecond)
+				return created(`{}`), nil
+			})
+			require.NoError(t, err, "the final phase's transaction")
+			assert.True(t, out.Stored)
+
+			out, err = r.Do(ctx, "a", "step", "fp", func(ctx context.Context) (idempotency.Response, error) {
+				_, err := idempotency.Step(ctx, "s", func(ctx context.Context) (int, error) {
+					time.Sleep(150 * time.Millisecond) // beats before the transaction, and during it
+					if err := insertOrder(ctx, "step"); err != nil {
+						return 0, err
+					}
+					time.Sleep(300 * time.Millisecond)
+					return 1, nil
+				})
+				if err != nil {
+					return idempotency.Response{}, err
+				}
+				time.Sleep(150 * time.Millisecond) // the heartbeat goes on after the step
+				return created(`{}`), nil
+			})
+			require.NoError(t, err, "a step's transaction")
+			assert.True(t, out.Stored)
+			assert.Equal(t, []string{"final", "step"}, orders(t, e))
+		})
+	}
+}
+
+// While a phase's transaction holds the key past its lease, no other worker takes the key over:
+// a concurrent attempt waits for it, then gets the stored response; it never runs the work.
+func TestNoTakeoverWhileAPhaseHoldsTheKey(t *testing.T) {
+	for _, level := range isolationLevels {
+		t.Run(strings.ReplaceAll(level, " ", "-"), func(t *testing.T) {
+			e := newEnvWith(t, []func(*pgxpool.Config){isolationConfig(level)})
+			createBusinessTable(t, e)
+			r := &idempotency.Runner{Store: e.store, Lease: 300 * time.Millisecond, Heartbeat: 100 * time.Millisecond}
+			ctx := context.Background()
+			inTx := make(chan struct{})
+			var runs atomic.Int32
+			second := make(chan error, 1)
+			go func() {
+				<-inTx
+				time.Sleep(500 * time.Millisecond) // past the lease as renewed before the transaction
+				out, err := r.Do(ctx, "a", "k", "fp", func(ctx context.Context) (idempotency.Response, error) {
+					runs.Add(1)
+					return created(`"second"`), nil
+				})
+				if err == nil && !out.Replayed {
+					err = errors.New("the second attempt did not get the stored response")
+				}
+				if errors.Is(err, idempotency.ErrInProgress) {
+					err = nil
+				}
+				second <- err
+			}()
+			out, err := r.Do(ctx, "a", "k", "fp", func(ctx context.Context) (idempotency.Response, error) {
+				runs.Add(1)
+				if err := insertOrder(ctx, "o"); err != nil {
+					return idempotency.Response{}, err
+				}
+				close(inTx)
+				time.Sleep(900 * time.Millisecond)
+				return created(`"first"`), nil
+			})
+			require.NoError(t, err)
+			assert.True(t, out.Stored)
+			require.NoError(t, <-second)
+			assert.EqualValues(t, 1, runs.Load(), "the work ran once")
+		})
+	}
+}
+
+// The final phase's transaction holds the key's row until the operation ends, so a step cannot
+// record its result after it has begun: Step says so at once, instead of waiting for itself.
+func TestStepAfterTheFinalTransactionIsRefused(t *testing.T) {
+	e := newEnv(t)
+	createBusinessTable(t, e)
+	r := &idempotency.Runner{Store: e.store, StoreTimeout: 2 * time.Second}
+	start := time.Now()
+	_, err := r.Do(context.Background(), "a", "k", "fp", func(ctx context.Context) (idempotency.Response, error) {
+		if err := insertOrder(ctx, "final"); err != nil {
+			return idempotency.Response{}, err
+		}
+		_, err := idempotency.Step(ctx, "late", func(ctx context.Context) (int, error) { return 1, nil })
+		return idempotency.Response{}, err
+	})
+	require.ErrorContains(t, err, "final phase")
+	assert.Less(t, time.Since(start), time.Second, "refused at once")
+	assert.Empty(t, orders(t, e))
+}
+
+// BeginTx is a store call like the others: bounded by StoreTimeout, also when the pool has no
+// connection to give (issue 27.3: it waited for as long as the context allowed, and behind the
+// middleware, which detaches the work from the client, for ever).
+func TestBeginTxIsBoundedByStoreTimeout(t *testing.T) {
+	e := newEnvWith(t, []func(*pgxpool.Config){func(c *pgxpool.Config) { c.MaxConns = 1 }})
+	createBusinessTable(t, e)
+	r := &idempotency.Runner{Store: e.store, StoreTimeout: 200 * time.Millisecond}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	var began time.Duration
+	_, err := r.Do(ctx, "a", "k", "fp", func(ctx context.Context) (idempotency.Response, error) {
+		conn, err := e.pool.Acquire(ctx) // the pool's only connection, taken by other work
+		require.NoError(t, err)
+		defer conn.Release()
+		start := time.Now()
+		_, err = pgstore.Tx(ctx)
+		began = time.Since(start)
+		return idempotency.Response{}, err
+	})
+	require.ErrorIs(t, err, idempotency.ErrStoreUnavailable)
+	assert.Less(t, began, time.Second, "BeginTx waited %v against a StoreTimeout of 200ms", began)
 }

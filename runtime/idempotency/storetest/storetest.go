@@ -18,6 +18,8 @@ package storetest
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -136,8 +138,10 @@ func Run(t *testing.T, newStore Factory) {
 		{"LiveLeaseOutlivesRetention", testLiveLeaseOutlivesRetention},
 		{"StepResultsRoundTripExactly", testStepResultsRoundTrip},
 		{"HeaderBytesRoundTripExactly", testHeaderBytesRoundTrip},
-		{"DoRejectsMalformedScopesAndKeys", testDoRejectsMalformedInput},
+		{"DoRejectsMalformedScopesKeysAndFingerprints", testDoRejectsMalformedInput},
 		{"DoStoresFinalOutcomes", testDoStoresFinalOutcomes},
+		{"DoStoresSeeOther", testDoStoresSeeOther},
+		{"DoResponseTooLarge", testDoResponseTooLarge},
 		{"DoDoesNotStoreTransientOutcomes", testDoNotStored},
 		{"DoDoesNotStoreRejectionsBeforeStart", testDoRejectionBeforeStartIsNotStored},
 		{"DoReleasesOnError", testDoError},
@@ -146,6 +150,9 @@ func Run(t *testing.T, newStore Factory) {
 		{"DoInProgressAndMismatch", testDoInProgressMismatch},
 		{"DoResumesAfterLastStep", testDoSteps},
 		{"DoStaleWorkerResultIsDiscarded", testDoFenced},
+		{"MiddlewareTrailers", testMiddlewareTrailers},
+		{"MiddlewareSuppressedContentType", testMiddlewareSuppressedContentType},
+		{"MiddlewareResponseTooLarge", testMiddlewareResponseTooLarge},
 		{"TxRollbackDiscardsWrites", testTxRollback},
 		{"TxCommitAppliesWrites", testTxCommit},
 		{"TxIsFenced", testTxFenced},
@@ -563,7 +570,8 @@ func testHeaderBytesRoundTrip(t *testing.T, e *env) {
 	assert.Equal(t, want.Header, c.Response.Header)
 }
 
-// Do rejects a scope or key that is not text, the same way on every store, before claiming.
+// Do rejects a scope, key or fingerprint that is not text, the same way on every store, before
+// claiming (a raw digest used to work on memstore and fail on pgstore as a store outage).
 func testDoRejectsMalformedInput(t *testing.T, e *env) {
 	r := e.runner()
 	never := func(context.Context) (idempotency.Response, error) {
@@ -581,9 +589,19 @@ func testDoRejectsMalformedInput(t *testing.T, e *env) {
 		var ke *idempotency.KeyError
 		assert.ErrorAs(t, err, &ke, "key %q", key)
 	}
+	digest := sha256.Sum256([]byte("a body"))
+	for _, fp := range []string{string(digest[:]), "fp\x00", "", strings.Repeat("f", idempotency.MaxFingerprintLen+1)} {
+		_, err := r.Do(e.ctx, "a", "k", fp, never)
+		var fe *idempotency.FingerprintError
+		assert.ErrorAs(t, err, &fe, "fingerprint %q", fp)
+		assert.NotErrorIs(t, err, idempotency.ErrStoreUnavailable)
+	}
 	out, err := r.Do(e.ctx, "Zürich", "ключ-1", "fp", (&counter{}).fn(201, `"ok"`))
 	require.NoError(t, err)
 	assert.True(t, out.Stored, "UTF-8 scopes and keys are fine")
+	out, err = r.Do(e.ctx, "a", "hex", hex.EncodeToString(digest[:]), (&counter{}).fn(201, `"ok"`))
+	require.NoError(t, err)
+	assert.True(t, out.Stored, "a hex digest is a fingerprint")
 }
 
 // counter counts the calls of a Func.
@@ -626,6 +644,46 @@ func testDoStoresFinalOutcomes(t *testing.T, e *env) {
 	}
 }
 
+// A 303 See Other (post/redirect/get) says that the request was processed and where its result
+// is: a final outcome, stored and replayed with its Location, whether or not the work marked its
+// start (issue 27: it released the key, and a retry ran the handler again).
+func testDoStoresSeeOther(t *testing.T, e *env) {
+	r := e.runner()
+	var c counter
+	seeOther := func(ctx context.Context) (idempotency.Response, error) {
+		c.n.Add(1)
+		return idempotency.Response{Status: http.StatusSeeOther, Header: http.Header{"Location": {"/v1/orders/1"}}}, nil
+	}
+	out, err := r.Do(e.ctx, "a", "prg", "fp", seeOther)
+	require.NoError(t, err)
+	assert.True(t, out.Stored)
+	out, err = r.Do(e.ctx, "a", "prg", "fp", seeOther)
+	require.NoError(t, err)
+	require.True(t, out.Replayed, "a retry gets the redirect, the work does not run again")
+	assert.Equal(t, http.StatusSeeOther, out.Response.Status)
+	assert.Equal(t, "/v1/orders/1", out.Response.Header.Get("Location"))
+	assert.EqualValues(t, 1, c.n.Load())
+}
+
+// A response larger than Runner.MaxResponseBytes cannot be stored: Do says so
+// (ErrResponseTooLarge), stores nothing and releases the key, on every store.
+func testDoResponseTooLarge(t *testing.T, e *env) {
+	r := e.runner()
+	r.MaxResponseBytes = 1 << 10
+	var c counter
+	_, err := r.Do(e.ctx, "a", "big", "fp", c.fn(201, strings.Repeat("x", 2<<10)))
+	var tooLarge *idempotency.ResponseTooLargeError
+	require.ErrorAs(t, err, &tooLarge)
+	assert.ErrorIs(t, err, idempotency.ErrResponseTooLarge)
+	assert.NotErrorIs(t, err, idempotency.ErrStoreUnavailable)
+	assert.Equal(t, int64(1<<10), tooLarge.Limit)
+	assert.Greater(t, tooLarge.Size, int64(2<<10))
+	out, err := r.Do(e.ctx, "a", "big", "fp", c.fn(201, `"small"`))
+	require.NoError(t, err)
+	assert.True(t, out.Stored, "the key was released")
+	assert.EqualValues(t, 2, c.n.Load())
+}
+
 // A 4xx from work that never started executing (it rejected the request, as validation does) is
 // not stored: the key is released, so that the client can fix its request and keep its key.
 func testDoRejectionBeforeStartIsNotStored(t *testing.T, e *env) {
@@ -655,7 +713,7 @@ func testDoRejectionBeforeStartIsNotStored(t *testing.T, e *env) {
 
 func testDoNotStored(t *testing.T, e *env) {
 	r := e.runner()
-	for _, status := range []int{500, 502, 503, 504, 429, 408, 409, 302} {
+	for _, status := range []int{500, 502, 503, 504, 429, 408, 409, 301, 302, 307, 308} {
 		t.Run(fmt.Sprint(status), func(t *testing.T) {
 			var c counter
 			key := fmt.Sprint("k", status)
@@ -812,7 +870,7 @@ func txStore(t *testing.T, e *env) idempotency.TxStore {
 func testTxRollback(t *testing.T, e *env) {
 	ts := txStore(t, e)
 	l := e.mustClaim("a", "k", "fp")
-	tx, err := ts.BeginTx(e.ctx)
+	tx, err := ts.BeginTx(e.ctx, l)
 	require.NoError(t, err)
 	require.NoError(t, tx.SaveStep(e.ctx, l, "s", json.RawMessage(`1`)))
 	require.NoError(t, tx.Complete(e.ctx, l, resp(201, `"rolled back"`)))
@@ -828,7 +886,7 @@ func testTxRollback(t *testing.T, e *env) {
 func testTxCommit(t *testing.T, e *env) {
 	ts := txStore(t, e)
 	l := e.mustClaim("a", "k", "fp")
-	tx, err := ts.BeginTx(e.ctx)
+	tx, err := ts.BeginTx(e.ctx, l)
 	require.NoError(t, err)
 	require.NoError(t, tx.SaveStep(e.ctx, l, "s", json.RawMessage(`1`)))
 	require.NoError(t, tx.Commit(e.ctx))
@@ -837,7 +895,7 @@ func testTxCommit(t *testing.T, e *env) {
 	require.Equal(t, idempotency.Claimed, c.Status)
 	assert.JSONEq(t, `1`, string(c.Steps["s"]))
 
-	tx, err = ts.BeginTx(e.ctx)
+	tx, err = ts.BeginTx(e.ctx, c.Lease)
 	require.NoError(t, err)
 	require.NoError(t, tx.Complete(e.ctx, c.Lease, resp(201, `"committed"`)))
 	require.NoError(t, tx.Commit(e.ctx))
@@ -851,7 +909,9 @@ func testTxFenced(t *testing.T, e *env) {
 	stale := e.mustClaim("a", "k", "fp")
 	e.clock.Advance(lease)
 	winner := e.mustClaim("a", "k", "fp")
-	tx, err := ts.BeginTx(e.ctx)
+	_, err := ts.BeginTx(e.ctx, stale)
+	assert.ErrorIs(t, err, idempotency.ErrFenced, "a transaction is begun only for the lease that holds the record")
+	tx, err := ts.BeginTx(e.ctx, winner)
 	require.NoError(t, err)
 	assert.ErrorIs(t, tx.SaveStep(e.ctx, stale, "s", json.RawMessage(`1`)), idempotency.ErrFenced)
 	assert.ErrorIs(t, tx.Complete(e.ctx, stale, resp(201, `"stale"`)), idempotency.ErrFenced)

@@ -15,8 +15,10 @@
 // drains and closes the bodies of the attempts it retries.
 //
 // When the last attempt got a response, whatever its status, RoundTrip returns it as is,
-// as a transport without retries would; otherwise it returns retry.Do's error, which tells
-// why it stopped.
+// as a transport without retries would, also when the retries end during a wait (the breaker
+// opened): the body of a response followed by a wait is read into memory before it (up to
+// 64 KiB) to free the connection. Otherwise it returns retry.Do's error, which tells why it
+// stopped.
 package retryhttp
 
 import (
@@ -24,6 +26,7 @@ import (
 	"crypto/rand"
 	"io"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 
@@ -89,6 +92,9 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		req.Body.Close() // RoundTrip must close the body, even when nothing was sent
 	}
 	resp := x.last
+	if resp != nil && resp.Body == &x.held {
+		resp.Body = x.held.detach() // held through a wait that ended the retries
+	}
 	if resp == nil {
 		x.cancelAttempt()
 		if overallCancel != nil {
@@ -118,6 +124,7 @@ type exchange struct {
 	onRetry        func(context.Context, retry.RetryInfo) // the policy's own hook
 	sent           bool                                   // the original body went out with the first attempt
 	last           *http.Response                         // the last attempt's response, if it got one
+	held           heldBody                               // last's body while Do waits to retry
 	attemptCancel  context.CancelFunc                     // the last attempt's
 
 	attemptFn func(context.Context, retry.Attempt) error // x.attempt
@@ -131,8 +138,9 @@ var exchanges = sync.Pool{New: func() any {
 }}
 
 func (x *exchange) recycle() {
-	attemptFn, onRetryFn := x.attemptFn, x.onRetryFn
+	attemptFn, onRetryFn, buf := x.attemptFn, x.onRetryFn, x.held.buf[:0]
 	*x = exchange{attemptFn: attemptFn, onRetryFn: onRetryFn}
+	x.held.buf = buf
 	exchanges.Put(x)
 }
 
@@ -162,19 +170,57 @@ func (x *exchange) attempt(ctx context.Context, a retry.Attempt) error {
 
 // beforeWait frees the failed attempt's connection before the wait, then calls the policy's hook.
 func (x *exchange) beforeWait(ctx context.Context, r retry.RetryInfo) {
-	x.discard()
+	x.hold()
 	if x.onRetry != nil {
 		x.onRetry(ctx, r)
 	}
 }
 
+// hold reads the failed attempt's body into memory, up to drainLimit, and closes it, so that its
+// connection is free during the wait; the response is kept with that copy as its body, since the
+// wait may end the retries (the breaker opens, the context ends), and then it is the last one.
+// A longer body keeps its unread rest, and its connection, until it is discarded.
+func (x *exchange) hold() {
+	if x.last == nil {
+		x.cancelAttempt()
+		return
+	}
+	b, body := &x.held, x.last.Body
+	b.off, b.rest, b.err = 0, nil, nil
+	for len(b.buf) < drainLimit {
+		if len(b.buf) == cap(b.buf) {
+			b.buf = slices.Grow(b.buf, min(max(cap(b.buf), 512), drainLimit-len(b.buf)))
+		}
+		n, err := body.Read(b.buf[len(b.buf):min(cap(b.buf), drainLimit)])
+		b.buf = b.buf[:len(b.buf)+n]
+		if err != nil {
+			if err != io.EOF {
+				b.err = err
+			}
+			break
+		}
+	}
+	if b.err == nil && len(b.buf) == drainLimit {
+		b.rest = body // the attempt's timeout goes on with it
+	} else {
+		_ = body.Close()
+		x.cancelAttempt()
+	}
+	x.last.Body = b
+}
+
 // discard drains and closes the previous attempt's response and ends its timeout.
 func (x *exchange) discard() {
 	if x.last != nil {
-		_, _ = io.CopyN(io.Discard, x.last.Body, drainLimit)
-		_ = x.last.Body.Close()
+		if x.last.Body == &x.held {
+			_ = x.held.Close()
+		} else {
+			_, _ = io.CopyN(io.Discard, x.last.Body, drainLimit)
+			_ = x.last.Body.Close()
+		}
 		x.last = nil
 	}
+	x.held = heldBody{buf: x.held.buf[:0]}
 	x.cancelAttempt()
 }
 
@@ -183,6 +229,41 @@ func (x *exchange) cancelAttempt() {
 		x.attemptCancel()
 		x.attemptCancel = nil
 	}
+}
+
+// heldBody is a failed attempt's body read into buf before a wait, then its unread rest, if any,
+// and the error that ended the reading, if not EOF.
+type heldBody struct {
+	buf  []byte
+	off  int
+	rest io.ReadCloser
+	err  error
+}
+
+func (b *heldBody) Read(p []byte) (int, error) {
+	switch {
+	case b.off < len(b.buf):
+		n := copy(p, b.buf[b.off:])
+		b.off += n
+		return n, nil
+	case b.rest != nil:
+		return b.rest.Read(p)
+	case b.err != nil:
+		return 0, b.err
+	}
+	return 0, io.EOF
+}
+
+func (b *heldBody) Close() error {
+	if b.rest != nil {
+		return b.rest.Close()
+	}
+	return nil
+}
+
+// detach returns a copy of b that does not share the exchange's buffer.
+func (b *heldBody) detach() *heldBody {
+	return &heldBody{buf: slices.Clone(b.buf[b.off:]), rest: b.rest, err: b.err}
 }
 
 // cancelOnClose ends the request's timeouts when the caller closes the body.

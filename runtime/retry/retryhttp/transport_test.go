@@ -366,3 +366,51 @@ func mustRequest(t *testing.T, method, body string) *http.Request {
 func dialRefused() error {
 	return &net.OpError{Op: "dial", Net: "tcp", Err: &os.SyscallError{Syscall: "connect", Err: syscall.ECONNREFUSED}}
 }
+
+// The breaker opening during the wait (other calls failed meanwhile) stops the retries; the last
+// response is still returned, body and all, as when the attempts run out.
+func TestBreakerOpeningDuringTheWaitReturnsTheLastResponse(t *testing.T) {
+	p, clock := fakePolicy()
+	p.Breaker = retry.NewBreaker(retry.BreakerConfig{MinRequests: 100, Clock: clock})
+	p.OnRetry = func(context.Context, retry.RetryInfo) {
+		for range 100 { // the dependency fails for everyone while this request waits
+			permit, _ := p.Breaker.Allow()
+			permit.Failure()
+		}
+	}
+	s := &script{answers: []func() (*http.Response, error){status(503, "Retry-After", "0")}}
+	resp, err := (&Transport{Base: s, Policy: p}).RoundTrip(mustRequest(t, "GET", ""))
+	require.NoError(t, err, "the last attempt got a response: it is returned")
+	require.Equal(t, 503, resp.StatusCode)
+	assert.Len(t, s.keys, 1)
+	got, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	assert.Equal(t, "payload of attempt", string(got))
+	require.NoError(t, resp.Body.Close())
+	_, closed := s.resps[0].state()
+	assert.True(t, closed, "the attempt's own body is closed")
+}
+
+// A failed attempt's body longer than what is drained before the wait still comes back whole.
+func TestLastResponseKeepsALongBody(t *testing.T) {
+	p, clock := fakePolicy()
+	long := strings.Repeat("x", 200<<10)
+	p.OnRetry = func(context.Context, retry.RetryInfo) {
+		permit, _ := p.Breaker.Allow()
+		permit.Failure()
+	}
+	base := roundTripFunc(func(*http.Request) (*http.Response, error) {
+		return &http.Response{StatusCode: 503, Header: http.Header{}, Body: io.NopCloser(strings.NewReader(long))}, nil
+	})
+	p.Breaker = retry.NewBreaker(retry.BreakerConfig{MinRequests: 2, Clock: clock})
+	resp, err := (&Transport{Base: base, Policy: p}).RoundTrip(mustRequest(t, "GET", ""))
+	require.NoError(t, err)
+	got, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	assert.Equal(t, len(long), len(got))
+	resp.Body.Close()
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
