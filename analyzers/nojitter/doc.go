@@ -30,8 +30,16 @@
 // fixed wait before connecting again brings every client of a restarted server back at once;
 // running until stopped is its design, so it has no cap or deadline to report.
 //
-// A hand-written loop is reported at the wait for the first finding and at the loop for the
-// other two; a library call at the option that configures it, or at the call when the
+// The wait between attempts is the scope's own: a sleep or timer in the loop, or a call of a
+// function that sleeps the duration it is given, a backoff computed from the attempt number,
+// or nothing but a wait. A callee that does the attempt's work and sleeps for its own reasons
+// (a rate-limit wait, a readiness poll, a settle delay) waits as part of the attempt, and
+// time.AfterFunc schedules work without waiting. A retry protects a remote dependency: a scope
+// whose attempts stay in the process or on this machine (a lock file, a local listener, an OS
+// call; see the remote analyzer's Reach) is not reported.
+//
+// A hand-written loop is reported at its first wait without jitter (one finding per scope,
+// its other such waits among the related positions) and at the loop for the other two; a library call at the option that configures it, or at the call when the
 // library's default is to blame; a self-retrying client once, where it is made or configured.
 // A helper the model infers (an in-house Retry(fn)) is reported inside the helper, not at its
 // call sites; a retry iterator where its loop is written.

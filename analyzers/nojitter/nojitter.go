@@ -1,10 +1,12 @@
 package nojitter
 
 import (
+	"cmp"
 	_ "embed"
 	"fmt"
 	"go/token"
 	"go/types"
+	"slices"
 	"time"
 
 	"golang.org/x/tools/go/analysis"
@@ -138,9 +140,13 @@ func (c *checker) checkWait(s *retryscope.Scope) {
 	}
 }
 
-// checkSleeps reports each wait of a hand-written scope that is not randomised.
+// checkSleeps reports the waits of a hand-written scope that are not randomised: one finding
+// per scope, at the first such wait (with its fix), the others among its related positions.
 func (c *checker) checkSleeps(s *retryscope.Scope) {
-	for _, sl := range s.Wait.Sleeps {
+	var d *analysis.Diagnostic
+	sleeps := slices.Clone(s.Wait.Sleeps)
+	slices.SortStableFunc(sleeps, func(a, b retryscope.Sleep) int { return cmp.Compare(a.Call.Pos(), b.Call.Pos()) })
+	for _, sl := range sleeps {
 		if sl.Kind != retryscope.WaitFixed && sl.Kind != retryscope.WaitBackoff || sl.AfterSuccess {
 			continue // jittered, unknown, or a poll's wait for a state after a success
 		}
@@ -148,11 +154,17 @@ func (c *checker) checkSleeps(s *retryscope.Scope) {
 		if cur, ok := c.calls.At(pos); ok {
 			pos = cur.Node().Pos()
 		}
-		d := analysis.Diagnostic{Pos: pos, Message: c.waitMessage(c.name(s), sl.Kind, sl.Duration), Related: c.related(s)}
+		if d != nil {
+			d.Related = append(d.Related, analysis.RelatedInformation{Pos: pos, Message: "also waits without jitter"})
+			continue
+		}
+		d = &analysis.Diagnostic{Pos: pos, Message: c.waitMessage(c.name(s), sl.Kind, sl.Duration), Related: c.related(s)}
 		if fix, ok := c.wrapSleep(sl); ok {
 			d.SuggestedFixes = []analysis.SuggestedFix{fix}
 		}
-		c.rep.Report(d)
+	}
+	if d != nil {
+		c.rep.Report(*d)
 	}
 }
 

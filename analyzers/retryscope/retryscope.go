@@ -130,6 +130,7 @@ type state struct {
 	iterMemo map[*ssa.Function]*IteratorFact
 	byObj    map[*types.Func]*ssa.Function // the package's functions by object (see funcOf)
 	builds   map[*framework]bool           // frameworks whose deliveries the package builds
+	rem      *remote.Result                // which calls may leave the process
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -154,6 +155,7 @@ func run(pass *analysis.Pass) (any, error) {
 		ssaPkg:   ssaRes.Pkg,
 		waitMemo: make(map[*ssa.Function]*WaitsFact),
 		iterMemo: make(map[*ssa.Function]*IteratorFact),
+		rem:      pass.ResultOf[remote.Analyzer].(*remote.Result),
 	}
 	for cur := range insp.Root().Preorder((*ast.CallExpr)(nil), (*ast.LabeledStmt)(nil)) {
 		switch n := cur.Node().(type) {
@@ -188,7 +190,7 @@ func run(pass *analysis.Pass) (any, error) {
 		st.callScopes(fn)
 	}
 	st.frameworkScopes()
-	st.setReach(pass.ResultOf[remote.Analyzer].(*remote.Result))
+	st.setReach(st.rem)
 	st.exportRetries()
 	st.exportWaits()
 

@@ -12,6 +12,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/loops"
 	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
+	"github.com/idemlint/idemlint/analyzers/remote"
 )
 
 // sleeps returns the waiting calls among calls, each with the kind of its delay.
@@ -40,7 +41,8 @@ func sleepDuration(call ssa.CallInstruction) ssa.Value {
 	if fn := flow.Callee(c); fn != nil && flow.ID(fn).Pkg == "time" {
 		id := flow.ID(fn)
 		switch {
-		case id.Recv == "" && oneOf(id.Name, "Sleep", "After", "NewTimer", "Tick", "NewTicker", "AfterFunc"):
+		case id.Recv == "" && oneOf(id.Name, "Sleep", "After", "NewTimer", "Tick", "NewTicker"):
+			// (not AfterFunc: it schedules work for later and returns at once)
 			if len(args) > 0 {
 				return args[0]
 			}
@@ -337,11 +339,14 @@ func combineWaits(ss []Sleep, others int) WaitKind {
 // waitsOf summarises how the code of fn in the blocks for which in holds waits between
 // attempts: its sleeps among calls, its waits on timer channels, and its calls of functions
 // that wait, of this package (classified from their bodies) or known through a WaitsFact.
-// When attempt, the call the scope repeats, is a function of another package, what it
-// waits for inside is part of the attempt (pgxpool.ConnectConfig waiting for its
-// connections), unless its wait comes from an argument the loop steps (a shared do(attempt)
-// sleeping backoff(attempt)); a function of this package may sleep the backoff itself before
-// its work (go-redis's c._process(ctx, cmd, attempt) sleeping retryBackoff(attempt)).
+//
+// A wait belongs to the scope that makes it. A callee's waits are the scope's only when the
+// scope decides them: the callee sleeps the duration it is given (a sleep helper), or a
+// backoff computed from an argument the loop steps (go-redis's c._process(ctx, cmd, attempt)
+// sleeping retryBackoff(attempt)), or it does nothing but wait (it reaches no remote call: a
+// backoff helper of the package). A callee that does the attempt's work and sleeps for its own
+// reasons (a readiness poll inside a join, a rate-limit wait inside a REST helper, a settle
+// delay, pgxpool.ConnectConfig waiting for its connections) waits as part of the attempt.
 func (st *state) waitsOf(fn *ssa.Function, calls []ssa.CallInstruction, in func(*ssa.BasicBlock) bool, l *loops.Loop, attempt ssa.CallInstruction) Wait {
 	ss := sleeps(calls, l)
 	extra, unknown := channelWaits(fn, in, l)
@@ -350,18 +355,22 @@ func (st *state) waitsOf(fn *ssa.Function, calls []ssa.CallInstruction, in func(
 		if _, started := c.(*ssa.Go); started || sleepDuration(c) != nil || c.Common().StaticCallee() == fn {
 			continue // a goroutine's; counted above; the recursive call of a retrying function
 		}
-		if w := st.calleeWaits(c); w != nil {
-			s := Sleep{Call: c, Kind: w.Kind}
-			args := c.Common().Args
-			if w.Param >= 0 && w.Param < len(args) {
-				s.Duration = args[w.Param]
-				s.Kind = delayKind(s.Duration, l)
-			}
-			if c == attempt && !st.ownFunc(c) && (s.Duration == nil || l == nil || !changesInLoop(s.Duration, l)) {
-				continue // the attempt's own waiting, in another package, not a backoff the loop steps
-			}
-			ss = append(ss, s)
+		w := st.calleeWaits(c)
+		if w == nil {
+			continue
 		}
+		s := Sleep{Call: c, Kind: w.Kind}
+		args := c.Common().Args
+		switch {
+		case w.Param >= 0 && w.Param < len(args):
+			s.Duration = args[w.Param]
+			s.Kind = delayKind(s.Duration, l)
+		case l != nil && slices.ContainsFunc(args, func(a ssa.Value) bool { return changesInLoop(a, l) }):
+		case st.rem.Reach(c) == remote.ReachLocal:
+		default:
+			continue // the attempt's own waiting
+		}
+		ss = append(ss, s)
 	}
 	return Wait{Kind: combineWaits(ss, unknown), Sleeps: ss}
 }
