@@ -17,8 +17,6 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-
-	"github.com/idemlint/idemlint/analyzers"
 )
 
 // The standalone driver runs "go vet -vettool=<this executable> -json" on the packages and
@@ -63,11 +61,11 @@ func parseArgs(args []string) (*options, error) {
 	fs.BoolVar(&o.diff, "diff", false, "")
 	fs.StringVar(&o.tags, "tags", "", "")
 	fs.IntVar(&o.procs, "p", 0, "")
-	for _, a := range analyzers.Checks() {
+	for _, a := range checks() {
 		o.enable[a.Name] = new(tristate)
 		fs.Var(&passthrough{name: a.Name, value: o.enable[a.Name], bool: true, args: &o.toolArgs}, a.Name, "")
 	}
-	for _, a := range analyzers.All() {
+	for _, a := range all() {
 		a.Flags.VisitAll(func(f *flag.Flag) {
 			name := a.Name + "." + f.Name
 			fs.Var(&passthrough{name: name, value: f.Value, bool: isBool(f), args: &o.toolArgs}, name, "")
@@ -131,7 +129,7 @@ func (p *passthrough) Set(s string) error {
 // enabledChecks returns the names of the checks that the command line runs.
 func (o *options) enabledChecks() []string {
 	var names []string
-	for _, a := range chosen(analyzers.Checks(), func(a *analysis.Analyzer) tristate { return *o.enable[a.Name] }) {
+	for _, a := range chosen(checks(), func(a *analysis.Analyzer) tristate { return *o.enable[a.Name] }) {
 		names = append(names, a.Name)
 	}
 	return names

@@ -220,11 +220,12 @@ func TestSARIF(t *testing.T) {
 		assert.Equal(t, "https://github.com/idemlint/idemlint/blob/main/docs/analyzers/"+rule.ID+".md", rule.HelpURI)
 		assert.NotEmpty(t, rule.ShortDescription.Text)
 	}
-	var checks []string
-	for _, a := range analyzers.Checks() {
-		checks = append(checks, a.Name)
+	var names []string
+	for _, a := range checks() {
+		names = append(names, a.Name)
 	}
-	assert.Equal(t, checks, ids, "one rule per check")
+	assert.Equal(t, names, ids, "one rule per check, and one for directives")
+	assert.Equal(t, "directive", ids[len(ids)-1])
 	assert.True(t, run.Invocations[0].ExecutionSuccessful)
 	require.Len(t, run.Results, 3)
 	byRule := make(map[string]int)
@@ -415,6 +416,7 @@ func TestHelp(t *testing.T) {
 		}
 		assert.Regexp(t, fmt.Sprintf(`(?m)^  %s +%s +\S`, c.Name, status), r.stdout)
 	}
+	assert.Regexp(t, `(?m)^  directive +rule +\S`, r.stdout, "directive mistakes have a rule of their own")
 	for _, s := range []string{"-keys.names", "-notimeout.default", "-retryscope.report", "//idemlint:ignore NAME", "3  findings", "-format=FORMAT", "-sarif=FILE"} {
 		assert.Contains(t, r.stdout, s)
 	}
@@ -431,6 +433,10 @@ func TestHelp(t *testing.T) {
 	assert.Contains(t, r.stdout, "keyinloop (check)")
 	assert.Contains(t, r.stdout, "docs/analyzers/keyinloop.md")
 
+	r = run(t, ".", bin, "help", "directive")
+	assert.Equal(t, exitClean, r.code)
+	assert.Contains(t, r.stdout, "docs/analyzers/directive.md")
+
 	r = run(t, ".", bin, "help", "retryscope")
 	assert.Contains(t, r.stdout, "shared model")
 	assert.Contains(t, r.stdout, "-retryscope.helpers")
@@ -442,23 +448,55 @@ func TestHelp(t *testing.T) {
 	}
 }
 
-// A directive naming no analyzer, or written with a space, is reported.
+// A directive that suppresses nothing is reported under its own rule, directive, whichever
+// checks run.
 func TestDirectiveMistakes(t *testing.T) {
 	t.Parallel()
 	dir := shop(t)
 	file := filepath.Join(dir, "payments", "payments.go")
-	src := strings.Replace(read(t, file), "\t\tkey := rand.Text()\n", "\t\t//idemlint:ignore keyinlop the provider dedupes on the order id\n\t\tkey := rand.Text()\n", 1)
-	require.NoError(t, os.WriteFile(file, []byte(src), 0o644))
+	orig := read(t, file)
+	with := func(directive string) {
+		src := strings.Replace(orig, "\t\tkey := rand.Text()\n", "\t\t"+directive+"\n\t\tkey := rand.Text()\n", 1)
+		require.NoError(t, os.WriteFile(file, []byte(src), 0o644))
+	}
+	const misspelt = `payments/payments.go:18:3: directive: idemlint:ignore names "keyinlop", which is not a check, so it suppresses nothing: did you mean keyinloop?`
+	with("//idemlint:ignore keyinlop the provider dedupes on the order id")
 	r := run(t, dir, bin, "./...")
 	assert.Equal(t, exitFindings, r.code)
-	assert.Contains(t, r.stderr, `payments/payments.go:18:3: keyinloop: idemlint:ignore names "keyinlop", which is not an analyzer, so it suppresses nothing: did you mean keyinloop?`)
+	assert.Contains(t, r.stderr, misspelt)
 	assert.Contains(t, r.stderr, "payments/payments.go:19:10: keyinloop: rand.Text makes a new idempotency key", "the misspelt directive suppresses nothing")
+	for _, args := range [][]string{{"-notimeout"}, {"-keyinloop=false"}, {"-keyinloop=false", "-notimeout=false"}} {
+		r = run(t, dir, bin, append(args, "./...")...)
+		assert.Equal(t, exitFindings, r.code, "%v: %s", args, r.stderr)
+		assert.Contains(t, r.stderr, misspelt, "choosing checks does not hide directive mistakes: %v", args)
+	}
+	r = run(t, dir, bin, "-directive=false", "-keyinloop=false", "./...")
+	assert.Equal(t, exitClean, r.code, r.stderr)
+	r = run(t, dir, bin, "-directive", "./...")
+	assert.Equal(t, exitFindings, r.code)
+	assert.Contains(t, r.stderr, misspelt)
+	assert.NotContains(t, r.stderr, "keyinloop: rand.Text", "-directive runs only the directive rule")
 
-	require.NoError(t, os.WriteFile(file, []byte(strings.Replace(src, "//idemlint:ignore keyinlop", "// idemlint:ignore keyinloop", 1)), 0o644))
+	r = run(t, dir, bin, "-json", "./...")
+	var out map[string]map[string][]struct{ Message, Category string }
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &out), r.stdout)
+	require.Len(t, out["example.com/shop/payments"]["directive"], 1, r.stdout)
+	assert.Equal(t, "directive", out["example.com/shop/payments"]["directive"][0].Category)
+
+	r = run(t, dir, "go", "vet", "-vettool="+bin, "-notimeout", "./...")
+	assert.Contains(t, r.stderr, strings.TrimPrefix(misspelt, "payments/"), "go vet -vettool -notimeout: %s", r.stderr)
+
+	with("//idemlint:ingore keyinloop the provider dedupes on the order id")
 	r = run(t, dir, bin, "./...")
-	assert.Contains(t, r.stderr, `payments/payments.go:18:3: keyinloop: "// idemlint:ignore" is an ordinary comment, so it suppresses nothing: write //idemlint:ignore, with no space after //`)
+	assert.Equal(t, exitFindings, r.code)
+	assert.Contains(t, r.stderr, "payments/payments.go:18:3: directive: //idemlint:ingore is not an idemlint directive, so it does nothing: did you mean //idemlint:ignore?")
+	assert.Contains(t, r.stderr, "payments/payments.go:19:10: keyinloop: rand.Text")
 
-	require.NoError(t, os.WriteFile(file, []byte(strings.Replace(src, "//idemlint:ignore keyinlop", "//idemlint:ignore keyinloop", 1)), 0o644))
+	with("// idemlint:ignore keyinloop the provider dedupes on the order id")
+	r = run(t, dir, bin, "./...")
+	assert.Contains(t, r.stderr, `payments/payments.go:18:3: directive: "// idemlint:ignore" is an ordinary comment, so it suppresses nothing: write //idemlint:ignore, with no space after //`)
+
+	with("//idemlint:ignore keyinloop the provider dedupes on the order id")
 	r = run(t, dir, bin, "./...")
 	assert.Equal(t, exitClean, r.code, r.stderr)
 }
