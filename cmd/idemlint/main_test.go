@@ -113,8 +113,12 @@ func run(t *testing.T, dir string, name string, args ...string) outcome {
 	} else {
 		require.NoError(t, err)
 	}
-	return outcome{stdout.String(), stderr.String(), code}
+	return outcome{stdout.String(), progressNotes.ReplaceAllString(stderr.String(), ""), code}
 }
+
+// progressNotes are the notes the standalone driver prints when go vet takes a while: how
+// often they come depends on the machine's load, so tests leave them out.
+var progressNotes = regexp.MustCompile(`(?m)^idemlint: still working \(.*\n`)
 
 func read(t *testing.T, path string) string {
 	t.Helper()
@@ -128,7 +132,7 @@ func TestStandalone(t *testing.T) {
 	dir := shop(t)
 	r := run(t, dir, bin, "./...")
 	assert.Equal(t, exitFindings, r.code, "exit code with diagnostics")
-	assert.Equal(t, want+"\n"+wantRelated, r.stderr, "exactly one diagnostic, naming its analyzer")
+	assert.Equal(t, want+"\n"+wantRelated+"idemlint: 1 finding in 1 of 2 packages\n", r.stderr, "exactly one diagnostic, naming its analyzer, and the summary")
 	assert.Empty(t, r.stdout)
 
 	r = run(t, dir, bin, "-keyinloop", "./...")
@@ -137,7 +141,7 @@ func TestStandalone(t *testing.T) {
 
 	r = run(t, dir, bin, "-keyinloop=false", "./...")
 	assert.Equal(t, exitClean, r.code, "keyinloop disabled: %s", r.stderr)
-	assert.Empty(t, r.stderr)
+	assert.Equal(t, "idemlint: no findings in 2 packages\n", r.stderr)
 
 	r = run(t, dir, bin, "./payments", "./retrylib")
 	assert.Equal(t, exitFindings, r.code, "package paths as well as patterns")
@@ -343,7 +347,8 @@ func TestBrokenPackage(t *testing.T) {
 
 	r := run(t, dir, bin, "./...")
 	assert.Equal(t, exitErrors, r.code)
-	assert.Equal(t, "# example.com/shop/broken\n"+typeErr+"\n"+want+"\n"+wantRelated, r.stderr)
+	assert.Equal(t, "# example.com/shop/broken\n"+typeErr+"\n"+want+"\n"+wantRelated+
+		"idemlint: 1 finding in 1 of 4 packages; 1 package did not load or type-check\n", r.stderr)
 	assert.NotContains(t, r.stderr, "prerequisites")
 
 	r = run(t, dir, bin, "-json", "./...")
@@ -360,11 +365,11 @@ func TestBrokenPackage(t *testing.T) {
 
 	r = run(t, dir, bin, "./paymnts")
 	assert.Equal(t, exitErrors, r.code)
-	assert.Regexp(t, `^[^\n]*paymnts: directory not found\n$`, r.stderr)
+	assert.Regexp(t, `^[^\n]*paymnts: directory not found\nidemlint: no findings; the run failed\n$`, r.stderr)
 
 	r = run(t, dir, bin, "./...", "extra")
 	assert.Equal(t, exitErrors, r.code)
-	assert.Regexp(t, `^package extra is not in std [^\n]*\n$`, r.stderr)
+	assert.Regexp(t, `^package extra is not in std [^\n]*\nidemlint: no findings; the run failed\n$`, r.stderr)
 }
 
 func TestFix(t *testing.T) {
@@ -377,15 +382,95 @@ func TestFix(t *testing.T) {
 	assert.Contains(t, r.stdout, "+\tkey := rand.Text()")
 	assert.Equal(t, orig, read(t, file), "-diff must not change files")
 	assert.Equal(t, exitFindings, r.code, "-diff changes nothing: the finding is still there")
-	assert.Equal(t, "idemlint: printed 1 fix to 1 file as a diff, not applied; no findings left without an automatic fix\n", r.stderr)
+	assert.Equal(t, "idemlint: printed 1 fix to 1 file as a diff, not applied; no findings left without an automatic fix\n"+
+		"idemlint: 1 finding in 1 of 2 packages\n", r.stderr)
 
 	r = run(t, dir, bin, "-fix", "./...")
 	assert.Equal(t, exitClean, r.code, r.stderr)
-	assert.Equal(t, "idemlint: applied 1 fix to 1 file; no findings left without an automatic fix\n", r.stderr)
+	assert.Equal(t, "idemlint: applied 1 fix to 1 file; no findings left without an automatic fix\n"+
+		"idemlint: no findings left in 2 packages\n", r.stderr)
 	assert.Equal(t, read(t, filepath.Join(dir, "payments", "payments.go.fixed")), read(t, file))
 
 	r = run(t, dir, bin, "./...")
 	assert.Equal(t, exitClean, r.code, "nothing left to report after the fix: %s", r.stderr)
+}
+
+// twoClients has two fixes far apart, and one that adds an import: -fix -diff prints three
+// changes in two hunks, the second one's line numbers shifted by the first's added line.
+const twoClients = `// Package clients holds two clients.
+package clients
+
+import (
+	"context"
+	"net/http"
+)
+
+var a = &http.Client{}
+
+// A sends a request through a client without a timeout.
+func A(url string) error {
+	req, err := http.NewRequestWithContext(context.Background(), http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := a.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+var b = &http.Client{}
+
+// B sends a request through a client without a timeout.
+func B(url string) error {
+	req, err := http.NewRequestWithContext(context.Background(), http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := b.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+`
+
+// -fix -diff prints a patch that git apply and patch -p1 accept, and that does what -fix does.
+func TestFixDiffApplies(t *testing.T) {
+	t.Parallel()
+	dir := shop(t, "clients/clients.go", twoClients)
+	fixed := shop(t, "clients/clients.go", twoClients)
+	r := run(t, fixed, bin, "-fix", "./...")
+	require.Equal(t, exitClean, r.code, r.stderr)
+
+	r = run(t, dir, bin, "-fix", "-diff", "./...")
+	require.Equal(t, exitFindings, r.code, r.stderr)
+	patch := r.stdout
+	assert.Contains(t, patch, "--- a/clients/clients.go\n+++ b/clients/clients.go\n")
+	assert.Contains(t, patch, "--- a/payments/payments.go\n+++ b/payments/payments.go\n")
+	assert.Equal(t, 3, strings.Count(patch, "\n@@ "), "two hunks in clients.go, one in payments.go:\n%s", patch)
+	assert.Contains(t, patch, "\n@@ -21,7 +22,7 @@\n", "the second hunk counts the line the first one added")
+
+	for _, c := range [][]string{{"git", "init", "-q"}, {"git", "apply", "--check", "-"}, {"git", "apply", "-"}} {
+		cmd := exec.Command(c[0], c[1:]...)
+		cmd.Dir = dir
+		cmd.Stdin = strings.NewReader(patch)
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "%s: %s\n%s", strings.Join(c, " "), out, patch)
+	}
+	for _, f := range []string{"clients/clients.go", "payments/payments.go"} {
+		assert.Equal(t, read(t, filepath.Join(fixed, f)), read(t, filepath.Join(dir, f)), "git apply of -fix -diff gives what -fix writes: %s", f)
+	}
+
+	if _, err := exec.LookPath("patch"); err == nil {
+		again := shop(t, "clients/clients.go", twoClients)
+		cmd := exec.Command("patch", "-p1", "--dry-run")
+		cmd.Dir = again
+		cmd.Stdin = strings.NewReader(patch)
+		out, err := cmd.CombinedOutput()
+		assert.NoError(t, err, "patch -p1: %s", out)
+	}
 }
 
 func TestFixLeavesFindings(t *testing.T) {
@@ -394,9 +479,10 @@ func TestFixLeavesFindings(t *testing.T) {
 	r := run(t, dir, bin, "-fix", "./...")
 	assert.Equal(t, exitFindings, r.code, "a finding without an automatic fix is left")
 	lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
-	require.Len(t, lines, 2, r.stderr)
+	require.Len(t, lines, 3, r.stderr)
 	assert.Equal(t, "idemlint: applied 2 fixes to 2 files; 1 finding left without an automatic fix:", lines[0])
 	assert.Regexp(t, `^health/health.go:11:15: notimeout: http.Get uses http.DefaultClient`, lines[1])
+	assert.Equal(t, "idemlint: 1 finding left in 1 of 3 packages", lines[2])
 	assert.Contains(t, read(t, filepath.Join(dir, "health", "health.go")), "&http.Client{Timeout: 30 * time.Second}")
 
 	r = run(t, dir, bin, "-json", "-fix", "./...")
