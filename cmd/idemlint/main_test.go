@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -645,5 +646,38 @@ func TestVersion(t *testing.T) {
 
 	r = run(t, ".", bin, "-version")
 	assert.Equal(t, 0, r.code)
-	assert.Regexp(t, `^idemlint \S+\n$`, r.stdout)
+	assert.Regexp(t, `^idemlint \(devel\)`, r.stdout)
+}
+
+// -version gives the commit and its date, from the build information.
+func TestVersionOf(t *testing.T) {
+	info := &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: []debug.BuildSetting{
+		{Key: "vcs", Value: "git"},
+		{Key: "vcs.revision", Value: "4d269f6c1a2b3c4d5e6f708192a3b4c5d6e7f809"},
+		{Key: "vcs.time", Value: "2026-11-30T18:02:11Z"},
+		{Key: "vcs.modified", Value: "true"},
+	}}
+	assert.Equal(t, "(devel) 4d269f6c1a2b 2026-11-30T18:02:11Z +changes", versionOf(info))
+	info.Settings[3].Value = "false"
+	assert.Equal(t, "(devel) 4d269f6c1a2b 2026-11-30T18:02:11Z", versionOf(info))
+	assert.Equal(t, "v0.3.0", versionOf(&debug.BuildInfo{Main: debug.Module{Version: "v0.3.0"}}))
+	assert.Contains(t, versionOf(&debug.BuildInfo{}), "(devel) (built without VCS information")
+}
+
+// scripts/lint stamps the checkout's commit, also where the go command does not (a git
+// worktree, GOFLAGS=-buildvcs=false).
+func TestVersionFromCheckout(t *testing.T) {
+	t.Parallel()
+	git := exec.Command("git", "log", "-1", "--format=%H %cd", "--date=format-local:%Y-%m-%dT%H:%M:%SZ")
+	git.Env = append(os.Environ(), "TZ=UTC")
+	head, err := git.Output()
+	if err != nil {
+		t.Skip("not a git checkout: ", err)
+	}
+	f := strings.Fields(string(head))
+	script, err := filepath.Abs(filepath.Join("..", "..", "scripts", "lint"))
+	require.NoError(t, err)
+	r := run(t, t.TempDir(), "bash", script, "-version")
+	assert.Equal(t, 0, r.code, r.stderr)
+	assert.Regexp(t, `^idemlint \(devel\) `+f[0][:12]+` `+regexp.QuoteMeta(f[1])+`( \+changes)?\n$`, r.stdout)
 }
