@@ -65,6 +65,39 @@ linters:
 	assert.Contains(t, out, "payments/payments.go:18:10: keyinloop: "+message)
 	assert.Contains(t, out, "(idemlint)")
 
+	// golangci-lint shows at most 3 issues with the same text (issues.max-same-issues) and 50
+	// per linter (issues.max-issues-per-linter): five calls of http.Get, each with the same
+	// message, show as three unless both are 0, as docs/golangci-lint.md advises.
+	var calls strings.Builder
+	calls.WriteString("// Package health polls dependencies.\npackage health\n\nimport \"net/http\"\n")
+	for i := range 5 {
+		fmt.Fprintf(&calls, "\n// Check%d asks dependency %d whether it is up.\nfunc Check%d(url string) error {\n\tresp, err := http.Get(url)\n\tif err != nil {\n\t\treturn err\n\t}\n\treturn resp.Body.Close()\n}\n", i, i, i)
+	}
+	require.NoError(t, os.MkdirAll(filepath.Join(shop, "health"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(shop, "health", "health.go"), []byte(calls.String()), 0o644))
+	const limits = `version: "2"
+linters:
+  default: none
+  enable: [idemlint]
+  settings:
+    custom:
+      idemlint:
+        type: module
+        settings:
+          disable: [keyinloop]
+`
+	configure(limits + "issues:\n  max-issues-per-linter: 0\n  max-same-issues: 0\n")
+	out, code = run("run", "./health")
+	assert.Equal(t, 1, code, out)
+	found := regexp.MustCompile(`(?m)^health/health\.go:\d+:\d+: notimeout: (.*) \(idemlint\)$`).FindAllStringSubmatch(out, -1)
+	assert.Len(t, found, 5, "with max-same-issues: 0, every finding: %s", out)
+	configure(limits)
+	out, _ = run("run", "./health")
+	if len(found) == 5 && found[0][1] == found[4][1] {
+		assert.Equal(t, 3, strings.Count(out, "notimeout: "), "golangci-lint's default max-same-issues is 3: %s", out)
+	}
+	require.NoError(t, os.RemoveAll(filepath.Join(shop, "health")))
+
 	// One linter per check: the check names the rule.
 	configure(`version: "2"
 linters:
@@ -100,39 +133,6 @@ output:
 	require.Len(t, sarif.Runs, 1)
 	require.Len(t, sarif.Runs[0].Results, 1)
 	assert.Equal(t, "keyinloop", sarif.Runs[0].Results[0].RuleID)
-
-	// golangci-lint shows at most 3 issues with the same text (issues.max-same-issues) and 50
-	// per linter (issues.max-issues-per-linter): five calls of http.Get, each with the same
-	// message, show as three unless both are 0, as docs/golangci-lint.md advises.
-	var calls strings.Builder
-	calls.WriteString("// Package health polls dependencies.\npackage health\n\nimport \"net/http\"\n")
-	for i := range 5 {
-		fmt.Fprintf(&calls, "\n// Check%d asks dependency %d whether it is up.\nfunc Check%d(url string) error {\n\tresp, err := http.Get(url)\n\tif err != nil {\n\t\treturn err\n\t}\n\treturn resp.Body.Close()\n}\n", i, i, i)
-	}
-	require.NoError(t, os.MkdirAll(filepath.Join(shop, "health"), 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(shop, "health", "health.go"), []byte(calls.String()), 0o644))
-	const limits = `version: "2"
-linters:
-  default: none
-  enable: [idemlint]
-  settings:
-    custom:
-      idemlint:
-        type: module
-        settings:
-          disable: [keyinloop]
-`
-	configure(limits + "issues:\n  max-issues-per-linter: 0\n  max-same-issues: 0\n")
-	out, code = run("run", "./health")
-	assert.Equal(t, 1, code, out)
-	found := regexp.MustCompile(`(?m)^health/health\.go:\d+:\d+: notimeout: (.*) \(idemlint\)$`).FindAllStringSubmatch(out, -1)
-	assert.Len(t, found, 5, "with max-same-issues: 0, every finding: %s", out)
-	configure(limits)
-	out, _ = run("run", "./health")
-	if len(found) == 5 && found[0][1] == found[4][1] {
-		assert.Equal(t, 3, strings.Count(out, "notimeout: "), "golangci-lint's default max-same-issues is 3: %s", out)
-	}
-	require.NoError(t, os.RemoveAll(filepath.Join(shop, "health")))
 
 	out, code = run("run", "--fix", "./...")
 	assert.Equal(t, 0, code, out)
