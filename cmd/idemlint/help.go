@@ -21,10 +21,13 @@ func usage(w io.Writer) {
 
 Usage:
   idemlint [flags] packages            report findings (for example: idemlint ./...)
-  idemlint -fix [-diff] packages       apply the suggested fixes (or print them as a diff)
+  idemlint -fix [-diff] packages       apply the suggested fixes (or print them as a patch)
   idemlint help [check]                this text, or a check's documentation and flags
+  idemlint -version                    the version, and the commit and date of a build from a checkout
   go vet -vettool=$(command -v idemlint) [flags] packages
   go fix -fixtool=$(command -v idemlint) packages
+                                       (applies fixes silently, and says nothing of the
+                                       findings it leaves: idemlint -fix says both)
 
 Checks:
 `)
@@ -45,14 +48,16 @@ All available checks run unless some are named: -NAME runs only the checks named
 run; -directive=false skips them.
 
 Output:
-  (default)        file:line:col: check: message, on stderr
+  (default)        file:line:col: check: message, on stderr, then a summary line
+                   ("idemlint: 21 findings in 5 of 37 packages")
   -json            go vet's JSON (package, check, diagnostics with fixes) on stdout
   -format=FORMAT   text, json, sarif (SARIF 2.1.0) or github (GitHub Actions annotations),
                    on stdout except text
   -sarif=FILE      also write SARIF to FILE
   -fix             apply the first suggested fix of each finding; prints a summary and the
                    findings left without an automatic fix
-  -diff            with -fix, print the fixes as a unified diff instead of applying them
+  -diff            with -fix, print the fixes as a patch instead of applying them:
+                   --- a/FILE +++ b/FILE, for git apply or patch -p1 in this directory
   -tags=LIST       build tags, as for go build
   -p=N             analyse at most N packages at once (default: one per CPU); each is a
                    process of its own, so -p=1 bounds memory by the largest package
