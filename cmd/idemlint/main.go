@@ -18,6 +18,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"strings"
 )
 
 func main() {
@@ -62,8 +63,9 @@ func moduleVersion() string {
 // longVersion is what -version prints: the module version, and for a build from a checkout
 // the commit, its date, and whether the work tree had changes, as the go command stamps them
 // into the binary (debug.ReadBuildInfo): "(devel) 4d269f6c1a2b 2026-11-30T18:02:11Z",
-// "(devel) 4d269f6c1a2b 2026-11-30T18:02:11Z +changes". A binary built without VCS
-// information (-buildvcs=false, or outside a git checkout) says so.
+// "(devel) 4d269f6c1a2b 2026-11-30T18:02:11Z +changes", or, where the go command makes a
+// pseudo-version of the commit, "v0.0.0-20261130180211-4d269f6c1a2b 2026-11-30T18:02:11Z". A
+// binary built without VCS information (-buildvcs=false, or outside a git checkout) says so.
 func longVersion() string {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
@@ -102,11 +104,13 @@ func versionOf(info *debug.BuildInfo) string {
 	if len(rev) > 12 {
 		rev = rev[:12]
 	}
-	v += " " + rev
+	if !strings.Contains(v, rev) {
+		v += " " + rev // the go command's pseudo-version (Go 1.24 and later) has it already
+	}
 	if date != "" {
 		v += " " + date
 	}
-	if modified {
+	if modified && !strings.HasSuffix(info.Main.Version, "+dirty") {
 		v += " +changes"
 	}
 	return v

@@ -646,7 +646,7 @@ func TestVersion(t *testing.T) {
 
 	r = run(t, ".", bin, "-version")
 	assert.Equal(t, 0, r.code)
-	assert.Regexp(t, `^idemlint \(devel\)`, r.stdout)
+	assert.Regexp(t, `^idemlint \S+`, r.stdout)
 }
 
 // -version gives the commit and its date, from the build information.
@@ -661,6 +661,11 @@ func TestVersionOf(t *testing.T) {
 	info.Settings[3].Value = "false"
 	assert.Equal(t, "(devel) 4d269f6c1a2b 2026-11-30T18:02:11Z", versionOf(info))
 	assert.Equal(t, "v0.3.0", versionOf(&debug.BuildInfo{Main: debug.Module{Version: "v0.3.0"}}))
+	info.Main.Version = "v0.0.0-20261130180211-4d269f6c1a2b"
+	assert.Equal(t, "v0.0.0-20261130180211-4d269f6c1a2b 2026-11-30T18:02:11Z", versionOf(info), "a pseudo-version names the commit already")
+	info.Main.Version += "+dirty"
+	info.Settings[3].Value = "true"
+	assert.Equal(t, "v0.0.0-20261130180211-4d269f6c1a2b+dirty 2026-11-30T18:02:11Z", versionOf(info))
 	assert.Contains(t, versionOf(&debug.BuildInfo{}), "(devel) (built without VCS information")
 }
 
@@ -679,5 +684,7 @@ func TestVersionFromCheckout(t *testing.T) {
 	require.NoError(t, err)
 	r := run(t, t.TempDir(), "bash", script, "-version")
 	assert.Equal(t, 0, r.code, r.stderr)
-	assert.Regexp(t, `^idemlint \(devel\) `+f[0][:12]+` `+regexp.QuoteMeta(f[1])+`( \+changes)?\n$`, r.stdout)
+	// "(devel) REV DATE" from a worktree, "v0.0.0-TIME-REV DATE" where the go command makes a
+	// pseudo-version of the commit (a clone, Go 1.24 and later).
+	assert.Regexp(t, `^idemlint (\(devel\) |v\S+-)`+f[0][:12]+`(\+dirty)? `+regexp.QuoteMeta(f[1])+`( \+changes)?\n$`, r.stdout)
 }
