@@ -1,13 +1,12 @@
 package golangci_test
 
 import (
-	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -15,14 +14,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// golangciVersion is the golangci-lint the plugin is built into; it uses the same
-// golang.org/x/tools as idemlint.
-const golangciVersion = "v2.15.0"
-
-// TestCustomBinary does what `golangci-lint custom` does (which clones golangci-lint with git;
-// here the source comes from the module proxy): it adds the plugin's import to golangci-lint's
-// main package, builds the binary, and runs it, with --fix too, on cmd/idemlint's test module,
-// with the plugin as one linter and as one linter per check.
+// TestCustomBinary builds golangci-lint with the plugin as scripts/golangci-build does (what
+// `golangci-lint custom` does, with golangci-lint's source from the module proxy instead of a
+// git clone) and runs it, with --fix too, on cmd/idemlint's test module, with the plugin as one
+// linter and as one linter per check.
 func TestCustomBinary(t *testing.T) {
 	if testing.Short() || os.Getenv("IDEMLINT_SKIP_GOLANGCI") == "1" {
 		t.Skip("builds golangci-lint (minutes, or seconds from its cache); unset IDEMLINT_SKIP_GOLANGCI to run")
@@ -70,6 +65,39 @@ linters:
 	assert.Contains(t, out, "payments/payments.go:18:10: keyinloop: "+message)
 	assert.Contains(t, out, "(idemlint)")
 
+	// golangci-lint shows at most 3 issues with the same text (issues.max-same-issues) and 50
+	// per linter (issues.max-issues-per-linter): five calls of http.Get, each with the same
+	// message, show as three unless both are 0, as docs/golangci-lint.md advises.
+	var calls strings.Builder
+	calls.WriteString("// Package health polls dependencies.\npackage health\n\nimport \"net/http\"\n")
+	for i := range 5 {
+		fmt.Fprintf(&calls, "\n// Check%d asks dependency %d whether it is up.\nfunc Check%d(url string) error {\n\tresp, err := http.Get(url)\n\tif err != nil {\n\t\treturn err\n\t}\n\treturn resp.Body.Close()\n}\n", i, i, i)
+	}
+	require.NoError(t, os.MkdirAll(filepath.Join(shop, "health"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(shop, "health", "health.go"), []byte(calls.String()), 0o644))
+	const limits = `version: "2"
+linters:
+  default: none
+  enable: [idemlint]
+  settings:
+    custom:
+      idemlint:
+        type: module
+        settings:
+          disable: [keyinloop]
+`
+	configure(limits + "issues:\n  max-issues-per-linter: 0\n  max-same-issues: 0\n")
+	out, code = run("run", "./health")
+	assert.Equal(t, 1, code, out)
+	found := regexp.MustCompile(`(?m)^health/health\.go:\d+:\d+: notimeout: (.*) \(idemlint\)$`).FindAllStringSubmatch(out, -1)
+	assert.Len(t, found, 5, "with max-same-issues: 0, every finding: %s", out)
+	configure(limits)
+	out, _ = run("run", "./health")
+	if len(found) == 5 && found[0][1] == found[4][1] {
+		assert.Equal(t, 3, strings.Count(out, "notimeout: "), "golangci-lint's default max-same-issues is 3: %s", out)
+	}
+	require.NoError(t, os.RemoveAll(filepath.Join(shop, "health")))
+
 	// One linter per check: the check names the rule.
 	configure(`version: "2"
 linters:
@@ -115,91 +143,21 @@ output:
 	assert.Equal(t, string(want), string(got))
 }
 
-// customBinary returns golangci-lint built with the plugin. The binary is kept in a cache
-// ($IDEMLINT_GOLANGCI_CACHE, or idemlint/golangci in the user's cache directory) under a key
-// made of golangci-lint's version, Go's version and the source of every package of this
-// module that the plugin is built from, so that it is rebuilt only when one of them changes.
+// customBinary returns golangci-lint built with the plugin by scripts/golangci-build, which
+// keeps it in a cache ($IDEMLINT_GOLANGCI_CACHE, or idemlint/golangci in the user's cache
+// directory) and rebuilds it only when the plugin's source, Go or golangci-lint changes.
+// scripts/test runs that script before go test, so that a cold build (10-20 minutes on two
+// cores) is not timed by go test; run alone on a cold cache, this test needs -timeout=30m.
 func customBinary(t *testing.T, root string) string {
-	dir := os.Getenv("IDEMLINT_GOLANGCI_CACHE")
-	if dir == "" {
-		base, err := os.UserCacheDir()
-		require.NoError(t, err)
-		dir = filepath.Join(base, "idemlint", "golangci")
-	}
-	name := fmt.Sprintf("custom-gcl-%s-%s", golangciVersion, pluginHash(t, root))
-	bin := filepath.Join(dir, name)
-	if _, err := os.Stat(bin); err == nil {
-		t.Logf("golangci-lint with the plugin, from the cache: %s", bin)
-		return bin
-	}
-	t.Logf("building golangci-lint %s with the plugin into %s", golangciVersion, bin)
-	work := t.TempDir()
-
-	// golangci-lint's source, from the module cache.
-	out := goCmd(t, work, "mod", "download", "-json", "github.com/golangci/golangci-lint/v2@"+golangciVersion)
-	var mod struct{ Dir string }
-	require.NoError(t, json.Unmarshal([]byte(out), &mod))
-	src := filepath.Join(work, "golangci-lint")
-	require.NoError(t, os.CopyFS(src, os.DirFS(mod.Dir)))
-	require.NoError(t, filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err == nil {
-			err = os.Chmod(p, map[bool]os.FileMode{true: 0o755, false: 0o644}[d.IsDir()])
-		}
-		return err
-	}))
-	plugins := "package main\n\nimport _ \"github.com/idemlint/idemlint/golangci\"\n"
-	require.NoError(t, os.WriteFile(filepath.Join(src, "cmd", "golangci-lint", "plugins.go"), []byte(plugins), 0o644))
-	goCmd(t, src, "mod", "edit", "-require=github.com/idemlint/idemlint@v0.0.0", "-replace=github.com/idemlint/idemlint="+root)
-	goCmd(t, src, "mod", "tidy")
-	built := filepath.Join(work, "custom-gcl")
-	goCmd(t, src, "build", "-o", built, "./cmd/golangci-lint")
-
-	// Keep only this build: older ones are for sources that have changed.
-	require.NoError(t, os.MkdirAll(dir, 0o755))
-	old, _ := filepath.Glob(filepath.Join(dir, "custom-gcl-*"))
-	for _, o := range old {
-		os.Remove(o)
-	}
-	tmp := bin + ".tmp" + fmt.Sprint(os.Getpid())
-	data, err := os.ReadFile(built)
-	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(tmp, data, 0o755))
-	require.NoError(t, os.Rename(tmp, bin)) // atomic: a concurrent run sees all or nothing
-	return bin
-}
-
-// pluginHash hashes Go's version, go.mod, go.sum and the files of every package of this
-// module that ./golangci depends on.
-func pluginHash(t *testing.T, root string) string {
-	h := sha256.New()
-	fmt.Fprintln(h, runtime.Version())
-	files := []string{filepath.Join(root, "go.mod"), filepath.Join(root, "go.sum")}
-	out := goCmd(t, root, "list", "-deps", "-f", `{{if .Module}}{{if .Module.Main}}{{$d := .Dir}}{{range .GoFiles}}{{$d}}/{{.}}
-{{end}}{{range .EmbedFiles}}{{$d}}/{{.}}
-{{end}}{{end}}{{end}}`, "./golangci")
-	files = append(files, strings.Fields(out)...)
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		require.NoError(t, err)
-		rel, _ := filepath.Rel(root, f)
-		fmt.Fprintf(h, "%s %d\n", rel, len(data))
-		h.Write(data)
-	}
-	return fmt.Sprintf("%x", h.Sum(nil))[:16]
-}
-
-func goCmd(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("go", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	cmd := exec.Command("bash", filepath.Join(root, "scripts", "golangci-build"))
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
 	out, err := cmd.Output()
-	if err != nil {
-		stderr := ""
-		if exit, ok := err.(*exec.ExitError); ok {
-			stderr = string(exit.Stderr)
-		}
-		t.Fatalf("go %s: %v\n%s%s", strings.Join(args, " "), err, out, stderr)
+	if s := strings.TrimSpace(stderr.String()); s != "" {
+		t.Log(s)
 	}
-	return string(out)
+	require.NoError(t, err, "scripts/golangci-build")
+	bin := strings.TrimSpace(string(out))
+	t.Logf("golangci-lint with the plugin: %s", bin)
+	return bin
 }

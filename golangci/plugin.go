@@ -1,12 +1,14 @@
 // Package golangci is idemlint's golangci-lint v2 module plugin.
 //
-// Build a golangci-lint that includes it with `golangci-lint custom` and a .custom-gcl.yml:
+// Build a golangci-lint that includes it with scripts/golangci-build (from the Go module
+// proxy, no git clone), or with `golangci-lint custom` and a .custom-gcl.yml that points at a
+// checkout of idemlint (the module is not on the proxy yet):
 //
 //	version: v2.15.0
 //	plugins:
 //	  - module: github.com/idemlint/idemlint
 //	    import: github.com/idemlint/idemlint/golangci
-//	    version: latest
+//	    path: ../idemlint
 //
 // and enable it in .golangci.yml. Settings use the analyzer flags' names, without the dash:
 //
@@ -23,15 +25,18 @@
 //	          notimeout.default: 10s
 //
 // Every idemlint diagnostic then appears under the linter "idemlint" ("keyinloop: message
-// (idemlint)"), and `golangci-lint run --fix` applies the suggested fixes.
+// (idemlint)"), and `golangci-lint run --fix` applies the suggested fixes. Mistakes in
+// //idemlint: directives are reported too, as "directive: message"; disable: [directive]
+// leaves them out.
 //
 // The plugin API gives each linter one name for all its diagnostics, which is what
 // golangci-lint's SARIF and checkstyle outputs use as the rule. For one rule per check, enable
 // each check as a linter of its own instead of "idemlint": every check is also registered
-// under its own name, with the same settings (give them once: they are shared):
+// under its own name, with the same settings (give them once: they are shared), and so is
+// "directive", the mistakes in //idemlint: directives:
 //
 //	linters:
-//	  enable: [keyinloop, notimeout]
+//	  enable: [keyinloop, notimeout, nojitter, nestedretry, unkeyedretry, directive]
 //	  settings:
 //	    custom:
 //	      keyinloop:
@@ -40,6 +45,17 @@
 //	          keys.names: [x-dedup-id]
 //	      notimeout:
 //	        type: module
+//	      nojitter:
+//	        type: module
+//	      nestedretry:
+//	        type: module
+//	      unkeyedretry:
+//	        type: module
+//	      directive:
+//	        type: module
+//
+// golangci-lint shows at most 3 issues with the same message and 50 per linter unless
+// issues.max-same-issues and issues.max-issues-per-linter are 0; see docs/golangci-lint.md.
 package golangci
 
 import (
@@ -52,11 +68,18 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/idemlint/idemlint/analyzers"
+	"github.com/idemlint/idemlint/analyzers/directive"
 )
+
+// reporting returns the analyzers that report: the checks, and the directive analyzer, which
+// reports mistakes in //idemlint: directives under its own name.
+func reporting() []*analysis.Analyzer {
+	return append(analyzers.Checks(), directive.Analyzer)
+}
 
 func init() {
 	register.Plugin("idemlint", New)
-	for _, a := range analyzers.Checks() {
+	for _, a := range reporting() {
 		register.Plugin(a.Name, func(settings any) (register.LinterPlugin, error) {
 			return newPlugin(settings, a.Name)
 		})
@@ -97,7 +120,7 @@ func newPlugin(settings any, only string) (register.LinterPlugin, error) {
 				return nil, err
 			}
 			for _, n := range names {
-				if !slices.ContainsFunc(analyzers.Checks(), func(a *analysis.Analyzer) bool { return a.Name == n }) {
+				if !slices.ContainsFunc(reporting(), func(a *analysis.Analyzer) bool { return a.Name == n }) {
 					return nil, fmt.Errorf("idemlint: disable: %q is not a check", n)
 				}
 			}
@@ -168,7 +191,7 @@ func settingValues(name string, v any) ([]string, error) {
 }
 
 func find(name string) *analysis.Analyzer {
-	for _, a := range analyzers.All() {
+	for _, a := range append(reporting(), analyzers.Models()...) {
 		if a.Name == name {
 			return a
 		}
@@ -176,10 +199,11 @@ func find(name string) *analysis.Analyzer {
 	return nil
 }
 
-// BuildAnalyzers returns the checks that are not disabled.
+// BuildAnalyzers returns the checks that are not disabled, and the directive analyzer unless
+// it is disabled.
 func (p *plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
 	var out []*analysis.Analyzer
-	for _, a := range analyzers.Checks() {
+	for _, a := range reporting() {
 		if p.only == "" && !slices.Contains(p.disable, a.Name) || p.only == a.Name {
 			out = append(out, withoutRelated[a])
 		}
@@ -193,7 +217,7 @@ func (p *plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
 // diagnostic alone (go vet, gopls and idemlint show the related places).
 var withoutRelated = func() map[*analysis.Analyzer]*analysis.Analyzer {
 	m := make(map[*analysis.Analyzer]*analysis.Analyzer)
-	for _, a := range analyzers.Checks() {
+	for _, a := range reporting() {
 		w := *a
 		run := a.Run
 		w.Run = func(pass *analysis.Pass) (any, error) {

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/idemlint/idemlint/analyzers"
+	"github.com/idemlint/idemlint/analyzers/directive"
 	"github.com/idemlint/idemlint/analyzers/keys"
 	"github.com/idemlint/idemlint/analyzers/retryscope"
 )
@@ -54,9 +55,11 @@ func TestBadSettings(t *testing.T) {
 	}
 }
 
-// Each check is also a linter of its own, so that golangci-lint names its rule after it.
+// Each check, and the directive analyzer, is also a linter of its own, so that golangci-lint
+// names its rule after it.
 func TestPerCheckLinters(t *testing.T) {
-	for _, a := range analyzers.Checks() {
+	reporting := append(analyzers.Checks(), directive.Analyzer)
+	for _, a := range reporting {
 		newPlugin, err := register.GetPlugin(a.Name)
 		require.NoError(t, err, a.Name)
 		p, err := newPlugin(map[string]any{"keys.names": "x-dedup-id"})
@@ -79,8 +82,17 @@ func TestPerCheckLinters(t *testing.T) {
 	require.NoError(t, err)
 	as, err := p.BuildAnalyzers()
 	require.NoError(t, err)
-	require.Len(t, as, len(analyzers.Checks()))
-	for i, a := range analyzers.Checks() {
+	require.Len(t, as, len(reporting))
+	for i, a := range reporting {
 		assert.Equal(t, a.Name, as[i].Name)
+	}
+
+	p, err = all(map[string]any{"disable": []any{"directive"}})
+	require.NoError(t, err)
+	as, err = p.BuildAnalyzers()
+	require.NoError(t, err)
+	require.Len(t, as, len(analyzers.Checks()), "directive disabled")
+	for _, a := range as {
+		assert.NotEqual(t, "directive", a.Name)
 	}
 }

@@ -15,10 +15,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"golang.org/x/tools/go/analysis"
-
-	"github.com/idemlint/idemlint/analyzers"
 )
 
 // The standalone driver runs "go vet -vettool=<this executable> -json" on the packages and
@@ -63,11 +63,11 @@ func parseArgs(args []string) (*options, error) {
 	fs.BoolVar(&o.diff, "diff", false, "")
 	fs.StringVar(&o.tags, "tags", "", "")
 	fs.IntVar(&o.procs, "p", 0, "")
-	for _, a := range analyzers.Checks() {
+	for _, a := range checks() {
 		o.enable[a.Name] = new(tristate)
 		fs.Var(&passthrough{name: a.Name, value: o.enable[a.Name], bool: true, args: &o.toolArgs}, a.Name, "")
 	}
-	for _, a := range analyzers.All() {
+	for _, a := range all() {
 		a.Flags.VisitAll(func(f *flag.Flag) {
 			name := a.Name + "." + f.Name
 			fs.Var(&passthrough{name: name, value: f.Value, bool: isBool(f), args: &o.toolArgs}, name, "")
@@ -131,7 +131,7 @@ func (p *passthrough) Set(s string) error {
 // enabledChecks returns the names of the checks that the command line runs.
 func (o *options) enabledChecks() []string {
 	var names []string
-	for _, a := range chosen(analyzers.Checks(), func(a *analysis.Analyzer) tristate { return *o.enable[a.Name] }) {
+	for _, a := range chosen(checks(), func(a *analysis.Analyzer) tristate { return *o.enable[a.Name] }) {
 		names = append(names, a.Name)
 	}
 	return names
@@ -183,10 +183,23 @@ type result struct {
 	failures []failure
 }
 
-// vet runs go vet with idemlint as its tool and collects what it reports.
-func vet(self string, o *options) (*result, error) {
+// vet runs go vet with idemlint as its tool and collects what it reports. While it runs, a
+// note on progress goes to progress (nil: none) after 15 s, and every 30 s after that.
+func vet(self string, o *options, progress io.Writer) (*result, error) {
 	var stdout bytes.Buffer
-	stderr, code, err := runGo(o.vetArgs(self, []string{"-json"}, o.patterns), o.gate, &stdout)
+	counter := &packageCounter{w: &stdout}
+	var note func(time.Duration)
+	if progress != nil {
+		note = func(d time.Duration) {
+			done := "loading and analysing packages"
+			if n := counter.count(); n > 0 {
+				done = plural(n, "package", "packages") + " analysed so far"
+			}
+			fmt.Fprintf(progress, "idemlint: still working (%s): %s; a first run downloads and compiles the dependencies, later runs are cached\n",
+				d.Round(time.Second), done)
+		}
+	}
+	stderr, code, err := runGo(o.vetArgs(self, []string{"-json"}, o.patterns), o.gate, counter, note)
 	if err != nil {
 		return nil, err
 	}
@@ -241,8 +254,9 @@ func (o *options) vetArgs(self string, mode, pkgs []string) []string {
 }
 
 // runGo runs the go command; its stdout goes to stdout, its progress lines ("go: downloading")
-// to our stderr as they come, and the rest of its stderr is returned.
-func runGo(args []string, gate string, stdout io.Writer) (stderr string, code int, err error) {
+// to our stderr as they come, and the rest of its stderr is returned. note, when not nil, is
+// called after 15 s and every 30 s after that while the command runs.
+func runGo(args []string, gate string, stdout io.Writer, note func(time.Duration)) (stderr string, code int, err error) {
 	cmd := exec.Command("go", args...)
 	if gate != "" {
 		cmd.Env = append(os.Environ(), gateEnv+"="+gate)
@@ -252,8 +266,26 @@ func runGo(args []string, gate string, stdout io.Writer) (stderr string, code in
 	if err != nil {
 		return "", 0, err
 	}
+	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		return "", 0, fmt.Errorf("running the go command: %v", err)
+	}
+	if note != nil {
+		done := make(chan struct{})
+		defer close(done)
+		go func() {
+			t := time.NewTimer(15 * time.Second)
+			defer t.Stop()
+			for {
+				select {
+				case <-done:
+					return
+				case <-t.C:
+					note(time.Since(start))
+					t.Reset(30 * time.Second)
+				}
+			}
+		}()
 	}
 	var rest strings.Builder
 	sc := bufio.NewScanner(pipe)
@@ -369,7 +401,12 @@ func standalone(args []string, stdout, stderr io.Writer) int {
 	if o.gate, err = os.MkdirTemp("", "idemlint-gate-"); err == nil {
 		defer os.RemoveAll(o.gate)
 	}
-	r, err := vet(self, o)
+	var progress io.Writer
+	if o.format == "text" {
+		progress = stderr
+	}
+	pkgs := countPackages(o)
+	r, err := vet(self, o, progress)
 	if err != nil {
 		fmt.Fprintf(stderr, "idemlint: %v\n", err)
 		return exitErrors
@@ -388,6 +425,9 @@ func standalone(args []string, stdout, stderr io.Writer) int {
 	if err := write(o, r.failures, shown, stdout, stderr); err != nil {
 		fmt.Fprintf(stderr, "idemlint: %v\n", err)
 		return exitErrors
+	}
+	if o.format == "text" {
+		fmt.Fprintln(stderr, summary(r.failures, left, o.fix && !o.diff, <-pkgs))
 	}
 	switch {
 	case len(r.failures) > 0:
@@ -421,16 +461,24 @@ func fix(self string, o *options, findings []finding, stdout, stderr io.Writer) 
 	dirs, files = slices.Compact(dirs), slices.Compact(files)
 	if fixes > 0 {
 		mode := []string{"-fix"}
+		out := stdout
+		var diff bytes.Buffer
 		if o.diff {
 			mode = append(mode, "-diff")
+			out = &diff
 		}
-		errs, code, err := runGo(o.vetArgs(self, mode, dirs), o.gate, stdout)
+		errs, code, err := runGo(o.vetArgs(self, mode, dirs), o.gate, out, nil)
 		if err != nil {
 			return left, err
 		}
 		// With -diff, go vet exits 1 when it printed a diff.
 		if code != 0 && !(o.diff && code == 1 && strings.TrimSpace(errs) == "") {
 			return left, fmt.Errorf("applying fixes: %s", strings.TrimSpace(errs))
+		}
+		if o.diff {
+			if files, err = writePatch(stdout, diff.String(), stderr); err != nil {
+				return left, err
+			}
 		}
 	}
 	summary := fmt.Sprintf("idemlint: applied %s to %s", plural(fixes, "fix", "fixes"), plural(len(files), "file", "files"))
@@ -457,4 +505,104 @@ func plural(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// A packageCounter passes go vet's JSON on and counts the packages it has reported: go vet
+// prints one JSON object per package, "{}" when there is nothing to say, each ending in a
+// line "}" of its own.
+type packageCounter struct {
+	w    io.Writer
+	mu   sync.Mutex
+	n    int
+	line []byte // the current line, up to its first 2 bytes
+	long bool   // the current line is longer than that
+}
+
+func (c *packageCounter) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	for _, b := range p {
+		if b == '\n' {
+			if !c.long && (string(c.line) == "}" || string(c.line) == "{}") {
+				c.n++
+			}
+			c.line, c.long = c.line[:0], false
+			continue
+		}
+		if len(c.line) < 2 {
+			c.line = append(c.line, b)
+		} else {
+			c.long = true
+		}
+	}
+	c.mu.Unlock()
+	return c.w.Write(p)
+}
+
+func (c *packageCounter) count() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n
+}
+
+// countPackages counts the packages the patterns name (go list -find: no dependencies loaded),
+// next to go vet; it sends -1 when it cannot.
+func countPackages(o *options) <-chan int {
+	ch := make(chan int, 1)
+	go func() {
+		args := []string{"list", "-find", "-f", "{{.ImportPath}}"}
+		if o.tags != "" {
+			args = append(args, "-tags="+o.tags)
+		}
+		out, err := exec.Command("go", append(append(args, "--"), o.patterns...)...).Output()
+		if err != nil {
+			ch <- -1
+			return
+		}
+		ch <- len(strings.Fields(string(out)))
+	}()
+	return ch
+}
+
+// summary is the line that ends a run in text mode: "no findings in 37 packages", "21 findings
+// in 5 of 37 packages", and the packages that did not load; after -fix, "findings left" counts
+// those without an automatic fix. packages is -1 when unknown.
+func summary(failures []failure, findings []finding, left bool, packages int) string {
+	pkgs := make(map[string]bool)
+	for _, f := range findings {
+		pkgs[packagePath(f.Pkg)] = true
+	}
+	broken := make(map[string]bool)
+	for _, f := range failures {
+		if f.Pkg != "" {
+			broken[packagePath(f.Pkg)] = true
+		}
+	}
+	one, many := "finding", "findings"
+	if left {
+		one, many = "finding left", "findings left"
+	}
+	var s string
+	switch {
+	case len(findings) == 0 && packages >= 0:
+		s = fmt.Sprintf("no %s in %s", many, plural(packages, "package", "packages"))
+	case len(findings) == 0:
+		s = "no " + many
+	case packages >= len(pkgs):
+		s = fmt.Sprintf("%s in %d of %s", plural(len(findings), one, many), len(pkgs), plural(packages, "package", "packages"))
+	default:
+		s = fmt.Sprintf("%s in %s", plural(len(findings), one, many), plural(len(pkgs), "package", "packages"))
+	}
+	switch {
+	case len(broken) > 0:
+		s += fmt.Sprintf("; %s did not load or type-check", plural(len(broken), "package", "packages"))
+	case len(failures) > 0:
+		s += "; the run failed"
+	}
+	return "idemlint: " + s
+}
+
+// packagePath is the package of a go vet package ID: "p [p.test]" and "p_test [p.test]" are p.
+func packagePath(id string) string {
+	id, _, _ = strings.Cut(id, " ")
+	return strings.TrimSuffix(id, "_test")
 }

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"text/tabwriter"
 
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/idemlint/idemlint/analyzers"
+	"github.com/idemlint/idemlint/analyzers/directive"
 )
 
 // usage prints idemlint's own usage: its checks, output formats, configuration,
@@ -19,10 +21,13 @@ func usage(w io.Writer) {
 
 Usage:
   idemlint [flags] packages            report findings (for example: idemlint ./...)
-  idemlint -fix [-diff] packages       apply the suggested fixes (or print them as a diff)
+  idemlint -fix [-diff] packages       apply the suggested fixes (or print them as a patch)
   idemlint help [check]                this text, or a check's documentation and flags
+  idemlint -version                    the version, and the commit and date of a build from a checkout
   go vet -vettool=$(command -v idemlint) [flags] packages
   go fix -fixtool=$(command -v idemlint) packages
+                                       (applies fixes silently, and says nothing of the
+                                       findings it leaves: idemlint -fix says both)
 
 Checks:
 `)
@@ -34,20 +39,25 @@ Checks:
 		}
 		fmt.Fprintf(tw, "  %s\t%s\t%s\n", c.Name, status, c.Summary)
 	}
+	summary, _, _ := strings.Cut(directive.Analyzer.Doc, "\n")
+	fmt.Fprintf(tw, "  %s\t%s\t%s\n", directive.Analyzer.Name, "rule", summary)
 	tw.Flush()
 	fmt.Fprint(w, `
 All available checks run unless some are named: -NAME runs only the checks named so,
--NAME=false skips one.
+-NAME=false skips one. Mistakes in directives are reported as "directive" whichever checks
+run; -directive=false skips them.
 
 Output:
-  (default)        file:line:col: check: message, on stderr
+  (default)        file:line:col: check: message, on stderr, then a summary line
+                   ("idemlint: 21 findings in 5 of 37 packages")
   -json            go vet's JSON (package, check, diagnostics with fixes) on stdout
   -format=FORMAT   text, json, sarif (SARIF 2.1.0) or github (GitHub Actions annotations),
                    on stdout except text
   -sarif=FILE      also write SARIF to FILE
   -fix             apply the first suggested fix of each finding; prints a summary and the
                    findings left without an automatic fix
-  -diff            with -fix, print the fixes as a unified diff instead of applying them
+  -diff            with -fix, print the fixes as a patch instead of applying them:
+                   --- a/FILE +++ b/FILE, for git apply or patch -p1 in this directory
   -tags=LIST       build tags, as for go build
   -p=N             analyse at most N packages at once (default: one per CPU); each is a
                    process of its own, so -p=1 bounds memory by the largest package
@@ -56,7 +66,7 @@ Configuration (the same names are settings of the golangci-lint plugin):
 `)
 	tw = tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	var debug []string
-	for _, a := range analyzers.All() {
+	for _, a := range all() {
 		a.Flags.VisitAll(func(f *flag.Flag) {
 			line := fmt.Sprintf("  -%s.%s\t%s\n", a.Name, f.Name, f.Usage)
 			if slices.Contains(analyzers.Models(), a) && f.Name == "report" {
@@ -80,8 +90,9 @@ are not checks to enable or disable):
 Suppression:
   //idemlint:ignore NAME[,NAME...] reason
   on the line of a finding or the line above it, or in a function's doc comment for the whole
-  function; NAME is a check or "all", and the reason is required. Generated files are never
-  reported.
+  function; NAME is a check or "all", and the reason is required. A directive that
+  suppresses nothing (no reason, a name that is not a check, //idemlint:ingore, the spaced
+  "// idemlint:ignore") is reported as "directive". Generated files are never reported.
 
 Exit codes:
   0  no findings
@@ -104,7 +115,7 @@ func help(stdout, stderr io.Writer, names []string) int {
 		if i > 0 {
 			fmt.Fprintln(stdout)
 		}
-		a := named(analyzers.All(), name)
+		a := named(all(), name)
 		if a == nil {
 			roster := analyzers.Roster()
 			i := slices.IndexFunc(roster, func(c analyzers.Check) bool { return c.Name == name })
@@ -116,7 +127,9 @@ func help(stdout, stderr io.Writer, names []string) int {
 			continue
 		}
 		kind := "check"
-		if named(analyzers.Checks(), name) == nil {
+		if a == directive.Analyzer {
+			kind = "rule: mistakes in //idemlint: directives, reported whichever checks run"
+		} else if named(analyzers.Checks(), name) == nil {
 			kind = "shared model: reports nothing itself, except with its debug flag"
 		}
 		fmt.Fprintf(stdout, "%s (%s)\n\n%s\n\nDocumentation: %s\n", a.Name, kind, a.Doc, a.URL)

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -113,8 +114,12 @@ func run(t *testing.T, dir string, name string, args ...string) outcome {
 	} else {
 		require.NoError(t, err)
 	}
-	return outcome{stdout.String(), stderr.String(), code}
+	return outcome{stdout.String(), progressNotes.ReplaceAllString(stderr.String(), ""), code}
 }
+
+// progressNotes are the notes the standalone driver prints when go vet takes a while: how
+// often they come depends on the machine's load, so tests leave them out.
+var progressNotes = regexp.MustCompile(`(?m)^idemlint: still working \(.*\n`)
 
 func read(t *testing.T, path string) string {
 	t.Helper()
@@ -128,7 +133,7 @@ func TestStandalone(t *testing.T) {
 	dir := shop(t)
 	r := run(t, dir, bin, "./...")
 	assert.Equal(t, exitFindings, r.code, "exit code with diagnostics")
-	assert.Equal(t, want+"\n"+wantRelated, r.stderr, "exactly one diagnostic, naming its analyzer")
+	assert.Equal(t, want+"\n"+wantRelated+"idemlint: 1 finding in 1 of 2 packages\n", r.stderr, "exactly one diagnostic, naming its analyzer, and the summary")
 	assert.Empty(t, r.stdout)
 
 	r = run(t, dir, bin, "-keyinloop", "./...")
@@ -137,7 +142,7 @@ func TestStandalone(t *testing.T) {
 
 	r = run(t, dir, bin, "-keyinloop=false", "./...")
 	assert.Equal(t, exitClean, r.code, "keyinloop disabled: %s", r.stderr)
-	assert.Empty(t, r.stderr)
+	assert.Equal(t, "idemlint: no findings in 2 packages\n", r.stderr)
 
 	r = run(t, dir, bin, "./payments", "./retrylib")
 	assert.Equal(t, exitFindings, r.code, "package paths as well as patterns")
@@ -220,11 +225,12 @@ func TestSARIF(t *testing.T) {
 		assert.Equal(t, "https://github.com/idemlint/idemlint/blob/main/docs/analyzers/"+rule.ID+".md", rule.HelpURI)
 		assert.NotEmpty(t, rule.ShortDescription.Text)
 	}
-	var checks []string
-	for _, a := range analyzers.Checks() {
-		checks = append(checks, a.Name)
+	var names []string
+	for _, a := range checks() {
+		names = append(names, a.Name)
 	}
-	assert.Equal(t, checks, ids, "one rule per check")
+	assert.Equal(t, names, ids, "one rule per check, and one for directives")
+	assert.Equal(t, "directive", ids[len(ids)-1])
 	assert.True(t, run.Invocations[0].ExecutionSuccessful)
 	require.Len(t, run.Results, 3)
 	byRule := make(map[string]int)
@@ -342,7 +348,8 @@ func TestBrokenPackage(t *testing.T) {
 
 	r := run(t, dir, bin, "./...")
 	assert.Equal(t, exitErrors, r.code)
-	assert.Equal(t, "# example.com/shop/broken\n"+typeErr+"\n"+want+"\n"+wantRelated, r.stderr)
+	assert.Equal(t, "# example.com/shop/broken\n"+typeErr+"\n"+want+"\n"+wantRelated+
+		"idemlint: 1 finding in 1 of 4 packages; 1 package did not load or type-check\n", r.stderr)
 	assert.NotContains(t, r.stderr, "prerequisites")
 
 	r = run(t, dir, bin, "-json", "./...")
@@ -359,11 +366,11 @@ func TestBrokenPackage(t *testing.T) {
 
 	r = run(t, dir, bin, "./paymnts")
 	assert.Equal(t, exitErrors, r.code)
-	assert.Regexp(t, `^[^\n]*paymnts: directory not found\n$`, r.stderr)
+	assert.Regexp(t, `^[^\n]*paymnts: directory not found\nidemlint: no findings; the run failed\n$`, r.stderr)
 
 	r = run(t, dir, bin, "./...", "extra")
 	assert.Equal(t, exitErrors, r.code)
-	assert.Regexp(t, `^package extra is not in std [^\n]*\n$`, r.stderr)
+	assert.Regexp(t, `^package extra is not in std [^\n]*\nidemlint: no findings; the run failed\n$`, r.stderr)
 }
 
 func TestFix(t *testing.T) {
@@ -376,15 +383,95 @@ func TestFix(t *testing.T) {
 	assert.Contains(t, r.stdout, "+\tkey := rand.Text()")
 	assert.Equal(t, orig, read(t, file), "-diff must not change files")
 	assert.Equal(t, exitFindings, r.code, "-diff changes nothing: the finding is still there")
-	assert.Equal(t, "idemlint: printed 1 fix to 1 file as a diff, not applied; no findings left without an automatic fix\n", r.stderr)
+	assert.Equal(t, "idemlint: printed 1 fix to 1 file as a diff, not applied; no findings left without an automatic fix\n"+
+		"idemlint: 1 finding in 1 of 2 packages\n", r.stderr)
 
 	r = run(t, dir, bin, "-fix", "./...")
 	assert.Equal(t, exitClean, r.code, r.stderr)
-	assert.Equal(t, "idemlint: applied 1 fix to 1 file; no findings left without an automatic fix\n", r.stderr)
+	assert.Equal(t, "idemlint: applied 1 fix to 1 file; no findings left without an automatic fix\n"+
+		"idemlint: no findings left in 2 packages\n", r.stderr)
 	assert.Equal(t, read(t, filepath.Join(dir, "payments", "payments.go.fixed")), read(t, file))
 
 	r = run(t, dir, bin, "./...")
 	assert.Equal(t, exitClean, r.code, "nothing left to report after the fix: %s", r.stderr)
+}
+
+// twoClients has two fixes far apart, and one that adds an import: -fix -diff prints three
+// changes in two hunks, the second one's line numbers shifted by the first's added line.
+const twoClients = `// Package clients holds two clients.
+package clients
+
+import (
+	"context"
+	"net/http"
+)
+
+var a = &http.Client{}
+
+// A sends a request through a client without a timeout.
+func A(url string) error {
+	req, err := http.NewRequestWithContext(context.Background(), http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := a.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+var b = &http.Client{}
+
+// B sends a request through a client without a timeout.
+func B(url string) error {
+	req, err := http.NewRequestWithContext(context.Background(), http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := b.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+`
+
+// -fix -diff prints a patch that git apply and patch -p1 accept, and that does what -fix does.
+func TestFixDiffApplies(t *testing.T) {
+	t.Parallel()
+	dir := shop(t, "clients/clients.go", twoClients)
+	fixed := shop(t, "clients/clients.go", twoClients)
+	r := run(t, fixed, bin, "-fix", "./...")
+	require.Equal(t, exitClean, r.code, r.stderr)
+
+	r = run(t, dir, bin, "-fix", "-diff", "./...")
+	require.Equal(t, exitFindings, r.code, r.stderr)
+	patch := r.stdout
+	assert.Contains(t, patch, "--- a/clients/clients.go\n+++ b/clients/clients.go\n")
+	assert.Contains(t, patch, "--- a/payments/payments.go\n+++ b/payments/payments.go\n")
+	assert.Equal(t, 3, strings.Count(patch, "\n@@ "), "two hunks in clients.go, one in payments.go:\n%s", patch)
+	assert.Contains(t, patch, "\n@@ -21,7 +22,7 @@\n", "the second hunk counts the line the first one added")
+
+	for _, c := range [][]string{{"git", "init", "-q"}, {"git", "apply", "--check", "-"}, {"git", "apply", "-"}} {
+		cmd := exec.Command(c[0], c[1:]...)
+		cmd.Dir = dir
+		cmd.Stdin = strings.NewReader(patch)
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "%s: %s\n%s", strings.Join(c, " "), out, patch)
+	}
+	for _, f := range []string{"clients/clients.go", "payments/payments.go"} {
+		assert.Equal(t, read(t, filepath.Join(fixed, f)), read(t, filepath.Join(dir, f)), "git apply of -fix -diff gives what -fix writes: %s", f)
+	}
+
+	if _, err := exec.LookPath("patch"); err == nil {
+		again := shop(t, "clients/clients.go", twoClients)
+		cmd := exec.Command("patch", "-p1", "--dry-run")
+		cmd.Dir = again
+		cmd.Stdin = strings.NewReader(patch)
+		out, err := cmd.CombinedOutput()
+		assert.NoError(t, err, "patch -p1: %s", out)
+	}
 }
 
 func TestFixLeavesFindings(t *testing.T) {
@@ -393,9 +480,10 @@ func TestFixLeavesFindings(t *testing.T) {
 	r := run(t, dir, bin, "-fix", "./...")
 	assert.Equal(t, exitFindings, r.code, "a finding without an automatic fix is left")
 	lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
-	require.Len(t, lines, 2, r.stderr)
+	require.Len(t, lines, 3, r.stderr)
 	assert.Equal(t, "idemlint: applied 2 fixes to 2 files; 1 finding left without an automatic fix:", lines[0])
 	assert.Regexp(t, `^health/health.go:11:15: notimeout: http.Get uses http.DefaultClient`, lines[1])
+	assert.Equal(t, "idemlint: 1 finding left in 1 of 3 packages", lines[2])
 	assert.Contains(t, read(t, filepath.Join(dir, "health", "health.go")), "&http.Client{Timeout: 30 * time.Second}")
 
 	r = run(t, dir, bin, "-json", "-fix", "./...")
@@ -415,6 +503,7 @@ func TestHelp(t *testing.T) {
 		}
 		assert.Regexp(t, fmt.Sprintf(`(?m)^  %s +%s +\S`, c.Name, status), r.stdout)
 	}
+	assert.Regexp(t, `(?m)^  directive +rule +\S`, r.stdout, "directive mistakes have a rule of their own")
 	for _, s := range []string{"-keys.names", "-notimeout.default", "-retryscope.report", "//idemlint:ignore NAME", "3  findings", "-format=FORMAT", "-sarif=FILE"} {
 		assert.Contains(t, r.stdout, s)
 	}
@@ -431,6 +520,10 @@ func TestHelp(t *testing.T) {
 	assert.Contains(t, r.stdout, "keyinloop (check)")
 	assert.Contains(t, r.stdout, "docs/analyzers/keyinloop.md")
 
+	r = run(t, ".", bin, "help", "directive")
+	assert.Equal(t, exitClean, r.code)
+	assert.Contains(t, r.stdout, "docs/analyzers/directive.md")
+
 	r = run(t, ".", bin, "help", "retryscope")
 	assert.Contains(t, r.stdout, "shared model")
 	assert.Contains(t, r.stdout, "-retryscope.helpers")
@@ -442,23 +535,55 @@ func TestHelp(t *testing.T) {
 	}
 }
 
-// A directive naming no analyzer, or written with a space, is reported.
+// A directive that suppresses nothing is reported under its own rule, directive, whichever
+// checks run.
 func TestDirectiveMistakes(t *testing.T) {
 	t.Parallel()
 	dir := shop(t)
 	file := filepath.Join(dir, "payments", "payments.go")
-	src := strings.Replace(read(t, file), "\t\tkey := rand.Text()\n", "\t\t//idemlint:ignore keyinlop the provider dedupes on the order id\n\t\tkey := rand.Text()\n", 1)
-	require.NoError(t, os.WriteFile(file, []byte(src), 0o644))
+	orig := read(t, file)
+	with := func(directive string) {
+		src := strings.Replace(orig, "\t\tkey := rand.Text()\n", "\t\t"+directive+"\n\t\tkey := rand.Text()\n", 1)
+		require.NoError(t, os.WriteFile(file, []byte(src), 0o644))
+	}
+	const misspelt = `payments/payments.go:18:3: directive: idemlint:ignore names "keyinlop", which is not a check, so it suppresses nothing: did you mean keyinloop?`
+	with("//idemlint:ignore keyinlop the provider dedupes on the order id")
 	r := run(t, dir, bin, "./...")
 	assert.Equal(t, exitFindings, r.code)
-	assert.Contains(t, r.stderr, `payments/payments.go:18:3: keyinloop: idemlint:ignore names "keyinlop", which is not an analyzer, so it suppresses nothing: did you mean keyinloop?`)
+	assert.Contains(t, r.stderr, misspelt)
 	assert.Contains(t, r.stderr, "payments/payments.go:19:10: keyinloop: rand.Text makes a new idempotency key", "the misspelt directive suppresses nothing")
+	for _, args := range [][]string{{"-notimeout"}, {"-keyinloop=false"}, {"-keyinloop=false", "-notimeout=false"}} {
+		r = run(t, dir, bin, append(args, "./...")...)
+		assert.Equal(t, exitFindings, r.code, "%v: %s", args, r.stderr)
+		assert.Contains(t, r.stderr, misspelt, "choosing checks does not hide directive mistakes: %v", args)
+	}
+	r = run(t, dir, bin, "-directive=false", "-keyinloop=false", "./...")
+	assert.Equal(t, exitClean, r.code, r.stderr)
+	r = run(t, dir, bin, "-directive", "./...")
+	assert.Equal(t, exitFindings, r.code)
+	assert.Contains(t, r.stderr, misspelt)
+	assert.NotContains(t, r.stderr, "keyinloop: rand.Text", "-directive runs only the directive rule")
 
-	require.NoError(t, os.WriteFile(file, []byte(strings.Replace(src, "//idemlint:ignore keyinlop", "// idemlint:ignore keyinloop", 1)), 0o644))
+	r = run(t, dir, bin, "-json", "./...")
+	var out map[string]map[string][]struct{ Message, Category string }
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &out), r.stdout)
+	require.Len(t, out["example.com/shop/payments"]["directive"], 1, r.stdout)
+	assert.Equal(t, "directive", out["example.com/shop/payments"]["directive"][0].Category)
+
+	r = run(t, dir, "go", "vet", "-vettool="+bin, "-notimeout", "./...")
+	assert.Contains(t, r.stderr, strings.TrimPrefix(misspelt, "payments/"), "go vet -vettool -notimeout: %s", r.stderr)
+
+	with("//idemlint:ingore keyinloop the provider dedupes on the order id")
 	r = run(t, dir, bin, "./...")
-	assert.Contains(t, r.stderr, `payments/payments.go:18:3: keyinloop: "// idemlint:ignore" is an ordinary comment, so it suppresses nothing: write //idemlint:ignore, with no space after //`)
+	assert.Equal(t, exitFindings, r.code)
+	assert.Contains(t, r.stderr, "payments/payments.go:18:3: directive: //idemlint:ingore is not an idemlint directive, so it does nothing: did you mean //idemlint:ignore?")
+	assert.Contains(t, r.stderr, "payments/payments.go:19:10: keyinloop: rand.Text")
 
-	require.NoError(t, os.WriteFile(file, []byte(strings.Replace(src, "//idemlint:ignore keyinlop", "//idemlint:ignore keyinloop", 1)), 0o644))
+	with("// idemlint:ignore keyinloop the provider dedupes on the order id")
+	r = run(t, dir, bin, "./...")
+	assert.Contains(t, r.stderr, `payments/payments.go:18:3: directive: "// idemlint:ignore" is an ordinary comment, so it suppresses nothing: write //idemlint:ignore, with no space after //`)
+
+	with("//idemlint:ignore keyinloop the provider dedupes on the order id")
 	r = run(t, dir, bin, "./...")
 	assert.Equal(t, exitClean, r.code, r.stderr)
 }
@@ -521,5 +646,45 @@ func TestVersion(t *testing.T) {
 
 	r = run(t, ".", bin, "-version")
 	assert.Equal(t, 0, r.code)
-	assert.Regexp(t, `^idemlint \S+\n$`, r.stdout)
+	assert.Regexp(t, `^idemlint \S+`, r.stdout)
+}
+
+// -version gives the commit and its date, from the build information.
+func TestVersionOf(t *testing.T) {
+	info := &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: []debug.BuildSetting{
+		{Key: "vcs", Value: "git"},
+		{Key: "vcs.revision", Value: "4d269f6c1a2b3c4d5e6f708192a3b4c5d6e7f809"},
+		{Key: "vcs.time", Value: "2026-11-30T18:02:11Z"},
+		{Key: "vcs.modified", Value: "true"},
+	}}
+	assert.Equal(t, "(devel) 4d269f6c1a2b 2026-11-30T18:02:11Z +changes", versionOf(info))
+	info.Settings[3].Value = "false"
+	assert.Equal(t, "(devel) 4d269f6c1a2b 2026-11-30T18:02:11Z", versionOf(info))
+	assert.Equal(t, "v0.3.0", versionOf(&debug.BuildInfo{Main: debug.Module{Version: "v0.3.0"}}))
+	info.Main.Version = "v0.0.0-20261130180211-4d269f6c1a2b"
+	assert.Equal(t, "v0.0.0-20261130180211-4d269f6c1a2b 2026-11-30T18:02:11Z", versionOf(info), "a pseudo-version names the commit already")
+	info.Main.Version += "+dirty"
+	info.Settings[3].Value = "true"
+	assert.Equal(t, "v0.0.0-20261130180211-4d269f6c1a2b+dirty 2026-11-30T18:02:11Z", versionOf(info))
+	assert.Contains(t, versionOf(&debug.BuildInfo{}), "(devel) (built without VCS information")
+}
+
+// scripts/lint stamps the checkout's commit, also where the go command does not (a git
+// worktree, GOFLAGS=-buildvcs=false).
+func TestVersionFromCheckout(t *testing.T) {
+	t.Parallel()
+	git := exec.Command("git", "log", "-1", "--format=%H %cd", "--date=format-local:%Y-%m-%dT%H:%M:%SZ")
+	git.Env = append(os.Environ(), "TZ=UTC")
+	head, err := git.Output()
+	if err != nil {
+		t.Skip("not a git checkout: ", err)
+	}
+	f := strings.Fields(string(head))
+	script, err := filepath.Abs(filepath.Join("..", "..", "scripts", "lint"))
+	require.NoError(t, err)
+	r := run(t, t.TempDir(), "bash", script, "-version")
+	assert.Equal(t, 0, r.code, r.stderr)
+	// "(devel) REV DATE" from a worktree, "v0.0.0-TIME-REV DATE" where the go command makes a
+	// pseudo-version of the commit (a clone, Go 1.24 and later).
+	assert.Regexp(t, `^idemlint (\(devel\) |v\S+-)`+f[0][:12]+`(\+dirty)? `+regexp.QuoteMeta(f[1])+`( \+changes)?\n$`, r.stdout)
 }

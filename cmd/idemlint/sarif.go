@@ -11,8 +11,6 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-
-	"github.com/idemlint/idemlint/analyzers"
 )
 
 // SARIF 2.1.0, the parts idemlint fills in.
@@ -124,10 +122,10 @@ const srcRoot = "%SRCROOT%"
 // the findings), a result per finding with its related locations and its fixes, and the
 // failures as notifications of an unsuccessful invocation.
 func writeSARIF(w io.Writer, failures []failure, findings []finding) error {
-	rules := analyzers.Checks()
+	rules := checks()
 	for _, f := range findings {
 		if named(rules, f.Analyzer) == nil {
-			if a := named(analyzers.All(), f.Analyzer); a != nil {
+			if a := named(all(), f.Analyzer); a != nil {
 				rules = append(rules, a)
 			}
 		}

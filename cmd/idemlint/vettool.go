@@ -13,6 +13,7 @@ import (
 	"golang.org/x/tools/go/analysis/unitchecker"
 
 	"github.com/idemlint/idemlint/analyzers"
+	"github.com/idemlint/idemlint/analyzers/directive"
 )
 
 // isVettool reports whether the go command runs idemlint as its vet or fix tool: with a
@@ -36,9 +37,9 @@ func isVettool(args []string) bool {
 // Flags of the analyzers it leaves out are still accepted, so that the go command can pass
 // the same flags to every package.
 func vettool(args []string) {
-	checks, models := analyzers.Checks(), analyzers.Models()
+	checks, models := checks(), analyzers.Models()
 	var roots []*analysis.Analyzer
-	enabled, debug, parsed := vetFlags(args, checks, models)
+	enabled, debug, picked, parsed := vetFlags(args, checks, models)
 	switch {
 	case !parsed:
 		// Let unitchecker report the bad flag.
@@ -50,10 +51,13 @@ func vettool(args []string) {
 			roots = append(roots, withName(a))
 		}
 		roots = append(roots, debug...)
-		if len(debug) > 0 && len(enabled) < len(checks) {
-			// Checks were chosen with -NAME: unitchecker would drop the models as not chosen.
-			for _, m := range debug {
-				args = append([]string{"-" + m.Name}, args...)
+		if picked {
+			// Checks were chosen with -NAME: unitchecker would drop the models and the
+			// directive analyzer as not chosen.
+			for _, a := range append(debug, directive.Analyzer) {
+				if named(roots, a.Name) != nil {
+					args = append([]string{"-" + a.Name}, args...)
+				}
 			}
 		}
 	}
@@ -61,7 +65,7 @@ func vettool(args []string) {
 		enterGate(args[len(args)-1])
 	}
 	os.Args = append(os.Args[:1], args...)
-	for _, a := range analyzers.All() {
+	for _, a := range all() {
 		if named(roots, a.Name) != nil {
 			continue // unitchecker registers its flags
 		}
@@ -76,9 +80,10 @@ func vettool(args []string) {
 }
 
 // vetFlags reads the command line as unitchecker will, for the checks it enables (all,
-// those set with -NAME, or all but those set with -NAME=false) and the models whose report
-// flag is set. parsed is false when the command line does not parse.
-func vetFlags(args []string, checks, models []*analysis.Analyzer) (enabled, debug []*analysis.Analyzer, parsed bool) {
+// those set with -NAME, or all but those set with -NAME=false; the directive analyzer unless
+// -directive=false) and the models whose report flag is set. named is whether a -NAME flag
+// chose checks; parsed is false when the command line does not parse.
+func vetFlags(args []string, checks, models []*analysis.Analyzer) (enabled, debug []*analysis.Analyzer, named, parsed bool) {
 	fs := flag.NewFlagSet("idemlint", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	for _, name := range []string{"flags", "json", "fix", "diff", "source", "v", "all"} {
@@ -89,7 +94,7 @@ func vetFlags(args []string, checks, models []*analysis.Analyzer) (enabled, debu
 	fs.String("tags", "", "")
 	enable := make(map[string]*tristate)
 	report := make(map[string]*bool)
-	for _, a := range analyzers.All() {
+	for _, a := range all() {
 		if slices.Contains(checks, a) {
 			enable[a.Name] = new(tristate)
 			fs.Var(enable[a.Name], a.Name, "")
@@ -103,28 +108,16 @@ func vetFlags(args []string, checks, models []*analysis.Analyzer) (enabled, debu
 		})
 	}
 	if fs.Parse(args) != nil {
-		return nil, nil, false
+		return nil, nil, false, false
 	}
-	enabled = chosen(checks, func(a *analysis.Analyzer) tristate { return *enable[a.Name] })
+	state := func(a *analysis.Analyzer) tristate { return *enable[a.Name] }
+	enabled = chosen(checks, state)
 	for _, m := range models {
 		if r := report[m.Name]; r != nil && *r {
 			debug = append(debug, m)
 		}
 	}
-	return enabled, debug, true
-}
-
-// chosen applies the -NAME flags as the go/analysis drivers do: if any is true, only those
-// run; otherwise all but those set to false.
-func chosen(checks []*analysis.Analyzer, state func(*analysis.Analyzer) tristate) []*analysis.Analyzer {
-	anyTrue := slices.ContainsFunc(checks, func(a *analysis.Analyzer) bool { return state(a) == on })
-	var out []*analysis.Analyzer
-	for _, a := range checks {
-		if s := state(a); s == on || !anyTrue && s != off {
-			out = append(out, a)
-		}
-	}
-	return out
+	return enabled, debug, anyOn(checks, state), true
 }
 
 // vetxOnly reports whether the .cfg file asks for facts only.

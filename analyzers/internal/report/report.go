@@ -1,19 +1,20 @@
-// Package report is how every idemlint check reports: it drops diagnostics in generated files,
-// honours //idemlint:ignore directives, and reports directives that lack a reason.
+// Package report is how every idemlint check reports: it drops diagnostics in generated files
+// and honours //idemlint:ignore directives. Mistakes in directives are the directive
+// analyzer's to report (see Problems), under a rule of their own, whichever checks run.
 //
 // A directive has the form
 //
 //	//idemlint:ignore NAME[,NAME...] reason
 //
-// where NAME is an analyzer name or "all". It suppresses the named analyzers' diagnostics on its
-// own line and on the line below it, or, in the doc comment of a
-// function declaration, in the whole function. A directive without a reason suppresses nothing
-// and is itself reported, so that every exception in a code base says why it is one.
+// where NAME is a check's name or "all". It suppresses the named checks' diagnostics on its
+// own line and on the line below it, or, in the doc comment of a function declaration, in the
+// whole function. A directive without a reason suppresses nothing and is itself reported, so
+// that every exception in a code base says why it is one.
 //
-// Mistakes in directives are reported once, by one check, with what was meant: a name that is
-// not one of idemlint's checks (by the check it is closest to, or by the first check), and the
-// spaced form "// idemlint:ignore", which, like any Go directive with a space after the
-// slashes, is an ordinary comment and suppresses nothing.
+// Problems reports every mistake with what was meant: a directive word that idemlint does not
+// know (//idemlint:ingore), a name that is not one of idemlint's checks, a directive without a
+// reason, and the spaced form "// idemlint:ignore", which, like any Go directive with a space
+// after the slashes, is an ordinary comment and suppresses nothing.
 package report
 
 import (
@@ -30,6 +31,9 @@ import (
 
 const prefix = "//idemlint:ignore"
 
+// directives are the directive words idemlint knows, after "//idemlint:".
+var directives = []string{"ignore"}
+
 // A Reporter reports one analyzer's diagnostics for one pass.
 type Reporter struct {
 	pass      *analysis.Pass
@@ -39,8 +43,8 @@ type Reporter struct {
 	spans     [][2]token.Pos               // suppressed function bodies
 }
 
-// New returns the Reporter for the named analyzer and reports that analyzer's malformed
-// directives in the pass's files.
+// New returns the Reporter for the named analyzer: it reads the directives of the pass's files
+// that suppress that analyzer's diagnostics. It reports nothing itself.
 func New(pass *analysis.Pass, name string) *Reporter {
 	r := &Reporter{
 		pass:      pass,
@@ -66,17 +70,8 @@ func New(pass *analysis.Pass, name string) *Reporter {
 		for _, cg := range f.Comments {
 			for _, c := range cg.List {
 				d, ok := parse(c.Text)
-				if !ok {
+				if !ok || d.word != "ignore" {
 					continue
-				}
-				for _, msg := range d.problems(name) {
-					pass.Report(analysis.Diagnostic{
-						Pos:      c.Pos(),
-						End:      c.End(),
-						Category: name,
-						Message:  msg,
-						URL:      docs.URL(name),
-					})
 				}
 				if d.spaced || d.reason == "" || !slices.Contains(d.names, name) && !slices.Contains(d.names, "all") {
 					continue
@@ -113,14 +108,16 @@ func isCgo(f *ast.File) bool {
 	return false
 }
 
-// A directive is a parsed //idemlint:ignore comment.
+// A directive is a parsed //idemlint: comment.
 type directive struct {
+	word   string   // after "idemlint:": "ignore", or a word idemlint does not know
 	names  []string // as written; "all" for a directive that names nothing
 	reason string
-	spaced bool // written "// idemlint:ignore": an ordinary comment
+	spaced bool // written "// idemlint:...": an ordinary comment
 }
 
-// parse parses a comment that is, or was meant to be, a directive.
+// parse parses a comment that is, or was meant to be, a directive: "//idemlint:WORD ...", or
+// "// idemlint:WORD ..." with spaces after the slashes.
 func parse(text string) (d directive, ok bool) {
 	rest, ok := strings.CutPrefix(text, "//")
 	if !ok {
@@ -128,13 +125,22 @@ func parse(text string) (d directive, ok bool) {
 	}
 	trimmed := strings.TrimLeft(rest, " \t")
 	d.spaced = len(trimmed) < len(rest)
-	rest, ok = strings.CutPrefix(trimmed, prefix[len("//"):])
-	if !ok || rest != "" && rest[0] != ' ' && rest[0] != '\t' {
+	rest, ok = strings.CutPrefix(trimmed, "idemlint:")
+	if !ok {
 		return d, false
+	}
+	d.word = rest
+	if i := strings.IndexAny(rest, " \t"); i >= 0 {
+		d.word, rest = rest[:i], rest[i:]
+	} else {
+		rest = ""
+	}
+	if d.word == "" || !isLetter(d.word[0]) {
+		return d, false // "idemlint: some prose"
 	}
 	fields := strings.Fields(rest)
 	if len(fields) == 0 {
-		d.names = []string{"all"} // a bare directive names nothing; report it under every analyzer
+		d.names = []string{"all"}
 		return d, true
 	}
 	for n := range strings.SplitSeq(fields[0], ",") {
@@ -146,32 +152,76 @@ func parse(text string) (d directive, ok bool) {
 	return d, true
 }
 
-// problems returns what the analyzer called name reports about d: each mistake is reported by
-// the one check it concerns.
-func (d directive) problems(name string) []string {
+func isLetter(b byte) bool { return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' }
+
+// problems returns what is wrong with d, each as a message.
+func (d directive) problems() []string {
 	checks := docs.Checks()
-	first := checks[0].Name
-	var out []string
-	if d.spaced {
-		for _, n := range d.names {
-			if owner(n, checks) == name || n == "all" && name == first {
-				return []string{fmt.Sprintf("%q is an ordinary comment, so it suppresses nothing: write //idemlint:ignore, with no space after //", "// idemlint:ignore")}
-			}
+	if d.word != "ignore" {
+		near := nearestWord(d.word)
+		switch {
+		case near != "" && d.spaced:
+			return []string{fmt.Sprintf("%q is not an idemlint directive, and with a space after // it is an ordinary comment: did you mean //idemlint:%s?", "// idemlint:"+d.word, near)}
+		case d.spaced:
+			return nil // prose that happens to start with "idemlint:"
+		case near != "":
+			return []string{fmt.Sprintf("//idemlint:%s is not an idemlint directive, so it does nothing: did you mean //idemlint:%s?", d.word, near)}
 		}
-		return nil
+		return []string{fmt.Sprintf("//idemlint:%s is not an idemlint directive, so it does nothing (the directive is //idemlint:ignore NAME reason)", d.word)}
+	}
+	if d.spaced {
+		return []string{fmt.Sprintf("%q is an ordinary comment, so it suppresses nothing: write //idemlint:ignore, with no space after //", "// idemlint:ignore")}
+	}
+	var out []string
+	if d.reason == "" {
+		out = append(out, "idemlint:ignore directive has no reason, so it suppresses nothing: write //idemlint:ignore NAME reason")
 	}
 	for _, n := range d.names {
 		switch {
-		case n == name || n == "all":
-			if d.reason == "" {
-				out = append(out, fmt.Sprintf("idemlint:ignore directive for %s has no reason, so it suppresses nothing", name))
-			}
-		case known(n, checks):
-		case owner(n, checks) == name:
-			if near := nearest(n, checks); near != "" {
-				out = append(out, fmt.Sprintf("idemlint:ignore names %q, which is not an analyzer, so it suppresses nothing: did you mean %s?", n, near))
-			} else {
-				out = append(out, fmt.Sprintf("idemlint:ignore names %q, which is not an analyzer, so it suppresses nothing (the analyzers: %s, or all)", n, names(checks)))
+		case n == "all" || known(n, checks):
+		case nearest(n, checks) != "":
+			out = append(out, fmt.Sprintf("idemlint:ignore names %q, which is not a check, so it suppresses nothing: did you mean %s?", n, nearest(n, checks)))
+		default:
+			out = append(out, fmt.Sprintf("idemlint:ignore names %q, which is not a check, so it suppresses nothing (the checks: %s, or all)", n, names(checks)))
+		}
+	}
+	return out
+}
+
+// nearestWord returns the directive word that w most likely misspells, or "".
+func nearestWord(w string) string {
+	best, bestDist := "", len(w)/3+1
+	for _, d := range directives {
+		if dist := distance(strings.ToLower(w), d); dist < bestDist {
+			best, bestDist = d, dist
+		}
+	}
+	return best
+}
+
+// A Problem is a mistake in a directive.
+type Problem struct {
+	Pos, End token.Pos
+	Message  string
+}
+
+// Problems returns the mistakes in the //idemlint: directives of the pass's files, except
+// generated ones.
+func Problems(pass *analysis.Pass) []Problem {
+	var out []Problem
+	for _, f := range pass.Files {
+		if ast.IsGenerated(f) && !isCgo(f) {
+			continue
+		}
+		for _, cg := range f.Comments {
+			for _, c := range cg.List {
+				d, ok := parse(c.Text)
+				if !ok {
+					continue
+				}
+				for _, msg := range d.problems() {
+					out = append(out, Problem{Pos: c.Pos(), End: c.End(), Message: msg})
+				}
 			}
 		}
 	}
@@ -180,18 +230,6 @@ func (d directive) problems(name string) []string {
 
 func known(n string, checks []docs.Check) bool {
 	return slices.ContainsFunc(checks, func(c docs.Check) bool { return c.Name == n })
-}
-
-// owner returns the check that reports a problem with the name n: n itself when it is one,
-// otherwise the check it is a misspelling of, or the first check.
-func owner(n string, checks []docs.Check) string {
-	if known(n, checks) {
-		return n
-	}
-	if near := nearest(n, checks); near != "" {
-		return near
-	}
-	return checks[0].Name
 }
 
 // nearest returns the check whose name n most likely misspells (at most a third of its

@@ -1,10 +1,8 @@
 package report_test
 
 import (
-	"fmt"
 	"go/ast"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
@@ -34,30 +32,10 @@ var demo = &analysis.Analyzer{
 	},
 }
 
-// recorder collects analysistest's complaints instead of failing.
-type recorder struct{ errs []string }
-
-func (r *recorder) Errorf(format string, args ...any) {
-	r.errs = append(r.errs, fmt.Sprintf(format, args...))
-}
-
+// Suppression only: mistakes in directives are the directive analyzer's to report
+// (analyzers/directive), so a misspelt, spaced or reasonless directive suppresses nothing here
+// and reports nothing either.
 func TestDirectives(t *testing.T) {
 	testdata, _ := filepath.Abs("../../../testdata")
-	rec := new(recorder)
-	analysistest.Run(rec, testdata, demo, "report/...")
-	// A directive without a reason is reported on its own line, which no // want comment can
-	// share (it would become the reason); everything else must match the expectations.
-	var unexpected []string
-	for _, e := range rec.errs {
-		if strings.Contains(e, "directives.go:38:") && strings.Contains(e, "idemlint:ignore directive for keyinloop has no reason, so it suppresses nothing") {
-			continue
-		}
-		unexpected = append(unexpected, e)
-	}
-	if len(unexpected) > 0 {
-		t.Errorf("unexpected results:\n%s", strings.Join(unexpected, "\n"))
-	}
-	if len(rec.errs) == len(unexpected) {
-		t.Errorf("the directive without a reason was not reported")
-	}
+	analysistest.Run(t, testdata, demo, "report/...")
 }

@@ -40,28 +40,28 @@ func noReason() {
 }
 
 func misspelt() {
-	//idemlint:ignore keyinlop the key is stable // want `idemlint:ignore names "keyinlop", which is not an analyzer, so it suppresses nothing: did you mean keyinloop\?`
+	//idemlint:ignore keyinlop the key is stable
 	bad() // want `call of bad`
 }
 
 func misspeltOther() {
-	// Reported by notimeout, the check it misspells, not by this one.
+	// The misspelt name does not stop the other one from counting.
 	//idemlint:ignore notimout,keyinloop the request is bounded by the caller
 	bad()
 }
 
 func unknown() {
-	//idemlint:ignore frobnicate because // want `idemlint:ignore names "frobnicate", which is not an analyzer, so it suppresses nothing \(the analyzers: keyinloop, notimeout, nojitter, nestedretry, unkeyedretry, or all\)`
+	//idemlint:ignore frobnicate because
 	bad() // want `call of bad`
 }
 
 func spaced() {
-	// idemlint:ignore keyinloop the key is stable // want `"// idemlint:ignore" is an ordinary comment, so it suppresses nothing: write //idemlint:ignore, with no space after //`
+	// idemlint:ignore keyinloop the key is stable
 	bad() // want `call of bad`
 }
 
-func spacedOther() {
-	// idemlint:ignore notimeout reported by notimeout only
+func misspeltWord() {
+	//idemlint:ingore keyinloop the key is stable
 	bad() // want `call of bad`
 }
 
