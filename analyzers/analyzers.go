@@ -3,10 +3,9 @@
 package analyzers
 
 import (
-	"strings"
-
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/idemlint/idemlint/analyzers/directive"
 	"github.com/idemlint/idemlint/analyzers/internal/docs"
 	"github.com/idemlint/idemlint/analyzers/keyinloop"
 	"github.com/idemlint/idemlint/analyzers/keys"
@@ -29,6 +28,12 @@ func Checks() []*analysis.Analyzer {
 	}
 }
 
+// Reporting returns the analyzers that report: the checks, then the directive analyzer, which
+// reports mistakes in //idemlint: directives under a rule of its own, whichever checks run.
+func Reporting() []*analysis.Analyzer {
+	return append(Checks(), directive.Analyzer)
+}
+
 // Models returns the shared models the checks require. They report nothing, but their flags
 // (extra helpers, generators, key names) configure every check.
 func Models() []*analysis.Analyzer {
@@ -46,27 +51,3 @@ func All() []*analysis.Analyzer {
 
 // DocsURL is where idemlint's documentation is published; each analyzer's URL is its page there.
 const DocsURL = docs.BaseURL + "docs/"
-
-// A Check is one of idemlint's checks as help lists it: built, or planned and not built yet.
-type Check struct {
-	Name     string
-	Summary  string             // the first line of its documentation
-	Analyzer *analysis.Analyzer // nil while planned
-}
-
-// Roster returns every check, built or planned, in the order help lists them. A check is
-// built as soon as Checks returns it.
-func Roster() []Check {
-	var out []Check
-	for _, c := range docs.Checks() {
-		rc := Check{Name: c.Name, Summary: c.Summary}
-		for _, a := range Checks() {
-			if a.Name == c.Name {
-				rc.Analyzer = a
-				rc.Summary, _, _ = strings.Cut(a.Doc, "\n")
-			}
-		}
-		out = append(out, rc)
-	}
-	return out
-}

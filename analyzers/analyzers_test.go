@@ -109,8 +109,11 @@ func TestDocPages(t *testing.T) {
 		}
 	}
 	for _, a := range analyzers.Checks() {
-		if !slices.ContainsFunc(analyzers.Roster(), func(c analyzers.Check) bool { return c.Analyzer == a }) {
+		if !slices.ContainsFunc(docs.Checks(), func(c docs.Check) bool { return c.Name == a.Name }) {
 			t.Errorf("check %s is not in docs.Checks", a.Name)
 		}
+	}
+	if len(docs.Checks()) != len(analyzers.Checks()) {
+		t.Errorf("docs.Checks lists %d checks, analyzers.Checks %d", len(docs.Checks()), len(analyzers.Checks()))
 	}
 }

@@ -68,13 +68,12 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/idemlint/idemlint/analyzers"
-	"github.com/idemlint/idemlint/analyzers/directive"
 )
 
 // reporting returns the analyzers that report: the checks, and the directive analyzer, which
 // reports mistakes in //idemlint: directives under its own name.
 func reporting() []*analysis.Analyzer {
-	return append(analyzers.Checks(), directive.Analyzer)
+	return analyzers.Reporting()
 }
 
 func init() {

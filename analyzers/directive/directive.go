@@ -6,6 +6,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/idemlint/idemlint/analyzers/internal/docs"
+	"github.com/idemlint/idemlint/analyzers/internal/guard"
 	"github.com/idemlint/idemlint/analyzers/internal/report"
 )
 
@@ -17,7 +18,7 @@ var Analyzer = &analysis.Analyzer{
 	Name: "directive",
 	Doc:  docs.MustExtract(doc, "directive"),
 	URL:  docs.URL("directive"),
-	Run:  run,
+	Run:  guard.Run("directive", run),
 }
 
 func run(pass *analysis.Pass) (any, error) {

@@ -10,7 +10,7 @@ import (
 // checks returns the analyzers that report: idemlint's checks, then the directive analyzer,
 // which reports mistakes in //idemlint: directives under a rule of its own.
 func checks() []*analysis.Analyzer {
-	return append(analyzers.Checks(), directive.Analyzer)
+	return analyzers.Reporting()
 }
 
 // all returns the analyzers that report, then the shared models.

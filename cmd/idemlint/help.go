@@ -32,12 +32,9 @@ Usage:
 Checks:
 `)
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
-	for _, c := range analyzers.Roster() {
-		status := "available"
-		if c.Analyzer == nil {
-			status = "planned"
-		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\n", c.Name, status, c.Summary)
+	for _, a := range analyzers.Checks() {
+		summary, _, _ := strings.Cut(a.Doc, "\n")
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", a.Name, "check", summary)
 	}
 	summary, _, _ := strings.Cut(directive.Analyzer.Doc, "\n")
 	fmt.Fprintf(tw, "  %s\t%s\t%s\n", directive.Analyzer.Name, "rule", summary)
@@ -117,14 +114,8 @@ func help(stdout, stderr io.Writer, names []string) int {
 		}
 		a := named(all(), name)
 		if a == nil {
-			roster := analyzers.Roster()
-			i := slices.IndexFunc(roster, func(c analyzers.Check) bool { return c.Name == name })
-			if i < 0 {
-				fmt.Fprintf(stderr, "idemlint: no check named %q; run 'idemlint help' for the list\n", name)
-				return exitUsage
-			}
-			fmt.Fprintf(stdout, "%s (planned, not built yet): %s\n", name, roster[i].Summary)
-			continue
+			fmt.Fprintf(stderr, "idemlint: no check named %q; run 'idemlint help' for the list\n", name)
+			return exitUsage
 		}
 		kind := "check"
 		if a == directive.Analyzer {

@@ -28,16 +28,14 @@ func Page(name string) string { return "docs/analyzers/" + name + ".md" }
 // URL returns the address of the named analyzer's page.
 func URL(name string) string { return BaseURL + Page(name) }
 
-// A Check names one of idemlint's checks. Summary is the one-line description of a check
-// that is planned but not built yet; a built check's comes from its Analyzer.Doc.
+// A Check names one of idemlint's checks.
 type Check struct {
-	Name    string
-	Summary string
+	Name string
 }
 
-// Checks returns every check idemlint has or plans, in the order help lists them. A directive
-// may name any of them; the drivers show those that analyzers.Checks does not return as
-// planned.
+// Checks returns the names of idemlint's checks, for the packages that cannot import the
+// analyzers themselves (the directive parser, which knows what a directive may name);
+// analyzers_test keeps it equal to analyzers.Checks.
 func Checks() []Check {
 	return []Check{
 		{Name: "keyinloop"},
