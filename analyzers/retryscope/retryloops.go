@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/loops"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
@@ -272,7 +273,7 @@ func runsDry(e loops.Edge, call ssa.CallInstruction, l *loops.Loop) bool {
 // the counter runs up to a length (i < len(items)).
 func iterates(call ssa.CallInstruction, l *loops.Loop) bool {
 	c := call.Common()
-	if consumes(calleeName(c)) || readsConsumedSource(call, l) {
+	if knowledge.Consumes(flow.Callee(c)) || readsConsumedSource(call, l) {
 		return true // it takes the next item of a stream, or looks at what the loop consumes
 	}
 	args := append([]ssa.Value{c.Value}, c.Args...)
@@ -311,7 +312,7 @@ func iterates(call ssa.CallInstruction, l *loops.Loop) bool {
 							found = true
 						}
 					}
-					if consumes(calleeName(x.Common())) {
+					if knowledge.Consumes(flow.Callee(x.Common())) {
 						found = true
 					}
 				}
@@ -356,7 +357,7 @@ func readsConsumedSource(call ssa.CallInstruction, l *loops.Loop) bool {
 	for _, b := range l.Blocks(call.Parent()) {
 		for other := range flow.BlockCalls([]*ssa.BasicBlock{b}) {
 			ofn := flow.Callee(other.Common())
-			if other == call || ofn == nil || !consumes(ofn.Name()) {
+			if other == call || ofn == nil || !knowledge.Consumes(ofn) {
 				continue
 			}
 			if r := flow.NewSite(other.Common(), ofn).Recv; r != nil && flow.SameValue(r, flow.Unwrap(recv)) || r == recv {
@@ -498,17 +499,6 @@ func smallStart(phi *ssa.Phi, l *loops.Loop) bool {
 		if i < len(l.Header.Preds) && !l.Contains(l.Header.Preds[i]) {
 			n, ok := flow.IntConst(e)
 			return ok && (n == 0 || n == 1)
-		}
-	}
-	return false
-}
-
-// consumes reports whether a function name says it takes the next item of a source.
-func consumes(name string) bool {
-	n := strings.ToLower(name)
-	for _, w := range []string{"recv", "receive", "read", "next", "pop", "dequeue", "scan", "take", "poll", "peek"} {
-		if strings.HasPrefix(n, w) {
-			return true
 		}
 	}
 	return false

@@ -19,6 +19,7 @@ import (
 	"github.com/failsafe-go/failsafe-go"
 	"github.com/failsafe-go/failsafe-go/retrypolicy"
 	gax "github.com/googleapis/gax-go/v2"
+	"github.com/segmentio/kafka-go"
 	sethretry "github.com/sethvargo/go-retry"
 	"k8s.io/apimachinery/pkg/util/wait"
 )
@@ -338,18 +339,15 @@ func (q *queue) WithPolicy(id string, p policy) error {
 	}
 }
 
-// A consumer that drops what it cannot decode and takes the next message: iteration.
-type subscription interface {
-	Receive(ctx context.Context) (string, error)
-}
-
-func Consume(ctx context.Context, sub subscription, handle func(string) error) {
+// A consumer that drops what it cannot decode and takes the next message: iteration (the
+// knowledge tables say kafka-go's Reader.FetchMessage takes the next item of a source).
+func Consume(ctx context.Context, r *kafka.Reader, handle func([]byte) error) {
 	for {
-		msg, err := sub.Receive(ctx)
+		msg, err := r.FetchMessage(ctx)
 		if err != nil {
 			continue
 		}
-		if err := handle(msg); err == nil {
+		if err := handle(msg.Value); err == nil {
 			return
 		}
 	}
