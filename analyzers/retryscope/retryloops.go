@@ -59,7 +59,7 @@ func classifyLoop(fn *ssa.Function, l *loops.Loop) (decision, int) {
 					failure = true
 				}
 			}
-			return failure || runsDry(e, d.call, l) || cancelled(e) || panics(e.To)
+			return failure || runsDry(e, d.call, l) || cancelled(e, l) || panics(e.To)
 		}
 		return l.ExitEdges(d.block, d.block.Succs[d.success], skip)
 	}
@@ -114,7 +114,7 @@ func classifyLoop(fn *ssa.Function, l *loops.Loop) (decision, int) {
 // or cannot happen, or it is a test of a context's Err (or Cause) against nil on its non-nil
 // side. A loop that leaves on success only that way runs until it is stopped: periodic work,
 // not a retry.
-func cancelled(e loops.Edge) bool {
+func cancelled(e loops.Edge, l *loops.Loop) bool {
 	cmp := equality(e.From)
 	if cmp == nil {
 		return false
@@ -150,14 +150,14 @@ func cancelled(e loops.Edge) bool {
 	if e.To == e.From.Succs[1] {
 		// On to the select's next cases, in the block that tests them (the order of the cases
 		// does not matter).
-		return testsCase(e.To, idx) && cancelled(loops.Edge{From: e.To, To: e.To.Succs[0]}) &&
-			(panics(e.To.Succs[1]) || cancelled(loops.Edge{From: e.To, To: e.To.Succs[1]}))
+		return testsCase(e.To, idx) && cancelled(loops.Edge{From: e.To, To: e.To.Succs[0]}, l) &&
+			(panics(e.To.Succs[1]) || cancelled(loops.Edge{From: e.To, To: e.To.Succs[1]}, l))
 	}
 	n, ok := flow.IntConst(k)
 	if !ok || n < 0 || n >= int64(len(sel.States)) {
 		return false
 	}
-	return signal(sel.States[n])
+	return signal(sel.States[n], l)
 }
 
 // testsCase reports whether block b ends in a test of which case of a select was chosen, idx
@@ -177,10 +177,11 @@ func panics(b *ssa.BasicBlock) bool {
 }
 
 // signal reports whether a select case receives from a context's Done or from a stop
-// channel: a channel of struct{}, which only signals, named for stopping (quit, stopCh,
-// closing, done, shutdown) or not named (made in place). A channel of struct{} named
-// otherwise may say the work arrived (ready, acked): leaving on it is leaving on success.
-func signal(st *ssa.SelectState) bool {
+// channel: a channel of struct{}, which only signals, that the loop's work does not produce
+// (a field, a variable, a parameter: something another part of the program closes to call the
+// work off). A signal that an attempt produces (ready, err := subscribe(); <-ready) says the
+// work arrived: leaving on it is leaving on success.
+func signal(st *ssa.SelectState, l *loops.Loop) bool {
 	if st.Dir != types.RecvOnly {
 		return false
 	}
@@ -189,40 +190,22 @@ func signal(st *ssa.SelectState) bool {
 	}
 	if ch, ok := st.Chan.Type().Underlying().(*types.Chan); ok {
 		if s, ok := ch.Elem().Underlying().(*types.Struct); ok && s.NumFields() == 0 {
-			return stops(valueName(st.Chan))
+			return !producedIn(st.Chan, l)
 		}
 	}
 	return false
 }
 
-// stops reports whether a name says a signal stops the work, or there is no name.
-func stops(name string) bool {
-	n := strings.ToLower(name)
-	if n == "" {
-		return true
-	}
-	for _, w := range []string{"quit", "stop", "clos", "shut", "done", "exit", "die", "dying", "kill", "term", "cancel", "abort", "halt", "leav", "left"} {
-		if strings.HasPrefix(n, w) {
-			return true
+// producedIn reports whether v is computed from the result of a call made in the loop.
+func producedIn(v ssa.Value, l *loops.Loop) bool {
+	found := false
+	flow.Backward(v, 16, func(x ssa.Value) bool {
+		if c, ok := x.(*ssa.Call); ok && l.Contains(c.Block()) {
+			found = true
 		}
-	}
-	return false
-}
-
-// valueName names where a value comes from: the function or method whose result it is, or
-// the field, parameter or variable holding it.
-func valueName(v ssa.Value) string {
-	v = flow.Unwrap(v)
-	if x, ok := v.(*ssa.Extract); ok {
-		v = x.Tuple
-	}
-	switch v := v.(type) {
-	case *ssa.Call:
-		return calleeName(v.Common())
-	case *ssa.Phi:
-		return v.Comment
-	}
-	return holderName(v)
+		return !found
+	})
+	return found
 }
 
 // equality returns the == or != comparison that block b branches on, or nil.

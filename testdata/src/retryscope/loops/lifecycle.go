@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"log"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -102,7 +104,7 @@ func (m *member) manage() {
 }
 
 // The same beat, but it leaves once the coordinator acknowledges: a retry.
-func (m *member) register() error { // want register:`retries: retry loop at lifecycle.go:106, attempts=unbounded`
+func (m *member) register() error { // want register:`retries: retry loop at lifecycle.go:108, attempts=unbounded`
 	for { // want `retry loop: attempts=unbounded wait=fixed deadline=context`
 		_, err := m.heartbeat(m.ctx)
 		if err == nil {
@@ -144,7 +146,7 @@ func (m *member) handshake(ctx context.Context, mech string) ([]string, error) {
 	return []string{"PLAIN"}, errUnsupportedMech
 }
 
-func (m *member) authenticate(ctx context.Context, mechs []string) error { // want authenticate:`retries: goto retry loop at lifecycle.go:150, attempts=2`
+func (m *member) authenticate(ctx context.Context, mechs []string) error { // want authenticate:`retries: goto retry loop at lifecycle.go:152, attempts=2`
 	mech := mechs[0]
 	retried := false
 start: // want `goto retry loop: attempts=2 wait=none deadline=context`
@@ -165,7 +167,7 @@ start: // want `goto retry loop: attempts=2 wait=none deadline=context`
 // any other error goes round without end. The flag does not bound the loop.
 var errConflict = errors.New("conflict")
 
-func (m *member) commit(ctx context.Context, offsets map[string]int64) error { // want commit:`retries: retry loop at lifecycle.go:170, attempts=unbounded`
+func (m *member) commit(ctx context.Context, offsets map[string]int64) error { // want commit:`retries: retry loop at lifecycle.go:172, attempts=unbounded`
 	resent := false
 	for { // want `retry loop: attempts=unbounded wait=fixed deadline=context`
 		_, err := m.heartbeat(ctx)
@@ -197,9 +199,15 @@ func (s *subscriber) subscribe(ctx context.Context, topic string) (<-chan struct
 	return s.acked, nil
 }
 
-func (s *subscriber) publish(ctx context.Context, msg []byte) error { return ctx.Err() }
+// publish sends msg and returns the channel its acknowledgement will close.
+func (s *subscriber) publish(ctx context.Context, msg []byte) (<-chan struct{}, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return s.acked, nil
+}
 
-func (s *subscriber) await(ctx context.Context, topic string) error { // want await:`retries: retry loop at lifecycle.go:203, attempts=unbounded`
+func (s *subscriber) await(ctx context.Context, topic string) error { // want await:`retries: retry loop at lifecycle.go:211, attempts=unbounded`
 	for { // want `retry loop: attempts=unbounded wait=fixed deadline=context`
 		ready, err := s.subscribe(ctx, topic)
 		if err != nil {
@@ -219,15 +227,16 @@ func (s *subscriber) await(ctx context.Context, topic string) error { // want aw
 }
 
 // Publishing until the broker acknowledges: a resend when no ack comes in time.
-func (s *subscriber) send(ctx context.Context, msg []byte) error { // want send:`retries: retry loop at lifecycle.go:223, attempts=3`
+func (s *subscriber) send(ctx context.Context, msg []byte) error { // want send:`retries: retry loop at lifecycle.go:231, attempts=3`
 	for attempt := 0; attempt < 3; attempt++ { // want `retry loop: attempts=3 wait=fixed deadline=context`
-		if err := s.publish(ctx, msg); err != nil {
+		acked, err := s.publish(ctx, msg)
+		if err != nil {
 			log.Printf("publish (attempt %d): %v", attempt+1, err)
 			time.Sleep(time.Second)
 			continue
 		}
 		select {
-		case <-s.acked:
+		case <-acked:
 			return nil
 		case <-ctx.Done():
 			return ctx.Err()
@@ -259,5 +268,79 @@ func (m *member) beats() {
 		case <-m.quit:
 			return
 		}
+	}
+}
+
+// Stops recognised by their structure, whatever they are called: a chan struct{} that another
+// method closes (once), an atomic flag, a state field read under a mutex. Each loop connects
+// again after a failure and serves after a success: a lifecycle, never a retry scope.
+
+type link struct {
+	mu      sync.Mutex
+	state   int
+	bye     chan struct{}
+	byeOnce sync.Once
+	off     atomic.Bool
+}
+
+func (k *link) Close() {
+	k.byeOnce.Do(func() { close(k.bye) })
+	k.off.Store(true)
+	k.mu.Lock()
+	k.state = 2
+	k.mu.Unlock()
+}
+
+func (k *link) dial(ctx context.Context) (*member, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return &member{ctx: ctx}, nil
+}
+
+func (k *link) serveUntilBye(ctx context.Context) {
+	for {
+		m, err := k.dial(ctx)
+		if err != nil {
+			select {
+			case <-k.bye:
+				return
+			case <-time.After(time.Second):
+			}
+			continue
+		}
+		select {
+		case <-k.bye:
+			return
+		case <-m.ctx.Done():
+		}
+	}
+}
+
+func (k *link) serveUntilOff(ctx context.Context) {
+	for !k.off.Load() {
+		m, err := k.dial(ctx)
+		if err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		m.heartbeats()
+	}
+}
+
+func (k *link) serveWhileOpen(ctx context.Context) {
+	for {
+		k.mu.Lock()
+		closed := k.state == 2
+		k.mu.Unlock()
+		if closed {
+			return
+		}
+		m, err := k.dial(ctx)
+		if err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		m.heartbeats()
 	}
 }
