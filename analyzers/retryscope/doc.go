@@ -56,13 +56,19 @@
 // function (other than a retry iterator), a counted loop that indexes a collection or accessor with its counter or counts up
 // to a length, a loop whose counter starts elsewhere than 0 or 1 and is the call's argument
 // (trying each port of a range), a loop fed by a channel or by a call that consumes a source
-// (Recv, Read, Next), and a loop that asks each round for what the previous round's answer
+// (the knowledge package's table, tied to the APIs' packages: io and bufio readers, decoders,
+// database rows, queue consumers, gRPC streams; never words in user code's names), and a loop that asks each round for what the previous round's answer
 // pointed to (the next page: an offset or token from the response, formatted into the next
 // request), and a loop that asks the next candidate of a supply until it runs dry (for b :=
 // c.leastLoaded(); b != nil; b = c.leastLoaded(): failover across brokers), all do one
 // operation per element. A loop that never leaves on success
 // (periodic work on a ticker, a server's accept loop, a heartbeat or session loop that stops
-// only when its context is done or a quit channel closes, whatever it does after an error:
+// only when its context is done or a stop signal arrives, whatever it does after an error: a
+// chan struct{} that the loop's work does not produce (a field or variable that another
+// method closes, whatever its name), a flag or state read on every way round; a chan struct{}
+// an attempt returns (ready, err := subscribe()) says the work arrived, so leaving on it is
+// leaving on success, while an acknowledgement delivered on a channel shared in a struct field
+// reads as a stop;
 // such a loop that tries its call again after a failure, waiting first, as a reconnect does,
 // is kept apart in Result.Lifecycles, for nojitter to check that wait),
 // whose exits are shared by success and failure (a stream reader), or that leaves on success
@@ -83,6 +89,11 @@
 // n; r++) decides too when its failure side waits before going round, and unless a nil test
 // already found the error (its "no" is then another failure). The success side must be able
 // to leave the loop by an exit that the failure side cannot reach.
+//
+// A retry protects a remote dependency: Scope.Reach says whether an attempt may leave the
+// process (the remote model's answer for the decisive call and every fallible call it
+// repeats). The waits between attempts are the scope's own (see waitsOf): a callee that does
+// the attempt's work and sleeps for its own reasons waits as part of the attempt.
 //
 // Each scope is summarised: the bound on attempts (a constant, a run-time value "variable", or
 // "unbounded"), the wait between attempts ("none"; "fixed"; "backoff", growing but not
