@@ -32,9 +32,9 @@ func sleeps(calls []ssa.CallInstruction, l *loops.Loop) []Sleep {
 }
 
 // sleepDuration returns the duration argument when call waits: time.Sleep, time.After,
-// time.NewTimer, time.Tick, a timer's Reset, or a function (or func value) with "sleep",
-// "wait", "delay", "backoff" or "pause" in its name and a time.Duration parameter, unless it
-// returns a time.Duration (it computes the delay rather than waiting).
+// time.NewTimer, time.Tick, a timer's Reset, or a call through an interface or function value
+// shaped like a wait (see below). Functions with a body are judged by it (funcWaits, WaitsFact),
+// never by their names.
 func sleepDuration(call ssa.CallInstruction) ssa.Value {
 	c := call.Common()
 	args := c.Args
@@ -56,20 +56,31 @@ func sleepDuration(call ssa.CallInstruction) ssa.Value {
 	if res := c.Signature().Results(); res.Len() > 0 && typeis.Duration(res.At(0).Type()) {
 		return nil // it computes a delay (nextSleep, backoffDuration); the caller waits
 	}
-	name := strings.ToLower(calleeName(c))
-	waits := false
-	for _, w := range []string{"sleep", "wait", "delay", "backoff", "pause"} {
-		waits = waits || strings.Contains(name, w)
+	if c.StaticCallee() != nil {
+		return nil // a function with a body: its WaitsFact or its code says how it waits
 	}
-	if !waits {
-		return nil
-	}
-	for _, a := range args {
-		if typeis.Duration(a.Type()) {
-			return a
+	// A call through an interface or a function value (an injected clock's Sleep, a
+	// configured wait func) that takes a duration and at most a context, and returns nothing,
+	// an error or a channel of time: it waits for that duration.
+	sig := c.Signature()
+	var d ssa.Value
+	for i := range sig.Params().Len() {
+		switch t := sig.Params().At(i).Type(); {
+		case typeis.Duration(t) && d == nil:
+			d = args[i]
+		case typeis.Named(t, "context", "Context"):
+		default:
+			return nil
 		}
 	}
-	return nil
+	for i := range sig.Results().Len() {
+		t := sig.Results().At(i).Type()
+		if ch, ok := t.Underlying().(*types.Chan); ok && typeis.Named(ch.Elem(), "time", "Time") || typeis.ErrorLike(t) {
+			continue
+		}
+		return nil
+	}
+	return d
 }
 
 // channelWaits returns the waits on channels of time.Time in the blocks (a ticker's or
@@ -464,7 +475,11 @@ func (st *state) funcWaits(fn *ssa.Function, depth int) *WaitsFact {
 			}
 			if callee := c.Common().StaticCallee(); callee != nil && callee.Pkg == st.ssaPkg && len(callee.Blocks) > 0 {
 				if w := st.funcWaits(callee, depth+1); w != nil {
-					ss = append(ss, Sleep{Call: c, Kind: w.Kind})
+					s := Sleep{Call: c, Kind: w.Kind}
+					if args := c.Common().Args; w.Param >= 0 && w.Param < len(args) {
+						s.Duration = args[w.Param] // a helper of a helper: the duration passed on
+					}
+					ss = append(ss, s)
 				}
 			}
 		}

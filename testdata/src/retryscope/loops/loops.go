@@ -342,9 +342,18 @@ type retrying struct {
 	Max        int
 }
 
-func waitFor(ctx context.Context, d time.Duration) error { return nil }
+func waitFor(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
 
-func (c *retrying) do(ctx context.Context, req *http.Request) (*http.Response, error) { // want do:`retries: retry loop at loops.go:350, attempts=variable`
+func (c *retrying) do(ctx context.Context, req *http.Request) (*http.Response, error) { // want do:`retries: retry loop at loops.go:359, attempts=variable`
 	var resp *http.Response
 	var err error
 	for n := 0; n <= c.Max; n++ { // want `retry loop: attempts=variable wait=fixed deadline=context`
@@ -361,7 +370,7 @@ func (c *retrying) do(ctx context.Context, req *http.Request) (*http.Response, e
 }
 
 // Each tick of a ticker is an attempt.
-func ticks(t *time.Ticker) error { // want ticks:`retries: retry loop at loops.go:366, attempts=unbounded`
+func ticks(t *time.Ticker) error { // want ticks:`retries: retry loop at loops.go:375, attempts=unbounded`
 	var err error
 	for range t.C { // want `retry loop: attempts=unbounded wait=unknown deadline=none`
 		if err = call(); err != nil {
@@ -375,7 +384,7 @@ func ticks(t *time.Ticker) error { // want ticks:`retries: retry loop at loops.g
 // A context that bounds nothing does not count as a deadline.
 func logCtx(ctx context.Context, msg string) {}
 
-func background() error { // want background:`retries: retry loop at loops.go:381, attempts=3`
+func background() error { // want background:`retries: retry loop at loops.go:390, attempts=3`
 	ctx := context.Background()
 	var err error
 	for attempt := 0; attempt < 3; attempt++ { // want `retry loop: attempts=3 wait=none deadline=none`
@@ -451,7 +460,7 @@ func setPath(path []string, v any) error {
 }
 
 // A timer made in the loop with a growing delay: backoff, not an unknown wait.
-func timerBackoff(ctx context.Context) error { // want timerBackoff:`retries: retry loop at loops.go:457, attempts=4`
+func timerBackoff(ctx context.Context) error { // want timerBackoff:`retries: retry loop at loops.go:466, attempts=4`
 	delay := 100 * time.Millisecond
 	var err error
 	for attempt := 0; attempt < 4; attempt++ { // want `retry loop: attempts=4 wait=backoff deadline=context`
@@ -473,7 +482,7 @@ func timerBackoff(ctx context.Context) error { // want timerBackoff:`retries: re
 }
 
 // A ticker made before the loop sets a fixed pace.
-func tickerPace(ctx context.Context) error { // want tickerPace:`retries: retry loop at loops.go:480, attempts=5`
+func tickerPace(ctx context.Context) error { // want tickerPace:`retries: retry loop at loops.go:489, attempts=5`
 	t := time.NewTicker(time.Second)
 	defer t.Stop()
 	var err error
