@@ -4,7 +4,6 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
-	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -243,10 +242,8 @@ func delayKindIn(d ssa.Value, l *loops.Loop, depth int) WaitKind {
 				return true
 			}
 			id := flow.ID(fn)
-			name := strings.ToLower(id.Name)
 			switch {
-			case id.Pkg == "math/rand" || id.Pkg == "math/rand/v2" || id.Pkg == "crypto/rand" ||
-				strings.Contains(name, "jitter") || strings.Contains(name, "rand"):
+			case id.Pkg == "math/rand" || id.Pkg == "math/rand/v2" || id.Pkg == "crypto/rand":
 				random = true
 			case id.Pkg == "math" && id.Name == "Pow":
 				grows = true
