@@ -5,7 +5,6 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
-	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -487,8 +486,9 @@ func smallStart(phi *ssa.Phi, l *loops.Loop) bool {
 	return false
 }
 
-// countsToLength reports whether the loop's header compares its counter with a length: len(x),
-// cap(x), or a method such as Len() or NumMethod().
+// countsToLength reports whether the loop's header compares its counter with len(x) or cap(x):
+// it walks a collection. (An accessor's count, t.NumField(), comes with the accessor called with
+// the counter, t.Field(i), which iterates finds by structure.)
 func countsToLength(l *loops.Loop) bool {
 	ifInstr, ok := l.Header.Instrs[len(l.Header.Instrs)-1].(*ssa.If)
 	if !ok {
@@ -504,10 +504,6 @@ func countsToLength(l *loops.Loop) bool {
 			continue
 		}
 		if b, ok := call.Call.Value.(*ssa.Builtin); ok && (b.Name() == "len" || b.Name() == "cap") {
-			return true
-		}
-		name := calleeName(call.Common())
-		if name == "Len" || strings.HasPrefix(name, "Num") || name == "Count" || name == "Size" {
 			return true
 		}
 	}
