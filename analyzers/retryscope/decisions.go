@@ -5,7 +5,6 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
-	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -46,7 +45,7 @@ func decisions(fn *ssa.Function, in func(*ssa.BasicBlock) bool) []decision {
 			continue
 		}
 		if call != nil {
-			_, _, policy := retryPolicy(unNot(ifInstr.Cond), in)
+			_, policy := retryPolicy(unNot(ifInstr.Cond), in)
 			ds = append(ds, decision{block: b, call: call, success: success, policy: policy})
 			if either {
 				// A verdict whose sense the structure must tell: the side that goes round is
@@ -73,8 +72,8 @@ func outcome(cond ssa.Value, in func(*ssa.BasicBlock) bool) (call ssa.CallInstru
 		// resp, err), retryable(resp), again := err != nil && transient(err). When a retry
 		// policy says no, the loop is done, whatever the outcome was: that side plays the
 		// part of success; the call it judges is the decisive one.
-		if judged, named, ok := retryPolicy(cond, in); ok {
-			return judged, 1, !named
+		if judged, ok := retryPolicy(cond, in); ok {
+			return judged, 1, true
 		}
 		// errors.Is(err, ErrNoResponders), errors.As(err, &netErr): the call failed in that
 		// way; otherwise it succeeded or failed in another (a loop that goes round on the
@@ -184,48 +183,35 @@ func unNot(v ssa.Value) ssa.Value {
 // c.CheckRetry(ctx, resp, err), retryable(resp), whatever its name, though not a standard
 // library predicate such as errors.Is), or a boolean variable computed from such verdicts or
 // from comparing the error with nil (again := err != nil && transient(err)). It returns the
-// judged call, and named when a name says the verdict means "retry" (its sense is then known:
-// false leaves). A call named for retrying that judges no other call is its own verdict.
-func retryPolicy(v ssa.Value, in func(*ssa.BasicBlock) bool) (judged ssa.CallInstruction, named, ok bool) {
-	if judged, named := retryVerdict(v, in); judged != nil {
-		return judged, named, true
+// judged call. The verdict's sense (does true mean "again" or "done"?) is for the structure to
+// tell, never a name: retryLoop tries both sides, and the one that goes round is the failure.
+func retryPolicy(v ssa.Value, in func(*ssa.BasicBlock) bool) (judged ssa.CallInstruction, ok bool) {
+	if judged := retryVerdict(v, in); judged != nil {
+		return judged, true
 	}
 	call := producer(v, in)
 	if call == nil {
-		return nil, false, false
+		return nil, false
 	}
-	named = strings.Contains(strings.ToLower(calleeName(call.Common())), "retry")
-	if fn := flow.Callee(call.Common()); !named && (fn == nil || fn.Pkg() == nil || ssapkg.IsStdPath(fn.Pkg().Path())) {
-		return nil, false, false
+	if fn := flow.Callee(call.Common()); fn != nil && (fn.Pkg() == nil || ssapkg.IsStdPath(fn.Pkg().Path())) {
+		return nil, false // errors.Is, bytes.Equal: a standard predicate is no policy
 	}
 	for _, a := range call.Common().Args {
 		if typeis.ErrorLike(a.Type()) || typeis.HTTPResponse(a.Type()) {
 			if judged := producer(a, in); judged != nil && judged != call {
-				return judged, named, true
+				return judged, true
 			}
 		}
 	}
-	if named {
-		return call, true, true
-	}
-	return nil, false, false
+	return nil, false
 }
 
 // retryVerdict returns the call whose outcome a boolean variable judges, when v is one: the
-// call whose error the variable's computation compares with nil or hands to a check. named
-// says the variable is named for retrying (needsRetry, shouldRetry, retryable; not noRetry or
-// stopRetrying), which tells the verdict's sense; names never decide whether it is one.
-func retryVerdict(v ssa.Value, in func(*ssa.BasicBlock) bool) (judged ssa.CallInstruction, named bool) {
+// call whose error the variable's computation compares with nil or hands to a check.
+func retryVerdict(v ssa.Value, in func(*ssa.BasicBlock) bool) (judged ssa.CallInstruction) {
 	phi, ok := v.(*ssa.Phi)
 	if !ok || !typeis.Bool(phi.Type()) {
-		return nil, false
-	}
-	name := strings.ToLower(phi.Comment)
-	named = strings.Contains(name, "retry")
-	for _, neg := range []string{"no", "stop", "skip", "dont", "done", "max"} {
-		if strings.HasPrefix(name, neg) {
-			named = false
-		}
+		return nil
 	}
 	flow.Backward(phi, 64, func(x ssa.Value) bool {
 		switch x := x.(type) {
@@ -247,7 +233,7 @@ func retryVerdict(v ssa.Value, in func(*ssa.BasicBlock) bool) (judged ssa.CallIn
 		}
 		return judged == nil
 	})
-	return judged, named
+	return judged
 }
 
 // calleeName names what a call calls: the function or method, or the field, parameter or

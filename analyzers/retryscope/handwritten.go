@@ -91,7 +91,7 @@ func contextVerdict(fn *ssa.Function, l *loops.Loop) bool {
 			continue
 		}
 		// It judges a call of this loop, and one of its sides goes round.
-		if _, _, ok := retryPolicy(call, l.Contains); ok && (l.CanRepeat(b.Succs[0]) || l.CanRepeat(b.Succs[1])) {
+		if _, ok := retryPolicy(call, l.Contains); ok && (l.CanRepeat(b.Succs[0]) || l.CanRepeat(b.Succs[1])) {
 			return true
 		}
 	}
