@@ -90,6 +90,13 @@
 // then not reported for the context.Background() they pass, unless they drop a context they
 // were given; a request made without any context is still reported where it is made.
 //
+// Calls of a cloud SDK's client (AWS, Cloud Storage, minio, Azure) made with
+// context.Background() or TODO from functions that have no context of their own are reported
+// once per client, where the package makes it (sqs.NewFromConfig(cfg), followed through the
+// package's helpers, fields and variables, and from a paginator or handle to its client): the
+// client's HTTP client without an overall timeout is the one cause. A function that was given
+// a context and passes context.Background() instead is reported at the call.
+//
 // Everything else is reported at the call. The message names the call, why nothing bounds it
 // and what a stalled peer does to it; the places involved (where the client or dialer is
 // built, where the context or request is made, the function that passes its context on, the

@@ -96,7 +96,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if call.Timeout.Status != remote.Unbounded && !owned || call.Stream || call.Contract.Kind != 0 || call.Loopback || testcode.At(c.pass, call.Pos()) {
 			continue
 		}
-		if o := call.Timeout.Client; (call.Kind == remote.HTTP || owned) && (call.Via == nil || call.Via.Client != "") && o != nil && (owned || grouped(o) || defaults[o.Pos]) && !testcode.At(c.pass, o.Pos) {
+		if o := call.Timeout.Client; (call.Kind == remote.HTTP || owned || sdkClient(call)) && (call.Via == nil || call.Via.Client != "") && o != nil && (owned || grouped(o) || defaults[o.Pos] || sdkClient(call)) && !testcode.At(c.pass, o.Pos) {
 			g := byOrigin[o.Pos]
 			if g == nil {
 				g = &group{origin: o, byDefault: true}
@@ -131,6 +131,15 @@ func (c *checker) coveredByClient(call *remote.Call) bool {
 		return true
 	}
 	return false
+}
+
+// sdkClient reports whether call goes through an SDK client made in this package (its
+// origin known) with a context that has no deadline, from a function that has no context of
+// its own to pass: the client's missing timeout is the cause, reported once where it is made.
+func sdkClient(call *remote.Call) bool {
+	o := call.Timeout.Client
+	return call.Kind == remote.SDK && call.Timeout.Status == remote.Unbounded && o != nil &&
+		o.Kind == remote.Constructor && contextParam(call.Instr.Parent()) == ""
 }
 
 // grouped reports whether calls through a client from o are reported at o: a client the

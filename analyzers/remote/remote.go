@@ -190,6 +190,9 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 	if sdkCall(fn) {
 		name := fn.Pkg().Name() + "." + id.Recv + "." + id.Name
 		c := &Call{Instr: call, Func: fn, Kind: SDK, Name: name, Timeout: w.ctx(s.Arg(0), nil).timeout()}
+		if c.Timeout.Status == Unbounded && s.Recv != nil {
+			c.Timeout.Client = st.sdkOrigin(s.Recv, fn)
+		}
 		// In the SDK's own package its client's methods are its implementation, judged by the
 		// requests they send (minio-go's Core.ListObjects, which takes no context, calling
 		// c.listObjectsQuery(context.Background(), ...)); unless the caller was handed a

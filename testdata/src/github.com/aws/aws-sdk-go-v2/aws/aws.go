@@ -1,6 +1,13 @@
 // Package aws is a stub of github.com/aws/aws-sdk-go-v2/aws.
 package aws
 
+import "net/http"
+
+// HTTPClient sends the SDK's requests (the real package's interface).
+type HTTPClient interface {
+	Do(*http.Request) (*http.Response, error)
+}
+
 type Retryer interface {
 	MaxAttempts() int
 }
@@ -8,6 +15,7 @@ type Retryer interface {
 type Config struct {
 	RetryMaxAttempts int
 	Retryer          func() Retryer
+	HTTPClient       HTTPClient
 }
 
 // NopRetryer never retries.
