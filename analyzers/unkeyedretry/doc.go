@@ -47,7 +47,11 @@
 //   - GET, HEAD, PUT, DELETE and OPTIONS requests, and requests whose method is not known;
 //   - a POST that asks rather than acts, its path ending in a segment that names a read
 //     (base + "/v1/orders/search", "/check", "/validate", "/estimate", Elasticsearch's
-//     "/_count"): the body carries a question too large or too private for a URL;
+//     "/_count"): the body carries a question too large or too private for a URL; and a POST
+//     the team marks as a read with -unkeyedretry.reads, by URL path pattern (/v1/flags,
+//     /v1/*/evaluate) or by the function that sends it (pkg/path.Type.Method). The model does
+//     not guess a read from how the response is used: a create's answer is decoded and read
+//     like a query's, so only the path's words or the team can say a POST asks;
 //   - a POST to a resource it names by an identifier that is the same on every attempt
 //     (base + "/v1/payments/" + id + "/capture"): a state transition the server can apply
 //     once, not a create (a PATCH is reported all the same);

@@ -7,6 +7,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"path"
 	"slices"
 	"strings"
 
@@ -43,11 +44,24 @@ var Analyzer = &analysis.Analyzer{
 var (
 	grpcMethods = config.List{Check: func(s string) error { _, err := parseMethod(s); return err }}
 	markedFuncs = config.List{Check: func(s string) error { _, err := flow.ParseFunc(s); return err }}
+	readsList   = config.List{Check: checkRead}
 )
+
+// checkRead accepts a path pattern ("/flags", "/v1/*/evaluate", path.Match syntax) or a
+// function (pkg/path.Func, pkg/path.Type.Method).
+func checkRead(s string) error {
+	if strings.HasPrefix(s, "/") {
+		_, err := path.Match(s, "/")
+		return err
+	}
+	_, err := flow.ParseFunc(s)
+	return err
+}
 
 func init() {
 	Analyzer.Flags.Var(&grpcMethods, "grpc", "comma-separated non-idempotent gRPC methods, as pkg.Service/Method (pkg optional, Method * for all)")
 	Analyzer.Flags.Var(&markedFuncs, "funcs", "comma-separated non-idempotent functions, as pkg/path.Func or pkg/path.Type.Method")
+	Analyzer.Flags.Var(&readsList, "reads", "comma-separated POST endpoints that only read (a query, an evaluation), as URL path patterns (/flags, /v1/*/evaluate) or the functions that send them (pkg/path.Func)")
 }
 
 // SendsFact marks a function that sends a non-idempotent request without an idempotency key,
@@ -81,6 +95,9 @@ type checker struct {
 	clients map[ssa.CallInstruction]*retryscope.Scope // Client scopes by their call
 	sends   map[*ssa.Function]*op                     // functions that send an unkeyed op outside any scope
 	keyings map[*ssa.Function][]keys.Keying           // memo of keys.Keyings
+	// -unkeyedretry.reads: POST endpoints the team marked as reads, by path or function.
+	readPaths []string
+	readFuncs map[flow.FuncID]bool
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -109,6 +126,18 @@ func run(pass *analysis.Pass) (any, error) {
 			return nil, err
 		}
 		c.funcs[id] = true
+	}
+	c.readPaths, c.readFuncs = nil, make(map[flow.FuncID]bool)
+	for _, s := range readsList.Values() {
+		if strings.HasPrefix(s, "/") {
+			c.readPaths = append(c.readPaths, s)
+			continue
+		}
+		id, err := flow.ParseFunc(s)
+		if err != nil {
+			return nil, err
+		}
+		c.readFuncs[id] = true
 	}
 	for _, s := range c.scopes.Scopes {
 		if s.Kind == retryscope.Client && s.Site != nil {
@@ -177,7 +206,7 @@ func (c *checker) inTest(fn *ssa.Function) bool {
 // direct returns the non-idempotent operation that call performs itself, or nil.
 func (c *checker) direct(call ssa.CallInstruction) *op {
 	if s := c.remote.SendOf(call); s != nil {
-		if s.Method != "POST" && s.Method != "PATCH" || s.Method == "POST" && s.Asks() {
+		if s.Method != "POST" && s.Method != "PATCH" || s.Method == "POST" && (s.Asks() || c.markedRead(s, call)) {
 			return nil
 		}
 		what := "a " + s.Method + " request"
@@ -203,6 +232,26 @@ func (c *checker) direct(call ssa.CallInstruction) *op {
 	return nil
 }
 
+// markedRead reports whether the team marked the POST s, sent by call, as a read
+// (-unkeyedretry.reads): its path matches a pattern (a pattern without a wildcard also matches
+// the end of the path), or the function that sends it is marked.
+func (c *checker) markedRead(s *remote.Send, call ssa.CallInstruction) bool {
+	for _, p := range c.readPaths {
+		if ok, _ := path.Match(p, s.Path); ok || s.Path != "" && !strings.ContainsAny(p, "*?[") && strings.HasSuffix(s.Path, p) ||
+			s.Path == "" && s.Last != "" && p == "/"+s.Last {
+			return true
+		}
+	}
+	fn := call.Parent()
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	if obj, ok := fn.Object().(*types.Func); ok && c.readFuncs[flow.ID(obj)] {
+		return true
+	}
+	return false
+}
+
 // viaCall returns the operation a call performs through a function that sends an unkeyed
 // request (in this package, or in another through its fact), or nil.
 func (c *checker) viaCall(call ssa.CallInstruction) *op {
@@ -212,7 +261,7 @@ func (c *checker) viaCall(call ssa.CallInstruction) *op {
 		}
 	}
 	fn := flow.Callee(call.Common())
-	if fn == nil || fn.Pkg() == nil || fn.Pkg() == c.pass.Pkg {
+	if fn == nil || fn.Pkg() == nil || fn.Pkg() == c.pass.Pkg || c.readFuncs[flow.ID(fn)] {
 		return nil
 	}
 	var f SendsFact

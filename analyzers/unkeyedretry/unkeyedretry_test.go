@@ -33,3 +33,17 @@ func TestMarked(t *testing.T) {
 	testdata, _ := filepath.Abs("../../testdata")
 	analysistest.Run(t, testdata, unkeyedretry.Analyzer, "unkeyedretry/grpcfuncs")
 }
+
+func TestReads(t *testing.T) {
+	if err := unkeyedretry.Analyzer.Flags.Set("reads", "/v1/flags,unkeyedretry/reads.Client.segments"); err != nil {
+		t.Fatal(err)
+	}
+	defer unkeyedretry.Analyzer.Flags.Lookup("reads").Value.(interface{ Reset() }).Reset()
+	for _, bad := range []string{"/v1/[", "not a func"} {
+		if err := unkeyedretry.Analyzer.Flags.Set("reads", bad); err == nil {
+			t.Errorf("-unkeyedretry.reads=%s accepted", bad)
+		}
+	}
+	testdata, _ := filepath.Abs("../../testdata")
+	analysistest.Run(t, testdata, unkeyedretry.Analyzer, "unkeyedretry/reads")
+}
