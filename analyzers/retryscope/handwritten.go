@@ -14,6 +14,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/loops"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
+	"github.com/idemlint/idemlint/analyzers/remote"
 )
 
 // handWritten finds the retry loops, goto loops and retrying recursion of fn.
@@ -40,9 +41,12 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 				continue
 			}
 			s := &Scope{Fn: fn, at: fn, Loop: l, Decisive: d.call}
+			s.Attempts = loopBound(fn, l, d.call)
+			if st.recovers(l, d, s.Attempts) {
+				continue // it changes what it sends, once: a recovery, not a retry
+			}
 			st.setLoopSyntax(s, node, candidates)
 			s.Calls = slices.Collect(flow.BlockCalls(l.Blocks(fn)))
-			s.Attempts = loopBound(fn, l, d.call)
 			if d.policy && s.Attempts.Kind == BoundNone {
 				s.Attempts.Kind = BoundUnknown // the policy may count attempts itself
 			}
@@ -73,6 +77,79 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 		scopes = append(scopes, s)
 	}
 	return scopes
+}
+
+// recovers reports whether loop l, bounded at two attempts, goes round after a failure of its
+// decision d only through a step that changes what the next attempt sends: a call that may
+// leave the process or may fail (re-register an account, refresh credentials) or a store into
+// a field or variable that the attempt reads (switch to another endpoint). Such a loop tries
+// once more after it fixed the cause; it does not repeat the same request.
+func (st *state) recovers(l *loops.Loop, d decision, b Bound) bool {
+	if b.Kind != BoundConst || b.N > 2 {
+		return false
+	}
+	// What the attempt reads: the fields and variables loaded on the way to its call.
+	read := make(map[any]bool)
+	for _, v := range append([]ssa.Value{d.call.Common().Value}, d.call.Common().Args...) {
+		flow.Backward(v, 32, func(x ssa.Value) bool {
+			if load, ok := x.(*ssa.UnOp); ok && load.Op == token.MUL {
+				switch a := load.X.(type) {
+				case *ssa.FieldAddr:
+					read[flow.FieldVar(a)] = true
+				case *ssa.Global:
+					read[a] = true
+				}
+			}
+			return true
+		})
+	}
+	changes := func(blk *ssa.BasicBlock) bool {
+		for _, instr := range blk.Instrs {
+			switch x := instr.(type) {
+			case *ssa.Store:
+				switch a := x.Addr.(type) {
+				case *ssa.FieldAddr:
+					if fv := flow.FieldVar(a); fv != nil && read[fv] {
+						return true
+					}
+				case *ssa.Global:
+					if read[a] {
+						return true
+					}
+				}
+			case ssa.CallInstruction:
+				if _, started := x.(*ssa.Go); started || x == d.call || sleepDuration(x) != nil {
+					continue
+				}
+				if st.rem.Reach(x) == remote.ReachRemote || fallible(x) && st.ownFunc(x) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	// Every way from the failure back to the header passes a block that changes state.
+	fail := d.block.Succs[1-d.success]
+	seen := make(map[*ssa.BasicBlock]bool)
+	stack := []*ssa.BasicBlock{fail}
+	goesRound := false
+	for len(stack) > 0 {
+		blk := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[blk] || !l.Contains(blk) {
+			continue
+		}
+		seen[blk] = true
+		if blk == l.Header {
+			return false // round without a change
+		}
+		if changes(blk) {
+			goesRound = goesRound || l.CanRepeat(blk)
+			continue
+		}
+		stack = append(stack, blk.Succs...)
+	}
+	return goesRound
 }
 
 // contextVerdict reports whether loop l goes round on the verdict of a retry policy that is
