@@ -49,6 +49,7 @@ type layer struct {
 	attempts retryscope.Bound
 	scope    *retryscope.Scope // nil when known through a fact
 	pos      token.Pos
+	on       retryscope.Failures // what it retries
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -78,7 +79,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if anchor == nil {
 			continue
 		}
-		c.check(anchor, nil, layer{name: c.name(s), attempts: s.Attempts, scope: s, pos: pos})
+		c.check(anchor, nil, layer{name: c.name(s), attempts: s.Attempts, scope: s, pos: pos, on: s.RetrySet()})
 	}
 	// Calls, inside a scope, of functions that retry.
 	for _, fn := range pass.ResultOf[ssapkg.Analyzer].(*buildssa.SSA).SrcFuncs {
@@ -93,11 +94,11 @@ func run(pass *analysis.Pass) (any, error) {
 			case inner != nil && (inner.Poll || inner.Reach == remote.ReachLocal):
 				continue
 			case inner != nil:
-				l = layer{name: c.callName(call), attempts: inner.Attempts, scope: inner}
+				l = layer{name: c.callName(call), attempts: inner.Attempts, scope: inner, on: inner.RetrySet()}
 			case fact != nil && fact.Local:
 				continue // it retries something local (a lock file): no remote call multiplies
 			case fact != nil:
-				l = layer{name: c.callName(call), attempts: fact.Attempts}
+				l = layer{name: c.callName(call), attempts: fact.Attempts, on: fact.On}
 			default:
 				continue
 			}
@@ -129,12 +130,23 @@ func (c *checker) check(anchor ssa.Instruction, self *ssa.Function, inner layer)
 	if outer == nil || c.seen[inner.pos] || testcode.At(c.pass, outer.Pos()) {
 		return // tests retry on purpose, waiting for what they start
 	}
+	// Attempts multiply only for the failures both layers retry.
+	on := retryscope.AnyFailure
+	if call, ok := anchor.(ssa.CallInstruction); ok {
+		on = outer.RetriesOn(call)
+	}
+	if inner.on != 0 {
+		on &= inner.on
+	}
+	if on == 0 {
+		return // the outer layer goes round on what the inner one never retries (a 404, a held lock)
+	}
 	c.seen[inner.pos] = true
 	related := []analysis.RelatedInformation{{Pos: outer.Pos(), Message: "outer " + outer.Kind.String()}}
 	if inner.scope != nil && inner.scope.Pos().IsValid() && inner.scope.Pos() != inner.pos {
 		related = append(related, analysis.RelatedInformation{Pos: inner.scope.Pos(), Message: "inner " + inner.scope.Kind.String()})
 	}
-	c.rep.Report(analysis.Diagnostic{Pos: inner.pos, Message: message(outer.Attempts, inner), Related: related})
+	c.rep.Report(analysis.Diagnostic{Pos: inner.pos, Message: message(outer.Attempts, inner, on), Related: related})
 }
 
 // outer returns the nearest scope around anchor that retries on failure: not the inner scope
@@ -162,8 +174,11 @@ func (c *checker) outer(anchor ssa.Instruction, inner *retryscope.Scope, self *s
 	return nil
 }
 
-func message(outer retryscope.Bound, inner layer) string {
-	const tail = "; keep one layer"
+func message(outer retryscope.Bound, inner layer, on retryscope.Failures) string {
+	tail := "; keep one layer"
+	if on != retryscope.AnyFailure && on&^retryscope.FailOther != 0 {
+		tail = " on " + (on &^ retryscope.FailOther).String() + tail // the failures that multiply
+	}
 	switch {
 	case outer.Kind == retryscope.BoundConst && inner.attempts.Kind == retryscope.BoundConst:
 		return fmt.Sprintf("retries up to %d times around %s, which retries up to %d times: up to %d calls per request%s",

@@ -36,6 +36,8 @@ type RetriesFact struct {
 	// Local says that the attempts retried stay in the process (a lock file, an OS call; see
 	// Scope.Reach): not a layer of retries of a remote dependency.
 	Local bool
+	// On is what the scope retries (Scope.RetrySet); zero means every failure.
+	On Failures
 }
 
 func (*RetriesFact) AFact() {}
@@ -130,7 +132,7 @@ func (st *state) exportRetries() {
 		}
 		at := root(s.at)
 		if retries[at] == nil || retries[at].Local && s.Reach != remote.ReachLocal {
-			retries[at] = &RetriesFact{Attempts: s.Attempts, Where: st.where(s), Local: s.Reach == remote.ReachLocal}
+			retries[at] = &RetriesFact{Attempts: s.Attempts, Where: st.where(s), Local: s.Reach == remote.ReachLocal, On: s.RetrySet()}
 			inner[at] = s
 		}
 	}

@@ -230,8 +230,9 @@ type Scope struct {
 	// other kinds.
 	Identity *Identity
 
-	at  *ssa.Function // the function holding the scope's syntax
-	lib *library      // the library or client table entry, for Callback and Client scopes
+	at  *ssa.Function  // the function holding the scope's syntax
+	lib *library       // the library or client table entry, for Callback and Client scopes
+	rem *remote.Result // the remote model, for RetriesOn
 }
 
 // Holder is the function whose code holds the scope's syntax: the function with the loop,

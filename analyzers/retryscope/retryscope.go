@@ -242,6 +242,7 @@ func (st *state) setReach(rem *remote.Result) {
 	}
 	for _, list := range [][]*Scope{st.res.Scopes, st.res.IteratorLoops, st.res.Lifecycles} {
 		for _, s := range list {
+			s.rem = rem
 			switch {
 			case s.Kind == Client:
 				s.Reach = remote.ReachRemote

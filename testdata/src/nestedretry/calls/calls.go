@@ -61,7 +61,7 @@ func (s *service) upload(ctx context.Context, id string, n int) error {
 func (s *service) ThroughOneCall(ctx context.Context, id string) error {
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {
-		if err = s.fetch(ctx, id); err == nil { // want `retries up to 3 times around service.fetch, which retries up to 5 times: up to 15 calls per request; keep one layer`
+		if err = s.fetch(ctx, id); err == nil { // want `retries up to 3 times around service.fetch, which retries up to 5 times: up to 15 calls per request on transient failures; keep one layer`
 			return nil
 		}
 		time.Sleep(jitter(time.Second))
@@ -108,7 +108,7 @@ again:
 }
 
 func (s *service) recurse(ctx context.Context, id string, left int) error {
-	err := s.fetch(ctx, id) // want `retries around service.fetch, which retries up to 5 times: attempts multiply; keep one layer`
+	err := s.fetch(ctx, id) // want `retries around service.fetch, which retries up to 5 times: attempts multiply on transient failures; keep one layer`
 	if err != nil && left > 0 {
 		time.Sleep(jitter(time.Second))
 		return s.recurse(ctx, id, left-1)

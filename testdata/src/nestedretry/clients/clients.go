@@ -30,7 +30,7 @@ func Launch(ctx context.Context, image string) error {
 	c := ec2.NewFromConfig(cfg)
 	for attempt := 0; attempt < 3; attempt++ {
 		in := &ec2.RunInstancesInput{ImageId: aws.String(image), MinCount: aws.Int32(1), MaxCount: aws.Int32(1)}
-		if _, err = c.RunInstances(ctx, in); err == nil { // want `retries up to 3 times around ec2.Client.RunInstances, which retries up to 3 times: up to 9 calls per request; keep one layer`
+		if _, err = c.RunInstances(ctx, in); err == nil { // want `retries up to 3 times around ec2.Client.RunInstances, which retries up to 3 times: up to 9 calls per request on transient failures; keep one layer`
 			return nil
 		}
 		log.Printf("run instances: %v", err)

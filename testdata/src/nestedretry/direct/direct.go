@@ -33,7 +33,7 @@ func LoopAroundRetryable(ctx context.Context, url string, body []byte) error {
 			return rerr
 		}
 		req.Header.Set("Content-Type", "application/json")
-		resp, derr := rc.Do(req) // want `retries up to 3 times around retryablehttp.Client.Do, which retries up to 5 times: up to 15 calls per request; keep one layer`
+		resp, derr := rc.Do(req) // want `retries up to 3 times around retryablehttp.Client.Do, which retries up to 5 times: up to 15 calls per request on transient failures; keep one layer`
 		if derr == nil {
 			resp.Body.Close()
 			return nil

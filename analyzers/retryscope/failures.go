@@ -1,0 +1,269 @@
+package retryscope
+
+import (
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/loops"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
+	"github.com/idemlint/idemlint/analyzers/remote"
+)
+
+// Failures is a set of kinds of failure: what a retry layer goes round on. Attempts of two
+// layers multiply only for the failures that both retry: an outer poll that goes round on a
+// 404 ("not there yet") around a client that retries 5xx and transport errors sends one call
+// per round, not the product.
+type Failures uint8
+
+const (
+	FailTransport Failures = 1 << iota // the request did not complete: refused, reset, timed out
+	Fail5xx                            // a 5xx answer
+	Fail429                            // a 429 answer
+	FailOther4xx                       // another 4xx answer (404: not there yet, 409: a conflict)
+	FailOther                          // an error the code names (a sentinel, a type): the program's own condition
+)
+
+// AnyFailure is every kind: the layer goes round on any error (err != nil), or on what the
+// model cannot read.
+const AnyFailure = FailTransport | Fail5xx | Fail429 | FailOther4xx | FailOther
+
+// Transient is what a self-retrying client retries: transport errors, 5xx and 429.
+const Transient = FailTransport | Fail5xx | Fail429
+
+func (f Failures) String() string {
+	switch f {
+	case AnyFailure:
+		return "any error"
+	case Transient:
+		return "transient failures"
+	}
+	var parts []string
+	for _, k := range []struct {
+		f    Failures
+		name string
+	}{{FailTransport, "transport errors"}, {Fail5xx, "5xx"}, {Fail429, "429"}, {FailOther4xx, "4xx"}, {FailOther, "its own errors"}} {
+		if f&k.f != 0 {
+			parts = append(parts, k.name)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// RetriesOn says which failures of call make the scope go round: from each test of the
+// call's outcome whose failure side goes round, what that test singles out (err != nil: any
+// error; resp.StatusCode >= 500: 5xx; == 404: a 4xx; errors.Is(err, ErrLocked): the program's
+// own error, unless it names a transport failure). AnyFailure when the scope is not
+// hand-written, or does not test the call where the model follows it.
+func (s *Scope) RetriesOn(call ssa.CallInstruction) Failures {
+	var (
+		in    func(*ssa.BasicBlock) bool
+		round func(*ssa.BasicBlock) bool
+	)
+	switch {
+	case (s.Kind == Loop || s.Kind == Goto) && s.Loop != nil && s.Fn != nil:
+		in, round = s.Loop.Contains, s.Loop.CanRepeat
+	case s.Kind == Iterator && s.Fn != nil:
+		in = func(*ssa.BasicBlock) bool { return true }
+		round = func(b *ssa.BasicBlock) bool { return reachesReturn(b, true) }
+	default:
+		return AnyFailure
+	}
+	if call == nil || call.Parent() != s.Fn {
+		return AnyFailure
+	}
+	var on Failures
+	tested := false
+	for _, d := range decisions(s.Fn, in) {
+		if d.call != call {
+			continue
+		}
+		tested = true
+		fail := d.block.Succs[1-d.success]
+		if !round(fail) {
+			continue
+		}
+		f := failuresOf(d)
+		if f == AnyFailure && s.Loop != nil {
+			f = narrowed(fail, call, s.Loop, in)
+		}
+		if f == AnyFailure && s.rem != nil {
+			f = errorsOf(s.rem, call) // what the call's error can be
+		}
+		on |= f
+	}
+	if !tested {
+		return AnyFailure
+	}
+	return on
+}
+
+// RetrySet says which failures the scope itself retries: for a self-retrying client or a
+// library, transient ones; for a hand-written scope, what it goes round on for its decisive
+// call.
+func (s *Scope) RetrySet() Failures {
+	switch s.Kind {
+	case Client, Callback:
+		return Transient | FailOther // a library retries what its classifier or callback says
+	}
+	return s.RetriesOn(s.Decisive)
+}
+
+// errorsOf says what the error of call can mean: a request sent with net/http or a dial
+// fails only in its transport; any other call may return any error.
+func errorsOf(rem *remote.Result, call ssa.CallInstruction) Failures {
+	rc := rem.Of(call)
+	if rc == nil || rc.Via != nil {
+		return AnyFailure
+	}
+	switch rc.Kind {
+	case remote.Dial:
+		return FailTransport
+	case remote.HTTP:
+		if id := flow.ID(rc.Func); id.Pkg == "net/http" {
+			return FailTransport // Client.Do, Get, Post, RoundTrip: an answer of any status is no error
+		}
+	}
+	return AnyFailure
+}
+
+// narrowed says which failures go round from fail, the failure side of a test that any error
+// takes (err != nil), when every way round passes a test that singles some out: errors.Is(err,
+// X) or errors.As whose side that goes round is the one where it matches (if !errors.Is(err,
+// errLocked) { return err }), or a status comparison. AnyFailure when a way round passes none.
+func narrowed(fail *ssa.BasicBlock, call ssa.CallInstruction, l *loops.Loop, in func(*ssa.BasicBlock) bool) Failures {
+	var on Failures
+	seen := make(map[*ssa.BasicBlock]bool)
+	var walk func(b *ssa.BasicBlock) bool // false: a way round with no narrowing test
+	walk = func(b *ssa.BasicBlock) bool {
+		if seen[b] || !l.Contains(b) {
+			return true // seen, or out of the loop: not a way round
+		}
+		seen[b] = true
+		if b == l.Header {
+			return false
+		}
+		if ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok {
+			cond := unNot(ifInstr.Cond)
+			negated := unNotCount(ifInstr.Cond)%2 == 1
+			if c, ok := cond.(*ssa.Call); ok && errorsPredicate(c) && len(c.Call.Args) == 2 && producer(c.Call.Args[0], in) == call {
+				match, other := b.Succs[0], b.Succs[1]
+				if negated {
+					match, other = other, match
+				}
+				if l.CanRepeat(other) && !walk(other) {
+					return false // other errors go round too
+				}
+				if l.CanRepeat(match) {
+					if transportTarget(c.Call.Args[1]) {
+						on |= FailTransport
+					} else {
+						on |= FailOther
+					}
+				}
+				return true
+			}
+		}
+		for _, s := range b.Succs {
+			if !walk(s) {
+				return false
+			}
+		}
+		return true
+	}
+	if !walk(fail) {
+		return AnyFailure
+	}
+	return on
+}
+
+// failuresOf says what the failure side of decision d singles out.
+func failuresOf(d decision) Failures {
+	ifInstr := d.block.Instrs[len(d.block.Instrs)-1].(*ssa.If)
+	cond := unNot(ifInstr.Cond)
+	switch c := cond.(type) {
+	case *ssa.BinOp:
+		x, y := c.X, c.Y
+		if flow.IsNil(x) {
+			x, y = y, x
+		}
+		if flow.IsNil(y) && typeis.ErrorLike(x.Type()) {
+			return AnyFailure // err != nil
+		}
+		op, status, k := c.Op, c.X, c.Y
+		if _, isConst := flow.IntConst(status); isConst {
+			status, k, op = c.Y, c.X, mirror(c.Op)
+		}
+		code, ok := flow.IntConst(k)
+		if !ok || statusOf(status) == nil {
+			return AnyFailure
+		}
+		// The statuses for which the branch takes the failure side: the condition (with its
+		// negations) is true on successor 0.
+		negated := unNotCount(ifInstr.Cond)%2 == 1
+		var on Failures
+		for _, probe := range []struct {
+			status int64
+			kind   Failures
+		}{{503, Fail5xx}, {500, Fail5xx}, {429, Fail429}, {404, FailOther4xx}, {409, FailOther4xx}, {400, FailOther4xx}} {
+			holds := constant.Compare(constant.MakeInt64(probe.status), op, constant.MakeInt64(code)) != negated
+			if holds == (d.success == 1) {
+				on |= probe.kind
+			}
+		}
+		return on
+	case *ssa.Call:
+		if errorsPredicate(c) && len(c.Call.Args) == 2 {
+			if transportTarget(c.Call.Args[1]) {
+				return FailTransport
+			}
+			return FailOther
+		}
+	}
+	return AnyFailure // a policy's verdict, a bool the model cannot read
+}
+
+// unNotCount counts the logical negations around a condition.
+func unNotCount(v ssa.Value) int {
+	n := 0
+	for {
+		u, ok := v.(*ssa.UnOp)
+		if !ok || u.Op != token.NOT {
+			return n
+		}
+		n++
+		v = u.X
+	}
+}
+
+// transportTarget reports whether the target of errors.Is or errors.As names a failure of
+// the transport: a timeout or a cancelled deadline, a network or syscall error, an unexpected
+// EOF.
+func transportTarget(v ssa.Value) bool {
+	v = flow.Unwrap(v)
+	t := v.Type()
+	if p, ok := t.Underlying().(interface{ Elem() types.Type }); ok && strings.HasPrefix(v.Type().String(), "*") {
+		t = p.Elem() // errors.As(err, &netErr): the type pointed to
+	}
+	for _, name := range []string{"net.Error", "*net.OpError", "*net.DNSError", "*url.Error", "syscall.Errno", "*os.SyscallError"} {
+		if types.TypeString(t, nil) == name || strings.HasSuffix(types.TypeString(t, nil), "/"+strings.TrimPrefix(name, "*")) {
+			return true
+		}
+	}
+	if load, ok := v.(*ssa.UnOp); ok {
+		if g, ok := load.X.(*ssa.Global); ok && g.Pkg != nil {
+			switch g.Pkg.Pkg.Path() + "." + g.Name() {
+			case "context.DeadlineExceeded", "io.ErrUnexpectedEOF", "os.ErrDeadlineExceeded", "net.ErrClosed":
+				return true
+			}
+		}
+	}
+	if c, ok := v.(*ssa.Const); ok && typeis.Named(c.Type(), "syscall", "Errno") {
+		return true // syscall.ECONNRESET, ECONNREFUSED
+	}
+	return false
+}

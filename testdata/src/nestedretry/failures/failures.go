@@ -1,0 +1,115 @@
+// Package failures: attempts multiply only for the failures both layers retry.
+package failures
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"math/rand/v2"
+	"net/http"
+	"time"
+
+	"github.com/hashicorp/go-retryablehttp"
+)
+
+func jitter(d time.Duration) time.Duration { return time.Duration(rand.Int64N(int64(d))) }
+
+var errLocked = errors.New("lock held by another process")
+
+type exporter struct {
+	rc   *retryablehttp.Client
+	base string
+}
+
+// ---- Not reported: the outer loop goes round on what the client never retries ----
+
+// WaitReady polls until the export exists: it goes round on a 404, returns on any error.
+func (e *exporter) WaitReady(ctx context.Context, id string) error {
+	for attempt := 0; attempt < 30; attempt++ {
+		req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodGet, e.base+"/v1/exports/"+id, nil)
+		if err != nil {
+			return err
+		}
+		resp, err := e.rc.Do(req)
+		if err != nil {
+			return err
+		}
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusNotFound {
+			log.Printf("export %s not ready", id)
+			time.Sleep(jitter(2 * time.Second))
+			continue
+		}
+		if resp.StatusCode >= 300 {
+			return fmt.Errorf("export %s: status %d", id, resp.StatusCode)
+		}
+		return nil
+	}
+	return fmt.Errorf("export %s: not ready", id)
+}
+
+// acquire takes a lease, retrying the request on transient failures itself.
+func (e *exporter) acquire(ctx context.Context, name string) error {
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		req, rerr := retryablehttp.NewRequestWithContext(ctx, http.MethodPut, e.base+"/v1/leases/"+name, nil)
+		if rerr != nil {
+			return rerr
+		}
+		resp, derr := e.rc.HTTPClient.Do(req.Request)
+		if derr != nil {
+			err = derr
+			time.Sleep(jitter(time.Second))
+			continue
+		}
+		resp.Body.Close()
+		switch {
+		case resp.StatusCode == http.StatusConflict:
+			return errLocked // held: answered at once, never retried here
+		case resp.StatusCode >= 500:
+			err = fmt.Errorf("status %d", resp.StatusCode)
+			time.Sleep(jitter(time.Second))
+			continue
+		}
+		return nil
+	}
+	return err
+}
+
+// Lock waits for the lease while another process holds it: it goes round on errLocked only.
+func (e *exporter) Lock(ctx context.Context, name string) error {
+	for attempt := 0; attempt < 20; attempt++ {
+		err := e.acquire(ctx, name)
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, errLocked) {
+			return err
+		}
+		time.Sleep(jitter(500 * time.Millisecond))
+	}
+	return errLocked
+}
+
+// ---- Reported: the outer loop goes round on 5xx, which the client retries too ----
+
+func (e *exporter) Start(ctx context.Context, id string) error {
+	for attempt := 0; attempt < 4; attempt++ {
+		req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodPut, e.base+"/v1/exports/"+id+"/start", nil)
+		if err != nil {
+			return err
+		}
+		resp, err := e.rc.Do(req) // want `retries up to 4 times around retryablehttp.Client.Do, which retries too: attempts multiply on 5xx; keep one layer`
+		if err != nil {
+			return err
+		}
+		resp.Body.Close()
+		if resp.StatusCode >= 500 {
+			time.Sleep(jitter(time.Second))
+			continue
+		}
+		return nil
+	}
+	return fmt.Errorf("export %s: not started", id)
+}
