@@ -20,8 +20,17 @@
 //
 // The finding is at the call or statement that enters the inner layer, with the outer scope
 // and, in this package, the inner one as related positions. The message names the inner layer
-// and, when both counts are known, the amplification: "retries up to 4 times around Upload,
-// which retries up to 5 times: up to 20 calls per request; keep one layer".
+// and, when both counts are known, the amplification, and the failures that multiply when
+// they are not all: "retries up to 4 times around Upload, which retries up to 5 times: up to
+// 20 calls per request on transient failures; keep one layer".
+//
+// Attempts multiply only for the failures both layers retry (retryscope's RetriesOn and
+// RetrySet): an outer loop that goes round on a 404 ("not there yet") or on its own error
+// ("lock held") around a layer that retries transport errors, 5xx and 429 sends one call per
+// round for that answer, and is not reported. A layer retries only where the program's
+// configuration lets it: an inner function whose attempts come from a setting that defaults to
+// zero (its package never stores a non-zero constant there) counts only in a package that sets
+// it, or calls the option that does. Retries of local work (a lock file) are no layer.
 //
 // Not reported: an inner layer that is switched off (one attempt: RetryMax 0,
 // Attempts(1), aws.NopRetryer); a loop that iterates rather than retries (a worker handling

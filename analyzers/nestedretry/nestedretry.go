@@ -97,6 +97,8 @@ func run(pass *analysis.Pass) (any, error) {
 				l = layer{name: c.callName(call), attempts: inner.Attempts, scope: inner, on: inner.RetrySet()}
 			case fact != nil && fact.Local:
 				continue // it retries something local (a lock file): no remote call multiplies
+			case fact != nil && !res.Configures(fact):
+				continue // its attempts come from a setting that defaults to zero, which nothing here sets
 			case fact != nil:
 				l = layer{name: c.callName(call), attempts: fact.Attempts, on: fact.On}
 			default:

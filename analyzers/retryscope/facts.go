@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/types"
 	"path/filepath"
+	"slices"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/remote"
@@ -38,6 +39,12 @@ type RetriesFact struct {
 	Local bool
 	// On is what the scope retries (Scope.RetrySet); zero means every failure.
 	On Failures
+	// Setting, when set, names the field the number of attempts comes from
+	// ("pkg/path.MaxRetries"), whose default is zero: the function retries only where the
+	// program sets it, directly or through one of Setters (the functions of its package that
+	// store a value they are given there: options, setters).
+	Setting string
+	Setters []string
 }
 
 func (*RetriesFact) AFact() {}
@@ -132,7 +139,13 @@ func (st *state) exportRetries() {
 		}
 		at := root(s.at)
 		if retries[at] == nil || retries[at].Local && s.Reach != remote.ReachLocal {
-			retries[at] = &RetriesFact{Attempts: s.Attempts, Where: st.where(s), Local: s.Reach == remote.ReachLocal, On: s.RetrySet()}
+			f := &RetriesFact{Attempts: s.Attempts, Where: st.where(s), Local: s.Reach == remote.ReachLocal, On: s.RetrySet()}
+			if fv := s.Attempts.field; fv != nil && fv.Pkg() == st.pass.Pkg {
+				if setters, zero := st.zeroDefault(fv); zero {
+					f.Setting, f.Setters = s.Attempts.Setting, setters
+				}
+			}
+			retries[at] = f
 			inner[at] = s
 		}
 	}
@@ -186,6 +199,54 @@ func (st *state) exportRetries() {
 			st.pass.ExportObjectFact(obj, f)
 		}
 	}
+}
+
+// zeroDefault reports whether the package leaves field fv at zero unless told otherwise: it
+// never stores a non-zero constant there. It returns the functions that store another value
+// there (an option, a setter), by full name.
+func (st *state) zeroDefault(fv *types.Var) (setters []string, zero bool) {
+	for _, v := range st.stores.Fields[fv] {
+		if k, ok := v.(*ssa.Const); ok {
+			if n, isInt := flow.IntConst(k); !isInt || n != 0 {
+				return nil, false
+			}
+			continue
+		}
+		if instr, ok := v.(ssa.Instruction); ok && instr.Parent() != nil {
+			setters = append(setters, setterName(instr.Parent()))
+		} else if p, ok := v.(*ssa.Parameter); ok {
+			setters = append(setters, setterName(p.Parent()))
+		}
+	}
+	return setters, true
+}
+
+// setterName names the function declaring fn (the option whose closure stores the value).
+func setterName(fn *ssa.Function) string {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	if obj, ok := fn.Object().(*types.Func); ok {
+		return funcKey(flow.ID(obj))
+	}
+	return fn.String()
+}
+
+// funcKey writes a function's identity as facts keep it: "pkg/path.Func", "pkg/path.T.Method".
+func funcKey(id flow.FuncID) string {
+	if id.Recv != "" {
+		return id.Pkg + "." + id.Recv + "." + id.Name
+	}
+	return id.Pkg + "." + id.Name
+}
+
+// Configures reports whether this package sets the setting a RetriesFact depends on: it
+// stores into that field, or calls one of its setters.
+func (r *Result) Configures(f *RetriesFact) bool {
+	if f.Setting == "" {
+		return true
+	}
+	return r.sets[f.Setting] || slices.ContainsFunc(f.Setters, func(s string) bool { return r.calls[s] })
 }
 
 // where describes a scope's position for facts: "retry loop at file.go:12".

@@ -2,7 +2,6 @@ package retryscope
 
 import (
 	"go/constant"
-	"go/token"
 	"go/types"
 	"strings"
 
@@ -149,7 +148,7 @@ func narrowed(fail *ssa.BasicBlock, call ssa.CallInstruction, l *loops.Loop, in 
 		}
 		if ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok {
 			cond := unNot(ifInstr.Cond)
-			negated := unNotCount(ifInstr.Cond)%2 == 1
+			negated := countNots(ifInstr.Cond)%2 == 1
 			if c, ok := cond.(*ssa.Call); ok && errorsPredicate(c) && len(c.Call.Args) == 2 && producer(c.Call.Args[0], in) == call {
 				match, other := b.Succs[0], b.Succs[1]
 				if negated {
@@ -204,7 +203,7 @@ func failuresOf(d decision) Failures {
 		}
 		// The statuses for which the branch takes the failure side: the condition (with its
 		// negations) is true on successor 0.
-		negated := unNotCount(ifInstr.Cond)%2 == 1
+		negated := countNots(ifInstr.Cond)%2 == 1
 		var on Failures
 		for _, probe := range []struct {
 			status int64
@@ -225,19 +224,6 @@ func failuresOf(d decision) Failures {
 		}
 	}
 	return AnyFailure // a policy's verdict, a bool the model cannot read
-}
-
-// unNotCount counts the logical negations around a condition.
-func unNotCount(v ssa.Value) int {
-	n := 0
-	for {
-		u, ok := v.(*ssa.UnOp)
-		if !ok || u.Op != token.NOT {
-			return n
-		}
-		n++
-		v = u.X
-	}
 }
 
 // transportTarget reports whether the target of errors.Is or errors.As names a failure of

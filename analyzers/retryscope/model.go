@@ -71,6 +71,10 @@ const (
 type Bound struct {
 	Kind BoundKind
 	N    int // attempts, when Kind is BoundConst
+	// Setting names the struct field a BoundVar loop compares its counter with
+	// ("pkg/path.MaxRetries"): the attempts are what the program sets there.
+	Setting string
+	field   *types.Var
 }
 
 func (b Bound) String() string {

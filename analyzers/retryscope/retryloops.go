@@ -551,6 +551,13 @@ func loopBound(fn *ssa.Function, l *loops.Loop, decisive ssa.CallInstruction) Bo
 			return Bound{Kind: BoundConst, N: n}
 		}
 		bound = Bound{Kind: BoundVar}
+		limit := cmp.Y
+		if changesInLoop(cmp.Y, l) {
+			limit = cmp.X
+		}
+		if fv := loadedField(limit); fv != nil && fv.Pkg() != nil {
+			bound.Setting, bound.field = fv.Pkg().Path()+"."+fv.Name(), fv
+		}
 	}
 	if bound.Kind == BoundNone && onceMore(fn, l) {
 		return Bound{Kind: BoundConst, N: 2}
@@ -559,6 +566,34 @@ func loopBound(fn *ssa.Function, l *loops.Loop, decisive ssa.CallInstruction) Bo
 		return Bound{Kind: BoundUnknown}
 	}
 	return bound
+}
+
+// loadedField returns the struct field whose value v is (a load of it, converted or with a
+// constant added: retries + 1), or nil.
+func loadedField(v ssa.Value) *types.Var {
+	for range 4 {
+		v = flow.Unwrap(v)
+		switch x := v.(type) {
+		case *ssa.BinOp:
+			if _, ok := flow.IntConst(x.Y); ok {
+				v = x.X
+				continue
+			}
+			if _, ok := flow.IntConst(x.X); ok {
+				v = x.Y
+				continue
+			}
+			return nil
+		case *ssa.UnOp:
+			if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL {
+				return flow.FieldVar(fa)
+			}
+			return nil
+		default:
+			return nil
+		}
+	}
+	return nil
 }
 
 // onceMore reports whether a flag lets the loop go round only once: a boolean that enters the

@@ -62,6 +62,9 @@ type Result struct {
 	// the waits on the failure's side). They are not retry scopes: they are not in Scopes.
 	Lifecycles []*Scope
 
+	sets  map[string]bool // fields the package stores into, as "pkg/path.Field" (Configures)
+	calls map[string]bool // functions the package calls, as funcKey writes them
+
 	reaches  map[*ssa.Function]*Scope             // a scope each function of the package holds or calls into
 	imported map[ssa.CallInstruction]*RetriesFact // calls of other packages' retrying functions
 	retries  map[*ssa.Function]*RetriesFact       // the package's functions that retry
@@ -177,6 +180,19 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 
 	st.stores = pass.ResultOf[ssapkg.Stores].(*flow.Stores)
+	st.res.sets, st.res.calls = make(map[string]bool), make(map[string]bool)
+	for fv := range st.stores.Fields {
+		if fv.Pkg() != nil {
+			st.res.sets[fv.Pkg().Path()+"."+fv.Name()] = true
+		}
+	}
+	for _, fn := range st.funcs {
+		for call := range flow.Calls(fn) {
+			if obj := flow.Callee(call.Common()); obj != nil && obj.Pkg() != nil {
+				st.res.calls[funcKey(flow.ID(obj))] = true
+			}
+		}
+	}
 	for _, fn := range st.funcs {
 		st.indexCreators(fn)
 		st.loopInfo[fn] = st.handWritten(fn)
