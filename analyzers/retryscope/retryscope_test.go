@@ -15,5 +15,5 @@ func TestScopes(t *testing.T) {
 	}
 	defer retryscope.Analyzer.Flags.Set("report", "false")
 	testdata, _ := filepath.Abs("../../testdata")
-	analysistest.Run(t, testdata, retryscope.Analyzer, "retryscope/...")
+	analysistest.Run(t, testdata, retryscope.Analyzer, "retryscope/...", "github.com/nats-io/nats.go/jetstream") // the library's own consumer
 }

@@ -84,6 +84,30 @@ func Consumes(fn *types.Func) bool {
 	if id.Name == "Recv" || id.Name == "RecvMsg" {
 		return grpcStream(fn)
 	}
+	return implementsConsumer(fn, id)
+}
+
+// implementsConsumer reports whether fn is the method of a type of the API's own package that
+// implements one of the package's consumer interfaces (jetstream's pullSubscription.Next, for
+// its MessagesContext): the library's implementation consumes as its interface does.
+func implementsConsumer(fn *types.Func, id flow.FuncID) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return false
+	}
+	for c := range consumers {
+		if c.Pkg != id.Pkg || c.Name != id.Name || c.Recv == id.Recv {
+			continue
+		}
+		obj, ok := fn.Pkg().Scope().Lookup(c.Recv).(*types.TypeName)
+		if !ok {
+			continue
+		}
+		iface, ok := obj.Type().Underlying().(*types.Interface)
+		if ok && types.Implements(sig.Recv().Type(), iface) {
+			return true
+		}
+	}
 	return false
 }
 

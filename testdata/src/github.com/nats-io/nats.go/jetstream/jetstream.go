@@ -47,3 +47,61 @@ type Consumer interface {
 type JetStream interface {
 	Consumer(ctx context.Context, stream string, consumer string) (Consumer, error)
 }
+
+type NextOpt interface{}
+
+// MessagesContext iterates over the messages of a consumer.
+type MessagesContext interface {
+	Next(opts ...NextOpt) (Msg, error)
+	Stop()
+}
+
+// pullSubscription is the package's own MessagesContext.
+type pullSubscription struct{ pending []Msg }
+
+func (s *pullSubscription) Next(opts ...NextOpt) (Msg, error) {
+	if len(s.pending) == 0 {
+		return nil, ErrNoMessages
+	}
+	m := s.pending[0]
+	s.pending = s.pending[1:]
+	return m, nil
+}
+
+func (s *pullSubscription) Stop() {}
+
+var ErrNoMessages = errorString("no messages")
+
+type errorString string
+
+func (e errorString) Error() string { return string(e) }
+
+// orderedSubscription resets its consumer when a message is missing and reads on: the
+// library's implementation consumes a source (its type is a MessagesContext), it does not
+// retry an operation.
+type orderedSubscription struct {
+	current *pullSubscription
+	resets  int
+}
+
+func (s *orderedSubscription) reset() error {
+	s.resets++
+	s.current = &pullSubscription{}
+	return nil
+}
+
+func (s *orderedSubscription) Next(opts ...NextOpt) (Msg, error) {
+	for {
+		msg, err := s.current.Next(opts...)
+		if err != nil {
+			if err := s.reset(); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if msg.Subject() == "" {
+			continue
+		}
+		return msg, nil
+	}
+}
