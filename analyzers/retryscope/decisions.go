@@ -349,26 +349,26 @@ func producer(v ssa.Value, in func(*ssa.BasicBlock) bool) ssa.CallInstruction {
 	return found
 }
 
+// rounds returns, for a hand-written scope (a loop, a range over a retry iterator), the blocks
+// whose tests can decide (in) and whether a block can lead to the next attempt (round).
+func (s *Scope) rounds() (in, round func(*ssa.BasicBlock) bool, ok bool) {
+	switch {
+	case (s.Kind == Loop || s.Kind == Goto) && s.Loop != nil && s.Fn != nil:
+		return s.Loop.Contains, s.Loop.CanRepeat, true
+	case s.Kind == Iterator && s.Fn != nil:
+		return func(*ssa.BasicBlock) bool { return true }, func(b *ssa.BasicBlock) bool { return reachesReturn(b, true) }, true
+	}
+	return nil, nil, false
+}
+
 // RetriesFailureOf reports whether the scope can go round after call fails. A hand-written
 // scope (a loop, a range over a retry iterator) whose every test of call's outcome leaves on
 // the failure side does not retry that call: it repeats it after successes (a long poll
 // reconnecting), and its failure ends the scope. True when the scope is not hand-written or
 // tests the call's outcome nowhere the model follows.
 func (s *Scope) RetriesFailureOf(call ssa.CallInstruction) bool {
-	var (
-		in    func(*ssa.BasicBlock) bool
-		round func(*ssa.BasicBlock) bool
-	)
-	switch {
-	case (s.Kind == Loop || s.Kind == Goto) && s.Loop != nil && s.Fn != nil:
-		in, round = s.Loop.Contains, s.Loop.CanRepeat
-	case s.Kind == Iterator && s.Fn != nil:
-		in = func(*ssa.BasicBlock) bool { return true }
-		round = func(b *ssa.BasicBlock) bool { return reachesReturn(b, true) }
-	default:
-		return true
-	}
-	if call.Parent() != s.Fn {
+	in, round, ok := s.rounds()
+	if !ok || call.Parent() != s.Fn {
 		return true
 	}
 	tested := false

@@ -59,20 +59,8 @@ func (f Failures) String() string {
 // own error, unless it names a transport failure). AnyFailure when the scope is not
 // hand-written, or does not test the call where the model follows it.
 func (s *Scope) RetriesOn(call ssa.CallInstruction) Failures {
-	var (
-		in    func(*ssa.BasicBlock) bool
-		round func(*ssa.BasicBlock) bool
-	)
-	switch {
-	case (s.Kind == Loop || s.Kind == Goto) && s.Loop != nil && s.Fn != nil:
-		in, round = s.Loop.Contains, s.Loop.CanRepeat
-	case s.Kind == Iterator && s.Fn != nil:
-		in = func(*ssa.BasicBlock) bool { return true }
-		round = func(b *ssa.BasicBlock) bool { return reachesReturn(b, true) }
-	default:
-		return AnyFailure
-	}
-	if call == nil || call.Parent() != s.Fn {
+	in, round, ok := s.rounds()
+	if !ok || call == nil || call.Parent() != s.Fn {
 		return AnyFailure
 	}
 	var on Failures
