@@ -46,7 +46,7 @@ func TestCustomBinary(t *testing.T) {
 		}
 		return string(out), code
 	}
-	const message = "rand.Text makes a new idempotency key (header \"Idempotency-Key\") on every attempt of retrylib.Do"
+	const message = "rand.Text makes a new idempotency key per attempt of retrylib.Do: retries cannot be deduplicated; move it out"
 
 	configure(`version: "2"
 linters:

@@ -14,6 +14,7 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/internal/edit"
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/report"
 	"github.com/idemlint/idemlint/analyzers/internal/syntax"
 	"github.com/idemlint/idemlint/analyzers/keys"
 	"github.com/idemlint/idemlint/analyzers/retryscope"
@@ -46,8 +47,15 @@ func (c *checker) checkRegistered() {
 		}
 		c.rep.Report(analysis.Diagnostic{
 			Pos: s.Node.Pos(), End: s.Node.End(),
-			Message: fmt.Sprintf("%s makes a new idempotency key (%s) on every call, and %s runs it again when it fails, so its retries cannot be deduplicated; derive the key from %s",
-				flow.Name(s.Func, c.pass.Pkg), f.What, s.Framework, s.IdentityHint()),
+			Message: report.Fit(
+				fmt.Sprintf("%s makes a new idempotency key on every call, and %s runs it again when it fails, so its retries cannot be deduplicated; derive the key from %s",
+					flow.Name(s.Func, c.pass.Pkg), s.Framework, s.IdentityHint()),
+				fmt.Sprintf("%s makes a new idempotency key per call, and %s retries it: retries cannot be deduplicated; derive it from %s",
+					flow.Name(s.Func, c.pass.Pkg), s.Framework, s.IdentityWhat()),
+				fmt.Sprintf("%s makes a new idempotency key per call, which %s retries; derive it from %s",
+					flow.Name(s.Func, c.pass.Pkg), s.Framework, s.IdentityWhat()),
+				fmt.Sprintf("%s: a new idempotency key per call, which %s retries; derive it from %s",
+					flow.Name(s.Func, c.pass.Pkg), s.Framework, s.IdentityWhat())),
 			Related: []analysis.RelatedInformation{{Pos: s.Node.Pos(), End: s.Node.End(), Message: "key made by " + f.Generator}},
 		})
 	}

@@ -95,8 +95,11 @@ func (c *checker) checkGeneration(g keys.Generation) {
 			scope = s
 		}
 	}
-	msg := fmt.Sprintf("%s makes a new idempotency key (%s) on every attempt of %s, so the server cannot deduplicate the retries",
-		g.Name, sinks[0].What, scope.Describe(c.pass.Pkg))
+	where := scope.Describe(c.pass.Pkg)
+	msg := report.Fit(
+		fmt.Sprintf("%s makes a new idempotency key on every attempt of %s, so the server cannot deduplicate the retries; move it out", g.Name, where),
+		fmt.Sprintf("%s makes a new idempotency key per attempt of %s: retries cannot be deduplicated; move it out", g.Name, where),
+		fmt.Sprintf("%s makes a new idempotency key per attempt of %s; move it out", g.Name, where))
 	// A framework runs the whole scope again: a key made anywhere in it, even inside a loop of
 	// its own, is new on every run; it must come from what the framework delivers again.
 	fw := frameworkScope(enclosing)
@@ -105,8 +108,12 @@ func (c *checker) checkGeneration(g keys.Generation) {
 	}
 	if fw != nil {
 		scope = fw
-		msg = fmt.Sprintf("%s makes a new idempotency key (%s) on every run of %s, so its retries cannot be deduplicated; derive it from %s",
-			g.Name, sinks[0].What, fw.Describe(c.pass.Pkg), fw.IdentityHint())
+		where, from := fw.Describe(c.pass.Pkg), fw.IdentityHint()
+		msg = report.Fit(
+			fmt.Sprintf("%s makes a new idempotency key on every run of %s, so its retries cannot be deduplicated; derive it from %s", g.Name, where, from),
+			fmt.Sprintf("%s makes a new idempotency key per run of %s: retries cannot be deduplicated; derive it from %s", g.Name, where, from),
+			fmt.Sprintf("%s makes a new idempotency key per run of %s; derive it from %s", g.Name, where, fw.IdentityWhat()),
+			fmt.Sprintf("%s makes a new idempotency key per run; derive it from %s", g.Name, fw.IdentityWhat()))
 	}
 	d := analysis.Diagnostic{Message: msg, Related: c.related(scope, &sinks[0], "")}
 	cur, ok := c.calls.At(g.Call.Pos())
@@ -137,14 +144,14 @@ func (c *checker) checkMint(call ssa.CallInstruction, f *keys.MintsFact) {
 		return
 	}
 	name := "the called function"
-	if obj := call.Common().Method; obj != nil {
-		name = obj.Name()
-	} else if callee != nil {
-		name = callee.Name()
+	if fn := flow.Callee(call.Common()); fn != nil {
+		name = flow.Name(fn, c.pass.Pkg)
 	}
 	d := analysis.Diagnostic{
-		Pos:     call.Pos(),
-		Message: fmt.Sprintf("%s makes a new idempotency key (%s) on every call, so every attempt of %s sends a different key", name, f.What, enclosing[0].Describe(c.pass.Pkg)),
+		Pos: call.Pos(),
+		Message: report.Fit(
+			fmt.Sprintf("%s makes a new idempotency key on every call, so every attempt of %s sends a different key; make it once, outside", name, enclosing[0].Describe(c.pass.Pkg)),
+			fmt.Sprintf("%s makes a new idempotency key per call: each attempt of %s sends a different one", name, enclosing[0].Describe(c.pass.Pkg))),
 		Related: c.related(enclosing[0], nil, "key made by "+f.Generator),
 	}
 	if cur, ok := c.calls.At(call.Pos()); ok {

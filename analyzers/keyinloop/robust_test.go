@@ -37,7 +37,7 @@ func TestRobustness(t *testing.T) {
 	for i := range 2000 {
 		fmt.Fprintf(&b, "\tfor a := 0; a < 3; a++ {\n")
 		if i%100 == 0 {
-			fmt.Fprintf(&b, "\t\tr.Header.Set(\"Idempotency-Key\", rand.Text()) // want `rand.Text makes a new idempotency key .header .Idempotency-Key.. on every attempt of the retry loop`\n")
+			fmt.Fprintf(&b, "\t\tr.Header.Set(\"Idempotency-Key\", rand.Text()) // want `rand.Text makes a new idempotency key per attempt of the retry loop: retries cannot be deduplicated`\n")
 		} else {
 			fmt.Fprintf(&b, "\t\tr.Header.Set(\"Idempotency-Key\", key)\n")
 		}
@@ -50,7 +50,7 @@ func TestRobustness(t *testing.T) {
 		fmt.Fprintf(&b, "%sfor i%d := 0; i%d < n; i%d++ {\n", strings.Repeat("\t", i+1), i, i, i)
 	}
 	in := strings.Repeat("\t", 151)
-	fmt.Fprintf(&b, "%sr.Header.Set(\"Idempotency-Key\", rand.Text()) // want `rand.Text makes a new idempotency key .header .Idempotency-Key.. on every attempt of the retry loop`\n%sif err := do(r); err == nil {\n%s\tbreak\n%s}\n", in, in, in, in)
+	fmt.Fprintf(&b, "%sr.Header.Set(\"Idempotency-Key\", rand.Text()) // want `rand.Text makes a new idempotency key per attempt of the retry loop: retries cannot be deduplicated`\n%sif err := do(r); err == nil {\n%s\tbreak\n%s}\n", in, in, in, in)
 	for i := 149; i >= 0; i-- {
 		fmt.Fprintf(&b, "%s}\n", strings.Repeat("\t", i+1))
 	}
@@ -79,7 +79,7 @@ func do(r *http.Request) error { return nil }
 
 func Send(r *http.Request) {
 	for a := 0; a < 3; a++ {
-		r.Header.Set("Idempotency-Key", rand.Text()) // want `+"`rand.Text makes a new idempotency key .header .Idempotency-Key.. on every attempt of the retry loop`"+`
+		r.Header.Set("Idempotency-Key", rand.Text()) // want `+"`rand.Text makes a new idempotency key per attempt of the retry loop: retries cannot be deduplicated`"+`
 		if err := do(r); err == nil {
 			return
 		}

@@ -177,24 +177,42 @@ func (c *checker) outer(anchor ssa.Instruction, inner *retryscope.Scope, self *s
 }
 
 func message(outer retryscope.Bound, inner layer, on retryscope.Failures) string {
-	tail := "; keep one layer"
+	const tail = "; keep one layer"
+	what := ""
 	if on != retryscope.AnyFailure && on&^retryscope.FailOther != 0 {
-		tail = " on " + (on &^ retryscope.FailOther).String() + tail // the failures that multiply
+		what = " on " + (on &^ retryscope.FailOther).String() // the failures that multiply
 	}
+	o, i, name := outer.N, inner.attempts.N, inner.name
 	switch {
 	case outer.Kind == retryscope.BoundConst && inner.attempts.Kind == retryscope.BoundConst:
-		return fmt.Sprintf("retries up to %d times around %s, which retries up to %d times: up to %d calls per request%s",
-			outer.N, inner.name, inner.attempts.N, outer.N*inner.attempts.N, tail)
+		return report.Fit(
+			fmt.Sprintf("retries up to %d times around %s, which retries up to %d times: up to %d calls per request%s%s", o, name, i, o*i, what, tail),
+			fmt.Sprintf("retries up to %d times around %s, which retries up to %d times: up to %d calls%s%s", o, name, i, o*i, what, tail),
+			fmt.Sprintf("%d attempts around %s, which makes %d each: up to %d calls%s%s", o, name, i, o*i, what, tail),
+			fmt.Sprintf("%d attempts around %s, which makes %d each: up to %d calls%s", o, name, i, o*i, tail))
 	case inner.attempts.Kind == retryscope.BoundNone:
-		return fmt.Sprintf("retries around %s, which retries with no attempt cap: unbounded calls per request%s", inner.name, tail)
+		return report.Fit(
+			fmt.Sprintf("retries around %s, which retries with no attempt cap: unbounded calls per request%s%s", name, what, tail),
+			fmt.Sprintf("retries around %s, which retries without a cap: unbounded calls%s%s", name, what, tail),
+			fmt.Sprintf("retries around %s, which retries without a cap: unbounded calls%s", name, tail))
 	case outer.Kind == retryscope.BoundNone:
-		return fmt.Sprintf("retries with no attempt cap around %s, which retries too: unbounded calls per request%s", inner.name, tail)
+		return report.Fit(
+			fmt.Sprintf("retries with no attempt cap around %s, which retries too: unbounded calls per request%s%s", name, what, tail),
+			fmt.Sprintf("retries without a cap around %s, which retries too: unbounded calls%s%s", name, what, tail),
+			fmt.Sprintf("retries without a cap around %s, which retries too: unbounded calls%s", name, tail))
 	case outer.Kind == retryscope.BoundConst:
-		return fmt.Sprintf("retries up to %d times around %s, which retries too: attempts multiply%s", outer.N, inner.name, tail)
+		return report.Fit(
+			fmt.Sprintf("retries up to %d times around %s, which retries too: attempts multiply%s%s", o, name, what, tail),
+			fmt.Sprintf("retries up to %d times around %s, which retries too: attempts multiply%s", o, name, tail),
+			fmt.Sprintf("%d attempts around %s, which retries too: attempts multiply%s", o, name, tail))
 	case inner.attempts.Kind == retryscope.BoundConst:
-		return fmt.Sprintf("retries around %s, which retries up to %d times: attempts multiply%s", inner.name, inner.attempts.N, tail)
+		return report.Fit(
+			fmt.Sprintf("retries around %s, which retries up to %d times: attempts multiply%s%s", name, i, what, tail),
+			fmt.Sprintf("retries around %s, which makes %d attempts: attempts multiply%s%s", name, i, what, tail))
 	}
-	return fmt.Sprintf("retries around %s, which retries too: attempts multiply%s", inner.name, tail)
+	return report.Fit(
+		fmt.Sprintf("retries around %s, which retries too: attempts multiply%s%s", name, what, tail),
+		fmt.Sprintf("retries around %s, which retries too%s", name, tail))
 }
 
 // name is how a message names an inner scope.

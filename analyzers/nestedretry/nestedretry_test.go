@@ -4,12 +4,11 @@ import (
 	"path/filepath"
 	"testing"
 
-	"golang.org/x/tools/go/analysis/analysistest"
-
+	"github.com/idemlint/idemlint/analyzers/internal/checktest"
 	"github.com/idemlint/idemlint/analyzers/nestedretry"
 )
 
 func TestNestedRetry(t *testing.T) {
 	testdata, _ := filepath.Abs("../../testdata")
-	analysistest.Run(t, testdata, nestedretry.Analyzer, "nestedretry/...")
+	checktest.Run(t, testdata, nestedretry.Analyzer, "nestedretry/...")
 }

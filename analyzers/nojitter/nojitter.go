@@ -121,7 +121,7 @@ func (c *checker) checkWait(s *retryscope.Scope) {
 	}
 	if handWritten(s) {
 		if s.Wait.Kind == retryscope.WaitNone {
-			c.report(s.Pos(), s, "%s goes round without waiting, so it hammers a dependency that is already failing", c.name(s))
+			c.report(s.Pos(), s, "%s goes round without waiting, so it hammers a dependency that is already failing; wait with jitter", c.name(s))
 			return
 		}
 		c.checkSleeps(s)
@@ -136,7 +136,7 @@ func (c *checker) checkWait(s *retryscope.Scope) {
 		}
 		c.rep.Report(d)
 	case retryscope.WaitNone:
-		c.report(c.settingPos(s, s.WaitSetting()), s, "%s retries without waiting, so it hammers a dependency that is already failing", c.name(s))
+		c.report(c.settingPos(s, s.WaitSetting()), s, "%s retries without waiting, so it hammers a dependency that is already failing; wait with jitter", c.name(s))
 	}
 }
 
@@ -170,12 +170,17 @@ func (c *checker) checkSleeps(s *retryscope.Scope) {
 
 func (c *checker) waitMessage(who string, kind retryscope.WaitKind, d ssa.Value) string {
 	if kind == retryscope.WaitBackoff {
-		return fmt.Sprintf("%s backs off without jitter, so clients that failed together retry together, in waves", who)
+		return report.Fit(
+			fmt.Sprintf("%s backs off without jitter, so clients that failed together retry together, in waves; add jitter", who),
+			fmt.Sprintf("%s backs off without jitter: clients that failed together retry in waves; add jitter", who))
 	}
+	wait := "a fixed delay"
 	if n, ok := flow.IntConst(d); ok && d != nil && typeis.Duration(d.Type()) && n > 0 {
-		return fmt.Sprintf("%s waits a fixed %s between attempts, so clients that failed together retry together", who, time.Duration(n))
+		wait = "a fixed " + time.Duration(n).String()
 	}
-	return fmt.Sprintf("%s waits a fixed delay between attempts, so clients that failed together retry together", who)
+	return report.Fit(
+		fmt.Sprintf("%s waits %s between attempts, so clients that failed together retry together; add jitter", who, wait),
+		fmt.Sprintf("%s waits %s: clients that failed together retry together; add jitter", who, wait))
 }
 
 // checkCap reports a scope that nothing bounds: no attempt count, no time limit, no context.
@@ -187,8 +192,11 @@ func (c *checker) checkCap(s *retryscope.Scope) {
 	if !handWritten(s) {
 		pos = c.settingPos(s, s.AttemptsSetting())
 	}
-	c.report(pos, s, "%s has no attempt cap and no deadline, so it retries for ever while the dependency is down; %s",
-		c.name(s), retryscope.CapHint(s))
+	who, hint := c.name(s), retryscope.CapHint(s)
+	c.rep.Report(analysis.Diagnostic{Pos: pos, Related: c.related(s), Message: report.Fit(
+		fmt.Sprintf("%s has no attempt cap and no deadline, so it retries for ever while the dependency is down; %s", who, hint),
+		fmt.Sprintf("%s retries for ever (no attempt cap, no deadline); %s", who, hint),
+		fmt.Sprintf("%s retries for ever: no attempt cap, no deadline", who))})
 }
 
 // checkDeadline reports a scope that ignores the context at hand.
@@ -200,8 +208,11 @@ func (c *checker) checkDeadline(s *retryscope.Scope) {
 	if ctx == "" || brief(s) {
 		return
 	}
-	c.report(s.Pos(), s, "%s does not observe %s, so its retries outlive the caller's deadline; %s",
-		c.name(s), ctx, retryscope.DeadlineHint(s, ctx))
+	who, hint := c.name(s), retryscope.DeadlineHint(s, ctx)
+	c.rep.Report(analysis.Diagnostic{Pos: s.Pos(), Related: c.related(s), Message: report.Fit(
+		fmt.Sprintf("%s does not observe %s, so its retries outlive the caller's deadline; %s", who, ctx, hint),
+		fmt.Sprintf("%s ignores %s, so its retries outlive the caller's deadline; %s", who, ctx, hint),
+		fmt.Sprintf("%s ignores %s: its retries outlive the caller; pass %s on", who, ctx, ctx))})
 }
 
 // localOnly reports whether every call the scope repeats that leaves the process goes to this

@@ -11,12 +11,10 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/internal/edit"
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/report"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 	"github.com/idemlint/idemlint/analyzers/remote"
 )
-
-// maxMessage is the length a message keeps within, where a shorter form says enough.
-const maxMessage = 120
 
 // Messages name the call, why nothing bounds it and what a stalled peer does to it, with one
 // piece of advice when there is a line-local one; where the client was built, where the
@@ -33,17 +31,20 @@ func (c *checker) reportClient(g *group) {
 	case n > 1:
 		others = fmt.Sprintf(" (and %d other calls)", n)
 	}
-	msg := fmt.Sprintf("%s has no %s, so a stalled server hangs %s, whose request has no deadline%s",
-		c.client(o), o.Field, c.name(first.Func), others)
-	if len(msg) > maxMessage {
-		msg = fmt.Sprintf("%s has no %s, so a stalled server hangs %s%s", c.client(o), o.Field, c.name(first.Func), others)
-	}
+	client, name := c.client(o), c.name(first.Func)
+	msg := report.Fit(
+		fmt.Sprintf("%s has no %s, so a stalled server hangs %s, whose request has no deadline%s; set %s", client, o.Field, name, others, o.Field),
+		fmt.Sprintf("%s has no %s, so a stalled server hangs %s%s; set %s", client, o.Field, name, others, o.Field),
+		fmt.Sprintf("%s has no %s, so a stalled server hangs %s%s", client, o.Field, name, others))
 	if g.byDefault {
 		// A library's default: its callers' contexts are all that bound the calls.
 		plain := *o
 		plain.Fallback = false
-		msg = fmt.Sprintf("%s has no %s by default, so %s%s can hang unless callers set deadlines",
-			c.client(&plain), o.Field, c.sender(first), others)
+		client, sender := c.client(&plain), c.sender(first)
+		msg = report.Fit(
+			fmt.Sprintf("%s has no %s by default, so %s%s can hang unless callers set deadlines; set a default %s", client, o.Field, sender, others, o.Field),
+			fmt.Sprintf("%s has no %s by default, so %s%s can hang; set a default %s", client, o.Field, sender, others, o.Field),
+			fmt.Sprintf("%s has no %s by default, so %s%s can hang unless callers set deadlines", client, o.Field, sender, others))
 	}
 	var rel related
 	for _, call := range g.calls {
@@ -98,9 +99,9 @@ func (c *checker) message(call *remote.Call) string {
 	switch {
 	case call.Via != nil && call.Via.Client != "" && t.Client != nil:
 		// The client handed to the function is the line to change.
-		return fmt.Sprintf("%s sends %s through %s (no %s)%s", name, request(t), c.client(t.Client), t.Client.Field, hangs)
+		return withFix(fmt.Sprintf("%s sends %s through %s (no %s)%s", name, request(t), c.client(t.Client), t.Client.Field, hangs), "set its "+t.Client.Field)
 	case call.Via != nil && t.Context.Kind == remote.NoContext:
-		msg := fmt.Sprintf("%s calls %s without a context%s", name, call.Via.Callee, hangs)
+		msg := withFix(fmt.Sprintf("%s calls %s without a context%s", name, call.Via.Callee, hangs), "make it take one")
 		if call.Via.Instead != "" {
 			msg = fmt.Sprintf("%s takes no context%s; use %s%s", name, hangs, call.Via.Instead, withContext(fn))
 		}
@@ -109,15 +110,17 @@ func (c *checker) message(call *remote.Call) string {
 		// The caller's context is at hand: the request is the line to change.
 		return fmt.Sprintf("%s's request has no context%s; make it with http.NewRequestWithContext and %s", name, hangs, contextParam(fn))
 	case call.Via != nil && call.Via.Request:
-		return fmt.Sprintf("%s passes a request without a deadline to %s%s", name, call.Via.Callee, hangs)
+		return withFix(fmt.Sprintf("%s passes a request without a deadline to %s%s", name, call.Via.Callee, hangs), "use context.WithTimeout")
 	case call.Via != nil:
-		return fmt.Sprintf("%s passes a context without a deadline to %s%s", name, call.Via.Callee, hangs)
+		return withFix(fmt.Sprintf("%s passes a context without a deadline to %s%s", name, call.Via.Callee, hangs), "use context.WithTimeout")
 	case call.Kind == remote.HTTP && t.Client != nil && t.Client.Kind == remote.Default && call.Func.Signature().Recv() == nil:
 		return fmt.Sprintf("%s uses http.DefaultClient (no timeout)%s; use a client with a Timeout", name, hangs)
 	case call.Kind == remote.HTTP && t.Client != nil:
-		return fmt.Sprintf("%s has no %s and %s%s", c.client(t.Client), t.Client.Field, theRequest(t), hangs)
+		return withFix(fmt.Sprintf("%s has no %s and %s%s", c.client(t.Client), t.Client.Field, theRequest(t), hangs), "set "+t.Client.Field)
+	case call.Kind == remote.HTTP && t.Context.Kind.Contextless():
+		return withFix(fmt.Sprintf("%s's %s%s", name, strings.TrimPrefix(theRequest(t), "the "), hangs), "make it with http.NewRequestWithContext")
 	case call.Kind == remote.HTTP:
-		return fmt.Sprintf("%s's %s%s", name, strings.TrimPrefix(theRequest(t), "the "), hangs)
+		return withFix(fmt.Sprintf("%s's %s%s", name, strings.TrimPrefix(theRequest(t), "the "), hangs), "use context.WithTimeout")
 	case call.Kind == remote.Dial:
 		return c.dialMessage(call, hangs)
 	case t.Context.Kind == remote.NoContext: // SQL
@@ -138,11 +141,11 @@ func (c *checker) dialMessage(call *remote.Call, hangs string) string {
 	case id.Pkg == grpcPkg:
 		return fmt.Sprintf("%s with WithBlock waits with no deadline%s; use grpc.NewClient", c.name(call.Func), hangs)
 	case t.Client != nil && t.Context.Kind == remote.NoContext:
-		return fmt.Sprintf("%s without a Timeout dials without a context%s", t.Client.Type, hangs)
+		return withFix(fmt.Sprintf("%s without a Timeout dials without a context%s", t.Client.Type, hangs), "set its Timeout")
 	case t.Client != nil:
-		return fmt.Sprintf("%s without a Timeout gets a context without a deadline%s", t.Client.Type, hangs)
+		return withFix(fmt.Sprintf("%s without a Timeout gets a context without a deadline%s", t.Client.Type, hangs), "set its Timeout")
 	case id == flow.FuncID{Pkg: "net", Name: "DialTimeout"}:
-		return "net.DialTimeout with a zero timeout has none" + hangs
+		return withFix("net.DialTimeout with a zero timeout has none"+hangs, "pass a timeout")
 	}
 	// With a context at hand, the caller's deadline is the one to use.
 	advice := "use a net.Dialer with a Timeout"
@@ -162,6 +165,11 @@ const (
 	grpcPkg = "google.golang.org/grpc"
 	tlsPkg  = "crypto/tls"
 )
+
+// withFix ends msg with "; " and fix when the whole fits in a message.
+func withFix(msg, fix string) string {
+	return report.Fit(msg+"; "+fix, msg)
+}
 
 // consequence says what a stalled peer does to the call.
 func consequence(call *remote.Call) string {

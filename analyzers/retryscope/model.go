@@ -360,3 +360,10 @@ func (s *Scope) IdentityHint() string {
 	}
 	return "what the " + s.Framework + " delivery keeps across runs"
 }
+
+// IdentityWhat is IdentityHint without the variable it can be read from: "the workflow and
+// activity IDs".
+func (s *Scope) IdentityWhat() string {
+	what, _, _ := strings.Cut(s.IdentityHint(), " (")
+	return what
+}

@@ -332,20 +332,32 @@ func (c *checker) report(o *op, s *retryscope.Scope) {
 	if s.Kind.FromFramework() {
 		// Nothing runs before the first run to make a key in: it must come from what the
 		// framework delivers again with the same identity.
-		d.Message = fmt.Sprintf("%s is sent without an idempotency key on every run of %s, so %s's retries can repeat its effect; derive one from %s",
-			o.what, s.Describe(c.pass.Pkg), s.Framework, s.IdentityHint())
+		d.Message = report.Fit(
+			fmt.Sprintf("%s is sent without an idempotency key on every run of %s, so %s's retries can repeat its effect; derive one from %s",
+				o.what, s.Describe(c.pass.Pkg), s.Framework, s.IdentityHint()),
+			fmt.Sprintf("%s is sent without an idempotency key per run of %s, so retries can repeat it; derive one from %s",
+				o.what, s.Describe(c.pass.Pkg), s.IdentityWhat()),
+			fmt.Sprintf("%s is sent without an idempotency key, so %s's retries can repeat it; derive one from %s",
+				o.what, s.Framework, s.IdentityWhat()),
+			fmt.Sprintf("%s has no idempotency key, so %s's retries can repeat it; derive one from %s",
+				o.what, s.Framework, s.IdentityWhat()),
+			fmt.Sprintf("%s has no idempotency key, so retries can repeat it; derive one from %s",
+				o.what, s.IdentityWhat()))
 		c.rep.Report(d)
 		return
 	}
-	msg := fmt.Sprintf("%s is retried without an idempotency key, so a retry after a timeout can repeat its effect", o.what)
-	if fix, ok := c.fix(o, s); ok {
-		d.SuggestedFixes = []analysis.SuggestedFix{fix}
-	} else if o.via != "" {
-		msg += "; " + o.via + " must send one made before the retries"
-	} else {
-		msg += "; add one made before the retries"
+	fix := "; send one made before the retries"
+	if o.via != "" {
+		fix = "; " + o.via + " must send one made before the retries"
 	}
-	d.Message = msg
+	if f, ok := c.fix(o, s); ok {
+		d.SuggestedFixes = []analysis.SuggestedFix{f}
+	}
+	d.Message = report.Fit(
+		fmt.Sprintf("%s is retried without an idempotency key, so a retry after a timeout can repeat its effect%s", o.what, fix),
+		fmt.Sprintf("%s is retried without an idempotency key, so a retry can repeat it%s", o.what, fix),
+		fmt.Sprintf("%s is retried with no idempotency key%s", o.what, fix),
+		fmt.Sprintf("%s is retried without an idempotency key, so a retry after a timeout can repeat its effect", o.what))
 	c.rep.Report(d)
 }
 

@@ -39,7 +39,7 @@ func TestMain(m *testing.M) {
 }
 
 const (
-	message = `rand.Text makes a new idempotency key (header "Idempotency-Key") on every attempt of retrylib.Do, so the server cannot deduplicate the retries`
+	message = `rand.Text makes a new idempotency key per attempt of retrylib.Do: retries cannot be deduplicated; move it out`
 	want    = `payments/payments.go:18:10: keyinloop: ` + message
 	// wantRelated are the places the finding involves, printed below it as go vet does.
 	wantRelated = "payments/payments.go:17:9: \tretry callback\npayments/payments.go:23:17: \tsent as header \"Idempotency-Key\"\n"

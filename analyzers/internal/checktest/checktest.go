@@ -5,11 +5,14 @@
 package checktest
 
 import (
+	"fmt"
 	"go/format"
 	"go/token"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -23,10 +26,14 @@ import (
 // type-checks every package that has golden files with those files in place of the originals.
 func Run(t *testing.T, testdata string, a *analysis.Analyzer, patterns ...string) []*analysistest.Result {
 	t.Helper()
+	if os.Getenv("IDEMLINT_UPDATE_RELATED") != "" || os.Getenv("IDEMLINT_UPDATE_WANTS") != "" {
+		updateRelated(t, analysistest.Run(t, testdata, a, patterns...), os.Getenv("IDEMLINT_UPDATE_WANTS") != "")
+	}
 	if os.Getenv("IDEMLINT_UPDATE_GOLDEN") != "" {
 		updateGoldens(t, analysistest.Run(t, testdata, a, patterns...))
 	}
 	results := analysistest.RunWithSuggestedFixes(t, testdata, a, patterns...)
+	CheckRelated(t, results)
 	dirs := make(map[string]bool)
 	for _, r := range results {
 		for _, f := range r.Pass.Files {
@@ -148,4 +155,95 @@ func fileOf(fset *token.FileSet, name string) *token.File {
 		return found == nil
 	})
 	return found
+}
+
+// updateRelated writes the "related" comment of every diagnostic's line from its Related
+// positions (for IDEMLINT_UPDATE_RELATED=1 go test), removing those of lines without any; with
+// wants (IDEMLINT_UPDATE_WANTS=1), it also rewrites the line's expected messages as the
+// messages reported there, quoted, keeping its expectations of facts.
+func updateRelated(t *testing.T, results []*analysistest.Result, wants bool) {
+	t.Helper()
+	type key struct {
+		file string
+		line int
+	}
+	rel := make(map[key][]string)
+	msgs := make(map[key][]string)
+	files := make(map[string]bool)
+	seen := make(map[string]bool)
+	for _, r := range results {
+		fset := r.Pass.Fset
+		for _, f := range r.Pass.Files {
+			files[fset.File(f.Pos()).Name()] = true
+		}
+		for _, d := range r.Diagnostics {
+			p := fset.Position(d.Pos)
+			k := key{p.Filename, p.Line}
+			if seen[fmt.Sprint(p, d.Message)] {
+				continue // the same package analysed again with its tests
+			}
+			seen[fmt.Sprint(p, d.Message)] = true
+			var qs []string
+			for _, ri := range d.Related {
+				rp := fset.Position(ri.Pos)
+				qs = append(qs, strconv.Quote(fmt.Sprintf("%s:%d: %s", filepath.Base(rp.Filename), rp.Line, ri.Message)))
+			}
+			rel[k] = append(rel[k], qs...)
+			msgs[k] = append(msgs[k], d.Message)
+		}
+	}
+	for name := range files {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(string(src), "\n")
+		for i, l := range lines {
+			code, comment, hasWant := strings.Cut(l, " // want")
+			if i := strings.Index(code, " // related "); i >= 0 {
+				code = code[:i]
+			}
+			qs := rel[key{name, i + 1}]
+			if len(qs) > 0 {
+				code += " // related " + strings.Join(qs, " ")
+			}
+			if wants && (hasWant || len(msgs[key{name, i + 1}]) > 0) {
+				comment = rewriteWant(comment, msgs[key{name, i + 1}])
+				hasWant = comment != ""
+			}
+			if hasWant {
+				code += " // want" + comment
+			}
+			lines[i] = code
+		}
+		if err := os.WriteFile(name, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// wantToken is one expectation of a want comment: a fact's (name:"re") or a message's ("re").
+var wantToken = regexp.MustCompile("(\\w+:)?(`[^`]*`|\"(?:[^\"\\\\]|\\\\.)*\")")
+
+// rewriteWant returns the text after "// want" with its message expectations replaced by
+// msgs, quoted as exact patterns, and its fact expectations kept.
+func rewriteWant(comment string, msgs []string) string {
+	var out []string
+	for _, m := range wantToken.FindAllStringSubmatch(comment, -1) {
+		if m[1] != "" {
+			out = append(out, m[0])
+		}
+	}
+	for _, msg := range msgs {
+		q := regexp.QuoteMeta(msg)
+		if strings.Contains(q, "`") {
+			out = append(out, strconv.Quote(q))
+		} else {
+			out = append(out, "`"+q+"`")
+		}
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return " " + strings.Join(out, " ")
 }

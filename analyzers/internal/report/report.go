@@ -311,3 +311,18 @@ func (r *Reporter) Report(d analysis.Diagnostic) {
 func (r *Reporter) Reportf(pos, end token.Pos, format string, args ...any) {
 	r.Report(analysis.Diagnostic{Pos: pos, End: end, Message: fmt.Sprintf(format, args...)})
 }
+
+// MaxMessage is the length a diagnostic's message keeps within: it must read on one line of a
+// terminal or an editor's hover.
+const MaxMessage = 120
+
+// Fit returns the first of variants (a message from its fullest wording to its shortest) that
+// keeps within MaxMessage, or the last one.
+func Fit(variants ...string) string {
+	for _, v := range variants {
+		if len(v) <= MaxMessage {
+			return v
+		}
+	}
+	return variants[len(variants)-1]
+}

@@ -34,7 +34,7 @@ func (s *Shipping) Cancel(ctx context.Context, bookingID string) error {
 	if err != nil {
 		return err
 	}
-	req.Header.Set("Idempotency-Key", uuid.NewString()) // want `uuid\.NewString makes a new idempotency key \(header "Idempotency-Key"\) on every run of the activity Shipping\.Cancel, so its retries cannot be deduplicated; derive it from the workflow and activity IDs`
+	req.Header.Set("Idempotency-Key", uuid.NewString()) // related "activitylib.go:31: workflow activity" "activitylib.go:37: sent as header \"Idempotency-Key\"" // want `uuid\.NewString makes a new idempotency key per run; derive it from the workflow and activity IDs`
 	_, err = s.HTTP.Do(req)
 	return err
 }

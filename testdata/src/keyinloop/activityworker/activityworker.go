@@ -13,7 +13,7 @@ import (
 
 func Run(c client.Client) error {
 	w := worker.New(c, "shipping", worker.Options{})
-	w.RegisterActivity(&activitylib.Shipping{HTTP: &http.Client{Timeout: 5 * time.Second}}) // want `Shipping\.Book makes a new idempotency key \(header "Idempotency-Key"\) on every call, and Temporal runs it again when it fails, so its retries cannot be deduplicated; derive the key from the workflow and activity IDs \(activity\.GetInfo\(ctx\)\)`
-	w.RegisterActivity(activitylib.Label)                                                   // want `activitylib\.Label makes a new idempotency key`
+	w.RegisterActivity(&activitylib.Shipping{HTTP: &http.Client{Timeout: 5 * time.Second}}) // related "activityworker.go:16: key made by uuid.NewString at activitylib.go:21" // want `Shipping\.Book makes a new idempotency key per call, which Temporal retries; derive it from the workflow and activity IDs`
+	w.RegisterActivity(activitylib.Label)                                                   // related "activityworker.go:17: key made by uuid.NewString at activitylib.go:48" // want `activitylib\.Label: a new idempotency key per call, which Temporal retries; derive it from the workflow and activity IDs`
 	return w.Run(worker.InterruptCh())
 }

@@ -64,7 +64,7 @@ func (c *Client) Transfer(ctx context.Context, from, to string, amount int64) er
 		}
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 		req.Header.Set("Authorization", "Bearer "+c.token)
-		id, err := uuid.NewRandom() // want `uuid.NewRandom makes a new idempotency key \(header "Idempotency-Key"\) on every attempt of withRetry, so the server cannot deduplicate the retries`
+		id, err := uuid.NewRandom() // related "helpers.go:60: retry callback" "helpers.go:71: sent as header \"Idempotency-Key\"" // want `uuid\.NewRandom makes a new idempotency key per attempt of withRetry: retries cannot be deduplicated; move it out`
 		if err != nil {
 			return fmt.Errorf("transfer key: %w", err)
 		}
@@ -89,7 +89,7 @@ loop:
 			return err
 		}
 		req.Header.Set("Authorization", "Bearer "+c.token)
-		req.Header.Set("Idempotency-Key", uuid.NewString()) // want `uuid.NewString makes a new idempotency key \(header "Idempotency-Key"\) on every attempt of the loop over tries`
+		req.Header.Set("Idempotency-Key", uuid.NewString()) // related "helpers.go:86: retry iterator loop" "helpers.go:92: sent as header \"Idempotency-Key\"" // want `uuid\.NewString makes a new idempotency key per attempt of the loop over tries; move it out`
 		resp, err := c.http.Do(req)
 		if err != nil {
 			log.Printf("subscribe: attempt %d: %v", attempt, err)

@@ -48,7 +48,7 @@ func (c *Client) ChargeRetryGo(ctx context.Context, body []byte) (*Charge, error
 		if err != nil {
 			return retrygo.Unrecoverable(err)
 		}
-		req.Header.Set("Idempotency-Key", uuid.NewString()) // want `uuid.NewString makes a new idempotency key \(header "Idempotency-Key"\) on every attempt of retry.Do, so the server cannot deduplicate the retries`
+		req.Header.Set("Idempotency-Key", uuid.NewString()) // related "libs.go:46: retry callback" "libs.go:51: sent as header \"Idempotency-Key\"" // want `uuid\.NewString makes a new idempotency key per attempt of retry\.Do: retries cannot be deduplicated; move it out`
 		req.Header.Set("X-Client", "shop")
 		resp, err := c.http.Do(req)
 		if err != nil {
@@ -73,7 +73,7 @@ func (c *Client) ChargeBackoffV4(ctx context.Context, body []byte) error {
 		if err != nil {
 			return backoff4.Permanent(err)
 		}
-		key := ksuid.New().String() // want `ksuid.New makes a new idempotency key \(header "Idempotency-Key"\) on every attempt of backoff.Retry`
+		key := ksuid.New().String() // related "libs.go:85: retry callback" "libs.go:77: sent as header \"Idempotency-Key\"" // want `ksuid\.New makes a new idempotency key per attempt of backoff\.Retry: retries cannot be deduplicated; move it out`
 		req.Header.Set("Idempotency-Key", key)
 		resp, err := c.http.Do(req)
 		if err != nil {
@@ -91,7 +91,7 @@ func (c *Client) ChargeBackoffV5(ctx context.Context, body []byte) (*Charge, err
 		if err != nil {
 			return nil, backoff5.Permanent(err)
 		}
-		req.Header.Set("Idempotency-Key", ulid.Make().String()) // want `ulid.Make makes a new idempotency key \(header "Idempotency-Key"\) on every attempt of backoff.Retry`
+		req.Header.Set("Idempotency-Key", ulid.Make().String()) // related "libs.go:89: retry callback" "libs.go:94: sent as header \"Idempotency-Key\"" // want `ulid\.Make makes a new idempotency key per attempt of backoff\.Retry: retries cannot be deduplicated; move it out`
 		resp, err := c.http.Do(req)
 		if err != nil {
 			return nil, err
@@ -115,7 +115,7 @@ func (c *Client) ChargeSethvargo(ctx context.Context, body []byte) error {
 		if err != nil {
 			return err
 		}
-		id := gofrs.Must(gofrs.NewV4()) // want `uuid.NewV4 makes a new idempotency key \(header "Idempotency-Key"\) on every attempt of retry.Do`
+		id := gofrs.Must(gofrs.NewV4()) // related "libs.go:113: retry callback" "libs.go:119: sent as header \"Idempotency-Key\"" // want `uuid\.NewV4 makes a new idempotency key per attempt of retry\.Do: retries cannot be deduplicated; move it out`
 		req.Header.Set("Idempotency-Key", id.String())
 		resp, err := c.http.Do(req)
 		if err != nil {
@@ -137,7 +137,7 @@ func (c *Client) ChargeK8s(ctx context.Context, body []byte) error {
 		if err != nil {
 			return err
 		}
-		req.Header.Set("Idempotency-Key", uuid.NewString()) // want `uuid.NewString makes a new idempotency key \(header "Idempotency-Key"\) on every attempt of retry.OnError`
+		req.Header.Set("Idempotency-Key", uuid.NewString()) // related "libs.go:135: retry callback" "libs.go:140: sent as header \"Idempotency-Key\"" // want `uuid\.NewString makes a new idempotency key per attempt of retry\.OnError: retries cannot be deduplicated; move it out`
 		resp, err := c.http.Do(req)
 		if err != nil {
 			return fmt.Errorf("%w: %v", errRetryable, err)
@@ -153,7 +153,7 @@ func (c *Client) ChargeK8sWait(ctx context.Context, body []byte) error {
 		if err != nil {
 			return false, err
 		}
-		req.Header.Set("Idempotency-Key", uuid.NewString()) // want `uuid.NewString makes a new idempotency key \(header "Idempotency-Key"\) on every attempt of wait.ExponentialBackoffWithContext`
+		req.Header.Set("Idempotency-Key", uuid.NewString()) // related "libs.go:151: retry callback" "libs.go:156: sent as header \"Idempotency-Key\"" // want `uuid\.NewString makes a new idempotency key per attempt of wait\.ExponentialBackoffWithContext; move it out`
 		resp, err := c.http.Do(req)
 		if err != nil {
 			log.Printf("charge: %v", err)
@@ -174,7 +174,7 @@ func (c *Client) ChargeFailsafe(ctx context.Context, body []byte) error {
 		if err != nil {
 			return err
 		}
-		req.Header.Set("Idempotency-Key", uuid.NewString()) // want `uuid.NewString makes a new idempotency key \(header "Idempotency-Key"\) on every attempt of failsafe.Run`
+		req.Header.Set("Idempotency-Key", uuid.NewString()) // related "libs.go:172: retry callback" "libs.go:177: sent as header \"Idempotency-Key\"" // want `uuid\.NewString makes a new idempotency key per attempt of failsafe\.Run: retries cannot be deduplicated; move it out`
 		resp, err := c.http.Do(req)
 		if err != nil {
 			return err
@@ -190,7 +190,7 @@ func (c *Client) ChargeGax(ctx context.Context, body []byte, opts ...gax.CallOpt
 		if err != nil {
 			return err
 		}
-		req.Header.Set("Idempotency-Key", uuid.NewString()) // want `uuid.NewString makes a new idempotency key \(header "Idempotency-Key"\) on every attempt of gax.Invoke`
+		req.Header.Set("Idempotency-Key", uuid.NewString()) // related "libs.go:188: retry callback" "libs.go:193: sent as header \"Idempotency-Key\"" // want `uuid\.NewString makes a new idempotency key per attempt of gax\.Invoke: retries cannot be deduplicated; move it out`
 		resp, err := c.http.Do(req)
 		if err != nil {
 			return err
@@ -206,7 +206,7 @@ func (c *Client) ChargeRuntime(ctx context.Context, body []byte) (*Charge, error
 		if err != nil {
 			return nil, err
 		}
-		req.Header.Set("Idempotency-Key", uuid.NewString()) // want `uuid.NewString makes a new idempotency key \(header "Idempotency-Key"\) on every attempt of retry.DoValue`
+		req.Header.Set("Idempotency-Key", uuid.NewString()) // related "libs.go:204: retry callback" "libs.go:209: sent as header \"Idempotency-Key\"" // want `uuid\.NewString makes a new idempotency key per attempt of retry\.DoValue: retries cannot be deduplicated; move it out`
 		resp, err := c.http.Do(req)
 		if err != nil {
 			return nil, err
@@ -229,7 +229,7 @@ func ChargeStripe(ctx context.Context, amount int64, customer *string) (*stripe.
 		if customer != nil {
 			params.Currency = stripe.String("usd")
 		}
-		params.SetIdempotencyKey(uuid.NewString()) // want `uuid.NewString makes a new idempotency key \(SetIdempotencyKey\) on every attempt of retry.Do`
+		params.SetIdempotencyKey(uuid.NewString()) // related "libs.go:227: retry callback" "libs.go:232: sent as SetIdempotencyKey" // want `uuid\.NewString makes a new idempotency key per attempt of retry\.Do: retries cannot be deduplicated; move it out`
 		var err error
 		pi, err = paymentintent.New(params)
 		return err

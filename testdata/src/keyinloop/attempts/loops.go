@@ -34,7 +34,7 @@ func (c *Client) CreateCharge(ctx context.Context, amount int64) (*Charge, error
 		}
 		req.Header.Set("Authorization", "Bearer "+c.token)
 		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Idempotency-Key", uuid.NewString()) // want `uuid.NewString makes a new idempotency key \(header "Idempotency-Key"\) on every attempt of the retry loop, so the server cannot deduplicate the retries`
+		req.Header.Set("Idempotency-Key", uuid.NewString()) // related "loops.go:30: retry loop" "loops.go:37: sent as header \"Idempotency-Key\"" // want `uuid\.NewString makes a new idempotency key per attempt of the retry loop: retries cannot be deduplicated; move it out`
 		req.Header.Set("User-Agent", "shop/1.0")
 		resp, err := c.http.Do(req)
 		if err != nil {
@@ -75,7 +75,7 @@ func (c *Client) Refund(ctx context.Context, chargeID string) error {
 attempts:
 	for attempt := range c.maxAttempts {
 		var raw [16]byte
-		if _, err := rand.Read(raw[:]); err != nil { // want `rand.Read makes a new idempotency key \(header "Idempotency-Key"\) on every attempt of the retry loop`
+		if _, err := rand.Read(raw[:]); err != nil { // related "loops.go:76: retry loop" "loops.go:86: sent as header \"Idempotency-Key\"" // want `rand\.Read makes a new idempotency key per attempt of the retry loop: retries cannot be deduplicated; move it out`
 			return fmt.Errorf("refund key: %w", err)
 		}
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.baseURL+"/v1/refunds?charge="+chargeID, nil)
@@ -121,7 +121,7 @@ func (c *Client) Payout(ctx context.Context, amount int64) error {
 	var lastErr error
 	for attempt := 0; attempt < 4; attempt++ {
 		buf := make([]byte, 18)
-		if _, err := io.ReadFull(rand.Reader, buf); err != nil { // want `rand.Reader makes a new idempotency key \(field Key\) on every attempt of the retry loop`
+		if _, err := io.ReadFull(rand.Reader, buf); err != nil { // related "loops.go:122: retry loop" "loops.go:127: sent as field Key" // want `rand\.Reader makes a new idempotency key per attempt of the retry loop: retries cannot be deduplicated; move it out`
 			return err
 		}
 		payload, err := json.Marshal(payoutBody{Amount: amount, Key: base64.RawURLEncoding.EncodeToString(buf)})
@@ -153,7 +153,7 @@ func (c *Client) Capture(ctx context.Context, chargeID string) error {
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {
 		b := make([]byte, 16)
-		if _, rerr := rand.Reader.Read(b); rerr != nil { // want `rand.Reader makes a new idempotency key \(header "Idempotency-Key"\) on every attempt of the retry loop`
+		if _, rerr := rand.Reader.Read(b); rerr != nil { // related "loops.go:154: retry loop" "loops.go:164: sent as header \"Idempotency-Key\"" // want `rand\.Reader makes a new idempotency key per attempt of the retry loop: retries cannot be deduplicated; move it out`
 			return rerr
 		}
 		var req *http.Request
@@ -185,7 +185,7 @@ again:
 		return err
 	}
 	req.Header.Set("Authorization", "Bearer "+c.token)
-	key := uuid.NewString() // want `uuid.NewString makes a new idempotency key \(header "Idempotency-Key"\) on every attempt of the goto retry loop`
+	key := uuid.NewString() // related "loops.go:182: goto retry loop" "loops.go:189: sent as header \"Idempotency-Key\"" // want `uuid\.NewString makes a new idempotency key per attempt of the goto retry loop; move it out`
 	req.Header.Set("Idempotency-Key", key)
 	resp, err := c.http.Do(req)
 	if err != nil {
@@ -207,7 +207,7 @@ func (c *Client) sendInvoice(ctx context.Context, invoiceID string, left int) er
 		return err
 	}
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Idempotency-Key", "inv-"+uuid.NewString()) // want `uuid.NewString makes a new idempotency key \(header "Idempotency-Key"\) on every attempt of the retrying function sendInvoice`
+	req.Header.Set("Idempotency-Key", "inv-"+uuid.NewString()) // related "loops.go:204: retrying recursion" "loops.go:210: sent as header \"Idempotency-Key\"" // want `uuid\.NewString makes a new idempotency key per attempt of the retrying function sendInvoice; move it out`
 	resp, err := c.http.Do(req)
 	if err != nil {
 		if left > 0 {

@@ -41,7 +41,7 @@ type entry struct {
 func PostEntry(ctx context.Context, l ledger, account string, amount int64) error {
 	var err error
 	for attempt := 0; attempt < 5; attempt++ {
-		md := metadata.Pairs("authorization", "Bearer t", "idempotency-key", uuid.NewString(), "x-request-id", uuid.NewString()) // want `uuid.NewString makes a new idempotency key \(gRPC metadata "idempotency-key"\) on every attempt of the retry loop`
+		md := metadata.Pairs("authorization", "Bearer t", "idempotency-key", uuid.NewString(), "x-request-id", uuid.NewString()) // related "sinks.go:43: retry loop" "sinks.go:44: sent as gRPC metadata \"idempotency-key\"" // want `uuid\.NewString makes a new idempotency key per attempt of the retry loop: retries cannot be deduplicated; move it out`
 		if err = l.Post(metadata.NewOutgoingContext(ctx, md), account, amount); err == nil {
 			return nil
 		}
@@ -59,7 +59,7 @@ func (c *Client) TransferJSON(ctx context.Context, from, to string, amount int64
 	var lastErr error
 	for attempt := 0; attempt < 4; attempt++ {
 		tb := transferBody{From: from, To: to, Amount: amount}
-		tb.IdempotencyKey = "tr_" + strconv.FormatInt(time.Now().UnixNano(), 36) // want `time.Now makes a new idempotency key \(field IdempotencyKey\) on every attempt of the retry loop`
+		tb.IdempotencyKey = "tr_" + strconv.FormatInt(time.Now().UnixNano(), 36) // related "sinks.go:60: retry loop" "sinks.go:62: sent as field IdempotencyKey" // want `time\.Now makes a new idempotency key per attempt of the retry loop: retries cannot be deduplicated; move it out`
 		body, err := json.Marshal(tb)
 		if err != nil {
 			return err
@@ -87,7 +87,7 @@ func (c *Client) TransferJSON(ctx context.Context, from, to string, amount int64
 func (c *Client) BookEntry(ctx context.Context, account string) error {
 	var lastErr error
 	for attempt := 0; attempt < 4; attempt++ {
-		token, err := uuid.NewV7() // want `uuid.NewV7 makes a new idempotency key \(field Token\) on every attempt of the retry loop`
+		token, err := uuid.NewV7() // related "sinks.go:89: retry loop" "sinks.go:94: sent as field Token" // want `uuid\.NewV7 makes a new idempotency key per attempt of the retry loop: retries cannot be deduplicated; move it out`
 		if err != nil {
 			return err
 		}
@@ -112,7 +112,7 @@ func (c *Client) BookEntry(ctx context.Context, account string) error {
 func (c *Client) Hold(ctx context.Context, account string, amount int64) error {
 	var lastErr error
 	for attempt := 0; attempt < 4; attempt++ {
-		payload := map[string]any{"account": account, "amount": amount, "idempotency_key": uuid.NewString()} // want `uuid.NewString makes a new idempotency key \(map key "idempotency_key"\) on every attempt of the retry loop`
+		payload := map[string]any{"account": account, "amount": amount, "idempotency_key": uuid.NewString()} // related "sinks.go:114: retry loop" "sinks.go:115: sent as map key \"idempotency_key\"" // want `uuid\.NewString makes a new idempotency key per attempt of the retry loop: retries cannot be deduplicated; move it out`
 		body, err := json.Marshal(payload)
 		if err != nil {
 			return err
@@ -139,7 +139,7 @@ func LaunchInstance(ctx context.Context, c *ec2.Client, image string) (*ec2.RunI
 		if image == "" {
 			return nil, errors.New("no image")
 		}
-		in.ClientToken = aws.String(fmt.Sprintf("launch-%s", uuid.NewString())) // want `uuid.NewString makes a new idempotency key \(field ClientToken\) on every attempt of the retry loop`
+		in.ClientToken = aws.String(fmt.Sprintf("launch-%s", uuid.NewString())) // related "sinks.go:137: retry loop" "sinks.go:142: sent as field ClientToken" // want `uuid\.NewString makes a new idempotency key per attempt of the retry loop: retries cannot be deduplicated; move it out`
 		out, err := c.RunInstances(ctx, in)
 		if err == nil {
 			return out, nil
@@ -157,7 +157,7 @@ func RestyCharge(ctx context.Context, rc *resty.Client, amount int64) error {
 		resp, err := rc.R().
 			SetContext(ctx).
 			SetHeader("Content-Type", "application/json").
-			SetHeader("Idempotency-Key", uuid.NewString()). // want `uuid.NewString makes a new idempotency key \(header "Idempotency-Key"\) on every attempt of the retry loop`
+			SetHeader("Idempotency-Key", uuid.NewString()). // related "sinks.go:156: retry loop" "sinks.go:160: sent as header \"Idempotency-Key\"" // want `uuid\.NewString makes a new idempotency key per attempt of the retry loop: retries cannot be deduplicated; move it out`
 			SetBody(map[string]int64{"amount": amount}).
 			Post("https://api.example.com/v1/charges")
 		if err != nil {
@@ -198,7 +198,7 @@ func (c *Client) Close(ctx context.Context, account string) error {
 		if err != nil {
 			return err
 		}
-		key := uuid.NewString() // want `uuid.NewString makes a new idempotency key \(header "Idempotency-Key" via setKey\) on every attempt of the retry loop`
+		key := uuid.NewString() // related "sinks.go:196: retry loop" "sinks.go:202: sent as header \"Idempotency-Key\" via setKey" // want `uuid\.NewString makes a new idempotency key per attempt of the retry loop: retries cannot be deduplicated; move it out`
 		setKey(req, key)
 		resp, err := c.http.Do(req)
 		if err != nil {
@@ -215,7 +215,7 @@ func (c *Client) Close(ctx context.Context, account string) error {
 func (c *Client) Reopen(ctx context.Context, account string) error {
 	var lastErr error
 	for attempt := 0; attempt < 3; attempt++ {
-		resp, err := c.mintAndSend(ctx, "/v1/accounts/"+account+"/reopen") // want `mintAndSend makes a new idempotency key \(header "Idempotency-Key"\) on every call, so every attempt of the retry loop sends a different key`
+		resp, err := c.mintAndSend(ctx, "/v1/accounts/"+account+"/reopen") // related "sinks.go:217: retry loop" "sinks.go:217: key made by uuid.NewString at sinks.go:190" // want `Client\.mintAndSend makes a new idempotency key per call: each attempt of the retry loop sends a different one`
 		if err != nil {
 			lastErr = err
 			log.Printf("reopen %s: %v", account, err)
@@ -236,10 +236,10 @@ func (c *Client) CloseWithAuth(ctx context.Context, req *http.Request, tb *trans
 	for attempt := 0; attempt < 3; attempt++ {
 		if req.Header.Get("Authorization") == "" {
 			req.Header.Set("Authorization", "Bearer "+c.token)
-			req.Header.Set("Idempotency-Key", uuid.NewString()) // want `uuid.NewString makes a new idempotency key \(header "Idempotency-Key"\) on every attempt of the retry loop`
+			req.Header.Set("Idempotency-Key", uuid.NewString()) // related "sinks.go:236: retry loop" "sinks.go:239: sent as header \"Idempotency-Key\"" // want `uuid\.NewString makes a new idempotency key per attempt of the retry loop: retries cannot be deduplicated; move it out`
 		}
 		if tb.From == "" {
-			tb.IdempotencyKey = uuid.NewString() // want `uuid.NewString makes a new idempotency key \(field IdempotencyKey\) on every attempt of the retry loop`
+			tb.IdempotencyKey = uuid.NewString() // related "sinks.go:236: retry loop" "sinks.go:242: sent as field IdempotencyKey" // want `uuid\.NewString makes a new idempotency key per attempt of the retry loop: retries cannot be deduplicated; move it out`
 		}
 		resp, err := c.http.Do(req)
 		if err != nil {

@@ -33,7 +33,7 @@ func submit(ctx context.Context, hc *http.Client, o order) error {
 			return fmt.Errorf("%w: %v", retrylib.ErrPermanent, err)
 		}
 		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Idempotency-Key", uuid.NewString()) // want `uuid.NewString makes a new idempotency key \(header "Idempotency-Key"\) on every attempt of retrylib.Retry, so the server cannot deduplicate the retries`
+		req.Header.Set("Idempotency-Key", uuid.NewString()) // related "crosspkg.go:26: retry callback" "crosspkg.go:36: sent as header \"Idempotency-Key\"" // want `uuid\.NewString makes a new idempotency key per attempt of retrylib\.Retry: retries cannot be deduplicated; move it out`
 		resp, err := hc.Do(req)
 		if err != nil {
 			log.Printf("order %s: attempt %d: %v", o.ID, attempt, err)
@@ -72,14 +72,14 @@ func submitKeyed(ctx context.Context, hc *http.Client, o order) error {
 
 func inferredHelper(ctx context.Context, c *retrylib.Client) error {
 	return retrylib.Do(ctx, 3, func(ctx context.Context) error {
-		key := retrylib.NewKey() // want `retrylib\.NewKey makes a new idempotency key \(header "Idempotency-Key" via ChargeKeyed\) on every attempt of retrylib\.Do, so the server cannot deduplicate the retries`
+		key := retrylib.NewKey() // related "crosspkg.go:74: retry callback" "crosspkg.go:76: sent as header \"Idempotency-Key\" via ChargeKeyed" // want `retrylib\.NewKey makes a new idempotency key per attempt of retrylib\.Do: retries cannot be deduplicated; move it out`
 		return c.ChargeKeyed(ctx, key, 100)
 	})
 }
 
 func mintingMethod(ctx context.Context, c *retrylib.Client) error {
 	return retrylib.Do(ctx, 3, func(ctx context.Context) error {
-		return c.Charge(ctx, 100) // want `Charge makes a new idempotency key \(header "Idempotency-Key"\) on every call, so every attempt of retrylib\.Do sends a different key`
+		return c.Charge(ctx, 100) // related "crosspkg.go:81: retry callback" "crosspkg.go:81: key made by uuid.NewString at retrylib.go:34" // want `Client\.Charge makes a new idempotency key per call: each attempt of retrylib\.Do sends a different one`
 	})
 }
 

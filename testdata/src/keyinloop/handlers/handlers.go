@@ -38,7 +38,7 @@ func post(ctx context.Context, url string, body []byte, key string) error {
 // Pub/Sub: the key from the message ID.
 func receive(ctx context.Context, c *pubsub.Client) error {
 	return c.Subscriber("payments").Receive(ctx, func(ctx context.Context, m *pubsub.Message) {
-		if err := post(ctx, "https://ledger.example.com/v1/entries", m.Data, uuid.NewString()); err != nil { // want `uuid\.NewString makes a new idempotency key \(header "Idempotency-Key" via post\) on every run of the Pub/Sub handler, so its retries cannot be deduplicated; derive it from the message ID \(msg\.ID\)`
+		if err := post(ctx, "https://ledger.example.com/v1/entries", m.Data, uuid.NewString()); err != nil { // related "handlers.go:40: message handler" "handlers.go:40: run again by Pub/Sub" "handlers.go:41: sent as header \"Idempotency-Key\" via post" // want `uuid\.NewString makes a new idempotency key per run of the Pub/Sub handler; derive it from the message ID`
 			log.Printf("message %s: %v", m.ID, err)
 			m.Nack()
 			return
@@ -71,7 +71,7 @@ func launch(ctx context.Context, q *sqs.Client, ec *ec2.Client, queue string) {
 				ImageId:     m.Body,
 				MinCount:    aws.Int32(1),
 				MaxCount:    aws.Int32(1),
-				ClientToken: aws.String(uuid.NewString()), // want `uuid\.NewString makes a new idempotency key \(field ClientToken\) on every run of the SQS handler loop, so its retries cannot be deduplicated; derive it from the message ID \(MessageId\)`
+				ClientToken: aws.String(uuid.NewString()), // related "handlers.go:69: message handler" "handlers.go:74: sent as field ClientToken" // want `uuid\.NewString makes a new idempotency key per run of the SQS handler loop; derive it from the message ID`
 			})
 			if err != nil {
 				log.Printf("launch for %s: %v", aws.ToString(m.MessageId), err)
@@ -96,7 +96,7 @@ func (ledger) ConsumeClaim(sess sarama.ConsumerGroupSession, claim sarama.Consum
 			if !ok {
 				return nil
 			}
-			key := uuid.New().String() // want `uuid\.New makes a new idempotency key \(header "Idempotency-Key" via post\) on every run of the Kafka handler loop, so its retries cannot be deduplicated; derive it from the topic, partition and offset`
+			key := uuid.New().String() // related "handlers.go:93: message handler" "handlers.go:100: sent as header \"Idempotency-Key\" via post" // want `uuid\.New makes a new idempotency key per run of the Kafka handler loop; derive it from the topic, partition and offset`
 			if err := post(sess.Context(), "https://ledger.example.com/v1/entries", msg.Value, key); err != nil {
 				return err
 			}
@@ -111,7 +111,7 @@ func (ledger) ConsumeClaim(sess sarama.ConsumerGroupSession, claim sarama.Consum
 // to use.
 func consume(cons jetstream.Consumer) (jetstream.ConsumeContext, error) {
 	return cons.Consume(func(msg jetstream.Msg) {
-		if err := post(context.Background(), "https://ledger.example.com/v1/entries", msg.Data(), uuid.NewString()); err != nil { // want `uuid\.NewString makes a new idempotency key \(header "Idempotency-Key" via post\) on every run of the JetStream handler, so its retries cannot be deduplicated; derive it from the message's stream sequence \(msg\.Metadata\(\)\)`
+		if err := post(context.Background(), "https://ledger.example.com/v1/entries", msg.Data(), uuid.NewString()); err != nil { // related "handlers.go:113: message handler" "handlers.go:114: sent as header \"Idempotency-Key\" via post" // want `uuid\.NewString makes a new idempotency key per run; derive it from the message's stream sequence`
 			_ = msg.Nak()
 			return
 		}
@@ -126,7 +126,7 @@ func requeue(ch *amqp.Channel) error {
 		return err
 	}
 	for d := range msgs {
-		if err := post(context.Background(), "https://ledger.example.com/v1/entries", d.Body, uuid.NewString()); err != nil { // want `uuid\.NewString makes a new idempotency key \(header "Idempotency-Key" via post\) on every run of the RabbitMQ handler loop, so its retries cannot be deduplicated; derive it from the publisher's message ID \(MessageId\), when it sets one`
+		if err := post(context.Background(), "https://ledger.example.com/v1/entries", d.Body, uuid.NewString()); err != nil { // related "handlers.go:128: message handler" "handlers.go:129: sent as header \"Idempotency-Key\" via post" // want `uuid\.NewString makes a new idempotency key per run; derive it from the publisher's message ID`
 			_ = d.Nack(false, true)
 			continue
 		}
@@ -150,5 +150,5 @@ func noRequeue(ch *amqp.Channel) error {
 
 // asynq: the key from the task ID.
 func handleInvoice(ctx context.Context, t *asynq.Task) error {
-	return post(ctx, "https://billing.example.com/v1/invoices", t.Payload(), uuid.NewString()) // want `uuid\.NewString makes a new idempotency key \(header "Idempotency-Key" via post\) on every run of the asynq task handler handleInvoice, so its retries cannot be deduplicated; derive it from the task ID`
+	return post(ctx, "https://billing.example.com/v1/invoices", t.Payload(), uuid.NewString()) // related "handlers.go:152: message handler" "handlers.go:153: sent as header \"Idempotency-Key\" via post" // want `uuid\.NewString makes a new idempotency key per run of the asynq task handler handleInvoice; derive it from the task ID`
 }

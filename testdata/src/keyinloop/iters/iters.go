@@ -54,7 +54,7 @@ func post(ctx context.Context, key string) error {
 func keyInIteratorLoop(ctx context.Context) error {
 	var err error
 	for range attempts(ctx, 3) {
-		key := uuid.NewString() // want `uuid\.NewString makes a new idempotency key \(header "Idempotency-Key" via post\) on every attempt of the loop over attempts, so the server cannot deduplicate the retries`
+		key := uuid.NewString() // related "iters.go:56: retry iterator loop" "iters.go:58: sent as header \"Idempotency-Key\" via post" // want `uuid\.NewString makes a new idempotency key per attempt of the loop over attempts; move it out`
 		if err = post(ctx, key); err == nil {
 			break
 		}
@@ -66,7 +66,7 @@ func labelledIteratorLoop(ctx context.Context) (err error) {
 retry:
 	for attempt := range attempts(ctx, 5) {
 		_ = attempt
-		key := uuid.NewString() // want `uuid\.NewString makes a new idempotency key \(header "Idempotency-Key" via post\) on every attempt of the loop over attempts, so the server cannot deduplicate the retries`
+		key := uuid.NewString() // related "iters.go:67: retry iterator loop" "iters.go:70: sent as header \"Idempotency-Key\" via post" // want `uuid\.NewString makes a new idempotency key per attempt of the loop over attempts; move it out`
 		switch err = post(ctx, key); err {
 		case nil:
 			break retry

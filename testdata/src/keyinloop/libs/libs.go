@@ -25,14 +25,14 @@ func send(req *http.Request) error {
 
 func retryGoWithData(req *http.Request) (int, error) {
 	return retrygo.DoWithData(func() (int, error) {
-		req.Header.Set("Idempotency-Key", xid.New().String()) // want `xid\.New makes a new idempotency key \(header "Idempotency-Key"\) on every attempt of retry\.DoWithData, so the server cannot deduplicate the retries`
+		req.Header.Set("Idempotency-Key", xid.New().String()) // related "libs.go:27: retry callback" "libs.go:28: sent as header \"Idempotency-Key\"" // want `xid\.New makes a new idempotency key per attempt of retry\.DoWithData: retries cannot be deduplicated; move it out`
 		return 1, send(req)
 	})
 }
 
 func kubernetes(req *http.Request) error {
 	return k8sretry.RetryOnConflict(k8sretry.DefaultRetry, func() error {
-		req.Header.Set("Idempotency-Key", uuid.NewString()) // want `uuid\.NewString makes a new idempotency key \(header "Idempotency-Key"\) on every attempt of retry\.RetryOnConflict, so the server cannot deduplicate the retries`
+		req.Header.Set("Idempotency-Key", uuid.NewString()) // related "libs.go:34: retry callback" "libs.go:35: sent as header \"Idempotency-Key\"" // want `uuid\.NewString makes a new idempotency key per attempt of retry\.RetryOnConflict; move it out`
 		return send(req)
 	})
 }
@@ -41,7 +41,7 @@ func kubernetes(req *http.Request) error {
 type sender struct{ req *http.Request }
 
 func (s *sender) attempt() error {
-	s.req.Header.Set("Idempotency-Key", uuid.NewString()) // want `uuid\.NewString makes a new idempotency key \(header "Idempotency-Key"\) on every attempt of retry\.Do, so the server cannot deduplicate the retries`
+	s.req.Header.Set("Idempotency-Key", uuid.NewString()) // related "libs.go:49: retry callback" "libs.go:44: sent as header \"Idempotency-Key\"" // want `uuid\.NewString makes a new idempotency key per attempt of retry\.Do: retries cannot be deduplicated; move it out`
 	return send(s.req)
 }
 

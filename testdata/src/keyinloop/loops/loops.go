@@ -25,7 +25,7 @@ func keyInCountedLoop(ctx context.Context) error {
 	req := newRequest(ctx)
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {
-		key := uuid.NewString() // want `uuid\.NewString makes a new idempotency key \(header "Idempotency-Key"\) on every attempt of the retry loop, so the server cannot deduplicate the retries`
+		key := uuid.NewString() // related "loops.go:27: retry loop" "loops.go:29: sent as header \"Idempotency-Key\"" // want `uuid\.NewString makes a new idempotency key per attempt of the retry loop: retries cannot be deduplicated; move it out`
 		req.Header.Set("Idempotency-Key", key)
 		var resp *http.Response
 		resp, err = client.Do(req)
@@ -41,7 +41,7 @@ func keyInCountedLoop(ctx context.Context) error {
 func inlineKey(ctx context.Context) error {
 	req := newRequest(ctx)
 	for {
-		req.Header.Set("Idempotency-Key", uuid.New().String()) // want `uuid\.New makes a new idempotency key \(header "Idempotency-Key"\) on every attempt of the retry loop, so the server cannot deduplicate the retries`
+		req.Header.Set("Idempotency-Key", uuid.New().String()) // related "loops.go:43: retry loop" "loops.go:44: sent as header \"Idempotency-Key\"" // want `uuid\.New makes a new idempotency key per attempt of the retry loop: retries cannot be deduplicated; move it out`
 		resp, err := client.Do(req)
 		if err == nil {
 			resp.Body.Close()
@@ -57,7 +57,7 @@ func sprintfKey(ctx context.Context, orderID string) error {
 	for i := range 4 {
 		_ = i
 		var key string
-		key = fmt.Sprintf("%s-%s", orderID, uuid.NewString()) // want `uuid\.NewString makes a new idempotency key \(header "Idempotency-Key"\) on every attempt of the retry loop, so the server cannot deduplicate the retries`
+		key = fmt.Sprintf("%s-%s", orderID, uuid.NewString()) // related "loops.go:57: retry loop" "loops.go:61: sent as header \"Idempotency-Key\"" // want `uuid\.NewString makes a new idempotency key per attempt of the retry loop: retries cannot be deduplicated; move it out`
 		req.Header["Idempotency-Key"] = []string{key}
 		if _, err = client.Do(req); err == nil {
 			return nil
@@ -71,7 +71,7 @@ func randomBytes(ctx context.Context) error {
 	var err error
 	for attempt := 0; attempt < 5; attempt++ {
 		b := make([]byte, 16)
-		_, _ = rand.Read(b) // want `rand\.Read makes a new idempotency key \(header "X-Idempotency-Key"\) on every attempt of the retry loop, so the server cannot deduplicate the retries`
+		_, _ = rand.Read(b) // related "loops.go:72: retry loop" "loops.go:75: sent as header \"X-Idempotency-Key\"" // want `rand\.Read makes a new idempotency key per attempt of the retry loop: retries cannot be deduplicated; move it out`
 		req.Header.Add("X-Idempotency-Key", hex.EncodeToString(b))
 		if _, err = client.Do(req); err == nil {
 			return nil
@@ -84,7 +84,7 @@ func timeBasedKey(ctx context.Context) error {
 	req := newRequest(ctx)
 	var err error
 	for attempt := 0; attempt < 5; attempt++ {
-		id := strconv.FormatInt(time.Now().UnixNano(), 10) // want `time\.Now makes a new idempotency key \(header "Idempotency-Token"\) on every attempt of the retry loop, so the server cannot deduplicate the retries`
+		id := strconv.FormatInt(time.Now().UnixNano(), 10) // related "loops.go:86: retry loop" "loops.go:88: sent as header \"Idempotency-Token\"" // want `time\.Now makes a new idempotency key per attempt of the retry loop: retries cannot be deduplicated; move it out`
 		req.Header.Set("Idempotency-Token", "ord-"+id)
 		if _, err = client.Do(req); err == nil {
 			return nil
@@ -104,7 +104,7 @@ func structField(ctx context.Context) error {
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {
 		body := chargeRequest{Amount: 100}
-		body.IdempotencyKey = uuid.NewString() // want `uuid\.NewString makes a new idempotency key \(field IdempotencyKey\) on every attempt of the retry loop, so the server cannot deduplicate the retries`
+		body.IdempotencyKey = uuid.NewString() // related "loops.go:105: retry loop" "loops.go:107: sent as field IdempotencyKey" // want `uuid\.NewString makes a new idempotency key per attempt of the retry loop: retries cannot be deduplicated; move it out`
 		if err = post(ctx, body); err == nil {
 			return nil
 		}
@@ -119,7 +119,7 @@ type payload struct {
 func jsonTag(ctx context.Context) error {
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {
-		p := payload{Key: uuid.NewString()} // want `uuid\.NewString makes a new idempotency key \(field Key\) on every attempt of the retry loop, so the server cannot deduplicate the retries`
+		p := payload{Key: uuid.NewString()} // related "loops.go:121: retry loop" "loops.go:122: sent as field Key" // want `uuid\.NewString makes a new idempotency key per attempt of the retry loop: retries cannot be deduplicated; move it out`
 		if err = post(ctx, p); err == nil {
 			return nil
 		}
@@ -130,7 +130,7 @@ func jsonTag(ctx context.Context) error {
 func mapBody(ctx context.Context) error {
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {
-		id, _ := uuid.NewRandom() // want `uuid\.NewRandom makes a new idempotency key \(map key "idempotency_key"\) on every attempt of the retry loop, so the server cannot deduplicate the retries`
+		id, _ := uuid.NewRandom() // related "loops.go:132: retry loop" "loops.go:134: sent as map key \"idempotency_key\"" // want `uuid\.NewRandom makes a new idempotency key per attempt of the retry loop: retries cannot be deduplicated; move it out`
 		body := map[string]any{"amount": 100, "idempotency_key": id.String()}
 		if err = post(ctx, body); err == nil {
 			return nil
@@ -143,7 +143,7 @@ func gotoLoop(ctx context.Context) error {
 	req := newRequest(ctx)
 	tries := 0
 again:
-	req.Header.Set("Idempotency-Key", uuid.NewString()) // want `uuid\.NewString makes a new idempotency key \(header "Idempotency-Key"\) on every attempt of the goto retry loop, so the server cannot deduplicate the retries`
+	req.Header.Set("Idempotency-Key", uuid.NewString()) // related "loops.go:145: goto retry loop" "loops.go:146: sent as header \"Idempotency-Key\"" // want `uuid\.NewString makes a new idempotency key per attempt of the goto retry loop; move it out`
 	if _, err := client.Do(req); err != nil && tries < 3 {
 		tries++
 		goto again
@@ -153,7 +153,7 @@ again:
 
 func recursive(ctx context.Context, n int) error {
 	req := newRequest(ctx)
-	req.Header.Set("Idempotency-Key", uuid.NewString()) // want `uuid\.NewString makes a new idempotency key \(header "Idempotency-Key"\) on every attempt of the retrying function recursive, so the server cannot deduplicate the retries`
+	req.Header.Set("Idempotency-Key", uuid.NewString()) // related "loops.go:154: retrying recursion" "loops.go:156: sent as header \"Idempotency-Key\"" // want `uuid\.NewString makes a new idempotency key per attempt of the retrying function recursive; move it out`
 	if _, err := client.Do(req); err != nil && n > 0 {
 		return recursive(ctx, n-1)
 	}
@@ -167,7 +167,7 @@ func wrappedGenerator(ctx context.Context) error {
 	req := newRequest(ctx)
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {
-		k := newKey() // want `newKey makes a new idempotency key \(header "Idempotency-Key"\) on every attempt of the retry loop, so the server cannot deduplicate the retries`
+		k := newKey() // related "loops.go:169: retry loop" "loops.go:171: sent as header \"Idempotency-Key\"" // want `newKey makes a new idempotency key per attempt of the retry loop: retries cannot be deduplicated; move it out`
 		req.Header.Set("Idempotency-Key", k)
 		if _, err = client.Do(req); err == nil {
 			return nil
@@ -183,7 +183,7 @@ func throughHelper(ctx context.Context) error {
 	req := newRequest(ctx)
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {
-		key := uuid.NewString() // want `uuid\.NewString makes a new idempotency key \(header "Idempotency-Key" via setKey\) on every attempt of the retry loop, so the server cannot deduplicate the retries`
+		key := uuid.NewString() // related "loops.go:185: retry loop" "loops.go:187: sent as header \"Idempotency-Key\" via setKey" // want `uuid\.NewString makes a new idempotency key per attempt of the retry loop: retries cannot be deduplicated; move it out`
 		setKey(req, key)
 		if _, err = client.Do(req); err == nil {
 			return nil
@@ -203,7 +203,7 @@ func charge(ctx context.Context) error {
 func callsMinter(ctx context.Context) error {
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {
-		if err = charge(ctx); err == nil { // want `charge makes a new idempotency key \(header "Idempotency-Key"\) on every call, so every attempt of the retry loop sends a different key`
+		if err = charge(ctx); err == nil { // related "loops.go:205: retry loop" "loops.go:205: key made by uuid.NewString at loops.go:198" // want `charge makes a new idempotency key per call: each attempt of the retry loop sends a different one`
 			return nil
 		}
 		time.Sleep(time.Second)
@@ -217,7 +217,7 @@ func closureInLoop(ctx context.Context) error {
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {
 		err = func() error {
-			req.Header.Set("Idempotency-Key", uuid.NewString()) // want `uuid\.NewString makes a new idempotency key \(header "Idempotency-Key"\) on every attempt of the retry loop, so the server cannot deduplicate the retries`
+			req.Header.Set("Idempotency-Key", uuid.NewString()) // related "loops.go:218: retry loop" "loops.go:220: sent as header \"Idempotency-Key\"" // want `uuid\.NewString makes a new idempotency key per attempt of the retry loop: retries cannot be deduplicated; move it out`
 			_, err := client.Do(req)
 			return err
 		}()

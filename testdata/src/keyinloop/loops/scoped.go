@@ -15,7 +15,7 @@ func keyWithLoopConstant(ctx context.Context, orderID string) error {
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {
 		const prefix = "refund-"
-		key := prefix + orderID + "-" + uuid.NewString() // want `uuid\.NewString makes a new idempotency key \(header "Idempotency-Key"\) on every attempt of the retry loop, so the server cannot deduplicate the retries`
+		key := prefix + orderID + "-" + uuid.NewString() // related "scoped.go:16: retry loop" "scoped.go:23: sent as header \"Idempotency-Key\"" // want `uuid\.NewString makes a new idempotency key per attempt of the retry loop: retries cannot be deduplicated; move it out`
 		req, rerr := http.NewRequestWithContext(ctx, http.MethodPost, "https://api.example.com/refunds", nil)
 		if rerr != nil {
 			return rerr
@@ -38,7 +38,7 @@ func keyWithLoopType(ctx context.Context, orderID string) error {
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {
 		type token string
-		key := string(token(uuid.NewString())) // want `uuid\.NewString makes a new idempotency key \(header "Idempotency-Key"\) on every attempt of the retry loop, so the server cannot deduplicate the retries`
+		key := string(token(uuid.NewString())) // related "scoped.go:39: retry loop" "scoped.go:46: sent as header \"Idempotency-Key\"" // want `uuid\.NewString makes a new idempotency key per attempt of the retry loop: retries cannot be deduplicated; move it out`
 		req, rerr := http.NewRequestWithContext(ctx, http.MethodPost, "https://api.example.com/captures/"+orderID, nil)
 		if rerr != nil {
 			return rerr

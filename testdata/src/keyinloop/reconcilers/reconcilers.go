@@ -46,7 +46,7 @@ func (r *InstanceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (c
 		ImageId:     aws.String(inst.Spec.ImageID),
 		MinCount:    aws.Int32(1),
 		MaxCount:    aws.Int32(1),
-		ClientToken: aws.String(uuid.NewString()), // want `uuid\.NewString makes a new idempotency key \(field ClientToken\) on every run of the reconciler InstanceReconciler\.Reconcile, so its retries cannot be deduplicated; derive it from the object's UID and generation`
+		ClientToken: aws.String(uuid.NewString()), // related "reconcilers.go:36: reconciler" "reconcilers.go:49: sent as field ClientToken" // want `uuid\.NewString makes a new idempotency key per run; derive it from the object's UID and generation`
 	})
 	if err != nil {
 		logger.Error(err, "launching instance", "instance", req.NamespacedName)
@@ -62,7 +62,7 @@ type VolumeReconciler struct {
 }
 
 func (r *VolumeReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
-	token := uuid.NewString() // want `uuid\.NewString makes a new idempotency key \(field ClientToken\) on every run of the reconciler VolumeReconciler\.Reconcile, so its retries cannot be deduplicated; derive it from the object's UID and generation`
+	token := uuid.NewString() // related "reconcilers.go:64: reconciler" "reconcilers.go:70: sent as field ClientToken" // want `uuid\.NewString makes a new idempotency key per run; derive it from the object's UID and generation`
 	inst := &Instance{}
 	if err := r.Get(ctx, req.NamespacedName, inst); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)

@@ -21,7 +21,7 @@ type paymentsClient interface {
 func grpcAppend(ctx context.Context, c paymentsClient) error {
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {
-		key := uuid.NewString() // want `uuid\.NewString makes a new idempotency key \(gRPC metadata "x-idempotency-key"\) on every attempt of the retry loop, so the server cannot deduplicate the retries`
+		key := uuid.NewString() // related "sinks.go:23: retry loop" "sinks.go:25: sent as gRPC metadata \"x-idempotency-key\"" // want `uuid\.NewString makes a new idempotency key per attempt of the retry loop: retries cannot be deduplicated; move it out`
 		octx := metadata.AppendToOutgoingContext(ctx, "x-idempotency-key", key)
 		if err = c.Create(octx, 100); err == nil {
 			return nil
@@ -34,7 +34,7 @@ func grpcMDSet(ctx context.Context, c paymentsClient) error {
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {
 		md := metadata.MD{}
-		md.Set("idempotency-key", uuid.NewString()) // want `uuid\.NewString makes a new idempotency key \(gRPC metadata "idempotency-key"\) on every attempt of the retry loop, so the server cannot deduplicate the retries`
+		md.Set("idempotency-key", uuid.NewString()) // related "sinks.go:35: retry loop" "sinks.go:37: sent as gRPC metadata \"idempotency-key\"" // want `uuid\.NewString makes a new idempotency key per attempt of the retry loop: retries cannot be deduplicated; move it out`
 		if err = c.Create(metadata.NewOutgoingContext(ctx, md), 100); err == nil {
 			return nil
 		}
@@ -46,7 +46,7 @@ func stripeParams() error {
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {
 		params := &stripe.PaymentIntentParams{Amount: stripe.Int64(100)}
-		params.IdempotencyKey = stripe.String(uuid.NewString()) // want `uuid\.NewString makes a new idempotency key \(field IdempotencyKey\) on every attempt of the retry loop, so the server cannot deduplicate the retries`
+		params.IdempotencyKey = stripe.String(uuid.NewString()) // related "sinks.go:47: retry loop" "sinks.go:49: sent as field IdempotencyKey" // want `uuid\.NewString makes a new idempotency key per attempt of the retry loop: retries cannot be deduplicated; move it out`
 		if _, err = paymentintent.New(params); err == nil {
 			return nil
 		}
@@ -57,7 +57,7 @@ func stripeParams() error {
 func headerLiteral(req *http.Request) error {
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {
-		req.Header = http.Header{"Idempotency-Key": {uuid.NewString()}} // want `uuid\.NewString makes a new idempotency key \(header "Idempotency-Key"\) on every attempt of the retry loop, so the server cannot deduplicate the retries`
+		req.Header = http.Header{"Idempotency-Key": {uuid.NewString()}} // related "sinks.go:59: retry loop" "sinks.go:60: sent as header \"Idempotency-Key\"" // want `uuid\.NewString makes a new idempotency key per attempt of the retry loop: retries cannot be deduplicated; move it out`
 		if _, err = http.DefaultClient.Do(req); err == nil {
 			return nil
 		}

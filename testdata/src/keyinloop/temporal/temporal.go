@@ -55,7 +55,7 @@ func (a *Activities) ChargeCard(ctx context.Context, in ChargeInput) (string, er
 	if err != nil {
 		return "", err
 	}
-	resp, err := a.post(ctx, "/v1/charges", body, uuid.NewString()) // want `uuid\.NewString makes a new idempotency key \(header "Idempotency-Key" via post\) on every run of the activity Activities\.ChargeCard, so its retries cannot be deduplicated; derive it from the workflow and activity IDs \(activity\.GetInfo\(ctx\)\)`
+	resp, err := a.post(ctx, "/v1/charges", body, uuid.NewString()) // related "temporal.go:50: workflow activity" "temporal.go:145: run again by Temporal" "temporal.go:58: sent as header \"Idempotency-Key\" via post" // want `uuid\.NewString makes a new idempotency key per run; derive it from the workflow and activity IDs`
 	if err != nil {
 		logger.Warn("charge failed", "customer", in.CustomerID, "error", err)
 		return "", err
@@ -71,7 +71,7 @@ func (a *Activities) ChargeCard(ctx context.Context, in ChargeInput) (string, er
 // the call itself: the activity's retries still make new keys.
 func (a *Activities) Refund(ctx context.Context, chargeID string, amount int64) error {
 	for attempt := 0; attempt < 3; attempt++ {
-		body, err := json.Marshal(chargeRequest{Customer: chargeID, Amount: amount, IdempotencyKey: uuid.New().String()}) // want `uuid\.New makes a new idempotency key \(field IdempotencyKey\) on every run of the activity Activities\.Refund, so its retries cannot be deduplicated`
+		body, err := json.Marshal(chargeRequest{Customer: chargeID, Amount: amount, IdempotencyKey: uuid.New().String()}) // related "temporal.go:72: workflow activity" "temporal.go:145: run again by Temporal" "temporal.go:74: sent as field IdempotencyKey" // want `uuid\.New makes a new idempotency key per run; derive it from the workflow and activity IDs`
 		if err != nil {
 			return err
 		}
@@ -87,10 +87,10 @@ func (a *Activities) Refund(ctx context.Context, chargeID string, amount int64) 
 
 // Payout makes two keys: each gets its own purpose.
 func (a *Activities) Payout(ctx context.Context, account string, amount int64) error {
-	if _, err := a.post(ctx, "/v1/transfers", nil, uuid.NewString()); err != nil { // want `uuid\.NewString makes a new idempotency key \(header "Idempotency-Key" via post\) on every run of the activity Activities\.Payout`
+	if _, err := a.post(ctx, "/v1/transfers", nil, uuid.NewString()); err != nil { // related "temporal.go:89: workflow activity" "temporal.go:145: run again by Temporal" "temporal.go:90: sent as header \"Idempotency-Key\" via post" // want `uuid\.NewString makes a new idempotency key per run; derive it from the workflow and activity IDs`
 		return err
 	}
-	_, err := a.post(ctx, "/v1/payouts", nil, uuid.NewString()) // want `uuid\.NewString makes a new idempotency key \(header "Idempotency-Key" via post\) on every run of the activity Activities\.Payout`
+	_, err := a.post(ctx, "/v1/payouts", nil, uuid.NewString()) // related "temporal.go:89: workflow activity" "temporal.go:145: run again by Temporal" "temporal.go:93: sent as header \"Idempotency-Key\" via post" // want `uuid\.NewString makes a new idempotency key per run; derive it from the workflow and activity IDs`
 	return err
 }
 
@@ -98,7 +98,7 @@ func (a *Activities) Payout(ctx context.Context, account string, amount int64) e
 // fix would need the activity's own, so there is none; the message says what to use.
 func (a *Activities) Capture(ctx context.Context, chargeID string) error {
 	return idemretry.Do(ctx, idemretry.Policy{MaxAttempts: 3}, func(ctx context.Context, at idemretry.Attempt) error {
-		_, err := a.post(ctx, "/v1/captures/"+chargeID, nil, uuid.NewString()) // want `uuid\.NewString makes a new idempotency key \(header "Idempotency-Key" via post\) on every run of the activity Activities\.Capture, so its retries cannot be deduplicated; derive it from the workflow and activity IDs`
+		_, err := a.post(ctx, "/v1/captures/"+chargeID, nil, uuid.NewString()) // related "temporal.go:99: workflow activity" "temporal.go:145: run again by Temporal" "temporal.go:101: sent as header \"Idempotency-Key\" via post" // want `uuid\.NewString makes a new idempotency key per run; derive it from the workflow and activity IDs`
 		return err
 	})
 }
@@ -106,7 +106,7 @@ func (a *Activities) Capture(ctx context.Context, chargeID string) error {
 // Void replaces its context: no fix.
 func (a *Activities) Void(ctx context.Context, chargeID string) error {
 	ctx = context.Background()
-	_, err := a.post(ctx, "/v1/voids/"+chargeID, nil, uuid.NewString()) // want `uuid\.NewString makes a new idempotency key \(header "Idempotency-Key" via post\) on every run of the activity Activities\.Void`
+	_, err := a.post(ctx, "/v1/voids/"+chargeID, nil, uuid.NewString()) // related "temporal.go:107: workflow activity" "temporal.go:145: run again by Temporal" "temporal.go:109: sent as header \"Idempotency-Key\" via post" // want `uuid\.NewString makes a new idempotency key per run; derive it from the workflow and activity IDs`
 	return err
 }
 

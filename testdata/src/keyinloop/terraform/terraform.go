@@ -36,7 +36,7 @@ func resourceRecordCreate(d *schemav1.ResourceData, m interface{}) error {
 	action := "create record " + args.Rr + " in zone " + zone
 	err := resourcev1.Retry(d.Timeout(schemav1.TimeoutCreate), func() *resourcev1.RetryError {
 		raw, err := client.withClient(func(c *tfcloud.Client) (interface{}, error) {
-			return nil, c.CreateRecord(zone, args, tfhelper.BuildToken()) // want `tfhelper\.BuildToken makes a new idempotency key \(query parameter "clientToken" via CreateRecord\) on every attempt of resource\.Retry, so the server cannot deduplicate the retries`
+			return nil, c.CreateRecord(zone, args, tfhelper.BuildToken()) // related "terraform.go:37: retry callback" "terraform.go:39: sent as query parameter \"clientToken\" via CreateRecord" // want `tfhelper\.BuildToken makes a new idempotency key per attempt of resource\.Retry; move it out`
 		})
 		if err != nil {
 			if isRetryable(err) {
@@ -60,7 +60,7 @@ func resourceInstanceCreate(ctx context.Context, d *schema.ResourceData, m inter
 	client := m.(*meta)
 	args := &tfcloud.CreateInstanceArgs{Name: d.Get("name").(string)}
 	err := retry.RetryContext(ctx, d.Timeout(schema.TimeoutCreate), func() *retry.RetryError {
-		args.ClientToken = tfhelper.BuildToken() // want `tfhelper\.BuildToken makes a new idempotency key \(field ClientToken\) on every attempt of retry\.RetryContext, so the server cannot deduplicate the retries`
+		args.ClientToken = tfhelper.BuildToken() // related "terraform.go:62: retry callback" "terraform.go:63: sent as field ClientToken" // want `tfhelper\.BuildToken makes a new idempotency key per attempt of retry\.RetryContext; move it out`
 		id, err := client.cloud.CreateInstance(args)
 		if err != nil {
 			if isRetryable(err) {

@@ -61,7 +61,7 @@ func (s *service) upload(ctx context.Context, id string, n int) error {
 func (s *service) ThroughOneCall(ctx context.Context, id string) error {
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {
-		if err = s.fetch(ctx, id); err == nil { // want `retries up to 3 times around service.fetch, which retries up to 5 times: up to 15 calls per request on transient failures; keep one layer`
+		if err = s.fetch(ctx, id); err == nil { // related "calls.go:63: outer retry loop" "calls.go:38: inner self-retrying client call" // want `3 attempts around service\.fetch, which makes 5 each: up to 15 calls on transient failures; keep one layer`
 			return nil
 		}
 		time.Sleep(jitter(time.Second))
@@ -70,14 +70,14 @@ func (s *service) ThroughOneCall(ctx context.Context, id string) error {
 }
 
 func (s *service) ThroughTwoCalls(ctx context.Context, id string) error {
-	return retrygo.Do(func() error { return s.refresh(ctx, id) }, retrygo.Attempts(4), retrygo.Context(ctx)) // want `retries up to 4 times around service.refresh, which retries up to 5 times: up to 20 calls per request`
+	return retrygo.Do(func() error { return s.refresh(ctx, id) }, retrygo.Attempts(4), retrygo.Context(ctx)) // related "calls.go:73: outer retry callback" "calls.go:38: inner self-retrying client call" // want `4 attempts around service\.refresh, which makes 5 each: up to 20 calls on transient failures; keep one layer`
 }
 
 func (s *service) AcrossPackages(ctx context.Context, id string, parts int) error {
 	for n := range parts {
 		var err error
 		for attempt := 0; attempt < 4; attempt++ {
-			if err = s.sdk.UploadPart(ctx, id, n); err == nil { // want `retries up to 4 times around sdk.Client.UploadPart, which retries up to 5 times: up to 20 calls per request`
+			if err = s.sdk.UploadPart(ctx, id, n); err == nil { // related "calls.go:79: outer retry loop" // want `4 attempts around sdk\.Client\.UploadPart, which makes 5 each: up to 20 calls on transport errors, 5xx; keep one layer`
 				break
 			}
 			time.Sleep(jitter(time.Second))
@@ -92,14 +92,14 @@ func (s *service) AcrossPackages(ctx context.Context, id string, parts int) erro
 func (s *service) AcrossPackagesThroughWrapper(ctx context.Context, id string) error {
 	b := sethretry.WithMaxRetries(2, sethretry.WithFullJitter(sethretry.NewExponential(time.Second)))
 	return sethretry.Do(ctx, b, func(ctx context.Context) error {
-		return sethretry.RetryableError(s.upload(ctx, id, 1)) // want `retries up to 3 times around service.upload, which retries up to 5 times: up to 15 calls per request`
+		return sethretry.RetryableError(s.upload(ctx, id, 1)) // related "calls.go:94: outer retry callback" // want `3 attempts around service\.upload, which makes 5 each: up to 15 calls on transport errors, 5xx; keep one layer`
 	})
 }
 
 func (s *service) GotoAround(ctx context.Context, id string) error {
 	tries := 0
 again:
-	if err := s.fetch(ctx, id); err != nil && tries < 2 { // want `retries up to 3 times around service.fetch, which retries up to 5 times: up to 15 calls per request`
+	if err := s.fetch(ctx, id); err != nil && tries < 2 { // related "calls.go:101: outer goto retry loop" "calls.go:38: inner self-retrying client call" // want `3 attempts around service\.fetch, which makes 5 each: up to 15 calls on transient failures; keep one layer`
 		tries++
 		time.Sleep(jitter(time.Second))
 		goto again
@@ -108,7 +108,7 @@ again:
 }
 
 func (s *service) recurse(ctx context.Context, id string, left int) error {
-	err := s.fetch(ctx, id) // want `retries around service.fetch, which retries up to 5 times: attempts multiply on transient failures; keep one layer`
+	err := s.fetch(ctx, id) // related "calls.go:110: outer retrying recursion" "calls.go:38: inner self-retrying client call" // want `retries around service\.fetch, which retries up to 5 times: attempts multiply on transient failures; keep one layer`
 	if err != nil && left > 0 {
 		time.Sleep(jitter(time.Second))
 		return s.recurse(ctx, id, left-1)

@@ -30,7 +30,7 @@ func Launch(ctx context.Context, image string) error {
 	c := ec2.NewFromConfig(cfg)
 	for attempt := 0; attempt < 3; attempt++ {
 		in := &ec2.RunInstancesInput{ImageId: aws.String(image), MinCount: aws.Int32(1), MaxCount: aws.Int32(1)}
-		if _, err = c.RunInstances(ctx, in); err == nil { // want `retries up to 3 times around ec2.Client.RunInstances, which retries up to 3 times: up to 9 calls per request on transient failures; keep one layer`
+		if _, err = c.RunInstances(ctx, in); err == nil { // related "clients.go:31: outer retry loop" // want `3 attempts around ec2\.Client\.RunInstances, which makes 3 each: up to 9 calls on transient failures; keep one layer`
 			return nil
 		}
 		log.Printf("run instances: %v", err)
@@ -44,7 +44,7 @@ func Charge(ctx context.Context, amount int64) (*stripe.PaymentIntent, error) {
 	err := retrygo.Do(func() error {
 		params := &stripe.PaymentIntentParams{Amount: stripe.Int64(amount), Currency: stripe.String("eur")}
 		var err error
-		pi, err = paymentintent.New(params) // want `retries up to 4 times around paymentintent.New, which retries up to 3 times: up to 12 calls per request`
+		pi, err = paymentintent.New(params) // related "clients.go:44: outer retry callback" // want `4 attempts around paymentintent\.New, which makes 3 each: up to 12 calls on transient failures; keep one layer`
 		return err
 	}, retrygo.Attempts(4), retrygo.Context(ctx))
 	return pi, err
@@ -53,7 +53,7 @@ func Charge(ctx context.Context, amount int64) (*stripe.PaymentIntent, error) {
 func Store(ctx context.Context, mc *minio.Client, bucket, name string, data []byte) error {
 	var err error
 	for attempt := 0; attempt < 2; attempt++ {
-		if _, err = mc.PutObject(ctx, bucket, name, bytes.NewReader(data), int64(len(data)), minio.PutObjectOptions{ContentType: "application/octet-stream"}); err == nil { // want `retries up to 2 times around minio.Client.PutObject, which retries up to 10 times: up to 20 calls per request`
+		if _, err = mc.PutObject(ctx, bucket, name, bytes.NewReader(data), int64(len(data)), minio.PutObjectOptions{ContentType: "application/octet-stream"}); err == nil { // related "clients.go:55: outer retry loop" // want `2 attempts around minio\.Client\.PutObject, which makes 10 each: up to 20 calls on transient failures; keep one layer`
 			return nil
 		}
 		time.Sleep(jitter(time.Second))
@@ -64,7 +64,7 @@ func Store(ctx context.Context, mc *minio.Client, bucket, name string, data []by
 func Remove(ctx context.Context, gcs *storage.Client, bucket, name string) error {
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {
-		if err = gcs.Bucket(bucket).Object(name).Delete(ctx); err == nil { // want `retries around storage.ObjectHandle.Delete, which retries with no attempt cap: unbounded calls per request`
+		if err = gcs.Bucket(bucket).Object(name).Delete(ctx); err == nil { // related "clients.go:66: outer retry loop" // want `retries around storage\.ObjectHandle\.Delete, which retries without a cap: unbounded calls; keep one layer`
 			return nil
 		}
 		time.Sleep(jitter(time.Second))
@@ -81,7 +81,7 @@ func LaunchTuned(ctx context.Context, image string) error {
 	}
 	c := ec2.NewFromConfig(cfg)
 	return retrygo.Do(func() error {
-		_, err := c.RunInstances(ctx, &ec2.RunInstancesInput{ImageId: aws.String(image)}) // want `retries up to 3 times around ec2.Client.RunInstances, which retries up to 5 times: up to 15 calls per request`
+		_, err := c.RunInstances(ctx, &ec2.RunInstancesInput{ImageId: aws.String(image)}) // related "clients.go:83: outer retry callback" // want `3 attempts around ec2\.Client\.RunInstances, which makes 5 each: up to 15 calls on transient failures; keep one layer`
 		return err
 	}, retrygo.Attempts(3), retrygo.Context(ctx))
 }
@@ -90,7 +90,7 @@ func RemoveCapped(ctx context.Context, gcs *storage.Client, bucket, name string)
 	o := gcs.Bucket(bucket).Object(name).Retryer(storage.WithMaxAttempts(3))
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {
-		if err = o.Delete(ctx); err == nil { // want `retries up to 3 times around storage.ObjectHandle.Delete, which retries up to 3 times: up to 9 calls per request`
+		if err = o.Delete(ctx); err == nil { // related "clients.go:92: outer retry loop" // want `3 attempts around storage\.ObjectHandle\.Delete, which makes 3 each: up to 9 calls on transient failures; keep one layer`
 			return nil
 		}
 		time.Sleep(jitter(time.Second))

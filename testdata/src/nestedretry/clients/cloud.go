@@ -27,7 +27,7 @@ func Archive(ctx context.Context, cred azcore.TokenCredential, account, name str
 		return fmt.Errorf("blob client: %w", err)
 	}
 	for attempt := 1; attempt <= 3; attempt++ {
-		_, err = client.UploadBuffer(ctx, "reports", name, report, &azblob.UploadBufferOptions{}) // want `retries up to 3 times around azblob.Client.UploadBuffer, which retries up to 4 times: up to 12 calls per request`
+		_, err = client.UploadBuffer(ctx, "reports", name, report, &azblob.UploadBufferOptions{}) // related "cloud.go:29: outer retry loop" // want `3 attempts around azblob\.Client\.UploadBuffer, which makes 4 each: up to 12 calls on transient failures; keep one layer`
 		if err == nil {
 			return nil
 		}
@@ -49,7 +49,7 @@ func ArchiveTuned(ctx context.Context, cred azcore.TokenCredential, url, name st
 		return err
 	}
 	for attempt := 0; attempt < 2; attempt++ {
-		if _, err = client.UploadBuffer(ctx, "reports", name, report, nil); err == nil { // want `retries up to 2 times around azblob.Client.UploadBuffer, which retries up to 10 times: up to 20 calls per request`
+		if _, err = client.UploadBuffer(ctx, "reports", name, report, nil); err == nil { // related "cloud.go:51: outer retry loop" // want `2 attempts around azblob\.Client\.UploadBuffer, which makes 10 each: up to 20 calls on transient failures; keep one layer`
 			return nil
 		}
 		time.Sleep(jitter(time.Second))
@@ -67,7 +67,7 @@ func Manifest(ctx context.Context, ref string) (*http.Response, error) {
 			return nil, err
 		}
 		req.Header.Set("Accept", "application/vnd.oci.image.manifest.v1+json")
-		resp, err := client.Do(req) // want `retries up to 4 times around http.Client.Do, which retries up to 6 times: up to 24 calls per request`
+		resp, err := client.Do(req) // related "cloud.go:64: outer retry loop" // want `4 attempts around http\.Client\.Do, which makes 6 each: up to 24 calls on transport errors, 5xx; keep one layer`
 		if err == nil && resp.StatusCode < 500 {
 			return resp, nil
 		}
@@ -87,7 +87,7 @@ func Blob(ctx context.Context, url string) error {
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {
 		var resp *http.Response
-		if resp, err = hc.Get(url); err == nil { // want `retries up to 3 times around http.Client.Get, which retries up to 6 times: up to 18 calls per request`
+		if resp, err = hc.Get(url); err == nil { // related "cloud.go:88: outer retry loop" // want `3 attempts around http\.Client\.Get, which makes 6 each: up to 18 calls on transport errors; keep one layer`
 			resp.Body.Close()
 			return nil
 		}

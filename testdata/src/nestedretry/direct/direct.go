@@ -33,7 +33,7 @@ func LoopAroundRetryable(ctx context.Context, url string, body []byte) error {
 			return rerr
 		}
 		req.Header.Set("Content-Type", "application/json")
-		resp, derr := rc.Do(req) // want `retries up to 3 times around retryablehttp.Client.Do, which retries up to 5 times: up to 15 calls per request on transient failures; keep one layer`
+		resp, derr := rc.Do(req) // related "direct.go:30: outer retry loop" // want `3 attempts around retryablehttp\.Client\.Do, which makes 5 each: up to 15 calls on transient failures; keep one layer`
 		if derr == nil {
 			resp.Body.Close()
 			return nil
@@ -51,7 +51,7 @@ func LoopAroundTunedRetryable(ctx context.Context, url string) error {
 	var err error
 	for attempt := 0; attempt < 4; attempt++ {
 		var resp *http.Response
-		if resp, err = rc.Get(url); err == nil { // want `retries up to 4 times around retryablehttp.Client.Get, which retries up to 3 times: up to 12 calls per request`
+		if resp, err = rc.Get(url); err == nil { // related "direct.go:52: outer retry loop" // want `4 attempts around retryablehttp\.Client\.Get, which makes 3 each: up to 12 calls on transient failures; keep one layer`
 			return resp.Body.Close()
 		}
 		time.Sleep(jitter(time.Second))
@@ -61,7 +61,7 @@ func LoopAroundTunedRetryable(ctx context.Context, url string) error {
 
 func RetryGoAroundDefaultClient(url string) error {
 	return retrygo.Do(func() error {
-		resp, err := retryablehttp.Get(url) // want `retries up to 10 times around retryablehttp.Get, which retries up to 5 times: up to 50 calls per request`
+		resp, err := retryablehttp.Get(url) // related "direct.go:63: outer retry callback" // want `10 attempts around retryablehttp\.Get, which makes 5 each: up to 50 calls on transient failures; keep one layer`
 		if err != nil {
 			return err
 		}
@@ -76,7 +76,7 @@ func RetryGoAroundDefaultClient(url string) error {
 func LoopAroundRuntime(ctx context.Context, url string) error {
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {
-		err = idemretry.Do(ctx, idemretry.Policy{}, func(ctx context.Context, a idemretry.Attempt) error { // want `retries up to 3 times around retry.Do, which retries up to 4 times: up to 12 calls per request`
+		err = idemretry.Do(ctx, idemretry.Policy{}, func(ctx context.Context, a idemretry.Attempt) error { // related "direct.go:78: outer retry loop" // want `retries up to 3 times around retry\.Do, which retries up to 4 times: up to 12 calls on transient failures; keep one layer`
 			req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 			if err != nil {
 				return err
@@ -101,7 +101,7 @@ func LoopInLoop(ctx context.Context, hc *http.Client, urls []string) error {
 		if err = tryAll(ctx, hc, urls); err == nil {
 			return nil
 		}
-		for inner := 0; inner < 2; inner++ { // want `retries up to 3 times around an inner retry loop, which retries up to 2 times: up to 6 calls per request`
+		for inner := 0; inner < 2; inner++ { // related "direct.go:100: outer retry loop" // want `retries up to 3 times around an inner retry loop, which retries up to 2 times: up to 6 calls per request; keep one layer`
 			if err = tryAll(ctx, hc, urls); err == nil {
 				return nil
 			}
@@ -132,7 +132,7 @@ func RestyInLoop(ctx context.Context, url string) error {
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {
 		var resp *resty.Response
-		resp, err = rc.R().SetContext(ctx).Get(url) // want `retries up to 3 times around resty.Request.Get, which retries up to 3 times: up to 9 calls per request`
+		resp, err = rc.R().SetContext(ctx).Get(url) // related "direct.go:133: outer retry loop" // want `3 attempts around resty\.Request\.Get, which makes 3 each: up to 9 calls on transient failures; keep one layer`
 		if err == nil && resp.StatusCode() < 500 {
 			return nil
 		}
@@ -144,7 +144,7 @@ func RestyInLoop(ctx context.Context, url string) error {
 func RetryGoAroundStandardClient(url string) error {
 	hc := retryablehttp.NewClient().StandardClient()
 	return retrygo.Do(func() error {
-		resp, err := hc.Get(url) // want `retries up to 10 times around http.Client.Get, which retries up to 5 times: up to 50 calls per request`
+		resp, err := hc.Get(url) // related "direct.go:146: outer retry callback" // want `10 attempts around http\.Client\.Get, which makes 5 each: up to 50 calls on transient failures; keep one layer`
 		if err != nil {
 			return err
 		}
@@ -161,7 +161,7 @@ func LoopAroundTransport(ctx context.Context, url string) error {
 			return err
 		}
 		var resp *http.Response
-		if resp, err = hc.Do(req); err == nil { // want `retries up to 2 times around http.Client.Do, which retries up to 3 times: up to 6 calls per request`
+		if resp, err = hc.Do(req); err == nil { // related "direct.go:158: outer retry loop" // want `2 attempts around http\.Client\.Do, which makes 3 each: up to 6 calls on transport errors; keep one layer`
 			return resp.Body.Close()
 		}
 		time.Sleep(jitter(time.Second))
@@ -173,7 +173,7 @@ func CenkaltiAroundRetryable(ctx context.Context, url string) error {
 	rc := retryablehttp.NewClient()
 	b := backoff4.WithContext(backoff4.NewExponentialBackOff(), ctx)
 	return backoff4.Retry(func() error {
-		resp, err := rc.Get(url) // want `retries with no attempt cap around retryablehttp.Client.Get, which retries too: unbounded calls per request`
+		resp, err := rc.Get(url) // related "direct.go:175: outer retry callback" // want `retries without a cap around retryablehttp\.Client\.Get, which retries too: unbounded calls; keep one layer`
 		if err != nil {
 			return err
 		}

@@ -100,7 +100,7 @@ func (e *exporter) Start(ctx context.Context, id string) error {
 		if err != nil {
 			return err
 		}
-		resp, err := e.rc.Do(req) // want `retries up to 4 times around retryablehttp.Client.Do, which retries too: attempts multiply on 5xx; keep one layer`
+		resp, err := e.rc.Do(req) // related "failures.go:98: outer retry loop" // want `retries up to 4 times around retryablehttp\.Client\.Do, which retries too: attempts multiply on 5xx; keep one layer`
 		if err != nil {
 			return err
 		}

@@ -52,7 +52,7 @@ func (w *watcher) Fetch(ctx context.Context, id string) ([]byte, error) {
 			return nil, err
 		}
 		req.Header.Set("Accept", "application/json")
-		resp, err := w.rc.Do(req) // want `retries around retryablehttp.Client.Do, which retries too: attempts multiply on transient failures; keep one layer`
+		resp, err := w.rc.Do(req) // related "iters.go:49: outer retry iterator loop" // want `retries around retryablehttp\.Client\.Do, which retries too: attempts multiply on transient failures; keep one layer`
 		if err != nil {
 			log.Printf("fetch %s attempt %d: %v", id, i, err)
 			last = err

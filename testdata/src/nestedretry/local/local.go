@@ -75,7 +75,7 @@ func Sync(ctx context.Context, dir string) error {
 func Refresh(ctx context.Context, hc *http.Client, url string) error {
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {
-		if err = fetch(ctx, hc, url); err == nil { // want `retries up to 3 times around fetch, which retries up to 3 times: up to 9 calls per request`
+		if err = fetch(ctx, hc, url); err == nil { // related "local.go:77: outer retry loop" "local.go:41: inner retry loop" // want `retries up to 3 times around fetch, which retries up to 3 times: up to 9 calls on transport errors, 5xx; keep one layer`
 			return nil
 		}
 		time.Sleep(jitter(time.Second))

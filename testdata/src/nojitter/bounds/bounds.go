@@ -60,7 +60,7 @@ func (q *queue) notify(ctx context.Context, id string) error {
 // ---- Reported: no attempt cap and no deadline ----
 
 func (q *queue) ClaimForever(id string) {
-	for { // want `retry loop has no attempt cap and no deadline`
+	for { // related "bounds.go:63: retry loop" // want `retry loop retries for ever \(no attempt cap, no deadline\); count the attempts and stop after a few`
 		err := q.claim(id)
 		if err == nil {
 			return
@@ -72,7 +72,7 @@ func (q *queue) ClaimForever(id string) {
 
 func (q *queue) ClaimInGoroutine(id string) {
 	go func() {
-		for { // want `retry loop has no attempt cap and no deadline`
+		for { // related "bounds.go:75: retry loop" // want `retry loop retries for ever \(no attempt cap, no deadline\); count the attempts and stop after a few`
 			if err := q.claim(id); err == nil {
 				return
 			}
@@ -81,7 +81,7 @@ func (q *queue) ClaimInGoroutine(id string) {
 	}()
 }
 
-func (q *queue) claimRecursive(id string) error { // want `retrying function claimRecursive has no attempt cap and no deadline, so it retries for ever while the dependency is down; pass down how many attempts are left`
+func (q *queue) claimRecursive(id string) error { // related "bounds.go:84: retrying recursion" // want `retrying function claimRecursive retries for ever \(no attempt cap, no deadline\); pass down how many attempts are left`
 	err := q.claim(id)
 	if err != nil {
 		time.Sleep(jittered(time.Second))
@@ -93,7 +93,7 @@ func (q *queue) claimRecursive(id string) error { // want `retrying function cla
 func dialForever(addr string) net.Conn {
 	var conn net.Conn
 	var err error
-	for conn == nil { // want `retry loop has no attempt cap and no deadline`
+	for conn == nil { // related "bounds.go:96: retry loop" // want `retry loop retries for ever \(no attempt cap, no deadline\); count the attempts and stop after a few`
 		conn, err = net.DialTimeout("tcp", addr, 5*time.Second)
 		if err == nil {
 			break
@@ -105,49 +105,49 @@ func dialForever(addr string) net.Conn {
 }
 
 func (q *queue) RetryGoAttemptsZero(id string) error {
-	return retrygo.Do(func() error { return q.claim(id) }, retrygo.Attempts(0)) // want `retry.Do has no attempt cap and no deadline`
+	return retrygo.Do(func() error { return q.claim(id) }, retrygo.Attempts(0)) // related "bounds.go:108: retry callback" // want `retry\.Do has no attempt cap and no deadline, so it retries for ever while the dependency is down; add retry\.Attempts\(4\)`
 }
 
 func (q *queue) CenkaltiConstantUnbounded(id string) error {
-	return backoff4.Retry(func() error { return q.claim(id) }, backoff4.NewConstantBackOff(time.Second)) // want `backoff.Retry waits a fixed delay` `backoff.Retry has no attempt cap and no deadline`
+	return backoff4.Retry(func() error { return q.claim(id) }, backoff4.NewConstantBackOff(time.Second)) // related "bounds.go:112: retry callback" "bounds.go:112: retry callback" // want `backoff\.Retry waits a fixed delay between attempts, so clients that failed together retry together; add jitter` `backoff\.Retry retries for ever \(no attempt cap, no deadline\); wrap the BackOff in backoff\.WithMaxRetries\(b, 3\)`
 }
 
 func (q *queue) CenkaltiZero(id string) error {
-	return backoff4.Retry(func() error { return q.claim(id) }, &backoff4.ZeroBackOff{}) // want `backoff.Retry retries without waiting` `backoff.Retry has no attempt cap and no deadline`
+	return backoff4.Retry(func() error { return q.claim(id) }, &backoff4.ZeroBackOff{}) // related "bounds.go:116: retry callback" "bounds.go:116: retry callback" // want `backoff\.Retry retries without waiting, so it hammers a dependency that is already failing; wait with jitter` `backoff\.Retry retries for ever \(no attempt cap, no deadline\); wrap the BackOff in backoff\.WithMaxRetries\(b, 3\)`
 }
 
 func (q *queue) CenkaltiV5Unbounded(id string) (bool, error) {
-	return backoff5.Retry(context.Background(), func() (bool, error) { return true, q.claim(id) }, backoff5.WithMaxTries(0), backoff5.WithMaxElapsedTime(0)) // want `backoff.Retry has no attempt cap and no deadline`
+	return backoff5.Retry(context.Background(), func() (bool, error) { return true, q.claim(id) }, backoff5.WithMaxTries(0), backoff5.WithMaxElapsedTime(0)) // related "bounds.go:120: retry callback" // want `backoff\.Retry retries for ever \(no attempt cap, no deadline\); add backoff\.WithMaxTries\(4\)`
 }
 
 func (q *queue) SethvargoUnbounded(id string) error {
 	b := sethretry.WithFullJitter(sethretry.NewExponential(time.Second))
-	return sethretry.Do(context.Background(), b, func(context.Context) error { // want `retry.Do has no attempt cap and no deadline`
+	return sethretry.Do(context.Background(), b, func(context.Context) error { // related "bounds.go:125: retry callback" // want `retry\.Do retries for ever \(no attempt cap, no deadline\); wrap the backoff in retry\.WithMaxRetries\(3, b\)`
 		return sethretry.RetryableError(q.claim(id))
 	})
 }
 
 func (q *queue) SethvargoHelper(id string) error {
-	return sethretry.Exponential(context.TODO(), time.Second, func(context.Context) error { // want `retry.Exponential backs off without jitter` `retry.Exponential has no attempt cap and no deadline`
+	return sethretry.Exponential(context.TODO(), time.Second, func(context.Context) error { // related "bounds.go:131: retry callback" "bounds.go:131: retry callback" // want `retry\.Exponential backs off without jitter, so clients that failed together retry together, in waves; add jitter` `retry\.Exponential retries for ever \(no attempt cap, no deadline\); wrap the backoff in retry\.WithMaxRetries\(3, b\)`
 		return sethretry.RetryableError(q.claim(id))
 	})
 }
 
 func (q *queue) FailsafeAttemptsZero(id string) error {
-	rp := retrypolicy.NewBuilder[any]().WithMaxAttempts(0).WithJitter(time.Second).Build() // want `failsafe.Run has no attempt cap and no deadline`
+	rp := retrypolicy.NewBuilder[any]().WithMaxAttempts(0).WithJitter(time.Second).Build() // related "bounds.go:138: retry callback" // want `failsafe\.Run retries for ever \(no attempt cap, no deadline\); set WithMaxRetries\(3\) on the retry policy`
 	return failsafe.Run(func() error { return q.claim(id) }, rp)
 }
 
 // A poll needs no jitter, but one that nothing ends is still reported.
 func (q *queue) PollForever(id string) error {
-	return wait.PollInfinite(time.Second, func() (bool, error) { // want `wait.PollInfinite has no attempt cap and no deadline`
+	return wait.PollInfinite(time.Second, func() (bool, error) { // related "bounds.go:143: retry callback" // want `wait\.PollInfinite retries for ever \(no attempt cap, no deadline\); set the Backoff's Steps`
 		return q.claim(id) == nil, nil
 	})
 }
 
 // An in-house helper that retries for ever: reported once, inside it.
 func forever(op func() error) {
-	for { // want `retry loop has no attempt cap and no deadline`
+	for { // related "bounds.go:150: retry loop" // want `retry loop retries for ever \(no attempt cap, no deadline\); count the attempts and stop after a few`
 		if err := op(); err == nil {
 			return
 		}
@@ -161,9 +161,9 @@ func (q *queue) UseForever(id string) {
 
 // A ticker retried until the job is claimed.
 func (q *queue) ClaimOnTicks(id string) {
-	t := time.NewTicker(time.Second) // want `retry loop waits a fixed 1s between attempts`
+	t := time.NewTicker(time.Second) // related "bounds.go:166: retry loop" // want `retry loop waits a fixed 1s between attempts, so clients that failed together retry together; add jitter`
 	defer t.Stop()
-	for range t.C { // want `retry loop has no attempt cap and no deadline`
+	for range t.C { // related "bounds.go:166: retry loop" // want `retry loop retries for ever \(no attempt cap, no deadline\); count the attempts and stop after a few`
 		if err := q.claim(id); err == nil {
 			return
 		}
@@ -174,7 +174,7 @@ func (q *queue) ClaimOnTicks(id string) {
 
 func (q *queue) ClaimIgnoringContext(ctx context.Context, id string) error {
 	var err error
-	for attempt := range 10 { // want `retry loop does not observe ctx`
+	for attempt := range 10 { // related "bounds.go:177: retry loop" // want `retry loop ignores ctx: its retries outlive the caller; pass ctx on`
 		if err = q.claim(id); err == nil {
 			return nil
 		}
@@ -186,7 +186,7 @@ func (q *queue) ClaimIgnoringContext(ctx context.Context, id string) error {
 
 func (q *queue) GotoIgnoringContext(ctx context.Context, id string) error {
 	n := 0
-again: // want `goto retry loop does not observe ctx`
+again: // related "bounds.go:189: goto retry loop" // want `goto retry loop ignores ctx: its retries outlive the caller; pass ctx on`
 	if err := q.claim(id); err != nil && n < 5 {
 		n++
 		time.Sleep(jittered(2 * time.Second))
@@ -195,7 +195,7 @@ again: // want `goto retry loop does not observe ctx`
 	return nil
 }
 
-func (q *queue) recursiveIgnoringContext(ctx context.Context, id string, left int) error { // want `retrying function recursiveIgnoringContext does not observe ctx`
+func (q *queue) recursiveIgnoringContext(ctx context.Context, id string, left int) error { // related "bounds.go:198: retrying recursion" // want `retrying function recursiveIgnoringContext ignores ctx: its retries outlive the caller; pass ctx on`
 	err := q.claim(id)
 	if err != nil && left > 0 {
 		time.Sleep(jittered(5 * time.Second))
@@ -207,7 +207,7 @@ func (q *queue) recursiveIgnoringContext(ctx context.Context, id string, left in
 func (q *queue) ClosureIgnoringContext(ctx context.Context, ids []string) {
 	for _, id := range ids {
 		go func() {
-			for attempt := 0; attempt < 5; attempt++ { // want `retry loop does not observe ctx`
+			for attempt := 0; attempt < 5; attempt++ { // related "bounds.go:210: retry loop" // want `retry loop ignores ctx: its retries outlive the caller; pass ctx on`
 				if err := q.notify(context.Background(), id); err == nil {
 					return
 				}
@@ -218,33 +218,33 @@ func (q *queue) ClosureIgnoringContext(ctx context.Context, ids []string) {
 }
 
 func (q *queue) RetryGoBackgroundContext(ctx context.Context, id string) error {
-	return retrygo.Do(func() error { return q.claim(id) }, retrygo.Attempts(5), retrygo.Context(context.Background())) // want `retry.Do does not observe ctx`
+	return retrygo.Do(func() error { return q.claim(id) }, retrygo.Attempts(5), retrygo.Context(context.Background())) // related "bounds.go:221: retry callback" // want `retry\.Do does not observe ctx, so its retries outlive the caller's deadline; add retry\.Context\(ctx\)`
 }
 
 func (q *queue) CenkaltiV5Background(ctx context.Context, id string) (bool, error) {
-	return backoff5.Retry(context.Background(), func() (bool, error) { return true, q.claim(id) }, backoff5.WithMaxTries(5), backoff5.WithMaxElapsedTime(0)) // want `backoff.Retry does not observe ctx, so its retries outlive the caller's deadline; pass ctx to backoff.Retry`
+	return backoff5.Retry(context.Background(), func() (bool, error) { return true, q.claim(id) }, backoff5.WithMaxTries(5), backoff5.WithMaxElapsedTime(0)) // related "bounds.go:225: retry callback" // want `backoff\.Retry does not observe ctx, so its retries outlive the caller's deadline; pass ctx to backoff\.Retry`
 }
 
 func (q *queue) SethvargoBackground(ctx context.Context, id string) error {
 	b := sethretry.WithMaxRetries(5, sethretry.WithFullJitter(sethretry.NewExponential(time.Second)))
-	return sethretry.Do(context.Background(), b, func(context.Context) error { // want `retry.Do does not observe ctx, so its retries outlive the caller's deadline; pass ctx to retry.Do`
+	return sethretry.Do(context.Background(), b, func(context.Context) error { // related "bounds.go:230: retry callback" // want `retry\.Do does not observe ctx, so its retries outlive the caller's deadline; pass ctx to retry\.Do`
 		return sethretry.RetryableError(q.claim(id))
 	})
 }
 
 func (q *queue) GaxBackground(ctx context.Context, id string, opts ...gax.CallOption) error {
-	return gax.Invoke(context.Background(), func(context.Context, gax.CallSettings) error { // want `gax.Invoke does not observe ctx, so its retries outlive the caller's deadline; pass ctx to gax.Invoke` `gax.Invoke has no attempt cap and no deadline, so it retries for ever while the dependency is down; give the context a deadline, or add gax.WithTimeout`
+	return gax.Invoke(context.Background(), func(context.Context, gax.CallSettings) error { // related "bounds.go:236: retry callback" "bounds.go:236: retry callback" // want `gax\.Invoke retries for ever \(no attempt cap, no deadline\); give the context a deadline, or add gax\.WithTimeout` `gax\.Invoke does not observe ctx, so its retries outlive the caller's deadline; pass ctx to gax\.Invoke`
 		return q.claim(id)
 	}, opts...)
 }
 
 func (q *queue) FailsafeNoContext(ctx context.Context, id string) error {
 	rp := retrypolicy.NewBuilder[any]().WithMaxRetries(5).WithJitter(time.Second).Build()
-	return failsafe.Run(func() error { return q.claim(id) }, rp) // want `failsafe.Run does not observe ctx, so its retries outlive the caller's deadline; run it with .WithContext\(ctx\)`
+	return failsafe.Run(func() error { return q.claim(id) }, rp) // related "bounds.go:243: retry callback" // want `failsafe\.Run does not observe ctx, so its retries outlive the caller's deadline; run it with \.WithContext\(ctx\)`
 }
 
 func (q *queue) KubernetesNoContext(ctx context.Context, id string) error {
-	return wait.ExponentialBackoff(wait.Backoff{Steps: 6, Duration: time.Second, Factor: 2, Jitter: 0.5}, func() (bool, error) { // want `wait.ExponentialBackoff does not observe ctx, so its retries outlive the caller's deadline; use wait.ExponentialBackoffWithContext\(ctx, ...\)`
+	return wait.ExponentialBackoff(wait.Backoff{Steps: 6, Duration: time.Second, Factor: 2, Jitter: 0.5}, func() (bool, error) { // related "bounds.go:247: retry callback" // want `wait\.ExponentialBackoff ignores ctx: its retries outlive the caller; pass ctx on`
 		return q.claim(id) == nil, nil
 	})
 }
@@ -305,7 +305,7 @@ func (q *queue) ClaimAtStartup(id string) error {
 
 // The caller can stop it: a select on a stop channel.
 func (q *queue) JoinUntilStopped(id string, stop <-chan struct{}) error {
-	tick := time.NewTicker(time.Second) // want `retry loop waits a fixed 1s between attempts`
+	tick := time.NewTicker(time.Second) // related "bounds.go:310: retry loop" // want `retry loop waits a fixed 1s between attempts, so clients that failed together retry together; add jitter`
 	defer tick.Stop()
 	for {
 		err := q.claim(id)

@@ -17,7 +17,7 @@ type notifier struct {
 
 // The library's default backoff has no jitter.
 func newNotifier(url string) *notifier {
-	rc := retryablehttp.NewClient() // want `retryablehttp.Client backs off without jitter`
+	rc := retryablehttp.NewClient() // related "clients.go:32: self-retrying client call" // want `retryablehttp\.Client backs off without jitter, so clients that failed together retry together, in waves; add jitter`
 	rc.RetryMax = 3
 	rc.RetryWaitMin = 500 * time.Millisecond
 	return &notifier{rc: rc, url: url}
@@ -50,7 +50,7 @@ func newAuditClient() *retryablehttp.Client {
 		RetryMax:     4,
 		RetryWaitMin: time.Second,
 		RetryWaitMax: 30 * time.Second,
-		Backoff:      retryablehttp.DefaultBackoff, // want `retryablehttp.Client backs off without jitter`
+		Backoff:      retryablehttp.DefaultBackoff, // related "clients.go:67: self-retrying client call" // want `retryablehttp\.Client backs off without jitter, so clients that failed together retry together, in waves; add jitter`
 	}
 }
 

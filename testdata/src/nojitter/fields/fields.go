@@ -32,7 +32,7 @@ func Open(dsn string) (*Postgres, error) {
 			}
 		}
 		log.Printf("postgres is trying to connect, attempts left: %d: %v", pg.connAttempts, err)
-		time.Sleep(pg.connTimeout) // want `retry loop waits a fixed delay between attempts`
+		time.Sleep(pg.connTimeout) // related "fields.go:27: retry loop" // want `retry loop waits a fixed delay between attempts, so clients that failed together retry together; add jitter`
 		pg.connAttempts--
 	}
 	if err != nil {
@@ -81,14 +81,14 @@ func (pg *Postgres) Exec(ctx context.Context, q string) error {
 
 func (pg *Postgres) Reconnect(ctx context.Context, dsn string) error {
 	var err error
-	for pg.connAttempts > 0 { // want `retry loop has no attempt cap and no deadline` `retry loop does not observe ctx`
+	for pg.connAttempts > 0 { // related "fields.go:84: retry loop" "fields.go:84: retry loop" // want `retry loop retries for ever \(no attempt cap, no deadline\); count the attempts and stop after a few` `retry loop ignores ctx: its retries outlive the caller; pass ctx on`
 		if pg.DB, err = sql.Open("pgx", dsn); err == nil {
 			if err = pg.DB.Ping(); err == nil {
 				return nil
 			}
 		}
 		log.Printf("reconnect: %v", err)
-		time.Sleep(pg.connTimeout) // want `retry loop waits a fixed delay between attempts`
+		time.Sleep(pg.connTimeout) // related "fields.go:84: retry loop" // want `retry loop waits a fixed delay between attempts, so clients that failed together retry together; add jitter`
 	}
 	return err
 }

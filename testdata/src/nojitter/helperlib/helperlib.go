@@ -18,7 +18,7 @@ func Do(ctx context.Context, attempts int, op func(context.Context) error) error
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-time.After(time.Second): // want `retry loop waits a fixed 1s between attempts`
+		case <-time.After(time.Second): // related "helperlib.go:13: retry loop" // want `retry loop waits a fixed 1s between attempts, so clients that failed together retry together; add jitter`
 		}
 	}
 	return err

@@ -19,7 +19,7 @@ func attempts(ctx context.Context, n int, interval time.Duration) iter.Seq[int] 
 			select {
 			case <-ctx.Done():
 				return
-			case <-time.After(interval): // want `retry iterator waits a fixed delay between attempts`
+			case <-time.After(interval): // related "iters.go:15: retry loop" // want `retry iterator waits a fixed delay between attempts, so clients that failed together retry together; add jitter`
 			}
 		}
 	}
@@ -69,7 +69,7 @@ func listen(ctx context.Context, hc *http.Client, url string) {
 
 // Nothing bounds this one.
 func poll(hc *http.Client, url string) {
-	for range forever() { // want `loop over forever has no attempt cap and no deadline`
+	for range forever() { // related "iters.go:72: retry iterator loop" // want `loop over forever retries for ever \(no attempt cap, no deadline\); count the attempts in the body and stop after a few`
 		if resp, err := hc.Get(url); err == nil {
 			resp.Body.Close()
 			return

@@ -55,7 +55,7 @@ func (s *store) RetryGoFixed(ctx context.Context, key string) error {
 	return retrygo.Do(func() error { return s.put(ctx, key) },
 		retrygo.Attempts(5),
 		retrygo.Context(ctx),
-		retrygo.DelayType(retrygo.FixedDelay), // want `retry.Do waits a fixed delay between attempts, so clients that failed together retry together`
+		retrygo.DelayType(retrygo.FixedDelay), // related "libs.go:55: retry callback" // want `retry\.Do waits a fixed delay between attempts, so clients that failed together retry together; add jitter`
 	)
 }
 
@@ -68,7 +68,7 @@ func (s *store) RetryGoBackoff(ctx context.Context, key string) error {
 			}
 			return nil
 		},
-		retrygo.Attempts(4), retrygo.Context(ctx), retrygo.DelayType(retrygo.BackOffDelay), // want `retry.Do backs off without jitter`
+		retrygo.Attempts(4), retrygo.Context(ctx), retrygo.DelayType(retrygo.BackOffDelay), // related "libs.go:63: retry callback" // want `retry\.Do backs off without jitter, so clients that failed together retry together, in waves; add jitter`
 	)
 	return err
 }
@@ -76,7 +76,7 @@ func (s *store) RetryGoBackoff(ctx context.Context, key string) error {
 func (s *store) CenkaltiLiteral(ctx context.Context, key string) error {
 	b := &backoff4.ExponentialBackOff{
 		InitialInterval:     100 * time.Millisecond,
-		RandomizationFactor: 0, // want `backoff.Retry backs off without jitter`
+		RandomizationFactor: 0, // related "libs.go:84: retry callback" // want `backoff\.Retry backs off without jitter, so clients that failed together retry together, in waves; add jitter`
 		Multiplier:          2,
 		MaxInterval:         10 * time.Second,
 		MaxElapsedTime:      time.Minute,
@@ -85,17 +85,17 @@ func (s *store) CenkaltiLiteral(ctx context.Context, key string) error {
 }
 
 func (s *store) CenkaltiOption(ctx context.Context, key string) error {
-	b := backoff4.NewExponentialBackOff(backoff4.WithRandomizationFactor(0)) // want `backoff.Retry backs off without jitter`
+	b := backoff4.NewExponentialBackOff(backoff4.WithRandomizationFactor(0)) // related "libs.go:89: retry callback" // want `backoff\.Retry backs off without jitter, so clients that failed together retry together, in waves; add jitter`
 	return backoff4.Retry(func() error { return s.put(ctx, key) }, backoff4.WithContext(b, ctx))
 }
 
 func (s *store) CenkaltiConstant(ctx context.Context, key string) error {
-	b := backoff4.WithMaxRetries(backoff4.NewConstantBackOff(time.Second), 3) // want `backoff.Retry waits a fixed delay between attempts`
+	b := backoff4.WithMaxRetries(backoff4.NewConstantBackOff(time.Second), 3) // related "libs.go:94: retry callback" // want `backoff\.Retry waits a fixed delay between attempts, so clients that failed together retry together; add jitter`
 	return backoff4.Retry(func() error { return s.put(ctx, key) }, backoff4.WithContext(b, ctx))
 }
 
 func (s *store) SethvargoExponential(ctx context.Context, key string) error {
-	b := sethretry.WithMaxRetries(3, sethretry.NewExponential(200*time.Millisecond)) // want `retry.Do backs off without jitter`
+	b := sethretry.WithMaxRetries(3, sethretry.NewExponential(200*time.Millisecond)) // related "libs.go:99: retry callback" // want `retry\.Do backs off without jitter, so clients that failed together retry together, in waves; add jitter`
 	return sethretry.Do(ctx, b, func(ctx context.Context) error {
 		if err := s.put(ctx, key); err != nil {
 			return sethretry.RetryableError(err)
@@ -105,13 +105,13 @@ func (s *store) SethvargoExponential(ctx context.Context, key string) error {
 }
 
 func (s *store) SethvargoConstantHelper(ctx context.Context, key string) error {
-	return sethretry.Constant(ctx, time.Second, func(ctx context.Context) error { // want `retry.Constant waits a fixed delay between attempts`
+	return sethretry.Constant(ctx, time.Second, func(ctx context.Context) error { // related "libs.go:108: retry callback" // want `retry\.Constant waits a fixed delay between attempts, so clients that failed together retry together; add jitter`
 		return sethretry.RetryableError(s.put(ctx, key))
 	})
 }
 
 func (s *store) KubernetesBackoff(ctx context.Context, key string) error {
-	return wait.ExponentialBackoffWithContext(ctx, wait.Backoff{Steps: 5, Duration: 100 * time.Millisecond, Factor: 2}, func(ctx context.Context) (bool, error) { // want `wait.ExponentialBackoffWithContext backs off without jitter`
+	return wait.ExponentialBackoffWithContext(ctx, wait.Backoff{Steps: 5, Duration: 100 * time.Millisecond, Factor: 2}, func(ctx context.Context) (bool, error) { // related "libs.go:114: retry callback" // want `wait\.ExponentialBackoffWithContext backs off without jitter: clients that failed together retry in waves; add jitter`
 		switch err := s.put(ctx, key); {
 		case err == nil:
 			return true, nil
@@ -124,32 +124,32 @@ func (s *store) KubernetesBackoff(ctx context.Context, key string) error {
 }
 
 func (s *store) FailsafeBackoff(ctx context.Context, key string) error {
-	rp := retrypolicy.NewBuilder[any]().WithMaxRetries(3).WithBackoff(100*time.Millisecond, 5*time.Second).Build() // want `failsafe.Executor.Run backs off without jitter`
+	rp := retrypolicy.NewBuilder[any]().WithMaxRetries(3).WithBackoff(100*time.Millisecond, 5*time.Second).Build() // related "libs.go:128: retry callback" // want `failsafe\.Executor\.Run backs off without jitter, so clients that failed together retry together, in waves; add jitter`
 	return failsafe.With[any](rp).WithContext(ctx).Run(func() error { return s.put(ctx, key) })
 }
 
 func (s *store) FailsafeNoDelay(ctx context.Context, key string) error {
 	rp := retrypolicy.NewBuilder[any]().WithMaxRetries(2).Build()
-	return failsafe.With[any](rp).WithContext(ctx).Run(func() error { return s.put(ctx, key) }) // want `failsafe.Executor.Run retries without waiting, so it hammers a dependency that is already failing`
+	return failsafe.With[any](rp).WithContext(ctx).Run(func() error { return s.put(ctx, key) }) // related "libs.go:133: retry callback" // want `failsafe\.Executor\.Run retries without waiting, so it hammers a dependency that is already failing; wait with jitter`
 }
 
 // ---- Reported: no cap and no deadline ----
 
 func (s *store) RetryGoForever(key string) error {
-	return retrygo.Do(func() error { return s.put(context.Background(), key) }, retrygo.UntilSucceeded()) // want `retry.Do has no attempt cap and no deadline, so it retries for ever while the dependency is down; add retry.Attempts\(4\)`
+	return retrygo.Do(func() error { return s.put(context.Background(), key) }, retrygo.UntilSucceeded()) // related "libs.go:139: retry callback" // want `retry\.Do has no attempt cap and no deadline, so it retries for ever while the dependency is down; add retry\.Attempts\(4\)`
 }
 
 func (s *store) CenkaltiForever(key string) error {
-	b := backoff4.NewExponentialBackOff(backoff4.WithMaxElapsedTime(0)) // want `backoff.Retry has no attempt cap and no deadline, so it retries for ever while the dependency is down; wrap the BackOff in backoff.WithMaxRetries\(b, 3\)`
+	b := backoff4.NewExponentialBackOff(backoff4.WithMaxElapsedTime(0)) // related "libs.go:144: retry callback" // want `backoff\.Retry retries for ever \(no attempt cap, no deadline\); wrap the BackOff in backoff\.WithMaxRetries\(b, 3\)`
 	return backoff4.Retry(func() error { return s.put(context.Background(), key) }, b)
 }
 
 func (s *store) CenkaltiV5Forever(key string) (int, error) {
-	return backoff5.Retry(context.Background(), func() (int, error) { return 1, s.put(context.Background(), key) }, backoff5.WithMaxElapsedTime(0)) // want `backoff.Retry has no attempt cap and no deadline`
+	return backoff5.Retry(context.Background(), func() (int, error) { return 1, s.put(context.Background(), key) }, backoff5.WithMaxElapsedTime(0)) // related "libs.go:148: retry callback" // want `backoff\.Retry retries for ever \(no attempt cap, no deadline\); add backoff\.WithMaxTries\(4\)`
 }
 
 func (s *store) FailsafeForever(key string) error {
-	rp := retrypolicy.NewBuilder[any]().WithMaxRetries(-1).WithJitter(time.Second).Build() // want `failsafe.Run has no attempt cap and no deadline`
+	rp := retrypolicy.NewBuilder[any]().WithMaxRetries(-1).WithJitter(time.Second).Build() // related "libs.go:153: retry callback" // want `failsafe\.Run retries for ever \(no attempt cap, no deadline\); set WithMaxRetries\(3\) on the retry policy`
 	return failsafe.Run(func() error { return s.put(context.Background(), key) }, rp)
 }
 
@@ -169,15 +169,15 @@ func (s *store) upload(key string, data []byte) error {
 }
 
 func (s *store) RetryGoNoContext(ctx context.Context, key string) error {
-	return retrygo.Do(func() error { return s.upload(key, nil) }, retrygo.Attempts(5)) // want `retry.Do does not observe ctx, so its retries outlive the caller's deadline; add retry.Context\(ctx\)`
+	return retrygo.Do(func() error { return s.upload(key, nil) }, retrygo.Attempts(5)) // related "libs.go:172: retry callback" // want `retry\.Do does not observe ctx, so its retries outlive the caller's deadline; add retry\.Context\(ctx\)`
 }
 
 func (s *store) CenkaltiNoContext(ctx context.Context, key string) error {
-	return backoff4.Retry(func() error { return s.upload(key, nil) }, backoff4.WithMaxRetries(backoff4.NewExponentialBackOff(backoff4.WithMaxElapsedTime(0)), 5)) // want `backoff.Retry does not observe ctx, so its retries outlive the caller's deadline; wrap the BackOff in backoff.WithContext\(b, ctx\)`
+	return backoff4.Retry(func() error { return s.upload(key, nil) }, backoff4.WithMaxRetries(backoff4.NewExponentialBackOff(backoff4.WithMaxElapsedTime(0)), 5)) // related "libs.go:176: retry callback" // want `backoff\.Retry ignores ctx, so its retries outlive the caller's deadline; wrap the BackOff in backoff\.WithContext\(b, ctx\)`
 }
 
 func (s *store) RuntimeBackground(ctx context.Context, key string) error {
-	return idemretry.Do(context.Background(), idemretry.Policy{MaxAttempts: 5}, func(_ context.Context, a idemretry.Attempt) error { // want `retry.Do does not observe ctx, so its retries outlive the caller's deadline; pass ctx to retry.Do`
+	return idemretry.Do(context.Background(), idemretry.Policy{MaxAttempts: 5}, func(_ context.Context, a idemretry.Attempt) error { // related "libs.go:180: retry callback" // want `retry\.Do does not observe ctx, so its retries outlive the caller's deadline; pass ctx to retry\.Do`
 		return s.upload(key, nil)
 	})
 }

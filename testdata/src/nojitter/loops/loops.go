@@ -75,7 +75,7 @@ func (c *Client) FixedSleep(ctx context.Context, order string) error {
 			return err
 		}
 		log.Printf("order %s: attempt %d: %v", order, attempt, err)
-		time.Sleep(2 * time.Second) // want `retry loop waits a fixed 2s between attempts, so clients that failed together retry together`
+		time.Sleep(2 * time.Second) // related "loops.go:70: retry loop" // want `retry loop waits a fixed 2s between attempts, so clients that failed together retry together; add jitter`
 	}
 	return err
 }
@@ -100,7 +100,7 @@ func (c *Client) ExponentialSelect(ctx context.Context, id string) error {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-time.After(100 * time.Millisecond << attempt): // want `retry loop backs off without jitter, so clients that failed together retry together, in waves`
+		case <-time.After(100 * time.Millisecond << attempt): // related "loops.go:85: retry loop" // want `retry loop backs off without jitter, so clients that failed together retry together, in waves; add jitter`
 		}
 	}
 	return err
@@ -130,7 +130,7 @@ func (n *notifier) deliver(payload []byte) {
 		if attempt < n.maxRetries-1 {
 			wait := min(n.baseDelay<<attempt, n.maxBackoff)
 			select {
-			case <-time.After(wait): // want `retry loop backs off without jitter, so clients that failed together retry together, in waves`
+			case <-time.After(wait): // related "loops.go:120: retry loop" // want `retry loop backs off without jitter, so clients that failed together retry together, in waves; add jitter`
 			case <-n.stop:
 				return
 			}
@@ -149,7 +149,7 @@ func (c *Client) TimerReset(ctx context.Context, id string) error {
 			return nil
 		}
 		log.Printf("refund %s: %v", id, err)
-		t.Reset(c.delay) // want `retry loop waits a fixed delay between attempts`
+		t.Reset(c.delay) // related "loops.go:146: retry loop" // want `retry loop waits a fixed delay between attempts, so clients that failed together retry together; add jitter`
 	}
 	return err
 }
@@ -161,7 +161,7 @@ func (c *Client) NewTimer(ctx context.Context, id string) error {
 		if err = c.send(ctx, "/v1/captures/"+id, nil); err == nil {
 			return nil
 		}
-		timer := time.NewTimer(backoff) // want `retry loop backs off without jitter`
+		timer := time.NewTimer(backoff) // related "loops.go:160: retry loop" // want `retry loop backs off without jitter, so clients that failed together retry together, in waves; add jitter`
 		select {
 		case <-ctx.Done():
 			timer.Stop()
@@ -180,7 +180,7 @@ again:
 	if err != nil && tries < 3 {
 		tries++
 		log.Printf("void %s: %v", id, err)
-		time.Sleep(time.Second) // want `goto retry loop waits a fixed 1s between attempts`
+		time.Sleep(time.Second) // related "loops.go:178: goto retry loop" // want `goto retry loop waits a fixed 1s between attempts, so clients that failed together retry together; add jitter`
 		goto again
 	}
 	return err
@@ -189,7 +189,7 @@ again:
 func (c *Client) recurse(ctx context.Context, id string, left int) error {
 	err := c.send(ctx, "/v1/invoices/"+id+"/send", nil)
 	if err != nil && left > 0 {
-		time.Sleep(3 * time.Second) // want `retrying function recurse waits a fixed 3s between attempts`
+		time.Sleep(3 * time.Second) // related "loops.go:189: retrying recursion" // want `retrying function recurse waits a fixed 3s between attempts, so clients that failed together retry together; add jitter`
 		return c.recurse(ctx, id, left-1)
 	}
 	return err
@@ -204,7 +204,7 @@ func (c *Client) WaitHelper(ctx context.Context, id string) error {
 		if err = c.send(ctx, "/v1/transfers/"+id, nil); err == nil {
 			return nil
 		}
-		c.waitForRetry() // want `retry loop waits a fixed delay between attempts`
+		c.waitForRetry() // related "loops.go:203: retry loop" // want `retry loop waits a fixed delay between attempts, so clients that failed together retry together; add jitter`
 	}
 	return err
 }
@@ -212,7 +212,7 @@ func (c *Client) WaitHelper(ctx context.Context, id string) error {
 // A hot loop: nothing between attempts waits.
 func (c *Client) Hot(ctx context.Context, id string) error {
 	var err error
-	for attempt := 0; attempt < 3; attempt++ { // want `retry loop goes round without waiting, so it hammers a dependency that is already failing`
+	for attempt := 0; attempt < 3; attempt++ { // related "loops.go:215: retry loop" // want `retry loop goes round without waiting, so it hammers a dependency that is already failing; wait with jitter`
 		if err = c.send(ctx, "/v1/holds/"+id, nil); err == nil {
 			return nil
 		}
@@ -225,7 +225,7 @@ func (c *Client) Hot(ctx context.Context, id string) error {
 
 // Startup code with no context anywhere: it retries until it gets through.
 func connect(hc *http.Client, url string) *http.Response {
-	for { // want `retry loop has no attempt cap and no deadline, so it retries for ever while the dependency is down; count the attempts and stop after a few`
+	for { // related "loops.go:228: retry loop" // want `retry loop retries for ever \(no attempt cap, no deadline\); count the attempts and stop after a few`
 		resp, err := hc.Get(url)
 		if err == nil {
 			return resp
@@ -237,7 +237,7 @@ func connect(hc *http.Client, url string) *http.Response {
 
 func register(hc *http.Client, url string) {
 	n := 0
-retry: // want `goto retry loop has no attempt cap and no deadline`
+retry: // related "loops.go:240: goto retry loop" // want `goto retry loop retries for ever \(no attempt cap, no deadline\); count the attempts and stop after a few`
 	resp, err := hc.Post(url, "application/json", nil)
 	if err != nil { // the goto loop counts but never stops
 		n++
@@ -252,7 +252,7 @@ retry: // want `goto retry loop has no attempt cap and no deadline`
 
 func (c *Client) IgnoresContext(ctx context.Context, id string) error {
 	var err error
-	for attempt := 0; attempt < 5; attempt++ { // want `retry loop does not observe ctx, so its retries outlive the caller's deadline; pass ctx to the calls it repeats and stop when it is done`
+	for attempt := 0; attempt < 5; attempt++ { // related "loops.go:255: retry loop" // want `retry loop ignores ctx: its retries outlive the caller; pass ctx on`
 		req, rerr := c.newRequest(context.Background(), http.MethodPost, "/v1/settlements/"+id, nil)
 		if rerr != nil {
 			return rerr
@@ -270,7 +270,7 @@ func (c *Client) IgnoresContext(ctx context.Context, id string) error {
 
 func (c *Client) Handler(w http.ResponseWriter, r *http.Request) {
 	var err error
-	for attempt := 0; attempt < 5; attempt++ { // want `retry loop does not observe r.Context\(\), so its retries outlive the caller's deadline`
+	for attempt := 0; attempt < 5; attempt++ { // related "loops.go:273: retry loop" // want `retry loop ignores r\.Context\(\): its retries outlive the caller; pass r\.Context\(\) on`
 		if _, err = c.http.Get(c.baseURL + "/v1/health"); err == nil {
 			break
 		}
@@ -399,7 +399,7 @@ func (c *Client) ShortPause(ctx context.Context, id string) error {
 		if err = c.send(context.TODO(), "/v1/locks/"+id, nil); err == nil {
 			return nil
 		}
-		time.Sleep(10 * time.Millisecond) // want `retry loop waits a fixed 10ms between attempts`
+		time.Sleep(10 * time.Millisecond) // related "loops.go:398: retry loop" // want `retry loop waits a fixed 10ms between attempts, so clients that failed together retry together; add jitter`
 	}
 	return err
 }

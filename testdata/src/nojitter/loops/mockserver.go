@@ -73,7 +73,7 @@ func Connect(log Logger, addr string) (net.Conn, error) {
 			return c, nil
 		}
 		log.Errorf("dial %s: %v", addr, err)
-		time.Sleep(100 * time.Millisecond) // want `retry loop waits a fixed 100ms between attempts, so clients that failed together retry together`
+		time.Sleep(100 * time.Millisecond) // related "mockserver.go:70: retry loop" // want `retry loop waits a fixed 100ms between attempts, so clients that failed together retry together; add jitter`
 	}
 	return nil, err
 }

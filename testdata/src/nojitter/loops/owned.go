@@ -103,7 +103,7 @@ func (r *rest) Join(ctx context.Context, node string) error {
 			return nil
 		}
 		log.Printf("join %s: %v", node, err)
-		time.Sleep(2 * time.Second) // want `retry loop waits a fixed 2s between attempts`
+		time.Sleep(2 * time.Second) // related "owned.go:101: retry loop" // want `retry loop waits a fixed 2s between attempts, so clients that failed together retry together; add jitter`
 	}
 	return err
 }
@@ -117,7 +117,7 @@ func (r *rest) Status(ctx context.Context, node string) error {
 		if err = r.get(ctx, "/v1/nodes/"+node+"/status", &st); err == nil {
 			return nil
 		}
-		r.pause() // want `retry loop waits a fixed delay between attempts`
+		r.pause() // related "owned.go:116: retry loop" // want `retry loop waits a fixed delay between attempts, so clients that failed together retry together; add jitter`
 	}
 	return err
 }
@@ -131,7 +131,7 @@ func (r *rest) Nodes(ctx context.Context, out any) error {
 			return nil
 		}
 		if attempt%2 == 0 {
-			time.Sleep(500 * time.Millisecond) // want `retry loop waits a fixed 500ms between attempts`
+			time.Sleep(500 * time.Millisecond) // related "owned.go:129: retry loop" "owned.go:137: also waits without jitter" // want `retry loop waits a fixed 500ms between attempts, so clients that failed together retry together; add jitter`
 			continue
 		}
 		time.Sleep(time.Second)

@@ -37,7 +37,7 @@ func (f *feed) run(ctx context.Context) {
 		conn, err := d.DialContext(ctx, "tcp", f.addr)
 		if err != nil {
 			log.Printf("feed %s: dial: %v; again in 5s", f.addr, err)
-			timer := time.NewTimer(5 * time.Second) // want `long-running loop waits a fixed 5s between attempts, so clients that failed together retry together`
+			timer := time.NewTimer(5 * time.Second) // related "reconnect.go:36: long-running loop" // want `long-running loop waits a fixed 5s between attempts, so clients that failed together retry together; add jitter`
 			select {
 			case <-ctx.Done():
 				timer.Stop()
@@ -245,7 +245,7 @@ func (f *feed) acceptInvites(ctx context.Context, inv *invitations) {
 			select {
 			case <-ctx.Done():
 				return
-			case <-time.After(10 * time.Second): // want `long-running loop waits a fixed 10s between attempts, so clients that failed together retry together`
+			case <-time.After(10 * time.Second): // related "reconnect.go:241: long-running loop" // want `long-running loop waits a fixed 10s between attempts, so clients that failed together retry together; add jitter`
 			}
 			continue
 		}

@@ -49,7 +49,7 @@ func (inv *Inventory) Reserve(ctx context.Context, sku string) error {
 			return nil
 		}
 		log.Printf("reserve %s: retry %d: %v", sku, retry, err)
-		time.Sleep(500 * time.Millisecond) // want `retry loop waits a fixed 500ms between attempts`
+		time.Sleep(500 * time.Millisecond) // related "shadow.go:47: retry loop" // want `retry loop waits a fixed 500ms between attempts, so clients that failed together retry together; add jitter`
 	}
 	return err
 }
@@ -61,7 +61,7 @@ func (inv *Inventory) Release(ctx context.Context, sku string) error {
 		if err = inv.reserve(ctx, sku); err == nil {
 			return nil
 		}
-		time.Sleep(200 * time.Millisecond) // want `retry loop waits a fixed 200ms between attempts`
+		time.Sleep(200 * time.Millisecond) // related "shadow.go:60: retry loop" // want `retry loop waits a fixed 200ms between attempts, so clients that failed together retry together; add jitter`
 	}
 	return err
 }

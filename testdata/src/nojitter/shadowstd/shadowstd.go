@@ -53,7 +53,7 @@ func (u *Uploader) Put(ctx context.Context, name string) error {
 			return nil
 		}
 		log.Printf("put %s: %v", name, err)
-		time.Sleep(u.pause) // want `retry loop waits a fixed delay between attempts`
+		time.Sleep(u.pause) // related "shadowstd.go:51: retry loop" // want `retry loop waits a fixed delay between attempts, so clients that failed together retry together; add jitter`
 	}
 	return err
 }
@@ -67,7 +67,7 @@ func (u *Uploader) PutAll(ctx context.Context, names []string) error {
 			if err = u.put(ctx, name); err == nil {
 				break
 			}
-			time.Sleep(time.Second) // want `retry loop waits a fixed 1s between attempts`
+			time.Sleep(time.Second) // related "shadowstd.go:66: retry loop" // want `retry loop waits a fixed 1s between attempts, so clients that failed together retry together; add jitter`
 		}
 		if err != nil {
 			return fmt.Errorf("%d blobs: %w", randv2, err)
@@ -83,7 +83,7 @@ func (u *Uploader) Ping(ctx context.Context) error {
 		if err = u.put(ctx, "ping"); err == nil {
 			return nil
 		}
-		time.Sleep(250000000) // want `retry loop waits a fixed 250ms between attempts`
+		time.Sleep(250000000) // related "shadowstd.go:82: retry loop" // want `retry loop waits a fixed 250ms between attempts, so clients that failed together retry together; add jitter`
 	}
 	return err
 }

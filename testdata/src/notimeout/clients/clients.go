@@ -10,7 +10,7 @@ import (
 
 // ---- Reported ----
 
-var shared = &http.Client{} // related "clients.go:17: Client.Do sends a request without a context through it" "clients.go:16: http.NewRequest gives the request no context" "clients.go:21: Client.Get sends a request without a context through it" // want `this http.Client has no Timeout, so a stalled server hangs Client.Do, whose request has no deadline \(and 1 other call\)`
+var shared = &http.Client{} // related "clients.go:17: Client.Do sends a request without a context through it" "clients.go:16: http.NewRequest gives the request no context" "clients.go:21: Client.Get sends a request without a context through it" // want `this http\.Client has no Timeout, so a stalled server hangs Client\.Do \(and 1 other call\); set Timeout`
 
 func useShared(u string) {
 	req, _ := http.NewRequest("GET", u, nil)
@@ -22,12 +22,12 @@ func useSharedAgain(u string) {
 }
 
 func local(u string) {
-	c := &http.Client{Transport: http.DefaultTransport} // related "clients.go:26: Client.Post sends a request without a context through it" // want `this http.Client has no Timeout, so a stalled server hangs Client.Post, whose request has no deadline`
+	c := &http.Client{Transport: http.DefaultTransport} // related "clients.go:26: Client.Post sends a request without a context through it" // want `this http\.Client has no Timeout, so a stalled server hangs Client\.Post, whose request has no deadline; set Timeout`
 	c.Post(u, "text/plain", nil)
 }
 
 func multiline(u string) {
-	c := &http.Client{ // related "clients.go:37: Client.Do sends a request whose context has no deadline through it" "clients.go:36: context.Background() has no deadline" // want `this http.Client has no Timeout`
+	c := &http.Client{ // related "clients.go:37: Client.Do sends a request whose context has no deadline through it" "clients.go:36: context.Background() has no deadline" // want `this http\.Client has no Timeout, so a stalled server hangs Client\.Do, whose request has no deadline; set Timeout`
 		Transport: &http.Transport{
 			MaxIdleConns: 10,
 		},
@@ -38,17 +38,17 @@ func multiline(u string) {
 }
 
 func value(u string) {
-	c := http.Client{} // related "clients.go:42: Client.Get sends a request without a context through it" // want `this http.Client has no Timeout, so a stalled server hangs Client.Get, whose request has no deadline`
+	c := http.Client{} // related "clients.go:42: Client.Get sends a request without a context through it" // want `this http\.Client has no Timeout, so a stalled server hangs Client\.Get, whose request has no deadline; set Timeout`
 	c.Get(u)
 }
 
 func newClient(u string) {
-	c := new(http.Client) // related "clients.go:47: Client.Head sends a request without a context through it" // want `this http.Client has no Timeout, so a stalled server hangs Client.Head`
+	c := new(http.Client) // related "clients.go:47: Client.Head sends a request without a context through it" // want `this http\.Client has no Timeout, so a stalled server hangs Client\.Head, whose request has no deadline; set Timeout`
 	c.Head(u)
 }
 
 func zeroVar(u string) {
-	var c http.Client // related "clients.go:52: Client.Get sends a request without a context through it" // want `this http.Client has no Timeout, so a stalled server hangs Client.Get`
+	var c http.Client // related "clients.go:52: Client.Get sends a request without a context through it" // want `this http\.Client has no Timeout, so a stalled server hangs Client\.Get, whose request has no deadline; set Timeout`
 	c.Get(u)
 }
 
@@ -58,7 +58,7 @@ type api struct {
 }
 
 func newAPI(base string) *api {
-	return &api{client: &http.Client{}, base: base} // related "clients.go:69: Client.Do sends a request without a context through it" "clients.go:65: http.NewRequest gives the request no context" // want `this http.Client has no Timeout, so a stalled server hangs Client.Do, whose request has no deadline`
+	return &api{client: &http.Client{}, base: base} // related "clients.go:69: Client.Do sends a request without a context through it" "clients.go:65: http.NewRequest gives the request no context" // want `this http\.Client has no Timeout, so a stalled server hangs Client\.Do, whose request has no deadline; set Timeout`
 }
 
 func (a *api) get(path string) error {
@@ -75,7 +75,7 @@ func (a *api) get(path string) error {
 
 // A constructor of the same package, seen through its return.
 func makeClient() *http.Client {
-	return &http.Client{} // related "clients.go:82: Client.Get sends a request without a context through it" // want `this http.Client has no Timeout, so a stalled server hangs Client.Get`
+	return &http.Client{} // related "clients.go:82: Client.Get sends a request without a context through it" // want `this http\.Client has no Timeout, so a stalled server hangs Client\.Get, whose request has no deadline; set Timeout`
 }
 
 func viaConstructor(u string) {
@@ -83,7 +83,7 @@ func viaConstructor(u string) {
 }
 
 type zeroHolder struct {
-	c http.Client // related "clients.go:90: Client.Get sends a request without a context through it" // want `the zero http.Client in field c has no Timeout, so a stalled server hangs Client.Get`
+	c http.Client // related "clients.go:90: Client.Get sends a request without a context through it" // want `the zero http\.Client in field c has no Timeout, so a stalled server hangs Client\.Get; set Timeout`
 }
 
 func (z *zeroHolder) get(u string) {
@@ -92,7 +92,7 @@ func (z *zeroHolder) get(u string) {
 
 // A client captured by a goroutine's closure is still the one built here.
 func captured(u string) {
-	c := &http.Client{} // related "clients.go:99: Client.Get sends a request without a context through it" // want `this http.Client has no Timeout, so a stalled server hangs Client.Get`
+	c := &http.Client{} // related "clients.go:99: Client.Get sends a request without a context through it" // want `this http\.Client has no Timeout, so a stalled server hangs Client\.Get, whose request has no deadline; set Timeout`
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -112,7 +112,7 @@ type option func(*optClient)
 func withHTTPClient(hc *http.Client) option { return func(o *optClient) { o.hc = hc } }
 
 func newOptClient(opts ...option) *optClient {
-	o := &optClient{hc: &http.Client{}} // related "clients.go:123: Client.Get sends a request without a context through it" "clients.go:112: a client given here replaces the default" // want `this default http.Client has no Timeout, so a stalled server hangs Client.Get, whose request has no deadline`
+	o := &optClient{hc: &http.Client{}} // related "clients.go:123: Client.Get sends a request without a context through it" "clients.go:112: a client given here replaces the default" // want `this default http\.Client has no Timeout, so a stalled server hangs Client\.Get; set Timeout`
 	for _, opt := range opts {
 		opt(o)
 	}

@@ -29,7 +29,7 @@ func (s *BlobStore) Put(ctx context.Context, key string, data []byte) error {
 // ---- Reported ----
 
 func sendMessage(c *sqs.Client, url, body string) error {
-	_, err := c.SendMessage(context.Background(), &sqs.SendMessageInput{QueueUrl: &url, MessageBody: &body}) // related "cloud.go:32: context.Background() has no deadline" // want `Client.SendMessage's context has no deadline, so a stalled server hangs this call; use context.WithTimeout`
+	_, err := c.SendMessage(context.Background(), &sqs.SendMessageInput{QueueUrl: &url, MessageBody: &body}) // related "cloud.go:32: context.Background() has no deadline" // want `Client\.SendMessage's context has no deadline, so a stalled server hangs this call; use context\.WithTimeout`
 	return err
 }
 
@@ -37,7 +37,7 @@ func listQueues(c *sqs.Client) error {
 	ctx := context.TODO()
 	p := sqs.NewListQueuesPaginator(c, &sqs.ListQueuesInput{})
 	for p.HasMorePages() {
-		if _, err := p.NextPage(ctx); err != nil { // related "cloud.go:37: context.TODO() has no deadline" // want `ListQueuesPaginator.NextPage's context has no deadline`
+		if _, err := p.NextPage(ctx); err != nil { // related "cloud.go:37: context.TODO() has no deadline" // want `ListQueuesPaginator\.NextPage's context has no deadline, so a stalled server hangs this call; use context\.WithTimeout`
 			return err
 		}
 	}
@@ -45,7 +45,7 @@ func listQueues(c *sqs.Client) error {
 }
 
 func objectSize(c *storage.Client, bucket, name string) (int64, error) {
-	attrs, err := c.Bucket(bucket).Object(name).Attrs(context.Background()) // related "cloud.go:48: context.Background() has no deadline" // want `ObjectHandle.Attrs's context has no deadline`
+	attrs, err := c.Bucket(bucket).Object(name).Attrs(context.Background()) // related "cloud.go:48: context.Background() has no deadline" // want `ObjectHandle\.Attrs's context has no deadline, so a stalled server hangs this call; use context\.WithTimeout`
 	if err != nil {
 		return 0, err
 	}
@@ -53,19 +53,19 @@ func objectSize(c *storage.Client, bucket, name string) (int64, error) {
 }
 
 func getObject(mc *minio.Client, bucket, key string) error {
-	_, err := mc.GetObject(context.Background(), bucket, key, minio.GetObjectOptions{}) // related "cloud.go:56: context.Background() has no deadline" // want `Client.GetObject's context has no deadline`
+	_, err := mc.GetObject(context.Background(), bucket, key, minio.GetObjectOptions{}) // related "cloud.go:56: context.Background() has no deadline" // want `Client\.GetObject's context has no deadline, so a stalled server hangs this call; use context\.WithTimeout`
 	return err
 }
 
 func upload(c *azblob.Client, data []byte) error {
-	_, err := c.UploadBuffer(context.Background(), "container", "blob", data, nil) // related "cloud.go:61: context.Background() has no deadline" // want `Client.UploadBuffer's context has no deadline`
+	_, err := c.UploadBuffer(context.Background(), "container", "blob", data, nil) // related "cloud.go:61: context.Background() has no deadline" // want `Client\.UploadBuffer's context has no deadline, so a stalled server hangs this call; use context\.WithTimeout`
 	return err
 }
 
 func listContainers(c *azblob.Client) error {
 	pager := c.NewListContainersPager(nil)
 	for pager.More() {
-		if _, err := pager.NextPage(context.Background()); err != nil { // related "cloud.go:68: context.Background() has no deadline" // want `Pager.NextPage's context has no deadline`
+		if _, err := pager.NextPage(context.Background()); err != nil { // related "cloud.go:68: context.Background() has no deadline" // want `Pager\.NextPage's context has no deadline, so a stalled server hangs this call; use context\.WithTimeout`
 			return err
 		}
 	}
@@ -73,7 +73,7 @@ func listContainers(c *azblob.Client) error {
 }
 
 func backup(s *BlobStore, data []byte) error {
-	return s.Put(context.Background(), "backup", data) // related "cloud.go:24: BlobStore.Put passes its context to Client.PutObject" "cloud.go:76: context.Background() has no deadline" // want `BlobStore.Put passes a context without a deadline to Client.PutObject, so a stalled server hangs this call`
+	return s.Put(context.Background(), "backup", data) // related "cloud.go:24: BlobStore.Put passes its context to Client.PutObject" "cloud.go:76: context.Background() has no deadline" // want `BlobStore\.Put passes a context without a deadline to Client\.PutObject, so a stalled server hangs this call`
 }
 
 func fetchManifest(url string) error {
@@ -82,12 +82,12 @@ func fetchManifest(url string) error {
 		return err
 	}
 	c := retry.NewClient()
-	_, err = c.Do(req) // related "cloud.go:84: retry.NewClient returns an http.Client without a Timeout" "cloud.go:80: http.NewRequest gives the request no context" // want `this http.Client has no Timeout and the request has no context, so a stalled server hangs this call`
+	_, err = c.Do(req) // related "cloud.go:84: retry.NewClient returns an http.Client without a Timeout" "cloud.go:80: http.NewRequest gives the request no context" // want `this http\.Client has no Timeout and the request has no context, so a stalled server hangs this call; set Timeout`
 	return err
 }
 
 func fetchBlob(url string) error {
-	_, err := retry.DefaultClient.Get(url) // want `retry.DefaultClient has no Timeout and the request has no context`
+	_, err := retry.DefaultClient.Get(url) // want `retry\.DefaultClient has no Timeout and the request has no context, so a stalled server hangs this call; set Timeout`
 	return err
 }
 
@@ -129,7 +129,7 @@ func fetchBlobWithin(url string) error {
 // The caller's context is dropped for a new one.
 func statAll(ctx context.Context, mc *minio.Client, bucket string, keys ...string) error {
 	for _, key := range keys {
-		if _, err := mc.GetObject(context.Background(), bucket, key, minio.GetObjectOptions{}); err != nil { // related "cloud.go:132: context.Background() has no deadline" // want `Client.GetObject's context has no deadline, so a stalled server hangs this call; pass ctx, not context.Background\(\)`
+		if _, err := mc.GetObject(context.Background(), bucket, key, minio.GetObjectOptions{}); err != nil { // related "cloud.go:132: context.Background() has no deadline" // want `Client\.GetObject's context has no deadline, so a stalled server hangs this call; pass ctx, not context\.Background\(\)`
 			return err
 		}
 	}

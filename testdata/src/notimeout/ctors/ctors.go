@@ -17,14 +17,14 @@ func buildHTTPClient(insecure bool) (*http.Client, error) {
 	if insecure {
 		return nil, errors.New("refusing an insecure transport")
 	}
-	c := &http.Client{Transport: tr} // related "ctors.go:53: Client.Do sends a request without a context through it" "ctors.go:49: http.NewRequest gives the request no context" // want `this http.Client has no Timeout, so a stalled server hangs Client.Do, whose request has no deadline`
+	c := &http.Client{Transport: tr} // related "ctors.go:53: Client.Do sends a request without a context through it" "ctors.go:49: http.NewRequest gives the request no context" // want `this http\.Client has no Timeout, so a stalled server hangs Client\.Do, whose request has no deadline; set Timeout`
 	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	return c, nil
 }
 
 // A retrying client: its HTTPClient is cleanhttp's, without a Timeout.
 func newRetryableClient() *retryablehttp.Client {
-	rc := retryablehttp.NewClient() // related "ctors.go:73: Client.Do sends a request without a context through it" "ctors.go:69: http.NewRequest gives the request no context" "ctors.go:82: Client.Do sends a request without a context through it" "ctors.go:78: retryablehttp.NewRequest gives the request no context" "ctors.go:149: notifyWithin sends a request with its caller's context through it" // want `this retryablehttp.Client has no HTTPClient.Timeout, so a stalled server hangs Client.Do \(and 2 other calls\)`
+	rc := retryablehttp.NewClient() // related "ctors.go:73: Client.Do sends a request without a context through it" "ctors.go:69: http.NewRequest gives the request no context" "ctors.go:82: Client.Do sends a request without a context through it" "ctors.go:78: retryablehttp.NewRequest gives the request no context" "ctors.go:149: notifyWithin sends a request with its caller's context through it" // want `this retryablehttp\.Client has no HTTPClient\.Timeout, so a stalled server hangs Client\.Do \(and 2 other calls\)`
 	rc.RetryMax = 10
 	rc.RetryWaitMin = 100 * time.Millisecond
 	return rc
@@ -84,7 +84,7 @@ func notify(url string) error {
 }
 
 func literal(url string) error {
-	rc := &retryablehttp.Client{RetryMax: 3} // related "ctors.go:88: Client.Get sends a request without a context through it" // want `this retryablehttp.Client has no HTTPClient.Timeout, so a stalled server hangs Client.Get, whose request has no deadline`
+	rc := &retryablehttp.Client{RetryMax: 3} // related "ctors.go:88: Client.Get sends a request without a context through it" // want `this retryablehttp\.Client has no HTTPClient\.Timeout, so a stalled server hangs Client\.Get; set HTTPClient\.Timeout`
 	_, err := rc.Get(url)
 	return err
 }

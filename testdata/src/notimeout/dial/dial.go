@@ -11,42 +11,42 @@ import (
 // ---- Reported ----
 
 func dial(addr string) (net.Conn, error) {
-	return net.Dial("tcp", addr) // want `net.Dial has no timeout, so an unresponsive host blocks this call for minutes; use a net.Dialer with a Timeout`
+	return net.Dial("tcp", addr) // want `net\.Dial has no timeout, so an unresponsive host blocks this call for minutes; use a net\.Dialer with a Timeout`
 }
 
 func dialNetwork(network, addr string) {
-	net.Dial(network, addr) // want `net.Dial has no timeout`
+	net.Dial(network, addr) // want `net\.Dial has no timeout, so an unresponsive host blocks this call for minutes; use a net\.Dialer with a Timeout`
 }
 
 func dialTCP(raddr *net.TCPAddr) {
-	net.DialTCP("tcp", nil, raddr) // want `net.DialTCP has no timeout`
+	net.DialTCP("tcp", nil, raddr) // want `net\.DialTCP has no timeout, so an unresponsive host blocks this call for minutes; use a net\.Dialer with a Timeout`
 }
 
 func zeroTimeout(addr string) {
-	net.DialTimeout("tcp", addr, 0) // want `net.DialTimeout with a zero timeout has none`
+	net.DialTimeout("tcp", addr, 0) // want `net\.DialTimeout with a zero timeout has none, so an unresponsive host blocks this call for minutes; pass a timeout`
 }
 
 func tlsDial(addr string) {
-	tls.Dial("tcp", addr, &tls.Config{}) // want `tls.Dial has no timeout, so a stalled TLS handshake hangs this call; use tls.DialWithDialer with a Timeout`
+	tls.Dial("tcp", addr, &tls.Config{}) // want `tls\.Dial has no timeout, so a stalled TLS handshake hangs this call; use tls\.DialWithDialer with a Timeout`
 }
 
 func zeroDialer(addr string) {
 	var d net.Dialer
-	d.Dial("tcp", addr) // related "dial.go:34: this net.Dialer has no Timeout" // want `net.Dialer without a Timeout dials without a context, so an unresponsive host blocks this call for minutes`
+	d.Dial("tcp", addr) // related "dial.go:34: this net.Dialer has no Timeout" // want `net\.Dialer without a Timeout dials without a context, so an unresponsive host blocks this call for minutes`
 }
 
 func dialerBackground(addr string) {
 	d := &net.Dialer{KeepAlive: time.Minute}
-	d.DialContext(context.Background(), "tcp", addr) // related "dial.go:39: this net.Dialer has no Timeout" "dial.go:40: context.Background() has no deadline" // want `net.Dialer without a Timeout gets a context without a deadline`
+	d.DialContext(context.Background(), "tcp", addr) // related "dial.go:39: this net.Dialer has no Timeout" "dial.go:40: context.Background() has no deadline" // want `net\.Dialer without a Timeout gets a context without a deadline, so an unresponsive host blocks this call for minutes`
 }
 
 func tlsDialer(addr string) {
 	d := &tls.Dialer{Config: &tls.Config{}}
-	d.Dial("tcp", addr) // related "dial.go:44: this tls.Dialer has no Timeout" // want `tls.Dialer without a Timeout dials without a context, so a stalled TLS handshake hangs this call`
+	d.Dial("tcp", addr) // related "dial.go:44: this tls.Dialer has no Timeout" // want `tls\.Dialer without a Timeout dials without a context, so a stalled TLS handshake hangs this call; set its Timeout`
 }
 
 func tlsWithZeroDialer(addr string) {
-	tls.DialWithDialer(&net.Dialer{}, "tcp", addr, nil) // related "dial.go:49: this net.Dialer has no Timeout" // want `net.Dialer without a Timeout dials without a context, so a stalled TLS handshake`
+	tls.DialWithDialer(&net.Dialer{}, "tcp", addr, nil) // related "dial.go:49: this net.Dialer has no Timeout" // want `net\.Dialer without a Timeout dials without a context, so a stalled TLS handshake hangs this call; set its Timeout`
 }
 
 // ---- Not reported ----
@@ -118,7 +118,7 @@ func dialLocal(port string) {
 
 // The caller's context is at hand but not used.
 func tlsIgnoringContext(ctx context.Context, addr string) {
-	tls.Dial("tcp", addr, nil) // want `tls.Dial has no timeout, so a stalled TLS handshake hangs this call; use a tls.Dialer's DialContext with ctx`
+	tls.Dial("tcp", addr, nil) // want `tls\.Dial has no timeout, so a stalled TLS handshake hangs this call; use a tls\.Dialer's DialContext with ctx`
 }
 
 // A server the package starts on a listener of its own, and clients dialing its address,
@@ -157,5 +157,5 @@ func newPeer(addr string) *peer { return &peer{addr: addr} }
 func loopbackPeer(ln net.Listener) *peer { return &peer{addr: ln.Addr().String()} }
 
 func (p *peer) connect() (net.Conn, error) {
-	return net.Dial("tcp", p.addr) // want `net.Dial has no timeout`
+	return net.Dial("tcp", p.addr) // want `net\.Dial has no timeout, so an unresponsive host blocks this call for minutes; use a net\.Dialer with a Timeout`
 }

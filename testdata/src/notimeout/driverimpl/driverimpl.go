@@ -49,12 +49,12 @@ func WithInstance(db *sql.DB) (*Postgres, error) {
 }
 
 func (p *Postgres) ensureTable() error {
-	_, err := p.db.Exec("CREATE TABLE IF NOT EXISTS schema_migrations (version bigint)") // want `DB.Exec takes no context`
+	_, err := p.db.Exec("CREATE TABLE IF NOT EXISTS schema_migrations (version bigint)") // want `DB\.Exec takes no context, so a stalled database hangs this call; use ExecContext and context\.WithTimeout`
 	return err
 }
 
 // Not part of the interface: it could take a context.
 func (p *Postgres) Drop() error {
-	_, err := p.conn.ExecContext(context.Background(), "DROP TABLE schema_migrations") // related "driverimpl.go:58: context.Background() has no deadline" // want `Conn.ExecContext's context has no deadline`
+	_, err := p.conn.ExecContext(context.Background(), "DROP TABLE schema_migrations") // related "driverimpl.go:58: context.Background() has no deadline" // want `Conn\.ExecContext's context has no deadline, so a stalled database hangs this call; use context\.WithTimeout`
 	return err
 }

@@ -33,7 +33,7 @@ func (c *Client) Status() error {
 	if err != nil {
 		return err
 	}
-	resp, err := c.hc.Do(req) // related "fallback.go:24: http.DefaultClient is the default when no client is given" "fallback.go:22: a client given here replaces the default" "fallback.go:32: http.NewRequest gives the request no context" // want `the default, http.DefaultClient, has no Timeout and the request has no context, so a stalled server hangs this call`
+	resp, err := c.hc.Do(req) // related "fallback.go:24: http.DefaultClient is the default when no client is given" "fallback.go:22: a client given here replaces the default" "fallback.go:32: http.NewRequest gives the request no context" // want `the default, http\.DefaultClient, has no Timeout and the request has no context, so a stalled server hangs this call`
 	if err != nil {
 		return err
 	}
@@ -50,7 +50,7 @@ type Option func(*API)
 func WithHTTPClient(hc *http.Client) Option { return func(a *API) { a.hc = hc } }
 
 func NewAPI(opts ...Option) *API {
-	a := &API{hc: &http.Client{}} // related "fallback.go:60: Client.Get sends a request without a context through it" "fallback.go:50: a client given here replaces the default" // want `this default http.Client has no Timeout, so a stalled server hangs Client.Get, whose request has no deadline`
+	a := &API{hc: &http.Client{}} // related "fallback.go:60: Client.Get sends a request without a context through it" "fallback.go:50: a client given here replaces the default" // want `this default http\.Client has no Timeout, so a stalled server hangs Client\.Get; set Timeout`
 	for _, opt := range opts {
 		opt(a)
 	}
@@ -64,7 +64,7 @@ func get(hc *http.Client, url string) error {
 	if hc == nil {
 		hc = http.DefaultClient
 	}
-	_, err := hc.Get(url) // related "fallback.go:65: http.DefaultClient is the default when no client is given" "fallback.go:63: a client given here replaces the default" // want `the default, http.DefaultClient, has no Timeout and the request has no context`
+	_, err := hc.Get(url) // related "fallback.go:65: http.DefaultClient is the default when no client is given" "fallback.go:63: a client given here replaces the default" // want `the default, http\.DefaultClient, has no Timeout and the request has no context, so a stalled server hangs this call`
 	return err
 }
 

@@ -14,31 +14,31 @@ import (
 
 func hello(conn *grpc.ClientConn) {
 	c := greeterpb.NewGreeterClient(conn)
-	c.SayHello(context.Background(), &greeterpb.HelloRequest{}) // related "grpccalls.go:17: context.Background() has no deadline" // want `GreeterClient.SayHello's context has no deadline, so a stalled server hangs this call; use context.WithTimeout`
+	c.SayHello(context.Background(), &greeterpb.HelloRequest{}) // related "grpccalls.go:17: context.Background() has no deadline" // want `GreeterClient\.SayHello's context has no deadline, so a stalled server hangs this call; use context\.WithTimeout`
 }
 
 func helloMetadata(c greeterpb.GreeterClient) {
 	ctx := metadata.AppendToOutgoingContext(context.TODO(), "k", "v")
-	c.SayHello(ctx, &greeterpb.HelloRequest{}) // related "grpccalls.go:21: context.TODO() has no deadline" // want `GreeterClient.SayHello's context has no deadline`
+	c.SayHello(ctx, &greeterpb.HelloRequest{}) // related "grpccalls.go:21: context.TODO() has no deadline" // want `GreeterClient\.SayHello's context has no deadline, so a stalled server hangs this call; use context\.WithTimeout`
 }
 
 func invoke(conn *grpc.ClientConn) {
 	var reply greeterpb.HelloReply
-	conn.Invoke(context.Background(), "/greeter.Greeter/SayHello", &greeterpb.HelloRequest{}, &reply) // related "grpccalls.go:27: context.Background() has no deadline" // want `ClientConn.Invoke's context has no deadline`
+	conn.Invoke(context.Background(), "/greeter.Greeter/SayHello", &greeterpb.HelloRequest{}, &reply) // related "grpccalls.go:27: context.Background() has no deadline" // want `ClientConn\.Invoke's context has no deadline, so a stalled server hangs this call; use context\.WithTimeout`
 }
 
 func invokeInterface(cc grpc.ClientConnInterface) {
 	var reply greeterpb.HelloReply
-	cc.Invoke(context.Background(), "/greeter.Greeter/SayHello", nil, &reply) // related "grpccalls.go:32: context.Background() has no deadline" // want `ClientConnInterface.Invoke's context has no deadline`
+	cc.Invoke(context.Background(), "/greeter.Greeter/SayHello", nil, &reply) // related "grpccalls.go:32: context.Background() has no deadline" // want `ClientConnInterface\.Invoke's context has no deadline, so a stalled server hangs this call; use context\.WithTimeout`
 }
 
 func dialBlock(addr string) (*grpc.ClientConn, error) {
-	return grpc.Dial(addr, grpc.WithInsecure(), grpc.WithBlock()) // want `grpc.Dial with WithBlock waits with no deadline, so an unreachable server hangs this call; use grpc.NewClient`
+	return grpc.Dial(addr, grpc.WithInsecure(), grpc.WithBlock()) // want `grpc\.Dial with WithBlock waits with no deadline, so an unreachable server hangs this call; use grpc\.NewClient`
 }
 
 func dialContextBlock(addr string) {
 	opts := []grpc.DialOption{grpc.WithBlock()}
-	grpc.DialContext(context.Background(), addr, opts...) // related "grpccalls.go:41: context.Background() has no deadline" // want `grpc.DialContext with WithBlock waits with no deadline`
+	grpc.DialContext(context.Background(), addr, opts...) // related "grpccalls.go:41: context.Background() has no deadline" // want `grpc\.DialContext with WithBlock waits with no deadline, so an unreachable server hangs this call; use grpc\.NewClient`
 }
 
 // ---- Not reported ----
@@ -84,7 +84,7 @@ func dialWithOptions(addr string, opts ...grpc.DialOption) {
 
 // Detached work: WithoutCancel drops the caller's deadline along with its cancellation.
 func detached(ctx context.Context, c greeterpb.GreeterClient) {
-	go c.SayHello(context.WithoutCancel(ctx), &greeterpb.HelloRequest{}) // related "grpccalls.go:87: context.WithoutCancel drops the deadline" // want `GreeterClient.SayHello's context has no deadline`
+	go c.SayHello(context.WithoutCancel(ctx), &greeterpb.HelloRequest{}) // related "grpccalls.go:87: context.WithoutCancel drops the deadline" // want `GreeterClient\.SayHello's context has no deadline, so a stalled server hangs this call; use context\.WithTimeout`
 }
 
 func detachedWithTimeout(ctx context.Context, c greeterpb.GreeterClient) {

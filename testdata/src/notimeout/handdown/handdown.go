@@ -32,14 +32,14 @@ func fetchAll(c *http.Client, urls []string) error {
 // ---- Reported ----
 
 func poll(urls []string) {
-	client := &http.Client{} // related "handdown.go:37: fetch sends a request without a context through it" "handdown.go:12: http.NewRequest gives the request no context" // want `this http.Client has no Timeout, so a stalled server hangs fetch, whose request has no deadline`
+	client := &http.Client{} // related "handdown.go:37: fetch sends a request without a context through it" "handdown.go:12: http.NewRequest gives the request no context" // want `this http\.Client has no Timeout, so a stalled server hangs fetch, whose request has no deadline; set Timeout`
 	for _, u := range urls {
 		fetch(client, u)
 	}
 }
 
 func sync(urls []string) error {
-	c := &http.Client{Transport: http.DefaultTransport} // related "handdown.go:43: fetchAll sends a request without a context through it" "handdown.go:12: http.NewRequest gives the request no context" // want `this http.Client has no Timeout, so a stalled server hangs fetchAll`
+	c := &http.Client{Transport: http.DefaultTransport} // related "handdown.go:43: fetchAll sends a request without a context through it" "handdown.go:12: http.NewRequest gives the request no context" // want `this http\.Client has no Timeout, so a stalled server hangs fetchAll, whose request has no deadline; set Timeout`
 	return fetchAll(c, urls)
 }
 
@@ -48,7 +48,7 @@ type poller struct {
 }
 
 func newPoller() *poller {
-	return &poller{hc: &http.Client{}} // related "handdown.go:55: fetch sends a request without a context through it" "handdown.go:12: http.NewRequest gives the request no context" // want `this http.Client has no Timeout, so a stalled server hangs fetch`
+	return &poller{hc: &http.Client{}} // related "handdown.go:55: fetch sends a request without a context through it" "handdown.go:12: http.NewRequest gives the request no context" // want `this http\.Client has no Timeout, so a stalled server hangs fetch, whose request has no deadline; set Timeout`
 }
 
 func (p *poller) poll(url string) error {
@@ -56,7 +56,7 @@ func (p *poller) poll(url string) error {
 }
 
 func pollDefault(url string) error {
-	return fetch(http.DefaultClient, url) // related "handdown.go:11: fetch sends requests through the http.Client it is given" "handdown.go:12: http.NewRequest gives the request no context" // want `fetch sends a request without a context through http.DefaultClient \(no Timeout\), so a stalled server hangs this call`
+	return fetch(http.DefaultClient, url) // related "handdown.go:11: fetch sends requests through the http.Client it is given" "handdown.go:12: http.NewRequest gives the request no context" // want `fetch sends a request without a context through http\.DefaultClient \(no Timeout\), so a stalled server hangs this call`
 }
 
 // ---- Not reported ----

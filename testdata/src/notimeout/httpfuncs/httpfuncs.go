@@ -13,46 +13,46 @@ import (
 // ---- Reported ----
 
 func get(u string) (*http.Response, error) {
-	return http.Get(u) // want `http.Get uses http.DefaultClient \(no timeout\), so a stalled server hangs this call; use a client with a Timeout`
+	return http.Get(u) // want `http\.Get uses http\.DefaultClient \(no timeout\), so a stalled server hangs this call; use a client with a Timeout`
 }
 
 func head(u string) {
-	http.Head(u) // want `http.Head uses http.DefaultClient \(no timeout\)`
+	http.Head(u) // want `http\.Head uses http\.DefaultClient \(no timeout\), so a stalled server hangs this call; use a client with a Timeout`
 }
 
 func post(u string) {
-	http.Post(u, "application/json", nil) // want `http.Post uses http.DefaultClient \(no timeout\)`
+	http.Post(u, "application/json", nil) // want `http\.Post uses http\.DefaultClient \(no timeout\), so a stalled server hangs this call; use a client with a Timeout`
 }
 
 func postForm(u string) {
-	http.PostForm(u, url.Values{"a": {"b"}}) // want `http.PostForm uses http.DefaultClient \(no timeout\)`
+	http.PostForm(u, url.Values{"a": {"b"}}) // want `http\.PostForm uses http\.DefaultClient \(no timeout\), so a stalled server hangs this call; use a client with a Timeout`
 }
 
 func defaultClientNewRequest(u string) {
 	req, _ := http.NewRequest("GET", u, nil)
-	http.DefaultClient.Do(req) // related "httpfuncs.go:32: http.NewRequest gives the request no context" // want `http.DefaultClient has no Timeout and the request has no context, so a stalled server hangs this call`
+	http.DefaultClient.Do(req) // related "httpfuncs.go:32: http.NewRequest gives the request no context" // want `http\.DefaultClient has no Timeout and the request has no context, so a stalled server hangs this call; set Timeout`
 }
 
 func defaultClientBackground(u string) {
 	req, _ := http.NewRequestWithContext(context.Background(), "GET", u, nil)
-	http.DefaultClient.Do(req) // related "httpfuncs.go:37: context.Background() has no deadline" // want `http.DefaultClient has no Timeout and the request's context has no deadline`
+	http.DefaultClient.Do(req) // related "httpfuncs.go:37: context.Background() has no deadline" // want `http\.DefaultClient has no Timeout and the request's context has no deadline, so a stalled server hangs this call`
 }
 
 func defaultClientGet(u string) {
-	http.DefaultClient.Get(u) // want `http.DefaultClient has no Timeout and the request has no context`
+	http.DefaultClient.Get(u) // want `http\.DefaultClient has no Timeout and the request has no context, so a stalled server hangs this call; set Timeout`
 }
 
 func withContextTODO(u string) {
 	req, _ := http.NewRequest("GET", u, nil)
 	req = req.WithContext(context.TODO())
-	http.DefaultClient.Do(req) // related "httpfuncs.go:47: context.TODO() has no deadline" // want `the request's context has no deadline`
+	http.DefaultClient.Do(req) // related "httpfuncs.go:47: context.TODO() has no deadline" // want `http\.DefaultClient has no Timeout and the request's context has no deadline, so a stalled server hangs this call`
 }
 
 func cancelOnly(u string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, "GET", u, nil)
-	http.DefaultClient.Do(req) // related "httpfuncs.go:52: context.Background() has no deadline" // want `the request's context has no deadline`
+	http.DefaultClient.Do(req) // related "httpfuncs.go:52: context.Background() has no deadline" // want `http\.DefaultClient has no Timeout and the request's context has no deadline, so a stalled server hangs this call`
 }
 
 // The wrong context: a deadline is made, but the request uses its parent.
@@ -62,17 +62,17 @@ func wrongContext(u string) {
 	defer cancel()
 	_ = tctx
 	req, _ := http.NewRequestWithContext(ctx, "GET", u, nil)
-	http.DefaultClient.Do(req) // related "httpfuncs.go:60: context.Background() has no deadline" // want `the request's context has no deadline`
+	http.DefaultClient.Do(req) // related "httpfuncs.go:60: context.Background() has no deadline" // want `http\.DefaultClient has no Timeout and the request's context has no deadline, so a stalled server hangs this call`
 }
 
 func cleanClient(u string) {
 	c := cleanhttp.DefaultClient()
-	c.Get(u) // related "httpfuncs.go:69: cleanhttp.DefaultClient returns an http.Client without a Timeout" // want `this http.Client has no Timeout and the request has no context`
+	c.Get(u) // related "httpfuncs.go:69: cleanhttp.DefaultClient returns an http.Client without a Timeout" // want `this http\.Client has no Timeout and the request has no context, so a stalled server hangs this call; set Timeout`
 }
 
 func transport(u string) {
 	req, _ := http.NewRequest("GET", u, nil)
-	http.DefaultTransport.RoundTrip(req) // related "httpfuncs.go:74: http.NewRequest gives the request no context" // want `RoundTripper.RoundTrip's request has no context, so a stalled server hangs this call`
+	http.DefaultTransport.RoundTrip(req) // related "httpfuncs.go:74: http.NewRequest gives the request no context" // want `RoundTripper\.RoundTrip's request has no context, so a stalled server hangs this call`
 }
 
 // ---- Not reported ----

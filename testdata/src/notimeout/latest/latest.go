@@ -6,5 +6,5 @@ import "net/http"
 // ---- Reported ----
 
 func Fetch(url string) (*http.Response, error) {
-	return http.Get(url) // want `http.Get uses http.DefaultClient`
+	return http.Get(url) // want `http\.Get uses http\.DefaultClient \(no timeout\), so a stalled server hangs this call; use a client with a Timeout`
 }

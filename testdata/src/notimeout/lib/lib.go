@@ -43,5 +43,5 @@ func (c *Client) HelloBounded(ctx context.Context, name string) error {
 
 // Reported in the package itself: a call of its own helper with a background context.
 func Warm(c *Client) {
-	c.Hello(context.Background(), "warm") // related "lib.go:18: Client.Hello passes its context to GreeterClient.SayHello" "lib.go:46: context.Background() has no deadline" // want `Client.Hello passes a context without a deadline to GreeterClient.SayHello, so a stalled server hangs this call`
+	c.Hello(context.Background(), "warm") // related "lib.go:18: Client.Hello passes its context to GreeterClient.SayHello" "lib.go:46: context.Background() has no deadline" // want `Client\.Hello passes a context without a deadline to GreeterClient\.SayHello, so a stalled server hangs this call`
 }

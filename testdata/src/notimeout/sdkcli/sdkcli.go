@@ -27,7 +27,7 @@ func cfg() aws.Config {
 }
 
 func getClient() *sqs.Client {
-	return sqs.NewFromConfig(cfg()) // related "sdkcli.go:35: Client.ListQueues sends a request whose context has no deadline through it" "sdkcli.go:35: context.Background() has no deadline" "sdkcli.go:47: ListQueuesPaginator.NextPage sends a request whose context has no deadline through it" "sdkcli.go:47: context.TODO() has no deadline" "sdkcli.go:59: Client.SendMessage sends a request whose context has no deadline through it" "sdkcli.go:59: context.Background() has no deadline" "sdkcli.go:62: Client.SendMessage sends a request whose context has no deadline through it" "sdkcli.go:62: context.Background() has no deadline" // want `this sqs.Client has no HTTP client timeout, so a stalled server hangs Client.ListQueues \(and 3 other calls\)`
+	return sqs.NewFromConfig(cfg()) // related "sdkcli.go:35: Client.ListQueues sends a request whose context has no deadline through it" "sdkcli.go:35: context.Background() has no deadline" "sdkcli.go:47: ListQueuesPaginator.NextPage sends a request whose context has no deadline through it" "sdkcli.go:47: context.TODO() has no deadline" "sdkcli.go:59: Client.SendMessage sends a request whose context has no deadline through it" "sdkcli.go:59: context.Background() has no deadline" "sdkcli.go:62: Client.SendMessage sends a request whose context has no deadline through it" "sdkcli.go:62: context.Background() has no deadline" // want `this sqs\.Client has no HTTP client timeout, so a stalled server hangs Client\.ListQueues \(and 3 other calls\)`
 }
 
 // Queues lists the queue URLs.
@@ -65,6 +65,6 @@ func Send(url, body string) error {
 
 // Purge was given a context and drops it: reported at the call.
 func Purge(ctx context.Context, url string) error {
-	_, err := getClient().DeleteMessage(context.TODO(), &sqs.DeleteMessageInput{QueueUrl: &url}) // related "sdkcli.go:30: sqs.NewFromConfig returns a sqs.Client with no HTTP client timeout" "sdkcli.go:68: context.TODO() has no deadline" // want `Client.DeleteMessage's context has no deadline, so a stalled server hangs this call; pass ctx, not context.TODO\(\)`
+	_, err := getClient().DeleteMessage(context.TODO(), &sqs.DeleteMessageInput{QueueUrl: &url}) // related "sdkcli.go:30: sqs.NewFromConfig returns a sqs.Client with no HTTP client timeout" "sdkcli.go:68: context.TODO() has no deadline" // want `Client\.DeleteMessage's context has no deadline, so a stalled server hangs this call; pass ctx, not context\.TODO\(\)`
 	return err
 }

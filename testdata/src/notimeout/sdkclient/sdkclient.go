@@ -31,7 +31,7 @@ func WithToken(t string) Option { return func(c *Client) { c.token = t } }
 // ---- Reported, once, at the client: the default has no Timeout ----
 
 func New(baseURL string, opts ...Option) *Client {
-	c := &Client{hc: &http.Client{}, baseURL: baseURL} // related "sdkclient.go:59: Client.do sends a request with its caller's context through it" "sdkclient.go:26: a client given here replaces the default" // want `this http.Client has no Timeout by default, so Client.do can hang unless callers set deadlines`
+	c := &Client{hc: &http.Client{}, baseURL: baseURL} // related "sdkclient.go:59: Client.do sends a request with its caller's context through it" "sdkclient.go:26: a client given here replaces the default" // want `this http\.Client has no Timeout by default, so Client\.do can hang unless callers set deadlines; set a default Timeout`
 	for _, o := range opts {
 		o(c)
 	}
@@ -109,7 +109,7 @@ type Pinger struct{ hc *http.Client }
 
 func NewPinger() *Pinger {
 	factory := func() *http.Client {
-		hc := *http.DefaultClient // related "sdkclient.go:123: Pinger.Ping sends a request with its caller's context through it" // want `this copy of http.DefaultClient has no Timeout by default, so Pinger.Ping can hang unless callers set deadlines`
+		hc := *http.DefaultClient // related "sdkclient.go:123: Pinger.Ping sends a request with its caller's context through it" // want `this copy of http\.DefaultClient has no Timeout by default, so Pinger\.Ping can hang; set a default Timeout`
 		return &hc
 	}
 	return &Pinger{hc: factory()}

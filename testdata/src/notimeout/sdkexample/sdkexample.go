@@ -34,7 +34,7 @@ func main() {
 // show drops the request's context: reported, whatever the client.
 func show(ctx context.Context, c *sdkclient.Client, rw http.ResponseWriter) {
 	_ = ctx
-	w, err := c.GetWidget(context.Background(), "w1") // related "sdkclient.go:80: Client.GetWidget passes its context to Client.Do" "sdkexample.go:37: context.Background() has no deadline" // want `Client.GetWidget's context has no deadline, so a stalled server hangs this call; pass ctx, not context.Background\(\)`
+	w, err := c.GetWidget(context.Background(), "w1") // related "sdkclient.go:80: Client.GetWidget passes its context to Client.Do" "sdkexample.go:37: context.Background() has no deadline" // want `Client\.GetWidget's context has no deadline, so a stalled server hangs this call; pass ctx, not context\.Background\(\)`
 	if err != nil {
 		http.Error(rw, err.Error(), http.StatusBadGateway)
 		return

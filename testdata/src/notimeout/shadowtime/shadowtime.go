@@ -15,7 +15,7 @@ type Probe struct {
 
 // Check is given the probe's time as a parameter named time.
 func Check(p Probe, time string) (int, error) {
-	c := &http.Client{} // related "shadowtime.go:20: Client.Get sends a request without a context through it" // want `this http.Client has no Timeout`
+	c := &http.Client{} // related "shadowtime.go:20: Client.Get sends a request without a context through it" // want `this http\.Client has no Timeout, so a stalled server hangs Client\.Get, whose request has no deadline; set Timeout`
 	_ = time
 	resp, err := c.Get(p.URL)
 	if err != nil {

@@ -10,40 +10,40 @@ import (
 // ---- Reported ----
 
 func query(db *sql.DB) {
-	rows, _ := db.Query("SELECT id FROM orders") // want `DB.Query takes no context, so a stalled database hangs this call; use QueryContext and context.WithTimeout`
+	rows, _ := db.Query("SELECT id FROM orders") // want `DB\.Query takes no context, so a stalled database hangs this call; use QueryContext and context\.WithTimeout`
 	rows.Close()
 }
 
 func exec(ctx context.Context, db *sql.DB) {
-	db.Exec("DELETE FROM sessions") // want `DB.Exec takes no context, so a stalled database hangs this call; use ExecContext with ctx`
+	db.Exec("DELETE FROM sessions") // want `DB\.Exec takes no context, so a stalled database hangs this call; use ExecContext with ctx`
 }
 
 func queryRow(db *sql.DB) (n int) {
-	db.QueryRow("SELECT count(*) FROM orders").Scan(&n) // want `DB.QueryRow takes no context`
+	db.QueryRow("SELECT count(*) FROM orders").Scan(&n) // want `DB\.QueryRow takes no context, so a stalled database hangs this call; use QueryRowContext and context\.WithTimeout`
 	return n
 }
 
 func prepare(db *sql.DB) {
-	stmt, _ := db.Prepare("SELECT 1") // want `DB.Prepare takes no context`
-	stmt.Exec()                       // want `Stmt.Exec takes no context`
+	stmt, _ := db.Prepare("SELECT 1") // want `DB\.Prepare takes no context, so a stalled database hangs this call; use PrepareContext and context\.WithTimeout`
+	stmt.Exec()                       // want `Stmt\.Exec takes no context, so a stalled database hangs this call; use ExecContext and context\.WithTimeout`
 }
 
 func begin(db *sql.DB) {
-	tx, _ := db.Begin()              // want `DB.Begin takes no context, so a stalled database hangs this call; use BeginTx`
-	tx.Exec("UPDATE orders SET a=1") // want `Tx.Exec takes no context`
+	tx, _ := db.Begin()              // want `DB\.Begin takes no context, so a stalled database hangs this call; use BeginTx and context\.WithTimeout`
+	tx.Exec("UPDATE orders SET a=1") // want `Tx\.Exec takes no context, so a stalled database hangs this call; use ExecContext and context\.WithTimeout`
 	tx.Commit()
 }
 
 func queryContextBackground(db *sql.DB) {
-	db.QueryContext(context.Background(), "SELECT 1") // related "sqlcalls.go:38: context.Background() has no deadline" // want `DB.QueryContext's context has no deadline, so a stalled database hangs this call; use context.WithTimeout`
+	db.QueryContext(context.Background(), "SELECT 1") // related "sqlcalls.go:38: context.Background() has no deadline" // want `DB\.QueryContext's context has no deadline, so a stalled database hangs this call; use context\.WithTimeout`
 }
 
 func beginTxTODO(db *sql.DB) {
-	db.BeginTx(context.TODO(), nil) // related "sqlcalls.go:42: context.TODO() has no deadline" // want `DB.BeginTx's context has no deadline`
+	db.BeginTx(context.TODO(), nil) // related "sqlcalls.go:42: context.TODO() has no deadline" // want `DB\.BeginTx's context has no deadline, so a stalled database hangs this call; use context\.WithTimeout`
 }
 
 func connExec(conn *sql.Conn) {
-	conn.ExecContext(context.Background(), "SELECT 1") // related "sqlcalls.go:46: context.Background() has no deadline" // want `Conn.ExecContext's context has no deadline`
+	conn.ExecContext(context.Background(), "SELECT 1") // related "sqlcalls.go:46: context.Background() has no deadline" // want `Conn\.ExecContext's context has no deadline, so a stalled database hangs this call; use context\.WithTimeout`
 }
 
 // ---- Not reported ----

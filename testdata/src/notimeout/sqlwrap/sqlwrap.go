@@ -51,5 +51,5 @@ func (db *DB) LoadsContext(ctx context.Context, id int) error {
 // ---- Reported: business functions are not API forms ----
 
 func (db *DB) QueryUsers() (*sql.Rows, error) {
-	return db.DB.Query("SELECT * FROM users") // want `DB.Query takes no context`
+	return db.DB.Query("SELECT * FROM users") // want `DB\.Query takes no context, so a stalled database hangs this call; use QueryContext and context\.WithTimeout`
 }

@@ -9,6 +9,6 @@ import (
 var _ = tm.Now
 
 func get(u string) {
-	c := &http.Client{} // related "timealias.go:13: Client.Get sends a request without a context through it" // want `this http.Client has no Timeout`
+	c := &http.Client{} // related "timealias.go:13: Client.Get sends a request without a context through it" // want `this http\.Client has no Timeout, so a stalled server hangs Client\.Get, whose request has no deadline; set Timeout`
 	c.Get(u)
 }

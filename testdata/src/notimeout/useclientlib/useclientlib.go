@@ -12,7 +12,7 @@ import (
 
 func fetch(u string) {
 	c := clientlib.New()
-	c.Get(u) // related "useclientlib.go:14: clientlib.New returns an http.Client without a Timeout" // want `this http.Client has no Timeout and the request has no context, so a stalled server hangs this call`
+	c.Get(u) // related "useclientlib.go:14: clientlib.New returns an http.Client without a Timeout" // want `this http\.Client has no Timeout and the request has no context, so a stalled server hangs this call; set Timeout`
 }
 
 func upload(u string) error {
@@ -24,7 +24,7 @@ func upload(u string) error {
 	if err != nil {
 		return err
 	}
-	_, err = c.Do(req) // related "useclientlib.go:23: clientlib.NewRetrying returns an http.Client without a Timeout" "useclientlib.go:19: http.NewRequest gives the request no context" // want `this http.Client has no Timeout and the request has no context`
+	_, err = c.Do(req) // related "useclientlib.go:23: clientlib.NewRetrying returns an http.Client without a Timeout" "useclientlib.go:19: http.NewRequest gives the request no context" // want `this http\.Client has no Timeout and the request has no context, so a stalled server hangs this call; set Timeout`
 	return err
 }
 

@@ -11,7 +11,7 @@ import (
 // ---- Reported ----
 
 func fetch(url string) {
-	c := &http.Client{} // related "usehandlib.go:15: handlib.Fetch sends a request without a context through it" // want `this http.Client has no Timeout, so a stalled server hangs handlib.Fetch, whose request has no deadline`
+	c := &http.Client{} // related "usehandlib.go:15: handlib.Fetch sends a request without a context through it" // want `this http\.Client has no Timeout, so a stalled server hangs handlib\.Fetch, whose request has no deadline; set Timeout`
 	handlib.Fetch(c, url)
 }
 

@@ -13,11 +13,11 @@ import (
 
 func create() {
 	c := wrappers.NewClient("https://widgets.example.com")
-	c.CreateWidget(context.TODO(), "x") // related "wrappers.go:38: Client.CreateWidget passes its context to Client.Do" "usewrappers.go:16: context.TODO() has no deadline" // want `Client.CreateWidget passes a context without a deadline to Client.Do`
+	c.CreateWidget(context.TODO(), "x") // related "wrappers.go:38: Client.CreateWidget passes its context to Client.Do" "usewrappers.go:16: context.TODO() has no deadline" // want `Client\.CreateWidget passes a context without a deadline to Client\.Do, so a stalled server hangs this call`
 }
 
 func syncOne(s *wrappers.Syncer) {
-	s.SyncOne(context.Background(), "x") // related "wrappers.go:54: Syncer.SyncOne passes its context to Client.Do" "usewrappers.go:20: context.Background() has no deadline" // want `Syncer.SyncOne passes a context without a deadline to Client.Do`
+	s.SyncOne(context.Background(), "x") // related "wrappers.go:54: Syncer.SyncOne passes its context to Client.Do" "usewrappers.go:20: context.Background() has no deadline" // want `Syncer\.SyncOne passes a context without a deadline to Client\.Do, so a stalled server hangs this call`
 }
 
 // ---- Not reported ----

@@ -13,7 +13,7 @@ type Client struct {
 }
 
 func New() *Client {
-	return &Client{hc: &http.Client{Transport: http.DefaultTransport}} // related "viareq.go:20: Client.do sends a request with its caller's context through it" // want `this http.Client has no Timeout by default, so Client.do can hang unless callers set deadlines`
+	return &Client{hc: &http.Client{Transport: http.DefaultTransport}} // related "viareq.go:20: Client.do sends a request with its caller's context through it" // want `this http\.Client has no Timeout by default, so Client\.do can hang unless callers set deadlines; set a default Timeout`
 }
 
 func (c *Client) do(req *http.Request) (*http.Response, error) {
@@ -28,7 +28,7 @@ func (c *Client) Upload(ctx context.Context, url string) error {
 	if err != nil {
 		return err
 	}
-	_, err = c.do(req) // related "viareq.go:19: Client.do passes its request's context to Client.Do" "viareq.go:27: http.NewRequest gives the request no context" // want `Client.do's request has no context, so a stalled server hangs this call; make it with http.NewRequestWithContext and ctx`
+	_, err = c.do(req) // related "viareq.go:19: Client.do passes its request's context to Client.Do" "viareq.go:27: http.NewRequest gives the request no context" // want `Client\.do's request has no context, so a stalled server hangs this call; make it with http\.NewRequestWithContext and ctx`
 	return err
 }
 

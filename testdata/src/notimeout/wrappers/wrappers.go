@@ -61,7 +61,7 @@ func Sync(names []string) error {
 	ctx := context.Background()
 	c := NewClient("https://widgets.example.com")
 	for _, n := range names {
-		if err := c.CreateWidget(ctx, n); err != nil { // related "wrappers.go:38: Client.CreateWidget passes its context to Client.Do" "wrappers.go:61: context.Background() has no deadline" // want `Client.CreateWidget passes a context without a deadline to Client.Do, so a stalled server hangs this call`
+		if err := c.CreateWidget(ctx, n); err != nil { // related "wrappers.go:38: Client.CreateWidget passes its context to Client.Do" "wrappers.go:61: context.Background() has no deadline" // want `Client\.CreateWidget passes a context without a deadline to Client\.Do, so a stalled server hangs this call`
 			return err
 		}
 	}

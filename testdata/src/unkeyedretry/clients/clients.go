@@ -43,7 +43,7 @@ func Pay(ctx context.Context, base string, p Payment) error {
 	if err != nil {
 		return fmt.Errorf("encode payment: %w", err)
 	}
-	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodPost, base+"/v1/payments", body) // want `POST /v1/payments is retried without an idempotency key`
+	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodPost, base+"/v1/payments", body) // related "clients.go:51: self-retrying client call" "clients.go:51: sent here" // want `POST /v1/payments is retried without an idempotency key, so a retry can repeat it; send one made before the retries`
 	if err != nil {
 		return err
 	}
@@ -62,7 +62,7 @@ func Pay(ctx context.Context, base string, p Payment) error {
 // PayShort uses retryablehttp's Client.Post.
 func PayShort(base string, body []byte) error {
 	client := newRetryable()
-	resp, err := client.Post(base+"/v1/payments", "application/json", body) // want `POST /v1/payments is retried without an idempotency key, so a retry after a timeout can repeat its effect; add one made before the retries`
+	resp, err := client.Post(base+"/v1/payments", "application/json", body) // related "clients.go:65: self-retrying client call" // want `POST /v1/payments is retried without an idempotency key, so a retry can repeat it; send one made before the retries`
 	if err != nil {
 		return err
 	}
@@ -72,7 +72,7 @@ func PayShort(base string, body []byte) error {
 // Standard sends through an *http.Client made by retryablehttp.
 func Standard(ctx context.Context, base string, body []byte) error {
 	std := newRetryable().StandardClient()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPatch, base+"/v1/accounts/limits", bytes.NewReader(body)) // want `PATCH /v1/accounts/limits is retried without an idempotency key`
+	req, err := http.NewRequestWithContext(ctx, http.MethodPatch, base+"/v1/accounts/limits", bytes.NewReader(body)) // related "clients.go:79: self-retrying client call" "clients.go:79: sent here" // want `PATCH /v1/accounts/limits is retried with no idempotency key; send one made before the retries`
 	if err != nil {
 		return err
 	}
@@ -87,7 +87,7 @@ var rc = restyv2.New().SetRetryCount(3).SetRetryWaitTime(500 * time.Millisecond)
 
 // Book sends a POST through resty v2 with a retry count: v2 retries every method.
 func Book(ctx context.Context, slot string) error {
-	resp, err := rc.R(). // want `POST /v1/bookings is retried without an idempotency key`
+	resp, err := rc.R(). // related "clients.go:90: self-retrying client call" // want `POST /v1/bookings is retried without an idempotency key, so a retry can repeat it; send one made before the retries`
 				SetContext(ctx).
 				SetHeader("Content-Type", "application/json").
 				SetBody(map[string]string{"slot": slot}).
@@ -104,7 +104,7 @@ func Book(ctx context.Context, slot string) error {
 // Reschedule sends a PATCH through resty v3 told to retry non-idempotent methods.
 func Reschedule(ctx context.Context, booking, slot string) error {
 	c := restyv3.New().SetRetryCount(2).SetRetryAllowNonIdempotent(true)
-	resp, err := c.R().SetContext(ctx).SetBody(slot).Patch("/v1/bookings/" + booking) // want `a PATCH request is retried without an idempotency key`
+	resp, err := c.R().SetContext(ctx).SetBody(slot).Patch("/v1/bookings/" + booking) // related "clients.go:107: self-retrying client call" // want `a PATCH request is retried without an idempotency key, so a retry can repeat it; send one made before the retries`
 	if err != nil {
 		return err
 	}
@@ -119,7 +119,7 @@ func PayLoop(ctx context.Context, base string, body []byte) error {
 		Transport: &retryhttp.Transport{Policy: retry.Policy{MaxAttempts: 3}, IdempotencyKeys: true},
 	}
 	for attempt := 0; attempt < 3; attempt++ {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/v1/payments", bytes.NewReader(body)) // want `POST /v1/payments is retried without an idempotency key`
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/v1/payments", bytes.NewReader(body)) // related "clients.go:121: retry loop" "clients.go:126: sent here" // want `POST /v1/payments is retried without an idempotency key, so a retry can repeat it; send one made before the retries`
 		if err != nil {
 			return err
 		}

@@ -36,7 +36,7 @@ func (a *Activities) ChargeCard(ctx context.Context, in Charge) (string, error) 
 	if err != nil {
 		return "", err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.BaseURL+"/v1/charges", bytes.NewReader(body)) // want `POST /v1/charges is sent without an idempotency key on every run of the activity Activities.ChargeCard, so Temporal.s retries can repeat its effect; derive one from the workflow and activity IDs \(activity.GetInfo\(ctx\)\)`
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.BaseURL+"/v1/charges", bytes.NewReader(body)) // related "frameworks.go:33: workflow activity" "frameworks.go:45: sent here" // want `POST /v1/charges has no idempotency key, so retries can repeat it; derive one from the workflow and activity IDs`
 	if err != nil {
 		return "", err
 	}
@@ -64,7 +64,7 @@ func (a *Activities) InvoiceCustomer(ctx context.Context, customer string) error
 	if err != nil {
 		return err
 	}
-	resp, err := client.Post(a.BaseURL+"/v1/invoices", "application/json", bytes.NewReader(body)) // want `POST /v1/invoices is sent without an idempotency key on every run of the activity Activities.InvoiceCustomer`
+	resp, err := client.Post(a.BaseURL+"/v1/invoices", "application/json", bytes.NewReader(body)) // related "frameworks.go:62: workflow activity" // want `POST /v1/invoices has no idempotency key, so retries can repeat it; derive one from the workflow and activity IDs`
 	if err != nil {
 		return err
 	}
@@ -74,7 +74,7 @@ func (a *Activities) InvoiceCustomer(ctx context.Context, customer string) error
 // A Pub/Sub message that is nacked is delivered again.
 func receive(ctx context.Context, c *pubsub.Client, url string) error {
 	return c.Subscriber("ledger").Receive(ctx, func(ctx context.Context, m *pubsub.Message) {
-		resp, err := client.Post(url+"/v1/entries", "application/json", bytes.NewReader(m.Data)) // want `POST /v1/entries is sent without an idempotency key on every run of the Pub/Sub handler, so Pub/Sub.s retries can repeat its effect; derive one from the message ID \(msg.ID\)`
+		resp, err := client.Post(url+"/v1/entries", "application/json", bytes.NewReader(m.Data)) // related "frameworks.go:76: message handler" // want `POST /v1/entries is sent without an idempotency key, so Pub/Sub's retries can repeat it; derive one from the message ID`
 		if err != nil {
 			log.Printf("message %s: %v", m.ID, err)
 			m.Nack()

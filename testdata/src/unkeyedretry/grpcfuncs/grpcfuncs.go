@@ -28,7 +28,7 @@ func (s *Service) Charge(ctx context.Context, amount int64) (*paymentspb.Charge,
 	var lastErr error
 	for attempt := 0; attempt < 3; attempt++ {
 		cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		ch, err := s.payments.Charge(cctx, req) // want `gRPC payments.v1.Payments/Charge is retried without an idempotency key`
+		ch, err := s.payments.Charge(cctx, req) // want `gRPC payments.v1.Payments/Charge is retried with(out an| no) idempotency key`
 		cancel()
 		if err == nil {
 			return ch, nil
@@ -43,14 +43,14 @@ func (s *Service) Charge(ctx context.Context, amount int64) (*paymentspb.Charge,
 func (s *Service) Announce(ctx context.Context, order string) error {
 	msg := &queue.Message{Topic: "orders", Body: []byte(order)}
 	return retrygo.Do(func() error {
-		return s.producer.Publish(ctx, msg) // want `Producer.Publish is retried without an idempotency key`
+		return s.producer.Publish(ctx, msg) // want `Producer.Publish is retried with(out an| no) idempotency key`
 	}, retrygo.Attempts(5), retrygo.Context(ctx))
 }
 
 func (s *Service) Refund(ctx context.Context, charge string) error {
 	var err error
 	for i := 0; i < 3; i++ {
-		if err = s.conn.Invoke(ctx, "/legacy.Billing/Refund", charge, nil); err == nil { // want `gRPC legacy.Billing/Refund is retried without an idempotency key`
+		if err = s.conn.Invoke(ctx, "/legacy.Billing/Refund", charge, nil); err == nil { // want `gRPC legacy.Billing/Refund is retried with(out an| no) idempotency key`
 			return nil
 		}
 		time.Sleep(time.Second)

@@ -57,7 +57,7 @@ func (c *Client) PlaceOrder(ctx context.Context, o Order) error {
 		if err != nil {
 			return retrygo.Unrecoverable(err)
 		}
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/orders", body) // want `POST /v1/orders is retried without an idempotency key`
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/orders", body) // related "libs.go:55: retry callback" "libs.go:66: sent here" // want `POST /v1/orders is retried without an idempotency key, so a retry can repeat it; send one made before the retries`
 		if err != nil {
 			return retrygo.Unrecoverable(err)
 		}
@@ -81,7 +81,7 @@ func (c *Client) PlaceOrderData(ctx context.Context, o Order) (*Receipt, error) 
 		if err != nil {
 			return nil, retrygo.Unrecoverable(err)
 		}
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v2/orders", body) // want `POST /v2/orders is retried without an idempotency key`
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v2/orders", body) // related "libs.go:79: retry callback" "libs.go:88: sent here" // want `POST /v2/orders is retried without an idempotency key, so a retry can repeat it; send one made before the retries`
 		if err != nil {
 			return nil, retrygo.Unrecoverable(err)
 		}
@@ -100,7 +100,7 @@ func (c *Client) PlaceOrderData(ctx context.Context, o Order) (*Receipt, error) 
 
 func (c *Client) Refund(ctx context.Context, payment string) error {
 	op := func() error {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/refunds?payment="+payment, nil) // want `a POST request is retried without an idempotency key`
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/refunds?payment="+payment, nil) // related "libs.go:121: retry callback" "libs.go:107: sent here" // want `a POST request is retried without an idempotency key, so a retry can repeat it; send one made before the retries`
 		if err != nil {
 			return backoff4.Permanent(err)
 		}
@@ -123,7 +123,7 @@ func (c *Client) Refund(ctx context.Context, payment string) error {
 
 func (c *Client) Invoice(ctx context.Context, customer string) (*Receipt, error) {
 	return backoff.Retry(ctx, func() (*Receipt, error) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/invoices", bytes.NewBufferString(customer)) // want `POST /v1/invoices is retried without an idempotency key`
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/invoices", bytes.NewBufferString(customer)) // related "libs.go:125: retry callback" "libs.go:130: sent here" // want `POST /v1/invoices is retried without an idempotency key, so a retry can repeat it; send one made before the retries`
 		if err != nil {
 			return nil, backoff.Permanent(err)
 		}
@@ -142,7 +142,7 @@ func (c *Client) Invoice(ctx context.Context, customer string) (*Receipt, error)
 func (c *Client) Enroll(ctx context.Context, user string) error {
 	b := goretry.WithMaxRetries(3, goretry.WithFullJitter(goretry.NewExponential(100*time.Millisecond)))
 	return goretry.Do(ctx, b, func(ctx context.Context) error {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/enrollments", bytes.NewBufferString(user)) // want `POST /v1/enrollments is retried without an idempotency key`
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/enrollments", bytes.NewBufferString(user)) // related "libs.go:144: retry callback" "libs.go:149: sent here" // want `POST /v1/enrollments is retried without an idempotency key, so a retry can repeat it; send one made before the retries`
 		if err != nil {
 			return err
 		}
@@ -162,7 +162,7 @@ func (c *Client) Enroll(ctx context.Context, user string) error {
 func (c *Client) Ship(ctx context.Context, order string) error {
 	p := retry.Policy{MaxAttempts: 4, Classify: retry.IsTransient}
 	return retry.Do(ctx, p, func(ctx context.Context, a retry.Attempt) error {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/shipments", bytes.NewBufferString(order)) // want `POST /v1/shipments is retried without an idempotency key`
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/shipments", bytes.NewBufferString(order)) // related "libs.go:164: retry callback" "libs.go:169: sent here" // want `POST /v1/shipments is retried without an idempotency key, so a retry can repeat it; send one made before the retries`
 		if err != nil {
 			return retry.Permanent(err)
 		}
@@ -177,7 +177,7 @@ func (c *Client) Ship(ctx context.Context, order string) error {
 // The "identifier" in the path is new on every attempt: nothing the server could apply once.
 func (c *Client) Submit(ctx context.Context, form string) error {
 	return retrygo.Do(func() error {
-		resp, err := c.http.Post(c.base+"/v1/forms/"+strconv.FormatInt(time.Now().UnixNano(), 10)+"/submit", "text/plain", bytes.NewBufferString(form)) // want `a POST request is retried without an idempotency key`
+		resp, err := c.http.Post(c.base+"/v1/forms/"+strconv.FormatInt(time.Now().UnixNano(), 10)+"/submit", "text/plain", bytes.NewBufferString(form)) // related "libs.go:179: retry callback" // want `a POST request is retried without an idempotency key, so a retry can repeat it; send one made before the retries`
 		if err != nil {
 			return err
 		}
@@ -188,7 +188,7 @@ func (c *Client) Submit(ctx context.Context, form string) error {
 // A charge created under the customer it names: a collection, created again on a retry.
 func (c *Client) ChargeCustomer(ctx context.Context, customer string, amount int64) error {
 	return retrygo.Do(func() error {
-		resp, err := c.http.Post(c.base+"/v1/customers/"+customer+"/charges", "application/json", bytes.NewBufferString(strconv.FormatInt(amount, 10))) // want `a POST request is retried without an idempotency key`
+		resp, err := c.http.Post(c.base+"/v1/customers/"+customer+"/charges", "application/json", bytes.NewBufferString(strconv.FormatInt(amount, 10))) // related "libs.go:190: retry callback" // want `a POST request is retried without an idempotency key, so a retry can repeat it; send one made before the retries`
 		if err != nil {
 			return err
 		}
@@ -199,7 +199,7 @@ func (c *Client) ChargeCustomer(ctx context.Context, customer string, amount int
 // A comment posted under an issue: a collection under identified resources.
 func (c *Client) Comment(ctx context.Context, owner, repo string, issue int, text string) error {
 	return retrygo.Do(func() error {
-		resp, err := c.http.Post(fmt.Sprintf("%s/repos/%s/%s/issues/%d/comments", c.base, owner, repo, issue), "text/plain", bytes.NewBufferString(text)) // want `a POST request is retried without an idempotency key`
+		resp, err := c.http.Post(fmt.Sprintf("%s/repos/%s/%s/issues/%d/comments", c.base, owner, repo, issue), "text/plain", bytes.NewBufferString(text)) // related "libs.go:201: retry callback" // want `a POST request is retried without an idempotency key, so a retry can repeat it; send one made before the retries`
 		if err != nil {
 			return err
 		}
@@ -210,7 +210,7 @@ func (c *Client) Comment(ctx context.Context, owner, repo string, issue int, tex
 // A generic helper's endpoint: "/api/" is no collection.
 func (c *Client) Call(ctx context.Context, endpoint, payload string) error {
 	return retrygo.Do(func() error {
-		resp, err := c.http.Post(c.base+"/api/"+endpoint, "application/json", bytes.NewBufferString(payload)) // want `a POST request is retried without an idempotency key`
+		resp, err := c.http.Post(c.base+"/api/"+endpoint, "application/json", bytes.NewBufferString(payload)) // related "libs.go:212: retry callback" // want `a POST request is retried without an idempotency key, so a retry can repeat it; send one made before the retries`
 		if err != nil {
 			return err
 		}
@@ -227,7 +227,7 @@ type RefundInput struct {
 
 func (c *Client) RefundInput(ctx context.Context, in *RefundInput) error {
 	return retrygo.Do(func() error {
-		resp, err := c.http.Post(c.base+"/v1/refunds?payment="+in.Payment, "text/plain", bytes.NewBufferString(strconv.FormatInt(in.Amount, 10))) // want `a POST request is retried without an idempotency key`
+		resp, err := c.http.Post(c.base+"/v1/refunds?payment="+in.Payment, "text/plain", bytes.NewBufferString(strconv.FormatInt(in.Amount, 10))) // related "libs.go:229: retry callback" // want `a POST request is retried without an idempotency key, so a retry can repeat it; send one made before the retries`
 		if err != nil {
 			return err
 		}

@@ -53,7 +53,7 @@ func (c *Client) CreateCharge(ctx context.Context, ch Charge) (*Receipt, error) 
 	}
 	var lastErr error
 	for attempt := 0; attempt < 4; attempt++ {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/charges", bytes.NewReader(body)) // want `POST /v1/charges is retried without an idempotency key, so a retry after a timeout can repeat its effect`
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/charges", bytes.NewReader(body)) // related "loops.go:55: retry loop" "loops.go:62: sent here" // want `POST /v1/charges is retried without an idempotency key, so a retry can repeat it; send one made before the retries`
 		if err != nil {
 			return nil, err
 		}
@@ -91,7 +91,7 @@ func (c *Client) UpdateOrder(ctx context.Context, id string, fields map[string]a
 		return err
 	}
 	for attempt := 1; ; attempt++ {
-		req, err := http.NewRequestWithContext(ctx, method, c.base+"/v1/orders/"+id, bytes.NewReader(payload)) // want `a PATCH request is retried without an idempotency key`
+		req, err := http.NewRequestWithContext(ctx, method, c.base+"/v1/orders/"+id, bytes.NewReader(payload)) // related "loops.go:93: retry loop" "loops.go:99: sent here" // want `a PATCH request is retried without an idempotency key, so a retry can repeat it; send one made before the retries`
 		if err != nil {
 			return err
 		}
@@ -116,7 +116,7 @@ func (c *Client) UpdateOrder(ctx context.Context, id string, fields map[string]a
 // Refund builds the request once, before the loop, and sends it again on every attempt.
 func (c *Client) Refund(ctx context.Context, charge string) error {
 	form := url.Values{"charge": {charge}}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/refunds", strings.NewReader(form.Encode())) // want `POST /v1/refunds is retried without an idempotency key`
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/refunds", strings.NewReader(form.Encode())) // related "loops.go:125: retry loop" "loops.go:126: sent here" // want `POST /v1/refunds is retried without an idempotency key, so a retry can repeat it; send one made before the retries`
 	if err != nil {
 		return err
 	}
@@ -140,7 +140,7 @@ func Notify(hook string, event []byte) error {
 	var err error
 	for i := 0; i < 5; i++ {
 		var resp *http.Response
-		resp, err = http.Post(hook+"/v1/events", "application/json", bytes.NewReader(event)) // want `POST /v1/events is retried without an idempotency key, so a retry after a timeout can repeat its effect; add one made before the retries`
+		resp, err = http.Post(hook+"/v1/events", "application/json", bytes.NewReader(event)) // related "loops.go:141: retry loop" // want `POST /v1/events is retried without an idempotency key, so a retry can repeat it; send one made before the retries`
 		if err == nil {
 			resp.Body.Close()
 			return nil
@@ -155,7 +155,7 @@ func (c *Client) Transfer(ctx context.Context, from, to string, amount int64) er
 	attempts := 0
 	body := fmt.Sprintf(`{"from":%q,"to":%q,"amount":%d}`, from, to, amount)
 again:
-	req, err := http.NewRequestWithContext(ctx, "POST", c.base+"/v1/transfers", strings.NewReader(body)) // want `POST /v1/transfers is retried without an idempotency key`
+	req, err := http.NewRequestWithContext(ctx, "POST", c.base+"/v1/transfers", strings.NewReader(body)) // related "loops.go:157: goto retry loop" "loops.go:162: sent here" // want `POST /v1/transfers is retried without an idempotency key, so a retry can repeat it; send one made before the retries`
 	if err != nil {
 		return err
 	}
@@ -174,7 +174,7 @@ again:
 
 // payout retries by calling itself.
 func (c *Client) payout(ctx context.Context, account string, left int) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/payouts", strings.NewReader(account)) // want `POST /v1/payouts is retried without an idempotency key`
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/payouts", strings.NewReader(account)) // related "loops.go:176: retrying recursion" "loops.go:181: sent here" // want `POST /v1/payouts is retried without an idempotency key, so a retry can repeat it; send one made before the retries`
 	if err != nil {
 		return err
 	}
@@ -209,7 +209,7 @@ func (c *Client) Subscribe(ctx context.Context, plan string) error {
 	var err error
 	for range attempts(ctx, 3) {
 		var req *http.Request
-		req, err = http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/subscriptions", strings.NewReader(plan)) // want `POST /v1/subscriptions is retried without an idempotency key`
+		req, err = http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/subscriptions", strings.NewReader(plan)) // related "loops.go:210: retry iterator loop" "loops.go:217: sent here" // want `POST /v1/subscriptions is retried without an idempotency key, so a retry can repeat it; send one made before the retries`
 		if err != nil {
 			return err
 		}
@@ -225,7 +225,7 @@ func (c *Client) Subscribe(ctx context.Context, plan string) error {
 // SaveSearch creates a saved search: "searches" is a collection, not a question.
 func (c *Client) SaveSearch(ctx context.Context, filter []byte) error {
 	for attempt := 0; attempt < 3; attempt++ {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/searches", bytes.NewReader(filter)) // want `POST /v1/searches is retried without an idempotency key`
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/searches", bytes.NewReader(filter)) // related "loops.go:227: retry loop" "loops.go:232: sent here" // want `POST /v1/searches is retried without an idempotency key, so a retry can repeat it; send one made before the retries`
 		if err != nil {
 			return err
 		}
@@ -243,7 +243,7 @@ func (c *Client) SaveSearch(ctx context.Context, filter []byte) error {
 // Checkout is not a check.
 func (c *Client) Checkout(ctx context.Context, cart []byte) error {
 	for attempt := 0; attempt < 3; attempt++ {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/checkout", bytes.NewReader(cart)) // want `POST /v1/checkout is retried without an idempotency key`
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/checkout", bytes.NewReader(cart)) // related "loops.go:245: retry loop" "loops.go:250: sent here" // want `POST /v1/checkout is retried without an idempotency key, so a retry can repeat it; send one made before the retries`
 		if err != nil {
 			return err
 		}
@@ -420,7 +420,7 @@ func (c *Client) do(req *http.Request) (*http.Response, error) {
 // Capture sends through a helper of the package that is handed the request.
 func (c *Client) Capture(ctx context.Context, id string) error {
 	for attempt := 0; attempt < 3; attempt++ {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/captures", strings.NewReader(id)) // want `POST /v1/captures is retried without an idempotency key`
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/v1/captures", strings.NewReader(id)) // related "loops.go:422: retry loop" "loops.go:427: sent here" // want `POST /v1/captures is retried without an idempotency key, so a retry can repeat it; send one made before the retries`
 		if err != nil {
 			return err
 		}

@@ -47,7 +47,7 @@ func (c *Client) CreateTransfer(ctx context.Context, from, to string, amount int
 func (c *Client) TransferWithRetry(ctx context.Context, from, to string, amount int64) error {
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {
-		if err = c.CreateTransfer(ctx, from, to, amount); err == nil { // want `POST /v1/transfers is retried without an idempotency key, so a retry after a timeout can repeat its effect; CreateTransfer must send one made before the retries`
+		if err = c.CreateTransfer(ctx, from, to, amount); err == nil { // related "sdk.go:49: retry loop" "sdk.go:43: sent here by CreateTransfer" // want `POST /v1/transfers is retried with no idempotency key; CreateTransfer must send one made before the retries`
 			return nil
 		}
 		time.Sleep(time.Second << attempt)

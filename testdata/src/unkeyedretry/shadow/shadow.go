@@ -31,7 +31,7 @@ func (o *Orders) Place(ctx context.Context, sku string, qty int) error {
 		return err
 	}
 	for attempt := 0; attempt < 3; attempt++ {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, o.baseURL+"/v1/orders", bytes.NewReader(body)) // want `POST /v1/orders is retried without an idempotency key`
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, o.baseURL+"/v1/orders", bytes.NewReader(body)) // related "shadow.go:33: retry loop" "shadow.go:39: sent here" // want `POST /v1/orders is retried without an idempotency key, so a retry can repeat it; send one made before the retries`
 		if err != nil {
 			return err
 		}

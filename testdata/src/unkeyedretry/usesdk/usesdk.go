@@ -10,6 +10,6 @@ import (
 
 func Move(ctx context.Context, c *sdk.Client) error {
 	return backoff.Retry(func() error {
-		return c.CreateTransfer(ctx, "acct_1", "acct_2", 500) // want `POST /v1/transfers is retried without an idempotency key, so a retry after a timeout can repeat its effect; Client.CreateTransfer must send one made before the retries`
+		return c.CreateTransfer(ctx, "acct_1", "acct_2", 500) // related "usesdk.go:12: retry callback" // want `POST /v1/transfers is retried with no idempotency key; Client\.CreateTransfer must send one made before the retries`
 	}, backoff.WithMaxRetries(backoff.NewExponentialBackOff(), 3))
 }

@@ -58,7 +58,7 @@ func (c *Client) StatObject(ctx context.Context, bucket, object string, opts Sta
 // deadline is dropped, in the SDK's own package too.
 func (c *Client) ComposeObject(ctx context.Context, bucket string, srcs ...string) error {
 	for _, src := range srcs {
-		if _, err := c.StatObject(context.Background(), bucket, src, StatObjectOptions{}); err != nil { // related "minio.go:61: context.Background() has no deadline" // want `Client.StatObject's context has no deadline, so a stalled server hangs this call; pass ctx, not context.Background\(\)`
+		if _, err := c.StatObject(context.Background(), bucket, src, StatObjectOptions{}); err != nil { // related "minio.go:61: context.Background() has no deadline" // want `Client\.StatObject's context has no deadline, so a stalled server hangs this call; pass ctx, not context\.Background\(\)`
 			return err
 		}
 	}
