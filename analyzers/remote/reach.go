@@ -1,6 +1,7 @@
 package remote
 
 import (
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
 // Reach says whether a call may leave the process, itself or through what it calls: the
@@ -78,69 +80,136 @@ var stdRemoteRecv = map[[2]string]bool{
 }
 
 // reacher computes Reach for the functions of a package.
+//
+// A remote call counts however deep it is. A dynamic call the model cannot resolve (an
+// interface method of a package outside the standard library, a function value) counts only
+// when it can fail (a remote call reports its failure: its last result is an error) and only
+// near the attempt: in the function the attempt calls, or in one that function calls in the
+// same package. Deeper, an unseen call is a label builder's or a logger's as often as a
+// transport's, and "may reach" would spread to every function of a package that has one.
 type reacher struct {
 	pass     *analysis.Pass
 	pkg      *ssa.Package
 	remote   map[ssa.CallInstruction]bool // the package's remote calls
 	of       map[*ssa.Function]Reach
+	dynamic  map[*ssa.Function]bool // makes an unresolved fallible dynamic call itself
 	imported map[*types.Func]*ReachFact
 }
 
-// compute works out, to a fixed point, which functions of the package may leave the
-// process, and exports the facts of the exported ones.
+// compute works out which functions of the package may leave the process: remote ones to a
+// fixed point over static calls, then the unknown ones (see reacher); and exports the facts
+// of the exported ones.
 func (r *reacher) compute(funcs []*ssa.Function) {
 	r.of = make(map[*ssa.Function]Reach, len(funcs))
+	r.dynamic = make(map[*ssa.Function]bool)
 	for changed := true; changed; {
 		changed = false
 		for _, fn := range funcs {
 			if r.of[fn] == ReachRemote {
 				continue
 			}
-			reach := ReachLocal
-			for call := range flow.Calls(fn) {
-				if _, started := call.(*ssa.Go); started {
-					continue // a goroutine's calls do not hold up the caller
-				}
-				reach = max(reach, r.call(call))
-				if reach == ReachRemote {
+			for call := range attemptCalls(fn) {
+				if r.call(call) == ReachRemote {
+					r.of[fn] = ReachRemote
+					changed = true
 					break
 				}
 			}
-			if reach > r.of[fn] {
-				r.of[fn] = reach
-				changed = true
+		}
+	}
+	for _, fn := range funcs {
+		for call := range attemptCalls(fn) {
+			if r.unresolved(call) {
+				r.dynamic[fn] = true
+				break
+			}
+		}
+	}
+	exported := make(map[*ssa.Function]bool) // unknown by this package's own dynamic calls
+	for _, fn := range funcs {
+		if r.of[fn] == ReachRemote {
+			continue
+		}
+		for call := range attemptCalls(fn) {
+			own := r.dynamic[fn]
+			for _, t := range r.targets(call.Common()) {
+				own = own || t.Pkg == r.pkg && r.dynamic[t]
+			}
+			if own {
+				r.of[fn], exported[fn] = ReachUnknown, true
+				break
+			}
+			if r.importedUnknown(call.Common()) {
+				r.of[fn] = ReachUnknown
 			}
 		}
 	}
 	for _, fn := range funcs {
 		obj, ok := fn.Object().(*types.Func)
-		if !ok || !obj.Exported() || fn.Synthetic != "" || r.of[fn] == ReachLocal {
+		if !ok || !obj.Exported() || fn.Synthetic != "" || r.of[fn] == ReachLocal ||
+			r.of[fn] == ReachUnknown && !exported[fn] {
 			continue
 		}
 		r.pass.ExportObjectFact(obj, &ReachFact{Unknown: r.of[fn] == ReachUnknown})
 	}
 }
 
-// call says whether call may leave the process.
+// attemptCalls yields the calls of fn that hold it up: not the ones started in a goroutine.
+func attemptCalls(fn *ssa.Function) func(func(ssa.CallInstruction) bool) {
+	return func(yield func(ssa.CallInstruction) bool) {
+		for call := range flow.Calls(fn) {
+			if _, started := call.(*ssa.Go); started {
+				continue // a goroutine's calls do not hold up the caller
+			}
+			if !yield(call) {
+				return
+			}
+		}
+	}
+}
+
+// call says whether call may leave the process: what it calls, and the functions of this
+// package it is handed (a callback runs inside the call).
 func (r *reacher) call(call ssa.CallInstruction) Reach {
+	reach := r.callee(call)
+	for _, arg := range call.Common().Args {
+		if reach == ReachRemote {
+			break
+		}
+		sig, isFunc := arg.Type().Underlying().(*types.Signature)
+		if !isFunc {
+			continue
+		}
+		targets := r.funcs(arg)
+		for _, t := range targets {
+			reach = max(reach, r.of[t])
+		}
+		if targets == nil && typeis.ReturnsError(sig) {
+			reach = max(reach, ReachUnknown) // a callback that can fail, from elsewhere
+		}
+	}
+	return reach
+}
+
+// callee says whether what call calls may leave the process.
+func (r *reacher) callee(call ssa.CallInstruction) Reach {
 	if r.remote[call] {
 		return ReachRemote
 	}
 	c := call.Common()
-	if callee := c.StaticCallee(); callee != nil {
-		if callee.Pkg == nil && callee.Origin() != nil {
-			callee = callee.Origin()
+	if targets := r.targets(c); targets != nil {
+		reach := ReachLocal
+		for _, t := range targets {
+			reach = max(reach, r.of[t])
 		}
-		if callee.Pkg == r.pkg {
-			return r.of[callee]
-		}
+		return reach
 	}
 	fn := flow.Callee(c)
 	if fn == nil {
-		if _, builtin := c.Value.(*ssa.Builtin); builtin {
+		if _, builtin := c.Value.(*ssa.Builtin); builtin || !handedIn(c.Value) && !typeis.ReturnsError(c.Signature()) {
 			return ReachLocal
 		}
-		return ReachUnknown // a function value
+		return ReachUnknown // a callback the caller hands in, or a function value that can fail
 	}
 	if fn.Pkg() == nil {
 		return ReachLocal // a method of error or another universe type
@@ -156,7 +225,10 @@ func (r *reacher) call(call ssa.CallInstruction) Reach {
 		return ReachLocal
 	}
 	if c.IsInvoke() {
-		return ReachUnknown // an interface method: the implementation decides
+		if !typeis.ReturnsError(c.Signature()) {
+			return ReachLocal
+		}
+		return ReachUnknown // an interface method that can fail: the implementation decides
 	}
 	f := importFact(r.pass, r.imported, fn)
 	switch {
@@ -166,6 +238,150 @@ func (r *reacher) call(call ssa.CallInstruction) Reach {
 		return ReachUnknown
 	}
 	return ReachRemote
+}
+
+// targets returns the functions of this package that call c may run, when they are known: its
+// static callee, or the closures and functions a function value is made from in this
+// function (through phis, variables and captured variables). It returns nil otherwise.
+func (r *reacher) targets(c *ssa.CallCommon) []*ssa.Function {
+	if c.IsInvoke() {
+		return nil
+	}
+	if callee := c.StaticCallee(); callee != nil {
+		if callee.Pkg == nil && callee.Origin() != nil {
+			callee = callee.Origin()
+		}
+		if callee.Pkg == r.pkg {
+			return []*ssa.Function{callee}
+		}
+		return nil
+	}
+	return r.funcs(c.Value)
+}
+
+// funcs returns the functions of this package that the function value v is made from in its
+// function (through phis, variables and captured variables), or nil when one is not known.
+func (r *reacher) funcs(v ssa.Value) []*ssa.Function {
+	var (
+		found []*ssa.Function
+		seen  = make(map[ssa.Value]bool)
+		walk  func(v ssa.Value) bool
+	)
+	walk = func(v ssa.Value) bool {
+		if seen[v] {
+			return true
+		}
+		seen[v] = true
+		switch v := v.(type) {
+		case *ssa.Function:
+			if v.Pkg != r.pkg {
+				return false
+			}
+			found = append(found, v)
+			return true
+		case *ssa.MakeClosure:
+			if fn, ok := v.Fn.(*ssa.Function); ok && fn.Synthetic != "" {
+				obj, _ := fn.Object().(*types.Func)
+				// A method value's wrapper: the method itself.
+				if obj != nil {
+					if m := r.pkg.Prog.FuncValue(obj); m != nil {
+						return walk(m)
+					}
+				}
+			}
+			return walk(v.Fn)
+		case *ssa.Phi:
+			for _, e := range v.Edges {
+				if !walk(e) {
+					return false
+				}
+			}
+			return true
+		case *ssa.UnOp:
+			if v.Op != token.MUL {
+				return false
+			}
+			alloc, ok := v.X.(*ssa.Alloc)
+			if !ok {
+				if fv, isFree := v.X.(*ssa.FreeVar); isFree {
+					for _, b := range flow.Bindings(fv) {
+						if a, isAlloc := b.(*ssa.Alloc); isAlloc {
+							alloc = a
+						}
+					}
+				}
+			}
+			if alloc == nil {
+				return false
+			}
+			stored := flow.Stored(alloc)
+			if len(stored) == 0 {
+				return false
+			}
+			for _, x := range stored {
+				if !walk(x) {
+					return false
+				}
+			}
+			return true
+		}
+		return false
+	}
+	if walk(v) {
+		return found
+	}
+	return nil
+}
+
+// unresolved reports whether call is a dynamic call that can fail and whose target the model
+// cannot resolve: an interface method of a package outside the standard library, or a function
+// value.
+func (r *reacher) unresolved(call ssa.CallInstruction) bool {
+	if r.remote[call] {
+		return false
+	}
+	c := call.Common()
+	for _, arg := range c.Args {
+		// A fallible callback from elsewhere (a field, a map) handed to the callee.
+		if sig, isFunc := arg.Type().Underlying().(*types.Signature); isFunc && typeis.ReturnsError(sig) && r.funcs(arg) == nil && !handedIn(arg) {
+			return true
+		}
+	}
+	if r.targets(c) != nil {
+		return false
+	}
+	if flow.Callee(c) == nil {
+		// A function value: a callback handed in is the caller's to account for.
+		return !handedIn(c.Value) && r.callee(call) == ReachUnknown
+	}
+	return c.IsInvoke() && r.callee(call) == ReachUnknown
+}
+
+// handedIn reports whether v is a parameter of its function, or a captured parameter of an
+// enclosing one: a callback of the caller's (a range-over-func loop's yield is its body).
+func handedIn(v ssa.Value) bool {
+	switch v := v.(type) {
+	case *ssa.Parameter:
+		return true
+	case *ssa.FreeVar:
+		for _, b := range flow.Bindings(v) {
+			if handedIn(b) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// importedUnknown reports whether c calls another package's function whose fact says it may
+// reach a remote call.
+func (r *reacher) importedUnknown(c *ssa.CallCommon) bool {
+	fn := flow.Callee(c)
+	if fn == nil || c.IsInvoke() || fn.Pkg() == nil || fn.Pkg() == r.pass.Pkg || ssapkg.IsStdPath(fn.Pkg().Path()) {
+		return false
+	}
+	f := importFact(r.pass, r.imported, fn)
+	return f != nil && f.Unknown
 }
 
 // Reach says whether call may leave the process, itself or through the functions it calls.

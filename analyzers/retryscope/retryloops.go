@@ -321,7 +321,47 @@ func iterates(call ssa.CallInstruction, l *loops.Loop) bool {
 			})
 		}
 	}
-	return found || countsToLength(l)
+	return found || countsToLength(l) || drawsFromCursor(args, call, l)
+}
+
+// drawsFromCursor reports whether call is handed what a method returns of the value whose
+// method decides, in the loop's header, whether to go round again: for it.Next() {
+// get(it.At()) } walks it; each round works on the next element.
+func drawsFromCursor(args []ssa.Value, call ssa.CallInstruction, l *loops.Loop) bool {
+	ifInstr, ok := l.Header.Instrs[len(l.Header.Instrs)-1].(*ssa.If)
+	if !ok {
+		return false
+	}
+	cond, ok := flow.Unwrap(ifInstr.Cond).(*ssa.Call)
+	if !ok || cond.Block() != l.Header {
+		return false
+	}
+	cursor := recvOf(cond)
+	if cursor == nil {
+		return false
+	}
+	at := flow.PlaceOf(cursor)
+	found := false
+	for _, a := range args {
+		flow.Backward(a, 32, func(x ssa.Value) bool {
+			if c, ok := x.(*ssa.Call); ok && c != call && c != cond && l.Contains(c.Block()) {
+				if r := recvOf(c); r != nil && flow.PlaceOf(r) == at {
+					found = true
+				}
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// recvOf returns the receiver of a method call, or nil.
+func recvOf(call ssa.CallInstruction) ssa.Value {
+	fn := flow.Callee(call.Common())
+	if fn == nil {
+		return nil
+	}
+	return flow.NewSite(call.Common(), fn).Recv
 }
 
 // readsConsumedSource reports whether call is a method whose receiver another call of the
@@ -499,15 +539,37 @@ func countsToLength(l *loops.Loop) bool {
 		return false
 	}
 	for _, v := range []ssa.Value{cmp.X, cmp.Y} {
-		call, ok := flow.Unwrap(v).(*ssa.Call)
-		if !ok {
-			continue
-		}
-		if b, ok := call.Call.Value.(*ssa.Builtin); ok && (b.Name() == "len" || b.Name() == "cap") {
+		if length(v, 0) {
 			return true
 		}
 	}
 	return false
+}
+
+// length reports whether v is len(x) or cap(x), or the result of a function of the same
+// package that returns one (s.Size() where Size returns len(s.items)).
+func length(v ssa.Value, depth int) bool {
+	call, ok := flow.Unwrap(v).(*ssa.Call)
+	if !ok {
+		return false
+	}
+	if b, ok := call.Call.Value.(*ssa.Builtin); ok {
+		return b.Name() == "len" || b.Name() == "cap"
+	}
+	callee := call.Call.StaticCallee()
+	if callee == nil || depth > 1 || callee.Pkg != call.Parent().Pkg || len(callee.Blocks) == 0 {
+		return false
+	}
+	returns := 0
+	for _, b := range callee.Blocks {
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+			if len(ret.Results) != 1 || !length(ret.Results[0], depth+1) {
+				return false
+			}
+			returns++
+		}
+	}
+	return returns > 0
 }
 
 // loopCarried reports whether v is (a conversion of) a phi at the loop's header.

@@ -70,5 +70,118 @@ type Store interface {
 // Save calls an interface of this package: its implementation decides.
 func Save(s Store, key string) error { return s.Put(key, nil) } // want Save:`may reach a remote call`
 
-// Run calls a function value.
-func Run(op func() error) error { return op() } // want Run:`may reach a remote call`
+// Run calls the function value it is handed: the callback decides, and each caller counts
+// the one it hands in (RunGet, RunRemove).
+func Run(op func() error) error { return op() }
+
+// RunGet hands Run a callback that makes a request: remote.
+func RunGet(url string) error { // want RunGet:`reaches a remote call`
+	return Run(func() error {
+		resp, err := http.Get(url) // want `HTTP call http.Get \(GET\): unbounded \(http.DefaultClient; no context\)`
+		if err != nil {
+			return err
+		}
+		return resp.Body.Close()
+	})
+}
+
+// RunRemove hands it one that removes a file: local.
+func RunRemove(path string) error {
+	return Run(func() error { return os.Remove(path) })
+}
+
+// RunHook hands it a callback it was itself handed: its own callers count it, as Run's do.
+func RunHook(op func() error) error { return Run(op) }
+
+// Handler holds a fallible hook set elsewhere.
+type Handler struct{ Do func() error }
+
+// RunField hands Run a hook of a field: may reach.
+func (h *Handler) RunField() error { return Run(h.Do) } // want RunField:`may reach a remote call`
+
+// ---- Unknown only near the attempt, and only where a dynamic call can fail ----
+
+// Named answers without failing: an interface method with no error is not a remote call.
+type Named interface {
+	Name() string
+}
+
+// Label calls a method that cannot fail: local.
+func Label(n Named) string { return "label:" + n.Name() }
+
+// Hook holds a function-valued field that cannot fail.
+type Hook struct {
+	OnDone func(key string)
+	Fetch  func(key string) ([]byte, error)
+}
+
+// Notify calls a hook that cannot fail: local.
+func (h *Hook) Notify(key string) { h.OnDone(key) }
+
+// Load calls a hook that can: its target decides.
+func (h *Hook) Load(key string) ([]byte, error) { return h.Fetch(key) } // want Load:`may reach a remote call`
+
+// Each hands every element to the caller's callback: the callback is the caller's code.
+func Each(keys []string, yield func(string) bool) {
+	for _, k := range keys {
+		if !yield(k) {
+			return
+		}
+	}
+}
+
+// Near reaches an interface method through one helper of its own: may reach.
+func Near(s Store) error { return near(s) } // want Near:`may reach a remote call`
+
+func near(s Store) error {
+	if err := s.Put("k", nil); err != nil {
+		return errors.Join(errors.New("put"), err)
+	}
+	return nil
+}
+
+// Far reaches it through two: too far from the attempt to count (a label builder's or a
+// logger's dynamic call as often as a transport's); a remote call would still count.
+func Far(s Store) error { return far(s) }
+
+func far(s Store) error { return near(s) }
+
+// FarRemote reaches a remote call through two helpers: remote however deep.
+func FarRemote(host string) error { return farRemote(host) } // want FarRemote:`reaches a remote call`
+
+func farRemote(host string) error { return check(host) }
+
+// Closures are resolved where they are made: a local one stays local, a remote one is remote.
+func Closures(path, url string) error { // want Closures:`reaches a remote call`
+	remove := func() error { return os.Remove(path) }
+	if err := remove(); err != nil {
+		return err
+	}
+	get := func() error {
+		resp, err := http.Get(url) // want `HTTP call http.Get \(GET\): unbounded \(http.DefaultClient; no context\)`
+		if err != nil {
+			return err
+		}
+		return resp.Body.Close()
+	}
+	return get()
+}
+
+// LocalClosure only calls a closure that removes a file: local.
+func LocalClosure(path string) error {
+	remove := func() error { return os.Remove(path) }
+	for range 3 {
+		if err := remove(); err == nil {
+			return nil
+		}
+	}
+	return nil
+}
+
+// Remover removes files.
+type Remover struct{ dir string }
+
+func (r *Remover) remove() error { return os.Remove(r.dir) }
+
+// RunMethod hands Run a method value of its own package that stays local.
+func (r *Remover) RunMethod() error { return Run(r.remove) }
