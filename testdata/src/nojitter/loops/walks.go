@@ -26,10 +26,10 @@ type postings struct {
 	i    int
 }
 
-func (p *postings) Next() bool  { p.i++; return p.i <= len(p.refs) }
-func (p *postings) At() uint64  { return p.refs[p.i-1] }
-func (p *postings) Err() error  { return nil }
-func (p *postings) Len() int    { return len(p.refs) }
+func (p *postings) Next() bool { p.i++; return p.i <= len(p.refs) }
+func (p *postings) At() uint64 { return p.refs[p.i-1] }
+func (p *postings) Err() error { return nil }
+func (p *postings) Len() int   { return len(p.refs) }
 
 type seriesSet struct {
 	p     *postings
