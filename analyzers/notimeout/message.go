@@ -149,8 +149,11 @@ func (c *checker) dialMessage(call *remote.Call, hangs string) string {
 	}
 	// With a context at hand, the caller's deadline is the one to use.
 	advice := "use a net.Dialer with a Timeout"
-	if id.Pkg == tlsPkg {
+	switch id.Pkg {
+	case tlsPkg:
 		advice = "use tls.DialWithDialer with a Timeout"
+	case "net/smtp":
+		advice = "use smtp.NewClient on a timed dial"
 	}
 	if ctx := contextParam(call.Instr.Parent()); ctx != "" {
 		advice = "use a net.Dialer's DialContext with " + ctx

@@ -35,6 +35,7 @@ const (
 	httpPkg = "net/http"
 	netPkg  = "net"
 	tlsPkg  = "crypto/tls"
+	smtpPkg = "net/smtp"
 	sqlPkg  = "database/sql"
 	grpcPkg = "google.golang.org/grpc"
 	ctxPkg  = "context"
@@ -235,6 +236,7 @@ var addrArgs = map[flow.FuncID]int{
 	{Pkg: netPkg, Name: "Dial"}:                             1, {Pkg: netPkg, Name: "DialTimeout"}: 1,
 	{Pkg: netPkg, Recv: "Dialer", Name: "Dial"}: 1, {Pkg: netPkg, Recv: "Dialer", Name: "DialContext"}: 2,
 	{Pkg: tlsPkg, Name: "Dial"}: 1, {Pkg: tlsPkg, Name: "DialWithDialer"}: 2,
+	{Pkg: smtpPkg, Name: "Dial"}: 0, {Pkg: smtpPkg, Name: "SendMail"}: 0,
 	{Pkg: tlsPkg, Recv: "Dialer", Name: "Dial"}: 1, {Pkg: tlsPkg, Recv: "Dialer", Name: "DialContext"}: 2,
 	{Pkg: grpcPkg, Name: "Dial"}: 0, {Pkg: grpcPkg, Name: "DialContext"}: 1,
 }
@@ -303,6 +305,13 @@ func init() {
 	})
 	add(netPkg, "Dialer", "DialContext", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
 		return either(w.obj(s.Recv, nil, netDialer), w.ctx(s.Arg(0), nil)), w.connects(s.Arg(1), s.Arg(2))
+	})
+	// net/smtp dials with net.Dial: no timeout, and none can be given.
+	add(smtpPkg, "", "Dial", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
+		return noContext(), w.connects(nil, s.Arg(0))
+	})
+	add(smtpPkg, "", "SendMail", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
+		return noContext(), w.connects(nil, s.Arg(0))
 	})
 	add(tlsPkg, "", "Dial", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
 		return noContext(), w.connects(nil, s.Arg(1))
