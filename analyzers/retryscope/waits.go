@@ -258,6 +258,9 @@ func delayKindIn(d ssa.Value, l *loops.Loop, depth int) WaitKind {
 			if l != nil && (x.Op == token.MUL || x.Op == token.ADD) && (loopCarried(x.X, l) || loopCarried(x.Y, l)) {
 				grows = true
 			}
+			if x.Op == token.MUL && (recurs(x.X, x) || recurs(x.Y, x)) {
+				grows = true // delay *= 2 in a helper's own loop: it doubles with the attempts
+			}
 		case *ssa.Phi:
 			if l != nil && x.Block() == l.Header {
 				grows = true // a delay carried from one attempt to the next changes
@@ -274,6 +277,21 @@ func delayKindIn(d ssa.Value, l *loops.Loop, depth int) WaitKind {
 		return WaitBackoff
 	}
 	return WaitFixed
+}
+
+// recurs reports whether v is a phi that x, computed from it, flows back into: a value that
+// a loop multiplies round after round.
+func recurs(v ssa.Value, x ssa.Value) bool {
+	phi, ok := v.(*ssa.Phi)
+	if !ok {
+		return false
+	}
+	for _, e := range phi.Edges {
+		if e == x {
+			return true
+		}
+	}
+	return false
 }
 
 // delayFunc returns the body of a function of this package, or a function literal, that a
