@@ -2,6 +2,7 @@ package retryscope
 
 import (
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -14,9 +15,28 @@ import (
 // from context.Background, TODO or WithoutCancel, with no deadline or cancellation added,
 // bounds nothing.
 func observesDeadline(calls []ssa.CallInstruction) DeadlineKind {
+	return observesDeadlineIn(calls, 0)
+}
+
+// observesDeadlineIn is observesDeadline looking depth function literals deep: a literal
+// handed to one of the calls (a circuit breaker's Do(name, func() error { ... })) runs as
+// part of it.
+func observesDeadlineIn(calls []ssa.CallInstruction, depth int) DeadlineKind {
 	kind := DeadlineNone
 	for _, call := range calls {
 		c := call.Common()
+		for _, a := range c.Args {
+			if mc, ok := a.(*ssa.MakeClosure); ok && depth < 2 {
+				if fn, ok := mc.Fn.(*ssa.Function); ok {
+					switch k := observesDeadlineIn(slices.Collect(flow.Calls(fn)), depth+1); k {
+					case DeadlineContext:
+						return k
+					case DeadlineElapsed:
+						kind = k
+					}
+				}
+			}
+		}
 		id := flow.ID(flow.Callee(c))
 		if id.Pkg == "time" && (id.Recv == "" && oneOf(id.Name, "Since", "Until") ||
 			id.Recv == "Time" && oneOf(id.Name, "After", "Before", "Compare", "Sub")) {
