@@ -1,12 +1,13 @@
 package remote
 
 import (
+	"go/token"
 	"go/types"
-	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
 // Contracts: why a function that takes no context has none to give its remote calls (it is
@@ -21,22 +22,24 @@ func (st *state) setContract(c *Call, method string) {
 	}
 	switch t.Context.Kind {
 	case NoContext, Background, TODO:
-		c.Contract = st.contract(c.Instr.Parent(), method)
+		c.Contract = st.contract(c.Instr, method)
 	}
 }
 
-// contract says why fn (or the function declaring the closure fn) has no context to give a
-// call of method: it is the context-free form of an API, or implements a method without one
-// of an interface of another package. It returns the zero Contract when fn could have one.
-func (st *state) contract(fn *ssa.Function, method string) Contract {
+// contract says why the function making call (or the function declaring the closure that
+// does) has no context to give a call of method: it is the context-free form of an API (it
+// only forwards its arguments to that call, or it has a form with a context), or implements a
+// method without one of an interface of another package. It returns the zero Contract when it
+// could have one.
+func (st *state) contract(call ssa.CallInstruction, method string) Contract {
+	fn := call.Parent()
 	for fn.Parent() != nil {
 		fn = fn.Parent()
 	}
-	obj, ok := fn.Object().(*types.Func)
-	if !ok || flow.ContextParam(fn) != nil {
+	if _, ok := fn.Object().(*types.Func); !ok || flow.ContextParam(fn) != nil {
 		return Contract{} // it has one to give
 	}
-	if apiName(obj.Name()) == apiName(method) {
+	if obj := fn.Object(); call.Parent() == fn && obj.Exported() && forwards(call) {
 		return Contract{Kind: ContextFree, Name: method}
 	}
 	if sib := st.sibling(fn); sib != "" {
@@ -45,10 +48,46 @@ func (st *state) contract(fn *ssa.Function, method string) Contract {
 	return st.bound(fn)
 }
 
-// apiName reduces a function name to the operation it names: MustBegin, Beginx and Begin
-// are one.
-func apiName(name string) string {
-	return strings.TrimSuffix(strings.TrimPrefix(name, "Must"), "x")
+// forwards reports whether call only passes on what its function is given: its receiver
+// and arguments are the function's parameters (or fields of them, or a variadic parameter
+// passed on), and the function makes no other call that can fail. Such a thin form of an API
+// (db.Queryx(q, args...) calling db.DB.Query(q, args...)) takes no context by design and its
+// callers chose it; a function that writes its own query or address is not one.
+func forwards(call ssa.CallInstruction) bool {
+	fn := call.Parent()
+	for other := range flow.Calls(fn) {
+		if other != call && typeis.ReturnsError(other.Common().Signature()) {
+			return false
+		}
+	}
+	c := call.Common()
+	vals := append([]ssa.Value{c.Value}, c.Args...)
+	if !c.IsInvoke() {
+		vals = c.Args
+	}
+	for _, v := range vals {
+		if !passedOn(v, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// passedOn reports whether v is a parameter, or loaded from a field of one.
+func passedOn(v ssa.Value, depth int) bool {
+	switch v := flow.Unwrap(v).(type) {
+	case *ssa.Parameter:
+		return true
+	case *ssa.Const:
+		return v.IsNil() // no variadic arguments
+	case *ssa.UnOp:
+		return v.Op == token.MUL && depth < 3 && passedOn(v.X, depth+1)
+	case *ssa.FieldAddr:
+		return depth < 3 && passedOn(v.X, depth+1)
+	case *ssa.Field:
+		return depth < 3 && passedOn(v.X, depth+1)
+	}
+	return false
 }
 
 // bound says why fn, which takes no context, cannot be given one by its callers: it

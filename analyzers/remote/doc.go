@@ -86,9 +86,10 @@
 // Some calls have no context to use by contract, and the model says so (Call.Contract) when
 // nothing bounds them for want of one:
 //
-//   - in the context-free form of an API: a function or method without a context parameter
-//     named like the call it makes (a wrapper's Query calling sql.DB.Query, sqlx's Queryx,
-//     MustBegin calling Beginx) or with a sibling taking one (Loads next to LoadsContext).
+//   - in the context-free form of an API: an exported function or method without a context
+//     parameter that only passes what it is given on to the call (a wrapper's Query(q, args...)
+//     calling sql.DB.Query(q, args...), sqlx's Beginx calling Begin), or that has a sibling
+//     taking one (Loads next to LoadsContext); its name is no evidence either way.
 //     Such a function gets a ParamFact entry without a parameter, so that its callers are
 //     the remote calls, with no context;
 //   - in a method that implements a method without a context of an interface declared in

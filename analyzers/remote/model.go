@@ -203,10 +203,10 @@ func (s Source) String() string {
 type ContractKind uint8
 
 const (
-	// ContextFree: the function is the context-free form of an API, named like the call it
-	// makes (a wrapper's Query calling sql.DB.Query, sqlx's MustBegin calling Beginx) or with
-	// a sibling that takes a context (Loads next to LoadsContext). Contract.Name is the
-	// call's method or that sibling.
+	// ContextFree: the function is the context-free form of an API: exported, it only passes
+	// what it is given on to the call (a wrapper's Query(q, args...) calling sql.DB.Query),
+	// or it has a sibling that takes a context (Loads next to LoadsContext). Contract.Name is
+	// the call's method or that sibling.
 	ContextFree ContractKind = iota + 1
 	// Implements: the function implements a method without a context of an interface declared
 	// in another package. Contract.Name is that method: "database.Driver.Lock".

@@ -53,3 +53,14 @@ func (db *DB) LoadsContext(ctx context.Context, id int) error {
 func (db *DB) QueryUsers() (*sql.Rows, error) {
 	return db.DB.Query("SELECT * FROM users") // want `DB\.Query takes no context, so a stalled database hangs this call; use QueryContext and context\.WithTimeout`
 }
+
+// Repo is a repository whose methods happen to be named like database/sql's: the name is no
+// reason, each writes its own statement.
+type Repo struct {
+	db *sql.DB
+}
+
+func (r *Repo) Exec(id int) error {
+	_, err := r.db.Exec("DELETE FROM sessions WHERE id = $1", id) // want `DB\.Exec takes no context, so a stalled database hangs this call; use ExecContext and context\.WithTimeout`
+	return err
+}
