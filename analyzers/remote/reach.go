@@ -268,6 +268,7 @@ func (r *reacher) funcs(v ssa.Value) []*ssa.Function {
 		walk  func(v ssa.Value) bool
 	)
 	walk = func(v ssa.Value) bool {
+		v = flow.Unwrap(v)
 		if seen[v] {
 			return true
 		}

@@ -26,7 +26,7 @@ func observesDeadlineIn(calls []ssa.CallInstruction, depth int) DeadlineKind {
 	for _, call := range calls {
 		c := call.Common()
 		for _, a := range c.Args {
-			if mc, ok := a.(*ssa.MakeClosure); ok && depth < 2 {
+			if mc, ok := flow.Unwrap(a).(*ssa.MakeClosure); ok && depth < 2 {
 				if fn, ok := mc.Fn.(*ssa.Function); ok {
 					switch k := observesDeadlineIn(slices.Collect(flow.Calls(fn)), depth+1); k {
 					case DeadlineContext:

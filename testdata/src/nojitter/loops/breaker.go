@@ -18,8 +18,11 @@ type breaker struct {
 	failures int
 }
 
+// runFunc is the work a breaker guards.
+type runFunc func() error
+
 // Do runs op unless the breaker is open.
-func (b *breaker) Do(name string, op func() error) error {
+func (b *breaker) Do(name string, op runFunc) error {
 	b.mu.Lock()
 	open := b.failures > 5
 	b.mu.Unlock()
@@ -66,7 +69,7 @@ func (g *guarded) Send(req *http.Request) (*http.Response, error) {
 			return nil
 		})
 		if err != nil {
-			time.Sleep(500 * time.Millisecond) // related "breaker.go:53: retry loop" // want `retry loop waits a fixed 500ms between attempts, so clients that failed together retry together; add jitter`
+			time.Sleep(500 * time.Millisecond) // related "breaker.go:56: retry loop" // want `retry loop waits a fixed 500ms between attempts, so clients that failed together retry together; add jitter`
 			continue
 		}
 		break
@@ -80,7 +83,7 @@ func (g *guarded) Fetch(ctx context.Context, url string) (*http.Response, error)
 		resp *http.Response
 		err  error
 	)
-	for i := 0; i <= g.retries; i++ { // related "breaker.go:83: retry loop" // want `retry loop ignores ctx: its retries outlive the caller; pass ctx on`
+	for i := 0; i <= g.retries; i++ { // related "breaker.go:86: retry loop" // want `retry loop ignores ctx: its retries outlive the caller; pass ctx on`
 		err = g.cb.Do("fetch", func() error {
 			req, err := http.NewRequest(http.MethodGet, url, nil)
 			if err != nil {
@@ -92,7 +95,7 @@ func (g *guarded) Fetch(ctx context.Context, url string) (*http.Response, error)
 		if err == nil {
 			return resp, nil
 		}
-		time.Sleep(time.Duration(i+1) * 200 * time.Millisecond) // related "breaker.go:83: retry loop" // want `retry loop backs off without jitter, so clients that failed together retry together, in waves; add jitter`
+		time.Sleep(time.Duration(i+1) * 200 * time.Millisecond) // related "breaker.go:86: retry loop" // want `retry loop backs off without jitter, so clients that failed together retry together, in waves; add jitter`
 	}
 	return nil, err
 }
