@@ -185,3 +185,43 @@ func (r *Remover) remove() error { return os.Remove(r.dir) }
 
 // RunMethod hands Run a method value of its own package that stays local.
 func (r *Remover) RunMethod() error { return Run(r.remove) }
+
+// ---- An unexported interface: its implementations are this package's own ----
+
+type backend interface {
+	Add(path string) error
+	Remove(path string) error
+}
+
+type inotify struct{ paths map[string]bool }
+
+func (b *inotify) Add(path string) error {
+	if _, err := os.Stat(path); err != nil {
+		return err
+	}
+	b.paths[path] = true
+	return nil
+}
+
+func (b *inotify) Remove(path string) error { delete(b.paths, path); return nil }
+
+type polling struct{ url string }
+
+func (p polling) Add(path string) error { return nil }
+
+func (p polling) Remove(path string) error { // want Remove:`reaches a remote call`
+	resp, err := http.Get(p.url + "?remove=" + path) // want `HTTP call http.Get \(GET\): unbounded \(http.DefaultClient; no context\)`
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+// Watcher adds and removes paths through its backend.
+type Watcher struct{ b backend }
+
+// Add reaches only the backends' Add methods, which stay local.
+func (w *Watcher) Add(path string) error { return w.b.Add(path) }
+
+// Remove reaches polling's, which makes a request.
+func (w *Watcher) Remove(path string) error { return w.b.Remove(path) } // want Remove:`reaches a remote call`
