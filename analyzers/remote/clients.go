@@ -574,3 +574,31 @@ func isDefaultClient(g *ssa.Global) bool {
 	obj := g.Object()
 	return obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == httpPkg && obj.Name() == "DefaultClient"
 }
+
+// builtWithTimedClient reports whether recv, the receiver of a call of another package's
+// method that sends through a client of its own, was made by a call that was handed an
+// http.Client with a Timeout, directly or through an option (NewAPI(url,
+// WithHTTPClient(&http.Client{Timeout: 30 * time.Second}))): the caller chose the client its
+// requests go through.
+func (w *walker) builtWithTimedClient(recv ssa.Value) bool {
+	if recv == nil {
+		return false
+	}
+	timed := false
+	flow.Backward(recv, 32, func(x ssa.Value) bool {
+		ctor, ok := x.(*ssa.Call)
+		if !ok || timed {
+			return !timed
+		}
+		for _, arg := range ctor.Call.Args {
+			flow.Backward(arg, 32, func(y ssa.Value) bool {
+				if !timed && typeis.Named(y.Type(), "net/http", "Client") {
+					timed = w.obj(y, nil, httpClient).k == vBounded
+				}
+				return !timed
+			})
+		}
+		return false // the constructor's own inputs are what was handed to it
+	})
+	return timed
+}

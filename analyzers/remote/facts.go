@@ -346,6 +346,9 @@ func (st *state) via(call ssa.CallInstruction) *Call {
 			v = w.req(common.Args[p.Index], nil)
 		default:
 			v = w.ctx(common.Args[p.Index], nil)
+			if v.k == vUnbounded && p.Kind == HTTP && fn != nil && w.builtWithTimedClient(flow.NewSite(common, fn).Recv) {
+				v = bounded("the client it was built with")
+			}
 		}
 		c := &Call{Instr: call, Func: fn, Kind: p.Kind, Name: p.Name, Via: &p, Timeout: v.timeout()}
 		st.setContract(c, callee.Name())

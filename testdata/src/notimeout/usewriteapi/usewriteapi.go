@@ -1,0 +1,49 @@
+// Package usewriteapi pushes metrics through writeapi from a command.
+package usewriteapi
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"time"
+
+	"notimeout/writeapi"
+)
+
+// ---- Not reported: the API was built with a client that has a Timeout ----
+
+func push(addr string, timeout time.Duration, body []byte) int {
+	hc := &http.Client{
+		Transport: http.DefaultTransport,
+		Timeout:   timeout,
+	}
+	api, err := writeapi.New(addr, writeapi.WithPath("/push"), writeapi.WithHTTPClient(hc))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if err := api.Write(context.Background(), body); err != nil {
+		fmt.Fprintln(os.Stderr, "push failed:", err)
+		return 1
+	}
+	return 0
+}
+
+// ---- Reported: the default client, or one without a Timeout ----
+
+func pushDefault(addr string, body []byte) error {
+	api, err := writeapi.New(addr)
+	if err != nil {
+		return err
+	}
+	return api.Write(context.Background(), body) // related "writeapi.go:59: API.Write passes its context to Client.Do" "usewriteapi.go:40: context.Background() has no deadline" // want `API\.Write passes a context without a deadline to Client\.Do, so a stalled server hangs this call; use context\.WithTimeout`
+}
+
+func pushUntimed(addr string, body []byte) error {
+	api, err := writeapi.New(addr, writeapi.WithHTTPClient(&http.Client{Transport: http.DefaultTransport}))
+	if err != nil {
+		return err
+	}
+	return api.Write(context.Background(), body) // related "writeapi.go:59: API.Write passes its context to Client.Do" "usewriteapi.go:48: context.Background() has no deadline" // want `API\.Write passes a context without a deadline to Client\.Do, so a stalled server hangs this call; use context\.WithTimeout`
+}
