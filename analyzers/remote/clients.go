@@ -581,8 +581,34 @@ func isDefaultClient(g *ssa.Global) bool {
 // WithHTTPClient(&http.Client{Timeout: 30 * time.Second}))): the caller chose the client its
 // requests go through.
 func (w *walker) builtWithTimedClient(recv ssa.Value) bool {
+	return w.timedBuild(recv, 0)
+}
+
+// timedBuild is builtWithTimedClient following a parameter to the calls of its function in
+// the package (every one must hand in such a value), depth functions up.
+func (w *walker) timedBuild(recv ssa.Value, depth int) bool {
 	if recv == nil {
 		return false
+	}
+	if p, ok := flow.Unwrap(recv).(*ssa.Parameter); ok {
+		fn := p.Parent()
+		idx := slices.Index(fn.Params, p)
+		callers := w.st.callGraph()[fn]
+		if idx < 0 || len(callers) == 0 || depth >= 2 {
+			return false
+		}
+		for _, caller := range callers {
+			for call := range flow.Calls(caller) {
+				c := call.Common()
+				if c.IsInvoke() || c.StaticCallee() != fn {
+					continue
+				}
+				if idx >= len(c.Args) || !w.st.walker(caller).timedBuild(c.Args[idx], depth+1) {
+					return false
+				}
+			}
+		}
+		return true
 	}
 	timed := false
 	flow.Backward(recv, 32, func(x ssa.Value) bool {

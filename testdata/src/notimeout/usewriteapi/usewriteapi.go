@@ -23,11 +23,21 @@ func push(addr string, timeout time.Duration, body []byte) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	if err := api.Write(context.Background(), body); err != nil {
-		fmt.Fprintln(os.Stderr, "push failed:", err)
-		return 1
+	for _, file := range []string{"a.pb", "b.pb"} {
+		if !pushFile(api, file, body) {
+			return 1
+		}
 	}
 	return 0
+}
+
+// pushFile is handed the API its only caller built with a timed client.
+func pushFile(api *writeapi.API, name string, body []byte) bool {
+	if err := api.Write(context.Background(), body); err != nil {
+		fmt.Fprintln(os.Stderr, name, "push failed:", err)
+		return false
+	}
+	return true
 }
 
 // ---- Reported: the default client, or one without a Timeout ----
@@ -37,7 +47,7 @@ func pushDefault(addr string, body []byte) error {
 	if err != nil {
 		return err
 	}
-	return api.Write(context.Background(), body) // related "writeapi.go:59: API.Write passes its context to Client.Do" "usewriteapi.go:40: context.Background() has no deadline" // want `API\.Write passes a context without a deadline to Client\.Do, so a stalled server hangs this call; use context\.WithTimeout`
+	return api.Write(context.Background(), body) // related "writeapi.go:59: API.Write passes its context to Client.Do" "usewriteapi.go:50: context.Background() has no deadline" // want `API\.Write passes a context without a deadline to Client\.Do, so a stalled server hangs this call; use context\.WithTimeout`
 }
 
 func pushUntimed(addr string, body []byte) error {
@@ -45,5 +55,18 @@ func pushUntimed(addr string, body []byte) error {
 	if err != nil {
 		return err
 	}
-	return api.Write(context.Background(), body) // related "writeapi.go:59: API.Write passes its context to Client.Do" "usewriteapi.go:48: context.Background() has no deadline" // want `API\.Write passes a context without a deadline to Client\.Do, so a stalled server hangs this call; use context\.WithTimeout`
+	return api.Write(context.Background(), body) // related "writeapi.go:59: API.Write passes its context to Client.Do" "usewriteapi.go:58: context.Background() has no deadline" // want `API\.Write passes a context without a deadline to Client\.Do, so a stalled server hangs this call; use context\.WithTimeout`
+}
+
+// pushWith is handed an API by a caller that built it with an untimed client: reported.
+func pushWith(api *writeapi.API, body []byte) error {
+	return api.Write(context.Background(), body) // related "writeapi.go:59: API.Write passes its context to Client.Do" "usewriteapi.go:63: context.Background() has no deadline" // want `API\.Write passes a context without a deadline to Client\.Do, so a stalled server hangs this call; use context\.WithTimeout`
+}
+
+func pushBoth(addr string, body []byte) error {
+	api, err := writeapi.New(addr, writeapi.WithHTTPClient(&http.Client{}))
+	if err != nil {
+		return err
+	}
+	return pushWith(api, body)
 }
