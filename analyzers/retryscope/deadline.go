@@ -45,6 +45,9 @@ func observesDeadlineIn(calls []ssa.CallInstruction, depth int) DeadlineKind {
 		if id.Pkg == "context" && id.Recv == "Context" && oneOf(id.Name, "Done", "Err", "Deadline") && bounded(c.Value) {
 			return DeadlineContext
 		}
+		if watchesContext(c) {
+			return DeadlineContext // sleep(ctx, d) that gives up when ctx is done
+		}
 		if !typeis.ReturnsError(c.Signature()) {
 			continue
 		}
@@ -55,6 +58,29 @@ func observesDeadlineIn(calls []ssa.CallInstruction, depth int) DeadlineKind {
 		}
 	}
 	return kind
+}
+
+// watchesContext reports whether c hands a context that may bound it to a function of the
+// package (or a literal) that checks that context itself (its Done, Err or Deadline): a wait
+// helper that returns when the context is done observes it, whatever it returns.
+func watchesContext(c *ssa.CallCommon) bool {
+	callee := c.StaticCallee()
+	if callee == nil || len(callee.Blocks) == 0 {
+		return false
+	}
+	for i, a := range c.Args {
+		if !typeis.Context(a.Type()) || !bounded(a) || i >= len(callee.Params) {
+			continue
+		}
+		param := callee.Params[i]
+		for call := range flow.Calls(callee) {
+			id := flow.ID(flow.Callee(call.Common()))
+			if id.Pkg == "context" && id.Recv == "Context" && oneOf(id.Name, "Done", "Err", "Deadline") && flow.SameValue(call.Common().Value, param) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // carriesContext reports whether an *http.Request carries a context that may bound it: one
