@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/loops"
 	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
@@ -51,6 +52,11 @@ func sleepDuration(call ssa.CallInstruction) ssa.Value {
 			}
 		}
 		return nil
+	}
+	if fn := flow.Callee(c); fn != nil {
+		if i := knowledge.TimerDuration(fn); i >= 0 && i < len(args) {
+			return args[i] // a workflow's durable timer
+		}
 	}
 	if res := c.Signature().Results(); res.Len() > 0 && typeis.Duration(res.At(0).Type()) {
 		return nil // it computes a delay (nextSleep, backoffDuration); the caller waits

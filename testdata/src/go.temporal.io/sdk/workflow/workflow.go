@@ -1,7 +1,11 @@
 // Package workflow is a stub of go.temporal.io/sdk/workflow (v1.51.0, public signatures only).
 package workflow
 
-import "go.temporal.io/sdk/internal"
+import (
+	"time"
+
+	"go.temporal.io/sdk/internal"
+)
 
 type (
 	Context              = internal.Context
@@ -24,3 +28,6 @@ type EncodedValue interface {
 }
 
 func SideEffect(ctx Context, f func(ctx Context) interface{}) EncodedValue { return nil }
+
+func Sleep(ctx Context, d time.Duration) (err error) { return nil }
+func NewTimer(ctx Context, d time.Duration) Future   { return nil }

@@ -1,0 +1,26 @@
+package knowledge
+
+import (
+	"go/types"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+)
+
+// Durable timers of workflow frameworks: a workflow waits by scheduling a timer that the
+// framework records and fires, not by sleeping, so the model cannot see the wait in the code.
+// The value is the index of the duration argument.
+var timers = map[flow.FuncID]int{
+	{Pkg: "go.temporal.io/sdk/workflow", Name: "Sleep"}:                         1,
+	{Pkg: "go.temporal.io/sdk/workflow", Name: "NewTimer"}:                      1,
+	{Pkg: "github.com/cschleiden/go-workflows/workflow", Name: "Sleep"}:         1,
+	{Pkg: "github.com/cschleiden/go-workflows/workflow", Name: "ScheduleTimer"}: 1,
+}
+
+// TimerDuration returns the index of the duration argument of fn when fn waits on a
+// framework's durable timer (workflow.Sleep(ctx, d), workflow.ScheduleTimer(ctx, d)), or -1.
+func TimerDuration(fn *types.Func) int {
+	if i, ok := timers[flow.ID(fn)]; ok {
+		return i
+	}
+	return -1
+}
