@@ -522,12 +522,39 @@ func (st *state) funcWaits(fn *ssa.Function, depth int) *WaitsFact {
 }
 
 // durationParam returns the index of the parameter of fn that d is, or -1.
+//
+// A helper that waits its delay in steps, to notice a stop (for d > 0 { s := min(step, d);
+// time.Sleep(s); d -= s }), waits the whole parameter: a step is min of it, and what is left
+// is a phi of the parameter and itself less what was slept.
 func durationParam(fn *ssa.Function, d ssa.Value) int {
 	if d == nil {
 		return -1
 	}
-	if p, ok := flow.Unwrap(d).(*ssa.Parameter); ok {
-		return slices.Index(fn.Params, p)
+	switch v := flow.Unwrap(d).(type) {
+	case *ssa.Parameter:
+		return slices.Index(fn.Params, v)
+	case *ssa.Call:
+		if b, ok := v.Call.Value.(*ssa.Builtin); ok && b.Name() == "min" {
+			for _, a := range v.Call.Args {
+				if _, isConst := a.(*ssa.Const); isConst {
+					continue
+				}
+				return durationParam(fn, a)
+			}
+		}
+	case *ssa.Phi:
+		p := -1
+		for _, e := range v.Edges {
+			if sub, ok := e.(*ssa.BinOp); ok && sub.Op == token.SUB && sub.X == v {
+				continue // what is left after a step
+			}
+			param, ok := flow.Unwrap(e).(*ssa.Parameter)
+			if !ok || p >= 0 {
+				return -1
+			}
+			p = slices.Index(fn.Params, param)
+		}
+		return p
 	}
 	return -1
 }
