@@ -176,19 +176,24 @@ func (r *reacher) call(call ssa.CallInstruction) Reach {
 		if reach == ReachRemote {
 			break
 		}
-		sig, isFunc := arg.Type().Underlying().(*types.Signature)
-		if !isFunc {
+		if _, isFunc := arg.Type().Underlying().(*types.Signature); !isFunc {
 			continue
 		}
-		targets := r.funcs(arg)
-		for _, t := range targets {
+		for _, t := range r.funcs(arg) {
 			reach = max(reach, r.of[t])
 		}
-		if targets == nil && typeis.ReturnsError(sig) {
-			reach = max(reach, ReachUnknown) // a callback that can fail, from elsewhere
+		if r.unseenCallback(arg) {
+			reach = max(reach, ReachUnknown)
 		}
 	}
 	return reach
+}
+
+// unseenCallback reports whether arg is a function value that can fail and that is made
+// nowhere in view: a callback from elsewhere (a field, a map, a parameter).
+func (r *reacher) unseenCallback(arg ssa.Value) bool {
+	sig, isFunc := arg.Type().Underlying().(*types.Signature)
+	return isFunc && typeis.ReturnsError(sig) && r.funcs(arg) == nil
 }
 
 // callee says whether what call calls may leave the process.
@@ -382,7 +387,7 @@ func (r *reacher) unresolved(call ssa.CallInstruction) bool {
 	c := call.Common()
 	for _, arg := range c.Args {
 		// A fallible callback from elsewhere (a field, a map) handed to the callee.
-		if sig, isFunc := arg.Type().Underlying().(*types.Signature); isFunc && typeis.ReturnsError(sig) && r.funcs(arg) == nil && !handedIn(arg) {
+		if r.unseenCallback(arg) && !handedIn(arg) {
 			return true
 		}
 	}

@@ -33,12 +33,17 @@ func (r *relay) send(from string, to []string, msg []byte) error {
 			return err
 		}
 	}
+	return deliver(c, from, to, msg)
+}
+
+// deliver sends one message over an open session.
+func deliver(c *smtp.Client, from string, to []string, msg []byte) error {
 	if err := c.Mail(from); err != nil {
 		return err
 	}
 	for _, rcpt := range to {
 		if err := c.Rcpt(rcpt); err != nil {
-			return err
+			return fmt.Errorf("rcpt %s: %w", rcpt, err)
 		}
 	}
 	w, err := c.Data()
@@ -46,6 +51,7 @@ func (r *relay) send(from string, to []string, msg []byte) error {
 		return err
 	}
 	if _, err := w.Write(msg); err != nil {
+		w.Close()
 		return err
 	}
 	return w.Close()
@@ -68,22 +74,7 @@ func (r *relay) sendBounded(from string, to []string, msg []byte) error {
 		return err
 	}
 	defer c.Quit()
-	if err := c.Mail(from); err != nil {
-		return err
-	}
-	for _, rcpt := range to {
-		if err := c.Rcpt(rcpt); err != nil {
-			return err
-		}
-	}
-	w, err := c.Data()
-	if err != nil {
-		return err
-	}
-	if _, err := w.Write(msg); err != nil {
-		return err
-	}
-	return w.Close()
+	return deliver(c, from, to, msg)
 }
 
 // local talks to a mail server on this machine: not reported.
