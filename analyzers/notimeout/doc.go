@@ -94,8 +94,15 @@
 // context.Background() or TODO from functions that have no context of their own are reported
 // once per client, where the package makes it (sqs.NewFromConfig(cfg), followed through the
 // package's helpers, fields and variables, and from a paginator or handle to its client): the
-// client's HTTP client without an overall timeout is the one cause. A function that was given
-// a context and passes context.Background() instead is reported at the call.
+// client's HTTP client without an overall timeout is the one cause. When the client is made
+// from an aws.Config that config.LoadDefaultConfig loaded with no HTTP client (no
+// config.WithHTTPClient option, no HTTPClient field set), the cause is one level up: the
+// configuration is reported once, at the load, with the calls of every client made from it in
+// the package; a configuration that exported functions hand out is reported there "by
+// default", and the packages that make clients from it are not reported again. A
+// configuration given an HTTP client (or an option function of the program's own, which may
+// give one) sends through the client it was given: nothing is reported. A function that was
+// given a context and passes context.Background() instead is reported at the call.
 //
 // Everything else is reported at the call. The message names the call, why nothing bounds it
 // and what a stalled peer does to it; the places involved (where the client or dialer is

@@ -69,6 +69,41 @@ func (c *checker) reportClient(g *group) {
 	c.rep.Report(d)
 }
 
+// reportConfig reports an SDK configuration loaded without an HTTP client once, at the load,
+// naming the calls of the clients made from it here; one that exported functions hand out is
+// the default of every client made from it elsewhere.
+func (c *checker) reportConfig(g *group) {
+	cfg := g.origin.Config
+	this := "this " + cfg.Type
+	var msg string
+	switch n := len(g.calls); n {
+	case 0:
+		msg = report.Fit(
+			fmt.Sprintf("%s has no HTTP client timeout by default, so its SDK clients can hang unless callers set deadlines; set one with %s", this, cfg.Option),
+			fmt.Sprintf("%s has no HTTP client timeout by default, so its SDK clients can hang; set one with %s", this, cfg.Option),
+			fmt.Sprintf("%s has no HTTP client timeout by default; set one with %s", this, cfg.Option))
+	case 1:
+		name := c.name(g.calls[0].Func)
+		msg = report.Fit(
+			fmt.Sprintf("%s has no HTTP client timeout, so a stalled server hangs %s; set one with %s", this, name, cfg.Option),
+			fmt.Sprintf("%s has no HTTP client timeout, so a stalled server hangs %s", this, name))
+	default:
+		msg = report.Fit(
+			fmt.Sprintf("%s has no HTTP client timeout, so a stalled server hangs the %d calls of its clients; set one with %s", this, n, cfg.Option),
+			fmt.Sprintf("%s has no HTTP client timeout, so a stalled server hangs %d calls; set one with %s", this, n, cfg.Option))
+	}
+	var rel related
+	for _, call := range g.calls {
+		rel.add(call.Pos(), "%s sends %s through a client made from it", c.name(call.Func), request(call.Timeout))
+		rel.source(call.Timeout.Context)
+	}
+	d := analysis.Diagnostic{Pos: cfg.Pos, Message: msg, Related: rel}
+	if cur, ok := c.calls.At(cfg.Pos); ok {
+		d.Pos, d.End = cur.Node().Pos(), cur.Node().End()
+	}
+	c.rep.Report(d)
+}
+
 // reportCall reports a call that nothing bounds, at the call.
 func (c *checker) reportCall(call *remote.Call) {
 	t := call.Timeout

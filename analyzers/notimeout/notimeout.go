@@ -69,11 +69,12 @@ type group struct {
 	origin    *remote.Origin
 	calls     []*remote.Call
 	byDefault bool
+	handedOut bool // an SDK configuration that exported functions return
 }
 
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[remote.Analyzer].(*remote.Result)
-	if len(res.Calls) == 0 || testcode.Package(pass) {
+	if len(res.Calls) == 0 && len(res.Configs) == 0 || testcode.Package(pass) {
 		return nil, nil
 	}
 	c := &checker{
@@ -97,10 +98,17 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		if o := call.Timeout.Client; (call.Kind == remote.HTTP || owned || sdkClient(call)) && (call.Via == nil || call.Via.Client != "") && o != nil && (owned || grouped(o) || defaults[o.Pos] || sdkClient(call)) && !testcode.At(c.pass, o.Pos) {
-			g := byOrigin[o.Pos]
+			key := o.Pos
+			if cfg := o.Config; cfg != nil && sdkClient(call) {
+				if !cfg.Pos.IsValid() {
+					continue // the package that loads the configuration reports it
+				}
+				key = cfg.Pos
+			}
+			g := byOrigin[key]
 			if g == nil {
 				g = &group{origin: o, byDefault: true}
-				byOrigin[o.Pos] = g
+				byOrigin[key] = g
 				groups = append(groups, g)
 			}
 			g.calls = append(g.calls, call)
@@ -112,7 +120,23 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		c.reportCall(call)
 	}
+	// A configuration handed out by an exported function: the clients made from it elsewhere
+	// are its finding, with those made here.
+	for _, cfg := range res.Configs {
+		if testcode.At(c.pass, cfg.Pos) {
+			continue
+		}
+		if g := byOrigin[cfg.Pos]; g != nil {
+			g.handedOut = true
+			continue
+		}
+		groups = append(groups, &group{origin: &remote.Origin{Kind: remote.Constructor, Config: cfg}, byDefault: true, handedOut: true})
+	}
 	for _, g := range groups {
+		if g.origin.Config != nil && g.origin.Config.Pos.IsValid() {
+			c.reportConfig(g)
+			continue
+		}
 		c.reportClient(g)
 	}
 	return nil, nil

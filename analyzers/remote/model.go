@@ -257,4 +257,7 @@ type Origin struct {
 	// in: a parameter, an option's field.
 	Fallback bool
 	Given    token.Pos
+	// Config is, for a Constructor origin, the SDK configuration loaded without an HTTP client
+	// that the client is made from, when the model knows it.
+	Config *Config
 }

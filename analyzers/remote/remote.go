@@ -29,7 +29,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:        docs.URL("remote"),
 	Requires:   []*analysis.Analyzer{ssapkg.Analyzer, ssapkg.Stores},
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(ParamFact), new(ResultFact), new(ReachFact)},
+	FactTypes:  []analysis.Fact{new(ParamFact), new(ResultFact), new(ReachFact), new(ConfigFact)},
 	Run:        guard.Run("remote", run),
 }
 
@@ -41,7 +41,10 @@ func init() {
 
 // Result holds the remote calls of a package, in source order.
 type Result struct {
-	Calls   []*Call
+	Calls []*Call
+	// Configs are the SDK configurations this package loads without an HTTP client and hands
+	// out through its exported functions, by load call.
+	Configs []*Config
 	byInstr map[ssa.CallInstruction]*Call
 	sends   []*Send
 	sendBy  map[ssa.CallInstruction]*Send
@@ -75,6 +78,7 @@ type state struct {
 	summaries      map[*ssa.Function][]Passed  // the package's own ParamFacts
 	imported       map[*types.Func]*ParamFact  // memo of imported facts (nil: none)
 	results        map[*types.Func]*ResultFact // memo of imported ResultFacts (nil: none)
+	configs        map[*types.Func]*ConfigFact // memo of imported ConfigFacts (nil: none)
 	readOnly       map[*ssa.Parameter]bool     // memo of usesOnly for the package's functions
 	names          map[namedKey]token.Pos      // memo of named
 	funcs          []*ssa.Function
@@ -105,6 +109,7 @@ func run(pass *analysis.Pass) (any, error) {
 		summaries:     make(map[*ssa.Function][]Passed),
 		imported:      make(map[*types.Func]*ParamFact),
 		results:       make(map[*types.Func]*ResultFact),
+		configs:       make(map[*types.Func]*ConfigFact),
 		readOnly:      make(map[*ssa.Parameter]bool),
 		names:         make(map[namedKey]token.Pos),
 		bounds:        make(map[*ssa.Function]Contract),
@@ -127,6 +132,7 @@ func run(pass *analysis.Pass) (any, error) {
 		res.add(c)
 	}
 	st.exportFacts()
+	res.Configs = st.loadedConfigs()
 
 	st.sends(res, funcs)
 	for _, c := range res.Calls {
@@ -191,7 +197,13 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 		name := fn.Pkg().Name() + "." + id.Recv + "." + id.Name
 		c := &Call{Instr: call, Func: fn, Kind: SDK, Name: name, Timeout: w.ctx(s.Arg(0), nil).timeout()}
 		if c.Timeout.Status == Unbounded && s.Recv != nil {
-			c.Timeout.Client = st.sdkOrigin(s.Recv, fn)
+			o, given := st.sdkOrigin(s.Recv, fn)
+			if given {
+				// The client sends through the HTTP client its configuration was given: the
+				// team's choice, which the model does not follow.
+				c.Timeout = Timeout{Status: Unknown, Param: -1}
+			}
+			c.Timeout.Client = o
 		}
 		// In the SDK's own package its client's methods are its implementation, judged by the
 		// requests they send (minio-go's Core.ListObjects, which takes no context, calling

@@ -18,15 +18,17 @@ import (
 // made it (NewFromConfig, New, NewClient: any function of that package returning the client
 // type), through locals, phis, the results of this package's functions, and the values this
 // package stores in a field or variable. It returns nil when the client comes from elsewhere
-// (a parameter, another package's function) or from several places.
-func (st *state) sdkOrigin(recv ssa.Value, fn *types.Func) *Origin {
+// (a parameter, another package's function) or from several places. The origin names the SDK
+// configuration the client is made from when it is one loaded without an HTTP client; given
+// is set when that configuration was given one.
+func (st *state) sdkOrigin(recv ssa.Value, fn *types.Func) (_ *Origin, given bool) {
 	sig := fn.Signature()
 	if sig.Recv() == nil {
-		return nil
+		return nil, false
 	}
 	named := namedOf(sig.Recv().Type())
 	if named == nil || named.Obj().Pkg() == nil {
-		return nil
+		return nil, false
 	}
 	seen := make(map[ssa.Value]bool)
 	var origin *Origin
@@ -60,6 +62,12 @@ func (st *state) sdkOrigin(recv ssa.Value, fn *types.Func) *Origin {
 				if origin != nil && origin.Pos != o.Pos {
 					ok = false
 					return
+				}
+				switch kind, cfg := st.clientConfig(v); kind {
+				case cfgClient:
+					given = true
+				case cfgDefault:
+					o.Config = cfg
 				}
 				origin = o
 			case callee != nil && callee.Pkg == st.pkg && len(callee.Blocks) > 0:
@@ -110,10 +118,10 @@ func (st *state) sdkOrigin(recv ssa.Value, fn *types.Func) *Origin {
 		}
 	}
 	walk(recv, 0)
-	if !ok {
-		return nil
+	if !ok || given {
+		return nil, given
 	}
-	return origin
+	return origin, false
 }
 
 // sdkSource returns the value of the SDK's own package that call, a call of that package,

@@ -1,7 +1,8 @@
 // Package sdkcli is a command's AWS layer: each function makes the service client with the
-// package's helper and calls it with context.Background(). One cause (the client's HTTP client
-// has no timeout), one finding, where the client is made; a function that was given a context
-// and drops it is reported where it drops it.
+// package's helper and calls it with context.Background(). One cause (the configuration the
+// client is made from has no HTTP client, so the SDK's default, without a timeout, sends), one
+// finding, where the configuration is loaded; a function that was given a context and drops it
+// is reported where it drops it.
 package sdkcli
 
 import (
@@ -17,7 +18,7 @@ var loaded *aws.Config
 
 func cfg() aws.Config {
 	if loaded == nil {
-		c, err := config.LoadDefaultConfig(context.Background())
+		c, err := config.LoadDefaultConfig(context.Background()) // related "sdkcli.go:36: Client.ListQueues sends a request whose context has no deadline through a client made from it" "sdkcli.go:36: context.Background() has no deadline" "sdkcli.go:48: ListQueuesPaginator.NextPage sends a request whose context has no deadline through a client made from it" "sdkcli.go:48: context.TODO() has no deadline" "sdkcli.go:60: Client.SendMessage sends a request whose context has no deadline through a client made from it" "sdkcli.go:60: context.Background() has no deadline" "sdkcli.go:63: Client.SendMessage sends a request whose context has no deadline through a client made from it" "sdkcli.go:63: context.Background() has no deadline" // want `this aws\.Config has no HTTP client timeout, so a stalled server hangs 4 calls; set one with config\.WithHTTPClient`
 		if err != nil {
 			panic(err)
 		}
@@ -27,7 +28,7 @@ func cfg() aws.Config {
 }
 
 func getClient() *sqs.Client {
-	return sqs.NewFromConfig(cfg()) // related "sdkcli.go:35: Client.ListQueues sends a request whose context has no deadline through it" "sdkcli.go:35: context.Background() has no deadline" "sdkcli.go:47: ListQueuesPaginator.NextPage sends a request whose context has no deadline through it" "sdkcli.go:47: context.TODO() has no deadline" "sdkcli.go:59: Client.SendMessage sends a request whose context has no deadline through it" "sdkcli.go:59: context.Background() has no deadline" "sdkcli.go:62: Client.SendMessage sends a request whose context has no deadline through it" "sdkcli.go:62: context.Background() has no deadline" // want `this sqs\.Client has no HTTP client timeout, so a stalled server hangs Client\.ListQueues \(and 3 other calls\)`
+	return sqs.NewFromConfig(cfg())
 }
 
 // Queues lists the queue URLs.
@@ -65,6 +66,6 @@ func Send(url, body string) error {
 
 // Purge was given a context and drops it: reported at the call.
 func Purge(ctx context.Context, url string) error {
-	_, err := getClient().DeleteMessage(context.TODO(), &sqs.DeleteMessageInput{QueueUrl: &url}) // related "sdkcli.go:30: sqs.NewFromConfig returns a sqs.Client with no HTTP client timeout" "sdkcli.go:68: context.TODO() has no deadline" // want `Client\.DeleteMessage's context has no deadline, so a stalled server hangs this call; pass ctx, not context\.TODO\(\)`
+	_, err := getClient().DeleteMessage(context.TODO(), &sqs.DeleteMessageInput{QueueUrl: &url}) // related "sdkcli.go:31: sqs.NewFromConfig returns a sqs.Client with no HTTP client timeout" "sdkcli.go:69: context.TODO() has no deadline" // want `Client\.DeleteMessage's context has no deadline, so a stalled server hangs this call; pass ctx, not context\.TODO\(\)`
 	return err
 }

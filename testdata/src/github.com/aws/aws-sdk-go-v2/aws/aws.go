@@ -13,6 +13,7 @@ type Retryer interface {
 }
 
 type Config struct {
+	Region           string
 	RetryMaxAttempts int
 	Retryer          func() Retryer
 	HTTPClient       HTTPClient

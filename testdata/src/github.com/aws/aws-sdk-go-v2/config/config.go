@@ -16,3 +16,6 @@ func LoadDefaultConfig(ctx context.Context, optFns ...func(*LoadOptions) error) 
 }
 func WithRetryMaxAttempts(v int) func(*LoadOptions) error       { return nil }
 func WithRetryer(v func() aws.Retryer) func(*LoadOptions) error { return nil }
+func WithRegion(v string) func(*LoadOptions) error              { return nil }
+func WithSharedConfigProfile(v string) func(*LoadOptions) error { return nil }
+func WithHTTPClient(v aws.HTTPClient) func(*LoadOptions) error  { return nil }

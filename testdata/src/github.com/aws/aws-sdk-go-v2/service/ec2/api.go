@@ -26,3 +26,16 @@ type RunInstancesOutput struct{}
 func (c *Client) RunInstances(ctx context.Context, params *RunInstancesInput, optFns ...func(*Options)) (*RunInstancesOutput, error) {
 	return nil, nil
 }
+
+type DescribeInstancesInput struct {
+	InstanceIds []string
+	NextToken   *string
+}
+type DescribeInstancesOutput struct {
+	Reservations []string
+	NextToken    *string
+}
+
+func (c *Client) DescribeInstances(ctx context.Context, params *DescribeInstancesInput, optFns ...func(*Options)) (*DescribeInstancesOutput, error) {
+	return nil, nil
+}
