@@ -386,6 +386,12 @@ func (w *walker) fieldsSet(a ssa.Value, t *objType, origin *Origin, depth int) v
 				continue
 			}
 			name := fv.Name()
+			if t == httpClient && name == "Transport" {
+				if by, ok := w.transportBounds(r); ok {
+					return bounded(t.display + ".Transport (" + by + ")")
+				}
+				continue
+			}
 			timeout, sub := slices.Contains(t.fields, name), name == t.subField && t.sub != nil
 			if !timeout && !sub {
 				continue
@@ -470,6 +476,25 @@ func (w *walker) fieldsSet(a ssa.Value, t *objType, origin *Origin, depth int) v
 		}
 	}
 	return result
+}
+
+// transportBounds reports whether what is stored into an http.Client's Transport field (fa) is
+// an http.Transport with a ResponseHeaderTimeout, on every path the model can follow; a
+// transport it cannot follow (a caller's, a wrapper's) adds no bound and takes none away.
+func (w *walker) transportBounds(fa *ssa.FieldAddr) (string, bool) {
+	by, ok := "", false
+	for _, rr := range *fa.Referrers() {
+		st, isStore := rr.(*ssa.Store)
+		if !isStore || st.Addr != fa {
+			continue
+		}
+		v := w.obj(st.Val, nil, httpTransport)
+		if v.k != vBounded {
+			return "", false
+		}
+		by, ok = v.by, true
+	}
+	return by, ok
 }
 
 // isMethodOf reports whether c calls a method of type t on receiver a.

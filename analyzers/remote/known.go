@@ -68,6 +68,11 @@ var (
 
 var objTypes = []*objType{httpClient, netDialer, tlsDialer, retryableClient}
 
+// httpTransport is the transport an http.Client sends through: a ResponseHeaderTimeout bounds
+// the wait for a stalled server's answer (the body's reading is the caller's, as streaming
+// downloads want), so a client whose transport sets one is bounded. Not a client type itself.
+var httpTransport = &objType{pkg: httpPkg, name: "Transport", display: "http.Transport", fields: []string{"ResponseHeaderTimeout"}, setting: "ResponseHeaderTimeout"}
+
 // A constructor is a library function known to return a client without a timeout.
 type constructor struct {
 	name string

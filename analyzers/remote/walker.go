@@ -212,6 +212,9 @@ func returned(fn *ssa.Function, idx int) iter.Seq[ssa.Value] {
 // nil when it is not a function of this package or the walk is already deep enough.
 func (w *walker) enterCall(c *ssa.CallCommon, parent *frame) *frame {
 	callee := c.StaticCallee()
+	if callee == nil {
+		callee = w.st.funcVar(c.Value)
+	}
 	if callee == nil || callee.Pkg != w.st.pkg || len(callee.Blocks) == 0 || parent != nil && parent.depth >= maxDepth {
 		return nil
 	}
@@ -220,6 +223,26 @@ func (w *walker) enterCall(c *ssa.CallCommon, parent *frame) *frame {
 		depth = parent.depth + 1
 	}
 	return &frame{fn: callee, args: c.Args, parent: parent, depth: depth}
+}
+
+// funcVar returns the function a package variable of func type that v loads holds, when the
+// package stores one function there and nothing else (var DefaultTransport = func(...) {...}):
+// its default, which users may replace but most run.
+func (st *state) funcVar(v ssa.Value) *ssa.Function {
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil
+	}
+	g, ok := load.X.(*ssa.Global)
+	if !ok || g.Pkg != st.pkg {
+		return nil
+	}
+	stored := st.stores.Globals[g]
+	if len(stored) != 1 {
+		return nil
+	}
+	fn, _ := stored[0].(*ssa.Function)
+	return fn
 }
 
 // arg returns the argument that parameter p of the entered function was called with.
