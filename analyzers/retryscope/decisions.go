@@ -365,11 +365,16 @@ func (s *Scope) rounds() (in, round func(*ssa.BasicBlock) bool, ok bool) {
 // scope (a loop, a range over a retry iterator) whose every test of call's outcome leaves on
 // the failure side does not retry that call: it repeats it after successes (a long poll
 // reconnecting), and its failure ends the scope. True when the scope is not hand-written or
-// tests the call's outcome nowhere the model follows.
+// tests the call's outcome nowhere the model follows. A call whose results are all dropped
+// (_ = abort(ctx), a cleanup on the way round) is not retried: its failure neither ends nor
+// repeats the scope.
 func (s *Scope) RetriesFailureOf(call ssa.CallInstruction) bool {
 	in, round, ok := s.rounds()
 	if !ok || call.Parent() != s.Fn {
 		return true
+	}
+	if dropped(call) {
+		return false
 	}
 	tested := false
 	for _, d := range decisions(s.Fn, in) {
@@ -382,4 +387,20 @@ func (s *Scope) RetriesFailureOf(call ssa.CallInstruction) bool {
 		}
 	}
 	return !tested
+}
+
+// dropped reports whether every result of call is left unused: a call statement, or
+// assignments to the blank identifier.
+func dropped(call ssa.CallInstruction) bool {
+	v := call.Value()
+	if v == nil {
+		return false // go and defer: not the scope's to test
+	}
+	for _, r := range *v.Referrers() {
+		ex, ok := r.(*ssa.Extract)
+		if !ok || len(*ex.Referrers()) > 0 {
+			return false
+		}
+	}
+	return true
 }

@@ -92,6 +92,72 @@ func (e *exporter) Lock(ctx context.Context, name string) error {
 	return errLocked
 }
 
+var errConflict = errors.New("write conflict, try again")
+
+// abort ends a transaction on the server, retrying transient failures itself.
+func (e *exporter) abort(ctx context.Context, id string) error {
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		req, rerr := retryablehttp.NewRequestWithContext(ctx, http.MethodDelete, e.base+"/v1/txns/"+id, nil)
+		if rerr != nil {
+			return rerr
+		}
+		resp, derr := e.rc.HTTPClient.Do(req.Request)
+		if derr != nil {
+			err = derr
+			time.Sleep(jitter(200 * time.Millisecond))
+			continue
+		}
+		resp.Body.Close()
+		if resp.StatusCode >= 500 {
+			err = fmt.Errorf("abort %s: status %d", id, resp.StatusCode)
+			time.Sleep(jitter(200 * time.Millisecond))
+			continue
+		}
+		return nil
+	}
+	return err
+}
+
+// commit sends the transaction's writes once.
+func (e *exporter) commit(ctx context.Context, id string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, e.base+"/v1/txns/"+id+"/commit", nil)
+	if err != nil {
+		return err
+	}
+	resp, err := e.rc.HTTPClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode == http.StatusConflict {
+		return errConflict
+	}
+	if resp.StatusCode >= 300 {
+		return fmt.Errorf("commit %s: status %d", id, resp.StatusCode)
+	}
+	return nil
+}
+
+// Transfer goes round on a write conflict of the commit. On a failure it aborts, with a call
+// that retries on its own and whose error it drops: the abort is cleanup, whose failure
+// neither ends nor repeats the loop, so no failure of it is retried twice.
+func (e *exporter) Transfer(ctx context.Context, id string) error {
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		err := e.commit(ctx, id)
+		if err == nil {
+			return nil
+		}
+		_ = e.abort(ctx, id)
+		if time.Now().After(deadline) || !errors.Is(err, errConflict) {
+			return err
+		}
+		log.Printf("transaction %s: %v; again", id, err)
+		time.Sleep(jitter(100 * time.Millisecond))
+	}
+}
+
 // ---- Reported: the outer loop goes round on 5xx, which the client retries too ----
 
 func (e *exporter) Start(ctx context.Context, id string) error {
@@ -100,7 +166,7 @@ func (e *exporter) Start(ctx context.Context, id string) error {
 		if err != nil {
 			return err
 		}
-		resp, err := e.rc.Do(req) // related "failures.go:98: outer retry loop" // want `retries up to 4 times around retryablehttp\.Client\.Do, which retries too: attempts multiply on 5xx; keep one layer`
+		resp, err := e.rc.Do(req) // related "failures.go:164: outer retry loop" // want `retries up to 4 times around retryablehttp\.Client\.Do, which retries too: attempts multiply on 5xx; keep one layer`
 		if err != nil {
 			return err
 		}
