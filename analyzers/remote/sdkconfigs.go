@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
-	"slices"
 	"path/filepath"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 

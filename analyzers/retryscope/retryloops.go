@@ -9,7 +9,6 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
-	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/loops"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
@@ -22,8 +21,8 @@ import (
 // (a loop that goes round on each result and stops when none is left drains a source). And
 // the call must not be made on a different element each time round (iteration over a
 // collection is not retry).
-func retryLoop(fn *ssa.Function, l *loops.Loop) (d decision, ok bool) {
-	d, kind := classifyLoop(fn, l)
+func (st *state) retryLoop(fn *ssa.Function, l *loops.Loop) (d decision, ok bool) {
+	d, kind := st.classifyLoop(fn, l)
 	return d, kind == retrying
 }
 
@@ -38,7 +37,7 @@ const (
 // decision on the call it tries again after a failure, when it goes round on that failure
 // after a wait (for { conn, err := dial(); if err != nil { sleep(5s); continue }; serve(conn) }:
 // it never leaves on success, but every client of a restarted server comes back at once).
-func classifyLoop(fn *ssa.Function, l *loops.Loop) (decision, int) {
+func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop) (decision, int) {
 	ds := decisions(fn, l.Contains)
 	// successExits returns the exits that control reaches from the success side of decision
 	// d without going through the failure side of another test, through a cancellation,
@@ -84,7 +83,7 @@ func classifyLoop(fn *ssa.Function, l *loops.Loop) (decision, int) {
 			// The failure's own side must wait: not the loop's header, which a failure only
 			// reaches to leave (for err == nil { ...; if err = extend(); err == nil {
 			// timer.Reset(d) } } keeps a lease until it fails).
-			if again == nil && !d.policy && fail != l.Header && !iterates(d.call, l) && waitsAfter(fn, fail, l.Contains) {
+			if again == nil && !d.policy && fail != l.Header && !st.iterates(d.call, l) && waitsAfter(fn, fail, l.Contains) {
 				again = &d
 			}
 			continue
@@ -97,7 +96,7 @@ func classifyLoop(fn *ssa.Function, l *loops.Loop) (decision, int) {
 				distinct = true
 			}
 		}
-		if distinct && !iterates(d.call, l) {
+		if distinct && !st.iterates(d.call, l) {
 			return d, retrying
 		}
 	}
@@ -253,9 +252,9 @@ func runsDry(e loops.Edge, call ssa.CallInstruction, l *loops.Loop) bool {
 // chain: the next task or page from this call's response), or are written by a callback
 // that another call of the loop is handed (a receive that delivers through a callback); or
 // the counter runs up to a length (i < len(items)).
-func iterates(call ssa.CallInstruction, l *loops.Loop) bool {
+func (st *state) iterates(call ssa.CallInstruction, l *loops.Loop) bool {
 	c := call.Common()
-	if knowledge.Consumes(flow.Callee(c)) || readsConsumedSource(call, l) {
+	if st.consumes(flow.Callee(c)) || st.readsConsumedSource(call, l) {
 		return true // it takes the next item of a stream, or looks at what the loop consumes
 	}
 	args := append([]ssa.Value{c.Value}, c.Args...)
@@ -294,13 +293,13 @@ func iterates(call ssa.CallInstruction, l *loops.Loop) bool {
 							found = true
 						}
 					}
-					if knowledge.Consumes(flow.Callee(x.Common())) {
+					if st.consumes(flow.Callee(x.Common())) {
 						found = true
 					}
 				}
 			}
-			if index != nil && loopCarried(index, l) {
-				found = true
+			if index != nil && (loopCarried(index, l) || steppedField(index, l)) {
+				found = true // items[i], with i the loop's counter or a field it steps (s.index++)
 			}
 			return !found
 		})
@@ -367,7 +366,7 @@ func recvOf(call ssa.CallInstruction) ssa.Value {
 // readsConsumedSource reports whether call is a method whose receiver another call of the
 // loop consumes (rd.PeekType() where the loop also calls rd.ReadReply()): the source moves
 // on each round, so the loop reads a stream.
-func readsConsumedSource(call ssa.CallInstruction, l *loops.Loop) bool {
+func (st *state) readsConsumedSource(call ssa.CallInstruction, l *loops.Loop) bool {
 	fn := flow.Callee(call.Common())
 	if fn == nil {
 		return false
@@ -379,7 +378,7 @@ func readsConsumedSource(call ssa.CallInstruction, l *loops.Loop) bool {
 	for _, b := range l.Blocks(call.Parent()) {
 		for other := range flow.BlockCalls([]*ssa.BasicBlock{b}) {
 			ofn := flow.Callee(other.Common())
-			if other == call || ofn == nil || !knowledge.Consumes(ofn) {
+			if other == call || ofn == nil || !st.consumes(ofn) {
 				continue
 			}
 			if r := flow.NewSite(other.Common(), ofn).Recv; r != nil && flow.SameValue(r, flow.Unwrap(recv)) || r == recv {
@@ -538,12 +537,9 @@ func countsToLength(l *loops.Loop) bool {
 	if !ok {
 		return false
 	}
-	for _, v := range []ssa.Value{cmp.X, cmp.Y} {
-		if length(v, 0) {
-			return true
-		}
-	}
-	return false
+	// The length on one side, and on the other a counter the loop steps: a loop that compares
+	// an index it never moves with a length goes round on the same element.
+	return length(cmp.X, 0) && changesInLoop(cmp.Y, l) || length(cmp.Y, 0) && changesInLoop(cmp.X, l)
 }
 
 // length reports whether v is len(x) or cap(x), or the result of a function of the same
@@ -570,6 +566,12 @@ func length(v ssa.Value, depth int) bool {
 		}
 	}
 	return returns > 0
+}
+
+// steppedField reports whether v is loaded from memory the loop steps (s.index++).
+func steppedField(v ssa.Value, l *loops.Loop) bool {
+	load, ok := flow.Unwrap(v).(*ssa.UnOp)
+	return ok && load.Op == token.MUL && storesStep(load.X, l)
 }
 
 // loopCarried reports whether v is (a conversion of) a phi at the loop's header.

@@ -35,7 +35,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:        docs.URL("retryscope"),
 	Requires:   []*analysis.Analyzer{ssapkg.Analyzer, ssapkg.Stores, inspect.Analyzer, remote.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(HelperFact), new(RetriesFact), new(IteratorFact), new(WaitsFact), new(FrameworkFact)},
+	FactTypes:  []analysis.Fact{new(HelperFact), new(RetriesFact), new(IteratorFact), new(WaitsFact), new(FrameworkFact), new(ConsumesFact)},
 	Run:        guard.Run("retryscope", run),
 }
 
@@ -134,6 +134,7 @@ type state struct {
 	byObj    map[*types.Func]*ssa.Function // the package's functions by object (see funcOf)
 	builds   map[*framework]bool           // frameworks whose deliveries the package builds
 	rem      *remote.Result                // which calls may leave the process
+	consumed map[*types.Func]bool          // memo of consumes (sources.go)
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -159,6 +160,7 @@ func run(pass *analysis.Pass) (any, error) {
 		waitMemo: make(map[*ssa.Function]*WaitsFact),
 		iterMemo: make(map[*ssa.Function]*IteratorFact),
 		rem:      pass.ResultOf[remote.Analyzer].(*remote.Result),
+		consumed: make(map[*types.Func]bool),
 	}
 	for cur := range insp.Root().Preorder((*ast.CallExpr)(nil), (*ast.LabeledStmt)(nil)) {
 		switch n := cur.Node().(type) {
@@ -209,6 +211,7 @@ func run(pass *analysis.Pass) (any, error) {
 	st.setReach(st.rem)
 	st.exportRetries()
 	st.exportWaits()
+	st.exportConsumers()
 
 	sort.SliceStable(st.res.Scopes, func(i, j int) bool { return st.res.Scopes[i].Pos() < st.res.Scopes[j].Pos() })
 	if reportScopes {

@@ -67,6 +67,32 @@ func init() {
 	consumer("google.golang.org/api/iterator", "Pager", "NextPage")
 }
 
+// writers are the methods that write to a stream: a method that calls one through what it
+// holds sends, so its reads are a round trip's answer, not a source's next item.
+var writers = map[flow.FuncID]bool{}
+
+func writer(pkg, recv string, names ...string) {
+	for _, n := range names {
+		writers[flow.FuncID{Pkg: pkg, Recv: recv, Name: n}] = true
+	}
+}
+
+func init() {
+	writer("io", "Writer", "Write")
+	writer("io", "StringWriter", "WriteString")
+	writer("io", "ByteWriter", "WriteByte")
+	writer("bufio", "Writer", "Write", "WriteString", "WriteByte", "WriteRune", "Flush", "ReadFrom")
+	writer("bufio", "ReadWriter", "Write", "WriteString", "WriteByte", "WriteRune", "Flush")
+	writer("net", "Conn", "Write")
+	writer("net", "TCPConn", "Write")
+	writer("net", "UDPConn", "Write", "WriteTo", "WriteToUDP")
+	writer("crypto/tls", "Conn", "Write")
+	writer("os", "File", "Write", "WriteString")
+}
+
+// Writes reports whether fn writes to a stream (the table above).
+func Writes(fn *types.Func) bool { return fn != nil && fn.Pkg() != nil && writers[flow.ID(fn)] }
+
 // Consumes reports whether fn takes the next item of a source: a function or method the table
 // lists, a Next method of the iterators of Google's Cloud client libraries, or the Recv method
 // of a gRPC stream (a type that is also a grpc.ClientStream or grpc.ServerStream).

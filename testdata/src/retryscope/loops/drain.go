@@ -48,7 +48,7 @@ func (p *pipeline) getResults() (*pipeResult, error) {
 
 func (p *pipeline) owed() int { return p.expected }
 
-func (p *pipeline) Close() error {
+func (p *pipeline) Close() error { // want Close:`takes the next item of its receiver`
 	for p.owed() > 0 {
 		res, err := p.getResults()
 		if err != nil {

@@ -59,7 +59,7 @@ type MessagesContext interface {
 // pullSubscription is the package's own MessagesContext.
 type pullSubscription struct{ pending []Msg }
 
-func (s *pullSubscription) Next(opts ...NextOpt) (Msg, error) {
+func (s *pullSubscription) Next(opts ...NextOpt) (Msg, error) { // want Next:`takes the next item of its receiver`
 	if len(s.pending) == 0 {
 		return nil, ErrNoMessages
 	}
@@ -90,7 +90,7 @@ func (s *orderedSubscription) reset() error {
 	return nil
 }
 
-func (s *orderedSubscription) Next(opts ...NextOpt) (Msg, error) {
+func (s *orderedSubscription) Next(opts ...NextOpt) (Msg, error) { // want Next:`takes the next item of its receiver`
 	for {
 		msg, err := s.current.Next(opts...)
 		if err != nil {

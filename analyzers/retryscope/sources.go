@@ -1,0 +1,160 @@
+package retryscope
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+)
+
+// Sources by structure: besides the APIs the knowledge table lists, a method takes the next
+// item of a source when it takes one out of its receiver: it shortens a slice the receiver
+// holds (p.idle = p.idle[:n-1], a pool's pop), receives from a channel the receiver holds, or
+// reads through a reader the receiver holds (r.rd.ReadByte(), a protocol reader's frames), or
+// calls such a method of its own receiver. A loop that calls one works through what the source
+// holds, trying the next item after a bad one; it does not retry one operation. Methods of
+// other packages are known by ConsumesFact.
+
+// ConsumesFact marks a method that takes the next item out of its receiver.
+type ConsumesFact struct{}
+
+func (*ConsumesFact) AFact()         {}
+func (*ConsumesFact) String() string { return "takes the next item of its receiver" }
+
+// consumes reports whether fn takes the next item of a source.
+func (st *state) consumes(fn *types.Func) bool {
+	if fn == nil || fn.Pkg() == nil {
+		return false
+	}
+	if knowledge.Consumes(fn) {
+		return true
+	}
+	if fn.Pkg() != st.pass.Pkg {
+		if v, ok := st.consumed[fn]; ok {
+			return v
+		}
+		v := st.pass.ImportObjectFact(fn.Origin(), new(ConsumesFact))
+		st.consumed[fn] = v
+		return v
+	}
+	return st.takesFromRecv(st.funcOf(fn.Origin()), 0)
+}
+
+// takesFromRecv reports whether the method fn takes an item out of its receiver.
+func (st *state) takesFromRecv(fn *ssa.Function, depth int) bool {
+	if fn == nil || fn.Signature.Recv() == nil || len(fn.Params) == 0 || len(fn.Blocks) == 0 || depth > 3 {
+		return false
+	}
+	obj, _ := fn.Object().(*types.Func)
+	if v, ok := st.consumed[obj]; ok && obj != nil {
+		return v
+	}
+	if obj != nil {
+		st.consumed[obj] = false // a cycle of methods proves nothing
+	}
+	recv := fn.Params[0]
+	ofRecv := func(v ssa.Value) bool { // a field of the receiver, or the receiver
+		v = flow.Unwrap(v)
+		if v == recv {
+			return true
+		}
+		pl := flow.PlaceOf(v)
+		return pl.Root == recv && pl.Path != ""
+	}
+	found, writes := false, false
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch in := instr.(type) {
+			case *ssa.Store:
+				// s.items = s.items[i:] or [:n]: the same field, shortened.
+				if sl, ok := in.Val.(*ssa.Slice); ok && ofRecv(in.Addr) {
+					if flow.PlaceOf(sl.X) == (flow.Place{Root: recv, Path: flow.PlaceOf(in.Addr).Path + "*"}) {
+						found = true
+					}
+				}
+			case *ssa.UnOp:
+				// v := <-s.items: an item, not a signal (<-s.stop, a chan struct{}).
+				if in.Op == token.ARROW && ofRecv(in.X) && !signalChan(in.X.Type()) {
+					found = true
+				}
+			case ssa.CallInstruction:
+				callee := flow.Callee(in.Common())
+				if callee == nil || callee.Signature().Recv() == nil {
+					continue
+				}
+				r := flow.NewSite(in.Common(), callee).Recv
+				if r == nil || !ofRecv(r) {
+					continue
+				}
+				switch {
+				case knowledge.Writes(callee):
+					// A method that also writes through what it holds sends a request and reads
+					// the answer: a round trip, not a source.
+					writes = true
+				case knowledge.Consumes(callee) || callee.Pkg() != st.pass.Pkg && st.consumes(callee):
+					found = true
+				case callee.Pkg() == st.pass.Pkg && flow.Unwrap(r) == recv:
+					if f := st.funcOf(callee.Origin()); f != nil && st.writesThrough(f, depth+1) {
+						writes = true
+					} else if st.takesFromRecv(f, depth+1) {
+						found = true
+					}
+				}
+			}
+		}
+	}
+	found = found && !writes
+	if obj != nil {
+		st.consumed[obj] = found
+	}
+	return found
+}
+
+// writesThrough reports whether the method fn writes through its receiver, directly or
+// through the methods of its receiver it calls.
+func (st *state) writesThrough(fn *ssa.Function, depth int) bool {
+	if fn == nil || len(fn.Params) == 0 || depth > 3 {
+		return false
+	}
+	recv := fn.Params[0]
+	for call := range flow.Calls(fn) {
+		callee := flow.Callee(call.Common())
+		if callee == nil || callee.Signature().Recv() == nil {
+			continue
+		}
+		r := flow.NewSite(call.Common(), callee).Recv
+		if r == nil || flow.PlaceOf(flow.Unwrap(r)).Root != recv {
+			continue
+		}
+		if knowledge.Writes(callee) {
+			return true
+		}
+		if callee.Pkg() == st.pass.Pkg && flow.Unwrap(r) == recv && st.writesThrough(st.funcOf(callee.Origin()), depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// signalChan reports whether t is a channel of empty structs: a signal, not items.
+func signalChan(t types.Type) bool {
+	ch, ok := t.Underlying().(*types.Chan)
+	if !ok {
+		return false
+	}
+	st, ok := ch.Elem().Underlying().(*types.Struct)
+	return ok && st.NumFields() == 0
+}
+
+// exportConsumers exports a ConsumesFact for every exported method of the package that takes
+// the next item out of its receiver.
+func (st *state) exportConsumers() {
+	for _, fn := range st.funcs {
+		if obj, ok := fn.Object().(*types.Func); ok && obj.Exported() && fn.Signature.Recv() != nil && st.takesFromRecv(fn, 0) {
+			st.pass.ExportObjectFact(obj, &ConsumesFact{})
+		}
+	}
+}
