@@ -32,6 +32,7 @@
 //     without a deadline;
 //   - database/sql: Query, QueryRow, Exec, Prepare and Begin of sql.DB, Tx and Stmt (no
 //     context at all), and their ...Context forms with a context that has no deadline;
+//     likewise sqlx's own methods and functions (Get, Select, Queryx, NamedExec, Beginx...);
 //   - cloud and storage SDKs, whose default HTTP clients have no timeout: calls through an
 //     aws-sdk-go-v2 service client or paginator, Cloud Storage, minio-go or an Azure SDK
 //     client with a context that has no deadline; oras-go's retry.NewClient and

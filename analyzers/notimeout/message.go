@@ -371,8 +371,11 @@ func (r *related) via(from *types.Package, call *remote.Call) {
 
 // contextForm names the form of a database/sql method that takes a context: "QueryContext".
 func contextForm(method string) string {
-	if method == "Begin" {
-		return "BeginTx"
+	switch method {
+	case "Begin", "MustBegin":
+		return method + "Tx"
+	case "Beginx":
+		return "BeginTxx"
 	}
 	return method + "Context"
 }

@@ -37,6 +37,7 @@ const (
 	tlsPkg  = "crypto/tls"
 	smtpPkg = "net/smtp"
 	sqlPkg  = "database/sql"
+	sqlxPkg = "github.com/jmoiron/sqlx"
 	grpcPkg = "google.golang.org/grpc"
 	ctxPkg  = "context"
 )
@@ -364,6 +365,22 @@ func init() {
 	add(sqlPkg, "DB", "Begin", SQL, "", noCtx)
 	add(sqlPkg, "DB", "BeginTx", SQL, "", ctxArg)
 	add(sqlPkg, "Conn", "BeginTx", SQL, "", ctxArg)
+
+	// sqlx: its own query methods, alike (DB and Tx embed database/sql's, whose methods are
+	// the rules above), and the package functions taking a Queryer or Execer.
+	for _, recv := range []string{"DB", "Tx", ""} {
+		for _, name := range []string{"Get", "Select", "Queryx", "QueryRowx", "NamedExec", "NamedQuery", "MustExec", "Preparex", "PrepareNamed"} {
+			if recv == "" && name == "QueryRowx" {
+				continue
+			}
+			add(sqlxPkg, recv, name, SQL, "", noCtx)
+			add(sqlxPkg, recv, name+"Context", SQL, "", ctxArg)
+		}
+	}
+	add(sqlxPkg, "DB", "Beginx", SQL, "", noCtx)
+	add(sqlxPkg, "DB", "MustBegin", SQL, "", noCtx)
+	add(sqlxPkg, "DB", "BeginTxx", SQL, "", ctxArg)
+	add(sqlxPkg, "DB", "MustBeginTx", SQL, "", ctxArg)
 }
 
 // grpcCall reports whether fn has the signature of a gRPC client call: a context first, a
