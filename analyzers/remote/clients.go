@@ -278,8 +278,27 @@ func (w *walker) obj1(v ssa.Value, f *frame, t *objType) verdict {
 			return w.freeVar(v, func(b ssa.Value) verdict { return w.obj1(b, nil, t) })
 		}
 		return unknown
+	case *ssa.Phi:
+		r := none
+		for _, e := range v.Edges {
+			r = joinClients(r, eval(e, f))
+		}
+		return r
 	}
 	return w.follow(v, f, false, func(c *ssa.CallCommon, idx int, f *frame) verdict { return w.objCall(c, idx, f, t) }, eval)
+}
+
+// joinClients joins the clients a value may hold: one without a timeout on some path leaves
+// that path unbounded, though another path's client has one (c := http.DefaultClient; if
+// proxy != "" { c = &http.Client{Timeout: ...} }: the default is what most users run).
+func joinClients(a, b verdict) verdict {
+	switch {
+	case a.k == vBounded && b.k == vUnbounded && b.origin != nil:
+		return b
+	case b.k == vBounded && a.k == vUnbounded && a.origin != nil:
+		return a
+	}
+	return join(a, b)
 }
 
 func (w *walker) objCall(c *ssa.CallCommon, idx int, f *frame, t *objType) verdict {
@@ -310,7 +329,11 @@ func (w *walker) load(addr ssa.Value, f *frame, t *objType) verdict {
 	}
 	eval := func(v ssa.Value, f *frame) verdict { return w.obj1(v, f, t) }
 	each := func(vals []ssa.Value) verdict {
-		return known(joinEach(vals, func(s ssa.Value) verdict { return eval(s, nil) }))
+		r := none
+		for _, s := range vals {
+			r = joinClients(r, eval(s, nil))
+		}
+		return known(r)
 	}
 	switch a := addr.(type) {
 	case *ssa.Global:
