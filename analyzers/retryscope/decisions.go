@@ -215,6 +215,18 @@ func retryVerdict(v ssa.Value, in func(*ssa.BasicBlock) bool) (judged ssa.CallIn
 	}
 	flow.Backward(phi, 64, func(x ssa.Value) bool {
 		switch x := x.(type) {
+		case *ssa.Phi:
+			// A flag set to true under a test of the call's outcome (if err != nil { ...;
+			// shouldRetry = true }): the test that controls the assignment judges the call.
+			if typeis.Bool(x.Type()) {
+				for i, e := range x.Edges {
+					if b, ok := flow.BoolConst(e); ok && b && i < len(x.Block().Preds) {
+						if c := controller(x.Block().Preds[i], in); c != nil {
+							judged = c
+						}
+					}
+				}
+			}
 		case *ssa.BinOp:
 			if (flow.IsNil(x.X) || flow.IsNil(x.Y)) && typeis.ErrorLike(x.X.Type()) {
 				judged = producer(x.X, in)
@@ -234,6 +246,25 @@ func retryVerdict(v ssa.Value, in func(*ssa.BasicBlock) bool) (judged ssa.CallIn
 		return judged == nil
 	})
 	return judged
+}
+
+// controller returns the call whose outcome the nearest test above block b (b itself, then
+// its dominators, in the blocks for which in holds) looks at, or nil.
+func controller(b *ssa.BasicBlock, in func(*ssa.BasicBlock) bool) ssa.CallInstruction {
+	for d := b; d != nil && in(d); d = d.Idom() {
+		if len(d.Instrs) == 0 {
+			continue
+		}
+		if ifInstr, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If); ok {
+			if _, flag := unNot(ifInstr.Cond).(*ssa.Phi); flag {
+				continue // another flag: judged on its own, not through this one
+			}
+			if call, _, _ := outcome(ifInstr.Cond, in); call != nil {
+				return call
+			}
+		}
+	}
+	return nil
 }
 
 // calleeName names what a call calls: the function or method, or the field, parameter or

@@ -420,12 +420,39 @@ func chained(a ssa.Value, call ssa.CallInstruction, l *loops.Loop) bool {
 			})
 			// Or renewed from itself without a call (sname = sname[:i], n = n.parent): a walk
 			// over smaller data.
-			flow.Backward(e, 32, func(x ssa.Value) bool {
-				walks = walks || x == phi
-				_, isCall := x.(*ssa.Call)
-				return !walks && !isCall && x != phi
-			})
+			walks = derivedFrom(e, phi, false, 0, make(map[ssa.Value]bool))
 			if renewed || walks && !typeis.Integer(phi.Type()) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// derivedFrom reports whether v is computed from phi by some operation other than phis and
+// calls (sname[:i], n.parent): a value passed round unchanged on some path (req, or a clone of
+// it on another) is the same value, not a step of a walk.
+func derivedFrom(v ssa.Value, phi *ssa.Phi, viaOp bool, depth int, seen map[ssa.Value]bool) bool {
+	if v == phi {
+		return viaOp
+	}
+	if seen[v] || depth > 32 {
+		return false
+	}
+	seen[v] = true
+	switch x := v.(type) {
+	case *ssa.Call:
+		return false
+	case *ssa.Phi:
+		for _, e := range x.Edges {
+			if derivedFrom(e, phi, viaOp, depth+1, seen) {
+				return true
+			}
+		}
+		return false
+	case ssa.Instruction:
+		for _, op := range x.Operands(nil) {
+			if op != nil && *op != nil && derivedFrom(*op, phi, true, depth+1, seen) {
 				return true
 			}
 		}
