@@ -19,7 +19,9 @@
 //     retry-go's FixedDelay or BackOffDelay alone, a cenkalti ExponentialBackOff whose
 //     RandomizationFactor is 0, a sethvargo backoff not wrapped in WithJitter or
 //     WithFullJitter, a Kubernetes wait.Backoff without Jitter, go-retryablehttp's
-//     DefaultBackoff), or a loop that goes round without waiting at all;
+//     DefaultBackoff), or a loop that goes round without waiting at all, including one that
+//     waits only when a caller sets an option that is nil by default (if c.retryBackoff !=
+//     nil { sleep(c.retryBackoff(i)) }, the field filled only from the caller's options);
 //   - no attempt cap: nothing bounds the attempts, neither a count nor a time limit nor a
 //     context (for {} without a counter, retry-go Attempts(0), failsafe-go WithMaxRetries(-1));
 //   - no deadline: a context is at hand in the function, but the retry neither checks it nor

@@ -120,6 +120,12 @@ func (c *checker) checkWait(s *retryscope.Scope) {
 		return // the library's own waits, which no setting can randomise (the Terraform SDK's)
 	}
 	if handWritten(s) {
+		if s.Wait.Kind == retryscope.WaitNone && s.Wait.Unset != "" {
+			c.rep.Report(analysis.Diagnostic{Pos: s.Pos(), Related: c.related(s), Message: report.Fit(
+				fmt.Sprintf("%s waits only if %s is set (nil by default), so it hammers a failing dependency; add a default wait", c.name(s), s.Wait.Unset),
+				fmt.Sprintf("%s waits only if %s is set, nil by default; add a default wait", c.name(s), s.Wait.Unset))})
+			return
+		}
 		if s.Wait.Kind == retryscope.WaitNone {
 			c.report(s.Pos(), s, "%s goes round without waiting, so it hammers a dependency that is already failing; wait with jitter", c.name(s))
 			return

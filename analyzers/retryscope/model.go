@@ -120,6 +120,9 @@ type Wait struct {
 	// Sleeps are the waiting calls of a hand-written scope (time.Sleep, time.After, a timer's
 	// Reset, an in-house sleep helper), each with its own classification; empty for helpers.
 	Sleeps []Sleep
+	// Unset names, for a scope that waits only when a caller sets an option, the field that
+	// holds it ("retryBackoff"): by default it is nil and the scope does not wait (Kind None).
+	Unset string
 }
 
 // A Sleep is one waiting call inside a hand-written scope.
@@ -130,6 +133,9 @@ type Sleep struct {
 	// AfterSuccess marks a wait reached only after the decisive call succeeded: the loop
 	// polls for a state ("still in progress"), it does not wait out a failure.
 	AfterSuccess bool
+	// Unset names the function-valued field that computes the duration when the wait is made
+	// only if that field is not nil, and only callers' options fill it (see Wait.Unset).
+	Unset string
 }
 
 // DeadlineKind says whether a scope observes an overall time bound.

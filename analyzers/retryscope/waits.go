@@ -381,6 +381,14 @@ func combineWaits(ss []Sleep, others int) WaitKind {
 // delay, pgxpool.ConnectConfig waiting for its connections) waits as part of the attempt.
 func (st *state) waitsOf(fn *ssa.Function, calls []ssa.CallInstruction, in func(*ssa.BasicBlock) bool, l *loops.Loop, attempt ssa.CallInstruction) Wait {
 	ss := sleeps(calls, l)
+	// A wait made only when a caller's option is set, nil by default: by default, none.
+	var unset string
+	for i := range ss {
+		ss[i].Unset = st.unsetByDefault(ss[i])
+	}
+	if len(ss) > 0 && !slices.ContainsFunc(ss, func(s Sleep) bool { return s.Unset == "" }) {
+		unset, ss = ss[0].Unset, nil
+	}
 	extra, unknown := channelWaits(fn, in, l)
 	ss = append(ss, extra...)
 	for _, c := range calls {
@@ -404,7 +412,131 @@ func (st *state) waitsOf(fn *ssa.Function, calls []ssa.CallInstruction, in func(
 		}
 		ss = append(ss, s)
 	}
-	return Wait{Kind: combineWaits(ss, unknown), Sleeps: ss}
+	w := Wait{Kind: combineWaits(ss, unknown), Sleeps: ss}
+	if w.Kind == WaitNone {
+		w.Unset = unset
+	}
+	return w
+}
+
+// unsetByDefault returns the name of the function-valued field whose call computes the sleep's
+// duration when the sleep is made only under a test that the same field is not nil, and what
+// the package stores into that field is only what its callers give (a field of an options
+// struct or a parameter, into which the package puts no default of its own): by default the
+// field is nil and the wait is not made. "" otherwise.
+func (st *state) unsetByDefault(s Sleep) string {
+	if s.Duration == nil || s.Call.Block() == nil {
+		return ""
+	}
+	var field *types.Var
+	var place flow.Place
+	flow.Backward(s.Duration, 32, func(x ssa.Value) bool {
+		if c, ok := x.(*ssa.Call); ok && field == nil {
+			if load, ok := c.Call.Value.(*ssa.UnOp); ok && load.Op == token.MUL {
+				if fa, ok := load.X.(*ssa.FieldAddr); ok {
+					field, place = flow.FieldVar(fa), flow.PlaceOf(load)
+				}
+			}
+		}
+		return field == nil
+	})
+	if field == nil || field.Pkg() != st.pass.Pkg || !st.guardedByNotNil(s.Call.Block(), place) || !st.callersOnly(field) {
+		return ""
+	}
+	return field.Name()
+}
+
+// guardedByNotNil reports whether block b runs only when the value at place is not nil: a
+// dominator of b ends in a test place != nil whose true side dominates b.
+func (st *state) guardedByNotNil(b *ssa.BasicBlock, place flow.Place) bool {
+	for d := b.Idom(); d != nil; d = d.Idom() {
+		ifInstr, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		cmp, ok := ifInstr.Cond.(*ssa.BinOp)
+		if !ok || cmp.Op != token.NEQ {
+			continue
+		}
+		x, y := cmp.X, cmp.Y
+		if flow.IsNil(x) {
+			x, y = y, x
+		}
+		if flow.IsNil(y) && flow.PlaceOf(x) == place && d.Succs[0].Dominates(b) {
+			return true
+		}
+	}
+	return false
+}
+
+// callersOnly reports whether everything the package's production code stores into field
+// (at least one value) is a caller's: a parameter, or read from a parameter's field
+// (cfg.RetryBackoff) that the storing function does not fill in itself first.
+func (st *state) callersOnly(field *types.Var) bool {
+	if !st.storesOwn(field) {
+		return false
+	}
+	for _, v := range st.stores.Fields[field] {
+		v = flow.Unwrap(v)
+		if flow.IsNil(v) || st.inTestFile(v) {
+			continue // nil, or a test's stand-in
+		}
+		if _, ok := v.(*ssa.Parameter); ok {
+			continue
+		}
+		load, ok := v.(*ssa.UnOp)
+		if !ok || load.Op != token.MUL || !rootedInParam(v) {
+			return false
+		}
+		if fa, ok := load.X.(*ssa.FieldAddr); !ok || storedAt(load.Parent(), flow.PlaceOf(fa)) {
+			return false // if cfg.X == nil { cfg.X = def }: the package's default
+		}
+	}
+	return true
+}
+
+// storedAt reports whether fn stores into the place at.
+func storedAt(fn *ssa.Function, at flow.Place) bool {
+	if fn == nil {
+		return true
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if st, ok := instr.(*ssa.Store); ok && flow.PlaceOf(st.Addr) == at {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// storesOwn reports whether the package's production code stores into field.
+func (st *state) storesOwn(field *types.Var) bool {
+	for _, v := range st.stores.Fields[field] {
+		if !st.inTestFile(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// rootedInParam reports whether v is read from a parameter's fields (cfg.X, opts.Retry.Backoff).
+func rootedInParam(v ssa.Value) bool {
+	switch root := flow.PlaceOf(v).Root.(type) {
+	case *ssa.Parameter:
+		return true
+	case *ssa.Alloc:
+		// A parameter the function copies into a local (it changes or takes the address of
+		// the copy): what the caller gave.
+		for _, r := range *root.Referrers() {
+			if st, ok := r.(*ssa.Store); ok && st.Addr == root {
+				if _, isParam := st.Val.(*ssa.Parameter); isParam {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // ownFunc reports whether call calls a function of this package (or an instance of one).
