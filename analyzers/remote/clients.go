@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
@@ -349,13 +350,13 @@ func (w *walker) load(addr ssa.Value, f *frame, t *objType) verdict {
 		return each(w.st.stores.Globals[a])
 	case *ssa.FieldAddr:
 		fv := flow.FieldVar(a)
-		if f == nil && given(a.X) && fv != nil && len(w.st.stores.Fields[fv]) == 0 {
+		if fv != nil && len(w.st.prodStores(fv)) == 0 && givenThrough(a.X, f) {
 			return caller(a.Pos()) // a field of the options a caller gives, set by none here
 		}
 		if fv == nil || fv.Pkg() != w.st.pass.Pkg || w.st.fieldTouched[fv] {
 			return unknown
 		}
-		return each(w.st.stores.Fields[fv])
+		return each(w.st.prodStores(fv))
 	case *ssa.Alloc:
 		return w.stored(a, f, eval)
 	case *ssa.FreeVar:
@@ -550,6 +551,39 @@ func (w *walker) zeroField(fa *ssa.FieldAddr, t *objType) verdict {
 
 // given reports whether x, a struct or a pointer to one, is a parameter, or a local copy of
 // one (options passed by value), so that its fields are what a caller gives.
+// prodStores returns the values the package's production code stores into field fv: a
+// test's stand-in (a test server's client) is not what users run.
+func (st *state) prodStores(fv *types.Var) []ssa.Value {
+	var out []ssa.Value
+	for _, v := range st.stores.Fields[fv] {
+		pos := v.Pos()
+		if instr, ok := v.(ssa.Instruction); ok && instr.Parent() != nil {
+			pos = instr.Parent().Pos()
+		}
+		if !testcode.At(st.pass, pos) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// givenThrough is given for a value of an entered frame: a parameter of the entered function
+// is what its caller passed, followed up to the function the walk started in.
+func givenThrough(x ssa.Value, f *frame) bool {
+	for ; f != nil; f = f.parent {
+		p, ok := flow.Unwrap(x).(*ssa.Parameter)
+		if !ok {
+			return false
+		}
+		a, ok := f.arg(p)
+		if !ok {
+			return false
+		}
+		x = a
+	}
+	return given(flow.Unwrap(x))
+}
+
 func given(x ssa.Value) bool {
 	switch x := x.(type) {
 	case *ssa.Parameter:
