@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -254,7 +255,7 @@ func runsDry(e loops.Edge, call ssa.CallInstruction, l *loops.Loop) bool {
 // the counter runs up to a length (i < len(items)).
 func (st *state) iterates(call ssa.CallInstruction, l *loops.Loop) bool {
 	c := call.Common()
-	if st.consumes(flow.Callee(c)) || st.readsConsumedSource(call, l) {
+	if st.consumes(flow.Callee(c)) || st.readsConsumedSource(call, l) || st.takesFromConsumed(call, l) {
 		return true // it takes the next item of a stream, or looks at what the loop consumes
 	}
 	args := append([]ssa.Value{c.Value}, c.Args...)
@@ -387,6 +388,42 @@ func (st *state) readsConsumedSource(call ssa.CallInstruction, l *loops.Loop) bo
 		}
 	}
 	return false
+}
+
+// takesFromConsumed reports whether an argument of call (or its receiver) is read from what
+// another call of the loop consumes (pc := p.idle.front; p.idle.popFront(); check(pc.c)): each
+// round looks at the next item of the source.
+func (st *state) takesFromConsumed(call ssa.CallInstruction, l *loops.Loop) bool {
+	var sources []flow.Place
+	for _, b := range l.Blocks(call.Parent()) {
+		for other := range flow.BlockCalls([]*ssa.BasicBlock{b}) {
+			ofn := flow.Callee(other.Common())
+			if other == call || ofn == nil || ofn.Signature().Recv() == nil || !st.consumes(ofn) {
+				continue
+			}
+			if r := flow.NewSite(other.Common(), ofn).Recv; r != nil {
+				sources = append(sources, flow.PlaceOf(r))
+			}
+		}
+	}
+	if len(sources) == 0 {
+		return false
+	}
+	found := false
+	for _, a := range call.Common().Args {
+		flow.Backward(a, 32, func(x ssa.Value) bool {
+			if load, ok := x.(*ssa.UnOp); ok && load.Op == token.MUL {
+				pl := flow.PlaceOf(load)
+				for _, src := range sources {
+					if pl.Root == src.Root && strings.HasPrefix(pl.Path, src.Path+".") {
+						found = true
+					}
+				}
+			}
+			return !found
+		})
+	}
+	return found
 }
 
 // chained reports whether a, an argument (or the receiver) of call, is computed from a value

@@ -3,6 +3,7 @@ package retryscope
 import (
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -69,9 +70,14 @@ func (st *state) takesFromRecv(fn *ssa.Function, depth int) bool {
 		for _, instr := range b.Instrs {
 			switch in := instr.(type) {
 			case *ssa.Store:
-				// s.items = s.items[i:] or [:n]: the same field, shortened.
-				if sl, ok := in.Val.(*ssa.Slice); ok && ofRecv(in.Addr) {
-					if flow.PlaceOf(sl.X) == (flow.Place{Root: recv, Path: flow.PlaceOf(in.Addr).Path + "*"}) {
+				// s.items = s.items[i:] or [:n]: the same field, shortened; l.front =
+				// l.front.next: the same field, moved on to what its value points to.
+				if ofRecv(in.Addr) {
+					held := flow.PlaceOf(in.Addr).Path + "*"
+					if sl, ok := in.Val.(*ssa.Slice); ok && flow.PlaceOf(sl.X) == (flow.Place{Root: recv, Path: held}) {
+						found = true
+					}
+					if pl := flow.PlaceOf(in.Val); pl.Root == recv && strings.HasPrefix(pl.Path, held+".") {
 						found = true
 					}
 				}

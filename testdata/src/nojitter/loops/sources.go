@@ -144,3 +144,63 @@ func (s *stuckStream) ReadRecord() ([]byte, error) {
 		return rec, nil
 	}
 }
+
+// A pool whose idle connections are a linked list: Get takes the front one and checks it
+// with the user's test, closing those that fail; each round looks at the next connection.
+
+type idleConn struct {
+	nc         net.Conn
+	created    time.Time
+	next, prev *idleConn
+}
+
+type idleList struct {
+	count       int
+	front, back *idleConn
+}
+
+func (l *idleList) popFront() {
+	pc := l.front
+	l.count--
+	if l.count == 0 {
+		l.front, l.back = nil, nil
+		return
+	}
+	pc.next.prev = nil
+	l.front = pc.next
+	pc.next, pc.prev = nil, nil
+}
+
+type listPool struct {
+	mu           sync.Mutex
+	idle         idleList
+	active       int
+	TestOnBorrow func(nc net.Conn, idleSince time.Time) error
+	Dial         func(ctx context.Context) (net.Conn, error)
+}
+
+// Get hands out the first idle connection that passes TestOnBorrow, or dials a new one.
+func (p *listPool) Get(ctx context.Context) (net.Conn, error) {
+	p.mu.Lock()
+	for p.idle.front != nil {
+		pc := p.idle.front
+		p.idle.popFront()
+		p.mu.Unlock()
+		if p.TestOnBorrow == nil || p.TestOnBorrow(pc.nc, pc.created) == nil {
+			return pc.nc, nil
+		}
+		pc.nc.Close()
+		p.mu.Lock()
+		p.active--
+	}
+	p.active++
+	p.mu.Unlock()
+	nc, err := p.Dial(ctx)
+	if err != nil {
+		p.mu.Lock()
+		p.active--
+		p.mu.Unlock()
+		return nil, fmt.Errorf("dial: %w", err)
+	}
+	return nc, nil
+}
