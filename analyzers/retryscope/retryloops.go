@@ -321,7 +321,69 @@ func (st *state) iterates(call ssa.CallInstruction, l *loops.Loop) bool {
 			})
 		}
 	}
-	return found || countsToLength(l) || drawsFromCursor(args, call, l)
+	return found || countsToLength(l) || drawsFromCursor(args, call, l) || stopsOnSameInput(call, l)
+}
+
+// stopsOnSameInput reports whether the loop leaves when an argument of call is the one the
+// previous round failed with (if idx == lastFailIdx { return lastErr }; ...; lastFailIdx =
+// idx): it goes round only to try something new, chasing a moving target (the first index of
+// a log being truncated), never the same request twice.
+func stopsOnSameInput(call ssa.CallInstruction, l *loops.Loop) bool {
+	fn := call.Parent()
+	for _, a := range call.Common().Args {
+		a = flow.Unwrap(a)
+		for _, b := range l.Blocks(fn) {
+			ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+			if !ok {
+				continue
+			}
+			cmp, ok := ifInstr.Cond.(*ssa.BinOp)
+			if !ok || cmp.Op != token.EQL && cmp.Op != token.NEQ {
+				continue
+			}
+			var prev ssa.Value
+			switch {
+			case flow.Unwrap(cmp.X) == a:
+				prev = cmp.Y
+			case flow.Unwrap(cmp.Y) == a:
+				prev = cmp.X
+			default:
+				continue
+			}
+			phi, ok := flow.Unwrap(prev).(*ssa.Phi)
+			if !ok || phi.Block() != l.Header || !carriesFrom(phi, a, l) {
+				continue
+			}
+			same := b.Succs[0]
+			if cmp.Op == token.NEQ {
+				same = b.Succs[1]
+			}
+			if !l.CanRepeat(same) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// carriesFrom reports whether the header phi takes a, on some way round, as the value for the
+// next round.
+func carriesFrom(phi *ssa.Phi, a ssa.Value, l *loops.Loop) bool {
+	for i, e := range phi.Edges {
+		if i >= len(l.Header.Preds) || !l.Contains(l.Header.Preds[i]) {
+			continue
+		}
+		found := false
+		flow.Backward(e, 16, func(x ssa.Value) bool {
+			found = found || x == a
+			_, isPhi := x.(*ssa.Phi)
+			return !found && (isPhi && x != phi || x == e)
+		})
+		if found {
+			return true
+		}
+	}
+	return false
 }
 
 // drawsFromCursor reports whether call is handed what a method returns of the value whose
