@@ -400,6 +400,9 @@ func (s *Scope) rounds() (in, round func(*ssa.BasicBlock) bool, ok bool) {
 // (_ = abort(ctx), a cleanup on the way round) is not retried: its failure neither ends nor
 // repeats the scope.
 func (s *Scope) RetriesFailureOf(call ssa.CallInstruction) bool {
+	if s.Kind == Callback && call.Parent() == s.Fn && markedPermanent(call) {
+		return false // if err != nil { return backoff.Permanent(err) }: the helper stops on it
+	}
 	in, round, ok := s.rounds()
 	if !ok || call.Parent() != s.Fn {
 		return true
@@ -434,4 +437,103 @@ func dropped(call ssa.CallInstruction) bool {
 		}
 	}
 	return true
+}
+
+// markedPermanent reports whether the error call returns is only tested against nil and handed
+// to a library's mark for errors not to retry (backoff.Permanent, retry-go's Unrecoverable):
+// a retry callback that fails with it stops its helper.
+func markedPermanent(call ssa.CallInstruction) bool {
+	v := call.Value()
+	if v == nil {
+		return false
+	}
+	var errv ssa.Value = v
+	if tuple, ok := v.Type().(*types.Tuple); ok {
+		errv = nil
+		for _, r := range *v.Referrers() {
+			if ex, ok := r.(*ssa.Extract); ok && ex.Index == tuple.Len()-1 {
+				errv = ex
+			}
+		}
+	}
+	if errv == nil || !typeis.ErrorLike(errv.Type()) {
+		return false
+	}
+	marked := false
+	var uses func(x ssa.Value, depth int) bool
+	uses = func(x ssa.Value, depth int) bool {
+		if depth > 3 {
+			return false
+		}
+		for _, r := range *x.Referrers() {
+			switch r := r.(type) {
+			case *ssa.BinOp:
+				if !flow.IsNil(r.X) && !flow.IsNil(r.Y) {
+					return false
+				}
+			case *ssa.MakeInterface:
+				if !uses(r, depth+1) {
+					return false
+				}
+			case *ssa.ChangeInterface:
+				if !uses(r, depth+1) {
+					return false
+				}
+			case ssa.CallInstruction:
+				fn := flow.Callee(r.Common())
+				switch {
+				case fn != nil && permanentMarks[flow.ID(fn)]:
+					marked = true
+				case wraps(fn) && r.Value() != nil:
+					// errors.Join(err, ...): the wrapped error is what is marked, or not
+					if !uses(r.Value(), depth+1) {
+						return false
+					}
+				default:
+					return false
+				}
+			case *ssa.Store:
+				// fmt.Errorf("...: %w", err): err goes into the call's variadic array
+				call := variadicCall(r)
+				if call == nil || !wraps(flow.Callee(call.Common())) || call.Value() == nil || !uses(call.Value(), depth+1) {
+					return false
+				}
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	return uses(errv, 0) && marked
+}
+
+// wraps reports whether fn wraps the errors it is given into the error it returns.
+func wraps(fn *types.Func) bool {
+	if fn == nil || fn.Pkg() == nil {
+		return false
+	}
+	id := flow.ID(fn)
+	return id.Pkg == "fmt" && id.Name == "Errorf" || id.Pkg == "errors" && id.Name == "Join"
+}
+
+// variadicCall returns the call whose variadic argument array store st fills, or nil.
+func variadicCall(st *ssa.Store) ssa.CallInstruction {
+	ia, ok := st.Addr.(*ssa.IndexAddr)
+	if !ok {
+		return nil
+	}
+	alloc, ok := ia.X.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	for _, r := range *alloc.Referrers() {
+		if sl, ok := r.(*ssa.Slice); ok {
+			for _, rr := range *sl.Referrers() {
+				if c, ok := rr.(ssa.CallInstruction); ok {
+					return c
+				}
+			}
+		}
+	}
+	return nil
 }

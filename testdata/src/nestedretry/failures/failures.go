@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/cenkalti/backoff/v4"
 	"github.com/hashicorp/go-retryablehttp"
 )
 
@@ -158,6 +159,22 @@ func (e *exporter) Transfer(ctx context.Context, id string) error {
 	}
 }
 
+// WaitValidated polls an order's validation with a backoff helper; a failure of the fetch
+// (which retries transient failures itself) is marked permanent, so the helper goes round only
+// on a successful answer that says "pending": it never retries what abort retries.
+func (e *exporter) WaitValidated(ctx context.Context, id string) error {
+	op := func() error {
+		if err := e.abort(ctx, id); err != nil {
+			return backoff.Permanent(fmt.Errorf("check %s: %w", id, err))
+		}
+		log.Printf("order %s: still pending", id)
+		return errPending
+	}
+	return backoff.Retry(op, backoff.WithContext(backoff.NewExponentialBackOff(), ctx))
+}
+
+var errPending = errors.New("still pending")
+
 // ---- Reported: the outer loop goes round on 5xx, which the client retries too ----
 
 func (e *exporter) Start(ctx context.Context, id string) error {
@@ -166,7 +183,7 @@ func (e *exporter) Start(ctx context.Context, id string) error {
 		if err != nil {
 			return err
 		}
-		resp, err := e.rc.Do(req) // related "failures.go:164: outer retry loop" // want `retries up to 4 times around retryablehttp\.Client\.Do, which retries too: attempts multiply on 5xx; keep one layer`
+		resp, err := e.rc.Do(req) // related "failures.go:181: outer retry loop" // want `retries up to 4 times around retryablehttp\.Client\.Do, which retries too: attempts multiply on 5xx; keep one layer`
 		if err != nil {
 			return err
 		}
