@@ -248,8 +248,9 @@ func retryVerdict(v ssa.Value, in func(*ssa.BasicBlock) bool) (judged ssa.CallIn
 	return judged
 }
 
-// controller returns the call whose outcome the nearest test above block b (b itself, then
-// its dominators, in the blocks for which in holds) looks at, or nil.
+// controller returns the call whose failure leads to block b: the nearest test above b (b
+// itself, then its dominators, in the blocks for which in holds) of a call's outcome whose
+// failure side b is on, or nil.
 func controller(b *ssa.BasicBlock, in func(*ssa.BasicBlock) bool) ssa.CallInstruction {
 	for d := b; d != nil && in(d); d = d.Idom() {
 		if len(d.Instrs) == 0 {
@@ -259,7 +260,8 @@ func controller(b *ssa.BasicBlock, in func(*ssa.BasicBlock) bool) ssa.CallInstru
 			if _, flag := unNot(ifInstr.Cond).(*ssa.Phi); flag {
 				continue // another flag: judged on its own, not through this one
 			}
-			if call, _, _ := outcome(ifInstr.Cond, in); call != nil {
+			// The flag is set on the failure side of the test: after the call failed.
+			if call, success, either := outcome(ifInstr.Cond, in); call != nil && !either && d.Succs[1-success].Dominates(b) {
 				return call
 			}
 		}

@@ -102,3 +102,54 @@ func (c cancelOnClose) Close() error {
 	defer c.cancel()
 	return c.ReadCloser.Close()
 }
+
+// A reader that sets a flag after a successful read (a push frame seen) and goes round on it:
+// the flag follows the frames, not a failure, so the loop reads a stream; it retries nothing.
+
+type frame struct {
+	kind byte
+	body []byte
+}
+
+// lineSource yields a connection's lines; its implementations read the network.
+type lineSource interface {
+	Line() ([]byte, error)
+}
+
+func readFrame(r lineSource) (frame, error) {
+	line, err := r.Line()
+	if err != nil {
+		return frame{}, err
+	}
+	if len(line) == 0 {
+		return frame{}, errors.New("empty frame")
+	}
+	return frame{kind: line[0], body: line[1:]}, nil
+}
+
+type pushConn struct {
+	r      lineSource
+	pushes chan<- frame
+}
+
+// nextReply returns the next reply, handing the pushes before it to the subscriber; the
+// acknowledgement that follows a push is skipped.
+func (c *pushConn) nextReply() (frame, error) {
+	ackPending := false
+	for {
+		f, err := readFrame(c.r)
+		if err != nil {
+			return frame{}, err
+		}
+		if f.kind == '>' {
+			c.pushes <- f
+			ackPending = true
+			continue
+		}
+		if ackPending && f.kind == '+' {
+			ackPending = false
+			continue
+		}
+		return f, nil
+	}
+}
