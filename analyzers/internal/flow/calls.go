@@ -1,0 +1,164 @@
+package flow
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"iter"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// A Site is a call's receiver (nil for a function call) and its other arguments.
+type Site struct {
+	Recv ssa.Value
+	Args []ssa.Value
+}
+
+// NewSite splits the arguments of c, a call of fn, into receiver and the rest.
+func NewSite(c *ssa.CallCommon, fn *types.Func) Site {
+	s := Site{Args: c.Args}
+	if c.IsInvoke() {
+		s.Recv = c.Value
+	} else if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil && len(c.Args) > 0 {
+		s.Recv, s.Args = c.Args[0], c.Args[1:]
+	}
+	return s
+}
+
+// Arg returns argument i (receiver excluded), or nil.
+func (s Site) Arg(i int) ssa.Value {
+	if i < len(s.Args) {
+		return s.Args[i]
+	}
+	return nil
+}
+
+// Variadic returns the variadic arguments starting at index i, or the slice itself when they
+// are not known one by one.
+func (s Site) Variadic(i int) []ssa.Value {
+	v := s.Arg(i)
+	if v == nil {
+		return nil
+	}
+	if elems, ok := Elems(v); ok {
+		return elems
+	}
+	return []ssa.Value{v}
+}
+
+// FromTypes is the Synthetic of a function of another package, which has no body.
+const FromTypes = "from type information"
+
+// Syntax returns the syntax of fn (a declaration, a function literal, the range statement of
+// a yield function), or nil; nil for a function of another package, whatever ssa holds for
+// it (see ssapkg).
+func Syntax(fn *ssa.Function) ast.Node {
+	if fn == nil || fn.Synthetic == FromTypes || fn.Origin() != nil && fn.Origin().Synthetic == FromTypes {
+		return nil // also an instantiation of another package's generic function
+	}
+	return fn.Syntax()
+}
+
+// Calls yields the call instructions of fn (calls, go and defer statements), block by block.
+func Calls(fn *ssa.Function) iter.Seq[ssa.CallInstruction] { return BlockCalls(fn.Blocks) }
+
+// Detached reports whether fn's body runs apart from its caller: fn, or a function literal
+// it is nested in, is started by a go statement (go func() { ... }()) that the function
+// around it does not wait for (see Awaited), so that it neither waits for it nor sees how it
+// ended.
+func Detached(fn *ssa.Function) bool {
+	for f := fn; f != nil && f.Parent() != nil; f = f.Parent() {
+		for _, ref := range *f.Referrers() {
+			v := ssa.Value(f)
+			if mc, ok := ref.(*ssa.MakeClosure); ok && mc.Fn == f {
+				v = mc
+				for _, r := range *mc.Referrers() {
+					if g, ok := r.(*ssa.Go); ok && g.Call.Value == v && !Awaited(g) {
+						return true
+					}
+				}
+				continue
+			}
+			if g, ok := ref.(*ssa.Go); ok && g.Call.Value == v && !Awaited(g) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Awaited reports whether the function holding go statement g waits for the goroutine: it
+// calls Wait on a sync.WaitGroup, or receives from a channel, that the goroutine is handed
+// (captured or passed: go func() { defer wg.Done(); ... }(); wg.Wait(), or go func() { ch
+// <- f() }(); <-ch). Such a goroutine's work happens within its starter's call.
+func Awaited(g *ssa.Go) bool {
+	handed := make(map[Place]bool)
+	for _, v := range g.Call.Args {
+		handed[PlaceOf(v)] = true
+	}
+	if mc, ok := g.Call.Value.(*ssa.MakeClosure); ok {
+		for _, v := range mc.Bindings {
+			handed[PlaceOf(v)] = true
+			handed[Place{Root: v, Path: "*"}] = true // a captured variable, loaded where used
+		}
+	}
+	for _, b := range g.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.UnOp:
+				if x.Op == token.ARROW && handed[PlaceOf(x.X)] {
+					return true
+				}
+			case *ssa.Select:
+				for _, st := range x.States {
+					if st.Dir == types.RecvOnly && handed[PlaceOf(st.Chan)] {
+						return true
+					}
+				}
+			case *ssa.Call:
+				if id := ID(Callee(x.Common())); id.Pkg == "sync" && id.Recv == "WaitGroup" && id.Name == "Wait" && len(x.Call.Args) > 0 && handed[PlaceOf(x.Call.Args[0])] {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// BlockCalls yields the call instructions of the blocks, in order.
+func BlockCalls(blocks []*ssa.BasicBlock) iter.Seq[ssa.CallInstruction] {
+	return func(yield func(ssa.CallInstruction) bool) {
+		for _, b := range blocks {
+			for _, instr := range b.Instrs {
+				if c, ok := instr.(ssa.CallInstruction); ok && !yield(c) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// CallResult returns the call whose result v is, and which of its results (v extracted
+// from a tuple); nil when v is no call's result.
+func CallResult(v ssa.Value) (*ssa.Call, int) {
+	idx := 0
+	if e, ok := v.(*ssa.Extract); ok {
+		v, idx = e.Tuple, e.Index
+	}
+	call, _ := v.(*ssa.Call)
+	return call, idx
+}
+
+// Returns yields the return statements of fn.
+func Returns(fn *ssa.Function) iter.Seq[*ssa.Return] {
+	return func(yield func(*ssa.Return) bool) {
+		for _, b := range fn.Blocks {
+			if n := len(b.Instrs); n > 0 {
+				if ret, ok := b.Instrs[n-1].(*ssa.Return); ok && !yield(ret) {
+					return
+				}
+			}
+		}
+	}
+}

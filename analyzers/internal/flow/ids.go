@@ -1,0 +1,91 @@
+package flow
+
+import (
+	"fmt"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Callee returns the function or method that call c invokes, when it is known statically or is
+// an interface method; for generic functions it returns the generic origin. It returns nil for
+// calls of function values, closures and built-ins.
+func Callee(c *ssa.CallCommon) *types.Func {
+	if c.IsInvoke() {
+		return c.Method
+	}
+	if fn := c.StaticCallee(); fn != nil {
+		if obj, ok := fn.Object().(*types.Func); ok {
+			return obj.Origin()
+		}
+	}
+	return nil
+}
+
+// FuncID names a function or method: package path, receiver type name ("" for functions), name.
+type FuncID struct {
+	Pkg, Recv, Name string
+}
+
+// computing are standard packages whose functions only compute a value from their arguments.
+var computing = map[string]bool{
+	"strings": true, "strconv": true, "bytes": true, "encoding/hex": true, "encoding/base64": true,
+	"encoding/base32": true, "unicode/utf8": true, "path": true, "net/url": true,
+}
+
+// Computes reports whether id is a standard function that only computes a value from its
+// arguments: string, byte, number, path and URL functions, and fmt's Sprint functions.
+func Computes(id FuncID) bool {
+	return computing[id.Pkg] || id.Pkg == "fmt" && strings.HasPrefix(id.Name, "Sprint")
+}
+
+// ID returns the identity of fn. The receiver is the named type, without pointer or type
+// arguments; interface methods have the interface's name.
+func ID(fn *types.Func) FuncID {
+	if fn == nil || fn.Pkg() == nil {
+		return FuncID{}
+	}
+	id := FuncID{Pkg: fn.Pkg().Path(), Name: fn.Name()}
+	if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil {
+		t := sig.Recv().Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if n, ok := types.Unalias(t).(*types.Named); ok {
+			id.Recv = n.Origin().Obj().Name()
+		}
+	}
+	return id
+}
+
+// Name is how a message names a function, seen from package from: "fetch" for a function of
+// from, "uuid.NewString" for one of another package, "Client.Do" for a method.
+func Name(fn *types.Func, from *types.Package) string {
+	if fn == nil {
+		return ""
+	}
+	id := ID(fn)
+	switch {
+	case id.Recv != "":
+		return id.Recv + "." + id.Name
+	case fn.Pkg() != nil && fn.Pkg() != from:
+		return fn.Pkg().Name() + "." + id.Name
+	}
+	return id.Name
+}
+
+// ParseFunc parses a function named in a flag: "pkg/path.Func" or "pkg/path.Type.Method" (the
+// receiver may be written (*Type)).
+func ParseFunc(s string) (FuncID, error) {
+	slash := strings.LastIndex(s, "/")
+	dot := strings.Index(s[slash+1:], ".")
+	if dot < 0 {
+		return FuncID{}, fmt.Errorf("%q: want pkg/path.Func or pkg/path.Type.Method", s)
+	}
+	id := FuncID{Pkg: s[:slash+1+dot], Name: s[slash+1+dot+1:]}
+	if recv, name, ok := strings.Cut(id.Name, "."); ok {
+		id.Recv, id.Name = strings.Trim(recv, "(*)"), name
+	}
+	return id, nil
+}

@@ -1,0 +1,93 @@
+package flow
+
+import (
+	"go/token"
+	"go/types"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// A Place is where a value is kept, named by structure: a root value (a local variable's
+// allocation, a parameter, a call's result) followed by field selections (".3" selects field
+// 3) and loads ("*"). Two loads of the same variable or field are the same place, whichever
+// instruction reads them.
+type Place struct {
+	Root ssa.Value
+	Path string
+}
+
+// PlaceOf returns the place an address or value denotes, looking through conversions.
+func PlaceOf(v ssa.Value) Place {
+	var steps []string
+	for range 32 {
+		switch x := v.(type) {
+		case *ssa.FieldAddr:
+			steps, v = append(steps, "."+strconv.Itoa(x.Field)), x.X
+			continue
+		case *ssa.Field:
+			steps, v = append(steps, "."+strconv.Itoa(x.Field)), x.X
+			continue
+		case *ssa.UnOp:
+			if x.Op == token.MUL {
+				steps, v = append(steps, "*"), x.X
+				continue
+			}
+		case *ssa.ChangeType, *ssa.Convert, *ssa.MakeInterface, *ssa.ChangeInterface:
+			v = Unwrap(v)
+			continue
+		}
+		break
+	}
+	var b strings.Builder
+	for i := len(steps) - 1; i >= 0; i-- {
+		b.WriteString(steps[i])
+	}
+	return Place{Root: v, Path: b.String()}
+}
+
+// SameValue reports whether v is target, a conversion of it, or a load of a local variable
+// that only target is stored into (how SSA represents a captured variable).
+func SameValue(v, target ssa.Value) bool {
+	v = Unwrap(v)
+	if v == target {
+		return true
+	}
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return false
+	}
+	return IsBoxOf(load.X, target)
+}
+
+// IsBoxOf reports whether addr is a local variable that only target is stored into.
+func IsBoxOf(addr, target ssa.Value) bool {
+	alloc, ok := addr.(*ssa.Alloc)
+	if !ok {
+		return false
+	}
+	stored := Stored(alloc)
+	if len(stored) == 0 {
+		return false
+	}
+	for _, s := range stored {
+		if Unwrap(s) != target {
+			return false
+		}
+	}
+	return true
+}
+
+// FieldVar returns the struct field that fa addresses, or nil.
+func FieldVar(fa *ssa.FieldAddr) *types.Var {
+	ptr, ok := fa.X.Type().Underlying().(*types.Pointer)
+	if !ok {
+		return nil
+	}
+	st, ok := ptr.Elem().Underlying().(*types.Struct)
+	if !ok || fa.Field >= st.NumFields() {
+		return nil
+	}
+	return st.Field(fa.Field).Origin()
+}

@@ -1,0 +1,159 @@
+package flow
+
+import (
+	"go/token"
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Backward visits v and the values it is computed from: operands of its instruction, the edges
+// of phis, the values stored into the memory it loads, and the arguments and receiver of the
+// calls that produce it. visit returns false to stop descending below a value. The walk visits
+// each value once and at most limit values in all.
+func Backward(v ssa.Value, limit int, visit func(ssa.Value) bool) {
+	backward(v, limit, visit, nil)
+}
+
+func backward(v ssa.Value, limit int, visit func(ssa.Value) bool, stores *Stores) {
+	seen := make(map[ssa.Value]bool)
+	stack := []ssa.Value{v}
+	var ops []*ssa.Value
+	for len(stack) > 0 && len(seen) < limit {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if x == nil || seen[x] {
+			continue
+		}
+		seen[x] = true
+		if !visit(x) {
+			continue
+		}
+		switch x := x.(type) {
+		case *ssa.Alloc:
+			// Values stored into the allocation, its fields and its elements.
+			stack = append(stack, Stored(x)...)
+			continue
+		case *ssa.FreeVar:
+			// A closure's captured value: what its creators bind.
+			stack = append(stack, Bindings(x)...)
+			continue
+		case *ssa.Function, *ssa.Global, *ssa.Const, *ssa.Parameter, *ssa.Builtin:
+			continue
+		case *ssa.UnOp:
+			if stores != nil {
+				stack = append(stack, stores.Loaded(x)...)
+			}
+			// A field of a local struct: what is stored into that field, not into the others
+			// (pg.timeout, where the loop also stores pg.conn = open(...)).
+			if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL {
+				if alloc, ok := fa.X.(*ssa.Alloc); ok {
+					// The field and the struct are visited, not walked through: the struct's
+					// other fields are not what this load reads.
+					for _, y := range []ssa.Value{fa, alloc} {
+						if !seen[y] {
+							seen[y] = true
+							visit(y)
+						}
+					}
+					stack = append(stack, storedIn(alloc, fa.Field)...)
+					continue
+				}
+			}
+		}
+		if instr, ok := x.(ssa.Instruction); ok {
+			ops = instr.Operands(ops[:0])
+			for _, op := range ops {
+				if op != nil && *op != nil {
+					stack = append(stack, *op)
+				}
+			}
+		}
+	}
+}
+
+// Bindings returns the values bound to a free variable by the closures that create its function.
+func Bindings(fv *ssa.FreeVar) []ssa.Value {
+	anon := fv.Parent()
+	if anon == nil || anon.Parent() == nil {
+		return nil
+	}
+	i := slices.Index(anon.FreeVars, fv)
+	var out []ssa.Value
+	for _, b := range anon.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == anon && i >= 0 && i < len(mc.Bindings) {
+				out = append(out, mc.Bindings[i])
+			}
+		}
+	}
+	return out
+}
+
+// Stored returns the values stored into alloc directly or into its fields and elements.
+func Stored(alloc ssa.Value) []ssa.Value { return storedIn(alloc, -1) }
+
+// storedIn returns the values stored into alloc directly, and into its field (every field and
+// element when field < 0).
+func storedIn(alloc ssa.Value, field int) []ssa.Value {
+	var vals []ssa.Value
+	refs := alloc.Referrers()
+	if refs == nil {
+		return nil
+	}
+	for _, r := range *refs {
+		switch r := r.(type) {
+		case *ssa.Store:
+			if r.Addr == alloc {
+				vals = append(vals, r.Val)
+			}
+		case *ssa.FieldAddr:
+			if field < 0 || r.Field == field {
+				vals = append(vals, Stored(r)...)
+			}
+		case *ssa.IndexAddr:
+			if field < 0 {
+				vals = append(vals, Stored(r)...)
+			}
+		}
+	}
+	return vals
+}
+
+// Elems returns the values of the variadic slice v when it is a slice of a local array built
+// by the compiler (f(a, b, c)), by index; ok is false otherwise.
+func Elems(v ssa.Value) (elems []ssa.Value, ok bool) {
+	sl, isSlice := v.(*ssa.Slice)
+	if !isSlice {
+		if c, isConst := v.(*ssa.Const); isConst && c.IsNil() {
+			return nil, true // f() with no variadic arguments
+		}
+		return nil, false
+	}
+	alloc, isAlloc := sl.X.(*ssa.Alloc)
+	if !isAlloc {
+		return nil, false
+	}
+	arr, isArr := alloc.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Array)
+	if !isArr {
+		return nil, false
+	}
+	elems = make([]ssa.Value, arr.Len())
+	for _, r := range *alloc.Referrers() {
+		ia, isIA := r.(*ssa.IndexAddr)
+		if !isIA {
+			continue
+		}
+		i, isConst := IntConst(ia.Index)
+		if !isConst || i < 0 || i >= int64(len(elems)) {
+			continue
+		}
+		for _, rr := range *ia.Referrers() {
+			if st, isStore := rr.(*ssa.Store); isStore && st.Addr == ia {
+				elems[i] = st.Val
+			}
+		}
+	}
+	return elems, true
+}
