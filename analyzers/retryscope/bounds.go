@@ -1,0 +1,344 @@
+package retryscope
+
+import (
+	"go/constant"
+	"go/token"
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/loops"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
+)
+
+// loopBound finds what limits the attempts of a retry loop: an exit that compares a counter
+// stepped in the loop against a limit.
+func loopBound(fn *ssa.Function, l *loops.Loop, decisive ssa.CallInstruction) Bound {
+	bound := Bound{Kind: BoundNone}
+	for _, b := range fn.Blocks {
+		if !l.Contains(b) || len(b.Instrs) == 0 {
+			continue
+		}
+		ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		cmp, ok := ifInstr.Cond.(*ssa.BinOp)
+		if !ok || !typeis.Integer(cmp.X.Type()) {
+			continue
+		}
+		if call, _, _ := outcome(cmp, l.Contains); call != nil {
+			continue // a status check decides success, not the number of attempts
+		}
+		if typeis.Duration(cmp.X.Type()) || !changesInLoop(cmp.X, l) && !changesInLoop(cmp.Y, l) {
+			continue // a time check, or a comparison of values the loop does not step
+		}
+		exit := -1
+		for i, s := range b.Succs {
+			if l.CanExit(s) && !l.CanRepeat(s) {
+				exit = i
+			}
+		}
+		if exit < 0 {
+			continue
+		}
+		if n, ok := counted(cmp, exit, l, b, decisive); ok {
+			return Bound{Kind: BoundConst, N: n}
+		}
+		bound = Bound{Kind: BoundVar}
+		limit := cmp.Y
+		if changesInLoop(cmp.Y, l) {
+			limit = cmp.X
+		}
+		if fv := loadedField(limit); fv != nil && fv.Pkg() != nil {
+			bound.Setting, bound.field = fv.Pkg().Path()+"."+fv.Name(), fv
+		}
+	}
+	if bound.Kind == BoundNone && onceMore(fn, l) {
+		return Bound{Kind: BoundConst, N: 2}
+	}
+	if bound.Kind == BoundNone && opaqueExit(fn, l, decisive) {
+		return Bound{Kind: BoundUnknown}
+	}
+	return bound
+}
+
+// loadedField returns the struct field whose value v is (a load of it, converted or with a
+// constant added: retries + 1), or nil.
+func loadedField(v ssa.Value) *types.Var {
+	for range 4 {
+		v = flow.Unwrap(v)
+		switch x := v.(type) {
+		case *ssa.BinOp:
+			if _, ok := flow.IntConst(x.Y); ok {
+				v = x.X
+				continue
+			}
+			if _, ok := flow.IntConst(x.X); ok {
+				v = x.Y
+				continue
+			}
+			return nil
+		case *ssa.UnOp:
+			if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL {
+				return flow.FieldVar(fa)
+			}
+			return nil
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// onceMore reports whether a flag lets the loop go round only once: a boolean that enters the
+// loop as one constant and comes back round as the other (retried := false; ...; retried =
+// true; goto start), tested in the loop on every way round (a test reached only after one
+// kind of error bounds only that kind) with the side where it has its second value unable to
+// go round again (if !retried && unsupported(err) { ...; goto start }).
+func onceMore(fn *ssa.Function, l *loops.Loop) bool {
+	for _, b := range fn.Blocks {
+		if !l.Contains(b) || len(b.Instrs) == 0 || !onEveryRound(b, l) {
+			continue
+		}
+		ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		cond := unNot(ifInstr.Cond)
+		negated := countNots(ifInstr.Cond)%2 == 1
+		phi, ok := cond.(*ssa.Phi)
+		if !ok || phi.Block() != l.Header || !typeis.Bool(phi.Type()) {
+			continue
+		}
+		first, again, ok := flagValues(phi, l)
+		if !ok || first == again {
+			continue
+		}
+		taken := 0 // the successor taken when the flag has its second value
+		if again == negated {
+			taken = 1
+		}
+		if !l.CanRepeat(b.Succs[taken]) {
+			return true
+		}
+	}
+	return false
+}
+
+// onEveryRound reports whether every way round the loop passes through b: b dominates each
+// block of the loop that goes back to its header.
+func onEveryRound(b *ssa.BasicBlock, l *loops.Loop) bool {
+	for _, p := range l.Header.Preds {
+		if l.Contains(p) && !b.Dominates(p) {
+			return false
+		}
+	}
+	return true
+}
+
+// countNots counts the logical negations around v.
+func countNots(v ssa.Value) int {
+	n := 0
+	for {
+		u, ok := v.(*ssa.UnOp)
+		if !ok || u.Op != token.NOT {
+			return n
+		}
+		n, v = n+1, u.X
+	}
+}
+
+// flagValues returns the constant a boolean phi at the loop's header has on entry and the one
+// it has coming back round, when each is a single constant.
+func flagValues(phi *ssa.Phi, l *loops.Loop) (first, again, ok bool) {
+	seenFirst, seenAgain := false, false
+	for i, e := range phi.Edges {
+		v, isConst := flow.BoolConst(e)
+		if !isConst {
+			return false, false, false
+		}
+		if l.Contains(phi.Block().Preds[i]) {
+			if seenAgain && v != again {
+				return false, false, false
+			}
+			again, seenAgain = v, true
+		} else {
+			if seenFirst && v != first {
+				return false, false, false
+			}
+			first, seenFirst = v, true
+		}
+	}
+	return first, again, seenFirst && seenAgain
+}
+
+// opaqueExit reports whether the loop can be left on a verdict the model cannot read: a
+// boolean from a call it cannot see into (wait, more := b.Next(n); if !more { return }), other
+// than a test of the decisive call's outcome or of a context. Such a policy may count the
+// attempts itself, so "unbounded" would not be certain.
+func opaqueExit(fn *ssa.Function, l *loops.Loop, decisive ssa.CallInstruction) bool {
+	for _, b := range fn.Blocks {
+		if !l.Contains(b) || len(b.Instrs) == 0 {
+			continue
+		}
+		ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok || !slices.ContainsFunc(b.Succs, func(s *ssa.BasicBlock) bool { return l.CanExit(s) && !l.CanRepeat(s) }) {
+			continue
+		}
+		opaque := false
+		flow.Backward(ifInstr.Cond, 32, func(x ssa.Value) bool {
+			call, ok := x.(*ssa.Call)
+			if !ok {
+				return true
+			}
+			id := flow.ID(flow.Callee(call.Common()))
+			if call != decisive && l.Contains(call.Block()) && id.Pkg != "context" && id.Pkg != "errors" && id.Pkg != "time" &&
+				call.Common().Signature().Results().Len() > 0 && slices.ContainsFunc(tupleTypes(call), typeis.Bool) {
+				opaque = true
+			}
+			return false
+		})
+		if opaque {
+			return true
+		}
+	}
+	return false
+}
+
+// tupleTypes returns the types of a call's results.
+func tupleTypes(call *ssa.Call) []types.Type {
+	r := call.Common().Signature().Results()
+	out := make([]types.Type, r.Len())
+	for i := range out {
+		out[i] = r.At(i).Type()
+	}
+	return out
+}
+
+// changesInLoop reports whether v is a counter the loop steps: a phi at its header, a value
+// computed from one, or a load of memory that the loop stores a sum or difference into.
+func changesInLoop(v ssa.Value, l *loops.Loop) bool {
+	found := false
+	flow.Backward(v, 16, func(x ssa.Value) bool {
+		switch x := x.(type) {
+		case *ssa.Phi:
+			found = found || x.Block() == l.Header
+		case *ssa.UnOp:
+			if x.Op == token.MUL && storesStep(x.X, l) {
+				found = true
+			}
+		case *ssa.Call:
+			return false
+		}
+		return !found
+	})
+	return found
+}
+
+// storesStep reports whether the loop stores addr's value plus or minus something into addr,
+// or into the same field of the same struct (for p.attempts > 0 { ...; p.attempts-- } takes
+// the field's address anew at each use).
+func storesStep(addr ssa.Value, l *loops.Loop) bool {
+	fn := addr.Parent()
+	if fn == nil {
+		return false
+	}
+	at := flow.PlaceOf(addr)
+	loaded := flow.Place{Root: at.Root, Path: at.Path + "*"} // the value kept there
+	for _, b := range l.Blocks(fn) {
+		for _, instr := range b.Instrs {
+			if st, ok := instr.(*ssa.Store); ok && flow.PlaceOf(st.Addr) == at {
+				// n = n - 1 (n-- included), not n = other - 1.
+				if bin, ok := st.Val.(*ssa.BinOp); ok && (bin.Op == token.ADD || bin.Op == token.SUB) &&
+					(flow.PlaceOf(bin.X) == loaded || flow.PlaceOf(bin.Y) == loaded) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// counted computes the number of attempts of a loop whose exit (successor index exit of
+// block b) is decided by cmp, a comparison of a counter phi against a constant.
+func counted(cmp *ssa.BinOp, exit int, l *loops.Loop, b *ssa.BasicBlock, decisive ssa.CallInstruction) (int, bool) {
+	x, y, op := cmp.X, cmp.Y, cmp.Op
+	if _, ok := flow.IntConst(x); ok {
+		x, y, op = y, x, mirror(op)
+	}
+	limit, ok := flow.IntConst(y)
+	if !ok {
+		return 0, false
+	}
+	// The counter: a phi at the header, or the stepped value that feeds it.
+	var phi *ssa.Phi
+	var offset int64
+	switch v := flow.Unwrap(x).(type) {
+	case *ssa.Phi:
+		phi = v
+	case *ssa.BinOp:
+		if p, ok := flow.Unwrap(v.X).(*ssa.Phi); ok {
+			if k, ok := flow.IntConst(v.Y); ok && (v.Op == token.ADD || v.Op == token.SUB) {
+				phi, offset = p, k
+				if v.Op == token.SUB {
+					offset = -k
+				}
+			}
+		}
+	}
+	if phi == nil || phi.Block() != l.Header || len(phi.Edges) != len(l.Header.Preds) {
+		return 0, false
+	}
+	var start, step int64
+	var haveStart, haveStep bool
+	for i, e := range phi.Edges {
+		if l.Contains(l.Header.Preds[i]) {
+			s, ok := e.(*ssa.BinOp)
+			if !ok || flow.Unwrap(s.X) != phi {
+				return 0, false
+			}
+			k, ok := flow.IntConst(s.Y)
+			if !ok || k == 0 || (s.Op != token.ADD && s.Op != token.SUB) {
+				return 0, false
+			}
+			if s.Op == token.SUB {
+				k = -k
+			}
+			if haveStep && k != step {
+				return 0, false
+			}
+			step, haveStep = k, true
+		} else {
+			k, ok := flow.IntConst(e)
+			if !ok || haveStart && k != start {
+				return 0, false
+			}
+			start, haveStart = k, true
+		}
+	}
+	if !haveStart || !haveStep {
+		return 0, false
+	}
+	// Count the values of the counter for which the loop goes on.
+	n := 0
+	for v := start; n <= maxCount; v += step {
+		holds := constant.Compare(constant.MakeInt64(v+offset), op, constant.MakeInt64(limit))
+		if holds == (exit == 0) {
+			break
+		}
+		n++
+	}
+	if n > maxCount {
+		return 0, false
+	}
+	// An exit tested after the call lets one more attempt run.
+	if decisive != nil && decisive.Block() != b && decisive.Block().Dominates(b) {
+		n++
+	}
+	return n, true
+}
+
+const maxCount = 10000

@@ -1,0 +1,473 @@
+package retryscope
+
+import (
+	"go/token"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/loops"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
+)
+
+// iterates reports whether the loop works through a sequence rather than repeating one
+// operation: the call's arguments are taken from a collection or accessor by the loop's
+// counter (items[i], v.Method(i)), or are the counter itself when it does not start at 0 or 1
+// (for port := lo; port <= hi; port++), or come from a channel or from a call that consumes a
+// source (Recv, Read, Next, Pop...), or are what the previous round's outcome led to (a
+// chain: the next task or page from this call's response), or are written by a callback
+// that another call of the loop is handed (a receive that delivers through a callback); or
+// the counter runs up to a length (i < len(items)).
+func (st *state) iterates(call ssa.CallInstruction, l *loops.Loop) bool {
+	c := call.Common()
+	if st.consumes(flow.Callee(c)) || st.readsConsumedSource(call, l) || st.takesFromConsumed(call, l) {
+		return true // it takes the next item of a stream, or looks at what the loop consumes
+	}
+	args := append([]ssa.Value{c.Value}, c.Args...)
+	found := false
+	for _, a := range args {
+		if phi, ok := flow.Unwrap(a).(*ssa.Phi); ok && phi.Block() == l.Header && typeis.Integer(phi.Type()) && !smallStart(phi, l) {
+			return true
+		}
+		if untilDry(a, call, l) {
+			return true // failover: the next candidate each round, until there is none
+		}
+		if chained(a, call, l) || deliveredBy(a, call, l) {
+			return true
+		}
+		flow.Backward(a, 64, func(x ssa.Value) bool {
+			var index ssa.Value
+			switch x := x.(type) {
+			case *ssa.Index:
+				index = x.Index
+			case *ssa.IndexAddr:
+				index = x.Index
+			case *ssa.Lookup:
+				index = x.Index
+			case *ssa.UnOp:
+				found = found || x.Op == token.ARROW && l.Contains(x.Block())
+			case *ssa.Select:
+				found = found || l.Contains(x.Block())
+			case *ssa.Phi:
+				// A counter that does not count attempts, reaching the call through a variable
+				// or a field (config.Port = port): it tries each value of a range.
+				found = found || x.Block() == l.Header && typeis.Integer(x.Type()) && !smallStart(x, l)
+			case *ssa.Call:
+				if x != call && l.Contains(x.Block()) {
+					for _, arg := range x.Call.Args {
+						if loopCarried(arg, l) && typeis.Integer(arg.Type()) {
+							found = true
+						}
+					}
+					if st.consumes(flow.Callee(x.Common())) {
+						found = true
+					}
+				}
+			}
+			if index != nil && (loopCarried(index, l) || steppedField(index, l)) {
+				found = true // items[i], with i the loop's counter or a field it steps (s.index++)
+			}
+			return !found
+		})
+	}
+	if !found {
+		// Or the call is handed what another call of the loop fetched, and that call is asked
+		// for what the previous round's answer pointed to: a page (resp := get(base +
+		// "?offset=" + next); info := handle(resp); next = info.Offset + info.Limit).
+		for _, a := range args {
+			flow.Backward(a, 32, func(x ssa.Value) bool {
+				if fetch, ok := x.(*ssa.Call); ok && fetch != call && l.Contains(fetch.Block()) {
+					for _, fa := range append([]ssa.Value{fetch.Call.Value}, fetch.Call.Args...) {
+						found = found || chained(fa, call, l)
+					}
+					return false
+				}
+				return !found
+			})
+		}
+	}
+	return found || countsToLength(l) || drawsFromCursor(args, call, l) || stopsOnSameInput(call, l)
+}
+
+// stopsOnSameInput reports whether the loop leaves when an argument of call is the one the
+// previous round failed with (if idx == lastFailIdx { return lastErr }; ...; lastFailIdx =
+// idx): it goes round only to try something new, chasing a moving target (the first index of
+// a log being truncated), never the same request twice.
+func stopsOnSameInput(call ssa.CallInstruction, l *loops.Loop) bool {
+	fn := call.Parent()
+	for _, a := range call.Common().Args {
+		a = flow.Unwrap(a)
+		for _, b := range l.Blocks(fn) {
+			ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+			if !ok {
+				continue
+			}
+			cmp, ok := ifInstr.Cond.(*ssa.BinOp)
+			if !ok || cmp.Op != token.EQL && cmp.Op != token.NEQ {
+				continue
+			}
+			var prev ssa.Value
+			switch {
+			case flow.Unwrap(cmp.X) == a:
+				prev = cmp.Y
+			case flow.Unwrap(cmp.Y) == a:
+				prev = cmp.X
+			default:
+				continue
+			}
+			phi, ok := flow.Unwrap(prev).(*ssa.Phi)
+			if !ok || phi.Block() != l.Header || !carriesFrom(phi, a, l) {
+				continue
+			}
+			same := b.Succs[0]
+			if cmp.Op == token.NEQ {
+				same = b.Succs[1]
+			}
+			if !l.CanRepeat(same) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// carriesFrom reports whether the header phi takes a, on some way round, as the value for the
+// next round.
+func carriesFrom(phi *ssa.Phi, a ssa.Value, l *loops.Loop) bool {
+	for i, e := range phi.Edges {
+		if i >= len(l.Header.Preds) || !l.Contains(l.Header.Preds[i]) {
+			continue
+		}
+		found := false
+		flow.Backward(e, 16, func(x ssa.Value) bool {
+			found = found || x == a
+			_, isPhi := x.(*ssa.Phi)
+			return !found && (isPhi && x != phi || x == e)
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+// drawsFromCursor reports whether call is handed what a method returns of the value whose
+// method decides, in the loop's header, whether to go round again: for it.Next() {
+// get(it.At()) } walks it; each round works on the next element.
+func drawsFromCursor(args []ssa.Value, call ssa.CallInstruction, l *loops.Loop) bool {
+	ifInstr, ok := l.Header.Instrs[len(l.Header.Instrs)-1].(*ssa.If)
+	if !ok {
+		return false
+	}
+	cond, ok := flow.Unwrap(ifInstr.Cond).(*ssa.Call)
+	if !ok || cond.Block() != l.Header {
+		return false
+	}
+	cursor := recvOf(cond)
+	if cursor == nil {
+		return false
+	}
+	at := flow.PlaceOf(cursor)
+	found := false
+	for _, a := range args {
+		flow.Backward(a, 32, func(x ssa.Value) bool {
+			if c, ok := x.(*ssa.Call); ok && c != call && c != cond && l.Contains(c.Block()) {
+				if r := recvOf(c); r != nil && flow.PlaceOf(r) == at {
+					found = true
+				}
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// recvOf returns the receiver of a method call, or nil.
+func recvOf(call ssa.CallInstruction) ssa.Value {
+	fn := flow.Callee(call.Common())
+	if fn == nil {
+		return nil
+	}
+	return flow.NewSite(call.Common(), fn).Recv
+}
+
+// readsConsumedSource reports whether call is a method whose receiver another call of the
+// loop consumes (rd.PeekType() where the loop also calls rd.ReadReply()): the source moves
+// on each round, so the loop reads a stream.
+func (st *state) readsConsumedSource(call ssa.CallInstruction, l *loops.Loop) bool {
+	fn := flow.Callee(call.Common())
+	if fn == nil {
+		return false
+	}
+	recv := flow.NewSite(call.Common(), fn).Recv
+	if recv == nil {
+		return false
+	}
+	for _, b := range l.Blocks(call.Parent()) {
+		for other := range flow.BlockCalls([]*ssa.BasicBlock{b}) {
+			ofn := flow.Callee(other.Common())
+			if other == call || ofn == nil || !st.consumes(ofn) {
+				continue
+			}
+			if r := flow.NewSite(other.Common(), ofn).Recv; r != nil && flow.SameValue(r, flow.Unwrap(recv)) || r == recv {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// takesFromConsumed reports whether an argument of call (or its receiver) is read from what
+// another call of the loop consumes (pc := p.idle.front; p.idle.popFront(); check(pc.c)): each
+// round looks at the next item of the source.
+func (st *state) takesFromConsumed(call ssa.CallInstruction, l *loops.Loop) bool {
+	var sources []flow.Place
+	for _, b := range l.Blocks(call.Parent()) {
+		for other := range flow.BlockCalls([]*ssa.BasicBlock{b}) {
+			ofn := flow.Callee(other.Common())
+			if other == call || ofn == nil || ofn.Signature().Recv() == nil || !st.consumes(ofn) {
+				continue
+			}
+			if r := flow.NewSite(other.Common(), ofn).Recv; r != nil {
+				sources = append(sources, flow.PlaceOf(r))
+			}
+		}
+	}
+	if len(sources) == 0 {
+		return false
+	}
+	found := false
+	for _, a := range call.Common().Args {
+		flow.Backward(a, 32, func(x ssa.Value) bool {
+			if load, ok := x.(*ssa.UnOp); ok && load.Op == token.MUL {
+				pl := flow.PlaceOf(load)
+				for _, src := range sources {
+					if pl.Root == src.Root && strings.HasPrefix(pl.Path, src.Path+".") {
+						found = true
+					}
+				}
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// chained reports whether a, an argument (or the receiver) of call, is computed from a value
+// carried from one round to the next and renewed from call's own results (task = next(response
+// of call); err = cause.Cause() of the err before), or from itself (name = name[:i], a walk up
+// a tree): each round works on what the previous one led to.
+func chained(a ssa.Value, call ssa.CallInstruction, l *loops.Loop) bool {
+	if call.Value() == nil {
+		return false
+	}
+	var phis []*ssa.Phi
+	flow.Backward(a, 32, func(x ssa.Value) bool {
+		if phi, ok := x.(*ssa.Phi); ok {
+			if phi.Block() == l.Header {
+				phis = append(phis, phi)
+			}
+			return false
+		}
+		call, isCall := x.(*ssa.Call)
+		return !isCall || flow.Computes(flow.ID(flow.Callee(call.Common()))) // a path formatted from the page: fmt.Sprintf("%s?offset=%d", base, next)
+	})
+	for _, phi := range phis {
+		for i, e := range phi.Edges {
+			if i >= len(l.Header.Preds) || !l.Contains(l.Header.Preds[i]) || e == phi {
+				continue
+			}
+			renewed, walks := false, false
+			flow.Backward(e, 128, func(x ssa.Value) bool {
+				renewed = renewed || x == call.Value()
+				return !renewed && x != phi
+			})
+			// Or renewed from itself without a call (sname = sname[:i], n = n.parent): a walk
+			// over smaller data.
+			walks = derivedFrom(e, phi, false, 0, make(map[ssa.Value]bool))
+			if renewed || walks && !typeis.Integer(phi.Type()) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// derivedFrom reports whether v is computed from phi by some operation other than phis and
+// calls (sname[:i], n.parent): a value passed round unchanged on some path (req, or a clone of
+// it on another) is the same value, not a step of a walk.
+func derivedFrom(v ssa.Value, phi *ssa.Phi, viaOp bool, depth int, seen map[ssa.Value]bool) bool {
+	if v == phi {
+		return viaOp
+	}
+	if seen[v] || depth > 32 {
+		return false
+	}
+	seen[v] = true
+	switch x := v.(type) {
+	case *ssa.Call:
+		return false
+	case *ssa.Phi:
+		for _, e := range x.Edges {
+			if derivedFrom(e, phi, viaOp, depth+1, seen) {
+				return true
+			}
+		}
+		return false
+	case ssa.Instruction:
+		for _, op := range x.Operands(nil) {
+			if op != nil && *op != nil && derivedFrom(*op, phi, true, depth+1, seen) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// untilDry reports whether a, the receiver or an argument of call, is the next candidate of a
+// supply that the loop draws from each round and leaves when it runs dry: a value carried
+// from round to round, renewed by another call of the loop, and the loop exits when it is nil
+// (for b := c.leastLoaded(); b != nil; b = c.leastLoaded() { b.Fetch(req) }).
+func untilDry(a ssa.Value, call ssa.CallInstruction, l *loops.Loop) bool {
+	phi, ok := flow.Unwrap(a).(*ssa.Phi)
+	if !ok || phi.Block() != l.Header {
+		return false
+	}
+	renewed := false
+	for i, e := range phi.Edges {
+		if i >= len(l.Header.Preds) || !l.Contains(l.Header.Preds[i]) {
+			continue
+		}
+		next, isCall := flow.Unwrap(e).(*ssa.Call)
+		if !isCall || next == call.Value() || !l.Contains(next.Block()) {
+			return false
+		}
+		renewed = true
+	}
+	if !renewed {
+		return false
+	}
+	// The loop leaves when the candidate is nil.
+	for _, b := range l.Blocks(call.Parent()) {
+		cmp := equality(b)
+		if cmp == nil {
+			continue
+		}
+		if !(cmp.X == phi && flow.IsNil(cmp.Y) || cmp.Y == phi && flow.IsNil(cmp.X)) {
+			continue
+		}
+		onNil := b.Succs[1] // x != nil is false
+		if cmp.Op == token.EQL {
+			onNil = b.Succs[0]
+		}
+		if !l.Contains(onNil) {
+			return true
+		}
+	}
+	return false
+}
+
+// deliveredBy reports whether a, an argument of call, is loaded from a variable that a
+// closure writes, the closure being handed to another call made in the loop: that call
+// delivers a new value each round (a receive with a callback).
+func deliveredBy(a ssa.Value, call ssa.CallInstruction, l *loops.Loop) bool {
+	load, ok := flow.Unwrap(a).(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return false
+	}
+	alloc, ok := load.X.(*ssa.Alloc)
+	if !ok || alloc.Referrers() == nil {
+		return false
+	}
+	for _, r := range *alloc.Referrers() {
+		mc, ok := r.(*ssa.MakeClosure)
+		if !ok {
+			continue
+		}
+		for _, b := range l.Blocks(call.Parent()) {
+			for other := range flow.BlockCalls([]*ssa.BasicBlock{b}) {
+				if other == call {
+					continue
+				}
+				for _, arg := range other.Common().Args {
+					handed := false
+					flow.Backward(arg, 16, func(x ssa.Value) bool {
+						handed = handed || x == mc
+						return !handed
+					})
+					if handed {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// smallStart reports whether a counter phi starts at the constant 0 or 1, as attempt counters do.
+func smallStart(phi *ssa.Phi, l *loops.Loop) bool {
+	for i, e := range phi.Edges {
+		if i < len(l.Header.Preds) && !l.Contains(l.Header.Preds[i]) {
+			n, ok := flow.IntConst(e)
+			return ok && (n == 0 || n == 1)
+		}
+	}
+	return false
+}
+
+// countsToLength reports whether the loop's header compares its counter with len(x) or cap(x):
+// it walks a collection. (An accessor's count, t.NumField(), comes with the accessor called with
+// the counter, t.Field(i), which iterates finds by structure.)
+func countsToLength(l *loops.Loop) bool {
+	ifInstr, ok := l.Header.Instrs[len(l.Header.Instrs)-1].(*ssa.If)
+	if !ok {
+		return false
+	}
+	cmp, ok := ifInstr.Cond.(*ssa.BinOp)
+	if !ok {
+		return false
+	}
+	// The length on one side, and on the other a counter the loop steps: a loop that compares
+	// an index it never moves with a length goes round on the same element.
+	return length(cmp.X, 0) && changesInLoop(cmp.Y, l) || length(cmp.Y, 0) && changesInLoop(cmp.X, l)
+}
+
+// length reports whether v is len(x) or cap(x), or the result of a function of the same
+// package that returns one (s.Size() where Size returns len(s.items)).
+func length(v ssa.Value, depth int) bool {
+	call, ok := flow.Unwrap(v).(*ssa.Call)
+	if !ok {
+		return false
+	}
+	if b, ok := call.Call.Value.(*ssa.Builtin); ok {
+		return b.Name() == "len" || b.Name() == "cap"
+	}
+	callee := call.Call.StaticCallee()
+	if callee == nil || depth > 1 || callee.Pkg != call.Parent().Pkg || len(callee.Blocks) == 0 {
+		return false
+	}
+	returns := 0
+	for _, b := range callee.Blocks {
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+			if len(ret.Results) != 1 || !length(ret.Results[0], depth+1) {
+				return false
+			}
+			returns++
+		}
+	}
+	return returns > 0
+}
+
+// steppedField reports whether v is loaded from memory the loop steps (s.index++).
+func steppedField(v ssa.Value, l *loops.Loop) bool {
+	load, ok := flow.Unwrap(v).(*ssa.UnOp)
+	return ok && load.Op == token.MUL && storesStep(load.X, l)
+}
+
+// loopCarried reports whether v is (a conversion of) a phi at the loop's header.
+func loopCarried(v ssa.Value, l *loops.Loop) bool {
+	phi, ok := flow.Unwrap(v).(*ssa.Phi)
+	return ok && phi.Block() == l.Header
+}
