@@ -1,0 +1,205 @@
+package remote
+
+import (
+	"go/token"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
+)
+
+// The package-wide index of the fields and variables through which a client's or dialer's
+// timeout may be set elsewhere (see clients.go).
+
+// index records the struct fields and package variables whose own fields the package assigns
+// or passes on, so that a Timeout may be set through them.
+func (st *state) index(funcs []*ssa.Function) {
+	for _, fn := range funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				switch instr := instr.(type) {
+				case *ssa.Store:
+					switch addr := instr.Addr.(type) {
+					case *ssa.FieldAddr:
+						switch base := addr.X.(type) {
+						case *ssa.FieldAddr:
+							if fv := flow.FieldVar(base); fv != nil {
+								st.fieldTouched[fv] = true
+							}
+						case *ssa.Global:
+							st.globalTouched[base] = true
+						}
+					case *ssa.Global:
+						if isDefaultClient(addr) {
+							st.defaultTouched = true
+						}
+						if addr.Pkg != st.pkg {
+							st.globalTouched[addr] = true // another package's variable replaced
+						}
+					}
+				case *ssa.FieldAddr:
+					st.checkTimeoutField(instr)
+				case ssa.CallInstruction:
+					st.checkPassed(instr.Common())
+				}
+			}
+		}
+	}
+}
+
+// checkTimeoutField notes where a timeout field of a client or dialer is set, or its address
+// taken, on a value that is not a local allocation (which the walk reads directly): on a
+// client kept in a struct field or package variable, that field or variable is touched; on a
+// parameter, the client was passed to the function, which the walk notices where it is
+// passed; anywhere else, the model gives up on the type for the package.
+func (st *state) checkTimeoutField(fa *ssa.FieldAddr) {
+	fv := flow.FieldVar(fa)
+	if fv == nil {
+		return
+	}
+	for _, t := range objTypes {
+		if !typeis.Named(fa.X.Type(), t.pkg, t.name) || !slices.Contains(t.fields, fv.Name()) && fv.Name() != t.subField {
+			continue
+		}
+		written := false
+		for _, r := range *fa.Referrers() {
+			if load, ok := r.(*ssa.UnOp); !ok || load.X != fa {
+				written = true
+			}
+		}
+		if !written {
+			continue
+		}
+		switch base := fa.X.(type) {
+		case *ssa.Alloc, *ssa.Parameter:
+		case *ssa.Call, *ssa.Extract:
+			if !st.fresh(base) {
+				st.untraced[t] = true
+			}
+		case *ssa.UnOp:
+			if !st.touch(base.X) {
+				st.untraced[t] = true
+			}
+		default:
+			if !st.touch(base) {
+				st.untraced[t] = true
+			}
+		}
+	}
+}
+
+// fresh reports whether v, the result of a call, is a value made for the caller, which the
+// walk reads where it is used (what the caller sets on it): the result of a library
+// constructor the tables or a ResultFact know, or of a function of this package that returns
+// only values it makes.
+func (st *state) fresh(v ssa.Value) bool {
+	call, idx := flow.CallResult(v)
+	if call == nil {
+		return false
+	}
+	fn := call.Call.StaticCallee()
+	if fn == nil {
+		return false
+	}
+	if fn.Pkg != st.pkg {
+		callee := flow.Callee(call.Common())
+		id := flow.ID(callee)
+		_, ctor := noTimeoutConstructors[id]
+		_, std := sendsThrough[id]
+		return ctor || std || slices.ContainsFunc(objTypes, func(t *objType) bool {
+			_, ok := st.constructed(callee, idx, t)
+			return ok
+		})
+	}
+	return st.freshResults(fn, idx)
+}
+
+// freshResults reports whether fn, of this package, returns as its result idx only values it
+// makes: composite literals, new(T), and fresh results of calls.
+func (st *state) freshResults(fn *ssa.Function, idx int) bool {
+	for r := range returned(fn, idx) {
+		switch r := flow.Unwrap(r).(type) {
+		case *ssa.Alloc:
+		case *ssa.Call, *ssa.Extract:
+			if !st.fresh(r) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// checkPassed notes the struct fields and package variables whose value a call passes as an
+// argument (other than as the receiver of a client's or dialer's method): the callee may set
+// a timeout on it.
+func (st *state) checkPassed(c *ssa.CallCommon) {
+	for i, a := range c.Args {
+		load, ok := a.(*ssa.UnOp)
+		if !ok || load.Op != token.MUL {
+			continue
+		}
+		if i == 0 && !c.IsInvoke() {
+			if fn := c.StaticCallee(); fn != nil && fn.Signature.Recv() != nil {
+				continue // a method called on it
+			}
+		}
+		if objTypeOf(a.Type()) != nil && st.usesOnly(c, i) {
+			continue // a function that sends through it, without setting a timeout on it
+		}
+		st.touch(load.X)
+	}
+}
+
+// usesOnly reports whether the function c calls uses its argument i, a client or dialer,
+// without setting a timeout on it or handing it to code that may: by its body for a function
+// of this package, by its ParamFact (it sends requests through that parameter) for another's.
+func (st *state) usesOnly(c *ssa.CallCommon, i int) bool {
+	fn := c.StaticCallee()
+	if c.IsInvoke() || fn == nil {
+		return false
+	}
+	if fn.Pkg != st.pkg {
+		for _, p := range st.passed(fn) {
+			if p.Index == i && p.Client != "" {
+				return true
+			}
+		}
+		return false
+	}
+	if i >= len(fn.Params) || len(fn.Blocks) == 0 {
+		return false
+	}
+	p := fn.Params[i]
+	t := objTypeOf(p.Type())
+	if t == nil {
+		return false
+	}
+	if r, ok := st.readOnly[p]; ok {
+		return r
+	}
+	st.readOnly[p] = true // in progress: a recursive call sets nothing more
+	r := st.walker(fn).fieldsSet(p, t, nil, 0).k == vUnbounded
+	st.readOnly[p] = r
+	return r
+}
+
+// touch notes that the struct field or package variable at addr may be given a timeout
+// elsewhere; it reports false when addr is neither.
+func (st *state) touch(addr ssa.Value) bool {
+	switch x := addr.(type) {
+	case *ssa.FieldAddr:
+		st.fieldTouched[flow.FieldVar(x)] = true
+	case *ssa.Global:
+		st.globalTouched[x] = true
+		if isDefaultClient(x) {
+			st.defaultTouched = true
+		}
+	default:
+		return false
+	}
+	return true
+}
