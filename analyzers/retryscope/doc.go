@@ -111,7 +111,7 @@
 // HelperFact, so calls to it in other packages are scopes too. Every function that retries,
 // directly or through its callees, gets a RetriesFact.
 //
-// To teach the model a library, add an entry to the helper or client table in known.go; to
+// To teach the model a library, add an entry to the helper or client table in libraries.go; to
 // name an in-house helper the model cannot infer, use
 //
 //	-retryscope.helpers=example.com/pkg.Retry:0,example.com/pkg.Client.Do:1

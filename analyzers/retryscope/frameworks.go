@@ -16,7 +16,7 @@ type framework struct {
 	noun string // how messages name its scopes: "activity", "Pub/Sub handler"
 	kind Kind
 	// lib holds its packages, its defaults when no options are in view, and the settings of
-	// the options it reads, applied by the libraries' engine (known.go).
+	// the options it reads, applied by the libraries' engine (settings.go).
 	lib *library
 	// registers are calls that hand it a function (arg), or a struct pointer whose exported
 	// methods returning an error it runs, or a map of them (RegisterTasks).
