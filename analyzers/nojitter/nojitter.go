@@ -198,7 +198,7 @@ func (c *checker) checkCap(s *retryscope.Scope) {
 	if !handWritten(s) {
 		pos = c.settingPos(s, s.AttemptsSetting())
 	}
-	who, hint := c.name(s), retryscope.CapHint(s)
+	who, hint := c.name(s), capHint(s)
 	c.rep.Report(analysis.Diagnostic{Pos: pos, Related: c.related(s), Message: report.Fit(
 		fmt.Sprintf("%s has no attempt cap and no deadline, so it retries for ever while the dependency is down; %s", who, hint),
 		fmt.Sprintf("%s retries for ever (no attempt cap, no deadline); %s", who, hint),
@@ -214,11 +214,39 @@ func (c *checker) checkDeadline(s *retryscope.Scope) {
 	if ctx == "" || brief(s) {
 		return
 	}
-	who, hint := c.name(s), retryscope.DeadlineHint(s, ctx)
+	who, hint := c.name(s), deadlineHint(s, ctx)
 	c.rep.Report(analysis.Diagnostic{Pos: s.Pos(), Related: c.related(s), Message: report.Fit(
 		fmt.Sprintf("%s does not observe %s, so its retries outlive the caller's deadline; %s", who, ctx, hint),
 		fmt.Sprintf("%s ignores %s, so its retries outlive the caller's deadline; %s", who, ctx, hint),
 		fmt.Sprintf("%s ignores %s: its retries outlive the caller; pass %s on", who, ctx, ctx))})
+}
+
+// capHint says, in the scope's own terms, how to bound its attempts.
+func capHint(s *retryscope.Scope) string {
+	if hint, _ := s.LibraryHints(); hint != "" {
+		return hint
+	}
+	switch s.Kind {
+	case retryscope.Loop, retryscope.Goto:
+		return "count the attempts and stop after a few"
+	case retryscope.Recursion:
+		return "pass down how many attempts are left"
+	case retryscope.Iterator:
+		return "count the attempts in the body and stop after a few"
+	}
+	return "cap the attempts"
+}
+
+// deadlineHint says, in the scope's own terms, how to make it observe the context named ctx.
+func deadlineHint(s *retryscope.Scope, ctx string) string {
+	if _, hint := s.LibraryHints(); hint != "" {
+		return fmt.Sprintf(hint, ctx)
+	}
+	switch s.Kind {
+	case retryscope.Loop, retryscope.Goto, retryscope.Recursion:
+		return fmt.Sprintf("pass %s to the calls it repeats and stop when it is done", ctx)
+	}
+	return "pass " + ctx + " on"
 }
 
 // localOnly reports whether every call the scope repeats that leaves the process goes to this

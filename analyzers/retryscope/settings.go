@@ -617,30 +617,13 @@ func parseHelper(s string) (helper, error) {
 // that could randomise the waits (see library.fixedWaits).
 func (s *Scope) WaitsByPolicy() bool { return s.lib != nil && s.lib.fixedWaits }
 
-// CapHint says, in the scope's own terms, how to bound its attempts.
-func CapHint(s *Scope) string {
-	if s.lib != nil && s.lib.capHint != "" {
-		return s.lib.capHint
+// LibraryHints returns what the scope's library says, in its own terms, about how to cap the
+// attempts and how to make the retries observe a context (deadlineHint is a format whose %s
+// is the context's name); each is empty when the scope has no library or the library says
+// nothing of it (see library.capHint).
+func (s *Scope) LibraryHints() (capHint, deadlineHint string) {
+	if s.lib == nil {
+		return "", ""
 	}
-	switch s.Kind {
-	case Loop, Goto:
-		return "count the attempts and stop after a few"
-	case Recursion:
-		return "pass down how many attempts are left"
-	case Iterator:
-		return "count the attempts in the body and stop after a few"
-	}
-	return "cap the attempts"
-}
-
-// DeadlineHint says, in the scope's own terms, how to make it observe the context named ctx.
-func DeadlineHint(s *Scope, ctx string) string {
-	if s.lib != nil && s.lib.deadlineHint != "" {
-		return fmt.Sprintf(s.lib.deadlineHint, ctx)
-	}
-	switch s.Kind {
-	case Loop, Goto, Recursion:
-		return fmt.Sprintf("pass %s to the calls it repeats and stop when it is done", ctx)
-	}
-	return "pass " + ctx + " on"
+	return s.lib.capHint, s.lib.deadlineHint
 }
