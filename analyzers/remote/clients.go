@@ -358,8 +358,6 @@ func (w *walker) zeroField(fa *ssa.FieldAddr, t *objType) verdict {
 	return verdict{k: vUnbounded, origin: &Origin{Kind: ZeroField, Type: t.display, Field: t.setting, Pos: fv.Pos(), Name: fv.Name()}}
 }
 
-// given reports whether x, a struct or a pointer to one, is a parameter, or a local copy of
-// one (options passed by value), so that its fields are what a caller gives.
 // prodStores returns the values the package's production code stores into field fv: a
 // test's stand-in (a test server's client) is not what users run.
 func (st *state) prodStores(fv *types.Var) []ssa.Value {
@@ -393,6 +391,8 @@ func givenThrough(x ssa.Value, f *frame) bool {
 	return given(flow.Unwrap(x))
 }
 
+// given reports whether x, a struct or a pointer to one, is a parameter, or a local copy of
+// one (options passed by value), so that its fields are what a caller gives.
 func given(x ssa.Value) bool {
 	switch x := x.(type) {
 	case *ssa.Parameter:
