@@ -17,9 +17,11 @@
 //     built: a composite literal, new(http.Client), http.DefaultClient, a package variable,
 //     a struct field the package assigns or leaves zero, a constructor of the same package or,
 //     through a fact, of another, with what the constructor and its caller set on it; a
-//     go-retryablehttp client (and its StandardClient) is bounded by its HTTPClient's Timeout,
-//     and a client whose Transport is an http.Transport with a ResponseHeaderTimeout by that
-//     (a stalled server cannot hold it; reading the body is the caller's).
+//     go-retryablehttp client (and its StandardClient) is bounded by its HTTPClient's Timeout.
+//     A library's default client whose Transport is an http.Transport with a
+//     ResponseHeaderTimeout is not reported as a default without a Timeout (its requests carry
+//     their callers' contexts; reading the body is the caller's); a request without any context
+//     sent through it is, at the call.
 //     A default client used when the caller gives none (if opts.Client == nil { c =
 //     http.DefaultClient }) is reported when it has no Timeout, naming that path.
 //     A client handed to a function (of this package, or of another through a fact) that

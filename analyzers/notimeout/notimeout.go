@@ -88,16 +88,21 @@ func run(pass *analysis.Pass) (any, error) {
 	// A library's default client is reported where it is made, with every call through it.
 	defaults := make(map[token.Pos]bool)
 	for _, call := range res.Calls {
-		if call.Timeout.Owned(pass.Pkg) {
+		if call.Timeout.Owned(pass.Pkg) && call.Timeout.Client.Transport == "" {
 			defaults[call.Timeout.Client.Pos] = true
 		}
 	}
 	for _, call := range res.Calls {
 		owned := call.Timeout.Owned(pass.Pkg)
+		if owned && call.Timeout.Client.Transport != "" {
+			// A default client whose transport has a ResponseHeaderTimeout, sending a request
+			// with its caller's context: a stalled server cannot hold it before the answer.
+			continue
+		}
 		if call.Timeout.Status != remote.Unbounded && !owned || call.Stream || call.Contract.Kind != 0 || call.Loopback || testcode.At(c.pass, call.Pos()) {
 			continue
 		}
-		if o := call.Timeout.Client; (call.Kind == remote.HTTP || owned || sdkClient(call)) && (call.Via == nil || call.Via.Client != "") && o != nil && (owned || grouped(o) || defaults[o.Pos] || sdkClient(call)) && !testcode.At(c.pass, o.Pos) {
+		if o := call.Timeout.Client; (call.Kind == remote.HTTP || owned || sdkClient(call)) && (call.Via == nil || call.Via.Client != "") && o != nil && o.Transport == "" && (owned || grouped(o) || defaults[o.Pos] || sdkClient(call)) && !testcode.At(c.pass, o.Pos) {
 			key := o.Pos
 			if cfg := o.Config; cfg != nil && sdkClient(call) {
 				if !cfg.Pos.IsValid() {
@@ -167,7 +172,9 @@ func sdkClient(call *remote.Call) bool {
 }
 
 // grouped reports whether calls through a client from o are reported at o: a client the
-// package builds, whose declaration is the line to change.
+// package builds, whose declaration is the line to change. (Not one whose transport has a
+// ResponseHeaderTimeout, which a streaming client wants instead of a Timeout: the request
+// without a deadline is the line to change, reported at the call.)
 func grouped(o *remote.Origin) bool {
 	switch o.Kind {
 	case remote.Local, remote.ZeroVar, remote.ZeroField:

@@ -220,8 +220,8 @@ func (w *walker) fieldsSet(a ssa.Value, t *objType, origin *Origin, depth int) v
 			}
 			name := fv.Name()
 			if t == httpClient && name == "Transport" {
-				if by, ok := w.transportBounds(r); ok {
-					return bounded(t.display + ".Transport (" + by + ")")
+				if by, ok := w.transportBounds(r); ok && origin != nil {
+					origin.Transport = by
 				}
 				continue
 			}
@@ -312,8 +312,8 @@ func (w *walker) fieldsSet(a ssa.Value, t *objType, origin *Origin, depth int) v
 }
 
 // transportBounds reports whether what is stored into an http.Client's Transport field (fa) is
-// an http.Transport with a ResponseHeaderTimeout, on every path the model can follow; a
-// transport it cannot follow (a caller's, a wrapper's) adds no bound and takes none away.
+// an http.Transport with a ResponseHeaderTimeout, on every path the model can follow, and names
+// it; a transport it cannot follow (a caller's, a wrapper's) says nothing.
 func (w *walker) transportBounds(fa *ssa.FieldAddr) (string, bool) {
 	by, ok := "", false
 	for _, rr := range *fa.Referrers() {

@@ -260,4 +260,9 @@ type Origin struct {
 	// Config is, for a Constructor origin, the SDK configuration loaded without an HTTP client
 	// that the client is made from, when the model knows it.
 	Config *Config
+	// Transport names the ResponseHeaderTimeout of the http.Transport the client sends through
+	// ("http.Transport.ResponseHeaderTimeout"), when it has one: a stalled server cannot hold a
+	// request that carries its caller's context before the answer, though the client has no
+	// Timeout; a request written without a context (or a large body) still can hang.
+	Transport string
 }

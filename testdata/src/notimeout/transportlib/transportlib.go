@@ -1,7 +1,8 @@
 // Package transportlib is an object-store SDK's client. Its default transport bounds the wait
 // for a stalled server's response headers (ResponseHeaderTimeout) and leaves the body's reading
-// to the caller, as streaming downloads need: a client sending through it is bounded, though
-// it has no overall Timeout. The transport is a package variable of func type, as SDKs let
+// to the caller, as streaming downloads need: the client is not reported as a default without a
+// Timeout when its requests carry their caller's context. A request made without any context
+// still is. The transport is a package variable of func type, as SDKs let
 // users replace it; its default is what most of them run. A client whose transport bounds only
 // the dial and the handshake is not: a server that accepts and never answers hangs it.
 package transportlib
@@ -84,6 +85,22 @@ func (c *Client) Get(ctx context.Context, bucket, key string) (io.ReadCloser, er
 	return resp.Body, nil
 }
 
+// Stat asks for an object's size, but builds its request without the caller's context: the
+// header timeout does not start until the request is written, and nothing else bounds it, so
+// it is reported at the call.
+func (c *Client) Stat(ctx context.Context, bucket, key string) (int64, error) {
+	req, err := http.NewRequest(http.MethodHead, fmt.Sprintf("%s/%s/%s", c.endpoint, bucket, key), nil)
+	if err != nil {
+		return 0, err
+	}
+	resp, err := c.hc.Do(req) // related "transportlib.go:61: this http.Client has no Timeout" "transportlib.go:92: http.NewRequest gives the request no context" // want `Client\.Do's request has no context, so a stalled server hangs this call; make it with http\.NewRequestWithContext and ctx`
+	if err != nil {
+		return 0, fmt.Errorf("stat %s/%s: %w", bucket, key, err)
+	}
+	resp.Body.Close()
+	return resp.ContentLength, nil
+}
+
 // Admin is a second client whose transport bounds only the dial and the TLS handshake.
 type Admin struct {
 	endpoint string
@@ -97,7 +114,7 @@ func NewAdmin(endpoint string) *Admin {
 		TLSHandshakeTimeout: 5 * time.Second,
 		IdleConnTimeout:     time.Minute,
 	}
-	return &Admin{endpoint: endpoint, hc: &http.Client{Transport: tr}} // related "transportlib.go:109: Admin.Health sends a request with its caller's context through it" // want `this http\.Client has no Timeout by default, so Admin\.Health can hang unless callers set deadlines; set a default Timeout`
+	return &Admin{endpoint: endpoint, hc: &http.Client{Transport: tr}} // related "transportlib.go:126: Admin.Health sends a request with its caller's context through it" // want `this http\.Client has no Timeout by default, so Admin\.Health can hang unless callers set deadlines; set a default Timeout`
 }
 
 // Health asks the server whether it is up.
