@@ -149,6 +149,11 @@ func (c *checker) checkWait(s *retryscope.Scope) {
 // checkSleeps reports the waits of a hand-written scope that are not randomised: one finding
 // per scope, at the first such wait (with its fix), the others among its related positions.
 func (c *checker) checkSleeps(s *retryscope.Scope) {
+	for _, sl := range s.Wait.Sleeps {
+		if sl.Kind == retryscope.WaitJittered && !sl.AfterSuccess && s.EveryRound(sl) {
+			return // a jittered wait on every way round spreads the attempts, whatever else waits
+		}
+	}
 	var d *analysis.Diagnostic
 	sleeps := slices.Clone(s.Wait.Sleeps)
 	slices.SortStableFunc(sleeps, func(a, b retryscope.Sleep) int { return cmp.Compare(a.Call.Pos(), b.Call.Pos()) })

@@ -207,6 +207,13 @@ func (st *state) lifecycle(fn *ssa.Function, l *loops.Loop, d decision, node ast
 		b := sl.Call.Block()
 		return b == nil || b.Parent() != fn || !fail.Dominates(b)
 	})
+	// A jittered wait made on every way round (a heartbeat's random interval at the top of the
+	// loop) lies between a failure and the next attempt too.
+	for _, sl := range st.waitsOf(fn, s.Calls, l.Contains, l, d.call).Sleeps {
+		if sl.Kind == WaitJittered && s.EveryRound(sl) && !slices.ContainsFunc(s.Wait.Sleeps, func(o Sleep) bool { return o.Call == sl.Call }) {
+			s.Wait.Sleeps = append(s.Wait.Sleeps, sl)
+		}
+	}
 	s.Wait.Kind = combineWaits(s.Wait.Sleeps, 0)
 	s.Deadline = observesDeadline(s.Calls)
 	st.res.Lifecycles = append(st.res.Lifecycles, s)

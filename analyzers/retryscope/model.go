@@ -133,9 +133,36 @@ type Sleep struct {
 	// AfterSuccess marks a wait reached only after the decisive call succeeded: the loop
 	// polls for a state ("still in progress"), it does not wait out a failure.
 	AfterSuccess bool
+	// At is, for a wait on a timer's channel, where the scope receives from it (a select or a
+	// receive in the scope's code), when that is not Call itself.
+	At ssa.Instruction
 	// Unset names the function-valued field that computes the duration when the wait is made
 	// only if that field is not nil, and only callers' options fill it (see Wait.Unset).
 	Unset string
+}
+
+// EveryRound reports whether the scope waits sl on every way round: where it waits dominates
+// every block that goes back to the loop's header.
+func (s *Scope) EveryRound(sl Sleep) bool {
+	if s.Loop == nil || s.Fn == nil {
+		return false
+	}
+	var at *ssa.BasicBlock
+	switch {
+	case sl.At != nil && sl.At.Parent() == s.Fn:
+		at = sl.At.Block()
+	case sl.Call != nil && sl.Call.Parent() == s.Fn:
+		at = sl.Call.Block()
+	}
+	if at == nil || len(s.Loop.Latches) == 0 {
+		return false
+	}
+	for _, latch := range s.Loop.Latches {
+		if !at.Dominates(latch) {
+			return false
+		}
+	}
+	return true
 }
 
 // DeadlineKind says whether a scope observes an overall time bound.

@@ -109,7 +109,7 @@ func channelWaits(fn *ssa.Function, in func(*ssa.BasicBlock) bool, l *loops.Loop
 		default:
 			seen[maker] = true
 			d := maker.Call.Args[0]
-			extra = append(extra, Sleep{Call: maker, Duration: d, Kind: delayKind(d, l)})
+			extra = append(extra, Sleep{Call: maker, Duration: d, Kind: delayKind(d, l), At: instr})
 		}
 	}
 	for _, b := range fn.Blocks {
@@ -204,6 +204,16 @@ func timeChanMaker(ch ssa.Value) *ssa.Call {
 			id := flow.ID(flow.Callee(call.Common()))
 			if id.Pkg == "time" && id.Recv == "" && oneOf(id.Name, "NewTimer", "NewTicker", "After", "Tick") && len(call.Call.Args) == 1 {
 				maker = call
+			} else if callee := call.Call.StaticCallee(); callee != nil && callee.Pkg == call.Parent().Pkg && len(callee.Blocks) > 0 && callee != call.Parent() {
+				// A helper of the package that returns one (randomTimeout(d) returning
+				// time.After(d + jitter)): the timer it makes.
+				for ret := range flow.Returns(callee) {
+					if len(ret.Results) == 1 && maker == nil {
+						if m := timeChanMaker(ret.Results[0]); m != nil && m.Parent() == callee {
+							maker = m
+						}
+					}
+				}
 			}
 			return false
 		}
