@@ -80,7 +80,7 @@ func (w *walker) obj1(v ssa.Value, f *frame, t *objType) verdict {
 		r.obj, r.at = t, v.Pos()
 		return r
 	case *ssa.Field:
-		if f == nil && given(v.X) {
+		if f == nil && flow.Given(v.X) {
 			return caller(v.Pos()) // a field of the options a caller gives
 		}
 	case *ssa.FreeVar:
@@ -363,11 +363,7 @@ func (w *walker) zeroField(fa *ssa.FieldAddr, t *objType) verdict {
 func (st *state) prodStores(fv *types.Var) []ssa.Value {
 	var out []ssa.Value
 	for _, v := range st.stores.Fields[fv] {
-		pos := v.Pos()
-		if instr, ok := v.(ssa.Instruction); ok && instr.Parent() != nil {
-			pos = instr.Parent().Pos()
-		}
-		if !testcode.At(st.pass, pos) {
+		if !testcode.Made(st.pass, v) {
 			out = append(out, v)
 		}
 	}
@@ -388,28 +384,7 @@ func givenThrough(x ssa.Value, f *frame) bool {
 		}
 		x = a
 	}
-	return given(flow.Unwrap(x))
-}
-
-// given reports whether x, a struct or a pointer to one, is a parameter, or a local copy of
-// one (options passed by value), so that its fields are what a caller gives.
-func given(x ssa.Value) bool {
-	switch x := x.(type) {
-	case *ssa.Parameter:
-		return true
-	case *ssa.Alloc:
-		copied := false
-		for _, r := range *x.Referrers() {
-			if st, ok := r.(*ssa.Store); ok && st.Addr == x {
-				if _, ok := st.Val.(*ssa.Parameter); !ok {
-					return false
-				}
-				copied = true
-			}
-		}
-		return copied
-	}
-	return false
+	return flow.Given(flow.Unwrap(x))
 }
 
 // named returns where fn's source first names obj (http.DefaultClient in c = http.DefaultClient),

@@ -5,7 +5,6 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
-	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -157,7 +156,7 @@ func (st *state) loaded(call *ssa.Call, spec *knowledge.SDKConfig) (cfgKind, *Co
 	if len(args) < 2 {
 		return cfgUnknown, nil
 	}
-	elems, ok := sliceElems(args[len(args)-1], 0, make(map[ssa.Value]bool))
+	elems, ok := flow.SliceElems(args[len(args)-1])
 	if !ok {
 		return cfgUnknown, nil
 	}
@@ -172,66 +171,6 @@ func (st *state) loaded(call *ssa.Call, spec *knowledge.SDKConfig) (cfgKind, *Co
 		}
 	}
 	return cfgDefault, &Config{Type: spec.Display, Pos: call.Pos(), Option: optionName(spec)}
-}
-
-// sliceElems returns the elements of a variadic slice built in the function: the compiler's
-// array for f(a, b), appends, make and nil; ok is false when some come from elsewhere.
-func sliceElems(v ssa.Value, depth int, seen map[ssa.Value]bool) (elems []ssa.Value, ok bool) {
-	if seen[v] {
-		return nil, true
-	}
-	seen[v] = true
-	if depth > 12 {
-		return nil, false
-	}
-	if sl, ok := v.(*ssa.Slice); ok {
-		if a, ok := sl.X.(*ssa.Alloc); ok && a.Comment == "makeslice" {
-			return nil, true // make([]T, 0, n) with a constant n
-		}
-	}
-	if es, ok := flow.Elems(v); ok {
-		if slices.Contains(es, nil) {
-			return nil, false
-		}
-		return es, true
-	}
-	switch v := v.(type) {
-	case *ssa.MakeSlice:
-		return nil, true
-	case *ssa.Phi:
-		for _, e := range v.Edges {
-			es, ok := sliceElems(e, depth+1, seen)
-			if !ok {
-				return nil, false
-			}
-			elems = append(elems, es...)
-		}
-		return elems, true
-	case *ssa.Call:
-		if b, isBuiltin := v.Call.Value.(*ssa.Builtin); isBuiltin && b.Name() == "append" && len(v.Call.Args) == 2 {
-			for _, a := range v.Call.Args {
-				es, ok := sliceElems(a, depth+1, seen)
-				if !ok {
-					return nil, false
-				}
-				elems = append(elems, es...)
-			}
-			return elems, true
-		}
-	case *ssa.UnOp:
-		// A slice variable whose address is taken (captured by a closure): what is stored.
-		if alloc, isAlloc := v.X.(*ssa.Alloc); isAlloc && v.Op == token.MUL {
-			for _, s := range flow.Stored(alloc) {
-				es, ok := sliceElems(s, depth+1, seen)
-				if !ok {
-					return nil, false
-				}
-				elems = append(elems, es...)
-			}
-			return elems, true
-		}
-	}
-	return nil, false
 }
 
 // setsField reports whether the program sets the HTTP client field of the configuration at

@@ -488,14 +488,14 @@ func (st *state) callersOnly(field *types.Var) bool {
 	}
 	for _, v := range st.stores.Fields[field] {
 		v = flow.Unwrap(v)
-		if flow.IsNil(v) || st.inTestFile(v) {
+		if flow.IsNil(v) || testcode.Made(st.pass, v) {
 			continue // nil, or a test's stand-in
 		}
 		if _, ok := v.(*ssa.Parameter); ok {
 			continue
 		}
 		load, ok := v.(*ssa.UnOp)
-		if !ok || load.Op != token.MUL || !rootedInParam(v) {
+		if !ok || load.Op != token.MUL || !flow.Given(flow.PlaceOf(v).Root) {
 			return false
 		}
 		if fa, ok := load.X.(*ssa.FieldAddr); !ok || storedAt(load.Parent(), flow.PlaceOf(fa)) {
@@ -523,27 +523,8 @@ func storedAt(fn *ssa.Function, at flow.Place) bool {
 // storesOwn reports whether the package's production code stores into field.
 func (st *state) storesOwn(field *types.Var) bool {
 	for _, v := range st.stores.Fields[field] {
-		if !st.inTestFile(v) {
+		if !testcode.Made(st.pass, v) {
 			return true
-		}
-	}
-	return false
-}
-
-// rootedInParam reports whether v is read from a parameter's fields (cfg.X, opts.Retry.Backoff).
-func rootedInParam(v ssa.Value) bool {
-	switch root := flow.PlaceOf(v).Root.(type) {
-	case *ssa.Parameter:
-		return true
-	case *ssa.Alloc:
-		// A parameter the function copies into a local (it changes or takes the address of
-		// the copy): what the caller gave.
-		for _, r := range *root.Referrers() {
-			if st, ok := r.(*ssa.Store); ok && st.Addr == root {
-				if _, isParam := st.Val.(*ssa.Parameter); isParam {
-					return true
-				}
-			}
 		}
 	}
 	return false
@@ -587,7 +568,7 @@ func (st *state) calleeWaits(call ssa.CallInstruction) *WaitsFact {
 func (st *state) storedWaits(callee ssa.Value) *WaitsFact {
 	var w *WaitsFact
 	for _, v := range st.stores.Loaded(callee) {
-		if st.inTestFile(v) {
+		if testcode.Made(st.pass, v) {
 			continue // a test's stand-in, or its restoring the original
 		}
 		f, ok := v.(*ssa.Function)
@@ -599,23 +580,6 @@ func (st *state) storedWaits(callee ssa.Value) *WaitsFact {
 		}
 	}
 	return w
-}
-
-// inTestFile reports whether v is made in test code (see testcode.At): a function declared
-// there, or a value computed by a function written there.
-func (st *state) inTestFile(v ssa.Value) bool {
-	pos := v.Pos()
-	switch x := v.(type) {
-	case ssa.Instruction:
-		if x.Parent() != nil {
-			pos = x.Parent().Pos()
-		}
-	case *ssa.FreeVar:
-		pos = x.Parent().Pos()
-	case *ssa.Parameter:
-		pos = x.Parent().Pos()
-	}
-	return testcode.At(st.pass, pos)
 }
 
 // funcWaits says how fn, a function of this package, waits: it sleeps, waits on a timer

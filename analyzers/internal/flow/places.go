@@ -91,3 +91,25 @@ func FieldVar(fa *ssa.FieldAddr) *types.Var {
 	}
 	return st.Field(fa.Field).Origin()
 }
+
+// Given reports whether x, a struct or a pointer to one, is a parameter, or a local copy of
+// one (options passed by value, a parameter the function changes or takes the address of), so
+// that its fields are what a caller gives.
+func Given(x ssa.Value) bool {
+	switch x := x.(type) {
+	case *ssa.Parameter:
+		return true
+	case *ssa.Alloc:
+		copied := false
+		for _, r := range *x.Referrers() {
+			if st, ok := r.(*ssa.Store); ok && st.Addr == x {
+				if _, ok := st.Val.(*ssa.Parameter); !ok {
+					return false
+				}
+				copied = true
+			}
+		}
+		return copied
+	}
+	return false
+}

@@ -157,3 +157,68 @@ func Elems(v ssa.Value) (elems []ssa.Value, ok bool) {
 	}
 	return elems, true
 }
+
+// SliceElems returns the elements of a slice built in its function, as Elems does for the
+// compiler's array of f(a, b), also through appends, make([]T, 0, n), nil, phis and a slice
+// variable whose address is taken; ok is false when some come from elsewhere.
+func SliceElems(v ssa.Value) (elems []ssa.Value, ok bool) {
+	return sliceElems(v, 0, make(map[ssa.Value]bool))
+}
+
+func sliceElems(v ssa.Value, depth int, seen map[ssa.Value]bool) (elems []ssa.Value, ok bool) {
+	if seen[v] {
+		return nil, true
+	}
+	seen[v] = true
+	if depth > 12 {
+		return nil, false
+	}
+	if sl, ok := v.(*ssa.Slice); ok {
+		if a, ok := sl.X.(*ssa.Alloc); ok && a.Comment == "makeslice" {
+			return nil, true // make([]T, 0, n) with a constant n
+		}
+	}
+	if es, ok := Elems(v); ok {
+		if slices.Contains(es, nil) {
+			return nil, false
+		}
+		return es, true
+	}
+	switch v := v.(type) {
+	case *ssa.MakeSlice:
+		return nil, true
+	case *ssa.Phi:
+		for _, e := range v.Edges {
+			es, ok := sliceElems(e, depth+1, seen)
+			if !ok {
+				return nil, false
+			}
+			elems = append(elems, es...)
+		}
+		return elems, true
+	case *ssa.Call:
+		if b, isBuiltin := v.Call.Value.(*ssa.Builtin); isBuiltin && b.Name() == "append" && len(v.Call.Args) == 2 {
+			for _, a := range v.Call.Args {
+				es, ok := sliceElems(a, depth+1, seen)
+				if !ok {
+					return nil, false
+				}
+				elems = append(elems, es...)
+			}
+			return elems, true
+		}
+	case *ssa.UnOp:
+		// A slice variable whose address is taken (captured by a closure): what is stored.
+		if alloc, isAlloc := v.X.(*ssa.Alloc); isAlloc && v.Op == token.MUL {
+			for _, s := range Stored(alloc) {
+				es, ok := sliceElems(s, depth+1, seen)
+				if !ok {
+					return nil, false
+				}
+				elems = append(elems, es...)
+			}
+			return elems, true
+		}
+	}
+	return nil, false
+}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/syntax"
 )
@@ -156,4 +157,21 @@ func reporter(t types.Type) bool {
 	}
 	has := func(name string) bool { return ms.Lookup(nil, name) != nil }
 	return (has("Fatal") || has("Fatalf")) && has("Errorf") && (has("Helper") || has("FailNow"))
+}
+
+// Made reports whether the value v is made in test code (see At): a function declared there,
+// or a value computed by a function written there (a test's stand-in stored into a field).
+func Made(pass *analysis.Pass, v ssa.Value) bool {
+	pos := v.Pos()
+	switch x := v.(type) {
+	case ssa.Instruction:
+		if x.Parent() != nil {
+			pos = x.Parent().Pos()
+		}
+	case *ssa.FreeVar:
+		pos = x.Parent().Pos()
+	case *ssa.Parameter:
+		pos = x.Parent().Pos()
+	}
+	return At(pass, pos)
 }
