@@ -38,10 +38,11 @@ func decisions(fn *ssa.Function, in func(*ssa.BasicBlock) bool) []decision {
 		if call != nil && flow.ID(flow.Callee(call.Common())).Pkg == "context" {
 			continue // ctx.Err() != nil asks whether to stop, it is not the work's outcome
 		}
-		if call != nil && errorsPredicate(unNot(ifInstr.Cond)) && (afterFailure(b, call, fn, in) || !waitsAfter(fn, b.Succs[1-success], in)) {
+		if call != nil && errorsPredicate(unNot(ifInstr.Cond)) && (afterFailure(b, call, fn, in) || !waitsAfter(fn, b.Succs[1-success], in) && !waitsBefore(fn, call, in)) {
 			// errors.Is on an error already known to be one: its "no" is another failure. And
-			// going round on one kind of failure is a retry when it waits first; without a wait
-			// it is a protocol's next step (rebootstrap, rejoin, ask another broker).
+			// going round on one kind of failure is a retry when it waits first (after the
+			// failure, or at the top of every round before the attempt); without a wait it is
+			// a protocol's next step (rebootstrap, rejoin, ask another broker).
 			continue
 		}
 		if call != nil {
@@ -164,6 +165,24 @@ func waitsAfter(fn *ssa.Function, from *ssa.BasicBlock, in func(*ssa.BasicBlock)
 		return true
 	}
 	extra, unknown := channelWaits(fn, after, nil)
+	return len(extra) > 0 || unknown > 0
+}
+
+// waitsBefore reports whether a block that every way to call passes (among those for which in
+// holds: in a loop, from its header down to the attempt) sleeps or waits on a timer: the wait of
+// a loop that waits at the top of each round, before its attempt.
+func waitsBefore(fn *ssa.Function, call ssa.CallInstruction, in func(*ssa.BasicBlock) bool) bool {
+	at := call.Block()
+	var blocks []*ssa.BasicBlock
+	for _, b := range fn.Blocks {
+		if in(b) && b.Dominates(at) {
+			blocks = append(blocks, b)
+		}
+	}
+	if len(sleeps(slices.Collect(flow.BlockCalls(blocks)), nil)) > 0 {
+		return true
+	}
+	extra, unknown := channelWaits(fn, func(b *ssa.BasicBlock) bool { return in(b) && b.Dominates(at) }, nil)
 	return len(extra) > 0 || unknown > 0
 }
 
