@@ -91,9 +91,12 @@
 // new, a copy of http.DefaultClient, a zero field, a constructor's result), through which it
 // sends requests with its caller's context, gets one finding at the client, "by default"
 // (users may replace it through an option or a field, but the default is what most of them
-// run): a library's callers are unknown, so their contexts guarantee nothing. Its callers are
-// then not reported for the context.Background() they pass, unless they drop a context they
-// were given; a request made without any context is still reported where it is made.
+// run): a library's callers are unknown, so their contexts guarantee nothing. So is
+// http.DefaultClient named as the fallback when the caller gives no client (through an option,
+// a field or the context). Its callers are then not reported for the context.Background() they
+// pass, unless they built it with a client of their own or drop a context they were given; a
+// request made without any context is still reported where it is made, and so is one sent with
+// a detached context a struct field keeps (ctx: context.WithoutCancel(ctx)).
 //
 // Calls of a cloud SDK's client (AWS, Cloud Storage, minio, Azure) made with
 // context.Background() or TODO from functions that have no context of their own are reported

@@ -32,9 +32,15 @@ func (c *checker) reportClient(g *group) {
 		others = fmt.Sprintf(" (and %d other calls)", n)
 	}
 	client, name := c.client(o), c.name(first.Func)
+	set, setDefault, byDefault := "set "+o.Field, "set a default "+o.Field, " by default"
+	if o.Kind == remote.Default {
+		// http.DefaultClient is shared by the whole program: the fix is another default.
+		set, byDefault = "use a client with a "+o.Field, " as the default"
+		setDefault = set
+	}
 	msg := report.Fit(
-		fmt.Sprintf("%s has no %s, so a stalled server hangs %s, whose request has no deadline%s; set %s", client, o.Field, name, others, o.Field),
-		fmt.Sprintf("%s has no %s, so a stalled server hangs %s%s; set %s", client, o.Field, name, others, o.Field),
+		fmt.Sprintf("%s has no %s, so a stalled server hangs %s, whose request has no deadline%s; %s", client, o.Field, name, others, set),
+		fmt.Sprintf("%s has no %s, so a stalled server hangs %s%s; %s", client, o.Field, name, others, set),
 		fmt.Sprintf("%s has no %s, so a stalled server hangs %s%s", client, o.Field, name, others))
 	if g.byDefault {
 		// A library's default: its callers' contexts are all that bound the calls.
@@ -42,9 +48,9 @@ func (c *checker) reportClient(g *group) {
 		plain.Fallback = false
 		client, sender := c.client(&plain), c.sender(first)
 		msg = report.Fit(
-			fmt.Sprintf("%s has no %s by default, so %s%s can hang unless callers set deadlines; set a default %s", client, o.Field, sender, others, o.Field),
-			fmt.Sprintf("%s has no %s by default, so %s%s can hang; set a default %s", client, o.Field, sender, others, o.Field),
-			fmt.Sprintf("%s has no %s by default, so %s%s can hang unless callers set deadlines", client, o.Field, sender, others))
+			fmt.Sprintf("%s has no %s%s, so %s%s can hang unless callers set deadlines; %s", client, o.Field, byDefault, sender, others, setDefault),
+			fmt.Sprintf("%s has no %s%s, so %s%s can hang; %s", client, o.Field, byDefault, sender, others, setDefault),
+			fmt.Sprintf("%s has no %s%s, so %s%s can hang unless callers set deadlines", client, o.Field, byDefault, sender, others))
 	}
 	var rel related
 	for _, call := range g.calls {

@@ -88,6 +88,10 @@ func (w *walker) obj1(v ssa.Value, f *frame, t *objType) verdict {
 			return w.freeVar(v, func(b ssa.Value) verdict { return w.obj1(b, nil, t) })
 		}
 		return unknown
+	case *ssa.Extract, *ssa.TypeAssert:
+		if ta := flow.FromContextValue(v); ta != nil {
+			return caller(ta.Pos()) // a client the caller put in the context
+		}
 	case *ssa.Phi:
 		r := none
 		for _, e := range v.Edges {
@@ -441,56 +445,64 @@ func isDefaultClient(g *ssa.Global) bool {
 	return obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == httpPkg && obj.Name() == "DefaultClient"
 }
 
-// builtWithTimedClient reports whether recv, the receiver of a call of another package's
-// method that sends through a client of its own, was made by a call that was handed an
-// http.Client with a Timeout, directly or through an option (NewAPI(url,
-// WithHTTPClient(&http.Client{Timeout: 30 * time.Second}))): the caller chose the client its
-// requests go through.
-func (w *walker) builtWithTimedClient(recv ssa.Value) bool {
-	return w.timedBuild(recv, 0)
+// builtWith says whether recv, the receiver of a call of another package's method that sends
+// through a client of its own, was built with an http.Client its maker handed in, directly or
+// through an option (NewAPI(url, WithHTTPClient(&http.Client{Timeout: 30 * time.Second}))):
+// vBounded when that client has a timeout, vUnbounded when it has none or its timeout is not
+// known (the caller chose it, not the package's default), vNone when no client was handed in.
+// A parameter is followed to the calls of its function in the package, which must all agree.
+func (w *walker) builtWith(recv ssa.Value) vkind {
+	return w.builtWithAt(recv, 0)
 }
 
-// timedBuild is builtWithTimedClient following a parameter to the calls of its function in
-// the package (every one must hand in such a value), depth functions up.
-func (w *walker) timedBuild(recv ssa.Value, depth int) bool {
+func (w *walker) builtWithAt(recv ssa.Value, depth int) vkind {
 	if recv == nil {
-		return false
+		return vNone
 	}
 	if p, ok := flow.Unwrap(recv).(*ssa.Parameter); ok {
 		fn := p.Parent()
 		idx := slices.Index(fn.Params, p)
 		callers := w.st.callGraph()[fn]
 		if idx < 0 || len(callers) == 0 || depth >= 2 {
-			return false
+			return vNone
 		}
+		k := vNone
 		for _, caller := range callers {
 			for call := range flow.Calls(caller) {
 				c := call.Common()
 				if c.IsInvoke() || c.StaticCallee() != fn {
 					continue
 				}
-				if idx >= len(c.Args) || !w.st.walker(caller).timedBuild(c.Args[idx], depth+1) {
-					return false
+				if idx >= len(c.Args) {
+					return vNone
 				}
+				ck := w.st.walker(caller).builtWithAt(c.Args[idx], depth+1)
+				if ck == vNone || k != vNone && ck != k {
+					return vNone
+				}
+				k = ck
 			}
 		}
-		return true
+		return k
 	}
-	timed := false
+	k := vNone
 	flow.Backward(recv, 32, func(x ssa.Value) bool {
 		ctor, ok := x.(*ssa.Call)
-		if !ok || timed {
-			return !timed
+		if !ok || k != vNone {
+			return k == vNone
 		}
 		for _, arg := range ctor.Call.Args {
 			flow.Backward(arg, 32, func(y ssa.Value) bool {
-				if !timed && typeis.Named(y.Type(), "net/http", "Client") {
-					timed = w.obj(y, nil, httpClient).k == vBounded
+				if k == vNone && typeis.Named(y.Type(), "net/http", "Client") {
+					k = vUnbounded // a client handed in: the caller's choice
+					if w.obj(y, nil, httpClient).k == vBounded {
+						k = vBounded
+					}
 				}
-				return !timed
+				return k == vNone
 			})
 		}
 		return false // the constructor's own inputs are what was handed to it
 	})
-	return timed
+	return k
 }

@@ -1,6 +1,8 @@
 package remote
 
 import (
+	"go/token"
+
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
@@ -15,7 +17,24 @@ func (w *walker) ctx(v ssa.Value, f *frame) verdict {
 	if !ok {
 		return r
 	}
+	if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL {
+		if fa, ok := ld.X.(*ssa.FieldAddr); ok {
+			return w.ctxField(fa)
+		}
+	}
 	return w.follow(v, f, false, w.ctxCall, w.ctx)
+}
+
+// ctxField evaluates a context kept in a struct field by what the package's production code
+// stores there (context.WithoutCancel(ctx) in a constructor detaches every later request from
+// its caller's deadline); unknown when another package may store one too (an exported field)
+// or nothing here does.
+func (w *walker) ctxField(fa *ssa.FieldAddr) verdict {
+	fv := flow.FieldVar(fa)
+	if fv == nil || fv.Pkg() != w.st.pass.Pkg || fv.Exported() || fv.Embedded() {
+		return unknown
+	}
+	return known(joinEach(w.st.prodStores(fv), func(s ssa.Value) verdict { return w.ctx(s, nil) }))
 }
 
 func (w *walker) ctxCall(c *ssa.CallCommon, idx int, f *frame) verdict {

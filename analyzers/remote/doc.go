@@ -39,8 +39,10 @@
 //     signal.NotifyContext, gRPC metadata, errgroup); context.WithoutCancel drops its
 //     parent's deadline, so it has none whatever the parent's; r.Context() is the context of the
 //     request r. A context that comes from a parameter is the caller's: the status is
-//     unknown, and the parameter is recorded. Contexts read from struct fields, package
-//     variables or captured by closures are unknown too (treated as handled);
+//     unknown, and the parameter is recorded. A context read from an unexported struct field
+//     is what the package's production code stores there (ctx: context.WithoutCancel(ctx) in
+//     a constructor has no deadline); from package variables or captured by closures it is
+//     unknown too (treated as handled);
 //   - a request: http.NewRequest gives it no context; NewRequestWithContext, WithContext and
 //     Clone give it theirs; likewise go-retryablehttp's NewRequest, NewRequestWithContext,
 //     FromRequest and WithContext;
@@ -57,8 +59,9 @@
 //     http.Client its StandardClient returns) is bounded by its HTTPClient's Timeout, which
 //     retryablehttp.NewClient leaves unset. A client that is the caller's when given and a
 //     default without a timeout otherwise (if opts.Client == nil { c = http.DefaultClient },
-//     a literal an option may replace) is that default, marked Fallback: the default path
-//     is real. A client from a parameter is the caller's
+//     a literal an option may replace, a client the caller may put in the context and the
+//     package takes out with ctx.Value(key).(*http.Client)) is that default, marked
+//     Fallback: the default path is real. A client from a parameter is the caller's
 //     (unless the function sets a timeout on it), like a context: see ParamFact. A client
 //     from another package's variable or function, or passed to a function that could set
 //     its Timeout, is unknown; a function that only uses it (of this package, by its body; of

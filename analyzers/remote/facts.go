@@ -346,8 +346,13 @@ func (st *state) via(call ssa.CallInstruction) *Call {
 			v = w.req(common.Args[p.Index], nil)
 		default:
 			v = w.ctx(common.Args[p.Index], nil)
-			if v.k == vUnbounded && p.Kind == HTTP && fn != nil && w.builtWithTimedClient(flow.NewSite(common, fn).Recv) {
-				v = bounded("the client it was built with")
+			if v.k == vUnbounded && p.Kind == HTTP && fn != nil {
+				switch w.builtWith(flow.NewSite(common, fn).Recv) {
+				case vBounded:
+					v = bounded("the client it was built with")
+				case vUnbounded:
+					p.Owned = "" // the caller's client, not the package's default
+				}
 			}
 		}
 		c := &Call{Instr: call, Func: fn, Kind: p.Kind, Name: p.Name, Via: &p, Timeout: v.timeout()}

@@ -139,6 +139,10 @@ func (t Timeout) Owned(pkg *types.Package) bool {
 	switch t.Client.Kind {
 	case Local, ZeroVar, ZeroField, Constructor:
 		return t.Client.Pos.IsValid()
+	case Default:
+		// http.DefaultClient named as the fallback when the caller gives no client: the
+		// package chose it, and its users run it unless they know to replace it.
+		return t.Client.Fallback && t.Client.Pos.IsValid()
 	}
 	return false
 }

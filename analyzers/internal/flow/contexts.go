@@ -26,3 +26,21 @@ func ContextParam(fn *ssa.Function) *ssa.Parameter {
 	}
 	return nil
 }
+
+// FromContextValue returns the type assertion v is (either form) when it asserts the result
+// of a context.Context's Value method: a value taken out of a context, which whoever made the
+// context put there (the caller's, not the function's). Nil otherwise.
+func FromContextValue(v ssa.Value) *ssa.TypeAssert {
+	if e, ok := v.(*ssa.Extract); ok && e.Index == 0 {
+		v = e.Tuple
+	}
+	ta, ok := v.(*ssa.TypeAssert)
+	if !ok {
+		return nil
+	}
+	call, ok := Unwrap(ta.X).(*ssa.Call)
+	if !ok || call.Call.Method == nil || call.Call.Method.Name() != "Value" || !typeis.Context(call.Call.Value.Type()) {
+		return nil
+	}
+	return ta
+}

@@ -40,27 +40,29 @@ func pushFile(api *writeapi.API, name string, body []byte) bool {
 	return true
 }
 
-// ---- Reported: the default client, or one without a Timeout ----
+// ---- Not reported: the library's default client, reported once where writeapi makes it ----
 
 func pushDefault(addr string, body []byte) error {
 	api, err := writeapi.New(addr)
 	if err != nil {
 		return err
 	}
-	return api.Write(context.Background(), body) // related "writeapi.go:59: API.Write passes its context to Client.Do" "usewriteapi.go:50: context.Background() has no deadline" // want `API\.Write passes a context without a deadline to Client\.Do, so a stalled server hangs this call; use context\.WithTimeout`
+	return api.Write(context.Background(), body)
 }
+
+// ---- Reported: a client without a Timeout that this package hands in ----
 
 func pushUntimed(addr string, body []byte) error {
 	api, err := writeapi.New(addr, writeapi.WithHTTPClient(&http.Client{Transport: http.DefaultTransport}))
 	if err != nil {
 		return err
 	}
-	return api.Write(context.Background(), body) // related "writeapi.go:59: API.Write passes its context to Client.Do" "usewriteapi.go:58: context.Background() has no deadline" // want `API\.Write passes a context without a deadline to Client\.Do, so a stalled server hangs this call; use context\.WithTimeout`
+	return api.Write(context.Background(), body) // related "writeapi.go:59: API.Write passes its context to Client.Do" "usewriteapi.go:60: context.Background() has no deadline" // want `API\.Write passes a context without a deadline to Client\.Do, so a stalled server hangs this call; use context\.WithTimeout`
 }
 
 // pushWith is handed an API by a caller that built it with an untimed client: reported.
 func pushWith(api *writeapi.API, body []byte) error {
-	return api.Write(context.Background(), body) // related "writeapi.go:59: API.Write passes its context to Client.Do" "usewriteapi.go:63: context.Background() has no deadline" // want `API\.Write passes a context without a deadline to Client\.Do, so a stalled server hangs this call; use context\.WithTimeout`
+	return api.Write(context.Background(), body) // related "writeapi.go:59: API.Write passes its context to Client.Do" "usewriteapi.go:65: context.Background() has no deadline" // want `API\.Write passes a context without a deadline to Client\.Do, so a stalled server hangs this call; use context\.WithTimeout`
 }
 
 func pushBoth(addr string, body []byte) error {

@@ -46,7 +46,7 @@ func New(base string, opts ...Option) (*API, error) {
 	if err != nil {
 		return nil, fmt.Errorf("base URL: %w", err)
 	}
-	o := apiOpts{client: http.DefaultClient, path: "/api/v1/write"}
+	o := apiOpts{client: http.DefaultClient, path: "/api/v1/write"} // related "writeapi.go:65: API.Write sends a request with its caller's context through it" "writeapi.go:22: a client given here replaces the default" // want `http\.DefaultClient has no Timeout as the default, so API\.Write can hang; use a client with a Timeout`
 	for _, opt := range opts {
 		if err := opt(&o); err != nil {
 			return nil, err
