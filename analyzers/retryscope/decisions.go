@@ -390,7 +390,7 @@ func producer(v ssa.Value, in func(*ssa.BasicBlock) bool) ssa.CallInstruction {
 		case *ssa.UnOp:
 			if x.Op == token.MUL {
 				if a, ok := x.X.(*ssa.Alloc); ok {
-					for _, s := range flow.Stored(a) {
+					for _, s := range flow.StoredBefore(a, x) {
 						visit(s, depth+1)
 					}
 				}

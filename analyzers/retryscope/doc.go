@@ -81,19 +81,24 @@
 // goroutine is handed) retries within its call.
 //
 // A loop leaves on success when it tests a call's error against nil, an *http.Response's
-// StatusCode against a constant, or the verdict of a retry policy (a call with "retry" in its
-// name, such as shouldRetry(err, resp) or a CheckRetry field, judging another call's error or
-// response; or a boolean variable named for it, such as needsRetry := err != nil updated by
-// retry conditions): the side where the policy says no plays the part of success. A test of
-// the error with errors.Is or errors.As (for r := 0; errors.Is(err, ErrNoResponders) && r <
-// n; r++) decides too when its failure side waits before going round, and unless a nil test
-// already found the error (its "no" is then another failure). The success side must be able
-// to leave the loop by an exit that the failure side cannot reach.
+// StatusCode against a constant, or the verdict of a retry policy (a call, whatever its name,
+// judging another call's error or response, such as shouldRetry(err, resp) or a CheckRetry
+// field; or a boolean variable computed from such verdicts or set on the failure side of a
+// test, such as again := err != nil && transient(err)): the side where the policy says no
+// plays the part of success. A test of the error with errors.Is or errors.As (for r := 0;
+// errors.Is(err, ErrNoResponders) && r < n; r++) decides too when the loop waits before going
+// round (on its failure side, or at the top of every round before the attempt), and unless a
+// nil test already found the error (its "no" is then another failure). An error kept in a
+// variable (a named result) is the one the last store before the test put there. The success
+// side must be able to leave the loop by an exit that the failure side cannot reach.
 //
 // A retry protects a remote dependency: Scope.Reach says whether an attempt may leave the
 // process (the remote model's answer for the decisive call and every fallible call it
-// repeats). The waits between attempts are the scope's own (see waitsOf): a callee that does
-// the attempt's work and sleeps for its own reasons waits as part of the attempt.
+// repeats; a goroutine whose answer the attempt waits for is part of it). The waits between
+// attempts are the scope's own (see waitsOf): a callee that does the attempt's work and sleeps
+// for its own reasons waits as part of the attempt, and a timer raced against the attempt's
+// result (select { case r := <-done: ...; case <-timer.C: return errTimeout }, in the loop or
+// in a helper it is handed to) is a timeout, not a wait.
 //
 // Each scope is summarised: the bound on attempts (a constant, a run-time value "variable", or
 // "unbounded"), the wait between attempts ("none"; "fixed"; "backoff", growing but not

@@ -26,6 +26,9 @@ func sleeps(calls []ssa.CallInstruction, l *loops.Loop) []Sleep {
 		if n, ok := flow.IntConst(d); ok && n <= 0 {
 			continue // timer.Reset(0): at once, no wait
 		}
+		if call, ok := c.(*ssa.Call); ok && timesOutWork(call) {
+			continue // a timeout raced against the attempt's result, not a wait between attempts
+		}
 		out = append(out, Sleep{Call: c, Duration: d, Kind: delayKind(d, l)})
 	}
 	return out
@@ -135,6 +138,98 @@ func channelWaits(fn *ssa.Function, in func(*ssa.BasicBlock) bool, l *loops.Loop
 		}
 	}
 	return extra, unknown
+}
+
+// timesOutWork reports whether maker, a time.NewTimer or time.After call, makes a timeout
+// rather than a wait: every receive from its channel (in the function, or in a function of
+// the package the timer is handed to) is a case of a select that also receives a result, a
+// value of another kind than time or an empty struct (select { case r := <-done: return r;
+// case <-timer.C: return errTimeout }). Such a select ends when the work answers; the timer
+// only bounds how long it may take. A channel used in any other way is taken for a wait; a
+// timer stored in a struct (a watchdog that resets it) is judged by the receives found.
+func timesOutWork(maker *ssa.Call) bool {
+	id := flow.ID(flow.Callee(maker.Common()))
+	if id.Pkg != "time" || id.Recv != "" || id.Name != "NewTimer" && id.Name != "After" {
+		return false
+	}
+	races, found := true, false
+	var chans func(v ssa.Value, timer bool, depth int)
+	recv := func(ch ssa.Value, user ssa.Instruction) {
+		found = true
+		sel, ok := user.(*ssa.Select)
+		if !ok || !sel.Blocking {
+			races = false
+			return
+		}
+		for _, st := range sel.States {
+			if st.Dir != types.RecvOnly || st.Chan == ch {
+				continue
+			}
+			if el, ok := st.Chan.Type().Underlying().(*types.Chan); ok && !typeis.TimeChan(st.Chan.Type()) && !emptyStruct(el.Elem()) {
+				return // it races a result
+			}
+		}
+		races = false
+	}
+	chans = func(v ssa.Value, timer bool, depth int) {
+		refs := v.Referrers()
+		if refs == nil || depth > 2 {
+			races = false
+			return
+		}
+		for _, r := range *refs {
+			switch r := r.(type) {
+			case *ssa.FieldAddr:
+				if !timer {
+					races = false
+					continue
+				}
+				if fv := flow.FieldVar(r); fv == nil || fv.Name() != "C" {
+					continue
+				}
+				for _, u := range *r.Referrers() {
+					if load, ok := u.(*ssa.UnOp); ok && load.Op == token.MUL {
+						for _, uu := range *load.Referrers() {
+							recv(load, uu)
+						}
+					}
+				}
+			case ssa.CallInstruction:
+				c := r.Common()
+				callee := c.StaticCallee()
+				if timer && c.Value != v && flow.ID(flow.Callee(c)).Pkg == "time" {
+					continue // its own methods: Stop, Reset
+				}
+				if callee == nil || callee.Pkg != maker.Parent().Pkg || len(callee.Blocks) == 0 {
+					races = false
+					continue
+				}
+				for i, a := range c.Args {
+					if a == v && i < len(callee.Params) {
+						chans(callee.Params[i], timer, depth+1)
+					}
+				}
+			case *ssa.DebugRef:
+			case *ssa.Store:
+				// Kept in a struct for later (a watchdog that resets it while a body is
+				// read): the receives found decide.
+			default:
+				if !timer {
+					recv(v, r)
+					continue
+				}
+				races = false
+			}
+		}
+	}
+	chans(maker, id.Name == "NewTimer", 0)
+	return found && races
+}
+
+// emptyStruct reports whether t is struct{} (the element of a signal channel).
+func emptyStruct(t types.Type) bool {
+	st, ok := t.Underlying().(*types.Struct)
+	return ok && st.NumFields() == 0
 }
 
 // leavesOn reports whether the case i of select sel leaves loop l (case <-deadline.C: return):

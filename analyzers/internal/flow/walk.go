@@ -94,6 +94,26 @@ func Bindings(fv *ssa.FreeVar) []ssa.Value {
 // Stored returns the values stored into alloc directly or into its fields and elements.
 func Stored(alloc ssa.Value) []ssa.Value { return storedIn(alloc, -1) }
 
+// StoredBefore returns the values that may be in the variable alloc when load reads it: the
+// last value stored into it earlier in load's block when there is one (err = f(); if err !=
+// nil reads what f returned, not what other calls stored), else every value stored into it.
+func StoredBefore(alloc ssa.Value, load ssa.Instruction) []ssa.Value {
+	b := load.Block()
+	var last ssa.Value
+	for _, instr := range b.Instrs {
+		if instr == load {
+			break
+		}
+		if st, ok := instr.(*ssa.Store); ok && st.Addr == alloc {
+			last = st.Val
+		}
+	}
+	if last != nil {
+		return []ssa.Value{last}
+	}
+	return Stored(alloc)
+}
+
 // storedIn returns the values stored into alloc directly, and into its field (every field and
 // element when field < 0).
 func storedIn(alloc ssa.Value, field int) []ssa.Value {
