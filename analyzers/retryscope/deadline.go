@@ -48,6 +48,9 @@ func observesDeadlineIn(calls []ssa.CallInstruction, depth int) DeadlineKind {
 		if watchesContext(c) {
 			return DeadlineContext // sleep(ctx, d) that gives up when ctx is done
 		}
+		if carriesCtx(c) {
+			return DeadlineContext // options.WithContext(ctx) handed on, b := backoff.New(ctx, cfg); b.Wait()
+		}
 		if !typeis.ReturnsError(c.Signature()) {
 			continue
 		}
@@ -58,6 +61,36 @@ func observesDeadlineIn(calls []ssa.CallInstruction, depth int) DeadlineKind {
 		}
 	}
 	return kind
+}
+
+// carriesCtx reports whether a receiver or argument of c is a value the function made by a
+// call it handed a context that may bound it: request options built with
+// options.WithContext(ctx) and passed to the call, a backoff made by backoff.New(ctx, cfg)
+// whose Ongoing and Wait drive the loop. The context travels with the value.
+func carriesCtx(c *ssa.CallCommon) bool {
+	args := c.Args
+	if c.IsInvoke() {
+		args = append([]ssa.Value{c.Value}, args...)
+	}
+	for _, a := range args {
+		if typeis.Context(a.Type()) {
+			continue
+		}
+		maker := flow.Unwrap(a)
+		if ex, ok := maker.(*ssa.Extract); ok {
+			maker = ex.Tuple
+		}
+		mc, ok := maker.(*ssa.Call)
+		if !ok {
+			continue
+		}
+		for _, ma := range mc.Call.Args {
+			if typeis.Context(ma.Type()) && bounded(ma) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // watchesContext reports whether c hands a context that may bound it to a function of the

@@ -104,8 +104,9 @@
 // "unbounded"), the wait between attempts ("none"; "fixed"; "backoff", growing but not
 // randomised; "jittered"; "unknown" when it waits through something the model cannot see, such
 // as a ticker or an opaque delay function), whether it observes an overall deadline ("context":
-// it checks a context or passes one on to a fallible call, and that context is not built only
-// from context.Background or WithoutCancel; "elapsed": it checks the time, or its helper has a
+// it checks a context or passes one on to a fallible call, or uses a value made from one
+// (options.WithContext(ctx) handed to the call, a backoff.New(ctx, cfg) driving the loop), and
+// that context is not built only from context.Background or WithoutCancel; "elapsed": it checks the time, or its helper has a
 // maximum duration; "none"), the call that decides whether to go round, and the calls it
 // repeats.
 //
