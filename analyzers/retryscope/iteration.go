@@ -2,6 +2,7 @@ package retryscope
 
 import (
 	"go/token"
+	"go/types"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -18,7 +19,8 @@ import (
 // source (Recv, Read, Next, Pop...), or are what the previous round's outcome led to (a
 // chain: the next task or page from this call's response), or are written by a callback
 // that another call of the loop is handed (a receive that delivers through a callback); or
-// the counter runs up to a length (i < len(items)).
+// the counter runs up to a length (i < len(items)); or the call runs only after an event
+// arrives on a channel (afterEvent).
 func (st *state) iterates(call ssa.CallInstruction, l *loops.Loop) bool {
 	c := call.Common()
 	if st.consumes(flow.Callee(c)) || st.readsConsumedSource(call, l) || st.takesFromConsumed(call, l) {
@@ -87,7 +89,75 @@ func (st *state) iterates(call ssa.CallInstruction, l *loops.Loop) bool {
 			})
 		}
 	}
-	return found || countsToLength(l) || drawsFromCursor(args, call, l) || stopsOnSameInput(call, l)
+	return found || countsToLength(l) || drawsFromCursor(args, call, l) || stopsOnSameInput(call, l) || afterEvent(call, l)
+}
+
+// afterEvent reports whether call runs, each round, only after an event arrives: a blocking
+// receive from a channel that is not a timer's (a notification, a work item) dominates it in
+// the loop, either alone or as the select case that leads to it (for { select { case <-changed:
+// v, err := read(); if err != nil { continue }; ...; case <-ctx.Done(): return } }). Each round
+// answers a new event, as a consumer does; going round waits for the next one, it does not
+// send the same request again.
+func afterEvent(call ssa.CallInstruction, l *loops.Loop) bool {
+	at := call.Block()
+	fn := call.Parent()
+	event := func(ch ssa.Value) bool {
+		_, isChan := ch.Type().Underlying().(*types.Chan)
+		return isChan && !typeis.TimeChan(ch.Type()) && timeChanMaker(ch) == nil
+	}
+	for _, b := range fn.Blocks {
+		if !l.Contains(b) {
+			continue
+		}
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.UnOp:
+				if x.Op == token.ARROW && !x.CommaOk && event(x.X) && b.Dominates(at) && b != at {
+					return true
+				}
+			case *ssa.Select:
+				if !x.Blocking {
+					continue
+				}
+				for i, st := range x.States {
+					if st.Dir == types.RecvOnly && event(st.Chan) {
+						// The case's own body: a block that only this case reaches (an empty
+						// body falls through to what every case runs).
+						if taken := selectCase(x, i); taken != nil && len(taken.Preds) == 1 && l.Contains(taken) && taken.Dominates(at) {
+							return true
+						}
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// selectCase returns the block a select goes to when it chooses case i (the true side of the
+// test of its index against i), or nil.
+func selectCase(sel *ssa.Select, i int) *ssa.BasicBlock {
+	for _, ref := range *sel.Referrers() {
+		idx, ok := ref.(*ssa.Extract)
+		if !ok || idx.Index != 0 {
+			continue
+		}
+		for _, r := range *idx.Referrers() {
+			cmp, ok := r.(*ssa.BinOp)
+			if !ok || cmp.Op != token.EQL {
+				continue
+			}
+			if n, ok := flow.IntConst(cmp.Y); !ok || n != int64(i) {
+				continue
+			}
+			for _, u := range *cmp.Referrers() {
+				if ifInstr, ok := u.(*ssa.If); ok {
+					return ifInstr.Block().Succs[0]
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // stopsOnSameInput reports whether the loop leaves when an argument of call is the one the
