@@ -86,6 +86,9 @@ func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop) (decision, int) {
 			}
 			continue
 		}
+		if !l.CanRepeatAvoiding(fail, func(e loops.Edge) bool { return calledOff(e, l) }) {
+			continue // it goes round only when the program called the attempt off: a restart
+		}
 		onSuccess := successExits(d)
 		onFailure := l.ExitEdges(d.block, fail, nil)
 		distinct := false
@@ -102,6 +105,45 @@ func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop) (decision, int) {
 		return *again, lifecycle
 	}
 	return decision{}, other
+}
+
+// calledOff reports whether edge e is taken when the attempt's own context, made in the loop
+// by context.WithCancel (no deadline: only the program cancels it, as a switch to a new
+// primary does), was cancelled: the side of a test of its Err() against nil or
+// context.Canceled where it is. A loop that goes round only that way restarts the work on a
+// new target; it does not retry a failure of the dependency.
+func calledOff(e loops.Edge, l *loops.Loop) bool {
+	cmp := equality(e.From)
+	if cmp == nil {
+		return false
+	}
+	errCall, other := cmp.X, cmp.Y
+	if _, ok := errCall.(*ssa.Call); !ok {
+		errCall, other = other, errCall
+	}
+	call, ok := errCall.(*ssa.Call)
+	if !ok || call.Call.Method == nil || call.Call.Method.Name() != "Err" || !typeis.Context(call.Call.Value.Type()) {
+		return false
+	}
+	made := false
+	flow.Backward(call.Call.Value, 16, func(x ssa.Value) bool {
+		if c, ok := x.(*ssa.Call); ok {
+			id := flow.ID(flow.Callee(c.Common()))
+			made = id.Pkg == "context" && id.Name == "WithCancel" && l.Contains(c.Block())
+			return false
+		}
+		return true
+	})
+	if !made {
+		return false
+	}
+	// The cancelled side: Err() != nil, Err() == context.Canceled hold there; Err() == nil
+	// does not.
+	cancelledSide := 0
+	if flow.IsNil(other) == (cmp.Op == token.EQL) {
+		cancelledSide = 1
+	}
+	return e.To == e.From.Succs[cancelledSide]
 }
 
 // cancelled reports whether edge e is taken when the work is called off: it leaves a select

@@ -125,6 +125,32 @@ func (l *Loop) CanRepeat(b *ssa.BasicBlock) bool {
 	return l.search(b, func(x *ssa.BasicBlock) bool { return x == l.Header })
 }
 
+// CanRepeatAvoiding is CanRepeat without taking the edges for which skip holds.
+func (l *Loop) CanRepeatAvoiding(b *ssa.BasicBlock, skip func(Edge) bool) bool {
+	if !l.Contains(b) {
+		return false
+	}
+	seen := make(map[*ssa.BasicBlock]bool)
+	stack := []*ssa.BasicBlock{b}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if x == l.Header {
+			return true
+		}
+		if seen[x] {
+			continue
+		}
+		seen[x] = true
+		for _, s := range x.Succs {
+			if l.Contains(s) && !skip(Edge{x, s}) {
+				stack = append(stack, s)
+			}
+		}
+	}
+	return false
+}
+
 // An Edge is a control-flow edge.
 type Edge struct{ From, To *ssa.BasicBlock }
 
