@@ -128,6 +128,13 @@ func (c *checker) check(anchor ssa.Instruction, self *ssa.Function, inner layer)
 	if b := inner.attempts; b.Kind == retryscope.BoundConst && b.N <= 1 {
 		return // switched off
 	}
+	if inner.attempts.Kind == retryscope.BoundNone && inner.scope != nil && inner.scope.Kind.HandWritten() {
+		// A loop of the package without a cap never gives up on a failure it retries, so the
+		// outer layer never sees one: it goes round only on what the inner loop returns at
+		// once (a conflict, a refusal). Nothing multiplies; nojitter reports the missing cap.
+		// (A library's client that retries until the context ends does give up, and is kept.)
+		return
+	}
 	outer := c.outer(anchor, inner.scope, self)
 	if outer == nil || c.seen[inner.pos] || testcode.At(c.pass, outer.Pos()) {
 		return // tests retry on purpose, waiting for what they start

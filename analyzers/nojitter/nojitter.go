@@ -103,13 +103,7 @@ func run(pass *analysis.Pass) (any, error) {
 
 // handWritten reports whether the scope's loop is written in this package's code (its waits
 // and header are where a change goes).
-func handWritten(s *retryscope.Scope) bool {
-	switch s.Kind {
-	case retryscope.Loop, retryscope.Goto, retryscope.Recursion:
-		return true
-	}
-	return false
-}
+func handWritten(s *retryscope.Scope) bool { return s.Kind.HandWritten() }
 
 // checkWait reports a wait between attempts that is not randomised, or no wait at all.
 func (c *checker) checkWait(s *retryscope.Scope) {

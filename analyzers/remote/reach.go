@@ -3,7 +3,6 @@ package remote
 import (
 	"go/token"
 	"go/types"
-	"slices"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -156,11 +155,12 @@ func (r *reacher) compute(funcs []*ssa.Function) {
 }
 
 // attemptCalls yields the calls of fn that hold it up: not the ones started in a goroutine,
-// unless fn waits for the goroutine's answer (awaited).
+// unless fn waits for the goroutine (flow.Awaited: its answer, as a request run in the
+// background to be timed out is).
 func attemptCalls(fn *ssa.Function) func(func(ssa.CallInstruction) bool) {
 	return func(yield func(ssa.CallInstruction) bool) {
 		for call := range flow.Calls(fn) {
-			if g, started := call.(*ssa.Go); started && !awaited(g) {
+			if g, started := call.(*ssa.Go); started && !flow.Awaited(g) {
 				continue // a goroutine's calls do not hold up the caller
 			}
 			if !yield(call) {
@@ -168,71 +168,6 @@ func attemptCalls(fn *ssa.Function) func(func(ssa.CallInstruction) bool) {
 			}
 		}
 	}
-}
-
-// awaited reports whether the function that starts goroutine g waits for its answer: the
-// goroutine's function sends on a channel (one it captured or was given) that the starting
-// function receives from (go func() { resp, err := c.Do(req); done <- result{resp, err} }();
-// select { case r := <-done: ...; case <-timer.C: ... }). The work is then the caller's
-// attempt, run in the background only to be timed out.
-func awaited(g *ssa.Go) bool {
-	callee := g.Call.StaticCallee()
-	if callee == nil {
-		return false
-	}
-	parent := g.Parent()
-	// root is the variable a channel is loaded from (closures capture variables by address),
-	// or the channel itself.
-	root := func(v ssa.Value) ssa.Value {
-		if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
-			return load.X
-		}
-		return v
-	}
-	outer := func(v ssa.Value) ssa.Value {
-		switch v := root(v).(type) {
-		case *ssa.FreeVar:
-			if mc, ok := g.Call.Value.(*ssa.MakeClosure); ok {
-				if i := slices.Index(callee.FreeVars, v); i >= 0 && i < len(mc.Bindings) {
-					return mc.Bindings[i]
-				}
-			}
-		case *ssa.Parameter:
-			if i := slices.Index(callee.Params, v); i >= 0 && i < len(g.Call.Args) {
-				return g.Call.Args[i]
-			}
-		}
-		return nil
-	}
-	received := func(ch ssa.Value) bool {
-		for _, b := range parent.Blocks {
-			for _, instr := range b.Instrs {
-				switch x := instr.(type) {
-				case *ssa.UnOp:
-					if x.Op == token.ARROW && root(x.X) == ch {
-						return true
-					}
-				case *ssa.Select:
-					for _, st := range x.States {
-						if st.Dir == types.RecvOnly && root(st.Chan) == ch {
-							return true
-						}
-					}
-				}
-			}
-		}
-		return false
-	}
-	for _, b := range callee.Blocks {
-		for _, instr := range b.Instrs {
-			if send, ok := instr.(*ssa.Send); ok {
-				if ch := outer(send.Chan); ch != nil && received(ch) {
-					return true
-				}
-			}
-		}
-	}
-	return false
 }
 
 // call says whether call may leave the process: what it calls, and the functions of this

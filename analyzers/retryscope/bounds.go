@@ -177,8 +177,9 @@ func flagValues(phi *ssa.Phi, l *loops.Loop) (first, again, ok bool) {
 
 // opaqueExit reports whether the loop can be left on a verdict the model cannot read: a
 // boolean from a call it cannot see into (wait, more := b.Next(n); if !more { return }), other
-// than a test of the decisive call's outcome or of a context. Such a policy may count the
-// attempts itself, so "unbounded" would not be certain.
+// than a test of the decisive call's outcome or of a context, or a plain function of values
+// that cannot count (countless: isConflict(err)). Such a policy may count the attempts itself,
+// so "unbounded" would not be certain.
 func opaqueExit(fn *ssa.Function, l *loops.Loop, decisive ssa.CallInstruction) bool {
 	for _, b := range fn.Blocks {
 		if !l.Contains(b) || len(b.Instrs) == 0 {
@@ -196,7 +197,7 @@ func opaqueExit(fn *ssa.Function, l *loops.Loop, decisive ssa.CallInstruction) b
 			}
 			id := flow.ID(flow.Callee(call.Common()))
 			if call != decisive && l.Contains(call.Block()) && id.Pkg != "context" && id.Pkg != "errors" && id.Pkg != "time" &&
-				call.Common().Signature().Results().Len() > 0 && slices.ContainsFunc(tupleTypes(call), typeis.Bool) {
+				call.Common().Signature().Results().Len() > 0 && slices.ContainsFunc(tupleTypes(call), typeis.Bool) && !countless(call) {
 				opaque = true
 			}
 			return false

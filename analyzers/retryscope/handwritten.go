@@ -47,7 +47,7 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 			}
 			st.setLoopSyntax(s, node, candidates)
 			s.Calls = slices.Collect(flow.BlockCalls(l.Blocks(fn)))
-			if d.policy && s.Attempts.Kind == BoundNone {
+			if d.policy && s.Attempts.Kind == BoundNone && policyMayCount(d) {
 				s.Attempts.Kind = BoundUnknown // the policy may count attempts itself
 			}
 			s.Wait = st.waitsOf(fn, s.Calls, l.Contains, l, d.call)
@@ -424,4 +424,32 @@ func recursionBound(fn *ssa.Function, call *ssa.Call) Bound {
 		}
 	}
 	return Bound{Kind: BoundNone}
+}
+
+// policyMayCount reports whether the retry policy that decides d may hold a limit on attempts
+// of its own (see countless).
+func policyMayCount(d decision) bool {
+	ifInstr, ok := d.block.Instrs[len(d.block.Instrs)-1].(*ssa.If)
+	if !ok {
+		return true
+	}
+	call, ok := unNot(ifInstr.Cond).(*ssa.Call)
+	return !ok || !countless(call)
+}
+
+// countless reports whether a verdict call cannot count attempts: a plain function (no
+// receiver, no captured variables, called statically) handed no number, such as
+// isConflict(err). A method, a closure, a function value or interface keeps state, and a
+// number may be the attempt: those may hold a limit of their own.
+func countless(call *ssa.Call) bool {
+	fn := call.Call.StaticCallee()
+	if fn == nil || fn.Signature.Recv() != nil || len(fn.FreeVars) > 0 {
+		return false
+	}
+	for _, a := range call.Call.Args {
+		if typeis.Integer(a.Type()) {
+			return false
+		}
+	}
+	return true
 }

@@ -298,6 +298,10 @@ func (s *Scope) Polls() bool {
 // Reconciler): its attempts are executions of a function or of a loop body over deliveries.
 func (k Kind) FromFramework() bool { return k == Activity || k == Handler || k == Reconciler }
 
+// HandWritten reports whether a scope of this kind is a loop written in the code (a for or
+// goto loop, a retrying recursion): its waits, bounds and returns are all in view.
+func (k Kind) HandWritten() bool { return k == Loop || k == Goto || k == Recursion }
+
 // An Identity is what stays the same across the executions of a framework scope (the
 // workflow and activity IDs, a message ID, an object's UID and generation): an idempotency key
 // derived from it is the same on every execution.

@@ -19,11 +19,11 @@ func (s *session) commit(ctx context.Context) error { return ctx.Err() }
 
 func transientTxn(err error) bool { return err != nil && !errors.Is(err, context.Canceled) }
 
-func (s *session) withTransaction(ctx context.Context, limit time.Duration) error { // want withTransaction:`retries: retry loop at deadlinetimer.go:26, attempts=unknown`
+func (s *session) withTransaction(ctx context.Context, limit time.Duration) error { // want withTransaction:`retries: retry loop at deadlinetimer.go:26, attempts=unbounded`
 	deadline := time.NewTimer(limit)
 	defer deadline.Stop()
 	backoff := 5 * time.Millisecond
-	for i := 0; ; i++ { // want `retry loop: attempts=unknown wait=jittered deadline=context`
+	for i := 0; ; i++ { // want `retry loop: attempts=unbounded wait=jittered deadline=context`
 		if i > 0 {
 			sleep := time.NewTimer(time.Duration(rand.Int64N(int64(backoff))))
 			select {
