@@ -91,7 +91,9 @@
 // new, a copy of http.DefaultClient, a zero field, a constructor's result), through which it
 // sends requests with its caller's context, gets one finding at the client, "by default"
 // (users may replace it through an option or a field, but the default is what most of them
-// run): a library's callers are unknown, so their contexts guarantee nothing. So is
+// run): a library's callers are unknown, so their contexts guarantee nothing (but an
+// unexported function whose every call in the package gives it a deadline has no other
+// callers, and is not reported). So is
 // http.DefaultClient named as the fallback when the caller gives no client (through an option,
 // a field or the context). Its callers are then not reported for the context.Background() they
 // pass, unless they built it with a client of their own or drop a context they were given; a

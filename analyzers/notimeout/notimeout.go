@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/docs"
 	"github.com/idemlint/idemlint/analyzers/internal/guard"
@@ -92,8 +93,12 @@ func run(pass *analysis.Pass) (any, error) {
 			defaults[call.Timeout.Client.Pos] = true
 		}
 	}
+	callersBound := boundByCallers(res.Calls)
 	for _, call := range res.Calls {
 		owned := call.Timeout.Owned(pass.Pkg)
+		if owned && callersBound[outermost(call.Instr.Parent())] {
+			continue // an unexported function whose every caller here gives it a deadline
+		}
 		if owned && call.Timeout.Client.Transport != "" {
 			// A default client whose transport has a ResponseHeaderTimeout, sending a request
 			// with its caller's context: a stalled server cannot hold it before the answer.
@@ -145,6 +150,33 @@ func run(pass *analysis.Pass) (any, error) {
 		c.reportClient(g)
 	}
 	return nil, nil
+}
+
+// boundByCallers returns the unexported functions of the package that send with their
+// caller's context and whose every call here (through the ParamFact summaries) is bounded: no
+// other caller can reach them, so the library's unknown callers are not theirs.
+func boundByCallers(calls []*remote.Call) map[*ssa.Function]bool {
+	out := make(map[*ssa.Function]bool)
+	for _, call := range calls {
+		if call.Via == nil {
+			continue
+		}
+		callee := call.Instr.Common().StaticCallee()
+		if callee == nil || callee.Object() == nil || callee.Object().Exported() {
+			continue
+		}
+		ok, seen := out[callee]
+		out[callee] = (ok || !seen) && call.Timeout.Status == remote.Bounded
+	}
+	return out
+}
+
+// outermost returns the function that holds fn, a function literal, or fn itself.
+func outermost(fn *ssa.Function) *ssa.Function {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	return fn
 }
 
 // coveredByClient reports whether call passes a context without a deadline to a function that

@@ -18,9 +18,22 @@ func (w *walker) ctx(v ssa.Value, f *frame) verdict {
 		return r
 	}
 	if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL {
-		if fa, ok := ld.X.(*ssa.FieldAddr); ok {
-			return w.ctxField(fa)
+		switch x := ld.X.(type) {
+		case *ssa.FieldAddr:
+			return w.ctxField(x)
+		case *ssa.FreeVar:
+			if f == nil {
+				// A closure's context, captured by address: what is stored in the variable
+				// where the closure is made (go func() { ctx, cancel :=
+				// context.WithTimeout(ctx, d); ...; wg.Go(func() { send(ctx) }) }).
+				return w.freeVar(x, func(b ssa.Value) verdict {
+					return known(joinEach(flow.Stored(b), func(s ssa.Value) verdict { return w.ctx(s, nil) }))
+				})
+			}
 		}
+	}
+	if fv, ok := v.(*ssa.FreeVar); ok && f == nil {
+		return w.freeVar(fv, func(b ssa.Value) verdict { return w.ctx(b, nil) }) // captured by value
 	}
 	return w.follow(v, f, false, w.ctxCall, w.ctx)
 }

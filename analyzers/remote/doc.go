@@ -41,7 +41,8 @@
 //     request r. A context that comes from a parameter is the caller's: the status is
 //     unknown, and the parameter is recorded. A context read from an unexported struct field
 //     is what the package's production code stores there (ctx: context.WithoutCancel(ctx) in
-//     a constructor has no deadline); from package variables or captured by closures it is
+//     a constructor has no deadline); one captured by a closure is what is bound (or stored
+//     in the captured variable) where the closure is made; from package variables it is
 //     unknown too (treated as handled);
 //   - a request: http.NewRequest gives it no context; NewRequestWithContext, WithContext and
 //     Clone give it theirs; likewise go-retryablehttp's NewRequest, NewRequestWithContext,

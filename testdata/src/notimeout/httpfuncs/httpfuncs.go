@@ -137,10 +137,21 @@ func deadlineOnOnePath(u string, slow bool) {
 	http.DefaultClient.Do(req)
 }
 
-// A context captured by a closure is treated as handled.
+// A context captured by a closure is what was bound where the closure was made: here one
+// without a deadline. Reported.
 func closureContext(u string) {
 	ctx := context.Background()
 	go func() {
+		req, _ := http.NewRequestWithContext(ctx, "GET", u, nil)
+		http.DefaultClient.Do(req) // related "httpfuncs.go:143: context.Background() has no deadline" // want `http\.DefaultClient has no Timeout and the request's context has no deadline, so a stalled server hangs this call`
+	}()
+}
+
+// The same with a deadline: not reported.
+func closureDeadline(u string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	go func() {
+		defer cancel()
 		req, _ := http.NewRequestWithContext(ctx, "GET", u, nil)
 		http.DefaultClient.Do(req)
 	}()
