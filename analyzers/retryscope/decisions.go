@@ -89,6 +89,15 @@ func outcome(cond ssa.Value, in func(*ssa.BasicBlock) bool) (call ssa.CallInstru
 		if flow.IsNil(x) {
 			x, y = y, x
 		}
+		if x, ok := sentinelTest(c); ok {
+			// err == io.ErrUnexpectedEOF: as errors.Is, the call failed in that way or not.
+			if call := producer(x, in); call != nil {
+				if c.Op == token.EQL {
+					return call, 1, false
+				}
+				return call, 0, false
+			}
+		}
 		if flow.IsNil(y) && typeis.ErrorLike(x.Type()) && (c.Op == token.EQL || c.Op == token.NEQ) {
 			call := producer(x, in)
 			if c.Op == token.EQL {
@@ -122,8 +131,33 @@ func outcome(cond ssa.Value, in func(*ssa.BasicBlock) bool) (call ssa.CallInstru
 	return nil, 0, false
 }
 
-// errorsPredicate reports whether v is a call of errors.Is or errors.As.
+// sentinelTest returns the error that cmp compares with a package's error variable (err ==
+// io.ErrUnexpectedEOF, err != errConflict), when it does.
+func sentinelTest(cmp *ssa.BinOp) (ssa.Value, bool) {
+	if cmp.Op != token.EQL && cmp.Op != token.NEQ {
+		return nil, false
+	}
+	for _, pair := range [][2]ssa.Value{{cmp.X, cmp.Y}, {cmp.Y, cmp.X}} {
+		errv, other := pair[0], flow.Unwrap(pair[1])
+		if !typeis.ErrorLike(errv.Type()) || flow.IsNil(other) {
+			continue
+		}
+		if load, ok := other.(*ssa.UnOp); ok && load.Op == token.MUL {
+			if _, global := load.X.(*ssa.Global); global {
+				return errv, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// errorsPredicate reports whether v is a call of errors.Is or errors.As, or a comparison of an
+// error with a package's error variable.
 func errorsPredicate(v ssa.Value) bool {
+	if cmp, ok := v.(*ssa.BinOp); ok {
+		_, ok := sentinelTest(cmp)
+		return ok
+	}
 	c, ok := v.(*ssa.Call)
 	if !ok {
 		return false
@@ -154,18 +188,7 @@ func afterFailure(b *ssa.BasicBlock, call ssa.CallInstruction, fn *ssa.Function,
 // waitsAfter reports whether the blocks that from dominates (among those for which in holds)
 // sleep or wait on a timer.
 func waitsAfter(fn *ssa.Function, from *ssa.BasicBlock, in func(*ssa.BasicBlock) bool) bool {
-	after := func(b *ssa.BasicBlock) bool { return in(b) && from.Dominates(b) }
-	var blocks []*ssa.BasicBlock
-	for _, b := range fn.Blocks {
-		if after(b) {
-			blocks = append(blocks, b)
-		}
-	}
-	if len(sleeps(slices.Collect(flow.BlockCalls(blocks)), nil)) > 0 {
-		return true
-	}
-	extra, unknown := channelWaits(fn, after, nil)
-	return len(extra) > 0 || unknown > 0
+	return waitsIn(fn, func(b *ssa.BasicBlock) bool { return in(b) && from.Dominates(b) }, 0)
 }
 
 // waitsBefore reports whether a block that every way to call passes (among those for which in
@@ -173,17 +196,38 @@ func waitsAfter(fn *ssa.Function, from *ssa.BasicBlock, in func(*ssa.BasicBlock)
 // a loop that waits at the top of each round, before its attempt.
 func waitsBefore(fn *ssa.Function, call ssa.CallInstruction, in func(*ssa.BasicBlock) bool) bool {
 	at := call.Block()
+	return waitsIn(fn, func(b *ssa.BasicBlock) bool { return in(b) && b.Dominates(at) }, 0)
+}
+
+// waitsIn reports whether the blocks of fn for which in holds sleep or wait on a timer, there
+// or, depth calls deep, in a function of the package they call (b.wait(ctx), a backoff helper).
+func waitsIn(fn *ssa.Function, in func(*ssa.BasicBlock) bool, depth int) bool {
 	var blocks []*ssa.BasicBlock
 	for _, b := range fn.Blocks {
-		if in(b) && b.Dominates(at) {
+		if in(b) {
 			blocks = append(blocks, b)
 		}
 	}
-	if len(sleeps(slices.Collect(flow.BlockCalls(blocks)), nil)) > 0 {
+	calls := slices.Collect(flow.BlockCalls(blocks))
+	if len(sleeps(calls, nil)) > 0 {
 		return true
 	}
-	extra, unknown := channelWaits(fn, func(b *ssa.BasicBlock) bool { return in(b) && b.Dominates(at) }, nil)
-	return len(extra) > 0 || unknown > 0
+	if extra, unknown := channelWaits(fn, in, nil); len(extra) > 0 || unknown > 0 {
+		return true
+	}
+	if depth >= 1 {
+		return false
+	}
+	for _, c := range calls {
+		if _, started := c.(*ssa.Go); started {
+			continue
+		}
+		if callee := c.Common().StaticCallee(); callee != nil && callee != fn && callee.Pkg == fn.Pkg && len(callee.Blocks) > 0 &&
+			waitsIn(callee, func(*ssa.BasicBlock) bool { return true }, depth+1) {
+			return true
+		}
+	}
+	return false
 }
 
 // unNot strips logical negations.

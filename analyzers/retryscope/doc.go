@@ -85,9 +85,11 @@
 // judging another call's error or response, such as shouldRetry(err, resp) or a CheckRetry
 // field; or a boolean variable computed from such verdicts or set on the failure side of a
 // test, such as again := err != nil && transient(err)): the side where the policy says no
-// plays the part of success. A test of the error with errors.Is or errors.As (for r := 0;
+// plays the part of success. A test of the error with errors.Is or errors.As, or against a
+// package's error variable (err == io.ErrUnexpectedEOF) (for r := 0;
 // errors.Is(err, ErrNoResponders) && r < n; r++) decides too when the loop waits before going
-// round (on its failure side, or at the top of every round before the attempt), and unless a
+// round (on its failure side, or at the top of every round before the attempt; in the loop or
+// in a function of the package it calls there, such as b.wait(ctx)), and unless a
 // nil test already found the error (its "no" is then another failure). An error kept in a
 // variable (a named result) is the one the last store before the test put there. The success
 // side must be able to leave the loop by an exit that the failure side cannot reach.
@@ -102,7 +104,8 @@
 //
 // Each scope is summarised: the bound on attempts (a constant, a run-time value "variable", or
 // "unbounded"), the wait between attempts ("none"; "fixed"; "backoff", growing but not
-// randomised; "jittered"; "unknown" when it waits through something the model cannot see, such
+// randomised, also a delay kept in a receiver or field that the code doubles in place after
+// each wait; "jittered"; "unknown" when it waits through something the model cannot see, such
 // as a ticker or an opaque delay function), whether it observes an overall deadline ("context":
 // it checks a context or passes one on to a fallible call, or uses a value made from one
 // (options.WithContext(ctx) handed to the call, a backoff.New(ctx, cfg) driving the loop), and

@@ -376,6 +376,10 @@ func delayKindIn(d ssa.Value, l *loops.Loop, depth int) WaitKind {
 			if l != nil && x.Block() == l.Header {
 				grows = true // a delay carried from one attempt to the next changes
 			}
+		case *ssa.UnOp:
+			if x.Op == token.MUL && scaledInPlace(x) {
+				grows = true // *b <<= 1 after each wait: a backoff kept in memory
+			}
 		}
 		return true
 	})
@@ -388,6 +392,29 @@ func delayKindIn(d ssa.Value, l *loops.Loop, depth int) WaitKind {
 		return WaitBackoff
 	}
 	return WaitFixed
+}
+
+// scaledInPlace reports whether the function that loads ld stores back into the same place a
+// value that grows from what is there (*b <<= 1, s.delay *= 2, d.next = d.next * 2): a delay
+// that doubles each time it is used, kept in a receiver or a field.
+func scaledInPlace(ld *ssa.UnOp) bool {
+	place := flow.PlaceOf(ld.X)
+	for _, b := range ld.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok || flow.PlaceOf(st.Addr) != place {
+				continue
+			}
+			if op, ok := flow.Unwrap(st.Val).(*ssa.BinOp); ok && (op.Op == token.SHL || op.Op == token.MUL) {
+				for _, side := range []ssa.Value{op.X, op.Y} {
+					if src, ok := flow.Unwrap(side).(*ssa.UnOp); ok && src.Op == token.MUL && flow.PlaceOf(src.X) == place {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }
 
 // recurs reports whether v is a phi that x, computed from it, flows back into: a value that
