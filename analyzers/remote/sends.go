@@ -34,6 +34,9 @@ type Send struct {
 	// Last is the last segment of the URL's path when a constant ends the URL, even after a
 	// dynamic part (base + "/" + index + "/_count": "_count"); "" otherwise.
 	Last string
+	// Inner is, for a call of a function of the package that sends the request it is given
+	// (a do(req) helper), the send inside it; nil otherwise.
+	Inner *Send
 	// Resource holds the values that name the resource the URL addresses, when it is built
 	// in this function: the parts that follow a constant path segment (base + "/orders/" +
 	// id + "/status", fmt.Sprintf("%s/orders/%s", base, id)); none for a constant path.
@@ -99,11 +102,13 @@ func (st *state) sends(res *Result, funcs []*ssa.Function) {
 	}
 	// The parameter whose request a function sends; three rounds for helpers of helpers.
 	sendsParam := make(map[*ssa.Function]int)
+	inner := make(map[*ssa.Function]*Send)
 	for range 3 {
 		for _, s := range res.sends {
-			if p, ok := flow.Unwrap(s.Request).(*ssa.Parameter); ok && p.Parent().Object() != nil {
+			if p, ok := requestParam(s.Request); ok && p.Parent().Object() != nil {
 				if _, seen := sendsParam[p.Parent()]; !seen {
 					sendsParam[p.Parent()] = slices.Index(p.Parent().Params, p)
+					inner[p.Parent()] = s
 				}
 			}
 		}
@@ -114,7 +119,7 @@ func (st *state) sends(res *Result, funcs []*ssa.Function) {
 				if !ok || res.sendBy[call] != nil || i >= len(call.Common().Args) {
 					continue
 				}
-				s := &Send{Instr: call}
+				s := &Send{Instr: call, Inner: inner[call.Common().StaticCallee()]}
 				w := st.walker(fn)
 				w.request(s, call.Common().Args[i])
 				s.Method = w.method(s.Request)
@@ -126,6 +131,35 @@ func (st *state) sends(res *Result, funcs []*ssa.Function) {
 			break
 		}
 	}
+}
+
+// requestParam returns the parameter a request sent is made from: the parameter itself, or
+// one that WithContext, Clone or go-retryablehttp's FromRequest copies (rreq, _ :=
+// retryablehttp.FromRequest(r); client.Do(rreq.WithContext(ctx))).
+func requestParam(v ssa.Value) (*ssa.Parameter, bool) {
+	for range 8 {
+		v = flow.Unwrap(v)
+		if ex, ok := v.(*ssa.Extract); ok && ex.Index == 0 {
+			v = ex.Tuple
+		}
+		switch x := v.(type) {
+		case *ssa.Parameter:
+			return x, true
+		case *ssa.Call:
+			switch id := flow.ID(flow.Callee(x.Common())); {
+			case id.Name == "WithContext" && (id.Pkg == httpPkg || id.Pkg == retryablehttpPkg) && id.Recv == "Request",
+				id == flow.FuncID{Pkg: httpPkg, Recv: "Request", Name: "Clone"},
+				id == flow.FuncID{Pkg: retryablehttpPkg, Name: "FromRequest"}:
+				if len(x.Call.Args) == 0 {
+					return nil, false
+				}
+				v = x.Call.Args[0]
+				continue
+			}
+		}
+		return nil, false
+	}
+	return nil, false
 }
 
 // send returns the HTTP request call sends, or nil: the net/http calls the model knows (c, when
@@ -142,6 +176,8 @@ func (st *state) send(call ssa.CallInstruction, c *Call) *Send {
 	s := &Send{Instr: call}
 	byName := methodNames[id.Name]
 	switch {
+	case c != nil && c.Kind == HTTP && c.Via != nil && !c.Via.Request:
+		return nil // through a function that sends a request of its own with this context: see sends
 	case c != nil && c.Kind == HTTP:
 		s.Method = c.Method
 		if id.Name == "Do" || id.Name == "RoundTrip" {

@@ -25,8 +25,12 @@
 //   - an HTTP POST or PATCH sent with net/http, go-retryablehttp or resty, the method known
 //     from the function called (http.Post, Client.PostForm, resty's Request.Post) or from the
 //     constant, or variable holding one, that the request is made with (http.NewRequest*,
-//     retryablehttp.NewRequest*); go-retryablehttp clients and resty v2 clients with a retry
-//     count retry such requests themselves;
+//     retryablehttp.NewRequest*), also through the package's helpers (a NewRequest(ctx,
+//     method, path, body) that makes the request, a DoWithContext(ctx, req, out) that sends
+//     the request it is given); go-retryablehttp clients and resty v2 clients with a retry
+//     count retry such requests themselves. Requests that helpers of the package hand to one
+//     such client are one cause: reported once, at the client's call, with each request as a
+//     related position;
 //   - a gRPC method named with -unkeyedretry.grpc=pkg.Service/Method (the package optional,
 //     the method * for all), matched against the generated stub's FullMethodName constant, or
 //     its client type and method, or the method string of ClientConn.Invoke;

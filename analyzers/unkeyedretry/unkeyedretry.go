@@ -93,6 +93,10 @@ type checker struct {
 	grpc    []method
 	funcs   map[flow.FuncID]bool
 	clients map[ssa.CallInstruction]*retryscope.Scope // Client scopes by their call
+	// Requests that helpers of the package hand to one retrying client, by that client's
+	// scope: one cause, reported once at the client (helpers).
+	helped      map[*retryscope.Scope][]*op
+	helpedOrder []*retryscope.Scope
 	sends   map[*ssa.Function]*op                     // functions that send an unkeyed op outside any scope
 	keyings map[*ssa.Function][]keys.Keying           // memo of keys.Keyings
 	// -unkeyedretry.reads: POST endpoints the team marked as reads, by path or function.
@@ -110,6 +114,7 @@ func run(pass *analysis.Pass) (any, error) {
 		calls:   syntax.NewCalls(pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)),
 		funcs:   make(map[flow.FuncID]bool),
 		clients: make(map[ssa.CallInstruction]*retryscope.Scope),
+		helped:  make(map[*retryscope.Scope][]*op),
 		sends:   make(map[*ssa.Function]*op),
 		keyings: make(map[*ssa.Function][]keys.Keying),
 	}
@@ -188,6 +193,9 @@ func run(pass *analysis.Pass) (any, error) {
 		if len(pending) == 0 {
 			break
 		}
+	}
+	for _, s := range c.helpedOrder {
+		c.reportHelped(s, c.helped[s])
 	}
 	for fn, o := range c.sends {
 		if obj, ok := fn.Object().(*types.Func); ok && obj.Pkg() == pass.Pkg && obj.Exported() {
@@ -278,6 +286,17 @@ func (c *checker) check(o *op) bool {
 	if cs := c.clients[o.call]; cs != nil {
 		enclosing = append(enclosing, cs)
 	}
+	for s := o.send; s != nil && s.Inner != nil; s = s.Inner {
+		if cs := c.clients[s.Inner.Instr]; cs != nil && len(enclosing) == 0 {
+			// A helper hands the request to a retrying client: every such request has the
+			// same cause, the client's retry of non-idempotent methods.
+			if c.helped[cs] == nil {
+				c.helpedOrder = append(c.helpedOrder, cs)
+			}
+			c.helped[cs] = append(c.helped[cs], o)
+			return true
+		}
+	}
 	if len(enclosing) == 0 {
 		if fn := flow.Callee(o.call.Common()); fn != nil && fn.Pkg() == c.pass.Pkg && retryscope.ClientAPI(fn) {
 			return true // a client's own API (its Post calling its retrying Do): its callers decide
@@ -363,6 +382,44 @@ func (c *checker) report(o *op, s *retryscope.Scope) {
 
 // span returns the call expression whose Lparen is lparen (where SSA puts a call), or a node
 // of the position alone.
+// reportHelped reports, once at a retrying client's call, the non-idempotent requests that the
+// package's helpers hand to it without an idempotency key: the client retries every method, so
+// each of them can be repeated; the line to change is the client's retry policy (retry only
+// idempotent requests) or the helper (send a key). The requests are related positions.
+func (c *checker) reportHelped(s *retryscope.Scope, ops []*op) {
+	const most = 20
+	var related []analysis.RelatedInformation
+	for i, o := range ops {
+		if i == most {
+			break
+		}
+		related = append(related, analysis.RelatedInformation{Pos: c.span(o.call.Pos()).Pos(), Message: o.what + " sent here"})
+	}
+	who := s.Describe(c.pass.Pkg)
+	if s.Site != nil {
+		if fn := flow.Callee(s.Site.Common()); fn != nil {
+			who = flow.Name(fn, c.pass.Pkg)
+			if fn.Pkg() != nil && fn.Pkg() != c.pass.Pkg {
+				who = fn.Pkg().Name() + "." + who // retryablehttp.Client.Do, not the package's own
+			}
+		}
+	}
+	first := ops[0].what
+	others, their := "", "its"
+	switch n := len(ops) - 1; {
+	case n == 1:
+		others, their = " and 1 other request", "their"
+	case n > 1:
+		others, their = fmt.Sprintf(" and %d other requests", n), "their"
+	}
+	at := c.span(s.Pos())
+	c.rep.Report(analysis.Diagnostic{Pos: at.Pos(), End: at.End(), Related: related, Message: report.Fit(
+		fmt.Sprintf("%s retries %s%s without an idempotency key, so a retry after a timeout can repeat %s effect; retry only idempotent requests, or send keys", who, first, others, their),
+		fmt.Sprintf("%s retries %s%s without an idempotency key, so a retry can repeat %s effect", who, first, others, their),
+		fmt.Sprintf("%s retries %s%s without a key: a retry can repeat %s effect", who, first, others, their),
+		fmt.Sprintf("%s retries %s%s with no idempotency key", who, first, others))})
+}
+
 func (c *checker) span(lparen token.Pos) ast.Node {
 	if cur, ok := c.calls.At(lparen); ok {
 		return cur.Node()

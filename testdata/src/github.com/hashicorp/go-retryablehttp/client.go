@@ -41,9 +41,10 @@ func DefaultBackoff(min, max time.Duration, attemptNum int, resp *http.Response)
 func LinearJitterBackoff(min, max time.Duration, attemptNum int, resp *http.Response) time.Duration {
 	return min
 }
-func (c *Client) Do(req *Request) (*http.Response, error) { return nil, nil }
-func (c *Client) Get(url string) (*http.Response, error)  { return nil, nil }
-func (c *Client) Head(url string) (*http.Response, error) { return nil, nil }
+func (r *Request) WithContext(ctx context.Context) *Request { return r }
+func (c *Client) Do(req *Request) (*http.Response, error)   { return nil, nil }
+func (c *Client) Get(url string) (*http.Response, error)    { return nil, nil }
+func (c *Client) Head(url string) (*http.Response, error)   { return nil, nil }
 func (c *Client) Post(url, bodyType string, body interface{}) (*http.Response, error) {
 	req, err := NewRequest("POST", url, body)
 	if err != nil {
