@@ -97,8 +97,8 @@ type checker struct {
 	// scope: one cause, reported once at the client (helpers).
 	helped      map[*retryscope.Scope][]*op
 	helpedOrder []*retryscope.Scope
-	sends   map[*ssa.Function]*op                     // functions that send an unkeyed op outside any scope
-	keyings map[*ssa.Function][]keys.Keying           // memo of keys.Keyings
+	sends       map[*ssa.Function]*op           // functions that send an unkeyed op outside any scope
+	keyings     map[*ssa.Function][]keys.Keying // memo of keys.Keyings
 	// -unkeyedretry.reads: POST endpoints the team marked as reads, by path or function.
 	readPaths []string
 	readFuncs map[flow.FuncID]bool
