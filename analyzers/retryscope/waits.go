@@ -165,7 +165,7 @@ func timesOutWork(maker *ssa.Call) bool {
 			if st.Dir != types.RecvOnly || st.Chan == ch {
 				continue
 			}
-			if el, ok := st.Chan.Type().Underlying().(*types.Chan); ok && !typeis.TimeChan(st.Chan.Type()) && !emptyStruct(el.Elem()) {
+			if el, ok := st.Chan.Type().Underlying().(*types.Chan); ok && !typeis.TimeChan(st.Chan.Type()) && !emptyStruct(el.Elem()) && madeHere(st.Chan) {
 				return // it races a result
 			}
 		}
@@ -224,6 +224,23 @@ func timesOutWork(maker *ssa.Call) bool {
 	}
 	chans(maker, id.Name == "NewTimer", 0)
 	return found && races
+}
+
+// madeHere reports whether ch is a channel the function makes (make(chan T), kept in a local
+// variable a goroutine may capture): the answer of work started for this call, not a channel of
+// long-lived events.
+func madeHere(ch ssa.Value) bool {
+	ch = flow.Unwrap(ch)
+	if load, ok := ch.(*ssa.UnOp); ok && load.Op == token.MUL {
+		if a, ok := load.X.(*ssa.Alloc); ok {
+			return slices.ContainsFunc(flow.Stored(a), func(v ssa.Value) bool {
+				_, made := flow.Unwrap(v).(*ssa.MakeChan)
+				return made
+			})
+		}
+	}
+	_, made := ch.(*ssa.MakeChan)
+	return made
 }
 
 // emptyStruct reports whether t is struct{} (the element of a signal channel).

@@ -115,3 +115,37 @@ func (o *objectStore) fetchPaced(ctx context.Context, name string) (*http.Respon
 	}
 	return nil, lastErr
 }
+
+// refresher fetches a catalogue no more often than minAge, or at once when told to.
+type refresher struct {
+	store  *objectStore
+	minAge time.Duration
+	now    chan string // why an immediate refresh was asked for
+}
+
+// refresh waits on a timer that an immediate request may cut short: the timer is the wait
+// between attempts (a long-lived channel of requests is no answer of the attempt), so after a
+// failure the loop comes back on the same fixed schedule. Reported.
+func (r *refresher) refresh(ctx context.Context) error {
+	var lastErr error
+	for attempt := 0; attempt < 5; attempt++ {
+		timer := time.NewTimer(r.minAge) // related "racetimer.go:131: retry loop" // want `retry loop waits a fixed delay between attempts, so clients that failed together retry together; add jitter`
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return ctx.Err()
+		case why := <-r.now:
+			timer.Stop()
+			slog.Info("catalogue refresh asked for", "why", why)
+		case <-timer.C:
+		}
+		resp, err := r.store.fetch(ctx, "catalogue.json", nil)
+		if err != nil {
+			lastErr = err
+			slog.Warn("catalogue refresh failed", "err", err)
+			continue
+		}
+		return resp.Body.Close()
+	}
+	return lastErr
+}
