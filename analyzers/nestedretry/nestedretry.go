@@ -155,7 +155,11 @@ func (c *checker) check(anchor ssa.Instruction, self *ssa.Function, inner layer)
 	if inner.scope != nil && inner.scope.Pos().IsValid() && inner.scope.Pos() != inner.pos {
 		related = append(related, analysis.RelatedInformation{Pos: inner.scope.Pos(), Message: "inner " + inner.scope.Kind.String()})
 	}
-	c.rep.Report(analysis.Diagnostic{Pos: inner.pos, Message: message(outer.Attempts, inner, on), Related: related})
+	attempts := outer.Attempts
+	if attempts.Kind == retryscope.BoundNone && outer.Deadline != retryscope.DeadlineNone {
+		attempts.Kind = retryscope.BoundUnknown // no count, but a time limit: not unbounded calls
+	}
+	c.rep.Report(analysis.Diagnostic{Pos: inner.pos, Message: message(attempts, inner, on), Related: related})
 }
 
 // outer returns the nearest scope around anchor that retries on failure: not the inner scope

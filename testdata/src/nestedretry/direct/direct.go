@@ -173,7 +173,7 @@ func CenkaltiAroundRetryable(ctx context.Context, url string) error {
 	rc := retryablehttp.NewClient()
 	b := backoff4.WithContext(backoff4.NewExponentialBackOff(), ctx)
 	return backoff4.Retry(func() error {
-		resp, err := rc.Get(url) // related "direct.go:175: outer retry callback" // want `retries without a cap around retryablehttp\.Client\.Get, which retries too: unbounded calls; keep one layer`
+		resp, err := rc.Get(url) // related "direct.go:175: outer retry callback" // want `retries around retryablehttp\.Client\.Get, which makes 5 attempts: attempts multiply on transient failures; keep one layer`
 		if err != nil {
 			return err
 		}
