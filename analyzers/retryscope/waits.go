@@ -252,28 +252,8 @@ func emptyStruct(t types.Type) bool {
 // leavesOn reports whether the case i of select sel leaves loop l (case <-deadline.C: return):
 // a timer received there ends the retries, it is not a wait between them.
 func leavesOn(sel *ssa.Select, i int, l *loops.Loop) bool {
-	for _, ref := range *sel.Referrers() {
-		idx, ok := ref.(*ssa.Extract)
-		if !ok || idx.Index != 0 {
-			continue
-		}
-		for _, r := range *idx.Referrers() {
-			cmp, ok := r.(*ssa.BinOp)
-			if !ok || cmp.Op != token.EQL {
-				continue
-			}
-			if n, ok := flow.IntConst(cmp.Y); !ok || n != int64(i) {
-				continue
-			}
-			for _, u := range *cmp.Referrers() {
-				if ifInstr, ok := u.(*ssa.If); ok {
-					taken := ifInstr.Block().Succs[0]
-					return !l.CanRepeat(taken)
-				}
-			}
-		}
-	}
-	return false
+	taken := selectCase(sel, i)
+	return taken != nil && !l.CanRepeat(taken)
 }
 
 // resetIn reports whether a timer or ticker made by maker is reset in the blocks (the wait

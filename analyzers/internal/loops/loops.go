@@ -116,13 +116,7 @@ func (l *Loop) CanExit(b *ssa.BasicBlock) bool {
 // CanRepeat reports whether control can go from b back to the loop's header while staying
 // inside the loop.
 func (l *Loop) CanRepeat(b *ssa.BasicBlock) bool {
-	if !l.Contains(b) {
-		return false
-	}
-	if b == l.Header {
-		return true
-	}
-	return l.search(b, func(x *ssa.BasicBlock) bool { return x == l.Header })
+	return l.CanRepeatAvoiding(b, func(Edge) bool { return false })
 }
 
 // CanRepeatAvoiding is CanRepeat without taking the edges for which skip holds.
