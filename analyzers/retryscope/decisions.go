@@ -38,11 +38,13 @@ func decisions(fn *ssa.Function, in func(*ssa.BasicBlock) bool) []decision {
 		if call != nil && flow.ID(flow.Callee(call.Common())).Pkg == "context" {
 			continue // ctx.Err() != nil asks whether to stop, it is not the work's outcome
 		}
-		if call != nil && errorsPredicate(unNot(ifInstr.Cond)) && (afterFailure(b, call, fn, in) || !waitsAfter(fn, b.Succs[1-success], in) && !waitsBefore(fn, call, in)) {
+		if call != nil && errorsPredicate(unNot(ifInstr.Cond)) && (afterFailure(b, call, fn, in) || !waitsAfter(fn, b.Succs[1-success], in) && !(classifies(unNot(ifInstr.Cond)) && waitsBefore(fn, call, in))) {
 			// errors.Is on an error already known to be one: its "no" is another failure. And
 			// going round on one kind of failure is a retry when it waits first (after the
-			// failure, or at the top of every round before the attempt); without a wait it is
-			// a protocol's next step (rebootstrap, rejoin, ask another broker).
+			// failure; or at the top of every round before the attempt, when errors.As sorts
+			// the failure by its type, as a status check does: going round on one sentinel
+			// with the wait at the top polls for a state, io.ErrNoProgress); without a wait it
+			// is a protocol's next step (rebootstrap, rejoin, ask another broker).
 			continue
 		}
 		if call != nil {
@@ -149,6 +151,13 @@ func sentinelTest(cmp *ssa.BinOp) (ssa.Value, bool) {
 		}
 	}
 	return nil, false
+}
+
+// classifies reports whether v is a call of errors.As: a failure sorted by its type (a status
+// error, a network error), not matched against one sentinel.
+func classifies(v ssa.Value) bool {
+	c, ok := v.(*ssa.Call)
+	return ok && flow.ID(flow.Callee(c.Common())) == flow.FuncID{Pkg: "errors", Name: "As"}
 }
 
 // errorsPredicate reports whether v is a call of errors.Is or errors.As, or a comparison of an

@@ -154,3 +154,38 @@ func (s *varStore) writeElsewhere(path string, in any) (*writeMeta, error) {
 	}
 	return nil, errors.New("too many redirects")
 }
+
+var errNothingYet = errors.New("no new output yet")
+
+// tail returns the next bytes of a build log; errNothingYet when the server had none.
+func (s *varStore) tail(ctx context.Context, offset int64, p []byte) (int, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("%s/log?offset=%d&limit=%d", s.addr, offset, len(p)), nil)
+	if err != nil {
+		return 0, err
+	}
+	resp, err := s.http.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	n, err := resp.Body.Read(p)
+	if n == 0 && (err == nil || err == io.EOF) {
+		return 0, errNothingYet
+	}
+	return n, err
+}
+
+// follow waits at the top of every round and goes round only while the server has nothing
+// new: it polls for output, every real failure ends it. Not reported.
+func (s *varStore) follow(ctx context.Context, offset int64, p []byte) (int, error) {
+	for round := 1; ; round++ {
+		select {
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		case <-time.After(min(time.Duration(round)*500*time.Millisecond, 2*time.Second)):
+			if n, err := s.tail(ctx, offset, p); !errors.Is(err, errNothingYet) {
+				return n, err
+			}
+		}
+	}
+}
