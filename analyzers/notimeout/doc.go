@@ -96,7 +96,8 @@
 // callers, and is not reported). So is
 // http.DefaultClient named as the fallback when the caller gives no client (through an option,
 // a field or the context). Its callers are then not reported for the context.Background() they
-// pass, unless they built it with a client of their own or drop a context they were given; a
+// pass, unless they built it with a client of their own, the library is another module (whose
+// finding a run on this one does not show), or they drop a context they were given; a
 // request made without any context is still reported where it is made, and so is one sent with
 // a detached context a struct field keeps (ctx: context.WithoutCancel(ctx)).
 //

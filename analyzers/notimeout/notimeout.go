@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"go/token"
+	"strings"
 	"time"
 
 	"golang.org/x/tools/go/analysis"
@@ -171,6 +172,11 @@ func boundByCallers(calls []*remote.Call) map[*ssa.Function]bool {
 	return out
 }
 
+// inModule reports whether the package path belongs to the module path.
+func inModule(pkg, module string) bool {
+	return pkg == module || strings.HasPrefix(pkg, module+"/")
+}
+
 // outermost returns the function that holds fn, a function literal, or fn itself.
 func outermost(fn *ssa.Function) *ssa.Function {
 	for fn.Parent() != nil {
@@ -186,6 +192,9 @@ func outermost(fn *ssa.Function) *ssa.Function {
 func (c *checker) coveredByClient(call *remote.Call) bool {
 	if call.Via == nil || call.Via.Owned == "" || contextParam(call.Instr.Parent()) != "" {
 		return false
+	}
+	if m := c.pass.Module; m != nil && call.Func != nil && call.Func.Pkg() != nil && !inModule(call.Func.Pkg().Path(), m.Path) {
+		return false // the library's finding is in another module, which a run on this one does not show
 	}
 	switch call.Timeout.Context.Kind {
 	case remote.Background, remote.TODO:

@@ -685,3 +685,81 @@ func TestVersionFromCheckout(t *testing.T) {
 	// pseudo-version of the commit (a clone, Go 1.24 and later).
 	assert.Regexp(t, `^idemlint (\(devel\) |v\S+-)`+f[0][:12]+`(\+dirty)? `+regexp.QuoteMeta(f[1])+`( \+changes)?\n$`, r.stdout)
 }
+
+// A library's http.DefaultClient fallback is one finding at the library when the library is
+// in the module being checked: its callers are not reported again. When the library is
+// another module (a dependency, whose findings this run does not show), the callers that
+// pass a context without a deadline are the only place the user sees the problem: reported.
+func TestLibraryDefaultOtherModule(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	lib := `package lib
+
+import (
+	"context"
+	"net/http"
+)
+
+type clientKey struct{}
+
+func WithClient(ctx context.Context, c *http.Client) context.Context {
+	return context.WithValue(ctx, clientKey{}, c)
+}
+
+func send(ctx context.Context, req *http.Request) (*http.Response, error) {
+	c := http.DefaultClient
+	if cc, ok := ctx.Value(clientKey{}).(*http.Client); ok {
+		c = cc
+	}
+	return c.Do(req.WithContext(ctx))
+}
+
+// Discover fetches a discovery document with the caller's context.
+func Discover(ctx context.Context, url string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := send(ctx, req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+`
+	files := map[string]string{
+		"lib/go.mod":     "module example.com/lib\n\ngo 1.24\n",
+		"lib/lib.go":     lib,
+		"app/go.mod":     "module example.com/app\n\ngo 1.24\n\nrequire example.com/lib v0.0.0\n\nreplace example.com/lib => ../lib\n",
+		"app/own/own.go": strings.Replace(lib, "package lib", "package own", 1),
+		"app/main.go": `package main
+
+import (
+	"context"
+	"log"
+
+	"example.com/app/own"
+	"example.com/lib"
+)
+
+func main() {
+	if err := lib.Discover(context.Background(), "https://issuer.example.com/.well-known/openid-configuration"); err != nil {
+		log.Fatal(err)
+	}
+	if err := own.Discover(context.Background(), "https://issuer.example.com/.well-known/openid-configuration"); err != nil {
+		log.Fatal(err)
+	}
+}
+`,
+	}
+	for name, content := range files {
+		p := filepath.Join(root, name)
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
+	}
+	r := run(t, filepath.Join(root, "app"), bin, "-notimeout", "./...")
+	assert.Equal(t, exitFindings, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "main.go:12:12: notimeout: lib.Discover passes a context without a deadline to Client.Do", "the dependency's default, seen only at the call")
+	assert.Contains(t, r.stderr, "own/own.go:15:12: notimeout: http.DefaultClient has no Timeout as the default", "the module's own default, at the fallback")
+	assert.NotContains(t, r.stderr, "main.go:15", "a call of the module's own library is covered by its finding")
+}
