@@ -193,7 +193,7 @@ func (c *checker) coveredByClient(call *remote.Call) bool {
 	if call.Via == nil || call.Via.Owned == "" || contextParam(call.Instr.Parent()) != "" {
 		return false
 	}
-	if m := c.pass.Module; m != nil && call.Func != nil && call.Func.Pkg() != nil && !inModule(call.Func.Pkg().Path(), m.Path) {
+	if m := c.pass.Module; m != nil && m.Path != "" && call.Func != nil && call.Func.Pkg() != nil && !inModule(call.Func.Pkg().Path(), m.Path) {
 		return false // the library's finding is in another module, which a run on this one does not show
 	}
 	switch call.Timeout.Context.Kind {
