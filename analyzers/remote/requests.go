@@ -47,10 +47,9 @@ func (w *walker) makersCall(c *ssa.CallCommon, f *frame, depth int, visit func(c
 		flow.FuncID{Pkg: retryablehttpPkg, Name: "NewRequest"}, flow.FuncID{Pkg: retryablehttpPkg, Name: "NewRequestWithContext"}:
 		visit(c, f)
 		return true
-	case flow.FuncID{Pkg: httpPkg, Recv: "Request", Name: "WithContext"},
-		flow.FuncID{Pkg: httpPkg, Recv: "Request", Name: "Clone"},
-		flow.FuncID{Pkg: retryablehttpPkg, Name: "FromRequest"}:
-		return w.makers(c.Args[0], f, depth+1, visit)
+	}
+	if from, ok := copiedRequest(c); ok {
+		return w.makers(from, f, depth+1, visit)
 	}
 	nf := w.enterCall(c, f)
 	if nf == nil {
@@ -64,6 +63,23 @@ func (w *walker) makersCall(c *ssa.CallCommon, f *frame, depth int, visit func(c
 		found = true
 	}
 	return found
+}
+
+// copiedRequest returns the request that c copies, when it is a call that makes a request
+// from another one with the same method and URL: net/http's Request.WithContext and Clone,
+// go-retryablehttp's FromRequest and Request.WithContext.
+func copiedRequest(c *ssa.CallCommon) (ssa.Value, bool) {
+	id := flow.ID(flow.Callee(c))
+	switch {
+	case id == flow.FuncID{Pkg: httpPkg, Recv: "Request", Name: "WithContext"},
+		id == flow.FuncID{Pkg: httpPkg, Recv: "Request", Name: "Clone"},
+		id == flow.FuncID{Pkg: retryablehttpPkg, Recv: "Request", Name: "WithContext"},
+		id == flow.FuncID{Pkg: retryablehttpPkg, Name: "FromRequest"}:
+		if len(c.Args) > 0 {
+			return c.Args[0], true
+		}
+	}
+	return nil, false
 }
 
 // requestArg returns the i-th argument of http.NewRequest (method, url) for a maker call,

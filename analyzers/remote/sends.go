@@ -134,8 +134,8 @@ func (st *state) sends(res *Result, funcs []*ssa.Function) {
 }
 
 // requestParam returns the parameter a request sent is made from: the parameter itself, or
-// one that WithContext, Clone or go-retryablehttp's FromRequest copies (rreq, _ :=
-// retryablehttp.FromRequest(r); client.Do(rreq.WithContext(ctx))).
+// one that copiedRequest copies (rreq, _ := retryablehttp.FromRequest(r);
+// client.Do(rreq.WithContext(ctx))).
 func requestParam(v ssa.Value) (*ssa.Parameter, bool) {
 	for range 8 {
 		v = flow.Unwrap(v)
@@ -146,16 +146,12 @@ func requestParam(v ssa.Value) (*ssa.Parameter, bool) {
 		case *ssa.Parameter:
 			return x, true
 		case *ssa.Call:
-			switch id := flow.ID(flow.Callee(x.Common())); {
-			case id.Name == "WithContext" && (id.Pkg == httpPkg || id.Pkg == retryablehttpPkg) && id.Recv == "Request",
-				id == flow.FuncID{Pkg: httpPkg, Recv: "Request", Name: "Clone"},
-				id == flow.FuncID{Pkg: retryablehttpPkg, Name: "FromRequest"}:
-				if len(x.Call.Args) == 0 {
-					return nil, false
-				}
-				v = x.Call.Args[0]
-				continue
+			from, ok := copiedRequest(x.Common())
+			if !ok {
+				return nil, false
 			}
+			v = from
+			continue
 		}
 		return nil, false
 	}
