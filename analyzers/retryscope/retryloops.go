@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/loops"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
@@ -86,8 +87,10 @@ func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop) (decision, int) {
 			}
 			continue
 		}
-		if !l.CanRepeatAvoiding(fail, func(e loops.Edge) bool { return calledOff(e, l) }) {
-			continue // it goes round only when the program called the attempt off: a restart
+		if !l.CanRepeatAvoiding(fail, func(e loops.Edge) bool { return calledOff(e, l) || readsOn(e) }) {
+			// It goes round only when the program called the attempt off (a restart), or when
+			// the call handed back part of its work and is called to go on (a read).
+			continue
 		}
 		onSuccess := successExits(d)
 		onFailure := l.ExitEdges(d.block, fail, nil)
@@ -144,6 +147,55 @@ func calledOff(e loops.Edge, l *loops.Loop) bool {
 		cancelledSide = 1
 	}
 	return e.To == e.From.Succs[cancelledSide]
+}
+
+// readsOn reports whether edge e is taken when an error reports progress, not failure (err ==
+// bufio.ErrBufferFull, errors.Is(err, bufio.ErrBufferFull): the call handed back what it read
+// and goes on when called again).
+func readsOn(e loops.Edge) bool {
+	if len(e.From.Instrs) == 0 {
+		return false
+	}
+	ifInstr, ok := e.From.Instrs[len(e.From.Instrs)-1].(*ssa.If)
+	if !ok {
+		return false
+	}
+	cond, holds := ifInstr.Cond, 0 // holds: the successor taken when the error is that one
+	if not, ok := cond.(*ssa.UnOp); ok && not.Op == token.NOT {
+		cond, holds = not.X, 1
+	}
+	var args []ssa.Value
+	switch c := cond.(type) {
+	case *ssa.BinOp:
+		if c.Op != token.EQL && c.Op != token.NEQ {
+			return false
+		}
+		if c.Op == token.NEQ {
+			holds = 1 - holds
+		}
+		args = []ssa.Value{c.X, c.Y}
+	case *ssa.Call:
+		if flow.ID(flow.Callee(c.Common())) != (flow.FuncID{Pkg: "errors", Name: "Is"}) || len(c.Call.Args) != 2 {
+			return false
+		}
+		args = c.Call.Args[1:]
+	default:
+		return false
+	}
+	for _, v := range args {
+		if load, ok := flow.Unwrap(v).(*ssa.UnOp); ok && load.Op == token.MUL {
+			if g, ok := load.X.(*ssa.Global); ok && progress(g) {
+				return e.To == e.From.Succs[holds]
+			}
+		}
+	}
+	return false
+}
+
+// progress reports whether g is an error variable that reports progress (knowledge.Progress).
+func progress(g *ssa.Global) bool {
+	v, ok := g.Object().(*types.Var)
+	return ok && knowledge.Progress(v)
 }
 
 // cancelled reports whether edge e is taken when the work is called off: it leaves a select

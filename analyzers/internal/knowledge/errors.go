@@ -1,0 +1,19 @@
+package knowledge
+
+import (
+	"go/types"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+)
+
+// Errors that report progress, not failure: the call did part of its work, handed it back, and
+// is called again to go on (bufio.Reader.ReadSlice fills its buffer before it finds the
+// delimiter). A loop that goes round on one reads on; it does not try the work again.
+var progress = map[flow.FuncID]bool{
+	{Pkg: "bufio", Name: "ErrBufferFull"}: true,
+}
+
+// Progress reports whether v, a package-level error variable, reports progress (see progress).
+func Progress(v *types.Var) bool {
+	return v != nil && v.Pkg() != nil && progress[flow.FuncID{Pkg: v.Pkg().Path(), Name: v.Name()}]
+}
