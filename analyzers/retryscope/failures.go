@@ -137,7 +137,7 @@ func narrowed(fail *ssa.BasicBlock, call ssa.CallInstruction, l *loops.Loop, in 
 		if ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok {
 			cond := unNot(ifInstr.Cond)
 			negated := countNots(ifInstr.Cond)%2 == 1
-			if c, ok := cond.(*ssa.Call); ok && errorsPredicate(c) && len(c.Call.Args) == 2 && producer(c.Call.Args[0], in) == call {
+			if target, ok := singlesOut(cond, call, in); ok {
 				match, other := b.Succs[0], b.Succs[1]
 				if negated {
 					match, other = other, match
@@ -146,7 +146,7 @@ func narrowed(fail *ssa.BasicBlock, call ssa.CallInstruction, l *loops.Loop, in 
 					return false // other errors go round too
 				}
 				if l.CanRepeat(match) {
-					if transportTarget(c.Call.Args[1]) {
+					if transportTarget(target) {
 						on |= FailTransport
 					} else {
 						on |= FailOther
@@ -166,6 +166,23 @@ func narrowed(fail *ssa.BasicBlock, call ssa.CallInstruction, l *loops.Loop, in 
 		return AnyFailure
 	}
 	return on
+}
+
+// singlesOut reports whether cond is true only for some errors of call: errors.Is(err, X),
+// errors.As(err, &t), or the ok of a type assertion (pgErr, ok := err.(PGError)). It returns
+// what the test names (X, &t, or a value of the asserted type).
+func singlesOut(cond ssa.Value, call ssa.CallInstruction, in func(*ssa.BasicBlock) bool) (ssa.Value, bool) {
+	switch c := cond.(type) {
+	case *ssa.Call:
+		if errorsPredicate(c) && len(c.Call.Args) == 2 && producer(c.Call.Args[0], in) == call {
+			return c.Call.Args[1], true
+		}
+	case *ssa.Extract:
+		if ta, ok := c.Tuple.(*ssa.TypeAssert); ok && c.Index == 1 && typeis.ErrorLike(ta.X.Type()) && producer(ta.X, in) == call {
+			return ta, true
+		}
+	}
+	return nil, false
 }
 
 // failuresOf says what the failure side of decision d singles out.
@@ -220,7 +237,9 @@ func failuresOf(d decision) Failures {
 func transportTarget(v ssa.Value) bool {
 	v = flow.Unwrap(v)
 	t := v.Type()
-	if p, ok := t.Underlying().(interface{ Elem() types.Type }); ok && strings.HasPrefix(v.Type().String(), "*") {
+	if ta, ok := v.(*ssa.TypeAssert); ok {
+		t = ta.AssertedType // opErr, ok := err.(*net.OpError)
+	} else if p, ok := t.Underlying().(interface{ Elem() types.Type }); ok && strings.HasPrefix(v.Type().String(), "*") {
 		t = p.Elem() // errors.As(err, &netErr): the type pointed to
 	}
 	for _, name := range []string{"net.Error", "*net.OpError", "*net.DNSError", "*url.Error", "syscall.Errno", "*os.SyscallError"} {

@@ -79,14 +79,28 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 	return scopes
 }
 
-// recovers reports whether loop l, bounded at two attempts, goes round after a failure of its
-// decision d only through a step that changes what the next attempt sends: a call that may
-// leave the process or may fail (re-register an account, refresh credentials) or a store into
-// a field or variable that the attempt reads (switch to another endpoint). Such a loop tries
-// once more after it fixed the cause; it does not repeat the same request.
+// recovers reports whether loop l goes round after a failure of its decision d only through
+// a step that changes what the next attempt sends: a call that leaves the process (or may, and
+// can fail), a call of the program's own that can fail (re-register an account, refresh
+// credentials), or a store into a field or variable that the attempt reads (switch to another
+// endpoint). Bounded at two attempts, or at a few when it goes round only on the program's own
+// condition, such a loop tries again after it fixed the cause; it does not repeat the same
+// request.
 func (st *state) recovers(l *loops.Loop, d decision, b Bound) bool {
-	if b.Kind != BoundConst || b.N > 2 {
+	if b.Kind != BoundConst {
 		return false
+	}
+	if b.N > 2 {
+		// More rounds recover only from the program's own condition, one the answer names
+		// (pgErr.Code == undefinedFunction: create it, and ask again), not from a failure of
+		// the dependency, which a step such as reconnecting does not cure.
+		f := failuresOf(d)
+		if f == AnyFailure {
+			f = narrowed(d.block.Succs[1-d.success], d.call, l, l.Contains)
+		}
+		if f != FailOther {
+			return false
+		}
 	}
 	// What the attempt reads: the fields and variables loaded on the way to its call.
 	read := make(map[any]bool)
@@ -121,7 +135,7 @@ func (st *state) recovers(l *loops.Loop, d decision, b Bound) bool {
 				if _, started := x.(*ssa.Go); started || x == d.call || sleepDuration(x) != nil {
 					continue
 				}
-				if st.rem.Reach(x) == remote.ReachRemote || fallible(x) && st.ownFunc(x) {
+				if r := st.rem.Reach(x); r == remote.ReachRemote || fallible(x) && (r == remote.ReachUnknown || st.ownFunc(x)) {
 					return true
 				}
 			}
