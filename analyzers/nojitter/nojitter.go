@@ -121,7 +121,7 @@ func (c *checker) checkWait(s *retryscope.Scope) {
 			return
 		}
 		if s.Wait.Kind == retryscope.WaitNone {
-			c.report(s.Pos(), s, "%s goes round without waiting, so it hammers a dependency that is already failing; wait with jitter", c.name(s))
+			c.report(s.Pos(), s, "%s goes round without waiting, so it hammers a failing dependency; wait with jitter", c.name(s))
 			return
 		}
 		c.checkSleeps(s)
@@ -136,7 +136,7 @@ func (c *checker) checkWait(s *retryscope.Scope) {
 		}
 		c.rep.Report(d)
 	case retryscope.WaitNone:
-		c.report(c.settingPos(s, s.WaitSetting()), s, "%s retries without waiting, so it hammers a dependency that is already failing; wait with jitter", c.name(s))
+		c.report(c.settingPos(s, s.WaitSetting()), s, "%s retries without waiting, so it hammers a failing dependency; wait with jitter", c.name(s))
 	}
 }
 

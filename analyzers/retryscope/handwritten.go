@@ -2,6 +2,7 @@ package retryscope
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"reflect"
@@ -381,6 +382,9 @@ func (st *state) recursion(fn *ssa.Function) *Scope {
 			if !ok || call.Common().StaticCallee() != fn || !sameOperation(fn, call) {
 				continue
 			}
+			if fallsBack(fn, call) {
+				return nil // it asks once more, differently: a fallback, not a retry
+			}
 			for _, d := range decisions(fn, all) {
 				failure := d.block.Succs[1-d.success]
 				if d.call == ssa.CallInstruction(call) || !failure.Dominates(b) || d.block.Succs[d.success].Dominates(b) {
@@ -423,6 +427,62 @@ func sameOperation(fn *ssa.Function, call *ssa.Call) bool {
 		}
 	}
 	return true
+}
+
+// fallsBack reports whether the recursive call passes, for a parameter that shapes what the
+// function sends, a constant that turns off the test guarding the call (initiate(ctx, from)
+// calls initiate(ctx, "") under if from != ""): it recurses at most once, with a different
+// request, as a fallback for a peer that refused the first form.
+func fallsBack(fn *ssa.Function, call *ssa.Call) bool {
+	for i, a := range call.Common().Args {
+		k, ok := flow.Unwrap(a).(*ssa.Const)
+		if !ok || k.Value == nil || i >= len(fn.Params) {
+			continue
+		}
+		p := fn.Params[i]
+		guards, other := 0, false
+		for _, ref := range *p.Referrers() {
+			if guardOff(ref, p, k, call.Block()) {
+				guards++
+			} else if _, cmp := ref.(*ssa.BinOp); !cmp {
+				other = true
+			}
+		}
+		if guards > 0 && other {
+			return true
+		}
+	}
+	return false
+}
+
+// guardOff reports whether instr is a comparison of p with a constant that a block ending in a
+// branch on it uses to guard blk, and that sends control away from blk when p is k.
+func guardOff(instr ssa.Instruction, p *ssa.Parameter, k *ssa.Const, blk *ssa.BasicBlock) bool {
+	cmp, ok := instr.(*ssa.BinOp)
+	if !ok || cmp.Op != token.EQL && cmp.Op != token.NEQ {
+		return false
+	}
+	other := cmp.Y
+	if cmp.Y == p {
+		other = cmp.X
+	}
+	c, ok := other.(*ssa.Const)
+	if !ok || c.Value == nil || c.Value.Kind() != k.Value.Kind() {
+		return false
+	}
+	holds := constant.Compare(k.Value, cmp.Op, c.Value) // the comparison's value when p is k
+	for _, ref := range *cmp.Referrers() {
+		if ifInstr, ok := ref.(*ssa.If); ok {
+			away := ifInstr.Block().Succs[1] // the side not taken when p is k
+			if !holds {
+				away = ifInstr.Block().Succs[0]
+			}
+			if away.Dominates(blk) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // recursionBound: a recursion that passes a parameter minus a constant to itself is bounded by

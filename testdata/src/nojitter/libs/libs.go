@@ -130,7 +130,7 @@ func (s *store) FailsafeBackoff(ctx context.Context, key string) error {
 
 func (s *store) FailsafeNoDelay(ctx context.Context, key string) error {
 	rp := retrypolicy.NewBuilder[any]().WithMaxRetries(2).Build()
-	return failsafe.With[any](rp).WithContext(ctx).Run(func() error { return s.put(ctx, key) }) // related "libs.go:133: retry callback" // want `failsafe\.Executor\.Run retries without waiting, so it hammers a dependency that is already failing; wait with jitter`
+	return failsafe.With[any](rp).WithContext(ctx).Run(func() error { return s.put(ctx, key) }) // related "libs.go:133: retry callback" // want `failsafe\.Executor\.Run retries without waiting, so it hammers a failing dependency; wait with jitter`
 }
 
 // ---- Reported: no cap and no deadline ----

@@ -69,7 +69,7 @@ func (w *configWatch) Watch(ctx context.Context, key string, f func(map[string]a
 
 // Refresh fetches again at once after a failure, until it succeeds: reported.
 func (w *configWatch) Refresh(ctx context.Context, key string) map[string]any {
-	for { // related "events.go:72: retry loop" // want `retry loop goes round without waiting, so it hammers a dependency that is already failing; wait with jitter`
+	for { // related "events.go:72: retry loop" // want `retry loop goes round without waiting, so it hammers a failing dependency; wait with jitter`
 		select {
 		case <-w.shutdown:
 			return nil

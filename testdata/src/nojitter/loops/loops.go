@@ -212,7 +212,7 @@ func (c *Client) WaitHelper(ctx context.Context, id string) error {
 // A hot loop: nothing between attempts waits.
 func (c *Client) Hot(ctx context.Context, id string) error {
 	var err error
-	for attempt := 0; attempt < 3; attempt++ { // related "loops.go:215: retry loop" // want `retry loop goes round without waiting, so it hammers a dependency that is already failing; wait with jitter`
+	for attempt := 0; attempt < 3; attempt++ { // related "loops.go:215: retry loop" // want `retry loop goes round without waiting, so it hammers a failing dependency; wait with jitter`
 		if err = c.send(ctx, "/v1/holds/"+id, nil); err == nil {
 			return nil
 		}

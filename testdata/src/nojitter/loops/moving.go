@@ -51,7 +51,7 @@ func oldestEntry(s EntryStore) (Entry, error) {
 // newestEntry reads the last entry again and again until it succeeds: a retry without a wait.
 func newestEntry(s EntryStore, last uint64) (Entry, error) {
 	var e Entry
-	for attempt := 0; attempt < 5; attempt++ { // related "moving.go:54: retry loop" // want `retry loop goes round without waiting, so it hammers a dependency that is already failing; wait with jitter`
+	for attempt := 0; attempt < 5; attempt++ { // related "moving.go:54: retry loop" // want `retry loop goes round without waiting, so it hammers a failing dependency; wait with jitter`
 		if err := s.GetEntry(last, &e); err == nil {
 			return e, nil
 		}

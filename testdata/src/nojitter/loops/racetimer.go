@@ -61,7 +61,7 @@ func (w *bodyWatch) Read(p []byte) (int, error) {
 // request is the attempt), it is no wait between attempts: the loop does not wait at all.
 func (o *objectStore) fetch(ctx context.Context, name string, body io.Reader) (*http.Response, error) {
 	retries := o.retries
-	for { // related "racetimer.go:64: retry loop" // want `retry loop goes round without waiting, so it hammers a dependency that is already failing; wait with jitter`
+	for { // related "racetimer.go:64: retry loop" // want `retry loop goes round without waiting, so it hammers a failing dependency; wait with jitter`
 		timer := time.NewTimer(o.connectTimeout)
 		defer timer.Stop()
 		if body != nil {

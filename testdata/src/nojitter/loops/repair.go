@@ -62,7 +62,7 @@ func (s *store) Reconnect(ctx context.Context, addr string, ping func(net.Conn) 
 	if err != nil {
 		return err
 	}
-	for i := 0; i < 5; i++ { // related "repair.go:65: retry loop" // want `retry loop goes round without waiting, so it hammers a dependency that is already failing; wait with jitter`
+	for i := 0; i < 5; i++ { // related "repair.go:65: retry loop" // want `retry loop goes round without waiting, so it hammers a failing dependency; wait with jitter`
 		err = ping(conn)
 		if err == nil {
 			return nil

@@ -88,7 +88,7 @@ func (r *replicaSet) Put(ctx context.Context, key string) error {
 // PutTimed goes round at once when its attempt timed out: the dependency was slow, and the
 // loop sends again without waiting. Reported.
 func (r *replicaSet) PutTimed(ctx context.Context, key string) error {
-	for { // related "switchover.go:91: retry loop" // want `retry loop goes round without waiting, so it hammers a dependency that is already failing; wait with jitter`
+	for { // related "switchover.go:91: retry loop" // want `retry loop goes round without waiting, so it hammers a failing dependency; wait with jitter`
 		attemptCtx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		err := r.put(attemptCtx, r.primary(), key)
 		cancel()
