@@ -103,10 +103,14 @@ func channelWaits(fn *ssa.Function, in func(*ssa.BasicBlock) bool, l *loops.Loop
 			return
 		}
 		maker := timeChanMaker(ch)
+		var again bool // the timer is made again in the blocks, which sleeps counts
+		if maker != nil {
+			again = remadeIn(ch, in)
+		}
 		switch {
 		case maker == nil:
 			unknown++
-		case in(maker.Block()), resetIn(fn, in, maker), seen[maker]:
+		case in(maker.Block()), again, resetIn(fn, in, maker), seen[maker]:
 			// sleeps counts the call that makes or resets the timer in the blocks; one
 			// timer received from in several places is one wait
 		default:
@@ -281,6 +285,28 @@ func resetIn(fn *ssa.Function, in func(*ssa.BasicBlock) bool, maker *ssa.Call) b
 	return false
 }
 
+// remadeIn reports whether ch, a timer's channel, comes (through a variable the blocks assign
+// again, a phi) from a time.NewTimer or time.After call made in the blocks for which in holds:
+// timer := time.NewTimer(0) before the loop, timer = time.NewTimer(wait) after each failure.
+func remadeIn(ch ssa.Value, in func(*ssa.BasicBlock) bool) bool {
+	v := flow.Unwrap(ch)
+	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+		if fa, ok := load.X.(*ssa.FieldAddr); ok {
+			v = fa.X // timer.C: the timer
+		}
+	}
+	found := false
+	flow.Backward(v, 16, func(x ssa.Value) bool {
+		if call, ok := x.(*ssa.Call); ok {
+			id := flow.ID(flow.Callee(call.Common()))
+			found = found || id.Pkg == "time" && id.Recv == "" && oneOf(id.Name, "NewTimer", "After") && in(call.Block())
+			return false
+		}
+		return !found
+	})
+	return found
+}
+
 // timeChanMaker returns the time.NewTimer, NewTicker, After or Tick call that made ch (a
 // result, or the C field of one), or nil.
 func timeChanMaker(ch ssa.Value) *ssa.Call {
@@ -431,7 +457,7 @@ func recurs(v ssa.Value, x ssa.Value) bool {
 
 // delayFunc returns the body of a function of this package, or a function literal, that a
 // call computing a delay runs (its first result is a time.Duration, as in (time.Duration,
-// error)); nil for other calls and for methods called through interfaces.
+// error), or a number that the delay is computed from); nil for other calls and for methods called through interfaces.
 func delayFunc(c *ssa.CallCommon) *ssa.Function {
 	if c.IsInvoke() {
 		return nil
@@ -446,10 +472,20 @@ func delayFunc(c *ssa.CallCommon) *ssa.Function {
 		}
 		return fn == nil
 	})
-	if fn == nil || len(fn.Blocks) == 0 || fn.Signature.Results().Len() == 0 || !typeis.Duration(fn.Signature.Results().At(0).Type()) {
+	if fn == nil || len(fn.Blocks) == 0 || fn.Signature.Results().Len() == 0 {
+		return nil
+	}
+	if r := fn.Signature.Results().At(0).Type(); !typeis.Duration(r) && !numeric(r) {
 		return nil
 	}
 	return fn
+}
+
+// numeric reports whether t is an integer or floating-point type: a factor of a delay
+// (RetryWait * pow(1.5, attempt)) that a helper computes.
+func numeric(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&(types.IsInteger|types.IsFloat) != 0
 }
 
 // returnedDelay classifies the durations fn returns as delayKind does, all paths together
