@@ -1,12 +1,16 @@
 package retryscope
 
 import (
+	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/loops"
+	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
@@ -192,6 +196,160 @@ func selectsOnSignal(fn *ssa.Function, in func(*ssa.BasicBlock) bool) bool {
 					if s, ok := ch.Elem().Underlying().(*types.Struct); ok && s.NumFields() == 0 {
 						return true
 					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// stopsFromElsewhere reports whether loop l of fn can be left on a test of the program's state
+// that the loop itself does not change: a struct field, read directly, through sync/atomic, or
+// through a method of the package that returns it, that another function of the package
+// stores (Disconnect sets the status; Close sets closed). Such a loop runs until another part
+// of the program stops it, as one that watches a context or a stop channel does.
+func (st *state) stopsFromElsewhere(fn *ssa.Function, l *loops.Loop) bool {
+	for _, b := range fn.Blocks {
+		if !l.Contains(b) || len(b.Instrs) == 0 {
+			continue
+		}
+		ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok || !slices.ContainsFunc(b.Succs, func(s *ssa.BasicBlock) bool { return l.CanExit(s) && !l.CanRepeat(s) }) {
+			continue
+		}
+		found := false
+		flow.Backward(ifInstr.Cond, 32, func(x ssa.Value) bool {
+			if fv := stateRead(x, l, 0); fv != nil && !storedIn(fn, l, fv) && st.storedElsewhere(fn, fv) {
+				found = true
+			}
+			_, call := x.(*ssa.Call)
+			return !found && !call
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+// stateRead returns the field that x reads, when x is a load of a field of a value the loop
+// does not produce, made under a lock, an atomic load of one, or a call of a method of the
+// package that takes nothing but its receiver and returns such a load
+// (c.status.ConnectionStatus()). State that another goroutine changes is read with
+// synchronisation; a field read without it (an option) is the program's configuration.
+func stateRead(x ssa.Value, l *loops.Loop, depth int) *types.Var {
+	switch x := x.(type) {
+	case *ssa.UnOp:
+		if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL && (l == nil || !producedIn(fa.X, l)) && underLock(x) {
+			return flow.FieldVar(fa)
+		}
+	case *ssa.Call:
+		common := x.Common()
+		if l != nil && producedIn(common.Value, l) {
+			return nil
+		}
+		callee := common.StaticCallee()
+		if callee == nil || callee.Signature.Recv() == nil || len(common.Args) != 1 {
+			return nil
+		}
+		if fa, ok := common.Args[0].(*ssa.FieldAddr); ok && callee.Pkg != nil && strings.HasPrefix(callee.Pkg.Pkg.Path(), "sync/atomic") {
+			if l == nil || !producedIn(fa.X, l) {
+				return flow.FieldVar(fa) // c.closed.Load()
+			}
+			return nil
+		}
+		if depth > 0 || len(callee.Blocks) == 0 || callee.Pkg != x.Parent().Pkg || l != nil && producedIn(common.Args[0], l) {
+			return nil
+		}
+		var fv *types.Var
+		for ret := range flow.Returns(callee) {
+			if len(ret.Results) != 1 {
+				return nil
+			}
+			var f *types.Var // through the result slot a deferred unlock makes
+			flow.Backward(ret.Results[0], 8, func(v ssa.Value) bool {
+				if f == nil {
+					f = stateRead(v, nil, depth+1)
+				}
+				return f == nil
+			})
+			if f == nil || fv != nil && f != fv {
+				return nil
+			}
+			fv = f
+		}
+		return fv
+	}
+	return nil
+}
+
+// storedIn reports whether the blocks of loop l store into field fv, or call a sync/atomic
+// method on it.
+func storedIn(fn *ssa.Function, l *loops.Loop, fv *types.Var) bool {
+	for _, b := range l.Blocks(fn) {
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.Store:
+				if fa, ok := x.Addr.(*ssa.FieldAddr); ok && flow.FieldVar(fa) == fv {
+					return true
+				}
+			case ssa.CallInstruction:
+				if args := x.Common().Args; len(args) > 0 {
+					if fa, ok := args[0].(*ssa.FieldAddr); ok && flow.FieldVar(fa) == fv {
+						return true // c.closed.Store(true), atomic.StoreInt32(&c.state, 1)
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// storedElsewhere reports whether a function of the package other than fn stores into field
+// fv (or hands its address to a sync/atomic call).
+func (st *state) storedElsewhere(fn *ssa.Function, fv *types.Var) bool {
+	for _, f := range st.funcs {
+		if f == fn || testcode.At(st.pass, f.Pos()) {
+			continue
+		}
+		for _, b := range f.Blocks {
+			for _, instr := range b.Instrs {
+				switch x := instr.(type) {
+				case *ssa.Store:
+					if fa, ok := x.Addr.(*ssa.FieldAddr); ok && flow.FieldVar(fa) == fv {
+						return true
+					}
+				case ssa.CallInstruction:
+					if args := x.Common().Args; len(args) > 0 {
+						if fa, ok := args[0].(*ssa.FieldAddr); ok && flow.FieldVar(fa) == fv {
+							if callee := x.Common().StaticCallee(); callee != nil && callee.Pkg != nil && strings.HasPrefix(callee.Pkg.Pkg.Path(), "sync/atomic") {
+								return true
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// underLock reports whether load runs after its function locked a sync.Mutex or RWMutex: a
+// call of Lock or RLock in a block that dominates it (or earlier in its own block).
+func underLock(load *ssa.UnOp) bool {
+	b := load.Block()
+	for _, d := range load.Parent().Blocks {
+		if !d.Dominates(b) {
+			continue
+		}
+		for _, instr := range d.Instrs {
+			if d == b && instr == ssa.Instruction(load) {
+				break
+			}
+			if call, ok := instr.(*ssa.Call); ok {
+				id := flow.ID(flow.Callee(call.Common()))
+				if id.Pkg == "sync" && (id.Name == "Lock" || id.Name == "RLock") {
+					return true
 				}
 			}
 		}

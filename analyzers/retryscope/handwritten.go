@@ -58,8 +58,8 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 				}
 			}
 			s.Deadline = observesDeadline(s.Calls)
-			if s.Deadline == DeadlineNone && selectsOnSignal(fn, l.Contains) {
-				s.Deadline = DeadlineContext
+			if s.Deadline == DeadlineNone && (selectsOnSignal(fn, l.Contains) || st.stopsFromElsewhere(fn, l)) {
+				s.Deadline = DeadlineContext // it runs until the program stops it
 			}
 			if contextVerdict(fn, l) {
 				// if rh.WaitOrSkipRetry(ctx, attempts, err) { goto retry }: a policy handed the
