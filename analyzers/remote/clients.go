@@ -66,7 +66,9 @@ func (w *walker) obj1(v ssa.Value, f *frame, t *objType) verdict {
 		return r
 	case *ssa.Parameter:
 		if f == nil && v.Parent() != w.top {
-			return caller(v.Pos()) // given to a function the walk did not come through
+			// Given to a function the walk did not come through: what the package's calls
+			// give it, and the caller's choice when another package may call it.
+			return w.given(v, eval)
 		}
 		r := w.param(v, f, false, eval)
 		if r.k != vParam {

@@ -16,6 +16,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/guard"
 	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
 //go:embed doc.go
@@ -158,6 +159,9 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 		return nil
 	}
 	id := flow.ID(fn)
+	if common.IsInvoke() && doer(fn) {
+		id = flow.FuncID{Pkg: httpPkg, Recv: "Client", Name: "Do"} // the *http.Client it holds
+	}
 	site := flow.NewSite(common, fn)
 	s := &site
 	w := st.walker(call.Parent())
@@ -217,6 +221,18 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 		return c
 	}
 	return nil
+}
+
+// doer reports whether fn is the method of an interface that sends an HTTP request as
+// http.Client.Do does (Do(*http.Request) (*http.Response, error)): a package's HTTPClient
+// interface, through which its requests go to the *http.Client it was given or made.
+func doer(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || fn.Name() != "Do" || sig.Recv() == nil || !types.IsInterface(sig.Recv().Type()) || sig.Params().Len() != 1 || sig.Results().Len() != 2 {
+		return false
+	}
+	return typeis.Named(sig.Params().At(0).Type(), httpPkg, "Request") && typeis.Named(sig.Results().At(0).Type(), httpPkg, "Response") &&
+		typeis.ErrorLike(sig.Results().At(1).Type())
 }
 
 // freshContext reports whether nothing bounds a call whose context is a new, empty one.

@@ -177,6 +177,29 @@ func (w *walker) param(p *ssa.Parameter, f *frame, req bool, eval func(ssa.Value
 	return unknown
 }
 
+// given evaluates a parameter of another function of the package, reached through what the
+// package stores (a constructor storing the client it is given into a field): the clients the package's own
+// calls pass (NewBotAPI passing &http.Client{} to NewBotAPIWithClient), and, when other
+// packages may call the function (exported, or used as a value), the caller's choice, with
+// which a client without a timeout is the default the caller may replace (Origin.Fallback).
+func (w *walker) given(p *ssa.Parameter, eval func(ssa.Value, *frame) verdict) verdict {
+	fn := p.Parent()
+	idx := slices.Index(fn.Params, p)
+	callers, listed := w.st.callGraph()[fn]
+	r := none
+	for _, c := range callers {
+		for call := range flow.Calls(c) {
+			if common := call.Common(); !common.IsInvoke() && common.StaticCallee() == fn && idx < len(common.Args) {
+				r = join(r, eval(common.Args[idx], nil))
+			}
+		}
+	}
+	if !listed || callers == nil || fn.Object() != nil && fn.Object().Exported() {
+		r = join(r, caller(p.Pos()))
+	}
+	return known(r)
+}
+
 // stored evaluates a local variable through the values stored into it.
 func (w *walker) stored(a *ssa.Alloc, f *frame, eval func(ssa.Value, *frame) verdict) verdict {
 	return known(joinEach(flow.Stored(a), func(s ssa.Value) verdict { return eval(s, f) }))
