@@ -4,13 +4,11 @@ import (
 	_ "embed"
 	"fmt"
 	"go/token"
-	"strings"
 	"time"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
-	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/docs"
 	"github.com/idemlint/idemlint/analyzers/internal/guard"
@@ -94,12 +92,8 @@ func run(pass *analysis.Pass) (any, error) {
 			defaults[call.Timeout.Client.Pos] = true
 		}
 	}
-	callersBound := boundByCallers(res.Calls)
 	for _, call := range res.Calls {
 		owned := call.Timeout.Owned(pass.Pkg)
-		if owned && callersBound[outermost(call.Instr.Parent())] {
-			continue // an unexported function whose every caller here gives it a deadline
-		}
 		if owned && call.Timeout.Client.Transport != "" {
 			// A default client whose transport has a ResponseHeaderTimeout, sending a request
 			// with its caller's context: a stalled server cannot hold it before the answer.
@@ -153,38 +147,6 @@ func run(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
-// boundByCallers returns the unexported functions of the package that send with their
-// caller's context and whose every call here (through the ParamFact summaries) is bounded: no
-// other caller can reach them, so the library's unknown callers are not theirs.
-func boundByCallers(calls []*remote.Call) map[*ssa.Function]bool {
-	out := make(map[*ssa.Function]bool)
-	for _, call := range calls {
-		if call.Via == nil {
-			continue
-		}
-		callee := call.Instr.Common().StaticCallee()
-		if callee == nil || callee.Object() == nil || callee.Object().Exported() {
-			continue
-		}
-		ok, seen := out[callee]
-		out[callee] = (ok || !seen) && call.Timeout.Status == remote.Bounded
-	}
-	return out
-}
-
-// inModule reports whether the package path belongs to the module path.
-func inModule(pkg, module string) bool {
-	return pkg == module || strings.HasPrefix(pkg, module+"/")
-}
-
-// outermost returns the function that holds fn, a function literal, or fn itself.
-func outermost(fn *ssa.Function) *ssa.Function {
-	for fn.Parent() != nil {
-		fn = fn.Parent()
-	}
-	return fn
-}
-
 // coveredByClient reports whether call passes a context without a deadline to a function that
 // sends through a library's default client without a timeout (Passed.Owned), which is
 // reported where the library makes it, and the caller had no context of its own to pass: the
@@ -193,7 +155,7 @@ func (c *checker) coveredByClient(call *remote.Call) bool {
 	if call.Via == nil || call.Via.Owned == "" || contextParam(call.Instr.Parent()) != "" {
 		return false
 	}
-	if m := c.pass.Module; m != nil && m.Path != "" && call.Func != nil && call.Func.Pkg() != nil && !inModule(call.Func.Pkg().Path(), m.Path) {
+	if call.Func != nil && call.Func.Pkg() != nil && remote.OtherModule(c.pass.Module, call.Func.Pkg().Path()) {
 		return false // the library's finding is in another module, which a run on this one does not show
 	}
 	switch call.Timeout.Context.Kind {

@@ -112,6 +112,10 @@ type Timeout struct {
 	// function's SSA parameters (the receiver first) of the parameter whose context decides;
 	// -1 otherwise.
 	Param int
+	// CallersBound is set when the call is in an unexported function (or a literal inside one)
+	// whose every call in the package gives it a deadline: no other caller can reach it, so the
+	// library's unknown callers are not its callers.
+	CallersBound bool
 	// Request is set when the context that decides is the one of parameter Param, an
 	// *http.Request. (For a call Via a function, Via.Request says whether the function takes a
 	// request or a context.)
@@ -128,9 +132,10 @@ type Timeout struct {
 // constructor's result, in a package that is not a command. Such a library's callers are
 // unknown, so their contexts guarantee nothing: notimeout reports the client once, where it is
 // made, and the callers of the functions that send through it are not the cause
-// (Passed.Owned). Dialers are not owned: the system's connect timeout bounds a dial.
+// (Passed.Owned); unless every caller of the unexported function it is in bounds it
+// (CallersBound). Dialers are not owned: the system's connect timeout bounds a dial.
 func (t Timeout) Owned(pkg *types.Package) bool {
-	if t.Status != Unknown || t.Param < 0 || t.Client == nil || pkg.Name() == "main" {
+	if t.Status != Unknown || t.Param < 0 || t.Client == nil || t.CallersBound || pkg.Name() == "main" {
 		return false
 	}
 	if t.Client.Type != httpClient.display && t.Client.Type != retryableClient.display {

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/buildssa"
@@ -134,6 +135,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	st.exportFacts()
 	res.Configs = st.loadedConfigs()
+	markCallersBound(res.Calls)
 
 	st.sends(res, funcs)
 	for _, c := range res.Calls {
@@ -233,6 +235,41 @@ func doer(fn *types.Func) bool {
 	}
 	return typeis.Named(sig.Params().At(0).Type(), httpPkg, "Request") && typeis.Named(sig.Results().At(0).Type(), httpPkg, "Response") &&
 		typeis.ErrorLike(sig.Results().At(1).Type())
+}
+
+// markCallersBound sets Timeout.CallersBound on the calls made in an unexported function (or
+// a literal inside one) whose every call in the package (through the ParamFact summaries:
+// the calls with Via set) is bounded.
+func markCallersBound(calls []*Call) {
+	bound := make(map[*ssa.Function]bool)
+	for _, call := range calls {
+		if call.Via == nil {
+			continue
+		}
+		callee := call.Instr.Common().StaticCallee()
+		if callee == nil || callee.Object() == nil || callee.Object().Exported() {
+			continue
+		}
+		ok, seen := bound[callee]
+		bound[callee] = (ok || !seen) && call.Timeout.Status == Bounded
+	}
+	for _, call := range calls {
+		fn := call.Instr.Parent()
+		for fn.Parent() != nil {
+			fn = fn.Parent()
+		}
+		call.Timeout.CallersBound = bound[fn]
+	}
+}
+
+// OtherModule reports whether package path pkg lies outside module, the module of the
+// package analysed (pass.Module; a module with no path, as in GOPATH mode, holds every
+// package).
+func OtherModule(module *analysis.Module, pkg string) bool {
+	if module == nil || module.Path == "" {
+		return false
+	}
+	return pkg != module.Path && !strings.HasPrefix(pkg, module.Path+"/")
 }
 
 // freshContext reports whether nothing bounds a call whose context is a new, empty one.
