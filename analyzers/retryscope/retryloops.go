@@ -199,8 +199,8 @@ func progress(g *ssa.Global) bool {
 }
 
 // cancelled reports whether edge e is taken when the work is called off: it leaves a select
-// on the case of a context's Done or of a stop channel (a chan struct{} named for stopping:
-// quit, stop, done), or on to the select's other cases when each of those is called off too
+// on the case of a context's Done or of a stop channel (a chan struct{} the loop's work does
+// not produce: see signal), or on to the select's other cases when each of those is called off too
 // or cannot happen, or it is a test of a context's Err (or Cause) against nil on its non-nil
 // side. A loop that leaves on success only that way runs until it is stopped: periodic work,
 // not a retry.
