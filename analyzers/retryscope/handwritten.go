@@ -25,6 +25,7 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 	if len(ls) > 0 && flow.Syntax(fn) != nil {
 		candidates := loopNodes(st.pass, flow.Syntax(fn))
 		taken := make(map[ast.Node]bool)
+		tries := make(map[ssa.CallInstruction]bool) // calls a long-running loop tries again
 		// Innermost loops claim their syntax first.
 		for i := len(ls) - 1; i >= 0; i-- {
 			l := ls[i]
@@ -35,7 +36,12 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 			}
 			taken[node] = true
 			if kind == lifecycle {
-				st.lifecycle(fn, l, d, node, candidates)
+				// The innermost loop that tries the call again after its failure owns that
+				// failure's wait; the loops around it go round through it.
+				if !tries[d.call] {
+					tries[d.call] = true
+					st.lifecycle(fn, l, d, node, candidates)
+				}
 				continue
 			}
 			if kind != retrying {
