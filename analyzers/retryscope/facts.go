@@ -77,6 +77,18 @@ func (f *WaitsFact) String() string {
 	return fmt.Sprintf("waits: %s", f.Kind)
 }
 
+// WaiterFact marks an exported function that returns a function that waits when called, as a
+// retry library's strategy does (Rican7/retry's strategy.Backoff(algorithm) returns a
+// func(attempt uint) bool that sleeps algorithm(attempt)): a loop that calls the result between
+// attempts waits, in the way Kind says.
+type WaiterFact struct {
+	Kind WaitKind
+}
+
+func (*WaiterFact) AFact() {}
+
+func (f *WaiterFact) String() string { return "returns a waiter: " + f.Kind.String() }
+
 // IteratorFact marks a function that returns a retry iterator: ranging over its result runs
 // the loop body once per attempt (see Iterator).
 type IteratorFact struct {
@@ -267,6 +279,48 @@ func (st *state) exportWaits() {
 			if w := st.funcWaits(fn, 0); w != nil {
 				st.pass.ExportObjectFact(obj, w)
 			}
+			if w := st.returnedWaiter(fn); w != nil {
+				st.pass.ExportObjectFact(obj, &WaiterFact{Kind: w.Kind})
+			}
 		}
 	}
+}
+
+// returnedWaiter says how the function fn returns waits when it is called, when fn returns
+// (as its only result) a function of the package or a closure that waits; nil otherwise.
+func (st *state) returnedWaiter(fn *ssa.Function) *WaitsFact {
+	return st.returnedWaiterAt(fn, 0)
+}
+
+func (st *state) returnedWaiterAt(fn *ssa.Function, depth int) *WaitsFact {
+	if fn.Signature.Results().Len() != 1 || depth > 2 {
+		return nil
+	}
+	if _, ok := fn.Signature.Results().At(0).Type().Underlying().(*types.Signature); !ok {
+		return nil
+	}
+	var w *WaitsFact
+	for ret := range flow.Returns(fn) {
+		var f *ssa.Function
+		var fw *WaitsFact
+		switch r := flow.Unwrap(ret.Results[0]).(type) {
+		case *ssa.MakeClosure:
+			f, _ = r.Fn.(*ssa.Function)
+		case *ssa.Function:
+			f = r
+		case *ssa.Call:
+			// return BackoffWithJitter(algorithm, noJitter()): what that function returns.
+			if g := r.Call.StaticCallee(); g != nil && g.Pkg == st.ssaPkg && len(g.Blocks) > 0 && g != fn {
+				fw = st.returnedWaiterAt(g, depth+1)
+			}
+		}
+		if f != nil && f.Pkg == st.ssaPkg && len(f.Blocks) > 0 {
+			fw = st.funcWaits(f, 0)
+		}
+		if fw == nil || w != nil && w.Kind != fw.Kind {
+			return nil
+		}
+		w = fw
+	}
+	return w
 }

@@ -705,6 +705,9 @@ func (st *state) calleeWaits(call ssa.CallInstruction) *WaitsFact {
 		if w := st.storedWaits(call.Common().Value); w != nil {
 			return w
 		}
+		if w := st.madeWaiter(call.Common().Value); w != nil {
+			return w
+		}
 	}
 	fn := flow.Callee(call.Common())
 	if fn == nil || fn.Pkg() == nil || fn.Pkg() == st.pass.Pkg {
@@ -715,6 +718,29 @@ func (st *state) calleeWaits(call ssa.CallInstruction) *WaitsFact {
 		return &f
 	}
 	return nil
+}
+
+// madeWaiter says how a function value waits when it is the result of a call of a function
+// that returns a waiter (wait := strategy.Backoff(backoff.Linear(d)); wait(attempt)): of the
+// package, by its returns, or of another, by its WaiterFact.
+func (st *state) madeWaiter(callee ssa.Value) *WaitsFact {
+	var w *WaitsFact
+	flow.Backward(callee, 16, func(x ssa.Value) bool {
+		c, ok := x.(*ssa.Call)
+		if !ok || w != nil {
+			return w == nil
+		}
+		if f := c.Common().StaticCallee(); f != nil && f.Pkg == st.ssaPkg && len(f.Blocks) > 0 {
+			w = st.returnedWaiter(f)
+		} else if fn := flow.Callee(c.Common()); fn != nil && fn.Pkg() != nil && fn.Pkg() != st.pass.Pkg {
+			var f WaiterFact
+			if st.pass.ImportObjectFact(fn, &f) {
+				w = &WaitsFact{Kind: f.Kind, Param: -1}
+			}
+		}
+		return false
+	})
+	return w
 }
 
 // storedWaits says how the function kept in a package variable or struct field that callee
