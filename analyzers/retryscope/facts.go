@@ -296,8 +296,14 @@ func (st *state) returnedWaiterAt(fn *ssa.Function, depth int) *WaitsFact {
 	if fn.Signature.Results().Len() != 1 || depth > 2 {
 		return nil
 	}
-	if _, ok := fn.Signature.Results().At(0).Type().Underlying().(*types.Signature); !ok {
+	sig, ok := fn.Signature.Results().At(0).Type().Underlying().(*types.Signature)
+	if !ok {
 		return nil
+	}
+	for p := range sig.Params().Variables() {
+		if _, ok := p.Type().Underlying().(*types.Signature); ok {
+			return nil // an iterator, called with the loop's body (IteratorFact)
+		}
 	}
 	var w *WaitsFact
 	for ret := range flow.Returns(fn) {
