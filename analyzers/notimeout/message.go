@@ -128,6 +128,39 @@ func (c *checker) reportCall(call *remote.Call) {
 	c.rep.Report(d)
 }
 
+// reportSQL reports the database calls without a context made in one function: the first, with
+// the others as related positions when there are several (the fix is one: give them a
+// context).
+func (c *checker) reportSQL(calls []*remote.Call) {
+	if len(calls) == 1 {
+		c.reportCall(calls[0])
+		return
+	}
+	first := calls[0]
+	var rel related
+	for _, o := range calls[1:] {
+		rel.add(o.Pos(), "%s takes no context either", c.name(o.Func))
+	}
+	fix := " with a deadline"
+	if p := contextParam(first.Instr.Parent()); p != "" {
+		fix = " with " + p
+	}
+	d := analysis.Diagnostic{Pos: first.Pos(), Related: rel,
+		Message: fmt.Sprintf("%s and %s take no context, so a stalled database hangs them; use their Context forms%s", c.name(first.Func), moreCalls(len(calls)-1), fix)}
+	if cur, ok := c.calls.At(first.Pos()); ok {
+		d.Pos, d.End = cur.Node().Pos(), cur.Node().End()
+	}
+	c.rep.Report(d)
+}
+
+// moreCalls says "1 more call", "2 more calls".
+func moreCalls(n int) string {
+	if n == 1 {
+		return "1 more call"
+	}
+	return fmt.Sprintf("%d more calls", n)
+}
+
 // message says why nothing bounds call and what a stalled peer does to it.
 func (c *checker) message(call *remote.Call) string {
 	t := call.Timeout

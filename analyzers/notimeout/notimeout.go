@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/inspect"
 	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/docs"
 	"github.com/idemlint/idemlint/analyzers/internal/guard"
@@ -92,6 +93,8 @@ func run(pass *analysis.Pass) (any, error) {
 			defaults[call.Timeout.Client.Pos] = true
 		}
 	}
+	sqlCalls := make(map[*ssa.Function][]*remote.Call)
+	var sqlFuncs []*ssa.Function
 	for _, call := range res.Calls {
 		owned := call.Timeout.Owned(pass.Pkg)
 		if owned && call.Timeout.Client.Transport != "" {
@@ -123,7 +126,19 @@ func run(pass *analysis.Pass) (any, error) {
 		if c.coveredByClient(call) {
 			continue
 		}
+		if call.Kind == remote.SQL && call.Via == nil && call.Timeout.Context.Kind == remote.NoContext {
+			// Database calls without a context in one function: one cause, one finding.
+			fn := call.Instr.Parent()
+			if sqlCalls[fn] == nil {
+				sqlFuncs = append(sqlFuncs, fn)
+			}
+			sqlCalls[fn] = append(sqlCalls[fn], call)
+			continue
+		}
 		c.reportCall(call)
+	}
+	for _, fn := range sqlFuncs {
+		c.reportSQL(sqlCalls[fn])
 	}
 	// A configuration handed out by an exported function: the clients made from it elsewhere
 	// are its finding, with those made here.

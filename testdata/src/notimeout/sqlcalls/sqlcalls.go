@@ -24,13 +24,13 @@ func queryRow(db *sql.DB) (n int) {
 }
 
 func prepare(db *sql.DB) {
-	stmt, _ := db.Prepare("SELECT 1") // want `DB\.Prepare takes no context, so a stalled database hangs this call; use PrepareContext and context\.WithTimeout`
-	stmt.Exec()                       // want `Stmt\.Exec takes no context, so a stalled database hangs this call; use ExecContext and context\.WithTimeout`
+	stmt, _ := db.Prepare("SELECT 1") // related "sqlcalls.go:28: Stmt.Exec takes no context either" // want `DB\.Prepare and 1 more call take no context, so a stalled database hangs them; use their Context forms with a deadline`
+	stmt.Exec()
 }
 
 func begin(db *sql.DB) {
-	tx, _ := db.Begin()              // want `DB\.Begin takes no context, so a stalled database hangs this call; use BeginTx and context\.WithTimeout`
-	tx.Exec("UPDATE orders SET a=1") // want `Tx\.Exec takes no context, so a stalled database hangs this call; use ExecContext and context\.WithTimeout`
+	tx, _ := db.Begin() // related "sqlcalls.go:33: Tx.Exec takes no context either" // want `DB\.Begin and 1 more call take no context, so a stalled database hangs them; use their Context forms with a deadline`
+	tx.Exec("UPDATE orders SET a=1")
 	tx.Commit()
 }
 

@@ -41,12 +41,12 @@ func (r *Repo) Pending() ([]Order, error) {
 
 // Ship marks an order shipped in a transaction; the caller's ctx is not passed on.
 func (r *Repo) Ship(ctx context.Context, id int64) error {
-	tx, err := r.db.Beginx() // want `DB\.Beginx takes no context, so a stalled database hangs this call; use BeginTxx with ctx`
+	tx, err := r.db.Beginx() // related "sqlxcalls.go:49: Tx.NamedExec takes no context either" // want `DB\.Beginx and 1 more call take no context, so a stalled database hangs them; use their Context forms with ctx`
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	if _, err := tx.NamedExec("UPDATE orders SET status = 'shipped' WHERE id = :id", map[string]any{"id": id}); err != nil { // want `Tx\.NamedExec takes no context, so a stalled database hangs this call; use NamedExecContext with ctx`
+	if _, err := tx.NamedExec("UPDATE orders SET status = 'shipped' WHERE id = :id", map[string]any{"id": id}); err != nil {
 		return err
 	}
 	return tx.Commit()
