@@ -161,7 +161,7 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 		return nil
 	}
 	id := flow.ID(fn)
-	if common.IsInvoke() && doer(fn) {
+	if _, known := rules[id]; !known && common.IsInvoke() && doer(fn) {
 		id = flow.FuncID{Pkg: httpPkg, Recv: "Client", Name: "Do"} // the *http.Client it holds
 	}
 	site := flow.NewSite(common, fn)
@@ -226,11 +226,12 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 }
 
 // doer reports whether fn is the method of an interface that sends an HTTP request as
-// http.Client.Do does (Do(*http.Request) (*http.Response, error)): a package's HTTPClient
-// interface, through which its requests go to the *http.Client it was given or made.
+// http.Client.Do does: its signature is (*http.Request) (*http.Response, error), whatever its
+// name (a package's HTTPClient interface, through which its requests go to the *http.Client it
+// was given or made).
 func doer(fn *types.Func) bool {
 	sig, ok := fn.Type().(*types.Signature)
-	if !ok || fn.Name() != "Do" || sig.Recv() == nil || !types.IsInterface(sig.Recv().Type()) || sig.Params().Len() != 1 || sig.Results().Len() != 2 {
+	if !ok || sig.Recv() == nil || !types.IsInterface(sig.Recv().Type()) || sig.Params().Len() != 1 || sig.Results().Len() != 2 {
 		return false
 	}
 	return typeis.Named(sig.Params().At(0).Type(), httpPkg, "Request") && typeis.Named(sig.Results().At(0).Type(), httpPkg, "Response") &&

@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"iter"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -181,14 +182,7 @@ func flagValues(phi *ssa.Phi, l *loops.Loop) (first, again, ok bool) {
 // that cannot count (countless: isConflict(err)). Such a policy may count the attempts itself,
 // so "unbounded" would not be certain.
 func opaqueExit(fn *ssa.Function, l *loops.Loop, decisive ssa.CallInstruction) bool {
-	for _, b := range fn.Blocks {
-		if !l.Contains(b) || len(b.Instrs) == 0 {
-			continue
-		}
-		ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
-		if !ok || !slices.ContainsFunc(b.Succs, func(s *ssa.BasicBlock) bool { return l.CanExit(s) && !l.CanRepeat(s) }) {
-			continue
-		}
+	for ifInstr := range exitTests(fn, l) {
 		opaque := false
 		flow.Backward(ifInstr.Cond, 32, func(x ssa.Value) bool {
 			call, ok := x.(*ssa.Call)
@@ -207,6 +201,22 @@ func opaqueExit(fn *ssa.Function, l *loops.Loop, decisive ssa.CallInstruction) b
 		}
 	}
 	return false
+}
+
+// exitTests yields the branches of loop l that can leave it: one side leaves and cannot come
+// back round.
+func exitTests(fn *ssa.Function, l *loops.Loop) iter.Seq[*ssa.If] {
+	return func(yield func(*ssa.If) bool) {
+		for _, b := range fn.Blocks {
+			if !l.Contains(b) || len(b.Instrs) == 0 {
+				continue
+			}
+			ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+			if ok && slices.ContainsFunc(b.Succs, func(s *ssa.BasicBlock) bool { return l.CanExit(s) && !l.CanRepeat(s) }) && !yield(ifInstr) {
+				return
+			}
+		}
+	}
 }
 
 // tupleTypes returns the types of a call's results.

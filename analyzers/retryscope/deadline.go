@@ -209,14 +209,7 @@ func selectsOnSignal(fn *ssa.Function, in func(*ssa.BasicBlock) bool) bool {
 // stores (Disconnect sets the status; Close sets closed). Such a loop runs until another part
 // of the program stops it, as one that watches a context or a stop channel does.
 func (st *state) stopsFromElsewhere(fn *ssa.Function, l *loops.Loop) bool {
-	for _, b := range fn.Blocks {
-		if !l.Contains(b) || len(b.Instrs) == 0 {
-			continue
-		}
-		ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
-		if !ok || !slices.ContainsFunc(b.Succs, func(s *ssa.BasicBlock) bool { return l.CanExit(s) && !l.CanRepeat(s) }) {
-			continue
-		}
+	for ifInstr := range exitTests(fn, l) {
 		found := false
 		flow.Backward(ifInstr.Cond, 32, func(x ssa.Value) bool {
 			if fv := stateRead(x, l, 0); fv != nil && !storedIn(fn, l, fv) && st.storedElsewhere(fn, fv) {
@@ -252,7 +245,7 @@ func stateRead(x ssa.Value, l *loops.Loop, depth int) *types.Var {
 		if callee == nil || callee.Signature.Recv() == nil || len(common.Args) != 1 {
 			return nil
 		}
-		if fa, ok := common.Args[0].(*ssa.FieldAddr); ok && callee.Pkg != nil && strings.HasPrefix(callee.Pkg.Pkg.Path(), "sync/atomic") {
+		if fa, ok := common.Args[0].(*ssa.FieldAddr); ok && atomicCall(common) {
 			if l == nil || !producedIn(fa.X, l) {
 				return flow.FieldVar(fa) // c.closed.Load()
 			}
@@ -283,21 +276,18 @@ func stateRead(x ssa.Value, l *loops.Loop, depth int) *types.Var {
 	return nil
 }
 
-// storedIn reports whether the blocks of loop l store into field fv, or call a sync/atomic
-// method on it.
+// storedIn reports whether the blocks of loop l write field fv (see writesField), or hand its
+// address to a call other than sync/atomic's (c.status.set(connecting): a method that may
+// write it).
 func storedIn(fn *ssa.Function, l *loops.Loop, fv *types.Var) bool {
 	for _, b := range l.Blocks(fn) {
 		for _, instr := range b.Instrs {
-			switch x := instr.(type) {
-			case *ssa.Store:
-				if fa, ok := x.Addr.(*ssa.FieldAddr); ok && flow.FieldVar(fa) == fv {
+			if writesField(instr) == fv {
+				return true
+			}
+			if call, ok := instr.(ssa.CallInstruction); ok && len(call.Common().Args) > 0 && !atomicCall(call.Common()) {
+				if fa, ok := call.Common().Args[0].(*ssa.FieldAddr); ok && flow.FieldVar(fa) == fv {
 					return true
-				}
-			case ssa.CallInstruction:
-				if args := x.Common().Args; len(args) > 0 {
-					if fa, ok := args[0].(*ssa.FieldAddr); ok && flow.FieldVar(fa) == fv {
-						return true // c.closed.Store(true), atomic.StoreInt32(&c.state, 1)
-					}
 				}
 			}
 		}
@@ -305,33 +295,51 @@ func storedIn(fn *ssa.Function, l *loops.Loop, fv *types.Var) bool {
 	return false
 }
 
-// storedElsewhere reports whether a function of the package other than fn stores into field
-// fv (or hands its address to a sync/atomic call).
+// storedElsewhere reports whether a production function of the package other than fn writes
+// field fv (see writesField), through an index of the writers built once per package.
 func (st *state) storedElsewhere(fn *ssa.Function, fv *types.Var) bool {
-	for _, f := range st.funcs {
-		if f == fn || testcode.At(st.pass, f.Pos()) {
-			continue
-		}
-		for _, b := range f.Blocks {
-			for _, instr := range b.Instrs {
-				switch x := instr.(type) {
-				case *ssa.Store:
-					if fa, ok := x.Addr.(*ssa.FieldAddr); ok && flow.FieldVar(fa) == fv {
-						return true
-					}
-				case ssa.CallInstruction:
-					if args := x.Common().Args; len(args) > 0 {
-						if fa, ok := args[0].(*ssa.FieldAddr); ok && flow.FieldVar(fa) == fv {
-							if callee := x.Common().StaticCallee(); callee != nil && callee.Pkg != nil && strings.HasPrefix(callee.Pkg.Pkg.Path(), "sync/atomic") {
-								return true
-							}
-						}
+	if st.writers == nil {
+		st.writers = make(map[*types.Var][]*ssa.Function)
+		for _, f := range st.funcs {
+			if testcode.At(st.pass, f.Pos()) {
+				continue
+			}
+			for _, b := range f.Blocks {
+				for _, instr := range b.Instrs {
+					if w := writesField(instr); w != nil && !slices.Contains(st.writers[w], f) {
+						st.writers[w] = append(st.writers[w], f)
 					}
 				}
 			}
 		}
 	}
-	return false
+	return slices.ContainsFunc(st.writers[fv], func(f *ssa.Function) bool { return f != fn })
+}
+
+// writesField returns the struct field instr writes: a store into it, or a sync/atomic
+// function or method other than a load given its address (c.closed.Store(true),
+// atomic.StoreInt32(&c.state, 1));
+// nil otherwise.
+func writesField(instr ssa.Instruction) *types.Var {
+	switch x := instr.(type) {
+	case *ssa.Store:
+		if fa, ok := x.Addr.(*ssa.FieldAddr); ok {
+			return flow.FieldVar(fa)
+		}
+	case ssa.CallInstruction:
+		// Every function and method of sync/atomic writes but the loads.
+		if args := x.Common().Args; len(args) > 0 && atomicCall(x.Common()) && !strings.HasPrefix(flow.Callee(x.Common()).Name(), "Load") {
+			if fa, ok := args[0].(*ssa.FieldAddr); ok {
+				return flow.FieldVar(fa)
+			}
+		}
+	}
+	return nil
+}
+
+// atomicCall reports whether c calls a function or method of sync/atomic.
+func atomicCall(c *ssa.CallCommon) bool {
+	return flow.ID(flow.Callee(c)).Pkg == "sync/atomic"
 }
 
 // underLock reports whether load runs after its function locked a sync.Mutex or RWMutex: a

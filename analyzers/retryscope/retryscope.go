@@ -131,10 +131,11 @@ type state struct {
 	ssaPkg   *ssa.Package
 	waitMemo map[*ssa.Function]*WaitsFact // how the package's functions wait (nil: they do not)
 	iterMemo map[*ssa.Function]*IteratorFact
-	byObj    map[*types.Func]*ssa.Function // the package's functions by object (see funcOf)
-	builds   map[*framework]bool           // frameworks whose deliveries the package builds
-	rem      *remote.Result                // which calls may leave the process
-	consumed map[*types.Func]bool          // memo of consumes (sources.go)
+	byObj    map[*types.Func]*ssa.Function  // the package's functions by object (see funcOf)
+	builds   map[*framework]bool            // frameworks whose deliveries the package builds
+	rem      *remote.Result                 // which calls may leave the process
+	consumed map[*types.Func]bool           // memo of consumes (sources.go)
+	writers  map[*types.Var][]*ssa.Function // the functions that write each field (storedElsewhere)
 }
 
 func run(pass *analysis.Pass) (any, error) {

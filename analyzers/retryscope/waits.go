@@ -285,18 +285,24 @@ func resetIn(fn *ssa.Function, in func(*ssa.BasicBlock) bool, maker *ssa.Call) b
 	return false
 }
 
+// timerOf returns the value a time channel comes from: the timer or ticker whose C field ch
+// loads (timer.C), or ch itself.
+func timerOf(ch ssa.Value) ssa.Value {
+	v := flow.Unwrap(ch)
+	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+		if fa, ok := load.X.(*ssa.FieldAddr); ok {
+			return fa.X
+		}
+	}
+	return v
+}
+
 // remadeIn reports whether ch, a timer's channel, comes (through a variable the blocks assign
 // again, a phi) from a time.NewTimer or time.After call made in the blocks for which in holds:
 // timer := time.NewTimer(0) before the loop, timer = time.NewTimer(wait) after each failure.
 func remadeIn(ch ssa.Value, in func(*ssa.BasicBlock) bool) bool {
-	v := flow.Unwrap(ch)
-	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
-		if fa, ok := load.X.(*ssa.FieldAddr); ok {
-			v = fa.X // timer.C: the timer
-		}
-	}
 	found := false
-	flow.Backward(v, 16, func(x ssa.Value) bool {
+	flow.Backward(timerOf(ch), 16, func(x ssa.Value) bool {
 		if call, ok := x.(*ssa.Call); ok {
 			id := flow.ID(flow.Callee(call.Common()))
 			found = found || id.Pkg == "time" && id.Recv == "" && oneOf(id.Name, "NewTimer", "After") && in(call.Block())
@@ -310,14 +316,8 @@ func remadeIn(ch ssa.Value, in func(*ssa.BasicBlock) bool) bool {
 // timeChanMaker returns the time.NewTimer, NewTicker, After or Tick call that made ch (a
 // result, or the C field of one), or nil.
 func timeChanMaker(ch ssa.Value) *ssa.Call {
-	v := flow.Unwrap(ch)
-	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
-		if fa, ok := load.X.(*ssa.FieldAddr); ok {
-			v = fa.X
-		}
-	}
 	var maker *ssa.Call
-	flow.Backward(v, 16, func(x ssa.Value) bool {
+	flow.Backward(timerOf(ch), 16, func(x ssa.Value) bool {
 		if call, ok := x.(*ssa.Call); ok {
 			id := flow.ID(flow.Callee(call.Common()))
 			if id.Pkg == "time" && id.Recv == "" && oneOf(id.Name, "NewTimer", "NewTicker", "After", "Tick") && len(call.Call.Args) == 1 {

@@ -96,9 +96,33 @@ func (c *brokerClient) keep() error {
 	}
 }
 
+// resubscriber keeps a subscription; Shutdown moves its state on, atomically.
+type resubscriber struct {
+	client *brokerClient
+	state  atomic.Int32 // 0 running, 1 shutting down
+}
+
+// Shutdown stops resubscribe.
+func (r *resubscriber) Shutdown() { r.state.Store(1) }
+
+// resubscribe redials until it connects or Shutdown is called.
+func (r *resubscriber) resubscribe() error {
+	for {
+		err := r.client.dial()
+		if err == nil {
+			return nil
+		}
+		log.Printf("resubscribe: %v", err)
+		time.Sleep(2 * time.Second) // related "stopstate.go:110: retry loop" // want `retry loop waits a fixed 2s between attempts, so clients that failed together retry together; add jitter`
+		if r.state.Load() != 0 {
+			return errors.New("shut down")
+		}
+	}
+}
+
 // retryWhileEnabled stops only on an option nobody changes while it runs: it retries for ever.
 func (c *brokerClient) retryWhileEnabled() error {
-	for { // related "stopstate.go:101: retry loop" // want `retry loop retries for ever \(no attempt cap, no deadline\); count the attempts and stop after a few`
+	for { // related "stopstate.go:125: retry loop" // want `retry loop retries for ever \(no attempt cap, no deadline\); count the attempts and stop after a few`
 		err := c.dial()
 		if err == nil {
 			return nil
@@ -106,7 +130,7 @@ func (c *brokerClient) retryWhileEnabled() error {
 		if !c.autoRetry {
 			return err
 		}
-		time.Sleep(c.retryInterval) // related "stopstate.go:101: retry loop" // want `retry loop waits a fixed delay between attempts, so clients that failed together retry together; add jitter`
+		time.Sleep(c.retryInterval) // related "stopstate.go:125: retry loop" // want `retry loop waits a fixed delay between attempts, so clients that failed together retry together; add jitter`
 	}
 }
 
