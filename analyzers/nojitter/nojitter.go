@@ -43,6 +43,7 @@ type checker struct {
 	calls  *syntax.Calls
 	insp   *inspector.Inspector
 	seen   map[token.Pos]bool // client configurations already reported
+	capped map[*retryscope.Scope]bool // scopes whose missing cap the wait finding already named
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -58,6 +59,7 @@ func run(pass *analysis.Pass) (any, error) {
 		calls:  syntax.NewCalls(insp),
 		insp:   insp,
 		seen:   make(map[token.Pos]bool),
+		capped: make(map[*retryscope.Scope]bool),
 	}
 	for _, s := range append(res.Scopes, res.IteratorLoops...) {
 		switch {
@@ -121,7 +123,7 @@ func (c *checker) checkWait(s *retryscope.Scope) {
 			return
 		}
 		if s.Wait.Kind == retryscope.WaitNone {
-			c.report(s.Pos(), s, "%s goes round without waiting, so it hammers a failing dependency; wait with jitter", c.name(s))
+			c.reportNoWait(s, s.Pos(), "goes round")
 			return
 		}
 		c.checkSleeps(s)
@@ -136,8 +138,37 @@ func (c *checker) checkWait(s *retryscope.Scope) {
 		}
 		c.rep.Report(d)
 	case retryscope.WaitNone:
-		c.report(c.settingPos(s, s.WaitSetting()), s, "%s retries without waiting, so it hammers a failing dependency; wait with jitter", c.name(s))
+		c.reportNoWait(s, c.settingPos(s, s.WaitSetting()), "retries")
 	}
+}
+
+// reportNoWait reports a scope that goes round without waiting. When nothing bounds it either
+// and both findings would stand at one place, they are one finding: one loop, one change.
+func (c *checker) reportNoWait(s *retryscope.Scope, pos token.Pos, verb string) {
+	who := c.name(s)
+	if c.unbounded(s) && c.capPos(s) == pos {
+		c.capped[s] = true
+		hint := "wait with jitter and " + capHint(s)
+		c.rep.Report(analysis.Diagnostic{Pos: pos, Related: c.related(s), Message: report.Fit(
+			fmt.Sprintf("%s %s without waiting and never stops (no cap, no deadline), so it hammers a failing dependency; %s", who, verb, hint),
+			fmt.Sprintf("%s %s without waiting and never stops, so it hammers a failing dependency; add a jittered wait and a cap", who, verb),
+			fmt.Sprintf("%s %s without waiting and never stops: no attempt cap, no deadline", who, verb))})
+		return
+	}
+	c.report(pos, s, "%s %s without waiting, so it hammers a failing dependency; wait with jitter", who, verb)
+}
+
+// unbounded reports whether nothing bounds the scope: no attempt count, no time limit, no context.
+func (c *checker) unbounded(s *retryscope.Scope) bool {
+	return s.Attempts.Kind == retryscope.BoundNone && s.Deadline == retryscope.DeadlineNone
+}
+
+// capPos is where a missing cap is reported: the loop, or the setting that would bound it.
+func (c *checker) capPos(s *retryscope.Scope) token.Pos {
+	if handWritten(s) {
+		return s.Pos()
+	}
+	return c.settingPos(s, s.AttemptsSetting())
 }
 
 // checkSleeps reports the waits of a hand-written scope that are not randomised: one finding
@@ -190,13 +221,10 @@ func (c *checker) waitMessage(who string, kind retryscope.WaitKind, d ssa.Value)
 
 // checkCap reports a scope that nothing bounds: no attempt count, no time limit, no context.
 func (c *checker) checkCap(s *retryscope.Scope) {
-	if s.Attempts.Kind != retryscope.BoundNone || s.Deadline != retryscope.DeadlineNone {
+	if !c.unbounded(s) || c.capped[s] {
 		return
 	}
-	pos := s.Pos()
-	if !handWritten(s) {
-		pos = c.settingPos(s, s.AttemptsSetting())
-	}
+	pos := c.capPos(s)
 	who, hint := c.name(s), capHint(s)
 	c.rep.Report(analysis.Diagnostic{Pos: pos, Related: c.related(s), Message: report.Fit(
 		fmt.Sprintf("%s has no attempt cap and no deadline, so it retries for ever while the dependency is down; %s", who, hint),

@@ -113,7 +113,7 @@ func (q *queue) CenkaltiConstantUnbounded(id string) error {
 }
 
 func (q *queue) CenkaltiZero(id string) error {
-	return backoff4.Retry(func() error { return q.claim(id) }, &backoff4.ZeroBackOff{}) // related "bounds.go:116: retry callback" "bounds.go:116: retry callback" // want `backoff\.Retry retries without waiting, so it hammers a failing dependency; wait with jitter` `backoff\.Retry retries for ever \(no attempt cap, no deadline\); wrap the BackOff in backoff\.WithMaxRetries\(b, 3\)`
+	return backoff4.Retry(func() error { return q.claim(id) }, &backoff4.ZeroBackOff{}) // related "bounds.go:116: retry callback" // want `backoff\.Retry retries without waiting and never stops, so it hammers a failing dependency; add a jittered wait and a cap`
 }
 
 func (q *queue) CenkaltiV5Unbounded(id string) (bool, error) {

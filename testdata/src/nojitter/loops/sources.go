@@ -131,7 +131,7 @@ type stuckStream struct {
 }
 
 func (s *stuckStream) ReadRecord() ([]byte, error) {
-	for { // related "sources.go:134: retry loop" "sources.go:134: retry loop" // want `retry loop goes round without waiting, so it hammers a failing dependency; wait with jitter` `retry loop retries for ever \(no attempt cap, no deadline\); count the attempts and stop after a few`
+	for { // related "sources.go:134: retry loop" // want `retry loop goes round without waiting and never stops, so it hammers a failing dependency; add a jittered wait and a cap`
 		if s.index >= len(s.batches) {
 			return nil, io.EOF
 		}
