@@ -86,6 +86,18 @@ func outcome(cond ssa.Value, in func(*ssa.BasicBlock) bool) (call ssa.CallInstru
 				return call, 1, false
 			}
 		}
+		// retry, err := c.write(p): a flag the callee returns beside its error, whose sense
+		// its returns show.
+		if x, ok := c.(*ssa.Extract); ok {
+			if call, ok := x.Tuple.(*ssa.Call); ok && in(call.Block()) {
+				if trueFails, ok := flagSense(call.Call.StaticCallee(), x.Index); ok {
+					if trueFails {
+						return call, 1, false
+					}
+					return call, 0, false
+				}
+			}
+		}
 	case *ssa.BinOp:
 		x, y := c.X, c.Y
 		if flow.IsNil(x) {
@@ -613,4 +625,103 @@ func variadicCall(st *ssa.Store) ssa.CallInstruction {
 		}
 	}
 	return nil
+}
+
+// flagSense tells what fn's boolean result flag says about its error result, from its returns:
+// true only where the error is set and false on some return of a nil error (a "try again" flag:
+// return true, err on a failure worth repeating), or true only with a nil error and false only
+// with one set (an "ok" flag). A flag that also stands beside a nil error on both sides (more,
+// err := r.next()) says something else.
+func flagSense(fn *ssa.Function, flag int) (trueFails, ok bool) {
+	if fn == nil || len(fn.Blocks) == 0 || flag >= fn.Signature.Results().Len() || !typeis.Bool(fn.Signature.Results().At(flag).Type()) {
+		return false, false
+	}
+	errAt := -1
+	for i := range fn.Signature.Results().Len() {
+		if typeis.ErrorLike(fn.Signature.Results().At(i).Type()) {
+			if errAt >= 0 {
+				return false, false
+			}
+			errAt = i
+		}
+	}
+	if errAt < 0 {
+		return false, false
+	}
+	// For each value of the flag: does it come with a nil error, with an error set?
+	var nilWith, setWith [2]bool
+	known := true
+	var visit func(flagV, errV ssa.Value, depth int)
+	visit = func(flagV, errV ssa.Value, depth int) {
+		flagV, errV = stored(flagV), stored(errV)
+		fp, _ := flagV.(*ssa.Phi)
+		ep, _ := errV.(*ssa.Phi)
+		if fp != nil && (ep == nil || ep.Block() == fp.Block()) && depth < 4 {
+			// Returns that meet in one block (as they do under a defer): each way in.
+			for i, e := range fp.Edges {
+				ev := errV
+				if ep != nil {
+					ev = ep.Edges[i]
+				}
+				visit(e, ev, depth+1)
+			}
+			return
+		}
+		f, ok := flow.BoolConst(flagV)
+		if !ok {
+			known = false // computed: its sense is not in the returns
+			return
+		}
+		v := 0
+		if f {
+			v = 1
+		}
+		if flow.IsNil(errV) {
+			nilWith[v] = true
+		} else {
+			setWith[v] = true
+		}
+	}
+	for _, b := range fn.Blocks {
+		if len(b.Instrs) == 0 || b == fn.Recover {
+			continue // the recovery from a panic returns what the slots hold: not a way out
+		}
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && len(ret.Results) == fn.Signature.Results().Len() {
+			visit(ret.Results[flag], ret.Results[errAt], 0)
+		}
+	}
+	if !known {
+		return false, false
+	}
+	switch {
+	case setWith[1] && !nilWith[1] && nilWith[0]:
+		return true, true
+	case nilWith[1] && !setWith[1] && setWith[0] && !nilWith[0]:
+		return false, true
+	}
+	return false, false
+}
+
+// stored returns what a load of a local slot reads when the slot was last written in the
+// load's own block (a result slot under a defer: *t0 = true; ...; return *t0), else v.
+func stored(v ssa.Value) ssa.Value {
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL || load.Block() == nil {
+		return v
+	}
+	slot, ok := load.X.(*ssa.Alloc)
+	if !ok {
+		return v
+	}
+	instrs := load.Block().Instrs
+	i := slices.Index(instrs, ssa.Instruction(load))
+	for j := i - 1; j >= 0; j-- {
+		if st, ok := instrs[j].(*ssa.Store); ok && st.Addr == slot {
+			return st.Val
+		}
+		if _, ok := instrs[j].(ssa.CallInstruction); ok {
+			return v // a call may write the slot (a deferred closure, a pointer passed on)
+		}
+	}
+	return v
 }
