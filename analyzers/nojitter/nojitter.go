@@ -42,7 +42,7 @@ type checker struct {
 	rep    *report.Reporter
 	calls  *syntax.Calls
 	insp   *inspector.Inspector
-	seen   map[token.Pos]bool // client configurations already reported
+	seen   map[token.Pos]bool         // client configurations already reported
 	capped map[*retryscope.Scope]bool // scopes whose missing cap the wait finding already named
 }
 
