@@ -128,30 +128,42 @@ func (c *checker) reportCall(call *remote.Call) {
 	c.rep.Report(d)
 }
 
-// reportSQL reports the database calls without a context made in one function: the first, with
-// the others as related positions when there are several (the fix is one: give them a
-// context).
-func (c *checker) reportSQL(calls []*remote.Call) {
+// reportSQL reports database calls without a context as one finding, at the first, the others
+// related: those of one function, or, when no call of the package takes a context (its design,
+// not a slip), all of the package's (inPackage; the first few related).
+func (c *checker) reportSQL(calls []*remote.Call, inPackage bool) {
 	if len(calls) == 1 {
 		c.reportCall(calls[0])
 		return
 	}
 	first := calls[0]
 	var rel related
-	for _, o := range calls[1:] {
+	for i, o := range calls[1:] {
+		if inPackage && i == maxRelatedSQL {
+			break
+		}
 		rel.add(o.Pos(), "%s takes no context either", c.name(o.Func))
 	}
 	fix := " with a deadline"
-	if p := contextParam(first.Instr.Parent()); p != "" {
+	if p := contextParam(first.Instr.Parent()); p != "" && !inPackage {
 		fix = " with " + p
 	}
-	d := analysis.Diagnostic{Pos: first.Pos(), Related: rel,
-		Message: fmt.Sprintf("%s and %s take no context, so a stalled database hangs them; use their Context forms%s", c.name(first.Func), moreCalls(len(calls)-1), fix)}
+	msg := fmt.Sprintf("%s and %s take no context, so a stalled database hangs them; use their Context forms%s", c.name(first.Func), moreCalls(len(calls)-1), fix)
+	if inPackage {
+		msg = report.Fit(
+			fmt.Sprintf("%s and %s in this package take no context, so a stalled database hangs them; use their Context forms%s", c.name(first.Func), moreCalls(len(calls)-1), fix),
+			fmt.Sprintf("%s and %s in this package take no context: a stalled database hangs them; use their Context forms", c.name(first.Func), moreCalls(len(calls)-1)),
+			fmt.Sprintf("%s and %s in this package take no context: a stalled database hangs them", c.name(first.Func), moreCalls(len(calls)-1)))
+	}
+	d := analysis.Diagnostic{Pos: first.Pos(), Related: rel, Message: msg}
 	if cur, ok := c.calls.At(first.Pos()); ok {
 		d.Pos, d.End = cur.Node().Pos(), cur.Node().End()
 	}
 	c.rep.Report(d)
 }
+
+// maxRelatedSQL bounds the related positions of a package's database calls without a context.
+const maxRelatedSQL = 10
 
 // moreCalls says "1 more call", "2 more calls".
 func moreCalls(n int) string {

@@ -1,9 +1,11 @@
 package notimeout
 
 import (
+	"cmp"
 	_ "embed"
 	"fmt"
 	"go/token"
+	"slices"
 	"time"
 
 	"golang.org/x/tools/go/analysis"
@@ -137,8 +139,18 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		c.reportCall(call)
 	}
-	for _, fn := range sqlFuncs {
-		c.reportSQL(sqlCalls[fn])
+	if len(sqlFuncs) > 1 && !sqlWithContext(pass, res.Calls) {
+		// No database call of the package takes a context: one design, one finding.
+		var all []*remote.Call
+		for _, fn := range sqlFuncs {
+			all = append(all, sqlCalls[fn]...)
+		}
+		slices.SortFunc(all, func(a, b *remote.Call) int { return cmp.Compare(a.Pos(), b.Pos()) })
+		c.reportSQL(all, true)
+	} else {
+		for _, fn := range sqlFuncs {
+			c.reportSQL(sqlCalls[fn], false)
+		}
 	}
 	// A configuration handed out by an exported function: the clients made from it elsewhere
 	// are its finding, with those made here.
@@ -197,6 +209,17 @@ func grouped(o *remote.Origin) bool {
 	switch o.Kind {
 	case remote.Local, remote.ZeroVar, remote.ZeroField:
 		return o.Pos.IsValid()
+	}
+	return false
+}
+
+// sqlWithContext reports whether some database call of the package, outside its tests, takes a
+// context: the package passes contexts, and a call without one is a slip in its function.
+func sqlWithContext(pass *analysis.Pass, calls []*remote.Call) bool {
+	for _, call := range calls {
+		if call.Kind == remote.SQL && call.Timeout.Context.Kind != remote.NoContext && !testcode.At(pass, call.Pos()) {
+			return true
+		}
 	}
 	return false
 }
