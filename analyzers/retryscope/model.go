@@ -251,6 +251,12 @@ type Scope struct {
 	// Poll marks a scope that waits for a condition to hold (a Kubernetes Poll, a Terraform
 	// state refresh) rather than retrying a failure.
 	Poll bool
+	// Answered marks a loop that goes round only after the dependency answered: each call it
+	// makes that leaves the process leaves the loop when it fails, and what sends it round is
+	// a judgement of the answer made in the process (an OAuth device flow's
+	// "authorization_pending"). Its waits wait for a state (Sleep.AfterSuccess), and a request
+	// it sends again was answered, its outcome known.
+	Answered bool
 	// Settings are the library options, constructors, literals, variables and fields that
 	// configured a Callback or Client scope, in the order they were applied; empty when the
 	// library's defaults hold (see WaitSetting, AttemptsSetting).

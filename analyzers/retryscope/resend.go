@@ -29,6 +29,8 @@ import (
 //     not marked permanent: backoff.Permanent, retry-go's Unrecoverable, the runtime's
 //     Permanent; for sethvargo/go-retry, only what RetryableError marks), a range body's
 //     return to its iterator;
+//   - when the scope goes round only after the dependency answered (Scope.Answered): the
+//     request is sent again only once its outcome is known;
 //   - when the library's retry condition is such a test (retry-go's RetryIf, go-retryablehttp's
 //     CheckRetry, the runtime's Policy.Classify);
 //   - when the library holds such requests back or keys them itself: this project's
@@ -46,6 +48,9 @@ func (r *Result) Resends(s *Scope, call ssa.CallInstruction) bool {
 	}
 	if s.Kind == Client {
 		return true
+	}
+	if s.Answered {
+		return false // sent again only after it was answered, its outcome known
 	}
 	fn := s.Fn
 	if s.Kind == Loop || s.Kind == Goto {

@@ -260,6 +260,16 @@ func (st *state) setReach(rem *remote.Result) {
 		}
 		return rem.Reach(c)
 	}
+	defer func() {
+		for _, s := range st.res.Scopes {
+			if s.Kind == Loop && s.Reach == remote.ReachRemote && st.answered(s, reach) {
+				s.Answered = true
+				for i := range s.Wait.Sleeps {
+					s.Wait.Sleeps[i].AfterSuccess = true
+				}
+			}
+		}
+	}()
 	for _, list := range [][]*Scope{st.res.Scopes, st.res.IteratorLoops, st.res.Lifecycles} {
 		for _, s := range list {
 			s.rem = rem
@@ -281,6 +291,35 @@ func (st *state) setReach(rem *remote.Result) {
 			}
 		}
 	}
+}
+
+// answered reports whether loop scope s goes round only on an answer: its decisive call stays
+// in the process (it judges what came back), and each call it makes that leaves the process
+// and can fail is tested, the loop leaving on that failure. The dependency answered every
+// round that goes round, and was not down: the loop waits for a state the answer reports (an
+// OAuth device flow's "authorization_pending"), it does not retry a failure.
+func (st *state) answered(s *Scope, reach func(ssa.CallInstruction) remote.Reach) bool {
+	if s.Loop == nil || s.Decisive == nil || s.Fn == nil || reach(s.Decisive) != remote.ReachLocal {
+		return false
+	}
+	ds := decisions(s.Fn, s.Loop.Contains)
+	found := false
+	for _, c := range s.Calls {
+		if _, started := c.(*ssa.Go); started || !fallible(c) || reach(c) != remote.ReachRemote {
+			continue
+		}
+		leaves := false
+		for _, d := range ds {
+			if d.call == c && !d.policy && !s.Loop.CanRepeat(d.block.Succs[1-d.success]) {
+				leaves = true
+			}
+		}
+		if !leaves {
+			return false
+		}
+		found = true
+	}
+	return found
 }
 
 // fallible reports whether call returns an error.

@@ -72,6 +72,9 @@
 //   - a request whose body encodes a parameter of a struct type with a key field (by name or
 //     JSON tag, IdempotencyKey `json:"idempotencyKey"`): the caller fills it in, as a Temporal
 //     workflow does for its activity's input;
+//   - a loop that leaves when the request cannot be sent or answered, and goes round only on
+//     its judgement of an answer (an OAuth device flow's "authorization_pending"): each
+//     request sent again was answered, its outcome known;
 //   - Kubernetes reconcilers: they run again after successes too, and avoid repeating a create
 //     by looking at the state they observe, which the client cannot see;
 //   - clients and helpers that hold such requests back or key them: this project's retry.Do
