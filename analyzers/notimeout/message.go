@@ -129,8 +129,8 @@ func (c *checker) reportCall(call *remote.Call) {
 }
 
 // reportSQL reports database calls without a context as one finding, at the first, the others
-// related: those of one function, or, when no call of the package takes a context (its design,
-// not a slip), all of the package's (inPackage; the first few related).
+// related: those of one function that has a context at hand (a slip), or those of all the
+// package's functions that have none (its design; inPackage, the first few related).
 func (c *checker) reportSQL(calls []*remote.Call, inPackage bool) {
 	if len(calls) == 1 {
 		c.reportCall(calls[0])

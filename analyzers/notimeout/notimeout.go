@@ -139,18 +139,24 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		c.reportCall(call)
 	}
-	if len(sqlFuncs) > 1 && !sqlWithContext(pass, res.Calls) {
-		// No database call of the package takes a context: one design, one finding.
-		var all []*remote.Call
-		for _, fn := range sqlFuncs {
-			all = append(all, sqlCalls[fn]...)
-		}
-		slices.SortFunc(all, func(a, b *remote.Call) int { return cmp.Compare(a.Pos(), b.Pos()) })
-		c.reportSQL(all, true)
-	} else {
-		for _, fn := range sqlFuncs {
+	// A function with a context at hand that does not pass it slipped: its calls are one
+	// finding. Functions with none at hand follow the package's design (a storage layer
+	// written without contexts): their calls are one finding for the package.
+	var designed []*remote.Call
+	var designedFuncs int
+	for _, fn := range sqlFuncs {
+		if contextParam(fn) != "" {
 			c.reportSQL(sqlCalls[fn], false)
+			continue
 		}
+		designed = append(designed, sqlCalls[fn]...)
+		designedFuncs++
+	}
+	if designedFuncs > 1 {
+		slices.SortFunc(designed, func(a, b *remote.Call) int { return cmp.Compare(a.Pos(), b.Pos()) })
+		c.reportSQL(designed, true)
+	} else if len(designed) > 0 {
+		c.reportSQL(designed, false)
 	}
 	// A configuration handed out by an exported function: the clients made from it elsewhere
 	// are its finding, with those made here.
@@ -213,13 +219,3 @@ func grouped(o *remote.Origin) bool {
 	return false
 }
 
-// sqlWithContext reports whether some database call of the package, outside its tests, takes a
-// context: the package passes contexts, and a call without one is a slip in its function.
-func sqlWithContext(pass *analysis.Pass, calls []*remote.Call) bool {
-	for _, call := range calls {
-		if call.Kind == remote.SQL && call.Timeout.Context.Kind != remote.NoContext && !testcode.At(pass, call.Pos()) {
-			return true
-		}
-	}
-	return false
-}

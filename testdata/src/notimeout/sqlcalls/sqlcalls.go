@@ -10,7 +10,7 @@ import (
 // ---- Reported ----
 
 func query(db *sql.DB) {
-	rows, _ := db.Query("SELECT id FROM orders") // want `DB\.Query takes no context, so a stalled database hangs this call; use QueryContext and context\.WithTimeout`
+	rows, _ := db.Query("SELECT id FROM orders") // related "sqlcalls.go:22: DB.QueryRow takes no context either" "sqlcalls.go:27: DB.Prepare takes no context either" "sqlcalls.go:28: Stmt.Exec takes no context either" "sqlcalls.go:32: DB.Begin takes no context either" "sqlcalls.go:33: Tx.Exec takes no context either" // want `DB\.Query and 5 more calls in this package take no context: a stalled database hangs them; use their Context forms`
 	rows.Close()
 }
 
@@ -19,17 +19,17 @@ func exec(ctx context.Context, db *sql.DB) {
 }
 
 func queryRow(db *sql.DB) (n int) {
-	db.QueryRow("SELECT count(*) FROM orders").Scan(&n) // want `DB\.QueryRow takes no context, so a stalled database hangs this call; use QueryRowContext and context\.WithTimeout`
+	db.QueryRow("SELECT count(*) FROM orders").Scan(&n)
 	return n
 }
 
 func prepare(db *sql.DB) {
-	stmt, _ := db.Prepare("SELECT 1") // related "sqlcalls.go:28: Stmt.Exec takes no context either" // want `DB\.Prepare and 1 more call take no context, so a stalled database hangs them; use their Context forms with a deadline`
+	stmt, _ := db.Prepare("SELECT 1")
 	stmt.Exec()
 }
 
 func begin(db *sql.DB) {
-	tx, _ := db.Begin() // related "sqlcalls.go:33: Tx.Exec takes no context either" // want `DB\.Begin and 1 more call take no context, so a stalled database hangs them; use their Context forms with a deadline`
+	tx, _ := db.Begin()
 	tx.Exec("UPDATE orders SET a=1")
 	tx.Commit()
 }

@@ -51,7 +51,7 @@ func (db *DB) LoadsContext(ctx context.Context, id int) error {
 // ---- Reported: business functions are not API forms ----
 
 func (db *DB) QueryUsers() (*sql.Rows, error) {
-	return db.DB.Query("SELECT * FROM users") // want `DB\.Query takes no context, so a stalled database hangs this call; use QueryContext and context\.WithTimeout`
+	return db.DB.Query("SELECT * FROM users") // related "sqlwrap.go:64: DB.Exec takes no context either" // want `DB\.Query and 1 more call in this package take no context: a stalled database hangs them; use their Context forms`
 }
 
 // Repo is a repository whose methods happen to be named like database/sql's: the name is no
@@ -61,6 +61,6 @@ type Repo struct {
 }
 
 func (r *Repo) Exec(id int) error {
-	_, err := r.db.Exec("DELETE FROM sessions WHERE id = $1", id) // want `DB\.Exec takes no context, so a stalled database hangs this call; use ExecContext and context\.WithTimeout`
+	_, err := r.db.Exec("DELETE FROM sessions WHERE id = $1", id)
 	return err
 }
