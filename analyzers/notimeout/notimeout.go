@@ -218,4 +218,3 @@ func grouped(o *remote.Origin) bool {
 	}
 	return false
 }
-
