@@ -226,6 +226,13 @@ func (c *checker) checkCap(s *retryscope.Scope) {
 	}
 	pos := c.capPos(s)
 	who, hint := c.name(s), capHint(s)
+	if ctx := contextInReach(s.Holder()); s.KeepsGoing && ctx != "" {
+		c.rep.Report(analysis.Diagnostic{Pos: pos, Related: c.related(s), Message: report.Fit(
+			fmt.Sprintf("%s goes round on every failure, so once %s is done it retries for ever; leave when %s.Err() is set, and cap the attempts", who, ctx, ctx),
+			fmt.Sprintf("%s goes round on every failure: once %s is done it retries for ever; leave when %s.Err() is set", who, ctx, ctx),
+			fmt.Sprintf("%s goes round on every failure: once %s is done it retries for ever", who, ctx))})
+		return
+	}
 	c.rep.Report(analysis.Diagnostic{Pos: pos, Related: c.related(s), Message: report.Fit(
 		fmt.Sprintf("%s has no attempt cap and no deadline, so it retries for ever while the dependency is down; %s", who, hint),
 		fmt.Sprintf("%s retries for ever (no attempt cap, no deadline); %s", who, hint),
@@ -238,8 +245,8 @@ func (c *checker) checkDeadline(s *retryscope.Scope) {
 		return
 	}
 	ctx := contextInReach(s.Holder())
-	if ctx == "" || brief(s) {
-		return
+	if ctx == "" || brief(s) || s.KeepsGoing && s.Attempts.Kind == retryscope.BoundNone {
+		return // (a loop that keeps going: checkCap's finding says it)
 	}
 	who, hint := c.name(s), deadlineHint(s, ctx)
 	c.rep.Report(analysis.Diagnostic{Pos: s.Pos(), Related: c.related(s), Message: report.Fit(

@@ -64,8 +64,13 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 				}
 			}
 			s.Deadline = observesDeadline(s.Calls)
+			if s.Deadline == DeadlineContext && s.Attempts.Kind == BoundNone && neverLeavesOnFailure(l, d) {
+				// It hands its context to the attempt, but no failure leaves the loop: once the
+				// context is done, every attempt fails at once and the loop goes round for ever.
+				s.Deadline, s.KeepsGoing = DeadlineNone, true
+			}
 			if s.Deadline == DeadlineNone && (selectsOnSignal(fn, l.Contains) || st.stopsFromElsewhere(fn, l)) {
-				s.Deadline = DeadlineContext // it runs until the program stops it
+				s.Deadline, s.KeepsGoing = DeadlineContext, false // it runs until the program stops it
 			}
 			if contextVerdict(fn, l) {
 				// if rh.WaitOrSkipRetry(ctx, attempts, err) { goto retry }: a policy handed the
@@ -532,4 +537,16 @@ func countless(call *ssa.Call) bool {
 		}
 	}
 	return true
+}
+
+// neverLeavesOnFailure reports whether loop l cannot be left once its decision d has gone the
+// failure way: no exit is reachable from the failure side before the next round, and the
+// loop's header has none either but the decision's success side (for { ... }, not for cond).
+func neverLeavesOnFailure(l *loops.Loop, d decision) bool {
+	for _, b := range l.Header.Succs {
+		if !l.Contains(b) && !(l.Header == d.block && b == d.block.Succs[d.success]) {
+			return false
+		}
+	}
+	return len(l.ExitEdges(d.block, d.block.Succs[1-d.success], nil)) == 0
 }

@@ -251,6 +251,10 @@ type Scope struct {
 	// Poll marks a scope that waits for a condition to hold (a Kubernetes Poll, a Terraform
 	// state refresh) rather than retrying a failure.
 	Poll bool
+	// KeepsGoing marks a loop that hands its context to the attempt but that no failure
+	// leaves: its Deadline is DeadlineNone, for once the context is done every attempt fails
+	// at once and the loop goes round for ever.
+	KeepsGoing bool
 	// Answered marks a loop that goes round only after the dependency answered: each call it
 	// makes that leaves the process leaves the loop when it fails, and what sends it round is
 	// a judgement of the answer made in the process (an OAuth device flow's

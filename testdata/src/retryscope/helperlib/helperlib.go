@@ -75,7 +75,7 @@ func Retries(ctx context.Context, fn func(context.Context) error) error { // wan
 // Poll retries check and tells progress to notify, which is not retried: Poll is a helper for
 // check only.
 func Poll(ctx context.Context, check func(context.Context) (bool, error), notify func(string)) error { // want Poll:`retry helper for parameter \[1\]` Poll:`retries: retry loop` Poll:`waits: fixed`
-	for { // want `retry loop: attempts=unbounded wait=fixed deadline=context`
+	for { // want `retry loop: attempts=unbounded wait=fixed deadline=none`
 		done, err := check(ctx)
 		if notify != nil {
 			notify("checked")
