@@ -13,6 +13,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/loops"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 	"github.com/idemlint/idemlint/analyzers/remote"
@@ -64,7 +65,7 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 				}
 			}
 			s.Deadline = observesDeadline(s.Calls)
-			if s.Deadline == DeadlineContext && s.Attempts.Kind == BoundNone && neverLeavesOnFailure(l, d) {
+			if s.Deadline == DeadlineContext && s.Attempts.Kind == BoundNone && neverLeavesOnFailure(l, d) && !knowledge.EndsWithContext(flow.Callee(d.call.Common())) {
 				// It hands its context to the attempt, but no failure leaves the loop: once the
 				// context is done, every attempt fails at once and the loop goes round for ever.
 				s.Deadline, s.KeepsGoing = DeadlineNone, true

@@ -17,3 +17,16 @@ var progress = map[flow.FuncID]bool{
 func Progress(v *types.Var) bool {
 	return v != nil && v.Pkg() != nil && progress[flow.FuncID{Pkg: v.Pkg().Path(), Name: v.Name()}]
 }
+
+// Calls that run until their context is done and then return nil: done is their success, not a
+// failure (Pub/Sub's Receive pulls messages until it is cancelled). A loop that goes round on
+// their failure leaves when the context ends.
+var endsWithContext = map[flow.FuncID]bool{
+	{Pkg: "cloud.google.com/go/pubsub", Recv: "Subscription", Name: "Receive"}:  true,
+	{Pkg: "cloud.google.com/go/pubsub/v2", Recv: "Subscriber", Name: "Receive"}: true,
+}
+
+// EndsWithContext reports whether fn returns nil once its context is done (see endsWithContext).
+func EndsWithContext(fn *types.Func) bool {
+	return fn != nil && endsWithContext[flow.ID(fn)]
+}

@@ -90,3 +90,4 @@ func (r *registrar) RegisterWaiting(ctx context.Context) error {
 		}
 	}
 }
+
