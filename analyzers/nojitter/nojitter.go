@@ -152,7 +152,7 @@ func (c *checker) reportNoWait(s *retryscope.Scope, pos token.Pos, verb string) 
 		c.rep.Report(analysis.Diagnostic{Pos: pos, Related: c.related(s), Message: report.Fit(
 			fmt.Sprintf("%s %s without waiting and never stops (no cap, no deadline), so it hammers a failing dependency; %s", who, verb, hint),
 			fmt.Sprintf("%s %s without waiting and never stops, so it hammers a failing dependency; add a jittered wait and a cap", who, verb),
-			fmt.Sprintf("%s %s without waiting and never stops: no attempt cap, no deadline", who, verb))})
+			fmt.Sprintf("%s %s without waiting and never stops: it hammers a failing dependency", who, verb))})
 		return
 	}
 	c.report(pos, s, "%s %s without waiting, so it hammers a failing dependency; wait with jitter", who, verb)

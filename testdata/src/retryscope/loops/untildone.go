@@ -12,7 +12,7 @@ import (
 
 // ReceiveAll pulls messages until the context is cancelled: Receive then returns nil, which
 // leaves the loop.
-func ReceiveAll(ctx context.Context, sub *pubsub.Subscription, handle func(*pubsub.Message)) {
+func ReceiveAll(ctx context.Context, sub *pubsub.Subscription, handle func(*pubsub.Message)) { // want ReceiveAll:`retries: retry loop at untildone.go:16, attempts=unbounded \(local\)`
 	for { // want `retry loop: attempts=unbounded wait=none deadline=context`
 		err := sub.Receive(ctx, func(_ context.Context, m *pubsub.Message) { // want `message handler \(Pub/Sub\): attempts=unbounded wait=unknown deadline=unknown`
 			handle(m)
@@ -26,7 +26,7 @@ func ReceiveAll(ctx context.Context, sub *pubsub.Subscription, handle func(*pubs
 
 // PublishAll goes round on every failure of a call that fails once the context is done: the
 // context does not bound it.
-func PublishAll(ctx context.Context, topic *pubsub.Topic, msgs []*pubsub.Message) {
+func PublishAll(ctx context.Context, topic *pubsub.Topic, msgs []*pubsub.Message) { // want PublishAll:`retries: retry loop at untildone.go:30, attempts=unbounded \(local\)`
 	for { // want `retry loop: attempts=unbounded wait=none deadline=none`
 		err := publishBatch(ctx, topic, msgs)
 		if err == nil {
