@@ -2,13 +2,11 @@ package remote
 
 import (
 	"go/token"
-	"go/types"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
-	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
@@ -18,15 +16,10 @@ import (
 // index records the struct fields and package variables whose own fields the package assigns
 // or passes on, so that a Timeout may be set through them.
 func (st *state) index(funcs []*ssa.Function) {
-	st.allocs = make(map[*types.Named][]*ssa.Alloc)
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				switch instr := instr.(type) {
-				case *ssa.Alloc:
-					if n := ownStruct(instr.Type(), st.pass.Pkg); n != nil && !testcode.At(st.pass, fn.Pos()) {
-						st.allocs[n] = append(st.allocs[n], instr)
-					}
 				case *ssa.Store:
 					switch addr := instr.Addr.(type) {
 					case *ssa.FieldAddr:
@@ -207,57 +200,6 @@ func (st *state) touch(addr ssa.Value) bool {
 		}
 	default:
 		return false
-	}
-	return true
-}
-
-// ownStruct returns the unexported named struct type of pkg that a pointer of type t points
-// to, or nil: values of such a type are made only by pkg's code.
-func ownStruct(t types.Type, pkg *types.Package) *types.Named {
-	ptr, ok := t.(*types.Pointer)
-	if !ok {
-		return nil
-	}
-	n, ok := types.Unalias(ptr.Elem()).(*types.Named)
-	if !ok || n.Obj().Pkg() != pkg || n.Obj().Exported() || n.TypeParams().Len() > 0 {
-		return nil
-	}
-	if _, ok := n.Underlying().(*types.Struct); !ok {
-		return nil
-	}
-	return n
-}
-
-// alwaysSet reports whether the field that fa addresses holds a value on every value of its
-// struct the package makes: the struct type is the package's own and unexported, and each
-// place the production code makes one (a literal, new, a variable) sets the field in the same
-// function, to something that is not nil. A fallback for the field being nil (if c.client ==
-// nil { c.client = http.DefaultClient }) then never runs.
-func (st *state) alwaysSet(fa *ssa.FieldAddr) bool {
-	n := ownStruct(fa.X.Type(), st.pass.Pkg)
-	fv := flow.FieldVar(fa)
-	if n == nil || fv == nil || len(st.allocs[n]) == 0 {
-		return false
-	}
-	for _, v := range st.prodStores(fv) {
-		if flow.IsNil(v) {
-			return false
-		}
-	}
-	for _, a := range st.allocs[n] {
-		set := false
-		for _, r := range *a.Referrers() {
-			if f, ok := r.(*ssa.FieldAddr); ok && f.Field == fa.Field {
-				for _, u := range *f.Referrers() {
-					if s, ok := u.(*ssa.Store); ok && s.Addr == f && !flow.IsNil(s.Val) {
-						set = true
-					}
-				}
-			}
-		}
-		if !set {
-			return false
-		}
 	}
 	return true
 }

@@ -96,10 +96,7 @@ func (w *walker) obj1(v ssa.Value, f *frame, t *objType) verdict {
 		}
 	case *ssa.Phi:
 		r := none
-		for i, e := range v.Edges {
-			if w.deadFallback(v, i) {
-				continue
-			}
+		for _, e := range v.Edges {
 			r = joinClients(r, eval(e, f))
 		}
 		return r
@@ -510,42 +507,4 @@ func (w *walker) builtWithAt(recv ssa.Value, depth int) vkind {
 		return false // the constructor's own inputs are what was handed to it
 	})
 	return k
-}
-
-// deadFallback reports whether edge i of phi is a fallback taken only when another edge's
-// value, a field the package always sets (alwaysSet), is nil: hc := c.hc; if hc == nil { hc =
-// http.DefaultClient }, on a struct that every constructor gives a client.
-func (w *walker) deadFallback(phi *ssa.Phi, i int) bool {
-	if len(phi.Edges) != 2 || i >= len(phi.Block().Preds) {
-		return false
-	}
-	other := phi.Edges[1-i]
-	load, ok := other.(*ssa.UnOp)
-	if !ok || load.Op != token.MUL {
-		return false
-	}
-	fa, ok := load.X.(*ssa.FieldAddr)
-	if !ok {
-		return false
-	}
-	from := phi.Block().Preds[i]
-	for _, u := range *other.Referrers() {
-		cmp, ok := u.(*ssa.BinOp)
-		if !ok || cmp.Op != token.EQL && cmp.Op != token.NEQ || !flow.IsNil(cmp.X) && !flow.IsNil(cmp.Y) {
-			continue
-		}
-		b := cmp.Block()
-		ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
-		if !ok || ifInstr.Cond != cmp {
-			continue
-		}
-		nilSide := b.Succs[0]
-		if cmp.Op == token.NEQ {
-			nilSide = b.Succs[1]
-		}
-		if nilSide.Dominates(from) && len(nilSide.Preds) == 1 {
-			return w.st.alwaysSet(fa)
-		}
-	}
-	return false
 }

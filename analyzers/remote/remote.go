@@ -88,7 +88,6 @@ type state struct {
 	callers        map[*ssa.Function][]*ssa.Function // static callers, built on first need
 	ifaces         map[string][]namedIface           // interfaces of imported packages, by method name
 	embedded       int                               // 0: not known yet; 1: an embedded database driver is imported; 2: not
-	allocs         map[*types.Named][]*ssa.Alloc     // where the production code makes values of its unexported struct types
 }
 
 func run(pass *analysis.Pass) (any, error) {
