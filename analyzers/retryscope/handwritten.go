@@ -80,7 +80,7 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 					s.Wait.Kind = WaitUnknown
 				}
 				if s.Deadline == DeadlineNone {
-					s.Deadline = DeadlineContext
+					s.Deadline, s.KeepsGoing = DeadlineContext, false
 				}
 			}
 			scopes = append([]*Scope{s}, scopes...)
@@ -541,13 +541,23 @@ func countless(call *ssa.Call) bool {
 }
 
 // neverLeavesOnFailure reports whether loop l cannot be left once its decision d has gone the
-// failure way: no exit is reachable from the failure side before the next round, and the
-// loop's header has none either but the decision's success side (for { ... }, not for cond).
+// failure way: no exit is reachable from the failure side before control is back at the
+// decision, through the header and whatever the next round does before it (a test of the
+// context at the top of the round is a way out).
 func neverLeavesOnFailure(l *loops.Loop, d decision) bool {
-	for _, b := range l.Header.Succs {
-		if !l.Contains(b) && !(l.Header == d.block && b == d.block.Succs[d.success]) {
+	seen := map[*ssa.BasicBlock]bool{d.block: true}
+	stack := []*ssa.BasicBlock{d.block.Succs[1-d.success]}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[b] {
+			continue
+		}
+		if !l.Contains(b) {
 			return false
 		}
+		seen[b] = true
+		stack = append(stack, b.Succs...)
 	}
-	return len(l.ExitEdges(d.block, d.block.Succs[1-d.success], nil)) == 0
+	return true
 }

@@ -303,6 +303,21 @@ func (st *state) answered(s *Scope, reach func(ssa.CallInstruction) remote.Reach
 		return false
 	}
 	ds := decisions(s.Fn, s.Loop.Contains)
+	// Only some answers send it round (errors.As on the answer's error, then its code): a
+	// judgement that any error sends round (a check that turns a 5xx into an error) retries
+	// the dependency's failures.
+	for _, d := range ds {
+		if d.call == s.Decisive {
+			f := failuresOf(d)
+			if f == AnyFailure {
+				f = narrowed(d.block.Succs[1-d.success], d.call, s.Loop, s.Loop.Contains)
+			}
+			if f != FailOther {
+				return false
+			}
+			break
+		}
+	}
 	found := false
 	for _, c := range s.Calls {
 		if _, started := c.(*ssa.Go); started || !fallible(c) || reach(c) != remote.ReachRemote {

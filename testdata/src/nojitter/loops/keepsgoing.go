@@ -91,3 +91,20 @@ func (r *registrar) RegisterWaiting(ctx context.Context) error {
 	}
 }
 
+
+// RegisterCheckingFirst tests the context at the top of every round: the next round leaves
+// once it is done.
+func (r *registrar) RegisterCheckingFirst(ctx context.Context, verbose bool) error {
+	for {
+		if verbose {
+			log.Printf("registering %s", r.info.ID)
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := r.registerOnce(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(rand.N(2 * time.Second))
+	}
+}

@@ -135,3 +135,33 @@ func (f *deviceFlow) AwaitApprovalThroughOutages(ctx context.Context, deviceCode
 		}
 	}
 }
+
+// checkAnswer turns an answer that is not a success into an error: a 5xx among them.
+func checkAnswer(resp *http.Response) error {
+	defer resp.Body.Close()
+	if resp.StatusCode >= 300 {
+		return fmt.Errorf("token endpoint: %s", resp.Status)
+	}
+	return nil
+}
+
+// RequestToken goes round on any answer that is not a success, a 500 too: the request may have
+// been applied, and it is sent again.
+func (f *deviceFlow) RequestToken(ctx context.Context, deviceCode string) error {
+	for i := 0; i < 5; i++ {
+		req, err := f.exchangeRequest(ctx, deviceCode)
+		if err != nil {
+			return err
+		}
+		resp, err := f.hc.Do(req) // related "devicepoll.go:151: retry loop" // want `a POST request is retried without an idempotency key, so a retry can repeat it; send one made before the retries`
+		if err != nil {
+			return err
+		}
+		if err := checkAnswer(resp); err != nil {
+			time.Sleep(time.Duration(i+1) * time.Second)
+			continue
+		}
+		return nil
+	}
+	return errors.New("token endpoint: gave up")
+}
