@@ -146,6 +146,13 @@ func (c *checker) checkWait(s *retryscope.Scope) {
 // and both findings would stand at one place, they are one finding: one loop, one change.
 func (c *checker) reportNoWait(s *retryscope.Scope, pos token.Pos, verb string) {
 	who := c.name(s)
+	if ctx := contextInReach(s.Holder()); c.unbounded(s) && c.capPos(s) == pos && s.KeepsGoing && ctx != "" {
+		c.capped[s] = true
+		c.rep.Report(analysis.Diagnostic{Pos: pos, Related: c.related(s), Message: report.Fit(
+			fmt.Sprintf("%s %s without waiting on every failure, so once %s is done it spins for ever; wait with jitter and leave when %s.Err() is set", who, verb, ctx, ctx),
+			fmt.Sprintf("%s %s without waiting on every failure: once %s is done it spins for ever", who, verb, ctx))})
+		return
+	}
 	if c.unbounded(s) && c.capPos(s) == pos {
 		c.capped[s] = true
 		hint := "wait with jitter and " + capHint(s)
@@ -245,7 +252,7 @@ func (c *checker) checkDeadline(s *retryscope.Scope) {
 		return
 	}
 	ctx := contextInReach(s.Holder())
-	if ctx == "" || brief(s) || s.KeepsGoing && s.Attempts.Kind == retryscope.BoundNone {
+	if ctx == "" || brief(s) || c.capped[s] || s.KeepsGoing && s.Attempts.Kind == retryscope.BoundNone {
 		return // (a loop that keeps going: checkCap's finding says it)
 	}
 	who, hint := c.name(s), deadlineHint(s, ctx)

@@ -108,3 +108,14 @@ func (r *registrar) RegisterCheckingFirst(ctx context.Context, verbose bool) err
 		time.Sleep(rand.N(2 * time.Second))
 	}
 }
+
+// RegisterHot goes round at once on every failure: while the server is down it hammers it, and
+// once the context is done it spins.
+func (r *registrar) RegisterHot(ctx context.Context) {
+	for { // related "keepsgoing.go:115: retry loop" // want `retry loop goes round without waiting on every failure: once ctx is done it spins for ever`
+		if err := r.registerOnce(ctx); err == nil {
+			return
+		}
+		log.Printf("register %s failed", r.info.ID)
+	}
+}
