@@ -682,13 +682,11 @@ func flagSense(fn *ssa.Function, flag int) (trueFails, ok bool) {
 			setWith[v] = true
 		}
 	}
-	for _, b := range fn.Blocks {
-		if len(b.Instrs) == 0 || b == fn.Recover {
+	for ret := range flow.Returns(fn) {
+		if ret.Block() == fn.Recover || len(ret.Results) != fn.Signature.Results().Len() {
 			continue // the recovery from a panic returns what the slots hold: not a way out
 		}
-		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && len(ret.Results) == fn.Signature.Results().Len() {
-			visit(ret.Results[flag], ret.Results[errAt], 0)
-		}
+		visit(ret.Results[flag], ret.Results[errAt], 0)
 	}
 	if !known {
 		return false, false
@@ -703,7 +701,9 @@ func flagSense(fn *ssa.Function, flag int) (trueFails, ok bool) {
 }
 
 // stored returns what a load of a local slot reads when the slot was last written in the
-// load's own block (a result slot under a defer: *t0 = true; ...; return *t0), else v.
+// load's own block with no call or deferred function run in between (a result slot under a
+// defer: *t0 = true; jump; ...; t8 = *t0), else v. Unlike flow.StoredBefore it does not fall
+// back to every store of the slot: a flag's sense must come from the way out at hand.
 func stored(v ssa.Value) ssa.Value {
 	load, ok := v.(*ssa.UnOp)
 	if !ok || load.Op != token.MUL || load.Block() == nil {
@@ -719,9 +719,31 @@ func stored(v ssa.Value) ssa.Value {
 		if st, ok := instrs[j].(*ssa.Store); ok && st.Addr == slot {
 			return st.Val
 		}
-		if _, ok := instrs[j].(ssa.CallInstruction); ok {
-			return v // a call may write the slot (a deferred closure, a pointer passed on)
+		switch instrs[j].(type) {
+		case ssa.CallInstruction:
+			return v // a call may write the slot (a pointer passed on)
+		case *ssa.RunDefers:
+			if defersWriter(slot) {
+				return v // defer func() { retry = err == nil }(): the deferred closure decides
+			}
 		}
 	}
 	return v
+}
+
+// defersWriter reports whether slot's function defers a closure that captures slot, and so
+// may write it after the return statement set it.
+func defersWriter(slot *ssa.Alloc) bool {
+	for _, b := range slot.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			d, ok := instr.(*ssa.Defer)
+			if !ok {
+				continue
+			}
+			if mc, ok := d.Call.Value.(*ssa.MakeClosure); ok && slices.Contains(mc.Bindings, ssa.Value(slot)) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -111,3 +111,25 @@ func Drain(r *bufio.Reader) error {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// settle's flag is decided by a deferred closure after its returns: what the returns say is
+// not what the caller gets, and the flag is not read as a verdict.
+func (f *shipper) settle(frame []byte) (again bool, err error) {
+	defer func() { again = err != nil && f.conn != nil }()
+	if _, err = f.conn.Write(frame); err != nil {
+		return true, err
+	}
+	return false, nil
+}
+
+// Settle goes round while settle asks to, after a fixed pause.
+func (f *shipper) Settle(frame []byte) error {
+	for i := 0; i < 3; i++ {
+		again, err := f.settle(frame)
+		if !again {
+			return err
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return errors.New("settle: gave up")
+}
