@@ -155,10 +155,7 @@ func (c *checker) check(anchor ssa.Instruction, self *ssa.Function, inner layer)
 	if inner.scope != nil && inner.scope.Pos().IsValid() && inner.scope.Pos() != inner.pos {
 		related = append(related, analysis.RelatedInformation{Pos: inner.scope.Pos(), Message: "inner " + inner.scope.Kind.String()})
 	}
-	attempts := outer.Attempts
-	if attempts.Kind == retryscope.BoundNone && outer.Deadline != retryscope.DeadlineNone {
-		attempts.Kind = retryscope.BoundUnknown // no count, but a time limit: not unbounded calls
-	}
+	attempts := outer.CallCount() // no count but a time limit: not unbounded calls
 	c.rep.Report(analysis.Diagnostic{Pos: inner.pos, Message: message(attempts, inner, on), Related: related})
 }
 
@@ -194,13 +191,14 @@ func message(outer retryscope.Bound, inner layer, on retryscope.Failures) string
 		what = " on " + (on &^ retryscope.FailOther).String() // the failures that multiply
 	}
 	o, i, name := outer.N, inner.attempts.N, inner.name
+	calls := retryscope.Product(outer, inner.attempts).N // the map's figure too
 	switch {
 	case outer.Kind == retryscope.BoundConst && inner.attempts.Kind == retryscope.BoundConst:
 		return report.Fit(
-			fmt.Sprintf("retries up to %d times around %s, which retries up to %d times: up to %d calls per request%s%s", o, name, i, o*i, what, tail),
-			fmt.Sprintf("retries up to %d times around %s, which retries up to %d times: up to %d calls%s%s", o, name, i, o*i, what, tail),
-			fmt.Sprintf("%d attempts around %s, which makes %d each: up to %d calls%s%s", o, name, i, o*i, what, tail),
-			fmt.Sprintf("%d attempts around %s, which makes %d each: up to %d calls%s", o, name, i, o*i, tail))
+			fmt.Sprintf("retries up to %d times around %s, which retries up to %d times: up to %d calls per request%s%s", o, name, i, calls, what, tail),
+			fmt.Sprintf("retries up to %d times around %s, which retries up to %d times: up to %d calls%s%s", o, name, i, calls, what, tail),
+			fmt.Sprintf("%d attempts around %s, which makes %d each: up to %d calls%s%s", o, name, i, calls, what, tail),
+			fmt.Sprintf("%d attempts around %s, which makes %d each: up to %d calls%s", o, name, i, calls, tail))
 	case inner.attempts.Kind == retryscope.BoundNone:
 		return report.Fit(
 			fmt.Sprintf("retries around %s, which retries with no attempt cap: unbounded calls per request%s%s", name, what, tail),

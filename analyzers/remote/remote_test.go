@@ -96,8 +96,8 @@ func fields(fset *token.FileSet, pkg *types.Package, c *remote.Call) string {
 	return b.String()
 }
 
-// TestSends checks the HTTP sends the model finds: method, path, and the line of the call
-// that made the request when it is one call in the same function.
+// TestSends checks the HTTP sends the model finds: method, path, host (after "@"), and the
+// line of the call that made the request when it is one call in the same function.
 func TestSends(t *testing.T) {
 	testdata, _ := filepath.Abs("../../testdata")
 	if err := remote.Analyzer.Flags.Set("report", "true"); err != nil {
@@ -106,27 +106,31 @@ func TestSends(t *testing.T) {
 	defer remote.Analyzer.Flags.Set("report", "false")
 	results := analysistest.Run(t, testdata, remote.Analyzer, "remote/sends")
 	want := map[string]string{
-		"sends.go:19": "POST /v1/charges made@18",
+		"sends.go:19": "POST /v1/charges@api.example.com made@18",
 		"sends.go:23": "PATCH /v1/orders made@22",
-		"sends.go:26": "POST  made@25",
-		"sends.go:33": "  made@32",
-		"sends.go:35": "POST /v1/refunds",
-		"sends.go:40": "POST /v1/charges made@39",
-		"sends.go:41": "POST /v1/refunds",
-		"sends.go:42": "GET /v1/charges",
-		"sends.go:45": "PATCH /v1/orders made@43",
-		"sends.go:49": "POST /v1/charges",
+		"sends.go:26": "POST @api.example.com made@25",
+		"sends.go:33": " @api.example.com made@32",
+		"sends.go:35": "POST /v1/refunds@api.example.com",
+		"sends.go:40": "POST /v1/charges@api.example.com made@39",
+		"sends.go:41": "POST /v1/refunds@api.example.com",
+		"sends.go:42": "GET /v1/charges@api.example.com",
+		"sends.go:45": "PATCH /v1/orders@api.example.com made@43",
+		"sends.go:49": "POST /v1/charges@api.example.com",
 		"sends.go:50": "PATCH /v1/orders",
 		"sends.go:51": "DELETE /v1/orders",
 		"sends.go:52": "GET /v1/orders",
 		"sends.go:58": " ",
-		"sends.go:63": "POST /v1/payouts made@62",
+		"sends.go:63": "POST /v1/payouts@api.example.com made@62",
+		"sends.go:70": "GET @hooks.example.org:8443 made@69",
 	}
 	got := make(map[string]string)
 	for _, r := range results {
 		fset := r.Action.Package.Fset
 		for _, s := range r.Result.(*remote.Result).Sends() {
 			g := s.Method + " " + s.Path
+			if s.Host != "" {
+				g += "@" + s.Host
+			}
 			if s.Made != nil {
 				g += " made" + line(fset, s.Made.Pos())
 			}

@@ -31,6 +31,9 @@ type Send struct {
 	// Made is the call that made the request (http.NewRequest, retryablehttp.NewRequest), when
 	// every path to the send leads to that one call in the same function.
 	Made ssa.CallInstruction
+	// Host is the URL's host when a constant starts the URL ("https://api.example.com" +
+	// "/v1/charges"); "" otherwise.
+	Host string
 	// Last is the last segment of the URL's path when a constant ends the URL, even after a
 	// dynamic part (base + "/" + index + "/_count": "_count"); "" otherwise.
 	Last string
@@ -213,6 +216,46 @@ func (st *state) send(call ssa.CallInstruction, c *Call) *Send {
 // url fills in what a send learns from the URL v it is given.
 func (w *walker) url(s *Send, v ssa.Value) {
 	s.Path, s.Last, s.Resource = w.urlPath(v, nil, 0), w.lastSegment(v, nil), w.resource(v)
+	s.Host = w.urlHost(v, nil, 0)
+}
+
+// urlHost returns the host of the URL v when a constant starts it: a constant URL, a constant
+// base that the rest is appended to ("https://api.example.com" + "/v1/charges"), or the text
+// before the first verb of a fmt.Sprintf format ("https://api.example.com/v1/%s").
+func (w *walker) urlHost(v ssa.Value, f *frame, depth int) string {
+	if v == nil || depth > 8 {
+		return ""
+	}
+	if s := w.str(v, f, depth); s != "" {
+		return hostOf(s)
+	}
+	switch x := flow.Unwrap(v).(type) {
+	case *ssa.BinOp:
+		if x.Op == token.ADD {
+			return w.urlHost(x.X, f, depth+1)
+		}
+	case *ssa.Call:
+		if flow.ID(flow.Callee(x.Common())) == (flow.FuncID{Pkg: "fmt", Name: "Sprintf"}) && len(x.Call.Args) >= 1 {
+			if lits, ok := formatLiterals(w.str(x.Call.Args[0], f, depth+1)); ok && len(lits) > 0 {
+				return hostOf(lits[0])
+			}
+		}
+	}
+	return ""
+}
+
+// hostOf returns the host of a URL, or of the start of one ("https://api.example.com/v1/");
+// "" when s has no scheme or no host.
+func hostOf(s string) string {
+	scheme, rest, ok := strings.Cut(s, "://")
+	if !ok {
+		return ""
+	}
+	host, _, _ := strings.Cut(rest, "/")
+	if u, err := url.Parse(scheme + "://" + host); err == nil {
+		return u.Host
+	}
+	return ""
 }
 
 // lastSegment returns the last segment of the path of the URL v when a constant ends it: a
@@ -252,19 +295,19 @@ func (w *walker) lastSegment(v ssa.Value, f *frame) string {
 func (w *walker) request(s *Send, req ssa.Value) {
 	s.Request = req
 	var makers []*ssa.CallCommon
-	path, last, same := "", "", true
+	path, last, host, same := "", "", "", true
 	ok := w.makers(req, nil, 0, func(c *ssa.CallCommon, f *frame) {
-		p, l := w.urlPath(requestArg(c, 1), f, 0), w.lastSegment(requestArg(c, 1), f)
-		if len(makers) > 0 && (p != path || l != last) {
+		p, l, h := w.urlPath(requestArg(c, 1), f, 0), w.lastSegment(requestArg(c, 1), f), w.urlHost(requestArg(c, 1), f, 0)
+		if len(makers) > 0 && (p != path || l != last || h != host) {
 			same = false
 		}
-		path, last = p, l
+		path, last, host = p, l, h
 		if f == nil {
 			makers = append(makers, c)
 		}
 	})
 	if ok && same {
-		s.Path, s.Last = path, last
+		s.Path, s.Last, s.Host = path, last, host
 	}
 	if ok && len(makers) == 1 {
 		s.Resource = w.resource(requestArg(makers[0], 1))

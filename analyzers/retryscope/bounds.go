@@ -353,3 +353,33 @@ func counted(cmp *ssa.BinOp, exit int, l *loops.Loop, b *ssa.BasicBlock, decisiv
 }
 
 const maxCount = 10000
+
+// Product is the attempts of layers nested one inside another: the product of their caps when
+// all are constants; unbounded when one has none; otherwise unknown, or variable when a
+// run-time setting is the only unknown.
+func Product(bs ...Bound) Bound {
+	p := Bound{Kind: BoundConst, N: 1}
+	for _, b := range bs {
+		switch {
+		case b.Kind == BoundNone:
+			return Bound{Kind: BoundNone}
+		case b.Kind == BoundUnknown:
+			p = Bound{Kind: BoundUnknown}
+		case b.Kind == BoundVar && p.Kind == BoundConst:
+			p = Bound{Kind: BoundVar}
+		case b.Kind == BoundConst && p.Kind == BoundConst:
+			p.N *= b.N
+		}
+	}
+	return p
+}
+
+// CallCount is the scope's attempts as a count of calls: a scope with no cap but an overall
+// deadline stops in time, so the count is unknown rather than unbounded.
+func (s *Scope) CallCount() Bound {
+	b := s.Attempts
+	if b.Kind == BoundNone && s.Deadline != DeadlineNone {
+		b.Kind = BoundUnknown
+	}
+	return b
+}

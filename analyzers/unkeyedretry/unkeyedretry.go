@@ -97,8 +97,8 @@ type checker struct {
 	// scope: one cause, reported once at the client (helpers).
 	helped      map[*retryscope.Scope][]*op
 	helpedOrder []*retryscope.Scope
-	sends       map[*ssa.Function]*op           // functions that send an unkeyed op outside any scope
-	keyings     map[*ssa.Function][]keys.Keying // memo of keys.Keyings
+	sends       map[*ssa.Function]*op // functions that send an unkeyed op outside any scope
+	keyer       *keys.Keyer
 	// -unkeyedretry.reads: POST endpoints the team marked as reads, by path or function.
 	readPaths []string
 	readFuncs map[flow.FuncID]bool
@@ -116,7 +116,7 @@ func run(pass *analysis.Pass) (any, error) {
 		clients: make(map[ssa.CallInstruction]*retryscope.Scope),
 		helped:  make(map[*retryscope.Scope][]*op),
 		sends:   make(map[*ssa.Function]*op),
-		keyings: make(map[*ssa.Function][]keys.Keying),
+		keyer:   pass.ResultOf[keys.Analyzer].(*keys.Result).NewKeyer(),
 	}
 	for _, s := range grpcMethods.Values() {
 		m, err := parseMethod(s)
@@ -157,7 +157,7 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		for call := range flow.Calls(fn) {
-			if o := c.direct(call); o != nil && !c.keyed(o.call) {
+			if o := c.direct(call); o != nil && !c.keyer.Keyed(o.call) {
 				pending = append(pending, o)
 			}
 		}
@@ -425,172 +425,6 @@ func (c *checker) span(lparen token.Pos) ast.Node {
 		return cur.Node()
 	}
 	return &ast.Ident{NamePos: lparen}
-}
-
-// keyed reports whether the operation of call carries an idempotency key: a sink is set on
-// one of the values it is made of (the request, its header, its body, its context, its
-// params), or a function that sends a key builds or is handed one of them.
-func (c *checker) keyed(call ssa.CallInstruction) bool {
-	return c.keyedIn(call.Parent(), operands(call), 0)
-}
-
-func operands(call ssa.CallInstruction) []ssa.Value {
-	cc := call.Common()
-	vals := append([]ssa.Value{}, cc.Args...)
-	if cc.IsInvoke() {
-		vals = append(vals, cc.Value)
-	}
-	return vals
-}
-
-// keyedIn reports whether one of the values that vals (in fn) are made of is keyed.
-func (c *checker) keyedIn(fn *ssa.Function, vals []ssa.Value, depth int) bool {
-	parts := make(map[ssa.Value]bool)
-	var made []ssa.CallInstruction
-	for _, v := range vals {
-		flow.Backward(v, 512, func(x ssa.Value) bool {
-			parts[x] = true
-			if call, ok := x.(*ssa.Call); ok {
-				made = append(made, call)
-			}
-			return true
-		})
-	}
-	// A parameter of a type with a key field, which the caller fills in (an activity's input
-	// that its workflow keyed), encoded into the request.
-	for x := range parts {
-		switch x.(type) {
-		case *ssa.Parameter, *ssa.FreeVar:
-			if c.keys.KeyField(x.Type()) != "" && usedWhole(x, parts) {
-				return true
-			}
-		}
-	}
-	// Sinks in the function and the functions around it (a request made outside a closure).
-	for g := fn; g != nil; g = g.Parent() {
-		for _, k := range c.keyingsOf(g) {
-			if k.On != nil && (parts[k.On] || storedInto(k.On, parts)) {
-				return true
-			}
-			if v, ok := k.Instr.(ssa.Value); ok && parts[v] {
-				return true
-			}
-		}
-		// A function that sends a key, handed one of the parts or making one; a function of
-		// the package that sets a key on a part it is handed (a do(req) helper).
-		for call := range flow.Calls(g) {
-			if c.keysParam(call, parts) || hook(call, parts) {
-				return true
-			}
-			if !c.keys.SendsKey(call) {
-				continue
-			}
-			if v := call.Value(); v != nil && parts[v] {
-				return true
-			}
-			for _, a := range operands(call) {
-				if parts[a] || parts[keys.Root(a)] {
-					return true
-				}
-			}
-		}
-	}
-	// Functions of this package that make one of the parts: keyed inside.
-	if depth < 2 {
-		for _, call := range made {
-			callee := call.Common().StaticCallee()
-			if callee == nil || callee.Pkg != fn.Pkg || len(callee.Blocks) == 0 || callee == fn {
-				continue
-			}
-			var rets []ssa.Value
-			for ret := range flow.Returns(callee) {
-				rets = append(rets, ret.Results...)
-			}
-			if c.keyedIn(callee, rets, depth+1) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// usedWhole reports whether the struct x (or x pointing to one) goes into the request as a
-// whole (json.Marshal(in)), not only through fields read from it (in.Amount).
-func usedWhole(x ssa.Value, parts map[ssa.Value]bool) bool {
-	refs := x.Referrers()
-	if refs == nil {
-		return false
-	}
-	for _, r := range *refs {
-		switch r := r.(type) {
-		case *ssa.FieldAddr, *ssa.Field:
-		case ssa.Value:
-			if parts[r] {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// keysParam reports whether call calls a function of the package that sets a key on one of
-// its parameters, handed one of the parts.
-func (c *checker) keysParam(call ssa.CallInstruction, parts map[ssa.Value]bool) bool {
-	callee := call.Common().StaticCallee()
-	if callee == nil || callee.Pkg != call.Parent().Pkg || len(callee.Blocks) == 0 {
-		return false
-	}
-	args := call.Common().Args
-	for _, k := range c.keyingsOf(callee) {
-		if p, ok := k.On.(*ssa.Parameter); ok {
-			if i := slices.Index(callee.Params, p); i >= 0 && i < len(args) && (parts[args[i]] || parts[keys.Root(args[i])]) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func (c *checker) keyingsOf(fn *ssa.Function) []keys.Keying {
-	k, ok := c.keyings[fn]
-	if !ok {
-		k = c.keys.Keyings(fn)
-		c.keyings[fn] = k
-	}
-	return k
-}
-
-// hook reports whether call calls a function value (an option, a request hook) handed one of
-// the parts: what it sets on the request is not known, so the request is taken as keyed.
-func hook(call ssa.CallInstruction, parts map[ssa.Value]bool) bool {
-	cc := call.Common()
-	if cc.IsInvoke() || cc.StaticCallee() != nil {
-		return false
-	}
-	if _, builtin := cc.Value.(*ssa.Builtin); builtin {
-		return false
-	}
-	for _, a := range cc.Args {
-		if parts[a] || parts[keys.Root(a)] {
-			return true
-		}
-	}
-	return false
-}
-
-// storedInto reports whether v is stored into a field of one of the parts (req.Header =
-// http.Header{"Idempotency-Key": ...}).
-func storedInto(v ssa.Value, parts map[ssa.Value]bool) bool {
-	refs := v.Referrers()
-	if refs == nil {
-		return false
-	}
-	for _, r := range *refs {
-		if st, ok := r.(*ssa.Store); ok && st.Val == v && parts[keys.Root(st.Addr)] {
-			return true
-		}
-	}
-	return false
 }
 
 // A method is an entry of -unkeyedretry.grpc: [pkg.]Service/Method.

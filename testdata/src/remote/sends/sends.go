@@ -62,3 +62,10 @@ func viaHelper(ctx context.Context, c *http.Client) {
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, base+"/v1/payouts", nil)
 	do(c, req)
 }
+
+func sprintfHost(id string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60e9) // a minute
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("https://hooks.example.org:8443/v1/%s", id), nil)
+	http.DefaultClient.Do(req) // want `.*`
+}

@@ -1,0 +1,188 @@
+package keys
+
+import (
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+)
+
+// A Keyer answers whether a request carries an idempotency key, for one check's pass: it
+// keeps the sinks of the functions it has looked at. Each check makes its own (NewKeyer), so
+// checks that run at once share nothing.
+type Keyer struct {
+	r    *Result
+	memo map[*ssa.Function][]Keying
+}
+
+// NewKeyer returns a Keyer over the package's keys model.
+func (r *Result) NewKeyer() *Keyer {
+	return &Keyer{r: r, memo: make(map[*ssa.Function][]Keying)}
+}
+
+// Keyed reports whether the operation of call carries an idempotency key: a sink is set on
+// one of the values it is made of (the request, its header, its body, its context, its
+// params), or a function that sends a key builds or is handed one of them.
+func (k *Keyer) Keyed(call ssa.CallInstruction) bool {
+	return k.keyedIn(call.Parent(), operands(call), 0)
+}
+
+func operands(call ssa.CallInstruction) []ssa.Value {
+	cc := call.Common()
+	vals := append([]ssa.Value{}, cc.Args...)
+	if cc.IsInvoke() {
+		vals = append(vals, cc.Value)
+	}
+	return vals
+}
+
+// keyedIn reports whether one of the values that vals (in fn) are made of is keyed.
+func (k *Keyer) keyedIn(fn *ssa.Function, vals []ssa.Value, depth int) bool {
+	parts := make(map[ssa.Value]bool)
+	var made []ssa.CallInstruction
+	for _, v := range vals {
+		flow.Backward(v, 512, func(x ssa.Value) bool {
+			parts[x] = true
+			if call, ok := x.(*ssa.Call); ok {
+				made = append(made, call)
+			}
+			return true
+		})
+	}
+	// A parameter of a type with a key field, which the caller fills in (an activity's input
+	// that its workflow keyed), encoded into the request.
+	for x := range parts {
+		switch x.(type) {
+		case *ssa.Parameter, *ssa.FreeVar:
+			if k.r.KeyField(x.Type()) != "" && usedWhole(x, parts) {
+				return true
+			}
+		}
+	}
+	// Sinks in the function and the functions around it (a request made outside a closure).
+	for g := fn; g != nil; g = g.Parent() {
+		for _, kg := range k.keyingsOf(g) {
+			if kg.On != nil && (parts[kg.On] || storedInto(kg.On, parts)) {
+				return true
+			}
+			if v, ok := kg.Instr.(ssa.Value); ok && parts[v] {
+				return true
+			}
+		}
+		// A function that sends a key, handed one of the parts or making one; a function of
+		// the package that sets a key on a part it is handed (a do(req) helper).
+		for call := range flow.Calls(g) {
+			if k.keysParam(call, parts) || hook(call, parts) {
+				return true
+			}
+			if !k.r.SendsKey(call) {
+				continue
+			}
+			if v := call.Value(); v != nil && parts[v] {
+				return true
+			}
+			for _, a := range operands(call) {
+				if parts[a] || parts[Root(a)] {
+					return true
+				}
+			}
+		}
+	}
+	// Functions of this package that make one of the parts: keyed inside.
+	if depth < 2 {
+		for _, call := range made {
+			callee := call.Common().StaticCallee()
+			if callee == nil || callee.Pkg != fn.Pkg || len(callee.Blocks) == 0 || callee == fn {
+				continue
+			}
+			var rets []ssa.Value
+			for ret := range flow.Returns(callee) {
+				rets = append(rets, ret.Results...)
+			}
+			if k.keyedIn(callee, rets, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// usedWhole reports whether the struct x (or x pointing to one) goes into the request as a
+// whole (json.Marshal(in)), not only through fields read from it (in.Amount).
+func usedWhole(x ssa.Value, parts map[ssa.Value]bool) bool {
+	refs := x.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		switch r := r.(type) {
+		case *ssa.FieldAddr, *ssa.Field:
+		case ssa.Value:
+			if parts[r] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// keysParam reports whether call calls a function of the package that sets a key on one of
+// its parameters, handed one of the parts.
+func (k *Keyer) keysParam(call ssa.CallInstruction, parts map[ssa.Value]bool) bool {
+	callee := call.Common().StaticCallee()
+	if callee == nil || callee.Pkg != call.Parent().Pkg || len(callee.Blocks) == 0 {
+		return false
+	}
+	args := call.Common().Args
+	for _, kg := range k.keyingsOf(callee) {
+		if p, ok := kg.On.(*ssa.Parameter); ok {
+			if i := slices.Index(callee.Params, p); i >= 0 && i < len(args) && (parts[args[i]] || parts[Root(args[i])]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (k *Keyer) keyingsOf(fn *ssa.Function) []Keying {
+	out, ok := k.memo[fn]
+	if !ok {
+		out = k.r.Keyings(fn)
+		k.memo[fn] = out
+	}
+	return out
+}
+
+// hook reports whether call calls a function value (an option, a request hook) handed one of
+// the parts: what it sets on the request is not known, so the request is taken as keyed.
+func hook(call ssa.CallInstruction, parts map[ssa.Value]bool) bool {
+	cc := call.Common()
+	if cc.IsInvoke() || cc.StaticCallee() != nil {
+		return false
+	}
+	if _, builtin := cc.Value.(*ssa.Builtin); builtin {
+		return false
+	}
+	for _, a := range cc.Args {
+		if parts[a] || parts[Root(a)] {
+			return true
+		}
+	}
+	return false
+}
+
+// storedInto reports whether v is stored into a field of one of the parts (req.Header =
+// http.Header{"Idempotency-Key": ...}).
+func storedInto(v ssa.Value, parts map[ssa.Value]bool) bool {
+	refs := v.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		if st, ok := r.(*ssa.Store); ok && st.Val == v && parts[Root(st.Addr)] {
+			return true
+		}
+	}
+	return false
+}
