@@ -5,6 +5,7 @@ package analyzers
 import (
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/idemlint/idemlint/analyzers/depmap"
 	"github.com/idemlint/idemlint/analyzers/directive"
 	"github.com/idemlint/idemlint/analyzers/internal/docs"
 	"github.com/idemlint/idemlint/analyzers/keyinloop"
@@ -34,13 +35,15 @@ func Reporting() []*analysis.Analyzer {
 	return append(Checks(), directive.Analyzer)
 }
 
-// Models returns the shared models the checks require. They report nothing, but their flags
-// (extra helpers, generators, key names) configure every check.
+// Models returns the shared models the checks require, and the map of dependencies built on
+// them. They report nothing unless asked (-NAME.report), but their flags (extra helpers,
+// generators, key names) configure every check.
 func Models() []*analysis.Analyzer {
 	return []*analysis.Analyzer{
 		retryscope.Analyzer,
 		keys.Analyzer,
 		remote.Analyzer,
+		depmap.Analyzer,
 	}
 }
 
