@@ -381,8 +381,11 @@ func standalone(args []string, stdout, stderr io.Writer) int {
 		usage(stderr)
 		return exitUsage
 	}
-	if args[0] == "help" {
+	switch args[0] {
+	case "help":
 		return help(stdout, stderr, args[1:])
+	case "map":
+		return mapCommand(args[1:], stdout, stderr)
 	}
 	o, err := parseArgs(args)
 	if err == errHelp {

@@ -22,6 +22,9 @@ func usage(w io.Writer) {
 Usage:
   idemlint [flags] packages            report findings (for example: idemlint ./...)
   idemlint -fix [-diff] packages       apply the suggested fixes (or print them as a patch)
+  idemlint map [-format=html|json] packages
+                                       a page of every outbound dependency, its retry
+                                       layers and worst case (idemlint help map)
   idemlint help [check]                this text, or a check's documentation and flags
   idemlint -version                    the version, and the commit and date of a build from a checkout
   go vet -vettool=$(command -v idemlint) [flags] packages
@@ -75,8 +78,8 @@ Configuration (the same names are settings of the golangci-lint plugin):
 	}
 	tw.Flush()
 	fmt.Fprint(w, `
-Debugging the shared models (retryscope, keys, remote: they report nothing themselves, and
-are not checks to enable or disable):
+Debugging the shared models (retryscope, keys, remote, depmap: they report nothing
+themselves, and are not checks to enable or disable):
 `)
 	tw = tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	for _, l := range debug {
@@ -111,6 +114,10 @@ func help(stdout, stderr io.Writer, names []string) int {
 	for i, name := range names {
 		if i > 0 {
 			fmt.Fprintln(stdout)
+		}
+		if name == "map" {
+			fmt.Fprint(stdout, mapUsage)
+			continue
 		}
 		a := named(all(), name)
 		if a == nil {
