@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -162,12 +164,26 @@ func buildMap(patterns []string, findings []finding) (*mappage.Map, error) {
 		others = append(others, mf)
 	}
 	m := mappage.Build(slices.Clone(patterns), reached, others)
+	modcache := goEnv("GOMODCACHE")
 	m.Posns(func(p string) string {
 		if p == "" {
 			return ""
 		}
-		pp := parsePosn(p)
-		return strings.Replace(p, pp.file, relative(pp.file), 1)
+		file := parsePosn(p).file
+		short := relative(file)
+		if rest, ok := strings.CutPrefix(file, modcache+string(filepath.Separator)); ok && modcache != "" && short == file {
+			short = filepath.ToSlash(rest) // a dependency's file: module@version/path
+		}
+		return strings.Replace(p, file, short, 1)
 	})
 	return m, nil
+}
+
+// goEnv returns the go command's value of an environment variable, or "".
+func goEnv(name string) string {
+	out, err := exec.Command("go", "env", name).Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
 }
