@@ -45,9 +45,9 @@ func init() {
 // Prefix starts the message of every diagnostic -depmap.report makes; JSON follows it.
 const Prefix = "depmap "
 
-// maxPaths bounds the paths kept for one function, so that facts stay small when many
-// functions fan in.
-const maxPaths = 64
+// maxPaths bounds the paths kept for one function (those with the most layers), so that facts
+// stay small when many functions fan in.
+const maxPaths = 24
 
 // pathsFact marks a function that reaches remote calls, with the paths from it to each.
 type pathsFact struct {
@@ -138,7 +138,8 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		paths := m.reaches(fn)
-		if obj := fn.Object(); obj != nil && obj.Pkg() == pass.Pkg && len(paths) > 0 {
+		// Other packages call only exported functions and methods (paths stop at interfaces).
+		if obj := fn.Object(); obj != nil && obj.Exported() && obj.Pkg() == pass.Pkg && len(paths) > 0 {
 			pass.ExportObjectFact(obj, &pathsFact{Paths: paths})
 		}
 	}
@@ -166,12 +167,16 @@ func (m *mapper) reaches(fn *ssa.Function) []reach {
 				self := m.step(fn)
 				self.Call = m.posn(call.Pos())
 				r = r.under(self, nil, nil)
-				if k := r.key(); !seen[k] && len(out) < maxPaths {
+				if k := r.key(); !seen[k] {
 					seen[k] = true
 					out = append(out, r)
 				}
 			}
 		}
+	}
+	if len(out) > maxPaths {
+		slices.SortStableFunc(out, func(a, b reach) int { return len(b.Path.Layers) - len(a.Path.Layers) })
+		out = out[:maxPaths]
 	}
 	m.memo[fn] = out
 	return out

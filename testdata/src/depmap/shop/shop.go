@@ -68,7 +68,7 @@ func (s *Server) Checkout(w http.ResponseWriter, r *http.Request) { // want Chec
 	w.WriteHeader(http.StatusNoContent)
 }
 
-func (s *Server) charge(ctx context.Context, key, order string) error { // want charge:"reaches api.payments.example"
+func (s *Server) charge(ctx context.Context, key, order string) error { // unexported: no fact, other packages cannot call it
 	body, err := json.Marshal(map[string]string{"order": order})
 	if err != nil {
 		return err
