@@ -122,6 +122,7 @@ func TestSends(t *testing.T) {
 		"sends.go:58": " ",
 		"sends.go:63": "POST /v1/payouts@api.example.com made@62",
 		"sends.go:70": "GET @hooks.example.org:8443 made@69",
+		"sends.go:85": "POST /batch@events.example.net made@84",
 	}
 	got := make(map[string]string)
 	for _, r := range results {

@@ -220,14 +220,29 @@ func (w *walker) url(s *Send, v ssa.Value) {
 }
 
 // urlHost returns the host of the URL v when a constant starts it: a constant URL, a constant
-// base that the rest is appended to ("https://api.example.com" + "/v1/charges"), or the text
-// before the first verb of a fmt.Sprintf format ("https://api.example.com/v1/%s").
+// base that the rest is appended to ("https://api.example.com" + "/v1/charges"), the text
+// before the first verb of a fmt.Sprintf format ("https://api.example.com/v1/%s"), or the
+// default of a field or variable (the one constant URL the package stores there).
 func (w *walker) urlHost(v ssa.Value, f *frame, depth int) string {
 	if v == nil || depth > 8 {
 		return ""
 	}
 	if s := w.str(v, f, depth); s != "" {
 		return hostOf(s)
+	}
+	if stored := w.st.stores.Loaded(flow.Unwrap(v)); len(stored) > 0 {
+		// A field or variable: the host of the one constant the package stores there, its
+		// default (options may store others: the default is what most users run).
+		host := ""
+		for _, x := range stored {
+			if h := hostOf(w.str(x, nil, depth+1)); h != "" {
+				if host != "" && h != host {
+					return ""
+				}
+				host = h
+			}
+		}
+		return host
 	}
 	switch x := flow.Unwrap(v).(type) {
 	case *ssa.BinOp:

@@ -8,7 +8,8 @@ import (
 )
 
 // Build groups the paths that the depmap analyzer reported by dependency (once each, however
-// many times they were reported), worst first, and
+// many times they were reported; entries that reach a call the same way as one path), worst
+// first, and
 // puts on each path the findings made at a place on it: a call on the way, the remote call, or
 // a layer.
 func Build(packages []string, reached []Reached, findings []Finding) *Map {
@@ -42,12 +43,41 @@ func Build(packages []string, reached []Reached, findings []Finding) *Map {
 			calls[p.Call.Posn] = true
 		}
 		d.Calls = len(calls)
+		d.Paths = merge(d.Paths)
 		d.Worst = d.Paths[0].Worst
 	}
 	slices.SortStableFunc(m.Dependencies, func(a, b Dependency) int {
 		return cmp.Or(compareWorst(a.Worst, b.Worst), cmp.Compare(a.Name, b.Name))
 	})
 	return m
+}
+
+// merge keeps one path for each way to the dependency, the first of those that reach the same
+// call through the same layers with the same key, and lists the other entries under it (Also),
+// with their findings.
+func merge(paths []Path) []Path {
+	var out []Path
+	index := make(map[string]int)
+	for _, p := range paths {
+		k := p.Call.Posn + "|" + p.Key
+		for _, l := range p.Layers {
+			k += "|" + l.Posn
+		}
+		i, ok := index[k]
+		if !ok {
+			index[k] = len(out)
+			out = append(out, p)
+			continue
+		}
+		q := &out[i]
+		q.Also = append(q.Also, p.Entry)
+		for _, f := range p.Findings {
+			if !slices.ContainsFunc(q.Findings, func(g Finding) bool { return g.Check == f.Check && g.Posn == f.Posn && g.Message == f.Message }) {
+				q.Findings = append(q.Findings, f)
+			}
+		}
+	}
+	return out
 }
 
 // compareWorst orders worst cases, worst first: unbounded, then by the number of calls; an
@@ -106,6 +136,9 @@ func (m *Map) Posns(f func(string) string) {
 		for j := range m.Dependencies[i].Paths {
 			p := &m.Dependencies[i].Paths[j]
 			p.Entry.Posn = f(p.Entry.Posn)
+			for k := range p.Also {
+				p.Also[k].Posn = f(p.Also[k].Posn)
+			}
 			p.Call.Posn = f(p.Call.Posn)
 			for k := range p.Steps {
 				p.Steps[k].Posn, p.Steps[k].Call = f(p.Steps[k].Posn), f(p.Steps[k].Call)

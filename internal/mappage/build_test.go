@@ -1,6 +1,7 @@
 package mappage
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -55,4 +56,34 @@ func TestBuild(t *testing.T) {
 
 	empty := Build(nil, nil, findings)
 	assert.NotNil(t, empty.Dependencies, "an empty list, not null, in the JSON")
+}
+
+// Entry points that reach one call through the same layers are one path with the others
+// listed under it, and their findings with it.
+func TestBuildMergesEntries(t *testing.T) {
+	one := Worst{Calls: "6", N: 6, Timeout: "unknown"}
+	var reached []Reached
+	for _, e := range []string{"sdk.(*Projects).Get", "sdk.(*Projects).List", "sdk.(*Users).Get"} {
+		p := Path{Entry: Func{Name: e, Kind: "exported"}, Call: Site{Name: "retryablehttp.Client.Do", Posn: "sdk/do.go:40:20"},
+			Layers: []Layer{{Kind: "self-retrying client", Posn: "sdk/do.go:40:10", Attempts: "6", N: 6}}, Worst: one}
+		reached = append(reached, Reached{Dep: "gitlab.example.com", Kind: "HTTP", Path: p})
+	}
+	// The same call outside the client's retries: another way.
+	reached = append(reached, Reached{Dep: "gitlab.example.com", Kind: "HTTP", Path: Path{Entry: Func{Name: "sdk.Ping"}, Call: Site{Posn: "sdk/do.go:40:20"}, Worst: Worst{Calls: "1", N: 1}}})
+	findings := []Finding{{Check: "notimeout", Posn: "sdk/do.go:40:20", Message: "no timeout"}}
+	m := Build(nil, reached, findings)
+	require.Len(t, m.Dependencies, 1)
+	d := m.Dependencies[0]
+	assert.Equal(t, 1, d.Calls)
+	require.Len(t, d.Paths, 2)
+	assert.Equal(t, "sdk.(*Projects).Get", d.Paths[0].Entry.Name)
+	require.Len(t, d.Paths[0].Also, 2)
+	assert.Equal(t, "sdk.(*Projects).List", d.Paths[0].Also[0].Name)
+	assert.Len(t, d.Paths[0].Findings, 1, "the same finding once")
+	assert.Empty(t, d.Paths[1].Also)
+
+	page := render(t, m)
+	i := strings.Index(page, `<p class="also">`)
+	require.GreaterOrEqual(t, i, 0, "the other entries under the path")
+	assert.Equal(t, `<p class="also">the same way from 2 other entry points: sdk.(*Projects).List, sdk.(*Users).Get</p>`, page[i:i+strings.Index(page[i:], "</p>")+4])
 }

@@ -33,6 +33,7 @@ var pageTemplate = template.Must(template.New("page").Parse(pageText))
 const (
 	shownPaths = 3  // paths shown per dependency; the others are behind a <details>
 	pagePaths  = 60 // paths on the page per dependency; the JSON has them all
+	alsoNames  = 6  // entry points named under a path that many reach the same way
 	chartRows  = 15 // dependencies in the header's chart
 )
 
@@ -77,6 +78,7 @@ type path struct {
 	Timeout  string
 	NoLimit  bool
 	Findings []Finding
+	Also     string // the other entry points that reach the call the same way
 }
 
 type step struct {
@@ -189,6 +191,16 @@ func newPath(q Path) path {
 		Findings: q.Findings,
 	}
 	v.Timeout, v.NoLimit = timeoutText(q.Worst.Timeout)
+	if n := len(q.Also); n > 0 {
+		var names []string
+		for _, f := range q.Also[:min(n, alsoNames)] {
+			names = append(names, pkgFunc(f.Name))
+		}
+		v.Also = "the same way from " + plural(n, "other entry point", "other entry points") + ": " + strings.Join(names, ", ")
+		if n > alsoNames {
+			v.Also += fmt.Sprintf(" and %d more", n-alsoNames)
+		}
+	}
 	steps := q.Steps
 	if len(steps) == 0 {
 		steps = []Func{q.Entry}
@@ -560,6 +572,7 @@ svg.mini { display: block; margin: 10px 0 8px auto; }
 details.more { border-top: 1px dashed var(--line); padding: 10px 0 2px; }
 details.more summary { cursor: pointer; color: var(--accent); font-weight: 600; font-size: 13.5px; }
 p.left { color: var(--muted); font-size: 13px; margin: 8px 0 0; }
+p.also { color: var(--muted); font-size: 12.5px; margin: -4px 0 8px; overflow-wrap: anywhere; }
 footer { margin-top: 24px; text-align: center; font-size: 12px; color: var(--faint); }
 @media (max-width: 720px) {
   main { padding: 16px 10px; }
@@ -642,6 +655,9 @@ footer { margin-top: 24px; text-align: center; font-size: 12px; color: var(--fai
 {{- range $i, $s := .Chain}}{{if $i}} <span class="arrow">→</span> {{end}}<span class="step" title="{{$s.Full}}{{with $s.Posn}} at {{.}}{{end}}">{{$s.Short}}</span>{{end}}</div>
 <div class="pworst {{.Sev}}">{{.Product}}</div>
 </div>
+{{- with .Also}}
+<p class="also">{{.}}</p>
+{{- end}}
 <div class="nest">
 {{- range .Layers}}
 <div class="layer {{.Class}}" data-kind="{{.Kind}}" data-attempts="{{.Attempts}}" data-wait="{{.Wait}}" data-deadline="{{.Deadline}}">

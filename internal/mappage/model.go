@@ -46,6 +46,9 @@ type Path struct {
 	// Key says whether the request carries an idempotency key: "sent", "none" for a request
 	// that changes state (POST, PATCH) without one, "" where it does not apply.
 	Key string `json:"key,omitempty"`
+	// Also are the other entry points that reach the same call through the same layers (the
+	// hundred methods of an SDK that all send through one helper): the same path for the map.
+	Also []Func `json:"also,omitempty"`
 	// Layers are the retry layers on the path, outermost first.
 	Layers   []Layer   `json:"layers"`
 	Worst    Worst     `json:"worst"`

@@ -69,3 +69,18 @@ func sprintfHost(id string) {
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("https://hooks.example.org:8443/v1/%s", id), nil)
 	http.DefaultClient.Do(req) // want `.*`
 }
+
+// A client whose base URL is a field: its default is the one constant stored there.
+type api struct {
+	base string
+	http *http.Client
+}
+
+func newAPI(c *http.Client) *api { return &api{base: "https://events.example.net/v2", http: c} }
+
+func (a *api) withBase(base string) { a.base = base }
+
+func (a *api) send(ctx context.Context) {
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, a.base+"/batch", nil)
+	a.http.Do(req) // want `.*`
+}
