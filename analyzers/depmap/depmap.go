@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/buildssa"
@@ -72,12 +73,24 @@ type reach struct {
 	Path      mappage.Path // Entry and Worst are filled in where the path is reported
 	// Counts are the layers' attempts as counts of calls (Scope.CallCount), outermost first.
 	Counts []count
+	// Limit is the call's timeout when a constant gives it (remote.Timeout.Limit).
+	Limit time.Duration
 }
 
-// A count is a retryscope.Bound that survives gob.
+// A count is a layer's retryscope.Bound, in a form that survives gob, and its longest wait
+// between attempts (Scope.LongestWait), when known.
 type count struct {
-	Kind retryscope.BoundKind
-	N    int
+	Kind      retryscope.BoundKind
+	N         int
+	Wait      time.Duration
+	WaitKnown bool
+}
+
+// countOf is a layer's count.
+func countOf(s *retryscope.Scope) count {
+	b := s.CallCount()
+	w, ok := s.LongestWait()
+	return count{Kind: b.Kind, N: b.N, Wait: w, WaitKnown: ok}
 }
 
 func (c count) bound() retryscope.Bound { return retryscope.Bound{Kind: c.Kind, N: c.N} }
@@ -200,7 +213,7 @@ func (m *mapper) at(call ssa.CallInstruction) []reach {
 		r := m.remoteCall(call, rc)
 		if s := m.clients[call]; s != nil && m.counts(s) {
 			r.Path.Layers = append(r.Path.Layers, m.layer(s))
-			r.Counts = append(r.Counts, count{s.CallCount().Kind, s.CallCount().N})
+			r.Counts = append(r.Counts, countOf(s))
 		}
 		r.Path.Layers = append(slices.Clip(layers), r.Path.Layers...)
 		r.Counts = append(slices.Clip(counts), r.Counts...)
@@ -260,9 +273,8 @@ func (m *mapper) layersAt(call ssa.CallInstruction) ([]mappage.Layer, []count) {
 		if !m.counts(s) || s.Kind == retryscope.Client || !s.Kind.FromFramework() && !s.RetriesFailureOf(call) {
 			continue
 		}
-		c := s.CallCount()
 		layers = append([]mappage.Layer{m.layer(s)}, layers...)
-		counts = append([]count{{c.Kind, c.N}}, counts...)
+		counts = append([]count{countOf(s)}, counts...)
 	}
 	return layers, counts
 }
@@ -330,6 +342,7 @@ func (m *mapper) remoteCall(call ssa.CallInstruction, rc *remote.Call) reach {
 		}
 	}
 	r.Path.Worst.Timeout = timeout(rc.Timeout)
+	r.Limit = rc.Timeout.Limit
 	return r
 }
 
@@ -379,7 +392,7 @@ func worst(r reach) mappage.Worst {
 		bs[i] = c.bound()
 	}
 	p := retryscope.Product(bs...)
-	w := mappage.Worst{Timeout: r.Path.Worst.Timeout}
+	w := mappage.Worst{Timeout: r.Path.Worst.Timeout, Time: longest(r)}
 	switch p.Kind {
 	case retryscope.BoundConst:
 		w.Calls, w.N = strconv.Itoa(p.N), p.N
@@ -389,6 +402,33 @@ func worst(r reach) mappage.Worst {
 		w.Calls = "unknown"
 	}
 	return w
+}
+
+// longest is the longest one request can wait on a path (see mappage.Worst.Time): from the
+// call outwards, each layer of N attempts takes N times what it repeats and N-1 waits.
+func longest(r reach) string {
+	if r.Path.Worst.Timeout == "none" {
+		return "unbounded" // a stalled peer blocks the attempt for ever
+	}
+	t, known := r.Limit, r.Limit > 0
+	for i := len(r.Counts) - 1; i >= 0; i-- {
+		c := r.Counts[i]
+		switch {
+		case c.Kind == retryscope.BoundNone:
+			return "unbounded"
+		case c.Kind != retryscope.BoundConst || !c.WaitKnown:
+			known = false
+		default:
+			t = time.Duration(c.N)*t + time.Duration(c.N-1)*c.Wait
+		}
+	}
+	switch {
+	case known:
+		return t.String()
+	case r.Path.Worst.Timeout == "caller's context":
+		return "caller's deadline"
+	}
+	return "unknown"
 }
 
 // report reports, at each entry point of the package, its paths as JSON.

@@ -243,7 +243,7 @@ func (w *walker) fieldsSet(a ssa.Value, t *objType, origin *Origin, depth int) v
 					}
 					if timeout {
 						if !flow.IsZero(rr.Val) {
-							return bounded(t.display + "." + name)
+							return boundedFor(t.display+"."+name, rr.Val)
 						}
 						continue
 					}

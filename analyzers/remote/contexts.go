@@ -62,6 +62,8 @@ func (w *walker) ctxCall(c *ssa.CallCommon, idx int, f *frame) verdict {
 		case id.Name == "WithoutCancel":
 			// Detached from its parent: no deadline, whatever the parent's.
 			return unbounded(WithoutCancel, c.Pos())
+		case id.Name == "WithTimeout" || id.Name == "WithTimeoutCause":
+			return boundedFor("context."+id.Name, flow.NewSite(c, fn).Arg(1))
 		case deadlineMakers[id.Name]:
 			return bounded("context." + id.Name)
 		}

@@ -3,6 +3,7 @@ package remote
 import (
 	"go/token"
 	"go/types"
+	"time"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -101,6 +102,9 @@ type Timeout struct {
 	Status Status
 	// By names what bounds a Bounded call: "http.Client.Timeout", "context.WithTimeout".
 	By string
+	// Limit is, for a Bounded call, the bound when a constant gives it (a client's Timeout of
+	// 10 * time.Second, context.WithTimeout(ctx, time.Minute)); 0 otherwise.
+	Limit time.Duration
 	// Context is, when nothing bounds the call, where its context comes from, or that it
 	// takes none.
 	Context Source

@@ -1,6 +1,13 @@
 package remote
 
-import "go/token"
+import (
+	"go/token"
+	"time"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+)
 
 type vkind uint8
 
@@ -17,11 +24,12 @@ const (
 // reaches, and when nothing does, why.
 type verdict struct {
 	k      vkind
-	param  int      // vParam: the parameter's index in the function's SSA parameters
-	req    bool     // vParam: the parameter is a request whose context decides
-	obj    *objType // vParam: the parameter is a client or dialer of this type, whose timeout decides
-	by     string   // vBounded: what bounds it
-	src    Source   // vUnbounded: where the context without a deadline comes from, or NoContext
+	param  int           // vParam: the parameter's index in the function's SSA parameters
+	req    bool          // vParam: the parameter is a request whose context decides
+	obj    *objType      // vParam: the parameter is a client or dialer of this type, whose timeout decides
+	by     string        // vBounded: what bounds it
+	limit  time.Duration // vBounded: the bound, when a constant gives it; 0 otherwise
+	src    Source        // vUnbounded: where the context without a deadline comes from, or NoContext
 	origin *Origin
 	at     token.Pos // vCaller: where the caller's client comes in (a parameter, an option's field)
 }
@@ -31,7 +39,17 @@ var (
 	unknown = verdict{k: vUnknown}
 )
 
-func bounded(by string) verdict   { return verdict{k: vBounded, by: by} }
+func bounded(by string) verdict { return verdict{k: vBounded, by: by} }
+
+// boundedFor is bounded by a duration d, whose value is known when d is a positive constant
+// (10 * time.Second).
+func boundedFor(by string, d ssa.Value) verdict {
+	v := bounded(by)
+	if n, ok := flow.IntConst(d); ok && n > 0 {
+		v.limit = time.Duration(n)
+	}
+	return v
+}
 func caller(at token.Pos) verdict { return verdict{k: vCaller, at: at} }
 func noContext() verdict          { return unbounded(NoContext, 0) }
 
@@ -54,6 +72,13 @@ func join(a, b verdict) verdict {
 	if a.k == vParam && b.k == vParam && (a.param != b.param || a.req != b.req || a.obj != b.obj) {
 		return unknown
 	}
+	if a.k == vBounded && b.k == vBounded && a.limit != b.limit {
+		a.limit = max(a.limit, b.limit) // the longer path's bound, unknown when one is
+		if b.limit == 0 || a.limit == 0 {
+			a.limit = 0
+		}
+		return a
+	}
 	if joinRank[b.k] > joinRank[a.k] {
 		return b
 	}
@@ -64,6 +89,11 @@ func join(a, b verdict) verdict {
 // context): either one suffices.
 func either(a, b verdict) verdict {
 	switch {
+	case a.k == vBounded && b.k == vBounded:
+		if b.limit > 0 && (a.limit == 0 || b.limit < a.limit) {
+			a.limit = b.limit // the first to expire ends the call
+		}
+		return a
 	case a.k == vBounded:
 		return a
 	case b.k == vBounded:
@@ -97,7 +127,7 @@ func (v verdict) timeout() Timeout {
 	t := Timeout{Param: -1}
 	switch v.k {
 	case vBounded:
-		t.Status, t.By = Bounded, v.by
+		t.Status, t.By, t.Limit = Bounded, v.by, v.limit
 	case vUnbounded:
 		t.Status, t.Context, t.Client = Unbounded, v.src, v.origin
 	case vParam:

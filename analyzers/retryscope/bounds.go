@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"iter"
 	"slices"
+	"time"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -382,4 +383,25 @@ func (s *Scope) CallCount() Bound {
 		b.Kind = BoundUnknown
 	}
 	return b
+}
+
+// LongestWait is the longest the scope waits between two attempts, when the model knows it:
+// no wait (0), or the largest of a hand-written scope's waits, each a constant duration (a
+// fixed delay, or the ceiling of a jittered one: rand up to d is not given as a constant, so
+// such waits are unknown). ok is false when some wait's length is not known.
+func (s *Scope) LongestWait() (d time.Duration, ok bool) {
+	if s.Wait.Kind == WaitNone {
+		return 0, true
+	}
+	if !s.Kind.HandWritten() || len(s.Wait.Sleeps) == 0 {
+		return 0, false
+	}
+	for _, sl := range s.Wait.Sleeps {
+		n, ok := flow.IntConst(sl.Duration)
+		if !ok || n < 0 {
+			return 0, false
+		}
+		d = max(d, time.Duration(n))
+	}
+	return d, true
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -56,7 +57,9 @@ type dep struct {
 	Unit    string
 	Sev     string // CSS class of the worst case
 	Timeout string
-	NoLimit bool // no timeout on one attempt
+	NoLimit bool   // no timeout on one attempt
+	Time    string // the longest a request can wait (Worst.Time)
+	Endless bool   // Time is unbounded
 	Meta    string
 	Bar     bar
 	Shown   []path
@@ -74,6 +77,7 @@ type path struct {
 	Layers   []layer
 	Worst    Worst
 	Product  string // "3 × 3 = 9 calls"
+	Time     string // "at most 19s", when the model knows it
 	Sev      string
 	Timeout  string
 	NoLimit  bool
@@ -148,6 +152,7 @@ func newDep(i int, d Dependency, sc scale) dep {
 		v.Unit = "call per request"
 	}
 	v.Timeout, v.NoLimit = timeoutText(d.Worst.Timeout)
+	v.Time, v.Endless = cmp.Or(d.Worst.Time, "unknown"), d.Worst.Time == "unbounded"
 	v.Meta = plural(d.Calls, "call site", "call sites") + " · " + plural(len(d.Paths), "path", "paths")
 	paths := slices.Clone(d.Paths)
 	slices.SortStableFunc(paths, func(a, b Path) int {
@@ -235,6 +240,9 @@ func newPath(q Path) path {
 		v.Product = result
 	default:
 		v.Product = strings.Join(factors, " × ") + " = " + result
+	}
+	if d, err := time.ParseDuration(q.Worst.Time); err == nil {
+		v.Time = "at most " + d.String()
 	}
 	if capless && q.Worst.Calls == "unknown" {
 		v.Product += " (no cap: only a deadline stops it)"
@@ -572,6 +580,7 @@ svg.mini { display: block; margin: 10px 0 8px auto; }
 details.more { border-top: 1px dashed var(--line); padding: 10px 0 2px; }
 details.more summary { cursor: pointer; color: var(--accent); font-weight: 600; font-size: 13.5px; }
 p.left { color: var(--muted); font-size: 13px; margin: 8px 0 0; }
+.ptime { font-weight: 400; color: var(--muted); }
 p.also { color: var(--muted); font-size: 12.5px; margin: -4px 0 8px; overflow-wrap: anywhere; }
 footer { margin-top: 24px; text-align: center; font-size: 12px; color: var(--faint); }
 @media (max-width: 720px) {
@@ -629,6 +638,7 @@ footer { margin-top: 24px; text-align: center; font-size: 12px; color: var(--fai
 <p class="worst"><span class="big">{{.Big}}</span> <span class="unit">{{.Unit}}</span></p>
 <svg class="mini" width="240" height="10" viewBox="0 0 240 10" aria-hidden="true"><rect class="track" width="240" height="10" rx="2"/><rect class="{{.Bar.Fill}}" width="{{.Bar.W}}" height="10" rx="2"/></svg>
 <p class="timeout">timeout per attempt: <b{{if .NoLimit}} class="none"{{end}}>{{.Timeout}}</b></p>
+<p class="timeout">longest wait: <b class="time{{if .Endless}} none{{end}}">{{.Time}}</b></p>
 </div>
 </div>
 <div class="paths">
@@ -653,7 +663,7 @@ footer { margin-top: 24px; text-align: center; font-size: 12px; color: var(--fai
 <div class="pathhead">
 <div class="route">{{with .Entry.Kind}}<span class="ekind">{{.}}</span>{{end}}
 {{- range $i, $s := .Chain}}{{if $i}} <span class="arrow">→</span> {{end}}<span class="step" title="{{$s.Full}}{{with $s.Posn}} at {{.}}{{end}}">{{$s.Short}}</span>{{end}}</div>
-<div class="pworst {{.Sev}}">{{.Product}}</div>
+<div class="pworst {{.Sev}}">{{.Product}}{{with .Time}}<span class="ptime">, {{.}}</span>{{end}}</div>
 </div>
 {{- with .Also}}
 <p class="also">{{.}}</p>

@@ -47,7 +47,7 @@ func sampleMap() *Map {
 		Method: "POST",
 		Key:    "sent",
 		Layers: []Layer{{Kind: "hand loop", Scope: "retry loop", Name: "the retry loop", Posn: "shop/client.go:85:2", Attempts: "3", N: 3, Wait: "backoff", Deadline: "context"}},
-		Worst:  Worst{Calls: "3", N: 3, Timeout: "http.Client.Timeout"},
+		Worst:  Worst{Calls: "3", N: 3, Timeout: "http.Client.Timeout", Time: "19s"},
 	}
 	get := func(entry string) Path {
 		return Path{
@@ -59,7 +59,7 @@ func sampleMap() *Map {
 	}
 	payments := Dependency{
 		Name: "payments.example.com", Kind: "HTTP", Calls: 3,
-		Worst: Worst{Calls: "9", N: 9, Timeout: "none"},
+		Worst: Worst{Calls: "9", N: 9, Timeout: "none", Time: "unbounded"},
 		Paths: []Path{get("Status"), refund, charge, get("Balance")},
 	}
 	queue := Dependency{
@@ -383,4 +383,14 @@ func TestWriteLeavesPathsToJSON(t *testing.T) {
 	page := render(t, &Map{Dependencies: []Dependency{d}})
 	assert.Len(t, elements(page, "path"), pagePaths)
 	assert.True(t, strings.Contains(page, "40 more paths, of the same or a smaller worst case: idemlint map -format=json lists them all"), "the note on the paths left off")
+}
+
+// The longest wait: a dependency's in its head (warm when unbounded), a path's when known.
+func TestWriteLongestWait(t *testing.T) {
+	page := render(t, sampleMap())
+	texts := sectionTexts(page)
+	require.Len(t, texts, 4)
+	assert.True(t, strings.Contains(texts[1], `longest wait: <b class="time none">unbounded</b>`), "payments: unbounded, warm")
+	assert.True(t, strings.Contains(texts[1], `3 calls<span class="ptime">, at most 19s</span>`), "refund's path: at most 19s")
+	assert.True(t, strings.Contains(texts[3], `longest wait: <b class="time">unknown</b>`), "the database: not known")
 }

@@ -32,6 +32,12 @@ type Worst struct {
 	// Timeout is what bounds one attempt: "http.Client.Timeout", "context.WithTimeout",
 	// "caller's context", "none".
 	Timeout string `json:"timeout"`
+	// Time is the longest one request can wait on the path: each attempt's timeout and each
+	// wait between attempts, times the attempts ("2m15s"), when all are constants the model
+	// knows; "unbounded" when an attempt can hang (no timeout) or the attempts never stop;
+	// "caller's deadline" when nothing else is known to end it but the caller's context;
+	// "unknown" otherwise.
+	Time string `json:"time"`
 }
 
 // A Path is one way from an entry point to a call of the dependency.
