@@ -132,7 +132,7 @@ func (c *checker) checkWait(s *retryscope.Scope) {
 	switch s.Wait.Kind {
 	case retryscope.WaitFixed, retryscope.WaitBackoff:
 		set := s.WaitSetting()
-		d := analysis.Diagnostic{Pos: c.settingPos(s, set), Message: c.waitMessage(c.name(s), s.Wait.Kind, nil), Related: c.related(s)}
+		d := analysis.Diagnostic{Pos: c.settingPos(s, set), Message: c.waitMessage(c.name(s), retryscope.Sleep{Kind: s.Wait.Kind}), Related: c.related(s)}
 		if fix, ok := c.libraryFix(s, set); ok {
 			d.SuggestedFixes = []analysis.SuggestedFix{fix}
 		}
@@ -201,7 +201,7 @@ func (c *checker) checkSleeps(s *retryscope.Scope) {
 			d.Related = append(d.Related, analysis.RelatedInformation{Pos: pos, Message: "also waits without jitter"})
 			continue
 		}
-		d = &analysis.Diagnostic{Pos: pos, Message: c.waitMessage(c.name(s), sl.Kind, sl.Duration), Related: c.related(s)}
+		d = &analysis.Diagnostic{Pos: pos, Message: c.waitMessage(c.name(s), sl), Related: c.related(s)}
 		if fix, ok := c.wrapSleep(sl); ok {
 			d.SuggestedFixes = []analysis.SuggestedFix{fix}
 		}
@@ -211,15 +211,15 @@ func (c *checker) checkSleeps(s *retryscope.Scope) {
 	}
 }
 
-func (c *checker) waitMessage(who string, kind retryscope.WaitKind, d ssa.Value) string {
-	if kind == retryscope.WaitBackoff {
+func (c *checker) waitMessage(who string, sl retryscope.Sleep) string {
+	if sl.Kind == retryscope.WaitBackoff {
 		return report.Fit(
 			fmt.Sprintf("%s backs off without jitter, so clients that failed together retry together, in waves; add jitter", who),
 			fmt.Sprintf("%s backs off without jitter: clients that failed together retry in waves; add jitter", who))
 	}
 	wait := "a fixed delay"
-	if n, ok := flow.IntConst(d); ok && d != nil && typeis.Duration(d.Type()) && n > 0 {
-		wait = "a fixed " + time.Duration(n).String()
+	if n, ok := sl.Length(); ok { // the map's figure for the wait too
+		wait = "a fixed " + n.String()
 	}
 	return report.Fit(
 		fmt.Sprintf("%s waits %s between attempts, so clients that failed together retry together; add jitter", who, wait),

@@ -386,9 +386,9 @@ func (s *Scope) CallCount() Bound {
 }
 
 // LongestWait is the longest the scope waits between two attempts, when the model knows it:
-// no wait (0), or the largest of a hand-written scope's waits, each a constant duration (a
-// fixed delay, or the ceiling of a jittered one: rand up to d is not given as a constant, so
-// such waits are unknown). ok is false when some wait's length is not known.
+// no wait (0), or the largest of a hand-written scope's waits when each has a constant length
+// (Sleep.Length; a jittered wait's length is a call, not a constant). ok is false when some
+// wait's length is not known.
 func (s *Scope) LongestWait() (d time.Duration, ok bool) {
 	if s.Wait.Kind == WaitNone {
 		return 0, true
@@ -397,11 +397,25 @@ func (s *Scope) LongestWait() (d time.Duration, ok bool) {
 		return 0, false
 	}
 	for _, sl := range s.Wait.Sleeps {
-		n, ok := flow.IntConst(sl.Duration)
-		if !ok || n < 0 {
+		n, ok := sl.Length()
+		if !ok {
 			return 0, false
 		}
-		d = max(d, time.Duration(n))
+		d = max(d, n)
 	}
 	return d, true
+}
+
+// Length is how long the wait lasts when a constant duration gives it (time.Sleep(2 *
+// time.Second)); ok is false otherwise.
+func (sl Sleep) Length() (time.Duration, bool) {
+	d := sl.Duration
+	if d == nil || !typeis.Duration(d.Type()) {
+		return 0, false
+	}
+	n, ok := flow.IntConst(d)
+	if !ok || n <= 0 {
+		return 0, false
+	}
+	return time.Duration(n), true
 }
