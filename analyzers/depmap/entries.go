@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
@@ -89,7 +90,7 @@ func (m *mapper) entries(funcs []*ssa.Function) []entry {
 }
 
 func isInit(fn *ssa.Function) bool {
-	decl, ok := fn.Syntax().(*ast.FuncDecl)
+	decl, ok := flow.Syntax(fn).(*ast.FuncDecl)
 	return ok && decl.Recv == nil && decl.Name.Name == "init"
 }
 
