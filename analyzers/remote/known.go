@@ -304,7 +304,7 @@ func init() {
 		if d, ok := flow.IntConst(s.Arg(2)); ok && d <= 0 {
 			return noContext(), w.connects(s.Arg(0), s.Arg(1)) // a zero timeout is none
 		}
-		return bounded("net.DialTimeout"), w.connects(s.Arg(0), s.Arg(1))
+		return boundedFor("net.DialTimeout", s.Arg(2)), w.connects(s.Arg(0), s.Arg(1))
 	})
 	add(netPkg, "Dialer", "Dial", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
 		return either(w.obj(s.Recv, nil, netDialer), noContext()), w.connects(s.Arg(0), s.Arg(1))
