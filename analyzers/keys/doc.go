@@ -14,7 +14,7 @@
 // the buffer (an array sliced with raw[:] counts as a whole);
 // this project's runtime key constructor; any function given with -keys.generators; and any
 // function of the analysed code that returns a value made by a generator (inferred, and
-// exported as a GeneratorFact).
+// exported as a fact).
 //
 // Sinks, matched by name with case and punctuation ignored (Idempotency-Key, idempotency_key
 // and IdempotencyKey are one name): an HTTP header set with Header.Set/Add, a header map
@@ -32,7 +32,7 @@
 // is derived from its arguments; copy and the hex, base64 and base32 Encode functions write
 // it into their destination buffer), concatenation, local variables, struct fields (field by
 // field), slices, maps, closures, and the parameters of functions that send them to a sink
-// (inferred, and exported as a SinkParamFact). A function that makes a key and sends it on
+// (inferred, and exported as a fact). A function that makes a key and sends it on
 // every call, without first checking for an existing one, gets a MintsFact.
 //
 // Filling in a missing key: a generator that runs only when the key's own destination is empty

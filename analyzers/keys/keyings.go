@@ -58,7 +58,7 @@ func (r *Result) Keyings(fn *ssa.Function) []Keying {
 func Root(v ssa.Value) ssa.Value { return flow.PlaceOf(v).Root }
 
 // SendsKey reports whether call calls a function that sends one of its parameters as an
-// idempotency key, or that makes a key and sends it (see SinkParamFact and MintsFact): the
+// idempotency key, or that makes a key and sends it (see sinkParamFact and MintsFact): the
 // request it builds or is given is keyed inside it.
 func (r *Result) SendsKey(call ssa.CallInstruction) bool {
 	c := call.Common()
@@ -81,7 +81,7 @@ func (r *Result) SendsKey(call ssa.CallInstruction) bool {
 	if fn == nil || fn.Pkg() == nil || fn.Pkg() == r.pass.Pkg {
 		return false
 	}
-	var sp SinkParamFact
+	var sp sinkParamFact
 	var m MintsFact
 	return r.pass.ImportObjectFact(fn, &sp) || r.pass.ImportObjectFact(fn, &m)
 }

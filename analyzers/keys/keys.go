@@ -29,7 +29,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:        docs.URL("keys"),
 	Requires:   []*analysis.Analyzer{ssapkg.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(GeneratorFact), new(SinkParamFact), new(MintsFact)},
+	FactTypes:  []analysis.Fact{new(generatorFact), new(sinkParamFact), new(MintsFact)},
 	Run:        guard.Run("keys", run),
 }
 
@@ -45,20 +45,20 @@ func init() {
 	Analyzer.Flags.Var(&extraGenerators, "generators", "comma-separated extra functions that make fresh unique values, as pkg/path.Func or pkg/path.Type.Method")
 }
 
-// GeneratorFact marks a function that returns a fresh unique value on every call.
-type GeneratorFact struct{ From string }
+// generatorFact marks a function that returns a fresh unique value on every call.
+type generatorFact struct{ From string }
 
-func (*GeneratorFact) AFact()           {}
-func (f *GeneratorFact) String() string { return "generator: " + f.From }
+func (*generatorFact) AFact()           {}
+func (f *generatorFact) String() string { return "generator: " + f.From }
 
-// SinkParamFact marks a function that sends some of its parameters to an idempotency sink.
-type SinkParamFact struct {
+// sinkParamFact marks a function that sends some of its parameters to an idempotency sink.
+type sinkParamFact struct {
 	Params []int  // indices, receiver excluded
 	What   string // the sink, as Sink.What
 }
 
-func (*SinkParamFact) AFact() {}
-func (f *SinkParamFact) String() string {
+func (*sinkParamFact) AFact() {}
+func (f *sinkParamFact) String() string {
 	return fmt.Sprintf("sends parameters %v to %s", f.Params, f.What)
 }
 
@@ -177,7 +177,7 @@ func (r *Result) Generator(call ssa.CallInstruction) (Generation, bool) {
 		return Generation{Call: call, Seed: v, Name: name}, true
 	}
 	if fn.Pkg() != nil && fn.Pkg() != r.pass.Pkg {
-		var f GeneratorFact
+		var f generatorFact
 		if r.pass.ImportObjectFact(fn, &f) {
 			return Generation{Call: call, Seed: v, Name: name}, true
 		}

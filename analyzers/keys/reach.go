@@ -271,7 +271,7 @@ func (w *walk) call(v ssa.Value, call ssa.CallInstruction) {
 		return
 	}
 	if fn != nil && fn.Pkg() != nil && fn.Pkg() != w.r.pass.Pkg {
-		var f SinkParamFact
+		var f sinkParamFact
 		if w.r.pass.ImportObjectFact(fn, &f) {
 			for _, i := range f.Params {
 				if i < len(args) && args[i] == v {
@@ -573,7 +573,7 @@ func (r *Result) infer(funcs []*ssa.Function) {
 			continue
 		}
 		if from := r.localGen[fn]; from != "" {
-			r.pass.ExportObjectFact(obj, &GeneratorFact{From: from})
+			r.pass.ExportObjectFact(obj, &generatorFact{From: from})
 		}
 		params := fn.Params
 		if fn.Signature.Recv() != nil && len(params) > 0 {
@@ -588,7 +588,7 @@ func (r *Result) infer(funcs []*ssa.Function) {
 			}
 		}
 		if len(sinkParams) > 0 {
-			r.pass.ExportObjectFact(obj, &SinkParamFact{Params: sinkParams, What: what})
+			r.pass.ExportObjectFact(obj, &sinkParamFact{Params: sinkParams, What: what})
 		}
 		for _, g := range r.generations(fn) {
 			if f := r.Follow(g); len(f.Sinks) > 0 && !f.FillsIn(anywhere) {

@@ -92,7 +92,7 @@ func (st *state) checkTimeoutField(fa *ssa.FieldAddr) {
 
 // fresh reports whether v, the result of a call, is a value made for the caller, which the
 // walk reads where it is used (what the caller sets on it): the result of a library
-// constructor the tables or a ResultFact know, or of a function of this package that returns
+// constructor the tables or a resultFact know, or of a function of this package that returns
 // only values it makes.
 func (st *state) fresh(v ssa.Value) bool {
 	call, idx := flow.CallResult(v)
@@ -156,7 +156,7 @@ func (st *state) checkPassed(c *ssa.CallCommon) {
 
 // usesOnly reports whether the function c calls uses its argument i, a client or dialer,
 // without setting a timeout on it or handing it to code that may: by its body for a function
-// of this package, by its ParamFact (it sends requests through that parameter) for another's.
+// of this package, by its paramFact (it sends requests through that parameter) for another's.
 func (st *state) usesOnly(c *ssa.CallCommon, i int) bool {
 	fn := c.StaticCallee()
 	if c.IsInvoke() || fn == nil {

@@ -75,7 +75,7 @@ func (w *walker) obj1(v ssa.Value, f *frame, t *objType) verdict {
 			return r
 		}
 		// The caller's client: unless this function sets a timeout on it, the caller's
-		// business, checked where it passes one (through a ParamFact).
+		// business, checked where it passes one (through a paramFact).
 		if s := w.fieldsSet(v, t, nil, 0); s.k != vUnbounded {
 			return s
 		}

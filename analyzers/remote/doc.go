@@ -29,7 +29,7 @@
 //     Azure SDK client, (ctx, ..., *XOptions), and azcore's Pager.NextPage and
 //     Poller.PollUntilDone;
 //   - a call of a function that passes its context to one of the above with nothing else
-//     bounding it (see ParamFact below): the call is remote "via" that function.
+//     bounding it (see the parameter facts below): the call is remote "via" that function.
 //
 // What bounds them, found by following SSA values backward from the call:
 //
@@ -53,7 +53,7 @@
 //     cleanhttp's DefaultClient, oras-go's retry.NewClient and retry.DefaultClient (an
 //     http.Client on its retrying transport), a constructor of the same package (through its
 //     return statements, with what it sets on the client), a function of another package
-//     whose ResultFact says it builds one without a timeout, the values the package stores
+//     whose result fact says it builds one without a timeout, the values the package stores
 //     into a struct field, or the zero value of a struct field or variable of type
 //     http.Client that nothing assigns; what the caller sets on a constructor's result counts
 //     too. A go-retryablehttp client (its Do, Get, Head, Post and PostForm, and the
@@ -63,10 +63,10 @@
 //     a literal an option may replace, a client the caller may put in the context and the
 //     package takes out with ctx.Value(key).(*http.Client)) is that default, marked
 //     Fallback: the default path is real. A client from a parameter is the caller's
-//     (unless the function sets a timeout on it), like a context: see ParamFact. A client
+//     (unless the function sets a timeout on it), like a context: see the parameter facts below. A client
 //     from another package's variable or function, or passed to a function that could set
 //     its Timeout, is unknown; a function that only uses it (of this package, by its body; of
-//     another, by its ParamFact) does not make it so;
+//     another, by its parameter fact) does not make it so;
 //   - a net.Dialer: its Timeout or Deadline field; a tls.Dialer: its NetDialer;
 //   - a gRPC dial: grpc.WithTimeout among its options, or its context.
 //
@@ -74,7 +74,7 @@
 // request or the context), with their parameters mapped to the call's arguments.
 //
 // A function that passes the context of one of its parameters (a context.Context, or an
-// *http.Request's) to a remote call that nothing else bounds gets a ParamFact, so that its
+// *http.Request's) to a remote call that nothing else bounds gets a parameter fact, so that its
 // callers, in this package or in others, are checked where they make the context. So does a
 // function that sends a request without a deadline through the client or dialer of one of
 // its parameters, without setting its timeout: its callers are checked where they build the
@@ -84,7 +84,7 @@
 // Client.Do chain marks all three, each naming the remote call at the bottom.
 //
 // A function that returns a client or dialer it builds without a timeout (a composite
-// literal, a library constructor's, not one it also keeps) gets a ResultFact, so that callers
+// literal, a library constructor's, not one it also keeps) gets a result fact, so that callers
 // in other packages follow the client to it.
 //
 // Some calls have no context to use by contract, and the model says so (Call.Contract) when
@@ -94,7 +94,7 @@
 //     parameter that only passes what it is given on to the call (a wrapper's Query(q, args...)
 //     calling sql.DB.Query(q, args...), sqlx's Beginx calling Begin), or that has a sibling
 //     taking one (Loads next to LoadsContext); its name is no evidence either way.
-//     Such a function gets a ParamFact entry without a parameter, so that its callers are
+//     Such a function gets a parameter fact entry without a parameter, so that its callers are
 //     the remote calls, with no context;
 //   - in a method that implements a method without a context of an interface declared in
 //     another package (a migration tool's database driver: Lock() error), or in an

@@ -16,11 +16,11 @@ import (
 
 // Facts: the functions that pass their context on to a remote call, and the calls of them.
 
-// ParamFact marks a function that passes the context of some of its parameters (a
+// paramFact marks a function that passes the context of some of its parameters (a
 // context.Context, or an *http.Request's context) to a remote call that nothing else bounds:
 // its callers decide whether that call can hang, so the model treats a call of the function as
 // a remote call too.
-type ParamFact struct {
+type paramFact struct {
 	Params []Passed
 }
 
@@ -47,9 +47,9 @@ type Passed struct {
 	Owned string
 }
 
-func (*ParamFact) AFact() {}
+func (*paramFact) AFact() {}
 
-func (f *ParamFact) String() string {
+func (f *paramFact) String() string {
 	var parts []string
 	for _, p := range f.Params {
 		what := "the context"
@@ -175,23 +175,23 @@ func (st *state) summarise(calls []*Call) map[*ssa.Function]bool {
 	return changed
 }
 
-// exportFacts exports the ParamFacts of the package's functions that pass a context on, and
-// the ResultFacts of those that return a client they build without a timeout.
+// exportFacts exports the parameter facts (paramFact) of the package's functions that pass a context on, and
+// the result facts (resultFact) of those that return a client they build without a timeout.
 func (st *state) exportFacts() {
 	for _, fn := range st.funcs {
 		if ps := st.summaries[fn]; len(ps) > 0 {
-			st.pass.ExportObjectFact(fn.Object(), &ParamFact{Params: ps})
+			st.pass.ExportObjectFact(fn.Object(), &paramFact{Params: ps})
 		}
 		if rs := st.builds(fn); len(rs) > 0 {
-			st.pass.ExportObjectFact(fn.Object(), &ResultFact{Results: rs})
+			st.pass.ExportObjectFact(fn.Object(), &resultFact{Results: rs})
 		}
 	}
 }
 
-// ResultFact marks a function that returns a client or dialer it builds without a timeout (a
+// resultFact marks a function that returns a client or dialer it builds without a timeout (a
 // constructor): its callers in other packages follow the client to it, as they follow
 // cleanhttp.DefaultClient, and read what they set on it themselves.
-type ResultFact struct {
+type resultFact struct {
 	Results []Built
 }
 
@@ -202,9 +202,9 @@ type Built struct {
 	From  string // how it is built, as the report says: "the http.Client made at client.go:12"
 }
 
-func (*ResultFact) AFact() {}
+func (*resultFact) AFact() {}
 
-func (f *ResultFact) String() string {
+func (f *resultFact) String() string {
 	var parts []string
 	for _, b := range f.Results {
 		parts = append(parts, fmt.Sprintf("%s (result %d)", b.From, b.Index))
@@ -312,7 +312,7 @@ func (st *state) passed(callee *ssa.Function) []Passed {
 	return nil
 }
 
-// via returns the remote call that call makes through a function with a ParamFact, or nil.
+// via returns the remote call that call makes through a function with a paramFact, or nil.
 func (st *state) via(call ssa.CallInstruction) *Call {
 	common := call.Common()
 	callee := common.StaticCallee()

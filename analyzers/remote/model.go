@@ -80,7 +80,7 @@ type Call struct {
 	Stream bool
 	// Via is set when the call is not itself remote but reaches a remote call through a
 	// function (Func) that passes one of its parameters' context to it, or that takes no
-	// context itself, with nothing else bounding it: the entry of that function's ParamFact.
+	// context itself, with nothing else bounding it: the entry of that function's paramFact.
 	Via *Passed
 	// Loopback is set when the call goes to this machine, by a constant URL or address
 	// ("http://localhost:8080/ping", "127.0.0.1:" + port): a readiness poll of a server the
@@ -88,7 +88,7 @@ type Call struct {
 	Loopback bool
 	// Contract is set when nothing bounds the call but the function it is in has no context
 	// to give it, by contract. The line to change is the interface or the API's callers, not
-	// this call; the callers of a context-free form are checked through its ParamFact.
+	// this call; the callers of a context-free form are checked through its paramFact.
 	Contract Contract
 	// Timeout says what bounds the call.
 	Timeout Timeout

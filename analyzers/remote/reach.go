@@ -39,15 +39,15 @@ func (r Reach) String() string {
 	return "local"
 }
 
-// ReachFact marks an exported function or method that may leave the process (ReachRemote),
+// reachFact marks an exported function or method that may leave the process (ReachRemote),
 // or calls something dynamic that may (Unknown); a function without one stays local.
-type ReachFact struct {
+type reachFact struct {
 	Unknown bool
 }
 
-func (*ReachFact) AFact() {}
+func (*reachFact) AFact() {}
 
-func (f *ReachFact) String() string {
+func (f *reachFact) String() string {
 	if f.Unknown {
 		return "may reach a remote call"
 	}
@@ -93,7 +93,7 @@ type reacher struct {
 	remote   map[ssa.CallInstruction]bool // the package's remote calls
 	of       map[*ssa.Function]Reach
 	dynamic  map[*ssa.Function]bool // makes an unresolved fallible dynamic call itself
-	imported map[*types.Func]*ReachFact
+	imported map[*types.Func]*reachFact
 }
 
 // compute works out which functions of the package may leave the process: remote ones to a
@@ -150,7 +150,7 @@ func (r *reacher) compute(funcs []*ssa.Function) {
 			r.of[fn] == ReachUnknown && !exported[fn] {
 			continue
 		}
-		r.pass.ExportObjectFact(obj, &ReachFact{Unknown: r.of[fn] == ReachUnknown})
+		r.pass.ExportObjectFact(obj, &reachFact{Unknown: r.of[fn] == ReachUnknown})
 	}
 }
 

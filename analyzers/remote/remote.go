@@ -31,7 +31,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:        docs.URL("remote"),
 	Requires:   []*analysis.Analyzer{ssapkg.Analyzer, ssapkg.Stores},
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(ParamFact), new(ResultFact), new(ReachFact), new(ConfigFact)},
+	FactTypes:  []analysis.Fact{new(paramFact), new(resultFact), new(reachFact), new(configFact)},
 	Run:        guard.Run("remote", run),
 }
 
@@ -77,10 +77,10 @@ type state struct {
 	globalTouched  map[*ssa.Global]bool        // package variables whose fields are assigned
 	untraced       map[*objType]bool           // types whose timeout is set on a value the model cannot trace
 	defaultTouched bool                        // http.DefaultClient is reassigned
-	summaries      map[*ssa.Function][]Passed  // the package's own ParamFacts
-	imported       map[*types.Func]*ParamFact  // memo of imported facts (nil: none)
-	results        map[*types.Func]*ResultFact // memo of imported ResultFacts (nil: none)
-	configs        map[*types.Func]*ConfigFact // memo of imported ConfigFacts (nil: none)
+	summaries      map[*ssa.Function][]Passed  // the package's own parameter facts
+	imported       map[*types.Func]*paramFact  // memo of imported facts (nil: none)
+	results        map[*types.Func]*resultFact // memo of imported result facts (nil: none)
+	configs        map[*types.Func]*configFact // memo of imported config facts (nil: none)
 	readOnly       map[*ssa.Parameter]bool     // memo of usesOnly for the package's functions
 	names          map[namedKey]token.Pos      // memo of named
 	funcs          []*ssa.Function
@@ -96,7 +96,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return res, nil
 	}
 	ssaRes := pass.ResultOf[ssapkg.Analyzer].(*buildssa.SSA)
-	res.reach = &reacher{pass: pass, pkg: ssaRes.Pkg, remote: make(map[ssa.CallInstruction]bool), imported: make(map[*types.Func]*ReachFact)}
+	res.reach = &reacher{pass: pass, pkg: ssaRes.Pkg, remote: make(map[ssa.CallInstruction]bool), imported: make(map[*types.Func]*reachFact)}
 	if !importsRemote(pass.Pkg) {
 		// Fast path: nothing here can leave the process but through what it calls dynamically.
 		res.reach.compute(ssapkg.AllFuncs(ssaRes))
@@ -109,9 +109,9 @@ func run(pass *analysis.Pass) (any, error) {
 		globalTouched: make(map[*ssa.Global]bool),
 		untraced:      make(map[*objType]bool),
 		summaries:     make(map[*ssa.Function][]Passed),
-		imported:      make(map[*types.Func]*ParamFact),
-		results:       make(map[*types.Func]*ResultFact),
-		configs:       make(map[*types.Func]*ConfigFact),
+		imported:      make(map[*types.Func]*paramFact),
+		results:       make(map[*types.Func]*resultFact),
+		configs:       make(map[*types.Func]*configFact),
 		readOnly:      make(map[*ssa.Parameter]bool),
 		names:         make(map[namedKey]token.Pos),
 		bounds:        make(map[*ssa.Function]Contract),
@@ -239,7 +239,7 @@ func doer(fn *types.Func) bool {
 }
 
 // markCallersBound sets Timeout.CallersBound on the calls made in an unexported function (or
-// a literal inside one) whose every call in the package (through the ParamFact summaries:
+// a literal inside one) whose every call in the package (through the paramFact summaries:
 // the calls with Via set) is bounded.
 func markCallersBound(calls []*Call) {
 	bound := make(map[*ssa.Function]bool)

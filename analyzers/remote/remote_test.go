@@ -33,7 +33,7 @@ func TestModel(t *testing.T) {
 	results := analysistest.Run(t, testdata, remote.Analyzer, "remote/...")
 
 	// What the checks read from the Result, beyond the report (-remote.report's want
-	// comments): the function called, the ParamFact entry a call goes through, and the kinds
+	// comments): the function called, the paramFact entry a call goes through, and the kinds
 	// and positions of what leaves a call unbounded.
 	want := map[string]string{
 		"calls.go:19":    "http.Get source=no context client=Default",

@@ -29,17 +29,17 @@ type Config struct {
 	Option string
 }
 
-// ConfigFact marks a function that returns an SDK configuration loaded without an HTTP client
+// configFact marks a function that returns an SDK configuration loaded without an HTTP client
 // (in its package or further up): the clients its callers make from it are the loader's
 // finding, not theirs.
-type ConfigFact struct {
+type configFact struct {
 	Index int
 	From  string // "the aws.Config loaded at aws.go:76"
 }
 
-func (*ConfigFact) AFact() {}
+func (*configFact) AFact() {}
 
-func (f *ConfigFact) String() string { return fmt.Sprintf("result %d is %s", f.Index, f.From) }
+func (f *configFact) String() string { return fmt.Sprintf("result %d is %s", f.Index, f.From) }
 
 // cfgKind is what the model knows of the configuration a value holds.
 type cfgKind uint8
@@ -202,7 +202,7 @@ func (st *state) clientConfig(ctor *ssa.Call) (cfgKind, *Config) {
 }
 
 // loadedConfigs returns the configurations loaded in this package without an HTTP client that
-// its exported functions hand out, and exports a ConfigFact on every function returning one.
+// its exported functions hand out, and exports a configFact on every function returning one.
 func (st *state) loadedConfigs() []*Config {
 	var out []*Config
 	seen := make(map[token.Pos]bool)
@@ -238,7 +238,7 @@ func (st *state) loadedConfigs() []*Config {
 					out = append(out, c)
 				}
 			}
-			st.pass.ExportObjectFact(obj, &ConfigFact{Index: i, From: from})
+			st.pass.ExportObjectFact(obj, &configFact{Index: i, From: from})
 		}
 	}
 	return out

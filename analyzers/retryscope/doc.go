@@ -26,7 +26,7 @@
 //     bound on the number of calls, yielding attempt numbers rather than data it fetches or
 //     receives (a paginator is iteration); the body must leave the loop somewhere (on
 //     success).
-//     Functions returning one get an IteratorFact, so ranges in other packages count too;
+//     Functions returning one get a fact, so ranges in other packages count too;
 //   - a call through a client that retries on its own: hashicorp/go-retryablehttp (and an
 //     *http.Client from its StandardClient), resty with a retry count, AWS SDK for Go v2
 //     service clients, stripe-go, minio-go, Cloud Storage, Azure SDK clients, an
@@ -49,7 +49,7 @@
 //     stable identity of what it delivers (the workflow and activity IDs, the message ID, the
 //     object's UID and generation), with the variables in view to derive a key from. A
 //     function that another package registers is found in its own package by its shape,
-//     context or delivery, and gets a FrameworkFact; one registered here but defined in
+//     context or delivery, and gets a fact; one registered here but defined in
 //     another package without that fact is a scope without a body at the registration.
 //
 // Iteration is not retry: a range over a slice, map, channel (other than a ticker's) or
@@ -117,7 +117,7 @@
 // error inside its own retry scope (directly or through a wrapper it hands the function to),
 // or hands it to another helper, is a helper for that parameter; a call that passes nil for it
 // retries nothing. It gets a
-// HelperFact, so calls to it in other packages are scopes too. Every function that retries,
+// helper fact, so calls to it in other packages are scopes too. Every function that retries,
 // directly or through its callees, gets a RetriesFact.
 //
 // To teach the model a library, add an entry to the helper or client table in libraries.go; to

@@ -11,19 +11,19 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
-// HelperFact marks a function that retries the function values passed as its parameters
+// helperFact marks a function that retries the function values passed as its parameters
 // Params (indices, receiver excluded). The model infers it for any function that calls a
 // func-typed parameter inside its own retry scope, or hands it to another helper.
-type HelperFact struct {
+type helperFact struct {
 	Params   []int
 	Attempts Bound
 	Wait     WaitKind
 	Deadline DeadlineKind
 }
 
-func (*HelperFact) AFact() {}
+func (*helperFact) AFact() {}
 
-func (f *HelperFact) String() string {
+func (f *helperFact) String() string {
 	return fmt.Sprintf("retry helper for parameter %v: attempts=%s wait=%s deadline=%s", f.Params, f.Attempts, f.Wait, f.Deadline)
 }
 
@@ -60,60 +60,60 @@ func (f *RetriesFact) String() string {
 	return s
 }
 
-// WaitsFact marks a function that waits: it sleeps, waits on a timer's channel, or calls a
+// waitsFact marks a function that waits: it sleeps, waits on a timer's channel, or calls a
 // function that does. A loop that calls it waits between attempts. Param is the index among
 // the call's arguments (receiver included) of the duration parameter its waits use, or -1.
-type WaitsFact struct {
+type waitsFact struct {
 	Kind  WaitKind
 	Param int
 }
 
-func (*WaitsFact) AFact() {}
+func (*waitsFact) AFact() {}
 
-func (f *WaitsFact) String() string {
+func (f *waitsFact) String() string {
 	if f.Param >= 0 {
 		return fmt.Sprintf("waits: %s, for argument %d", f.Kind, f.Param)
 	}
 	return fmt.Sprintf("waits: %s", f.Kind)
 }
 
-// WaiterFact marks an exported function that returns a function that waits when called, as a
+// waiterFact marks an exported function that returns a function that waits when called, as a
 // retry library's strategy does (Rican7/retry's strategy.Backoff(algorithm) returns a
 // func(attempt uint) bool that sleeps algorithm(attempt)): a loop that calls the result between
 // attempts waits, in the way Kind says.
-type WaiterFact struct {
+type waiterFact struct {
 	Kind WaitKind
 }
 
-func (*WaiterFact) AFact() {}
+func (*waiterFact) AFact() {}
 
-func (f *WaiterFact) String() string { return "returns a waiter: " + f.Kind.String() }
+func (f *waiterFact) String() string { return "returns a waiter: " + f.Kind.String() }
 
-// IteratorFact marks a function that returns a retry iterator: ranging over its result runs
+// iteratorFact marks a function that returns a retry iterator: ranging over its result runs
 // the loop body once per attempt (see Iterator).
-type IteratorFact struct {
+type iteratorFact struct {
 	Attempts Bound
 	Wait     WaitKind
 	Deadline DeadlineKind
 }
 
-func (*IteratorFact) AFact() {}
+func (*iteratorFact) AFact() {}
 
-func (f *IteratorFact) String() string {
+func (f *iteratorFact) String() string {
 	return fmt.Sprintf("retry iterator: attempts=%s wait=%s deadline=%s", f.Attempts, f.Wait, f.Deadline)
 }
 
-// FrameworkFact marks a function that a framework runs again when it fails (an activity, a
+// frameworkFact marks a function that a framework runs again when it fails (an activity, a
 // message handler, a reconciler), as its own package found: a package that registers it
 // leaves it to that package.
-type FrameworkFact struct {
+type frameworkFact struct {
 	Framework string
 	Kind      Kind
 }
 
-func (*FrameworkFact) AFact() {}
+func (*frameworkFact) AFact() {}
 
-func (f *FrameworkFact) String() string {
+func (f *frameworkFact) String() string {
 	return fmt.Sprintf("run again by %s as a %s", f.Framework, f.Kind)
 }
 
@@ -271,7 +271,7 @@ func (st *state) where(s *Scope) string {
 	return fmt.Sprintf("%s at %s:%d", what, filepath.Base(p.Filename), p.Line)
 }
 
-// exportWaits exports a WaitsFact for every exported function of the package that waits
+// exportWaits exports a waitsFact for every exported function of the package that waits
 // (other packages cannot call the others).
 func (st *state) exportWaits() {
 	for _, fn := range st.funcs {
@@ -280,7 +280,7 @@ func (st *state) exportWaits() {
 				st.pass.ExportObjectFact(obj, w)
 			}
 			if w := st.returnedWaiter(fn); w != nil {
-				st.pass.ExportObjectFact(obj, &WaiterFact{Kind: w.Kind})
+				st.pass.ExportObjectFact(obj, &waiterFact{Kind: w.Kind})
 			}
 		}
 	}
@@ -288,11 +288,11 @@ func (st *state) exportWaits() {
 
 // returnedWaiter says how the function fn returns waits when it is called, when fn returns
 // (as its only result) a function of the package or a closure that waits; nil otherwise.
-func (st *state) returnedWaiter(fn *ssa.Function) *WaitsFact {
+func (st *state) returnedWaiter(fn *ssa.Function) *waitsFact {
 	return st.returnedWaiterAt(fn, 0)
 }
 
-func (st *state) returnedWaiterAt(fn *ssa.Function, depth int) *WaitsFact {
+func (st *state) returnedWaiterAt(fn *ssa.Function, depth int) *waitsFact {
 	if fn.Signature.Results().Len() != 1 || depth > 2 {
 		return nil
 	}
@@ -302,13 +302,13 @@ func (st *state) returnedWaiterAt(fn *ssa.Function, depth int) *WaitsFact {
 	}
 	for p := range sig.Params().Variables() {
 		if _, ok := p.Type().Underlying().(*types.Signature); ok {
-			return nil // an iterator, called with the loop's body (IteratorFact)
+			return nil // an iterator, called with the loop's body (iteratorFact)
 		}
 	}
-	var w *WaitsFact
+	var w *waitsFact
 	for ret := range flow.Returns(fn) {
 		var f *ssa.Function
-		var fw *WaitsFact
+		var fw *waitsFact
 		switch r := flow.Unwrap(ret.Results[0]).(type) {
 		case *ssa.MakeClosure:
 			f, _ = r.Fn.(*ssa.Function)

@@ -28,7 +28,7 @@ type frameworkRun struct {
 // shape, those that pass their context to a function that works only inside the framework,
 // those taking a delivery, and the loops over deliveries. A function of another package
 // registered here is a scope without a body, unless its own package recognised it (it then
-// has a FrameworkFact); the functions recognised here get one.
+// has a frameworkFact); the functions recognised here get one.
 func (st *state) frameworkScopes() {
 	runs := make(map[*ssa.Function]*frameworkRun)
 	external := make(map[*types.Func]*frameworkRun)
@@ -62,7 +62,7 @@ func (st *state) frameworkScopes() {
 				r.note(call, opts)
 			}
 			for _, obj := range objs {
-				var fact FrameworkFact
+				var fact frameworkFact
 				if obj.Pkg() == st.pass.Pkg || st.pass.ImportObjectFact(obj, &fact) {
 					continue // its own package treats it as a scope
 				}
@@ -89,7 +89,7 @@ func (st *state) frameworkScopes() {
 		}
 		st.add(s)
 		if obj, ok := fn.Object().(*types.Func); ok {
-			st.export(obj, &FrameworkFact{Framework: s.Framework, Kind: s.Kind})
+			st.export(obj, &frameworkFact{Framework: s.Framework, Kind: s.Kind})
 		}
 	}
 	for i, obj := range externalOrder {

@@ -16,7 +16,7 @@ import (
 type helperInfo struct {
 	params []int       // the retried function arguments (receiver excluded)
 	entry  *helper     // the table's (or flag's) entry, which summarises a call from its options
-	fact   *HelperFact // the summary of an inferred or imported helper
+	fact   *helperFact // the summary of an inferred or imported helper
 }
 
 // helperOf returns what the model knows of fn as a retry helper, or nil.
@@ -35,7 +35,7 @@ func (st *state) helperOf(fn *types.Func) *helperInfo {
 		return &helperInfo{params: f.Params, fact: f}
 	}
 	if fn.Pkg() != nil && fn.Pkg() != st.pass.Pkg {
-		var f HelperFact
+		var f helperFact
 		if st.pass.ImportObjectFact(fn, &f) {
 			return &helperInfo{params: f.Params, fact: &f}
 		}

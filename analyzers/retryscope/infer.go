@@ -52,10 +52,10 @@ func (st *state) export(obj *types.Func, f analysis.Fact) {
 	}
 }
 
-// inferHelper returns a HelperFact when fn calls one of its func-typed parameters inside one
+// inferHelper returns a helperFact when fn calls one of its func-typed parameters inside one
 // of its own retry scopes, or passes it to a retry helper.
-func (st *state) inferHelper(fn *ssa.Function) *HelperFact {
-	var fact *HelperFact
+func (st *state) inferHelper(fn *ssa.Function) *helperFact {
+	var fact *helperFact
 	params := fn.Params
 	if fn.Signature.Recv() != nil && len(params) > 0 {
 		params = params[1:]
@@ -80,7 +80,7 @@ func (st *state) inferHelper(fn *ssa.Function) *HelperFact {
 			continue
 		}
 		if fact == nil {
-			fact = &HelperFact{Attempts: found.Attempts, Wait: found.Wait.Kind, Deadline: found.Deadline}
+			fact = &helperFact{Attempts: found.Attempts, Wait: found.Wait.Kind, Deadline: found.Deadline}
 		}
 		fact.Params = append(fact.Params, i)
 	}

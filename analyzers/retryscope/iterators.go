@@ -37,7 +37,7 @@ const yieldSynthetic = "range-over-func yield"
 // between the calls. A loop that does not wait walks data (slices.Values); one that waits a
 // fixed or unknown time with nothing counting the calls does periodic work (a ticker) or
 // relays events from a channel.
-func (st *state) retryIterator(fn *ssa.Function) *IteratorFact {
+func (st *state) retryIterator(fn *ssa.Function) *iteratorFact {
 	if f, ok := st.iterMemo[fn]; ok {
 		return f
 	}
@@ -46,7 +46,7 @@ func (st *state) retryIterator(fn *ssa.Function) *IteratorFact {
 	return f
 }
 
-func (st *state) findRetryIterator(fn *ssa.Function) *IteratorFact {
+func (st *state) findRetryIterator(fn *ssa.Function) *iteratorFact {
 	if len(fn.Params) != 1 || fn.Signature.Results().Len() != 0 {
 		return nil
 	}
@@ -71,7 +71,7 @@ func (st *state) findRetryIterator(fn *ssa.Function) *IteratorFact {
 		if w.Kind == WaitNone {
 			continue
 		}
-		f := &IteratorFact{
+		f := &iteratorFact{
 			Attempts: loopBound(fn, l, attempt),
 			Wait:     w.Kind,
 			Deadline: observesDeadline(calls),
@@ -87,7 +87,7 @@ func (st *state) findRetryIterator(fn *ssa.Function) *IteratorFact {
 
 // iteratorLoop records the loop of a retry iterator written in this package as a Loop scope
 // of Result.IteratorLoops: where its waits, bound and deadline are written.
-func (st *state) iteratorLoop(fn *ssa.Function, l *loops.Loop, attempt ssa.CallInstruction, calls []ssa.CallInstruction, w Wait, f *IteratorFact) {
+func (st *state) iteratorLoop(fn *ssa.Function, l *loops.Loop, attempt ssa.CallInstruction, calls []ssa.CallInstruction, w Wait, f *iteratorFact) {
 	if fn.Pkg != st.ssaPkg || flow.Syntax(fn) == nil {
 		return
 	}
@@ -171,8 +171,8 @@ func (st *state) inferIterators() {
 
 // returnedIterator returns the summary of the retry iterator fn returns, when every return
 // gives one.
-func (st *state) returnedIterator(fn *ssa.Function) *IteratorFact {
-	var fact *IteratorFact
+func (st *state) returnedIterator(fn *ssa.Function) *iteratorFact {
+	var fact *iteratorFact
 	for ret := range flow.Returns(fn) {
 		if len(ret.Results) != 1 {
 			continue
@@ -188,7 +188,7 @@ func (st *state) returnedIterator(fn *ssa.Function) *IteratorFact {
 
 // iteratorOf returns the summary of v when it is a retry iterator, and the name of the
 // function that made it ("" for a literal).
-func (st *state) iteratorOf(v ssa.Value) (*IteratorFact, *types.Func) {
+func (st *state) iteratorOf(v ssa.Value) (*iteratorFact, *types.Func) {
 	switch v := flow.Unwrap(v).(type) {
 	case *ssa.MakeClosure:
 		if anon, ok := v.Fn.(*ssa.Function); ok {
@@ -207,7 +207,7 @@ func (st *state) iteratorOf(v ssa.Value) (*IteratorFact, *types.Func) {
 			return f, fn
 		}
 		if fn.Pkg() != nil && fn.Pkg() != st.pass.Pkg {
-			var f IteratorFact
+			var f iteratorFact
 			if st.pass.ImportObjectFact(fn, &f) {
 				return &f, fn
 			}

@@ -236,7 +236,7 @@ type Scope struct {
 	Wait     Wait
 	Deadline DeadlineKind
 	// Inferred marks a Callback scope of a helper the model inferred (in this package or, known
-	// through its HelperFact, in another): the helper's own scope is where its behaviour is
+	// through its helperFact, in another): the helper's own scope is where its behaviour is
 	// written, and where checks report it.
 	Inferred bool
 	// Brief marks a library scope whose waits are known to add up to well under a second

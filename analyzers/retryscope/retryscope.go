@@ -35,7 +35,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:        docs.URL("retryscope"),
 	Requires:   []*analysis.Analyzer{ssapkg.Analyzer, ssapkg.Stores, inspect.Analyzer, remote.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(HelperFact), new(RetriesFact), new(IteratorFact), new(WaitsFact), new(WaiterFact), new(FrameworkFact), new(ConsumesFact)},
+	FactTypes:  []analysis.Fact{new(helperFact), new(RetriesFact), new(iteratorFact), new(waitsFact), new(waiterFact), new(frameworkFact), new(consumesFact)},
 	Run:        guard.Run("retryscope", run),
 }
 
@@ -123,14 +123,14 @@ type state struct {
 	funcs    []*ssa.Function
 	calls    map[token.Pos]inspector.Cursor // *ast.CallExpr by Lparen
 	helpers  map[flow.FuncID][]helper
-	local    map[*types.Func]*HelperFact   // helpers inferred in this package
-	iters    map[*types.Func]*IteratorFact // retry iterators made by functions of this package
+	local    map[*types.Func]*helperFact   // helpers inferred in this package
+	iters    map[*types.Func]*iteratorFact // retry iterators made by functions of this package
 	labels   map[ast.Stmt]*ast.LabeledStmt // the label of each labelled statement
 	stores   *flow.Stores                  // values stored into fields and package variables
 	loopInfo map[*ssa.Function][]*Scope    // hand-written scopes per function
 	ssaPkg   *ssa.Package
-	waitMemo map[*ssa.Function]*WaitsFact // how the package's functions wait (nil: they do not)
-	iterMemo map[*ssa.Function]*IteratorFact
+	waitMemo map[*ssa.Function]*waitsFact // how the package's functions wait (nil: they do not)
+	iterMemo map[*ssa.Function]*iteratorFact
 	byObj    map[*types.Func]*ssa.Function  // the package's functions by object (see funcOf)
 	builds   map[*framework]bool            // frameworks whose deliveries the package builds
 	rem      *remote.Result                 // which calls may leave the process
@@ -153,13 +153,13 @@ func run(pass *analysis.Pass) (any, error) {
 		funcs:    ssaRes.SrcFuncs,
 		calls:    make(map[token.Pos]inspector.Cursor),
 		helpers:  make(map[flow.FuncID][]helper),
-		local:    make(map[*types.Func]*HelperFact),
-		iters:    make(map[*types.Func]*IteratorFact),
+		local:    make(map[*types.Func]*helperFact),
+		iters:    make(map[*types.Func]*iteratorFact),
 		labels:   make(map[ast.Stmt]*ast.LabeledStmt),
 		loopInfo: make(map[*ssa.Function][]*Scope),
 		ssaPkg:   ssaRes.Pkg,
-		waitMemo: make(map[*ssa.Function]*WaitsFact),
-		iterMemo: make(map[*ssa.Function]*IteratorFact),
+		waitMemo: make(map[*ssa.Function]*waitsFact),
+		iterMemo: make(map[*ssa.Function]*iteratorFact),
 		rem:      pass.ResultOf[remote.Analyzer].(*remote.Result),
 		consumed: make(map[*types.Func]bool),
 	}

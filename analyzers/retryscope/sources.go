@@ -17,13 +17,13 @@ import (
 // reads through a reader the receiver holds (r.rd.ReadByte(), a protocol reader's frames), or
 // calls such a method of its own receiver. A loop that calls one works through what the source
 // holds, trying the next item after a bad one; it does not retry one operation. Methods of
-// other packages are known by ConsumesFact.
+// other packages are known by consumesFact.
 
-// ConsumesFact marks a method that takes the next item out of its receiver.
-type ConsumesFact struct{}
+// consumesFact marks a method that takes the next item out of its receiver.
+type consumesFact struct{}
 
-func (*ConsumesFact) AFact()         {}
-func (*ConsumesFact) String() string { return "takes the next item of its receiver" }
+func (*consumesFact) AFact()         {}
+func (*consumesFact) String() string { return "takes the next item of its receiver" }
 
 // consumes reports whether fn takes the next item of a source.
 func (st *state) consumes(fn *types.Func) bool {
@@ -37,7 +37,7 @@ func (st *state) consumes(fn *types.Func) bool {
 		if v, ok := st.consumed[fn]; ok {
 			return v
 		}
-		v := st.pass.ImportObjectFact(fn.Origin(), new(ConsumesFact))
+		v := st.pass.ImportObjectFact(fn.Origin(), new(consumesFact))
 		st.consumed[fn] = v
 		return v
 	}
@@ -155,12 +155,12 @@ func signalChan(t types.Type) bool {
 	return ok && st.NumFields() == 0
 }
 
-// exportConsumers exports a ConsumesFact for every exported method of the package that takes
+// exportConsumers exports a consumesFact for every exported method of the package that takes
 // the next item out of its receiver.
 func (st *state) exportConsumers() {
 	for _, fn := range st.funcs {
 		if obj, ok := fn.Object().(*types.Func); ok && obj.Exported() && fn.Signature.Recv() != nil && st.takesFromRecv(fn, 0) {
-			st.pass.ExportObjectFact(obj, &ConsumesFact{})
+			st.pass.ExportObjectFact(obj, &consumesFact{})
 		}
 	}
 }

@@ -36,7 +36,7 @@ func sleeps(calls []ssa.CallInstruction, l *loops.Loop) []Sleep {
 
 // sleepDuration returns the duration argument when call waits: time.Sleep, time.After,
 // time.NewTimer, time.Tick, a timer's Reset, or a call through an interface or function value
-// shaped like a wait (see below). Functions with a body are judged by it (funcWaits, WaitsFact),
+// shaped like a wait (see below). Functions with a body are judged by it (funcWaits, waitsFact),
 // never by their names.
 func sleepDuration(call ssa.CallInstruction) ssa.Value {
 	c := call.Common()
@@ -65,7 +65,7 @@ func sleepDuration(call ssa.CallInstruction) ssa.Value {
 		return nil // it computes a delay (nextSleep, backoffDuration); the caller waits
 	}
 	if c.StaticCallee() != nil {
-		return nil // a function with a body: its WaitsFact or its code says how it waits
+		return nil // a function with a body: its waitsFact or its code says how it waits
 	}
 	// A call through an interface or a function value (an injected clock's Sleep, a
 	// configured wait func) that takes a duration and at most a context, and returns nothing,
@@ -535,7 +535,7 @@ func combineWaits(ss []Sleep, others int) WaitKind {
 
 // waitsOf summarises how the code of fn in the blocks for which in holds waits between
 // attempts: its sleeps among calls, its waits on timer channels, and its calls of functions
-// that wait, of this package (classified from their bodies) or known through a WaitsFact.
+// that wait, of this package (classified from their bodies) or known through a waitsFact.
 //
 // A wait belongs to the scope that makes it. A callee's waits are the scope's only when the
 // scope decides them: the callee sleeps the duration it is given (a sleep helper), or a
@@ -695,9 +695,9 @@ func (st *state) ownFunc(call ssa.CallInstruction) bool {
 }
 
 // calleeWaits returns how the function that call calls waits, or nil when it does not (or
-// the model cannot see it: a function of another package without a WaitsFact, an interface
+// the model cannot see it: a function of another package without a waitsFact, an interface
 // method, a function value).
-func (st *state) calleeWaits(call ssa.CallInstruction) *WaitsFact {
+func (st *state) calleeWaits(call ssa.CallInstruction) *waitsFact {
 	if callee := call.Common().StaticCallee(); callee != nil && callee.Pkg == st.ssaPkg && len(callee.Blocks) > 0 {
 		return st.funcWaits(callee, 0)
 	}
@@ -713,7 +713,7 @@ func (st *state) calleeWaits(call ssa.CallInstruction) *WaitsFact {
 	if fn == nil || fn.Pkg() == nil || fn.Pkg() == st.pass.Pkg {
 		return nil
 	}
-	var f WaitsFact
+	var f waitsFact
 	if st.pass.ImportObjectFact(fn, &f) {
 		return &f
 	}
@@ -722,9 +722,9 @@ func (st *state) calleeWaits(call ssa.CallInstruction) *WaitsFact {
 
 // madeWaiter says how a function value waits when it is the result of a call of a function
 // that returns a waiter (wait := strategy.Backoff(backoff.Linear(d)); wait(attempt)): of the
-// package, by its returns, or of another, by its WaiterFact.
-func (st *state) madeWaiter(callee ssa.Value) *WaitsFact {
-	var w *WaitsFact
+// package, by its returns, or of another, by its waiterFact.
+func (st *state) madeWaiter(callee ssa.Value) *waitsFact {
+	var w *waitsFact
 	flow.Backward(callee, 16, func(x ssa.Value) bool {
 		c, ok := x.(*ssa.Call)
 		if !ok || w != nil {
@@ -733,9 +733,9 @@ func (st *state) madeWaiter(callee ssa.Value) *WaitsFact {
 		if f := c.Common().StaticCallee(); f != nil && f.Pkg == st.ssaPkg && len(f.Blocks) > 0 {
 			w = st.returnedWaiter(f)
 		} else if fn := flow.Callee(c.Common()); fn != nil && fn.Pkg() != nil && fn.Pkg() != st.pass.Pkg {
-			var f WaiterFact
+			var f waiterFact
 			if st.pass.ImportObjectFact(fn, &f) {
-				w = &WaitsFact{Kind: f.Kind, Param: -1}
+				w = &waitsFact{Kind: f.Kind, Param: -1}
 			}
 		}
 		return false
@@ -746,8 +746,8 @@ func (st *state) madeWaiter(callee ssa.Value) *WaitsFact {
 // storedWaits says how the function kept in a package variable or struct field that callee
 // loads waits, when the package's production code stores only functions of its own that wait
 // there (var waitFunc = wait, which its tests override): nil otherwise.
-func (st *state) storedWaits(callee ssa.Value) *WaitsFact {
-	var w *WaitsFact
+func (st *state) storedWaits(callee ssa.Value) *waitsFact {
+	var w *waitsFact
 	for _, v := range st.stores.Loaded(callee) {
 		if testcode.Made(st.pass, v) {
 			continue // a test's stand-in, or its restoring the original
@@ -767,7 +767,7 @@ func (st *state) storedWaits(callee ssa.Value) *WaitsFact {
 // channel, or calls a function that does (depth calls deep). Param is the index among the
 // call's arguments (receiver included) of the parameter its waits take their duration from,
 // when they all do; -1 otherwise.
-func (st *state) funcWaits(fn *ssa.Function, depth int) *WaitsFact {
+func (st *state) funcWaits(fn *ssa.Function, depth int) *waitsFact {
 	if w, ok := st.waitMemo[fn]; ok {
 		return w
 	}
@@ -795,7 +795,7 @@ func (st *state) funcWaits(fn *ssa.Function, depth int) *WaitsFact {
 	if len(ss) == 0 && unknown == 0 {
 		return nil
 	}
-	w := &WaitsFact{Kind: combineWaits(ss, unknown), Param: -1}
+	w := &waitsFact{Kind: combineWaits(ss, unknown), Param: -1}
 	for i, s := range ss {
 		p := durationParam(fn, s.Duration)
 		if p < 0 || i > 0 && p != w.Param {

@@ -37,7 +37,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:       docs.MustExtract(doc, "unkeyedretry"),
 	URL:       docs.URL("unkeyedretry"),
 	Requires:  []*analysis.Analyzer{retryscope.Analyzer, keys.Analyzer, remote.Analyzer, ssapkg.Analyzer, inspect.Analyzer},
-	FactTypes: []analysis.Fact{new(SendsFact)},
+	FactTypes: []analysis.Fact{new(sendsFact)},
 	Run:       guard.Run("unkeyedretry", run),
 }
 
@@ -64,14 +64,14 @@ func init() {
 	Analyzer.Flags.Var(&readsList, "reads", "comma-separated POST endpoints that only read (a query, an evaluation), as URL path patterns (/flags, /v1/*/evaluate) or the functions that send them (pkg/path.Func)")
 }
 
-// SendsFact marks a function that sends a non-idempotent request without an idempotency key,
+// sendsFact marks a function that sends a non-idempotent request without an idempotency key,
 // with nothing retrying it inside: a retry around a call of it repeats the request.
-type SendsFact struct {
+type sendsFact struct {
 	What string // "POST /v1/charges", "a POST request"
 }
 
-func (*SendsFact) AFact()           {}
-func (f *SendsFact) String() string { return "sends " + f.What + " without an idempotency key" }
+func (*sendsFact) AFact()           {}
+func (f *sendsFact) String() string { return "sends " + f.What + " without an idempotency key" }
 
 // An op is a non-idempotent operation: a request sent by a call, or a call of a function that
 // sends one.
@@ -199,7 +199,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	for fn, o := range c.sends {
 		if obj, ok := fn.Object().(*types.Func); ok && obj.Pkg() == pass.Pkg && obj.Exported() {
-			pass.ExportObjectFact(obj, &SendsFact{What: o.what})
+			pass.ExportObjectFact(obj, &sendsFact{What: o.what})
 		}
 	}
 	return nil, nil
@@ -272,7 +272,7 @@ func (c *checker) viaCall(call ssa.CallInstruction) *op {
 	if fn == nil || fn.Pkg() == nil || fn.Pkg() == c.pass.Pkg || c.readFuncs[flow.ID(fn)] {
 		return nil
 	}
-	var f SendsFact
+	var f sendsFact
 	if c.pass.ImportObjectFact(fn, &f) {
 		return &op{call: call, what: f.What, via: flow.Name(fn, c.pass.Pkg)}
 	}
