@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"go/token"
+	"go/types"
 	"slices"
 	"strconv"
 	"strings"
@@ -119,6 +120,7 @@ func (r reach) key() string {
 
 type mapper struct {
 	pass    *analysis.Pass
+	prog    *ssa.Program
 	res     *retryscope.Result
 	rem     *remote.Result
 	keyer   *keys.Keyer
@@ -134,6 +136,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	m := &mapper{
 		pass:    pass,
+		prog:    funcs[0].Prog,
 		res:     pass.ResultOf[retryscope.Analyzer].(*retryscope.Result),
 		rem:     pass.ResultOf[remote.Analyzer].(*remote.Result),
 		keyer:   pass.ResultOf[keys.Analyzer].(*keys.Result).NewKeyer(),
@@ -238,8 +241,9 @@ func (m *mapper) at(call ssa.CallInstruction) []reach {
 	return out
 }
 
-// callees returns the functions call runs: its static callee, and the package's functions
-// handed to it as arguments (a retry helper's callback, a handler being registered is not
+// callees returns the functions call runs: its static callee, the methods of the package's
+// types that implement the package's interface it calls, and the package's functions handed
+// to it as arguments (a retry helper's callback, a handler being registered is not
 // run here but is handed on, and counts as reached through this call).
 func (m *mapper) callees(call ssa.CallInstruction) []*ssa.Function {
 	var out []*ssa.Function
@@ -249,6 +253,7 @@ func (m *mapper) callees(call ssa.CallInstruction) []*ssa.Function {
 		}
 		out = append(out, fn)
 	}
+	out = append(out, m.implementations(call.Common())...)
 	for _, a := range call.Common().Args {
 		var fn *ssa.Function
 		switch a := a.(type) {
@@ -259,6 +264,50 @@ func (m *mapper) callees(call ssa.CallInstruction) []*ssa.Function {
 		}
 		if fn != nil && fn.Parent() == nil && fn.Pkg != nil && fn.Pkg.Pkg == m.pass.Pkg {
 			out = append(out, fn)
+		}
+	}
+	return out
+}
+
+// implementations returns, for a call of a method of an interface this package declares, the
+// methods of the package's own types that implement it: a package that hides its strategies
+// behind an interface of its own (a sender chosen at construction) runs one of them there.
+// Interfaces of other packages (io.Writer, an SDK's API) are not followed: their
+// implementations are anyone's.
+func (m *mapper) implementations(cc *ssa.CallCommon) []*ssa.Function {
+	if !cc.IsInvoke() {
+		return nil
+	}
+	named, ok := types.Unalias(cc.Value.Type()).(*types.Named)
+	if !ok || named.Obj().Pkg() != m.pass.Pkg {
+		return nil
+	}
+	iface, ok := named.Underlying().(*types.Interface)
+	if !ok {
+		return nil
+	}
+	var out []*ssa.Function
+	scope := m.pass.Pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() {
+			continue
+		}
+		if n, ok := tn.Type().(*types.Named); !ok || n.TypeParams().Len() > 0 || types.IsInterface(n) {
+			continue
+		}
+		for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
+			if types.Implements(t, iface) {
+				if fn := m.prog.LookupMethod(t, cc.Method.Pkg(), cc.Method.Name()); fn != nil {
+					if obj, ok := fn.Object().(*types.Func); ok && fn.Synthetic != "" {
+						fn = m.prog.FuncValue(obj) // a value method through a pointer: the method itself
+					}
+					if fn != nil {
+						out = append(out, fn)
+					}
+				}
+				break
+			}
 		}
 	}
 	return out

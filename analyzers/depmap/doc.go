@@ -21,8 +21,9 @@
 // ("AWS s3", "Cloud Storage"), the gRPC service, the SQL database and its package; otherwise
 // the kind of call and the package that makes it.
 //
-// Not followed: calls through interfaces and function values (a path stops there), and
-// goroutines are followed as if called.
+// A call of a method of an interface the package declares goes on into the package's own
+// types that implement it. Not followed: calls through other packages' interfaces and through
+// function values (a path stops there). Goroutines are followed as if called.
 //
 // With -depmap.report, it reports at each entry point of the package a diagnostic whose
 // message is "depmap " followed by the entry and its paths as JSON; idemlint map reads them.

@@ -132,6 +132,41 @@ func (s *Server) NotifyShipped(order string) error { // want NotifyShipped:"reac
 	return err
 }
 
+// A notifier tells someone that an order shipped; Ship is given one of the package's two.
+type notifier interface {
+	notify(ctx context.Context, order string) error
+}
+
+type webhook struct {
+	url    string
+	client *http.Client
+}
+
+func (w *webhook) notify(ctx context.Context, order string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "https://status.partner.example/v1/ping?order="+order, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := w.client.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+type logOnly struct{}
+
+func (logOnly) notify(ctx context.Context, order string) error {
+	log.Printf("order %s shipped", order)
+	return nil
+}
+
+// Ship tells the notifier it is given: through the package's own interface, the webhook's
+// request is on its path.
+func Ship(ctx context.Context, n notifier, order string) error { // want Ship:"reaches status.partner.example"
+	return n.notify(ctx, order)
+}
+
 // Routes hands the handlers out as values.
 func Routes(s *Server) *http.ServeMux {
 	mux := http.NewServeMux()
