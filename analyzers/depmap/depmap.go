@@ -72,29 +72,39 @@ func (f *pathsFact) String() string {
 type reach struct {
 	Dep, Kind string
 	Path      mappage.Path // Entry and Worst are filled in where the path is reported
-	// Counts are the layers' attempts as counts of calls (Scope.CallCount), outermost first.
+	// Counts are the layers' attempts and what each retries, outermost first.
 	Counts []count
 	// Limit is the call's timeout when a constant gives it (remote.Timeout.Limit).
 	Limit time.Duration
 }
 
-// A count is a layer's retryscope.Bound, in a form that survives gob, and its longest wait
-// between attempts (Scope.LongestWait), when known.
+// A count is a layer's attempts (a retryscope.Bound in a form that survives gob), whether it
+// observes a deadline, the failures it goes round on, and its longest wait between attempts
+// (Scope.LongestWait), when known.
 type count struct {
 	Kind      retryscope.BoundKind
 	N         int
+	Deadline  bool // a deadline stops it: without a cap, its count is unknown, not unbounded
+	On        retryscope.Failures
 	Wait      time.Duration
 	WaitKnown bool
 }
 
-// countOf is a layer's count.
-func countOf(s *retryscope.Scope) count {
-	b := s.CallCount()
+// countOf is a layer's count, for a layer that goes round on the failures on.
+func countOf(s *retryscope.Scope, on retryscope.Failures) count {
 	w, ok := s.LongestWait()
-	return count{Kind: b.Kind, N: b.N, Wait: w, WaitKnown: ok}
+	return count{Kind: s.Attempts.Kind, N: s.Attempts.N, Deadline: s.Deadline != retryscope.DeadlineNone, On: on, Wait: w, WaitKnown: ok}
 }
 
-func (c count) bound() retryscope.Bound { return retryscope.Bound{Kind: c.Kind, N: c.N} }
+// bound is the layer's attempts; as a count of calls (outer: Scope.CallCount), a layer without
+// a cap that a deadline stops makes an unknown number.
+func (c count) bound(outer bool) retryscope.Bound {
+	b := retryscope.Bound{Kind: c.Kind, N: c.N}
+	if outer && b.Kind == retryscope.BoundNone && c.Deadline {
+		b.Kind = retryscope.BoundUnknown
+	}
+	return b
+}
 
 // under returns r reached from fn (when named), through a call inside layers (outermost
 // first).
@@ -119,15 +129,27 @@ func (r reach) key() string {
 }
 
 type mapper struct {
-	pass    *analysis.Pass
-	prog    *ssa.Program
-	res     *retryscope.Result
-	rem     *remote.Result
-	keyer   *keys.Keyer
-	clients map[ssa.CallInstruction]*retryscope.Scope // self-retrying client scopes by call
-	memo    map[*ssa.Function][]reach
-	busy    map[*ssa.Function]bool
+	pass      *analysis.Pass
+	prog      *ssa.Program
+	res       *retryscope.Result
+	rem       *remote.Result
+	keyer     *keys.Keyer
+	sites     map[ssa.CallInstruction][]*retryscope.Scope // client, callback and iterator scopes by the call that makes them
+	memo      map[*ssa.Function][]reach
+	busy      map[*ssa.Function]int // the functions being mapped, by depth
+	minCut    int                   // the smallest depth of a busy function a recursion met
+	steps     int
+	callbacks map[*ssa.Function]bool // functions that a call hands to a retry helper
 }
+
+const noCut = 1 << 30
+
+// maxMemo bounds the paths kept for one function (those with the most layers); maxSteps bounds
+// the functions mapped again because a recursion left them incomplete.
+const (
+	maxMemo  = 200
+	maxSteps = 50000
+)
 
 func run(pass *analysis.Pass) (any, error) {
 	funcs := pass.ResultOf[ssapkg.Analyzer].(*buildssa.SSA).SrcFuncs
@@ -135,18 +157,23 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	m := &mapper{
-		pass:    pass,
-		prog:    funcs[0].Prog,
-		res:     pass.ResultOf[retryscope.Analyzer].(*retryscope.Result),
-		rem:     pass.ResultOf[remote.Analyzer].(*remote.Result),
-		keyer:   pass.ResultOf[keys.Analyzer].(*keys.Result).NewKeyer(),
-		clients: make(map[ssa.CallInstruction]*retryscope.Scope),
-		memo:    make(map[*ssa.Function][]reach),
-		busy:    make(map[*ssa.Function]bool),
+		pass:      pass,
+		prog:      funcs[0].Prog,
+		res:       pass.ResultOf[retryscope.Analyzer].(*retryscope.Result),
+		rem:       pass.ResultOf[remote.Analyzer].(*remote.Result),
+		keyer:     pass.ResultOf[keys.Analyzer].(*keys.Result).NewKeyer(),
+		sites:     make(map[ssa.CallInstruction][]*retryscope.Scope),
+		memo:      make(map[*ssa.Function][]reach),
+		busy:      make(map[*ssa.Function]int),
+		minCut:    noCut,
+		callbacks: make(map[*ssa.Function]bool),
 	}
 	for _, s := range m.res.Scopes {
-		if s.Kind == retryscope.Client && s.Site != nil {
-			m.clients[s.Site] = s
+		if s.Site != nil && (s.Kind == retryscope.Client || s.Kind == retryscope.Callback || s.Kind == retryscope.Iterator) {
+			m.sites[s.Site] = append(m.sites[s.Site], s)
+			if s.Fn != nil && s.Kind != retryscope.Client {
+				m.callbacks[s.Fn] = true
+			}
 		}
 	}
 	for _, fn := range funcs {
@@ -155,8 +182,8 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		paths := m.reaches(fn)
 		// Other packages call only exported functions and methods (paths stop at interfaces).
-		if obj := fn.Object(); obj != nil && obj.Exported() && obj.Pkg() == pass.Pkg && len(paths) > 0 {
-			pass.ExportObjectFact(obj, &pathsFact{Paths: paths})
+		if obj := fn.Object(); obj != nil && obj.Exported() && obj.Pkg() == pass.Pkg && len(paths) > 0 && !testcode.At(pass, fn.Pos()) {
+			pass.ExportObjectFact(obj, &pathsFact{Paths: paths[:min(len(paths), maxPaths)]})
 		}
 	}
 	if reportPaths && !testcode.Package(pass) {
@@ -165,58 +192,68 @@ func run(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
-// reaches returns the paths from fn (and the closures it makes) to remote calls.
+// reaches returns the paths from fn to remote calls: through the calls it makes, and the
+// closures it calls or hands to a call (a retry helper's callback). A recursion is cut where it
+// meets a function being mapped; the functions between are mapped again later, complete.
 func (m *mapper) reaches(fn *ssa.Function) []reach {
 	if r, ok := m.memo[fn]; ok {
 		return r
 	}
-	if m.busy[fn] {
-		return nil // a recursion: its paths are found on the way in
+	if d, ok := m.busy[fn]; ok {
+		m.minCut = min(m.minCut, d)
+		return nil
 	}
-	m.busy[fn] = true
-	defer delete(m.busy, fn)
+	depth := len(m.busy)
+	m.busy[fn] = depth
+	saved := m.minCut
+	m.minCut = noCut
+	m.steps++
 	var out []reach
 	seen := make(map[string]bool)
-	for _, f := range withClosures(fn) {
-		for call := range flow.Calls(f) {
-			for _, r := range m.at(call) {
-				self := m.step(fn)
-				self.Call = m.posn(call.Pos())
-				r = r.under(self, nil, nil)
-				if k := r.key(); !seen[k] {
-					seen[k] = true
-					out = append(out, r)
-				}
+	here := m.posn(fn.Pos())
+	for call := range flow.Calls(fn) {
+		for _, r := range m.at(call) {
+			if slices.ContainsFunc(r.Path.Steps, func(s mappage.Func) bool { return s.Posn == here && s.Name == funcName(fn) }) {
+				continue // round a recursion back to fn: fn's own paths say it
+			}
+			self := m.step(fn)
+			self.Call = m.posn(call.Pos())
+			r = r.under(self, nil, nil)
+			if k := r.key(); !seen[k] {
+				seen[k] = true
+				out = append(out, r)
 			}
 		}
 	}
 	if len(out) > maxPaths {
 		slices.SortStableFunc(out, func(a, b reach) int { return len(b.Path.Layers) - len(a.Path.Layers) })
-		out = out[:maxPaths]
+		out = out[:min(len(out), maxMemo)]
 	}
-	m.memo[fn] = out
-	return out
-}
-
-// withClosures returns fn and the function literals inside it, at any depth.
-func withClosures(fn *ssa.Function) []*ssa.Function {
-	out := []*ssa.Function{fn}
-	for i := 0; i < len(out) && i < 1024; i++ {
-		out = append(out, out[i].AnonFuncs...)
+	delete(m.busy, fn)
+	if m.minCut >= depth || m.steps > maxSteps {
+		m.memo[fn] = out // complete: every recursion it met came back to it or below
+		m.minCut = noCut
 	}
+	m.minCut = min(saved, m.minCut)
 	return out
 }
 
 // at returns the paths that start at call: the remote call it makes, or the paths of the
-// functions it calls (statically, or as a function it hands to the callee: a retry helper's
-// callback), each under the retry layers around call that retry its failure.
+// functions it runs, each under the retry layers around call that retry its failure, and a
+// retry helper's layer around the callback it hands it.
 func (m *mapper) at(call ssa.CallInstruction) []reach {
-	layers, counts := m.layersAt(call)
+	var layers []mappage.Layer
+	var counts []count
+	if g, ok := call.(*ssa.Go); !ok || flow.Awaited(g) {
+		layers, counts = m.layersAt(call) // a goroutine left to run is not retried with its caller
+	}
 	if rc := m.rem.Of(call); rc != nil && rc.Via == nil {
 		r := m.remoteCall(call, rc)
-		if s := m.clients[call]; s != nil && m.counts(s) {
-			r.Path.Layers = append(r.Path.Layers, m.layer(s))
-			r.Counts = append(r.Counts, countOf(s))
+		for _, s := range m.sites[call] {
+			if s.Kind == retryscope.Client && m.counts(s) {
+				r.Path.Layers = append(r.Path.Layers, m.layer(s))
+				r.Counts = append(r.Counts, countOf(s, s.RetrySet()))
+			}
 		}
 		r.Path.Layers = append(slices.Clip(layers), r.Path.Layers...)
 		r.Counts = append(slices.Clip(counts), r.Counts...)
@@ -234,39 +271,83 @@ func (m *mapper) at(call ssa.CallInstruction) []reach {
 				inner = f.Paths
 			}
 		}
+		ls, cs := layers, counts
+		for _, s := range m.sites[call] {
+			if s.Kind != retryscope.Client && s.Fn == callee && m.counts(s) {
+				ls = append(slices.Clip(ls), m.layer(s)) // the helper's attempts around its callback
+				cs = append(slices.Clip(cs), countOf(s, s.RetrySet()))
+			}
+		}
 		for _, r := range inner {
-			out = append(out, r.under(mappage.Func{}, layers, counts))
+			out = append(out, r.under(mappage.Func{}, ls, cs))
+		}
+	}
+	// A helper of the package that sends the request it is given: the method, the key and the
+	// host are the request's, made here.
+	if s := m.rem.SendOf(call); s != nil && s.Inner != nil {
+		inner := m.posn(s.Inner.Instr.Pos())
+		for i := range out {
+			p := &out[i].Path
+			if p.Call.Posn != inner {
+				continue
+			}
+			if p.Method == "" && s.Method != "" {
+				p.Method, p.Key = s.Method, m.key(s.Method, call)
+			}
+			if s.Host != "" && out[i].Kind == remote.HTTP.String() && strings.HasPrefix(out[i].Dep, unnamedHTTP) {
+				out[i].Dep = s.Host
+			}
 		}
 	}
 	return out
 }
 
 // callees returns the functions call runs: its static callee, the methods of the package's
-// types that implement the package's interface it calls, and the package's functions handed
-// to it as arguments (a retry helper's callback, a handler being registered is not
-// run here but is handed on, and counts as reached through this call).
+// types that implement the package's interface it calls, and the functions and closures of
+// the package handed to it as arguments (a retry helper's callback), except HTTP handlers,
+// which a call registers to run later (see entries).
 func (m *mapper) callees(call ssa.CallInstruction) []*ssa.Function {
 	var out []*ssa.Function
-	if fn := call.Common().StaticCallee(); fn != nil {
-		if o := fn.Origin(); o != nil {
-			fn = o // a generic function's instance: the paths are the generic body's
-		}
+	if fn := m.function(call.Common().Value); fn != nil {
 		out = append(out, fn)
+	} else if fn := call.Common().StaticCallee(); fn != nil {
+		out = append(out, m.source(fn))
 	}
 	out = append(out, m.implementations(call.Common())...)
 	for _, a := range call.Common().Args {
-		var fn *ssa.Function
-		switch a := a.(type) {
-		case *ssa.Function:
-			fn = a
-		case *ssa.MakeClosure:
-			fn, _ = a.Fn.(*ssa.Function)
-		}
-		if fn != nil && fn.Parent() == nil && fn.Pkg != nil && fn.Pkg.Pkg == m.pass.Pkg {
+		if fn := m.function(a); fn != nil && fn.Pkg != nil && fn.Pkg.Pkg == m.pass.Pkg && !handler(fn.Signature) {
 			out = append(out, fn)
 		}
 	}
 	return out
+}
+
+// function returns the function v is, through conversions: a function, a closure, a method
+// value (the method itself); nil otherwise.
+func (m *mapper) function(v ssa.Value) *ssa.Function {
+	switch x := flow.Unwrap(v).(type) {
+	case *ssa.Function:
+		return m.source(x)
+	case *ssa.MakeClosure:
+		if fn, ok := x.Fn.(*ssa.Function); ok {
+			return m.source(fn)
+		}
+	}
+	return nil
+}
+
+// source returns the function whose code fn runs: the generic function for an instance, the
+// method for a method value's or a pointer's wrapper.
+func (m *mapper) source(fn *ssa.Function) *ssa.Function {
+	if o := fn.Origin(); o != nil {
+		fn = o
+	}
+	if obj, ok := fn.Object().(*types.Func); ok && fn.Synthetic != "" {
+		if f := m.prog.FuncValue(obj); f != nil {
+			return f
+		}
+	}
+	return fn
 }
 
 // implementations returns, for a call of a method of an interface this package declares, the
@@ -313,17 +394,26 @@ func (m *mapper) implementations(cc *ssa.CallCommon) []*ssa.Function {
 	return out
 }
 
-// layersAt returns the retry layers around call that retry its failure, outermost first, as
-// nestedretry counts them: not polls, not local retries, not a scope of a single attempt.
+// layersAt returns the retry layers around call within its function that retry its failure,
+// outermost first, as nestedretry counts outer layers: not polls, not local retries, not a
+// scope of a single attempt; and the framework's redelivery of the function. A helper's
+// callback and a client's call are layers at the call that makes them (see at).
 func (m *mapper) layersAt(call ssa.CallInstruction) ([]mappage.Layer, []count) {
 	var layers []mappage.Layer
 	var counts []count
-	for _, s := range m.res.Enclosing(call) { // innermost first
-		if !m.counts(s) || s.Kind == retryscope.Client || !s.Kind.FromFramework() && !s.RetriesFailureOf(call) {
+	for _, s := range m.res.EnclosingIn(call) { // innermost first
+		if !m.counts(s) || s.Site != nil && (s.Kind == retryscope.Client || s.Kind == retryscope.Callback || s.Kind == retryscope.Iterator) {
 			continue
 		}
+		on := retryscope.AnyFailure
+		if !s.Kind.FromFramework() {
+			if !s.RetriesFailureOf(call) {
+				continue
+			}
+			on = s.RetriesOn(call)
+		}
 		layers = append([]mappage.Layer{m.layer(s)}, layers...)
-		counts = append([]count{countOf(s)}, counts...)
+		counts = append([]count{countOf(s, on)}, counts...)
 	}
 	return layers, counts
 }
@@ -384,15 +474,22 @@ func (m *mapper) remoteCall(call ssa.CallInstruction, rc *remote.Call) reach {
 	if s := m.rem.SendOf(call); s != nil && s.Method != "" {
 		r.Path.Method = s.Method
 	}
-	if r.Path.Method == "POST" || r.Path.Method == "PATCH" {
-		r.Path.Key = "none"
-		if m.keyer.Keyed(call) {
-			r.Path.Key = "sent"
-		}
-	}
+	r.Path.Key = m.key(r.Path.Method, call)
 	r.Path.Worst.Timeout = timeout(rc.Timeout)
 	r.Limit = rc.Timeout.Limit
 	return r
+}
+
+// key says whether the request call sends carries an idempotency key, for a method that
+// changes state: "sent" or "none"; "" for other methods.
+func (m *mapper) key(method string, call ssa.CallInstruction) string {
+	switch {
+	case method != "POST" && method != "PATCH":
+		return ""
+	case m.keyer.Keyed(call):
+		return "sent"
+	}
+	return "none"
 }
 
 // timeout says what bounds one attempt of a remote call.
@@ -416,15 +513,20 @@ func (m *mapper) step(fn *ssa.Function) mappage.Func {
 }
 
 // funcName names a function with its package's name: "shop.Checkout", "shop.(*Client).charge";
-// a closure by the function it is in.
+// a closure by the function it is in and its number there: "shop.Routes$1".
 func funcName(fn *ssa.Function) string {
-	for fn.Parent() != nil {
-		fn = fn.Parent()
+	top := fn
+	for top.Parent() != nil {
+		top = top.Parent()
 	}
-	if fn.Pkg == nil {
+	if top.Pkg == nil {
 		return fn.Name()
 	}
-	return fn.Pkg.Pkg.Name() + "." + fn.RelString(fn.Pkg.Pkg)
+	suffix := "" // a closure's: $1, $1$2
+	if top != fn {
+		suffix = strings.TrimPrefix(fn.Name(), top.Name())
+	}
+	return top.Pkg.Pkg.Name() + "." + top.RelString(top.Pkg.Pkg) + suffix
 }
 
 func (m *mapper) posn(pos token.Pos) string {
@@ -434,15 +536,11 @@ func (m *mapper) posn(pos token.Pos) string {
 	return m.pass.Fset.Position(pos).String()
 }
 
-// worst is a path's worst case: the product of its layers' counts, and its call's timeout.
+// worst is a path's worst case: the most calls one request makes through its layers, and its
+// call's timeout and longest wait.
 func worst(r reach) mappage.Worst {
-	bs := make([]retryscope.Bound, len(r.Counts))
-	for i, c := range r.Counts {
-		bs[i] = c.bound()
-	}
-	p := retryscope.Product(bs...)
 	w := mappage.Worst{Timeout: r.Path.Worst.Timeout, Time: longest(r)}
-	switch p.Kind {
+	switch p := calls(r.Counts); p.Kind {
 	case retryscope.BoundConst:
 		w.Calls, w.N = strconv.Itoa(p.N), p.N
 	case retryscope.BoundNone:
@@ -451,6 +549,35 @@ func worst(r reach) mappage.Worst {
 		w.Calls = "unknown"
 	}
 	return w
+}
+
+// calls is the most calls one request makes through nested layers (outermost first): for each
+// kind of failure, the product of the attempts of the layers that go round on it
+// (retryscope.Product, the outermost of them counted as Scope.CallCount does: nestedretry's
+// figure), and the worst of those. Attempts multiply only for the failures both layers retry.
+func calls(cs []count) retryscope.Bound {
+	out := retryscope.Bound{Kind: retryscope.BoundConst, N: 1}
+	unknown := false
+	for _, f := range []retryscope.Failures{retryscope.FailTransport, retryscope.Fail5xx, retryscope.Fail429, retryscope.FailOther4xx, retryscope.FailOther} {
+		var bs []retryscope.Bound
+		for _, c := range cs {
+			if c.On == 0 || c.On&f != 0 {
+				bs = append(bs, c.bound(len(bs) == 0))
+			}
+		}
+		switch p := retryscope.Product(bs...); p.Kind {
+		case retryscope.BoundNone:
+			return p
+		case retryscope.BoundConst:
+			out.N = max(out.N, p.N)
+		default:
+			unknown = true
+		}
+	}
+	if unknown {
+		return retryscope.Bound{Kind: retryscope.BoundUnknown}
+	}
+	return out
 }
 
 // longest is the longest one request can wait on a path (see mappage.Worst.Time): from the
@@ -462,13 +589,13 @@ func longest(r reach) string {
 	t, known := r.Limit, r.Limit > 0
 	for i := len(r.Counts) - 1; i >= 0; i-- {
 		c := r.Counts[i]
-		switch {
-		case c.Kind == retryscope.BoundNone:
+		switch b := c.bound(true); {
+		case b.Kind == retryscope.BoundNone:
 			return "unbounded"
-		case c.Kind != retryscope.BoundConst || !c.WaitKnown:
+		case b.Kind != retryscope.BoundConst || !c.WaitKnown:
 			known = false
 		default:
-			t = time.Duration(c.N)*t + time.Duration(c.N-1)*c.Wait
+			t = time.Duration(b.N)*t + time.Duration(b.N-1)*c.Wait
 		}
 	}
 	switch {
@@ -500,6 +627,10 @@ func (m *mapper) report(funcs []*ssa.Function) {
 		if err != nil {
 			continue
 		}
-		m.pass.Report(analysis.Diagnostic{Pos: e.fn.Pos(), Category: "depmap", Message: Prefix + string(data)})
+		pos := e.fn.Pos()
+		if !pos.IsValid() && len(m.pass.Files) > 0 {
+			pos = m.pass.Files[0].Package // the package's initialiser
+		}
+		m.pass.Report(analysis.Diagnostic{Pos: pos, Category: "depmap", Message: Prefix + string(data)})
 	}
 }

@@ -26,7 +26,7 @@ var update = flag.Bool("update", false, "rewrite the golden map")
 // TestFacts checks which functions reach remote calls (the facts other packages read).
 func TestFacts(t *testing.T) {
 	testdata, _ := filepath.Abs("../../testdata")
-	analysistest.Run(t, testdata, depmap.Analyzer, "depmap/shop")
+	analysistest.Run(t, testdata, depmap.Analyzer, "depmap/shop", "depmap/shapes")
 }
 
 // TestGolden runs the map's analyzer and the checks on a service with nested layers, a keyed
@@ -38,11 +38,12 @@ func TestGolden(t *testing.T) {
 	require.NoError(t, err)
 	src := filepath.Join(testdata, "src")
 	cfg := &packages.Config{
-		Mode: packages.LoadAllSyntax,
-		Dir:  src,
-		Env:  append(os.Environ(), "GOPATH="+testdata, "GO111MODULE=off", "GOPROXY=off", "GOWORK=off", "GOFLAGS="),
+		Mode:  packages.LoadAllSyntax,
+		Tests: true, // as go vet: a test's calls do not hide an entry point
+		Dir:   src,
+		Env:   append(os.Environ(), "GOPATH="+testdata, "GO111MODULE=off", "GOPROXY=off", "GOWORK=off", "GOFLAGS="),
 	}
-	pkgs, err := packages.Load(cfg, "depmap/shop", "depmap/app")
+	pkgs, err := packages.Load(cfg, "depmap/shop", "depmap/app", "depmap/shapes")
 	require.NoError(t, err)
 	require.NoError(t, depmap.Analyzer.Flags.Set("report", "true"))
 	defer depmap.Analyzer.Flags.Set("report", "false")
@@ -72,7 +73,7 @@ func TestGolden(t *testing.T) {
 			findings = append(findings, f)
 		}
 	}
-	m := mappage.Build([]string{"depmap/shop", "depmap/app"}, reached, findings)
+	m := mappage.Build([]string{"depmap/shop", "depmap/app", "depmap/shapes"}, reached, findings)
 	m.Posns(func(p string) string {
 		rel, err := filepath.Rel(src, p)
 		if err != nil || p == "" {

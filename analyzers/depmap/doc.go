@@ -8,22 +8,22 @@
 //
 // depmap: map each entry point's paths to the remote calls it reaches, with the retry layers on each path
 //
-// A path is a chain of static calls from an entry point to a call that leaves the process (the
-// remote model's calls), through the package's functions, the closures they make, and the
-// functions of other packages (through a fact on each function that reaches a remote call).
-// The layers on a path are the retry scopes of the retryscope model around each call on it that
-// retry that call's failure (the scopes nestedretry counts): hand-written loops, retry
-// libraries' callbacks, self-retrying clients, and the redeliveries of frameworks. A path's
-// worst case is the product of its layers' attempts (retryscope.Product), as nestedretry
-// computes it.
+// A path is a chain of calls from an entry point to a call that leaves the process (the remote
+// model's calls): static calls, closures called in place or handed to a call (a retry helper's
+// callback), methods of the package's own types behind an interface the package declares,
+// and functions of other packages (through a fact on each exported function that reaches a
+// remote call). Other packages' interfaces and function-valued fields stop a path.
 //
-// Dependencies are named as a person would: the host of a constant URL, the SDK and service
-// ("AWS s3", "Cloud Storage"), the gRPC service, the SQL database and its package; otherwise
-// the kind of call and the package that makes it.
+// The layers on a path are the retry scopes of the retryscope model around each call on it
+// that retry that call's failure: hand-written loops, retry libraries' callbacks,
+// self-retrying clients, and the redeliveries of frameworks. A path's worst case is, for each
+// kind of failure, the product of the attempts of the layers that retry it
+// (retryscope.Product: nestedretry's figure), and the worst of those; its longest wait adds
+// up the attempts' timeouts and the waits between them when constants give them.
 //
-// A call of a method of an interface the package declares goes on into the package's own
-// types that implement it. Not followed: calls through other packages' interfaces and through
-// function values (a path stops there). Goroutines are followed as if called.
+// Dependencies are named as a person would: the host of a constant URL or of a field's
+// default, the SDK and service ("AWS s3", "Cloud Storage"), the gRPC service, the SQL
+// package; otherwise the kind of call and the package that makes it.
 //
 // With -depmap.report, it reports at each entry point of the package a diagnostic whose
 // message is "depmap " followed by the entry and its paths as JSON; idemlint map reads them.

@@ -4,48 +4,59 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
+	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
 	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
 // An entry is a function where paths start: one that the program's runtime, a framework or
-// another package calls, and that no function of this package calls.
+// another package calls.
 type entry struct {
 	fn   *ssa.Function
 	kind string // mappage.Func.Kind
 }
 
-// entries returns the package's entry points, in source order: main, init functions, HTTP
-// handlers, the functions a framework runs again (activities, message handlers,
-// reconcilers), exported functions and methods, and functions handed out
-// as values; those the package itself calls (or hands to a call it makes) are reached from
-// their callers instead.
+// entries returns the package's entry points, in source order: the package's initialiser
+// (its variables' initial values and its init functions), main, HTTP handlers (declared, or
+// function literals handed to a call that registers them), the functions a framework runs
+// again (activities, message handlers, reconcilers), exported functions and methods, and the
+// other functions handed out as values that the package does not itself call (calls from
+// tests do not count). Tests are not entry points.
 func (m *mapper) entries(funcs []*ssa.Function) []entry {
 	called := make(map[*ssa.Function]bool)
 	valued := make(map[*ssa.Function]bool)
-	for _, fn := range funcs {
-		if fn.Parent() != nil {
-			continue
+	var literals []*ssa.Function // handler literals handed to calls
+	all := slices.Clone(funcs)
+	for i := 0; i < len(all) && i < 1<<16; i++ {
+		fn := all[i]
+		all = append(all, fn.AnonFuncs...)
+		if testcode.At(m.pass, fn.Pos()) {
+			continue // a test's calls make nothing less of an entry point
 		}
-		for _, f := range withClosures(fn) {
-			for _, b := range f.Blocks {
-				for _, instr := range b.Instrs {
-					if call, ok := instr.(ssa.CallInstruction); ok {
-						for _, g := range m.callees(call) {
-							if g != fn {
-								called[g] = true
-							}
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if call, ok := instr.(ssa.CallInstruction); ok {
+					for _, g := range m.callees(call) {
+						if g != fn {
+							called[g] = true
 						}
 					}
-					var ops [2]*ssa.Value
-					for _, op := range instr.Operands(ops[:0]) {
-						if g, ok := (*op).(*ssa.Function); ok && g.Parent() == nil {
-							valued[g] = true
+					for _, a := range call.Common().Args {
+						if g := m.function(a); g != nil && g.Parent() != nil && handler(g.Signature) && !slices.Contains(literals, g) {
+							literals = append(literals, g)
 						}
+					}
+				}
+				var ops [2]*ssa.Value
+				for _, op := range instr.Operands(ops[:0]) {
+					if g, ok := (*op).(*ssa.Function); ok && g.Parent() == nil {
+						valued[g] = true
 					}
 				}
 			}
@@ -58,33 +69,36 @@ func (m *mapper) entries(funcs []*ssa.Function) []entry {
 		}
 	}
 	var out []entry
+	if init := m.pass.ResultOf[ssapkg.Analyzer].(*buildssa.SSA).Pkg.Func("init"); init != nil {
+		out = append(out, entry{init, "init"}) // runs the init functions too
+	}
 	for _, fn := range funcs {
-		if fn.Parent() != nil || fn.Synthetic != "" || testcode.At(m.pass, fn.Pos()) {
-			continue // tests are not entry points of the program
+		if fn.Parent() != nil || fn.Synthetic != "" || testcode.At(m.pass, fn.Pos()) || isInit(fn) {
+			continue
 		}
 		kind := ""
 		switch {
 		case fn.Name() == "main" && fn.Pkg.Pkg.Name() == "main" && fn.Signature.Recv() == nil:
 			kind = "main"
-		case isInit(fn):
-			kind = "init"
-		case handler(fn.Signature):
+		case handler(fn.Signature) && !called[fn]:
 			kind = "HTTP handler"
 		case framework[fn] != "":
 			kind = framework[fn]
-		case called[fn]:
-			continue
 		case exported(fn):
 			kind = "exported"
+		case called[fn] || m.callbacks[fn]:
+			continue
 		case valued[fn]:
 			kind = "function value"
 		default:
 			continue
 		}
-		if called[fn] && (kind == "HTTP handler" || kind == "init") {
-			continue // a handler the package wraps or calls; init is never called
-		}
 		out = append(out, entry{fn, kind})
+	}
+	for _, fn := range literals {
+		if !testcode.At(m.pass, fn.Pos()) {
+			out = append(out, entry{fn, "HTTP handler"})
+		}
 	}
 	return out
 }

@@ -22,7 +22,7 @@ func (m *mapper) dependency(call ssa.CallInstruction, rc *remote.Call) (name, ki
 		if s := m.rem.SendOf(call); s != nil && s.Host != "" {
 			return s.Host, kind
 		}
-		return "HTTP API called from " + here, kind
+		return unnamedHTTP + here, kind
 	case remote.SDK:
 		if rc.Func != nil && rc.Func.Pkg() != nil {
 			if svc := knowledge.Service(rc.Func.Pkg().Path()); svc != "" {
@@ -31,7 +31,13 @@ func (m *mapper) dependency(call ssa.CallInstruction, rc *remote.Call) (name, ki
 			return rc.Func.Pkg().Name() + " SDK", kind
 		}
 	case remote.GRPC:
+		if name := m.stubService(call); name != "" {
+			return name, kind
+		}
 		if svc := grpcService(rc.Func); svc != "" {
+			return "gRPC " + svc, kind
+		}
+		if svc := invokedService(call, rc.Func); svc != "" {
 			return "gRPC " + svc, kind
 		}
 		return "gRPC services called from " + here, kind
@@ -46,6 +52,9 @@ func (m *mapper) dependency(call ssa.CallInstruction, rc *remote.Call) (name, ki
 	return kind + " calls from " + here, kind
 }
 
+// unnamedHTTP starts the name of an HTTP dependency whose host is not known where it is called.
+const unnamedHTTP = "HTTP API called from "
+
 // grpcService names the service of a generated client stub's method: payments.v1.Payments for
 // a method of PaymentsClient in a package whose name is payments (the proto package is not in
 // the Go types; the Go package's name stands for it). "" for a call that is not a stub's.
@@ -59,4 +68,55 @@ func grpcService(fn *types.Func) string {
 		return ""
 	}
 	return fn.Pkg().Name() + "." + strings.ToUpper(svc[:1]) + svc[1:] // the stub's type is unexported
+}
+
+// invokedService names the service of a call of ClientConn's Invoke or NewStream (what
+// generated stubs call) from its constant method name, "/payments.v1.Payments/Charge":
+// "payments.v1.Payments"; "" otherwise.
+func invokedService(call ssa.CallInstruction, fn *types.Func) string {
+	if fn == nil || fn.Name() != "Invoke" && fn.Name() != "NewStream" {
+		return ""
+	}
+	site := flow.NewSite(call.Common(), fn)
+	arg := 1 // Invoke(ctx, method, ...)
+	if fn.Name() == "NewStream" {
+		arg = 2 // NewStream(ctx, desc, method, ...)
+	}
+	method, ok := flow.StringConst(site.Arg(arg))
+	if !ok {
+		return ""
+	}
+	svc, _, ok := strings.Cut(strings.TrimPrefix(method, "/"), "/")
+	if !ok {
+		return ""
+	}
+	return svc
+}
+
+// stubService names the service a call of a generated stub's method talks to, from the
+// method's own path to its Invoke or NewStream (in this package, or through its fact): the
+// proto service's full name, which the Go names do not carry.
+func (m *mapper) stubService(call ssa.CallInstruction) string {
+	fns := m.implementations(call.Common()) // a stub interface of this package
+	if fn := call.Common().StaticCallee(); fn != nil {
+		fns = append(fns, m.source(fn))
+	}
+	for _, fn := range fns {
+		var paths []reach
+		switch {
+		case fn.Pkg != nil && fn.Pkg.Pkg == m.pass.Pkg:
+			paths = m.reaches(fn)
+		case fn.Object() != nil:
+			var f pathsFact
+			if m.pass.ImportObjectFact(fn.Object(), &f) {
+				paths = f.Paths
+			}
+		}
+		for _, r := range paths {
+			if r.Kind == remote.GRPC.String() && len(r.Path.Layers) == 0 {
+				return r.Dep
+			}
+		}
+	}
+	return ""
 }

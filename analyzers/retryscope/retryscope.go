@@ -99,6 +99,20 @@ func (r *Result) Enclosing(instr ssa.Instruction) []*Scope {
 	return out
 }
 
+// EnclosingIn returns the scopes in which instr runs once per attempt within its own function,
+// innermost first: the loops around it and the scopes whose code is the function (a retrying
+// recursion, a callback, a framework's handler), not those of the functions that make the
+// closure it is in (see Enclosing).
+func (r *Result) EnclosingIn(instr ssa.Instruction) []*Scope {
+	var out []*Scope
+	for _, s := range r.loops[instr.Parent()] {
+		if s.Loop.Contains(instr.Block()) {
+			out = append(out, s)
+		}
+	}
+	return append(out, r.whole[instr.Parent()]...)
+}
+
 // Reached returns the retry layer that a call enters: a scope of this package that the
 // called function holds or calls into, or, for a function of another package, its
 // RetriesFact. Both are nil when the callee does not retry (or the model cannot tell).

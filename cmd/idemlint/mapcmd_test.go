@@ -29,7 +29,7 @@ func TestMap(t *testing.T) {
 	assert.Equal(t, "HTTP", d.Kind)
 	assert.Equal(t, 2, d.Calls)
 	// The helper takes its attempts as a parameter: the model says "variable", the count unknown.
-	assert.Equal(t, mappage.Worst{Calls: "unknown", Timeout: "http.Client.Timeout"}, d.Worst)
+	assert.Equal(t, mappage.Worst{Calls: "unknown", Timeout: "http.Client.Timeout", Time: "unknown"}, d.Worst)
 	require.Len(t, d.Paths, 2)
 	byEntry := make(map[string]mappage.Path)
 	for _, p := range d.Paths {

@@ -30,6 +30,9 @@ func Build(packages []string, reached []Reached, findings []Finding) *Map {
 			m.Dependencies = append(m.Dependencies, Dependency{Name: r.Dep, Kind: r.Kind})
 		}
 		p := r.Path
+		if p.Layers == nil {
+			p.Layers = []Layer{}
+		}
 		p.Findings = on(p, findings)
 		m.Dependencies[i].Paths = append(m.Dependencies[i].Paths, p)
 	}
@@ -112,6 +115,12 @@ func on(p Path, findings []Finding) []Finding {
 	}
 	var out []Finding
 	for _, f := range findings {
+		if slices.ContainsFunc(out, func(g Finding) bool { return g.Check == f.Check && g.Posn == f.Posn && g.Message == f.Message }) {
+			continue // reported for the package and its test variant
+		}
+		if f.Check == "nestedretry" && len(p.Layers) < 2 {
+			continue // layers that multiply: not on a path through fewer
+		}
 		if lines[line(f.Posn)] || slices.ContainsFunc(f.Related, func(r string) bool { return lines[line(r)] }) {
 			out = append(out, f)
 		}

@@ -22,8 +22,8 @@ func TestBuild(t *testing.T) {
 	reached := []Reached{
 		{Dep: "db", Kind: "SQL", Path: path("main", "a.go:5:3", one)},
 		{Dep: "api", Kind: "HTTP", Path: path("Refund", "a.go:20:10", one)},
-		{Dep: "api", Kind: "HTTP", Path: path("Checkout", "a.go:30:10", nine, "a.go:28:2")},
-		{Dep: "api", Kind: "HTTP", Path: path("Checkout", "a.go:30:10", nine, "a.go:28:2")}, // the test variant's copy
+		{Dep: "api", Kind: "HTTP", Path: path("Checkout", "a.go:30:10", nine, "a.go:28:2", "a.go:30:4")},
+		{Dep: "api", Kind: "HTTP", Path: path("Checkout", "a.go:30:10", nine, "a.go:28:2", "a.go:30:4")}, // the test variant's copy
 		{Dep: "queue", Kind: "SDK", Path: path("Handle", "b.go:7:2", unknown)},
 	}
 	findings := []Finding{
@@ -31,6 +31,8 @@ func TestBuild(t *testing.T) {
 		{Check: "notimeout", Posn: "c.go:1:1", Related: []string{"a.go:20:10"}}, // a related position on Refund's call
 		{Check: "nojitter", Posn: "a.go:28:2"},                                  // the loop
 		{Check: "keyinloop", Posn: "a.go:300:2"},                                // not on a path: a.go:30 is not a.go:300
+		{Check: "nestedretry", Posn: "a.go:20:1"},                               // at Refund's call, but Refund has no layers to multiply
+		{Check: "nojitter", Posn: "a.go:28:2"},                                  // the test variant's copy of the finding
 	}
 	m := Build([]string{"./..."}, reached, findings)
 	require.Len(t, m.Dependencies, 3)

@@ -674,7 +674,7 @@ footer { margin-top: 24px; text-align: center; font-size: 12px; color: var(--fai
 <div class="lhead"><span class="factor">{{.Factor}}</span><span class="lkind">{{.KindText}}</span><span class="lname" title="{{.Scope}}">{{or .Name .Scope}}</span><span class="chips"><span class="chip {{.TriesWarn}}">{{.Tries}}</span><span class="chip {{.WaitWarn}}">{{.WaitText}}</span><span class="chip">{{.Limit}}</span></span><span class="posn">{{.Posn}}</span></div>
 {{- end}}
 <div class="call"><span class="cname">{{.Call.Name}}</span>{{with .Method}}<span class="method">{{.}}</span>{{end}}
-{{- if eq .Key "sent"}}<span class="chip good">key sent</span>{{else if eq .Key "none"}}<span class="chip warn" title="a state-changing request sent without an idempotency key">no key</span>{{end -}}
+{{- if eq .Key "sent"}}<span class="chip good">key sent</span>{{else if and (eq .Key "none") .Layers}}<span class="chip warn" title="a state-changing request retried without an idempotency key">no key</span>{{else if eq .Key "none"}}<span class="chip" title="a state-changing request without an idempotency key, not retried here">no key</span>{{end -}}
 <span class="chip{{if .NoLimit}} warn{{end}}">timeout: {{.Timeout}}</span><span class="posn">{{.Call.Posn}}</span></div>
 {{- range .Layers}}
 </div>

@@ -10,7 +10,7 @@ type Map struct {
 }
 
 // A Dependency is one remote service, named as a person would: the host of a constant URL,
-// the SDK and service, "PostgreSQL via database/sql", "gRPC payments.v1.Payments".
+// the SDK and service ("AWS s3"), "SQL database via database/sql", "gRPC payments.v1.Payments".
 type Dependency struct {
 	Name string `json:"name"`
 	Kind string `json:"kind"` // HTTP, gRPC, SQL, SDK, dial

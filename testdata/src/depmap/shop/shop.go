@@ -21,6 +21,7 @@ import (
 	retryablehttp "github.com/hashicorp/go-retryablehttp"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
+	"google.golang.org/grpc"
 )
 
 const paymentsAPI = "https://api.payments.example"
@@ -165,6 +166,39 @@ func (logOnly) notify(ctx context.Context, order string) error {
 // request is on its path.
 func Ship(ctx context.Context, n notifier, order string) error { // want Ship:"reaches status.partner.example"
 	return n.notify(ctx, order)
+}
+
+// A generated-style gRPC client of the ledger service: the stub names its service only in the
+// method it invokes.
+type LedgerClient interface {
+	Record(ctx context.Context, in *Entry, opts ...grpc.CallOption) (*Entry, error)
+}
+
+type Entry struct {
+	Order  string
+	Amount int64
+}
+
+type ledgerClient struct {
+	cc grpc.ClientConnInterface
+}
+
+func NewLedgerClient(cc grpc.ClientConnInterface) LedgerClient { return &ledgerClient{cc} }
+
+func (c *ledgerClient) Record(ctx context.Context, in *Entry, opts ...grpc.CallOption) (*Entry, error) { // want Record:"reaches gRPC ledger.v1.Ledger"
+	out := new(Entry)
+	if err := c.cc.Invoke(ctx, "/ledger.v1.Ledger/Record", in, out, opts...); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Book records an order through the stub's interface.
+func Book(ctx context.Context, cc *grpc.ClientConn, order string, amount int64) error { // want Book:"reaches gRPC ledger.v1.Ledger"
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	_, err := NewLedgerClient(cc).Record(ctx, &Entry{Order: order, Amount: amount})
+	return err
 }
 
 // Routes hands the handlers out as values.
