@@ -431,8 +431,8 @@ func (m *mapper) counts(s *retryscope.Scope) bool {
 
 func (m *mapper) layer(s *retryscope.Scope) mappage.Layer {
 	name := s.Describe(m.pass.Pkg)
-	if fn := s.Func; fn != nil && fn.Pkg() != nil && fn.Pkg() != m.pass.Pkg && fn.Signature().Recv() != nil && (s.Kind == retryscope.Callback || s.Kind == retryscope.Client) {
-		name = fn.Pkg().Name() + "." + name // another package's method: retryablehttp.Client.Do
+	if s.Func != nil && (s.Kind == retryscope.Callback || s.Kind == retryscope.Client) {
+		name = flow.QualifiedName(s.Func, m.pass.Pkg) // retryablehttp.Client.Do, as nestedretry names it
 	}
 	l := mappage.Layer{
 		Kind:      family(s),

@@ -251,10 +251,7 @@ func (c *checker) funcName(fn *types.Func) string {
 	if fn == nil || fn.Pkg() == nil {
 		return "a retrying call"
 	}
-	if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil && fn.Pkg() != nil && fn.Pkg() != c.pass.Pkg {
-		return fn.Pkg().Name() + "." + flow.Name(fn, nil)
-	}
-	return flow.Name(fn, c.pass.Pkg)
+	return flow.QualifiedName(fn, c.pass.Pkg)
 }
 
 // start maps a call's Lparen (where SSA puts a call) to the start of the call expression.

@@ -20,6 +20,7 @@ func TestMap(t *testing.T) {
 	dir := shop(t)
 	r := run(t, dir, bin, "map", "-format=json", "./...")
 	require.Equal(t, exitClean, r.code, r.stderr)
+	first := r.stdout
 	var m mappage.Map
 	require.NoError(t, json.Unmarshal([]byte(r.stdout), &m), r.stdout)
 	assert.Equal(t, []string{"./..."}, m.Packages)
@@ -59,9 +60,10 @@ func TestMap(t *testing.T) {
 	assert.NotContains(t, page, "<script src")
 	assert.NotContains(t, page, "<link")
 
-	// A second run is cached, like the checks'.
+	// A second run gives the same map (from go vet's cache, like the checks').
 	r = run(t, dir, bin, "map", "-format=json", "./...")
 	require.Equal(t, exitClean, r.code, r.stderr)
+	assert.Equal(t, first, r.stdout)
 
 	r = run(t, dir, bin, "map", "-format=svg", "./...")
 	assert.Equal(t, exitUsage, r.code)

@@ -75,6 +75,18 @@ func Name(fn *types.Func, from *types.Package) string {
 	return id.Name
 }
 
+// QualifiedName is Name with another package's methods qualified too: "retryablehttp.Client.Do"
+// seen from any package but go-retryablehttp.
+func QualifiedName(fn *types.Func, from *types.Package) string {
+	if fn == nil {
+		return ""
+	}
+	if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil && fn.Pkg() != nil && fn.Pkg() != from {
+		return fn.Pkg().Name() + "." + Name(fn, nil)
+	}
+	return Name(fn, from)
+}
+
 // ParseFunc parses a function named in a flag: "pkg/path.Func" or "pkg/path.Type.Method" (the
 // receiver may be written (*Type)).
 func ParseFunc(s string) (FuncID, error) {
