@@ -139,7 +139,10 @@ type mapper struct {
 	busy      map[*ssa.Function]int // the functions being mapped, by depth
 	minCut    int                   // the smallest depth of a busy function a recursion met
 	steps     int
-	callbacks map[*ssa.Function]bool // functions that a call hands to a retry helper
+	callbacks map[*ssa.Function]bool          // functions that a call hands to a retry helper
+	impls     map[*types.Func][]*ssa.Function // memo of implementations, by interface method
+	byMethod  map[string][]*types.TypeName    // the package's types by the names of their methods
+	inTest    func(token.Pos) bool            // whether a position is in a test's file
 }
 
 const noCut = 1 << 30
@@ -167,7 +170,9 @@ func run(pass *analysis.Pass) (any, error) {
 		busy:      make(map[*ssa.Function]int),
 		minCut:    noCut,
 		callbacks: make(map[*ssa.Function]bool),
+		impls:     make(map[*types.Func][]*ssa.Function),
 	}
+	m.inTest = m.testFiles()
 	for _, s := range m.res.Scopes {
 		if s.Site != nil && (s.Kind == retryscope.Client || s.Kind == retryscope.Callback || s.Kind == retryscope.Iterator) {
 			m.sites[s.Site] = append(m.sites[s.Site], s)
@@ -182,7 +187,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		paths := m.reaches(fn)
 		// Other packages call only exported functions and methods (paths stop at interfaces).
-		if obj := fn.Object(); obj != nil && obj.Exported() && obj.Pkg() == pass.Pkg && len(paths) > 0 && !testcode.At(pass, fn.Pos()) {
+		if obj := fn.Object(); obj != nil && obj.Exported() && obj.Pkg() == pass.Pkg && len(paths) > 0 && !m.inTest(fn.Pos()) {
 			pass.ExportObjectFact(obj, &pathsFact{Paths: paths[:min(len(paths), maxPaths)]})
 		}
 	}
@@ -359,6 +364,15 @@ func (m *mapper) implementations(cc *ssa.CallCommon) []*ssa.Function {
 	if !cc.IsInvoke() {
 		return nil
 	}
+	if fns, ok := m.impls[cc.Method]; ok {
+		return fns
+	}
+	fns := m.implementationsOf(cc)
+	m.impls[cc.Method] = fns
+	return fns
+}
+
+func (m *mapper) implementationsOf(cc *ssa.CallCommon) []*ssa.Function {
 	named, ok := types.Unalias(cc.Value.Type()).(*types.Named)
 	if !ok || named.Obj().Pkg() != m.pass.Pkg {
 		return nil
@@ -367,7 +381,29 @@ func (m *mapper) implementations(cc *ssa.CallCommon) []*ssa.Function {
 	if !ok {
 		return nil
 	}
+	if m.byMethod == nil {
+		m.indexMethods()
+	}
 	var out []*ssa.Function
+	for _, tn := range m.byMethod[cc.Method.Name()] {
+		for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
+			if types.Implements(t, iface) {
+				if fn := m.prog.LookupMethod(t, cc.Method.Pkg(), cc.Method.Name()); fn != nil {
+					if fn = m.source(fn); fn != nil {
+						out = append(out, fn)
+					}
+				}
+				break
+			}
+		}
+	}
+	return out
+}
+
+// indexMethods indexes the package's named types (not interfaces, not generic) by the names of
+// their methods, for implementations.
+func (m *mapper) indexMethods() {
+	m.byMethod = make(map[string][]*types.TypeName)
 	scope := m.pass.Pkg.Scope()
 	for _, name := range scope.Names() {
 		tn, ok := scope.Lookup(name).(*types.TypeName)
@@ -377,21 +413,12 @@ func (m *mapper) implementations(cc *ssa.CallCommon) []*ssa.Function {
 		if n, ok := tn.Type().(*types.Named); !ok || n.TypeParams().Len() > 0 || types.IsInterface(n) {
 			continue
 		}
-		for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
-			if types.Implements(t, iface) {
-				if fn := m.prog.LookupMethod(t, cc.Method.Pkg(), cc.Method.Name()); fn != nil {
-					if obj, ok := fn.Object().(*types.Func); ok && fn.Synthetic != "" {
-						fn = m.prog.FuncValue(obj) // a value method through a pointer: the method itself
-					}
-					if fn != nil {
-						out = append(out, fn)
-					}
-				}
-				break
-			}
+		ms := types.NewMethodSet(types.NewPointer(tn.Type())) // value methods too
+		for i := range ms.Len() {
+			method := ms.At(i).Obj().Name()
+			m.byMethod[method] = append(m.byMethod[method], tn)
 		}
 	}
-	return out
 }
 
 // layersAt returns the retry layers around call within its function that retry its failure,
@@ -607,8 +634,12 @@ func longest(r reach) string {
 	return "unknown"
 }
 
-// report reports, at each entry point of the package, its paths as JSON.
+// report reports the package's paths as JSON, one diagnostic for each way to a dependency (at
+// its first entry point; the others that reach it the same way are under it, see
+// mappage.Merge): an SDK's many methods that send through one helper make one.
 func (m *mapper) report(funcs []*ssa.Function) {
+	var all []mappage.Reached
+	at := make(map[string]token.Pos) // entry posn -> where to report
 	for _, e := range m.entries(funcs) {
 		paths := m.reaches(e.fn)
 		if len(paths) == 0 {
@@ -616,21 +647,23 @@ func (m *mapper) report(funcs []*ssa.Function) {
 		}
 		entry := m.step(e.fn)
 		entry.Kind = e.kind
-		var out []mappage.Reached
-		for _, r := range paths {
-			p := r.Path
-			p.Entry = entry
-			p.Worst = worst(r)
-			out = append(out, mappage.Reached{Dep: r.Dep, Kind: r.Kind, Path: p})
-		}
-		data, err := json.Marshal(out)
-		if err != nil {
-			continue
-		}
 		pos := e.fn.Pos()
 		if !pos.IsValid() && len(m.pass.Files) > 0 {
 			pos = m.pass.Files[0].Package // the package's initialiser
 		}
-		m.pass.Report(analysis.Diagnostic{Pos: pos, Category: "depmap", Message: Prefix + string(data)})
+		at[entry.Posn+"|"+entry.Name] = pos
+		for _, r := range paths {
+			p := r.Path
+			p.Entry = entry
+			p.Worst = worst(r)
+			all = append(all, mappage.Reached{Dep: r.Dep, Kind: r.Kind, Path: p})
+		}
+	}
+	for _, r := range mappage.Merge(all) {
+		data, err := json.Marshal([]mappage.Reached{r})
+		if err != nil {
+			continue
+		}
+		m.pass.Report(analysis.Diagnostic{Pos: at[r.Path.Entry.Posn+"|"+r.Path.Entry.Name], Category: "depmap", Message: Prefix + string(data)})
 	}
 }

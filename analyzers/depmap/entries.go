@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/ssa"
@@ -32,11 +33,12 @@ func (m *mapper) entries(funcs []*ssa.Function) []entry {
 	called := make(map[*ssa.Function]bool)
 	valued := make(map[*ssa.Function]bool)
 	var literals []*ssa.Function // handler literals handed to calls
+	inTest := m.inTest
 	all := slices.Clone(funcs)
 	for i := 0; i < len(all) && i < 1<<16; i++ {
 		fn := all[i]
 		all = append(all, fn.AnonFuncs...)
-		if testcode.At(m.pass, fn.Pos()) {
+		if inTest(fn.Pos()) {
 			continue // a test's calls make nothing less of an entry point
 		}
 		for _, b := range fn.Blocks {
@@ -73,7 +75,7 @@ func (m *mapper) entries(funcs []*ssa.Function) []entry {
 		out = append(out, entry{init, "init"}) // runs the init functions too
 	}
 	for _, fn := range funcs {
-		if fn.Parent() != nil || fn.Synthetic != "" || testcode.At(m.pass, fn.Pos()) || isInit(fn) {
+		if fn.Parent() != nil || fn.Synthetic != "" || inTest(fn.Pos()) || isInit(fn) {
 			continue
 		}
 		kind := ""
@@ -96,11 +98,26 @@ func (m *mapper) entries(funcs []*ssa.Function) []entry {
 		out = append(out, entry{fn, kind})
 	}
 	for _, fn := range literals {
-		if !testcode.At(m.pass, fn.Pos()) {
+		if !inTest(fn.Pos()) {
 			out = append(out, entry{fn, "HTTP handler"})
 		}
 	}
 	return out
+}
+
+// testFiles returns whether a position is in a test's file: a _test.go file, or one that imports
+// a testing package (testcode.At without its costlier per-function tests, which the test helpers
+// of a package of production code need, not its entry points).
+func (m *mapper) testFiles() func(token.Pos) bool {
+	test := make(map[*token.File]bool)
+	for _, f := range m.pass.Files {
+		tf := m.pass.Fset.File(f.Pos())
+		if tf == nil {
+			continue
+		}
+		test[tf] = strings.HasSuffix(tf.Name(), "_test.go") || testcode.At(m.pass, f.Package)
+	}
+	return func(pos token.Pos) bool { return test[m.pass.Fset.File(pos)] }
 }
 
 func isInit(fn *ssa.Function) bool {

@@ -62,10 +62,7 @@ func merge(paths []Path) []Path {
 	var out []Path
 	index := make(map[string]int)
 	for _, p := range paths {
-		k := p.Call.Posn + "|" + p.Key
-		for _, l := range p.Layers {
-			k += "|" + l.Posn
-		}
+		k := way(p)
 		i, ok := index[k]
 		if !ok {
 			index[k] = len(out)
@@ -73,12 +70,38 @@ func merge(paths []Path) []Path {
 			continue
 		}
 		q := &out[i]
-		q.Also = append(q.Also, p.Entry)
+		q.Also = append(append(q.Also, p.Entry), p.Also...)
 		for _, f := range p.Findings {
 			if !slices.ContainsFunc(q.Findings, func(g Finding) bool { return g.Check == f.Check && g.Posn == f.Posn && g.Message == f.Message }) {
 				q.Findings = append(q.Findings, f)
 			}
 		}
+	}
+	return out
+}
+
+// way identifies how a path reaches its dependency: the call, the key and the layers.
+func way(p Path) string {
+	k := p.Call.Posn + "|" + p.Key
+	for _, l := range p.Layers {
+		k += "|" + l.Posn
+	}
+	return k
+}
+
+// Merge is merge over paths of any dependencies, as the depmap analyzer reports them: one per
+// way to each dependency, the other entry points under it.
+func Merge(reached []Reached) []Reached {
+	var out []Reached
+	index := make(map[string]int)
+	for _, r := range reached {
+		k := r.Dep + "|" + way(r.Path)
+		if i, ok := index[k]; ok {
+			out[i].Path.Also = append(append(out[i].Path.Also, r.Path.Entry), r.Path.Also...)
+			continue
+		}
+		index[k] = len(out)
+		out = append(out, r)
 	}
 	return out
 }
