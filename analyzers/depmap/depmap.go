@@ -216,6 +216,12 @@ func (m *mapper) reaches(fn *ssa.Function) []reach {
 	var out []reach
 	seen := make(map[string]bool)
 	here := m.posn(fn.Pos())
+	run := make(map[*ssa.Function]bool) // the closures fn's calls run
+	for call := range flow.Calls(fn) {
+		for _, g := range m.callees(call) {
+			run[g] = true
+		}
+	}
 	for call := range flow.Calls(fn) {
 		for _, r := range m.at(call) {
 			if slices.ContainsFunc(r.Path.Steps, func(s mappage.Func) bool { return s.Posn == here && s.Name == funcName(fn) }) {
@@ -224,6 +230,25 @@ func (m *mapper) reaches(fn *ssa.Function) []reach {
 			self := m.step(fn)
 			self.Call = m.posn(call.Pos())
 			r = r.under(self, nil, nil)
+			if k := r.key(); !seen[k] {
+				seen[k] = true
+				out = append(out, r)
+			}
+		}
+	}
+	// The closures fn makes and keeps for later (stored in a field, returned: a dialer, a
+	// hook): what they call is a dependency of fn's too, with none of fn's layers around it.
+	for _, anon := range fn.AnonFuncs {
+		if run[anon] || handler(anon.Signature) {
+			continue
+		}
+		for _, r := range m.reaches(anon) {
+			self := m.step(fn)
+			self.Call = m.posn(anon.Pos())
+			r = r.under(self, nil, nil)
+			if len(r.Path.Steps) > 1 {
+				r.Path.Steps[1].Kind = "runs later"
+			}
 			if k := r.key(); !seen[k] {
 				seen[k] = true
 				out = append(out, r)

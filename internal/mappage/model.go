@@ -65,7 +65,9 @@ type Path struct {
 type Func struct {
 	Name string `json:"name"` // package-qualified: "shop.Checkout", "shop.(*Client).charge"
 	// Kind says, for an entry, why it is one: "main", "init", "HTTP handler", "exported",
-	// "function value", "activity", "message handler", "reconciler"; "" for other steps.
+	// "function value", "activity", "message handler", "reconciler"; for a step, "runs later"
+	// when it is a closure the previous step makes and keeps (a dialer, a hook) rather than
+	// calls; "" for other steps.
 	Kind string `json:"kind,omitempty"`
 	Posn string `json:"posn"`
 	// Call is where it calls the next step, or makes the remote call for the last step.

@@ -223,3 +223,23 @@ func Upload(rc *retryablehttp.Client) error { // want Upload:"reaches files.exam
 	}
 	return err
 }
+
+// A Pool dials through the function it keeps: the dial runs later, on each connection, but the
+// dependency is the pool's all the same.
+type Pool struct {
+	dial func(ctx context.Context) (io.ReadCloser, error)
+}
+
+func NewPool(addr string) *Pool { // want NewPool:"reaches kv.example.com"
+	return &Pool{dial: func(ctx context.Context) (io.ReadCloser, error) {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, "https://kv.example.com/v1/connect?addr="+addr, nil)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		return resp.Body, nil
+	}}
+}
