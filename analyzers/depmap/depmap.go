@@ -33,7 +33,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:      "depmap",
 	Doc:       docs.MustExtract(doc, "depmap"),
 	URL:       docs.URL("depmap"),
-	Requires:  []*analysis.Analyzer{retryscope.Analyzer, remote.Analyzer, keys.Analyzer, ssapkg.Analyzer},
+	Requires:  []*analysis.Analyzer{retryscope.Analyzer, remote.Analyzer, keys.Analyzer, ssapkg.Analyzer, ssapkg.Stores},
 	FactTypes: []analysis.Fact{new(pathsFact)},
 	Run:       guard.Run("depmap", run),
 }
@@ -136,22 +136,24 @@ type mapper struct {
 	keyer     *keys.Keyer
 	sites     map[ssa.CallInstruction][]*retryscope.Scope // client, callback and iterator scopes by the call that makes them
 	memo      map[*ssa.Function][]reach
-	busy      map[*ssa.Function]int // the functions being mapped, by depth
-	minCut    int                   // the smallest depth of a busy function a recursion met
-	steps     int
+	busy      map[*ssa.Function]int           // the functions being mapped, by depth
+	minCut    int                             // the smallest depth of a busy function a recursion met
 	callbacks map[*ssa.Function]bool          // functions that a call hands to a retry helper
 	impls     map[*types.Func][]*ssa.Function // memo of implementations, by interface method
 	byMethod  map[string][]*types.TypeName    // the package's types by the names of their methods
 	inTest    func(token.Pos) bool            // whether a position is in a test's file
+	stores    *flow.Stores                    // what the package stores in fields and variables
+	tries     map[*ssa.Function]int           // how often a function was mapped incomplete
 }
 
 const noCut = 1 << 30
 
-// maxMemo bounds the paths kept for one function (those with the most layers); maxSteps bounds
-// the functions mapped again because a recursion left them incomplete.
+// maxMemo bounds the paths kept for one function (those with the most layers); maxTries bounds
+// how often a function that a recursion left incomplete is mapped again (a small cycle is
+// complete by the second time; a tangle of mutual recursion stays linear).
 const (
 	maxMemo  = 200
-	maxSteps = 50000
+	maxTries = 3
 )
 
 func run(pass *analysis.Pass) (any, error) {
@@ -171,6 +173,8 @@ func run(pass *analysis.Pass) (any, error) {
 		minCut:    noCut,
 		callbacks: make(map[*ssa.Function]bool),
 		impls:     make(map[*types.Func][]*ssa.Function),
+		stores:    pass.ResultOf[ssapkg.Stores].(*flow.Stores),
+		tries:     make(map[*ssa.Function]int),
 	}
 	m.inTest = m.testFiles()
 	for _, s := range m.res.Scopes {
@@ -212,7 +216,6 @@ func (m *mapper) reaches(fn *ssa.Function) []reach {
 	m.busy[fn] = depth
 	saved := m.minCut
 	m.minCut = noCut
-	m.steps++
 	var out []reach
 	seen := make(map[string]bool)
 	here := m.posn(fn.Pos())
@@ -260,8 +263,11 @@ func (m *mapper) reaches(fn *ssa.Function) []reach {
 		out = out[:min(len(out), maxMemo)]
 	}
 	delete(m.busy, fn)
-	if m.minCut >= depth || m.steps > maxSteps {
-		m.memo[fn] = out // complete: every recursion it met came back to it or below
+	m.tries[fn]++
+	if m.minCut >= depth || m.tries[fn] > maxTries {
+		// Complete (every recursion it met came back to it or below), or mapped incomplete
+		// often enough: in a tangle of mutual recursion, its paths round the tangle are cut.
+		m.memo[fn] = out
 		m.minCut = noCut
 	}
 	m.minCut = min(saved, m.minCut)
@@ -338,16 +344,41 @@ func (m *mapper) at(call ssa.CallInstruction) []reach {
 // which a call registers to run later (see entries).
 func (m *mapper) callees(call ssa.CallInstruction) []*ssa.Function {
 	var out []*ssa.Function
-	if fn := m.function(call.Common().Value); fn != nil {
-		out = append(out, fn)
+	if fns := m.functions(call.Common().Value); fns != nil {
+		out = append(out, fns...)
 	} else if fn := call.Common().StaticCallee(); fn != nil {
 		out = append(out, m.source(fn))
 	}
 	out = append(out, m.implementations(call.Common())...)
 	for _, a := range call.Common().Args {
-		if fn := m.function(a); fn != nil && fn.Pkg != nil && fn.Pkg.Pkg == m.pass.Pkg && !handler(fn.Signature) {
-			out = append(out, fn)
+		for _, fn := range m.functions(a) {
+			if fn.Pkg != nil && fn.Pkg.Pkg == m.pass.Pkg && !handler(fn.Signature) {
+				out = append(out, fn)
+			}
 		}
+	}
+	return out
+}
+
+// functions returns the functions v is, through conversions: a function, a closure, a method
+// value (the method itself), or what the package stores in the field or variable v loads, when
+// that is a few functions (a callback kept in an options struct and called in the loop that
+// sets it); nil otherwise.
+func (m *mapper) functions(v ssa.Value) []*ssa.Function {
+	if fn := m.function(v); fn != nil {
+		return []*ssa.Function{fn}
+	}
+	stored := m.stores.Loaded(flow.Unwrap(v))
+	if len(stored) == 0 || len(stored) > 3 {
+		return nil
+	}
+	var out []*ssa.Function
+	for _, x := range stored {
+		fn := m.function(x)
+		if fn == nil {
+			return nil
+		}
+		out = append(out, fn)
 	}
 	return out
 }

@@ -25,19 +25,23 @@ type entry struct {
 
 // entries returns the package's entry points, in source order: the package's initialiser
 // (its variables' initial values and its init functions), main, HTTP handlers (declared, or
-// function literals handed to a call that registers them), the functions a framework runs
+// function literals the package does not call itself: registered, converted to
+// http.HandlerFunc, kept in a field), the functions a framework runs
 // again (activities, message handlers, reconcilers), exported functions and methods, and the
 // other functions handed out as values that the package does not itself call (calls from
 // tests do not count). Tests are not entry points.
 func (m *mapper) entries(funcs []*ssa.Function) []entry {
 	called := make(map[*ssa.Function]bool)
 	valued := make(map[*ssa.Function]bool)
-	var literals []*ssa.Function // handler literals handed to calls
+	var literals []*ssa.Function // handler literals
 	inTest := m.inTest
 	all := slices.Clone(funcs)
 	for i := 0; i < len(all) && i < 1<<16; i++ {
 		fn := all[i]
 		all = append(all, fn.AnonFuncs...)
+		if fn.Parent() != nil && handler(fn.Signature) {
+			literals = append(literals, fn) // registered, converted, stored: it runs per request
+		}
 		if inTest(fn.Pos()) {
 			continue // a test's calls make nothing less of an entry point
 		}
@@ -47,11 +51,6 @@ func (m *mapper) entries(funcs []*ssa.Function) []entry {
 					for _, g := range m.callees(call) {
 						if g != fn {
 							called[g] = true
-						}
-					}
-					for _, a := range call.Common().Args {
-						if g := m.function(a); g != nil && g.Parent() != nil && handler(g.Signature) && !slices.Contains(literals, g) {
-							literals = append(literals, g)
 						}
 					}
 				}
@@ -98,7 +97,7 @@ func (m *mapper) entries(funcs []*ssa.Function) []entry {
 		out = append(out, entry{fn, kind})
 	}
 	for _, fn := range literals {
-		if !inTest(fn.Pos()) {
+		if !inTest(fn.Pos()) && !called[fn] {
 			out = append(out, entry{fn, "HTTP handler"})
 		}
 	}

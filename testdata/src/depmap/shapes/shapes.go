@@ -243,3 +243,67 @@ func NewPool(addr string) *Pool { // want NewPool:"reaches kv.example.com"
 		return resp.Body, nil
 	}}
 }
+
+// Dialer is set and called in each round of Connect's loop, through a field of the options it
+// is given: the retry loop is around what it calls (3 × the client's 5 retries).
+type Dialer struct {
+	Dial func() error
+}
+
+var retrying = retryablehttp.NewClient()
+
+func dialKV(ctx context.Context) error {
+	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodGet, "https://dial.example.com/v1/open", nil)
+	if err != nil {
+		return err
+	}
+	resp, err := retrying.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+func Connect(ctx context.Context, d *Dialer) error { // want Connect:"reaches dial.example.com"
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		d.Dial = func() error { return dialKV(ctx) }
+		if err = d.Dial(); err == nil {
+			return nil
+		}
+		time.Sleep(time.Second)
+	}
+	return err
+}
+
+// Server's handler is a literal converted to http.HandlerFunc and kept in the server: an entry
+// point of its own.
+func Server() *http.Server {
+	return &http.Server{Addr: ":8080", Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		resp, err := client.Get("https://status.example.com/v1/health")
+		if err != nil {
+			http.Error(w, "down", http.StatusBadGateway)
+			return
+		}
+		resp.Body.Close()
+	})}
+}
+
+// Paginate follows pages by recursion through next; Resume starts from next.
+func Paginate(url string) error { // want Paginate:"reaches HTTP API called from depmap/shapes"
+	resp, err := client.Get(url)
+	if err != nil {
+		return err
+	}
+	resp.Body.Close()
+	return next(url)
+}
+
+func next(url string) error {
+	if url == "" {
+		return nil
+	}
+	return Paginate(url + "?page=2")
+}
+
+func Resume(url string) error { return next(url) } // want Resume:"reaches HTTP API called from depmap/shapes"
