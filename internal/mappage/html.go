@@ -215,6 +215,10 @@ func newPath(q Path) path {
 		if i == 0 {
 			s.Short = pkgFunc(f.Name)
 		}
+		if i > 0 && f.Kind == "runs later" {
+			s.Short += " (later)" // a closure kept and run later: not retried by what made it
+			s.Full += ", kept and run later"
+		}
 		v.Chain = append(v.Chain, s)
 	}
 	v.Chain = append(v.Chain, step{Short: q.Call.Name, Full: q.Call.Name, Posn: q.Call.Posn})

@@ -394,3 +394,15 @@ func TestWriteLongestWait(t *testing.T) {
 	assert.True(t, strings.Contains(texts[1], `3 calls<span class="ptime">, at most 19s</span>`), "refund's path: at most 19s")
 	assert.True(t, strings.Contains(texts[3], `longest wait: <b class="time">unknown</b>`), "the database: not known")
 }
+
+// A closure kept and run later says so in the route.
+func TestWriteRunsLater(t *testing.T) {
+	p := Path{
+		Entry: Func{Name: "kv.NewPool", Kind: "exported"},
+		Steps: []Func{{Name: "kv.NewPool", Kind: "exported"}, {Name: "kv.NewPool$1", Kind: "runs later"}},
+		Call:  Site{Name: "net.Dialer.DialContext"},
+		Worst: Worst{Calls: "1", N: 1, Timeout: "net.Dialer.Timeout", Time: "unknown"},
+	}
+	page := render(t, &Map{Dependencies: []Dependency{{Name: "kv", Kind: "dial", Calls: 1, Worst: p.Worst, Paths: []Path{p}}}})
+	assert.True(t, strings.Contains(page, `title="kv.NewPool$1, kept and run later">NewPool$1 (later)</span>`), "the later step is marked")
+}
