@@ -20,6 +20,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/guard"
 	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
 	"github.com/idemlint/idemlint/analyzers/internal/testcode"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 	"github.com/idemlint/idemlint/analyzers/keys"
 	"github.com/idemlint/idemlint/analyzers/remote"
 	"github.com/idemlint/idemlint/analyzers/retryscope"
@@ -76,15 +77,18 @@ type reach struct {
 	Counts []count
 	// Limit is the call's timeout when a constant gives it (remote.Timeout.Limit).
 	Limit time.Duration
+	// Unnamed marks an HTTP dependency named by the package that calls it, its host unknown
+	// there (a send helper's request, which the caller makes).
+	Unnamed bool
 }
 
-// A count is a layer's attempts (a retryscope.Bound in a form that survives gob), whether it
-// observes a deadline, the failures it goes round on, and its longest wait between attempts
-// (Scope.LongestWait), when known.
+// A count is a layer's attempts (a retryscope.Bound in a form that survives gob), their kind
+// as a count of calls (Scope.CallCount), the failures it goes round on, and its longest wait
+// between attempts (Scope.LongestWait), when known.
 type count struct {
 	Kind      retryscope.BoundKind
 	N         int
-	Deadline  bool // a deadline stops it: without a cap, its count is unknown, not unbounded
+	CallKind  retryscope.BoundKind
 	On        retryscope.Failures
 	Wait      time.Duration
 	WaitKnown bool
@@ -93,15 +97,15 @@ type count struct {
 // countOf is a layer's count, for a layer that goes round on the failures on.
 func countOf(s *retryscope.Scope, on retryscope.Failures) count {
 	w, ok := s.LongestWait()
-	return count{Kind: s.Attempts.Kind, N: s.Attempts.N, Deadline: s.Deadline != retryscope.DeadlineNone, On: on, Wait: w, WaitKnown: ok}
+	return count{Kind: s.Attempts.Kind, N: s.Attempts.N, CallKind: s.CallCount().Kind, On: on, Wait: w, WaitKnown: ok}
 }
 
-// bound is the layer's attempts; as a count of calls (outer: Scope.CallCount), a layer without
-// a cap that a deadline stops makes an unknown number.
+// bound is the layer's attempts, or, for the outermost layer, its count of calls
+// (Scope.CallCount), as nestedretry counts an outer layer.
 func (c count) bound(outer bool) retryscope.Bound {
 	b := retryscope.Bound{Kind: c.Kind, N: c.N}
-	if outer && b.Kind == retryscope.BoundNone && c.Deadline {
-		b.Kind = retryscope.BoundUnknown
+	if outer {
+		b.Kind = c.CallKind
 	}
 	return b
 }
@@ -118,15 +122,8 @@ func (r reach) under(fn mappage.Func, layers []mappage.Layer, counts []count) re
 	return out
 }
 
-// key identifies a path for deduplication: the dependency, the call and the layers.
-func (r reach) key() string {
-	var b strings.Builder
-	b.WriteString(r.Dep + "|" + r.Path.Call.Posn)
-	for _, l := range r.Path.Layers {
-		b.WriteString("|" + l.Posn)
-	}
-	return b.String()
-}
+// key identifies a path for deduplication: the dependency and the way to it (mappage.Way).
+func (r reach) key() string { return r.Dep + "|" + mappage.Way(r.Path) }
 
 type mapper struct {
 	pass      *analysis.Pass
@@ -144,6 +141,7 @@ type mapper struct {
 	inTest    func(token.Pos) bool            // whether a position is in a test's file
 	stores    *flow.Stores                    // what the package stores in fields and variables
 	tries     map[*ssa.Function]int           // how often a function was mapped incomplete
+	calleesOf map[ssa.CallInstruction][]*ssa.Function
 }
 
 const noCut = 1 << 30
@@ -175,10 +173,11 @@ func run(pass *analysis.Pass) (any, error) {
 		impls:     make(map[*types.Func][]*ssa.Function),
 		stores:    pass.ResultOf[ssapkg.Stores].(*flow.Stores),
 		tries:     make(map[*ssa.Function]int),
+		calleesOf: make(map[ssa.CallInstruction][]*ssa.Function),
 	}
 	m.inTest = m.testFiles()
 	for _, s := range m.res.Scopes {
-		if s.Site != nil && (s.Kind == retryscope.Client || s.Kind == retryscope.Callback || s.Kind == retryscope.Iterator) {
+		if madeAt(s) {
 			m.sites[s.Site] = append(m.sites[s.Site], s)
 			if s.Fn != nil && s.Kind != retryscope.Client {
 				m.callbacks[s.Fn] = true
@@ -218,7 +217,7 @@ func (m *mapper) reaches(fn *ssa.Function) []reach {
 	m.minCut = noCut
 	var out []reach
 	seen := make(map[string]bool)
-	here := m.posn(fn.Pos())
+	self := m.step(fn)
 	run := make(map[*ssa.Function]bool) // the closures fn's calls run
 	for call := range flow.Calls(fn) {
 		for _, g := range m.callees(call) {
@@ -227,12 +226,12 @@ func (m *mapper) reaches(fn *ssa.Function) []reach {
 	}
 	for call := range flow.Calls(fn) {
 		for _, r := range m.at(call) {
-			if slices.ContainsFunc(r.Path.Steps, func(s mappage.Func) bool { return s.Posn == here && s.Name == funcName(fn) }) {
+			if slices.ContainsFunc(r.Path.Steps, func(s mappage.Func) bool { return s.Posn == self.Posn && s.Name == self.Name }) {
 				continue // round a recursion back to fn: fn's own paths say it
 			}
-			self := m.step(fn)
-			self.Call = m.posn(call.Pos())
-			r = r.under(self, nil, nil)
+			step := self
+			step.Call = m.posn(call.Pos())
+			r = r.under(step, nil, nil)
 			if k := r.key(); !seen[k] {
 				seen[k] = true
 				out = append(out, r)
@@ -242,13 +241,13 @@ func (m *mapper) reaches(fn *ssa.Function) []reach {
 	// The closures fn makes and keeps for later (stored in a field, returned: a dialer, a
 	// hook): what they call is a dependency of fn's too, with none of fn's layers around it.
 	for _, anon := range fn.AnonFuncs {
-		if run[anon] || handler(anon.Signature) {
+		if run[anon] || typeis.HTTPHandler(anon.Signature) {
 			continue
 		}
 		for _, r := range m.reaches(anon) {
-			self := m.step(fn)
-			self.Call = m.posn(anon.Pos())
-			r = r.under(self, nil, nil)
+			step := self
+			step.Call = m.posn(anon.Pos())
+			r = r.under(step, nil, nil)
 			if len(r.Path.Steps) > 1 {
 				r.Path.Steps[1].Kind = "runs later"
 			}
@@ -286,7 +285,7 @@ func (m *mapper) at(call ssa.CallInstruction) []reach {
 	if rc := m.rem.Of(call); rc != nil && rc.Via == nil {
 		r := m.remoteCall(call, rc)
 		for _, s := range m.sites[call] {
-			if s.Kind == retryscope.Client && m.counts(s) {
+			if s.Kind == retryscope.Client && s.Multiplies() {
 				r.Path.Layers = append(r.Path.Layers, m.layer(s))
 				r.Counts = append(r.Counts, countOf(s, s.RetrySet()))
 			}
@@ -297,19 +296,10 @@ func (m *mapper) at(call ssa.CallInstruction) []reach {
 	}
 	var out []reach
 	for _, callee := range m.callees(call) {
-		var inner []reach
-		switch {
-		case callee.Pkg != nil && callee.Pkg.Pkg == m.pass.Pkg:
-			inner = m.reaches(callee)
-		case callee.Object() != nil:
-			var f pathsFact
-			if m.pass.ImportObjectFact(callee.Object(), &f) {
-				inner = f.Paths
-			}
-		}
+		inner := m.pathsOf(callee)
 		ls, cs := layers, counts
 		for _, s := range m.sites[call] {
-			if s.Kind != retryscope.Client && s.Fn == callee && m.counts(s) {
+			if s.Kind != retryscope.Client && s.Fn == callee && s.Multiplies() {
 				ls = append(slices.Clip(ls), m.layer(s)) // the helper's attempts around its callback
 				cs = append(slices.Clip(cs), countOf(s, s.RetrySet()))
 			}
@@ -330,12 +320,24 @@ func (m *mapper) at(call ssa.CallInstruction) []reach {
 			if p.Method == "" && s.Method != "" {
 				p.Method, p.Key = s.Method, m.key(s.Method, call)
 			}
-			if s.Host != "" && out[i].Kind == remote.HTTP.String() && strings.HasPrefix(out[i].Dep, unnamedHTTP) {
-				out[i].Dep = s.Host
+			if s.Host != "" && out[i].Unnamed {
+				out[i].Dep, out[i].Unnamed = s.Host, false
 			}
 		}
 	}
 	return out
+}
+
+// pathsOf returns the paths of a function of this package (reaches) or of another (its fact).
+func (m *mapper) pathsOf(fn *ssa.Function) []reach {
+	if fn.Pkg != nil && fn.Pkg.Pkg == m.pass.Pkg {
+		return m.reaches(fn)
+	}
+	var f pathsFact
+	if obj := fn.Object(); obj != nil && m.pass.ImportObjectFact(obj, &f) {
+		return f.Paths
+	}
+	return nil
 }
 
 // callees returns the functions call runs: its static callee, the methods of the package's
@@ -343,6 +345,15 @@ func (m *mapper) at(call ssa.CallInstruction) []reach {
 // the package handed to it as arguments (a retry helper's callback), except HTTP handlers,
 // which a call registers to run later (see entries).
 func (m *mapper) callees(call ssa.CallInstruction) []*ssa.Function {
+	if fns, ok := m.calleesOf[call]; ok {
+		return fns
+	}
+	fns := m.calleesFor(call)
+	m.calleesOf[call] = fns
+	return fns
+}
+
+func (m *mapper) calleesFor(call ssa.CallInstruction) []*ssa.Function {
 	var out []*ssa.Function
 	if fns := m.functions(call.Common().Value); fns != nil {
 		out = append(out, fns...)
@@ -352,7 +363,7 @@ func (m *mapper) callees(call ssa.CallInstruction) []*ssa.Function {
 	out = append(out, m.implementations(call.Common())...)
 	for _, a := range call.Common().Args {
 		for _, fn := range m.functions(a) {
-			if fn.Pkg != nil && fn.Pkg.Pkg == m.pass.Pkg && !handler(fn.Signature) {
+			if fn.Pkg != nil && fn.Pkg.Pkg == m.pass.Pkg && !typeis.HTTPHandler(fn.Signature) {
 				out = append(out, fn)
 			}
 		}
@@ -485,7 +496,7 @@ func (m *mapper) layersAt(call ssa.CallInstruction) ([]mappage.Layer, []count) {
 	var layers []mappage.Layer
 	var counts []count
 	for _, s := range m.res.EnclosingIn(call) { // innermost first
-		if !m.counts(s) || s.Site != nil && (s.Kind == retryscope.Client || s.Kind == retryscope.Callback || s.Kind == retryscope.Iterator) {
+		if !s.Multiplies() || madeAt(s) {
 			continue
 		}
 		on := retryscope.AnyFailure
@@ -501,15 +512,10 @@ func (m *mapper) layersAt(call ssa.CallInstruction) ([]mappage.Layer, []count) {
 	return layers, counts
 }
 
-// counts reports whether a scope is a layer of retries of remote calls.
-func (m *mapper) counts(s *retryscope.Scope) bool {
-	switch {
-	case s.Polls(), s.Reach == remote.ReachLocal:
-		return false
-	case s.Attempts.Kind == retryscope.BoundConst && s.Attempts.N <= 1:
-		return false
-	}
-	return true
+// madeAt reports whether a scope is a layer at the call that makes it: a client's retries, a
+// helper's attempts around its callback, a retry iterator's around its body.
+func madeAt(s *retryscope.Scope) bool {
+	return s.Site != nil && (s.Kind == retryscope.Client || s.Kind == retryscope.Callback || s.Kind == retryscope.Iterator)
 }
 
 func (m *mapper) layer(s *retryscope.Scope) mappage.Layer {
@@ -550,8 +556,8 @@ func family(s *retryscope.Scope) string {
 
 // remoteCall is the path of length zero from a remote call to itself.
 func (m *mapper) remoteCall(call ssa.CallInstruction, rc *remote.Call) reach {
-	name, kind := m.dependency(call, rc)
-	r := reach{Dep: name, Kind: kind}
+	name, kind, unnamed := m.dependency(call, rc)
+	r := reach{Dep: name, Kind: kind, Unnamed: unnamed}
 	r.Path.Call = mappage.Site{Name: rc.Name, Posn: m.posn(call.Pos())}
 	r.Path.Method = rc.Method
 	if s := m.rem.SendOf(call); s != nil && s.Method != "" {
@@ -567,7 +573,7 @@ func (m *mapper) remoteCall(call ssa.CallInstruction, rc *remote.Call) reach {
 // changes state: "sent" or "none"; "" for other methods.
 func (m *mapper) key(method string, call ssa.CallInstruction) string {
 	switch {
-	case method != "POST" && method != "PATCH":
+	case !remote.ChangesState(method):
 		return ""
 	case m.keyer.Keyed(call):
 		return "sent"
@@ -641,7 +647,7 @@ func worst(r reach) mappage.Worst {
 func calls(cs []count) retryscope.Bound {
 	out := retryscope.Bound{Kind: retryscope.BoundConst, N: 1}
 	unknown := false
-	for _, f := range []retryscope.Failures{retryscope.FailTransport, retryscope.Fail5xx, retryscope.Fail429, retryscope.FailOther4xx, retryscope.FailOther} {
+	for _, f := range retryscope.FailureKinds {
 		var bs []retryscope.Bound
 		for _, c := range cs {
 			if c.On == 0 || c.On&f != 0 {

@@ -3,7 +3,6 @@ package depmap
 import (
 	"go/ast"
 	"go/token"
-	"go/types"
 	"slices"
 	"strings"
 
@@ -39,7 +38,7 @@ func (m *mapper) entries(funcs []*ssa.Function) []entry {
 	for i := 0; i < len(all) && i < 1<<16; i++ {
 		fn := all[i]
 		all = append(all, fn.AnonFuncs...)
-		if fn.Parent() != nil && handler(fn.Signature) {
+		if fn.Parent() != nil && typeis.HTTPHandler(fn.Signature) {
 			literals = append(literals, fn) // registered, converted, stored: it runs per request
 		}
 		if inTest(fn.Pos()) {
@@ -81,7 +80,7 @@ func (m *mapper) entries(funcs []*ssa.Function) []entry {
 		switch {
 		case fn.Name() == "main" && fn.Pkg.Pkg.Name() == "main" && fn.Signature.Recv() == nil:
 			kind = "main"
-		case handler(fn.Signature) && !called[fn]:
+		case typeis.HTTPHandler(fn.Signature) && !called[fn]:
 			kind = "HTTP handler"
 		case framework[fn] != "":
 			kind = framework[fn]
@@ -122,17 +121,6 @@ func (m *mapper) testFiles() func(token.Pos) bool {
 func isInit(fn *ssa.Function) bool {
 	decl, ok := flow.Syntax(fn).(*ast.FuncDecl)
 	return ok && decl.Recv == nil && decl.Name.Name == "init"
-}
-
-// handler reports whether sig is an HTTP handler's: (http.ResponseWriter, *http.Request),
-// with or without a receiver.
-func handler(sig *types.Signature) bool {
-	p := sig.Params()
-	if p.Len() != 2 {
-		return false
-	}
-	_, ptr := p.At(1).Type().(*types.Pointer)
-	return typeis.Named(p.At(0).Type(), "net/http", "ResponseWriter") && ptr && typeis.Named(p.At(1).Type(), "net/http", "Request")
 }
 
 // exported reports whether other packages can call fn: an exported function, or an exported

@@ -14,46 +14,43 @@ import (
 // dependency names what a remote call talks to, as a person would, and its kind: the host of
 // a constant URL, an SDK's service, a gRPC service, the SQL package; otherwise the kind of
 // call and the package that makes it.
-func (m *mapper) dependency(call ssa.CallInstruction, rc *remote.Call) (name, kind string) {
+func (m *mapper) dependency(call ssa.CallInstruction, rc *remote.Call) (name, kind string, unnamed bool) {
 	kind = rc.Kind.String()
 	here := m.pass.Pkg.Path()
 	switch rc.Kind {
 	case remote.HTTP:
 		if s := m.rem.SendOf(call); s != nil && s.Host != "" {
-			return s.Host, kind
+			return s.Host, kind, false
 		}
-		return unnamedHTTP + here, kind
+		return "HTTP API called from " + here, kind, true
 	case remote.SDK:
 		if rc.Func != nil && rc.Func.Pkg() != nil {
 			if svc := knowledge.Service(rc.Func.Pkg().Path()); svc != "" {
-				return svc, kind
+				return svc, kind, false
 			}
-			return rc.Func.Pkg().Name() + " SDK", kind
+			return rc.Func.Pkg().Name() + " SDK", kind, false
 		}
 	case remote.GRPC:
 		if name := m.stubService(call); name != "" {
-			return name, kind
+			return name, kind, false
 		}
 		if svc := grpcService(rc.Func); svc != "" {
-			return "gRPC " + svc, kind
+			return "gRPC " + svc, kind, false
 		}
 		if svc := invokedService(call, rc.Func); svc != "" {
-			return "gRPC " + svc, kind
+			return "gRPC " + svc, kind, false
 		}
-		return "gRPC services called from " + here, kind
+		return "gRPC services called from " + here, kind, false
 	case remote.SQL:
 		if rc.Func != nil && rc.Func.Pkg() != nil {
-			return "SQL database via " + rc.Func.Pkg().Path(), kind
+			return "SQL database via " + rc.Func.Pkg().Path(), kind, false
 		}
-		return "SQL database", kind
+		return "SQL database", kind, false
 	case remote.Dial:
-		return "network connections from " + here, kind
+		return "network connections from " + here, kind, false
 	}
-	return kind + " calls from " + here, kind
+	return kind + " calls from " + here, kind, false
 }
-
-// unnamedHTTP starts the name of an HTTP dependency whose host is not known where it is called.
-const unnamedHTTP = "HTTP API called from "
 
 // grpcService names the service of a generated client stub's method: payments.v1.Payments for
 // a method of PaymentsClient in a package whose name is payments (the proto package is not in
@@ -102,16 +99,7 @@ func (m *mapper) stubService(call ssa.CallInstruction) string {
 		fns = append(fns, m.source(fn))
 	}
 	for _, fn := range fns {
-		var paths []reach
-		switch {
-		case fn.Pkg != nil && fn.Pkg.Pkg == m.pass.Pkg:
-			paths = m.reaches(fn)
-		case fn.Object() != nil:
-			var f pathsFact
-			if m.pass.ImportObjectFact(fn.Object(), &f) {
-				paths = f.Paths
-			}
-		}
+		paths := m.pathsOf(fn)
 		for _, r := range paths {
 			if r.Kind == remote.GRPC.String() && len(r.Path.Layers) == 0 {
 				return r.Dep

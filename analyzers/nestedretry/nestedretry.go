@@ -171,10 +171,8 @@ func (c *checker) outer(anchor ssa.Instruction, inner *retryscope.Scope, self *s
 			return nil // a framework's redelivery around a call that retries: the framework's policy
 		case self != nil && s.Fn == self:
 			continue
-		case s.Polls(), s.Reach == remote.ReachLocal:
-			return nil
-		case s.Attempts.Kind == retryscope.BoundConst && s.Attempts.N <= 1:
-			return nil
+		case !s.Multiplies():
+			return nil // a poll, a local retry, a single attempt
 		}
 		if call, ok := anchor.(ssa.CallInstruction); ok && !s.RetriesFailureOf(call) {
 			continue // the scope leaves when the inner layer fails: it repeats it, never retries it

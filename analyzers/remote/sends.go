@@ -46,6 +46,10 @@ type Send struct {
 	Resource []ssa.Value
 }
 
+// ChangesState reports whether an HTTP method is one whose request, sent again, may act again:
+// POST and PATCH (PUT and DELETE are idempotent by definition).
+func ChangesState(method string) bool { return method == "POST" || method == "PATCH" }
+
 // Asks reports whether the request asks a question rather than acting: a POST whose path
 // ends in a segment that names a read (POST /v1/orders/search, base + "/check",
 // /index/_count), which APIs use for a question too large or too private for a URL.

@@ -356,40 +356,6 @@ func controller(b *ssa.BasicBlock, in func(*ssa.BasicBlock) bool) ssa.CallInstru
 	return nil
 }
 
-// calleeName names what a call calls: the function or method, or the field, parameter or
-// variable holding the function value.
-func calleeName(c *ssa.CallCommon) string {
-	if fn := flow.Callee(c); fn != nil {
-		return fn.Name()
-	}
-	return holderName(c.Value)
-}
-
-// holderName names the field, parameter or variable holding v ("" when none does).
-func holderName(v ssa.Value) string {
-	v = flow.Unwrap(v)
-	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
-		v = load.X
-	}
-	switch v := v.(type) {
-	case *ssa.FieldAddr:
-		if st, ok := v.X.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct); ok {
-			return st.Field(v.Field).Name()
-		}
-	case *ssa.Field:
-		if st, ok := v.X.Type().Underlying().(*types.Struct); ok {
-			return st.Field(v.Field).Name()
-		}
-	case *ssa.Parameter:
-		return v.Name()
-	case *ssa.FreeVar:
-		return v.Name()
-	case *ssa.Alloc:
-		return v.Comment
-	}
-	return ""
-}
-
 func mirror(op token.Token) token.Token {
 	switch op {
 	case token.LSS:

@@ -34,6 +34,13 @@ const AnyFailure = FailTransport | Fail5xx | Fail429 | FailOther4xx | FailOther
 // Transient is what a self-retrying client retries: transport errors, 5xx and 429.
 const Transient = FailTransport | Fail5xx | Fail429
 
+// FailureKinds are the kinds of failure one by one, in the order messages name them.
+var FailureKinds = []Failures{FailTransport, Fail5xx, Fail429, FailOther4xx, FailOther}
+
+var failureNames = map[Failures]string{
+	FailTransport: "transport errors", Fail5xx: "5xx", Fail429: "429", FailOther4xx: "4xx", FailOther: "its own errors",
+}
+
 func (f Failures) String() string {
 	switch f {
 	case AnyFailure:
@@ -42,12 +49,9 @@ func (f Failures) String() string {
 		return "transient failures"
 	}
 	var parts []string
-	for _, k := range []struct {
-		f    Failures
-		name string
-	}{{FailTransport, "transport errors"}, {Fail5xx, "5xx"}, {Fail429, "429"}, {FailOther4xx, "4xx"}, {FailOther, "its own errors"}} {
-		if f&k.f != 0 {
-			parts = append(parts, k.name)
+	for _, k := range FailureKinds {
+		if f&k != 0 {
+			parts = append(parts, failureNames[k])
 		}
 	}
 	return strings.Join(parts, ", ")

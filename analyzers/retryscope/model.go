@@ -286,6 +286,13 @@ type Scope struct {
 // the recursive function, or the function making the helper, client or iterator call.
 func (s *Scope) Holder() *ssa.Function { return s.at }
 
+// Multiplies reports whether the scope's attempts multiply the remote calls inside it: it
+// retries failures (not a poll), of something remote (not a lock file), more than once.
+// nestedretry's outer layers and the map's layers are these.
+func (s *Scope) Multiplies() bool {
+	return !s.Polls() && s.Reach != remote.ReachLocal && (s.Attempts.Kind != BoundConst || s.Attempts.N > 1)
+}
+
 // Polls reports whether the scope waits for a state rather than out a failure: a library's
 // poll (Poll), or a hand-written scope whose every wait comes only after the decisive call
 // succeeded ("still in progress").

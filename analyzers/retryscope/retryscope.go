@@ -84,12 +84,7 @@ func (r *Result) Enclosing(instr ssa.Instruction) []*Scope {
 		if fn == nil {
 			break
 		}
-		for _, s := range r.loops[fn] {
-			if s.Loop.Contains(b) {
-				out = append(out, s)
-			}
-		}
-		out = append(out, r.whole[fn]...)
+		out = r.within(out, fn, b)
 		creator := r.creators[fn]
 		if creator == nil {
 			break
@@ -104,13 +99,17 @@ func (r *Result) Enclosing(instr ssa.Instruction) []*Scope {
 // recursion, a callback, a framework's handler), not those of the functions that make the
 // closure it is in (see Enclosing).
 func (r *Result) EnclosingIn(instr ssa.Instruction) []*Scope {
-	var out []*Scope
-	for _, s := range r.loops[instr.Parent()] {
-		if s.Loop.Contains(instr.Block()) {
+	return r.within(nil, instr.Parent(), instr.Block())
+}
+
+// within appends to out the scopes of fn around block b, innermost first.
+func (r *Result) within(out []*Scope, fn *ssa.Function, b *ssa.BasicBlock) []*Scope {
+	for _, s := range r.loops[fn] {
+		if s.Loop.Contains(b) {
 			out = append(out, s)
 		}
 	}
-	return append(out, r.whole[instr.Parent()]...)
+	return append(out, r.whole[fn]...)
 }
 
 // Reached returns the retry layer that a call enters: a scope of this package that the

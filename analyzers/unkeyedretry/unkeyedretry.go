@@ -214,7 +214,7 @@ func (c *checker) inTest(fn *ssa.Function) bool {
 // direct returns the non-idempotent operation that call performs itself, or nil.
 func (c *checker) direct(call ssa.CallInstruction) *op {
 	if s := c.remote.SendOf(call); s != nil {
-		if s.Method != "POST" && s.Method != "PATCH" || s.Method == "POST" && (s.Asks() || c.markedRead(s, call)) {
+		if !remote.ChangesState(s.Method) || s.Method == "POST" && (s.Asks() || c.markedRead(s, call)) {
 			return nil
 		}
 		what := "a " + s.Method + " request"
@@ -430,14 +430,6 @@ func (c *checker) span(lparen token.Pos) ast.Node {
 // A method is an entry of -unkeyedretry.grpc: [pkg.]Service/Method.
 type method struct {
 	pkg, service, name string // name "*": every method
-}
-
-func (m method) String() string {
-	s := m.service + "/" + m.name
-	if m.pkg != "" {
-		s = m.pkg + "." + s
-	}
-	return s
 }
 
 func parseMethod(s string) (method, error) {

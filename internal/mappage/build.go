@@ -62,7 +62,7 @@ func merge(paths []Path) []Path {
 	var out []Path
 	index := make(map[string]int)
 	for _, p := range paths {
-		k := way(p)
+		k := Way(p)
 		i, ok := index[k]
 		if !ok {
 			index[k] = len(out)
@@ -80,8 +80,8 @@ func merge(paths []Path) []Path {
 	return out
 }
 
-// way identifies how a path reaches its dependency: the call, the key and the layers.
-func way(p Path) string {
+// Way identifies how a path reaches its dependency: the call, the key and the layers.
+func Way(p Path) string {
 	k := p.Call.Posn + "|" + p.Key
 	for _, l := range p.Layers {
 		k += "|" + l.Posn
@@ -95,7 +95,7 @@ func Merge(reached []Reached) []Reached {
 	var out []Reached
 	index := make(map[string]int)
 	for _, r := range reached {
-		k := r.Dep + "|" + way(r.Path)
+		k := r.Dep + "|" + Way(r.Path)
 		if i, ok := index[k]; ok {
 			out[i].Path.Also = append(append(out[i].Path.Also, r.Path.Entry), r.Path.Also...)
 			continue

@@ -20,6 +20,17 @@ func Named(t types.Type, pkg, name string) bool {
 	return obj.Pkg() != nil && obj.Pkg().Path() == pkg && obj.Name() == name
 }
 
+// HTTPHandler reports whether sig is an HTTP handler's: (http.ResponseWriter, *http.Request),
+// with or without a receiver.
+func HTTPHandler(sig *types.Signature) bool {
+	p := sig.Params()
+	if p.Len() != 2 {
+		return false
+	}
+	_, ptr := p.At(1).Type().(*types.Pointer)
+	return Named(p.At(0).Type(), "net/http", "ResponseWriter") && ptr && Named(p.At(1).Type(), "net/http", "Request")
+}
+
 // Context reports whether t is context.Context.
 func Context(t types.Type) bool { return isNamedValue(t, "context", "Context") }
 
