@@ -88,16 +88,20 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	var groups []*group
 	byOrigin := make(map[token.Pos]*group)
+	// A call that clients made in two places reach without a timeout (one send helper given
+	// two clients) is in each client's group: each is a line to change. The copies count
+	// only there, never as a finding at the call.
+	calls, copies := withOthers(res.Calls)
 	// A library's default client is reported where it is made, with every call through it.
 	defaults := make(map[token.Pos]bool)
-	for _, call := range res.Calls {
+	for _, call := range calls {
 		if call.Timeout.Owned(pass.Pkg) && call.Timeout.Client.Transport == "" {
 			defaults[call.Timeout.Client.Pos] = true
 		}
 	}
 	sqlCalls := make(map[*ssa.Function][]*remote.Call)
 	var sqlFuncs []*ssa.Function
-	for _, call := range res.Calls {
+	for _, call := range calls {
 		owned := call.Timeout.Owned(pass.Pkg)
 		if owned && call.Timeout.Client.Transport != "" {
 			// A default client whose transport has a ResponseHeaderTimeout, sending a request
@@ -123,6 +127,9 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 			g.calls = append(g.calls, call)
 			g.byDefault = g.byDefault && owned
+			continue
+		}
+		if copies[call] {
 			continue
 		}
 		if c.coveredByClient(call) {
@@ -178,6 +185,22 @@ func run(pass *analysis.Pass) (any, error) {
 		c.reportClient(g)
 	}
 	return nil, nil
+}
+
+// withOthers returns calls followed, for each call that other clients without a timeout reach
+// too (Timeout.Others), by a copy of it per other client, and the set of the copies.
+func withOthers(calls []*remote.Call) ([]*remote.Call, map[*remote.Call]bool) {
+	out := slices.Clone(calls)
+	copies := make(map[*remote.Call]bool)
+	for _, call := range calls {
+		for _, o := range call.Timeout.Others {
+			c := *call
+			c.Timeout.Client, c.Timeout.Others = o, nil
+			out = append(out, &c)
+			copies[&c] = true
+		}
+	}
+	return out, copies
 }
 
 // coveredByClient reports whether call passes a context without a deadline to a function that

@@ -112,6 +112,10 @@ type Timeout struct {
 	// knows where it is built and that it has no timeout: for an Unbounded call, and for an
 	// Unknown one whose context is the caller's (Param), which then alone bounds the call.
 	Client *Origin
+	// Others are the other clients or dialers without a timeout that reach the call on other
+	// paths (the same send helper given two clients made without one): each is its own line
+	// to change.
+	Others []*Origin
 	// Param is, for an Unknown status that only depends on the caller, the index among the
 	// function's SSA parameters (the receiver first) of the parameter whose context decides;
 	// -1 otherwise.

@@ -2,6 +2,7 @@ package remote
 
 import (
 	"go/token"
+	"slices"
 	"time"
 
 	"golang.org/x/tools/go/ssa"
@@ -31,6 +32,7 @@ type verdict struct {
 	limit  time.Duration // vBounded: the bound, when a constant gives it; 0 otherwise
 	src    Source        // vUnbounded: where the context without a deadline comes from, or NoContext
 	origin *Origin
+	also   []*Origin // vUnbounded: the other clients without a timeout that reach the call
 	at     token.Pos // vCaller: where the caller's client comes in (a parameter, an option's field)
 }
 
@@ -68,6 +70,10 @@ var joinRank = [...]int{vNone: 0, vUnbounded: 1, vParam: 2, vCaller: 3, vUnknown
 func join(a, b verdict) verdict {
 	if fb, ok := fallback(a, b); ok {
 		return fb
+	}
+	if a.k == vUnbounded && b.k == vUnbounded && a.origin != nil && b.origin != nil {
+		a.also = alsoOrigins(a, b)
+		return a
 	}
 	if a.k == vParam && b.k == vParam && (a.param != b.param || a.req != b.req || a.obj != b.obj) {
 		return unknown
@@ -115,7 +121,7 @@ func either(a, b verdict) verdict {
 	// comes from, which says more than that there is none.
 	out := a
 	if out.origin == nil {
-		out.origin = b.origin
+		out.origin, out.also = b.origin, b.also
 	}
 	if out.src.Kind == 0 || out.src.Kind == NoContext && b.src.Kind != 0 {
 		out.src = b.src
@@ -129,16 +135,35 @@ func (v verdict) timeout() Timeout {
 	case vBounded:
 		t.Status, t.By, t.Limit = Bounded, v.by, v.limit
 	case vUnbounded:
-		t.Status, t.Context, t.Client = Unbounded, v.src, v.origin
+		t.Status, t.Context, t.Client, t.Others = Unbounded, v.src, v.origin, v.also
 	case vParam:
 		t.Param, t.Request = v.param, v.req
 		if v.obj != nil {
 			t.ParamClient, t.Context = v.obj.display, v.src
 		} else {
-			t.Client = v.origin
+			t.Client, t.Others = v.origin, v.also
 		}
 	}
 	return t
+}
+
+// maxOthers bounds the other clients a verdict keeps (Timeout.Others).
+const maxOthers = 8
+
+// alsoOrigins is a's other clients without a timeout, with b's: each is a line to change,
+// reported where it is made, though one explains the call.
+func alsoOrigins(a, b verdict) []*Origin {
+	out := slices.Clone(a.also)
+	for _, o := range append([]*Origin{b.origin}, b.also...) {
+		if len(out) == maxOthers {
+			break
+		}
+		if o.Pos == a.origin.Pos || slices.ContainsFunc(out, func(x *Origin) bool { return x.Pos == o.Pos }) {
+			continue
+		}
+		out = append(out, o)
+	}
+	return out
 }
 
 // fallback combines a client without a timeout (a) with a client the caller may give instead
@@ -156,10 +181,20 @@ func fallback(a, b verdict) (verdict, bool) {
 	default:
 		return verdict{}, false
 	}
-	o := *a.origin
-	if !o.Fallback {
-		o.Fallback, o.Given = true, b.at
+	mark := func(o *Origin) *Origin {
+		c := *o
+		if !c.Fallback {
+			c.Fallback, c.Given = true, b.at
+		}
+		return &c
 	}
-	a.origin = &o
+	a.origin = mark(a.origin)
+	if len(a.also) > 0 {
+		also := make([]*Origin, len(a.also))
+		for i, o := range a.also {
+			also[i] = mark(o)
+		}
+		a.also = also
+	}
 	return a, true
 }

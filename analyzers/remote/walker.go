@@ -190,7 +190,7 @@ func (w *walker) given(p *ssa.Parameter, eval func(ssa.Value, *frame) verdict) v
 	for _, c := range callers {
 		for call := range flow.Calls(c) {
 			if common := call.Common(); !common.IsInvoke() && common.StaticCallee() == fn && idx < len(common.Args) {
-				r = join(r, eval(common.Args[idx], nil))
+				r = joinClients(r, eval(common.Args[idx], nil))
 			}
 		}
 	}
