@@ -286,14 +286,22 @@ func (c *checker) check(o *op) bool {
 	if cs := c.clients[o.call]; cs != nil {
 		enclosing = append(enclosing, cs)
 	}
-	for s := o.send; s != nil && s.Inner != nil; s = s.Inner {
-		if cs := c.clients[s.Inner.Instr]; cs != nil && len(enclosing) == 0 {
-			// A helper hands the request to a retrying client: every such request has the
-			// same cause, the client's retry of non-idempotent methods.
-			if c.helped[cs] == nil {
-				c.helpedOrder = append(c.helpedOrder, cs)
+	for s := o.send; s != nil && s.Inner != nil && len(enclosing) == 0; s = s.Inner {
+		// A helper hands the request to a retrying client, or sends it in a retry loop of its
+		// own (do(req) going round on 500s): every such request has the same cause, the
+		// helper's retry of non-idempotent methods.
+		helpers := c.scopes.Enclosing(s.Inner.Instr)
+		if cs := c.clients[s.Inner.Instr]; cs != nil {
+			helpers = []*retryscope.Scope{cs}
+		}
+		for _, hs := range helpers {
+			if hs.Kind.FromFramework() || hs.Kind == retryscope.Reconciler || !c.scopes.Resends(hs, s.Inner.Instr) {
+				continue
 			}
-			c.helped[cs] = append(c.helped[cs], o)
+			if c.helped[hs] == nil {
+				c.helpedOrder = append(c.helpedOrder, hs)
+			}
+			c.helped[hs] = append(c.helped[hs], o)
 			return true
 		}
 	}
@@ -382,10 +390,11 @@ func (c *checker) report(o *op, s *retryscope.Scope) {
 
 // span returns the call expression whose Lparen is lparen (where SSA puts a call), or a node
 // of the position alone.
-// reportHelped reports, once at a retrying client's call, the non-idempotent requests that the
-// package's helpers hand to it without an idempotency key: the client retries every method, so
-// each of them can be repeated; the line to change is the client's retry policy (retry only
-// idempotent requests) or the helper (send a key). The requests are related positions.
+// reportHelped reports, once at a retrying client's call or at a helper's retry loop, the
+// non-idempotent requests that the package's functions hand to it without an idempotency key:
+// it retries every method, so each of them can be repeated; the line to change is its retry
+// policy (retry only idempotent requests) or the helper (send a key). The requests are related
+// positions.
 func (c *checker) reportHelped(s *retryscope.Scope, ops []*op) {
 	const most = 20
 	var related []analysis.RelatedInformation
@@ -396,6 +405,9 @@ func (c *checker) reportHelped(s *retryscope.Scope, ops []*op) {
 		related = append(related, analysis.RelatedInformation{Pos: c.span(o.call.Pos()).Pos(), Message: o.what + " sent here"})
 	}
 	who := s.Describe(c.pass.Pkg)
+	if fn, ok := fnObject(s.Fn); ok && (s.Kind == retryscope.Loop || s.Kind == retryscope.Goto) {
+		who += " in " + flow.Name(fn, c.pass.Pkg)
+	}
 	if s.Site != nil {
 		if fn := flow.Callee(s.Site.Common()); fn != nil {
 			who = flow.Name(fn, c.pass.Pkg)
@@ -500,4 +512,13 @@ func (c *checker) grpcMethod(call ssa.CallInstruction, fn *types.Func) (string, 
 		return m.service + "/" + id.Name, true
 	}
 	return "", false
+}
+
+// fnObject returns the declared function fn is, if any.
+func fnObject(fn *ssa.Function) (*types.Func, bool) {
+	if fn == nil {
+		return nil, false
+	}
+	obj, ok := fn.Object().(*types.Func)
+	return obj, ok
 }
