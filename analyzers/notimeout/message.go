@@ -185,7 +185,9 @@ func (c *checker) message(call *remote.Call) string {
 	switch {
 	case call.Via != nil && call.Via.Client != "" && t.Client != nil:
 		// The client handed to the function is the line to change.
-		return withFix(fmt.Sprintf("%s sends %s through %s (no %s)%s", name, request(t), c.client(t.Client), t.Client.Field, hangs), "set its "+t.Client.Field)
+		return report.Fit(
+			withFix(fmt.Sprintf("%s sends %s through %s (no %s)%s", name, request(t), c.client(t.Client), t.Client.Field, hangs), "set its "+t.Client.Field),
+			fmt.Sprintf("%s sends %s through %s (no %s): a stalled server hangs it", name, request(t), c.client(t.Client), t.Client.Field))
 	case call.Via != nil && t.Context.Kind == remote.NoContext:
 		msg := withFix(fmt.Sprintf("%s calls %s without a context%s", name, call.Via.Callee, hangs), "make it take one")
 		if call.Via.Instead != "" {

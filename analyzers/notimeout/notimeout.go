@@ -14,6 +14,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/docs"
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/guard"
 	"github.com/idemlint/idemlint/analyzers/internal/report"
 	"github.com/idemlint/idemlint/analyzers/internal/syntax"
@@ -99,6 +100,8 @@ func run(pass *analysis.Pass) (any, error) {
 			defaults[call.Timeout.Client.Pos] = true
 		}
 	}
+	byDefault := make(map[token.Pos][]*remote.Call) // calls through http.DefaultClient, by where it is named
+	var defaultOrder []token.Pos
 	sqlCalls := make(map[*ssa.Function][]*remote.Call)
 	var sqlFuncs []*ssa.Function
 	for _, call := range calls {
@@ -144,7 +147,18 @@ func run(pass *analysis.Pass) (any, error) {
 			sqlCalls[fn] = append(sqlCalls[fn], call)
 			continue
 		}
+		if o := call.Timeout.Client; o != nil && o.Kind == remote.Default && !o.Fallback && o.Pos.IsValid() && call.Via != nil {
+			// http.DefaultClient named in one place and handed on: one cause, one finding.
+			if byDefault[o.Pos] == nil {
+				defaultOrder = append(defaultOrder, o.Pos)
+			}
+			byDefault[o.Pos] = append(byDefault[o.Pos], call)
+			continue
+		}
 		c.reportCall(call)
+	}
+	for _, pos := range defaultOrder {
+		c.reportCall(namingCall(byDefault[pos], pos))
 	}
 	// A function with a context at hand that does not pass it slipped: its calls are one
 	// finding. Functions with none at hand follow the package's design (a storage layer
@@ -185,6 +199,17 @@ func run(pass *analysis.Pass) (any, error) {
 		c.reportClient(g)
 	}
 	return nil, nil
+}
+
+// namingCall returns, of calls that send through http.DefaultClient named at pos, the one in
+// the function that names it (the line to change), or the first.
+func namingCall(calls []*remote.Call, pos token.Pos) *remote.Call {
+	for _, call := range calls {
+		if syn := flow.Syntax(call.Instr.Parent()); syn != nil && syn.Pos() <= pos && pos < syn.End() {
+			return call
+		}
+	}
+	return calls[0]
 }
 
 // withOthers returns calls followed, for each call that other clients without a timeout reach

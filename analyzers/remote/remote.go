@@ -161,8 +161,13 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 		return nil
 	}
 	id := flow.ID(fn)
-	if _, known := rules[id]; !known && common.IsInvoke() && doer(fn) {
-		id = flow.FuncID{Pkg: httpPkg, Recv: "Client", Name: "Do"} // the *http.Client it holds
+	if _, known := rules[id]; !known && common.IsInvoke() {
+		switch {
+		case doer(fn):
+			id = flow.FuncID{Pkg: httpPkg, Recv: "Client", Name: "Do"} // the *http.Client it holds
+		case clientMethod(fn):
+			id = flow.FuncID{Pkg: httpPkg, Recv: "Client", Name: fn.Name()}
+		}
 	}
 	site := flow.NewSite(common, fn)
 	s := &site
@@ -236,6 +241,42 @@ func doer(fn *types.Func) bool {
 	}
 	return typeis.Named(sig.Params().At(0).Type(), httpPkg, "Request") && typeis.Named(sig.Results().At(0).Type(), httpPkg, "Response") &&
 		typeis.ErrorLike(sig.Results().At(1).Type())
+}
+
+// clientMethod reports whether fn, a method of an interface, is one of *http.Client's Get,
+// Head, Post or PostForm by name and signature: a value of the interface (a key fetcher's
+// HTTPClient with Get(url)) may be the *http.Client the package holds, followed to where it
+// is built.
+func clientMethod(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil || !types.IsInterface(sig.Recv().Type()) || sig.Results().Len() != 2 {
+		return false
+	}
+	resp, ok := types.Unalias(sig.Results().At(0).Type()).(*types.Pointer)
+	if !ok || !typeis.Named(resp, httpPkg, "Response") {
+		return false
+	}
+	named, ok := types.Unalias(resp.Elem()).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil {
+		return false
+	}
+	client, ok := named.Obj().Pkg().Scope().Lookup("Client").(*types.TypeName)
+	if !ok {
+		return false
+	}
+	switch fn.Name() {
+	case "Get", "Head", "Post", "PostForm":
+	default:
+		return false
+	}
+	m, _, _ := types.LookupFieldOrMethod(types.NewPointer(client.Type()), true, client.Pkg(), fn.Name())
+	cm, ok := m.(*types.Func)
+	if !ok {
+		return false
+	}
+	want := cm.Type().(*types.Signature)
+	return types.Identical(types.NewSignatureType(nil, nil, nil, sig.Params(), sig.Results(), sig.Variadic()),
+		types.NewSignatureType(nil, nil, nil, want.Params(), want.Results(), want.Variadic()))
 }
 
 // markCallersBound sets Timeout.CallersBound on the calls made in an unexported function (or
