@@ -62,13 +62,24 @@ func (c *checker) reportClient(g *group) {
 		rel.source(call.Timeout.Context)
 	}
 	rel.given(o)
+	stream, streams := c.streamClients[o.Pos]
+	if streams {
+		rel.add(stream, "%s reads a stream through it, which a Timeout would cut", c.sender(c.streamCalls[o.Pos]))
+		msg = report.Fit(
+			fmt.Sprintf("%s has no %s, so %s%s can hang; it also streams: give each request a deadline", c.client(o), o.Field, c.sender(first), others),
+			fmt.Sprintf("%s has no %s, so %s%s can hang; it also reads a stream", c.client(o), o.Field, c.sender(first), others),
+			fmt.Sprintf("%s has no %s, so %s%s can hang", c.client(o), o.Field, c.sender(first), others))
+	}
 	d := analysis.Diagnostic{Pos: o.Pos, Message: msg, Related: rel}
 	if lit, ok := c.literal(o); ok && typeis.Named(c.pass.TypesInfo.TypeOf(lit), "net/http", "Client") {
 		if edit.HasField(lit, "Timeout") {
 			return // Timeout: 0 written out: no timeout on purpose
 		}
 		d.Pos, d.End = lit.Pos(), lit.End()
-		if fix, ok := c.addTimeout(lit); ok {
+		if streams {
+			// A Timeout would cut the stream: the fix (a deadline per request, a transport's
+			// ResponseHeaderTimeout) is the team's to choose.
+		} else if fix, ok := c.addTimeout(lit); ok {
 			d.SuggestedFixes = []analysis.SuggestedFix{fix}
 		}
 	}
@@ -183,6 +194,12 @@ func (c *checker) message(call *remote.Call) string {
 		return fmt.Sprintf("%s's context has no deadline%s; pass %s, not %s", name, hangs, contextParam(fn), k)
 	}
 	switch {
+	case call.Streams:
+		// A Timeout would cut the stream: the request needs a context that can end it.
+		return report.Fit(
+			fmt.Sprintf("%s's streamed response has no context that can end it, so a stalled server hangs it for ever; use a context you cancel", name),
+			fmt.Sprintf("%s's stream has no context that can end it, so a stalled server hangs it; use a context you cancel", name),
+			fmt.Sprintf("%s's stream has no context that can end it: a stalled server hangs it", name))
 	case call.Via != nil && call.Via.Client != "" && t.Client != nil:
 		// The client handed to the function is the line to change.
 		return report.Fit(

@@ -63,6 +63,10 @@ type checker struct {
 	insp  *inspector.Inspector
 	calls *syntax.Calls
 	lits  map[token.Pos]inspector.Cursor // *ast.CompositeLit by Lbrace
+	// streamClients are the clients (by origin) through which a response is read as a
+	// stream, with the first such call: a Timeout on them would cut it.
+	streamClients map[token.Pos]token.Pos
+	streamCalls   map[token.Pos]*remote.Call
 }
 
 // A group is the calls sending requests through one client without a timeout that the
@@ -86,6 +90,9 @@ func run(pass *analysis.Pass) (any, error) {
 		rep:   report.New(pass, "notimeout"),
 		insp:  pass.ResultOf[inspect.Analyzer].(*inspector.Inspector),
 		calls: syntax.NewCalls(pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)),
+
+		streamClients: make(map[token.Pos]token.Pos),
+		streamCalls:   make(map[token.Pos]*remote.Call),
 	}
 	var groups []*group
 	byOrigin := make(map[token.Pos]*group)
@@ -112,6 +119,17 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		if call.Timeout.Status != remote.Unbounded && !owned || call.Stream || call.Contract.Kind != 0 || call.Loopback || testcode.At(c.pass, call.Pos()) {
+			continue
+		}
+		if o := call.Timeout.Client; call.Streams && o != nil && o.Pos.IsValid() && c.streamCalls[o.Pos] == nil {
+			c.streamClients[o.Pos], c.streamCalls[o.Pos] = call.Pos(), call
+		}
+		if call.Streams {
+			// A response read as a stream lives as long as the server sends: a client Timeout
+			// would cut it. Only a request that nothing can end is reported, at the call.
+			if call.Via == nil && call.Timeout.Status == remote.Unbounded && endless(call.Timeout.Context.Kind) {
+				c.reportCall(call)
+			}
 			continue
 		}
 		if o := call.Timeout.Client; (call.Kind == remote.HTTP || owned || sdkClient(call)) && (call.Via == nil || call.Via.Client != "") && o != nil && o.Transport == "" && (owned || grouped(o) || defaults[o.Pos] || sdkClient(call)) && !testcode.At(c.pass, o.Pos) {
@@ -200,6 +218,11 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	return nil, nil
 }
+
+// endless reports whether a request's context, of kind k, can never end: it has none at all.
+// (A stream sent with context.Background() may still be cancelled through a WithCancel the
+// model looks through: not claimed.)
+func endless(k remote.SourceKind) bool { return k.Contextless() }
 
 // namingCall returns, of calls that send through http.DefaultClient named at pos, the one in
 // the function that names it (the line to change), or the first.

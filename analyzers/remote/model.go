@@ -78,6 +78,10 @@ type Call struct {
 	// Stream marks a streaming gRPC call (NewStream, server or client streaming stubs): such
 	// calls are long-lived by design and usually carry no deadline.
 	Stream bool
+	// Streams marks an HTTP call whose response body the function reads in a loop after it
+	// (a bufio.Scanner's Scan, a json.Decoder's Decode, Read): a stream, which lives as long
+	// as the server sends and which a client Timeout would cut.
+	Streams bool
 	// Via is set when the call is not itself remote but reaches a remote call through a
 	// function (Func) that passes one of its parameters' context to it, or that takes no
 	// context itself, with nothing else bounding it: the entry of that function's paramFact.

@@ -181,6 +181,9 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 			return nil // an embedded database: nothing leaves the process
 		}
 		c := &Call{Instr: call, Func: fn, Kind: r.kind, Name: r.name, Method: r.method, Timeout: v.timeout()}
+		if r.kind == HTTP {
+			c.Streams = streamed(call)
+		}
 		if r.kind == HTTP && c.Method == "" {
 			c.Method = st.walker(call.Parent()).method(s.Arg(0))
 		}

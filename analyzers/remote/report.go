@@ -62,6 +62,9 @@ func (c *Call) summary(fset *token.FileSet) string {
 	if c.Stream {
 		b.WriteString(" (stream)")
 	}
+	if c.Streams {
+		b.WriteString(" (read as a stream)")
+	}
 	if c.Via != nil {
 		fmt.Fprintf(&b, " via %s", flow.Name(c.Func, c.Func.Pkg()))
 	}
