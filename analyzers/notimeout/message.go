@@ -122,11 +122,14 @@ func (c *checker) reportConfig(g *group) {
 }
 
 // reportCall reports a call that nothing bounds, at the call.
-func (c *checker) reportCall(call *remote.Call) {
+func (c *checker) reportCall(call *remote.Call, also ...*remote.Call) {
 	t := call.Timeout
 	var rel related
 	if call.Via != nil {
 		rel.via(c.pass.Pkg, call)
+	}
+	for _, o := range also {
+		rel.add(o.Pos(), "%s sends through the same client", c.name(o.Func))
 	}
 	if t.Client != nil {
 		rel.origin(t.Client)

@@ -176,7 +176,8 @@ func run(pass *analysis.Pass) (any, error) {
 		c.reportCall(call)
 	}
 	for _, pos := range defaultOrder {
-		c.reportCall(namingCall(byDefault[pos], pos))
+		first, also := namingCall(byDefault[pos], pos)
+		c.reportCall(first, also...)
 	}
 	// A function with a context at hand that does not pass it slipped: its calls are one
 	// finding. Functions with none at hand follow the package's design (a storage layer
@@ -225,14 +226,23 @@ func run(pass *analysis.Pass) (any, error) {
 func endless(k remote.SourceKind) bool { return k.Contextless() }
 
 // namingCall returns, of calls that send through http.DefaultClient named at pos, the one in
-// the function that names it (the line to change), or the first.
-func namingCall(calls []*remote.Call, pos token.Pos) *remote.Call {
+// the function that names it (the line to change), or the first; and the others of that
+// function (it names the client again for them), to be related.
+func namingCall(calls []*remote.Call, pos token.Pos) (*remote.Call, []*remote.Call) {
+	first := calls[0]
 	for _, call := range calls {
 		if syn := flow.Syntax(call.Instr.Parent()); syn != nil && syn.Pos() <= pos && pos < syn.End() {
-			return call
+			first = call
+			break
 		}
 	}
-	return calls[0]
+	var also []*remote.Call
+	for _, call := range calls {
+		if call != first && call.Instr.Parent() == first.Instr.Parent() {
+			also = append(also, call)
+		}
+	}
+	return first, also
 }
 
 // withOthers returns calls followed, for each call that other clients without a timeout reach
