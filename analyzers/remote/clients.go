@@ -146,8 +146,23 @@ func (w *walker) load(addr ssa.Value, f *frame, t *objType) verdict {
 	eval := func(v ssa.Value, f *frame) verdict { return w.obj1(v, f, t) }
 	each := func(vals []ssa.Value) verdict {
 		r := none
+		var vs []verdict
 		for _, s := range vals {
-			r = joinClients(r, eval(s, nil))
+			v := eval(s, nil)
+			vs = append(vs, v)
+			r = joinClients(r, v)
+		}
+		if len(vs) > 1 && r.origin != nil {
+			// Stores in different places fill the field of different values (one writer
+			// made for uploads, another for a check): which reaches this load the model does
+			// not know, so the others are not claimed; one store's own (a constructor given
+			// two clients by the package's calls) are.
+			r.also = nil
+			for _, v := range vs {
+				if v.origin == r.origin {
+					r.also = v.also
+				}
+			}
 		}
 		return known(r)
 	}
