@@ -45,6 +45,9 @@ type Passed struct {
 	// does ("the http.Client made at client.go:34"): that client is the cause, reported
 	// there, not the context a caller passes.
 	Owned string
+	// Streams is set when the function reads the remote call's response as a stream
+	// (Call.Streams): a return from it is also the stream's end.
+	Streams bool
 }
 
 func (*paramFact) AFact() {}
@@ -152,7 +155,7 @@ func (st *state) summarise(calls []*Call) map[*ssa.Function]bool {
 		if dup {
 			continue
 		}
-		p := Passed{Index: index, Request: t.Request, Kind: c.Kind, Name: c.Name, Instead: instead}
+		p := Passed{Index: index, Request: t.Request, Kind: c.Kind, Name: c.Name, Instead: instead, Streams: c.Streams || c.Via != nil && c.Via.Streams}
 		if t.ParamClient != "" {
 			p.Client, p.Context, p.src = t.ParamClient, t.Context.Kind, t.Context
 		}

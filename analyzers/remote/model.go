@@ -101,6 +101,10 @@ type Call struct {
 // Pos returns the position of the call (its left parenthesis).
 func (c *Call) Pos() token.Pos { return c.Instr.Pos() }
 
+// ReadsStream reports whether the call reads a response as a stream, itself (Streams) or in
+// the function it calls (Via): its return is also the stream's end, a disconnect.
+func (c *Call) ReadsStream() bool { return c.Streams || c.Via != nil && c.Via.Streams }
+
 // Timeout says what bounds a remote call, and when nothing does, why.
 type Timeout struct {
 	Status Status

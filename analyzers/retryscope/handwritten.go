@@ -235,9 +235,12 @@ func (st *state) lifecycle(fn *ssa.Function, l *loops.Loop, d decision, node ast
 		return b == nil || b.Parent() != fn || !fail.Dominates(b)
 	})
 	// A jittered wait made on every way round (a heartbeat's random interval at the top of the
-	// loop) lies between a failure and the next attempt too.
+	// loop) lies between a failure and the next attempt too; and any wait made on every way
+	// round when the call reads a stream: its return, failed or not, is a disconnect, and the
+	// wait is the reconnect's.
+	streams := st.readsStream(d.call)
 	for _, sl := range st.waitsOf(fn, s.Calls, l.Contains, l, d.call).Sleeps {
-		if sl.Kind == WaitJittered && s.EveryRound(sl) && !slices.ContainsFunc(s.Wait.Sleeps, func(o Sleep) bool { return o.Call == sl.Call }) {
+		if (sl.Kind == WaitJittered || streams) && s.EveryRound(sl) && !slices.ContainsFunc(s.Wait.Sleeps, func(o Sleep) bool { return o.Call == sl.Call }) {
 			s.Wait.Sleeps = append(s.Wait.Sleeps, sl)
 		}
 	}

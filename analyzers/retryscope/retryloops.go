@@ -82,7 +82,9 @@ func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop) (decision, int) {
 			// The failure's own side must wait: not the loop's header, which a failure only
 			// reaches to leave (for err == nil { ...; if err = extend(); err == nil {
 			// timer.Reset(d) } } keeps a lease until it fails).
-			if again == nil && !d.policy && fail != l.Header && !st.iterates(d.call, l) && waitsAfter(fn, fail, l.Contains) {
+			// Or, when the call reads a stream, a wait on every way round: the stream's end,
+			// failed or not, is a disconnect, and the wait the reconnect's.
+			if again == nil && !d.policy && fail != l.Header && !st.iterates(d.call, l) && (waitsAfter(fn, fail, l.Contains) || st.readsStream(d.call) && waitsEveryRound(fn, l)) {
 				again = &d
 			}
 			continue
@@ -108,6 +110,27 @@ func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop) (decision, int) {
 		return *again, lifecycle
 	}
 	return decision{}, other
+}
+
+// readsStream reports whether call reads a response as a stream (remote.Call.ReadsStream).
+func (st *state) readsStream(call ssa.CallInstruction) bool {
+	rc := st.rem.Of(call)
+	return rc != nil && rc.ReadsStream()
+}
+
+// waitsEveryRound reports whether loop l of fn waits in a block that every way round passes.
+func waitsEveryRound(fn *ssa.Function, l *loops.Loop) bool {
+	return len(l.Latches) > 0 && waitsIn(fn, func(b *ssa.BasicBlock) bool {
+		if !l.Contains(b) {
+			return false
+		}
+		for _, latch := range l.Latches {
+			if !b.Dominates(latch) {
+				return false
+			}
+		}
+		return true
+	}, 0)
 }
 
 // calledOff reports whether edge e is taken when the attempt's own context, made in the loop
