@@ -154,15 +154,7 @@ func (s *Scope) EveryRound(sl Sleep) bool {
 	case sl.Call != nil && sl.Call.Parent() == s.Fn:
 		at = sl.Call.Block()
 	}
-	if at == nil || len(s.Loop.Latches) == 0 {
-		return false
-	}
-	for _, latch := range s.Loop.Latches {
-		if !at.Dominates(latch) {
-			return false
-		}
-	}
-	return true
+	return at != nil && s.Loop.EveryRound(at)
 }
 
 // DeadlineKind says whether a scope observes an overall time bound.

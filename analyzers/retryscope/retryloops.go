@@ -120,17 +120,7 @@ func (st *state) readsStream(call ssa.CallInstruction) bool {
 
 // waitsEveryRound reports whether loop l of fn waits in a block that every way round passes.
 func waitsEveryRound(fn *ssa.Function, l *loops.Loop) bool {
-	return len(l.Latches) > 0 && waitsIn(fn, func(b *ssa.BasicBlock) bool {
-		if !l.Contains(b) {
-			return false
-		}
-		for _, latch := range l.Latches {
-			if !b.Dominates(latch) {
-				return false
-			}
-		}
-		return true
-	}, 0)
+	return waitsIn(fn, func(b *ssa.BasicBlock) bool { return l.Contains(b) && l.EveryRound(b) }, 0)
 }
 
 // calledOff reports whether edge e is taken when the attempt's own context, made in the loop

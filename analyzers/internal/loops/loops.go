@@ -21,6 +21,20 @@ func (l *Loop) Contains(b *ssa.BasicBlock) bool {
 	return b != nil && b.Index < len(l.in) && l.in[b.Index]
 }
 
+// EveryRound reports whether every way round the loop passes through b (or passed it before
+// the loop): b dominates each latch.
+func (l *Loop) EveryRound(b *ssa.BasicBlock) bool {
+	if len(l.Latches) == 0 {
+		return false
+	}
+	for _, latch := range l.Latches {
+		if !b.Dominates(latch) {
+			return false
+		}
+	}
+	return true
+}
+
 // Blocks returns the loop's blocks in index order.
 func (l *Loop) Blocks(fn *ssa.Function) []*ssa.BasicBlock {
 	var bs []*ssa.BasicBlock
