@@ -200,8 +200,8 @@ func (c *checker) message(call *remote.Call) string {
 	case call.Streams:
 		// A Timeout would cut the stream: the request needs a context that can end it.
 		return report.Fit(
-			fmt.Sprintf("%s's streamed response has no context that can end it, so a stalled server hangs it for ever; use a context you cancel", name),
-			fmt.Sprintf("%s's stream has no context that can end it, so a stalled server hangs it; use a context you cancel", name),
+			fmt.Sprintf("%s's streamed response has no context that can end it, so a stalled server hangs it for ever; cancel one when it goes quiet", name),
+			fmt.Sprintf("%s's stream has no context that can end it, so a stalled server hangs it; cancel one when it goes quiet", name),
 			fmt.Sprintf("%s's stream has no context that can end it: a stalled server hangs it", name))
 	case call.Via != nil && call.Via.Client != "" && t.Client != nil:
 		// The client handed to the function is the line to change.

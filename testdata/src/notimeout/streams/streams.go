@@ -22,7 +22,7 @@ type Event struct {
 
 // Follow reads server-sent events from a request with no context: nothing can end it.
 func Follow(url string, handle func(string) error) error {
-	resp, err := http.Get(url) // want `http\.Get's stream has no context that can end it, so a stalled server hangs it; use a context you cancel`
+	resp, err := http.Get(url) // want `http\.Get's stream has no context that can end it, so a stalled server hangs it; cancel one when it goes quiet`
 	if err != nil {
 		return err
 	}
