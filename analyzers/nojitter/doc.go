@@ -24,6 +24,10 @@
 //     nil { sleep(c.retryBackoff(i)) }, the field filled only from the caller's options);
 //   - no attempt cap: nothing bounds the attempts, neither a count nor a time limit nor a
 //     context (for {} without a counter, retry-go Attempts(0), failsafe-go WithMaxRetries(-1));
+//     a retry helper that its library's settings let go on for ever (retry-go Attempts(0)
+//     or UntilSucceeded, a sethvargo backoff without WithMaxRetries or WithMaxDuration) is
+//     reported even when it is given a context, unless that context is given a deadline in
+//     reach: a context ends it only if its creator set one;
 //   - no deadline: a context is at hand in the function, but the retry neither checks it nor
 //     passes it on, nor limits its elapsed time, so its retries outlive the caller.
 //

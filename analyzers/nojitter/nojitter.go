@@ -228,11 +228,21 @@ func (c *checker) waitMessage(who string, sl retryscope.Sleep) string {
 
 // checkCap reports a scope that nothing bounds: no attempt count, no time limit, no context.
 func (c *checker) checkCap(s *retryscope.Scope) {
+	pos := c.capPos(s)
+	who, hint := c.name(s), capHint(s)
+	if s.UntilContext && s.Kind == retryscope.Callback && !c.capped[s] {
+		// A retry helper set to go on for ever: a context ends it only if its creator set a
+		// deadline. (A self-retrying client's retries are per request, each bounded as notimeout
+		// sees it.)
+		c.rep.Report(analysis.Diagnostic{Pos: pos, Related: c.related(s), Message: report.Fit(
+			fmt.Sprintf("%s has no attempt cap, so it retries until its context ends, for ever if that has no deadline; %s", who, hint),
+			fmt.Sprintf("%s has no attempt cap: it retries until its context ends; %s", who, hint),
+			fmt.Sprintf("%s has no attempt cap: it retries until its context ends", who))})
+		return
+	}
 	if !c.unbounded(s) || c.capped[s] {
 		return
 	}
-	pos := c.capPos(s)
-	who, hint := c.name(s), capHint(s)
 	if ctx := contextInReach(s.Holder()); s.KeepsGoing && ctx != "" {
 		c.rep.Report(analysis.Diagnostic{Pos: pos, Related: c.related(s), Message: report.Fit(
 			fmt.Sprintf("%s goes round on every failure, so once %s is done it retries for ever; leave when %s.Err() is set, and cap the attempts", who, ctx, ctx),

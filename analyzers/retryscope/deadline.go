@@ -149,6 +149,25 @@ func carriesContext(req ssa.Value) bool {
 	return carries
 }
 
+// hasDeadline reports whether a context is known to carry a deadline: context.WithTimeout,
+// WithDeadline or their Cause forms are on its way (a parameter's deadline is its caller's
+// choice, unknown here).
+func hasDeadline(ctx ssa.Value) bool {
+	found := false
+	flow.Backward(ctx, 64, func(x ssa.Value) bool {
+		call, ok := x.(*ssa.Call)
+		if !ok {
+			return !found
+		}
+		id := flow.ID(flow.Callee(call.Common()))
+		if id.Pkg == "context" && id.Recv == "" && oneOf(id.Name, "WithTimeout", "WithDeadline", "WithTimeoutCause", "WithDeadlineCause") {
+			found = true
+		}
+		return !found && id.Pkg == "context" && id.Recv == "" && oneOf(id.Name, "WithValue", "WithCancel", "WithCancelCause")
+	})
+	return found
+}
+
 // bounded reports whether a context may carry a deadline or cancellation: anything but one
 // built only from context.Background, TODO and WithoutCancel (and values added to them).
 func bounded(ctx ssa.Value) bool {

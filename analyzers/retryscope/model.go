@@ -247,6 +247,11 @@ type Scope struct {
 	// leaves: its Deadline is DeadlineNone, for once the context is done every attempt fails
 	// at once and the loop goes round for ever.
 	KeepsGoing bool
+	// UntilContext marks a library scope that its library's defaults or settings let go on
+	// for ever (retry-go's Attempts(0), a sethvargo backoff with no WithMaxRetries), with no
+	// time limit of its own: only its context ends it, and no deadline is known to be set on
+	// that context.
+	UntilContext bool
 	// Answered marks a loop that goes round only after the dependency answered: each call it
 	// makes that leaves the process leaves the loop when it fails, and what sends it round is
 	// a judgement of the answer made in the process (an OAuth device flow's

@@ -192,9 +192,24 @@ func (lib *library) summarise(c *site, e *entry, s *Scope) {
 	if lib.adjust != nil {
 		lib.adjust(c, s, vals)
 	}
+	var ctxs []ssa.Value // the contexts that bound it
 	if e.ctx >= 0 && bounded(c.Arg(e.ctx)) {
 		s.Deadline = DeadlineContext
+		ctxs = append(ctxs, c.Arg(e.ctx))
 	}
+	timed := d.deadline == DeadlineElapsed // a time limit of its own, which a context does not replace
+	for _, set := range s.Settings {
+		switch set.Deadline {
+		case DeadlineElapsed:
+			timed = true
+		case DeadlineNone:
+			timed = false
+		case DeadlineContext:
+			ctxs = append(ctxs, set.Value)
+		}
+	}
+	s.UntilContext = s.Attempts.Kind == BoundNone && s.Deadline == DeadlineContext && !timed && !s.Poll &&
+		!slices.ContainsFunc(ctxs, hasDeadline)
 }
 
 // An applied setting: the table's rule, and where and with what value it was found.

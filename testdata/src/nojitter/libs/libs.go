@@ -105,7 +105,7 @@ func (s *store) SethvargoExponential(ctx context.Context, key string) error {
 }
 
 func (s *store) SethvargoConstantHelper(ctx context.Context, key string) error {
-	return sethretry.Constant(ctx, time.Second, func(ctx context.Context) error { // related "libs.go:108: retry callback" // want `retry\.Constant waits a fixed delay between attempts, so clients that failed together retry together; add jitter`
+	return sethretry.Constant(ctx, time.Second, func(ctx context.Context) error { // related "libs.go:108: retry callback" "libs.go:108: retry callback" // want `retry\.Constant waits a fixed delay between attempts, so clients that failed together retry together; add jitter` `retry\.Constant has no attempt cap: it retries until its context ends; wrap the backoff in retry\.WithMaxRetries\(3, b\)`
 		return sethretry.RetryableError(s.put(ctx, key))
 	})
 }
