@@ -106,7 +106,10 @@
 // "unbounded"), the wait between attempts ("none"; "fixed"; "backoff", growing but not
 // randomised, also a delay kept in a receiver or field that the code doubles in place after
 // each wait; "jittered"; "unknown" when it waits through something the model cannot see, such
-// as a ticker or an opaque delay function), whether it observes an overall deadline ("context":
+// as a ticker or an opaque delay function; a delay computed by a function kept in a field or
+// package variable, time.Sleep(c.cfg.RetryWait(n)), is judged by what the package itself
+// stores there (the default a constructor fills in, a variable's initialiser), which is what
+// most users run, and is unknown only when the package stores nothing of its own), whether it observes an overall deadline ("context":
 // it checks a context or passes one on to a fallible call, or uses a value made from one
 // (options.WithContext(ctx) handed to the call, a backoff.New(ctx, cfg) driving the loop), and
 // that context is not built only from context.Background or WithoutCancel; "elapsed": it checks the time, or its helper has a

@@ -416,7 +416,7 @@ func waitBy(kinds map[string]WaitKind, lib *library, v ssa.Value) WaitKind {
 		return best
 	}
 	if fn := localFunc(v); fn != nil {
-		if k, _ := returnedDelay(fn, 1); k != WaitFixed {
+		if k, _ := returnedDelay(fn, 1, nil); k != WaitFixed {
 			return k
 		}
 	}

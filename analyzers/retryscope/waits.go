@@ -344,18 +344,24 @@ func timeChanMaker(ch ssa.Value) *ssa.Call {
 // it, backoff when it grows with the attempts, unknown when an opaque call computes it, fixed
 // otherwise.
 func delayKind(d ssa.Value, l *loops.Loop) WaitKind {
-	return delayKindIn(d, l, 0)
+	return delayKindIn(d, l, 0, nil)
+}
+
+// delayKind is delayKind that also follows a function kept in a field or package variable
+// (time.Sleep(c.cfg.RetryWait(n))) to what the package stores there (see storedDelays).
+func (st *state) delayKind(d ssa.Value, l *loops.Loop) WaitKind {
+	return delayKindIn(d, l, 0, st)
 }
 
 // delayKindIn is delayKind looking depth calls deep into the package's own functions and
 // literals that compute a delay (a local backoff(attempt) closure).
-func delayKindIn(d ssa.Value, l *loops.Loop, depth int) WaitKind {
+func delayKindIn(d ssa.Value, l *loops.Loop, depth int, st *state) WaitKind {
 	random, grows, opaque := false, false, false
 	flow.Backward(d, 128, func(x ssa.Value) bool {
 		switch x := x.(type) {
 		case *ssa.Call:
 			if body := delayFunc(x.Common()); body != nil && depth < 2 {
-				kind, fromParams := returnedDelay(body, depth+1)
+				kind, fromParams := returnedDelay(body, depth+1, st)
 				switch kind {
 				case WaitJittered:
 					random = true
@@ -372,6 +378,23 @@ func delayKindIn(d ssa.Value, l *loops.Loop, depth int) WaitKind {
 			}
 			fn := flow.Callee(x.Common())
 			if fn == nil {
+				if fns := st.storedDelays(x.Call.Value); len(fns) > 0 && depth < 2 {
+					// The package's own default(s) for the function value: how most users wait.
+					follow := true
+					for _, f := range fns {
+						kind, fromParams := returnedDelay(f, depth+1, st)
+						switch kind {
+						case WaitJittered:
+							random = true
+						case WaitBackoff:
+							grows = true
+						case WaitUnknown:
+							opaque = true
+						}
+						follow = follow && kind == WaitFixed && fromParams
+					}
+					return follow
+				}
 				opaque = true
 				return true
 			}
@@ -491,13 +514,13 @@ func numeric(t types.Type) bool {
 // returnedDelay classifies the durations fn returns as delayKind does, all paths together
 // (as a phi of them would be): jittered if one is, else unknown, else backoff, else fixed. It
 // also says whether they are computed from fn's parameters other than its receiver.
-func returnedDelay(fn *ssa.Function, depth int) (kind WaitKind, fromParams bool) {
+func returnedDelay(fn *ssa.Function, depth int, st *state) (kind WaitKind, fromParams bool) {
 	kind = WaitFixed
 	for ret := range flow.Returns(fn) {
 		if len(ret.Results) == 0 {
 			continue
 		}
-		switch k := delayKindIn(ret.Results[0], nil, depth); {
+		switch k := delayKindIn(ret.Results[0], nil, depth, st); {
 		case k == WaitJittered:
 			return k, false
 		case k == WaitUnknown, k == WaitBackoff && kind != WaitUnknown:
@@ -550,6 +573,9 @@ func (st *state) waitsOf(fn *ssa.Function, calls []ssa.CallInstruction, in func(
 	var unset string
 	for i := range ss {
 		ss[i].Unset = st.unsetByDefault(ss[i])
+		if ss[i].Kind == WaitUnknown {
+			ss[i].Kind = st.delayKind(ss[i].Duration, l)
+		}
 	}
 	if len(ss) > 0 && !slices.ContainsFunc(ss, func(s Sleep) bool { return s.Unset == "" }) {
 		unset, ss = ss[0].Unset, nil
@@ -774,6 +800,11 @@ func (st *state) funcWaits(fn *ssa.Function, depth int) *waitsFact {
 	st.waitMemo[fn] = nil // recursion waits nothing more
 	calls := slices.Collect(flow.Calls(fn))
 	ss := sleeps(calls, nil)
+	for i := range ss {
+		if ss[i].Kind == WaitUnknown {
+			ss[i].Kind = st.delayKind(ss[i].Duration, nil)
+		}
+	}
 	extra, unknown := channelWaits(fn, func(*ssa.BasicBlock) bool { return true }, nil)
 	ss = append(ss, extra...)
 	if depth < 2 {
@@ -844,4 +875,38 @@ func durationParam(fn *ssa.Function, d ssa.Value) int {
 		return p
 	}
 	return -1
+}
+
+// storedDelays returns the functions the package's production code stores in the field or
+// package variable that callee loads, when it stores at least one of its own (a default set
+// by a constructor, a literal, a variable's initialiser): the default is what most users run,
+// whatever a caller may put there instead (a parameter, a caller's option), which is skipped.
+// Nil when the package stores none of its own: what runs is the caller's choice, unknown here.
+func (st *state) storedDelays(callee ssa.Value) []*ssa.Function {
+	if st == nil {
+		return nil
+	}
+	var fns []*ssa.Function
+	for _, v := range st.stores.Loaded(callee) {
+		v = flow.Unwrap(v)
+		if flow.IsNil(v) || testcode.Made(st.pass, v) {
+			continue // nil, or a test's stand-in
+		}
+		switch v := v.(type) {
+		case *ssa.Function:
+			if v.Pkg == st.ssaPkg && len(v.Blocks) > 0 {
+				fns = append(fns, v)
+				continue
+			}
+		case *ssa.MakeClosure:
+			if f, ok := v.Fn.(*ssa.Function); ok && len(f.Blocks) > 0 {
+				fns = append(fns, f)
+				continue
+			}
+		}
+		if !flow.Given(flow.PlaceOf(v).Root) {
+			return nil // something else of the package's: a value the model cannot classify
+		}
+	}
+	return fns
 }
