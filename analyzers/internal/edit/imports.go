@@ -129,6 +129,25 @@ func importEdit(file *ast.File, spec string) analysis.TextEdit {
 	}
 	switch {
 	case last != nil && last.Rparen.IsValid() && !isCgo(last):
+		// A standard library package joins the standard library's group, after its last
+		// import, where goimports would put it; anything else goes last.
+		if std(spec) {
+			var after *ast.ImportSpec
+			for i, sp := range last.Specs {
+				is := sp.(*ast.ImportSpec)
+				if !std(is.Path.Value) {
+					break
+				}
+				if i+1 == len(last.Specs) {
+					after = nil // only standard imports: the end of the list is right
+					break
+				}
+				after = is
+			}
+			if after != nil {
+				return analysis.TextEdit{Pos: after.End(), End: after.End(), NewText: []byte("\n\t" + spec)}
+			}
+		}
 		return analysis.TextEdit{Pos: last.Rparen, End: last.Rparen, NewText: []byte("\t" + spec + "\n")}
 	case last != nil:
 		return analysis.TextEdit{Pos: last.End(), End: last.End(), NewText: []byte("\n\nimport " + spec)}
@@ -203,4 +222,14 @@ func GoAtLeast(pass *analysis.Pass, file *ast.File, v string) bool {
 		fv = "go" + pass.Module.GoVersion
 	}
 	return fv == "" || version.Compare(fv, v) >= 0
+}
+
+// std reports whether an import spec's path ("math/rand/v2", quoted, with or without a name
+// before it) is of the standard library: its first element has no dot.
+func std(spec string) bool {
+	if i := strings.IndexByte(spec, '"'); i >= 0 {
+		spec = spec[i+1:]
+	}
+	first, _, _ := strings.Cut(strings.Trim(spec, `"`), "/")
+	return !strings.Contains(first, ".")
 }
