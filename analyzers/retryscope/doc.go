@@ -109,7 +109,9 @@
 // as a ticker or an opaque delay function; a delay computed by a function kept in a field or
 // package variable, time.Sleep(c.cfg.RetryWait(n)), is judged by what the package itself
 // stores there (the default a constructor fills in, a variable's initialiser), which is what
-// most users run, and is unknown only when the package stores nothing of its own), whether it observes an overall deadline ("context":
+// most users run, and is unknown only when the package stores nothing of its own; a delay
+// returned by a function of another package is judged by that function's code, exported as a
+// fact, and a duration parsed from text, such as a server's Retry-After, is unknown), whether it observes an overall deadline ("context":
 // it checks a context or passes one on to a fallible call, or uses a value made from one
 // (options.WithContext(ctx) handed to the call, a backoff.New(ctx, cfg) driving the loop), and
 // that context is not built only from context.Background or WithoutCancel; "elapsed": it checks the time, or its helper has a

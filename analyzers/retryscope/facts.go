@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 	"github.com/idemlint/idemlint/analyzers/remote"
 	"golang.org/x/tools/go/ssa"
 )
@@ -76,6 +77,20 @@ func (f *waitsFact) String() string {
 	}
 	return fmt.Sprintf("waits: %s", f.Kind)
 }
+
+// delayFact marks an exported function whose first result is a delay (a time.Duration) that
+// the model can classify: computed with a random source (jittered), growing with its
+// arguments or kept state (backoff), or from constants and configuration only (fixed).
+// FromParams says the delay is computed from its arguments (the attempt number). A loop that
+// waits the delay it returns waits that kind of delay.
+type delayFact struct {
+	Kind       WaitKind
+	FromParams bool
+}
+
+func (*delayFact) AFact() {}
+
+func (f *delayFact) String() string { return "returns a delay: " + f.Kind.String() }
 
 // waiterFact marks an exported function that returns a function that waits when called, as a
 // retry library's strategy does (Rican7/retry's strategy.Backoff(algorithm) returns a
@@ -281,6 +296,11 @@ func (st *state) exportWaits() {
 			}
 			if w := st.returnedWaiter(fn); w != nil {
 				st.pass.ExportObjectFact(obj, &waiterFact{Kind: w.Kind})
+			}
+			if res := fn.Signature.Results(); res.Len() > 0 && typeis.Duration(res.At(0).Type()) && len(fn.Blocks) > 0 {
+				if k, fromParams := returnedDelay(fn, 0, st); k != WaitUnknown {
+					st.pass.ExportObjectFact(obj, &delayFact{Kind: k, FromParams: fromParams})
+				}
 			}
 		}
 	}

@@ -404,9 +404,23 @@ func delayKindIn(d ssa.Value, l *loops.Loop, depth int, st *state) WaitKind {
 				random = true
 			case id.Pkg == "math" && id.Name == "Pow":
 				grows = true
+			case id.Pkg == "time" && id.Recv == "" && oneOf(id.Name, "ParseDuration", "Parse", "ParseInLocation"):
+				opaque = true // read from text (a server's Retry-After): the data decides
 			case id.Pkg == "time" || id.Pkg == "math":
 			default:
-				opaque = true
+				f := st.delayOf(fn)
+				if f == nil {
+					opaque = true
+					return true
+				}
+				switch f.Kind {
+				case WaitJittered:
+					random = true
+				case WaitBackoff:
+					grows = true
+				}
+				// A fixed delay computed from the arguments (the attempt number) changes with them.
+				return f.Kind == WaitFixed && f.FromParams
 			}
 		case *ssa.BinOp:
 			if x.Op == token.SHL {
@@ -909,4 +923,16 @@ func (st *state) storedDelays(callee ssa.Value) []*ssa.Function {
 		}
 	}
 	return fns
+}
+
+// delayOf returns the delayFact of fn, a function of another package, or nil.
+func (st *state) delayOf(fn *types.Func) *delayFact {
+	if st == nil || fn.Pkg() == nil || fn.Pkg() == st.pass.Pkg {
+		return nil
+	}
+	var f delayFact
+	if !st.pass.ImportObjectFact(fn, &f) {
+		return nil
+	}
+	return &f
 }
