@@ -394,7 +394,7 @@ func (st *state) recursion(fn *ssa.Function) *Scope {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			call, ok := instr.(*ssa.Call)
-			if !ok || call.Common().StaticCallee() != fn || !sameOperation(fn, call) {
+			if !ok || call.Common().StaticCallee() != fn || !st.sameOperation(fn, call) {
 				continue
 			}
 			if fallsBack(fn, call) {
@@ -420,9 +420,10 @@ func (st *state) recursion(fn *ssa.Function) *Scope {
 }
 
 // sameOperation reports whether a recursive call repeats the call it is in: every argument is
-// the same parameter, a constant, or a counter (a parameter plus or minus a constant).
-// Recursion over smaller data (path[1:], node.Next) walks a structure; it does not retry.
-func sameOperation(fn *ssa.Function, call *ssa.Call) bool {
+// the same parameter, a constant, a counter (a parameter plus or minus a constant), or a
+// resource acquired again in the process for the same request (see reacquired). Recursion
+// over smaller data (path[1:], node.Next) walks a structure; it does not retry.
+func (st *state) sameOperation(fn *ssa.Function, call *ssa.Call) bool {
 	args := call.Common().Args
 	if len(args) != len(fn.Params) {
 		return false
@@ -435,10 +436,40 @@ func sameOperation(fn *ssa.Function, call *ssa.Call) bool {
 			if _, ok := flow.IntConst(a.Y); !ok || flow.Unwrap(a.X) != p || (a.Op != token.ADD && a.Op != token.SUB) {
 				return false
 			}
+		case *ssa.Call:
+			if !flow.SameValue(a, p) && !st.reacquired(fn, a, p) {
+				return false
+			}
 		default:
 			if !flow.SameValue(a, p) {
 				return false
 			}
+		}
+	}
+	return true
+}
+
+// reacquired reports whether c, the argument a recursive call of fn passes for parameter p,
+// acquires again, in the process, what p held for the same request (a rate-limit bucket
+// looked up again for the route: c.request(ctx, method, route, body, c.bucketFor(route))): a
+// call of a function of the package that stays in the process, whose arguments are fn's other
+// parameters (not p, whose data a walk would step through; not the attempt's result, whose
+// data a redirect or the next page follows) or constants. A value fetched from a remote
+// dependency (a refreshed token) changes what is sent: a recovery, not a retry.
+func (st *state) reacquired(fn *ssa.Function, c *ssa.Call, p *ssa.Parameter) bool {
+	callee := c.Call.StaticCallee()
+	if callee == nil || callee.Pkg != st.ssaPkg || callee == fn || st.rem.Reach(c) != remote.ReachLocal {
+		return false
+	}
+	for _, a := range c.Call.Args {
+		switch a := flow.Unwrap(a).(type) {
+		case *ssa.Const:
+		case *ssa.Parameter:
+			if a == p || a.Parent() != fn {
+				return false
+			}
+		default:
+			return false
 		}
 	}
 	return true

@@ -404,8 +404,11 @@ func delayKindIn(d ssa.Value, l *loops.Loop, depth int, st *state) WaitKind {
 				random = true
 			case id.Pkg == "math" && id.Name == "Pow":
 				grows = true
-			case id.Pkg == "time" && id.Recv == "" && oneOf(id.Name, "ParseDuration", "Parse", "ParseInLocation"):
-				opaque = true // read from text (a server's Retry-After): the data decides
+			case id.Pkg == "time" && id.Recv == "" && oneOf(id.Name, "ParseDuration", "Parse", "ParseInLocation", "Until"),
+				id.Pkg == "time" && id.Recv == "Time" && id.Name == "Sub":
+				// Read from text (a server's Retry-After), or the time left until an instant
+				// kept somewhere (a rate-limit bucket's reset): the data decides.
+				opaque = true
 			case id.Pkg == "time" || id.Pkg == "math":
 			default:
 				f := st.delayOf(fn)
