@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
 // Sends: the HTTP requests a package sends, through net/http or through the clients built on it
@@ -107,6 +108,12 @@ func (st *state) sends(res *Result, funcs []*ssa.Function) {
 			}
 		}
 	}
+	// Helpers that make the request they send from a method they are given
+	// (c.request(ctx, http.MethodPost, route, body) building and sending it): each call of one
+	// from another function sends a request with the caller's method and URL.
+	for _, s := range st.methodHelpers(res.sends, funcs) {
+		add(s)
+	}
 	// The parameter whose request a function sends; three rounds for helpers of helpers.
 	sendsParam := make(map[*ssa.Function]int)
 	inner := make(map[*ssa.Function]*Send)
@@ -138,6 +145,62 @@ func (st *state) sends(res *Result, funcs []*ssa.Function) {
 			break
 		}
 	}
+}
+
+// methodHelpers returns the sends made by calls of functions that make the request they send
+// (one maker, in the function) with a method they are given as a parameter: the method is the
+// caller's argument, the URL the caller's argument that the request's URL is built from (when
+// one string parameter is). A function's calls of itself (a retrying recursion) are not
+// sends of their own.
+func (st *state) methodHelpers(direct []*Send, funcs []*ssa.Function) []*Send {
+	type helper struct {
+		inner       *Send
+		method, url int // parameter indices; url -1 when unknown
+	}
+	helpers := make(map[*ssa.Function]helper)
+	for _, s := range direct {
+		fn := s.Instr.Parent()
+		if s.Made == nil || s.Method != "" || fn.Object() == nil {
+			continue
+		}
+		p, ok := flow.Unwrap(requestArg(s.Made.Common(), 0)).(*ssa.Parameter)
+		if !ok || p.Parent() != fn {
+			continue
+		}
+		if _, seen := helpers[fn]; seen {
+			continue
+		}
+		h := helper{inner: s, method: slices.Index(fn.Params, p), url: -1}
+		flow.Backward(requestArg(s.Made.Common(), 1), 64, func(x ssa.Value) bool {
+			if q, ok := x.(*ssa.Parameter); ok && q.Parent() == fn && typeis.String(q.Type()) {
+				if i := slices.Index(fn.Params, q); h.url == -1 {
+					h.url = i
+				} else if h.url != i {
+					h.url = -2 // built from several: unknown
+				}
+			}
+			return true
+		})
+		helpers[fn] = h
+	}
+	var out []*Send
+	for _, fn := range funcs {
+		for call := range flow.Calls(fn) {
+			callee := call.Common().StaticCallee()
+			h, ok := helpers[callee]
+			args := call.Common().Args
+			if !ok || callee == fn || h.method >= len(args) {
+				continue
+			}
+			w := st.walker(fn)
+			s := &Send{Instr: call, Inner: h.inner, Method: strings.ToUpper(w.str(args[h.method], nil, 0))}
+			if h.url >= 0 && h.url < len(args) {
+				w.url(s, args[h.url])
+			}
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // requestParam returns the parameter a request sent is made from: the parameter itself, or

@@ -61,6 +61,12 @@ func Integer(t types.Type) bool {
 	return ok && b.Info()&types.IsInteger != 0
 }
 
+// String reports whether t's underlying type is a string.
+func String(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsString != 0
+}
+
 // Bool reports whether t's underlying type is a boolean.
 func Bool(t types.Type) bool {
 	b, ok := t.Underlying().(*types.Basic)
