@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"golang.org/x/tools/go/types/typeutil"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -86,6 +87,18 @@ func (c *checker) libraryFix(s *retryscope.Scope, set *retryscope.Setting) (anal
 		}
 	case "Backoff{}": // k8s wait.Backoff literal without Jitter
 		edits = c.addField(set.Pos, "Jitter: 1.0")
+	case "Constant", "Exponential", "ExponentialSubsecond": // roko: WithStrategy(s) -> WithStrategy(s), WithJitter()
+		cur, ok := c.calls.At(set.Pos)
+		if !ok || !isFunc(c.pass, cur.Node().(*ast.CallExpr), "github.com/buildkite/roko", set.Name) {
+			break
+		}
+		opt, ok := cur.Parent().Node().(*ast.CallExpr) // roko.WithStrategy(roko.Constant(d))
+		if !ok || !isFunc(c.pass, opt, "github.com/buildkite/roko", "WithStrategy") {
+			break
+		}
+		if q, ok := qualifier(c.pass, opt.Fun); ok {
+			edits = []analysis.TextEdit{{Pos: opt.End(), End: opt.End(), NewText: []byte(", " + q + ".WithJitter()")}}
+		}
 	case "Client.Backoff": // retryablehttp: Backoff: DefaultBackoff -> LinearJitterBackoff
 		if v, q, imps, ok := c.storedValue(set.Pos); ok {
 			edits = append(imps, replace(v, edit.Qualify(q, "LinearJitterBackoff"))...)
@@ -200,4 +213,10 @@ func imports(pass *analysis.Pass, path, name string) bool {
 		}
 	}
 	return false
+}
+
+// isFunc reports whether call calls the function pkg.name.
+func isFunc(pass *analysis.Pass, call *ast.CallExpr, pkg, name string) bool {
+	fn := typeutil.StaticCallee(pass.TypesInfo, call)
+	return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == pkg && fn.Name() == name
 }

@@ -18,6 +18,7 @@
 //     sethvargo/go-retry, Kubernetes retry.RetryOnConflict, retry.OnError and
 //     wait.ExponentialBackoff*, failsafe-go with a retry policy, gax-go Invoke, the Terraform
 //     plugin SDK's Retry, RetryContext and StateChangeConf.WaitForState* (its Refresh field),
+//     buildkite/roko's Retrier.Do, DoWithContext and DoFunc,
 //     and this project's runtime/retry; or to an in-house helper that the model infers (a
 //     parameter returning Terraform's *RetryError counts as one returning an error);
 //   - the body of a range over a retry iterator (range over func): a function value

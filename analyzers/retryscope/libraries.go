@@ -31,6 +31,7 @@ var libraries = []*library{
 	restyClient,
 	awsSDK, stripeGo, minioGo, gcsStorage, azureSDK, orasTransport,
 	terraformSDK,
+	buildkiteRoko,
 }
 
 // avast/retry-go v4 and v5. Do(fn, opts...), DoWithData(fn, opts...); v5: New(opts...).Do(fn).
@@ -571,4 +572,31 @@ func (s *Scope) WaitSetting() *Setting {
 // AttemptsSetting returns the setting that decided the scope's attempts, or nil.
 func (s *Scope) AttemptsSetting() *Setting {
 	return s.settingAt(func(x Setting) bool { return x.Attempts.Kind != BoundUnknown })
+}
+
+// buildkite/roko: NewRetrier(opts...).Do(cb), .DoWithContext(ctx, cb), and DoFunc, DoFunc2,
+// DoFunc3(ctx, r, cb). A retrier must be given WithMaxAttempts(n) (n attempts) or TryForever
+// (NewRetrier panics otherwise) and a strategy: Constant(d) waits d, Exponential and
+// ExponentialSubsecond grow; neither is randomised unless WithJitter or WithJitterRange is
+// given. Do runs on context.Background.
+var buildkiteRoko = &library{
+	capHint: "add roko.WithMaxAttempts(5)", deadlineHint: "use DoWithContext(%s, ...)",
+	name:  "buildkite/roko",
+	paths: []string{"github.com/buildkite/roko"},
+	helpers: []entry{
+		{recv: "Retrier", names: []string{"Do"}, arg: 0, config: []int{-1}, ctx: -1},
+		{recv: "Retrier", names: []string{"DoWithContext"}, arg: 1, config: []int{-1}, ctx: 0},
+		{names: []string{"DoFunc", "DoFunc2", "DoFunc3"}, arg: 2, config: []int{1}, ctx: 0},
+	},
+	defaults: summary{Bound{Kind: BoundUnknown}, WaitUnknown, DeadlineNone},
+	settings: map[string]setting{
+		"NewRetrier":           {layer: 0},
+		"Constant":             {layer: 0, wait: WaitFixed},
+		"Exponential":          {layer: 0, wait: WaitBackoff},
+		"ExponentialSubsecond": {layer: 0, wait: WaitBackoff},
+		"WithJitter":           {layer: 1, wait: WaitJittered},
+		"WithJitterRange":      {layer: 1, wait: WaitJittered},
+		"WithMaxAttempts":      {layer: 1, arg: 0, attempts: attemptsOf(0)},
+		"TryForever":           {layer: 1, bound: unbounded},
+	},
 }
