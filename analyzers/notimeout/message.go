@@ -196,6 +196,10 @@ func (c *checker) message(call *remote.Call) string {
 		// The caller's context is at hand and dropped.
 		return fmt.Sprintf("%s's context has no deadline%s; pass %s, not %s", name, hangs, contextParam(fn), k)
 	}
+	if k := t.Context.Kind; call.Streams && call.Kind == remote.SDK && (k == remote.Background || k == remote.TODO) && contextParam(fn) != "" {
+		// The caller's context, which ends the stream with the caller, is at hand and dropped.
+		return fmt.Sprintf("%s's context has no deadline%s; pass %s, not %s", name, hangs, contextParam(fn), k)
+	}
 	switch {
 	case call.Streams:
 		// A Timeout would cut the stream: the request needs a context that can end it.

@@ -127,7 +127,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if call.Streams {
 			// A response read as a stream lives as long as the server sends: a client Timeout
 			// would cut it. Only a request that nothing can end is reported, at the call.
-			if call.Via == nil && call.Timeout.Status == remote.Unbounded && endless(call.Timeout.Context.Kind) {
+			if call.Via == nil && call.Timeout.Status == remote.Unbounded && (endless(call.Timeout.Context.Kind) || call.Kind == remote.SDK && !cancellable(call)) {
 				c.reportCall(call)
 			}
 			continue
@@ -225,6 +225,33 @@ func run(pass *analysis.Pass) (any, error) {
 // model looks through: not claimed.)
 func endless(k remote.SourceKind) bool { return k.Contextless() }
 
+// cancellable reports whether the context an SDK call opening a stream is given (its first
+// argument) can be cancelled: it comes through context.WithCancel, WithCancelCause or
+// signal.NotifyContext (a transfer that its owner cancels), or from a parameter (the caller's).
+func cancellable(call *remote.Call) bool {
+	args := call.Instr.Common().Args
+	if !call.Instr.Common().IsInvoke() {
+		args = args[1:] // the receiver
+	}
+	if len(args) == 0 {
+		return false
+	}
+	found := false
+	flow.Backward(args[0], 32, func(x ssa.Value) bool {
+		switch x := x.(type) {
+		case *ssa.Parameter, *ssa.FreeVar:
+			found = true
+		case *ssa.Call:
+			id := flow.ID(flow.Callee(x.Common()))
+			if id.Pkg == "context" && (id.Name == "WithCancel" || id.Name == "WithCancelCause") || id.Pkg == "os/signal" && id.Name == "NotifyContext" {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
 // namingCall returns, of calls that send through http.DefaultClient named at pos, the one in
 // the function that names it (the line to change), or the first; and the others of that
 // function (it names the client again for them), to be related.
@@ -266,8 +293,8 @@ func withOthers(calls []*remote.Call) ([]*remote.Call, map[*remote.Call]bool) {
 // reported where the library makes it, and the caller had no context of its own to pass: the
 // client is the cause. A caller that drops the context it was given is still reported.
 func (c *checker) coveredByClient(call *remote.Call) bool {
-	if call.Via == nil || call.Via.Owned == "" || contextParam(call.Instr.Parent()) != "" {
-		return false
+	if call.Via == nil || call.Via.Owned == "" || call.Via.Streams || contextParam(call.Instr.Parent()) != "" {
+		return false // (a client that also streams gets no Timeout finding to cover it)
 	}
 	if call.Func != nil && call.Func.Pkg() != nil && remote.OtherModule(c.pass.Module, call.Func.Pkg().Path()) {
 		return false // the library's finding is in another module, which a run on this one does not show

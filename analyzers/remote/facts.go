@@ -359,6 +359,9 @@ func (st *state) via(call ssa.CallInstruction) *Call {
 			}
 		}
 		c := &Call{Instr: call, Func: fn, Kind: p.Kind, Name: p.Name, Via: &p, Timeout: v.timeout()}
+		if p.Kind == HTTP {
+			c.Streams = streamedIn(call) // the response the function hands back, read as a stream here
+		}
 		st.setContract(c, callee.Name())
 		if best == nil || c.Timeout.Status == Unbounded && best.Timeout.Status != Unbounded {
 			best = c

@@ -15,6 +15,7 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/internal/docs"
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/guard"
 	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
@@ -182,7 +183,7 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 		}
 		c := &Call{Instr: call, Func: fn, Kind: r.kind, Name: r.name, Method: r.method, Timeout: v.timeout()}
 		if r.kind == HTTP {
-			c.Streams = streamed(call)
+			c.Streams = st.streamed(call)
 		}
 		if r.kind == HTTP && c.Method == "" {
 			c.Method = st.walker(call.Parent()).method(s.Arg(0))
@@ -209,7 +210,7 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 	}
 	if sdkCall(fn) {
 		name := fn.Pkg().Name() + "." + id.Recv + "." + id.Name
-		c := &Call{Instr: call, Func: fn, Kind: SDK, Name: name, Timeout: w.ctx(s.Arg(0), nil).timeout()}
+		c := &Call{Instr: call, Func: fn, Kind: SDK, Name: name, Timeout: w.ctx(s.Arg(0), nil).timeout(), Streams: knowledge.OpensStream(fn)}
 		if c.Timeout.Status == Unbounded && s.Recv != nil {
 			o, given := st.sdkOrigin(s.Recv, fn)
 			if given {

@@ -1,17 +1,52 @@
 package remote
 
 import (
+	"slices"
+
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/loops"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
-// streamed reports whether the response of the HTTP call is read as a stream in its function:
+// streamed reports whether the response of the HTTP call is read as a stream: in its function
+// (see streamedIn), or, when the function returns it (a sendRequest helper), by one of the
+// package's callers of that function.
+func (st *state) streamed(call ssa.CallInstruction) bool {
+	if streamedIn(call) {
+		return true
+	}
+	v, ok := call.(ssa.Value)
+	if !ok || v.Referrers() == nil || !returnsResponse(call.Parent(), responses(v)) {
+		return false
+	}
+	for _, caller := range st.callGraph()[call.Parent()] {
+		for c := range flow.Calls(caller) {
+			if c.Common().StaticCallee() == call.Parent() && streamedIn(c) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// returnsResponse reports whether fn returns one of resps as its first result.
+func returnsResponse(fn *ssa.Function, resps []ssa.Value) bool {
+	for ret := range flow.Returns(fn) {
+		if len(ret.Results) > 0 && slices.Contains(resps, flow.Unwrap(ret.Results[0])) {
+			return true
+		}
+	}
+	return false
+}
+
+// streamedIn reports whether the response of the call is read as a stream in its function:
 // its Body, wrapped for reading piece by piece (knowledge.StreamWrapper) or not, is read
-// (knowledge.StreamRead) in a loop that does not send the request again.
-func streamed(call ssa.CallInstruction) bool {
+// (knowledge.StreamRead) in a loop that does not send the request again, or copied whole into
+// a writer that is not a buffer in memory (a file, a pipe: knowledge.StreamCopy).
+func streamedIn(call ssa.CallInstruction) bool {
 	v, ok := call.(ssa.Value)
 	if !ok || v.Referrers() == nil {
 		return false
@@ -147,9 +182,31 @@ func readInLoop(x ssa.Value, inLoop func(*ssa.BasicBlock) bool, depth int) bool 
 			if recv == x && knowledge.StreamRead(fn) && inLoop(r.Block()) {
 				return true
 			}
+			if src := knowledge.StreamCopy(fn); src >= 0 && src < len(c.Args) && c.Args[src] == x && !inMemory(c.Args[0]) {
+				return true
+			}
 			if w, ok := r.(ssa.Value); ok && knowledge.StreamWrapper(fn) && readInLoop(w, inLoop, depth+1) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// inMemory reports whether w, the writer a body is copied into, keeps it in memory (a
+// *bytes.Buffer, a *strings.Builder) or drops it (io.Discard): reading a whole answer, or
+// draining one, is not a transfer that a deadline would cut.
+func inMemory(w ssa.Value) bool {
+	w = flow.Unwrap(w)
+	if mi, ok := w.(*ssa.MakeInterface); ok {
+		w = mi.X
+	}
+	if typeis.Named(w.Type(), "bytes", "Buffer") || typeis.Named(w.Type(), "strings", "Builder") {
+		return true
+	}
+	if ld, ok := w.(*ssa.UnOp); ok {
+		if g, ok := ld.X.(*ssa.Global); ok && g.Pkg != nil && (g.Pkg.Pkg.Path() == "io" || g.Pkg.Pkg.Path() == "io/ioutil") && g.Name() == "Discard" {
+			return true
 		}
 	}
 	return false

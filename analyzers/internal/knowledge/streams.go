@@ -36,3 +36,34 @@ func StreamWrapper(fn *types.Func) bool { return streamWrappers[flow.ID(fn)] }
 // StreamRead reports whether fn reads the next piece of a stream (Scanner.Scan,
 // Decoder.Decode, Reader.Read).
 func StreamRead(fn *types.Func) bool { return streamReads[flow.ID(fn)] }
+
+// Copies that read a whole body into a writer, by the index of their source argument. A body
+// copied to a file or a pipe is a transfer as long as the object (see remote's inMemory for
+// the writers that keep an answer in memory instead).
+var streamCopies = map[flow.FuncID]int{
+	{Pkg: "io", Name: "Copy"}:       1,
+	{Pkg: "io", Name: "CopyN"}:      1,
+	{Pkg: "io", Name: "CopyBuffer"}: 1,
+}
+
+// StreamCopy returns the index of the source argument of fn when fn copies a reader into a
+// writer (io.Copy), or -1.
+func StreamCopy(fn *types.Func) int {
+	if i, ok := streamCopies[flow.ID(fn)]; ok {
+		return i
+	}
+	return -1
+}
+
+// SDK calls that open a stream: the reader they return fetches the object as it is read, for
+// as long as the transfer lasts, under the context they were given; a deadline on that context
+// would cut a long download.
+var streamOpeners = map[flow.FuncID]bool{
+	{Pkg: "cloud.google.com/go/storage", Recv: "ObjectHandle", Name: "NewReader"}:       true,
+	{Pkg: "cloud.google.com/go/storage", Recv: "ObjectHandle", Name: "NewRangeReader"}:  true,
+	{Pkg: "github.com/minio/minio-go/v7", Recv: "Client", Name: "GetObject"}:            true,
+	{Pkg: "github.com/minio/minio-go/v6", Recv: "Client", Name: "GetObjectWithContext"}: true,
+}
+
+// OpensStream reports whether fn opens a stream (see streamOpeners).
+func OpensStream(fn *types.Func) bool { return streamOpeners[flow.ID(fn)] }

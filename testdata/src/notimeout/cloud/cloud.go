@@ -53,7 +53,7 @@ func objectSize(c *storage.Client, bucket, name string) (int64, error) {
 }
 
 func getObject(mc *minio.Client, bucket, key string) error {
-	_, err := mc.GetObject(context.Background(), bucket, key, minio.GetObjectOptions{}) // related "cloud.go:56: context.Background() has no deadline" // want `Client\.GetObject's context has no deadline, so a stalled server hangs this call; use context\.WithTimeout`
+	_, err := mc.GetObject(context.Background(), bucket, key, minio.GetObjectOptions{}) // related "cloud.go:56: context.Background() has no deadline" // want `Client\.GetObject's stream has no context that can end it, so a stalled server hangs it; cancel one when it goes quiet`
 	return err
 }
 

@@ -19,7 +19,7 @@ func sdkCalls(ctx context.Context, q *sqs.Client, o *storage.ObjectHandle, mc *m
 	tctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
 	o.Delete(tctx)                                                                      // want `SDK call storage.ObjectHandle.Delete: bounded by context.WithTimeout`
-	mc.GetObject(context.Background(), "b", "k", minio.GetObjectOptions{})              // want `SDK call minio.Client.GetObject: unbounded`
+	mc.GetObject(context.Background(), "b", "k", minio.GetObjectOptions{})              // want `SDK call minio.Client.GetObject \(read as a stream\): unbounded`
 	az.UploadBuffer(context.Background(), "c", "b", nil, &azblob.UploadBufferOptions{}) // want `SDK call azblob.Client.UploadBuffer: unbounded`
 	az.NewListContainersPager(nil).NextPage(context.Background())                       // want `SDK call runtime.Pager.NextPage: unbounded`
 	mc.EndpointURL()

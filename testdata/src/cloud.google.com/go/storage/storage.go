@@ -19,6 +19,9 @@ func (c *Client) Bucket(name string) *BucketHandle                      { return
 func (b *BucketHandle) Object(name string) *ObjectHandle                { return &ObjectHandle{} }
 func (o *ObjectHandle) Attrs(ctx context.Context) (*ObjectAttrs, error) { return nil, nil }
 func (o *ObjectHandle) NewReader(ctx context.Context) (*Reader, error)  { return nil, nil }
+func (o *ObjectHandle) NewRangeReader(ctx context.Context, offset, length int64) (*Reader, error) {
+	return nil, nil
+}
 func (o *ObjectHandle) Delete(ctx context.Context) error                { return nil }
 func (o *ObjectHandle) Retryer(opts ...RetryOption) *ObjectHandle       { return o }
 func WithMaxAttempts(n int) RetryOption                                 { return nil }
