@@ -2,6 +2,7 @@ package remote
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -249,6 +250,9 @@ func (w *walker) fieldsSet(a ssa.Value, t *objType, origin *Origin, depth int) v
 			if t == httpClient && name == "Transport" {
 				if by, ok := w.transportBounds(r); ok && origin != nil {
 					origin.Transport = by
+				}
+				if origin != nil && unixTransport(r) {
+					origin.Unix = true
 				}
 				continue
 			}
@@ -528,4 +532,72 @@ func (w *walker) builtWithAt(recv ssa.Value, depth int) vkind {
 		return false // the constructor's own inputs are what was handed to it
 	})
 	return k
+}
+
+// unixTransport reports whether what is stored into a client's Transport field fa is an
+// http.Transport literal whose DialContext or Dial is a function that dials only Unix domain
+// sockets (net.Dialer.DialContext(ctx, "unix", path), net.Dial("unix", path)).
+func unixTransport(fa *ssa.FieldAddr) bool {
+	found := false
+	for _, rr := range *fa.Referrers() {
+		st, ok := rr.(*ssa.Store)
+		if !ok || st.Addr != fa {
+			continue
+		}
+		v := flow.Unwrap(st.Val)
+		if mi, ok := v.(*ssa.MakeInterface); ok {
+			v = flow.Unwrap(mi.X)
+		}
+		alloc, ok := v.(*ssa.Alloc)
+		if !ok || !typeis.Named(alloc.Type(), "net/http", "Transport") || alloc.Referrers() == nil {
+			return false
+		}
+		for _, ar := range *alloc.Referrers() {
+			dfa, ok := ar.(*ssa.FieldAddr)
+			if !ok || flow.FieldVar(dfa) == nil || (flow.FieldVar(dfa).Name() != "DialContext" && flow.FieldVar(dfa).Name() != "Dial") {
+				continue
+			}
+			for _, dr := range *dfa.Referrers() {
+				ds, ok := dr.(*ssa.Store)
+				if !ok || ds.Addr != dfa {
+					continue
+				}
+				var fn *ssa.Function
+				switch f := flow.Unwrap(ds.Val).(type) {
+				case *ssa.Function:
+					fn = f
+				case *ssa.MakeClosure:
+					fn, _ = f.Fn.(*ssa.Function)
+				}
+				if fn == nil || !dialsOnlyUnix(fn) {
+					return false
+				}
+				found = true
+			}
+		}
+	}
+	return found
+}
+
+// dialsOnlyUnix reports whether fn dials, and every dial it makes is of a constant "unix"
+// (or "unixpacket") network.
+func dialsOnlyUnix(fn *ssa.Function) bool {
+	dials := 0
+	for call := range flow.Calls(fn) {
+		id := flow.ID(flow.Callee(call.Common()))
+		if id.Pkg != "net" || !(id.Recv == "" && (id.Name == "Dial" || id.Name == "DialTimeout") || id.Recv == "Dialer" && (id.Name == "Dial" || id.Name == "DialContext")) {
+			continue
+		}
+		site := flow.NewSite(call.Common(), flow.Callee(call.Common()))
+		i := 0
+		if id.Name == "DialContext" {
+			i = 1
+		}
+		k, ok := flow.Unwrap(site.Arg(i)).(*ssa.Const)
+		if !ok || k.Value == nil || (constant.StringVal(k.Value) != "unix" && constant.StringVal(k.Value) != "unixpacket") {
+			return false
+		}
+		dials++
+	}
+	return dials > 0
 }

@@ -196,6 +196,9 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 				c.Loopback = w.loopback(s.Arg(i), nil, 0)
 			}
 		}
+		if o := c.Timeout.Client; o != nil && o.Unix {
+			c.Loopback = true // a client whose transport dials a Unix socket: a local process
+		}
 		st.setContract(c, id.Name)
 		return c
 	}
