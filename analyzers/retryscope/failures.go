@@ -150,10 +150,13 @@ func narrowed(fail *ssa.BasicBlock, call ssa.CallInstruction, l *loops.Loop, in 
 					return false // other errors go round too
 				}
 				if l.CanRepeat(match) {
-					if transportTarget(target) {
+					switch {
+					case transportTarget(target):
 						on |= FailTransport
-					} else {
+					case sentinel(cond):
 						on |= FailOther
+					default:
+						on |= typedAnswer(match, l)
 					}
 				}
 				return true
@@ -170,6 +173,86 @@ func narrowed(fail *ssa.BasicBlock, call ssa.CallInstruction, l *loops.Loop, in 
 		return AnyFailure
 	}
 	return on
+}
+
+// sentinel reports whether cond, a test that singles out some errors, matches one error value
+// (errors.Is(err, ErrLocked)) rather than a type (errors.As, a type assertion).
+func sentinel(cond ssa.Value) bool {
+	c, ok := cond.(*ssa.Call)
+	return ok && flow.ID(flow.Callee(c.Common())).Name == "Is"
+}
+
+// typedAnswer says which failures go round from b, reached once an error of a type was singled
+// out (apiErr, ok := err.(*APIError)): when the way round passes a test of an integer field
+// against a constant (apiErr.StatusCode != 404, its side that goes round), the statuses on that
+// side; otherwise the program's own condition (FailOther).
+func typedAnswer(b *ssa.BasicBlock, l *loops.Loop) Failures {
+	seen := make(map[*ssa.BasicBlock]bool)
+	for steps := 0; steps < 16 && l.Contains(b) && b != l.Header && !seen[b]; steps++ {
+		seen[b] = true
+		ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok {
+			if len(b.Succs) != 1 {
+				break
+			}
+			b = b.Succs[0]
+			continue
+		}
+		round := []bool{l.CanRepeat(b.Succs[0]), l.CanRepeat(b.Succs[1])}
+		if round[0] == round[1] {
+			if !round[0] {
+				break
+			}
+			break // both sides go round: this test does not narrow
+		}
+		side := 0
+		if round[1] {
+			side = 1
+		}
+		if on, ok := fieldStatus(ifInstr.Cond, side); ok {
+			return on
+		}
+		b = b.Succs[side]
+	}
+	return FailOther
+}
+
+// fieldStatus says which statuses take successor side of a branch on cond when cond compares an
+// integer field with a constant (apiErr.StatusCode != 404, with its negations).
+func fieldStatus(cond ssa.Value, side int) (Failures, bool) {
+	negated := countNots(cond)%2 == 1
+	c, ok := unNot(cond).(*ssa.BinOp)
+	if !ok {
+		return 0, false
+	}
+	op, field, k := c.Op, c.X, c.Y
+	if _, isConst := flow.IntConst(field); isConst {
+		field, k, op = c.Y, c.X, mirror(c.Op)
+	}
+	code, ok := flow.IntConst(k)
+	if !ok || code < 100 || code > 599 || !typeis.Integer(field.Type()) {
+		return 0, false
+	}
+	switch f := flow.Unwrap(field).(type) {
+	case *ssa.Field:
+	case *ssa.UnOp:
+		if _, ok := f.X.(*ssa.FieldAddr); !ok {
+			return 0, false
+		}
+	default:
+		return 0, false
+	}
+	var on Failures
+	for _, probe := range []struct {
+		status int64
+		kind   Failures
+	}{{503, Fail5xx}, {500, Fail5xx}, {429, Fail429}, {404, FailOther4xx}, {409, FailOther4xx}, {400, FailOther4xx}} {
+		holds := constant.Compare(constant.MakeInt64(probe.status), op, constant.MakeInt64(code)) != negated
+		if holds == (side == 0) {
+			on |= probe.kind
+		}
+	}
+	return on, true
 }
 
 // singlesOut reports whether cond is true only for some errors of call: errors.Is(err, X),

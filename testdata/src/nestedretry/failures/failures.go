@@ -196,3 +196,67 @@ func (e *exporter) Start(ctx context.Context, id string) error {
 	}
 	return fmt.Errorf("export %s: not started", id)
 }
+
+// APIError is the SDK's error for an answer it did not expect.
+type APIError struct {
+	StatusCode int
+	Header     string
+	Message    string
+}
+
+func (e *APIError) Error() string { return fmt.Sprintf("%d %s: %s", e.StatusCode, e.Header, e.Message) }
+
+// exec sends one request through the self-retrying client and turns an unexpected answer into
+// an *APIError.
+func (e *exporter) exec(ctx context.Context, path string) error {
+	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodGet, e.base+path, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := e.rc.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode >= 300 {
+		return &APIError{StatusCode: resp.StatusCode, Header: resp.Header.Get("X-Error"), Message: resp.Status}
+	}
+	return nil
+}
+
+// ---- Not reported: the outer loop goes round only on the API's 404 "not processed yet" ----
+
+func (e *exporter) AwaitProcessed(ctx context.Context, id string) error {
+	for i := 0; ; i++ {
+		err := e.exec(ctx, "/v2/requests/"+id)
+		if err == nil {
+			return nil
+		}
+		apiErr, ok := err.(*APIError)
+		if !ok || apiErr.StatusCode != http.StatusNotFound || apiErr.Header != "RequestNotProcessed" || i >= 10 {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(jitter(time.Second)):
+		}
+	}
+}
+
+// ---- Reported: the outer loop goes round on the API's 5xx, which the client retried ----
+
+func (e *exporter) AwaitHealthy(ctx context.Context, id string) error {
+	for i := 0; i < 5; i++ {
+		err := e.exec(ctx, "/v2/health/"+id) // related "failures.go:250: outer retry loop" "failures.go:216: inner self-retrying client call" // want `retries up to 5 times around exporter\.exec, which retries too: attempts multiply on 5xx; keep one layer`
+		if err == nil {
+			return nil
+		}
+		var apiErr *APIError
+		if !errors.As(err, &apiErr) || apiErr.StatusCode < 500 {
+			return err
+		}
+		time.Sleep(jitter(time.Second))
+	}
+	return errors.New("not healthy")
+}
