@@ -23,22 +23,23 @@ const (
 	FailTransport Failures = 1 << iota // the request did not complete: refused, reset, timed out
 	Fail5xx                            // a 5xx answer
 	Fail429                            // a 429 answer
-	FailOther4xx                       // another 4xx answer (404: not there yet, 409: a conflict)
+	FailOther4xx                       // another 4xx answer (409: a conflict, 400)
 	FailOther                          // an error the code names (a sentinel, a type): the program's own condition
+	FailNotFound                       // a 404: not there yet
 )
 
 // AnyFailure is every kind: the layer goes round on any error (err != nil), or on what the
 // model cannot read.
-const AnyFailure = FailTransport | Fail5xx | Fail429 | FailOther4xx | FailOther
+const AnyFailure = FailTransport | Fail5xx | Fail429 | FailOther4xx | FailOther | FailNotFound
 
 // Transient is what a self-retrying client retries: transport errors, 5xx and 429.
 const Transient = FailTransport | Fail5xx | Fail429
 
 // FailureKinds are the kinds of failure one by one, in the order messages name them.
-var FailureKinds = []Failures{FailTransport, Fail5xx, Fail429, FailOther4xx, FailOther}
+var FailureKinds = []Failures{FailTransport, Fail5xx, Fail429, FailNotFound, FailOther4xx, FailOther}
 
 var failureNames = map[Failures]string{
-	FailTransport: "transport errors", Fail5xx: "5xx", Fail429: "429", FailOther4xx: "4xx", FailOther: "its own errors",
+	FailTransport: "transport errors", Fail5xx: "5xx", Fail429: "429", FailNotFound: "404", FailOther4xx: "4xx", FailOther: "its own errors",
 }
 
 func (f Failures) String() string {
@@ -246,7 +247,7 @@ func fieldStatus(cond ssa.Value, side int) (Failures, bool) {
 	for _, probe := range []struct {
 		status int64
 		kind   Failures
-	}{{503, Fail5xx}, {500, Fail5xx}, {429, Fail429}, {404, FailOther4xx}, {409, FailOther4xx}, {400, FailOther4xx}} {
+	}{{503, Fail5xx}, {500, Fail5xx}, {429, Fail429}, {404, FailNotFound}, {409, FailOther4xx}, {400, FailOther4xx}} {
 		holds := constant.Compare(constant.MakeInt64(probe.status), op, constant.MakeInt64(code)) != negated
 		if holds == (side == 0) {
 			on |= probe.kind
@@ -300,7 +301,7 @@ func failuresOf(d decision) Failures {
 		for _, probe := range []struct {
 			status int64
 			kind   Failures
-		}{{503, Fail5xx}, {500, Fail5xx}, {429, Fail429}, {404, FailOther4xx}, {409, FailOther4xx}, {400, FailOther4xx}} {
+		}{{503, Fail5xx}, {500, Fail5xx}, {429, Fail429}, {404, FailNotFound}, {409, FailOther4xx}, {400, FailOther4xx}} {
 			holds := constant.Compare(constant.MakeInt64(probe.status), op, constant.MakeInt64(code)) != negated
 			if holds == (d.success == 1) {
 				on |= probe.kind

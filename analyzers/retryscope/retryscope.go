@@ -312,7 +312,17 @@ func (st *state) setReach(rem *remote.Result) {
 // round that goes round, and was not down: the loop waits for a state the answer reports (an
 // OAuth device flow's "authorization_pending"), it does not retry a failure.
 func (st *state) answered(s *Scope, reach func(ssa.CallInstruction) remote.Reach) bool {
-	if s.Loop == nil || s.Decisive == nil || s.Fn == nil || reach(s.Decisive) != remote.ReachLocal {
+	if s.Loop == nil || s.Decisive == nil || s.Fn == nil {
+		return false
+	}
+	if reach(s.Decisive) == remote.ReachRemote {
+		// A remote call whose failures leave the loop but for a 404, "not there yet": the
+		// server answered every round that goes round, as when the judgement is made in the
+		// process. (Not a conflict: clients that collide retry in step.)
+		on := s.RetriesOn(s.Decisive)
+		return on == FailNotFound
+	}
+	if reach(s.Decisive) != remote.ReachLocal {
 		return false
 	}
 	ds := decisions(s.Fn, s.Loop.Contains)
