@@ -261,6 +261,12 @@ func stateRead(x ssa.Value, l *loops.Loop, depth int) *types.Var {
 			return nil
 		}
 		callee := common.StaticCallee()
+		if callee != nil && callee.Signature.Recv() == nil && atomicCall(common) && strings.HasPrefix(callee.Name(), "Load") && len(common.Args) == 1 {
+			if fa, ok := common.Args[0].(*ssa.FieldAddr); ok && (l == nil || !producedIn(fa.X, l)) {
+				return flow.FieldVar(fa) // atomic.LoadInt32(&r.stopFlag)
+			}
+			return nil
+		}
 		if callee == nil || callee.Signature.Recv() == nil || len(common.Args) != 1 {
 			return nil
 		}

@@ -136,3 +136,53 @@ func (c *brokerClient) retryWhileEnabled() error {
 
 // SetAutoRetry is the option's setter.
 func (c *brokerClient) SetAutoRetry(on bool) { c.autoRetry = on }
+
+// reader keeps connections to its producers; Stop sets an int32 flag with sync/atomic's
+// functions, and a producer removed from the list is not reconnected.
+type reader struct {
+	mtx      sync.RWMutex
+	addrs    []string
+	stopFlag int32
+	client   *brokerClient
+	interval time.Duration
+}
+
+var errAlreadyConnected = errors.New("already connected")
+
+// Stop stops the reconnect loops.
+func (r *reader) Stop() { atomic.StoreInt32(&r.stopFlag, 1) }
+
+func indexOf(s string, list []string) int {
+	for i, x := range list {
+		if x == s {
+			return i
+		}
+	}
+	return -1
+}
+
+// reconnectLater redials in the background after a connection closed.
+func (r *reader) reconnectLater(addr string) {
+	go func() {
+		for {
+			log.Printf("(%s) reconnecting in %s", addr, r.interval)
+			time.Sleep(r.interval) // related "stopstate.go:167: retry loop" // want `retry loop waits a fixed delay between attempts, so clients that failed together retry together; add jitter`
+			if atomic.LoadInt32(&r.stopFlag) == 1 {
+				break
+			}
+			r.mtx.RLock()
+			listed := indexOf(addr, r.addrs) >= 0
+			r.mtx.RUnlock()
+			if !listed {
+				log.Printf("(%s) removed, not reconnecting", addr)
+				return
+			}
+			err := r.client.dial()
+			if err != nil && err != errAlreadyConnected {
+				log.Printf("(%s) reconnect: %v", addr, err)
+				continue
+			}
+			break
+		}
+	}()
+}
