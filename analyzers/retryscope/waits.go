@@ -4,6 +4,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -443,6 +444,9 @@ func delayKindIn(d ssa.Value, l *loops.Loop, depth int, st *state) WaitKind {
 			if x.Op == token.MUL && scaledInPlace(x) {
 				grows = true // *b <<= 1 after each wait: a backoff kept in memory
 			}
+			if x.Op == token.MUL && st.parsedField(x) {
+				opaque = true // a field the package fills from what it reads (a server's "retry:")
+			}
 		}
 		return true
 	})
@@ -590,9 +594,7 @@ func (st *state) waitsOf(fn *ssa.Function, calls []ssa.CallInstruction, in func(
 	var unset string
 	for i := range ss {
 		ss[i].Unset = st.unsetByDefault(ss[i])
-		if ss[i].Kind == WaitUnknown {
-			ss[i].Kind = st.delayKind(ss[i].Duration, l)
-		}
+		ss[i].Kind = st.delayKind(ss[i].Duration, l) // with what the package stores in fields
 	}
 	if len(ss) > 0 && !slices.ContainsFunc(ss, func(s Sleep) bool { return s.Unset == "" }) {
 		unset, ss = ss[0].Unset, nil
@@ -615,6 +617,9 @@ func (st *state) waitsOf(fn *ssa.Function, calls []ssa.CallInstruction, in func(
 			s.Kind = delayKind(s.Duration, l)
 		case l != nil && slices.ContainsFunc(args, func(a ssa.Value) bool { return changesInLoop(a, l) }):
 		case st.rem.Reach(c) == remote.ReachLocal:
+		case betweenAttempts(c, attempt, l):
+			// Called only once the attempt went wrong, on the way to the next one (a reconnect
+			// that waits as the server asked, then dials): its wait lies between the attempts.
 		default:
 			continue // the attempt's own waiting
 		}
@@ -741,7 +746,11 @@ func (st *state) ownFunc(call ssa.CallInstruction) bool {
 // the model cannot see it: a function of another package without a waitsFact, an interface
 // method, a function value).
 func (st *state) calleeWaits(call ssa.CallInstruction) *waitsFact {
-	if callee := call.Common().StaticCallee(); callee != nil && callee.Pkg == st.ssaPkg && len(callee.Blocks) > 0 {
+	callee := call.Common().StaticCallee()
+	if callee != nil && callee.Pkg == nil && callee.Origin() != nil {
+		callee = callee.Origin() // a generic function's instance: its body is the origin's
+	}
+	if callee != nil && callee.Pkg == st.ssaPkg && len(callee.Blocks) > 0 {
 		return st.funcWaits(callee, 0)
 	}
 	if call.Common().StaticCallee() == nil && !call.Common().IsInvoke() {
@@ -818,9 +827,7 @@ func (st *state) funcWaits(fn *ssa.Function, depth int) *waitsFact {
 	calls := slices.Collect(flow.Calls(fn))
 	ss := sleeps(calls, nil)
 	for i := range ss {
-		if ss[i].Kind == WaitUnknown {
-			ss[i].Kind = st.delayKind(ss[i].Duration, nil)
-		}
+		ss[i].Kind = st.delayKind(ss[i].Duration, nil) // with what the package stores in fields
 	}
 	extra, unknown := channelWaits(fn, func(*ssa.BasicBlock) bool { return true }, nil)
 	ss = append(ss, extra...)
@@ -938,4 +945,45 @@ func (st *state) delayOf(fn *types.Func) *delayFact {
 		return nil
 	}
 	return &f
+}
+
+// betweenAttempts reports whether call c of a retry loop runs after the attempt, in a block
+// the attempt's dominates, on the way round: a loop that leaves on success goes that way only
+// once the attempt failed (if !ok { reconnect(); continue }).
+func betweenAttempts(c, attempt ssa.CallInstruction, l *loops.Loop) bool {
+	if attempt == nil || l == nil || c == attempt {
+		return false
+	}
+	b, ab := c.Block(), attempt.Block()
+	return b != nil && ab != nil && b != ab && b.Parent() == ab.Parent() && ab.Dominates(b) && l.CanRepeat(b)
+}
+
+// parsedField reports whether ld loads a struct field that the package fills, somewhere, with a
+// number parsed from text (strconv.Atoi(value), time.ParseDuration): data read from a peer or
+// a file, not a constant or a configuration the program sets.
+func (st *state) parsedField(ld *ssa.UnOp) bool {
+	fa, ok := ld.X.(*ssa.FieldAddr)
+	if st == nil || !ok {
+		return false
+	}
+	fv := flow.FieldVar(fa)
+	if fv == nil {
+		return false
+	}
+	for _, v := range st.stores.Fields[fv] {
+		parsed := false
+		flow.Backward(v, 16, func(x ssa.Value) bool {
+			if c, ok := x.(*ssa.Call); ok {
+				id := flow.ID(flow.Callee(c.Common()))
+				parsed = id.Pkg == "strconv" && strings.HasPrefix(id.Name, "Parse") || id.Pkg == "strconv" && id.Name == "Atoi" ||
+					id.Pkg == "time" && id.Name == "ParseDuration"
+				return false
+			}
+			return true
+		})
+		if parsed {
+			return true
+		}
+	}
+	return false
 }
