@@ -126,6 +126,14 @@ func (c *checker) checkWait(s *retryscope.Scope) {
 			c.reportNoWait(s, s.Pos(), "goes round")
 			return
 		}
+		if s.Wait.Bypass.IsValid() {
+			// Another way round waits; this one goes straight back to the attempt.
+			c.rep.Report(analysis.Diagnostic{Pos: s.Pos(),
+				Related: append(c.related(s), analysis.RelatedInformation{Pos: s.Wait.Bypass, Message: "goes round here without waiting"}),
+				Message: report.Fit(
+					fmt.Sprintf("%s goes round without waiting after some failures, so it hammers a failing dependency; wait with jitter on that way round too", c.name(s)),
+					fmt.Sprintf("%s goes round without waiting after some failures: it hammers a failing dependency", c.name(s)))})
+		}
 		c.checkSleeps(s)
 		return
 	}

@@ -64,6 +64,7 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 					s.Wait.Sleeps[i].AfterSuccess = true
 				}
 			}
+			s.Wait.Bypass = st.bypass(l, d, s.Wait.Sleeps)
 			s.Deadline = observesDeadline(s.Calls)
 			if s.Deadline == DeadlineContext && s.Attempts.Kind == BoundNone && neverLeavesOnFailure(l, d) && !knowledge.EndsWithContext(flow.Callee(d.call.Common())) {
 				// It hands its context to the attempt, but no failure leaves the loop: once the
@@ -115,46 +116,7 @@ func (st *state) recovers(l *loops.Loop, d decision, b Bound) bool {
 			return false
 		}
 	}
-	// What the attempt reads: the fields and variables loaded on the way to its call.
-	read := make(map[any]bool)
-	for _, v := range append([]ssa.Value{d.call.Common().Value}, d.call.Common().Args...) {
-		flow.Backward(v, 32, func(x ssa.Value) bool {
-			if load, ok := x.(*ssa.UnOp); ok && load.Op == token.MUL {
-				switch a := load.X.(type) {
-				case *ssa.FieldAddr:
-					read[flow.FieldVar(a)] = true
-				case *ssa.Global:
-					read[a] = true
-				}
-			}
-			return true
-		})
-	}
-	changes := func(blk *ssa.BasicBlock) bool {
-		for _, instr := range blk.Instrs {
-			switch x := instr.(type) {
-			case *ssa.Store:
-				switch a := x.Addr.(type) {
-				case *ssa.FieldAddr:
-					if fv := flow.FieldVar(a); fv != nil && read[fv] {
-						return true
-					}
-				case *ssa.Global:
-					if read[a] {
-						return true
-					}
-				}
-			case ssa.CallInstruction:
-				if _, started := x.(*ssa.Go); started || x == d.call || sleepDuration(x) != nil {
-					continue
-				}
-				if r := st.rem.Reach(x); r == remote.ReachRemote || fallible(x) && (r == remote.ReachUnknown || st.ownFunc(x)) {
-					return true
-				}
-			}
-		}
-		return false
-	}
+	changes := st.changesRequest(d)
 	// Every way from the failure back to the header passes a block that changes state.
 	fail := d.block.Succs[1-d.success]
 	seen := make(map[*ssa.BasicBlock]bool)
@@ -177,6 +139,182 @@ func (st *state) recovers(l *loops.Loop, d decision, b Bound) bool {
 		stack = append(stack, blk.Succs...)
 	}
 	return goesRound
+}
+
+// changesRequest returns a test of whether a block changes what the attempt d.call sends next:
+// it stores into a field or variable that the attempt reads on the way to its call, or makes a
+// call that leaves the process or may fail (a refreshed token, a re-registration).
+func (st *state) changesRequest(d decision) func(*ssa.BasicBlock) bool {
+	// What the attempt reads: the fields and variables loaded on the way to its call.
+	read := make(map[any]bool)
+	for _, v := range append([]ssa.Value{d.call.Common().Value}, d.call.Common().Args...) {
+		flow.Backward(v, 32, func(x ssa.Value) bool {
+			if load, ok := x.(*ssa.UnOp); ok && load.Op == token.MUL {
+				switch a := load.X.(type) {
+				case *ssa.FieldAddr:
+					read[flow.FieldVar(a)] = true
+				case *ssa.Global:
+					read[a] = true
+				}
+			}
+			return true
+		})
+	}
+	return func(blk *ssa.BasicBlock) bool {
+		for _, instr := range blk.Instrs {
+			switch x := instr.(type) {
+			case *ssa.Store:
+				switch a := x.Addr.(type) {
+				case *ssa.FieldAddr:
+					if fv := flow.FieldVar(a); fv != nil && read[fv] {
+						return true
+					}
+				case *ssa.Global:
+					if read[a] {
+						return true
+					}
+				}
+			case ssa.CallInstruction:
+				if _, started := x.(*ssa.Go); started || x == d.call || sleepDuration(x) != nil || st.onAnswer(x, d) {
+					continue // (closing or reading the answer changes nothing the next attempt sends)
+				}
+				if r := st.rem.Reach(x); r == remote.ReachRemote || fallible(x) && (r == remote.ReachUnknown || st.ownFunc(x)) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+}
+
+// bypass returns, for a loop that waits on some ways round, a position on a way from the
+// failure of d round to the next attempt that passes no wait and changes nothing the attempt
+// sends (case http.StatusServiceUnavailable: retries--; continue, beside a wait on 429): that
+// way round hammers the dependency. NoPos when every way round waits, or changes the request.
+// A test that does not judge the attempt's outcome (if attempt > 0 { sleep }, if c.backoff !=
+// nil { ... }) is not followed where both its sides go round: which one a round takes is the
+// count's or the configuration's, not the failure's.
+func (st *state) bypass(l *loops.Loop, d decision, sleeps []Sleep) token.Pos {
+	waits := make(map[*ssa.BasicBlock]bool)
+	for _, sl := range sleeps {
+		if sl.AfterSuccess {
+			return token.NoPos // a poll's waits: not this question
+		}
+		if b := sl.Call.Block(); b != nil {
+			waits[b] = true
+		}
+		if sl.At != nil && sl.At.Block() != nil {
+			waits[sl.At.Block()] = true
+		}
+	}
+	if len(waits) == 0 {
+		return token.NoPos // no wait at all: the scope's own finding
+	}
+	changes := st.changesRequest(d)
+	target := d.call.Block()
+	type step struct {
+		b      *ssa.BasicBlock
+		pos    token.Pos // the last test of the answer on the way
+		around bool      // the way has passed the header
+	}
+	type key struct {
+		b      *ssa.BasicBlock
+		around bool
+	}
+	seen := make(map[key]bool)
+	start := d.call.Pos()
+	if ifInstr, ok := d.block.Instrs[len(d.block.Instrs)-1].(*ssa.If); ok && ifInstr.Cond.Pos().IsValid() {
+		start = ifInstr.Cond.Pos()
+	}
+	stack := []step{{b: d.block.Succs[1-d.success], pos: start}}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if !l.Contains(x.b) || waits[x.b] || seen[key{x.b, x.around}] {
+			continue
+		}
+		seen[key{x.b, x.around}] = true
+		if x.b == l.Header {
+			x.around = true
+		}
+		if x.around && x.b == target {
+			return x.pos
+		}
+		if !x.around && changes(x.b) {
+			continue // (the blocks from the header to the attempt are the next attempt's)
+		}
+		pos := x.pos
+		succs := x.b.Succs
+		ifInstr, isIf := x.b.Instrs[len(x.b.Instrs)-1].(*ssa.If)
+		if isIf && !x.around && st.judgesAttempt(ifInstr.Cond, d, l) {
+			if p := ifInstr.Cond.Pos(); p.IsValid() {
+				pos = p // the test of the answer that sends it this way
+			}
+		}
+		if isIf && len(succs) == 2 && !st.judgesAttempt(ifInstr.Cond, d, l) {
+			switch r0, r1 := l.CanRepeat(succs[0]), l.CanRepeat(succs[1]); {
+			case r0 && r1:
+				continue // the count decides, not the failure
+			case r0:
+				succs = succs[:1]
+			case r1:
+				succs = succs[1:]
+			}
+		}
+		for _, succ := range succs {
+			stack = append(stack, step{b: succ, pos: pos, around: x.around})
+		}
+	}
+	return token.NoPos
+}
+
+// onAnswer reports whether call c works on what an attempt of the loop returned: its receiver
+// or an argument comes from the decisive call or from a call that leaves the process
+// (resp.Body.Close(), io.ReadAll(resp.Body), CheckResponseError(resp)).
+func (st *state) onAnswer(c ssa.CallInstruction, d decision) bool {
+	common := c.Common()
+	args := common.Args
+	if common.IsInvoke() {
+		args = append([]ssa.Value{common.Value}, args...)
+	}
+	for _, a := range args {
+		found := false
+		flow.Backward(a, 32, func(x ssa.Value) bool {
+			if call, ok := x.(*ssa.Call); ok {
+				found = ssa.CallInstruction(call) == d.call || st.rem.Reach(call) == remote.ReachRemote
+				return false
+			}
+			return true
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+// judgesAttempt reports whether v, a branch condition of loop l, is computed from what the
+// attempt returned (resp.StatusCode, respErr.(RateLimitError), from the decisive call or
+// another call of the loop that leaves the process) and not from a value the loop carries from
+// round to round (an attempt counter): the failure decides which way it goes, not the count or
+// the configuration.
+func (st *state) judgesAttempt(v ssa.Value, d decision, l *loops.Loop) bool {
+	outcome, counted := false, false
+	flow.Backward(v, 64, func(x ssa.Value) bool {
+		switch x := x.(type) {
+		case *ssa.Phi:
+			if x.Block() == l.Header {
+				counted = true
+			}
+		case *ssa.Call:
+			if ssa.CallInstruction(x) == d.call || l.Contains(x.Block()) && st.rem.Reach(x) == remote.ReachRemote {
+				outcome = true
+				return false
+			}
+		}
+		return !counted
+	})
+	return outcome && !counted
 }
 
 // contextVerdict reports whether loop l goes round on the verdict of a retry policy that is

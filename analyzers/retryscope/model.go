@@ -123,6 +123,10 @@ type Wait struct {
 	// Unset names, for a scope that waits only when a caller sets an option, the field that
 	// holds it ("retryBackoff"): by default it is nil and the scope does not wait (Kind None).
 	Unset string
+	// Bypass is, for a hand-written loop that waits on some ways round, a position on a way
+	// round after a failure that waits nowhere and changes nothing the attempt sends (a 503
+	// that goes round at once, beside a wait on 429); NoPos otherwise.
+	Bypass token.Pos
 }
 
 // A Sleep is one waiting call inside a hand-written scope.
