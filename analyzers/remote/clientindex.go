@@ -66,6 +66,9 @@ func (st *state) checkTimeoutField(fa *ssa.FieldAddr) {
 		}
 		written := false
 		for _, r := range *fa.Referrers() {
+			if st, ok := r.(*ssa.Store); ok && st.Addr == fa && onlyWhenGiven(st) {
+				continue // set only when the caller gives one: by default, not set
+			}
 			if load, ok := r.(*ssa.UnOp); !ok || load.X != fa {
 				written = true
 			}

@@ -266,6 +266,11 @@ func (w *walker) fieldsSet(a ssa.Value, t *objType, origin *Origin, depth int) v
 					if rr.Addr != r {
 						continue
 					}
+					if onlyWhenGiven(rr) {
+						// if cfg.RequestTimeout != 0 { c.Timeout = cfg.RequestTimeout }: set only
+						// when the caller gives one; by default, not set.
+						continue
+					}
 					if timeout {
 						if !flow.IsZero(rr.Val) {
 							return boundedFor(t.display+"."+name, rr.Val)
@@ -391,14 +396,49 @@ func (w *walker) zeroField(fa *ssa.FieldAddr, t *objType) verdict {
 
 // prodStores returns the values the package's production code stores into field fv: a
 // test's stand-in (a test server's client) is not what users run.
+//
+// A caller's value stored only when the caller gives one (if cfg.HTTPClient != nil { c.hc =
+// cfg.HTTPClient }) is left out when the package stores a default of its own too: the default
+// is what most users run.
 func (st *state) prodStores(fv *types.Var) []ssa.Value {
-	var out []ssa.Value
+	var out, given []ssa.Value
 	for _, v := range st.stores.Fields[fv] {
-		if !testcode.Made(st.pass, v) {
+		switch {
+		case testcode.Made(st.pass, v):
+		case storedOnlyWhenGiven(v, fv):
+			given = append(given, v)
+		default:
 			out = append(out, v)
 		}
 	}
+	if len(out) == 0 {
+		return given
+	}
 	return out
+}
+
+// storedOnlyWhenGiven reports whether every store of v into field fv is onlyWhenGiven.
+func storedOnlyWhenGiven(v ssa.Value, fv *types.Var) bool {
+	refs := v.Referrers()
+	if refs == nil {
+		return false
+	}
+	found := false
+	for _, r := range *refs {
+		st, ok := r.(*ssa.Store)
+		if !ok || st.Val != v {
+			continue
+		}
+		fa, ok := st.Addr.(*ssa.FieldAddr)
+		if !ok || flow.FieldVar(fa) != fv {
+			continue
+		}
+		if !onlyWhenGiven(st) {
+			return false
+		}
+		found = true
+	}
+	return found
 }
 
 // givenThrough is given for a value of an entered frame: a parameter of the entered function
@@ -600,4 +640,35 @@ func dialsOnlyUnix(fn *ssa.Function) bool {
 		dials++
 	}
 	return dials > 0
+}
+
+// onlyWhenGiven reports whether st stores a caller's value (a parameter, or a field of one:
+// cfg.RequestTimeout, cfg.HTTPClient) only under a test that the same value is set (!= 0, > 0,
+// != nil) dominating it: the store happens only when the caller gives one, and by default the
+// field keeps its zero value.
+func onlyWhenGiven(st *ssa.Store) bool {
+	v := flow.Unwrap(st.Val)
+	place := flow.PlaceOf(v)
+	if !flow.Given(place.Root) {
+		return false
+	}
+	b := st.Block()
+	for d := b.Idom(); d != nil; d = d.Idom() {
+		ifInstr, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		cmp, ok := ifInstr.Cond.(*ssa.BinOp)
+		if !ok || (cmp.Op != token.NEQ && cmp.Op != token.GTR) {
+			continue
+		}
+		x, y := cmp.X, cmp.Y
+		if flow.IsZero(x) {
+			x, y = y, x
+		}
+		if flow.IsZero(y) && flow.PlaceOf(flow.Unwrap(x)) == place && d.Succs[0].Dominates(b) {
+			return true
+		}
+	}
+	return false
 }
