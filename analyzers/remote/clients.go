@@ -123,6 +123,9 @@ func (w *walker) objCall(c *ssa.CallCommon, idx int, f *frame, t *objType) verdi
 	if ctor, ok := noTimeoutConstructors[id]; ok && ctor.t == t {
 		return verdict{k: vUnbounded, origin: &Origin{Kind: Constructor, Type: t.display, Field: t.setting, Pos: c.Pos(), Name: ctor.name}}
 	}
+	if by, ok := timeoutConstructors[id]; ok {
+		return bounded(by)
+	}
 	if inner, ok := sendsThrough[id]; ok && t == httpClient && len(c.Args) > 0 {
 		return w.obj(c.Args[0], f, inner) // StandardClient: the retrying client's settings bound it
 	}

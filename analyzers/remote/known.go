@@ -36,6 +36,7 @@ const (
 	netPkg  = "net"
 	tlsPkg  = "crypto/tls"
 	smtpPkg = "net/smtp"
+	mailPkg = "gopkg.in/mail.v2"
 	sqlPkg  = "database/sql"
 	sqlxPkg = "github.com/jmoiron/sqlx"
 	grpcPkg = "google.golang.org/grpc"
@@ -65,9 +66,12 @@ var (
 	// go-retryablehttp sends each attempt through its HTTPClient (cleanhttp's pooled client,
 	// without a Timeout, when nil).
 	retryableClient = &objType{pkg: retryablehttpPkg, name: "Client", display: "retryablehttp.Client", subField: "HTTPClient", sub: httpClient, setting: "HTTPClient.Timeout"}
+	// gopkg.in/mail.v2 dials SMTP with its Dialer's Timeout (NewDialer sets 10 s; a literal
+	// leaves it zero: no timeout).
+	mailDialer = &objType{pkg: mailPkg, name: "Dialer", display: "mail.Dialer", fields: []string{"Timeout"}, setting: "Timeout"}
 )
 
-var objTypes = []*objType{httpClient, netDialer, tlsDialer, retryableClient}
+var objTypes = []*objType{httpClient, netDialer, tlsDialer, retryableClient, mailDialer}
 
 // httpTransport is the transport an http.Client sends through: a ResponseHeaderTimeout bounds
 // the wait for a stalled server's answer (the body's reading is the caller's, as streaming
@@ -86,6 +90,12 @@ var noTimeoutConstructors = map[flow.FuncID]constructor{
 	{Pkg: "github.com/hashicorp/go-cleanhttp", Name: "DefaultPooledClient"}: {"cleanhttp.DefaultPooledClient", httpClient},
 	{Pkg: "oras.land/oras-go/v2/registry/remote/retry", Name: "NewClient"}:  {"retry.NewClient", httpClient},
 	{Pkg: retryablehttpPkg, Name: "NewClient"}:                              {"retryablehttp.NewClient", retryableClient},
+}
+
+// timeoutConstructors are library functions that return a client or dialer with a timeout of
+// their own, by what bounds it.
+var timeoutConstructors = map[flow.FuncID]string{
+	{Pkg: mailPkg, Name: "NewDialer"}: "mail.NewDialer's 10 s Timeout",
 }
 
 // sendsThrough are methods that return an *http.Client sending its requests through their
@@ -319,6 +329,11 @@ func init() {
 	add(smtpPkg, "", "SendMail", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
 		return noContext(), w.connects(nil, s.Arg(0))
 	})
+	for _, name := range []string{"Dial", "DialAndSend"} {
+		add(mailPkg, "Dialer", name, Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
+			return either(w.obj(s.Recv, nil, mailDialer), noContext()), true
+		})
+	}
 	add(tlsPkg, "", "Dial", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
 		return noContext(), w.connects(nil, s.Arg(1))
 	})
