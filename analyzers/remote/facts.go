@@ -48,6 +48,10 @@ type Passed struct {
 	// Streams is set when the function reads the remote call's response as a stream
 	// (Call.Streams): a return from it is also the stream's end.
 	Streams bool
+	// Body is the parameter (as Index counts) the request's body is made from, when the
+	// function makes the request it sends with a body it is given; -1 otherwise. A caller
+	// that gives a body not in memory (a file, a pipe) uploads a stream.
+	Body int
 }
 
 func (*paramFact) AFact() {}
@@ -155,7 +159,10 @@ func (st *state) summarise(calls []*Call) map[*ssa.Function]bool {
 		if dup {
 			continue
 		}
-		p := Passed{Index: index, Request: t.Request, Kind: c.Kind, Name: c.Name, Instead: instead, Streams: c.Streams || c.Via != nil && c.Via.Streams}
+		p := Passed{Index: index, Request: t.Request, Kind: c.Kind, Name: c.Name, Instead: instead, Streams: c.Streams || c.Via != nil && c.Via.Streams, Body: -1}
+		if c.Kind == HTTP {
+			p.Body = bodyParam(c.Instr)
+		}
 		if t.ParamClient != "" {
 			p.Client, p.Context, p.src = t.ParamClient, t.Context.Kind, t.Context
 		}
@@ -360,7 +367,9 @@ func (st *state) via(call ssa.CallInstruction) *Call {
 		}
 		c := &Call{Instr: call, Func: fn, Kind: p.Kind, Name: p.Name, Via: &p, Timeout: v.timeout()}
 		if p.Kind == HTTP {
-			c.Streams = streamedIn(call) // the response the function hands back, read as a stream here
+			// The response the function hands back read as a stream here, or a body not in
+			// memory handed to it to send.
+			c.Streams = streamedIn(call) || p.Body >= 0 && p.Body < len(common.Args) && !inMemoryBody(common.Args[p.Body])
 		}
 		st.setContract(c, callee.Name())
 		if best == nil || c.Timeout.Status == Unbounded && best.Timeout.Status != Unbounded {
@@ -368,4 +377,36 @@ func (st *state) via(call ssa.CallInstruction) *Call {
 		}
 	}
 	return best
+}
+
+// bodyParam returns the index among its function's parameters of the body the request sent by
+// call (Client.Do(req)) is made with, when one http.NewRequest or NewRequestWithContext in the
+// function makes it from that parameter; -1 otherwise.
+func bodyParam(call ssa.CallInstruction) int {
+	args := call.Common().Args
+	if len(args) == 0 {
+		return -1
+	}
+	fn := call.Parent()
+	var makers []*ssa.CallCommon
+	flow.Backward(args[len(args)-1], 32, func(x ssa.Value) bool {
+		c, ok := x.(*ssa.Call)
+		if !ok {
+			return true
+		}
+		id := flow.ID(flow.Callee(c.Common()))
+		if (id.Pkg == httpPkg || id.Pkg == retryablehttpPkg) && (id.Name == "NewRequest" || id.Name == "NewRequestWithContext") && id.Recv == "" {
+			makers = append(makers, c.Common())
+		}
+		return id.Pkg == httpPkg && id.Recv == "Request" && (id.Name == "WithContext" || id.Name == "Clone") // req.WithContext(ctx): the same request
+	})
+	if len(makers) != 1 {
+		return -1
+	}
+	for i, p := range fn.Params {
+		if flow.Unwrap(requestArg(makers[0], 2)) == p {
+			return i
+		}
+	}
+	return -1
 }

@@ -211,3 +211,27 @@ func inMemory(w ssa.Value) bool {
 	}
 	return false
 }
+
+// inMemoryBody reports whether a request body is held in memory (nil, http.NoBody, a
+// *bytes.Reader, *bytes.Buffer or *strings.Reader): sent at once. Any other reader (a file, a
+// pipe, the caller's io.Reader) is read while the request is sent, for as long as it lasts.
+func inMemoryBody(v ssa.Value) bool {
+	v = flow.Unwrap(v)
+	if mi, ok := v.(*ssa.MakeInterface); ok {
+		v = flow.Unwrap(mi.X)
+	}
+	if flow.IsNil(v) {
+		return true
+	}
+	for _, t := range [][2]string{{"bytes", "Reader"}, {"bytes", "Buffer"}, {"strings", "Reader"}} {
+		if typeis.Named(v.Type(), t[0], t[1]) {
+			return true
+		}
+	}
+	if ld, ok := v.(*ssa.UnOp); ok {
+		if g, ok := ld.X.(*ssa.Global); ok && g.Pkg != nil && g.Pkg.Pkg.Path() == "net/http" && g.Name() == "NoBody" {
+			return true
+		}
+	}
+	return false
+}

@@ -84,9 +84,26 @@ func (b *HTTPBackend) Open(name string) (io.ReadCloser, func(), error) {
 	return pr, cancel, nil
 }
 
+// Create streams the file from a pipe as the request body; cancel stops the transfer.
+func (b *HTTPBackend) Create(name string) (io.WriteCloser, func(), error) {
+	pr, pw := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		defer cancel()
+		resp, err := b.send(ctx, http.MethodPost, "create", name, pr)
+		if err != nil {
+			pr.CloseWithError(err)
+			return
+		}
+		resp.Body.Close()
+		pr.Close()
+	}()
+	return pw, cancel, nil
+}
+
 // Remove asks with no deadline at all: reported.
 func (b *HTTPBackend) Remove(name string) error {
-	resp, err := b.send(context.Background(), http.MethodDelete, "remove", name, nil) // related "transfers.go:38: HTTPBackend.send passes its context to Client.Do" "transfers.go:89: context.Background() has no deadline" // want `HTTPBackend\.send passes a context without a deadline to Client\.Do, so a stalled server hangs this call`
+	resp, err := b.send(context.Background(), http.MethodDelete, "remove", name, nil) // related "transfers.go:38: HTTPBackend.send passes its context to Client.Do" "transfers.go:106: context.Background() has no deadline" // want `HTTPBackend\.send passes a context without a deadline to Client\.Do, so a stalled server hangs this call`
 	if err != nil {
 		return err
 	}
@@ -119,7 +136,7 @@ func (g *GCSBackend) Download(name string, offset int64, w io.Writer) (func(), <
 
 // Peek reads the first bytes with nothing that can end the read: reported.
 func (g *GCSBackend) Peek(name string) ([]byte, error) {
-	r, err := g.bucket.Object(name).NewRangeReader(context.Background(), 0, 512) // related "transfers.go:122: context.Background() has no deadline" // want `ObjectHandle\.NewRangeReader's stream has no context that can end it: a stalled server hangs it`
+	r, err := g.bucket.Object(name).NewRangeReader(context.Background(), 0, 512) // related "transfers.go:139: context.Background() has no deadline" // want `ObjectHandle\.NewRangeReader's stream has no context that can end it: a stalled server hangs it`
 	if err != nil {
 		return nil, err
 	}
