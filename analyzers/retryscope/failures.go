@@ -2,6 +2,7 @@ package retryscope
 
 import (
 	"go/constant"
+	"go/token"
 	"go/types"
 	"strings"
 
@@ -243,17 +244,7 @@ func fieldStatus(cond ssa.Value, side int) (Failures, bool) {
 	default:
 		return 0, false
 	}
-	var on Failures
-	for _, probe := range []struct {
-		status int64
-		kind   Failures
-	}{{503, Fail5xx}, {500, Fail5xx}, {429, Fail429}, {404, FailNotFound}, {409, FailOther4xx}, {400, FailOther4xx}} {
-		holds := constant.Compare(constant.MakeInt64(probe.status), op, constant.MakeInt64(code)) != negated
-		if holds == (side == 0) {
-			on |= probe.kind
-		}
-	}
-	return on, true
+	return statusesOn(op, code, negated, side == 0), true
 }
 
 // singlesOut reports whether cond is true only for some errors of call: errors.Is(err, X),
@@ -297,17 +288,7 @@ func failuresOf(d decision) Failures {
 		// The statuses for which the branch takes the failure side: the condition (with its
 		// negations) is true on successor 0.
 		negated := countNots(ifInstr.Cond)%2 == 1
-		var on Failures
-		for _, probe := range []struct {
-			status int64
-			kind   Failures
-		}{{503, Fail5xx}, {500, Fail5xx}, {429, Fail429}, {404, FailNotFound}, {409, FailOther4xx}, {400, FailOther4xx}} {
-			holds := constant.Compare(constant.MakeInt64(probe.status), op, constant.MakeInt64(code)) != negated
-			if holds == (d.success == 1) {
-				on |= probe.kind
-			}
-		}
-		return on
+		return statusesOn(op, code, negated, d.success == 1)
 	case *ssa.Call:
 		if errorsPredicate(c) && len(c.Call.Args) == 2 {
 			if transportTarget(c.Call.Args[1]) {
@@ -347,4 +328,20 @@ func transportTarget(v ssa.Value) bool {
 		return true // syscall.ECONNRESET, ECONNREFUSED
 	}
 	return false
+}
+
+// statusesOn says which kinds of status answer take the side of a branch on "status op code"
+// (with negated negations) where the condition is cond: probed with typical statuses.
+func statusesOn(op token.Token, code int64, negated, cond bool) Failures {
+	var on Failures
+	for _, probe := range []struct {
+		status int64
+		kind   Failures
+	}{{503, Fail5xx}, {500, Fail5xx}, {429, Fail429}, {404, FailNotFound}, {409, FailOther4xx}, {400, FailOther4xx}} {
+		holds := constant.Compare(constant.MakeInt64(probe.status), op, constant.MakeInt64(code)) != negated
+		if holds == cond {
+			on |= probe.kind
+		}
+	}
+	return on
 }

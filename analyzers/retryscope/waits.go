@@ -358,19 +358,22 @@ func (st *state) delayKind(d ssa.Value, l *loops.Loop) WaitKind {
 // literals that compute a delay (a local backoff(attempt) closure).
 func delayKindIn(d ssa.Value, l *loops.Loop, depth int, st *state) WaitKind {
 	random, grows, opaque := false, false, false
+	note := func(k WaitKind) { // a delay the computation takes in
+		switch k {
+		case WaitJittered:
+			random = true
+		case WaitBackoff:
+			grows = true
+		case WaitUnknown:
+			opaque = true
+		}
+	}
 	flow.Backward(d, 128, func(x ssa.Value) bool {
 		switch x := x.(type) {
 		case *ssa.Call:
 			if body := delayFunc(x.Common()); body != nil && depth < 2 {
 				kind, fromParams := returnedDelay(body, depth+1, st)
-				switch kind {
-				case WaitJittered:
-					random = true
-				case WaitBackoff:
-					grows = true
-				case WaitUnknown:
-					opaque = true
-				}
+				note(kind)
 				// A delay computed from the arguments (the attempt number) changes with them.
 				return kind == WaitFixed && fromParams
 			}
@@ -384,14 +387,7 @@ func delayKindIn(d ssa.Value, l *loops.Loop, depth int, st *state) WaitKind {
 					follow := true
 					for _, f := range fns {
 						kind, fromParams := returnedDelay(f, depth+1, st)
-						switch kind {
-						case WaitJittered:
-							random = true
-						case WaitBackoff:
-							grows = true
-						case WaitUnknown:
-							opaque = true
-						}
+						note(kind)
 						follow = follow && kind == WaitFixed && fromParams
 					}
 					return follow
@@ -417,12 +413,7 @@ func delayKindIn(d ssa.Value, l *loops.Loop, depth int, st *state) WaitKind {
 					opaque = true
 					return true
 				}
-				switch f.Kind {
-				case WaitJittered:
-					random = true
-				case WaitBackoff:
-					grows = true
-				}
+				note(f.Kind)
 				// A fixed delay computed from the arguments (the attempt number) changes with them.
 				return f.Kind == WaitFixed && f.FromParams
 			}
