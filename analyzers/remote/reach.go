@@ -3,6 +3,7 @@ package remote
 import (
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -67,6 +68,15 @@ var stdRemote = map[flow.FuncID]bool{
 	{Pkg: "net/rpc", Name: "Dial"}: true, {Pkg: "net/rpc", Name: "DialHTTP"}: true,
 	{Pkg: "net/rpc", Recv: "Client", Name: "Call"}:          true,
 	{Pkg: "net/http", Recv: "Transport", Name: "RoundTrip"}: true,
+}
+
+// networkArgs are the dial functions of the standard library by the index of their network
+// argument (receiver excluded): one that dials "unix" stays on this machine.
+var networkArgs = map[flow.FuncID]int{
+	{Pkg: "net", Name: "Dial"}: 0, {Pkg: "net", Name: "DialTimeout"}: 0,
+	{Pkg: "net", Recv: "Dialer", Name: "Dial"}: 0, {Pkg: "net", Recv: "Dialer", Name: "DialContext"}: 1,
+	{Pkg: "crypto/tls", Name: "Dial"}: 0, {Pkg: "crypto/tls", Name: "DialWithDialer"}: 1,
+	{Pkg: "net/rpc", Name: "Dial"}: 0, {Pkg: "net/rpc", Name: "DialHTTP"}: 0, {Pkg: "net/rpc", Name: "DialHTTPPath"}: 0,
 }
 
 // stdRemoteRecv are standard library types all of whose methods talk to another machine (or
@@ -222,6 +232,11 @@ func (r *reacher) callee(call ssa.CallInstruction) Reach {
 		return ReachLocal // a method of error or another universe type
 	}
 	id := flow.ID(fn)
+	if i, ok := networkArgs[id]; ok {
+		if n, isConst := flow.StringConst(flow.NewSite(c, fn).Arg(i)); isConst && strings.HasPrefix(n, "unix") {
+			return ReachLocal // a Unix domain socket: a process on this machine
+		}
+	}
 	if _, ok := rules[id]; ok || stdRemote[id] || stdRemoteRecv[[2]string{id.Pkg, id.Recv}] {
 		return ReachRemote
 	}

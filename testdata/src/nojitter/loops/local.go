@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log"
+	"net/rpc"
 	"os"
 	"path/filepath"
 	"time"
@@ -63,4 +64,43 @@ func Replace(tmp, dst string) error {
 		time.Sleep(50 * time.Millisecond)
 	}
 	return err
+}
+
+// ---- Not reported: the agent's RPC server in the same pod, over a Unix socket ----
+
+// WaitForAgent dials the agent's socket until it appears: a process on this machine.
+func WaitForAgent(ctx context.Context, socket string) (*rpc.Client, error) {
+	var lastErr error
+	for attempt := 0; attempt < 600; attempt++ {
+		c, err := rpc.DialHTTP("unix", socket)
+		if err == nil {
+			return c, nil
+		}
+		lastErr = err
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(time.Second):
+		}
+	}
+	return nil, lastErr
+}
+
+// ---- Reported: the same over TCP to a configured address ----
+
+func WaitForServer(ctx context.Context, addr string) (*rpc.Client, error) {
+	var lastErr error
+	for attempt := 0; attempt < 600; attempt++ {
+		c, err := rpc.DialHTTP("tcp", addr)
+		if err == nil {
+			return c, nil
+		}
+		lastErr = err
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(time.Second): // related "local.go:93: retry loop" // want `retry loop waits a fixed 1s between attempts, so clients that failed together retry together; add jitter`
+		}
+	}
+	return nil, lastErr
 }
