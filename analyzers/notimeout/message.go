@@ -201,7 +201,7 @@ func (c *checker) message(call *remote.Call) string {
 		return fmt.Sprintf("%s's context has no deadline%s; pass %s, not %s", name, hangs, contextParam(fn), k)
 	}
 	switch {
-	case call.Streams:
+	case call.Streams && call.Via == nil:
 		// A Timeout would cut the stream: the request needs a context that can end it.
 		return report.Fit(
 			fmt.Sprintf("%s's streamed response has no context that can end it, so a stalled server hangs it for ever; cancel one when it goes quiet", name),
@@ -220,7 +220,9 @@ func (c *checker) message(call *remote.Call) string {
 		return msg
 	case call.Kind == remote.HTTP && t.Context.Kind == remote.NewRequest && contextParam(fn) != "":
 		// The caller's context is at hand: the request is the line to change.
-		return fmt.Sprintf("%s's request has no context%s; make it with http.NewRequestWithContext and %s", name, hangs, contextParam(fn))
+		return report.Fit(
+			fmt.Sprintf("%s's request has no context%s; make it with http.NewRequestWithContext and %s", name, hangs, contextParam(fn)),
+			fmt.Sprintf("%s's request has no context%s; pass %s to http.NewRequestWithContext", name, hangs, contextParam(fn)))
 	case call.Via != nil && call.Via.Request:
 		return withFix(fmt.Sprintf("%s passes a request without a deadline to %s%s", name, call.Via.Callee, hangs), "use context.WithTimeout")
 	case call.Via != nil:

@@ -127,7 +127,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if call.Streams {
 			// A response read as a stream lives as long as the server sends: a client Timeout
 			// would cut it. Only a request that nothing can end is reported, at the call.
-			if call.Via == nil && call.Timeout.Status == remote.Unbounded && (endless(call.Timeout.Context.Kind) || call.Kind == remote.SDK && !cancellable(call)) {
+			if call.Timeout.Status == remote.Unbounded && (endless(call.Timeout.Context.Kind) || call.Via == nil && call.Kind == remote.SDK && !cancellable(call)) {
 				c.reportCall(call)
 			}
 			continue
@@ -293,8 +293,11 @@ func withOthers(calls []*remote.Call) ([]*remote.Call, map[*remote.Call]bool) {
 // reported where the library makes it, and the caller had no context of its own to pass: the
 // client is the cause. A caller that drops the context it was given is still reported.
 func (c *checker) coveredByClient(call *remote.Call) bool {
-	if call.Via == nil || call.Via.Owned == "" || call.Via.Streams || contextParam(call.Instr.Parent()) != "" {
-		return false // (a client that also streams gets no Timeout finding to cover it)
+	if call.Via == nil || call.Via.Owned == "" || contextParam(call.Instr.Parent()) != "" {
+		return false
+	}
+	if call.Via.Streams && call.Func != nil && call.Func.Pkg() == c.pass.Pkg {
+		return false // in the client's package: a client whose sends stream gets no Timeout finding to cover it
 	}
 	if call.Func != nil && call.Func.Pkg() != nil && remote.OtherModule(c.pass.Module, call.Func.Pkg().Path()) {
 		return false // the library's finding is in another module, which a run on this one does not show

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -160,8 +161,15 @@ func (st *state) summarise(calls []*Call) map[*ssa.Function]bool {
 			continue
 		}
 		p := Passed{Index: index, Request: t.Request, Kind: c.Kind, Name: c.Name, Instead: instead, Streams: c.Streams || c.Via != nil && c.Via.Streams, Body: -1}
-		if c.Kind == HTTP {
+		switch {
+		case c.Kind != HTTP:
+		case c.Via == nil:
 			p.Body = bodyParam(c.Instr)
+		case c.Via.Body >= 0 && c.Via.Body < len(c.Instr.Common().Args):
+			// A body handed on to a helper that makes the request from it.
+			if bp, ok := flow.Unwrap(c.Instr.Common().Args[c.Via.Body]).(*ssa.Parameter); ok && bp.Parent() == fn {
+				p.Body = slices.Index(fn.Params, bp)
+			}
 		}
 		if t.ParamClient != "" {
 			p.Client, p.Context, p.src = t.ParamClient, t.Context.Kind, t.Context
@@ -369,7 +377,7 @@ func (st *state) via(call ssa.CallInstruction) *Call {
 		if p.Kind == HTTP {
 			// The response the function hands back read as a stream here, or a body not in
 			// memory handed to it to send.
-			c.Streams = streamedIn(call) || p.Body >= 0 && p.Body < len(common.Args) && !inMemoryBody(common.Args[p.Body])
+			c.Streams = streamedIn(call) || p.Body >= 0 && p.Body < len(common.Args) && streamBody(common.Args[p.Body])
 		}
 		st.setContract(c, callee.Name())
 		if best == nil || c.Timeout.Status == Unbounded && best.Timeout.Status != Unbounded {

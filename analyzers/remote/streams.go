@@ -194,10 +194,18 @@ func readInLoop(x ssa.Value, inLoop func(*ssa.BasicBlock) bool, depth int) bool 
 }
 
 // inMemory reports whether w, the writer a body is copied into, keeps it in memory (a
-// *bytes.Buffer, a *strings.Builder) or drops it (io.Discard): reading a whole answer, or
-// draining one, is not a transfer that a deadline would cut.
+// *bytes.Buffer, a *strings.Builder) or drops it (io.Discard), or is a writer the caller may
+// pass in place of a value to decode into: reading a whole answer, draining one, or a helper's
+// option, is not a transfer that a deadline would cut.
 func inMemory(w ssa.Value) bool {
 	w = flow.Unwrap(w)
+	if ex, ok := w.(*ssa.Extract); ok {
+		if _, asserted := ex.Tuple.(*ssa.TypeAssert); asserted {
+			// if w, ok := v.(io.Writer); ok { io.Copy(w, resp.Body) }: a writer the caller may
+			// pass instead of a value to decode into, an option of a helper that decodes.
+			return true
+		}
+	}
 	if mi, ok := w.(*ssa.MakeInterface); ok {
 		w = mi.X
 	}
@@ -210,6 +218,16 @@ func inMemory(w ssa.Value) bool {
 		}
 	}
 	return false
+}
+
+// streamBody reports whether a request body is read while the request is sent: not held in
+// memory (see inMemoryBody), and made here, not handed in by the caller (whose own callers
+// decide what it is).
+func streamBody(v ssa.Value) bool {
+	if _, given := flow.Unwrap(v).(*ssa.Parameter); given {
+		return false
+	}
+	return !inMemoryBody(v)
 }
 
 // inMemoryBody reports whether a request body is held in memory (nil, http.NoBody, a
