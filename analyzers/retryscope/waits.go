@@ -51,7 +51,7 @@ func sleepDuration(call ssa.CallInstruction) ssa.Value {
 				return args[0]
 			}
 		case id.Recv == "Timer" && id.Name == "Reset", id.Recv == "Ticker" && id.Name == "Reset":
-			if len(args) > 1 {
+			if len(args) > 1 && !afterFunc(args[0]) {
 				return args[1]
 			}
 		}
@@ -977,4 +977,30 @@ func (st *state) parsedField(ld *ssa.UnOp) bool {
 		}
 	}
 	return false
+}
+
+// afterFunc reports whether the timer t was made by time.AfterFunc: resetting it schedules its
+// function again (a heartbeat's watchdog) and returns at once; nothing waits on it.
+func afterFunc(t ssa.Value) bool {
+	found := false
+	var visit func(x ssa.Value) bool
+	visit = func(x ssa.Value) bool {
+		switch x := x.(type) {
+		case *ssa.Call:
+			id := flow.ID(flow.Callee(x.Common()))
+			found = found || id.Pkg == "time" && id.Recv == "" && id.Name == "AfterFunc"
+			return false
+		case *ssa.FreeVar:
+			// A variable the closure captures by reference: what the closure stores into it
+			// too (if t == nil { t = time.AfterFunc(d, f) } else { t.Reset(d) }).
+			for _, r := range *x.Referrers() {
+				if st, ok := r.(*ssa.Store); ok && st.Addr == x && !found {
+					flow.Backward(st.Val, 16, visit)
+				}
+			}
+		}
+		return !found
+	}
+	flow.Backward(t, 32, visit)
+	return found
 }
