@@ -2,7 +2,6 @@ package remote
 
 import (
 	"go/ast"
-	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -622,25 +621,22 @@ func unixTransport(fa *ssa.FieldAddr) bool {
 	return found
 }
 
-// dialsOnlyUnix reports whether fn dials, and every dial it makes is of a constant "unix"
-// (or "unixpacket") network.
+// dialsOnlyUnix reports whether fn dials, and every dial it makes is of a Unix-socket network
+// (see unixDial).
 func dialsOnlyUnix(fn *ssa.Function) bool {
 	dials := 0
 	for call := range flow.Calls(fn) {
-		id := flow.ID(flow.Callee(call.Common()))
-		if id.Pkg != "net" || !(id.Recv == "" && (id.Name == "Dial" || id.Name == "DialTimeout") || id.Recv == "Dialer" && (id.Name == "Dial" || id.Name == "DialContext")) {
+		callee := flow.Callee(call.Common())
+		if callee == nil {
 			continue
 		}
-		site := flow.NewSite(call.Common(), flow.Callee(call.Common()))
-		i := 0
-		if id.Name == "DialContext" {
-			i = 1
-		}
-		k, ok := flow.Unwrap(site.Arg(i)).(*ssa.Const)
-		if !ok || k.Value == nil || (constant.StringVal(k.Value) != "unix" && constant.StringVal(k.Value) != "unixpacket") {
+		dial, unix := unixDial(call.Common(), callee)
+		if dial && !unix {
 			return false
 		}
-		dials++
+		if dial {
+			dials++
+		}
 	}
 	return dials > 0
 }
@@ -655,23 +651,5 @@ func onlyWhenGiven(st *ssa.Store) bool {
 	if !flow.Given(place.Root) {
 		return false
 	}
-	b := st.Block()
-	for d := b.Idom(); d != nil; d = d.Idom() {
-		ifInstr, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
-		if !ok {
-			continue
-		}
-		cmp, ok := ifInstr.Cond.(*ssa.BinOp)
-		if !ok || (cmp.Op != token.NEQ && cmp.Op != token.GTR) {
-			continue
-		}
-		x, y := cmp.X, cmp.Y
-		if flow.IsZero(x) {
-			x, y = y, x
-		}
-		if flow.IsZero(y) && flow.PlaceOf(flow.Unwrap(x)) == place && d.Succs[0].Dominates(b) {
-			return true
-		}
-	}
-	return false
+	return flow.GuardedBySet(st.Block(), place)
 }

@@ -164,7 +164,7 @@ func (st *state) summarise(calls []*Call) map[*ssa.Function]bool {
 		switch {
 		case c.Kind != HTTP:
 		case c.Via == nil:
-			p.Body = bodyParam(c.Instr)
+			p.Body = st.bodyParam(c.Instr)
 		case c.Via.Body >= 0 && c.Via.Body < len(c.Instr.Common().Args):
 			// A body handed on to a helper that makes the request from it.
 			if bp, ok := flow.Unwrap(c.Instr.Common().Args[c.Via.Body]).(*ssa.Parameter); ok && bp.Parent() == fn {
@@ -388,33 +388,26 @@ func (st *state) via(call ssa.CallInstruction) *Call {
 }
 
 // bodyParam returns the index among its function's parameters of the body the request sent by
-// call (Client.Do(req)) is made with, when one http.NewRequest or NewRequestWithContext in the
-// function makes it from that parameter; -1 otherwise.
-func bodyParam(call ssa.CallInstruction) int {
+// call (Client.Do(req)) is made with, when the one request maker in the function
+// (http.NewRequest, NewRequestWithContext: see makers) makes it from that parameter; -1
+// otherwise.
+func (st *state) bodyParam(call ssa.CallInstruction) int {
 	args := call.Common().Args
 	if len(args) == 0 {
 		return -1
 	}
 	fn := call.Parent()
 	var makers []*ssa.CallCommon
-	flow.Backward(args[len(args)-1], 32, func(x ssa.Value) bool {
-		c, ok := x.(*ssa.Call)
-		if !ok {
-			return true
+	ok := st.walker(fn).makers(args[len(args)-1], nil, 0, func(c *ssa.CallCommon, f *frame) {
+		if f == nil {
+			makers = append(makers, c)
 		}
-		id := flow.ID(flow.Callee(c.Common()))
-		if (id.Pkg == httpPkg || id.Pkg == retryablehttpPkg) && (id.Name == "NewRequest" || id.Name == "NewRequestWithContext") && id.Recv == "" {
-			makers = append(makers, c.Common())
-		}
-		return id.Pkg == httpPkg && id.Recv == "Request" && (id.Name == "WithContext" || id.Name == "Clone") // req.WithContext(ctx): the same request
 	})
-	if len(makers) != 1 {
+	if !ok || len(makers) != 1 {
 		return -1
 	}
-	for i, p := range fn.Params {
-		if flow.Unwrap(requestArg(makers[0], 2)) == p {
-			return i
-		}
+	if p, ok := flow.Unwrap(requestArg(makers[0], 2)).(*ssa.Parameter); ok && p.Parent() == fn {
+		return slices.Index(fn.Params, p)
 	}
 	return -1
 }

@@ -79,6 +79,17 @@ var networkArgs = map[flow.FuncID]int{
 	{Pkg: "net/rpc", Name: "Dial"}: 0, {Pkg: "net/rpc", Name: "DialHTTP"}: 0, {Pkg: "net/rpc", Name: "DialHTTPPath"}: 0,
 }
 
+// unixDial says whether c, a call of fn, is one of the standard library's dials (networkArgs),
+// and whether it dials a constant Unix-socket network ("unix", "unixpacket").
+func unixDial(c *ssa.CallCommon, fn *types.Func) (dial, unix bool) {
+	i, ok := networkArgs[flow.ID(fn)]
+	if !ok {
+		return false, false
+	}
+	n, isConst := flow.StringConst(flow.NewSite(c, fn).Arg(i))
+	return true, isConst && strings.HasPrefix(n, "unix")
+}
+
 // stdRemoteRecv are standard library types all of whose methods talk to another machine (or
 // read and write a connection to one).
 var stdRemoteRecv = map[[2]string]bool{
@@ -232,10 +243,8 @@ func (r *reacher) callee(call ssa.CallInstruction) Reach {
 		return ReachLocal // a method of error or another universe type
 	}
 	id := flow.ID(fn)
-	if i, ok := networkArgs[id]; ok {
-		if n, isConst := flow.StringConst(flow.NewSite(c, fn).Arg(i)); isConst && strings.HasPrefix(n, "unix") {
-			return ReachLocal // a Unix domain socket: a process on this machine
-		}
+	if dial, unix := unixDial(c, fn); dial && unix {
+		return ReachLocal // a Unix domain socket: a process on this machine
 	}
 	if _, ok := rules[id]; ok || stdRemote[id] || stdRemoteRecv[[2]string{id.Pkg, id.Recv}] {
 		return ReachRemote

@@ -644,33 +644,10 @@ func (st *state) unsetByDefault(s Sleep) string {
 		}
 		return field == nil
 	})
-	if field == nil || field.Pkg() != st.pass.Pkg || !st.guardedByNotNil(s.Call.Block(), place) || !st.callersOnly(field) {
+	if field == nil || field.Pkg() != st.pass.Pkg || !flow.GuardedBySet(s.Call.Block(), place) || !st.callersOnly(field) {
 		return ""
 	}
 	return field.Name()
-}
-
-// guardedByNotNil reports whether block b runs only when the value at place is not nil: a
-// dominator of b ends in a test place != nil whose true side dominates b.
-func (st *state) guardedByNotNil(b *ssa.BasicBlock, place flow.Place) bool {
-	for d := b.Idom(); d != nil; d = d.Idom() {
-		ifInstr, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
-		if !ok {
-			continue
-		}
-		cmp, ok := ifInstr.Cond.(*ssa.BinOp)
-		if !ok || cmp.Op != token.NEQ {
-			continue
-		}
-		x, y := cmp.X, cmp.Y
-		if flow.IsNil(x) {
-			x, y = y, x
-		}
-		if flow.IsNil(y) && flow.PlaceOf(x) == place && d.Succs[0].Dominates(b) {
-			return true
-		}
-	}
-	return false
 }
 
 // callersOnly reports whether everything the package's production code stores into field

@@ -113,3 +113,27 @@ func Given(x ssa.Value) bool {
 	}
 	return false
 }
+
+// GuardedBySet reports whether block b runs only when the value at place is set: a dominator
+// of b ends in a test of that place against its zero value (!= nil, != 0, > 0) whose true side
+// dominates b (if cfg.Timeout != 0 { c.Timeout = cfg.Timeout }).
+func GuardedBySet(b *ssa.BasicBlock, place Place) bool {
+	for d := b.Idom(); d != nil; d = d.Idom() {
+		ifInstr, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		cmp, ok := ifInstr.Cond.(*ssa.BinOp)
+		if !ok || cmp.Op != token.NEQ && cmp.Op != token.GTR {
+			continue
+		}
+		x, y := cmp.X, cmp.Y
+		if IsZero(x) {
+			x, y = y, x
+		}
+		if IsZero(y) && PlaceOf(Unwrap(x)) == place && d.Succs[0].Dominates(b) {
+			return true
+		}
+	}
+	return false
+}
