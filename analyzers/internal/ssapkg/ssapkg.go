@@ -59,6 +59,13 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
+	// Closures in the initialisers of package variables (a command's Action or RunE, a
+	// handler table) are source functions too; buildssa leaves them out.
+	if init := pkg.Func("init"); init != nil {
+		for _, anon := range init.AnonFuncs {
+			addAnons(anon)
+		}
+	}
 	return &buildssa.SSA{Pkg: pkg, SrcFuncs: funcs}, nil
 }
 
@@ -139,20 +146,13 @@ func createUsed(prog *ssa.Program, pass *analysis.Pass) {
 	}
 }
 
-// AllFuncs returns the package's source functions, its package initialiser (which holds the
-// initialisation of package variables) and the closures inside it.
+// AllFuncs returns the package's source functions (with the closures of its package
+// variables' initialisers) and its package initialiser itself.
 func AllFuncs(s *buildssa.SSA) []*ssa.Function {
 	funcs := append([]*ssa.Function(nil), s.SrcFuncs...)
-	var add func(fn *ssa.Function)
-	add = func(fn *ssa.Function) {
-		funcs = append(funcs, fn)
-		for _, anon := range fn.AnonFuncs {
-			add(anon)
-		}
-	}
 	if s.Pkg != nil {
 		if init := s.Pkg.Func("init"); init != nil {
-			add(init)
+			funcs = append(funcs, init)
 		}
 	}
 	return funcs

@@ -69,6 +69,29 @@ func TestUsedImports(t *testing.T) {
 	}
 }
 
+// TestVarInitClosures checks that the closures in package variables' initialisers (and the
+// closures inside them) are source functions, and the package initialiser is not.
+func TestVarInitClosures(t *testing.T) {
+	testdata, _ := filepath.Abs("../../../testdata")
+	results := analysistest.Run(t, testdata, ssapkg.Analyzer, "ssapkg/use")
+	s := results[0].Result.(*buildssa.SSA)
+	var anon int
+	for _, fn := range s.SrcFuncs {
+		if fn.Name() == "init" {
+			t.Errorf("the package initialiser is among the source functions")
+		}
+		if p := fn.Parent(); p != nil && (p.Name() == "init" || p.Parent() != nil && p.Parent().Name() == "init") {
+			anon++
+		}
+	}
+	if anon != 3 {
+		t.Errorf("got %d closures of the package initialiser among the source functions, want 3", anon)
+	}
+	if all := ssapkg.AllFuncs(s); len(all) != len(s.SrcFuncs)+1 {
+		t.Errorf("AllFuncs has %d functions, want the %d source functions and the initialiser", len(all), len(s.SrcFuncs))
+	}
+}
+
 // TestNoDirectSyntax keeps the analyzers on flow.Syntax: for a function of another package,
 // (*ssa.Function).Syntax returns the declaration without a body that ssapkg made for it.
 func TestNoDirectSyntax(t *testing.T) {
