@@ -221,8 +221,8 @@ func (c *checker) message(call *remote.Call) string {
 	case call.Kind == remote.HTTP && t.Context.Kind == remote.NewRequest && contextParam(fn) != "":
 		// The caller's context is at hand: the request is the line to change.
 		return report.Fit(
-			fmt.Sprintf("%s's request has no context%s; make it with http.NewRequestWithContext and %s", name, hangs, contextParam(fn)),
-			fmt.Sprintf("%s's request has no context%s; pass %s to http.NewRequestWithContext", name, hangs, contextParam(fn)))
+			fmt.Sprintf("%s's request has no context%s; make it with %s and %s", name, hangs, requestMaker(t), contextParam(fn)),
+			fmt.Sprintf("%s's request has no context%s; pass %s to %s", name, hangs, contextParam(fn), requestMaker(t)))
 	case call.Via != nil && call.Via.Request:
 		return withFix(fmt.Sprintf("%s passes a request without a deadline to %s%s", name, call.Via.Callee, hangs), "use context.WithTimeout")
 	case call.Via != nil:
@@ -232,7 +232,7 @@ func (c *checker) message(call *remote.Call) string {
 	case call.Kind == remote.HTTP && t.Client != nil:
 		return withFix(fmt.Sprintf("%s has no %s and %s%s", c.client(t.Client), t.Client.Field, theRequest(t), hangs), "set "+t.Client.Field)
 	case call.Kind == remote.HTTP && t.Context.Kind.Contextless():
-		return withFix(fmt.Sprintf("%s's %s%s", name, strings.TrimPrefix(theRequest(t), "the "), hangs), "make it with http.NewRequestWithContext")
+		return withFix(fmt.Sprintf("%s's %s%s", name, strings.TrimPrefix(theRequest(t), "the "), hangs), "make it with "+requestMaker(t))
 	case call.Kind == remote.HTTP:
 		return withFix(fmt.Sprintf("%s's %s%s", name, strings.TrimPrefix(theRequest(t), "the "), hangs), "use context.WithTimeout")
 	case call.Kind == remote.Dial:
@@ -314,6 +314,15 @@ func request(t remote.Timeout) string {
 }
 
 // theRequest says what deadline the request of a call lacks, in a clause.
+// requestMaker names the function that makes the request with a context: the one of the
+// library that made it without (go-retryablehttp's), else net/http's.
+func requestMaker(t remote.Timeout) string {
+	if name := t.Context.Name; strings.HasSuffix(name, ".NewRequest") {
+		return name + "WithContext"
+	}
+	return "http.NewRequestWithContext"
+}
+
 func theRequest(t remote.Timeout) string {
 	if t.Context.Kind.Contextless() {
 		return "the request has no context"

@@ -2,6 +2,7 @@ package remote
 
 import (
 	"go/token"
+	"go/types"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -86,7 +87,46 @@ func (w *walker) req(v ssa.Value, f *frame) verdict {
 	if a, ok := v.(*ssa.Alloc); ok && a.Comment == "complit" && typeis.Named(a.Type(), httpPkg, "Request") {
 		return unbounded(RequestLiteral, a.Pos())
 	}
+	// A struct that holds the request (type request struct{ *retryablehttp.Request }, a send
+	// helper's envelope) is judged by the request it holds: what is stored into that field of
+	// one the function makes, or the holder itself when it is handed in.
+	if a, ok := v.(*ssa.Alloc); ok {
+		if i, ok := requestField(a.Type()); ok {
+			return known(joinEach(flow.FieldStores(a, i), func(s ssa.Value) verdict { return w.req(s, f) }))
+		}
+	}
+	if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL {
+		if fa, ok := ld.X.(*ssa.FieldAddr); ok {
+			if i, ok := requestField(fa.X.Type()); ok && i == fa.Field {
+				return w.req(fa.X, f)
+			}
+		}
+	}
 	return w.follow(v, f, true, w.reqCall, w.req)
+}
+
+// requestField returns the index of the one field of the struct t points to that holds a
+// request (*http.Request or go-retryablehttp's *Request).
+func requestField(t types.Type) (int, bool) {
+	ptr, ok := t.Underlying().(*types.Pointer)
+	if !ok {
+		return 0, false
+	}
+	st, ok := ptr.Elem().Underlying().(*types.Struct)
+	if !ok {
+		return 0, false
+	}
+	idx := -1
+	for i := range st.NumFields() {
+		ft := st.Field(i).Type()
+		if typeis.Named(ft, httpPkg, "Request") || typeis.Named(ft, retryablehttpPkg, "Request") {
+			if idx >= 0 {
+				return 0, false
+			}
+			idx = i
+		}
+	}
+	return idx, idx >= 0
 }
 
 func (w *walker) reqCall(c *ssa.CallCommon, idx int, f *frame) verdict {

@@ -94,6 +94,10 @@ func Bindings(fv *ssa.FreeVar) []ssa.Value {
 // Stored returns the values stored into alloc directly or into its fields and elements.
 func Stored(alloc ssa.Value) []ssa.Value { return storedIn(alloc, -1) }
 
+// FieldStores returns the values stored into field of the struct alloc points to (and into
+// the whole struct).
+func FieldStores(alloc ssa.Value, field int) []ssa.Value { return storedIn(alloc, field) }
+
 // StoredBefore returns the values that may be in the variable alloc when load reads it: the
 // last value stored into it earlier in load's block when there is one (err = f(); if err !=
 // nil reads what f returned, not what other calls stored), else every value stored into it.

@@ -18,7 +18,11 @@ type Client struct {
 	RetryMax     int
 	CheckRetry   CheckRetry
 	Backoff      Backoff
+	ErrorHandler ErrorHandler
+	Logger       interface{}
 }
+
+type ErrorHandler func(resp *http.Response, err error, numTries int) (*http.Response, error)
 
 type Request struct {
 	*http.Request
