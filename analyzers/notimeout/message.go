@@ -299,6 +299,10 @@ func consequence(call *remote.Call) string {
 			return "an unreachable server hangs this call"
 		case tlsPkg:
 			return "a stalled TLS handshake hangs this call"
+		case "net/smtp", "gopkg.in/mail.v2":
+			// The conversation after the dial has no deadline either: a server that accepts
+			// and then says nothing holds the call for good, not for a connect timeout.
+			return "a stalled mail server hangs this call"
 		}
 		return "an unresponsive host blocks this call for minutes"
 	}
@@ -313,7 +317,6 @@ func request(t remote.Timeout) string {
 	return "a request whose context has no deadline"
 }
 
-// theRequest says what deadline the request of a call lacks, in a clause.
 // requestMaker names the function that makes the request with a context: the one of the
 // library that made it without (go-retryablehttp's), else net/http's.
 func requestMaker(t remote.Timeout) string {
@@ -323,6 +326,7 @@ func requestMaker(t remote.Timeout) string {
 	return "http.NewRequestWithContext"
 }
 
+// theRequest says what deadline the request of a call lacks, in a clause.
 func theRequest(t remote.Timeout) string {
 	if t.Context.Kind.Contextless() {
 		return "the request has no context"

@@ -20,7 +20,7 @@ func (r *relay) addr() string { return fmt.Sprintf("%s:%d", r.host, r.port) }
 
 // send relays a message over a plain connection: reported.
 func (r *relay) send(from string, to []string, msg []byte) error {
-	c, err := smtp.Dial(r.addr()) // want `smtp\.Dial has no timeout, so an unresponsive host blocks this call for minutes; use smtp\.NewClient on a timed dial`
+	c, err := smtp.Dial(r.addr()) // want `smtp\.Dial has no timeout, so a stalled mail server hangs this call; use smtp\.NewClient on a timed dial`
 	if err != nil {
 		return fmt.Errorf("relay %s: %w", r.host, err)
 	}
@@ -59,7 +59,7 @@ func deliver(c *smtp.Client, from string, to []string, msg []byte) error {
 
 // notify uses SendMail: reported.
 func (r *relay) notify(from, to string, body []byte) error {
-	return smtp.SendMail(r.addr(), r.auth, from, []string{to}, body) // want `smtp\.SendMail has no timeout, so an unresponsive host blocks this call for minutes; use smtp\.NewClient on a timed dial`
+	return smtp.SendMail(r.addr(), r.auth, from, []string{to}, body) // want `smtp\.SendMail has no timeout, so a stalled mail server hangs this call; use smtp\.NewClient on a timed dial`
 }
 
 // sendBounded dials with a timeout and hands the connection to smtp.NewClient: not reported.

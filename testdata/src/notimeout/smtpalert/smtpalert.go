@@ -35,7 +35,7 @@ func Send(cfg Config, subject, body string) error {
 	if cfg.Insecure {
 		d.TLSConfig = &tls.Config{InsecureSkipVerify: true}
 	}
-	if err := d.DialAndSend(m); err != nil { // related "smtpalert.go:31: this mail.Dialer has no Timeout" // want `mail\.Dialer without a Timeout dials without a context, so an unresponsive host blocks this call for minutes`
+	if err := d.DialAndSend(m); err != nil { // related "smtpalert.go:31: this mail.Dialer has no Timeout" // want `mail\.Dialer without a Timeout dials without a context, so a stalled mail server hangs this call; set its Timeout`
 		return fmt.Errorf("send alert: %w", err)
 	}
 	return nil
