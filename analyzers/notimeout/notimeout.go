@@ -156,7 +156,9 @@ func run(pass *analysis.Pass) (any, error) {
 		if c.coveredByClient(call) {
 			continue
 		}
-		if call.Kind == remote.SQL && call.Via == nil && call.Timeout.Context.Kind == remote.NoContext {
+		if call.Kind == remote.SQL && call.Timeout.Context.Kind == remote.NoContext && (call.Via == nil || call.Via.Instead != "") {
+			// A library's context-free form (sqlx's Stmt.Get, which has GetContext) is the
+			// same choice as database/sql's: one cause with the direct calls.
 			// Database calls without a context in one function: one cause, one finding.
 			fn := call.Instr.Parent()
 			if sqlCalls[fn] == nil {
