@@ -529,6 +529,8 @@ func (st *state) recursion(fn *ssa.Function) *Scope {
 		return nil
 	}
 	all := func(*ssa.BasicBlock) bool { return true }
+	var s *Scope
+	var again []retryCall // the recursive calls made after a failure
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			call, ok := instr.(*ssa.Call)
@@ -543,18 +545,66 @@ func (st *state) recursion(fn *ssa.Function) *Scope {
 				if d.call == ssa.CallInstruction(call) || !failure.Dominates(b) || d.block.Succs[d.success].Dominates(b) {
 					continue
 				}
-				s := &Scope{Kind: Recursion, Fn: fn, at: fn, Node: decl, Body: decl, From: decl.Pos(), To: decl.End(), Decisive: d.call}
-				s.Calls = slices.Collect(flow.Calls(fn))
-				s.Attempts = recursionBound(fn, call)
-				s.Wait = st.waitsOf(fn, s.Calls, all, nil, nil)
-				s.Deadline = observesDeadline(slices.DeleteFunc(slices.Clone(s.Calls), func(c ssa.CallInstruction) bool {
-					return c.Common().StaticCallee() == fn // passing ctx to itself bounds nothing
-				}))
-				return s
+				again = append(again, retryCall{call, d})
+				if s == nil {
+					s = &Scope{Kind: Recursion, Fn: fn, at: fn, Node: decl, Body: decl, From: decl.Pos(), To: decl.End(), Decisive: d.call}
+				}
+				break
 			}
 		}
 	}
-	return nil
+	if s == nil {
+		return nil
+	}
+	s.Calls = slices.Collect(flow.Calls(fn))
+	s.Attempts = recursionBound(fn, again)
+	s.Wait = st.waitsOf(fn, s.Calls, all, nil, nil)
+	s.Wait.Bypass = recursionBypass(again, s.Wait.Sleeps)
+	s.Deadline = observesDeadline(slices.DeleteFunc(slices.Clone(s.Calls), func(c ssa.CallInstruction) bool {
+		return c.Common().StaticCallee() == fn // passing ctx to itself bounds nothing
+	}))
+	return s
+}
+
+// A retryCall is a recursive call a retrying function makes after a failure, with the test of
+// the outcome that sends it there.
+type retryCall struct {
+	call *ssa.Call
+	d    decision
+}
+
+// recursionBypass returns, when some of the recursive calls made after a failure wait first
+// and another does not (a 429 that sleeps as told beside a 502 that calls again at once), the
+// test that sends the failure to the one that does not; NoPos otherwise.
+func recursionBypass(again []retryCall, sleeps []Sleep) token.Pos {
+	waited := func(c *ssa.Call) bool {
+		for _, sl := range sleeps {
+			b := sl.Call.Block()
+			if b == nil || b.Parent() != c.Parent() {
+				continue
+			}
+			if b == c.Block() && sl.Call.Pos() < c.Pos() || b != c.Block() && b.Dominates(c.Block()) {
+				return true
+			}
+		}
+		return false
+	}
+	some := false
+	for _, a := range again {
+		some = some || waited(a.call)
+	}
+	if !some {
+		return token.NoPos
+	}
+	for _, a := range again {
+		if !waited(a.call) {
+			if ifInstr, ok := a.d.block.Instrs[len(a.d.block.Instrs)-1].(*ssa.If); ok && ifInstr.Cond.Pos().IsValid() {
+				return ifInstr.Cond.Pos()
+			}
+			return a.call.Pos()
+		}
+	}
+	return token.NoPos
 }
 
 // sameOperation reports whether a recursive call repeats the call it is in: every argument is
@@ -599,11 +649,20 @@ func (st *state) reacquired(fn *ssa.Function, c *ssa.Call, p *ssa.Parameter) boo
 	if callee == nil || callee.Pkg != st.ssaPkg || callee == fn || st.rem.Reach(c) != remote.ReachLocal {
 		return false
 	}
-	for _, a := range c.Call.Args {
+	for i, a := range c.Call.Args {
 		switch a := flow.Unwrap(a).(type) {
 		case *ssa.Const:
 		case *ssa.Parameter:
-			if a == p || a.Parent() != fn {
+			if a.Parent() != fn || a == p && !returnsParam(callee, i) {
+				return false
+			}
+		case *ssa.UnOp:
+			// The receiver's own state (s.limiter.Lock(b)): a field of another parameter.
+			fa, ok := a.X.(*ssa.FieldAddr)
+			if !ok || a.Op != token.MUL {
+				return false
+			}
+			if !slices.ContainsFunc(fn.Params, func(x *ssa.Parameter) bool { return x != p && flow.SameValue(fa.X, x) }) {
 				return false
 			}
 		default:
@@ -611,6 +670,23 @@ func (st *state) reacquired(fn *ssa.Function, c *ssa.Call, p *ssa.Parameter) boo
 		}
 	}
 	return true
+}
+
+// returnsParam reports whether every return of fn gives back its parameter i itself (a lock
+// that waits for the bucket it is given and returns it): what it returns is what it was
+// given, acquired again, not the next item of a walk.
+func returnsParam(fn *ssa.Function, i int) bool {
+	if i >= len(fn.Params) || fn.Signature.Results().Len() != 1 {
+		return false
+	}
+	n := 0
+	for ret := range flow.Returns(fn) {
+		if len(ret.Results) != 1 || flow.Unwrap(ret.Results[0]) != fn.Params[i] {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }
 
 // fallsBack reports whether the recursive call passes, for a parameter that shapes what the
@@ -669,19 +745,30 @@ func guardOff(instr ssa.Instruction, p *ssa.Parameter, k *ssa.Const, blk *ssa.Ba
 	return false
 }
 
-// recursionBound: a recursion that passes a parameter minus a constant to itself is bounded by
-// that parameter (checked before recursing); anything else is unbounded.
-func recursionBound(fn *ssa.Function, call *ssa.Call) Bound {
+// recursionBound: a recursion that passes a parameter plus or minus a constant to itself is
+// bounded by that parameter (checked before recursing); one of its ways back that passes the
+// count on unchanged (a 429 that calls again with the same sequence number) is not.
+func recursionBound(fn *ssa.Function, again []retryCall) Bound {
+	for _, a := range again {
+		if !counts(fn, a.call) {
+			return Bound{Kind: BoundNone}
+		}
+	}
+	return Bound{Kind: BoundVar}
+}
+
+// counts reports whether call passes one of fn's parameters plus or minus a constant.
+func counts(fn *ssa.Function, call *ssa.Call) bool {
 	for i, a := range call.Common().Args {
 		bin, ok := a.(*ssa.BinOp)
 		if !ok || i >= len(fn.Params) || bin.X != fn.Params[i] {
 			continue
 		}
 		if _, ok := flow.IntConst(bin.Y); ok && (bin.Op == token.SUB || bin.Op == token.ADD) {
-			return Bound{Kind: BoundVar}
+			return true
 		}
 	}
-	return Bound{Kind: BoundNone}
+	return false
 }
 
 // policyMayCount reports whether the retry policy that decides d may hold a limit on attempts

@@ -431,6 +431,10 @@ func delayKindIn(d ssa.Value, l *loops.Loop, depth int, st *state) WaitKind {
 			if l != nil && x.Block() == l.Header {
 				grows = true // a delay carried from one attempt to the next changes
 			}
+		case *ssa.Alloc:
+			if decodedInto(x) {
+				opaque = true // a field of what a decoder filled (a 429's JSON "retry_after")
+			}
 		case *ssa.UnOp:
 			if x.Op == token.MUL && scaledInPlace(x) {
 				grows = true // *b <<= 1 after each wait: a backoff kept in memory
@@ -450,6 +454,23 @@ func delayKindIn(d ssa.Value, l *loops.Loop, depth int, st *state) WaitKind {
 		return WaitBackoff
 	}
 	return WaitFixed
+}
+
+// decodedInto reports whether the address of the local a is handed to a call as an interface
+// (json.Unmarshal(body, &rl), dec.Decode(&v)): a decoder fills it from data.
+func decodedInto(a *ssa.Alloc) bool {
+	for _, r := range *a.Referrers() {
+		mi, ok := r.(*ssa.MakeInterface)
+		if !ok {
+			continue
+		}
+		for _, rr := range *mi.Referrers() {
+			if _, ok := rr.(ssa.CallInstruction); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // scaledInPlace reports whether the function that loads ld stores back into the same place a
