@@ -900,26 +900,57 @@ func (st *state) storedDelays(callee ssa.Value) []*ssa.Function {
 		return nil
 	}
 	var fns []*ssa.Function
-	for _, v := range st.stores.Loaded(callee) {
+	ok := true
+	var resolve func(v ssa.Value, depth int)
+	resolve = func(v ssa.Value, depth int) {
 		v = flow.Unwrap(v)
-		if flow.IsNil(v) || testcode.Made(st.pass, v) {
-			continue // nil, or a test's stand-in
+		if !ok || flow.IsNil(v) || testcode.Made(st.pass, v) {
+			return // nil, or a test's stand-in
 		}
 		switch v := v.(type) {
 		case *ssa.Function:
 			if v.Pkg == st.ssaPkg && len(v.Blocks) > 0 {
 				fns = append(fns, v)
-				continue
+				return
 			}
 		case *ssa.MakeClosure:
-			if f, ok := v.Fn.(*ssa.Function); ok && len(f.Blocks) > 0 {
+			if f, isFn := v.Fn.(*ssa.Function); isFn && len(f.Blocks) > 0 {
 				fns = append(fns, f)
-				continue
+				return
+			}
+		case *ssa.Phi:
+			// backoff := DefaultBackoff(); if opts.Backoff != nil { backoff = opts.Backoff }
+			if depth < 4 {
+				for _, e := range v.Edges {
+					resolve(e, depth+1)
+				}
+				return
+			}
+		case *ssa.Call:
+			// A function of the package that makes the policy (DefaultBackoff() returning
+			// its closure): what it returns.
+			if f := v.Call.StaticCallee(); f != nil && f.Pkg == st.ssaPkg && len(f.Blocks) > 0 && depth < 4 {
+				n := 0
+				for ret := range flow.Returns(f) {
+					if len(ret.Results) == 1 {
+						resolve(ret.Results[0], depth+1)
+						n++
+					}
+				}
+				if n > 0 {
+					return
+				}
 			}
 		}
 		if !flow.Given(flow.PlaceOf(v).Root) {
-			return nil // something else of the package's: a value the model cannot classify
+			ok = false // something else of the package's: a value the model cannot classify
 		}
+	}
+	for _, v := range st.stores.Loaded(callee) {
+		resolve(v, 0)
+	}
+	if !ok {
+		return nil
 	}
 	return fns
 }
