@@ -150,6 +150,10 @@ var sdkClients = []sdkClient{
 	{pkgs: []string{"github.com/Azure/azure-sdk-for-go/sdk/"}, recv: "*Client", options: "Options"},
 	{pkgs: []string{"github.com/Azure/azure-sdk-for-go/sdk/azcore/runtime"}, recv: "Pager", names: []string{"NextPage"}},
 	{pkgs: []string{"github.com/Azure/azure-sdk-for-go/sdk/azcore/runtime"}, recv: "Poller", names: []string{"PollUntilDone"}},
+	// go-oidc: a verifier fetches the provider's signing keys when a token names a key it has
+	// not seen (through the client the context carries, else http.DefaultClient) and waits
+	// for that fetch until its context ends; the fetch itself is behind the KeySet interface.
+	{pkgs: []string{"github.com/coreos/go-oidc/v3/oidc"}, recv: "IDTokenVerifier", names: []string{"Verify"}},
 }
 
 // sdkCall reports whether fn is a method of an SDK's client that sends requests bounded only
