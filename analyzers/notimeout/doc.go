@@ -115,6 +115,13 @@
 // give one) sends through the client it was given: nothing is reported. A function that was
 // given a context and passes context.Background() instead is reported at the call.
 //
+// Database calls without a context are one finding per function that has a context at hand,
+// and one for all the functions of the package that have none (a storage layer written
+// without contexts), a library's context-free forms (sqlx's Stmt.Get) with database/sql's.
+// Likewise the calls of one function that each get context.Background() or TODO (and no
+// client without a timeout) are one finding, at the first: the function has no context to
+// give them.
+//
 // Everything else is reported at the call. The message names the call, why nothing bounds it
 // and what a stalled peer does to it; the places involved (where the client or dialer is
 // built, where the context or request is made, the function that passes its context on, the

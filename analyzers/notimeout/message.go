@@ -142,6 +142,38 @@ func (c *checker) reportCall(call *remote.Call, also ...*remote.Call) {
 	c.rep.Report(d)
 }
 
+// reportFresh reports the calls of one function that are each given a new context without a
+// deadline (context.Background(), context.TODO()) as one finding, at the first, the others
+// related.
+func (c *checker) reportFresh(calls []*remote.Call) {
+	if len(calls) == 1 {
+		c.reportCall(calls[0])
+		return
+	}
+	first := calls[0]
+	var rel related
+	if first.Via != nil {
+		rel.via(c.pass.Pkg, first)
+	}
+	rel.source(first.Timeout.Context)
+	for _, o := range calls[1:] {
+		rel.add(o.Pos(), "%s gets %s too", c.name(o.Func), o.Timeout.Context.Kind)
+	}
+	fix := "use context.WithTimeout"
+	if p := contextParam(first.Instr.Parent()); p != "" {
+		fix = "pass " + p
+	}
+	hangs := strings.Replace(consequence(first), "this call", "them", 1)
+	msg := report.Fit(
+		fmt.Sprintf("%s and %s get contexts without a deadline, so %s; %s", c.name(first.Func), moreCalls(len(calls)-1), hangs, fix),
+		fmt.Sprintf("%s and %s get contexts without a deadline: %s", c.name(first.Func), moreCalls(len(calls)-1), hangs))
+	d := analysis.Diagnostic{Pos: first.Pos(), Related: rel, Message: msg}
+	if cur, ok := c.calls.At(first.Pos()); ok {
+		d.Pos, d.End = cur.Node().Pos(), cur.Node().End()
+	}
+	c.rep.Report(d)
+}
+
 // reportSQL reports database calls without a context as one finding, at the first, the others
 // related: those of one function that has a context at hand (a slip), or those of all the
 // package's functions that have none (its design; inPackage, the first few related).

@@ -111,6 +111,8 @@ func run(pass *analysis.Pass) (any, error) {
 	var defaultOrder []token.Pos
 	sqlCalls := make(map[*ssa.Function][]*remote.Call)
 	var sqlFuncs []*ssa.Function
+	freshCalls := make(map[*ssa.Function][]*remote.Call) // calls given context.Background/TODO, by function
+	var freshFuncs []*ssa.Function
 	for _, call := range calls {
 		owned := call.Timeout.Owned(pass.Pkg)
 		if owned && call.Timeout.Client.Transport != "" {
@@ -157,9 +159,9 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		if call.Kind == remote.SQL && call.Timeout.Context.Kind == remote.NoContext && (call.Via == nil || call.Via.Instead != "") {
-			// A library's context-free form (sqlx's Stmt.Get, which has GetContext) is the
-			// same choice as database/sql's: one cause with the direct calls.
-			// Database calls without a context in one function: one cause, one finding.
+			// Database calls without a context in one function: one cause, one finding. A
+			// library's context-free form (sqlx's Stmt.Get, which has GetContext) is the same
+			// choice as database/sql's.
 			fn := call.Instr.Parent()
 			if sqlCalls[fn] == nil {
 				sqlFuncs = append(sqlFuncs, fn)
@@ -175,7 +177,20 @@ func run(pass *analysis.Pass) (any, error) {
 			byDefault[o.Pos] = append(byDefault[o.Pos], call)
 			continue
 		}
+		if k := call.Timeout.Context.Kind; call.Timeout.Status == remote.Unbounded && call.Timeout.Client == nil && (k == remote.Background || k == remote.TODO) {
+			// Calls of one function each given context.TODO(): one cause (the function has
+			// no context to give them), one finding.
+			fn := call.Instr.Parent()
+			if freshCalls[fn] == nil {
+				freshFuncs = append(freshFuncs, fn)
+			}
+			freshCalls[fn] = append(freshCalls[fn], call)
+			continue
+		}
 		c.reportCall(call)
+	}
+	for _, fn := range freshFuncs {
+		c.reportFresh(freshCalls[fn])
 	}
 	for _, pos := range defaultOrder {
 		first, also := namingCall(byDefault[pos], pos)
