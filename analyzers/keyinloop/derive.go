@@ -99,6 +99,7 @@ func (c *checker) deriveFix(call inspector.Cursor, s *retryscope.Scope) (analysi
 	}
 	derived, edits := w.DeriveKey(text, c.purpose(s), target.Pos(), parent)
 	imports = append(edits, imports...)
+	imports = append(imports, edit.Unimport(c.pass.Fset, c.pass.TypesInfo, file, target)...) // the generator's package, if nothing else uses it
 	return analysis.SuggestedFix{
 		Message:   "Derive the key from " + id.What,
 		TextEdits: append(imports, analysis.TextEdit{Pos: target.Pos(), End: target.End(), NewText: []byte(derived)}),

@@ -284,3 +284,71 @@ func TestOperand(t *testing.T) {
 		t.Errorf("under ==: %s", got)
 	}
 }
+
+// TestUnimport checks that a removed expression takes its package's import with it only when
+// the file uses the package nowhere else, and that a declaration left empty goes too.
+func TestUnimport(t *testing.T) {
+	const grouped = `package p
+
+import (
+	"fmt"
+	"strings"
+)
+
+func f() string { return /*a*/strings.ToUpper("x") }
+
+func g() string { return fmt.Sprint(1) }
+`
+	pass, f := load(t, "p", grouped)
+	call := exprAt(t, pass, f, grouped, "/*a*/")
+	got := apply(t, pass, grouped, append(Unimport(pass.Fset, pass.TypesInfo, f, call), analysis.TextEdit{Pos: call.Pos(), End: call.End(), NewText: []byte(`"X"`)}))
+	want := strings.Replace(strings.Replace(grouped, "\t\"strings\"\n", "", 1), `strings.ToUpper("x")`, `"X"`, 1)
+	if got != want {
+		t.Errorf("grouped import:\n%s\nwant:\n%s", got, want)
+	}
+
+	const twice = `package p
+
+import "strings"
+
+func f() string { return /*a*/strings.ToUpper("x") }
+
+func g() string { return strings.ToLower("Y") }
+`
+	pass, f = load(t, "p", twice)
+	call = exprAt(t, pass, f, twice, "/*a*/")
+	if edits := Unimport(pass.Fset, pass.TypesInfo, f, call); len(edits) != 0 {
+		t.Errorf("the package is used elsewhere, but Unimport deletes: %v", edits)
+	}
+
+	const single = `package p
+
+import "strings"
+
+func f() string { return /*a*/strings.ToUpper("x") }
+`
+	pass, f = load(t, "p", single)
+	call = exprAt(t, pass, f, single, "/*a*/")
+	got = apply(t, pass, single, append(Unimport(pass.Fset, pass.TypesInfo, f, call), analysis.TextEdit{Pos: call.Pos(), End: call.End(), NewText: []byte(`"X"`)}))
+	want = strings.Replace(strings.Replace(single, "import \"strings\"\n", "", 1), `strings.ToUpper("x")`, `"X"`, 1)
+	if got != want {
+		t.Errorf("single import:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// exprAt returns the call expression that starts right after marker in src.
+func exprAt(t *testing.T, pass *analysis.Pass, f *ast.File, src, marker string) ast.Expr {
+	t.Helper()
+	pos := at(pass, src, marker) + token.Pos(len(marker))
+	var found ast.Expr
+	ast.Inspect(f, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok && c.Pos() == pos && found == nil {
+			found = c
+		}
+		return found == nil
+	})
+	if found == nil {
+		t.Fatalf("no call after %s", marker)
+	}
+	return found
+}

@@ -233,3 +233,68 @@ func std(spec string) bool {
 	first, _, _ := strings.Cut(strings.Trim(spec, `"`), "/")
 	return !strings.Contains(first, ".")
 }
+
+// Unimport returns the edits that delete the imports of the packages that removed names
+// (uuid in uuid.NewString(), which a fix replaces) when the file uses them nowhere else: a
+// fix that leaves an import unused does not build. The whole line of the import goes; an
+// import declaration left empty goes with it.
+func Unimport(fset *token.FileSet, info *types.Info, file *ast.File, removed ast.Node) []analysis.TextEdit {
+	inside := make(map[*types.PkgName]bool)
+	ast.Inspect(removed, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if pn, ok := info.Uses[id].(*types.PkgName); ok {
+				inside[pn] = true
+			}
+		}
+		return true
+	})
+	if len(inside) == 0 {
+		return nil
+	}
+	ast.Inspect(file, func(n ast.Node) bool {
+		if n == nil || n == removed {
+			return false
+		}
+		if id, ok := n.(*ast.Ident); ok {
+			if pn, ok := info.Uses[id].(*types.PkgName); ok && inside[pn] {
+				delete(inside, pn) // used elsewhere: it stays
+			}
+		}
+		return true
+	})
+	tf := fset.File(file.Pos())
+	if tf == nil {
+		return nil
+	}
+	line := func(n ast.Node) analysis.TextEdit {
+		first, last := tf.Line(n.Pos()), tf.Line(n.End())
+		end := tf.Pos(tf.Size())
+		if last < tf.LineCount() {
+			end = tf.LineStart(last + 1)
+		}
+		return analysis.TextEdit{Pos: tf.LineStart(first), End: end}
+	}
+	var edits []analysis.TextEdit
+	for _, d := range file.Decls {
+		gd, ok := d.(*ast.GenDecl)
+		if !ok || gd.Tok != token.IMPORT {
+			continue
+		}
+		var gone []ast.Spec
+		for _, spec := range gd.Specs {
+			if pn := importedAs(info, spec.(*ast.ImportSpec)); pn != nil && inside[pn] {
+				gone = append(gone, spec)
+			}
+		}
+		switch {
+		case len(gone) == 0:
+		case len(gone) == len(gd.Specs):
+			edits = append(edits, line(gd))
+		default:
+			for _, spec := range gone {
+				edits = append(edits, line(spec))
+			}
+		}
+	}
+	return edits
+}
