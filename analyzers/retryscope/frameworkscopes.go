@@ -57,6 +57,13 @@ func (st *state) frameworkScopes() {
 				fw.lib.summarise(c, e, opts)
 			}
 			funcs, objs := st.registered(c.Arg(e.arg))
+			if isRun && len(funcs) == 0 && len(objs) == 0 {
+				// Run by its registered name (ExecuteActivity(ctx, DeleteVPCName, input)): the
+				// one function of the package that takes what the run passes.
+				if f := st.byInput(c, e); f != nil {
+					funcs = append(funcs, f)
+				}
+			}
 			for _, f := range funcs {
 				r := local(f, fw)
 				r.note(call, opts)
@@ -110,6 +117,42 @@ func (st *state) frameworkScopes() {
 			st.add(s)
 		}
 	}
+}
+
+// byInput returns, for a run that names the function by a string (its registered name), the
+// one function of the package with the framework's shape, (context.Context, T) returning an
+// error last, whose T is the type of the one argument the run passes after the name; nil when
+// none or several take it.
+func (st *state) byInput(c *site, e *entry) *ssa.Function {
+	name := flow.Unwrap(c.Arg(e.arg))
+	if mi, ok := name.(*ssa.MakeInterface); ok {
+		name = mi.X
+	}
+	if name == nil || !typeis.String(name.Type()) {
+		return nil
+	}
+	args := c.Variadic(e.arg + 1)
+	if len(args) != 1 {
+		return nil
+	}
+	in := flow.Unwrap(args[0])
+	if mi, ok := in.(*ssa.MakeInterface); ok {
+		in = mi.X
+	}
+	var found *ssa.Function
+	for _, fn := range st.funcs {
+		sig := fn.Signature
+		if fn.Parent() != nil || sig.Params().Len() != 2 || !typeis.Context(sig.Params().At(0).Type()) ||
+			sig.Results().Len() == 0 || !typeis.Error(sig.Results().At(sig.Results().Len()-1).Type()) ||
+			!types.Identical(sig.Params().At(1).Type(), in.Type()) {
+			continue
+		}
+		if found != nil {
+			return nil // two take it: which one the name stands for, the registration says
+		}
+		found = fn
+	}
+	return found
 }
 
 // note records a registration or run of the function.
