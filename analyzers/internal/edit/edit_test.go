@@ -137,6 +137,8 @@ func TestImportPlacement(t *testing.T) {
 	for _, tc := range []struct{ name, src, want string }{
 		{"grouped", "package p\n\nimport (\n\t\"fmt\"\n)\n\nvar _ = fmt.Sprint\n", "package p\n\nimport (\n\t\"fmt\"\n\t\"time\"\n)\n\nvar _ = fmt.Sprint\n"},
 		{"standard group first", "package p\n\nimport (\n\t\"fmt\"\n\n\t\"example.com/x\"\n)\n", "package p\n\nimport (\n\t\"fmt\"\n\t\"time\"\n\n\t\"example.com/x\"\n)\n"},
+		{"in order", "package p\n\nimport (\n\t\"fmt\"\n\t\"unicode\"\n\n\t\"example.com/x\"\n)\n", "package p\n\nimport (\n\t\"fmt\"\n\t\"time\"\n\t\"unicode\"\n\n\t\"example.com/x\"\n)\n"},
+		{"first in order", "package p\n\nimport (\n\t\"unicode\"\n)\n", "package p\n\nimport (\n\t\"time\"\n\t\"unicode\"\n)\n"},
 		{"no standard group", "package p\n\nimport (\n\t\"example.com/x\"\n)\n", "package p\n\nimport (\n\t\"example.com/x\"\n\t\"time\"\n)\n"},
 		{"single", "package p\n\nimport \"fmt\"\n\nvar _ = fmt.Sprint\n", "package p\n\nimport \"fmt\"\n\nimport \"time\"\n\nvar _ = fmt.Sprint\n"},
 		{"none", "package p\n\nvar x = 1\n", "package p\n\nimport \"time\"\n\nvar x = 1\n"},

@@ -129,14 +129,18 @@ func importEdit(file *ast.File, spec string) analysis.TextEdit {
 	}
 	switch {
 	case last != nil && last.Rparen.IsValid() && !isCgo(last):
-		// A standard library package joins the standard library's group, after its last
-		// import, where goimports would put it; anything else goes last.
+		// A standard library package joins the standard library's group in order, where
+		// goimports would put it (gofmt sorts a group); anything else goes last.
 		if std(spec) {
+			path := spec[strings.Index(spec, `"`):]
 			var after *ast.ImportSpec
 			for i, sp := range last.Specs {
 				is := sp.(*ast.ImportSpec)
 				if !std(is.Path.Value) {
 					break
+				}
+				if is.Path.Value > path {
+					return analysis.TextEdit{Pos: is.Pos(), End: is.Pos(), NewText: []byte(spec + "\n\t")}
 				}
 				if i+1 == len(last.Specs) {
 					after = nil // only standard imports: the end of the list is right
