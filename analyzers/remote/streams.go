@@ -8,7 +8,6 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/loops"
-	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
 // streamed reports whether the response of the HTTP call is read as a stream: in its function
@@ -209,15 +208,18 @@ func inMemory(w ssa.Value) bool {
 	if mi, ok := w.(*ssa.MakeInterface); ok {
 		w = mi.X
 	}
-	if typeis.Named(w.Type(), "bytes", "Buffer") || typeis.Named(w.Type(), "strings", "Builder") {
-		return true
+	return knowledge.MemoryWriter(w.Type()) || memoryVar(w)
+}
+
+// memoryVar reports whether v loads a package variable that drops what it is given or is an
+// empty body (knowledge.MemoryVar).
+func memoryVar(v ssa.Value) bool {
+	ld, ok := v.(*ssa.UnOp)
+	if !ok {
+		return false
 	}
-	if ld, ok := w.(*ssa.UnOp); ok {
-		if g, ok := ld.X.(*ssa.Global); ok && g.Pkg != nil && (g.Pkg.Pkg.Path() == "io" || g.Pkg.Pkg.Path() == "io/ioutil") && g.Name() == "Discard" {
-			return true
-		}
-	}
-	return false
+	g, ok := ld.X.(*ssa.Global)
+	return ok && g.Pkg != nil && knowledge.MemoryVar(g.Pkg.Pkg.Path(), g.Name())
 }
 
 // streamBody reports whether a request body is read while the request is sent: not held in
@@ -241,15 +243,5 @@ func inMemoryBody(v ssa.Value) bool {
 	if flow.IsNil(v) {
 		return true
 	}
-	for _, t := range [][2]string{{"bytes", "Reader"}, {"bytes", "Buffer"}, {"strings", "Reader"}} {
-		if typeis.Named(v.Type(), t[0], t[1]) {
-			return true
-		}
-	}
-	if ld, ok := v.(*ssa.UnOp); ok {
-		if g, ok := ld.X.(*ssa.Global); ok && g.Pkg != nil && g.Pkg.Pkg.Path() == "net/http" && g.Name() == "NoBody" {
-			return true
-		}
-	}
-	return false
+	return knowledge.MemoryReader(v.Type()) || memoryVar(v)
 }

@@ -132,7 +132,10 @@ func importEdit(file *ast.File, spec string) analysis.TextEdit {
 		// A standard library package joins the standard library's group in order, where
 		// goimports would put it (gofmt sorts a group); anything else goes last.
 		if std(spec) {
-			path := spec[strings.Index(spec, `"`):]
+			path := spec
+			if i := strings.Index(spec, `"`); i > 0 {
+				path = spec[i:] // name "path": the path decides the order
+			}
 			var after *ast.ImportSpec
 			for i, sp := range last.Specs {
 				is := sp.(*ast.ImportSpec)

@@ -4,6 +4,7 @@ import (
 	"go/types"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
 // Readers of a stream: a response body wrapped by one of streamWrappers and read, in a loop,
@@ -38,8 +39,8 @@ func StreamWrapper(fn *types.Func) bool { return streamWrappers[flow.ID(fn)] }
 func StreamRead(fn *types.Func) bool { return streamReads[flow.ID(fn)] }
 
 // Copies that read a whole body into a writer, by the index of their source argument. A body
-// copied to a file or a pipe is a transfer as long as the object (see remote's inMemory for
-// the writers that keep an answer in memory instead).
+// copied to a file or a pipe is a transfer as long as the object (see MemoryWriter for the
+// writers that keep an answer in memory instead).
 var streamCopies = map[flow.FuncID]int{
 	{Pkg: "io", Name: "Copy"}:       1,
 	{Pkg: "io", Name: "CopyN"}:      1,
@@ -67,3 +68,35 @@ var streamOpeners = map[flow.FuncID]bool{
 
 // OpensStream reports whether fn opens a stream (see streamOpeners).
 func OpensStream(fn *types.Func) bool { return streamOpeners[flow.ID(fn)] }
+
+// Writers and readers that hold what they carry in memory: a body copied into one of
+// memoryWriters (or into a variable of memoryVars, which drops it) is read whole, not
+// transferred; a request body of memoryReaders (or http.NoBody) is sent at once.
+var (
+	memoryWriters = [][2]string{{"bytes", "Buffer"}, {"strings", "Builder"}}
+	memoryReaders = [][2]string{{"bytes", "Reader"}, {"bytes", "Buffer"}, {"strings", "Reader"}}
+	memoryVars    = map[flow.FuncID]bool{
+		{Pkg: "io", Name: "Discard"}:        true,
+		{Pkg: "io/ioutil", Name: "Discard"}: true,
+		{Pkg: "net/http", Name: "NoBody"}:   true,
+	}
+)
+
+// MemoryWriter reports whether t is a writer that keeps what it is given in memory.
+func MemoryWriter(t types.Type) bool { return namedOneOf(t, memoryWriters) }
+
+// MemoryReader reports whether t is a reader of bytes held in memory.
+func MemoryReader(t types.Type) bool { return namedOneOf(t, memoryReaders) }
+
+// MemoryVar reports whether the package variable pkg.name is a writer that drops what it is
+// given or a body that is empty (io.Discard, http.NoBody).
+func MemoryVar(pkg, name string) bool { return memoryVars[flow.FuncID{Pkg: pkg, Name: name}] }
+
+func namedOneOf(t types.Type, names [][2]string) bool {
+	for _, n := range names {
+		if typeis.Named(t, n[0], n[1]) {
+			return true
+		}
+	}
+	return false
+}
