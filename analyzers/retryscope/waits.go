@@ -459,9 +459,13 @@ func delayKindIn(d ssa.Value, l *loops.Loop, depth int, st *state) WaitKind {
 // decodedInto reports whether the address of the local a is handed to a call as an interface
 // (json.Unmarshal(body, &rl), dec.Decode(&v)): a decoder fills it from data.
 func decodedInto(a *ssa.Alloc) bool {
-	for _, r := range *a.Referrers() {
+	refs := a.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
 		mi, ok := r.(*ssa.MakeInterface)
-		if !ok {
+		if !ok || mi.Referrers() == nil {
 			continue
 		}
 		for _, rr := range *mi.Referrers() {
