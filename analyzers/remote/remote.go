@@ -15,6 +15,7 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/internal/docs"
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 	"github.com/idemlint/idemlint/analyzers/internal/guard"
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
@@ -136,7 +137,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	st.exportFacts()
 	res.Configs = st.loadedConfigs()
-	markCallersBound(res.Calls)
+	markCallersBound(pass, res.Calls)
 
 	st.sends(res, funcs)
 	for _, c := range res.Calls {
@@ -287,12 +288,13 @@ func clientMethod(fn *types.Func) bool {
 }
 
 // markCallersBound sets Timeout.CallersBound on the calls made in an unexported function (or
-// a literal inside one) whose every call in the package (through the paramFact summaries:
-// the calls with Via set) is bounded.
-func markCallersBound(calls []*Call) {
+// a literal inside one) whose every call in the package's production code (through the
+// paramFact summaries: the calls with Via set) is bounded; a test that calls it with a
+// context of its own is not a caller users run.
+func markCallersBound(pass *analysis.Pass, calls []*Call) {
 	bound := make(map[*ssa.Function]bool)
 	for _, call := range calls {
-		if call.Via == nil {
+		if call.Via == nil || testcode.At(pass, call.Pos()) {
 			continue
 		}
 		callee := call.Instr.Common().StaticCallee()
