@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
 // Requests: what a request is made with (its method, its URL), and calls to this machine.
@@ -145,6 +146,13 @@ func (w *walker) loopback(v ssa.Value, f *frame, depth int) bool {
 	case *ssa.Parameter:
 		if a, ok := f.arg(x); ok {
 			return w.loopback(a, f.parent, depth+1)
+		}
+	case *ssa.UnOp:
+		// srv.URL of an httptest.Server: it listens on the loopback interface.
+		if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL {
+			if fv := flow.FieldVar(fa); fv != nil && fv.Name() == "URL" && typeis.Named(fa.X.Type(), "net/http/httptest", "Server") {
+				return true
+			}
 		}
 	}
 	return false
