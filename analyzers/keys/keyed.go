@@ -6,6 +6,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 )
 
 // A Keyer answers whether a request carries an idempotency key, for one check's pass: it
@@ -75,6 +76,9 @@ func (k *Keyer) keyedIn(fn *ssa.Function, vals []ssa.Value, depth int) bool {
 		for call := range flow.Calls(g) {
 			if k.keysParam(call, parts) || hook(call, parts) {
 				return true
+			}
+			if h, ok := protocolHeader(call); ok && (parts[h] || storedInto(h, parts)) {
+				return true // a write the protocol makes safe to send again
 			}
 			if !k.r.SendsKey(call) {
 				continue
@@ -185,4 +189,22 @@ func storedInto(v ssa.Value, parts map[ssa.Value]bool) bool {
 		}
 	}
 	return false
+}
+
+// protocolHeader returns the header call sets when it sets one that names a protocol whose
+// writes are safe to send again (knowledge.IdempotentProtocol): the request's Root.
+func protocolHeader(call ssa.CallInstruction) (ssa.Value, bool) {
+	id := flow.ID(flow.Callee(call.Common()))
+	if id.Pkg != "net/http" || id.Recv != "Header" || id.Name != "Set" && id.Name != "Add" {
+		return nil, false
+	}
+	args := call.Common().Args
+	if len(args) < 2 {
+		return nil, false
+	}
+	name, ok := flow.StringConst(args[1])
+	if !ok || !knowledge.IdempotentProtocol(name) {
+		return nil, false
+	}
+	return Root(args[0]), true
 }

@@ -69,6 +69,10 @@
 //     *net.OpError, this project's retry.IsRetryable, their combinations, and functions that
 //     return only such tests; likewise retry-go's RetryIf, go-retryablehttp's CheckRetry and
 //     the runtime's Policy.Classify when they are such tests;
+//   - a request that speaks a write protocol whose receiver keeps one copy of what a retry
+//     repeats, by a header the protocol defines: Prometheus remote write
+//     (X-Prometheus-Remote-Write-Version, and VictoriaMetrics' variant), whose samples are
+//     keyed by series and timestamp and whose senders are told to retry;
 //   - a request whose body encodes a parameter of a struct type with a key field (by name or
 //     JSON tag, IdempotencyKey `json:"idempotencyKey"`): the caller fills it in, as a Temporal
 //     workflow does for its activity's input;
