@@ -1,6 +1,7 @@
 package keys
 
 import (
+	"go/token"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -26,7 +27,40 @@ func (r *Result) NewKeyer() *Keyer {
 // one of the values it is made of (the request, its header, its body, its context, its
 // params), or a function that sends a key builds or is handed one of them.
 func (k *Keyer) Keyed(call ssa.CallInstruction) bool {
-	return k.keyedIn(call.Parent(), operands(call), 0)
+	return k.keyParam(call) || k.keyedIn(call.Parent(), operands(call), 0)
+}
+
+// keyParam reports whether call hands a function a value for a parameter the function names
+// as an idempotency key (SendWebhook(ctx, ..., idempotencyKey string, ...)), or a value read
+// from a field so named (delivery.IdempotencyKey): the operation is sent with its key. An
+// empty constant is no key.
+func (k *Keyer) keyParam(call ssa.CallInstruction) bool {
+	cc := call.Common()
+	fn := flow.Callee(cc)
+	if fn == nil {
+		return false
+	}
+	sig := fn.Signature()
+	args := cc.Args
+	if sig.Recv() != nil && !cc.IsInvoke() {
+		args = args[1:]
+	}
+	for i, a := range args {
+		if s, ok := flow.StringConst(a); ok && s == "" {
+			continue
+		}
+		if i < sig.Params().Len() && k.r.IsName(sig.Params().At(i).Name()) {
+			return true
+		}
+		if ld, ok := flow.Unwrap(a).(*ssa.UnOp); ok && ld.Op == token.MUL {
+			if fa, ok := ld.X.(*ssa.FieldAddr); ok {
+				if _, named := k.r.fieldSink(fa); named {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 func operands(call ssa.CallInstruction) []ssa.Value {

@@ -69,6 +69,10 @@
 //     *net.OpError, this project's retry.IsRetryable, their combinations, and functions that
 //     return only such tests; likewise retry-go's RetryIf, go-retryablehttp's CheckRetry and
 //     the runtime's Policy.Classify when they are such tests;
+//   - a call that hands a function a value for a parameter the function names as an
+//     idempotency key (SendWebhook(ctx, url, body, header, idempotencyKey string)), or a value
+//     read from a field so named (delivery.IdempotencyKey): the function sends the key, under
+//     a header name it may only know at run time; an empty constant is no key;
 //   - a request that speaks a write protocol whose receiver keeps one copy of what a retry
 //     repeats, by a header the protocol defines: Prometheus remote write
 //     (X-Prometheus-Remote-Write-Version, and VictoriaMetrics' variant), whose samples are

@@ -185,7 +185,7 @@ func run(pass *analysis.Pass) (any, error) {
 				if reported[call] {
 					continue
 				}
-				if o := c.viaCall(call); o != nil {
+				if o := c.viaCall(call); o != nil && !c.keyer.Keyed(call) {
 					pending = append(pending, o)
 				}
 			}
