@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 )
 
 // The walks follow SSA values backward from a remote call to where they are made: a context
@@ -188,6 +189,9 @@ func (w *walker) given(p *ssa.Parameter, eval func(ssa.Value, *frame) verdict) v
 	callers, listed := w.st.callGraph()[fn]
 	r := none
 	for _, c := range callers {
+		if testcode.At(w.st.pass, c.Pos()) {
+			continue // a test's stand-in (a stub client) is not what users run
+		}
 		for call := range flow.Calls(c) {
 			if common := call.Common(); !common.IsInvoke() && common.StaticCallee() == fn && idx < len(common.Args) {
 				r = joinClients(r, eval(common.Args[idx], nil))
