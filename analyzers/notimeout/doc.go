@@ -122,6 +122,10 @@
 // client without a timeout) are one finding, at the first: the function has no context to
 // give them.
 //
+// A database call on a transaction or connection on which the function set the server's
+// statement timeout before it (SET statement_timeout, SET SESSION max_execution_time; maybe in
+// a helper handed the same transaction) is bounded by the server, whatever its context.
+//
 // Everything else is reported at the call. The message names the call, why nothing bounds it
 // and what a stalled peer does to it; the places involved (where the client or dialer is
 // built, where the context or request is made, the function that passes its context on, the

@@ -1,6 +1,9 @@
 package knowledge
 
-import "net/http"
+import (
+	"net/http"
+	"strings"
+)
 
 // Headers that name a write protocol whose requests are safe to send again: the receiver
 // deduplicates what a retry repeats by the data itself. Prometheus remote write (and
@@ -15,4 +18,23 @@ var idempotentProtocols = map[string]bool{
 // writes a retry cannot duplicate (see idempotentProtocols).
 func IdempotentProtocol(name string) bool {
 	return idempotentProtocols[http.CanonicalHeaderKey(name)]
+}
+
+// Session settings that make a database server end a statement that runs too long: a
+// transaction or connection on which the program sets one bounds every later statement.
+var sessionTimeouts = []string{"statement_timeout", "max_execution_time"}
+
+// SetsSessionTimeout reports whether sql, a statement's text, sets a statement timeout for
+// the session (SET statement_timeout = '30s', SET SESSION max_execution_time = 30000).
+func SetsSessionTimeout(sql string) bool {
+	s := strings.ToLower(sql)
+	if !strings.Contains(s, "set ") {
+		return false
+	}
+	for _, t := range sessionTimeouts {
+		if strings.Contains(s, t) {
+			return true
+		}
+	}
+	return false
 }
