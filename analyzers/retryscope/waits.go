@@ -457,7 +457,8 @@ func delayKindIn(d ssa.Value, l *loops.Loop, depth int, st *state) WaitKind {
 }
 
 // decodedInto reports whether the address of the local a is handed to a call as an interface
-// (json.Unmarshal(body, &rl), dec.Decode(&v)): a decoder fills it from data.
+// (json.Unmarshal(body, &rl), dec.Decode(&v)): a decoder fills it from data. errors.As is no
+// decoder.
 func decodedInto(a *ssa.Alloc) bool {
 	refs := a.Referrers()
 	if refs == nil {
@@ -469,7 +470,8 @@ func decodedInto(a *ssa.Alloc) bool {
 			continue
 		}
 		for _, rr := range *mi.Referrers() {
-			if _, ok := rr.(ssa.CallInstruction); ok {
+			// errors.As fills the target with an error of the program's own, not with data.
+			if c, ok := rr.(ssa.CallInstruction); ok && flow.ID(flow.Callee(c.Common())).Pkg != "errors" {
 				return true
 			}
 		}
