@@ -53,7 +53,9 @@
 // Not reported: what the model cannot tell (a wait computed by a function it cannot see, a
 // context it cannot follow), polls that wait for a condition rather than retry a failure
 // (their interval need not be jittered), the waits of a library that no setting can
-// randomise (the Terraform SDK's resource.Retry: its policy), and this project's
+// randomise (the Terraform SDK's resource.Retry: its policy), a failover that goes round at
+// once to another target (each round sends to a backend it picks anew, a failure marks the
+// one it was sent to, and there are as many rounds as backends), and this project's
 // runtime/retry, which jitters, caps and observes the context by default.
 //
 // The suggested fix, where a hand loop sleeps a fixed or growing duration (time.Sleep(d),

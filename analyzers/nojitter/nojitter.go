@@ -123,6 +123,9 @@ func (c *checker) checkWait(s *retryscope.Scope) {
 			return
 		}
 		if s.Wait.Kind == retryscope.WaitNone {
+			if s.Failover && s.Attempts.Kind != retryscope.BoundNone {
+				return // each round tries another target, as many as there are
+			}
 			c.reportNoWait(s, s.Pos(), "goes round")
 			return
 		}

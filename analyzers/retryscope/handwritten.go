@@ -65,6 +65,7 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 				}
 			}
 			s.Wait.Bypass = st.bypass(l, d, s.Wait.Sleeps)
+			s.Failover = failover(l, d)
 			s.Deadline = observesDeadline(s.Calls)
 			if s.Deadline == DeadlineContext && s.Attempts.Kind == BoundNone && neverLeavesOnFailure(l, d) && !knowledge.EndsWithContext(flow.Callee(d.call.Common())) {
 				// It hands its context to the attempt, but no failure leaves the loop: once the
@@ -139,6 +140,87 @@ func (st *state) recovers(l *loops.Loop, d decision, b Bound) bool {
 		stack = append(stack, blk.Succs...)
 	}
 	return goesRound
+}
+
+// failover reports whether the attempt d.call is handed a target the loop picks anew each
+// round (b := pool.next(); do(req, b)), which the failure side marks (a store into a field of
+// it, or a method of one of its fields: b.broken.Store(true)) before the loop goes round.
+func failover(l *loops.Loop, d decision) bool {
+	if !countsTargets(l, d.block.Parent()) {
+		return false
+	}
+	fail := d.block.Succs[1-d.success]
+	for _, a := range d.call.Common().Args {
+		pick, ok := flow.Unwrap(a).(*ssa.Call)
+		if !ok || !l.Contains(pick.Block()) || flow.ID(flow.Callee(pick.Common())).Pkg == "" {
+			continue
+		}
+		if marks(pick, fail, l) {
+			return true
+		}
+	}
+	return false
+}
+
+// countsTargets reports whether a test of loop l compares a number with the length of a
+// collection (for range len(backends)): as many rounds as there are targets.
+func countsTargets(l *loops.Loop, fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		if !l.Contains(b) || len(b.Instrs) == 0 {
+			continue
+		}
+		ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		cmp, ok := ifInstr.Cond.(*ssa.BinOp)
+		if !ok || !typeis.Integer(cmp.X.Type()) {
+			continue
+		}
+		found := false
+		for _, side := range []ssa.Value{cmp.X, cmp.Y} {
+			flow.Backward(side, 16, func(x ssa.Value) bool {
+				if c, ok := x.(*ssa.Call); ok {
+					if bi, ok := c.Call.Value.(*ssa.Builtin); ok && bi.Name() == "len" {
+						found = true
+					}
+				}
+				return !found
+			})
+		}
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+// marks reports whether a block on the failure side, from fail, writes into target: a store
+// into one of its fields, or a call of a method on one of its fields.
+func marks(target ssa.Value, fail *ssa.BasicBlock, l *loops.Loop) bool {
+	refs := target.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		fa, ok := r.(*ssa.FieldAddr)
+		if !ok || fa.Referrers() == nil || !l.Contains(fa.Block()) || !fail.Dominates(fa.Block()) {
+			continue
+		}
+		for _, u := range *fa.Referrers() {
+			switch u := u.(type) {
+			case *ssa.Store:
+				if u.Addr == fa {
+					return true
+				}
+			case ssa.CallInstruction:
+				if cc := u.Common(); len(cc.Args) > 0 && cc.Args[0] == fa && cc.Signature().Recv() != nil {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // changesRequest returns a test of whether a block changes what the attempt d.call sends next:
