@@ -19,18 +19,7 @@ import (
 // stepped in the loop against a limit.
 func loopBound(fn *ssa.Function, l *loops.Loop, decisive ssa.CallInstruction) Bound {
 	bound := Bound{Kind: BoundNone}
-	for _, b := range fn.Blocks {
-		if !l.Contains(b) || len(b.Instrs) == 0 {
-			continue
-		}
-		ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
-		if !ok {
-			continue
-		}
-		cmp, ok := ifInstr.Cond.(*ssa.BinOp)
-		if !ok || !typeis.Integer(cmp.X.Type()) {
-			continue
-		}
+	for b, cmp := range intTests(fn, l) {
 		if call, _, _ := outcome(cmp, l.Contains); call != nil {
 			continue // a status check decides success, not the number of attempts
 		}
@@ -418,4 +407,27 @@ func (sl Sleep) Length() (time.Duration, bool) {
 		return 0, false
 	}
 	return time.Duration(n), true
+}
+
+// intTests yields the blocks of loop l that end in a branch on a comparison of integers, with
+// the comparison.
+func intTests(fn *ssa.Function, l *loops.Loop) iter.Seq2[*ssa.BasicBlock, *ssa.BinOp] {
+	return func(yield func(*ssa.BasicBlock, *ssa.BinOp) bool) {
+		for _, b := range fn.Blocks {
+			if !l.Contains(b) || len(b.Instrs) == 0 {
+				continue
+			}
+			ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+			if !ok {
+				continue
+			}
+			cmp, ok := ifInstr.Cond.(*ssa.BinOp)
+			if !ok || !typeis.Integer(cmp.X.Type()) {
+				continue
+			}
+			if !yield(b, cmp) {
+				return
+			}
+		}
+	}
 }

@@ -165,18 +165,7 @@ func failover(l *loops.Loop, d decision) bool {
 // countsTargets reports whether a test of loop l compares a number with the length of a
 // collection (for range len(backends)): as many rounds as there are targets.
 func countsTargets(l *loops.Loop, fn *ssa.Function) bool {
-	for _, b := range fn.Blocks {
-		if !l.Contains(b) || len(b.Instrs) == 0 {
-			continue
-		}
-		ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
-		if !ok {
-			continue
-		}
-		cmp, ok := ifInstr.Cond.(*ssa.BinOp)
-		if !ok || !typeis.Integer(cmp.X.Type()) {
-			continue
-		}
+	for _, cmp := range intTests(fn, l) {
 		found := false
 		for _, side := range []ssa.Value{cmp.X, cmp.Y} {
 			flow.Backward(side, 16, func(x ssa.Value) bool {
