@@ -16,11 +16,9 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/docs"
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/guard"
-	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/report"
 	"github.com/idemlint/idemlint/analyzers/internal/syntax"
 	"github.com/idemlint/idemlint/analyzers/internal/testcode"
-	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 	"github.com/idemlint/idemlint/analyzers/remote"
 )
 
@@ -124,9 +122,6 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		if call.Timeout.Status != remote.Unbounded && !owned || call.Stream || call.Contract.Kind != 0 || call.Loopback || testcode.At(c.pass, call.Pos()) {
 			continue
-		}
-		if sessionBounded(call) {
-			continue // the server ends a statement of this session that runs too long
 		}
 		if o := call.Timeout.Client; call.Streams && o != nil && o.Pos.IsValid() && c.streamCalls[o.Pos] == nil {
 			c.streamClients[o.Pos], c.streamCalls[o.Pos] = call.Pos(), call
@@ -348,95 +343,6 @@ func grouped(o *remote.Origin) bool {
 	switch o.Kind {
 	case remote.Local, remote.ZeroVar, remote.ZeroField:
 		return o.Pos.IsValid()
-	}
-	return false
-}
-
-// sessionBounded reports whether a database call runs on a transaction or connection on which
-// the function set a statement timeout before it (SET statement_timeout, maybe in a helper
-// handed the same transaction, which may be the call itself): the server ends a statement that
-// stalls.
-func sessionBounded(call *remote.Call) bool {
-	if call.Kind != remote.SQL {
-		return false
-	}
-	instr := call.Instr
-	for _, v := range sessions(instr.Common()) {
-		for other := range flow.Calls(instr.Parent()) {
-			if other != instr && !before(other, instr) || !slices.ContainsFunc(sessions(other.Common()), func(x ssa.Value) bool { return flow.SameValue(x, v) || flow.SameValue(v, x) }) {
-				continue
-			}
-			if setsTimeout(other) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// sessions returns the operands of a call that are database transactions or connections.
-func sessions(cc *ssa.CallCommon) []ssa.Value {
-	var out []ssa.Value
-	for _, a := range append([]ssa.Value{cc.Value}, cc.Args...) {
-		t := a.Type()
-		for _, pkg := range []string{"database/sql", "github.com/jmoiron/sqlx"} {
-			if typeis.Named(t, pkg, "Tx") || typeis.Named(t, pkg, "Conn") {
-				out = append(out, flow.Unwrap(a))
-			}
-		}
-	}
-	return out
-}
-
-// setsTimeout reports whether call runs a statement that sets a session's statement timeout,
-// itself (tx.ExecContext(ctx, "SET statement_timeout = '30s'"), its text a constant or a
-// fmt.Sprintf format) or in the function of the package it calls.
-func setsTimeout(call ssa.CallInstruction) bool {
-	texts := func(cc *ssa.CallCommon) bool {
-		for _, a := range cc.Args {
-			if s, ok := flow.StringConst(a); ok && knowledge.SetsSessionTimeout(s) {
-				return true
-			}
-			if c, ok := flow.Unwrap(a).(*ssa.Call); ok && flow.ID(flow.Callee(c.Common())) == (flow.FuncID{Pkg: "fmt", Name: "Sprintf"}) && len(c.Call.Args) > 0 {
-				if s, ok := flow.StringConst(c.Call.Args[0]); ok && knowledge.SetsSessionTimeout(s) {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	if texts(call.Common()) {
-		return true
-	}
-	callee := call.Common().StaticCallee()
-	if callee == nil || callee.Pkg != call.Parent().Pkg || len(callee.Blocks) == 0 {
-		return false
-	}
-	for c := range flow.Calls(callee) {
-		if texts(c.Common()) {
-			return true
-		}
-	}
-	return false
-}
-
-// before reports whether a runs before b in their function: earlier in the same block, or in
-// a block that dominates b's.
-func before(a, b ssa.Instruction) bool {
-	ab, bb := a.Block(), b.Block()
-	if ab == nil || bb == nil {
-		return false
-	}
-	if ab != bb {
-		return ab.Dominates(bb)
-	}
-	for _, in := range ab.Instrs {
-		switch in {
-		case a:
-			return true
-		case b:
-			return false
-		}
 	}
 	return false
 }

@@ -373,6 +373,9 @@ func (st *state) via(call ssa.CallInstruction) *Call {
 				}
 			}
 		}
+		if p.Kind == SQL && v.k != vBounded && sessionBounded(call) {
+			v = bounded(sessionTimeout)
+		}
 		c := &Call{Instr: call, Func: fn, Kind: p.Kind, Name: p.Name, Via: &p, Timeout: v.timeout()}
 		if p.Kind == HTTP {
 			// The response the function hands back read as a stream here, or a body not in

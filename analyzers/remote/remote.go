@@ -182,6 +182,9 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 		if r.kind == SQL && st.embeddedSQL() {
 			return nil // an embedded database: nothing leaves the process
 		}
+		if r.kind == SQL && v.k != vBounded && sessionBounded(call) {
+			v = bounded(sessionTimeout)
+		}
 		c := &Call{Instr: call, Func: fn, Kind: r.kind, Name: r.name, Method: r.method, Timeout: v.timeout()}
 		if r.kind == HTTP {
 			c.Streams = st.streamed(call)

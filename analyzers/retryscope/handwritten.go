@@ -144,7 +144,7 @@ func (st *state) recovers(l *loops.Loop, d decision, b Bound) bool {
 
 // failover reports whether the attempt d.call is handed a target the loop picks anew each
 // round (b := pool.next(); do(req, b)), which the failure side marks (a store into a field of
-// it, or a method of one of its fields: b.broken.Store(true)) before the loop goes round.
+// it, or an atomic write of one: b.broken.Store(true)) before the loop goes round.
 func failover(l *loops.Loop, d decision) bool {
 	if !countsTargets(l, d.block.Parent()) {
 		return false
@@ -185,7 +185,7 @@ func countsTargets(l *loops.Loop, fn *ssa.Function) bool {
 }
 
 // marks reports whether a block on the failure side, from fail, writes into target: a store
-// into one of its fields, or a call of a method on one of its fields.
+// into one of its fields, or an atomic write of one.
 func marks(target ssa.Value, fail *ssa.BasicBlock, l *loops.Loop) bool {
 	refs := target.Referrers()
 	if refs == nil {
@@ -203,13 +203,21 @@ func marks(target ssa.Value, fail *ssa.BasicBlock, l *loops.Loop) bool {
 					return true
 				}
 			case ssa.CallInstruction:
-				if cc := u.Common(); len(cc.Args) > 0 && cc.Args[0] == fa && cc.Signature().Recv() != nil {
+				// b.broken.Store(deadline): a write through a sync/atomic value (a lock or a
+				// read of the field marks nothing).
+				if cc := u.Common(); len(cc.Args) > 0 && cc.Args[0] == fa && atomicWrite(flow.Callee(cc)) {
 					return true
 				}
 			}
 		}
 	}
 	return false
+}
+
+// atomicWrite reports whether fn is a method of a sync/atomic type that writes its value.
+func atomicWrite(fn *types.Func) bool {
+	id := flow.ID(fn)
+	return id.Pkg == "sync/atomic" && id.Recv != "" && oneOf(id.Name, "Store", "Add", "Swap", "CompareAndSwap", "And", "Or")
 }
 
 // changesRequest returns a test of whether a block changes what the attempt d.call sends next:
@@ -648,17 +656,14 @@ type retryCall struct {
 // and another does not (a 429 that sleeps as told beside a 502 that calls again at once), the
 // test that sends the failure to the one that does not; NoPos otherwise.
 func recursionBypass(again []retryCall, sleeps []Sleep) token.Pos {
+	// A wait before the recursive call; one in computing its arguments (the bucket locked
+	// again for the same request) belongs to the next attempt, as the blocks from a loop's
+	// header to its attempt do.
 	waited := func(c *ssa.Call) bool {
-		for _, sl := range sleeps {
-			b := sl.Call.Block()
-			if b == nil || b.Parent() != c.Parent() {
-				continue
-			}
-			if b == c.Block() && sl.Call.Pos() < c.Pos() || b != c.Block() && b.Dominates(c.Block()) {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(sleeps, func(sl Sleep) bool {
+			v, isValue := sl.Call.(ssa.Value)
+			return sl.Call.Parent() == c.Parent() && flow.Before(sl.Call, c) && !(isValue && slices.Contains(c.Call.Args, v))
+		})
 	}
 	some := false
 	for _, a := range again {

@@ -4,7 +4,6 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
-	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -401,7 +400,7 @@ func delayKindIn(d ssa.Value, l *loops.Loop, depth int, st *state) WaitKind {
 				random = true
 			case id.Pkg == "math" && id.Name == "Pow":
 				grows = true
-			case id.Pkg == "time" && id.Recv == "" && oneOf(id.Name, "ParseDuration", "Parse", "ParseInLocation", "Until"),
+			case knowledge.ParsesText(fn), id.Pkg == "time" && id.Recv == "" && id.Name == "Until",
 				id.Pkg == "time" && id.Recv == "Time" && id.Name == "Sub":
 				// Read from text (a server's Retry-After), or the time left until an instant
 				// kept somewhere (a rate-limit bucket's reset): the data decides.
@@ -1000,9 +999,7 @@ func (st *state) parsedField(ld *ssa.UnOp) bool {
 		parsed := false
 		flow.Backward(v, 16, func(x ssa.Value) bool {
 			if c, ok := x.(*ssa.Call); ok {
-				id := flow.ID(flow.Callee(c.Common()))
-				parsed = id.Pkg == "strconv" && strings.HasPrefix(id.Name, "Parse") || id.Pkg == "strconv" && id.Name == "Atoi" ||
-					id.Pkg == "time" && id.Name == "ParseDuration"
+				parsed = knowledge.ParsesText(flow.Callee(c.Common()))
 				return false
 			}
 			return true

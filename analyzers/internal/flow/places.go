@@ -137,3 +137,24 @@ func GuardedBySet(b *ssa.BasicBlock, place Place) bool {
 	}
 	return false
 }
+
+// Before reports whether instruction a runs before b in their function: earlier in the same
+// block, or in a block that dominates b's.
+func Before(a, b ssa.Instruction) bool {
+	ab, bb := a.Block(), b.Block()
+	if ab == nil || bb == nil {
+		return false
+	}
+	if ab != bb {
+		return ab.Dominates(bb)
+	}
+	for _, in := range ab.Instrs {
+		switch in {
+		case a:
+			return true
+		case b:
+			return false
+		}
+	}
+	return false
+}

@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"go/types"
+	"strings"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 )
@@ -23,4 +24,17 @@ func TimerDuration(fn *types.Func) int {
 		return i
 	}
 	return -1
+}
+
+// Functions that read a number, a duration or an instant from text: a delay computed from
+// what they return is the data's (a server's Retry-After, a "retry:" field), not the program's.
+func ParsesText(fn *types.Func) bool {
+	id := flow.ID(fn)
+	switch {
+	case id.Pkg == "strconv" && id.Recv == "":
+		return id.Name == "Atoi" || strings.HasPrefix(id.Name, "Parse")
+	case id.Pkg == "time" && id.Recv == "":
+		return id.Name == "ParseDuration" || id.Name == "Parse" || id.Name == "ParseInLocation"
+	}
+	return false
 }
