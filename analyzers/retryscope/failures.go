@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -143,23 +144,16 @@ func narrowed(fail *ssa.BasicBlock, call ssa.CallInstruction, l *loops.Loop, in 
 		if ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok {
 			cond := unNot(ifInstr.Cond)
 			negated := countNots(ifInstr.Cond)%2 == 1
-			if target, ok := singlesOut(cond, call, in); ok {
-				match, other := b.Succs[0], b.Succs[1]
-				if negated {
-					match, other = other, match
-				}
+			match, other := b.Succs[0], b.Succs[1]
+			if negated {
+				match, other = other, match
+			}
+			if kinds, ok := singledOut(cond, call, in, match, l); ok {
 				if l.CanRepeat(other) && !walk(other) {
 					return false // other errors go round too
 				}
 				if l.CanRepeat(match) {
-					switch {
-					case transportTarget(target):
-						on |= FailTransport
-					case sentinel(cond):
-						on |= FailOther
-					default:
-						on |= typedAnswer(match, l)
-					}
+					on |= kinds
 				}
 				return true
 			}
@@ -175,6 +169,143 @@ func narrowed(fail *ssa.BasicBlock, call ssa.CallInstruction, l *loops.Loop, in 
 		return AnyFailure
 	}
 	return on
+}
+
+// singledOut says which failures of call a test singles out, when cond is one: errors.Is(err,
+// X) or errors.As(err, &t) (a transport failure, or the program's own error; for a type, the
+// statuses its fields are then compared with on the way round from match), or a predicate of
+// the program's own that is true only once it singled the error out (isUnauthorized(err)).
+func singledOut(cond ssa.Value, call ssa.CallInstruction, in func(*ssa.BasicBlock) bool, match *ssa.BasicBlock, l *loops.Loop) (Failures, bool) {
+	if target, ok := singlesOut(cond, call, in); ok {
+		switch {
+		case transportTarget(target):
+			return FailTransport, true
+		case sentinel(cond):
+			return FailOther, true
+		}
+		return typedAnswer(match, l), true
+	}
+	c, ok := cond.(*ssa.Call)
+	if !ok {
+		return 0, false
+	}
+	fn := c.Call.StaticCallee()
+	for i, a := range c.Call.Args {
+		if fn != nil && typeis.ErrorLike(a.Type()) && producer(a, in) == call {
+			return predicateFailures(fn, i, 0)
+		}
+	}
+	return 0, false
+}
+
+// predicateFailures says for which failures fn, a function of the program that returns a bool,
+// is true of its parameter param, when every way to a result that can be true passes a test
+// that singles that error out (var e *APIError; return errors.As(err, &e) && e.Code == 16: the
+// program's own condition; ne.Timeout() after errors.As(err, &ne) with a net.Error: transport
+// failures; a predicate it calls with the error). False when a true result can be reached
+// without such a test, or fn is not such a function.
+func predicateFailures(fn *ssa.Function, param, depth int) (Failures, bool) {
+	sig := fn.Signature
+	if depth > 2 || len(fn.Blocks) == 0 || len(fn.Blocks) > 64 || param >= len(fn.Params) ||
+		sig.Results().Len() != 1 || !typeis.Bool(sig.Results().At(0).Type()) {
+		return 0, false
+	}
+	p := fn.Params[param]
+	// test says what a condition on the parameter singles out, and whether it names a type
+	// (whose fields may then be compared with statuses).
+	test := func(v ssa.Value) (on Failures, typed, ok bool) {
+		switch c := v.(type) {
+		case *ssa.Call:
+			if errorsPredicate(c) && len(c.Call.Args) == 2 && flow.Unwrap(c.Call.Args[0]) == p {
+				switch {
+				case transportTarget(c.Call.Args[1]):
+					return FailTransport, false, true
+				case sentinel(c):
+					return FailOther, false, true
+				}
+				return FailOther, true, true
+			}
+			if callee := c.Call.StaticCallee(); callee != nil {
+				for i, a := range c.Call.Args {
+					if flow.Unwrap(a) == p {
+						on, ok := predicateFailures(callee, i, depth+1)
+						return on, false, ok
+					}
+				}
+			}
+		case *ssa.Extract:
+			if ta, ok := c.Tuple.(*ssa.TypeAssert); ok && c.Index == 1 && flow.Unwrap(ta.X) == p {
+				if transportTarget(ta) {
+					return FailTransport, false, true
+				}
+				return FailOther, true, true
+			}
+		}
+		return 0, false, false
+	}
+	type at struct {
+		b, from *ssa.BasicBlock
+		on      Failures // what the way so far singled out; 0: nothing yet
+		typed   bool
+	}
+	var total Failures
+	seen := make(map[at]bool)
+	stack := []at{{b: fn.Blocks[0]}}
+	for len(stack) > 0 {
+		s := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[s] || len(seen) > 512 {
+			if !seen[s] {
+				return 0, false
+			}
+			continue
+		}
+		seen[s] = true
+		switch last := lastInstr(s.b).(type) {
+		case *ssa.Return:
+			v := last.Results[0]
+			if phi, ok := v.(*ssa.Phi); ok && phi.Block() == s.b {
+				i := slices.Index(s.b.Preds, s.from)
+				if i < 0 {
+					return 0, false
+				}
+				v = phi.Edges[i]
+			}
+			if isFalse(v) {
+				continue
+			}
+			on := s.on
+			if k, _, ok := test(unNot(v)); ok && countNots(v) == 0 {
+				on = k
+			} else if f, ok := fieldStatus(v, 0); ok && s.typed {
+				on = f
+			}
+			if on == 0 {
+				return 0, false // true without singling the error out
+			}
+			total |= on
+		case *ssa.If:
+			k, typed, ok := test(unNot(last.Cond))
+			matchSide := countNots(last.Cond) % 2
+			for side, succ := range s.b.Succs {
+				next := at{b: succ, from: s.b, on: s.on, typed: s.typed}
+				switch {
+				case ok && side == matchSide:
+					next.on, next.typed = k, typed
+				case !ok && s.typed:
+					if f, isStatus := fieldStatus(last.Cond, side); isStatus {
+						next.on = f
+					}
+				}
+				stack = append(stack, next)
+			}
+		default:
+			for _, succ := range s.b.Succs {
+				stack = append(stack, at{b: succ, from: s.b, on: s.on, typed: s.typed})
+			}
+		}
+	}
+	return total, total != 0
 }
 
 // sentinel reports whether cond, a test that singles out some errors, matches one error value
@@ -301,8 +432,8 @@ func failuresOf(d decision) Failures {
 }
 
 // transportTarget reports whether the target of errors.Is or errors.As names a failure of
-// the transport: a timeout or a cancelled deadline, a network or syscall error, an unexpected
-// EOF.
+// the transport: a timeout or a cancelled deadline, a network or syscall error, an EOF (what
+// goes round on one goes round on a connection the peer closed).
 func transportTarget(v ssa.Value) bool {
 	v = flow.Unwrap(v)
 	t := v.Type()
@@ -319,7 +450,7 @@ func transportTarget(v ssa.Value) bool {
 	if load, ok := v.(*ssa.UnOp); ok {
 		if g, ok := load.X.(*ssa.Global); ok && g.Pkg != nil {
 			switch g.Pkg.Pkg.Path() + "." + g.Name() {
-			case "context.DeadlineExceeded", "io.ErrUnexpectedEOF", "os.ErrDeadlineExceeded", "net.ErrClosed":
+			case "context.DeadlineExceeded", "io.EOF", "io.ErrUnexpectedEOF", "os.ErrDeadlineExceeded", "net.ErrClosed":
 				return true
 			}
 		}

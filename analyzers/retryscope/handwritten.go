@@ -98,17 +98,15 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 // a step that changes what the next attempt sends: a call that leaves the process (or may, and
 // can fail), a call of the program's own that can fail (re-register an account, refresh
 // credentials), or a store into a field or variable that the attempt reads (switch to another
-// endpoint). Bounded at two attempts, or at a few when it goes round only on the program's own
-// condition, such a loop tries again after it fixed the cause; it does not repeat the same
-// request.
+// endpoint). Bounded at two attempts, or going round only on the program's own condition,
+// such a loop tries again after it fixed the cause; it does not repeat the same request, and
+// a failing dependency ends it.
 func (st *state) recovers(l *loops.Loop, d decision, b Bound) bool {
-	if b.Kind != BoundConst {
-		return false
-	}
-	if b.N > 2 {
+	if b.Kind != BoundConst || b.N > 2 {
 		// More rounds recover only from the program's own condition, one the answer names
-		// (pgErr.Code == undefinedFunction: create it, and ask again), not from a failure of
-		// the dependency, which a step such as reconnecting does not cure.
+		// (pgErr.Code == undefinedFunction: create it, and ask again; isUnauthorized(err):
+		// refresh the token), not from a failure of the dependency, which a step such as
+		// reconnecting does not cure.
 		f := failuresOf(d)
 		if f == AnyFailure {
 			f = narrowed(d.block.Succs[1-d.success], d.call, l, l.Contains)
