@@ -59,7 +59,7 @@ func init() {
 	consumer("github.com/go-redis/redis/v8", "PubSub", "Receive", "ReceiveMessage", "ReceiveTimeout")
 	consumer("github.com/go-redis/redis/v8", "cmdable", "BLPop", "BRPop", "BLMove", "BRPopLPush", "XRead", "XReadGroup")
 	consumer("github.com/jackc/pgx/v5", "Rows", "Next")
-	consumer("github.com/jackc/pgx/v5/pgconn", "PgConn", "WaitForNotification")
+	consumer("github.com/jackc/pgx/v5/pgconn", "PgConn", "WaitForNotification", "ReceiveMessage") // the next message of a replication or COPY stream
 	consumer("github.com/jackc/pgx/v5", "Conn", "WaitForNotification")
 	consumer("github.com/rabbitmq/amqp091-go", "Channel", "Get")
 	consumer("google.golang.org/grpc", "ClientStream", "RecvMsg")
