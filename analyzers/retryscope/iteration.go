@@ -99,12 +99,29 @@ func (st *state) iterates(call ssa.CallInstruction, l *loops.Loop) bool {
 // answers a new event, as a consumer does; going round waits for the next one, it does not
 // send the same request again.
 func afterEvent(call ssa.CallInstruction, l *loops.Loop) bool {
-	at := call.Block()
-	fn := call.Parent()
-	event := func(ch ssa.Value) bool {
+	return afterReceive(call, l, func(ch ssa.Value) bool {
 		_, isChan := ch.Type().Underlying().(*types.Chan)
 		return isChan && !typeis.TimeChan(ch.Type()) && timeChanMaker(ch) == nil
-	}
+	})
+}
+
+// onSchedule reports whether call runs, each round, only after a tick of a ticker made before
+// the loop (for { select { case <-ticker.C: if err := reload(); err != nil { log; continue } ...
+// } }): the rounds keep the ticker's cadence whether the call failed or not, so a failure waits
+// for the next scheduled run; it is not retried sooner.
+func onSchedule(call ssa.CallInstruction, l *loops.Loop) bool {
+	return afterReceive(call, l, func(ch ssa.Value) bool {
+		m := timeChanMaker(ch)
+		return m != nil && !l.Contains(m.Block()) && oneOf(flow.ID(flow.Callee(m.Common())).Name, "NewTicker", "Tick")
+	})
+}
+
+// afterReceive reports whether a blocking receive from a channel for which chosen holds
+// dominates call in the loop, either alone or as the select case that leads to it.
+func afterReceive(call ssa.CallInstruction, l *loops.Loop, chosen func(ch ssa.Value) bool) bool {
+	at := call.Block()
+	fn := call.Parent()
+	event := chosen
 	for _, b := range fn.Blocks {
 		if !l.Contains(b) {
 			continue
