@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
@@ -45,6 +46,9 @@ type Send struct {
 	// in this function: the parts that follow a constant path segment (base + "/orders/" +
 	// id + "/status", fmt.Sprintf("%s/orders/%s", base, id)); none for a constant path.
 	Resource []ssa.Value
+	// Grant marks a request for an OAuth 2.0 access token: its form body names a grant_type
+	// (RFC 6749). Sending it again mints another token and changes nothing else.
+	Grant bool
 }
 
 // ChangesState reports whether an HTTP method is one whose request, sent again, may act again:
@@ -251,6 +255,9 @@ func (st *state) send(call ssa.CallInstruction, c *Call) *Send {
 		} else {
 			w.url(s, site.Arg(0))
 		}
+		if id.Pkg == httpPkg && id.Name == "PostForm" {
+			s.Grant = grantForm(site.Arg(1))
+		}
 	case id.Pkg == retryablehttpPkg && (id.Recv == "Client" || id.Recv == ""):
 		switch {
 		case id.Name == "Do" && id.Recv == "Client":
@@ -393,6 +400,7 @@ func (w *walker) request(s *Send, req ssa.Value) {
 	}
 	if ok && len(makers) == 1 {
 		s.Resource = w.resource(requestArg(makers[0], 1))
+		s.Grant = grantForm(requestArg(makers[0], 2))
 		for instr := range flow.Calls(s.Instr.Parent()) {
 			if instr.Common() == makers[0] {
 				s.Made = instr
@@ -566,4 +574,39 @@ func pathOf(s string) string {
 		return ""
 	}
 	return s
+}
+
+// grantForm reports whether the request body v is a form that names an OAuth 2.0 grant type
+// (knowledge.GrantField): url.Values with that key, set in a literal or by Set or Add, or its
+// encoding (strings.NewReader(form.Encode())), or a constant form text that holds it.
+func grantForm(v ssa.Value) bool {
+	found := false
+	flow.Backward(v, 32, func(x ssa.Value) bool {
+		switch x := x.(type) {
+		case *ssa.Const:
+			if t, ok := flow.StringConst(x); ok && strings.Contains(t, knowledge.GrantField+"=") {
+				found = true
+			}
+		case *ssa.MakeMap:
+			if x.Type().Underlying().String() == "map[string][]string" { // url.Values, or its literal
+				for _, r := range *x.Referrers() {
+					switch r := r.(type) {
+					case *ssa.MapUpdate:
+						if k, ok := flow.StringConst(r.Key); ok && k == knowledge.GrantField {
+							found = true
+						}
+					case ssa.CallInstruction:
+						id := flow.ID(flow.Callee(r.Common()))
+						if args := r.Common().Args; id.Pkg == "net/url" && id.Recv == "Values" && (id.Name == "Set" || id.Name == "Add") && len(args) > 1 {
+							if k, ok := flow.StringConst(args[1]); ok && k == knowledge.GrantField {
+								found = true
+							}
+						}
+					}
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }

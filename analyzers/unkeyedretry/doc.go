@@ -56,6 +56,8 @@
 //     /v1/*/evaluate) or by the function that sends it (pkg/path.Type.Method). The model does
 //     not guess a read from how the response is used: a create's answer is decoded and read
 //     like a query's, so only the path's words or the team can say a POST asks;
+//   - an OAuth 2.0 token request (a form body with grant_type, RFC 6749): a repeat mints
+//     another token and changes nothing else;
 //   - a POST to a resource it names by an identifier that is the same on every attempt
 //     (base + "/v1/payments/" + id + "/capture"): a state transition the server can apply
 //     once, not a create (a PATCH is reported all the same);

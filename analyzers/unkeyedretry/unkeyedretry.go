@@ -214,7 +214,7 @@ func (c *checker) inTest(fn *ssa.Function) bool {
 // direct returns the non-idempotent operation that call performs itself, or nil.
 func (c *checker) direct(call ssa.CallInstruction) *op {
 	if s := c.remote.SendOf(call); s != nil {
-		if !remote.ChangesState(s.Method) || s.Method == "POST" && (s.Asks() || c.markedRead(s, call)) {
+		if !remote.ChangesState(s.Method) || s.Method == "POST" && (s.Asks() || s.Grant || c.markedRead(s, call)) {
 			return nil
 		}
 		what := "a " + s.Method + " request"

@@ -20,6 +20,11 @@ func IdempotentProtocol(name string) bool {
 	return idempotentProtocols[http.CanonicalHeaderKey(name)]
 }
 
+// GrantField is the form field that makes a POST an OAuth 2.0 token request (RFC 6749, 4.1.3,
+// 4.3.2, 4.4.2, 6): it asks the authorization server for a token, which a retry asks for
+// again without any other effect.
+const GrantField = "grant_type"
+
 // Session settings that make a database server end a statement that runs too long: a
 // transaction or connection on which the program sets one bounds every later statement.
 var sessionTimeouts = []string{"statement_timeout", "max_execution_time"}
