@@ -11,6 +11,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
+	"github.com/idemlint/idemlint/analyzers/remote"
 )
 
 // A decision is a branch on the outcome of a call: one successor is taken on success.
@@ -283,6 +284,11 @@ func retryPolicy(v ssa.Value, in func(*ssa.BasicBlock) bool) (judged ssa.CallIns
 	if fn := flow.Callee(call.Common()); fn != nil && (fn.Pkg() == nil || ssapkg.IsStdPath(fn.Pkg().Path())) {
 		return nil, false // errors.Is, bytes.Equal: a standard predicate is no policy
 	}
+	if returnsResponse(call) {
+		// resp, body, again, err := c.attempt(req, errValue, n): the call made the attempt,
+		// and its flag judges that attempt, not what it was handed.
+		return call, true
+	}
 	for _, a := range call.Common().Args {
 		if typeis.ErrorLike(a.Type()) || typeis.HTTPResponse(a.Type()) {
 			if judged := producer(a, in); judged != nil && judged != call {
@@ -291,6 +297,17 @@ func retryPolicy(v ssa.Value, in func(*ssa.BasicBlock) bool) (judged ssa.CallIns
 		}
 	}
 	return nil, false
+}
+
+// returnsResponse reports whether call returns an *http.Response among other results.
+func returnsResponse(call ssa.CallInstruction) bool {
+	res := call.Common().Signature().Results()
+	for i := range res.Len() {
+		if res.Len() > 1 && typeis.HTTPResponse(res.At(i).Type()) {
+			return true
+		}
+	}
+	return false
 }
 
 // retryVerdict returns the call whose outcome a boolean variable judges, when v is one: the
@@ -471,11 +488,59 @@ func (s *Scope) RetriesFailureOf(call ssa.CallInstruction) bool {
 			continue
 		}
 		tested = true
-		if round(d.block.Succs[1-d.success]) {
+		if round(d.block.Succs[1-d.success]) && !s.answerFlag(d) {
 			return true
 		}
 	}
 	return !tested
+}
+
+// answerFlag reports whether decision d tests a boolean result of its call that the callee,
+// a function of the program, sets true only once one of its calls that leave the process
+// succeeded (resp, body, again, err := c.innerDo(req): again is true only after the client's
+// Do returned a response, whose content asks for another round). Going round on it is going
+// round after a success: the layers inside the callee did not give up.
+func (s *Scope) answerFlag(d decision) bool {
+	ex, ok := unNot(d.block.Instrs[len(d.block.Instrs)-1].(*ssa.If).Cond).(*ssa.Extract)
+	if !ok || ex.Tuple != d.call.Value() || !typeis.Bool(ex.Type()) || s.rem == nil {
+		return false
+	}
+	fn := d.call.Common().StaticCallee()
+	if fn == nil || len(fn.Blocks) == 0 {
+		return false
+	}
+	ds := decisions(fn, all)
+	// Where the flag can be set true: a return of it, or, with defers, a store into the
+	// result's slot that the return loads.
+	var at []*ssa.BasicBlock
+	for ret := range flow.Returns(fn) {
+		if ex.Index >= len(ret.Results) {
+			return false
+		}
+		v := ret.Results[ex.Index]
+		if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+			if slot, ok := load.X.(*ssa.Alloc); ok {
+				for _, r := range *slot.Referrers() {
+					if st, ok := r.(*ssa.Store); ok && st.Addr == slot && !isFalse(st.Val) {
+						at = append(at, st.Block())
+					}
+				}
+				continue
+			}
+		}
+		if !isFalse(v) {
+			at = append(at, ret.Block())
+		}
+	}
+	for _, b := range at {
+		after := slices.ContainsFunc(ds, func(o decision) bool {
+			return !o.policy && s.rem.Reach(o.call) == remote.ReachRemote && o.block.Succs[o.success].Dominates(b)
+		})
+		if !after {
+			return false
+		}
+	}
+	return len(at) > 0
 }
 
 // dropped reports whether every result of call is left unused: a call statement, or
