@@ -640,7 +640,49 @@ func (st *state) recursion(fn *ssa.Function) *Scope {
 	s.Deadline = observesDeadline(slices.DeleteFunc(slices.Clone(s.Calls), func(c ssa.CallInstruction) bool {
 		return c.Common().StaticCallee() == fn // passing ctx to itself bounds nothing
 	}))
+	if s.Wait.Kind == WaitNone && !slices.ContainsFunc(again, func(a retryCall) bool { return !afterHook(a.call) }) {
+		// if e := c.RetryFunc(ctx, req, err, n); e != nil { return e }; return c.do(...):
+		// a hook the program is given decides each way back, handed the context it may wait on.
+		s.Wait.Kind = WaitUnknown
+		if s.Deadline == DeadlineNone {
+			s.Deadline = DeadlineContext
+		}
+	}
 	return s
+}
+
+// afterHook reports whether call runs only once a hook said go on: a block that dominates it
+// ends in a test, against nil, of the error that a function value (a field or parameter of
+// func type, or an interface's method) returns when handed a context, and call is on the side
+// where that error is nil.
+func afterHook(call *ssa.Call) bool {
+	for b := call.Block(); b != nil; b = b.Idom() {
+		if len(b.Preds) != 1 {
+			continue
+		}
+		pred := b.Preds[0]
+		cmp := equality(pred)
+		if cmp == nil {
+			continue
+		}
+		x, y := cmp.X, cmp.Y
+		if flow.IsNil(x) {
+			x, y = y, x
+		}
+		hook, ok := flow.Unwrap(x).(*ssa.Call)
+		if !ok || !flow.IsNil(y) || hook.Call.StaticCallee() != nil ||
+			!slices.ContainsFunc(hook.Call.Args, func(a ssa.Value) bool { return typeis.Context(a.Type()) }) {
+			continue
+		}
+		nilSide := 0 // the successor taken when the error is nil
+		if cmp.Op == token.NEQ {
+			nilSide = 1
+		}
+		if pred.Succs[nilSide] == b {
+			return true
+		}
+	}
+	return false
 }
 
 // A retryCall is a recursive call a retrying function makes after a failure, with the test of
