@@ -41,7 +41,41 @@ func (st *state) consumes(fn *types.Func) bool {
 		st.consumed[fn] = v
 		return v
 	}
-	return st.takesFromRecv(st.funcOf(fn.Origin()), 0)
+	f := st.funcOf(fn.Origin())
+	return st.takesFromRecv(f, 0) || takesFromParam(f)
+}
+
+// takesFromParam reports whether fn takes an item out of a collection it is handed: it stores
+// back, into the map entry or the slice its parameter points to, that collection without its
+// first items (cands := m[k]; m[k] = cands[1:]; *q = (*q)[1:]).
+func takesFromParam(fn *ssa.Function) bool {
+	if fn == nil {
+		return false
+	}
+	isParam := func(v ssa.Value) bool { _, ok := v.(*ssa.Parameter); return ok }
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch in := instr.(type) {
+			case *ssa.MapUpdate:
+				sl, ok := flow.Unwrap(in.Value).(*ssa.Slice)
+				if !ok || !isParam(in.Map) {
+					continue
+				}
+				if lk, ok := flow.Unwrap(sl.X).(*ssa.Lookup); ok && lk.X == in.Map && lk.Index == in.Key {
+					return true
+				}
+			case *ssa.Store:
+				sl, ok := flow.Unwrap(in.Val).(*ssa.Slice)
+				if !ok || !isParam(in.Addr) {
+					continue
+				}
+				if load, ok := flow.Unwrap(sl.X).(*ssa.UnOp); ok && load.Op == token.MUL && load.X == in.Addr {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // takesFromRecv reports whether the method fn takes an item out of its receiver.
