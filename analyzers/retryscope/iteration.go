@@ -3,6 +3,7 @@ package retryscope
 import (
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -105,15 +106,43 @@ func afterEvent(call ssa.CallInstruction, l *loops.Loop) bool {
 	})
 }
 
-// onSchedule reports whether call runs, each round, only after a tick of a ticker made before
-// the loop (for { select { case <-ticker.C: if err := reload(); err != nil { log; continue } ...
-// } }): the rounds keep the ticker's cadence whether the call failed or not, so a failure waits
-// for the next scheduled run; it is not retried sooner.
-func onSchedule(call ssa.CallInstruction, l *loops.Loop) bool {
-	return afterReceive(call, l, func(ch ssa.Value) bool {
-		m := timeChanMaker(ch)
-		return m != nil && !l.Contains(m.Block()) && oneOf(flow.ID(flow.Callee(m.Common())).Name, "NewTicker", "Tick")
+// onSchedule reports whether the attempt of decision d runs, each round, only after a tick of
+// a ticker made before the loop (for { select { case <-ticker.C: if err := reload(); err != nil
+// { log; continue } ... } }), or after the firing of a timer made before the loop when a
+// success goes round as well (each way round resets it: a periodic check that also stops
+// once it found what it looks for). The rounds keep the schedule whether the call failed or
+// not, so a failure waits for the next scheduled run; it is not retried sooner. A blocking
+// select with such a case counts: it runs the attempt on the tick or on another event.
+func onSchedule(d decision, ds []decision, l *loops.Loop) bool {
+	// A success goes round: the success side of a test of a call's outcome leads back to the
+	// next round without passing the failure side of another test (rel, err := latest(); if
+	// err == nil && rel.Tag <= current { timer.Reset(interval); continue }).
+	again := slices.ContainsFunc(ds, func(o decision) bool {
+		return !o.policy && l.CanRepeatAvoiding(o.block.Succs[o.success], func(e loops.Edge) bool {
+			return slices.ContainsFunc(ds, func(f decision) bool { return e.From == f.block && e.To == f.block.Succs[1-f.success] })
+		})
 	})
+	schedule := func(ch ssa.Value) bool {
+		m := timeChanMaker(ch)
+		if m == nil || l.Contains(m.Block()) {
+			return false
+		}
+		name := flow.ID(flow.Callee(m.Common())).Name
+		return name == "NewTicker" || name == "Tick" || name == "NewTimer" && again
+	}
+	if afterReceive(d.call, l, schedule) {
+		return true
+	}
+	at := d.call.Block()
+	for _, b := range l.Blocks(d.call.Parent()) {
+		for _, instr := range b.Instrs {
+			if sel, ok := instr.(*ssa.Select); ok && sel.Blocking && b.Dominates(at) &&
+				slices.ContainsFunc(sel.States, func(st *ssa.SelectState) bool { return st.Dir == types.RecvOnly && schedule(st.Chan) }) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // afterReceive reports whether a blocking receive from a channel for which chosen holds

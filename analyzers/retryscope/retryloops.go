@@ -102,7 +102,7 @@ func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop) (decision, int) {
 				distinct = true
 			}
 		}
-		if distinct && !st.iterates(d.call, l) && !onSchedule(d.call, l) {
+		if distinct && !st.iterates(d.call, l) && !onSchedule(d, ds, l) {
 			return d, retrying
 		}
 	}

@@ -2,6 +2,7 @@ package loops
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -147,7 +148,7 @@ func (s *scraper) push(ctx context.Context, send func(context.Context) error) {
 				break
 			}
 			log.Printf("push: %v", err)
-			time.Sleep(time.Second) // related "schedule.go:138: long-running loop" // want `long-running loop waits a fixed 1s between attempts, so clients that failed together retry together; add jitter`
+			time.Sleep(time.Second) // related "schedule.go:139: long-running loop" // want `long-running loop waits a fixed 1s between attempts, so clients that failed together retry together; add jitter`
 		}
 	}
 }
@@ -168,8 +169,74 @@ func waitUp(ctx context.Context, hc *http.Client, url string) error {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-time.After(2 * time.Second): // related "schedule.go:158: retry loop" // want `retry loop waits a fixed 2s between attempts, so clients that failed together retry together; add jitter`
+		case <-time.After(2 * time.Second): // related "schedule.go:159: retry loop" // want `retry loop waits a fixed 2s between attempts, so clients that failed together retry together; add jitter`
 		}
 	}
 	return errors.New("not up")
+}
+
+type release struct{ Tag string }
+
+type upgrader struct {
+	hc       *http.Client
+	url      string
+	interval time.Duration
+	enabled  func() bool
+	current  string
+}
+
+func (u *upgrader) latest(ctx context.Context) (*release, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.url, nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := u.hc.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	var rel release
+	if err := json.NewDecoder(resp.Body).Decode(&rel); err != nil {
+		return nil, err
+	}
+	return &rel, nil
+}
+
+// autoUpgrade checks for a release on a timer, or when a peer with a newer version connects;
+// a failed check waits the same interval as one that found nothing new.
+func (u *upgrader) autoUpgrade(ctx context.Context, peers <-chan string, install func(*release) error) {
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	for {
+		select {
+		case v := <-peers:
+			if v <= u.current {
+				continue
+			}
+			log.Printf("peer runs %s, checking for upgrades", v)
+		case <-timer.C:
+		case <-ctx.Done():
+			return
+		}
+		if !u.enabled() {
+			timer.Reset(time.Hour)
+			continue
+		}
+		rel, err := u.latest(ctx)
+		if err != nil {
+			log.Printf("upgrade check: %v", err)
+			timer.Reset(u.interval)
+			continue
+		}
+		if rel.Tag <= u.current {
+			timer.Reset(u.interval)
+			continue
+		}
+		if err := install(rel); err != nil {
+			log.Printf("upgrade to %s: %v", rel.Tag, err)
+			timer.Reset(u.interval)
+			continue
+		}
+		return
+	}
 }
