@@ -192,7 +192,8 @@ func singledOut(cond ssa.Value, call ssa.CallInstruction, in func(*ssa.BasicBloc
 	fn := c.Call.StaticCallee()
 	for i, a := range c.Call.Args {
 		if fn != nil && typeis.ErrorLike(a.Type()) && producer(a, in) == call {
-			return predicateFailures(fn, i, 0)
+			on, _, ok := predicateSummary(fn, i, 0)
+			return on, ok
 		}
 	}
 	return 0, false
@@ -203,52 +204,55 @@ func singledOut(cond ssa.Value, call ssa.CallInstruction, in func(*ssa.BasicBloc
 // that singles that error out (var e *APIError; return errors.As(err, &e) && e.Code == 16: the
 // program's own condition; ne.Timeout() after errors.As(err, &ne) with a net.Error: transport
 // failures; a predicate it calls with the error). False when a true result can be reached
-// without such a test, or fn is not such a function.
-func predicateFailures(fn *ssa.Function, param, depth int) (Failures, bool) {
+// without such a test, or fn is not such a function. coded says whether every true result
+// also read a field of what it singled out (e.Code == 16, e.Message): the answer names a cause.
+func predicateSummary(fn *ssa.Function, param, depth int) (on Failures, coded, ok bool) {
 	sig := fn.Signature
 	if depth > 2 || len(fn.Blocks) == 0 || len(fn.Blocks) > 64 || param >= len(fn.Params) ||
 		sig.Results().Len() != 1 || !typeis.Bool(sig.Results().At(0).Type()) {
-		return 0, false
+		return 0, false, false
 	}
 	p := fn.Params[param]
 	// test says what a condition on the parameter singles out, and whether it names a type
 	// (whose fields may then be compared with statuses).
-	test := func(v ssa.Value) (on Failures, typed, ok bool) {
+	test := func(v ssa.Value) (on Failures, typed, coded, ok bool) {
 		switch c := v.(type) {
 		case *ssa.Call:
 			if errorsPredicate(c) && len(c.Call.Args) == 2 && flow.Unwrap(c.Call.Args[0]) == p {
 				switch {
 				case transportTarget(c.Call.Args[1]):
-					return FailTransport, false, true
+					return FailTransport, false, false, true
 				case sentinel(c):
-					return FailOther, false, true
+					return FailOther, false, false, true
 				}
-				return FailOther, true, true
+				return FailOther, true, false, true
 			}
 			if callee := c.Call.StaticCallee(); callee != nil {
 				for i, a := range c.Call.Args {
 					if flow.Unwrap(a) == p {
-						on, ok := predicateFailures(callee, i, depth+1)
-						return on, false, ok
+						on, coded, ok := predicateSummary(callee, i, depth+1)
+						return on, false, coded, ok
 					}
 				}
 			}
 		case *ssa.Extract:
 			if ta, ok := c.Tuple.(*ssa.TypeAssert); ok && c.Index == 1 && flow.Unwrap(ta.X) == p {
 				if transportTarget(ta) {
-					return FailTransport, false, true
+					return FailTransport, false, false, true
 				}
-				return FailOther, true, true
+				return FailOther, true, false, true
 			}
 		}
-		return 0, false, false
+		return 0, false, false, false
 	}
 	type at struct {
 		b, from *ssa.BasicBlock
 		on      Failures // what the way so far singled out; 0: nothing yet
 		typed   bool
+		coded   bool // a field of what it singled out was read on the way
 	}
 	var total Failures
+	allCoded := true
 	seen := make(map[at]bool)
 	stack := []at{{b: fn.Blocks[0]}}
 	for len(stack) > 0 {
@@ -256,7 +260,7 @@ func predicateFailures(fn *ssa.Function, param, depth int) (Failures, bool) {
 		stack = stack[:len(stack)-1]
 		if seen[s] || len(seen) > 512 {
 			if !seen[s] {
-				return 0, false
+				return 0, false, false
 			}
 			continue
 		}
@@ -267,45 +271,131 @@ func predicateFailures(fn *ssa.Function, param, depth int) (Failures, bool) {
 			if phi, ok := v.(*ssa.Phi); ok && phi.Block() == s.b {
 				i := slices.Index(s.b.Preds, s.from)
 				if i < 0 {
-					return 0, false
+					return 0, false, false
 				}
 				v = phi.Edges[i]
 			}
 			if isFalse(v) {
 				continue
 			}
-			on := s.on
-			if k, _, ok := test(unNot(v)); ok && countNots(v) == 0 {
-				on = k
-			} else if f, ok := fieldStatus(v, 0); ok && s.typed {
-				on = f
+			on, coded := s.on, s.coded
+			if k, _, kc, ok := test(unNot(v)); ok && countNots(v) == 0 {
+				on, coded = k, kc
+			} else if s.typed {
+				if f, ok := fieldStatus(v, 0); ok {
+					on = f
+				}
+				coded = coded || readsField(v)
 			}
 			if on == 0 {
-				return 0, false // true without singling the error out
+				return 0, false, false // true without singling the error out
 			}
 			total |= on
+			allCoded = allCoded && coded
 		case *ssa.If:
-			k, typed, ok := test(unNot(last.Cond))
+			k, typed, kc, ok := test(unNot(last.Cond))
 			matchSide := countNots(last.Cond) % 2
 			for side, succ := range s.b.Succs {
-				next := at{b: succ, from: s.b, on: s.on, typed: s.typed}
+				next := at{b: succ, from: s.b, on: s.on, typed: s.typed, coded: s.coded}
 				switch {
 				case ok && side == matchSide:
-					next.on, next.typed = k, typed
+					next.on, next.typed, next.coded = k, typed, kc
 				case !ok && s.typed:
 					if f, isStatus := fieldStatus(last.Cond, side); isStatus {
 						next.on = f
 					}
+					next.coded = next.coded || readsField(last.Cond)
 				}
 				stack = append(stack, next)
 			}
 		default:
 			for _, succ := range s.b.Succs {
-				stack = append(stack, at{b: succ, from: s.b, on: s.on, typed: s.typed})
+				stack = append(stack, at{b: succ, from: s.b, on: s.on, typed: s.typed, coded: s.coded})
 			}
 		}
 	}
-	return total, total != 0
+	return total, allCoded && total != 0, total != 0
+}
+
+// readsField reports whether the condition v reads a field of a value (e.Code == 16,
+// strings.Contains(e.Message, "versions")): data the answer carried, not a verdict a method of
+// the error gives (e.Temporary()).
+func readsField(v ssa.Value) bool {
+	found := false
+	flow.Backward(v, 16, func(x ssa.Value) bool {
+		switch x.(type) {
+		case *ssa.Field, *ssa.FieldAddr:
+			found = true
+		case *ssa.Call:
+			if c := x.(*ssa.Call); c.Call.IsInvoke() || c.Call.Signature().Recv() != nil {
+				return false // a method's verdict: what it reads is its own
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// namesCause reports whether every way round from fail, the failure side of a test of call's
+// outcome, passes a test that reads a field of the error (apiErr.Code == 16, after errors.As),
+// or a predicate of the program's own whose every true result read one (isUnauthorized(err)):
+// the answer named the cause the loop goes round on.
+func namesCause(fail *ssa.BasicBlock, call ssa.CallInstruction, l *loops.Loop, in func(*ssa.BasicBlock) bool) bool {
+	seen := make(map[*ssa.BasicBlock]bool)
+	var walk func(b *ssa.BasicBlock) bool // false: a way round with no such test
+	walk = func(b *ssa.BasicBlock) bool {
+		if seen[b] || !l.Contains(b) {
+			return true
+		}
+		seen[b] = true
+		if b == l.Header {
+			return false
+		}
+		if ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok {
+			cond := unNot(ifInstr.Cond)
+			if c, ok := cond.(*ssa.Call); ok {
+				if fn := c.Call.StaticCallee(); fn != nil {
+					for i, a := range c.Call.Args {
+						if typeis.ErrorLike(a.Type()) && producer(a, in) == call {
+							if _, coded, ok := predicateSummary(fn, i, 0); ok && coded {
+								return true
+							}
+						}
+					}
+				}
+			} else if readsField(cond) && typedFrom(cond, call, in) {
+				return true
+			}
+		}
+		for _, s := range b.Succs {
+			if !walk(s) {
+				return false
+			}
+		}
+		return true
+	}
+	return walk(fail)
+}
+
+// typedFrom reports whether cond reads what a type assertion or errors.As singled out of
+// call's error.
+func typedFrom(cond ssa.Value, call ssa.CallInstruction, in func(*ssa.BasicBlock) bool) bool {
+	found := false
+	flow.Backward(cond, 16, func(x ssa.Value) bool {
+		switch x := x.(type) {
+		case *ssa.TypeAssert:
+			found = producer(x.X, in) == call
+		case *ssa.Alloc:
+			// var apiErr *APIError; errors.As(err, &apiErr): the target handed to errors.As.
+			for _, r := range *x.Referrers() {
+				if c, ok := r.(*ssa.Call); ok && errorsPredicate(c) && len(c.Call.Args) == 2 && producer(c.Call.Args[0], in) == call {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // sentinel reports whether cond, a test that singles out some errors, matches one error value

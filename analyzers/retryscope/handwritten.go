@@ -104,14 +104,16 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 func (st *state) recovers(l *loops.Loop, d decision, b Bound) bool {
 	if b.Kind != BoundConst || b.N > 2 {
 		// More rounds recover only from the program's own condition, one the answer names
-		// (pgErr.Code == undefinedFunction: create it, and ask again; isUnauthorized(err):
-		// refresh the token), not from a failure of the dependency, which a step such as
-		// reconnecting does not cure.
+		// (pgErr.Code == undefinedFunction: create it, and ask again), not from a failure of
+		// the dependency, which a step such as reconnecting does not cure. Without a count,
+		// the answer must name it in a field the program reads (isUnauthorized(err): errors.As,
+		// then e.Code == 16): a verdict of the error's own method (e.RetryableRead()) may
+		// hold for a failed connection.
 		f := failuresOf(d)
 		if f == AnyFailure {
 			f = narrowed(d.block.Succs[1-d.success], d.call, l, l.Contains)
 		}
-		if f != FailOther {
+		if f != FailOther || b.Kind != BoundConst && !namesCause(d.block.Succs[1-d.success], d.call, l, l.Contains) {
 			return false
 		}
 	}

@@ -184,3 +184,60 @@ func (s *secretStore) SetEventually(name, value string) error {
 		return err
 	}
 }
+
+// storeError is a store's error that says itself whether it may be retried: a failed
+// connection says yes too.
+type storeError struct {
+	Labels []string
+	Err    error
+}
+
+func (e *storeError) Error() string { return e.Err.Error() }
+
+func (e *storeError) Retryable() bool {
+	for _, l := range e.Labels {
+		if l == "RetryableRead" || l == "NetworkError" {
+			return true
+		}
+	}
+	return false
+}
+
+type storeCursor struct {
+	servers []string
+	active  int
+	open    func(server string) error
+}
+
+func (c *storeCursor) reselect() error {
+	if len(c.servers) == 0 {
+		return errors.New("no servers")
+	}
+	c.active = (c.active + 1) % len(c.servers)
+	return nil
+}
+
+// Open goes round on what the error's own verdict calls retryable, after selecting a server
+// again, at once, as many times as it is told (without end when forever): reported.
+func (c *storeCursor) Open(forever bool) error {
+	retries := 1
+	if forever {
+		retries = -1
+	}
+	var err error
+	for { // related "secretstore.go:228: retry loop" // want `retry loop goes round without waiting, so it hammers a failing dependency; wait with jitter`
+		err = c.open(c.servers[c.active])
+		if err == nil || retries == 0 {
+			break
+		}
+		var se *storeError
+		if !errors.As(err, &se) || !se.Retryable() {
+			break
+		}
+		retries--
+		if err = c.reselect(); err != nil {
+			break
+		}
+	}
+	return err
+}
