@@ -822,8 +822,8 @@ func fallsBack(fn *ssa.Function, call *ssa.Call) bool {
 		for _, ref := range *p.Referrers() {
 			if guardOff(ref, p, k, call.Block()) {
 				guards++
-			} else if _, cmp := ref.(*ssa.BinOp); !cmp {
-				other = true
+			} else if b, isBin := ref.(*ssa.BinOp); !isBin || !comparison(b.Op) {
+				other = true // used for what it says, not only tested (duration/time.Second)
 			}
 		}
 		if guards > 0 && other {
@@ -833,22 +833,31 @@ func fallsBack(fn *ssa.Function, call *ssa.Call) bool {
 	return false
 }
 
+// comparison reports whether op compares (==, !=, <, <=, >, >=).
+func comparison(op token.Token) bool {
+	switch op {
+	case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+		return true
+	}
+	return false
+}
+
 // guardOff reports whether instr is a comparison of p with a constant that a block ending in a
 // branch on it uses to guard blk, and that sends control away from blk when p is k.
 func guardOff(instr ssa.Instruction, p *ssa.Parameter, k *ssa.Const, blk *ssa.BasicBlock) bool {
 	cmp, ok := instr.(*ssa.BinOp)
-	if !ok || cmp.Op != token.EQL && cmp.Op != token.NEQ {
+	if !ok || !comparison(cmp.Op) {
 		return false
 	}
-	other := cmp.Y
+	other, op := cmp.Y, cmp.Op
 	if cmp.Y == p {
-		other = cmp.X
+		other, op = cmp.X, mirror(cmp.Op)
 	}
 	c, ok := other.(*ssa.Const)
 	if !ok || c.Value == nil || c.Value.Kind() != k.Value.Kind() {
 		return false
 	}
-	holds := constant.Compare(k.Value, cmp.Op, c.Value) // the comparison's value when p is k
+	holds := constant.Compare(k.Value, op, c.Value) // the comparison's value when p is k
 	for _, ref := range *cmp.Referrers() {
 		if ifInstr, ok := ref.(*ssa.If); ok {
 			away := ifInstr.Block().Succs[1] // the side not taken when p is k
