@@ -12,7 +12,7 @@ import (
 
 func TestUnkeyedRetry(t *testing.T) {
 	testdata, _ := filepath.Abs("../../testdata")
-	checktest.Run(t, testdata, unkeyedretry.Analyzer, "unkeyedretry/loops", "unkeyedretry/remotewrite", "unkeyedretry/hookdispatch", "unkeyedretry/hookworker", "unkeyedretry/shadow", "unkeyedretry/libs", "unkeyedretry/clients", "unkeyedretry/keyed", "unkeyedretry/sdk", "unkeyedretry/usesdk", "unkeyedretry/frameworks", "unkeyedretry/helpers", "unkeyedretry/helperloop",
+	checktest.Run(t, testdata, unkeyedretry.Analyzer, "unkeyedretry/loops", "unkeyedretry/remotewrite", "unkeyedretry/hookdispatch", "unkeyedretry/hookworker", "unkeyedretry/shadow", "unkeyedretry/libs", "unkeyedretry/clients", "unkeyedretry/keyed", "unkeyedretry/sdk", "unkeyedretry/usesdk", "unkeyedretry/frameworks", "unkeyedretry/helpers", "unkeyedretry/helperloop", "unkeyedretry/recursion",
 		"github.com/hashicorp/go-retryablehttp") // a client's own API: its callers decide
 }
 

@@ -51,7 +51,7 @@ func (g *gateway) soap(ctx context.Context, action, body string) ([]byte, error)
 
 // AddMapping asks for a mapping with the lease given, and once more with a permanent lease
 // when only those are supported.
-func (g *gateway) AddMapping(ctx context.Context, port int, lease time.Duration) error {
+func (g *gateway) AddMapping(ctx context.Context, port int, lease time.Duration) error { // want AddMapping:"sends a POST request without an idempotency key"
 	body := fmt.Sprintf(`<u:AddPortMapping xmlns:u="%s"><NewExternalPort>%d</NewExternalPort><NewLeaseDuration>%d</NewLeaseDuration></u:AddPortMapping>`,
 		g.urn, port, lease/time.Second)
 	resp, err := g.soap(ctx, "AddPortMapping", body)
@@ -70,10 +70,10 @@ func (g *gateway) AddMapping(ctx context.Context, port int, lease time.Duration)
 
 // Renew asks again with one second less each time the gateway fails: the same mapping sent
 // again, reported.
-func (g *gateway) Renew(ctx context.Context, port int, lease time.Duration) error { // related "lease.go:83: a POST request sent here" // want `the retrying function Renew retries a POST request without an idempotency key, so a retry can repeat its effect`
+func (g *gateway) Renew(ctx context.Context, port int, lease time.Duration) error {
 	body := fmt.Sprintf(`<u:AddPortMapping xmlns:u="%s"><NewExternalPort>%d</NewExternalPort><NewLeaseDuration>%d</NewLeaseDuration></u:AddPortMapping>`,
 		g.urn, port, lease/time.Second)
-	_, err := g.soap(ctx, "AddPortMapping", body)
+	_, err := g.soap(ctx, "AddPortMapping", body) // related "lease.go:73: retrying recursion" "lease.go:37: sent here by soap" // want `a POST request is retried with no idempotency key; soap must send one made before the retries`
 	if err != nil && lease > time.Second {
 		return g.Renew(ctx, port, lease-time.Second)
 	}

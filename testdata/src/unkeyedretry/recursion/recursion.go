@@ -194,7 +194,7 @@ func (n *Notifier) call(ctx context.Context, method, path string, payload any) e
 	return fmt.Errorf("%s %s: rate limited", method, path)
 }
 
-func (n *Notifier) Notify(ctx context.Context, user, text string) error {
+func (n *Notifier) Notify(ctx context.Context, user, text string) error { // want Notify:"sends a POST request without an idempotency key"
 	return n.call(ctx, http.MethodPost, "/users/"+user+"/notifications", map[string]string{"text": text})
 }
 
