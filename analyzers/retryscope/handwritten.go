@@ -642,15 +642,37 @@ func (st *state) recursion(fn *ssa.Function) *Scope {
 	s.Deadline = observesDeadline(slices.DeleteFunc(slices.Clone(s.Calls), func(c ssa.CallInstruction) bool {
 		return c.Common().StaticCallee() == fn // passing ctx to itself bounds nothing
 	}))
-	if s.Wait.Kind == WaitNone && !slices.ContainsFunc(again, func(a retryCall) bool { return !afterHook(a.call) }) {
+	ds := decisions(fn, all)
+	if s.Wait.Kind == WaitNone && !slices.ContainsFunc(again, func(a retryCall) bool { return !afterHook(a.call) && !st.afterStep(a, ds) }) {
 		// if e := c.RetryFunc(ctx, req, err, n); e != nil { return e }; return c.do(...):
-		// a hook the program is given decides each way back, handed the context it may wait on.
+		// a hook the program is given decides each way back, handed the context it may wait on
+		// (or the way back recovers first: a 401 answered by a successful re-authentication).
 		s.Wait.Kind = WaitUnknown
 		if s.Deadline == DeadlineNone {
 			s.Deadline = DeadlineContext
 		}
 	}
 	return s
+}
+
+// afterStep reports whether the recursive call a.call runs only once another call, one that
+// leaves the process or a fallible function of the program's own, succeeded after the failure
+// that sends it back (err = c.Reauthenticate(ctx, tok); if err != nil { return }; return
+// c.do(...)): the way back recovers before it sends again.
+func (st *state) afterStep(a retryCall, ds []decision) bool {
+	for b := a.call.Block(); b != nil && b != a.d.block; b = b.Idom() {
+		if len(b.Preds) != 1 {
+			continue
+		}
+		p := b.Preds[0]
+		for _, o := range ds {
+			if o.block == p && b == p.Succs[o.success] && !o.policy && o.call != a.d.call && o.call != ssa.CallInstruction(a.call) &&
+				(st.rem.Reach(o.call) == remote.ReachRemote || st.ownFunc(o.call)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // afterHook reports whether call runs only once a hook said go on: a block that dominates it

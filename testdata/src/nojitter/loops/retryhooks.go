@@ -28,7 +28,11 @@ type RetryHook func(ctx context.Context, method, url string, err error, failures
 // BackoffHook decides, after a 429, whether to send again; nil means yes.
 type BackoffHook func(ctx context.Context, status *unexpectedStatus, failures uint) error
 
-type sdkState struct{ failures uint }
+type sdkState struct {
+	failures uint
+	reauthed bool
+	body     io.Reader
+}
 
 type sdkClient struct {
 	hc          *http.Client
@@ -36,6 +40,21 @@ type sdkClient struct {
 	Retry       RetryHook
 	Backoff     BackoffHook
 	MaxBackoffs uint
+	authURL     string
+}
+
+func (c *sdkClient) reauthenticate(ctx context.Context) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.authURL, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	c.token = resp.Header.Get("X-Subject-Token")
+	return nil
 }
 
 func (c *sdkClient) Request(ctx context.Context, method, url string, out any, ok ...int) (*http.Response, error) {
@@ -60,14 +79,35 @@ func (c *sdkClient) request(ctx context.Context, method, url string, out any, ok
 		}
 		return nil, err
 	}
-	if len(ok) == 0 {
-		ok = []int{http.StatusOK}
+	okc := ok
+	if len(okc) == 0 {
+		okc = []int{http.StatusOK}
 	}
-	if !slices.Contains(ok, resp.StatusCode) {
+	if !slices.Contains(okc, resp.StatusCode) {
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		status := &unexpectedStatus{URL: url, Status: resp.StatusCode, Body: body}
-		if resp.StatusCode == http.StatusTooManyRequests {
+		switch resp.StatusCode {
+		case http.StatusUnauthorized:
+			if !st.reauthed {
+				if err := c.reauthenticate(ctx); err != nil {
+					return nil, fmt.Errorf("reauthenticate: %w (after %v)", err, status)
+				}
+				if st.body != nil {
+					if seeker, isSeeker := st.body.(io.Seeker); isSeeker {
+						if _, err := seeker.Seek(0, io.SeekStart); err != nil {
+							return nil, err
+						}
+					}
+				}
+				st.reauthed = true
+				resp, err = c.request(ctx, method, url, out, ok, st)
+				if err != nil {
+					return nil, fmt.Errorf("after reauthentication: %w", err)
+				}
+				return resp, nil
+			}
+		case http.StatusTooManyRequests:
 			if f := c.Backoff; f != nil && st.failures < c.MaxBackoffs {
 				st.failures++
 				if e := f(ctx, status, st.failures); e != nil {
@@ -95,7 +135,7 @@ func (c *sdkClient) request(ctx context.Context, method, url string, out any, ok
 }
 
 // requestAgain sends again at once on a 5xx, whatever the user installed: reported.
-func (c *sdkClient) requestAgain(ctx context.Context, url string, st *sdkState) (*http.Response, error) { // related "retryhooks.go:98: retrying recursion" // want `retrying function requestAgain goes round without waiting, so it hammers a failing dependency; wait with jitter`
+func (c *sdkClient) requestAgain(ctx context.Context, url string, st *sdkState) (*http.Response, error) { // related "retryhooks.go:138: retrying recursion" // want `retrying function requestAgain goes round without waiting, so it hammers a failing dependency; wait with jitter`
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return nil, err
