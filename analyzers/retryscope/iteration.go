@@ -133,11 +133,61 @@ func onSchedule(d decision, ds []decision, l *loops.Loop) bool {
 	if afterReceive(d.call, l, schedule) {
 		return true
 	}
+	// Or every way round from the failure waits for a tick, and a success goes round too,
+	// waiting for one as well: for { conn, err := acquire(); if err != nil { <-ticker.C;
+	// continue }; sweep(conn); select { case <-ctx.Done(): return; case <-ticker.C: } }.
+	if again && everyWayRound(d.block.Succs[1-d.success], l, func(b *ssa.BasicBlock) bool { return receivesFrom(b, schedule) }) {
+		return true
+	}
 	at := d.call.Block()
 	for _, b := range l.Blocks(d.call.Parent()) {
 		for _, instr := range b.Instrs {
 			if sel, ok := instr.(*ssa.Select); ok && sel.Blocking && b.Dominates(at) &&
 				slices.ContainsFunc(sel.States, func(st *ssa.SelectState) bool { return st.Dir == types.RecvOnly && schedule(st.Chan) }) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// everyWayRound reports whether every way from b back to the loop's header passes a block for
+// which passes holds.
+func everyWayRound(b *ssa.BasicBlock, l *loops.Loop, passes func(*ssa.BasicBlock) bool) bool {
+	seen := make(map[*ssa.BasicBlock]bool)
+	var walk func(b *ssa.BasicBlock) bool // false: a way round that passes none
+	walk = func(b *ssa.BasicBlock) bool {
+		if seen[b] || !l.Contains(b) {
+			return true
+		}
+		seen[b] = true
+		if passes(b) {
+			return true
+		}
+		if b == l.Header {
+			return false
+		}
+		for _, s := range b.Succs {
+			if !walk(s) {
+				return false
+			}
+		}
+		return true
+	}
+	return walk(b)
+}
+
+// receivesFrom reports whether block b receives from a channel for which chosen holds, alone
+// or in a blocking select.
+func receivesFrom(b *ssa.BasicBlock, chosen func(ssa.Value) bool) bool {
+	for _, instr := range b.Instrs {
+		switch x := instr.(type) {
+		case *ssa.UnOp:
+			if x.Op == token.ARROW && chosen(x.X) {
+				return true
+			}
+		case *ssa.Select:
+			if x.Blocking && slices.ContainsFunc(x.States, func(st *ssa.SelectState) bool { return st.Dir == types.RecvOnly && chosen(st.Chan) }) {
 				return true
 			}
 		}

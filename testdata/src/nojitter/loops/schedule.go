@@ -240,3 +240,43 @@ func (u *upgrader) autoUpgrade(ctx context.Context, peers <-chan string, install
 		return
 	}
 }
+
+type pendingJob struct{ ID, Queue string }
+
+type sweeper struct {
+	acquire  func(ctx context.Context) (net.Conn, error)
+	pending  func(ctx context.Context, c net.Conn) ([]pendingJob, error)
+	announce func(ctx context.Context, j pendingJob)
+	every    time.Duration
+}
+
+// sweep looks for jobs whose notification was missed, once per tick: when it cannot get a
+// connection it waits for the next tick, as it does after a sweep.
+func (s *sweeper) sweep(ctx context.Context) {
+	ticker := time.NewTicker(s.every)
+	defer ticker.Stop()
+	for {
+		conn, err := s.acquire(ctx)
+		if err != nil {
+			log.Printf("pending jobs: no connection: %v", err)
+			<-ticker.C
+			continue
+		}
+		jobs, err := s.pending(ctx, conn)
+		conn.Close()
+		if errors.Is(err, context.Canceled) {
+			return
+		}
+		if err != nil {
+			log.Printf("pending jobs: %v", err)
+		}
+		for _, j := range jobs {
+			s.announce(ctx, j)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-ticker.C:
+		}
+	}
+}
