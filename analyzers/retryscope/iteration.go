@@ -319,8 +319,8 @@ func carriesFrom(phi *ssa.Phi, a ssa.Value, l *loops.Loop) bool {
 }
 
 // drawsFromCursor reports whether call is handed what a method returns of the value whose
-// method decides, in the loop's header, whether to go round again: for it.Next() {
-// get(it.At()) } walks it; each round works on the next element.
+// method decides, in the loop's header, whether to go round again, or that value itself: for
+// it.Next() { get(it.At()) } walks it; each round works on the next element.
 func drawsFromCursor(args []ssa.Value, call ssa.CallInstruction, l *loops.Loop) bool {
 	ifInstr, ok := l.Header.Instrs[len(l.Header.Instrs)-1].(*ssa.If)
 	if !ok {
@@ -337,6 +337,9 @@ func drawsFromCursor(args []ssa.Value, call ssa.CallInstruction, l *loops.Loop) 
 	at := flow.PlaceOf(cursor)
 	found := false
 	for _, a := range args {
+		if flow.PlaceOf(flow.Unwrap(a)) == at {
+			return true // handed the cursor itself: for rows.Next() { v, err := scanRow(rows) }
+		}
 		flow.Backward(a, 32, func(x ssa.Value) bool {
 			if c, ok := x.(*ssa.Call); ok && c != call && c != cond && l.Contains(c.Block()) {
 				if r := recvOf(c); r != nil && flow.PlaceOf(r) == at {

@@ -2,6 +2,7 @@ package loops
 
 import (
 	"fmt"
+	"iter"
 	"log"
 )
 
@@ -66,11 +67,80 @@ func (p *puller) firstCandidate(buckets map[string][]fileRecord, want fileRecord
 	if len(cands) == 0 {
 		return false
 	}
-	for { // related "candidates.go:69: retry loop" // want `retry loop goes round without waiting and never stops, so it hammers a failing dependency; add a jittered wait and a cap`
+	for { // related "candidates.go:70: retry loop" // want `retry loop goes round without waiting and never stops, so it hammers a failing dependency; add a jittered wait and a cap`
 		if err := p.renameInto(cands[0], want); err != nil {
 			log.Printf("rename %s: %v", want.Name, err)
 			continue
 		}
 		return true
+	}
+}
+
+// A store reads the rows of one query through its driver's cursor: a row that fails to scan
+// is skipped, and the next one read. Each round reads the next row; not a retry.
+
+type driverRows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+	Close() error
+}
+
+type spanRow struct {
+	TraceID, SpanID string
+	Duration        int64
+}
+
+func scanSpan(rows driverRows) (spanRow, error) {
+	var r spanRow
+	if err := rows.Scan(&r.TraceID, &r.SpanID, &r.Duration); err != nil {
+		return spanRow{}, fmt.Errorf("scan span: %w", err)
+	}
+	return r, nil
+}
+
+func readSpans(rows driverRows) ([]spanRow, error) {
+	defer rows.Close()
+	var out []spanRow
+	for rows.Next() {
+		span, err := scanSpan(rows)
+		if err != nil {
+			log.Printf("skipping span: %v", err)
+			continue
+		}
+		out = append(out, span)
+	}
+	return out, rows.Err()
+}
+
+// spans yields the spans of each trace, and an error for a row that fails to scan.
+func spans(query func(id string) (driverRows, error), ids ...string) iter.Seq2[spanRow, error] {
+	return func(yield func(spanRow, error) bool) {
+		for _, id := range ids {
+			rows, err := query(id)
+			if err != nil {
+				yield(spanRow{}, fmt.Errorf("query trace %s: %w", id, err))
+				return
+			}
+			done := false
+			for rows.Next() {
+				span, err := scanSpan(rows)
+				if err != nil {
+					if !yield(spanRow{}, err) {
+						done = true
+						break
+					}
+					continue
+				}
+				if !yield(span, nil) {
+					done = true
+					break
+				}
+			}
+			rows.Close()
+			if done {
+				return
+			}
+		}
 	}
 }
