@@ -30,7 +30,8 @@ var imports = []string{
 // name: testutil, testsuite, e2e, footesting, footestutil, or footest importing a package
 // foo (as httptest imports http); or whether it is a benchmark harness, named (or, for a
 // command, in a directory named) like bench, benchmarks, redisbench or nats-bench; or a
-// command in a directory named like a test harness (rdma-test, e2e_tests, loadtest).
+// command in a directory named like a test harness (rdma-test, e2e_tests, loadtest); or a
+// package inside an end-to-end suite's directory (test/e2e/pkg/request).
 func Package(pass *analysis.Pass) bool {
 	name := pass.Pkg.Name()
 	if bench(name) || name == "main" && (bench(path.Base(pass.Pkg.Path())) || harness(path.Base(pass.Pkg.Path()))) {
@@ -43,6 +44,13 @@ func Package(pass *analysis.Pass) bool {
 	}
 	if strings.HasPrefix(name, "test") || name == "e2e" || strings.HasSuffix(name, "e2e") {
 		return true
+	}
+	// A package of an end-to-end suite's tree (test/e2e/pkg/request, e2e/framework): the
+	// directory names the suite as the package name would.
+	for _, seg := range strings.Split(path.Dir(pass.Pkg.Path()), "/") {
+		if seg == "e2e" || strings.HasSuffix(seg, "-e2e") || strings.HasSuffix(seg, "_e2e") {
+			return true
+		}
 	}
 	if base, ok := strings.CutSuffix(name, "test"); ok && base != "" {
 		for _, imp := range pass.Pkg.Imports() {
