@@ -90,7 +90,56 @@ func (st *state) iterates(call ssa.CallInstruction, l *loops.Loop) bool {
 			})
 		}
 	}
-	return found || countsToLength(l) || drawsFromCursor(args, call, l) || stopsOnSameInput(call, l) || afterEvent(call, l)
+	return found || countsToLength(l) || drawsFromCursor(args, call, l) || stopsOnSameInput(call, l) || afterEvent(call, l) || endsAtEOF(call, l)
+}
+
+// endsAtEOF reports whether the loop leaves when call's error is io.EOF (for chunk, err :=
+// s.Recv(); !errors.Is(err, io.EOF); chunk, err = s.Recv() { ... }): the end of a stream, by
+// io.Reader's convention, so each round takes the next piece of one.
+func endsAtEOF(call ssa.CallInstruction, l *loops.Loop) bool {
+	for _, b := range l.Blocks(call.Parent()) {
+		if len(b.Instrs) == 0 {
+			continue
+		}
+		ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		cond, holds := unNot(ifInstr.Cond), countNots(ifInstr.Cond)%2 // holds: the side taken at EOF
+		var x ssa.Value
+		switch c := cond.(type) {
+		case *ssa.Call:
+			if flow.ID(flow.Callee(c.Common())) == (flow.FuncID{Pkg: "errors", Name: "Is"}) && len(c.Call.Args) == 2 && isEOF(c.Call.Args[1]) {
+				x = c.Call.Args[0]
+			}
+		case *ssa.BinOp:
+			if c.Op == token.EQL || c.Op == token.NEQ {
+				switch {
+				case isEOF(c.Y):
+					x = c.X
+				case isEOF(c.X):
+					x = c.Y
+				}
+				if c.Op == token.NEQ {
+					holds = 1 - holds
+				}
+			}
+		}
+		if x != nil && producer(x, l.Contains) == call && !l.Contains(b.Succs[holds]) {
+			return true
+		}
+	}
+	return false
+}
+
+// isEOF reports whether v is io.EOF.
+func isEOF(v ssa.Value) bool {
+	load, ok := flow.Unwrap(v).(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return false
+	}
+	g, ok := load.X.(*ssa.Global)
+	return ok && g.Pkg != nil && g.Pkg.Pkg.Path() == "io" && g.Name() == "EOF"
 }
 
 // afterEvent reports whether call runs, each round, only after an event arrives: a blocking

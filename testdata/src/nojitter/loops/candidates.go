@@ -1,7 +1,9 @@
 package loops
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"iter"
 	"log"
 )
@@ -67,7 +69,7 @@ func (p *puller) firstCandidate(buckets map[string][]fileRecord, want fileRecord
 	if len(cands) == 0 {
 		return false
 	}
-	for { // related "candidates.go:70: retry loop" // want `retry loop goes round without waiting and never stops, so it hammers a failing dependency; add a jittered wait and a cap`
+	for { // related "candidates.go:72: retry loop" // want `retry loop goes round without waiting and never stops, so it hammers a failing dependency; add a jittered wait and a cap`
 		if err := p.renameInto(cands[0], want); err != nil {
 			log.Printf("rename %s: %v", want.Name, err)
 			continue
@@ -143,4 +145,32 @@ func spans(query func(id string) (driverRows, error), ids ...string) iter.Seq2[s
 			}
 		}
 	}
+}
+
+// A reader of a trace stream: it reads chunks until the stream ends, and returns at the first
+// error. Each round takes the next chunk; not a retry.
+
+type traceChunk struct{ Spans []spanRow }
+
+type chunkStream interface {
+	Recv() (*traceChunk, error)
+}
+
+func consumeChunks(stream chunkStream, yield func([]spanRow, error) bool) bool {
+	handle := func(err error) bool {
+		if err == nil {
+			return true
+		}
+		yield(nil, fmt.Errorf("read trace stream: %w", err))
+		return false
+	}
+	for chunk, err := stream.Recv(); !errors.Is(err, io.EOF); chunk, err = stream.Recv() {
+		if !handle(err) {
+			return false
+		}
+		if !yield(chunk.Spans, nil) {
+			return false
+		}
+	}
+	return true
 }
