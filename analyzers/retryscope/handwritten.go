@@ -65,7 +65,7 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 				}
 			}
 			s.Wait.Bypass = st.bypass(l, d, s.Wait.Sleeps)
-			s.Failover = failover(l, d)
+			s.Failover = failover(l, d, s.Attempts)
 			s.Deadline = observesDeadline(s.Calls)
 			if s.Deadline == DeadlineContext && s.Attempts.Kind == BoundNone && neverLeavesOnFailure(l, d) && !knowledge.EndsWithContext(flow.Callee(d.call.Common())) {
 				// It hands its context to the attempt, but no failure leaves the loop: once the
@@ -145,22 +145,58 @@ func (st *state) recovers(l *loops.Loop, d decision, b Bound) bool {
 // failover reports whether the attempt d.call is handed a target the loop picks anew each
 // round (b := pool.next(); do(req, b)), which the failure side marks (a store into a field of
 // it, or an atomic write of one: b.broken.Store(true)) before the loop goes round.
-func failover(l *loops.Loop, d decision) bool {
-	if !countsTargets(l, d.block.Parent()) {
-		return false
-	}
+//
+// Or, in a loop with a bound, the attempt is made through a connection the round takes anew
+// (wc, err := pool.take(); ...; err = wc.Start(msg)) that the failure side closes before
+// going round: the next round tries another connection, as many as the bound allows.
+func failover(l *loops.Loop, d decision, b Bound) bool {
+	counts := countsTargets(l, d.block.Parent())
 	fail := d.block.Succs[1-d.success]
-	for _, a := range d.call.Common().Args {
-		pick, ok := flow.Unwrap(a).(*ssa.Call)
-		if !ok || !l.Contains(pick.Block()) || flow.ID(flow.Callee(pick.Common())).Pkg == "" {
+	cc := d.call.Common()
+	for _, a := range append([]ssa.Value{cc.Value}, cc.Args...) {
+		var pick ssa.Value
+		switch x := flow.Unwrap(a).(type) {
+		case *ssa.Call:
+			pick = x
+		case *ssa.Extract:
+			if _, ok := x.Tuple.(*ssa.Call); ok && x.Index == 0 {
+				pick = x // wc, err := pool.take()
+			}
+		}
+		if pick == nil || !l.Contains(pick.(ssa.Instruction).Block()) {
 			continue
 		}
-		if marks(pick, fail, l) {
+		if counts && marks(pick, fail, l) || b.Kind != BoundNone && closes(pick, fail) {
 			return true
 		}
 	}
 	return false
 }
+
+// closes reports whether a block dominated by fail closes target, by the method that makes
+// its type an io.Closer.
+func closes(target ssa.Value, fail *ssa.BasicBlock) bool {
+	refs := target.Referrers()
+	if refs == nil || !types.Implements(target.Type(), closerIface) {
+		return false
+	}
+	for _, r := range *refs {
+		c, ok := r.(ssa.CallInstruction)
+		if !ok || !fail.Dominates(c.Block()) {
+			continue
+		}
+		cc := c.Common()
+		if m := flow.Callee(cc); m != nil && m.Name() == "Close" && m.Signature().Recv() != nil && (cc.IsInvoke() && cc.Value == target || len(cc.Args) > 0 && cc.Args[0] == target) {
+			return true
+		}
+	}
+	return false
+}
+
+// closerIface is io.Closer's method set: Close() error.
+var closerIface = types.NewInterfaceType([]*types.Func{
+	types.NewFunc(token.NoPos, nil, "Close", types.NewSignatureType(nil, nil, nil, nil, types.NewTuple(types.NewVar(token.NoPos, nil, "", types.Universe.Lookup("error").Type())), false)),
+}, nil).Complete()
 
 // countsTargets reports whether a test of loop l compares a number with the length of a
 // collection (for range len(backends)): as many rounds as there are targets.
