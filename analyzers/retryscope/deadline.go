@@ -222,6 +222,39 @@ func selectsOnSignal(fn *ssa.Function, in func(*ssa.BasicBlock) bool) bool {
 	return false
 }
 
+// stopsOnClose reports whether loop l leaves when a channel it receives from is closed (case
+// _, ok := <-p.closeCh: if !ok { return }; v, ok := <-ch: if !ok { return }): whoever closes
+// the channel stops it, as one who cancels a context does.
+func stopsOnClose(l *loops.Loop) bool {
+	for _, b := range l.Blocks(l.Header.Parent()) {
+		if len(b.Instrs) == 0 {
+			continue
+		}
+		ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		ex, ok := unNot(ifInstr.Cond).(*ssa.Extract)
+		if !ok || ex.Index != 1 {
+			continue
+		}
+		// A channel someone closes: not a timer's, which nobody does (for range ticker.C).
+		closable := func(ch ssa.Value) bool { return !typeis.TimeChan(ch.Type()) && timeChanMaker(ch) == nil }
+		received := false
+		switch t := ex.Tuple.(type) {
+		case *ssa.Select:
+			received = slices.ContainsFunc(t.States, func(st *ssa.SelectState) bool { return st.Dir == types.RecvOnly && closable(st.Chan) })
+		case *ssa.UnOp:
+			received = t.Op == token.ARROW && t.CommaOk && closable(t.X)
+		}
+		closedSide := 1 - countNots(ifInstr.Cond)%2 // the side taken when ok is false
+		if received && !l.Contains(b.Succs[closedSide]) {
+			return true
+		}
+	}
+	return false
+}
+
 // stopsFromElsewhere reports whether loop l of fn can be left on a test of the program's state
 // that the loop itself does not change: a struct field, read directly, through sync/atomic, or
 // through a method of the package that returns it, that another function of the package

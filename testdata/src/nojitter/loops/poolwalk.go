@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"log"
+	"math/rand/v2"
 	"net"
+	"time"
 )
 
 // A tunnel server hands each visitor a work connection from the client's pool: it takes one,
@@ -62,7 +64,7 @@ func (p *tunnelProxy) workConn(src net.Addr) (net.Conn, error) {
 // startAgain tells the same connection to start again and again: reported.
 func (p *tunnelProxy) startAgain(wc *workConn, src net.Addr) (net.Conn, error) {
 	var err error
-	for i := 0; i < 3; i++ { // related "poolwalk.go:65: retry loop" // want `retry loop goes round without waiting, so it hammers a failing dependency; wait with jitter`
+	for i := 0; i < 3; i++ { // related "poolwalk.go:67: retry loop" // want `retry loop goes round without waiting, so it hammers a failing dependency; wait with jitter`
 		var c net.Conn
 		c, err = wc.start(startMsg{Proxy: p.name, SrcAddr: src.String()})
 		if err == nil {
@@ -71,4 +73,41 @@ func (p *tunnelProxy) startAgain(wc *workConn, src net.Addr) (net.Conn, error) {
 		log.Printf("start %s: %v", p.name, err)
 	}
 	return nil, err
+}
+
+// A UDP proxy keeps one work connection for as long as the proxy lives: when it cannot get one
+// it waits and tries again, and it stops once the proxy closes its check channel. A
+// lifecycle that its owner ends; no cap is missing.
+type udpProxy struct {
+	tunnelProxy
+	checkClose chan int
+	current    net.Conn
+	serve      func(net.Conn)
+}
+
+func (p *udpProxy) supervise() {
+	for {
+		c, err := p.workConn(nil)
+		if err != nil {
+			time.Sleep(time.Duration(rand.Int64N(int64(2 * time.Second))))
+			select {
+			case _, ok := <-p.checkClose:
+				if !ok {
+					return
+				}
+			default:
+			}
+			continue
+		}
+		if p.current != nil {
+			p.current.Close()
+		}
+		p.current = c
+		go p.serve(c)
+		// Serve it until the connection breaks (a send on the check channel) or the proxy
+		// closes (the channel closed).
+		if _, ok := <-p.checkClose; !ok {
+			return
+		}
+	}
 }
