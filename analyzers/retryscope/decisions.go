@@ -291,12 +291,54 @@ func retryPolicy(v ssa.Value, in func(*ssa.BasicBlock) bool) (judged ssa.CallIns
 	}
 	for _, a := range call.Common().Args {
 		if typeis.ErrorLike(a.Type()) || typeis.HTTPResponse(a.Type()) {
-			if judged := producer(a, in); judged != nil && judged != call {
+			if judged := attemptOf(a, in, 0); judged != nil && judged != call {
 				return judged, true
 			}
 		}
 	}
 	return nil, false
+}
+
+// attemptOf returns the call whose outcome v is, looking through the standard library's error
+// constructors (fmt.Errorf("scan: %w", err) is err's, not an attempt of its own).
+func attemptOf(v ssa.Value, in func(*ssa.BasicBlock) bool, depth int) ssa.CallInstruction {
+	p := producer(v, in)
+	if p == nil || depth > 2 {
+		return p
+	}
+	fn := flow.Callee(p.Common())
+	res := p.Common().Signature().Results()
+	if fn == nil || fn.Pkg() == nil || !ssapkg.IsStdPath(fn.Pkg().Path()) || res.Len() != 1 || !typeis.ErrorLike(res.At(0).Type()) {
+		return p
+	}
+	for _, a := range p.Common().Args {
+		if typeis.ErrorLike(a.Type()) {
+			if q := attemptOf(a, in, depth+1); q != nil {
+				return q
+			}
+		}
+	}
+	if fn.Name() == "Errorf" || fn.Name() == "Join" {
+		// fmt.Errorf's arguments are a variadic slice: the error it wraps is stored into it.
+		for _, r := range p.Common().Args {
+			if sl, ok := r.(*ssa.Slice); ok {
+				if alloc, ok := sl.X.(*ssa.Alloc); ok {
+					for _, u := range *alloc.Referrers() {
+						if ia, ok := u.(*ssa.IndexAddr); ok {
+							for _, w := range *ia.Referrers() {
+								if st, ok := w.(*ssa.Store); ok && typeis.ErrorLike(flow.Unwrap(st.Val).Type()) {
+									if q := attemptOf(flow.Unwrap(st.Val), in, depth+1); q != nil {
+										return q
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return nil // an error made here, not the outcome of an attempt
 }
 
 // returnsResponse reports whether call returns an *http.Response among other results.

@@ -128,7 +128,7 @@ func spans(query func(id string) (driverRows, error), ids ...string) iter.Seq2[s
 			for rows.Next() {
 				span, err := scanSpan(rows)
 				if err != nil {
-					if !yield(spanRow{}, err) {
+					if !yield(spanRow{}, fmt.Errorf("trace %s: %w", id, err)) {
 						done = true
 						break
 					}
