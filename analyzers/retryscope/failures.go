@@ -341,40 +341,26 @@ func readsField(v ssa.Value) bool {
 // or a predicate of the program's own whose every true result read one (isUnauthorized(err)):
 // the answer named the cause the loop goes round on.
 func namesCause(fail *ssa.BasicBlock, call ssa.CallInstruction, l *loops.Loop, in func(*ssa.BasicBlock) bool) bool {
-	seen := make(map[*ssa.BasicBlock]bool)
-	var walk func(b *ssa.BasicBlock) bool // false: a way round with no such test
-	walk = func(b *ssa.BasicBlock) bool {
-		if seen[b] || !l.Contains(b) {
-			return true
-		}
-		seen[b] = true
-		if b == l.Header {
+	return everyWayRound(fail, l, func(b *ssa.BasicBlock) bool {
+		ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok || b == l.Header {
 			return false
 		}
-		if ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok {
-			cond := unNot(ifInstr.Cond)
-			if c, ok := cond.(*ssa.Call); ok {
-				if fn := c.Call.StaticCallee(); fn != nil {
-					for i, a := range c.Call.Args {
-						if typeis.ErrorLike(a.Type()) && producer(a, in) == call {
-							if _, coded, ok := predicateSummary(fn, i, 0); ok && coded {
-								return true
-							}
+		cond := unNot(ifInstr.Cond)
+		if c, ok := cond.(*ssa.Call); ok {
+			if fn := c.Call.StaticCallee(); fn != nil {
+				for i, a := range c.Call.Args {
+					if typeis.ErrorLike(a.Type()) && producer(a, in) == call {
+						if _, coded, ok := predicateSummary(fn, i, 0); ok && coded {
+							return true
 						}
 					}
 				}
-			} else if readsField(cond) && typedFrom(cond, call, in) {
-				return true
 			}
+			return false
 		}
-		for _, s := range b.Succs {
-			if !walk(s) {
-				return false
-			}
-		}
-		return true
-	}
-	return walk(fail)
+		return readsField(cond) && typedFrom(cond, call, in)
+	})
 }
 
 // typedFrom reports whether cond reads what a type assertion or errors.As singled out of
