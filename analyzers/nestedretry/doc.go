@@ -36,7 +36,8 @@
 // Attempts(1), aws.NopRetryer); a loop that iterates rather than retries (a worker handling
 // one job per turn, a paginator); a library callback and the library's own loop, which are
 // one layer; two retry scopes one after the other; a poll that waits for a state around a
-// call that retries its failures; a loop that leaves when the retrying call fails and goes
+// call that retries its failures; an inner walk over targets that tries each pooled
+// connection or backend once (it closes or marks the one that failed); a loop that leaves when the retrying call fails and goes
 // round for another reason (a long poll reconnecting when its stream ends); a framework's
 // own delivery loop as the inner layer (Pub/Sub's Receive reconnecting its stream); tests and
 // test-support packages, which retry on purpose while they wait for what they start.

@@ -91,8 +91,8 @@ func run(pass *analysis.Pass) (any, error) {
 			inner, fact := res.Reached(call)
 			var l layer
 			switch {
-			case inner != nil && (inner.Poll || inner.Reach == remote.ReachLocal):
-				continue
+			case inner != nil && (inner.Poll || inner.Reach == remote.ReachLocal || inner.Failover && inner.Attempts.Kind != retryscope.BoundNone):
+				continue // a poll, a local retry, or a walk over targets (each round another connection)
 			case inner != nil:
 				l = layer{name: c.callName(call), attempts: inner.Attempts, scope: inner, on: inner.RetrySet()}
 			case fact != nil && fact.Local:

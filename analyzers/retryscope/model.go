@@ -252,8 +252,9 @@ type Scope struct {
 	// at once and the loop goes round for ever.
 	KeepsGoing bool
 	// Failover is set for a hand-written loop whose every way round after a failure marks
-	// the target the attempt was given (b.broken.Store(true)) and picks another the next
-	// round: it tries another backend, not the failing one again.
+	// the target the attempt was given (b.broken.Store(true)), or closes the connection it
+	// took, and picks another the next round: it tries another backend or connection, not
+	// the failing one again.
 	Failover bool
 	// UntilContext marks a library scope that its library's defaults or settings let go on
 	// for ever (retry-go's Attempts(0), a sethvargo backoff with no WithMaxRetries), with no

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"net"
 	"net/http"
 	"time"
 
@@ -125,7 +126,7 @@ func (c *graphClient) QueryHard(query []byte) (json.RawMessage, error) {
 	for n := 0; n < 3; n++ {
 		var out *gqlResponse
 		var again bool
-		_, out, again, err = c.attempt(query, newSink(), n) // related "graphql.go:125: outer retry loop" "graphql.go:77: inner self-retrying client call" // want `retries up to 3 times around graphClient\.attempt, which retries too: attempts multiply; keep one layer`
+		_, out, again, err = c.attempt(query, newSink(), n) // related "graphql.go:126: outer retry loop" "graphql.go:78: inner self-retrying client call" // want `retries up to 3 times around graphClient\.attempt, which retries too: attempts multiply; keep one layer`
 		if again || err != nil {
 			time.Sleep(jitter(time.Second))
 			continue
@@ -133,4 +134,53 @@ func (c *graphClient) QueryHard(query []byte) (json.RawMessage, error) {
 		return out.Data, nil
 	}
 	return nil, err
+}
+
+// A tunnel's supervisor asks again, after a failure, for a work connection from a pool walk
+// that tries each pooled connection once and closes the ones that fail: the walk tries
+// another connection each round, it does not retry one. Not reported.
+
+type pooledConn struct{ c net.Conn }
+
+func (p *pooledConn) start(name string) error {
+	_, err := p.c.Write([]byte(name))
+	return err
+}
+
+func (p *pooledConn) Close() error { return p.c.Close() }
+
+type tunnel struct {
+	name  string
+	pool  int
+	take  func() (*pooledConn, error)
+	close chan struct{}
+}
+
+func (t *tunnel) workConn() (*pooledConn, error) {
+	var err error
+	for i := 0; i < t.pool+1; i++ {
+		pc, terr := t.take()
+		if terr != nil {
+			return nil, terr
+		}
+		if err = pc.start(t.name); err != nil {
+			log.Printf("pooled connection %d: %v", i, err)
+			pc.Close()
+			continue
+		}
+		return pc, nil
+	}
+	return nil, err
+}
+
+func (t *tunnel) keep(serve func(*pooledConn)) {
+	for attempt := 0; attempt < 10; attempt++ {
+		pc, err := t.workConn()
+		if err != nil {
+			time.Sleep(jitter(time.Second))
+			continue
+		}
+		serve(pc)
+		return
+	}
 }
