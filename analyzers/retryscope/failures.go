@@ -177,11 +177,8 @@ func narrowed(fail *ssa.BasicBlock, call ssa.CallInstruction, l *loops.Loop, in 
 // the program's own that is true only once it singled the error out (isUnauthorized(err)).
 func singledOut(cond ssa.Value, call ssa.CallInstruction, in func(*ssa.BasicBlock) bool, match *ssa.BasicBlock, l *loops.Loop) (Failures, bool) {
 	if target, ok := singlesOut(cond, call, in); ok {
-		switch {
-		case transportTarget(target):
-			return FailTransport, true
-		case sentinel(cond):
-			return FailOther, true
+		if on, typed := targetKind(target, cond); !typed {
+			return on, true
 		}
 		return typedAnswer(match, l), true
 	}
@@ -215,32 +212,20 @@ func predicateSummary(fn *ssa.Function, param, depth int) (on Failures, coded, o
 	p := fn.Params[param]
 	// test says what a condition on the parameter singles out, and whether it names a type
 	// (whose fields may then be compared with statuses).
+	isParam := func(v ssa.Value) bool { return flow.Unwrap(v) == p }
 	test := func(v ssa.Value) (on Failures, typed, coded, ok bool) {
-		switch c := v.(type) {
-		case *ssa.Call:
-			if errorsPredicate(c) && len(c.Call.Args) == 2 && flow.Unwrap(c.Call.Args[0]) == p {
-				switch {
-				case transportTarget(c.Call.Args[1]):
-					return FailTransport, false, false, true
-				case sentinel(c):
-					return FailOther, false, false, true
-				}
-				return FailOther, true, false, true
-			}
+		if target, ok := singlesOutOf(v, isParam); ok {
+			on, typed := targetKind(target, v)
+			return on, typed, false, true
+		}
+		if c, ok := v.(*ssa.Call); ok {
 			if callee := c.Call.StaticCallee(); callee != nil {
 				for i, a := range c.Call.Args {
-					if flow.Unwrap(a) == p {
+					if isParam(a) {
 						on, coded, ok := predicateSummary(callee, i, depth+1)
 						return on, false, coded, ok
 					}
 				}
-			}
-		case *ssa.Extract:
-			if ta, ok := c.Tuple.(*ssa.TypeAssert); ok && c.Index == 1 && flow.Unwrap(ta.X) == p {
-				if transportTarget(ta) {
-					return FailTransport, false, false, true
-				}
-				return FailOther, true, false, true
 			}
 		}
 		return 0, false, false, false
@@ -458,17 +443,34 @@ func fieldStatus(cond ssa.Value, side int) (Failures, bool) {
 // errors.As(err, &t), or the ok of a type assertion (pgErr, ok := err.(PGError)). It returns
 // what the test names (X, &t, or a value of the asserted type).
 func singlesOut(cond ssa.Value, call ssa.CallInstruction, in func(*ssa.BasicBlock) bool) (ssa.Value, bool) {
+	return singlesOutOf(cond, func(v ssa.Value) bool { return producer(v, in) == call })
+}
+
+// singlesOutOf is singlesOut for the errors for which of holds (a predicate's parameter).
+func singlesOutOf(cond ssa.Value, of func(ssa.Value) bool) (ssa.Value, bool) {
 	switch c := cond.(type) {
 	case *ssa.Call:
-		if errorsPredicate(c) && len(c.Call.Args) == 2 && producer(c.Call.Args[0], in) == call {
+		if errorsPredicate(c) && len(c.Call.Args) == 2 && of(c.Call.Args[0]) {
 			return c.Call.Args[1], true
 		}
 	case *ssa.Extract:
-		if ta, ok := c.Tuple.(*ssa.TypeAssert); ok && c.Index == 1 && typeis.ErrorLike(ta.X.Type()) && producer(ta.X, in) == call {
+		if ta, ok := c.Tuple.(*ssa.TypeAssert); ok && c.Index == 1 && typeis.ErrorLike(ta.X.Type()) && of(ta.X) {
 			return ta, true
 		}
 	}
 	return nil, false
+}
+
+// targetKind says what a test cond that singles out target picks: a transport failure, the
+// program's own sentinel, or a type of the program's (typed), whose fields may say more.
+func targetKind(target, cond ssa.Value) (on Failures, typed bool) {
+	switch {
+	case transportTarget(target):
+		return FailTransport, false
+	case sentinel(cond):
+		return FailOther, false
+	}
+	return FailOther, true
 }
 
 // failuresOf says what the failure side of decision d singles out.

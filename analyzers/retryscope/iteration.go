@@ -98,48 +98,16 @@ func (st *state) iterates(call ssa.CallInstruction, l *loops.Loop) bool {
 // io.Reader's convention, so each round takes the next piece of one.
 func endsAtEOF(call ssa.CallInstruction, l *loops.Loop) bool {
 	for _, b := range l.Blocks(call.Parent()) {
-		if len(b.Instrs) == 0 {
-			continue
-		}
-		ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
-		if !ok {
-			continue
-		}
-		cond, holds := unNot(ifInstr.Cond), countNots(ifInstr.Cond)%2 // holds: the side taken at EOF
-		var x ssa.Value
-		switch c := cond.(type) {
-		case *ssa.Call:
-			if flow.ID(flow.Callee(c.Common())) == (flow.FuncID{Pkg: "errors", Name: "Is"}) && len(c.Call.Args) == 2 && isEOF(c.Call.Args[1]) {
-				x = c.Call.Args[0]
-			}
-		case *ssa.BinOp:
-			if c.Op == token.EQL || c.Op == token.NEQ {
-				switch {
-				case isEOF(c.Y):
-					x = c.X
-				case isEOF(c.X):
-					x = c.Y
-				}
-				if c.Op == token.NEQ {
-					holds = 1 - holds
-				}
-			}
-		}
-		if x != nil && producer(x, l.Contains) == call && !l.Contains(b.Succs[holds]) {
+		if errv, holds, ok := sentinelBranch(b, isEOF); ok && producer(errv, l.Contains) == call && !l.Contains(b.Succs[holds]) {
 			return true
 		}
 	}
 	return false
 }
 
-// isEOF reports whether v is io.EOF.
-func isEOF(v ssa.Value) bool {
-	load, ok := flow.Unwrap(v).(*ssa.UnOp)
-	if !ok || load.Op != token.MUL {
-		return false
-	}
-	g, ok := load.X.(*ssa.Global)
-	return ok && g.Pkg != nil && g.Pkg.Pkg.Path() == "io" && g.Name() == "EOF"
+// isEOF reports whether g is io.EOF.
+func isEOF(g *ssa.Global) bool {
+	return g.Pkg != nil && g.Pkg.Pkg.Path() == "io" && g.Name() == "EOF"
 }
 
 // afterEvent reports whether call runs, each round, only after an event arrives: a blocking
@@ -203,27 +171,7 @@ func onSchedule(d decision, ds []decision, l *loops.Loop) bool {
 // everyWayRound reports whether every way from b back to the loop's header passes a block for
 // which passes holds.
 func everyWayRound(b *ssa.BasicBlock, l *loops.Loop, passes func(*ssa.BasicBlock) bool) bool {
-	seen := make(map[*ssa.BasicBlock]bool)
-	var walk func(b *ssa.BasicBlock) bool // false: a way round that passes none
-	walk = func(b *ssa.BasicBlock) bool {
-		if seen[b] || !l.Contains(b) {
-			return true
-		}
-		seen[b] = true
-		if passes(b) {
-			return true
-		}
-		if b == l.Header {
-			return false
-		}
-		for _, s := range b.Succs {
-			if !walk(s) {
-				return false
-			}
-		}
-		return true
-	}
-	return walk(b)
+	return passes(b) || !l.CanRepeatAvoiding(b, func(e loops.Edge) bool { return passes(e.To) })
 }
 
 // receivesFrom reports whether block b receives from a channel for which chosen holds, alone

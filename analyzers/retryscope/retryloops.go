@@ -166,43 +166,47 @@ func calledOff(e loops.Edge, l *loops.Loop) bool {
 // bufio.ErrBufferFull, errors.Is(err, bufio.ErrBufferFull): the call handed back what it read
 // and goes on when called again).
 func readsOn(e loops.Edge) bool {
-	if len(e.From.Instrs) == 0 {
-		return false
+	_, holds, ok := sentinelBranch(e.From, progress)
+	return ok && e.To == e.From.Succs[holds]
+}
+
+// sentinelBranch says, of block b when it ends in a test of an error against a package's
+// error variable for which is holds (err == io.EOF, err != bufio.ErrBufferFull, errors.Is(err,
+// io.EOF), negated or not), which error it tests and the successor taken when the error is
+// that variable.
+func sentinelBranch(b *ssa.BasicBlock, is func(*ssa.Global) bool) (errv ssa.Value, holds int, ok bool) {
+	if len(b.Instrs) == 0 {
+		return nil, 0, false
 	}
-	ifInstr, ok := e.From.Instrs[len(e.From.Instrs)-1].(*ssa.If)
-	if !ok {
-		return false
+	ifInstr, isIf := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	if !isIf {
+		return nil, 0, false
 	}
-	cond, holds := ifInstr.Cond, 0 // holds: the successor taken when the error is that one
-	if not, ok := cond.(*ssa.UnOp); ok && not.Op == token.NOT {
-		cond, holds = not.X, 1
-	}
-	var args []ssa.Value
-	switch c := cond.(type) {
+	holds = countNots(ifInstr.Cond) % 2
+	var pairs [][2]ssa.Value // the error, and what it is compared with
+	switch c := unNot(ifInstr.Cond).(type) {
 	case *ssa.BinOp:
 		if c.Op != token.EQL && c.Op != token.NEQ {
-			return false
+			return nil, 0, false
 		}
 		if c.Op == token.NEQ {
 			holds = 1 - holds
 		}
-		args = []ssa.Value{c.X, c.Y}
+		pairs = [][2]ssa.Value{{c.X, c.Y}, {c.Y, c.X}}
 	case *ssa.Call:
 		if flow.ID(flow.Callee(c.Common())) != (flow.FuncID{Pkg: "errors", Name: "Is"}) || len(c.Call.Args) != 2 {
-			return false
+			return nil, 0, false
 		}
-		args = c.Call.Args[1:]
-	default:
-		return false
+		pairs = [][2]ssa.Value{{c.Call.Args[0], c.Call.Args[1]}}
 	}
-	for _, v := range args {
-		if load, ok := flow.Unwrap(v).(*ssa.UnOp); ok && load.Op == token.MUL {
-			if g, ok := load.X.(*ssa.Global); ok && progress(g) {
-				return e.To == e.From.Succs[holds]
+	for _, pair := range pairs {
+		if load, isLoad := flow.Unwrap(pair[1]).(*ssa.UnOp); isLoad && load.Op == token.MUL {
+			if g, global := load.X.(*ssa.Global); global && is(g) {
+				return pair[0], holds, true
 			}
 		}
 	}
-	return false
+	return nil, 0, false
 }
 
 // progress reports whether g is an error variable that reports progress (knowledge.Progress).
