@@ -101,6 +101,13 @@
 // request made without any context is still reported where it is made, and so is one sent with
 // a detached context a struct field keeps (ctx: context.WithoutCancel(ctx)).
 //
+// A function that keeps the context it is given for requests made later (a token source:
+// x/oauth2's Config.TokenSource and Client, clientcredentials' too) is reported where it is
+// given one without a deadline: "keeps a context without a deadline for its later calls".
+// A deadline is no fix there (it would end the source); a context carrying an *http.Client
+// with a Timeout (context.WithValue(ctx, oauth2.HTTPClient, client)) bounds those requests,
+// and any made with that context.
+//
 // Calls of a cloud SDK's client (AWS, Cloud Storage, minio, Azure) made with
 // context.Background() or TODO from functions that have no context of their own are reported
 // once per client, where the package makes it (sqs.NewFromConfig(cfg), followed through the

@@ -224,6 +224,11 @@ func (c *checker) message(call *remote.Call) string {
 	t := call.Timeout
 	name, fn := c.name(call.Func), call.Instr.Parent()
 	hangs := ", so " + consequence(call)
+	if call.Via != nil && call.Via.Kept {
+		// Kept for the calls of what it returns: a deadline would end them all at once, and
+		// the caller's context would end them with the caller.
+		return fmt.Sprintf("%s keeps a context without a deadline for its later calls of %s%s", name, call.Via.Callee, strings.Replace(hangs, "this call", "them", 1))
+	}
 	if k := t.Context.Kind; call.Via != nil && (k == remote.Background || k == remote.TODO) && contextParam(fn) != "" {
 		// The caller's context is at hand and dropped.
 		return fmt.Sprintf("%s's context has no deadline%s; pass %s, not %s", name, hangs, contextParam(fn), k)
@@ -488,6 +493,8 @@ func (r *related) via(from *types.Package, call *remote.Call) {
 		r.add(call.Func.Pos(), "%s calls %s without a context", name, p.Callee)
 	case p.Request:
 		r.add(call.Func.Pos(), "%s passes its request's context to %s", name, p.Callee)
+	case p.Kept:
+		r.add(call.Func.Pos(), "%s keeps its context for later calls of %s", name, p.Callee)
 	default:
 		r.add(call.Func.Pos(), "%s passes its context to %s", name, p.Callee)
 	}

@@ -3,6 +3,7 @@ package remote
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -41,14 +42,38 @@ func (w *walker) ctx(v ssa.Value, f *frame) verdict {
 
 // ctxField evaluates a context kept in a struct field by what the package's production code
 // stores there (context.WithoutCancel(ctx) in a constructor detaches every later request from
-// its caller's deadline); unknown when another package may store one too (an exported field)
+// its caller's deadline; a token source keeps the context its constructor is given, whose
+// callers then decide); unknown when another package may store one too (an exported field)
 // or nothing here does.
 func (w *walker) ctxField(fa *ssa.FieldAddr) verdict {
 	fv := flow.FieldVar(fa)
 	if fv == nil || fv.Pkg() != w.st.pass.Pkg || fv.Exported() || fv.Embedded() {
 		return unknown
 	}
-	return known(joinEach(w.st.prodStores(fv), func(s ssa.Value) verdict { return w.ctx(s, nil) }))
+	return known(joinEach(w.st.prodStores(fv), func(s ssa.Value) verdict {
+		if p, ok := flow.Unwrap(s).(*ssa.Parameter); ok && p.Parent() != w.top && p.Parent().Pkg == w.st.pkg && typeis.Context(p.Type()) {
+			// Kept from a parameter of another function (a constructor): that function's
+			// callers bound the call (Timeout.kept).
+			return verdict{k: vParam, param: slices.Index(p.Parent().Params, p), kept: p.Parent()}
+		}
+		return w.ctx(s, nil)
+	}))
+}
+
+// carried evaluates the value a context carries (context.WithValue(ctx, key, v)) as the
+// client the context's users send through: an *http.Client has no other use in a context, and
+// the libraries that take one from there (x/oauth2's HTTPClient key, go-oidc) send their
+// requests through it, so its Timeout bounds them whatever the context's deadline.
+func (w *walker) carried(v ssa.Value, f *frame) verdict {
+	v = flow.Unwrap(v)
+	if v == nil || !typeis.Named(v.Type(), httpClient.pkg, httpClient.name) {
+		return unknown
+	}
+	r := w.obj(v, f, httpClient)
+	if r.k == vBounded {
+		r.by = "the Timeout of the http.Client the context carries"
+	}
+	return r
 }
 
 func (w *walker) ctxCall(c *ssa.CallCommon, idx int, f *frame) verdict {
@@ -67,6 +92,11 @@ func (w *walker) ctxCall(c *ssa.CallCommon, idx int, f *frame) verdict {
 			return boundedFor("context."+id.Name, flow.NewSite(c, fn).Arg(1))
 		case deadlineMakers[id.Name]:
 			return bounded("context." + id.Name)
+		}
+	}
+	if id == (flow.FuncID{Pkg: ctxPkg, Name: "WithValue"}) {
+		if r := w.carried(flow.NewSite(c, fn).Arg(2), f); r.k == vBounded {
+			return r
 		}
 	}
 	if i, ok := ctxWrappers[id]; ok {

@@ -36,12 +36,16 @@
 //   - a context: context.WithTimeout, WithDeadline, WithTimeoutCause or WithDeadlineCause
 //     anywhere on the way bounds it; context.Background and TODO do not, and neither do
 //     wrappers that only add values or cancellation (WithCancel, WithValue,
-//     signal.NotifyContext, gRPC metadata, errgroup); context.WithoutCancel drops its
+//     signal.NotifyContext, gRPC metadata, errgroup); but a context.WithValue that carries an
+//     *http.Client with a Timeout is bounded by it (x/oauth2's HTTPClient key, go-oidc: the
+//     libraries that take a client from the context send through it); context.WithoutCancel drops its
 //     parent's deadline, so it has none whatever the parent's; r.Context() is the context of the
 //     request r. A context that comes from a parameter is the caller's: the status is
 //     unknown, and the parameter is recorded. A context read from an unexported struct field
 //     is what the package's production code stores there (ctx: context.WithoutCancel(ctx) in
-//     a constructor has no deadline); one captured by a closure is what is bound (or stored
+//     a constructor has no deadline; ctx: ctx, a parameter of the constructor, is kept: the
+//     constructor's callers decide, and its parameter fact says it keeps its context for a
+//     later call, as x/oauth2's TokenSource and Client do); one captured by a closure is what is bound (or stored
 //     in the captured variable) where the closure is made; from package variables it is
 //     unknown too (treated as handled);
 //   - a request: http.NewRequest gives it no context; NewRequestWithContext, WithContext and

@@ -49,6 +49,10 @@ type Passed struct {
 	// Streams is set when the function reads the remote call's response as a stream
 	// (Call.Streams): a return from it is also the stream's end.
 	Streams bool
+	// Kept is set when the function keeps the context (stores it in a field of what it
+	// returns or of its receiver) for a remote call made later, by a method of that value:
+	// a token source given its context when it is made.
+	Kept bool
 	// Body is the parameter (as Index counts) the request's body is made from, when the
 	// function makes the request it sends with a body it is given; -1 otherwise. A caller
 	// that gives a body not in memory (a file, a pipe) uploads a stream.
@@ -60,7 +64,10 @@ func (*paramFact) AFact() {}
 func (f *paramFact) String() string {
 	var parts []string
 	for _, p := range f.Params {
-		what := "the context"
+		what, kept := "the context", ""
+		if p.Kept {
+			kept = ", kept for later,"
+		}
 		if p.Request {
 			what = "the request context"
 		}
@@ -76,7 +83,7 @@ func (f *paramFact) String() string {
 		if p.Owned != "" {
 			through = " through " + p.Owned
 		}
-		parts = append(parts, fmt.Sprintf("%s of parameter %d to %s at %s%s", what, p.Index, p.Name, p.At, through))
+		parts = append(parts, fmt.Sprintf("%s of parameter %d%s to %s at %s%s", what, p.Index, kept, p.Name, p.At, through))
 	}
 	return "passes " + strings.Join(parts, ", ")
 }
@@ -139,17 +146,18 @@ func (st *state) summarise(calls []*Call) map[*ssa.Function]bool {
 	changed := make(map[*ssa.Function]bool)
 	for _, c := range calls {
 		t := c.Timeout
-		index, instead := t.Param, ""
+		index, instead, fn := t.Param, "", c.Instr.Parent()
 		switch {
 		case c.Stream:
 			continue
+		case t.Status == Unknown && t.kept != nil:
+			index, fn = t.keptParam, t.kept
 		case t.Status == Unknown && t.Param >= 0:
 		case t.Status == Unbounded && t.Context.Kind == NoContext && c.Contract.Kind == ContextFree:
 			index, instead = -1, st.sibling(c.Instr.Parent())
 		default:
 			continue
 		}
-		fn := c.Instr.Parent()
 		if _, ok := fn.Object().(*types.Func); !ok || fn.Synthetic != "" {
 			continue
 		}
@@ -160,9 +168,9 @@ func (st *state) summarise(calls []*Call) map[*ssa.Function]bool {
 		if dup {
 			continue
 		}
-		p := Passed{Index: index, Request: t.Request, Kind: c.Kind, Name: c.Name, Instead: instead, Streams: c.Streams || c.Via != nil && c.Via.Streams, Body: -1}
+		p := Passed{Index: index, Request: t.Request, Kind: c.Kind, Name: c.Name, Instead: instead, Streams: c.Streams || c.Via != nil && c.Via.Streams, Body: -1, Kept: t.kept != nil || c.Via != nil && c.Via.Kept}
 		switch {
-		case c.Kind != HTTP:
+		case c.Kind != HTTP || p.Kept:
 		case c.Via == nil:
 			p.Body = st.bodyParam(c.Instr)
 		case c.Via.Body >= 0 && c.Via.Body < len(c.Instr.Common().Args):

@@ -140,10 +140,15 @@ type Timeout struct {
 	// decides is the client or dialer of parameter Param, of this type ("http.Client"): the
 	// request sent through it has no deadline, and Context says why.
 	ParamClient string
+	// kept is set, for an Unknown status, when the call's context is one that function keeps
+	// (stores in a field of what it returns) from its parameter keptParam: the call is made
+	// later, bounded only by what that function's caller gave it.
+	kept      *ssa.Function
+	keptParam int
 }
 
 // Owned reports whether a call that only its caller's context bounds (Status Unknown, Param
-// set) goes through an HTTP client without a timeout that pkg builds as its default: a
+// set, or a context a function of the package keeps) goes through an HTTP client without a timeout that pkg builds as its default: a
 // composite literal, new(T), a copy of http.DefaultClient, a zero variable or field, or a
 // constructor's result, in a package that is not a command. Such a library's callers are
 // unknown, so their contexts guarantee nothing: notimeout reports the client once, where it is
@@ -151,7 +156,7 @@ type Timeout struct {
 // (Passed.Owned); unless every caller of the unexported function it is in bounds it
 // (CallersBound). Dialers are not owned: the system's connect timeout bounds a dial.
 func (t Timeout) Owned(pkg *types.Package) bool {
-	if t.Status != Unknown || t.Param < 0 || t.Client == nil || t.CallersBound || pkg.Name() == "main" {
+	if t.Status != Unknown || t.Param < 0 && t.kept == nil || t.Client == nil || t.CallersBound || pkg.Name() == "main" {
 		return false
 	}
 	if t.Client.Type != httpClient.display && t.Client.Type != retryableClient.display {

@@ -28,6 +28,7 @@ type verdict struct {
 	param  int           // vParam: the parameter's index in the function's SSA parameters
 	req    bool          // vParam: the parameter is a request whose context decides
 	obj    *objType      // vParam: the parameter is a client or dialer of this type, whose timeout decides
+	kept   *ssa.Function // vParam: the parameter is this function's, which keeps its context for the call (ctxField)
 	by     string        // vBounded: what bounds it
 	limit  time.Duration // vBounded: the bound, when a constant gives it; 0 otherwise
 	src    Source        // vUnbounded: where the context without a deadline comes from, or NoContext
@@ -75,7 +76,7 @@ func join(a, b verdict) verdict {
 		a.also = alsoOrigins(a, b)
 		return a
 	}
-	if a.k == vParam && b.k == vParam && (a.param != b.param || a.req != b.req || a.obj != b.obj) {
+	if a.k == vParam && b.k == vParam && (a.param != b.param || a.req != b.req || a.obj != b.obj || a.kept != b.kept) {
 		return unknown
 	}
 	if a.k == vBounded && b.k == vBounded && a.limit != b.limit {
@@ -137,6 +138,11 @@ func (v verdict) timeout() Timeout {
 	case vUnbounded:
 		t.Status, t.Context, t.Client, t.Others = Unbounded, v.src, v.origin, v.also
 	case vParam:
+		if v.kept != nil {
+			t.Status, t.kept, t.keptParam = Unknown, v.kept, v.param
+			t.Client, t.Others = v.origin, v.also
+			break
+		}
 		t.Param, t.Request = v.param, v.req
 		if v.obj != nil {
 			t.ParamClient, t.Context = v.obj.display, v.src
