@@ -2,6 +2,7 @@ package remote
 
 import (
 	"go/token"
+	"go/types"
 	"iter"
 	"slices"
 
@@ -18,7 +19,8 @@ import (
 // parameters are then mapped to the call's arguments) and, for clients and dialers, struct
 // fields and package variables assigned in the package. Whatever else they meet (a parameter
 // of a function of another package, a field set elsewhere, a call of another package) makes
-// the verdict "unknown", which the checks treat as handled.
+// the verdict "unknown", which the checks treat as handled. A call of an unexported hook
+// variable nothing in the package sets in this build is no path at all (nilFuncVar).
 
 // A frame maps the parameters of a function the walk entered through its results to the
 // arguments of the call.
@@ -212,6 +214,9 @@ func (w *walker) stored(a *ssa.Alloc, f *frame, eval func(ssa.Value, *frame) ver
 // results evaluates result idx of a call of a function of this package through its return
 // statements, mapping its parameters to the call's arguments.
 func (w *walker) results(c *ssa.CallCommon, idx int, f *frame, eval func(ssa.Value, *frame) verdict) verdict {
+	if w.st.nilFuncVar(c.Value) {
+		return none // a hook nothing sets in this build (x/oauth2's appengineClientHook): never called
+	}
 	nf := w.enterCall(c, f)
 	if nf == nil {
 		return unknown
@@ -270,6 +275,22 @@ func (st *state) funcVar(v ssa.Value) *ssa.Function {
 	}
 	fn, _ := stored[0].(*ssa.Function)
 	return fn
+}
+
+// nilFuncVar reports whether v loads an unexported package variable of func type that
+// nothing in the package sets in this build (its setter is behind a build tag): it is nil,
+// so a call of it never runs (it sits behind a != nil test).
+func (st *state) nilFuncVar(v ssa.Value) bool {
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return false
+	}
+	g, ok := load.X.(*ssa.Global)
+	if !ok || g.Pkg != st.pkg || g.Object() == nil || g.Object().Exported() || st.globalTouched[g] {
+		return false
+	}
+	_, isFunc := load.Type().Underlying().(*types.Signature)
+	return isFunc && len(st.stores.Globals[g]) == 0
 }
 
 // arg returns the argument that parameter p of the entered function was called with.

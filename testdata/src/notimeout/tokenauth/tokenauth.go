@@ -39,12 +39,19 @@ type Config struct {
 	Scopes       []string
 }
 
+// platformClient is set on platforms whose outbound requests need a client of their own
+// (platform.go, behind a build tag); nil elsewhere.
+var platformClient func(context.Context) *http.Client
+
 // clientFrom returns the client ctx carries, else http.DefaultClient.
 func clientFrom(ctx context.Context) *http.Client {
 	if hc, ok := ctx.Value(ClientKey).(*http.Client); ok && hc != nil {
 		return hc
 	}
-	return http.DefaultClient // related "tokenauth.go:63: Config.Fetch sends a request with its caller's context through it" "tokenauth.go:44: a client given here replaces the default" // want `http\.DefaultClient has no Timeout as the default, so Config\.Fetch can hang; use a client with a Timeout`
+	if platformClient != nil {
+		return platformClient(ctx)
+	}
+	return http.DefaultClient // related "tokenauth.go:70: Config.Fetch sends a request with its caller's context through it" "tokenauth.go:48: a client given here replaces the default" // want `http\.DefaultClient has no Timeout as the default, so Config\.Fetch can hang; use a client with a Timeout`
 }
 
 // Fetch asks the token endpoint for a token once, with ctx.

@@ -72,7 +72,7 @@ func Connect(ctx context.Context, base string) (*Billing, error) {
 	if _, err := authConfig().Fetch(ctx); err != nil {
 		return nil, fmt.Errorf("billing credentials: %w", err)
 	}
-	src := authConfig().NewSource(context.Background()) // related "tokenauth.go:97: Config.NewSource keeps its context for later calls of Client.Do" "billing.go:75: context.Background() has no deadline" // want `Config\.NewSource keeps a context without a deadline for its later calls of Client\.Do, so a stalled server hangs them`
+	src := authConfig().NewSource(context.Background()) // related "tokenauth.go:104: Config.NewSource keeps its context for later calls of Client.Do" "billing.go:75: context.Background() has no deadline" // want `Config\.NewSource keeps a context without a deadline for its later calls of Client\.Do, so a stalled server hangs them`
 	return &Billing{base: base, hc: &http.Client{Timeout: 20 * time.Second}, src: src}, nil
 }
 
@@ -81,7 +81,7 @@ func NewReports(ctx context.Context) (*http.Client, error) {
 	if _, err := authConfig().Fetch(ctx); err != nil {
 		return nil, err
 	}
-	return authConfig().Client(context.TODO()), nil // related "tokenauth.go:132: Config.Client keeps its context for later calls of Client.Do" "billing.go:84: context.TODO() has no deadline" // want `Config\.Client keeps a context without a deadline for its later calls of Client\.Do, so a stalled server hangs them`
+	return authConfig().Client(context.TODO()), nil // related "tokenauth.go:139: Config.Client keeps its context for later calls of Client.Do" "billing.go:84: context.TODO() has no deadline" // want `Config\.Client keeps a context without a deadline for its later calls of Client\.Do, so a stalled server hangs them`
 }
 
 // ---- Not reported ----
