@@ -93,16 +93,39 @@ func (st *state) iterates(call ssa.CallInstruction, l *loops.Loop) bool {
 	return found || countsToLength(l) || drawsFromCursor(args, call, l) || stopsOnSameInput(call, l) || afterEvent(call, l) || endsAtEOF(call, l)
 }
 
-// endsAtEOF reports whether the loop leaves when call's error is io.EOF (for chunk, err :=
-// s.Recv(); !errors.Is(err, io.EOF); chunk, err = s.Recv() { ... }): the end of a stream, by
-// io.Reader's convention, so each round takes the next piece of one.
+// endsAtEOF reports whether the loop leaves when a call's error is io.EOF, and that call is
+// call or hands call what it returned (for chunk, err := r.Next(); err != io.EOF; ... and for
+// { f, err := loader.NextFile(); if err == io.EOF { break }; ...; f.Read(&buf) }): the loop
+// works through what a cursor yields until it runs dry, and each round's call is about the
+// round's item.
 func endsAtEOF(call ssa.CallInstruction, l *loops.Loop) bool {
 	for _, b := range l.Blocks(call.Parent()) {
-		if errv, holds, ok := sentinelBranch(b, isEOF); ok && producer(errv, l.Contains) == call && !l.Contains(b.Succs[holds]) {
+		errv, holds, ok := sentinelBranch(b, isEOF)
+		if !ok || l.Contains(b.Succs[holds]) {
+			continue
+		}
+		if cursor := producer(errv, l.Contains); cursor == call || cursor != nil && handedOn(cursor, call) {
 			return true
 		}
 	}
 	return false
+}
+
+// handedOn reports whether call's receiver or arguments are computed from what from returned.
+func handedOn(from, call ssa.CallInstruction) bool {
+	fv := from.Value()
+	if fv == nil {
+		return false
+	}
+	c := call.Common()
+	found := false
+	for _, a := range append([]ssa.Value{c.Value}, c.Args...) {
+		flow.Backward(a, 32, func(x ssa.Value) bool {
+			found = found || x == fv
+			return !found
+		})
+	}
+	return found
 }
 
 // isEOF reports whether g is io.EOF.

@@ -1,6 +1,7 @@
 package loops
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -69,7 +70,7 @@ func (p *puller) firstCandidate(buckets map[string][]fileRecord, want fileRecord
 	if len(cands) == 0 {
 		return false
 	}
-	for { // related "candidates.go:72: retry loop" // want `retry loop goes round without waiting and never stops, so it hammers a failing dependency; add a jittered wait and a cap`
+	for { // related "candidates.go:73: retry loop" // want `retry loop goes round without waiting and never stops, so it hammers a failing dependency; add a jittered wait and a cap`
 		if err := p.renameInto(cands[0], want); err != nil {
 			log.Printf("rename %s: %v", want.Name, err)
 			continue
@@ -173,4 +174,53 @@ func consumeChunks(stream chunkStream, yield func([]spanRow, error) bool) bool {
 		}
 	}
 	return true
+}
+
+// A signer that hashes every file a loader yields: the loader's cursor ends at io.EOF, and
+// each file is read to its own io.EOF, which is no failure. Each round is about the round's
+// file; not a retry.
+
+type bundleFile interface {
+	Path() string
+	Read(w io.Writer, limit int64) (int64, error)
+	Close() error
+}
+
+type dirLoader interface {
+	NextFile() (bundleFile, error)
+}
+
+type fileDigest struct {
+	Path string
+	Sum  [32]byte
+}
+
+const maxBundleFile = 1 << 30
+
+func digestFiles(loaders []dirLoader, sum func([]byte) [32]byte) ([]fileDigest, error) {
+	var out []fileDigest
+	for _, dl := range loaders {
+		for {
+			f, err := dl.NextFile()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return out, fmt.Errorf("bundle read failed: %w", err)
+			}
+			if f.Path() == "/.signatures.json" {
+				continue
+			}
+			var buf bytes.Buffer
+			n, err := f.Read(&buf, maxBundleFile+1)
+			f.Close()
+			if err != nil && err != io.EOF {
+				return out, err
+			} else if err == nil && n >= maxBundleFile {
+				return out, fmt.Errorf("bundle file %s exceeds %d bytes", f.Path(), maxBundleFile)
+			}
+			out = append(out, fileDigest{Path: f.Path(), Sum: sum(buf.Bytes())})
+		}
+	}
+	return out, nil
 }
