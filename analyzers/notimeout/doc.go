@@ -79,7 +79,11 @@
 //     known to only use it); database/sql's Ping.
 //
 // An http.Transport's own timeouts (dial, TLS handshake, response header) do not bound
-// reading the body, so they do not count.
+// reading the body, so they do not count; but a call whose request has no body or one in
+// memory (written at once) and whose answer's body is only closed, never read, waits for
+// nothing but the header, which a ResponseHeaderTimeout bounds: not reported. The transport
+// is followed into a function of another package that makes it (a shared
+// NewDeadlineTransport) through that function's fact.
 //
 // Where it reports: a request sent through an http.Client that the package builds (a
 // composite literal, new(http.Client), a zero variable or field) is reported once, at the

@@ -216,7 +216,9 @@ func (st *state) exportFacts() {
 
 // resultFact marks a function that returns a client or dialer it builds without a timeout (a
 // constructor): its callers in other packages follow the client to it, as they follow
-// cleanhttp.DefaultClient, and read what they set on it themselves.
+// cleanhttp.DefaultClient, and read what they set on it themselves. It also marks one that
+// returns an http.Transport with a ResponseHeaderTimeout (Built.Bounded), which bounds the
+// clients made with it as the same transport made in place does.
 type resultFact struct {
 	Results []Built
 }
@@ -226,6 +228,9 @@ type Built struct {
 	Index int    // the result
 	Type  string // what it is: "http.Client"
 	From  string // how it is built, as the report says: "the http.Client made at client.go:12"
+	// Bounded, for an http.Transport, names what bounds the wait for an answer through it
+	// ("http.Transport.ResponseHeaderTimeout"); From is then empty.
+	Bounded string
 }
 
 func (*resultFact) AFact() {}
@@ -233,6 +238,10 @@ func (*resultFact) AFact() {}
 func (f *resultFact) String() string {
 	var parts []string
 	for _, b := range f.Results {
+		if b.Bounded != "" {
+			parts = append(parts, fmt.Sprintf("an %s with a %s (result %d)", b.Type, strings.TrimPrefix(b.Bounded, b.Type+"."), b.Index))
+			continue
+		}
 		parts = append(parts, fmt.Sprintf("%s (result %d)", b.From, b.Index))
 	}
 	return "returns " + strings.Join(parts, ", ")
@@ -248,6 +257,17 @@ func (st *state) builds(fn *ssa.Function) []Built {
 	var out []Built
 	results := obj.Signature().Results()
 	for i := 0; i < results.Len(); i++ {
+		if typeis.Named(results.At(i).Type(), httpTransport.pkg, httpTransport.name) {
+			// A transport it makes with a ResponseHeaderTimeout (NewDeadlineTransport).
+			w, v := st.walker(fn), none
+			for r := range returned(fn, i) {
+				v = join(v, w.obj(r, nil, httpTransport))
+			}
+			if v.k == vBounded {
+				out = append(out, Built{Index: i, Type: httpTransport.display, Bounded: v.by})
+			}
+			continue
+		}
 		t := objTypeOf(results.At(i).Type())
 		if t == nil {
 			continue
@@ -296,12 +316,28 @@ func (st *state) constructed(fn *types.Func, idx int, t *objType) (Built, bool) 
 	}
 	if f := importFact(st.pass, st.results, fn); f != nil {
 		for _, b := range f.Results {
-			if b.Index == idx && b.Type == t.display {
+			if b.Index == idx && b.Type == t.display && b.Bounded == "" {
 				return b, true
 			}
 		}
 	}
 	return Built{}, false
+}
+
+// boundedResult returns what bounds result idx of the imported function fn, when its fact says
+// it is a value of type t made with a timeout (an http.Transport with a ResponseHeaderTimeout).
+func (st *state) boundedResult(fn *types.Func, idx int, t *objType) (string, bool) {
+	if fn == nil || fn.Pkg() == nil || fn.Pkg() == st.pass.Pkg {
+		return "", false
+	}
+	if f := importFact(st.pass, st.results, fn); f != nil {
+		for _, b := range f.Results {
+			if b.Index == idx && b.Type == t.display && b.Bounded != "" {
+				return b.Bounded, true
+			}
+		}
+	}
+	return "", false
 }
 
 // importFact returns the fact of type F of the imported function fn (nil when it has none),

@@ -188,6 +188,12 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 		c := &Call{Instr: call, Func: fn, Kind: r.kind, Name: r.name, Method: r.method, Timeout: v.timeout()}
 		if r.kind == HTTP {
 			c.Streams = st.streamed(call)
+			if o := c.Timeout.Client; c.Timeout.Status == Unbounded && o != nil && o.Transport != "" && !c.Streams && unread(call) && st.sentAtOnce(call.Parent(), *s, id) {
+				// The call waits for the answer's header only (the body is closed unread),
+				// which the transport's ResponseHeaderTimeout bounds once the request, held
+				// in memory, is written.
+				c.Timeout = Timeout{Status: Bounded, By: o.Transport, Param: -1}
+			}
 		}
 		if r.kind == HTTP && c.Method == "" {
 			c.Method = st.walker(call.Parent()).method(s.Arg(0))

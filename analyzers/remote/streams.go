@@ -1,6 +1,7 @@
 package remote
 
 import (
+	"go/token"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -79,6 +80,82 @@ func streamedIn(call ssa.CallInstruction) bool {
 		}
 	}
 	return false
+}
+
+// unread reports whether the response of the HTTP call is used in its function only for its
+// status and header, and its body only closed (defer resp.Body.Close()): nothing waits for
+// the body, so the wait for the header is the whole call.
+func unread(call ssa.CallInstruction) bool {
+	v, ok := call.(ssa.Value)
+	if !ok || v.Referrers() == nil {
+		return false
+	}
+	resps := responses(v)
+	if len(resps) == 0 {
+		return false
+	}
+	for _, resp := range resps {
+		for _, r := range *resp.Referrers() {
+			switch r := r.(type) {
+			case *ssa.DebugRef, *ssa.BinOp, *ssa.If:
+			case *ssa.Store:
+				if r.Val == resp && !isAlloc(r.Addr) {
+					return false // kept elsewhere
+				}
+			case *ssa.MakeClosure:
+			case *ssa.FieldAddr:
+				if fv := flow.FieldVar(r); fv != nil && fv.Name() == "Body" && !onlyClosed(r) {
+					return false
+				}
+			default:
+				return false // handed on, returned, or read by a method
+			}
+		}
+	}
+	return true
+}
+
+// sentAtOnce reports whether the request of the HTTP call s (of id) has no body or one held in
+// memory (inMemoryBody): written at once, so the transport's wait for the answer starts.
+func (st *state) sentAtOnce(fn *ssa.Function, s flow.Site, id flow.FuncID) bool {
+	switch id.Name {
+	case "Get", "Head", "PostForm":
+		return true
+	case "Post":
+		return inMemoryBody(s.Arg(2))
+	case "Do":
+		var bodies []ssa.Value
+		ok := st.walker(fn).makers(s.Arg(0), nil, 0, func(c *ssa.CallCommon, f *frame) {
+			bodies = append(bodies, requestArg(c, 2))
+		})
+		return ok && len(bodies) > 0 && !slices.ContainsFunc(bodies, func(b ssa.Value) bool { return b == nil || !inMemoryBody(b) })
+	}
+	return false
+}
+
+// onlyClosed reports whether the body at fa is only loaded to be closed.
+func onlyClosed(fa *ssa.FieldAddr) bool {
+	for _, r := range *fa.Referrers() {
+		load, ok := r.(*ssa.UnOp)
+		if !ok || load.Op != token.MUL || load.Referrers() == nil {
+			return false
+		}
+		for _, lr := range *load.Referrers() {
+			if _, dbg := lr.(*ssa.DebugRef); dbg {
+				continue
+			}
+			c, ok := lr.(ssa.CallInstruction)
+			if !ok || !c.Common().IsInvoke() || c.Common().Value != load || c.Common().Method.Name() != "Close" || c.Common().Method.Pkg() == nil || c.Common().Method.Pkg().Path() != "io" {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func isAlloc(v ssa.Value) bool {
+	_, ok := v.(*ssa.Alloc)
+	return ok
 }
 
 // responses returns the values that hold the *http.Response the call v returns: its first

@@ -2,7 +2,7 @@
 // for a stalled server's response headers (ResponseHeaderTimeout) and leaves the body's reading
 // to the caller, as streaming downloads need: the client is not reported as a default without a
 // Timeout when its requests carry their caller's context. A request made without any context
-// still is. The transport is a package variable of func type, as SDKs let
+// still is, unless only its answer's header is used. The transport is a package variable of func type, as SDKs let
 // users replace it; its default is what most of them run. A client whose transport bounds only
 // the dial and the handshake is not: a server that accepts and never answers hangs it.
 package transportlib
@@ -85,15 +85,15 @@ func (c *Client) Get(ctx context.Context, bucket, key string) (io.ReadCloser, er
 	return resp.Body, nil
 }
 
-// Stat asks for an object's size, but builds its request without the caller's context: the
-// header timeout does not start until the request is written, and nothing else bounds it, so
-// it is reported at the call.
+// Stat asks for an object's size, and builds its request without the caller's context; but
+// the request has no body, so it is written at once, and only the answer's header is used:
+// the header timeout bounds the whole call. Not reported.
 func (c *Client) Stat(ctx context.Context, bucket, key string) (int64, error) {
 	req, err := http.NewRequest(http.MethodHead, fmt.Sprintf("%s/%s/%s", c.endpoint, bucket, key), nil)
 	if err != nil {
 		return 0, err
 	}
-	resp, err := c.hc.Do(req) // related "transportlib.go:61: this http.Client has no Timeout" "transportlib.go:92: http.NewRequest gives the request no context" // want `Client\.Do's request has no context, so a stalled server hangs this call; make it with http\.NewRequestWithContext and ctx`
+	resp, err := c.hc.Do(req)
 	if err != nil {
 		return 0, fmt.Errorf("stat %s/%s: %w", bucket, key, err)
 	}
