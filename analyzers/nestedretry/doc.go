@@ -13,7 +13,10 @@
 //   - directly: a retry loop or a library retry inside another one's body, or a call of a
 //     self-retrying client there (go-retryablehttp, resty with a retry count, AWS SDK for Go
 //     v2 service clients, stripe-go, minio-go, Cloud Storage, Azure SDK clients, an
-//     http.Client over retryablehttp's, oras-go's or this project's transport);
+//     http.Client over retryablehttp's, oras-go's or this project's transport). Cloud
+//     Storage retries an object's upload, Delete or Update only when it is idempotent: under
+//     a precondition (If, Generation) on the handle, or with a RetryAlways policy; without
+//     one it sends them once, and is no inner layer;
 //   - through the functions it calls, in this package or, through a fact on the function
 //     ("retries internally, up to N attempts"), in another: a client package that retries
 //     inside, wrapped in another retry by the service that uses it.

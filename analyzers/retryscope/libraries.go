@@ -1,6 +1,8 @@
 package retryscope
 
 import (
+	"go/constant"
+	"go/token"
 	"go/types"
 	"slices"
 	"strconv"
@@ -442,14 +444,46 @@ var minioGo = &library{
 }
 
 // Google Cloud Storage: idempotent operations are retried with jittered backoff until the
-// context ends; Retryer(WithMaxAttempts(n)) caps them.
+// context ends; Retryer(WithMaxAttempts(n)) caps them. An object's upload (NewWriter), Delete
+// and Update are idempotent, and retried by the default policy, only under preconditions
+// (If, Generation) on the handle; Retryer(WithPolicy(RetryAlways)) retries them regardless.
 var gcsStorage = &library{
 	name:     "cloud.google.com/go/storage",
 	paths:    []string{"cloud.google.com/go/storage"},
 	clients:  []entry{{recv: "ObjectHandle", config: []int{-1}, ctx: 0}, {recv: "BucketHandle", config: []int{-1}, ctx: 0}},
 	defaults: summary{Bound{Kind: BoundNone}, WaitJittered, DeadlineNone},
 	settings: map[string]setting{"WithMaxAttempts": {layer: 1, arg: 0, attempts: attemptsOf(0)}},
-	when:     takesContext,
+	when: func(c *site, e *entry) bool {
+		if !takesContext(c, e) {
+			return false
+		}
+		switch flow.Callee(c.call.Common()).Name() {
+		case "NewWriter", "Delete", "Update":
+			if e.recv != "ObjectHandle" {
+				return true
+			}
+			for _, call := range c.calls(c.Recv) {
+				fn := flow.Callee(call.Common())
+				switch id := flow.ID(fn); {
+				case id == gcsHandle("If") || id == gcsHandle("Generation"):
+					return true // conditional: idempotent
+				case id == flow.FuncID{Pkg: gcsHandle("").Pkg, Name: "WithPolicy"} && len(call.Call.Args) == 1:
+					k, isConst := call.Call.Args[0].(*ssa.Const)
+					always, known := fn.Pkg().Scope().Lookup("RetryAlways").(*types.Const)
+					if isConst && known && k.Value != nil && constant.Compare(k.Value, token.EQL, always.Val()) {
+						return true // every operation retried
+					}
+				}
+			}
+			return false // conditionally idempotent without its condition: sent once
+		}
+		return true
+	},
+}
+
+// gcsHandle names a method of Cloud Storage's ObjectHandle.
+func gcsHandle(name string) flow.FuncID {
+	return flow.FuncID{Pkg: "cloud.google.com/go/storage", Recv: "ObjectHandle", Name: name}
 }
 
 // Azure SDK for Go: every client's pipeline retries a request up to Retry.MaxRetries times (3

@@ -61,10 +61,11 @@ func Store(ctx context.Context, mc *minio.Client, bucket, name string, data []by
 	return err
 }
 
-func Remove(ctx context.Context, gcs *storage.Client, bucket, name string) error {
+// Remove deletes one generation of an object: idempotent, so Cloud Storage retries it.
+func Remove(ctx context.Context, gcs *storage.Client, bucket, name string, gen int64) error {
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {
-		if err = gcs.Bucket(bucket).Object(name).Delete(ctx); err == nil { // related "clients.go:66: outer retry loop" // want `retries around storage\.ObjectHandle\.Delete, which retries without a cap: unbounded calls; keep one layer`
+		if err = gcs.Bucket(bucket).Object(name).Generation(gen).Delete(ctx); err == nil { // related "clients.go:67: outer retry loop" // want `retries around storage\.ObjectHandle\.Delete, which retries without a cap: unbounded calls; keep one layer`
 			return nil
 		}
 		time.Sleep(jitter(time.Second))
@@ -81,16 +82,16 @@ func LaunchTuned(ctx context.Context, image string) error {
 	}
 	c := ec2.NewFromConfig(cfg)
 	return retrygo.Do(func() error {
-		_, err := c.RunInstances(ctx, &ec2.RunInstancesInput{ImageId: aws.String(image)}) // related "clients.go:83: outer retry callback" // want `3 attempts around ec2\.Client\.RunInstances, which makes 5 each: up to 15 calls on transient failures; keep one layer`
+		_, err := c.RunInstances(ctx, &ec2.RunInstancesInput{ImageId: aws.String(image)}) // related "clients.go:84: outer retry callback" // want `3 attempts around ec2\.Client\.RunInstances, which makes 5 each: up to 15 calls on transient failures; keep one layer`
 		return err
 	}, retrygo.Attempts(3), retrygo.Context(ctx))
 }
 
-func RemoveCapped(ctx context.Context, gcs *storage.Client, bucket, name string) error {
-	o := gcs.Bucket(bucket).Object(name).Retryer(storage.WithMaxAttempts(3))
+func RemoveCapped(ctx context.Context, gcs *storage.Client, bucket, name string, gen int64) error {
+	o := gcs.Bucket(bucket).Object(name).If(storage.Conditions{GenerationMatch: gen}).Retryer(storage.WithMaxAttempts(3))
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {
-		if err = o.Delete(ctx); err == nil { // related "clients.go:92: outer retry loop" // want `3 attempts around storage\.ObjectHandle\.Delete, which makes 3 each: up to 9 calls on transient failures; keep one layer`
+		if err = o.Delete(ctx); err == nil { // related "clients.go:93: outer retry loop" // want `3 attempts around storage\.ObjectHandle\.Delete, which makes 3 each: up to 9 calls on transient failures; keep one layer`
 			return nil
 		}
 		time.Sleep(jitter(time.Second))
@@ -134,6 +135,36 @@ func RemoveOnce(ctx context.Context, gcs *storage.Client, bucket, name string) e
 		if err = o.Delete(ctx); err == nil {
 			return nil
 		}
+		time.Sleep(jitter(time.Second))
+	}
+	return err
+}
+
+// RemoveLatest deletes the live object without a precondition: not idempotent, so Cloud
+// Storage's default policy sends it once; the loop is the only layer.
+func RemoveLatest(ctx context.Context, gcs *storage.Client, bucket, name string) error {
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		if err = gcs.Bucket(bucket).Object(name).Delete(ctx); err == nil {
+			return nil
+		}
+		time.Sleep(jitter(time.Second))
+	}
+	return err
+}
+
+// ---- Reported: a policy that retries every operation ----
+
+// RemoveAnyway deletes the live object with a policy that retries every operation: Cloud
+// Storage retries the delete inside each attempt.
+func RemoveAnyway(ctx context.Context, gcs *storage.Client, bucket, name string) error {
+	o := gcs.Bucket(bucket).Object(name).Retryer(storage.WithPolicy(storage.RetryAlways))
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		if err = o.Delete(ctx); err == nil { // related "clients.go:163: outer retry loop" // want `retries around storage\.ObjectHandle\.Delete, which retries without a cap: unbounded calls; keep one layer`
+			return nil
+		}
+		log.Printf("delete %s/%s, attempt %d: %v", bucket, name, attempt+1, err)
 		time.Sleep(jitter(time.Second))
 	}
 	return err

@@ -22,10 +22,31 @@ func (o *ObjectHandle) NewReader(ctx context.Context) (*Reader, error)  { return
 func (o *ObjectHandle) NewRangeReader(ctx context.Context, offset, length int64) (*Reader, error) {
 	return nil, nil
 }
-func (o *ObjectHandle) Delete(ctx context.Context) error                { return nil }
-func (o *ObjectHandle) Retryer(opts ...RetryOption) *ObjectHandle       { return o }
-func WithMaxAttempts(n int) RetryOption                                 { return nil }
+func (o *ObjectHandle) Delete(ctx context.Context) error          { return nil }
+func (o *ObjectHandle) Retryer(opts ...RetryOption) *ObjectHandle { return o }
+func WithMaxAttempts(n int) RetryOption                           { return nil }
 
 func (b *BucketHandle) Attrs(ctx context.Context) (*BucketAttrs, error) { return nil, nil }
 
 type BucketAttrs struct{ Name string }
+
+// Conditions are preconditions on an object's operation.
+type Conditions struct {
+	GenerationMatch int64
+	DoesNotExist    bool
+}
+
+// RetryPolicy says which operations are retried.
+type RetryPolicy int
+
+const (
+	RetryIdempotent RetryPolicy = iota
+	RetryAlways
+	RetryNever
+)
+
+func (o *ObjectHandle) If(conds Conditions) *ObjectHandle     { return o }
+func (o *ObjectHandle) Generation(gen int64) *ObjectHandle    { return o }
+func (o *ObjectHandle) NewWriter(ctx context.Context) *Writer { return &Writer{} }
+func WithPolicy(p RetryPolicy) RetryOption                    { return nil }
+func WithBackoff(initial, max int64) RetryOption              { return nil }
