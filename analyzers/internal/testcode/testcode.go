@@ -26,6 +26,9 @@ var imports = []string{
 	"gotest.tools/",
 }
 
+// stdSupport are the standard library's packages written for tests.
+var stdSupport = map[string]bool{"net/http/httptest": true, "testing/fstest": true, "testing/iotest": true}
+
 // Package reports whether the package is written for tests rather than production, by its
 // name: testutil, testsuite, e2e, footesting, footestutil, or footest importing a package
 // foo (as httptest imports http); or whether it is a benchmark harness, named (or, for a
@@ -168,8 +171,15 @@ func reporter(t types.Type) bool {
 }
 
 // Made reports whether the value v is made in test code (see At): a function declared there,
-// or a value computed by a function written there (a test's stand-in stored into a field).
+// or a value computed by a function written there (a test's stand-in stored into a field);
+// or by a test-support package of the standard library (an httptest.Server's Client, stored
+// into a client field by a helper that builds a client for tests).
 func Made(pass *analysis.Pass, v ssa.Value) bool {
+	if c, ok := v.(*ssa.Call); ok {
+		if fn := c.Common().StaticCallee(); fn != nil && fn.Object() != nil && fn.Object().Pkg() != nil && stdSupport[fn.Object().Pkg().Path()] {
+			return true
+		}
+	}
 	pos := v.Pos()
 	switch x := v.(type) {
 	case ssa.Instruction:
