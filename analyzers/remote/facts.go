@@ -152,6 +152,12 @@ func (st *state) summarise(calls []*Call) map[*ssa.Function]bool {
 			continue
 		case t.Status == Unknown && t.kept != nil:
 			index, fn = t.keptParam, t.kept
+		case c.Via != nil && c.Via.Kept && c.Func != nil && c.Func.Pkg() != st.pass.Pkg:
+			// A context another package keeps, handed on: what it is kept for is that
+			// package's, whose constructor the caller should see (x/oauth2's TokenSource), not
+			// a client constructor several packages up that keeps it somewhere inside for
+			// purposes of its own (Cloud Storage's NewClient finding its credentials).
+			continue
 		case t.Status == Unknown && t.Param >= 0:
 		case t.Status == Unbounded && t.Context.Kind == NoContext && c.Contract.Kind == ContextFree:
 			index, instead = -1, st.sibling(c.Instr.Parent())
