@@ -835,6 +835,7 @@ func (st *state) funcWaits(fn *ssa.Function, depth int) *waitsFact {
 					s := Sleep{Call: c, Kind: w.Kind}
 					if args := c.Common().Args; w.Param >= 0 && w.Param < len(args) {
 						s.Duration = args[w.Param] // a helper of a helper: the duration passed on
+						s.Kind = st.delayKind(s.Duration, nil)
 					}
 					ss = append(ss, s)
 				}
