@@ -1031,6 +1031,20 @@ func afterFunc(t ssa.Value) bool {
 					flow.Backward(st.Val, 16, visit)
 				}
 			}
+		case *ssa.UnOp:
+			// A field: what the same function stores into it (if p.timer == nil { p.timer =
+			// time.AfterFunc(d, f); return }; p.timer.Reset(d)).
+			if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL && flow.FieldVar(fa) != nil {
+				for _, b := range x.Parent().Blocks {
+					for _, instr := range b.Instrs {
+						if st, ok := instr.(*ssa.Store); ok && !found {
+							if sfa, ok := st.Addr.(*ssa.FieldAddr); ok && flow.FieldVar(sfa) == flow.FieldVar(fa) {
+								flow.Backward(st.Val, 16, visit)
+							}
+						}
+					}
+				}
+			}
 		}
 		return !found
 	}
