@@ -674,6 +674,9 @@ func (st *state) recursion(fn *ssa.Function) *Scope {
 	s.Calls = slices.Collect(flow.Calls(fn))
 	s.Attempts = recursionBound(fn, again)
 	s.Wait = st.waitsOf(fn, s.Calls, all, nil, nil)
+	if steppedDelays(fn, again, s.Wait.Sleeps) {
+		s.Wait.Kind = combineWaits(s.Wait.Sleeps, 0)
+	}
 	s.Wait.Bypass = recursionBypass(again, s.Wait.Sleeps)
 	s.Deadline = observesDeadline(slices.DeleteFunc(slices.Clone(s.Calls), func(c ssa.CallInstruction) bool {
 		return c.Common().StaticCallee() == fn // passing ctx to itself bounds nothing
@@ -689,6 +692,36 @@ func (st *state) recursion(fn *ssa.Function) *Scope {
 		}
 	}
 	return s
+}
+
+// steppedDelays marks as backoff the fixed waits among sleeps whose delay is computed from a
+// parameter that the recursive calls step (run(..., attempt+1, ...) sleeping delay(attempt)):
+// the delay changes with the attempts, as one computed from a loop's counter does. It reports
+// whether it marked one.
+func steppedDelays(fn *ssa.Function, again []retryCall, sleeps []Sleep) bool {
+	stepped := make(map[*ssa.Parameter]bool)
+	for _, a := range again {
+		for i, arg := range a.call.Call.Args {
+			if b, ok := flow.Unwrap(arg).(*ssa.BinOp); ok && i < len(fn.Params) && (b.Op == token.ADD || b.Op == token.SUB) && flow.SameValue(b.X, fn.Params[i]) {
+				stepped[fn.Params[i]] = true
+			}
+		}
+	}
+	marked := false
+	for i, sl := range sleeps {
+		if sl.Kind != WaitFixed || sl.Duration == nil {
+			continue
+		}
+		flow.Backward(sl.Duration, 64, func(x ssa.Value) bool {
+			for p := range stepped {
+				if flow.SameValue(x, p) {
+					sleeps[i].Kind, marked = WaitBackoff, true
+				}
+			}
+			return sleeps[i].Kind == WaitFixed
+		})
+	}
+	return marked
 }
 
 // afterStep reports whether the recursive call a.call runs only once another call, one that
@@ -784,9 +817,11 @@ func recursionBypass(again []retryCall, sleeps []Sleep) token.Pos {
 }
 
 // sameOperation reports whether a recursive call repeats the call it is in: every argument is
-// the same parameter, a constant, a counter (a parameter plus or minus a constant), or a
-// resource acquired again in the process for the same request (see reacquired). Recursion
-// over smaller data (path[1:], node.Next) walks a structure; it does not retry.
+// the same parameter, a constant, a counter (a parameter plus or minus a constant), a
+// resource acquired again in the process for the same request (see reacquired), or anything
+// for a parameter the function only hands back (carriedOnly: the last error, returned once
+// the attempts run out). Recursion over smaller data (path[1:], node.Next) walks a structure;
+// it does not retry.
 func (st *state) sameOperation(fn *ssa.Function, call *ssa.Call) bool {
 	args := call.Common().Args
 	if len(args) != len(fn.Params) {
@@ -794,10 +829,13 @@ func (st *state) sameOperation(fn *ssa.Function, call *ssa.Call) bool {
 	}
 	for i, a := range args {
 		p := fn.Params[i]
+		if carriedOnly(fn, p, i) {
+			continue
+		}
 		switch a := flow.Unwrap(a).(type) {
 		case *ssa.Const:
 		case *ssa.BinOp:
-			if _, ok := flow.IntConst(a.Y); !ok || flow.Unwrap(a.X) != p || (a.Op != token.ADD && a.Op != token.SUB) {
+			if _, ok := flow.IntConst(a.Y); !ok || !flow.SameValue(a.X, p) || (a.Op != token.ADD && a.Op != token.SUB) {
 				return false
 			}
 		case *ssa.Call:
@@ -811,6 +849,84 @@ func (st *state) sameOperation(fn *ssa.Function, call *ssa.Call) bool {
 		}
 	}
 	return true
+}
+
+// carriedOnly reports whether parameter p (the i-th) of fn shapes nothing fn does: it is only
+// returned, or handed on to fn itself in the same place (run(..., attempt+1, lastErr)); also
+// through the variable it is spilled to (a function with a defer keeps its parameters there).
+func carriedOnly(fn *ssa.Function, p *ssa.Parameter, i int) bool {
+	used := false
+	var only func(v ssa.Value, depth int) bool
+	only = func(v ssa.Value, depth int) bool {
+		refs := v.Referrers()
+		if refs == nil || depth > 1 {
+			return false
+		}
+		for _, r := range *refs {
+			switch r := r.(type) {
+			case *ssa.DebugRef:
+			case *ssa.Return:
+				used = true
+			case *ssa.Call:
+				args := r.Call.Args
+				if r.Call.StaticCallee() != fn || i >= len(args) || args[i] != v || slices.Index(args, v) != i {
+					return false
+				}
+			case *ssa.Store:
+				a, ok := r.Addr.(*ssa.Alloc)
+				if !ok || r.Val != v || a.Referrers() == nil {
+					return false
+				}
+				if resultSlot(a) {
+					used = true // return ..., v in a function with a defer: stored into the result
+					continue
+				}
+				for _, ar := range *a.Referrers() {
+					switch ar := ar.(type) {
+					case *ssa.Store:
+						if ar.Val != v {
+							return false // assigned something else too
+						}
+					case *ssa.UnOp:
+						if ar.Op != token.MUL || !only(ar, depth+1) {
+							return false
+						}
+					case *ssa.DebugRef:
+					default:
+						return false
+					}
+				}
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	return only(p, 0) && used
+}
+
+// resultSlot reports whether a is where a function with a defer keeps a result: what is
+// loaded from it is only returned.
+func resultSlot(a *ssa.Alloc) bool {
+	loaded := false
+	for _, r := range *a.Referrers() {
+		switch r := r.(type) {
+		case *ssa.Store, *ssa.DebugRef:
+		case *ssa.UnOp:
+			if r.Op != token.MUL || r.Referrers() == nil {
+				return false
+			}
+			for _, lr := range *r.Referrers() {
+				if _, ret := lr.(*ssa.Return); !ret {
+					return false
+				}
+			}
+			loaded = true
+		default:
+			return false
+		}
+	}
+	return loaded
 }
 
 // reacquired reports whether c, the argument a recursive call of fn passes for parameter p,

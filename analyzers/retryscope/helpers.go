@@ -58,8 +58,8 @@ type helperCall struct {
 func (st *state) helperCall(call ssa.CallInstruction) *helperCall {
 	fn := flow.Callee(call.Common())
 	info := st.helperOf(fn)
-	if info == nil {
-		return nil
+	if info == nil || call.Common().StaticCallee() == call.Parent() {
+		return nil // not a helper, or a retrying helper's recursive call: its own next attempt
 	}
 	hc := &helperCall{helperInfo: info, fn: fn, call: call, site: st.newSite(call, fn)}
 	if e := info.entry; e != nil && e.lib != nil && e.lib.when != nil && !e.lib.when(hc.site, e.entry) {
