@@ -113,8 +113,7 @@ func (st *state) fresh(v ssa.Value) bool {
 		_, ctor := noTimeoutConstructors[id]
 		_, std := sendsThrough[id]
 		return ctor || std || slices.ContainsFunc(objTypes, func(t *objType) bool {
-			_, ok := st.constructed(callee, idx, t)
-			return ok
+			return st.constructed(callee, idx, t)
 		})
 	}
 	return st.freshResults(fn, idx)

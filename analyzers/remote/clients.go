@@ -129,10 +129,10 @@ func (w *walker) objCall(c *ssa.CallCommon, idx int, f *frame, t *objType) verdi
 		return w.obj(c.Args[0], f, inner) // StandardClient: the retrying client's settings bound it
 	}
 	if callee := flow.Callee(c); callee != nil {
-		if by, ok := w.st.boundedResult(callee, idx, t); ok {
-			return bounded(by)
+		if b, ok := w.st.resultOf(callee, idx, t); ok && b.Bounded != "" {
+			return bounded(b.Bounded)
 		}
-		if _, ok := w.st.constructed(callee, idx, t); ok {
+		if w.st.constructed(callee, idx, t) {
 			name := flow.Name(callee, w.st.pass.Pkg)
 			if callee.Signature().Recv() == nil {
 				name = callee.Pkg().Name() + "." + callee.Name()

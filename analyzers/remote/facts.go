@@ -314,15 +314,16 @@ func objTypeOf(t types.Type) *objType {
 	return nil
 }
 
-// constructed returns what the fact of the imported function fn says of its result idx, when it
-// is a client or dialer of type t built without a timeout.
-func (st *state) constructed(fn *types.Func, idx int, t *objType) (Built, bool) {
+// resultOf returns what the fact of the imported function fn says of its result idx, when it
+// is a value of type t: built without a timeout (a constructor's client), or, with Bounded
+// set, made with one (an http.Transport with a ResponseHeaderTimeout).
+func (st *state) resultOf(fn *types.Func, idx int, t *objType) (Built, bool) {
 	if fn == nil || fn.Pkg() == nil || fn.Pkg() == st.pass.Pkg {
 		return Built{}, false
 	}
 	if f := importFact(st.pass, st.results, fn); f != nil {
 		for _, b := range f.Results {
-			if b.Index == idx && b.Type == t.display && b.Bounded == "" {
+			if b.Index == idx && b.Type == t.display {
 				return b, true
 			}
 		}
@@ -330,20 +331,11 @@ func (st *state) constructed(fn *types.Func, idx int, t *objType) (Built, bool) 
 	return Built{}, false
 }
 
-// boundedResult returns what bounds result idx of the imported function fn, when its fact says
-// it is a value of type t made with a timeout (an http.Transport with a ResponseHeaderTimeout).
-func (st *state) boundedResult(fn *types.Func, idx int, t *objType) (string, bool) {
-	if fn == nil || fn.Pkg() == nil || fn.Pkg() == st.pass.Pkg {
-		return "", false
-	}
-	if f := importFact(st.pass, st.results, fn); f != nil {
-		for _, b := range f.Results {
-			if b.Index == idx && b.Type == t.display && b.Bounded != "" {
-				return b.Bounded, true
-			}
-		}
-	}
-	return "", false
+// constructed reports whether the fact of the imported function fn says its result idx is a
+// client or dialer of type t built without a timeout.
+func (st *state) constructed(fn *types.Func, idx int, t *objType) bool {
+	b, ok := st.resultOf(fn, idx, t)
+	return ok && b.Bounded == ""
 }
 
 // importFact returns the fact of type F of the imported function fn (nil when it has none),

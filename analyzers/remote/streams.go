@@ -99,7 +99,7 @@ func unread(call ssa.CallInstruction) bool {
 			switch r := r.(type) {
 			case *ssa.DebugRef, *ssa.BinOp, *ssa.If:
 			case *ssa.Store:
-				if r.Val == resp && !isAlloc(r.Addr) {
+				if _, local := r.Addr.(*ssa.Alloc); r.Val == resp && !local {
 					return false // kept elsewhere
 				}
 			case *ssa.MakeClosure:
@@ -151,11 +151,6 @@ func onlyClosed(fa *ssa.FieldAddr) bool {
 		}
 	}
 	return true
-}
-
-func isAlloc(v ssa.Value) bool {
-	_, ok := v.(*ssa.Alloc)
-	return ok
 }
 
 // responses returns the values that hold the *http.Response the call v returns: its first

@@ -261,12 +261,8 @@ func (w *walker) enterCall(c *ssa.CallCommon, parent *frame) *frame {
 // package stores one function there and nothing else (var DefaultTransport = func(...) {...}):
 // its default, which users may replace but most run.
 func (st *state) funcVar(v ssa.Value) *ssa.Function {
-	load, ok := v.(*ssa.UnOp)
-	if !ok || load.Op != token.MUL {
-		return nil
-	}
-	g, ok := load.X.(*ssa.Global)
-	if !ok || g.Pkg != st.pkg {
+	g := st.ownGlobal(v)
+	if g == nil {
 		return nil
 	}
 	stored := st.stores.Globals[g]
@@ -281,16 +277,24 @@ func (st *state) funcVar(v ssa.Value) *ssa.Function {
 // nothing in the package sets in this build (its setter is behind a build tag): it is nil,
 // so a call of it never runs (it sits behind a != nil test).
 func (st *state) nilFuncVar(v ssa.Value) bool {
+	g := st.ownGlobal(v)
+	if g == nil || g.Object() == nil || g.Object().Exported() || st.globalTouched[g] {
+		return false
+	}
+	_, isFunc := v.Type().Underlying().(*types.Signature)
+	return isFunc && len(st.stores.Globals[g]) == 0
+}
+
+// ownGlobal returns the package variable of this package that v loads, or nil.
+func (st *state) ownGlobal(v ssa.Value) *ssa.Global {
 	load, ok := v.(*ssa.UnOp)
 	if !ok || load.Op != token.MUL {
-		return false
+		return nil
 	}
-	g, ok := load.X.(*ssa.Global)
-	if !ok || g.Pkg != st.pkg || g.Object() == nil || g.Object().Exported() || st.globalTouched[g] {
-		return false
+	if g, ok := load.X.(*ssa.Global); ok && g.Pkg == st.pkg {
+		return g
 	}
-	_, isFunc := load.Type().Underlying().(*types.Signature)
-	return isFunc && len(st.stores.Globals[g]) == 0
+	return nil
 }
 
 // arg returns the argument that parameter p of the entered function was called with.
