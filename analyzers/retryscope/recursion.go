@@ -1,0 +1,501 @@
+package retryscope
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/loops"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
+	"github.com/idemlint/idemlint/analyzers/remote"
+)
+
+// recursion finds a function that calls itself again after a failure: the recursive call is
+// only reachable through the failure side of a test of a call's outcome.
+func (st *state) recursion(fn *ssa.Function) *Scope {
+	decl, ok := flow.Syntax(fn).(*ast.FuncDecl)
+	if !ok || fn.Object() == nil {
+		return nil
+	}
+	all := func(*ssa.BasicBlock) bool { return true }
+	var s *Scope
+	var again []retryCall // the recursive calls made after a failure
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok || call.Common().StaticCallee() != fn || !st.sameOperation(fn, call) {
+				continue
+			}
+			if fallsBack(fn, call) {
+				return nil // it asks once more, differently: a fallback, not a retry
+			}
+			for _, d := range decisions(fn, all) {
+				failure := d.block.Succs[1-d.success]
+				if d.call == ssa.CallInstruction(call) || !failure.Dominates(b) || d.block.Succs[d.success].Dominates(b) {
+					continue
+				}
+				again = append(again, retryCall{call, d})
+				if s == nil {
+					s = &Scope{Kind: Recursion, Fn: fn, at: fn, Node: decl, Body: decl, From: decl.Pos(), To: decl.End(), Decisive: d.call}
+				}
+				break
+			}
+		}
+	}
+	if s == nil {
+		return nil
+	}
+	s.Calls = slices.Collect(flow.Calls(fn))
+	s.Attempts = recursionBound(fn, again)
+	s.Wait = st.waitsOf(fn, s.Calls, all, nil, nil)
+	if steppedDelays(fn, again, s.Wait.Sleeps) {
+		s.Wait.Kind = combineWaits(s.Wait.Sleeps, 0)
+	}
+	s.Wait.Bypass = recursionBypass(again, s.Wait.Sleeps)
+	s.Deadline = observesDeadline(slices.DeleteFunc(slices.Clone(s.Calls), func(c ssa.CallInstruction) bool {
+		return c.Common().StaticCallee() == fn // passing ctx to itself bounds nothing
+	}))
+	ds := decisions(fn, all)
+	if s.Wait.Kind == WaitNone && !slices.ContainsFunc(again, func(a retryCall) bool { return !afterHook(a.call) && !st.afterStep(a, ds) }) {
+		// if e := c.RetryFunc(ctx, req, err, n); e != nil { return e }; return c.do(...):
+		// a hook the program is given decides each way back, handed the context it may wait on
+		// (or the way back recovers first: a 401 answered by a successful re-authentication).
+		s.Wait.Kind = WaitUnknown
+		if s.Deadline == DeadlineNone {
+			s.Deadline = DeadlineContext
+		}
+	}
+	return s
+}
+
+// steppedDelays marks as backoff the fixed waits among sleeps whose delay is computed from a
+// parameter that the recursive calls step (run(..., attempt+1, ...) sleeping delay(attempt)):
+// the delay changes with the attempts, as one computed from a loop's counter does. It reports
+// whether it marked one.
+func steppedDelays(fn *ssa.Function, again []retryCall, sleeps []Sleep) bool {
+	stepped := make(map[*ssa.Parameter]bool)
+	for _, a := range again {
+		for i, arg := range a.call.Call.Args {
+			if b, ok := flow.Unwrap(arg).(*ssa.BinOp); ok && i < len(fn.Params) && (b.Op == token.ADD || b.Op == token.SUB) && flow.SameValue(b.X, fn.Params[i]) {
+				stepped[fn.Params[i]] = true
+			}
+		}
+	}
+	marked := false
+	for i, sl := range sleeps {
+		if sl.Kind != WaitFixed || sl.Duration == nil {
+			continue
+		}
+		flow.Backward(sl.Duration, 64, func(x ssa.Value) bool {
+			for p := range stepped {
+				if flow.SameValue(x, p) {
+					sleeps[i].Kind, marked = WaitBackoff, true
+				}
+			}
+			return sleeps[i].Kind == WaitFixed
+		})
+	}
+	return marked
+}
+
+// afterStep reports whether the recursive call a.call runs only once another call, one that
+// leaves the process or a fallible function of the program's own, succeeded after the failure
+// that sends it back (err = c.Reauthenticate(ctx, tok); if err != nil { return }; return
+// c.do(...)): the way back recovers before it sends again.
+func (st *state) afterStep(a retryCall, ds []decision) bool {
+	for b := a.call.Block(); b != nil && b != a.d.block; b = b.Idom() {
+		if len(b.Preds) != 1 {
+			continue
+		}
+		p := b.Preds[0]
+		for _, o := range ds {
+			if o.block == p && b == p.Succs[o.success] && !o.policy && o.call != a.d.call && o.call != ssa.CallInstruction(a.call) &&
+				(st.rem.Reach(o.call) == remote.ReachRemote || st.ownFunc(o.call)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// afterHook reports whether call runs only once a hook said go on: a block that dominates it
+// ends in a test, against nil, of the error that a function value (a field or parameter of
+// func type, or an interface's method) returns when handed a context, and call is on the side
+// where that error is nil.
+func afterHook(call *ssa.Call) bool {
+	for b := call.Block(); b != nil; b = b.Idom() {
+		if len(b.Preds) != 1 {
+			continue
+		}
+		pred := b.Preds[0]
+		cmp := equality(pred)
+		if cmp == nil {
+			continue
+		}
+		x, y := cmp.X, cmp.Y
+		if flow.IsNil(x) {
+			x, y = y, x
+		}
+		hook, ok := flow.Unwrap(x).(*ssa.Call)
+		if !ok || !flow.IsNil(y) || hook.Call.StaticCallee() != nil ||
+			!slices.ContainsFunc(hook.Call.Args, func(a ssa.Value) bool { return typeis.Context(a.Type()) }) {
+			continue
+		}
+		nilSide := 0 // the successor taken when the error is nil
+		if cmp.Op == token.NEQ {
+			nilSide = 1
+		}
+		if pred.Succs[nilSide] == b {
+			return true
+		}
+	}
+	return false
+}
+
+// A retryCall is a recursive call a retrying function makes after a failure, with the test of
+// the outcome that sends it there.
+type retryCall struct {
+	call *ssa.Call
+	d    decision
+}
+
+// recursionBypass returns, when some of the recursive calls made after a failure wait first
+// and another does not (a 429 that sleeps as told beside a 502 that calls again at once), the
+// test that sends the failure to the one that does not; NoPos otherwise.
+func recursionBypass(again []retryCall, sleeps []Sleep) token.Pos {
+	// A wait before the recursive call; one in computing its arguments (the bucket locked
+	// again for the same request) belongs to the next attempt, as the blocks from a loop's
+	// header to its attempt do.
+	waited := func(c *ssa.Call) bool {
+		return slices.ContainsFunc(sleeps, func(sl Sleep) bool {
+			v, isValue := sl.Call.(ssa.Value)
+			return sl.Call.Parent() == c.Parent() && flow.Before(sl.Call, c) && !(isValue && slices.Contains(c.Call.Args, v))
+		})
+	}
+	some := false
+	for _, a := range again {
+		some = some || waited(a.call)
+	}
+	if !some {
+		return token.NoPos
+	}
+	for _, a := range again {
+		if !waited(a.call) {
+			if ifInstr, ok := a.d.block.Instrs[len(a.d.block.Instrs)-1].(*ssa.If); ok && ifInstr.Cond.Pos().IsValid() {
+				return ifInstr.Cond.Pos()
+			}
+			return a.call.Pos()
+		}
+	}
+	return token.NoPos
+}
+
+// sameOperation reports whether a recursive call repeats the call it is in: every argument is
+// the same parameter, a constant, a counter (a parameter plus or minus a constant), a
+// resource acquired again in the process for the same request (see reacquired), or anything
+// for a parameter the function only hands back (carriedOnly: the last error, returned once
+// the attempts run out). Recursion over smaller data (path[1:], node.Next) walks a structure;
+// it does not retry.
+func (st *state) sameOperation(fn *ssa.Function, call *ssa.Call) bool {
+	args := call.Common().Args
+	if len(args) != len(fn.Params) {
+		return false
+	}
+	for i, a := range args {
+		p := fn.Params[i]
+		if carriedOnly(fn, p, i) {
+			continue
+		}
+		switch a := flow.Unwrap(a).(type) {
+		case *ssa.Const:
+		case *ssa.BinOp:
+			if _, ok := flow.IntConst(a.Y); !ok || !flow.SameValue(a.X, p) || (a.Op != token.ADD && a.Op != token.SUB) {
+				return false
+			}
+		case *ssa.Call:
+			if !flow.SameValue(a, p) && !st.reacquired(fn, a, p) {
+				return false
+			}
+		default:
+			if !flow.SameValue(a, p) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// carriedOnly reports whether parameter p (the i-th) of fn shapes nothing fn does: it is only
+// returned, or handed on to fn itself in the same place (run(..., attempt+1, lastErr)); also
+// through the variable it is spilled to (a function with a defer keeps its parameters there).
+func carriedOnly(fn *ssa.Function, p *ssa.Parameter, i int) bool {
+	used := false
+	var only func(v ssa.Value, depth int) bool
+	only = func(v ssa.Value, depth int) bool {
+		refs := v.Referrers()
+		if refs == nil || depth > 1 {
+			return false
+		}
+		for _, r := range *refs {
+			switch r := r.(type) {
+			case *ssa.DebugRef:
+			case *ssa.Return:
+				used = true
+			case *ssa.Call:
+				args := r.Call.Args
+				if r.Call.StaticCallee() != fn || i >= len(args) || args[i] != v || slices.Index(args, v) != i {
+					return false
+				}
+			case *ssa.Store:
+				a, ok := r.Addr.(*ssa.Alloc)
+				if !ok || r.Val != v || a.Referrers() == nil {
+					return false
+				}
+				if resultSlot(a) {
+					used = true // return ..., v in a function with a defer: stored into the result
+					continue
+				}
+				for _, ar := range *a.Referrers() {
+					switch ar := ar.(type) {
+					case *ssa.Store:
+						if ar.Val != v {
+							return false // assigned something else too
+						}
+					case *ssa.UnOp:
+						if ar.Op != token.MUL || !only(ar, depth+1) {
+							return false
+						}
+					case *ssa.DebugRef:
+					default:
+						return false
+					}
+				}
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	return only(p, 0) && used
+}
+
+// resultSlot reports whether a is where a function with a defer keeps a result: what is
+// loaded from it is only returned.
+func resultSlot(a *ssa.Alloc) bool {
+	loaded := false
+	for _, r := range *a.Referrers() {
+		switch r := r.(type) {
+		case *ssa.Store, *ssa.DebugRef:
+		case *ssa.UnOp:
+			if r.Op != token.MUL || r.Referrers() == nil {
+				return false
+			}
+			for _, lr := range *r.Referrers() {
+				if _, ret := lr.(*ssa.Return); !ret {
+					return false
+				}
+			}
+			loaded = true
+		default:
+			return false
+		}
+	}
+	return loaded
+}
+
+// reacquired reports whether c, the argument a recursive call of fn passes for parameter p,
+// acquires again, in the process, what p held for the same request (a rate-limit bucket
+// looked up again for the route: c.request(ctx, method, route, body, c.bucketFor(route))): a
+// call of a function of the package that stays in the process, whose arguments are fn's other
+// parameters (not p, whose data a walk would step through; not the attempt's result, whose
+// data a redirect or the next page follows) or constants. A value fetched from a remote
+// dependency (a refreshed token) changes what is sent: a recovery, not a retry.
+func (st *state) reacquired(fn *ssa.Function, c *ssa.Call, p *ssa.Parameter) bool {
+	callee := c.Call.StaticCallee()
+	if callee == nil || callee.Pkg != st.ssaPkg || callee == fn || st.rem.Reach(c) != remote.ReachLocal {
+		return false
+	}
+	for i, a := range c.Call.Args {
+		switch a := flow.Unwrap(a).(type) {
+		case *ssa.Const:
+		case *ssa.Parameter:
+			if a.Parent() != fn || a == p && !returnsParam(callee, i) {
+				return false
+			}
+		case *ssa.UnOp:
+			// The receiver's own state (s.limiter.Lock(b)): a field of another parameter.
+			fa, ok := a.X.(*ssa.FieldAddr)
+			if !ok || a.Op != token.MUL {
+				return false
+			}
+			if !slices.ContainsFunc(fn.Params, func(x *ssa.Parameter) bool { return x != p && flow.SameValue(fa.X, x) }) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// returnsParam reports whether every return of fn gives back its parameter i itself (a lock
+// that waits for the bucket it is given and returns it): what it returns is what it was
+// given, acquired again, not the next item of a walk.
+func returnsParam(fn *ssa.Function, i int) bool {
+	if i >= len(fn.Params) || fn.Signature.Results().Len() != 1 {
+		return false
+	}
+	n := 0
+	for ret := range flow.Returns(fn) {
+		if len(ret.Results) != 1 || flow.Unwrap(ret.Results[0]) != fn.Params[i] {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+// fallsBack reports whether the recursive call passes, for a parameter that shapes what the
+// function sends, a constant that turns off the test guarding the call (initiate(ctx, from)
+// calls initiate(ctx, "") under if from != ""): it recurses at most once, with a different
+// request, as a fallback for a peer that refused the first form.
+func fallsBack(fn *ssa.Function, call *ssa.Call) bool {
+	for i, a := range call.Common().Args {
+		k, ok := flow.Unwrap(a).(*ssa.Const)
+		if !ok || k.Value == nil || i >= len(fn.Params) {
+			continue
+		}
+		p := fn.Params[i]
+		guards, other := 0, false
+		for _, ref := range *p.Referrers() {
+			if guardOff(ref, p, k, call.Block()) {
+				guards++
+			} else if b, isBin := ref.(*ssa.BinOp); !isBin || !comparison(b.Op) {
+				other = true // used for what it says, not only tested (duration/time.Second)
+			}
+		}
+		if guards > 0 && other {
+			return true
+		}
+	}
+	return false
+}
+
+// comparison reports whether op compares (==, !=, <, <=, >, >=).
+func comparison(op token.Token) bool {
+	switch op {
+	case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+		return true
+	}
+	return false
+}
+
+// guardOff reports whether instr is a comparison of p with a constant that a block ending in a
+// branch on it uses to guard blk, and that sends control away from blk when p is k.
+func guardOff(instr ssa.Instruction, p *ssa.Parameter, k *ssa.Const, blk *ssa.BasicBlock) bool {
+	cmp, ok := instr.(*ssa.BinOp)
+	if !ok || !comparison(cmp.Op) {
+		return false
+	}
+	other, op := cmp.Y, cmp.Op
+	if cmp.Y == p {
+		other, op = cmp.X, mirror(cmp.Op)
+	}
+	c, ok := other.(*ssa.Const)
+	if !ok || c.Value == nil || c.Value.Kind() != k.Value.Kind() {
+		return false
+	}
+	holds := constant.Compare(k.Value, op, c.Value) // the comparison's value when p is k
+	for _, ref := range *cmp.Referrers() {
+		if ifInstr, ok := ref.(*ssa.If); ok {
+			away := ifInstr.Block().Succs[1] // the side not taken when p is k
+			if !holds {
+				away = ifInstr.Block().Succs[0]
+			}
+			if away.Dominates(blk) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// recursionBound: a recursion that passes a parameter plus or minus a constant to itself is
+// bounded by that parameter (checked before recursing); one of its ways back that passes the
+// count on unchanged (a 429 that calls again with the same sequence number) is not.
+func recursionBound(fn *ssa.Function, again []retryCall) Bound {
+	for _, a := range again {
+		if !counts(fn, a.call) {
+			return Bound{Kind: BoundNone}
+		}
+	}
+	return Bound{Kind: BoundVar}
+}
+
+// counts reports whether call passes one of fn's parameters plus or minus a constant.
+func counts(fn *ssa.Function, call *ssa.Call) bool {
+	for i, a := range call.Common().Args {
+		bin, ok := a.(*ssa.BinOp)
+		if !ok || i >= len(fn.Params) || bin.X != fn.Params[i] {
+			continue
+		}
+		if _, ok := flow.IntConst(bin.Y); ok && (bin.Op == token.SUB || bin.Op == token.ADD) {
+			return true
+		}
+	}
+	return false
+}
+
+// policyMayCount reports whether the retry policy that decides d may hold a limit on attempts
+// of its own (see countless).
+func policyMayCount(d decision) bool {
+	ifInstr, ok := d.block.Instrs[len(d.block.Instrs)-1].(*ssa.If)
+	if !ok {
+		return true
+	}
+	call, ok := unNot(ifInstr.Cond).(*ssa.Call)
+	return !ok || !countless(call)
+}
+
+// countless reports whether a verdict call cannot count attempts: a plain function (no
+// receiver, no captured variables, called statically) handed no number, such as
+// isConflict(err). A method, a closure, a function value or interface keeps state, and a
+// number may be the attempt: those may hold a limit of their own.
+func countless(call *ssa.Call) bool {
+	fn := call.Call.StaticCallee()
+	if fn == nil || fn.Signature.Recv() != nil || len(fn.FreeVars) > 0 {
+		return false
+	}
+	for _, a := range call.Call.Args {
+		if typeis.Integer(a.Type()) {
+			return false
+		}
+	}
+	return true
+}
+
+// neverLeavesOnFailure reports whether loop l cannot be left once its decision d has gone the
+// failure way: no exit is reachable from the failure side before control is back at the
+// decision, through the header and whatever the next round does before it (a test of the
+// context at the top of the round is a way out).
+func neverLeavesOnFailure(l *loops.Loop, d decision) bool {
+	seen := map[*ssa.BasicBlock]bool{d.block: true}
+	stack := []*ssa.BasicBlock{d.block.Succs[1-d.success]}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[b] {
+			continue
+		}
+		if !l.Contains(b) {
+			return false
+		}
+		seen[b] = true
+		stack = append(stack, b.Succs...)
+	}
+	return true
+}

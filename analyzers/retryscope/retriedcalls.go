@@ -1,0 +1,340 @@
+package retryscope
+
+import (
+	"go/token"
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
+	"github.com/idemlint/idemlint/analyzers/remote"
+)
+
+// rounds returns, for a hand-written scope (a loop, a range over a retry iterator), the blocks
+// whose tests can decide (in) and whether a block can lead to the next attempt (round).
+func (s *Scope) rounds() (in, round func(*ssa.BasicBlock) bool, ok bool) {
+	switch {
+	case (s.Kind == Loop || s.Kind == Goto) && s.Loop != nil && s.Fn != nil:
+		return s.Loop.Contains, s.Loop.CanRepeat, true
+	case s.Kind == Iterator && s.Fn != nil:
+		return func(*ssa.BasicBlock) bool { return true }, func(b *ssa.BasicBlock) bool { return reachesReturn(b, true) }, true
+	}
+	return nil, nil, false
+}
+
+// RetriesFailureOf reports whether the scope can go round after call fails. A hand-written
+// scope (a loop, a range over a retry iterator) whose every test of call's outcome leaves on
+// the failure side does not retry that call: it repeats it after successes (a long poll
+// reconnecting), and its failure ends the scope. True when the scope is not hand-written or
+// tests the call's outcome nowhere the model follows. A call whose results are all dropped
+// (_ = abort(ctx), a cleanup on the way round) is not retried: its failure neither ends nor
+// repeats the scope.
+func (s *Scope) RetriesFailureOf(call ssa.CallInstruction) bool {
+	if s.Kind == Callback && call.Parent() == s.Fn && markedPermanent(call) {
+		return false // if err != nil { return backoff.Permanent(err) }: the helper stops on it
+	}
+	in, round, ok := s.rounds()
+	if !ok || call.Parent() != s.Fn {
+		return true
+	}
+	if dropped(call) {
+		return false
+	}
+	tested := false
+	for _, d := range decisions(s.Fn, in) {
+		if d.call != call {
+			continue
+		}
+		tested = true
+		if round(d.block.Succs[1-d.success]) && !s.answerFlag(d) {
+			return true
+		}
+	}
+	return !tested
+}
+
+// answerFlag reports whether decision d tests a boolean result of its call that the callee,
+// a function of the program, sets true only once one of its calls that leave the process
+// succeeded (resp, body, again, err := c.innerDo(req): again is true only after the client's
+// Do returned a response, whose content asks for another round). Going round on it is going
+// round after a success: the layers inside the callee did not give up.
+func (s *Scope) answerFlag(d decision) bool {
+	ex, ok := unNot(d.block.Instrs[len(d.block.Instrs)-1].(*ssa.If).Cond).(*ssa.Extract)
+	if !ok || ex.Tuple != d.call.Value() || !typeis.Bool(ex.Type()) || s.rem == nil {
+		return false
+	}
+	fn := d.call.Common().StaticCallee()
+	if fn == nil || len(fn.Blocks) == 0 {
+		return false
+	}
+	ds := decisions(fn, all)
+	// Where the flag can be set true: a return of it, or, with defers, a store into the
+	// result's slot that the return loads.
+	var at []*ssa.BasicBlock
+	for ret := range flow.Returns(fn) {
+		if ex.Index >= len(ret.Results) {
+			return false
+		}
+		v := ret.Results[ex.Index]
+		if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+			if slot, ok := load.X.(*ssa.Alloc); ok {
+				for _, r := range *slot.Referrers() {
+					if st, ok := r.(*ssa.Store); ok && st.Addr == slot && !isFalse(st.Val) {
+						at = append(at, st.Block())
+					}
+				}
+				continue
+			}
+		}
+		if !isFalse(v) {
+			at = append(at, ret.Block())
+		}
+	}
+	for _, b := range at {
+		after := slices.ContainsFunc(ds, func(o decision) bool {
+			return !o.policy && s.rem.Reach(o.call) == remote.ReachRemote && o.block.Succs[o.success].Dominates(b)
+		})
+		if !after {
+			return false
+		}
+	}
+	return len(at) > 0
+}
+
+// dropped reports whether every result of call is left unused: a call statement, or
+// assignments to the blank identifier.
+func dropped(call ssa.CallInstruction) bool {
+	v := call.Value()
+	if v == nil {
+		return false // go and defer: not the scope's to test
+	}
+	for _, r := range *v.Referrers() {
+		ex, ok := r.(*ssa.Extract)
+		if !ok || len(*ex.Referrers()) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// markedPermanent reports whether the error call returns is only tested against nil and handed
+// to a library's mark for errors not to retry (backoff.Permanent, retry-go's Unrecoverable):
+// a retry callback that fails with it stops its helper.
+func markedPermanent(call ssa.CallInstruction) bool {
+	v := call.Value()
+	if v == nil {
+		return false
+	}
+	var errv ssa.Value = v
+	if tuple, ok := v.Type().(*types.Tuple); ok {
+		errv = nil
+		for _, r := range *v.Referrers() {
+			if ex, ok := r.(*ssa.Extract); ok && ex.Index == tuple.Len()-1 {
+				errv = ex
+			}
+		}
+	}
+	if errv == nil || !typeis.ErrorLike(errv.Type()) {
+		return false
+	}
+	marked := false
+	var uses func(x ssa.Value, depth int) bool
+	uses = func(x ssa.Value, depth int) bool {
+		if depth > 3 {
+			return false
+		}
+		for _, r := range *x.Referrers() {
+			switch r := r.(type) {
+			case *ssa.BinOp:
+				if !flow.IsNil(r.X) && !flow.IsNil(r.Y) {
+					return false
+				}
+			case *ssa.MakeInterface:
+				if !uses(r, depth+1) {
+					return false
+				}
+			case *ssa.ChangeInterface:
+				if !uses(r, depth+1) {
+					return false
+				}
+			case ssa.CallInstruction:
+				fn := flow.Callee(r.Common())
+				switch {
+				case fn != nil && permanentMarks[flow.ID(fn)]:
+					marked = true
+				case wraps(fn) && r.Value() != nil:
+					// errors.Join(err, ...): the wrapped error is what is marked, or not
+					if !uses(r.Value(), depth+1) {
+						return false
+					}
+				default:
+					return false
+				}
+			case *ssa.Store:
+				// fmt.Errorf("...: %w", err): err goes into the call's variadic array
+				call := variadicCall(r)
+				if call == nil || !wraps(flow.Callee(call.Common())) || call.Value() == nil || !uses(call.Value(), depth+1) {
+					return false
+				}
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	return uses(errv, 0) && marked
+}
+
+// wraps reports whether fn wraps the errors it is given into the error it returns.
+func wraps(fn *types.Func) bool {
+	if fn == nil || fn.Pkg() == nil {
+		return false
+	}
+	id := flow.ID(fn)
+	return id.Pkg == "fmt" && id.Name == "Errorf" || id.Pkg == "errors" && id.Name == "Join"
+}
+
+// variadicCall returns the call whose variadic argument array store st fills, or nil.
+func variadicCall(st *ssa.Store) ssa.CallInstruction {
+	ia, ok := st.Addr.(*ssa.IndexAddr)
+	if !ok {
+		return nil
+	}
+	alloc, ok := ia.X.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	for _, r := range *alloc.Referrers() {
+		if sl, ok := r.(*ssa.Slice); ok {
+			for _, rr := range *sl.Referrers() {
+				if c, ok := rr.(ssa.CallInstruction); ok {
+					return c
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// flagSense tells what fn's boolean result flag says about its error result, from its returns:
+// true only where the error is set and false on some return of a nil error (a "try again" flag:
+// return true, err on a failure worth repeating), or true only with a nil error and false only
+// with one set (an "ok" flag). A flag that also stands beside a nil error on both sides (more,
+// err := r.next()) says something else.
+func flagSense(fn *ssa.Function, flag int) (trueFails, ok bool) {
+	if fn == nil || len(fn.Blocks) == 0 || flag >= fn.Signature.Results().Len() || !typeis.Bool(fn.Signature.Results().At(flag).Type()) {
+		return false, false
+	}
+	errAt := -1
+	for i := range fn.Signature.Results().Len() {
+		if typeis.ErrorLike(fn.Signature.Results().At(i).Type()) {
+			if errAt >= 0 {
+				return false, false
+			}
+			errAt = i
+		}
+	}
+	if errAt < 0 {
+		return false, false
+	}
+	// For each value of the flag: does it come with a nil error, with an error set?
+	var nilWith, setWith [2]bool
+	known := true
+	var visit func(flagV, errV ssa.Value, depth int)
+	visit = func(flagV, errV ssa.Value, depth int) {
+		flagV, errV = stored(flagV), stored(errV)
+		fp, _ := flagV.(*ssa.Phi)
+		ep, _ := errV.(*ssa.Phi)
+		if fp != nil && (ep == nil || ep.Block() == fp.Block()) && depth < 4 {
+			// Returns that meet in one block (as they do under a defer): each way in.
+			for i, e := range fp.Edges {
+				ev := errV
+				if ep != nil {
+					ev = ep.Edges[i]
+				}
+				visit(e, ev, depth+1)
+			}
+			return
+		}
+		f, ok := flow.BoolConst(flagV)
+		if !ok {
+			known = false // computed: its sense is not in the returns
+			return
+		}
+		v := 0
+		if f {
+			v = 1
+		}
+		if flow.IsNil(errV) {
+			nilWith[v] = true
+		} else {
+			setWith[v] = true
+		}
+	}
+	for ret := range flow.Returns(fn) {
+		if ret.Block() == fn.Recover || len(ret.Results) != fn.Signature.Results().Len() {
+			continue // the recovery from a panic returns what the slots hold: not a way out
+		}
+		visit(ret.Results[flag], ret.Results[errAt], 0)
+	}
+	if !known {
+		return false, false
+	}
+	switch {
+	case setWith[1] && !nilWith[1] && nilWith[0]:
+		return true, true
+	case nilWith[1] && !setWith[1] && setWith[0] && !nilWith[0]:
+		return false, true
+	}
+	return false, false
+}
+
+// stored returns what a load of a local slot reads when the slot was last written in the
+// load's own block with no call or deferred function run in between (a result slot under a
+// defer: *t0 = true; jump; ...; t8 = *t0), else v. Unlike flow.StoredBefore it does not fall
+// back to every store of the slot: a flag's sense must come from the way out at hand.
+func stored(v ssa.Value) ssa.Value {
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL || load.Block() == nil {
+		return v
+	}
+	slot, ok := load.X.(*ssa.Alloc)
+	if !ok {
+		return v
+	}
+	instrs := load.Block().Instrs
+	i := slices.Index(instrs, ssa.Instruction(load))
+	for j := i - 1; j >= 0; j-- {
+		if st, ok := instrs[j].(*ssa.Store); ok && st.Addr == slot {
+			return st.Val
+		}
+		switch instrs[j].(type) {
+		case ssa.CallInstruction:
+			return v // a call may write the slot (a pointer passed on)
+		case *ssa.RunDefers:
+			if defersWriter(slot) {
+				return v // defer func() { retry = err == nil }(): the deferred closure decides
+			}
+		}
+	}
+	return v
+}
+
+// defersWriter reports whether slot's function defers a closure that captures slot, and so
+// may write it after the return statement set it.
+func defersWriter(slot *ssa.Alloc) bool {
+	for _, b := range slot.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			d, ok := instr.(*ssa.Defer)
+			if !ok {
+				continue
+			}
+			if mc, ok := d.Call.Value.(*ssa.MakeClosure); ok && slices.Contains(mc.Bindings, ssa.Value(slot)) {
+				return true
+			}
+		}
+	}
+	return false
+}

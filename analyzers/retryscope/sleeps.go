@@ -1,0 +1,339 @@
+package retryscope
+
+import (
+	"go/token"
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/loops"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
+)
+
+// sleeps returns the waiting calls among calls, each with the kind of its delay.
+func sleeps(calls []ssa.CallInstruction, l *loops.Loop) []Sleep {
+	var out []Sleep
+	for _, c := range calls {
+		d := sleepDuration(c)
+		if _, started := c.(*ssa.Go); started || d == nil {
+			continue
+		}
+		if n, ok := flow.IntConst(d); ok && n <= 0 {
+			continue // timer.Reset(0): at once, no wait
+		}
+		if call, ok := c.(*ssa.Call); ok && timesOutWork(call) {
+			continue // a timeout raced against the attempt's result, not a wait between attempts
+		}
+		out = append(out, Sleep{Call: c, Duration: d, Kind: delayKind(d, l)})
+	}
+	return out
+}
+
+// sleepDuration returns the duration argument when call waits: time.Sleep, time.After,
+// time.NewTimer, time.Tick, a timer's Reset, or a call through an interface or function value
+// shaped like a wait (see below). Functions with a body are judged by it (funcWaits, waitsFact),
+// never by their names.
+func sleepDuration(call ssa.CallInstruction) ssa.Value {
+	c := call.Common()
+	args := c.Args
+	if fn := flow.Callee(c); fn != nil && flow.ID(fn).Pkg == "time" {
+		id := flow.ID(fn)
+		switch {
+		case id.Recv == "" && oneOf(id.Name, "Sleep", "After", "NewTimer", "Tick", "NewTicker"):
+			// (not AfterFunc: it schedules work for later and returns at once)
+			if len(args) > 0 {
+				return args[0]
+			}
+		case id.Recv == "Timer" && id.Name == "Reset", id.Recv == "Ticker" && id.Name == "Reset":
+			if len(args) > 1 && !afterFunc(args[0]) {
+				return args[1]
+			}
+		}
+		return nil
+	}
+	if fn := flow.Callee(c); fn != nil {
+		if i := knowledge.TimerDuration(fn); i >= 0 && i < len(args) {
+			return args[i] // a workflow's durable timer
+		}
+	}
+	if res := c.Signature().Results(); res.Len() > 0 && typeis.Duration(res.At(0).Type()) {
+		return nil // it computes a delay (nextSleep, backoffDuration); the caller waits
+	}
+	if c.StaticCallee() != nil {
+		return nil // a function with a body: its waitsFact or its code says how it waits
+	}
+	// A call through an interface or a function value (an injected clock's Sleep, a
+	// configured wait func) that takes a duration and at most a context, and returns nothing,
+	// an error or a channel of time: it waits for that duration.
+	sig := c.Signature()
+	var d ssa.Value
+	for i := range sig.Params().Len() {
+		switch t := sig.Params().At(i).Type(); {
+		case typeis.Duration(t) && d == nil:
+			d = args[i]
+		case typeis.Named(t, "context", "Context"):
+		default:
+			return nil
+		}
+	}
+	for i := range sig.Results().Len() {
+		t := sig.Results().At(i).Type()
+		if ch, ok := t.Underlying().(*types.Chan); ok && typeis.Named(ch.Elem(), "time", "Time") || typeis.ErrorLike(t) {
+			continue
+		}
+		return nil
+	}
+	return d
+}
+
+// channelWaits returns the waits on channels of time.Time in the blocks (a ticker's or
+// timer's C, time.After's result, a method returning one): when the channel comes from
+// time.NewTimer or NewTicker made outside the blocks, a Sleep with its duration; when it comes
+// from one made inside them, or from time.After, nothing (sleeps counts that call); otherwise
+// one more wait the model cannot see.
+func channelWaits(fn *ssa.Function, in func(*ssa.BasicBlock) bool, l *loops.Loop) (extra []Sleep, unknown int) {
+	seen := make(map[*ssa.Call]bool)
+	wait := func(instr ssa.Instruction, ch ssa.Value) {
+		if !typeis.TimeChan(ch.Type()) {
+			return
+		}
+		maker := timeChanMaker(ch)
+		var again bool // the timer is made again in the blocks, which sleeps counts
+		if maker != nil {
+			again = remadeIn(ch, in)
+		}
+		switch {
+		case maker == nil:
+			unknown++
+		case in(maker.Block()), again, resetIn(fn, in, maker), seen[maker]:
+			// sleeps counts the call that makes or resets the timer in the blocks; one
+			// timer received from in several places is one wait
+		default:
+			seen[maker] = true
+			d := maker.Call.Args[0]
+			extra = append(extra, Sleep{Call: maker, Duration: d, Kind: delayKind(d, l), At: instr})
+		}
+	}
+	for _, b := range fn.Blocks {
+		if !in(b) {
+			continue
+		}
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.UnOp:
+				if x.Op == token.ARROW {
+					wait(x, x.X)
+				}
+			case *ssa.Select:
+				if !x.Blocking {
+					continue // select { case <-deadline.C: ...; default: } never waits
+				}
+				for i, st := range x.States {
+					if st.Dir == types.RecvOnly && !(l != nil && leavesOn(x, i, l)) {
+						wait(x, st.Chan)
+					}
+				}
+			}
+		}
+	}
+	return extra, unknown
+}
+
+// timesOutWork reports whether maker, a time.NewTimer or time.After call, makes a timeout
+// rather than a wait: every receive from its channel (in the function, or in a function of
+// the package the timer is handed to) is a case of a select that also receives a result, a
+// value of another kind than time or an empty struct (select { case r := <-done: return r;
+// case <-timer.C: return errTimeout }). Such a select ends when the work answers; the timer
+// only bounds how long it may take. A channel used in any other way is taken for a wait; a
+// timer stored in a struct (a watchdog that resets it) is judged by the receives found.
+func timesOutWork(maker *ssa.Call) bool {
+	id := flow.ID(flow.Callee(maker.Common()))
+	if id.Pkg != "time" || id.Recv != "" || id.Name != "NewTimer" && id.Name != "After" {
+		return false
+	}
+	races, found := true, false
+	var chans func(v ssa.Value, timer bool, depth int)
+	recv := func(ch ssa.Value, user ssa.Instruction) {
+		found = true
+		sel, ok := user.(*ssa.Select)
+		if !ok || !sel.Blocking {
+			races = false
+			return
+		}
+		for _, st := range sel.States {
+			if st.Dir != types.RecvOnly || st.Chan == ch {
+				continue
+			}
+			if el, ok := st.Chan.Type().Underlying().(*types.Chan); ok && !typeis.TimeChan(st.Chan.Type()) && !emptyStruct(el.Elem()) && madeHere(st.Chan) {
+				return // it races a result
+			}
+		}
+		races = false
+	}
+	chans = func(v ssa.Value, timer bool, depth int) {
+		refs := v.Referrers()
+		if refs == nil || depth > 2 {
+			races = false
+			return
+		}
+		for _, r := range *refs {
+			switch r := r.(type) {
+			case *ssa.FieldAddr:
+				if !timer {
+					races = false
+					continue
+				}
+				if fv := flow.FieldVar(r); fv == nil || fv.Name() != "C" {
+					continue
+				}
+				for _, u := range *r.Referrers() {
+					if load, ok := u.(*ssa.UnOp); ok && load.Op == token.MUL {
+						for _, uu := range *load.Referrers() {
+							recv(load, uu)
+						}
+					}
+				}
+			case ssa.CallInstruction:
+				c := r.Common()
+				callee := c.StaticCallee()
+				if timer && c.Value != v && flow.ID(flow.Callee(c)).Pkg == "time" {
+					continue // its own methods: Stop, Reset
+				}
+				if callee == nil || callee.Pkg != maker.Parent().Pkg || len(callee.Blocks) == 0 {
+					races = false
+					continue
+				}
+				for i, a := range c.Args {
+					if a == v && i < len(callee.Params) {
+						chans(callee.Params[i], timer, depth+1)
+					}
+				}
+			case *ssa.DebugRef:
+			case *ssa.Store:
+				// Kept in a struct for later (a watchdog that resets it while a body is
+				// read): the receives found decide.
+			default:
+				if !timer {
+					recv(v, r)
+					continue
+				}
+				races = false
+			}
+		}
+	}
+	chans(maker, id.Name == "NewTimer", 0)
+	return found && races
+}
+
+// madeHere reports whether ch is a channel the function makes (make(chan T), kept in a local
+// variable a goroutine may capture): the answer of work started for this call, not a channel of
+// long-lived events.
+func madeHere(ch ssa.Value) bool {
+	ch = flow.Unwrap(ch)
+	if load, ok := ch.(*ssa.UnOp); ok && load.Op == token.MUL {
+		if a, ok := load.X.(*ssa.Alloc); ok {
+			return slices.ContainsFunc(flow.Stored(a), func(v ssa.Value) bool {
+				_, made := flow.Unwrap(v).(*ssa.MakeChan)
+				return made
+			})
+		}
+	}
+	_, made := ch.(*ssa.MakeChan)
+	return made
+}
+
+// emptyStruct reports whether t is struct{} (the element of a signal channel).
+func emptyStruct(t types.Type) bool {
+	st, ok := t.Underlying().(*types.Struct)
+	return ok && st.NumFields() == 0
+}
+
+// leavesOn reports whether the case i of select sel leaves loop l (case <-deadline.C: return):
+// a timer received there ends the retries, it is not a wait between them.
+func leavesOn(sel *ssa.Select, i int, l *loops.Loop) bool {
+	taken := selectCase(sel, i)
+	return taken != nil && !l.CanRepeat(taken)
+}
+
+// resetIn reports whether a timer or ticker made by maker is reset in the blocks (the wait
+// the blocks choose, which sleeps counts).
+func resetIn(fn *ssa.Function, in func(*ssa.BasicBlock) bool, maker *ssa.Call) bool {
+	for _, b := range fn.Blocks {
+		if !in(b) {
+			continue
+		}
+		for c := range flow.BlockCalls([]*ssa.BasicBlock{b}) {
+			id := flow.ID(flow.Callee(c.Common()))
+			if id.Pkg != "time" || id.Name != "Reset" || len(c.Common().Args) == 0 {
+				continue
+			}
+			made := false
+			flow.Backward(c.Common().Args[0], 16, func(x ssa.Value) bool {
+				made = made || x == maker
+				return !made
+			})
+			if made {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// timerOf returns the value a time channel comes from: the timer or ticker whose C field ch
+// loads (timer.C), or ch itself.
+func timerOf(ch ssa.Value) ssa.Value {
+	v := flow.Unwrap(ch)
+	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+		if fa, ok := load.X.(*ssa.FieldAddr); ok {
+			return fa.X
+		}
+	}
+	return v
+}
+
+// remadeIn reports whether ch, a timer's channel, comes (through a variable the blocks assign
+// again, a phi) from a time.NewTimer or time.After call made in the blocks for which in holds:
+// timer := time.NewTimer(0) before the loop, timer = time.NewTimer(wait) after each failure.
+func remadeIn(ch ssa.Value, in func(*ssa.BasicBlock) bool) bool {
+	found := false
+	flow.Backward(timerOf(ch), 16, func(x ssa.Value) bool {
+		if call, ok := x.(*ssa.Call); ok {
+			id := flow.ID(flow.Callee(call.Common()))
+			found = found || id.Pkg == "time" && id.Recv == "" && oneOf(id.Name, "NewTimer", "After") && in(call.Block())
+			return false
+		}
+		return !found
+	})
+	return found
+}
+
+// timeChanMaker returns the time.NewTimer, NewTicker, After or Tick call that made ch (a
+// result, or the C field of one), or nil.
+func timeChanMaker(ch ssa.Value) *ssa.Call {
+	var maker *ssa.Call
+	flow.Backward(timerOf(ch), 16, func(x ssa.Value) bool {
+		if call, ok := x.(*ssa.Call); ok {
+			id := flow.ID(flow.Callee(call.Common()))
+			if id.Pkg == "time" && id.Recv == "" && oneOf(id.Name, "NewTimer", "NewTicker", "After", "Tick") && len(call.Call.Args) == 1 {
+				maker = call
+			} else if callee := call.Call.StaticCallee(); callee != nil && callee.Pkg == call.Parent().Pkg && len(callee.Blocks) > 0 && callee != call.Parent() {
+				// A helper of the package that returns one (randomTimeout(d) returning
+				// time.After(d + jitter)): the timer it makes.
+				for ret := range flow.Returns(callee) {
+					if len(ret.Results) == 1 && maker == nil {
+						if m := timeChanMaker(ret.Results[0]); m != nil && m.Parent() == callee {
+							maker = m
+						}
+					}
+				}
+			}
+			return false
+		}
+		return maker == nil
+	})
+	return maker
+}
