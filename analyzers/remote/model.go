@@ -82,6 +82,9 @@ type Call struct {
 	// (a bufio.Scanner's Scan, a json.Decoder's Decode, Read): a stream, which lives as long
 	// as the server sends and which a client Timeout would cut.
 	Streams bool
+	// Session marks a dial whose connection the function reads in a loop after it: a session
+	// that lasts until the connection fails or closes, whose return is the connection's end.
+	Session bool
 	// Via is set when the call is not itself remote but reaches a remote call through a
 	// function (Func) that passes one of its parameters' context to it, or that takes no
 	// context itself, with nothing else bounding it: the entry of that function's paramFact.

@@ -186,6 +186,7 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 			v = bounded(sessionTimeout)
 		}
 		c := &Call{Instr: call, Func: fn, Kind: r.kind, Name: r.name, Method: r.method, Timeout: v.timeout()}
+		c.Session = r.kind == Dial && connReadInLoop(call)
 		if r.kind == HTTP {
 			c.Streams = st.streamed(call)
 			if o := c.Timeout.Client; c.Timeout.Status == Unbounded && o != nil && o.Transport != "" && !c.Streams && unread(call) && st.sentAtOnce(call.Parent(), *s, id) {

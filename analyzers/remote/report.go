@@ -65,6 +65,9 @@ func (c *Call) summary(fset *token.FileSet) string {
 	if c.Streams {
 		b.WriteString(" (read as a stream)")
 	}
+	if c.Session {
+		b.WriteString(" (a session: the connection is read in a loop)")
+	}
 	if c.Via != nil {
 		fmt.Fprintf(&b, " via %s", flow.Name(c.Func, c.Func.Pkg()))
 	}

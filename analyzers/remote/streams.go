@@ -51,21 +51,7 @@ func streamedIn(call ssa.CallInstruction) bool {
 	if !ok || v.Referrers() == nil {
 		return false
 	}
-	of := make(map[*ssa.Function][]*loops.Loop)
-	inReadLoop := func(b *ssa.BasicBlock) bool {
-		fn := b.Parent()
-		ls, ok := of[fn]
-		if !ok {
-			ls = loops.Of(fn)
-			of[fn] = ls
-		}
-		for _, l := range ls {
-			if l.Contains(b) && (fn != call.Parent() || !l.Contains(call.Block())) {
-				return true
-			}
-		}
-		return false
-	}
+	inReadLoop := readLoops(call)
 	for _, resp := range responses(v) {
 		for _, rr := range *resp.Referrers() {
 			fa, ok := rr.(*ssa.FieldAddr)
@@ -80,6 +66,43 @@ func streamedIn(call ssa.CallInstruction) bool {
 		}
 	}
 	return false
+}
+
+// connReadInLoop reports whether the connection that call, a dial, returns is read in a loop
+// after it (conn.Read, a bufio.Reader over it, io.Copy from it into a connection or a file).
+func connReadInLoop(call ssa.CallInstruction) bool {
+	v, ok := call.(ssa.Value)
+	if !ok || v.Referrers() == nil {
+		return false
+	}
+	in := readLoops(call)
+	for _, conn := range responses(v) {
+		if readInLoop(conn, in, 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// readLoops returns a test of whether a block is in a loop that reads what call returned: a
+// loop of another function, or of call's own that does not contain call (a loop that makes a
+// new request each round reads no stream).
+func readLoops(call ssa.CallInstruction) func(*ssa.BasicBlock) bool {
+	of := make(map[*ssa.Function][]*loops.Loop)
+	return func(b *ssa.BasicBlock) bool {
+		fn := b.Parent()
+		ls, ok := of[fn]
+		if !ok {
+			ls = loops.Of(fn)
+			of[fn] = ls
+		}
+		for _, l := range ls {
+			if l.Contains(b) && (fn != call.Parent() || !l.Contains(call.Block())) {
+				return true
+			}
+		}
+		return false
+	}
 }
 
 // unread reports whether the response of the HTTP call is used in its function only for its

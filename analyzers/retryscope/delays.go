@@ -1,8 +1,10 @@
 package retryscope
 
 import (
+	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -16,19 +18,29 @@ import (
 // it, backoff when it grows with the attempts, unknown when an opaque call computes it, fixed
 // otherwise.
 func delayKind(d ssa.Value, l *loops.Loop) WaitKind {
-	return delayKindIn(d, l, 0, nil)
+	return delayIn(d, l, 0, nil).kind
 }
 
 // delayKind is delayKind that also follows a function kept in a field or package variable
 // (time.Sleep(c.cfg.RetryWait(n))) to what the package stores there (see storedDelays).
 func (st *state) delayKind(d ssa.Value, l *loops.Loop) WaitKind {
-	return delayKindIn(d, l, 0, st)
+	return delayIn(d, l, 0, st).kind
 }
 
-// delayKindIn is delayKind looking depth calls deep into the package's own functions and
-// literals that compute a delay (a local backoff(attempt) closure).
-func delayKindIn(d ssa.Value, l *loops.Loop, depth int, st *state) WaitKind {
+// A delay is how a computed delay varies. When its only random draw is made under a test of a
+// bool field of the receiver (if b.Jitter { d = rand... }: jpillora/backoff, off by default),
+// kind is WaitJittered, switchOn is that field and plain the kind while it is false.
+type delay struct {
+	kind     WaitKind
+	switchOn *types.Var
+	plain    WaitKind
+}
+
+// delayIn classifies d as delayKind does, looking depth calls deep into the package's own
+// functions and literals that compute a delay (a local backoff(attempt) closure).
+func delayIn(d ssa.Value, l *loops.Loop, depth int, st *state) delay {
 	random, grows, opaque := false, false, false
+	var switched *types.Var    // the receiver's field the random draws seen so far depend on
 	note := func(k WaitKind) { // a delay the computation takes in
 		switch k {
 		case WaitJittered:
@@ -39,14 +51,31 @@ func delayKindIn(d ssa.Value, l *loops.Loop, depth int, st *state) WaitKind {
 			opaque = true
 		}
 	}
+	noteSwitch := func(f *types.Var, plain WaitKind) { // a random draw only while f is set
+		if switched != nil && switched != f {
+			random = true
+		}
+		switched = f
+		note(plain)
+	}
+	noteDelay := func(r delay) {
+		if r.switchOn != nil {
+			noteSwitch(r.switchOn, r.plain)
+		} else {
+			note(r.kind)
+		}
+	}
 	flow.Backward(d, 128, func(x ssa.Value) bool {
 		switch x := x.(type) {
 		case *ssa.Call:
 			if body := delayFunc(x.Common()); body != nil && depth < 2 {
-				kind, fromParams := returnedDelay(body, depth+1, st)
-				note(kind)
+				r, fromParams := returnedDelay(body, depth+1, st)
+				if r.switchOn != nil && !passesReceiver(x) {
+					r = delay{kind: WaitJittered} // the switch is another value's
+				}
+				noteDelay(r)
 				// A delay computed from the arguments (the attempt number) changes with them.
-				return kind == WaitFixed && fromParams
+				return r.kind == WaitFixed && fromParams
 			}
 			if _, ok := x.Call.Value.(*ssa.Builtin); ok {
 				return true // min(base<<attempt, limit): the delay is one of its arguments
@@ -57,9 +86,12 @@ func delayKindIn(d ssa.Value, l *loops.Loop, depth int, st *state) WaitKind {
 					// The package's own default(s) for the function value: how most users wait.
 					follow := true
 					for _, f := range fns {
-						kind, fromParams := returnedDelay(f, depth+1, st)
-						note(kind)
-						follow = follow && kind == WaitFixed && fromParams
+						r, fromParams := returnedDelay(f, depth+1, st)
+						if r.switchOn != nil {
+							r = delay{kind: WaitJittered} // a function value has no receiver of ours
+						}
+						note(r.kind)
+						follow = follow && r.kind == WaitFixed && fromParams
 					}
 					return follow
 				}
@@ -69,7 +101,11 @@ func delayKindIn(d ssa.Value, l *loops.Loop, depth int, st *state) WaitKind {
 			id := flow.ID(fn)
 			switch {
 			case id.Pkg == "math/rand" || id.Pkg == "math/rand/v2" || id.Pkg == "crypto/rand":
-				random = true
+				if f := jitterSwitch(x); f != nil {
+					noteSwitch(f, WaitFixed)
+				} else {
+					random = true
+				}
 			case id.Pkg == "math" && id.Name == "Pow":
 				grows = true
 			case knowledge.ParsesText(fn), id.Pkg == "time" && id.Recv == "" && id.Name == "Until",
@@ -84,7 +120,11 @@ func delayKindIn(d ssa.Value, l *loops.Loop, depth int, st *state) WaitKind {
 					opaque = true
 					return true
 				}
-				note(f.Kind)
+				if f.JitterField != "" && st != nil && !st.mayJitter(x, f) {
+					note(f.Plain) // the library jitters only when asked, and nobody here asks
+				} else {
+					note(f.Kind)
+				}
 				// A fixed delay computed from the arguments (the attempt number) changes with them.
 				return f.Kind == WaitFixed && f.FromParams
 			}
@@ -116,15 +156,102 @@ func delayKindIn(d ssa.Value, l *loops.Loop, depth int, st *state) WaitKind {
 		}
 		return true
 	})
+	plain := WaitFixed
+	switch {
+	case opaque:
+		plain = WaitUnknown
+	case grows:
+		plain = WaitBackoff
+	}
 	switch {
 	case random:
-		return WaitJittered
-	case opaque:
-		return WaitUnknown
-	case grows:
-		return WaitBackoff
+		return delay{kind: WaitJittered}
+	case switched != nil:
+		return delay{kind: WaitJittered, switchOn: switched, plain: plain}
 	}
-	return WaitFixed
+	return delay{kind: plain}
+}
+
+// jitterSwitch returns the bool field of its function's receiver under whose test the random
+// draw call is made (if b.Jitter { durf = rand.Float64()*... }), or nil.
+func jitterSwitch(call *ssa.Call) *types.Var {
+	fn := call.Parent()
+	if fn.Signature.Recv() == nil || len(fn.Params) == 0 {
+		return nil
+	}
+	for _, b := range fn.Blocks {
+		cond, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		ld, ok := cond.Cond.(*ssa.UnOp)
+		if !ok || ld.Op != token.MUL {
+			continue
+		}
+		fa, ok := ld.X.(*ssa.FieldAddr)
+		if !ok || fa.X != fn.Params[0] {
+			continue
+		}
+		if on := b.Succs[0]; len(on.Preds) == 1 && on.Dominates(call.Block()) {
+			return flow.FieldVar(fa)
+		}
+	}
+	return nil
+}
+
+// passesReceiver reports whether call, a method call of the package's own, runs on the
+// receiver of the function that makes it (d := b.ForAttempt(n) in b's Duration).
+func passesReceiver(call *ssa.Call) bool {
+	fn := call.Parent()
+	if call.Call.IsInvoke() || call.Call.Signature().Recv() == nil || len(call.Call.Args) == 0 ||
+		fn.Signature.Recv() == nil || len(fn.Params) == 0 {
+		return false
+	}
+	return flow.Unwrap(call.Call.Args[0]) == fn.Params[0]
+}
+
+// mayJitter reports whether the receiver of call, a method of another package whose delay is
+// jittered only under the field f.JitterField, may have that field set: unless it is a value
+// the function allocates, does not set that field in (or sets false), and hands only to that
+// package's methods as their receiver (b := &backoff.Backoff{Max: max}; b.Reset(); b.Duration()).
+func (st *state) mayJitter(call *ssa.Call, f *delayFact) bool {
+	if len(call.Call.Args) == 0 {
+		return true
+	}
+	alloc, ok := flow.Unwrap(call.Call.Args[0]).(*ssa.Alloc)
+	if !ok || alloc.Referrers() == nil {
+		return true // made elsewhere: its settings are not in view
+	}
+	for _, r := range *alloc.Referrers() {
+		switch r := r.(type) {
+		case *ssa.DebugRef:
+		case *ssa.FieldAddr:
+			if v := flow.FieldVar(r); v != nil && v.Name() == f.JitterField && setTrue(r) {
+				return true
+			}
+		case ssa.CallInstruction:
+			c := r.Common()
+			id := flow.ID(flow.Callee(c))
+			if c.IsInvoke() || id.Recv == "" || id.Pkg != f.JitterPkg || len(c.Args) == 0 || c.Args[0] != alloc || slices.Contains(c.Args[1:], ssa.Value(alloc)) {
+				return true
+			}
+		default:
+			return true // stored, converted or handed on: set elsewhere, maybe
+		}
+	}
+	return false
+}
+
+// setTrue reports whether anything but the constant false is stored at fa.
+func setTrue(fa *ssa.FieldAddr) bool {
+	for _, r := range *fa.Referrers() {
+		if s, ok := r.(*ssa.Store); ok && s.Addr == fa {
+			if c, ok := s.Val.(*ssa.Const); !ok || c.Value == nil || constant.BoolVal(c.Value) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // decodedInto reports whether the address of the local a is handed to a call as an interface
@@ -222,19 +349,30 @@ func numeric(t types.Type) bool {
 }
 
 // returnedDelay classifies the durations fn returns as delayKind does, all paths together
-// (as a phi of them would be): jittered if one is, else unknown, else backoff, else fixed. It
-// also says whether they are computed from fn's parameters other than its receiver.
-func returnedDelay(fn *ssa.Function, depth int, st *state) (kind WaitKind, fromParams bool) {
-	kind = WaitFixed
+// (as a phi of them would be): jittered if one is, else unknown, else backoff, else fixed; a
+// random draw under the receiver's switch stays switched when every such draw is under the
+// same field. It also says whether they are computed from fn's parameters other than its
+// receiver.
+func returnedDelay(fn *ssa.Function, depth int, st *state) (r delay, fromParams bool) {
+	kind := WaitFixed
+	var switched *types.Var
 	for ret := range flow.Returns(fn) {
 		if len(ret.Results) == 0 {
 			continue
 		}
-		switch k := delayKindIn(ret.Results[0], nil, depth, st); {
-		case k == WaitJittered:
-			return k, false
-		case k == WaitUnknown, k == WaitBackoff && kind != WaitUnknown:
-			kind = k
+		k := delayIn(ret.Results[0], nil, depth, st)
+		if k.switchOn != nil {
+			if switched != nil && switched != k.switchOn {
+				return delay{kind: WaitJittered}, false
+			}
+			switched = k.switchOn
+			k.kind = k.plain
+		}
+		switch {
+		case k.kind == WaitJittered:
+			return delay{kind: WaitJittered}, false
+		case k.kind == WaitUnknown, k.kind == WaitBackoff && kind != WaitUnknown:
+			kind = k.kind
 		}
 		flow.Backward(ret.Results[0], 64, func(x ssa.Value) bool {
 			p, isParam := x.(*ssa.Parameter)
@@ -242,5 +380,8 @@ func returnedDelay(fn *ssa.Function, depth int, st *state) (kind WaitKind, fromP
 			return !fromParams
 		})
 	}
-	return kind, fromParams
+	if switched != nil {
+		return delay{kind: WaitJittered, switchOn: switched, plain: kind}, fromParams
+	}
+	return delay{kind: kind}, fromParams
 }

@@ -82,10 +82,14 @@ func (f *waitsFact) String() string {
 // the model can classify: computed with a random source (jittered), growing with its
 // arguments or kept state (backoff), or from constants and configuration only (fixed).
 // FromParams says the delay is computed from its arguments (the attempt number). A loop that
-// waits the delay it returns waits that kind of delay.
+// waits the delay it returns waits that kind of delay. When the random draw is made only while
+// a bool field of the receiver is set (jpillora/backoff's Jitter), JitterField and JitterPkg
+// name that field and Plain is the kind of delay without it.
 type delayFact struct {
-	Kind       WaitKind
-	FromParams bool
+	Kind                   WaitKind
+	FromParams             bool
+	JitterField, JitterPkg string
+	Plain                  WaitKind
 }
 
 func (*delayFact) AFact() {}
@@ -298,8 +302,12 @@ func (st *state) exportWaits() {
 				st.pass.ExportObjectFact(obj, &waiterFact{Kind: w.Kind})
 			}
 			if res := fn.Signature.Results(); res.Len() > 0 && typeis.Duration(res.At(0).Type()) && len(fn.Blocks) > 0 {
-				if k, fromParams := returnedDelay(fn, 0, st); k != WaitUnknown {
-					st.pass.ExportObjectFact(obj, &delayFact{Kind: k, FromParams: fromParams})
+				if r, fromParams := returnedDelay(fn, 0, st); r.kind != WaitUnknown {
+					f := &delayFact{Kind: r.kind, FromParams: fromParams}
+					if r.switchOn != nil && r.switchOn.Pkg() != nil {
+						f.JitterField, f.JitterPkg, f.Plain = r.switchOn.Name(), r.switchOn.Pkg().Path(), r.plain
+					}
+					st.pass.ExportObjectFact(obj, f)
 				}
 			}
 		}

@@ -78,7 +78,9 @@ func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop) (decision, int) {
 		if !l.CanRepeat(fail) {
 			continue
 		}
-		if tested[d.call] && !leaves[d.call] {
+		// A session's end, failed or not, is a disconnect: a loop that leaves after one only as
+		// it leaves after the other (an attempt cap) reconnects either way.
+		if tested[d.call] && (!leaves[d.call] || st.readsStream(d.call) && !distinctExits(l, d, successExits(d))) {
 			// The failure's own side must wait: not the loop's header, which a failure only
 			// reaches to leave (for err == nil { ...; if err = extend(); err == nil {
 			// timer.Reset(d) } } keeps a lease until it fails).
@@ -94,15 +96,7 @@ func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop) (decision, int) {
 			// the call handed back part of its work and is called to go on (a read).
 			continue
 		}
-		onSuccess := successExits(d)
-		onFailure := l.ExitEdges(d.block, fail, nil)
-		distinct := false
-		for e := range onSuccess {
-			if !onFailure[e] {
-				distinct = true
-			}
-		}
-		if distinct && !st.iterates(d.call, l) && !onSchedule(d, ds, l) {
+		if distinctExits(l, d, successExits(d)) && !st.iterates(d.call, l) && !onSchedule(d, ds, l) {
 			return d, retrying
 		}
 	}
@@ -112,10 +106,35 @@ func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop) (decision, int) {
 	return decision{}, other
 }
 
-// readsStream reports whether call reads a response as a stream (remote.Call.ReadsStream).
+// distinctExits reports whether some exit of loop l reached from the success side of d
+// (onSuccess) is not reached from its failure side.
+func distinctExits(l *loops.Loop, d decision, onSuccess map[loops.Edge]bool) bool {
+	onFailure := l.ExitEdges(d.block, d.block.Succs[1-d.success], nil)
+	for e := range onSuccess {
+		if !onFailure[e] {
+			return true
+		}
+	}
+	return false
+}
+
+// readsStream reports whether call reads a response as a stream (remote.Call.ReadsStream), or
+// runs a function of the package that dials a connection and reads it in a loop (a session:
+// remote.Call.Session), whose return is the connection's end.
 func (st *state) readsStream(call ssa.CallInstruction) bool {
-	rc := st.rem.Of(call)
-	return rc != nil && rc.ReadsStream()
+	if rc := st.rem.Of(call); rc != nil && rc.ReadsStream() {
+		return true
+	}
+	callee := call.Common().StaticCallee()
+	if callee == nil || callee.Pkg != call.Parent().Pkg {
+		return false
+	}
+	for c := range flow.Calls(callee) {
+		if rc := st.rem.Of(c); rc != nil && rc.Session {
+			return true
+		}
+	}
+	return false
 }
 
 // waitsEveryRound reports whether loop l of fn waits in a block that every way round passes.

@@ -416,8 +416,8 @@ func waitBy(kinds map[string]WaitKind, lib *library, v ssa.Value) WaitKind {
 		return best
 	}
 	if fn := localFunc(v); fn != nil {
-		if k, _ := returnedDelay(fn, 1, nil); k != WaitFixed {
-			return k
+		if r, _ := returnedDelay(fn, 1, nil); r.kind != WaitFixed {
+			return r.kind
 		}
 	}
 	return WaitUnknown

@@ -7,7 +7,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
-// Readers of a stream: a response body wrapped by one of streamWrappers and read, in a loop,
+// Readers of a stream: a response body (or a dialed connection) wrapped by one of streamWrappers and read, in a loop,
 // through one of streamReads (or read directly in a loop) is consumed as a stream (server-sent
 // events, newline-delimited JSON, a watch): the request lives as long as the stream, and a
 // client Timeout would cut it.
@@ -28,6 +28,9 @@ var streamReads = map[flow.FuncID]bool{
 	{Pkg: "encoding/json", Recv: "Decoder", Name: "More"}:   true,
 	{Pkg: "io", Recv: "Reader", Name: "Read"}:               true,
 	{Pkg: "io", Recv: "ReadCloser", Name: "Read"}:           true,
+	{Pkg: "net", Recv: "Conn", Name: "Read"}:                true,
+	{Pkg: "net", Recv: "TCPConn", Name: "Read"}:             true,
+	{Pkg: "crypto/tls", Recv: "Conn", Name: "Read"}:         true,
 }
 
 // StreamWrapper reports whether fn wraps a reader for reading it piece by piece
