@@ -41,6 +41,10 @@ type Passed struct {
 	Client  string
 	Context SourceKind
 	src     Source // with Client, in this package: where the request is made
+	// With is set, with Client, when the function's request or context parameter With also
+	// bounds the call: the request is sent through the client with that request's context,
+	// and the call hangs only when neither the client nor the context has a bound.
+	With *With
 	// Owned is set when the remote call goes through a client or dialer that the function's
 	// package builds without a timeout as its default (Timeout.Owned), described as the report
 	// does ("the http.Client made at client.go:34"): that client is the cause, reported
@@ -73,6 +77,10 @@ func (f *paramFact) String() string {
 		}
 		if p.Index < 0 {
 			parts = append(parts, fmt.Sprintf("no context to %s at %s", p.Name, p.At))
+			continue
+		}
+		if p.Client != "" && p.With != nil {
+			parts = append(parts, fmt.Sprintf("the %s of parameter %d and the context of parameter %d to %s at %s", p.Client, p.Index, p.With.Index, p.Name, p.At))
 			continue
 		}
 		if p.Client != "" {
@@ -167,11 +175,10 @@ func (st *state) summarise(calls []*Call) map[*ssa.Function]bool {
 		if _, ok := fn.Object().(*types.Func); !ok || fn.Synthetic != "" {
 			continue
 		}
-		dup := false
-		for _, p := range st.summaries[fn] {
-			dup = dup || p.Index == index
-		}
-		if dup {
+		// One entry per parameter; a client that alone decides (a request sent without a
+		// context) says more than one that decides with the caller's context.
+		at := slices.IndexFunc(st.summaries[fn], func(p Passed) bool { return p.Index == index })
+		if at >= 0 && (st.summaries[fn][at].With == nil || t.with != nil) {
 			continue
 		}
 		p := Passed{Index: index, Request: t.Request, Kind: c.Kind, Name: c.Name, Instead: instead, Streams: c.Streams || c.Via != nil && c.Via.Streams, Body: -1, Kept: t.kept != nil || c.Via != nil && c.Via.Kept}
@@ -186,7 +193,7 @@ func (st *state) summarise(calls []*Call) map[*ssa.Function]bool {
 			}
 		}
 		if t.ParamClient != "" {
-			p.Client, p.Context, p.src = t.ParamClient, t.Context.Kind, t.Context
+			p.Client, p.Context, p.src, p.With = t.ParamClient, t.Context.Kind, t.Context, t.with
 		}
 		if t.Owned(st.pass.Pkg) {
 			p.Owned = t.Client.describe(st.pass.Fset, token.NoPos)
@@ -201,7 +208,11 @@ func (st *state) summarise(calls []*Call) map[*ssa.Function]bool {
 			pos := st.pass.Fset.Position(c.Pos())
 			p.Callee, p.At = flow.Name(c.Func, st.pass.Pkg), fmt.Sprintf("%s:%d", filepath.Base(pos.Filename), pos.Line)
 		}
-		st.summaries[fn] = append(st.summaries[fn], p)
+		if at >= 0 {
+			st.summaries[fn][at] = p
+		} else {
+			st.summaries[fn] = append(st.summaries[fn], p)
+		}
 		changed[fn] = true
 	}
 	return changed
@@ -398,7 +409,14 @@ func (st *state) via(call ssa.CallInstruction) *Call {
 				continue
 			}
 			v = w.obj(common.Args[p.Index], nil, t)
-			if v.k == vUnbounded || v.k == vParam {
+			switch {
+			case p.With != nil && p.With.Index < len(common.Args) && p.With.Request:
+				v = either(v, w.req(common.Args[p.With.Index], nil))
+			case p.With != nil && p.With.Index < len(common.Args):
+				v = either(v, w.ctx(common.Args[p.With.Index], nil))
+			case p.With != nil:
+				continue
+			case v.k == vUnbounded || v.k == vParam:
 				v.src = p.src
 				v.src.Kind = p.Context
 			}

@@ -143,6 +143,9 @@ type Timeout struct {
 	// decides is the client or dialer of parameter Param, of this type ("http.Client"): the
 	// request sent through it has no deadline, and Context says why.
 	ParamClient string
+	// with is set, with ParamClient, when the request's context, of another parameter, also
+	// bounds the call: both are the caller's (DoWithClient(req, client)).
+	with *With
 	// kept is set, for an Unknown status, when the call's context is one that function keeps
 	// (stores in a field of what it returns) from its parameter keptParam: the call is made
 	// later, bounded only by what that function's caller gave it.

@@ -29,6 +29,7 @@ type verdict struct {
 	req    bool          // vParam: the parameter is a request whose context decides
 	obj    *objType      // vParam: the parameter is a client or dialer of this type, whose timeout decides
 	kept   *ssa.Function // vParam: the parameter is this function's, which keeps its context for the call (ctxField)
+	with   *With         // vParam with obj: the request or context parameter whose deadline also bounds the call
 	by     string        // vBounded: what bounds it
 	limit  time.Duration // vBounded: the bound, when a constant gives it; 0 otherwise
 	src    Source        // vUnbounded: where the context without a deadline comes from, or NoContext
@@ -76,7 +77,7 @@ func join(a, b verdict) verdict {
 		a.also = alsoOrigins(a, b)
 		return a
 	}
-	if a.k == vParam && b.k == vParam && (a.param != b.param || a.req != b.req || a.obj != b.obj || a.kept != b.kept) {
+	if a.k == vParam && b.k == vParam && (a.param != b.param || a.req != b.req || a.obj != b.obj || a.kept != b.kept || !a.with.same(b.with)) {
 		return unknown
 	}
 	if a.k == vBounded && b.k == vBounded && a.limit != b.limit {
@@ -115,6 +116,16 @@ func either(a, b verdict) verdict {
 			b.origin = a.origin // a client without a timeout: only the caller's context bounds the call
 		}
 		return b
+	case a.k == vParam && b.k == vParam:
+		// The caller's client and the caller's request (DoWithClient(req, client)): the call
+		// hangs when neither bounds it, which the caller's arguments decide.
+		if v, ok := clientAndRequest(a, b); ok {
+			return v
+		}
+		if v, ok := clientAndRequest(b, a); ok {
+			return v
+		}
+		return unknown
 	case a.k != vUnbounded || b.k != vUnbounded:
 		return unknown // one side unknown, or both the caller's
 	}
@@ -128,6 +139,25 @@ func either(a, b verdict) verdict {
 		out.src = b.src
 	}
 	return out
+}
+
+// A With is the parameter of a function whose context, besides the client it is given, bounds
+// its remote call: a request (whose context is used) or a context.
+type With struct {
+	Index   int // among the function's SSA parameters
+	Request bool
+}
+
+func (w *With) same(o *With) bool { return w == nil && o == nil || w != nil && o != nil && *w == *o }
+
+// clientAndRequest combines cl, the caller's client, with cx, the caller's request or context,
+// into one verdict on the caller's two arguments.
+func clientAndRequest(cl, cx verdict) (verdict, bool) {
+	if cl.obj == nil || cl.kept != nil || cl.with != nil || cx.obj != nil || cx.kept != nil || cx.with != nil {
+		return verdict{}, false
+	}
+	cl.with = &With{Index: cx.param, Request: cx.req}
+	return cl, true
 }
 
 func (v verdict) timeout() Timeout {
@@ -145,7 +175,7 @@ func (v verdict) timeout() Timeout {
 		}
 		t.Param, t.Request = v.param, v.req
 		if v.obj != nil {
-			t.ParamClient, t.Context = v.obj.display, v.src
+			t.ParamClient, t.Context, t.with = v.obj.display, v.src, v.with
 		} else {
 			t.Client, t.Others = v.origin, v.also
 		}

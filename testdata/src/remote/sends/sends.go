@@ -53,14 +53,14 @@ func restyCalls(c *resty.Client) {
 }
 
 // do sends a request it is given, with the client's headers.
-func do(c *http.Client, req *http.Request) (*http.Response, error) {
+func do(c *http.Client, req *http.Request) (*http.Response, error) { // want do:`passes the http.Client of parameter 0 and the context of parameter 1 to http.Client.Do at sends.go:58`
 	req.Header.Set("User-Agent", "sends/1.0")
 	return c.Do(req) // want `.*`
 }
 
-func viaHelper(ctx context.Context, c *http.Client) {
+func viaHelper(ctx context.Context, c *http.Client) { // want viaHelper:`passes the http.Client of parameter 1 and the context of parameter 0 to http.Client.Do at sends.go:58`
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, base+"/v1/payouts", nil)
-	do(c, req)
+	do(c, req) // want `.*`
 }
 
 func sprintfHost(id string) {
