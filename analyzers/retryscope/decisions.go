@@ -236,7 +236,7 @@ func waitsIn(fn *ssa.Function, in func(*ssa.BasicBlock) bool, depth int) bool {
 	if len(sleeps(calls, nil)) > 0 {
 		return true
 	}
-	if extra, unknown := channelWaits(fn, in, nil); len(extra) > 0 || unknown > 0 && depth == 0 {
+	if extra, unknown := channelWaits(fn, in, nil); len(extra) > 0 || len(unknown) > 0 && depth == 0 {
 		return true // (in a helper, a timer handed in is the caller's: a timeout it races)
 	}
 	if depth >= 1 {

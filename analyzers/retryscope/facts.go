@@ -67,6 +67,9 @@ func (f *RetriesFact) String() string {
 type waitsFact struct {
 	Kind  WaitKind
 	Param int
+	// OnWayOut says the function makes its waits on its way out, after the work that may leave
+	// the process (see onWayOut): an attempt that backs off before it returns.
+	OnWayOut bool
 }
 
 func (*waitsFact) AFact() {}

@@ -93,8 +93,8 @@ func sleepDuration(call ssa.CallInstruction) ssa.Value {
 // timer's C, time.After's result, a method returning one): when the channel comes from
 // time.NewTimer or NewTicker made outside the blocks, a Sleep with its duration; when it comes
 // from one made inside them, or from time.After, nothing (sleeps counts that call); otherwise
-// one more wait the model cannot see.
-func channelWaits(fn *ssa.Function, in func(*ssa.BasicBlock) bool, l *loops.Loop) (extra []Sleep, unknown int) {
+// a wait the model cannot see, in unknown (where it is received).
+func channelWaits(fn *ssa.Function, in func(*ssa.BasicBlock) bool, l *loops.Loop) (extra []Sleep, unknown []ssa.Instruction) {
 	seen := make(map[*ssa.Call]bool)
 	wait := func(instr ssa.Instruction, ch ssa.Value) {
 		if !typeis.TimeChan(ch.Type()) {
@@ -107,7 +107,7 @@ func channelWaits(fn *ssa.Function, in func(*ssa.BasicBlock) bool, l *loops.Loop
 		}
 		switch {
 		case maker == nil:
-			unknown++
+			unknown = append(unknown, instr)
 		case in(maker.Block()), again, resetIn(fn, in, maker), seen[maker]:
 			// sleeps counts the call that makes or resets the timer in the blocks; one
 			// timer received from in several places is one wait

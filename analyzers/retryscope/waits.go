@@ -11,6 +11,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/loops"
 	"github.com/idemlint/idemlint/analyzers/internal/testcode"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 	"github.com/idemlint/idemlint/analyzers/remote"
 )
 
@@ -78,12 +79,15 @@ func (st *state) waitsOf(fn *ssa.Function, calls []ssa.CallInstruction, in func(
 		case betweenAttempts(c, attempt, l):
 			// Called only once the attempt went wrong, on the way to the next one (a reconnect
 			// that waits as the server asked, then dials): its wait lies between the attempts.
+		case w.OnWayOut:
+			// The attempt backs off before it returns (Serve waiting its backoff timer, then
+			// returning the error): nothing it does after the wait leaves the process.
 		default:
 			continue // the attempt's own waiting
 		}
 		ss = append(ss, s)
 	}
-	w := Wait{Kind: combineWaits(ss, unknown), Sleeps: ss}
+	w := Wait{Kind: combineWaits(ss, len(unknown)), Sleeps: ss}
 	if w.Kind == WaitNone {
 		w.Unset = unset
 	}
@@ -283,10 +287,10 @@ func (st *state) funcWaits(fn *ssa.Function, depth int) *waitsFact {
 			}
 		}
 	}
-	if len(ss) == 0 && unknown == 0 {
+	if len(ss) == 0 && len(unknown) == 0 {
 		return nil
 	}
-	w := &waitsFact{Kind: combineWaits(ss, unknown), Param: -1}
+	w := &waitsFact{Kind: combineWaits(ss, len(unknown)), Param: -1, OnWayOut: st.onWayOut(fn, ss, unknown)}
 	for i, s := range ss {
 		p := durationParam(fn, s.Duration)
 		if p < 0 || i > 0 && p != w.Param {
@@ -297,6 +301,52 @@ func (st *state) funcWaits(fn *ssa.Function, depth int) *waitsFact {
 	}
 	st.waitMemo[fn] = w
 	return w
+}
+
+// onWayOut reports whether fn makes each of its waits (ss, and the receives in unknown) on its
+// way out: outside every loop of fn, with no call that may leave the process after it. Such a
+// function backs off after its work, before it returns: its wait lies between its caller's
+// attempts, not inside one (a poll, a rate-limit wait before the request, a settle delay
+// before reading back).
+func (st *state) onWayOut(fn *ssa.Function, ss []Sleep, unknown []ssa.Instruction) bool {
+	at := slices.Clone(unknown)
+	for _, s := range ss {
+		if s.At != nil {
+			at = append(at, s.At)
+		} else {
+			at = append(at, s.Call)
+		}
+	}
+	ls := loops.Of(fn)
+	for _, instr := range at {
+		b := instr.Block()
+		if b == nil || b.Parent() != fn || slices.ContainsFunc(ls, func(l *loops.Loop) bool { return l.Contains(b) }) || racesWork(instr) {
+			return false
+		}
+		after := false
+		for c := range flow.CallsAfter(instr) {
+			after = after || st.rem.Reach(c) != remote.ReachLocal
+		}
+		if after {
+			return false
+		}
+	}
+	return len(at) > 0
+}
+
+// racesWork reports whether instr is a select that also receives a result (a value of another
+// kind than time or an empty struct): the timer bounds work under way, it is no backoff.
+func racesWork(instr ssa.Instruction) bool {
+	sel, ok := instr.(*ssa.Select)
+	if !ok {
+		return false
+	}
+	for _, st := range sel.States {
+		if ch, ok := st.Chan.Type().Underlying().(*types.Chan); ok && st.Dir == types.RecvOnly && !typeis.TimeChan(ch) && !emptyStruct(ch.Elem()) {
+			return true
+		}
+	}
+	return false
 }
 
 // durationParam returns the index of the parameter of fn that d is, or -1.

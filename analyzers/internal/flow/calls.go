@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"iter"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -135,6 +136,40 @@ func BlockCalls(blocks []*ssa.BasicBlock) iter.Seq[ssa.CallInstruction] {
 					return
 				}
 			}
+		}
+	}
+}
+
+// CallsAfter yields the calls that may run after instr in its function: those later in its
+// block, and those of every block reachable from it (its own block again, in a loop).
+func CallsAfter(instr ssa.Instruction) iter.Seq[ssa.CallInstruction] {
+	return func(yield func(ssa.CallInstruction) bool) {
+		b := instr.Block()
+		if b == nil {
+			return
+		}
+		later := false
+		for _, x := range b.Instrs {
+			if c, ok := x.(ssa.CallInstruction); ok && later && !yield(c) {
+				return
+			}
+			later = later || x == instr
+		}
+		seen := make(map[*ssa.BasicBlock]bool)
+		stack := slices.Clone(b.Succs)
+		for len(stack) > 0 {
+			x := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if seen[x] {
+				continue
+			}
+			seen[x] = true
+			for _, i := range x.Instrs {
+				if c, ok := i.(ssa.CallInstruction); ok && !yield(c) {
+					return
+				}
+			}
+			stack = append(stack, x.Succs...)
 		}
 	}
 }
