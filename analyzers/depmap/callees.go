@@ -30,7 +30,7 @@ func (m *mapper) calleesFor(call ssa.CallInstruction) []*ssa.Function {
 	} else if fn := call.Common().StaticCallee(); fn != nil {
 		out = append(out, m.source(fn))
 	}
-	out = append(out, m.implementations(call.Common())...)
+	out = append(out, m.impls.Of(call.Common())...)
 	for _, a := range call.Common().Args {
 		for _, fn := range m.functions(a) {
 			if fn.Pkg != nil && fn.Pkg.Pkg == m.pass.Pkg && !typeis.HTTPHandler(fn.Signature) {
@@ -90,70 +90,4 @@ func (m *mapper) source(fn *ssa.Function) *ssa.Function {
 		}
 	}
 	return fn
-}
-
-// implementations returns, for a call of a method of an interface this package declares, the
-// methods of the package's own types that implement it: a package that hides its strategies
-// behind an interface of its own (a sender chosen at construction) runs one of them there.
-// Interfaces of other packages (io.Writer, an SDK's API) are not followed: their
-// implementations are anyone's.
-func (m *mapper) implementations(cc *ssa.CallCommon) []*ssa.Function {
-	if !cc.IsInvoke() {
-		return nil
-	}
-	if fns, ok := m.impls[cc.Method]; ok {
-		return fns
-	}
-	fns := m.implementationsOf(cc)
-	m.impls[cc.Method] = fns
-	return fns
-}
-
-func (m *mapper) implementationsOf(cc *ssa.CallCommon) []*ssa.Function {
-	named, ok := types.Unalias(cc.Value.Type()).(*types.Named)
-	if !ok || named.Obj().Pkg() != m.pass.Pkg {
-		return nil
-	}
-	iface, ok := named.Underlying().(*types.Interface)
-	if !ok {
-		return nil
-	}
-	if m.byMethod == nil {
-		m.indexMethods()
-	}
-	var out []*ssa.Function
-	for _, tn := range m.byMethod[cc.Method.Name()] {
-		for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
-			if types.Implements(t, iface) {
-				if fn := m.prog.LookupMethod(t, cc.Method.Pkg(), cc.Method.Name()); fn != nil {
-					if fn = m.source(fn); fn != nil {
-						out = append(out, fn)
-					}
-				}
-				break
-			}
-		}
-	}
-	return out
-}
-
-// indexMethods indexes the package's named types (not interfaces, not generic) by the names of
-// their methods, for implementations.
-func (m *mapper) indexMethods() {
-	m.byMethod = make(map[string][]*types.TypeName)
-	scope := m.pass.Pkg.Scope()
-	for _, name := range scope.Names() {
-		tn, ok := scope.Lookup(name).(*types.TypeName)
-		if !ok || tn.IsAlias() {
-			continue
-		}
-		if n, ok := tn.Type().(*types.Named); !ok || n.TypeParams().Len() > 0 || types.IsInterface(n) {
-			continue
-		}
-		ms := types.NewMethodSet(types.NewPointer(tn.Type())) // value methods too
-		for i := range ms.Len() {
-			method := ms.At(i).Obj().Name()
-			m.byMethod[method] = append(m.byMethod[method], tn)
-		}
-	}
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"go/token"
-	"go/types"
 	"slices"
 	"strconv"
 	"strings"
@@ -133,14 +132,13 @@ type mapper struct {
 	keyer     *keys.Keyer
 	sites     map[ssa.CallInstruction][]*retryscope.Scope // client, callback and iterator scopes by the call that makes them
 	memo      map[*ssa.Function][]reach
-	busy      map[*ssa.Function]int           // the functions being mapped, by depth
-	minCut    int                             // the smallest depth of a busy function a recursion met
-	callbacks map[*ssa.Function]bool          // functions that a call hands to a retry helper
-	impls     map[*types.Func][]*ssa.Function // memo of implementations, by interface method
-	byMethod  map[string][]*types.TypeName    // the package's types by the names of their methods
-	inTest    func(token.Pos) bool            // whether a position is in a test's file
-	stores    *flow.Stores                    // what the package stores in fields and variables
-	tries     map[*ssa.Function]int           // how often a function was mapped incomplete
+	busy      map[*ssa.Function]int  // the functions being mapped, by depth
+	minCut    int                    // the smallest depth of a busy function a recursion met
+	callbacks map[*ssa.Function]bool // functions that a call hands to a retry helper
+	impls     *flow.Implementers     // the package's own implementations of its interfaces
+	inTest    func(token.Pos) bool   // whether a position is in a test's file
+	stores    *flow.Stores           // what the package stores in fields and variables
+	tries     map[*ssa.Function]int  // how often a function was mapped incomplete
 	calleesOf map[ssa.CallInstruction][]*ssa.Function
 }
 
@@ -170,7 +168,7 @@ func run(pass *analysis.Pass) (any, error) {
 		busy:      make(map[*ssa.Function]int),
 		minCut:    noCut,
 		callbacks: make(map[*ssa.Function]bool),
-		impls:     make(map[*types.Func][]*ssa.Function),
+		impls:     flow.NewImplementers(pass.ResultOf[ssapkg.Analyzer].(*buildssa.SSA).Pkg),
 		stores:    pass.ResultOf[ssapkg.Stores].(*flow.Stores),
 		tries:     make(map[*ssa.Function]int),
 		calleesOf: make(map[ssa.CallInstruction][]*ssa.Function),

@@ -94,7 +94,7 @@ func invokedService(call ssa.CallInstruction, fn *types.Func) string {
 // method's own path to its Invoke or NewStream (in this package, or through its fact): the
 // proto service's full name, which the Go names do not carry.
 func (m *mapper) stubService(call ssa.CallInstruction) string {
-	fns := m.implementations(call.Common()) // a stub interface of this package
+	fns := m.impls.Of(call.Common()) // a stub interface of this package
 	if fn := call.Common().StaticCallee(); fn != nil {
 		fns = append(fns, m.source(fn))
 	}

@@ -115,6 +115,7 @@ type reacher struct {
 	of       map[*ssa.Function]Reach
 	dynamic  map[*ssa.Function]bool // makes an unresolved fallible dynamic call itself
 	imported map[*types.Func]*reachFact
+	impls    *flow.Implementers
 }
 
 // compute works out which functions of the package may leave the process: remote ones to a
@@ -294,38 +295,10 @@ func (r *reacher) targets(c *ssa.CallCommon) []*ssa.Function {
 // unexported and declared in this package: its implementations are the package's own types
 // (fsnotify's Watcher.Add calling w.b.Add on its OS backend). It returns nil otherwise.
 func (r *reacher) implementations(c *ssa.CallCommon) []*ssa.Function {
-	named, ok := types.Unalias(c.Value.Type()).(*types.Named)
-	if !ok || named.Obj().Pkg() != r.pass.Pkg || named.Obj().Exported() {
+	if named, ok := types.Unalias(c.Value.Type()).(*types.Named); !ok || named.Obj().Exported() {
 		return nil
 	}
-	iface, ok := named.Underlying().(*types.Interface)
-	if !ok {
-		return nil
-	}
-	var found []*ssa.Function
-	scope := r.pass.Pkg.Scope()
-	for _, name := range scope.Names() {
-		tn, ok := scope.Lookup(name).(*types.TypeName)
-		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
-			continue
-		}
-		if n, ok := tn.Type().(*types.Named); !ok || n.TypeParams().Len() > 0 {
-			continue
-		}
-		for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
-			if !types.Implements(t, iface) {
-				continue
-			}
-			obj, _, _ := types.LookupFieldOrMethod(t, true, c.Method.Pkg(), c.Method.Name())
-			if fn, ok := obj.(*types.Func); ok {
-				if m := r.pkg.Prog.FuncValue(fn); m != nil && m.Pkg == r.pkg {
-					found = append(found, m)
-				}
-			}
-			break
-		}
-	}
-	return found
+	return r.impls.Of(c)
 }
 
 // funcs returns the functions of this package that the function value v is made from in its

@@ -67,9 +67,11 @@ func (f *RetriesFact) String() string {
 type waitsFact struct {
 	Kind  WaitKind
 	Param int
-	// OnWayOut says the function makes its waits on its way out, after the work that may leave
-	// the process (see onWayOut): an attempt that backs off before it returns.
+	// OnWayOut says the function makes a wait on its way out, after the work that may leave
+	// the process (see onWayOut): an attempt that backs off before it returns. OutKind is how
+	// such waits wait.
 	OnWayOut bool
+	OutKind  WaitKind
 }
 
 func (*waitsFact) AFact() {}

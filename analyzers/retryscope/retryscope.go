@@ -143,6 +143,7 @@ type state struct {
 	loopInfo map[*ssa.Function][]*Scope    // hand-written scopes per function
 	ssaPkg   *ssa.Package
 	waitMemo map[*ssa.Function]*waitsFact // how the package's functions wait (nil: they do not)
+	impls    *flow.Implementers           // the package's own implementations of its interfaces
 	iterMemo map[*ssa.Function]*iteratorFact
 	byObj    map[*types.Func]*ssa.Function  // the package's functions by object (see funcOf)
 	builds   map[*framework]bool            // frameworks whose deliveries the package builds

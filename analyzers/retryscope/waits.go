@@ -82,6 +82,7 @@ func (st *state) waitsOf(fn *ssa.Function, calls []ssa.CallInstruction, in func(
 		case w.OnWayOut:
 			// The attempt backs off before it returns (Serve waiting its backoff timer, then
 			// returning the error): nothing it does after the wait leaves the process.
+			s.Kind = w.OutKind
 		default:
 			continue // the attempt's own waiting
 		}
@@ -192,7 +193,10 @@ func (st *state) calleeWaits(call ssa.CallInstruction) *waitsFact {
 	if callee != nil && callee.Pkg == st.ssaPkg && len(callee.Blocks) > 0 {
 		return st.funcWaits(callee, 0)
 	}
-	if call.Common().StaticCallee() == nil && !call.Common().IsInvoke() {
+	if call.Common().IsInvoke() {
+		return st.implementersWait(call.Common())
+	}
+	if call.Common().StaticCallee() == nil {
 		if w := st.storedWaits(call.Common().Value); w != nil {
 			return w
 		}
@@ -209,6 +213,32 @@ func (st *state) calleeWaits(call ssa.CallInstruction) *waitsFact {
 		return &f
 	}
 	return nil
+}
+
+// implementersWait says how a call of a method of an interface the package declares waits
+// when every implementation of the package's production code backs off on its way out (see
+// onWayOut): a supervisor calling its TunnelServer's Serve, whose one implementation waits its
+// backoff before returning the error. nil otherwise.
+func (st *state) implementersWait(cc *ssa.CallCommon) *waitsFact {
+	if st.impls == nil {
+		st.impls = flow.NewImplementers(st.ssaPkg)
+	}
+	var w *waitsFact
+	for _, fn := range st.impls.Of(cc) {
+		if testcode.At(st.pass, fn.Pos()) {
+			continue // a test's stand-in
+		}
+		f := st.funcWaits(fn, 0)
+		if f == nil || !f.OnWayOut {
+			return nil
+		}
+		if w == nil {
+			w = &waitsFact{Kind: f.OutKind, Param: -1, OnWayOut: true, OutKind: f.OutKind}
+		}
+		w.Kind = combineWaits([]Sleep{{Kind: w.Kind}, {Kind: f.OutKind}}, 0)
+		w.OutKind = w.Kind
+	}
+	return w
 }
 
 // madeWaiter says how a function value waits when it is the result of a call of a function
@@ -290,7 +320,8 @@ func (st *state) funcWaits(fn *ssa.Function, depth int) *waitsFact {
 	if len(ss) == 0 && len(unknown) == 0 {
 		return nil
 	}
-	w := &waitsFact{Kind: combineWaits(ss, len(unknown)), Param: -1, OnWayOut: st.onWayOut(fn, ss, unknown)}
+	out, outKind := st.onWayOut(fn, ss, unknown)
+	w := &waitsFact{Kind: combineWaits(ss, len(unknown)), Param: -1, OnWayOut: out, OutKind: outKind}
 	for i, s := range ss {
 		p := durationParam(fn, s.Duration)
 		if p < 0 || i > 0 && p != w.Param {
@@ -303,35 +334,46 @@ func (st *state) funcWaits(fn *ssa.Function, depth int) *waitsFact {
 	return w
 }
 
-// onWayOut reports whether fn makes each of its waits (ss, and the receives in unknown) on its
-// way out: outside every loop of fn, with no call that may leave the process after it. Such a
-// function backs off after its work, before it returns: its wait lies between its caller's
-// attempts, not inside one (a poll, a rate-limit wait before the request, a settle delay
-// before reading back).
-func (st *state) onWayOut(fn *ssa.Function, ss []Sleep, unknown []ssa.Instruction) bool {
-	at := slices.Clone(unknown)
-	for _, s := range ss {
-		if s.At != nil {
-			at = append(at, s.At)
-		} else {
-			at = append(at, s.Call)
-		}
-	}
+// onWayOut says whether fn makes one of its waits (ss, and the receives in unknown) on its
+// way out, and how those waits wait: outside every loop of fn, not racing work under way, with
+// no call that may leave the process after it. Such a function backs off after its work, before
+// it returns (Serve waiting its backoff timer, then returning the error): that wait lies between
+// its caller's attempts. Its other waits (a poll, a rate-limit wait before the request, a
+// settle delay before reading back, a helper's) are the attempt's own.
+func (st *state) onWayOut(fn *ssa.Function, ss []Sleep, unknown []ssa.Instruction) (bool, WaitKind) {
+	var out []Sleep
+	unknownOut := 0
 	ls := loops.Of(fn)
-	for _, instr := range at {
+	last := func(instr ssa.Instruction) bool {
 		b := instr.Block()
 		if b == nil || b.Parent() != fn || slices.ContainsFunc(ls, func(l *loops.Loop) bool { return l.Contains(b) }) || racesWork(instr) {
 			return false
 		}
-		after := false
 		for c := range flow.CallsAfter(instr) {
-			after = after || st.rem.Reach(c) != remote.ReachLocal
+			if st.rem.Reach(c) != remote.ReachLocal {
+				return false
+			}
 		}
-		if after {
-			return false
+		return true
+	}
+	for _, s := range ss {
+		at := ssa.Instruction(s.Call)
+		if s.At != nil {
+			at = s.At
+		}
+		if last(at) {
+			out = append(out, s)
 		}
 	}
-	return len(at) > 0
+	for _, instr := range unknown {
+		if last(instr) {
+			unknownOut++
+		}
+	}
+	if len(out) == 0 && unknownOut == 0 {
+		return false, WaitNone
+	}
+	return true, combineWaits(out, unknownOut)
 }
 
 // racesWork reports whether instr is a select that also receives a result (a value of another

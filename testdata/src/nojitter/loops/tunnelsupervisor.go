@@ -84,18 +84,23 @@ func (s *edgeServer) ServeOnce(ctx context.Context, index int) error {
 	return s.serveConn(ctx, s.addrs[index])
 }
 
+// TunnelServer serves one connection; the supervisor is given the edge server through it.
+type TunnelServer interface {
+	Serve(ctx context.Context, index int) error
+}
+
 // keepFirstTunnel restarts the first connection after the errors worth retrying: not reported,
-// Serve waits before it returns.
-func keepFirstTunnel(ctx context.Context, s *edgeServer) error {
+// Serve (the package's one TunnelServer) waits before it returns.
+func keepFirstTunnel(ctx context.Context, srv TunnelServer, log *slog.Logger) error {
 	for {
-		err := s.Serve(ctx, 0)
+		err := srv.Serve(ctx, 0)
 		if ctx.Err() != nil || err == nil {
 			return err
 		}
 		var de dialError
 		switch {
 		case errors.As(err, &de):
-			s.log.Warn("edge dial failed", "err", err)
+			log.Warn("edge dial failed", "err", err)
 		case errors.Is(err, errNoAddress):
 			return err
 		default:
@@ -106,7 +111,7 @@ func keepFirstTunnel(ctx context.Context, s *edgeServer) error {
 
 // keepFirstTunnelOnce does the same with a server that does not wait.
 func keepFirstTunnelOnce(ctx context.Context, s *edgeServer) error {
-	for { // related "tunnelsupervisor.go:109: retry loop" // want `retry loop goes round without waiting, so it hammers a failing dependency; wait with jitter`
+	for { // related "tunnelsupervisor.go:114: retry loop" // want `retry loop goes round without waiting, so it hammers a failing dependency; wait with jitter`
 		err := s.ServeOnce(ctx, 0)
 		if ctx.Err() != nil || err == nil {
 			return err

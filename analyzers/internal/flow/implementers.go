@@ -1,0 +1,89 @@
+package flow
+
+import (
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Implementers finds the methods that a call of an interface method may run when the interface
+// is declared in the package being analysed: a package that hides its strategies behind an
+// interface of its own (a sender chosen at construction, an OS backend) runs one of its own
+// types' methods there. Interfaces of other packages (io.Writer, an SDK's API) are not
+// followed: their implementations are anyone's.
+type Implementers struct {
+	pkg      *ssa.Package
+	byMethod map[string][]*types.TypeName // the package's named types, by their methods' names
+	memo     map[*types.Func][]*ssa.Function
+}
+
+// NewImplementers returns an Implementers for pkg.
+func NewImplementers(pkg *ssa.Package) *Implementers {
+	return &Implementers{pkg: pkg, memo: make(map[*types.Func][]*ssa.Function)}
+}
+
+// Of returns, for an invoke-mode call of a method of an interface the package declares, the
+// methods of the package's named types (not interfaces, not generic) that implement it; nil
+// for other calls.
+func (im *Implementers) Of(cc *ssa.CallCommon) []*ssa.Function {
+	if !cc.IsInvoke() {
+		return nil
+	}
+	if fns, ok := im.memo[cc.Method]; ok {
+		return fns
+	}
+	fns := im.of(cc)
+	im.memo[cc.Method] = fns
+	return fns
+}
+
+func (im *Implementers) of(cc *ssa.CallCommon) []*ssa.Function {
+	named, ok := types.Unalias(cc.Value.Type()).(*types.Named)
+	if !ok || named.Obj().Pkg() != im.pkg.Pkg {
+		return nil
+	}
+	iface, ok := named.Underlying().(*types.Interface)
+	if !ok {
+		return nil
+	}
+	if im.byMethod == nil {
+		im.index()
+	}
+	var out []*ssa.Function
+	for _, tn := range im.byMethod[cc.Method.Name()] {
+		for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
+			if !types.Implements(t, iface) {
+				continue
+			}
+			obj, _, _ := types.LookupFieldOrMethod(t, true, cc.Method.Pkg(), cc.Method.Name())
+			if fn, ok := obj.(*types.Func); ok {
+				if m := im.pkg.Prog.FuncValue(fn); m != nil && m.Pkg == im.pkg {
+					out = append(out, m)
+				}
+			}
+			break
+		}
+	}
+	return out
+}
+
+// index indexes the package's named types (not interfaces, not generic) by the names of their
+// methods.
+func (im *Implementers) index() {
+	im.byMethod = make(map[string][]*types.TypeName)
+	scope := im.pkg.Pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() {
+			continue
+		}
+		if n, ok := tn.Type().(*types.Named); !ok || n.TypeParams().Len() > 0 || types.IsInterface(n) {
+			continue
+		}
+		ms := types.NewMethodSet(types.NewPointer(tn.Type())) // value methods too
+		for i := range ms.Len() {
+			method := ms.At(i).Obj().Name()
+			im.byMethod[method] = append(im.byMethod[method], tn)
+		}
+	}
+}
