@@ -8,6 +8,7 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/loops"
 )
 
 // A Keyer answers whether a request carries an idempotency key, for one check's pass: it
@@ -27,7 +28,39 @@ func (r *Result) NewKeyer() *Keyer {
 // one of the values it is made of (the request, its header, its body, its context, its
 // params), or a function that sends a key builds or is handed one of them.
 func (k *Keyer) Keyed(call ssa.CallInstruction) bool {
-	return k.keyParam(call) || k.keyedIn(call.Parent(), operands(call), 0)
+	return k.keyParam(call) || k.keyedIn(call.Parent(), operands(call), 0) || k.carriesID(call)
+}
+
+// carriesID reports whether the operation of call is made of a fresh unique value made before
+// the attempts: by a generator in a function around call's (the closure a retry helper runs),
+// or in call's own function outside a loop that holds call. It is an identifier sent with the
+// request (a batch's message id in the body marshalled once, a client-chosen id in its URL),
+// the same on every attempt, which the receiver can deduplicate on. Whether it does is the
+// API's contract; the client has done its part.
+func (k *Keyer) carriesID(call ssa.CallInstruction) bool {
+	fn := call.Parent()
+	ls := loops.Of(fn)
+	before := func(c *ssa.Call) bool {
+		if c.Parent() == fn {
+			return slices.ContainsFunc(ls, func(l *loops.Loop) bool { return l.Contains(call.Block()) && !l.Contains(c.Block()) })
+		}
+		for g := fn.Parent(); g != nil; g = g.Parent() {
+			if c.Parent() == g {
+				return true
+			}
+		}
+		return false
+	}
+	found := false
+	for _, v := range operands(call) {
+		flow.Backward(v, 512, func(x ssa.Value) bool {
+			if c, ok := x.(*ssa.Call); ok && before(c) {
+				found = k.r.identifier(c)
+			}
+			return !found
+		})
+	}
+	return found
 }
 
 // keyParam reports whether call hands a function a value for a parameter the function names

@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"reflect"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/buildssa"
@@ -16,6 +17,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/guard"
 	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
+	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 )
 
 //go:embed doc.go
@@ -27,7 +29,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:       "keys",
 	Doc:        docs.MustExtract(doc, "keys"),
 	URL:        docs.URL("keys"),
-	Requires:   []*analysis.Analyzer{ssapkg.Analyzer},
+	Requires:   []*analysis.Analyzer{ssapkg.Analyzer, ssapkg.Stores},
 	ResultType: reflect.TypeFor[*Result](),
 	FactTypes:  []analysis.Fact{new(generatorFact), new(sinkParamFact), new(MintsFact)},
 	Run:        guard.Run("keys", run),
@@ -89,6 +91,7 @@ type Result struct {
 	localGen   map[*ssa.Function]string
 	mints      map[*ssa.Function]*MintsFact
 	ssaPkg     *ssa.Package
+	stores     *flow.Stores // what the package stores in fields and variables
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -102,6 +105,7 @@ func run(pass *analysis.Pass) (any, error) {
 		localGen:   make(map[*ssa.Function]string),
 		mints:      make(map[*ssa.Function]*MintsFact),
 		ssaPkg:     ssaRes.Pkg,
+		stores:     pass.ResultOf[ssapkg.Stores].(*flow.Stores),
 	}
 	for _, n := range append(defaultNames, extraNames.Values()...) {
 		r.names[Normalize(n)] = true
@@ -157,6 +161,9 @@ type Generation struct {
 // Read), in which case the fresh value is the buffer.
 func (r *Result) Generator(call ssa.CallInstruction) (Generation, bool) {
 	c := call.Common()
+	if from := r.storedGenerator(c); from != "" && call.Value() != nil {
+		return Generation{Call: call, Seed: call.Value(), Name: from}, true
+	}
 	fn := flow.Callee(c)
 	if fn == nil {
 		return Generation{}, false
@@ -176,6 +183,7 @@ func (r *Result) Generator(call ssa.CallInstruction) (Generation, bool) {
 	if callee := c.StaticCallee(); callee != nil && r.localGen[callee] != "" {
 		return Generation{Call: call, Seed: v, Name: name}, true
 	}
+
 	if fn.Pkg() != nil && fn.Pkg() != r.pass.Pkg {
 		var f generatorFact
 		if r.pass.ImportObjectFact(fn, &f) {
@@ -183,6 +191,48 @@ func (r *Result) Generator(call ssa.CallInstruction) (Generation, bool) {
 		}
 	}
 	return Generation{}, false
+}
+
+// storedGenerator returns the generator that a call of a function value runs, when the value
+// is loaded from a struct field or package variable into which the package's production code
+// stores only generator functions of its own (c.uid() where the constructor sets c.uid = uid
+// by default, and uid returns uuid.NewString()); "" otherwise.
+func (r *Result) storedGenerator(c *ssa.CallCommon) string {
+	if c.IsInvoke() || c.StaticCallee() != nil {
+		return ""
+	}
+	from := ""
+	for _, v := range r.stores.Loaded(c.Value) {
+		if testcode.Made(r.pass, v) {
+			continue // a test's stand-in
+		}
+		fn, ok := v.(*ssa.Function)
+		if !ok || r.localGen[fn] == "" {
+			return ""
+		}
+		from = r.localGen[fn]
+	}
+	return from
+}
+
+// identifier reports whether call makes a fresh unique value that identifies (a UUID, random
+// bytes, a wrapper of one), not a time (time.Now, directly or through the package's wrappers):
+// two requests made in the same instant may carry the same time.
+func (r *Result) identifier(call ssa.CallInstruction) bool {
+	g, ok := r.Generator(call)
+	if !ok {
+		return false
+	}
+	from := g.Name
+	if callee := call.Common().StaticCallee(); callee != nil && r.localGen[callee] != "" {
+		from = r.localGen[callee]
+	} else if fn := flow.Callee(call.Common()); fn != nil && fn.Pkg() != nil && fn.Pkg() != r.pass.Pkg {
+		var f generatorFact
+		if r.pass.ImportObjectFact(fn, &f) {
+			from = f.From
+		}
+	}
+	return !strings.HasPrefix(from, "time.")
 }
 
 // filledBuffer returns the buffer that a call fills with random bytes, and how to name the

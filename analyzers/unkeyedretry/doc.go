@@ -75,6 +75,11 @@
 //     idempotency key (SendWebhook(ctx, url, body, header, idempotencyKey string)), or a value
 //     read from a field so named (delivery.IdempotencyKey): the function sends the key, under
 //     a header name it may only know at run time; an empty constant is no key;
+//   - a request made of a fresh unique value made before the attempts (in a function around
+//     the retry callback, or outside the loop that retries): a batch marshalled once with its
+//     message id, a client-chosen id in the URL. Every attempt sends the same identifier, which
+//     the receiver can deduplicate on; whether it does is the API's contract, and the client
+//     has done its part;
 //   - a request that speaks a write protocol whose receiver keeps one copy of what a retry
 //     repeats, by a header the protocol defines: Prometheus remote write
 //     (X-Prometheus-Remote-Write-Version, and VictoriaMetrics' variant), whose samples are
