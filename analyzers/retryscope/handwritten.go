@@ -116,24 +116,19 @@ func (st *state) recovers(l *loops.Loop, d decision, b Bound) bool {
 	changes := st.changesRequest(d)
 	// Every way from the failure back to the header passes a block that changes state.
 	fail := d.block.Succs[1-d.success]
-	seen := make(map[*ssa.BasicBlock]bool)
-	stack := []*ssa.BasicBlock{fail}
+	if !l.Contains(fail) {
+		return false
+	}
 	goesRound := false
-	for len(stack) > 0 {
-		blk := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if seen[blk] || !l.Contains(blk) {
-			continue
-		}
-		seen[blk] = true
+	for blk := range flow.Forward([]*ssa.BasicBlock{fail}, func(from, to *ssa.BasicBlock) bool {
+		return from != l.Header && !changes(from) && l.Contains(to)
+	}) {
 		if blk == l.Header {
 			return false // round without a change
 		}
 		if changes(blk) {
 			goesRound = goesRound || l.CanRepeat(blk)
-			continue
 		}
-		stack = append(stack, blk.Succs...)
 	}
 	return goesRound
 }

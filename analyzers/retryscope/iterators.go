@@ -278,21 +278,12 @@ func goesRoundOnFailure(body *ssa.Function) bool {
 // reachesReturn reports whether a return of the constant v (a yield body's true: go round,
 // false: leave) can be reached from b.
 func reachesReturn(b *ssa.BasicBlock, v bool) bool {
-	seen := make(map[*ssa.BasicBlock]bool)
-	stack := []*ssa.BasicBlock{b}
-	for len(stack) > 0 {
-		x := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if seen[x] {
-			continue
-		}
-		seen[x] = true
+	for x := range flow.Forward([]*ssa.BasicBlock{b}, nil) {
 		if ret, ok := last(x).(*ssa.Return); ok && len(ret.Results) == 1 {
 			if c, ok := ret.Results[0].(*ssa.Const); ok && c.Value != nil && constant.BoolVal(c.Value) == v {
 				return true
 			}
 		}
-		stack = append(stack, x.Succs...)
 	}
 	return false
 }

@@ -155,8 +155,23 @@ func CallsAfter(instr ssa.Instruction) iter.Seq[ssa.CallInstruction] {
 			}
 			later = later || x == instr
 		}
+		for x := range Forward(b.Succs, nil) {
+			for _, i := range x.Instrs {
+				if c, ok := i.(ssa.CallInstruction); ok && !yield(c) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// Forward yields the blocks reachable from starts (starts included), each once, following
+// only the edges for which follow holds (every edge when follow is nil). Stopping the range
+// stops the search.
+func Forward(starts []*ssa.BasicBlock, follow func(from, to *ssa.BasicBlock) bool) iter.Seq[*ssa.BasicBlock] {
+	return func(yield func(*ssa.BasicBlock) bool) {
 		seen := make(map[*ssa.BasicBlock]bool)
-		stack := slices.Clone(b.Succs)
+		stack := slices.Clone(starts)
 		for len(stack) > 0 {
 			x := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
@@ -164,12 +179,14 @@ func CallsAfter(instr ssa.Instruction) iter.Seq[ssa.CallInstruction] {
 				continue
 			}
 			seen[x] = true
-			for _, i := range x.Instrs {
-				if c, ok := i.(ssa.CallInstruction); ok && !yield(c) {
-					return
+			if !yield(x) {
+				return
+			}
+			for _, s := range x.Succs {
+				if follow == nil || follow(x, s) {
+					stack = append(stack, s)
 				}
 			}
-			stack = append(stack, x.Succs...)
 		}
 	}
 }

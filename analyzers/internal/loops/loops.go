@@ -3,6 +3,7 @@
 package loops
 
 import (
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -138,22 +139,11 @@ func (l *Loop) CanRepeatAvoiding(b *ssa.BasicBlock, skip func(Edge) bool) bool {
 	if !l.Contains(b) {
 		return false
 	}
-	seen := make(map[*ssa.BasicBlock]bool)
-	stack := []*ssa.BasicBlock{b}
-	for len(stack) > 0 {
-		x := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
+	for x := range flow.Forward([]*ssa.BasicBlock{b}, func(from, to *ssa.BasicBlock) bool {
+		return from != l.Header && l.Contains(to) && !skip(Edge{from, to})
+	}) {
 		if x == l.Header {
 			return true
-		}
-		if seen[x] {
-			continue
-		}
-		seen[x] = true
-		for _, s := range x.Succs {
-			if l.Contains(s) && !skip(Edge{x, s}) {
-				stack = append(stack, s)
-			}
 		}
 	}
 	return false
@@ -196,19 +186,10 @@ func (l *Loop) ExitEdges(from, b *ssa.BasicBlock, skip func(Edge) bool) map[Edge
 
 // search walks forward from b, not passing through the header, until found holds.
 func (l *Loop) search(b *ssa.BasicBlock, found func(*ssa.BasicBlock) bool) bool {
-	seen := make(map[*ssa.BasicBlock]bool)
-	stack := []*ssa.BasicBlock{b}
-	for len(stack) > 0 {
-		x := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
+	for x := range flow.Forward([]*ssa.BasicBlock{b}, func(from, _ *ssa.BasicBlock) bool { return from != l.Header || from == b }) {
 		if found(x) {
 			return true
 		}
-		if seen[x] || x == l.Header && x != b {
-			continue
-		}
-		seen[x] = true
-		stack = append(stack, x.Succs...)
 	}
 	return false
 }
