@@ -316,6 +316,9 @@ func (st *state) bypass(l *loops.Loop, d decision, sleeps []Sleep) token.Pos {
 	if len(waits) == 0 {
 		return token.NoPos // no wait at all: the scope's own finding
 	}
+	if waits[d.block] {
+		return token.NoPos // the decision waits before it branches (a verdict that waits: WaitOrSkipRetry)
+	}
 	changes := st.changesRequest(d)
 	target := d.call.Block()
 	type step struct {

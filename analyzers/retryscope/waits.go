@@ -361,9 +361,19 @@ func (st *state) onWayOut(fn *ssa.Function, ss []Sleep, unknown []ssa.Instructio
 		if s.At != nil {
 			at = s.At
 		}
-		if last(at) {
-			out = append(out, s)
+		if !last(at) {
+			continue
 		}
+		if s.At == nil && sleepDuration(s.Call) == nil {
+			// A helper's wait: on the way out only if the helper too waits on its way out.
+			callee := s.Call.Common().StaticCallee()
+			w, ok := st.waitMemo[callee]
+			if callee == nil || !ok || w == nil || !w.OnWayOut {
+				continue
+			}
+			s.Kind = w.OutKind
+		}
+		out = append(out, s)
 	}
 	for _, instr := range unknown {
 		if last(instr) {

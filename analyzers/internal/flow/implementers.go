@@ -14,12 +14,19 @@ import (
 type Implementers struct {
 	pkg      *ssa.Package
 	byMethod map[string][]*types.TypeName // the package's named types, by their methods' names
-	memo     map[*types.Func][]*ssa.Function
+	memo     map[implKey][]*ssa.Function
+}
+
+// An implKey is an interface method as called: the same method object serves every interface
+// that embeds the one declaring it.
+type implKey struct {
+	iface  types.Type
+	method *types.Func
 }
 
 // NewImplementers returns an Implementers for pkg.
 func NewImplementers(pkg *ssa.Package) *Implementers {
-	return &Implementers{pkg: pkg, memo: make(map[*types.Func][]*ssa.Function)}
+	return &Implementers{pkg: pkg, memo: make(map[implKey][]*ssa.Function)}
 }
 
 // Of returns, for an invoke-mode call of a method of an interface the package declares, the
@@ -29,11 +36,12 @@ func (im *Implementers) Of(cc *ssa.CallCommon) []*ssa.Function {
 	if !cc.IsInvoke() {
 		return nil
 	}
-	if fns, ok := im.memo[cc.Method]; ok {
+	k := implKey{types.Unalias(cc.Value.Type()), cc.Method}
+	if fns, ok := im.memo[k]; ok {
 		return fns
 	}
 	fns := im.of(cc)
-	im.memo[cc.Method] = fns
+	im.memo[k] = fns
 	return fns
 }
 
