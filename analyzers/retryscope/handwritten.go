@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -247,11 +248,23 @@ func atomicWrite(fn *types.Func) bool {
 	return id.Pkg == "sync/atomic" && id.Recv != "" && oneOf(id.Name, "Store", "Add", "Swap", "CompareAndSwap", "And", "Or")
 }
 
+// atomicAccess reports whether cc calls sync/atomic on the address its first argument is (a
+// function such as atomic.StoreInt32(&x, 1), or a method of a typed atomic such as
+// (*atomic.Bool).Store) whose name starts with one of prefixes.
+func atomicAccess(cc *ssa.CallCommon, prefixes ...string) bool {
+	id := flow.ID(flow.Callee(cc))
+	if id.Pkg != "sync/atomic" || cc.IsInvoke() || len(cc.Args) == 0 {
+		return false
+	}
+	return slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(id.Name, p) })
+}
+
 // changesRequest returns a test of whether a block changes what the attempt d.call sends next:
 // it stores into a field or variable that the attempt reads on the way to its call, or makes a
 // call that leaves the process or may fail (a refreshed token, a re-registration).
-func (st *state) changesRequest(d decision) func(*ssa.BasicBlock) bool {
-	// What the attempt reads: the fields and variables loaded on the way to its call.
+func (st *state) changesRequest(d decision, skip ...ssa.CallInstruction) func(*ssa.BasicBlock) bool {
+	// What the attempt reads: the fields and variables loaded on the way to its call, directly
+	// or atomically (atomic.LoadInt32(&c.closed), c.closed.Load()).
 	read := make(map[any]bool)
 	for _, v := range append([]ssa.Value{d.call.Common().Value}, d.call.Common().Args...) {
 		flow.Backward(v, 32, func(x ssa.Value) bool {
@@ -263,11 +276,24 @@ func (st *state) changesRequest(d decision) func(*ssa.BasicBlock) bool {
 					read[a] = true
 				}
 			}
+			if c, ok := x.(*ssa.Call); ok && atomicAccess(c.Common(), "Load") {
+				if fa, ok := c.Call.Args[0].(*ssa.FieldAddr); ok {
+					read[flow.FieldVar(fa)] = true
+				}
+			}
 			return true
 		})
 	}
 	return func(blk *ssa.BasicBlock) bool {
 		for _, instr := range blk.Instrs {
+			if c, ok := instr.(ssa.CallInstruction); ok && slices.Contains(skip, c) {
+				continue
+			}
+			if c, ok := instr.(ssa.CallInstruction); ok && (atomicAccess(c.Common(), "Store", "Add", "Swap", "CompareAndSwap", "And", "Or")) {
+				if fa, ok := c.Common().Args[0].(*ssa.FieldAddr); ok && read[flow.FieldVar(fa)] {
+					return true // atomic.StoreInt32(&c.closed, 1), c.closed.Store(true)
+				}
+			}
 			switch x := instr.(type) {
 			case *ssa.Store:
 				switch a := x.Addr.(type) {

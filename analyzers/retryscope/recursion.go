@@ -46,8 +46,8 @@ func (st *state) recursion(fn *ssa.Function) *Scope {
 			}
 		}
 	}
-	if s == nil {
-		return nil
+	if s == nil || !slices.ContainsFunc(again, func(a retryCall) bool { return !st.recursionRecovers(a) }) {
+		return nil // every way back fixes the cause first: a recovery, not a retry
 	}
 	s.Calls = slices.Collect(flow.Calls(fn))
 	s.Attempts = recursionBound(fn, again)
@@ -70,6 +70,41 @@ func (st *state) recursion(fn *ssa.Function) *Scope {
 		}
 	}
 	return s
+}
+
+// recursionRecovers reports whether the recursive call a is made only once the failure was
+// singled out as the program's own condition (errors.Is(err, ErrEndOfInput)) and after a step
+// that changes what the next attempt sends (it stores a flag the attempt reads: inputClosed
+// set, so the next call drains what is pending instead of reading): it asks again differently,
+// once; it does not repeat the request. As recovers is for loops.
+func (st *state) recursionRecovers(a retryCall) bool {
+	changes := st.changesRequest(a.d, a.call)
+	all := func(*ssa.BasicBlock) bool { return true }
+	changed, own := false, false
+	for b := a.call.Block(); b != nil && b != a.d.block; b = b.Idom() {
+		changed = changed || changes(b)
+		if len(b.Preds) != 1 {
+			continue
+		}
+		p := b.Preds[0]
+		test, ok := p.Instrs[len(p.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		match := p.Succs[0]
+		if countNots(test.Cond)%2 == 1 {
+			match = p.Succs[1]
+		}
+		if b != match {
+			continue
+		}
+		if target, ok := singlesOut(unNot(test.Cond), a.d.call, all); ok {
+			if on, typed := targetKind(target, unNot(test.Cond)); !typed && on == FailOther {
+				own = true
+			}
+		}
+	}
+	return changed && own
 }
 
 // steppedDelays marks as backoff the fixed waits among sleeps whose delay is computed from a
