@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
@@ -396,6 +397,9 @@ func (st *state) via(call ssa.CallInstruction) *Call {
 		if p.Index >= len(common.Args) {
 			continue
 		}
+		if i, field := knowledge.RefreshedToken(flow.ID(fn)); p.Kept && i >= 0 && i < len(common.Args) && unset(common.Args[i], field, call) {
+			continue // a token that cannot be refreshed: the kept context is never sent
+		}
 		w := st.walker(call.Parent())
 		var v verdict
 		switch {
@@ -448,6 +452,37 @@ func (st *state) via(call ssa.CallInstruction) *Call {
 		}
 	}
 	return best
+}
+
+// unset reports whether v is a struct made here by a literal (&oauth2.Token{AccessToken: tok})
+// that sets no field named field (or sets it to ""), and is used only to be handed to call.
+func unset(v ssa.Value, field string, call ssa.CallInstruction) bool {
+	a, ok := flow.Unwrap(v).(*ssa.Alloc)
+	if !ok || a.Comment != "complit" || a.Referrers() == nil {
+		return false
+	}
+	for _, r := range *a.Referrers() {
+		switch r := r.(type) {
+		case *ssa.DebugRef:
+		case *ssa.FieldAddr:
+			if fv := flow.FieldVar(r); fv != nil && fv.Name() == field {
+				for _, rr := range *r.Referrers() {
+					if st, ok := rr.(*ssa.Store); ok {
+						if s, ok := flow.StringConst(st.Val); !ok || s != "" {
+							return false
+						}
+					}
+				}
+			}
+		case ssa.CallInstruction:
+			if r != call {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // bodyParam returns the index among its function's parameters of the body the request sent by
