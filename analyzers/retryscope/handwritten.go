@@ -517,7 +517,57 @@ func (st *state) lifecycle(fn *ssa.Function, l *loops.Loop, d decision, node ast
 			s.Wait.Sleeps = append(s.Wait.Sleeps, sl)
 		}
 	}
+	s.Wait.Sleeps = ownConditionWaitsDropped(s.Wait.Sleeps, d)
 	s.Wait.Kind = combineWaits(s.Wait.Sleeps, 0)
 	s.Deadline = observesDeadline(s.Calls)
 	st.res.Lifecycles = append(st.res.Lifecycles, s)
+}
+
+// ownConditionWaitsDropped returns sleeps without the waits made only once a test singled out
+// the program's own condition in d's failure (errors.Is(err, ErrLockNotAcquired): another node
+// holds the lock, poll for it), when other waits remain: the wait after a failure of the
+// dependency is the one that must spread the clients, and the scope's one wait finding is
+// about it.
+func ownConditionWaitsDropped(sleeps []Sleep, d decision) []Sleep {
+	kept := slices.DeleteFunc(slices.Clone(sleeps), func(sl Sleep) bool {
+		at := sl.Call.Block()
+		if sl.At != nil {
+			at = sl.At.Block()
+		}
+		return ownCondition(at, d)
+	})
+	if len(kept) == 0 {
+		return sleeps
+	}
+	return kept
+}
+
+// ownCondition reports whether block b is reached from d only through the side of a test that
+// singles out the program's own condition in d.call's error (errors.Is(err, ErrEndOfInput),
+// err == errLockHeld): some block between d's and b on b's dominator tree is that side.
+func ownCondition(b *ssa.BasicBlock, d decision) bool {
+	all := func(*ssa.BasicBlock) bool { return true }
+	for ; b != nil && b != d.block; b = b.Idom() {
+		if len(b.Preds) != 1 {
+			continue
+		}
+		p := b.Preds[0]
+		test, ok := p.Instrs[len(p.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		match := p.Succs[0]
+		if countNots(test.Cond)%2 == 1 {
+			match = p.Succs[1]
+		}
+		if b != match {
+			continue
+		}
+		if target, ok := singlesOut(unNot(test.Cond), d.call, all); ok {
+			if on, typed := targetKind(target, unNot(test.Cond)); !typed && on == FailOther {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -78,33 +78,16 @@ func (st *state) recursion(fn *ssa.Function) *Scope {
 // set, so the next call drains what is pending instead of reading): it asks again differently,
 // once; it does not repeat the request. As recovers is for loops.
 func (st *state) recursionRecovers(a retryCall) bool {
+	if !ownCondition(a.call.Block(), a.d) {
+		return false
+	}
 	changes := st.changesRequest(a.d, a.call)
-	all := func(*ssa.BasicBlock) bool { return true }
-	changed, own := false, false
 	for b := a.call.Block(); b != nil && b != a.d.block; b = b.Idom() {
-		changed = changed || changes(b)
-		if len(b.Preds) != 1 {
-			continue
-		}
-		p := b.Preds[0]
-		test, ok := p.Instrs[len(p.Instrs)-1].(*ssa.If)
-		if !ok {
-			continue
-		}
-		match := p.Succs[0]
-		if countNots(test.Cond)%2 == 1 {
-			match = p.Succs[1]
-		}
-		if b != match {
-			continue
-		}
-		if target, ok := singlesOut(unNot(test.Cond), a.d.call, all); ok {
-			if on, typed := targetKind(target, unNot(test.Cond)); !typed && on == FailOther {
-				own = true
-			}
+		if changes(b) {
+			return true
 		}
 	}
-	return changed && own
+	return false
 }
 
 // steppedDelays marks as backoff the fixed waits among sleeps whose delay is computed from a
