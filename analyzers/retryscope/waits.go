@@ -371,7 +371,9 @@ func (st *state) onWayOut(fn *ssa.Function, ss []Sleep, unknown []ssa.Instructio
 			if callee == nil || !ok || w == nil || !w.OnWayOut {
 				continue
 			}
-			s.Kind = w.OutKind
+			if w.Param < 0 {
+				s.Kind = w.OutKind // else the kind of the argument it waits, already in s
+			}
 		}
 		out = append(out, s)
 	}

@@ -9,7 +9,8 @@ import (
 )
 
 // A cache client whose commands go round through a retry handler of its own: the handler's
-// WaitOrSkip both decides whether to go round and waits a jittered delay before it says yes.
+// WaitOrSkip both decides whether to go round and waits the delay of the policy it was given
+// (jittered by default) before it says yes.
 // The wait lies in the decision itself, before the branch that goes round: not reported. (An
 // expired pooled connection is dialled again at once: a local condition, not a failing
 // server.)
@@ -21,32 +22,45 @@ type cacheRetryHandler interface {
 }
 
 type cacheRetryer struct {
-	max  int
-	base time.Duration
+	max     int
+	delayFn func(attempts int) time.Duration // the caller's policy
 }
 
-func (r *cacheRetryer) delay(attempts int) time.Duration {
-	return r.base<<min(attempts, 10) + time.Duration(rand.Int63n(int64(r.base)))
+func newCacheRetryer(max int, delayFn func(int) time.Duration) *cacheRetryer {
+	if delayFn == nil {
+		delayFn = jitteredDelay
+	}
+	return &cacheRetryer{max: max, delayFn: delayFn}
 }
 
-// WaitOrSkip waits a jittered delay and says to go round, unless the attempts or the
+// waitFor waits d, or until ctx is done.
+func (r *cacheRetryer) waitFor(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}
+
+// WaitOrSkip waits the policy's delay and says to go round, unless the attempts or the
 // context's time are used up.
 func (r *cacheRetryer) WaitOrSkip(ctx context.Context, attempts int, err error) bool {
 	if attempts >= r.max {
 		return false
 	}
-	d := r.delay(attempts)
+	d := r.delayFn(attempts)
 	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < d {
 		return false
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-t.C:
-		return true
-	}
+	r.waitFor(ctx, d)
+	return ctx.Err() == nil
+}
+
+// jitteredDelay is the default policy.
+func jitteredDelay(attempts int) time.Duration {
+	base := 10 * time.Millisecond
+	return base<<min(attempts, 10) + time.Duration(rand.Int63n(int64(base)))
 }
 
 type cacheConn interface {
