@@ -309,7 +309,9 @@ func (st *state) exportWaits() {
 			if res := fn.Signature.Results(); res.Len() > 0 && typeis.Duration(res.At(0).Type()) && len(fn.Blocks) > 0 {
 				if r, fromParams := returnedDelay(fn, 0, st); r.kind != WaitUnknown {
 					f := &delayFact{Kind: r.kind, FromParams: fromParams}
-					if r.switchOn != nil && r.switchOn.Pkg() != nil {
+					if r.switchOn != nil && r.switchOn.Pkg() != nil && r.switchOn.Exported() {
+						// Only a field users set themselves: the library's own methods might set
+						// an unexported one, which the fact cannot show.
 						f.JitterField, f.JitterPkg, f.Plain = r.switchOn.Name(), r.switchOn.Pkg().Path(), r.plain
 					}
 					st.pass.ExportObjectFact(obj, f)

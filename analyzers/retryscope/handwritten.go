@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"iter"
 	"slices"
 	"strings"
 
@@ -547,27 +548,37 @@ func ownConditionWaitsDropped(sleeps []Sleep, d decision) []Sleep {
 // err == errLockHeld): some block between d's and b on b's dominator tree is that side.
 func ownCondition(b *ssa.BasicBlock, d decision) bool {
 	all := func(*ssa.BasicBlock) bool { return true }
-	for ; b != nil && b != d.block; b = b.Idom() {
-		if len(b.Preds) != 1 {
+	for test, side := range takenSides(b, d.block) {
+		cond := test.Instrs[len(test.Instrs)-1].(*ssa.If).Cond
+		match := test.Succs[0]
+		if countNots(cond)%2 == 1 {
+			match = test.Succs[1]
+		}
+		if side != match {
 			continue
 		}
-		p := b.Preds[0]
-		test, ok := p.Instrs[len(p.Instrs)-1].(*ssa.If)
-		if !ok {
-			continue
-		}
-		match := p.Succs[0]
-		if countNots(test.Cond)%2 == 1 {
-			match = p.Succs[1]
-		}
-		if b != match {
-			continue
-		}
-		if target, ok := singlesOut(unNot(test.Cond), d.call, all); ok {
-			if on, typed := targetKind(target, unNot(test.Cond)); !typed && on == FailOther {
+		if target, ok := singlesOut(unNot(cond), d.call, all); ok {
+			if on, typed := targetKind(target, unNot(cond)); !typed && on == FailOther {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// takenSides yields, for b and the blocks above it on its dominator tree up to stop (not
+// included), each that is entered only from a block ending in a test: that test's block and
+// the side taken (the block itself).
+func takenSides(b, stop *ssa.BasicBlock) iter.Seq2[*ssa.BasicBlock, *ssa.BasicBlock] {
+	return func(yield func(test, side *ssa.BasicBlock) bool) {
+		for ; b != nil && b != stop; b = b.Idom() {
+			if len(b.Preds) != 1 {
+				continue
+			}
+			p := b.Preds[0]
+			if _, ok := p.Instrs[len(p.Instrs)-1].(*ssa.If); ok && !yield(p, b) {
+				return
+			}
+		}
+	}
 }

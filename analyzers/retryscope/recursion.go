@@ -125,13 +125,9 @@ func steppedDelays(fn *ssa.Function, again []retryCall, sleeps []Sleep) bool {
 // that sends it back (err = c.Reauthenticate(ctx, tok); if err != nil { return }; return
 // c.do(...)): the way back recovers before it sends again.
 func (st *state) afterStep(a retryCall, ds []decision) bool {
-	for b := a.call.Block(); b != nil && b != a.d.block; b = b.Idom() {
-		if len(b.Preds) != 1 {
-			continue
-		}
-		p := b.Preds[0]
+	for test, side := range takenSides(a.call.Block(), a.d.block) {
 		for _, o := range ds {
-			if o.block == p && b == p.Succs[o.success] && !o.policy && o.call != a.d.call && o.call != ssa.CallInstruction(a.call) &&
+			if o.block == test && side == test.Succs[o.success] && !o.policy && o.call != a.d.call && o.call != ssa.CallInstruction(a.call) &&
 				(st.rem.Reach(o.call) == remote.ReachRemote || st.ownFunc(o.call)) {
 				return true
 			}

@@ -167,7 +167,7 @@ func timesOutWork(maker *ssa.Call) bool {
 			if st.Dir != types.RecvOnly || st.Chan == ch {
 				continue
 			}
-			if el, ok := st.Chan.Type().Underlying().(*types.Chan); ok && !typeis.TimeChan(st.Chan.Type()) && !emptyStruct(el.Elem()) && madeHere(st.Chan) {
+			if resultCase(st) && madeHere(st.Chan) {
 				return // it races a result
 			}
 		}
@@ -226,6 +226,13 @@ func timesOutWork(maker *ssa.Call) bool {
 	}
 	chans(maker, id.Name == "NewTimer", 0)
 	return found && races
+}
+
+// resultCase reports whether a select's case receives a result: a value of another kind than
+// time or an empty struct (case r := <-done), not a tick or a signal.
+func resultCase(st *ssa.SelectState) bool {
+	ch, ok := st.Chan.Type().Underlying().(*types.Chan)
+	return ok && st.Dir == types.RecvOnly && !typeis.TimeChan(ch) && !emptyStruct(ch.Elem())
 }
 
 // madeHere reports whether ch is a channel the function makes (make(chan T), kept in a local

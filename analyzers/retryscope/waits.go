@@ -11,7 +11,6 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/loops"
 	"github.com/idemlint/idemlint/analyzers/internal/testcode"
-	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 	"github.com/idemlint/idemlint/analyzers/remote"
 )
 
@@ -395,12 +394,7 @@ func racesWork(instr ssa.Instruction) bool {
 	if !ok {
 		return false
 	}
-	for _, st := range sel.States {
-		if ch, ok := st.Chan.Type().Underlying().(*types.Chan); ok && st.Dir == types.RecvOnly && !typeis.TimeChan(ch) && !emptyStruct(ch.Elem()) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(sel.States, resultCase)
 }
 
 // durationParam returns the index of the parameter of fn that d is, or -1.
