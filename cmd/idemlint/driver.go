@@ -242,7 +242,7 @@ func vet(self string, o *options, progress io.Writer) (*result, error) {
 
 // vetArgs is the go vet command line that runs this executable as the tool on pkgs.
 func (o *options) vetArgs(self string, mode, pkgs []string) []string {
-	args := append([]string{"vet", "-vettool=" + self}, mode...)
+	args := append([]string{"vet", "-vettool=" + self, "-" + standaloneFlag}, mode...)
 	if o.tags != "" {
 		args = append(args, "-tags="+o.tags)
 	}
@@ -408,12 +408,14 @@ func standalone(args []string, stdout, stderr io.Writer) int {
 	if o.format == "text" {
 		progress = stderr
 	}
-	pkgs := countPackages(o)
+	listed := listRoots(o)
 	r, err := vet(self, o, progress)
 	if err != nil {
 		fmt.Fprintf(stderr, "idemlint: %v\n", err)
 		return exitErrors
 	}
+	roots := <-listed
+	r.keepRoots(roots)
 	shown, left := r.findings, r.findings
 	if o.fix && len(r.failures) == 0 {
 		left, err = fix(self, o, r.findings, stdout, stderr)
@@ -430,7 +432,7 @@ func standalone(args []string, stdout, stderr io.Writer) int {
 		return exitErrors
 	}
 	if o.format == "text" {
-		fmt.Fprintln(stderr, summary(r.failures, left, o.fix && !o.diff, <-pkgs))
+		fmt.Fprintln(stderr, summary(r.failures, left, o.fix && !o.diff, roots.count()))
 	}
 	switch {
 	case len(r.failures) > 0:
@@ -547,23 +549,66 @@ func (c *packageCounter) count() int {
 	return c.n
 }
 
-// countPackages counts the packages the patterns name (go list -find: no dependencies loaded),
-// next to go vet; it sends -1 when it cannot.
-func countPackages(o *options) <-chan int {
-	ch := make(chan int, 1)
+// The roots of a run are the packages go vet analyses for their findings: for each package
+// the patterns name, the package with its in-package tests ("p [p.test]") or, without them,
+// the package alone ("p"), and its external tests ("p_test [p.test]"). go vet also prints
+// what it printed before for a dependency (see ownFacts); only the roots' output is kept.
+type roots struct {
+	packages int             // the packages the patterns name
+	ids      map[string]bool // nil when unknown: every finding is kept
+}
+
+// count is the number of packages the patterns name, -1 when unknown.
+func (r roots) count() int {
+	if r.ids == nil {
+		return -1
+	}
+	return r.packages
+}
+
+// listRoots lists the roots of the patterns (go list -find: no dependencies loaded), next to
+// go vet.
+func listRoots(o *options) <-chan roots {
+	ch := make(chan roots, 1)
 	go func() {
-		args := []string{"list", "-find", "-f", "{{.ImportPath}}"}
+		args := []string{"list", "-find", "-f", "{{.ImportPath}} {{len .TestGoFiles}} {{len .XTestGoFiles}}"}
 		if o.tags != "" {
 			args = append(args, "-tags="+o.tags)
 		}
 		out, err := exec.Command("go", append(append(args, "--"), o.patterns...)...).Output()
 		if err != nil {
-			ch <- -1
+			ch <- roots{}
 			return
 		}
-		ch <- len(strings.Fields(string(out)))
+		r := roots{ids: make(map[string]bool)}
+		for line := range strings.Lines(string(out)) {
+			f := strings.Fields(line)
+			if len(f) != 3 {
+				continue
+			}
+			p := f[0]
+			r.packages++
+			if f[1] != "0" {
+				r.ids[p+" ["+p+".test]"] = true
+			} else {
+				r.ids[p] = true
+			}
+			if f[2] != "0" {
+				r.ids[p+"_test ["+p+".test]"] = true
+			}
+		}
+		ch <- r
 	}()
 	return ch
+}
+
+// keepRoots drops the findings and analyzer failures of packages that are not roots.
+func (r *result) keepRoots(roots roots) {
+	if roots.ids == nil {
+		return
+	}
+	r.findings = slices.DeleteFunc(r.findings, func(f finding) bool { return !roots.ids[f.Pkg] })
+	r.failures = slices.DeleteFunc(r.failures, func(f failure) bool { return f.Analyzer != "" && !roots.ids[f.Pkg] })
 }
 
 // summary is the line that ends a run in text mode: "no findings in 37 packages", "21 findings

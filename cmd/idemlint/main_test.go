@@ -596,6 +596,41 @@ func TestRerunCached(t *testing.T) {
 	assert.Equal(t, exitFindings, warm.Code, "the cached run reports the same")
 }
 
+// status is a package without findings that imports health.
+const status = `// Package status reports on the shop's dependencies.
+package status
+
+import "example.com/shop/health"
+
+// Up reports whether the dependency at url answers.
+func Up(url string) bool { return health.Check(url) == nil }
+`
+
+// The go command caches a package's vet output whether it ran as a root or only for a
+// dependent's facts: the standalone driver must report a package's findings whichever way it
+// ran before, and only for the packages it is asked about.
+func TestCachedDependency(t *testing.T) {
+	t.Parallel()
+	dir := shop(t, "health/health.go", health, "status/status.go", status)
+	healthFindings := regexp.MustCompile(`(?m)^health/health\.go:\d+:\d+: notimeout: `)
+
+	r := run(t, dir, bin, "./status")
+	assert.Equal(t, exitClean, r.code, r.stderr)
+	assert.Equal(t, "idemlint: no findings in 1 package\n", r.stderr)
+
+	r = run(t, dir, bin, "./...")
+	assert.Equal(t, exitFindings, r.code)
+	assert.Len(t, healthFindings.FindAllString(r.stderr, -1), 2, "health was analysed for its facts before; its findings must not be lost:\n%s", r.stderr)
+
+	r = run(t, dir, bin, "./status")
+	assert.Equal(t, exitClean, r.code, "health's findings are not status's: %s", r.stderr)
+	assert.Equal(t, "idemlint: no findings in 1 package\n", r.stderr)
+
+	r = run(t, dir, bin, "-json", "./status")
+	assert.Equal(t, exitClean, r.code, r.stderr)
+	assert.Equal(t, "{}\n", r.stdout)
+}
+
 func TestGoVet(t *testing.T) {
 	t.Parallel()
 	dir := shop(t)

@@ -3,8 +3,10 @@ package main
 import (
 	"encoding/json"
 	"flag"
+	"go/build"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -36,10 +38,16 @@ func isVettool(args []string) bool {
 //
 // Flags of the analyzers it leaves out are still accepted, so that the go command can pass
 // the same flags to every package.
+//
+// Under the standalone driver (-standalone), a package of the module being analysed reports
+// its findings even when it is analysed only for its facts: see ownFacts.
 func vettool(args []string) {
 	checks, models := checks(), analyzers.Models()
 	var roots []*analysis.Analyzer
 	enabled, debug, picked, parsed := vetFlags(args, checks, models)
+	if parsed && standaloneRun(args) {
+		args = ownFacts(args)
+	}
 	switch {
 	case !parsed:
 		// Let unitchecker report the bad flag.
@@ -65,6 +73,7 @@ func vettool(args []string) {
 		enterGate(args[len(args)-1])
 	}
 	os.Args = append(os.Args[:1], args...)
+	flag.Bool(standaloneFlag, false, "set by the standalone driver: a package of the analysed module analysed for its facts reports its findings too")
 	for _, a := range all() {
 		if named(roots, a.Name) != nil {
 			continue // unitchecker registers its flags
@@ -86,7 +95,7 @@ func vettool(args []string) {
 func vetFlags(args []string, checks, models []*analysis.Analyzer) (enabled, debug []*analysis.Analyzer, named, parsed bool) {
 	fs := flag.NewFlagSet("idemlint", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	for _, name := range []string{"flags", "json", "fix", "diff", "source", "v", "all"} {
+	for _, name := range []string{"flags", "json", "fix", "diff", "source", "v", "all", standaloneFlag} {
 		fs.Bool(name, false, "")
 	}
 	fs.String("V", "", "")
@@ -216,3 +225,75 @@ type ignored struct{ bool bool }
 func (*ignored) String() string     { return "" }
 func (*ignored) Set(string) error   { return nil }
 func (i *ignored) IsBoolFlag() bool { return i.bool }
+
+// standaloneFlag is the flag the standalone driver passes to every tool process of its go vet
+// runs. Being a flag, it is part of the go command's cache key: what a package's process
+// printed under the driver is never replayed to go vet -vettool, nor the other way round.
+const standaloneFlag = "standalone"
+
+// standaloneRun reports whether the command line is the standalone driver's JSON analysis
+// (-standalone -json, not -fix).
+func standaloneRun(args []string) bool {
+	set := map[string]bool{}
+	for _, a := range args {
+		name, value, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if strings.HasPrefix(a, "-") && value != "false" {
+			set[name] = true
+		}
+	}
+	return set[standaloneFlag] && set["json"] && !set["fix"]
+}
+
+// ownFacts returns args with the .cfg file replaced, when the go command asks only for the
+// facts of a package of the analysed module, by a copy that asks for its findings too.
+//
+// The go command (1.26, cmd/go/internal/work's vet action) caches a package's vet output under
+// a key that does not say whether the package was a root, analysed for its findings, or a
+// dependency, analysed only for its facts. So after
+// "go vet ./b", where package a is b's dependency, "go vet ./..." replays a's empty output and
+// a's findings are lost; after "go vet ./...", "go vet ./b" prints a's findings. Plain go vet
+// does the same. The standalone driver keeps the output of the packages its patterns name
+// (see rootIDs), so a package whose findings cannot be lost that way needs only one thing: the
+// output cached for it is always its findings. Packages of other modules and of the standard
+// library are never the driver's roots (their directory is not the analysed module), so they
+// stay facts only, which keeps a first run as cheap as before.
+func ownFacts(args []string) []string {
+	file := args[len(args)-1]
+	if !strings.HasSuffix(file, ".cfg") {
+		return args
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return args
+	}
+	var cfg map[string]any
+	if json.Unmarshal(data, &cfg) != nil || cfg["VetxOnly"] != true {
+		return args
+	}
+	path, _ := cfg["ModulePath"].(string)
+	version, _ := cfg["ModuleVersion"].(string)
+	dir, _ := cfg["Dir"].(string)
+	if version != "" || (path == "" && inGOROOT(dir)) {
+		return args // another module's package, or the standard library's
+	}
+	cfg["VetxOnly"] = false
+	out, err := json.Marshal(cfg)
+	if err != nil {
+		return args
+	}
+	own := strings.TrimSuffix(file, ".cfg") + ".own.cfg"
+	if os.WriteFile(own, out, 0o644) != nil {
+		return args
+	}
+	return append(slices.Clone(args[:len(args)-1]), own)
+}
+
+// inGOROOT reports whether dir is a directory of the standard library's source.
+func inGOROOT(dir string) bool {
+	root := build.Default.GOROOT
+	if root == "" || dir == "" {
+		return dir == ""
+	}
+	rel, err := filepath.Rel(filepath.Join(root, "src"), dir)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
