@@ -550,12 +550,14 @@ func (c *packageCounter) count() int {
 }
 
 // The roots of a run are the packages go vet analyses for their findings: for each package
-// the patterns name, the package with its in-package tests ("p [p.test]") or, without them,
-// the package alone ("p"), and its external tests ("p_test [p.test]"). go vet also prints
-// what it printed before for a dependency (see ownFacts); only the roots' output is kept.
+// the patterns name, the package with its in-package tests or, without them, the package
+// alone, and its external tests ("p_test"). go vet names a package with its tests as it names
+// the package (the package's import path), and it also prints what it printed before for a
+// dependency (see ownFacts): a package of the module analysed only for its facts reports under
+// its path with ownSuffix, kept only when no test variant stands for the package.
 type roots struct {
 	packages int             // the packages the patterns name
-	ids      map[string]bool // nil when unknown: every finding is kept
+	ids      map[string]bool // the IDs whose output is kept; nil when unknown: all are kept
 }
 
 // count is the number of packages the patterns name, -1 when unknown.
@@ -588,13 +590,12 @@ func listRoots(o *options) <-chan roots {
 			}
 			p := f[0]
 			r.packages++
-			if f[1] != "0" {
-				r.ids[p+" ["+p+".test]"] = true
-			} else {
-				r.ids[p] = true
+			r.ids[p] = true
+			if f[1] == "0" {
+				r.ids[p+ownSuffix] = true // the package alone is the root
 			}
 			if f[2] != "0" {
-				r.ids[p+"_test ["+p+".test]"] = true
+				r.ids[p+"_test"] = true
 			}
 		}
 		ch <- r
@@ -602,13 +603,19 @@ func listRoots(o *options) <-chan roots {
 	return ch
 }
 
-// keepRoots drops the findings and analyzer failures of packages that are not roots.
+// keepRoots drops the findings and analyzer failures of packages that are not roots, and
+// names the packages by their paths.
 func (r *result) keepRoots(roots roots) {
-	if roots.ids == nil {
-		return
+	if roots.ids != nil {
+		r.findings = slices.DeleteFunc(r.findings, func(f finding) bool { return !roots.ids[f.Pkg] })
+		r.failures = slices.DeleteFunc(r.failures, func(f failure) bool { return f.Analyzer != "" && !roots.ids[f.Pkg] })
 	}
-	r.findings = slices.DeleteFunc(r.findings, func(f finding) bool { return !roots.ids[f.Pkg] })
-	r.failures = slices.DeleteFunc(r.failures, func(f failure) bool { return f.Analyzer != "" && !roots.ids[f.Pkg] })
+	for i := range r.findings {
+		r.findings[i].Pkg = strings.TrimSuffix(r.findings[i].Pkg, ownSuffix)
+	}
+	for i := range r.failures {
+		r.failures[i].Pkg = strings.TrimSuffix(r.failures[i].Pkg, ownSuffix)
+	}
 }
 
 // summary is the line that ends a run in text mode: "no findings in 37 packages", "21 findings

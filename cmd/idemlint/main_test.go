@@ -596,14 +596,44 @@ func TestRerunCached(t *testing.T) {
 	assert.Equal(t, exitFindings, warm.Code, "the cached run reports the same")
 }
 
-// status is a package without findings that imports health.
+// status is a package without findings that imports health and ping.
 const status = `// Package status reports on the shop's dependencies.
 package status
 
-import "example.com/shop/health"
+import (
+	"example.com/shop/health"
+	"example.com/shop/ping"
+)
 
 // Up reports whether the dependency at url answers.
-func Up(url string) bool { return health.Check(url) == nil }
+func Up(url string) bool { return health.Check(url) == nil && ping.Once(url) == nil }
+`
+
+// ping is a package with one notimeout finding and a test of its own.
+const ping = `// Package ping asks a dependency once.
+package ping
+
+import "net/http"
+
+// Once sends one request.
+func Once(url string) error {
+	resp, err := http.Get(url)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+`
+
+const pingTest = `package ping
+
+import "testing"
+
+func TestOnce(t *testing.T) {
+	if Once("http://127.0.0.1:1") == nil {
+		t.Fatal("no error")
+	}
+}
 `
 
 // The go command caches a package's vet output whether it ran as a root or only for a
@@ -611,8 +641,9 @@ func Up(url string) bool { return health.Check(url) == nil }
 // ran before, and only for the packages it is asked about.
 func TestCachedDependency(t *testing.T) {
 	t.Parallel()
-	dir := shop(t, "health/health.go", health, "status/status.go", status)
+	dir := shop(t, "health/health.go", health, "status/status.go", status, "ping/ping.go", ping, "ping/ping_test.go", pingTest)
 	healthFindings := regexp.MustCompile(`(?m)^health/health\.go:\d+:\d+: notimeout: `)
+	pingFindings := regexp.MustCompile(`(?m)^ping/ping\.go:\d+:\d+: notimeout: `)
 
 	r := run(t, dir, bin, "./status")
 	assert.Equal(t, exitClean, r.code, r.stderr)
@@ -621,6 +652,14 @@ func TestCachedDependency(t *testing.T) {
 	r = run(t, dir, bin, "./...")
 	assert.Equal(t, exitFindings, r.code)
 	assert.Len(t, healthFindings.FindAllString(r.stderr, -1), 2, "health was analysed for its facts before; its findings must not be lost:\n%s", r.stderr)
+	assert.Len(t, pingFindings.FindAllString(r.stderr, -1), 1, "ping, with its tests and alone, is reported once:\n%s", r.stderr)
+
+	r = run(t, dir, bin, "-json", "./...")
+	assert.Equal(t, exitFindings, r.code)
+	var out map[string]map[string][]json.RawMessage
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &out), r.stdout)
+	assert.Len(t, out["example.com/shop/health"]["notimeout"], 2, r.stdout)
+	assert.Len(t, out["example.com/shop/ping"]["notimeout"], 1, r.stdout)
 
 	r = run(t, dir, bin, "./status")
 	assert.Equal(t, exitClean, r.code, "health's findings are not status's: %s", r.stderr)

@@ -231,6 +231,10 @@ func (i *ignored) IsBoolFlag() bool { return i.bool }
 // printed under the driver is never replayed to go vet -vettool, nor the other way round.
 const standaloneFlag = "standalone"
 
+// ownSuffix marks the output of a package that ownFacts made report: go vet names the package
+// and the package with its in-package tests alike, and the driver keeps only the latter.
+const ownSuffix = " (for facts)"
+
 // standaloneRun reports whether the command line is the standalone driver's JSON analysis
 // (-standalone -json, not -fix).
 func standaloneRun(args []string) bool {
@@ -253,7 +257,7 @@ func standaloneRun(args []string) bool {
 // "go vet ./b", where package a is b's dependency, "go vet ./..." replays a's empty output and
 // a's findings are lost; after "go vet ./...", "go vet ./b" prints a's findings. Plain go vet
 // does the same. The standalone driver keeps the output of the packages its patterns name
-// (see rootIDs), so a package whose findings cannot be lost that way needs only one thing: the
+// (see listRoots), so a package whose findings cannot be lost that way needs only one thing: the
 // output cached for it is always its findings. Packages of other modules and of the standard
 // library are never the driver's roots (their directory is not the analysed module), so they
 // stay facts only, which keeps a first run as cheap as before.
@@ -277,6 +281,9 @@ func ownFacts(args []string) []string {
 		return args // another module's package, or the standard library's
 	}
 	cfg["VetxOnly"] = false
+	if id, ok := cfg["ID"].(string); ok {
+		cfg["ID"] = id + ownSuffix
+	}
 	out, err := json.Marshal(cfg)
 	if err != nil {
 		return args
