@@ -181,6 +181,7 @@ type failure struct {
 type result struct {
 	findings []finding
 	failures []failure
+	printed  map[string]bool // the IDs of the packages that printed their output
 }
 
 // vet runs go vet with idemlint as its tool and collects what it reports. While it runs, a
@@ -203,7 +204,7 @@ func vet(self string, o *options, progress io.Writer) (*result, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &result{}
+	r := &result{printed: make(map[string]bool)}
 	if code != 0 {
 		r.failures = stderrFailures(stderr)
 	} else {
@@ -218,6 +219,7 @@ func vet(self string, o *options, progress io.Writer) (*result, error) {
 			return nil, fmt.Errorf("reading go vet's JSON: %v", err)
 		}
 		for pkg, byAnalyzer := range tree {
+			r.printed[pkg] = true
 			for name, raw := range byAnalyzer {
 				var diags []jsonDiagnostic
 				if json.Unmarshal(raw, &diags) != nil {
@@ -549,20 +551,18 @@ func (c *packageCounter) count() int {
 	return c.n
 }
 
-// The roots of a run are the packages go vet analyses for their findings: for each package
-// the patterns name, the package with its in-package tests or, without them, the package
-// alone, and its external tests ("p_test"). go vet names a package with its tests as it names
-// the package (the package's import path), and it also prints what it printed before for a
-// dependency (see ownFacts): a package of the module analysed only for its facts reports under
-// its path with ownSuffix, kept only when no test variant stands for the package.
+// The roots of a run are the packages the patterns name, and their external tests ("p_test"),
+// by import path: go vet names a package with its in-package tests as it names the package.
+// go vet also prints what it printed before for a dependency, and under the driver every
+// package of the module reports (see ownFacts): only the roots' output is kept.
 type roots struct {
 	packages int             // the packages the patterns name
-	ids      map[string]bool // the IDs whose output is kept; nil when unknown: all are kept
+	paths    map[string]bool // nil when unknown: every package is kept
 }
 
 // count is the number of packages the patterns name, -1 when unknown.
 func (r roots) count() int {
-	if r.ids == nil {
+	if r.paths == nil {
 		return -1
 	}
 	return r.packages
@@ -573,7 +573,7 @@ func (r roots) count() int {
 func listRoots(o *options) <-chan roots {
 	ch := make(chan roots, 1)
 	go func() {
-		args := []string{"list", "-find", "-f", "{{.ImportPath}} {{len .TestGoFiles}} {{len .XTestGoFiles}}"}
+		args := []string{"list", "-find", "-f", "{{.ImportPath}}"}
 		if o.tags != "" {
 			args = append(args, "-tags="+o.tags)
 		}
@@ -582,39 +582,61 @@ func listRoots(o *options) <-chan roots {
 			ch <- roots{}
 			return
 		}
-		r := roots{ids: make(map[string]bool)}
-		for line := range strings.Lines(string(out)) {
-			f := strings.Fields(line)
-			if len(f) != 3 {
-				continue
-			}
-			p := f[0]
+		r := roots{paths: make(map[string]bool)}
+		for _, p := range strings.Fields(string(out)) {
 			r.packages++
-			r.ids[p] = true
-			if f[1] == "0" {
-				r.ids[p+ownSuffix] = true // the package alone is the root
-			}
-			if f[2] != "0" {
-				r.ids[p+"_test"] = true
-			}
+			r.paths[p], r.paths[p+"_test"] = true, true
 		}
 		ch <- r
 	}()
 	return ch
 }
 
-// keepRoots drops the findings and analyzer failures of packages that are not roots, and
-// names the packages by their paths.
+// keepRoots keeps the findings and analyzer failures of the roots, each package's once: those
+// of the root's own run when it printed its ID, or else (its result was replayed from a run
+// for a dependent's facts) those of its runs for facts, which ownFacts made report.
 func (r *result) keepRoots(roots roots) {
-	if roots.ids != nil {
-		r.findings = slices.DeleteFunc(r.findings, func(f finding) bool { return !roots.ids[f.Pkg] })
-		r.failures = slices.DeleteFunc(r.failures, func(f failure) bool { return f.Analyzer != "" && !roots.ids[f.Pkg] })
+	keep := func(id string) (string, bool) {
+		path, _ := strings.CutSuffix(id, ownSuffix)
+		if roots.paths != nil && !roots.paths[path] {
+			return "", false
+		}
+		return path, id == path || !r.printed[path]
 	}
+	seen := make(map[string]bool)
+	r.findings = slices.DeleteFunc(r.findings, func(f finding) bool {
+		path, ok := keep(f.Pkg)
+		if !ok {
+			return true
+		}
+		data, _ := json.Marshal(f.jsonDiagnostic)
+		k := path + "\x00" + f.Analyzer + "\x00" + string(data)
+		if seen[k] {
+			return true
+		}
+		seen[k] = true
+		return false
+	})
 	for i := range r.findings {
-		r.findings[i].Pkg = strings.TrimSuffix(r.findings[i].Pkg, ownSuffix)
+		r.findings[i].Pkg, _ = strings.CutSuffix(r.findings[i].Pkg, ownSuffix)
 	}
+	r.failures = slices.DeleteFunc(r.failures, func(f failure) bool {
+		if f.Analyzer == "" {
+			return false // the go command's
+		}
+		path, ok := keep(f.Pkg)
+		if !ok {
+			return true
+		}
+		k := path + "\x00" + f.Analyzer + "\x00" + f.Msg
+		if seen[k] {
+			return true
+		}
+		seen[k] = true
+		return false
+	})
 	for i := range r.failures {
-		r.failures[i].Pkg = strings.TrimSuffix(r.failures[i].Pkg, ownSuffix)
+		r.failures[i].Pkg, _ = strings.CutSuffix(r.failures[i].Pkg, ownSuffix)
 	}
 }
 

@@ -609,7 +609,7 @@ import (
 func Up(url string) bool { return health.Check(url) == nil && ping.Once(url) == nil }
 `
 
-// ping is a package with one notimeout finding and a test of its own.
+// ping is a package with one notimeout finding and tests of its own.
 const ping = `// Package ping asks a dependency once.
 package ping
 
@@ -636,12 +636,42 @@ func TestOnce(t *testing.T) {
 }
 `
 
+// pingXTest imports health, which imports ping: go vet analyses health again, built against
+// ping with its tests, for the external test's facts.
+const pingXTest = `package ping_test
+
+import (
+	"testing"
+
+	"example.com/shop/health"
+)
+
+func TestTwice(t *testing.T) {
+	if health.Twice("http://127.0.0.1:1") == nil {
+		t.Fatal("no error")
+	}
+}
+`
+
+const healthTwice = `package health
+
+import "example.com/shop/ping"
+
+// Twice asks twice.
+func Twice(url string) error {
+	if err := ping.Once(url); err != nil {
+		return err
+	}
+	return ping.Once(url)
+}
+`
+
 // The go command caches a package's vet output whether it ran as a root or only for a
 // dependent's facts: the standalone driver must report a package's findings whichever way it
 // ran before, and only for the packages it is asked about.
 func TestCachedDependency(t *testing.T) {
 	t.Parallel()
-	dir := shop(t, "health/health.go", health, "status/status.go", status, "ping/ping.go", ping, "ping/ping_test.go", pingTest)
+	dir := shop(t, "health/health.go", health, "status/status.go", status, "ping/ping.go", ping, "ping/ping_test.go", pingTest, "ping/x_test.go", pingXTest, "health/twice.go", healthTwice)
 	healthFindings := regexp.MustCompile(`(?m)^health/health\.go:\d+:\d+: notimeout: `)
 	pingFindings := regexp.MustCompile(`(?m)^ping/ping\.go:\d+:\d+: notimeout: `)
 
@@ -656,7 +686,7 @@ func TestCachedDependency(t *testing.T) {
 
 	r = run(t, dir, bin, "-json", "./...")
 	assert.Equal(t, exitFindings, r.code)
-	var out map[string]map[string][]json.RawMessage
+	var out map[string]map[string][]struct{ Posn string }
 	require.NoError(t, json.Unmarshal([]byte(r.stdout), &out), r.stdout)
 	assert.Len(t, out["example.com/shop/health"]["notimeout"], 2, r.stdout)
 	assert.Len(t, out["example.com/shop/ping"]["notimeout"], 1, r.stdout)

@@ -231,8 +231,8 @@ func (i *ignored) IsBoolFlag() bool { return i.bool }
 // printed under the driver is never replayed to go vet -vettool, nor the other way round.
 const standaloneFlag = "standalone"
 
-// ownSuffix marks the output of a package that ownFacts made report: go vet names the package
-// and the package with its in-package tests alike, and the driver keeps only the latter.
+// ownSuffix marks the output of a package that ownFacts made report although the go command
+// asked only for its facts.
 const ownSuffix = " (for facts)"
 
 // standaloneRun reports whether the command line is the standalone driver's JSON analysis
@@ -248,19 +248,22 @@ func standaloneRun(args []string) bool {
 	return set[standaloneFlag] && set["json"] && !set["fix"]
 }
 
-// ownFacts returns args with the .cfg file replaced, when the go command asks only for the
-// facts of a package of the analysed module, by a copy that asks for its findings too.
+// ownFacts prepares the analysis of a package of the analysed module for the standalone
+// driver: it returns args with the .cfg file replaced by a copy that asks for the package's
+// findings even when the go command asked only for its facts (the package's ID then ends in
+// ownSuffix), and it starts the package's output with its ID (a JSON object with no analyzer).
 //
 // The go command (1.26, cmd/go/internal/work's vet action) caches a package's vet output under
 // a key that does not say whether the package was a root, analysed for its findings, or a
-// dependency, analysed only for its facts. So after
-// "go vet ./b", where package a is b's dependency, "go vet ./..." replays a's empty output and
-// a's findings are lost; after "go vet ./...", "go vet ./b" prints a's findings. Plain go vet
-// does the same. The standalone driver keeps the output of the packages its patterns name
-// (see listRoots), so a package whose findings cannot be lost that way needs only one thing: the
-// output cached for it is always its findings. Packages of other modules and of the standard
-// library are never the driver's roots (their directory is not the analysed module), so they
-// stay facts only, which keeps a first run as cheap as before.
+// dependency, analysed only for its facts. So after "go vet ./b", where package a is b's
+// dependency, "go vet ./..." replays a's empty output and a's findings are lost; after
+// "go vet ./...", "go vet ./b" prints a's findings. Plain go vet does the same. Under the
+// driver, what is cached for a package of the module is always its findings, and every output
+// names its package and role, so that the driver can keep, for each package it was asked
+// about, the output of the root or, when that was replayed from a dependency's run, of the
+// package alone (see keepRoots). Packages of other modules and of the standard library are
+// never the driver's roots (they are not in the analysed module's directory), so they stay
+// facts only, which keeps a first run as cheap as before.
 func ownFacts(args []string) []string {
 	file := args[len(args)-1]
 	if !strings.HasSuffix(file, ".cfg") {
@@ -271,19 +274,23 @@ func ownFacts(args []string) []string {
 		return args
 	}
 	var cfg map[string]any
-	if json.Unmarshal(data, &cfg) != nil || cfg["VetxOnly"] != true {
+	if json.Unmarshal(data, &cfg) != nil {
 		return args
 	}
 	path, _ := cfg["ModulePath"].(string)
 	version, _ := cfg["ModuleVersion"].(string)
 	dir, _ := cfg["Dir"].(string)
-	if version != "" || (path == "" && inGOROOT(dir)) {
+	id, _ := cfg["ID"].(string)
+	stdout, _ := cfg["Stdout"].(string)
+	if version != "" || (path == "" && inGOROOT(dir)) || id == "" || stdout == "" {
 		return args // another module's package, or the standard library's
 	}
-	cfg["VetxOnly"] = false
-	if id, ok := cfg["ID"].(string); ok {
-		cfg["ID"] = id + ownSuffix
+	if cfg["VetxOnly"] == true {
+		cfg["VetxOnly"] = false
+		id += ownSuffix
+		cfg["ID"] = id
 	}
+	cfg["Stdout"] = ""
 	out, err := json.Marshal(cfg)
 	if err != nil {
 		return args
@@ -292,6 +299,16 @@ func ownFacts(args []string) []string {
 	if os.WriteFile(own, out, 0o644) != nil {
 		return args
 	}
+	f, err := os.Create(stdout)
+	if err != nil {
+		return args
+	}
+	mark, _ := json.Marshal(map[string]map[string]any{id: {}})
+	if _, err := f.Write(append(mark, '\n')); err != nil {
+		f.Close()
+		return args
+	}
+	os.Stdout = f // unitchecker prints the findings after the mark
 	return append(slices.Clone(args[:len(args)-1]), own)
 }
 
