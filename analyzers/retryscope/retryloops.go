@@ -9,7 +9,9 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/loops"
+	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
+	"github.com/idemlint/idemlint/analyzers/remote"
 )
 
 // retryLoop reports whether loop l retries: a call in it is tested, and the loop leaves on
@@ -77,6 +79,9 @@ func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop) (decision, int) {
 		fail := d.block.Succs[1-d.success]
 		if !l.CanRepeat(fail) {
 			continue
+		}
+		if stdLocal(d.call) && st.rem.Reach(d.call) == remote.ReachLocal {
+			continue // parsing a line, converting a number: an attempt reaches a dependency
 		}
 		// A session's end, failed or not, is a disconnect: a loop that leaves after one only as
 		// it leaves after the other (an attempt cap) reconnects either way.
@@ -370,4 +375,26 @@ func runsDry(e loops.Edge, call ssa.CallInstruction, l *loops.Loop) bool {
 		nilSide = 1
 	}
 	return e.To == e.From.Succs[nilSide]
+}
+
+// stdLocal reports whether call is a static call of a function of the standard library that
+// takes only plain values (strings, numbers, bytes: strconv.Atoi, url.PathUnescape): it
+// computes, and a decision on its outcome judges a step of the program's own work, not an
+// attempt. (io.ReadFull of an answer's body takes a reader, which may be the dependency's; the
+// program's own functions are not judged so: a stub may stand for a client.)
+func stdLocal(call ssa.CallInstruction) bool {
+	fn := call.Common().StaticCallee()
+	if fn == nil || fn.Pkg == nil || fn.Signature.Recv() != nil || !ssapkg.IsStdPath(fn.Pkg.Pkg.Path()) {
+		return false
+	}
+	for v := range fn.Signature.Params().Variables() {
+		t := v.Type().Underlying()
+		if sl, ok := t.(*types.Slice); ok {
+			t = sl.Elem().Underlying()
+		}
+		if _, ok := t.(*types.Basic); !ok {
+			return false
+		}
+	}
+	return true
 }
