@@ -60,7 +60,17 @@ func ChangesState(method string) bool { return method == "POST" || method == "PA
 // /index/_count), which APIs use for a question too large or too private for a URL.
 // Sending it again changes nothing. A constant must end the URL (see Last).
 func (s *Send) Asks() bool {
-	return queryVerbs[strings.ToLower(strings.TrimPrefix(s.Last, "_"))] // Elasticsearch's _search
+	last := strings.ToLower(strings.TrimPrefix(s.Last, "_")) // Elasticsearch's _search
+	if queryVerbs[last] {
+		return true
+	}
+	// A verb and its object: list-objects, list_users, listUsers.
+	verb, _, _ := strings.Cut(last, "-")
+	verb, _, _ = strings.Cut(verb, "_")
+	if i := strings.IndexFunc(s.Last, unicode.IsUpper); i > 0 && verb == last {
+		verb = strings.ToLower(s.Last[:i])
+	}
+	return verb != last && queryVerbs[verb]
 }
 
 // queryVerbs are the last path segments of requests that read: searches, lookups, checks
@@ -69,7 +79,8 @@ var queryVerbs = map[string]bool{
 	"search": true, "msearch": true, "query": true, "lookup": true, "find": true, "match": true,
 	"count": true, "mget": true, "explain": true, "check": true, "validate": true,
 	"verify": true, "estimate": true, "preview": true, "simulate": true, "calculate": true,
-	"evaluate": true, "dry-run": true, "dryrun": true,
+	"evaluate": true, "dry-run": true, "dryrun": true, "read": true, "list": true, "get": true,
+	"expand": true,
 }
 
 // Sends returns the HTTP requests the package sends, in source order: by the calls that send
@@ -351,24 +362,7 @@ func hostOf(s string) string {
 // constant URL, a constant appended to anything (base + "/" + index + "/_count"), or the
 // text after the last verb of a fmt.Sprintf format; "" otherwise.
 func (w *walker) lastSegment(v ssa.Value, f *frame) string {
-	if v == nil {
-		return ""
-	}
-	tail := w.str(v, f, 0)
-	if tail == "" {
-		switch x := flow.Unwrap(v).(type) {
-		case *ssa.BinOp:
-			if x.Op == token.ADD {
-				tail = w.str(x.Y, f, 0)
-			}
-		case *ssa.Call:
-			if flow.ID(flow.Callee(x.Common())) == (flow.FuncID{Pkg: "fmt", Name: "Sprintf"}) && len(x.Call.Args) >= 1 {
-				if lits, ok := formatLiterals(w.str(x.Call.Args[0], f, 0)); ok && len(lits) > 1 {
-					tail = lits[len(lits)-1]
-				}
-			}
-		}
-	}
+	tail := w.urlTail(v, f, 0)
 	tail, _, _ = strings.Cut(tail, "?")
 	tail, _, _ = strings.Cut(tail, "#")
 	tail = strings.TrimSuffix(tail, "/")
@@ -377,6 +371,84 @@ func (w *walker) lastSegment(v ssa.Value, f *frame) string {
 		return "" // no path segment in the constant, or only the host
 	}
 	return tail[i+1:]
+}
+
+// urlTail returns the constant text that ends the URL v: the whole URL when it is a constant,
+// the constant added last (base + "/check"), the last literal of a format, what follows the
+// last placeholder of a template filled in with strings.Replace ("/stores/{id}/check" with
+// "{id}" replaced), and the tail of the text a url.URL was parsed from when its path is not
+// changed after. "" when nothing constant ends it.
+func (w *walker) urlTail(v ssa.Value, f *frame, depth int) string {
+	if s := w.str(v, f, 0); s != "" || v == nil || depth > 8 {
+		return s
+	}
+	switch x := flow.Unwrap(v).(type) {
+	case *ssa.Parameter:
+		if a, ok := f.arg(x); ok {
+			return w.urlTail(a, f.parent, depth+1)
+		}
+	case *ssa.Phi:
+		tail := ""
+		for i, e := range x.Edges {
+			t := w.urlTail(e, f, depth+1)
+			if t == "" || i > 0 && t != tail {
+				return ""
+			}
+			tail = t
+		}
+		return tail
+	case *ssa.BinOp:
+		if x.Op == token.ADD {
+			return w.urlTail(x.Y, f, depth+1)
+		}
+	case *ssa.Call:
+		id, args := flow.ID(flow.Callee(x.Common())), x.Call.Args
+		switch {
+		case id == (flow.FuncID{Pkg: "fmt", Name: "Sprintf"}) && len(args) >= 1:
+			if lits, ok := formatLiterals(w.str(args[0], f, 0)); ok && len(lits) > 1 {
+				return lits[len(lits)-1]
+			}
+		case id.Pkg == "strings" && (id.Name == "Replace" || id.Name == "ReplaceAll") && len(args) >= 3:
+			old := w.str(args[1], f, 0)
+			if old == "" {
+				return ""
+			}
+			tail := w.urlTail(args[0], f, depth+1)
+			if i := strings.LastIndex(tail, old); i >= 0 {
+				return tail[i+len(old):] // what follows the last placeholder
+			}
+			return tail
+		case id == (flow.FuncID{Pkg: "net/url", Recv: "URL", Name: "String"}) && len(args) == 1:
+			if parsed, ok := flow.Unwrap(args[0]).(*ssa.Extract); ok && parsed.Index == 0 && !pathChanged(args[0]) {
+				if c, ok := parsed.Tuple.(*ssa.Call); ok && flow.ID(flow.Callee(c.Common())) == (flow.FuncID{Pkg: "net/url", Name: "Parse"}) {
+					return w.urlTail(c.Call.Args[0], f, depth+1)
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// pathChanged reports whether the path of the url.URL u points to is set after it was made
+// (u.Path = ..., u.RawPath = ..., u.JoinPath(...)).
+func pathChanged(u ssa.Value) bool {
+	refs := u.Referrers()
+	if refs == nil {
+		return true
+	}
+	for _, r := range *refs {
+		switch r := r.(type) {
+		case *ssa.FieldAddr:
+			if v := flow.FieldVar(r); v != nil && (v.Name() == "Path" || v.Name() == "RawPath" || v.Name() == "Opaque") {
+				return true
+			}
+		case ssa.CallInstruction:
+			if id := flow.ID(flow.Callee(r.Common())); id.Pkg == "net/url" && id.Name != "String" && id.Name != "Query" {
+				return true // JoinPath, ResolveReference, UnmarshalBinary
+			}
+		}
+	}
+	return false
 }
 
 // request fills in what a send learns from the request it sends: the value, its path, and

@@ -50,8 +50,10 @@
 //
 //   - GET, HEAD, PUT, DELETE and OPTIONS requests, and requests whose method is not known;
 //   - a POST that asks rather than acts, its path ending in a segment that names a read
-//     (base + "/v1/orders/search", "/check", "/validate", "/estimate", Elasticsearch's
-//     "/_count"): the body carries a question too large or too private for a URL; and a POST
+//     (base + "/v1/orders/search", "/check", "/validate", "/estimate", "/read", a verb and
+//     its object such as "/list-objects", Elasticsearch's "/_count"; also when a generated
+//     client fills in a path template with strings.Replace and parses it with url.Parse): the
+//     body carries a question too large or too private for a URL; and a POST
 //     the team marks as a read with -unkeyedretry.reads, by URL path pattern (/v1/flags,
 //     /v1/*/evaluate) or by the function that sends it (pkg/path.Type.Method). The model does
 //     not guess a read from how the response is used: a create's answer is decoded and read
