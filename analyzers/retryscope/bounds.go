@@ -56,9 +56,14 @@ func loopBound(fn *ssa.Function, l *loops.Loop, decisive ssa.CallInstruction) Bo
 	return bound
 }
 
-// loadedField returns the struct field whose value v is (a load of it, converted or with a
-// constant added: retries + 1), or nil.
-func loadedField(v ssa.Value) *types.Var {
+// loadedField returns the struct field whose value v is (a load of it, converted, with a
+// constant added: retries + 1, or clamped: max(retries, 0)), or nil.
+func loadedField(v ssa.Value) *types.Var { return loadedFieldIn(v, 0) }
+
+func loadedFieldIn(v ssa.Value, depth int) *types.Var {
+	if depth > 3 {
+		return nil // a phi of phis: a loop's own variable
+	}
 	for range 4 {
 		v = flow.Unwrap(v)
 		switch x := v.(type) {
@@ -77,11 +82,66 @@ func loadedField(v ssa.Value) *types.Var {
 				return flow.FieldVar(fa)
 			}
 			return nil
+		case *ssa.Phi:
+			// The setting on some ways, zero on the others (var n int; if retryable { n =
+			// c.MaxRetries }): zero by default either way.
+			var field *types.Var
+			for _, e := range x.Edges {
+				if k, ok := flow.IntConst(e); ok && k == 0 {
+					continue
+				}
+				fv := loadedFieldIn(e, depth+1)
+				if fv == nil || field != nil && fv != field {
+					return nil
+				}
+				field = fv
+			}
+			return field
+		case *ssa.Call:
+			// A clamp: max(n, 0), maxInt(n, 0), min(n, 10): its one argument that is not a
+			// constant.
+			if !clamp(x.Common()) {
+				return nil
+			}
+			var arg ssa.Value
+			for _, a := range x.Call.Args {
+				if _, ok := flow.IntConst(a); ok {
+					continue
+				}
+				if arg != nil {
+					return nil
+				}
+				arg = a
+			}
+			if arg == nil || !typeis.Integer(arg.Type()) {
+				return nil
+			}
+			v = arg
 		default:
 			return nil
 		}
 	}
 	return nil
+}
+
+// clamp reports whether c is a call of the builtin max or min, or of a function each of whose
+// results is one of its parameters (maxInt(a, b)).
+func clamp(c *ssa.CallCommon) bool {
+	if b, ok := c.Value.(*ssa.Builtin); ok {
+		return b.Name() == "max" || b.Name() == "min"
+	}
+	fn := c.StaticCallee()
+	if fn == nil || len(fn.Blocks) == 0 || fn.Signature.Results().Len() != 1 {
+		return false
+	}
+	for _, b := range fn.Blocks {
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+			if _, param := flow.Unwrap(ret.Results[0]).(*ssa.Parameter); !param {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // onceMore reports whether a flag lets the loop go round only once: a boolean that enters the

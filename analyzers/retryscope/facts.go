@@ -176,7 +176,7 @@ func (st *state) exportRetries() {
 		at := root(s.at)
 		if retries[at] == nil || retries[at].Local && s.Reach != remote.ReachLocal {
 			f := &RetriesFact{Attempts: s.Attempts, Where: st.where(s), Local: s.Reach == remote.ReachLocal, On: s.RetrySet()}
-			if fv := s.Attempts.field; fv != nil && fv.Pkg() == st.pass.Pkg {
+			if fv := s.Attempts.field; fv != nil {
 				if setters, zero := st.zeroDefault(fv); zero {
 					f.Setting, f.Setters = s.Attempts.Setting, setters
 				}
@@ -240,7 +240,17 @@ func (st *state) exportRetries() {
 // zeroDefault reports whether the package leaves field fv at zero unless told otherwise: it
 // never stores a non-zero constant there. It returns the functions that store another value
 // there (an option, a setter), by full name.
+//
+// A field of another package (an SDK's profile, read by its client package) is judged by its
+// own package's stores (zeroFieldFact) and this package's.
 func (st *state) zeroDefault(fv *types.Var) (setters []string, zero bool) {
+	if fv.Pkg() != st.pass.Pkg {
+		var f zeroFieldFact
+		if fv.Pkg() == nil || !st.pass.ImportObjectFact(fv, &f) {
+			return nil, false
+		}
+		setters = slices.Clone(f.Setters)
+	}
 	for _, v := range st.stores.Fields[fv] {
 		if k, ok := v.(*ssa.Const); ok {
 			if n, isInt := flow.IntConst(k); !isInt || n != 0 {
@@ -255,6 +265,41 @@ func (st *state) zeroDefault(fv *types.Var) (setters []string, zero bool) {
 		}
 	}
 	return setters, true
+}
+
+// zeroFieldFact marks an exported int field of an exported struct type that its package
+// leaves at zero unless told otherwise (zeroDefault), with the functions of its package that
+// store a value they are given there: a setting that a client of another package may read as
+// its number of retries.
+type zeroFieldFact struct{ Setters []string }
+
+func (*zeroFieldFact) AFact() {}
+
+func (f *zeroFieldFact) String() string { return fmt.Sprintf("zero by default, set by %v", f.Setters) }
+
+// exportZeroFields exports a zeroFieldFact for the exported int fields of the package's
+// exported struct types that it leaves at zero (counts of retries are ints; other widths
+// hold sizes, amounts and sequence numbers, whose facts would only weigh on every importer).
+func (st *state) exportZeroFields() {
+	scope := st.pass.Pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || !tn.Exported() || tn.IsAlias() {
+			continue
+		}
+		str, ok := tn.Type().Underlying().(*types.Struct)
+		if !ok {
+			continue
+		}
+		for fv := range str.Fields() {
+			if !fv.Exported() || fv.Embedded() || !types.Identical(fv.Type(), types.Typ[types.Int]) {
+				continue
+			}
+			if setters, zero := st.zeroDefault(fv); zero {
+				st.pass.ExportObjectFact(fv, &zeroFieldFact{Setters: setters})
+			}
+		}
+	}
 }
 
 // setterName names the function declaring fn (the option whose closure stores the value).

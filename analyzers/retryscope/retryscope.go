@@ -35,7 +35,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:        docs.URL("retryscope"),
 	Requires:   []*analysis.Analyzer{ssapkg.Analyzer, ssapkg.Stores, inspect.Analyzer, remote.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(helperFact), new(RetriesFact), new(iteratorFact), new(waitsFact), new(waiterFact), new(delayFact), new(frameworkFact), new(consumesFact)},
+	FactTypes:  []analysis.Fact{new(helperFact), new(RetriesFact), new(iteratorFact), new(waitsFact), new(waiterFact), new(delayFact), new(frameworkFact), new(consumesFact), new(zeroFieldFact)},
 	Run:        guard.Run("retryscope", run),
 }
 
@@ -224,6 +224,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	st.frameworkScopes()
 	st.setReach(st.rem)
+	st.exportZeroFields()
 	st.exportRetries()
 	st.exportWaits()
 	st.exportConsumers()
