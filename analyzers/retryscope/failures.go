@@ -1,11 +1,13 @@
 package retryscope
 
 import (
+	"fmt"
 	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -82,6 +84,9 @@ func (s *Scope) RetriesOn(call ssa.CallInstruction) Failures {
 			continue
 		}
 		f := failuresOf(d)
+		if f == AnyFailure {
+			f = predicateSide(d, fail, s.Loop, in) // a loop's, or a recursion's (no loop)
+		}
 		if f == AnyFailure && s.Loop != nil {
 			f = narrowed(fail, call, s.Loop, in)
 		}
@@ -94,6 +99,21 @@ func (s *Scope) RetriesOn(call ssa.CallInstruction) Failures {
 		return AnyFailure
 	}
 	return on
+}
+
+// predicateSide says what d's test singles out when it is a predicate of the program's own
+// (autherrs.IsAuthError(err), taken for a verdict of either sense) and fail, the side that
+// goes round, is the one where it holds; AnyFailure otherwise.
+func predicateSide(d decision, fail *ssa.BasicBlock, l *loops.Loop, in func(*ssa.BasicBlock) bool) Failures {
+	cond := d.block.Instrs[len(d.block.Instrs)-1].(*ssa.If).Cond
+	match := d.block.Succs[countNots(cond)%2]
+	if match != fail {
+		return AnyFailure
+	}
+	if kinds, ok := singledOut(unNot(cond), d.call, in, match, l); ok {
+		return kinds
+	}
+	return AnyFailure
 }
 
 // RetrySet says which failures the scope itself retries: for a self-retrying client or a
@@ -204,31 +224,50 @@ func singledOut(cond ssa.Value, call ssa.CallInstruction, in func(*ssa.BasicBloc
 // without such a test, or fn is not such a function. coded says whether every true result
 // also read a field of what it singled out (e.Code == 16, e.Message): the answer names a cause.
 func predicateSummary(fn *ssa.Function, param, depth int) (on Failures, coded, ok bool) {
+	if len(fn.Blocks) == 0 {
+		if f, ok := importedPredicates.Load(fn); ok && f.(*predicateFact).Param == param {
+			return f.(*predicateFact).On, f.(*predicateFact).Coded, true
+		}
+		return 0, false, false
+	}
 	sig := fn.Signature
-	if depth > 2 || len(fn.Blocks) == 0 || len(fn.Blocks) > 64 || param >= len(fn.Params) ||
+	if depth > 2 || len(fn.Blocks) > 64 || param >= len(fn.Params) ||
 		sig.Results().Len() != 1 || !typeis.Bool(sig.Results().At(0).Type()) {
 		return 0, false, false
 	}
 	p := fn.Params[param]
+	// isParam: the parameter, or what a function of one error makes of it (errors.Unwrap(err),
+	// a parent in the chain: the same error, further down).
+	var isParam func(v ssa.Value) bool
+	isParam = func(v ssa.Value) bool {
+		v = flow.Unwrap(v)
+		if c, ok := v.(*ssa.Call); ok && len(c.Call.Args) == 1 && !c.Call.IsInvoke() && typeis.ErrorLike(v.Type()) {
+			return isParam(c.Call.Args[0])
+		}
+		return v == p
+	}
 	// test says what a condition on the parameter singles out, and whether it names a type
-	// (whose fields may then be compared with statuses).
-	isParam := func(v ssa.Value) bool { return flow.Unwrap(v) == p }
-	test := func(v ssa.Value) (on Failures, typed, coded, ok bool) {
+	// (whose fields may then be compared with statuses). self: the predicate asked again of
+	// the error's parent, true only where one of its other ways is.
+	test := func(v ssa.Value) (on Failures, typed, coded, self, ok bool) {
 		if target, ok := singlesOutOf(v, isParam); ok {
 			on, typed := targetKind(target, v)
-			return on, typed, false, true
+			return on, typed, false, false, true
 		}
 		if c, ok := v.(*ssa.Call); ok {
 			if callee := c.Call.StaticCallee(); callee != nil {
 				for i, a := range c.Call.Args {
 					if isParam(a) {
+						if callee == fn && i == param {
+							return 0, false, false, true, true
+						}
 						on, coded, ok := predicateSummary(callee, i, depth+1)
-						return on, false, coded, ok
+						return on, false, coded, false, ok
 					}
 				}
 			}
 		}
-		return 0, false, false, false
+		return 0, false, false, false, false
 	}
 	type at struct {
 		b, from *ssa.BasicBlock
@@ -264,7 +303,10 @@ func predicateSummary(fn *ssa.Function, param, depth int) (on Failures, coded, o
 				continue
 			}
 			on, coded := s.on, s.coded
-			if k, _, kc, ok := test(unNot(v)); ok && countNots(v) == 0 {
+			if k, _, kc, self, ok := test(unNot(v)); ok && countNots(v) == 0 {
+				if self {
+					continue
+				}
 				on, coded = k, kc
 			} else if s.typed {
 				if f, ok := fieldStatus(v, 0); ok {
@@ -278,7 +320,8 @@ func predicateSummary(fn *ssa.Function, param, depth int) (on Failures, coded, o
 			total |= on
 			allCoded = allCoded && coded
 		case *ssa.If:
-			k, typed, kc, ok := test(unNot(last.Cond))
+			k, typed, kc, self, ok := test(unNot(last.Cond))
+			ok = ok && !self
 			matchSide := countNots(last.Cond) % 2
 			for side, succ := range s.b.Succs {
 				next := at{b: succ, from: s.b, on: s.on, typed: s.typed, coded: s.coded}
@@ -300,6 +343,67 @@ func predicateSummary(fn *ssa.Function, param, depth int) (on Failures, coded, o
 		}
 	}
 	return total, allCoded && total != 0, total != 0
+}
+
+// predicateFact marks an exported function that returns a bool true only for some errors of
+// its parameter Param (predicateSummary: On, Coded): errors.IsAuthError(err) in a module's
+// errors package, apierrors.IsConflict(err).
+type predicateFact struct {
+	Param int
+	On    Failures
+	Coded bool
+}
+
+func (*predicateFact) AFact() {}
+
+func (f *predicateFact) String() string {
+	return fmt.Sprintf("true only for %s of parameter %d", f.On, f.Param)
+}
+
+// importedPredicates holds, for the functions of other packages called in the package being
+// analysed (they have no blocks), their predicateFact: predicateSummary reads it there. Keyed
+// by the function, which is its own package's SSA program's: entries of one pass never answer
+// another's.
+var importedPredicates sync.Map // *ssa.Function -> *predicateFact
+
+// importPredicates fills importedPredicates for the calls of other packages' functions.
+func (st *state) importPredicates() {
+	for _, fn := range st.funcs {
+		for call := range flow.Calls(fn) {
+			callee := call.Common().StaticCallee()
+			if callee == nil || len(callee.Blocks) > 0 {
+				continue
+			}
+			obj, ok := callee.Object().(*types.Func)
+			if !ok || obj.Pkg() == nil || obj.Pkg() == st.pass.Pkg {
+				continue
+			}
+			var f predicateFact
+			if st.pass.ImportObjectFact(obj, &f) {
+				importedPredicates.Store(callee, &f)
+			}
+		}
+	}
+}
+
+// exportPredicates exports a predicateFact for the package's exported functions that are
+// predicates of an error (predicateSummary).
+func (st *state) exportPredicates() {
+	for _, fn := range st.funcs {
+		obj, ok := fn.Object().(*types.Func)
+		if !ok || !obj.Exported() || obj.Pkg() != st.pass.Pkg || fn.Signature.Results().Len() != 1 {
+			continue
+		}
+		for i, p := range fn.Params {
+			if !typeis.ErrorLike(p.Type()) {
+				continue
+			}
+			if on, coded, ok := predicateSummary(fn, i, 0); ok {
+				st.pass.ExportObjectFact(obj, &predicateFact{Param: i, On: on, Coded: coded})
+			}
+			break
+		}
+	}
 }
 
 // readsField reports whether the condition v reads a field of a value (e.Code == 16,
@@ -381,6 +485,9 @@ func sentinel(cond ssa.Value) bool {
 // against a constant (apiErr.StatusCode != 404, its side that goes round), the statuses on that
 // side; otherwise the program's own condition (FailOther).
 func typedAnswer(b *ssa.BasicBlock, l *loops.Loop) Failures {
+	if l == nil {
+		return FailOther // a recursion: no way round to follow
+	}
 	seen := make(map[*ssa.BasicBlock]bool)
 	for steps := 0; steps < 16 && l.Contains(b) && b != l.Header && !seen[b]; steps++ {
 		seen[b] = true

@@ -35,7 +35,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:        docs.URL("retryscope"),
 	Requires:   []*analysis.Analyzer{ssapkg.Analyzer, ssapkg.Stores, inspect.Analyzer, remote.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(helperFact), new(RetriesFact), new(iteratorFact), new(waitsFact), new(waiterFact), new(delayFact), new(frameworkFact), new(consumesFact), new(zeroFieldFact)},
+	FactTypes:  []analysis.Fact{new(helperFact), new(RetriesFact), new(iteratorFact), new(waitsFact), new(waiterFact), new(delayFact), new(frameworkFact), new(consumesFact), new(zeroFieldFact), new(predicateFact)},
 	Run:        guard.Run("retryscope", run),
 }
 
@@ -210,6 +210,7 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
+	st.importPredicates()
 	for _, fn := range st.funcs {
 		st.indexCreators(fn)
 		st.loopInfo[fn] = st.handWritten(fn)
@@ -225,6 +226,7 @@ func run(pass *analysis.Pass) (any, error) {
 	st.frameworkScopes()
 	st.setReach(st.rem)
 	st.exportZeroFields()
+	st.exportPredicates()
 	st.exportRetries()
 	st.exportWaits()
 	st.exportConsumers()
