@@ -292,7 +292,7 @@ func (st *state) exportZeroFields() {
 			continue
 		}
 		for fv := range str.Fields() {
-			if !fv.Exported() || fv.Embedded() || !types.Identical(fv.Type(), types.Typ[types.Int]) {
+			if !fv.Exported() || fv.Embedded() || fv.Pkg() != st.pass.Pkg || !types.Identical(fv.Type(), types.Typ[types.Int]) {
 				continue
 			}
 			if setters, zero := st.zeroDefault(fv); zero {

@@ -47,3 +47,6 @@ func (c *Cipher) Encrypt(ctx context.Context, plaintext string) (string, error) 
 		time.Sleep(c.conf.RetryInterval/2 + rand.N(c.conf.RetryInterval/2+1))
 	}
 }
+
+// Settings is the SDK's profile under another name: its fields are the profile package's.
+type Settings profile.ClientProfile
