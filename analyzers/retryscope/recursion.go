@@ -46,7 +46,7 @@ func (st *state) recursion(fn *ssa.Function) *Scope {
 			}
 		}
 	}
-	if s == nil || !slices.ContainsFunc(again, func(a retryCall) bool { return !st.recursionRecovers(a) }) {
+	if s == nil || !slices.ContainsFunc(again, func(a retryCall) bool { return !st.recursionRecovers(a) && !st.onceMoreAfterChange(fn, a) }) {
 		return nil // every way back fixes the cause first: a recovery, not a retry
 	}
 	s.Calls = slices.Collect(flow.Calls(fn))
@@ -438,10 +438,72 @@ func guardOff(instr ssa.Instruction, p *ssa.Parameter, k *ssa.Const, blk *ssa.Ba
 	return false
 }
 
+// onceMoreAfterChange reports whether the recursive call a is made at most once (onceAgain)
+// and only after a step that changes what the next attempt sends (a dropped connection, so
+// that the next attempt dials anew: c.conn = nil; return c.write(msg, true)): it asks once
+// more on a fresh footing, as recovers accepts of a loop bounded at two attempts.
+func (st *state) onceMoreAfterChange(fn *ssa.Function, a retryCall) bool {
+	if !onceAgain(fn, a.call) {
+		return false
+	}
+	changes := st.changesRequest(a.d, a.call)
+	for b := a.call.Block(); b != nil && b != a.d.block; b = b.Idom() {
+		if changes(b) {
+			return true
+		}
+	}
+	return false
+}
+
+// onceAgain reports whether the recursive call passes a constant boolean to a parameter whose
+// test sends control away from the call when it has that value (if !retry { return
+// c.write(msg, true) }): the function recurses at most once.
+func onceAgain(fn *ssa.Function, call *ssa.Call) bool {
+	for i, a := range call.Common().Args {
+		k, ok := flow.Unwrap(a).(*ssa.Const)
+		if !ok || k.Value == nil || k.Value.Kind() != constant.Bool || i >= len(fn.Params) {
+			continue
+		}
+		p := fn.Params[i]
+		for _, ref := range *p.Referrers() {
+			var ifInstr *ssa.If
+			holds := constant.BoolVal(k.Value) // the condition's value in the recursive call
+			switch r := ref.(type) {
+			case *ssa.If:
+				ifInstr = r
+			case *ssa.UnOp:
+				if r.Op != token.NOT || r.Referrers() == nil {
+					continue
+				}
+				holds = !holds
+				for _, rr := range *r.Referrers() {
+					if x, ok := rr.(*ssa.If); ok {
+						ifInstr = x
+					}
+				}
+			}
+			if ifInstr == nil {
+				continue
+			}
+			away := ifInstr.Block().Succs[1] // the side not taken in the recursive call
+			if !holds {
+				away = ifInstr.Block().Succs[0]
+			}
+			if away.Dominates(call.Block()) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // recursionBound: a recursion that passes a parameter plus or minus a constant to itself is
 // bounded by that parameter (checked before recursing); one of its ways back that passes the
 // count on unchanged (a 429 that calls again with the same sequence number) is not.
 func recursionBound(fn *ssa.Function, again []retryCall) Bound {
+	if !slices.ContainsFunc(again, func(a retryCall) bool { return !onceAgain(fn, a.call) }) {
+		return Bound{Kind: BoundConst, N: 2}
+	}
 	for _, a := range again {
 		if !counts(fn, a.call) {
 			return Bound{Kind: BoundNone}
