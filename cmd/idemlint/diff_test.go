@@ -74,3 +74,19 @@ func TestVetDiff(t *testing.T) {
 	_, err = diffs[0].apply(strings.Replace(old, "10\n", "x\n", 1))
 	assert.Error(t, err, "a diff that does not match the file")
 }
+
+// A tool process that failed on a dependency, analysed for its facts, is a failure of the run
+// although go vet exits 0; a C compiler's warnings are not.
+func TestDependencyFailures(t *testing.T) {
+	stderr := "# example.com/m/cgo\ncgo.go:3: warning: unused variable 'x'\n" +
+		"# example.com/dep/x509\nidemlint: in package x509 (\"example.com/dep/x509\"): internal error\n"
+	warnings, failed := dependencyFailures(stderr, "idemlint")
+	assert.Equal(t, "# example.com/m/cgo\ncgo.go:3: warning: unused variable 'x'\n", warnings)
+	require.Len(t, failed, 1)
+	assert.Equal(t, "example.com/dep/x509", failed[0].Pkg)
+	assert.Contains(t, failed[0].Msg, "internal error")
+
+	warnings, failed = dependencyFailures("", "idemlint")
+	assert.Empty(t, warnings)
+	assert.Empty(t, failed)
+}

@@ -208,7 +208,12 @@ func vet(self string, o *options, progress io.Writer) (*result, error) {
 	if code != 0 {
 		r.failures = stderrFailures(stderr)
 	} else {
-		fmt.Fprint(os.Stderr, stderr) // warnings (a C compiler's, say): the run succeeded
+		// Warnings (a C compiler's, say): the run succeeded. But go vet ignores the failure of
+		// a tool process that analysed a dependency for its facts: the packages that import it
+		// were analysed without them, so the run is a failure all the same.
+		var warnings string
+		warnings, r.failures = dependencyFailures(stderr, filepath.Base(self))
+		fmt.Fprint(os.Stderr, warnings)
 	}
 	dec := json.NewDecoder(&stdout)
 	for {
@@ -308,6 +313,24 @@ func runGo(args []string, gate string, stdout io.Writer, note func(time.Duration
 		return rest.String(), exit.ExitCode(), nil
 	}
 	return rest.String(), 0, err
+}
+
+// dependencyFailures splits the stderr of a go vet run that succeeded into what it printed
+// for packages whose tool process (tool, the executable's name, starts its error lines)
+// failed, and the rest (warnings), as it was.
+func dependencyFailures(stderr, tool string) (warnings string, failed []failure) {
+	var rest strings.Builder
+	for _, f := range stderrFailures(stderr) {
+		if f.Pkg != "" && slices.ContainsFunc(strings.Split(f.Msg, "\n"), func(l string) bool { return strings.HasPrefix(l, tool+": ") }) {
+			failed = append(failed, f)
+			continue
+		}
+		if f.Pkg != "" {
+			rest.WriteString("# " + f.Pkg + "\n")
+		}
+		rest.WriteString(f.Msg + "\n")
+	}
+	return rest.String(), failed
 }
 
 // stderrFailures splits the go command's stderr into errors: a "# ID" line starts the
