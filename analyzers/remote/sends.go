@@ -388,15 +388,7 @@ func (w *walker) urlTail(v ssa.Value, f *frame, depth int) string {
 			return w.urlTail(a, f.parent, depth+1)
 		}
 	case *ssa.Phi:
-		tail := ""
-		for i, e := range x.Edges {
-			t := w.urlTail(e, f, depth+1)
-			if t == "" || i > 0 && t != tail {
-				return ""
-			}
-			tail = t
-		}
-		return tail
+		return sameOnEvery(x.Edges, func(e ssa.Value) string { return w.urlTail(e, f, depth+1) })
 	case *ssa.BinOp:
 		if x.Op == token.ADD {
 			return w.urlTail(x.Y, f, depth+1)

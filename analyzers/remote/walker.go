@@ -106,17 +106,23 @@ func (w *walker) str(v ssa.Value, f *frame, depth int) string {
 			return w.str(a, f.parent, depth+1)
 		}
 	case *ssa.Phi:
-		s := ""
-		for _, e := range x.Edges {
-			es := w.str(e, f, depth+1)
-			if es == "" || s != "" && es != s {
-				return ""
-			}
-			s = es
-		}
-		return s
+		return sameOnEvery(x.Edges, func(e ssa.Value) string { return w.str(e, f, depth+1) })
 	}
 	return ""
+}
+
+// sameOnEvery returns the text that of gives for every one of vals, "" when one gives none or
+// two differ.
+func sameOnEvery(vals []ssa.Value, of func(ssa.Value) string) string {
+	s := ""
+	for i, v := range vals {
+		t := of(v)
+		if t == "" || i > 0 && t != s {
+			return ""
+		}
+		s = t
+	}
+	return s
 }
 
 // follow evaluates the ways any value is handed on within and between functions: as the

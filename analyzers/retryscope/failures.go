@@ -5,9 +5,11 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
+	"weak"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -225,7 +227,7 @@ func singledOut(cond ssa.Value, call ssa.CallInstruction, in func(*ssa.BasicBloc
 // also read a field of what it singled out (e.Code == 16, e.Message): the answer names a cause.
 func predicateSummary(fn *ssa.Function, param, depth int) (on Failures, coded, ok bool) {
 	if len(fn.Blocks) == 0 {
-		if f, ok := importedPredicates.Load(fn); ok && f.(*predicateFact).Param == param {
+		if f, ok := importedPredicates.Load(weak.Make(fn)); ok && f.(*predicateFact).Param == param {
 			return f.(*predicateFact).On, f.(*predicateFact).Coded, true
 		}
 		return 0, false, false
@@ -361,10 +363,12 @@ func (f *predicateFact) String() string {
 }
 
 // importedPredicates holds, for the functions of other packages called in the package being
-// analysed (they have no blocks), their predicateFact: predicateSummary reads it there. Keyed
-// by the function, which is its own package's SSA program's: entries of one pass never answer
-// another's.
-var importedPredicates sync.Map // *ssa.Function -> *predicateFact
+// analysed (they have no blocks), their predicateFact: predicateSummary reads it there, for
+// this pass and the checks that ask the model afterwards. Keyed weakly by the function, which
+// is its own pass's SSA program's (entries of one pass never answer another's), and dropped
+// with it: a driver that analyses many packages in one process (golangci-lint) keeps no
+// program alive through this map.
+var importedPredicates sync.Map // weak.Pointer[ssa.Function] -> *predicateFact
 
 // importPredicates fills importedPredicates for the calls of other packages' functions.
 func (st *state) importPredicates() {
@@ -380,7 +384,10 @@ func (st *state) importPredicates() {
 			}
 			var f predicateFact
 			if st.pass.ImportObjectFact(obj, &f) {
-				importedPredicates.Store(callee, &f)
+				k := weak.Make(callee)
+				if _, loaded := importedPredicates.LoadOrStore(k, &f); !loaded {
+					runtime.AddCleanup(callee, func(k weak.Pointer[ssa.Function]) { importedPredicates.Delete(k) }, k)
+				}
 			}
 		}
 	}

@@ -78,16 +78,7 @@ func (st *state) recursion(fn *ssa.Function) *Scope {
 // set, so the next call drains what is pending instead of reading): it asks again differently,
 // once; it does not repeat the request. As recovers is for loops.
 func (st *state) recursionRecovers(a retryCall) bool {
-	if !ownCondition(a.call.Block(), a.d) {
-		return false
-	}
-	changes := st.changesRequest(a.d, a.call)
-	for b := a.call.Block(); b != nil && b != a.d.block; b = b.Idom() {
-		if changes(b) {
-			return true
-		}
-	}
-	return false
+	return ownCondition(a.call.Block(), a.d) && st.changesOnWayBack(a)
 }
 
 // steppedDelays marks as backoff the fixed waits among sleeps whose delay is computed from a
@@ -446,6 +437,12 @@ func (st *state) onceMoreAfterChange(fn *ssa.Function, a retryCall) bool {
 	if !onceAgain(fn, a.call) {
 		return false
 	}
+	return st.changesOnWayBack(a)
+}
+
+// changesOnWayBack reports whether a block between the failure's test and the recursive call a
+// (on the call's dominator tree) changes what the next attempt sends (changesRequest).
+func (st *state) changesOnWayBack(a retryCall) bool {
 	changes := st.changesRequest(a.d, a.call)
 	for b := a.call.Block(); b != nil && b != a.d.block; b = b.Idom() {
 		if changes(b) {
