@@ -17,7 +17,7 @@ import (
 
 // loopBound finds what limits the attempts of a retry loop: an exit that compares a counter
 // stepped in the loop against a limit.
-func loopBound(fn *ssa.Function, l *loops.Loop, decisive ssa.CallInstruction) Bound {
+func (st *state) loopBound(fn *ssa.Function, l *loops.Loop, decisive ssa.CallInstruction) Bound {
 	bound := Bound{Kind: BoundNone}
 	for b, cmp := range intTests(fn, l) {
 		if call, _, _ := outcome(cmp, l.Contains); call != nil {
@@ -35,7 +35,7 @@ func loopBound(fn *ssa.Function, l *loops.Loop, decisive ssa.CallInstruction) Bo
 		if exit < 0 {
 			continue
 		}
-		if n, ok := counted(cmp, exit, l, b, decisive); ok {
+		if n, ok := counted(cmp, exit, l, b, decisive, st.stores); ok {
 			return Bound{Kind: BoundConst, N: n}
 		}
 		bound = Bound{Kind: BoundVar}
@@ -325,81 +325,180 @@ func storesStep(addr ssa.Value, l *loops.Loop) bool {
 
 // counted computes the number of attempts of a loop whose exit (successor index exit of
 // block b) is decided by cmp, a comparison of a counter phi against a constant.
-func counted(cmp *ssa.BinOp, exit int, l *loops.Loop, b *ssa.BasicBlock, decisive ssa.CallInstruction) (int, bool) {
-	x, y, op := cmp.X, cmp.Y, cmp.Op
-	if _, ok := flow.IntConst(x); ok {
-		x, y, op = y, x, mirror(op)
-	}
-	limit, ok := flow.IntConst(y)
+func counted(cmp *ssa.BinOp, exit int, l *loops.Loop, b *ssa.BasicBlock, decisive ssa.CallInstruction, stores *flow.Stores) (int, bool) {
+	c, ok := counterOf(cmp, exit, l, stores)
 	if !ok {
 		return 0, false
 	}
-	// The counter: a phi at the header, or the stepped value that feeds it.
-	var phi *ssa.Phi
-	var offset int64
-	switch v := flow.Unwrap(x).(type) {
-	case *ssa.Phi:
-		phi = v
-	case *ssa.BinOp:
-		if p, ok := flow.Unwrap(v.X).(*ssa.Phi); ok {
-			if k, ok := flow.IntConst(v.Y); ok && (v.Op == token.ADD || v.Op == token.SUB) {
-				phi, offset = p, k
-				if v.Op == token.SUB {
-					offset = -k
-				}
-			}
-		}
-	}
-	if phi == nil || phi.Block() != l.Header || len(phi.Edges) != len(l.Header.Preds) {
-		return 0, false
-	}
-	var start, step int64
-	var haveStart, haveStep bool
-	for i, e := range phi.Edges {
-		if l.Contains(l.Header.Preds[i]) {
-			s, ok := e.(*ssa.BinOp)
-			if !ok || flow.Unwrap(s.X) != phi {
-				return 0, false
-			}
-			k, ok := flow.IntConst(s.Y)
-			if !ok || k == 0 || (s.Op != token.ADD && s.Op != token.SUB) {
-				return 0, false
-			}
-			if s.Op == token.SUB {
-				k = -k
-			}
-			if haveStep && k != step {
-				return 0, false
-			}
-			step, haveStep = k, true
-		} else {
-			k, ok := flow.IntConst(e)
-			if !ok || haveStart && k != start {
-				return 0, false
-			}
-			start, haveStart = k, true
-		}
-	}
-	if !haveStart || !haveStep {
-		return 0, false
-	}
-	// Count the values of the counter for which the loop goes on.
 	n := 0
-	for v := start; n <= maxCount; v += step {
-		holds := constant.Compare(constant.MakeInt64(v+offset), op, constant.MakeInt64(limit))
-		if holds == (exit == 0) {
-			break
+	for _, limit := range c.limits {
+		vs, ok := c.rounds(limit)
+		if !ok {
+			return 0, false
 		}
-		n++
-	}
-	if n > maxCount {
-		return 0, false
+		n = max(n, len(vs))
 	}
 	// An exit tested after the call lets one more attempt run.
 	if decisive != nil && decisive.Block() != b && decisive.Block().Dominates(b) {
 		n++
 	}
 	return n, true
+}
+
+// A counter is a loop's count of its rounds: a phi at its header that starts at a constant
+// and steps by one, and the exit test that compares it (plus offset) with a limit.
+type counter struct {
+	phi         *ssa.Phi
+	offset      int64
+	start, step int64
+	op          token.Token
+	exit        int       // the successor of the test that leaves the loop
+	limit       ssa.Value // what the counter is compared with
+	limits      []int64   // the constants limit can hold (n := 3; if anonymous { n++ })
+}
+
+// counterOf describes the counter that cmp, a loop test whose successor exit leaves the loop,
+// compares with a limit.
+func counterOf(cmp *ssa.BinOp, exit int, l *loops.Loop, stores *flow.Stores) (*counter, bool) {
+	x, y, op := cmp.X, cmp.Y, cmp.Op
+	if _, ok := flow.IntConst(x); ok {
+		x, y, op = y, x, mirror(op)
+	}
+	c := &counter{op: op, exit: exit, limit: flow.Unwrap(y), limits: flow.IntConsts(y, stores)}
+	if c.limits == nil {
+		return nil, false
+	}
+	// The counter: a phi at the header, or the stepped value that feeds it.
+	switch v := flow.Unwrap(x).(type) {
+	case *ssa.Phi:
+		c.phi = v
+	case *ssa.BinOp:
+		if p, ok := flow.Unwrap(v.X).(*ssa.Phi); ok {
+			if k, ok := flow.IntConst(v.Y); ok && (v.Op == token.ADD || v.Op == token.SUB) {
+				c.phi, c.offset = p, k
+				if v.Op == token.SUB {
+					c.offset = -k
+				}
+			}
+		}
+	}
+	if c.phi == nil || c.phi.Block() != l.Header || len(c.phi.Edges) != len(l.Header.Preds) {
+		return nil, false
+	}
+	var haveStart, haveStep bool
+	for i, e := range c.phi.Edges {
+		if l.Contains(l.Header.Preds[i]) {
+			s, ok := e.(*ssa.BinOp)
+			if !ok || flow.Unwrap(s.X) != c.phi {
+				return nil, false
+			}
+			k, ok := flow.IntConst(s.Y)
+			if !ok || k == 0 || (s.Op != token.ADD && s.Op != token.SUB) {
+				return nil, false
+			}
+			if s.Op == token.SUB {
+				k = -k
+			}
+			if haveStep && k != c.step {
+				return nil, false
+			}
+			c.step, haveStep = k, true
+		} else {
+			k, ok := flow.IntConst(e)
+			if !ok || haveStart && k != c.start {
+				return nil, false
+			}
+			c.start, haveStart = k, true
+		}
+	}
+	return c, haveStart && haveStep
+}
+
+// rounds returns the values of the counter's phi for which its test goes on when the limit is
+// limit: those of the rounds, when the loop tests it at the top.
+func (c *counter) rounds(limit int64) ([]int64, bool) {
+	var vs []int64
+	for v := c.start; len(vs) <= maxCount; v += c.step {
+		holds := constant.Compare(constant.MakeInt64(v+c.offset), c.op, constant.MakeInt64(limit))
+		if holds == (c.exit == 0) {
+			return vs, true
+		}
+		vs = append(vs, v)
+	}
+	return nil, false
+}
+
+// lastRound reports whether the edge from block from to its successor to is taken only on the
+// last round of loop l, as its count decides: if i < maxAttempts-1 { prepare the next attempt }
+// goes on to the header without preparing only when the loop is about to end.
+func (st *state) lastRound(fn *ssa.Function, l *loops.Loop, from, to *ssa.BasicBlock) bool {
+	ifInstr, ok := from.Instrs[len(from.Instrs)-1].(*ssa.If)
+	if !ok || from.Succs[0] == from.Succs[1] {
+		return false
+	}
+	side := slices.Index(from.Succs, to)
+	for b, cmp := range intTests(fn, l) {
+		exit := -1
+		for i, s := range b.Succs {
+			if l.CanExit(s) && !l.CanRepeat(s) {
+				exit = i
+			}
+		}
+		if exit < 0 {
+			continue
+		}
+		c, ok := counterOf(cmp, exit, l, st.stores)
+		if !ok {
+			continue
+		}
+		taken := false
+		for _, limit := range c.limits {
+			vs, ok := c.rounds(limit)
+			if !ok {
+				return false
+			}
+			if b != l.Header {
+				// Tested at the end of a round: the first round has the start, and each
+				// value the test goes on with is followed by a round with the next.
+				next := []int64{c.start}
+				for _, v := range vs {
+					next = append(next, v+c.step)
+				}
+				vs = next
+			}
+			for k, v := range vs {
+				holds, ok := evalCond(ifInstr.Cond, map[ssa.Value]int64{c.phi: v, c.limit: limit})
+				if !ok {
+					return false
+				}
+				if (holds == (side == 0)) && k < len(vs)-1 {
+					return false // taken on a round that another one follows
+				}
+				taken = taken || holds == (side == 0)
+			}
+		}
+		return taken
+	}
+	return false
+}
+
+// evalCond computes a comparison of integers (with its negations) from the values env gives.
+func evalCond(cond ssa.Value, env map[ssa.Value]int64) (bool, bool) {
+	negated := countNots(cond)%2 == 1
+	cmp, ok := unNot(cond).(*ssa.BinOp)
+	if !ok {
+		return false, false
+	}
+	x, okX := flow.EvalInt(cmp.X, env)
+	y, okY := flow.EvalInt(cmp.Y, env)
+	if !okX || !okY {
+		return false, false
+	}
+	switch cmp.Op {
+	case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+		return constant.Compare(constant.MakeInt64(x), cmp.Op, constant.MakeInt64(y)) != negated, true
+	}
+	return false, false
 }
 
 const maxCount = 10000

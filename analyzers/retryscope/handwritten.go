@@ -47,7 +47,7 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 				continue
 			}
 			s := &Scope{Fn: fn, at: fn, Loop: l, Decisive: d.call}
-			s.Attempts = loopBound(fn, l, d.call)
+			s.Attempts = st.loopBound(fn, l, d.call)
 			if st.recovers(l, d, s.Attempts) {
 				continue // it changes what it sends, once: a recovery, not a retry
 			}
@@ -123,7 +123,8 @@ func (st *state) recovers(l *loops.Loop, d decision, b Bound) bool {
 	}
 	goesRound := false
 	for blk := range flow.Forward([]*ssa.BasicBlock{fail}, func(from, to *ssa.BasicBlock) bool {
-		return from != l.Header && !changes(from) && l.Contains(to)
+		// (A way that skips the change only on the last round does not go round.)
+		return from != l.Header && !changes(from) && l.Contains(to) && !st.lastRound(d.block.Parent(), l, from, to)
 	}) {
 		if blk == l.Header {
 			return false // round without a change
@@ -261,20 +262,37 @@ func atomicAccess(cc *ssa.CallCommon, prefixes ...string) bool {
 }
 
 // changesRequest returns a test of whether a block changes what the attempt d.call sends next:
-// it stores into a field or variable that the attempt reads on the way to its call, or makes a
-// call that leaves the process or may fail (a refreshed token, a re-registration).
+// it stores into a field or variable that the attempt reads on the way to its call, makes the
+// value of a variable that the next attempt is handed (access = c.accessFor(url)), or makes a
+// call that leaves the process or may fail (a refreshed token, a re-registration). Making the
+// request anew (http.NewRequest, req.Clone) is not a change: it sends the same.
 func (st *state) changesRequest(d decision, skip ...ssa.CallInstruction) func(*ssa.BasicBlock) bool {
 	// What the attempt reads: the fields and variables loaded on the way to its call, directly
-	// or atomically (atomic.LoadInt32(&c.closed), c.closed.Load()).
+	// or atomically (atomic.LoadInt32(&c.closed), c.closed.Load()), and the calls whose results
+	// a variable it reads takes on the way round.
 	read := make(map[any]bool)
-	for _, v := range append([]ssa.Value{d.call.Common().Value}, d.call.Common().Args...) {
+	sent := append([]ssa.Value{d.call.Common().Value}, d.call.Common().Args...)
+	sent = append(sent, headersSet(d.call, sent)...)
+	for _, v := range sent {
 		flow.Backward(v, 32, func(x ssa.Value) bool {
+			if a, ok := x.(*ssa.Alloc); ok {
+				read[a] = true // a variable whose address a method is handed: tok.Header()
+			}
+			if phi, ok := x.(*ssa.Phi); ok {
+				for _, e := range phi.Edges {
+					if c := newValue(e); c != nil {
+						read[ssa.CallInstruction(c)] = true
+					}
+				}
+			}
 			if load, ok := x.(*ssa.UnOp); ok && load.Op == token.MUL {
 				switch a := load.X.(type) {
 				case *ssa.FieldAddr:
 					read[flow.FieldVar(a)] = true
 				case *ssa.Global:
 					read[a] = true
+				case *ssa.Alloc:
+					read[a] = true // a variable whose address a method takes
 				}
 			}
 			if c, ok := x.(*ssa.Call); ok && atomicAccess(c.Common(), "Load") {
@@ -306,8 +324,15 @@ func (st *state) changesRequest(d decision, skip ...ssa.CallInstruction) func(*s
 					if read[a] {
 						return true
 					}
+				case *ssa.Alloc:
+					if read[a] && newValue(x.Val) != nil {
+						return true
+					}
 				}
 			case ssa.CallInstruction:
+				if read[x] && x != d.call {
+					return true
+				}
 				if _, started := x.(*ssa.Go); started || x == d.call || sleepDuration(x) != nil || st.onAnswer(x, d) {
 					continue // (closing or reading the answer changes nothing the next attempt sends)
 				}
@@ -318,6 +343,55 @@ func (st *state) changesRequest(d decision, skip ...ssa.CallInstruction) func(*s
 		}
 		return false
 	}
+}
+
+// headersSet returns the values that the function writes into the headers of a request among
+// args, the attempt call's arguments (req.Header.Set("Authorization", tok.Header()),
+// req.SetBasicAuth(user, pass)): the attempt sends them too.
+func headersSet(call ssa.CallInstruction, args []ssa.Value) []ssa.Value {
+	reqs := make(map[ssa.Value]bool)
+	for _, a := range args {
+		flow.Backward(a, 16, func(x ssa.Value) bool {
+			if typeis.Request(x.Type()) {
+				reqs[x] = true
+			}
+			return true
+		})
+	}
+	var out []ssa.Value
+	for _, b := range call.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			c, ok := instr.(*ssa.Call)
+			if !ok || len(c.Call.Args) < 2 {
+				continue
+			}
+			id := flow.ID(flow.Callee(c.Common()))
+			switch id {
+			case flow.FuncID{Pkg: "net/http", Recv: "Header", Name: "Set"}, flow.FuncID{Pkg: "net/http", Recv: "Header", Name: "Add"}:
+				// req.Header.Set: the receiver is a load of the request's Header field.
+				if load, ok := flow.Unwrap(c.Call.Args[0]).(*ssa.UnOp); ok {
+					if fa, ok := load.X.(*ssa.FieldAddr); ok && reqs[fa.X] {
+						out = append(out, c.Call.Args[1:]...)
+					}
+				}
+			case flow.FuncID{Pkg: "net/http", Recv: "Request", Name: "SetBasicAuth"}:
+				if reqs[c.Call.Args[0]] {
+					out = append(out, c.Call.Args[1:]...)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// newValue returns the call that makes v, when v is a value asked of a call other than a
+// request made anew (http.NewRequest, req.Clone: the same request again).
+func newValue(v ssa.Value) *ssa.Call {
+	c, ok := flow.Unwrap(v).(*ssa.Call)
+	if !ok || slices.ContainsFunc(tupleTypes(c), typeis.Request) {
+		return nil
+	}
+	return c
 }
 
 // bypass returns, for a loop that waits on some ways round, a position on a way from the

@@ -72,7 +72,7 @@ func (st *state) findRetryIterator(fn *ssa.Function) *iteratorFact {
 			continue
 		}
 		f := &iteratorFact{
-			Attempts: loopBound(fn, l, attempt),
+			Attempts: st.loopBound(fn, l, attempt),
 			Wait:     w.Kind,
 			Deadline: observesDeadline(calls),
 		}

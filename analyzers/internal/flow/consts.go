@@ -2,6 +2,8 @@ package flow
 
 import (
 	"go/constant"
+	"go/token"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -14,6 +16,93 @@ func IntConst(v ssa.Value) (int64, bool) {
 		return 0, false
 	}
 	return constant.Int64Val(c.Value)
+}
+
+// IntConsts returns the constants an integer can hold, when it holds nothing else: a
+// constant, a phi of such values (n := 3; if first { n++ }), or a sum, difference or product of
+// them. Nil otherwise.
+// With stores, a package variable that holds one constant (see Stores.Constant) is that
+// constant.
+func IntConsts(v ssa.Value, stores *Stores) []int64 { return intConsts(v, stores, 0) }
+
+func intConsts(v ssa.Value, stores *Stores, depth int) []int64 {
+	if depth > 4 {
+		return nil
+	}
+	v = Unwrap(v)
+	if c, ok := stores.Constant(v); ok {
+		v = c
+	}
+	if k, ok := IntConst(v); ok {
+		return []int64{k}
+	}
+	var out []int64
+	add := func(k int64) bool {
+		if !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+		return len(out) <= 8
+	}
+	switch x := v.(type) {
+	case *ssa.Phi:
+		for _, e := range x.Edges {
+			ks := intConsts(e, stores, depth+1)
+			if ks == nil {
+				return nil
+			}
+			for _, k := range ks {
+				if !add(k) {
+					return nil
+				}
+			}
+		}
+	case *ssa.BinOp:
+		xs, ys := intConsts(x.X, stores, depth+1), intConsts(x.Y, stores, depth+1)
+		if xs == nil || ys == nil {
+			return nil
+		}
+		for _, a := range xs {
+			for _, b := range ys {
+				k, ok := arith(x.Op, a, b)
+				if !ok || !add(k) {
+					return nil
+				}
+			}
+		}
+	}
+	return out
+}
+
+// EvalInt computes an integer expression of constants and of the values env gives (a counter,
+// a limit), through conversions, sums, differences and products.
+func EvalInt(v ssa.Value, env map[ssa.Value]int64) (int64, bool) {
+	v = Unwrap(v)
+	if k, ok := env[v]; ok {
+		return k, true
+	}
+	if k, ok := IntConst(v); ok {
+		return k, true
+	}
+	if x, ok := v.(*ssa.BinOp); ok {
+		a, okA := EvalInt(x.X, env)
+		b, okB := EvalInt(x.Y, env)
+		if okA && okB {
+			return arith(x.Op, a, b)
+		}
+	}
+	return 0, false
+}
+
+func arith(op token.Token, a, b int64) (int64, bool) {
+	switch op {
+	case token.ADD:
+		return a + b, true
+	case token.SUB:
+		return a - b, true
+	case token.MUL:
+		return a * b, true
+	}
+	return 0, false
 }
 
 // FloatConst returns the value of a numeric constant, looking through conversions.

@@ -13,14 +13,24 @@ import (
 type Stores struct {
 	Fields  map[*types.Var][]ssa.Value
 	Globals map[*ssa.Global][]ssa.Value
+	// Taken holds the package variables whose address the package hands on (flag.IntVar(&n,
+	// ...), p := &n): written where the index does not see.
+	Taken map[*ssa.Global]bool
 }
 
 // IndexStores builds the Stores of funcs.
 func IndexStores(funcs []*ssa.Function) *Stores {
-	s := &Stores{Fields: make(map[*types.Var][]ssa.Value), Globals: make(map[*ssa.Global][]ssa.Value)}
+	s := &Stores{Fields: make(map[*types.Var][]ssa.Value), Globals: make(map[*ssa.Global][]ssa.Value), Taken: make(map[*ssa.Global]bool)}
+	var ops []*ssa.Value
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
+				ops = instr.Operands(ops[:0])
+				for i, op := range ops {
+					if g, ok := (*op).(*ssa.Global); ok && !addressed(instr, i) {
+						s.Taken[g] = true
+					}
+				}
 				st, ok := instr.(*ssa.Store)
 				if !ok {
 					continue
@@ -37,6 +47,39 @@ func IndexStores(funcs []*ssa.Function) *Stores {
 		}
 	}
 	return s
+}
+
+// addressed reports whether operand i of instr uses a package variable's address only to load
+// from it or store into it (or into a part of it).
+func addressed(instr ssa.Instruction, i int) bool {
+	switch x := instr.(type) {
+	case *ssa.UnOp:
+		return x.Op == token.MUL
+	case *ssa.Store:
+		return i == 0 // the address, not the value stored
+	case *ssa.FieldAddr, *ssa.IndexAddr:
+		return true
+	}
+	return false
+}
+
+// Constant returns the constant that a load of a package variable always gives: the package
+// assigns the variable one constant, in its declaration, and nothing else (var maxAttempts =
+// 3); an exported variable of a library may be set by its importers.
+func (s *Stores) Constant(v ssa.Value) (*ssa.Const, bool) {
+	if s == nil {
+		return nil, false
+	}
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil, false
+	}
+	g, ok := load.X.(*ssa.Global)
+	if !ok || s.Taken[g] || len(s.Globals[g]) != 1 || g.Object() != nil && g.Object().Exported() && g.Pkg.Pkg.Name() != "main" {
+		return nil, false
+	}
+	c, ok := Unwrap(s.Globals[g][0]).(*ssa.Const)
+	return c, ok
 }
 
 // Backward is flow.Backward that also goes from a load of a struct field or package variable

@@ -40,6 +40,12 @@ func Duration(t types.Type) bool { return isNamedValue(t, "time", "Duration") }
 // HTTPResponse reports whether t is net/http.Response or a pointer to it.
 func HTTPResponse(t types.Type) bool { return Named(t, "net/http", "Response") }
 
+// Request reports whether t is an HTTP request (net/http's, or go-retryablehttp's, which wraps
+// one) or a pointer to one.
+func Request(t types.Type) bool {
+	return Named(t, "net/http", "Request") || Named(t, "github.com/hashicorp/go-retryablehttp", "Request")
+}
+
 // Error reports whether t is the predeclared error type itself.
 func Error(t types.Type) bool { return types.Identical(t, errorType) }
 
