@@ -356,6 +356,12 @@ func storedIn(fn *ssa.Function, l *loops.Loop, fv *types.Var) bool {
 // storedElsewhere reports whether a production function of the package other than fn writes
 // field fv (see writesField), through an index of the writers built once per package.
 func (st *state) storedElsewhere(fn *ssa.Function, fv *types.Var) bool {
+	return slices.ContainsFunc(st.fieldWriters()[fv], func(f *ssa.Function) bool { return f != fn })
+}
+
+// fieldWriters returns, for each struct field, the package's production functions that write
+// it (see writesField), indexed once per package.
+func (st *state) fieldWriters() map[*types.Var][]*ssa.Function {
 	if st.writers == nil {
 		st.writers = make(map[*types.Var][]*ssa.Function)
 		for _, f := range st.funcs {
@@ -371,7 +377,42 @@ func (st *state) storedElsewhere(fn *ssa.Function, fv *types.Var) bool {
 			}
 		}
 	}
-	return slices.ContainsFunc(st.writers[fv], func(f *ssa.Function) bool { return f != fn })
+	return st.writers
+}
+
+// writtenInLoop reports whether a call of loop l (in fn) writes field fv: the package's own
+// function it calls, or one those call in turn (three calls deep), writes it.
+func (st *state) writtenInLoop(fv *types.Var, fn *ssa.Function, l *loops.Loop) bool {
+	writers := st.fieldWriters()[fv]
+	if len(writers) == 0 {
+		return false
+	}
+	seen := make(map[*ssa.Function]bool)
+	var reaches func(f *ssa.Function, depth int) bool
+	reaches = func(f *ssa.Function, depth int) bool {
+		if f == nil || seen[f] || depth > 3 {
+			return false
+		}
+		seen[f] = true
+		if f.Origin() != nil {
+			f = f.Origin() // an instance of a generic method: its body is the origin's
+		}
+		if slices.Contains(writers, f) {
+			return true
+		}
+		for c := range flow.BlockCalls(f.Blocks) {
+			if reaches(c.Common().StaticCallee(), depth+1) {
+				return true
+			}
+		}
+		return false
+	}
+	for c := range flow.BlockCalls(l.Blocks(fn)) {
+		if callee := c.Common().StaticCallee(); callee != nil && callee.Pkg == fn.Pkg && reaches(callee, 1) {
+			return true
+		}
+	}
+	return false
 }
 
 // writesField returns the struct field instr writes: a store into it, or a sync/atomic

@@ -59,8 +59,8 @@ func (st *state) iterates(call ssa.CallInstruction, l *loops.Loop) bool {
 			case *ssa.Call:
 				if x != call && l.Contains(x.Block()) {
 					for _, arg := range x.Call.Args {
-						if loopCarried(arg, l) && typeis.Integer(arg.Type()) {
-							found = true
+						if typeis.Integer(arg.Type()) && (loopCarried(arg, l) || st.movedByLoop(arg, l)) {
+							found = true // store.get(db, s.periods.End-1), with End moved by the loop's calls
 						}
 					}
 					if st.consumes(flow.Callee(x.Common())) {
@@ -647,6 +647,28 @@ func length(v ssa.Value, depth int) bool {
 		}
 	}
 	return returns > 0
+}
+
+// movedByLoop reports whether v is (a constant away from) a field that a call the loop makes
+// writes: a position in a store that the loop's own work moves (rollback shrinks
+// s.periods.End), so each round is handed another item.
+func (st *state) movedByLoop(v ssa.Value, l *loops.Loop) bool {
+	v = flow.Unwrap(v)
+	if bin, ok := v.(*ssa.BinOp); ok && (bin.Op == token.ADD || bin.Op == token.SUB) {
+		if _, isConst := flow.IntConst(bin.Y); isConst {
+			v = flow.Unwrap(bin.X)
+		}
+	}
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return false
+	}
+	fa, ok := load.X.(*ssa.FieldAddr)
+	if !ok {
+		return false
+	}
+	fv := flow.FieldVar(fa)
+	return fv != nil && st.writtenInLoop(fv, load.Parent(), l)
 }
 
 // steppedField reports whether v is loaded from memory the loop steps (s.index++).
