@@ -142,7 +142,8 @@ func (st *state) recovers(l *loops.Loop, d decision, b Bound) bool {
 //
 // Or, in a loop with a bound, the attempt is made through a connection the round takes anew
 // (wc, err := pool.take(); ...; err = wc.Start(msg)) that the failure side closes before
-// going round: the next round tries another connection, as many as the bound allows.
+// going round: the next round tries another connection, as many as the bound allows. A file
+// opened anew (the body to upload) is the same attempt again, not another target.
 func failover(l *loops.Loop, d decision, b Bound) bool {
 	counts := countsTargets(l, d.block.Parent())
 	fail := d.block.Succs[1-d.success]
@@ -160,7 +161,7 @@ func failover(l *loops.Loop, d decision, b Bound) bool {
 		if pick == nil || !l.Contains(pick.(ssa.Instruction).Block()) {
 			continue
 		}
-		if counts && marks(pick, fail, l) || b.Kind != BoundNone && closes(pick, fail) {
+		if counts && marks(pick, fail, l) || b.Kind != BoundNone && closes(pick, fail) && !typeis.Named(pick.Type(), "os", "File") {
 			return true
 		}
 	}

@@ -469,6 +469,9 @@ func chained(a ssa.Value, call ssa.CallInstruction, l *loops.Loop) bool {
 			}
 			renewed, walks := false, false
 			flow.Backward(e, 128, func(x ssa.Value) bool {
+				if c, ok := x.(*ssa.Call); ok && judgesFailure(c, call) {
+					return false // the next host a retry policy picks (u, again := checkRetry(u, resp, err))
+				}
 				renewed = renewed || x == call.Value()
 				return !renewed && x != phi
 			})
@@ -478,6 +481,21 @@ func chained(a ssa.Value, call ssa.CallInstruction, l *loops.Loop) bool {
 			if renewed || walks && !typeis.Integer(phi.Type()) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// judgesFailure reports whether c is a retry policy's verdict on call's outcome: it is handed
+// call's error and returns a bool among its results. What else it returns (another host, a
+// delay) is the retry's next step, not the next item of a sequence.
+func judgesFailure(c *ssa.Call, call ssa.CallInstruction) bool {
+	if !slices.ContainsFunc(tupleTypes(c), typeis.Bool) {
+		return false
+	}
+	for _, a := range c.Call.Args {
+		if ex, ok := flow.Unwrap(a).(*ssa.Extract); ok && ex.Tuple == call.Value() && typeis.ErrorLike(ex.Type()) {
+			return true
 		}
 	}
 	return false
