@@ -347,8 +347,8 @@ func drawsFromCursor(args []ssa.Value, call ssa.CallInstruction, l *loops.Loop) 
 		return false
 	}
 	cond, ok := flow.Unwrap(ifInstr.Cond).(*ssa.Call)
-	if !ok || cond.Block() != l.Header {
-		return false
+	if !ok || cond.Block() != l.Header || !slices.ContainsFunc(l.Header.Succs, func(s *ssa.BasicBlock) bool { return !l.Contains(s) }) {
+		return false // (a test both of whose sides stay in the loop decides nothing about going round)
 	}
 	cursor := recvOf(cond)
 	if cursor == nil {
