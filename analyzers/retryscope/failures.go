@@ -32,20 +32,21 @@ const (
 	FailOther4xx                       // another 4xx answer (409: a conflict, 400)
 	FailOther                          // an error the code names (a sentinel, a type): the program's own condition
 	FailNotFound                       // a 404: not there yet
+	FailAuth                           // a 401: credentials missing or refused, the request unprocessed
 )
 
 // AnyFailure is every kind: the layer goes round on any error (err != nil), or on what the
 // model cannot read.
-const AnyFailure = FailTransport | Fail5xx | Fail429 | FailOther4xx | FailOther | FailNotFound
+const AnyFailure = FailTransport | Fail5xx | Fail429 | FailOther4xx | FailOther | FailNotFound | FailAuth
 
 // Transient is what a self-retrying client retries: transport errors, 5xx and 429.
 const Transient = FailTransport | Fail5xx | Fail429
 
 // FailureKinds are the kinds of failure one by one, in the order messages name them.
-var FailureKinds = []Failures{FailTransport, Fail5xx, Fail429, FailNotFound, FailOther4xx, FailOther}
+var FailureKinds = []Failures{FailTransport, Fail5xx, Fail429, FailNotFound, FailAuth, FailOther4xx, FailOther}
 
 var failureNames = map[Failures]string{
-	FailTransport: "transport errors", Fail5xx: "5xx", Fail429: "429", FailNotFound: "404", FailOther4xx: "4xx", FailOther: "its own errors",
+	FailTransport: "transport errors", Fail5xx: "5xx", Fail429: "429", FailNotFound: "404", FailAuth: "401", FailOther4xx: "4xx", FailOther: "its own errors",
 }
 
 func (f Failures) String() string {
@@ -660,7 +661,7 @@ func statusesOn(op token.Token, code int64, negated, cond bool) Failures {
 	for _, probe := range []struct {
 		status int64
 		kind   Failures
-	}{{503, Fail5xx}, {500, Fail5xx}, {429, Fail429}, {404, FailNotFound}, {409, FailOther4xx}, {400, FailOther4xx}} {
+	}{{503, Fail5xx}, {500, Fail5xx}, {429, Fail429}, {404, FailNotFound}, {401, FailAuth}, {409, FailOther4xx}, {400, FailOther4xx}} {
 		holds := constant.Compare(constant.MakeInt64(probe.status), op, constant.MakeInt64(code)) != negated
 		if holds == cond {
 			on |= probe.kind

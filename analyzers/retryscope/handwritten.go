@@ -102,8 +102,9 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 func (st *state) recovers(l *loops.Loop, d decision, b Bound) bool {
 	if b.Kind != BoundConst || b.N > 2 {
 		// More rounds recover only from the program's own condition, one the answer names
-		// (pgErr.Code == undefinedFunction: create it, and ask again), not from a failure of
-		// the dependency, which a step such as reconnecting does not cure. Without a count,
+		// (pgErr.Code == undefinedFunction: create it, and ask again; a 401: log in again),
+		// not from a failure of the dependency, which a step such as reconnecting does not
+		// cure. Without a count,
 		// the answer must name it in a field the program reads (isUnauthorized(err): errors.As,
 		// then e.Code == 16): a verdict of the error's own method (e.RetryableRead()) may
 		// hold for a failed connection.
@@ -111,7 +112,7 @@ func (st *state) recovers(l *loops.Loop, d decision, b Bound) bool {
 		if f == AnyFailure {
 			f = narrowed(d.block.Succs[1-d.success], d.call, l, l.Contains)
 		}
-		if f != FailOther || b.Kind != BoundConst && !namesCause(d.block.Succs[1-d.success], d.call, l, l.Contains) {
+		if f == 0 || f&^(FailOther|FailAuth) != 0 || b.Kind != BoundConst && !namesCause(d.block.Succs[1-d.success], d.call, l, l.Contains) {
 			return false
 		}
 	}
@@ -274,7 +275,14 @@ func (st *state) changesRequest(d decision, skip ...ssa.CallInstruction) func(*s
 	read := make(map[any]bool)
 	sent := append([]ssa.Value{d.call.Common().Value}, d.call.Common().Args...)
 	sent = append(sent, headersSet(d.call, sent)...)
-	for _, v := range sent {
+	walked := make(map[ssa.Value]bool)
+	for len(sent) > 0 {
+		v := sent[0]
+		sent = sent[1:]
+		if walked[v] {
+			continue
+		}
+		walked[v] = true
 		flow.Backward(v, 32, func(x ssa.Value) bool {
 			if a, ok := x.(*ssa.Alloc); ok {
 				read[a] = true // a variable whose address a method is handed: tok.Header()
@@ -283,6 +291,13 @@ func (st *state) changesRequest(d decision, skip ...ssa.CallInstruction) func(*s
 				for _, e := range phi.Edges {
 					if c := newValue(e); c != nil {
 						read[ssa.CallInstruction(c)] = true
+					}
+				}
+				// And what picks among its values (token := c.token; if c.fallback.Load() {
+				// token = c.backup }).
+				if idom := phi.Block().Idom(); idom != nil {
+					if ifInstr, ok := lastInstr(idom).(*ssa.If); ok {
+						sent = append(sent, ifInstr.Cond)
 					}
 				}
 			}
@@ -296,9 +311,13 @@ func (st *state) changesRequest(d decision, skip ...ssa.CallInstruction) func(*s
 					read[a] = true // a variable whose address a method takes
 				}
 			}
-			if c, ok := x.(*ssa.Call); ok && atomicAccess(c.Common(), "Load") {
-				if fa, ok := c.Call.Args[0].(*ssa.FieldAddr); ok {
-					read[flow.FieldVar(fa)] = true
+			if c, ok := x.(*ssa.Call); ok {
+				if atomicAccess(c.Common(), "Load") {
+					if fv := atomicField(c.Call.Args[0]); fv != nil {
+						read[fv] = true
+					}
+				} else if callee := c.Call.StaticCallee(); callee != nil && callee.Pkg == d.call.Parent().Pkg && callee != d.call.Parent() {
+					getterReads(callee, read) // c.signingKey(): the fields it returns from
 				}
 			}
 			return true
@@ -310,7 +329,7 @@ func (st *state) changesRequest(d decision, skip ...ssa.CallInstruction) func(*s
 				continue
 			}
 			if c, ok := instr.(ssa.CallInstruction); ok && (atomicAccess(c.Common(), "Store", "Add", "Swap", "CompareAndSwap", "And", "Or")) {
-				if fa, ok := c.Common().Args[0].(*ssa.FieldAddr); ok && read[flow.FieldVar(fa)] {
+				if fv := atomicField(c.Common().Args[0]); fv != nil && read[fv] {
 					return true // atomic.StoreInt32(&c.closed, 1), c.closed.Store(true)
 				}
 			}
@@ -343,6 +362,44 @@ func (st *state) changesRequest(d decision, skip ...ssa.CallInstruction) func(*s
 			}
 		}
 		return false
+	}
+}
+
+// atomicField returns the struct field that v, the address an atomic operation is handed, is:
+// &c.closed, or c.flag of type *atomic.Bool.
+func atomicField(v ssa.Value) *types.Var {
+	switch x := flow.Unwrap(v).(type) {
+	case *ssa.FieldAddr:
+		return flow.FieldVar(x)
+	case *ssa.UnOp:
+		if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL {
+			return flow.FieldVar(fa)
+		}
+	}
+	return nil
+}
+
+// getterReads adds to read the fields that fn, a small function of the package (a getter such
+// as c.signingKey(), which picks among fields), loads directly or atomically.
+func getterReads(fn *ssa.Function, read map[any]bool) {
+	if len(fn.Blocks) > 6 {
+		return
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.UnOp:
+				if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL {
+					read[flow.FieldVar(fa)] = true
+				}
+			case *ssa.Call:
+				if atomicAccess(x.Common(), "Load") {
+					if fv := atomicField(x.Call.Args[0]); fv != nil {
+						read[fv] = true
+					}
+				}
+			}
+		}
 	}
 }
 

@@ -244,7 +244,7 @@ func retryIf(s *Scope) resendRule {
 // error)): it holds back when it is true only for errors that prove the request never left.
 func predicate(v ssa.Value) resendRule {
 	if fn := localFunc(v); fn != nil {
-		if returnsNeverSent(fn, 0) {
+		if returnsNeverSent(fn, nil, 0) {
 			return holdsBack
 		}
 		return resendsAll
@@ -366,7 +366,7 @@ func neverSentSide(cond ssa.Value, depth int) int {
 		}
 		return -1
 	}
-	if b, ok := cond.(*ssa.BinOp); ok && b.Op == token.NEQ && (dialOp(b) || tooManyRequests(b)) {
+	if b, ok := cond.(*ssa.BinOp); ok && b.Op == token.NEQ && (dialOp(b) || turnedAway(b)) {
 		return 1
 	}
 	if neverSent(cond, depth) {
@@ -383,7 +383,7 @@ func neverSent(v ssa.Value, depth int) bool {
 	}
 	switch x := v.(type) {
 	case *ssa.BinOp:
-		return x.Op == token.EQL && (dialOp(x) || tooManyRequests(x))
+		return x.Op == token.EQL && (dialOp(x) || turnedAway(x))
 	case *ssa.Call:
 		fn := flow.Callee(x.Common())
 		id := flow.ID(fn)
@@ -397,7 +397,7 @@ func neverSent(v ssa.Value, depth int) bool {
 			return true
 		}
 		if callee := x.Call.StaticCallee(); callee != nil && len(callee.Blocks) > 0 && callee.Pkg == x.Parent().Pkg {
-			return returnsNeverSent(callee, depth+1)
+			return returnsNeverSent(callee, methodParam(x, callee), depth+1)
 		}
 	case *ssa.Phi:
 		// a || b and a && b: each way in is false, true where such a test holds, or such a test.
@@ -418,8 +418,10 @@ func neverSent(v ssa.Value, depth int) bool {
 }
 
 // returnsNeverSent reports whether fn's first result is, on every return, false, a never-sent
-// test, or true where such a test holds.
-func returnsNeverSent(fn *ssa.Function, depth int) bool {
+// test, or true where such a test holds. Returns that run only where method, the parameter
+// handed the request's method, is an idempotent one (if method == http.MethodGet { return
+// 429 or 5xx }) do not concern the requests asked about, which are not.
+func returnsNeverSent(fn *ssa.Function, method *ssa.Parameter, depth int) bool {
 	if fn.Signature.Results().Len() == 0 || !typeis.Bool(fn.Signature.Results().At(0).Type()) {
 		return false
 	}
@@ -430,6 +432,7 @@ func returnsNeverSent(fn *ssa.Function, depth int) bool {
 		}
 		v := ret.Results[0]
 		switch {
+		case method != nil && idempotentMethodOnly(ret.Block(), method):
 		case isFalse(v):
 		case isTrue(v):
 			if !underNeverSent(ret.Block(), depth) {
@@ -478,15 +481,66 @@ func dialOp(b *ssa.BinOp) bool {
 	return fv != nil && fv.Name() == "Op" && typeis.Named(fa.X.Type(), "net", "OpError")
 }
 
-// tooManyRequests reports whether b compares an *http.Response's StatusCode with 429: the
-// server turned the request away before processing it.
-func tooManyRequests(b *ssa.BinOp) bool {
+// turnedAway reports whether b compares an *http.Response's StatusCode with 429 Too Many
+// Requests or 401 Unauthorized: the server turned the request away before processing it.
+func turnedAway(b *ssa.BinOp) bool {
 	x, y := b.X, b.Y
 	if _, ok := x.(*ssa.Const); ok {
 		x, y = y, x
 	}
 	n, ok := flow.IntConst(y)
-	return ok && n == 429 && statusOf(x) != nil
+	return ok && (n == 429 || n == 401) && statusOf(x) != nil
+}
+
+// methodParam returns the parameter of callee that call hands a request's method (req.Method),
+// or nil.
+func methodParam(call *ssa.Call, callee *ssa.Function) *ssa.Parameter {
+	for i, a := range call.Call.Args {
+		load, ok := flow.Unwrap(a).(*ssa.UnOp)
+		if !ok || load.Op != token.MUL || i >= len(callee.Params) {
+			continue
+		}
+		if fa, ok := load.X.(*ssa.FieldAddr); ok {
+			if fv := flow.FieldVar(fa); fv != nil && fv.Name() == "Method" && typeis.Named(fa.X.Type(), "net/http", "Request") {
+				return callee.Params[i]
+			}
+		}
+	}
+	return nil
+}
+
+// idempotentMethods are the HTTP methods a repeat cannot duplicate the effect of.
+var idempotentMethods = []string{"GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"}
+
+// idempotentMethodOnly reports whether block b runs only where method equals one of
+// idempotentMethods: on the equal side of a comparison of it with such a constant.
+func idempotentMethodOnly(b *ssa.BasicBlock, method *ssa.Parameter) bool {
+	for d := b.Idom(); d != nil; d = d.Idom() {
+		ifInstr, ok := lastInstr(d).(*ssa.If)
+		if !ok || len(d.Succs) != 2 {
+			continue
+		}
+		cmp, ok := ifInstr.Cond.(*ssa.BinOp)
+		if !ok || cmp.Op != token.EQL && cmp.Op != token.NEQ {
+			continue
+		}
+		x, y := cmp.X, cmp.Y
+		if _, ok := x.(*ssa.Const); ok {
+			x, y = y, x
+		}
+		m, ok := flow.StringConst(y)
+		if !ok || x != method || !slices.Contains(idempotentMethods, m) {
+			continue
+		}
+		equal := d.Succs[0]
+		if cmp.Op == token.NEQ {
+			equal = d.Succs[1]
+		}
+		if equal.Dominates(b) {
+			return true
+		}
+	}
+	return false
 }
 
 // unsentErrno reports whether v is one of the syscall errors of a connection never made.
