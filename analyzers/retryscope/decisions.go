@@ -283,6 +283,9 @@ func retryPolicy(v ssa.Value, in func(*ssa.BasicBlock) bool) (judged ssa.CallIns
 	if fn := flow.Callee(call.Common()); fn != nil && (fn.Pkg() == nil || ssapkg.IsStdPath(fn.Pkg().Path())) {
 		return nil, false // errors.Is, bytes.Equal: a standard predicate is no policy
 	}
+	if yields(call) {
+		return nil, false // an iterator hands its item to the range's body: no verdict on it
+	}
 	if returnsResponse(call) {
 		// resp, body, again, err := c.attempt(req, errValue, n): the call made the attempt,
 		// and its flag judges that attempt, not what it was handed.
@@ -296,6 +299,33 @@ func retryPolicy(v ssa.Value, in func(*ssa.BasicBlock) bool) (judged ssa.CallIns
 		}
 	}
 	return nil, false
+}
+
+// yields reports whether call calls the yield function of a range-over-func iterator: the
+// only parameter of a function func(yield func(...) bool) with no results.
+func yields(call ssa.CallInstruction) bool {
+	cc := call.Common()
+	if cc.IsInvoke() {
+		return false
+	}
+	var v ssa.Value = cc.Value
+	fn := call.Parent()
+	if fv, ok := v.(*ssa.FreeVar); ok {
+		// A closure inside the iterator: follow the captured yield out.
+		i := slices.Index(fn.FreeVars, fv)
+		bindings := flow.Bindings(fv)
+		if i < 0 || len(bindings) != 1 {
+			return false
+		}
+		v = bindings[0]
+		fn = fn.Parent()
+	}
+	p, ok := v.(*ssa.Parameter)
+	if !ok || fn == nil || len(fn.Params) != 1 || fn.Params[0] != p || fn.Signature.Results().Len() != 0 {
+		return false
+	}
+	sig, ok := p.Type().Underlying().(*types.Signature)
+	return ok && sig.Results().Len() == 1 && typeis.Bool(sig.Results().At(0).Type())
 }
 
 // attemptOf returns the call whose outcome v is, looking through the standard library's error

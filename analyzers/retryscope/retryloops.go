@@ -77,8 +77,8 @@ func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop) (decision, int) {
 	var again *decision
 	for _, d := range ds {
 		fail := d.block.Succs[1-d.success]
-		if !l.CanRepeat(fail) {
-			continue
+		if !l.CanRepeatAvoiding(fail, contradicts(d)) {
+			continue // (through a later test that the failed error is nil: no way round)
 		}
 		if stdLocal(d.call) && st.rem.Reach(d.call) == remote.ReachLocal {
 			continue // parsing a line, converting a number: an attempt reaches a dependency
@@ -96,7 +96,7 @@ func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop) (decision, int) {
 			}
 			continue
 		}
-		if !l.CanRepeatAvoiding(fail, func(e loops.Edge) bool { return calledOff(e, l) || readsOn(e) }) {
+		if !l.CanRepeatAvoiding(fail, func(e loops.Edge) bool { return calledOff(e, l) || readsOn(e) || contradicts(d)(e) }) {
 			// It goes round only when the program called the attempt off (a restart), or when
 			// the call handed back part of its work and is called to go on (a read).
 			continue
@@ -109,6 +109,72 @@ func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop) (decision, int) {
 		return *again, lifecycle
 	}
 	return decision{}, other
+}
+
+// contradicts returns a test of whether an edge is the nil side of a test of an error that is
+// known not to be nil on d's failure side (d tests it, or d's block lies on the non-nil side
+// of a test of it): a way from d's failure that the failure cannot take (rs, err := next(); if
+// err != nil { if isEOF(err) { return } }; ...; if !cont || err != nil { return }: the way
+// round needs err == nil).
+func contradicts(d decision) func(loops.Edge) bool {
+	errv := failedError(d)
+	return func(e loops.Edge) bool {
+		if errv == nil || e.From == d.block {
+			return false
+		}
+		ifInstr, ok := lastInstr(e.From).(*ssa.If)
+		if !ok || testedError(ifInstr.Cond) != errv {
+			return false
+		}
+		cmp := unNot(ifInstr.Cond).(*ssa.BinOp)
+		nilSide := 0 // the successor taken when err == nil
+		if (cmp.Op == token.NEQ) != (countNots(ifInstr.Cond)%2 == 1) {
+			nilSide = 1
+		}
+		return e.To == e.From.Succs[nilSide]
+	}
+}
+
+// failedError returns the error that is not nil on d's failure side: the one d compares with
+// nil, or one that a test above d.block found not nil (every way from the failure starts at
+// d.block).
+func failedError(d decision) ssa.Value {
+	fail := d.block.Succs[1-d.success]
+	for b := d.block; b != nil; b = b.Idom() {
+		ifInstr, ok := lastInstr(b).(*ssa.If)
+		if !ok {
+			continue
+		}
+		errv := testedError(ifInstr.Cond)
+		if errv == nil {
+			continue
+		}
+		cmp := unNot(ifInstr.Cond).(*ssa.BinOp)
+		nonNil := 0 // the successor taken when err != nil
+		if (cmp.Op == token.EQL) != (countNots(ifInstr.Cond)%2 == 1) {
+			nonNil = 1
+		}
+		if b == d.block && b.Succs[nonNil] == fail || b != d.block && b.Succs[nonNil].Dominates(d.block) {
+			return errv
+		}
+	}
+	return nil
+}
+
+// testedError returns the error that cond compares with nil (err != nil, !(err == nil)), or nil.
+func testedError(cond ssa.Value) ssa.Value {
+	cmp, ok := unNot(cond).(*ssa.BinOp)
+	if !ok || cmp.Op != token.EQL && cmp.Op != token.NEQ {
+		return nil
+	}
+	x, y := cmp.X, cmp.Y
+	if flow.IsNil(x) {
+		x, y = y, x
+	}
+	if !flow.IsNil(y) || !typeis.ErrorLike(x.Type()) {
+		return nil
+	}
+	return x
 }
 
 // distinctExits reports whether some exit of loop l reached from the success side of d
