@@ -132,8 +132,12 @@ func run(pass *analysis.Pass) (any, error) {
 }
 
 // IsName reports whether name (a header, field, metadata key or JSON key) names an
-// idempotency key.
-func (r *Result) IsName(name string) bool { return r.names[Normalize(name)] }
+// idempotency key: one of the names, or a vendor's form of one (K6-Idempotency-Key,
+// Stripe-Idempotency-Key: a prefix and "Idempotency-Key" or "Idempotency-Token").
+func (r *Result) IsName(name string) bool {
+	n := Normalize(name)
+	return r.names[n] || strings.HasSuffix(n, "idempotencykey") || strings.HasSuffix(n, "idempotencytoken")
+}
 
 // FreshIn reports whether v is computed from a fresh unique value made at a position for
 // which in holds (inside a retry scope): the result of a generator call, or what one fills.
