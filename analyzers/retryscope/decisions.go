@@ -35,6 +35,9 @@ func decisions(fn *ssa.Function, in func(*ssa.BasicBlock) bool) []decision {
 			continue
 		}
 		call, success, either := outcome(ifInstr.Cond, in)
+		if call == nil {
+			call, success = waitFlag(fn, b, in)
+		}
 		if call != nil && flow.ID(flow.Callee(call.Common())).Pkg == "context" {
 			continue // ctx.Err() != nil asks whether to stop, it is not the work's outcome
 		}
@@ -58,6 +61,35 @@ func decisions(fn *ssa.Function, in func(*ssa.BasicBlock) bool) []decision {
 		}
 	}
 	return ds
+}
+
+// waitFlag reads a branch on a flag that a function of the program returns beside its error,
+// whose sense its returns do not show (retry, err := c.do(req); if retry { sleep; continue };
+// return err): when exactly one side waits before it goes on, that side is the failure's. It
+// returns the call and the successor taken on success, or nil.
+func waitFlag(fn *ssa.Function, b *ssa.BasicBlock, in func(*ssa.BasicBlock) bool) (ssa.CallInstruction, int) {
+	ifInstr := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	x, ok := unNot(ifInstr.Cond).(*ssa.Extract)
+	if !ok || !typeis.Bool(x.Type()) {
+		return nil, 0
+	}
+	call, ok := x.Tuple.(*ssa.Call)
+	if !ok || !in(call.Block()) || call.Call.StaticCallee() == nil || returnsResponse(call) || !slices.ContainsFunc(tupleTypes(call), typeis.ErrorLike) {
+		return nil, 0
+	}
+	waits := -1
+	for i, succ := range b.Succs {
+		if succ.Preds[0] == b && len(succ.Preds) == 1 && waitsAfter(fn, succ, in) {
+			if waits >= 0 {
+				return nil, 0
+			}
+			waits = i
+		}
+	}
+	if waits < 0 {
+		return nil, 0
+	}
+	return call, 1 - waits
 }
 
 // outcome analyses a branch condition. When it tests the result of a call made in the blocks

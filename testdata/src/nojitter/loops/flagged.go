@@ -113,7 +113,8 @@ func Drain(r *bufio.Reader) error {
 }
 
 // settle's flag is decided by a deferred closure after its returns: what the returns say is
-// not what the caller gets, and the flag is not read as a verdict.
+// not what the caller gets. The caller's loop shows the flag's sense: it waits before it goes
+// round on it.
 func (f *shipper) settle(frame []byte) (again bool, err error) {
 	defer func() { again = err != nil && f.conn != nil }()
 	if _, err = f.conn.Write(frame); err != nil {
@@ -122,14 +123,14 @@ func (f *shipper) settle(frame []byte) (again bool, err error) {
 	return false, nil
 }
 
-// Settle goes round while settle asks to, after a fixed pause.
+// Settle goes round while settle asks to, after a fixed pause: a retry of the write.
 func (f *shipper) Settle(frame []byte) error {
 	for i := 0; i < 3; i++ {
 		again, err := f.settle(frame)
 		if !again {
 			return err
 		}
-		time.Sleep(100 * time.Millisecond)
+		time.Sleep(100 * time.Millisecond) // related "flagged.go:128: retry loop" // want `retry loop waits a fixed 100ms between attempts, so clients that failed together retry together; add jitter`
 	}
 	return errors.New("settle: gave up")
 }
