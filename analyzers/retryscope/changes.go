@@ -1,0 +1,204 @@
+package retryscope
+
+import (
+	"go/token"
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
+	"github.com/idemlint/idemlint/analyzers/remote"
+)
+
+// Changes: what makes the next attempt send something else (a recovery, not a retry).
+
+// changesRequest returns a test of whether a block changes what the attempt d.call sends next:
+// it stores into a field or variable that the attempt reads on the way to its call, makes the
+// value of a variable that the next attempt is handed (access = c.accessFor(url)), or makes a
+// call that leaves the process or may fail (a refreshed token, a re-registration). Making the
+// request anew (http.NewRequest, req.Clone) is not a change: it sends the same.
+func (st *state) changesRequest(d decision, skip ...ssa.CallInstruction) func(*ssa.BasicBlock) bool {
+	// What the attempt reads: the fields and variables loaded on the way to its call, directly
+	// or atomically (atomic.LoadInt32(&c.closed), c.closed.Load()), and the calls whose results
+	// a variable it reads takes on the way round.
+	read := make(map[any]bool)
+	sent := append([]ssa.Value{d.call.Common().Value}, d.call.Common().Args...)
+	sent = append(sent, headersSet(d.call, sent)...)
+	walked := make(map[ssa.Value]bool)
+	for len(sent) > 0 {
+		v := sent[0]
+		sent = sent[1:]
+		if walked[v] {
+			continue
+		}
+		walked[v] = true
+		flow.Backward(v, 32, func(x ssa.Value) bool {
+			if a, ok := x.(*ssa.Alloc); ok {
+				read[a] = true // a variable whose address a method is handed: tok.Header()
+			}
+			if phi, ok := x.(*ssa.Phi); ok {
+				for _, e := range phi.Edges {
+					if c := newValue(e); c != nil {
+						read[ssa.CallInstruction(c)] = true
+					}
+				}
+				// And what picks among its values (token := c.token; if c.fallback.Load() {
+				// token = c.backup }).
+				if idom := phi.Block().Idom(); idom != nil {
+					if ifInstr, ok := lastInstr(idom).(*ssa.If); ok {
+						sent = append(sent, ifInstr.Cond)
+					}
+				}
+			}
+			if load, ok := x.(*ssa.UnOp); ok && load.Op == token.MUL {
+				switch a := load.X.(type) {
+				case *ssa.FieldAddr:
+					read[flow.FieldVar(a)] = true
+				case *ssa.Global:
+					read[a] = true
+				case *ssa.Alloc:
+					read[a] = true // a variable whose address a method takes
+				}
+			}
+			if c, ok := x.(*ssa.Call); ok {
+				if atomicAccess(c.Common(), "Load") {
+					if fv := atomicField(c.Call.Args[0]); fv != nil {
+						read[fv] = true
+					}
+				} else if callee := c.Call.StaticCallee(); callee != nil && callee.Pkg == d.call.Parent().Pkg && callee != d.call.Parent() {
+					getterReads(callee, read) // c.signingKey(): the fields it returns from
+				}
+			}
+			return true
+		})
+	}
+	return func(blk *ssa.BasicBlock) bool {
+		for _, instr := range blk.Instrs {
+			if c, ok := instr.(ssa.CallInstruction); ok && slices.Contains(skip, c) {
+				continue
+			}
+			if c, ok := instr.(ssa.CallInstruction); ok && (atomicAccess(c.Common(), "Store", "Add", "Swap", "CompareAndSwap", "And", "Or")) {
+				if fv := atomicField(c.Common().Args[0]); fv != nil && read[fv] {
+					return true // atomic.StoreInt32(&c.closed, 1), c.closed.Store(true)
+				}
+			}
+			switch x := instr.(type) {
+			case *ssa.Store:
+				switch a := x.Addr.(type) {
+				case *ssa.FieldAddr:
+					if fv := flow.FieldVar(a); fv != nil && read[fv] {
+						return true
+					}
+				case *ssa.Global:
+					if read[a] {
+						return true
+					}
+				case *ssa.Alloc:
+					if read[a] && newValue(x.Val) != nil {
+						return true
+					}
+				}
+			case ssa.CallInstruction:
+				if read[x] && x != d.call {
+					return true
+				}
+				if _, started := x.(*ssa.Go); started || x == d.call || sleepDuration(x) != nil || st.onAnswer(x, d) {
+					continue // (closing or reading the answer changes nothing the next attempt sends)
+				}
+				if r := st.rem.Reach(x); r == remote.ReachRemote || fallible(x) && (r == remote.ReachUnknown || st.ownFunc(x)) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+}
+
+// atomicField returns the struct field that v, the address an atomic operation is handed, is:
+// &c.closed, or c.flag of type *atomic.Bool.
+func atomicField(v ssa.Value) *types.Var {
+	switch x := flow.Unwrap(v).(type) {
+	case *ssa.FieldAddr:
+		return flow.FieldVar(x)
+	case *ssa.UnOp:
+		if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL {
+			return flow.FieldVar(fa)
+		}
+	}
+	return nil
+}
+
+// getterReads adds to read the fields that fn, a small function of the package (a getter such
+// as c.signingKey(), which picks among fields), loads directly or atomically.
+func getterReads(fn *ssa.Function, read map[any]bool) {
+	if len(fn.Blocks) > 6 {
+		return
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.UnOp:
+				if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL {
+					read[flow.FieldVar(fa)] = true
+				}
+			case *ssa.Call:
+				if atomicAccess(x.Common(), "Load") {
+					if fv := atomicField(x.Call.Args[0]); fv != nil {
+						read[fv] = true
+					}
+				}
+			}
+		}
+	}
+}
+
+// headersSet returns the values that the function writes into the headers of a request among
+// args, the attempt call's arguments (req.Header.Set("Authorization", tok.Header()),
+// req.SetBasicAuth(user, pass)): the attempt sends them too.
+func headersSet(call ssa.CallInstruction, args []ssa.Value) []ssa.Value {
+	reqs := make(map[ssa.Value]bool)
+	for _, a := range args {
+		flow.Backward(a, 16, func(x ssa.Value) bool {
+			if typeis.Request(x.Type()) {
+				reqs[x] = true
+			}
+			return true
+		})
+	}
+	var out []ssa.Value
+	for _, b := range call.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			c, ok := instr.(*ssa.Call)
+			if !ok || len(c.Call.Args) < 2 {
+				continue
+			}
+			id := flow.ID(flow.Callee(c.Common()))
+			switch id {
+			case flow.FuncID{Pkg: "net/http", Recv: "Header", Name: "Set"}, flow.FuncID{Pkg: "net/http", Recv: "Header", Name: "Add"}:
+				// req.Header.Set: the receiver is a load of the request's Header field.
+				if load, ok := flow.Unwrap(c.Call.Args[0]).(*ssa.UnOp); ok {
+					if fa, ok := load.X.(*ssa.FieldAddr); ok && reqs[fa.X] {
+						out = append(out, c.Call.Args[1:]...)
+					}
+				}
+			case flow.FuncID{Pkg: "net/http", Recv: "Request", Name: "SetBasicAuth"}:
+				if reqs[c.Call.Args[0]] {
+					out = append(out, c.Call.Args[1:]...)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// newValue returns the call that makes v, when v is a value asked of a call other than a
+// request made anew (http.NewRequest, req.Clone: the same request again).
+func newValue(v ssa.Value) *ssa.Call {
+	c, ok := flow.Unwrap(v).(*ssa.Call)
+	if !ok || slices.ContainsFunc(tupleTypes(c), typeis.Request) {
+		return nil
+	}
+	return c
+}
