@@ -26,12 +26,7 @@ func (st *state) loopBound(fn *ssa.Function, l *loops.Loop, decisive ssa.CallIns
 		if typeis.Duration(cmp.X.Type()) || !changesInLoop(cmp.X, l) && !changesInLoop(cmp.Y, l) {
 			continue // a time check, or a comparison of values the loop does not step
 		}
-		exit := -1
-		for i, s := range b.Succs {
-			if l.CanExit(s) && !l.CanRepeat(s) {
-				exit = i
-			}
-		}
+		exit := exitSide(b, l)
 		if exit < 0 {
 			continue
 		}
@@ -54,6 +49,17 @@ func (st *state) loopBound(fn *ssa.Function, l *loops.Loop, decisive ssa.CallIns
 		return Bound{Kind: BoundUnknown}
 	}
 	return bound
+}
+
+// exitSide returns the successor of block b that leaves loop l for good, or -1.
+func exitSide(b *ssa.BasicBlock, l *loops.Loop) int {
+	exit := -1
+	for i, s := range b.Succs {
+		if l.CanExit(s) && !l.CanRepeat(s) {
+			exit = i
+		}
+	}
+	return exit
 }
 
 // loadedField returns the struct field whose value v is (a load of it, converted, with a
@@ -438,12 +444,7 @@ func (st *state) lastRound(fn *ssa.Function, l *loops.Loop, from, to *ssa.BasicB
 	}
 	side := slices.Index(from.Succs, to)
 	for b, cmp := range intTests(fn, l) {
-		exit := -1
-		for i, s := range b.Succs {
-			if l.CanExit(s) && !l.CanRepeat(s) {
-				exit = i
-			}
-		}
+		exit := exitSide(b, l)
 		if exit < 0 {
 			continue
 		}
