@@ -61,8 +61,9 @@
 // database rows, queue consumers, gRPC streams; never words in user code's names), and a loop that asks each round for what the previous round's answer
 // pointed to (the next page: an offset or token from the response, formatted into the next
 // request), and a loop that asks the next candidate of a supply until it runs dry (for b :=
-// c.leastLoaded(); b != nil; b = c.leastLoaded(): failover across brokers), all do one
-// operation per element. A loop that never leaves on success
+// c.leastLoaded(); b != nil; b = c.leastLoaded(): failover across brokers), and a loop
+// handed the item at a position that its own calls move (get(s.periods.End-1), with a
+// rollback it calls shrinking End), all do one operation per element. A loop that never leaves on success
 // (periodic work on a ticker, a server's accept loop, a heartbeat or session loop that stops
 // only when its context is done or a stop signal arrives, whatever it does after an error: a
 // chan struct{} that the loop's work does not produce (a field or variable that another
@@ -81,12 +82,27 @@
 // the function does not retry; one it waits for (wg.Wait(), a receive from a channel the
 // goroutine is handed) retries within its call.
 //
+// Recovery is not retry: a loop or recursion that goes round only after a step that changes
+// what the next attempt sends, at most twice or only on the program's own condition or a 401
+// (log in again, switch to a fallback key, ask with the access mode the answer named), fixes
+// the cause before it asks again. The step is a call that may fail or leave the process, or a
+// write of something the attempt reads: a field or variable on the way to its call (also
+// through a small getter of the package, or in a header it sets on the request), or the next
+// value of a variable it is handed (access = c.accessFor(url)). A cap chosen among constants
+// (n := 3; if anonymous { n++ }), or a package variable that holds one constant, is that
+// constant; a way back that skips the step only on the last round (if i < max-1 { ... }) does
+// not go round; a recursion under a flag that the way to it sets (if !c.fallback.Load() {
+// c.fallback.Store(true); return c.do(req) }) runs at most once.
+//
 // A loop leaves on success when it tests a call's error against nil, an *http.Response's
 // StatusCode against a constant, or the verdict of a retry policy (a call, whatever its name,
 // judging another call's error or response, such as shouldRetry(err, resp) or a CheckRetry
 // field; or a boolean variable computed from such verdicts or set on the failure side of a
 // test, such as again := err != nil && transient(err)): the side where the policy says no
-// plays the part of success. A test of the error with errors.Is or errors.As, or against a
+// plays the part of success. A range-over-func iterator's yield(item, err) is no verdict. A
+// flag a function of the program returns beside its error (retry, err := c.do(req)) says
+// what its returns show; where they do not, the side of the loop that waits before it goes
+// round is the failure's. A test of the error with errors.Is or errors.As, or against a
 // package's error variable (err == io.ErrUnexpectedEOF) (for r := 0;
 // errors.Is(err, ErrNoResponders) && r < n; r++) decides too when the loop waits before going
 // round (on its failure side, or at the top of every round before the attempt; in the loop or

@@ -58,8 +58,9 @@
 //     /v1/*/evaluate) or by the function that sends it (pkg/path.Type.Method). The model does
 //     not guess a read from how the response is used: a create's answer is decoded and read
 //     like a query's, so only the path's words or the team can say a POST asks;
-//   - an OAuth 2.0 token request (a form body with grant_type, RFC 6749): a repeat mints
-//     another token and changes nothing else;
+//   - an OAuth 2.0 token request (a form body with grant_type, RFC 6749, or a token exchange,
+//     RFC 8693; the form may be built by a function of the package): a repeat mints another
+//     token and changes nothing else;
 //   - a POST to a resource it names by an identifier that is the same on every attempt
 //     (base + "/v1/payments/" + id + "/capture"): a state transition the server can apply
 //     once, not a create (a PATCH is reported all the same);
@@ -67,11 +68,13 @@
 //     package (retryablehttp's Post calling its Do: its callers decide);
 //   - a scope whose way back to the next attempt, from the request, goes only through the side
 //     of a test that holds only for errors proving the request never left the process, or
-//     for the server turning it away unprocessed: resp.StatusCode == 429,
+//     for the server turning it away unprocessed: resp.StatusCode == 429 or 401,
 //     errors.Is(err, syscall.ECONNREFUSED) (or ENETUNREACH, EHOSTUNREACH, EADDRNOTAVAIL,
 //     EHOSTDOWN), errors.As(err, &dnsErr) with a *net.DNSError, opErr.Op == "dial" of a
 //     *net.OpError, this project's retry.IsRetryable, their combinations, and functions that
-//     return only such tests; likewise retry-go's RetryIf, go-retryablehttp's CheckRetry and
+//     return only such tests (where they are handed the request's method, their returns for
+//     GET, HEAD, OPTIONS, TRACE, PUT and DELETE do not count: shouldRetry(resp, req.Method)
+//     that retries a GET on 5xx and anything else on 429 holds a POST back); likewise retry-go's RetryIf, go-retryablehttp's CheckRetry and
 //     the runtime's Policy.Classify when they are such tests;
 //   - a call that hands a function a value for a parameter the function names as an
 //     idempotency key (SendWebhook(ctx, url, body, header, idempotencyKey string)), or a value
