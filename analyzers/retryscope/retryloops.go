@@ -154,7 +154,10 @@ func failedError(d decision) ssa.Value {
 		if (cmp.Op == token.EQL) != (countNots(ifInstr.Cond)%2 == 1) {
 			nonNil = 1
 		}
-		if b == d.block && b.Succs[nonNil] == fail || b != d.block && b.Succs[nonNil].Dominates(d.block) {
+		// (The non-nil side must be entered from this test alone: a block that other ways reach
+		// too, if retryWhy != nil || err != nil { ... }, may see a nil error.)
+		side := b.Succs[nonNil]
+		if len(side.Preds) == 1 && (b == d.block && side == fail || b != d.block && side.Dominates(d.block)) {
 			return errv
 		}
 	}
