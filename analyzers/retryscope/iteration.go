@@ -347,8 +347,8 @@ func drawsFromCursor(args []ssa.Value, call ssa.CallInstruction, l *loops.Loop) 
 		return false
 	}
 	cond, ok := flow.Unwrap(ifInstr.Cond).(*ssa.Call)
-	if !ok || cond.Block() != l.Header || !slices.ContainsFunc(l.Header.Succs, func(s *ssa.BasicBlock) bool { return !l.Contains(s) }) {
-		return false // (a test both of whose sides stay in the loop decides nothing about going round)
+	if !ok || cond.Block() != l.Header || !slices.ContainsFunc(l.Header.Succs, func(s *ssa.BasicBlock) bool { return leavesBefore(s, call, l) }) {
+		return false // (a test both of whose sides go on to the call decides nothing about going round)
 	}
 	cursor := recvOf(cond)
 	if cursor == nil {
@@ -370,6 +370,22 @@ func drawsFromCursor(args []ssa.Value, call ssa.CallInstruction, l *loops.Loop) 
 		})
 	}
 	return found
+}
+
+// leavesBefore reports whether control can leave loop l from b without passing call or going
+// back to the header: for scanner.Scan() { ... } leaves when the input ends.
+func leavesBefore(b *ssa.BasicBlock, call ssa.CallInstruction, l *loops.Loop) bool {
+	if b == call.Block() {
+		return false
+	}
+	for x := range flow.Forward([]*ssa.BasicBlock{b}, func(from, to *ssa.BasicBlock) bool {
+		return l.Contains(from) && to != l.Header && to != call.Block()
+	}) {
+		if !l.Contains(x) {
+			return true
+		}
+	}
+	return false
 }
 
 // recvOf returns the receiver of a method call, or nil.
