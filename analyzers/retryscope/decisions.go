@@ -77,6 +77,9 @@ func waitFlag(fn *ssa.Function, b *ssa.BasicBlock, in func(*ssa.BasicBlock) bool
 	if !ok || !in(call.Block()) || call.Call.StaticCallee() == nil || returnsResponse(call) || !slices.ContainsFunc(tupleTypes(call), typeis.ErrorLike) {
 		return nil, 0
 	}
+	if afterNilError(b, call) {
+		return nil, 0 // tested once the call succeeded: the flag tells what it found (a lock held elsewhere), not a failure
+	}
 	waits := -1
 	for i, succ := range b.Succs {
 		if succ.Preds[0] == b && len(succ.Preds) == 1 && waitsAfter(fn, succ, in) {
@@ -90,6 +93,31 @@ func waitFlag(fn *ssa.Function, b *ssa.BasicBlock, in func(*ssa.BasicBlock) bool
 		return nil, 0
 	}
 	return call, 1 - waits
+}
+
+// afterNilError reports whether block b runs only where call's error result was found nil (on
+// the nil side of a test of it).
+func afterNilError(b *ssa.BasicBlock, call *ssa.Call) bool {
+	for d := b.Idom(); d != nil; d = d.Idom() {
+		ifInstr, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		errv := testedError(ifInstr.Cond)
+		ex, ok := errv.(*ssa.Extract)
+		if !ok || ex.Tuple != call {
+			continue
+		}
+		cmp := unNot(ifInstr.Cond).(*ssa.BinOp)
+		nilSide := 0
+		if (cmp.Op == token.NEQ) != (countNots(ifInstr.Cond)%2 == 1) {
+			nilSide = 1
+		}
+		if d.Succs[nilSide].Dominates(b) {
+			return true
+		}
+	}
+	return false
 }
 
 // outcome analyses a branch condition. When it tests the result of a call made in the blocks

@@ -2,8 +2,10 @@ package loops
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"time"
@@ -66,7 +68,7 @@ func (c *cloudAPI) Do(req *http.Request, out any) error {
 	for i := 1; i <= c.retries; i++ {
 		again, err := c.send(req, out, i)
 		if again {
-			time.Sleep(c.interval) // related "cloudpush.go:66: retry loop" // want `retry loop waits a fixed delay between attempts, so clients that failed together retry together; add jitter`
+			time.Sleep(c.interval) // related "cloudpush.go:68: retry loop" // want `retry loop waits a fixed delay between attempts, so clients that failed together retry together; add jitter`
 			if req.GetBody != nil {
 				req.Body, _ = req.GetBody()
 			}
@@ -100,4 +102,53 @@ func (c *cloudAPI) drain(newReq func(cursor string) *http.Request) ([]string, er
 		}
 		return all, nil
 	}
+}
+
+type schemaLock interface {
+	AttemptLock(ctx context.Context) (bool, error)
+	Unlock(ctx context.Context) (bool, error)
+}
+
+type provisioner struct {
+	lock    schemaLock
+	exists  func(ctx context.Context) (bool, error)
+	declare func(ctx context.Context) error
+}
+
+func (p *provisioner) shouldDeclare(ctx context.Context) (declare, locked bool, err error) {
+	exists, err := p.exists(ctx)
+	if err != nil {
+		return false, false, fmt.Errorf("checking schema: %w", err)
+	}
+	if exists {
+		return false, false, nil
+	}
+	locked, err = p.lock.AttemptLock(ctx)
+	if err != nil {
+		return true, false, fmt.Errorf("locking: %w", err)
+	}
+	return true, locked, nil
+}
+
+// Provision waits, a fixed 5 s at a time, while another instance holds the lock: the flag
+// is read once the call succeeded, a state it found, not a verdict on a failure. Not
+// reported.
+func (p *provisioner) Provision(ctx context.Context) error {
+	for attempt := range 10 {
+		declare, locked, err := p.shouldDeclare(ctx)
+		if err != nil {
+			return err
+		}
+		if !declare {
+			return nil
+		}
+		if locked {
+			defer p.lock.Unlock(ctx)
+			return p.declare(ctx)
+		}
+		if attempt < 9 {
+			time.Sleep(5 * time.Second)
+		}
+	}
+	return errors.New("schema lock held too long")
 }
