@@ -75,6 +75,9 @@ func (st *state) waitsOf(fn *ssa.Function, calls []ssa.CallInstruction, in func(
 			s.Kind = delayKind(s.Duration, l)
 		case l != nil && slices.ContainsFunc(args, func(a ssa.Value) bool { return changesInLoop(a, l) }):
 		case st.rem.Reach(c) == remote.ReachLocal:
+		case literalOf(c, fn):
+			// err = func() error { ...; sleep until the host's backoff; ...; attempt }(): a
+			// function literal called where it is written is the loop's own code.
 		case betweenAttempts(c, attempt, l):
 			// Called only once the attempt went wrong, on the way to the next one (a reconnect
 			// that waits as the server asked, then dials): its wait lies between the attempts.
@@ -92,6 +95,17 @@ func (st *state) waitsOf(fn *ssa.Function, calls []ssa.CallInstruction, in func(
 		w.Unset = unset
 	}
 	return w
+}
+
+// literalOf reports whether c calls a function literal of fn where it is made (func() { ...
+// }()): its body is fn's own code, written inline.
+func literalOf(c ssa.CallInstruction, fn *ssa.Function) bool {
+	v := c.Common().Value
+	if mc, ok := v.(*ssa.MakeClosure); ok {
+		v = mc.Fn
+	}
+	lit, ok := v.(*ssa.Function)
+	return ok && lit.Parent() == fn
 }
 
 // unsetByDefault returns the name of the function-valued field whose call computes the sleep's
