@@ -29,19 +29,9 @@ func observesDeadlineIn(calls []ssa.CallInstruction, depth int) DeadlineKind {
 	kind := DeadlineNone
 	for _, call := range calls {
 		c := call.Common()
-		if mc, ok := c.Value.(*ssa.MakeClosure); ok && depth < 2 {
-			// A function literal called where it is written (err = func() error { ... }()):
-			// its calls are the caller's own.
-			if fn, ok := mc.Fn.(*ssa.Function); ok {
-				switch k := observesDeadlineIn(slices.Collect(flow.Calls(fn)), depth+1); k {
-				case DeadlineContext:
-					return k
-				case DeadlineElapsed:
-					kind = k
-				}
-			}
-		}
-		for _, a := range c.Args {
+		// Function literals the call runs: one handed to it, or one called where it is written
+		// (err = func() error { ... }()): their calls are the caller's own.
+		for _, a := range append([]ssa.Value{c.Value}, c.Args...) {
 			if mc, ok := flow.Unwrap(a).(*ssa.MakeClosure); ok && depth < 2 {
 				if fn, ok := mc.Fn.(*ssa.Function); ok {
 					switch k := observesDeadlineIn(slices.Collect(flow.Calls(fn)), depth+1); k {
