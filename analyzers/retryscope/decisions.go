@@ -103,15 +103,10 @@ func afterNilError(b *ssa.BasicBlock, call *ssa.Call) bool {
 		if !ok {
 			continue
 		}
-		errv := testedError(ifInstr.Cond)
+		errv, nilSide := testedError(ifInstr)
 		ex, ok := errv.(*ssa.Extract)
 		if !ok || ex.Tuple != call {
 			continue
-		}
-		cmp := unNot(ifInstr.Cond).(*ssa.BinOp)
-		nilSide := 0
-		if (cmp.Op == token.NEQ) != (countNots(ifInstr.Cond)%2 == 1) {
-			nilSide = 1
 		}
 		if d.Succs[nilSide].Dominates(b) {
 			return true

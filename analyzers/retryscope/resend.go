@@ -10,6 +10,7 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
+	"github.com/idemlint/idemlint/analyzers/remote"
 )
 
 // Resending: whether a scope can send a request again after it may have taken effect. A
@@ -509,11 +510,9 @@ func methodParam(call *ssa.Call, callee *ssa.Function) *ssa.Parameter {
 	return nil
 }
 
-// idempotentMethods are the HTTP methods a repeat cannot duplicate the effect of.
-var idempotentMethods = []string{"GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"}
-
-// idempotentMethodOnly reports whether block b runs only where method equals one of
-// idempotentMethods: on the equal side of a comparison of it with such a constant.
+// idempotentMethodOnly reports whether block b runs only where method equals a method that does
+// not change state (remote.ChangesState): on the equal side of a comparison of it with such a
+// constant.
 func idempotentMethodOnly(b *ssa.BasicBlock, method *ssa.Parameter) bool {
 	for d := b.Idom(); d != nil; d = d.Idom() {
 		ifInstr, ok := lastInstr(d).(*ssa.If)
@@ -529,7 +528,7 @@ func idempotentMethodOnly(b *ssa.BasicBlock, method *ssa.Parameter) bool {
 			x, y = y, x
 		}
 		m, ok := flow.StringConst(y)
-		if !ok || x != method || !slices.Contains(idempotentMethods, m) {
+		if !ok || x != method || remote.ChangesState(m) {
 			continue
 		}
 		equal := d.Succs[0]

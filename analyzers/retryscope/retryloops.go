@@ -123,15 +123,11 @@ func contradicts(d decision) func(loops.Edge) bool {
 			return false
 		}
 		ifInstr, ok := lastInstr(e.From).(*ssa.If)
-		if !ok || testedError(ifInstr.Cond) != errv {
+		if !ok {
 			return false
 		}
-		cmp := unNot(ifInstr.Cond).(*ssa.BinOp)
-		nilSide := 0 // the successor taken when err == nil
-		if (cmp.Op == token.NEQ) != (countNots(ifInstr.Cond)%2 == 1) {
-			nilSide = 1
-		}
-		return e.To == e.From.Succs[nilSide]
+		tested, nilSide := testedError(ifInstr)
+		return tested == errv && e.To == e.From.Succs[nilSide]
 	}
 }
 
@@ -145,18 +141,13 @@ func failedError(d decision) ssa.Value {
 		if !ok {
 			continue
 		}
-		errv := testedError(ifInstr.Cond)
+		errv, nilSide := testedError(ifInstr)
 		if errv == nil {
 			continue
 		}
-		cmp := unNot(ifInstr.Cond).(*ssa.BinOp)
-		nonNil := 0 // the successor taken when err != nil
-		if (cmp.Op == token.EQL) != (countNots(ifInstr.Cond)%2 == 1) {
-			nonNil = 1
-		}
 		// (The non-nil side must be entered from this test alone: a block that other ways reach
 		// too, if retryWhy != nil || err != nil { ... }, may see a nil error.)
-		side := b.Succs[nonNil]
+		side := b.Succs[1-nilSide]
 		if len(side.Preds) == 1 && (b == d.block && side == fail || b != d.block && side.Dominates(d.block)) {
 			return errv
 		}
@@ -164,20 +155,24 @@ func failedError(d decision) ssa.Value {
 	return nil
 }
 
-// testedError returns the error that cond compares with nil (err != nil, !(err == nil)), or nil.
-func testedError(cond ssa.Value) ssa.Value {
-	cmp, ok := unNot(cond).(*ssa.BinOp)
+// testedError returns the error that the branch compares with nil (err != nil, !(err == nil))
+// and the successor taken when it is nil; nil and 0 for other branches.
+func testedError(ifInstr *ssa.If) (errv ssa.Value, nilSide int) {
+	cmp, ok := unNot(ifInstr.Cond).(*ssa.BinOp)
 	if !ok || cmp.Op != token.EQL && cmp.Op != token.NEQ {
-		return nil
+		return nil, 0
 	}
 	x, y := cmp.X, cmp.Y
 	if flow.IsNil(x) {
 		x, y = y, x
 	}
 	if !flow.IsNil(y) || !typeis.ErrorLike(x.Type()) {
-		return nil
+		return nil, 0
 	}
-	return x
+	if (cmp.Op == token.NEQ) != (countNots(ifInstr.Cond)%2 == 1) {
+		nilSide = 1
+	}
+	return x, nilSide
 }
 
 // distinctExits reports whether some exit of loop l reached from the success side of d

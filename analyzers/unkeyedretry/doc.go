@@ -73,7 +73,7 @@
 //     EHOSTDOWN), errors.As(err, &dnsErr) with a *net.DNSError, opErr.Op == "dial" of a
 //     *net.OpError, this project's retry.IsRetryable, their combinations, and functions that
 //     return only such tests (where they are handed the request's method, their returns for
-//     GET, HEAD, OPTIONS, TRACE, PUT and DELETE do not count: shouldRetry(resp, req.Method)
+//     a method other than POST and PATCH do not count: shouldRetry(resp, req.Method)
 //     that retries a GET on 5xx and anything else on 429 holds a POST back); likewise retry-go's RetryIf, go-retryablehttp's CheckRetry and
 //     the runtime's Policy.Classify when they are such tests;
 //   - a call that hands a function a value for a parameter the function names as an
