@@ -36,6 +36,15 @@
 // fixed wait before connecting again brings every client of a restarted server back at once;
 // running until stopped is its design, so it has no cap or deadline to report.
 //
+// A message consumer that hands a failed message back to be delivered again at once retries
+// through the broker with no pause: a JetStream Nak (NakWithDelay waits), a RabbitMQ Nack or
+// Reject with requeue set to the constant true (on the delivery or the channel). It is
+// reported at the call when it runs only after the handling failed (on the non-nil side of an
+// error test, or on the side of a test whose other side acks or terminates the message),
+// unless the context's end leads there (a consumer that stops hands its messages back for
+// another to take) or a wait comes between the failure and the call. A requeue flag that is
+// not a constant (!d.Redelivered: once) is not reported.
+//
 // The wait between attempts is the scope's own: a sleep or timer in the loop, or a call of a
 // function that sleeps the duration it is given, a backoff computed from the attempt number,
 // or nothing but a wait. A callee that does the attempt's work and sleeps for its own reasons

@@ -48,7 +48,7 @@ type checker struct {
 
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[retryscope.Analyzer].(*retryscope.Result)
-	if len(res.Scopes) == 0 && len(res.IteratorLoops) == 0 && len(res.Lifecycles) == 0 || testcode.Package(pass) {
+	if len(res.Scopes) == 0 && len(res.IteratorLoops) == 0 && len(res.Lifecycles) == 0 && len(res.Requeues) == 0 || testcode.Package(pass) {
 		return nil, nil
 	}
 	insp := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
@@ -100,7 +100,25 @@ func run(pass *analysis.Pass) (any, error) {
 			c.checkSleeps(s)
 		}
 	}
+	for _, rq := range res.Requeues {
+		c.checkRequeue(rq)
+	}
 	return nil, nil
+}
+
+// checkRequeue reports a failed delivery handed back to be delivered again at once: the
+// framework's redelivery is the retry, and nothing paces it.
+func (c *checker) checkRequeue(rq *retryscope.Requeue) {
+	if testcode.At(c.pass, rq.Call.Pos()) {
+		return
+	}
+	hint, what := "dead-letter it", "delivery requeued"
+	if rq.Later != "" {
+		hint, what = "use "+rq.Later, "message handed back"
+	}
+	c.rep.Report(analysis.Diagnostic{Pos: c.start(rq.Call.Pos()), Message: report.Fit(
+		fmt.Sprintf("failed %s at once: %s redelivers it with no pause, looping while it fails; %s", what, rq.Framework, hint),
+		fmt.Sprintf("failed %s at once: %s redelivers it with no pause; %s", what, rq.Framework, hint))})
 }
 
 // handWritten reports whether the scope's loop is written in this package's code (its waits

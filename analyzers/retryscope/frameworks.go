@@ -46,6 +46,15 @@ type framework struct {
 	identities []identity
 	// fetch, for an identity of kind fetched: the call that fills the object (arg).
 	fetch *entry
+	// atOnce are the calls that hand a delivery back to be delivered again at once: arg is
+	// the requeue flag, which must be the constant true, or -1 when the call always does. An
+	// entry with a path is of that package (a legacy API beside the library's paths).
+	atOnce []entry
+	// settles are the calls that settle a delivery (ack it, or end it for good): a test one
+	// of whose sides settles and the other hands back is the handling's outcome.
+	settles []entry
+	// later names the call that hands a delivery back after a delay, where there is one.
+	later string
 }
 
 // A shape is the signature of a function a framework runs. Types are written "context.Context",
@@ -248,6 +257,17 @@ var jetStream = &framework{
 	},
 	deliveries: []string{"github.com/nats-io/nats.go/jetstream.Msg"},
 	identities: []identity{{what: "the message's stream sequence (msg.Metadata())", of: "github.com/nats-io/nats.go/jetstream.Msg"}},
+	// Nak redelivers at once (the consumer's BackOff applies to AckWait only); the legacy
+	// API's *nats.Msg has the same methods for JetStream messages.
+	atOnce: []entry{
+		{recv: "Msg", names: []string{"Nak"}, arg: -1},
+		{recv: "Msg", names: []string{"Nak"}, arg: -1, path: "github.com/nats-io/nats.go"},
+	},
+	settles: []entry{
+		{recv: "Msg", names: []string{"Ack", "DoubleAck", "Term", "TermWithReason"}},
+		{recv: "Msg", names: []string{"Ack", "AckSync", "Term", "TermWithReason"}, path: "github.com/nats-io/nats.go"},
+	},
+	later: "NakWithDelay",
 }
 
 // RabbitMQ (§8): a delivery nacked or rejected with requeue goes back to the queue at once,
@@ -263,6 +283,16 @@ var rabbitMQ = &framework{
 	requeues: []entry{
 		{recv: "Delivery", names: []string{"Nack"}, arg: 1},
 		{recv: "Delivery", names: []string{"Reject"}, arg: 0},
+	},
+	atOnce: []entry{
+		{recv: "Delivery", names: []string{"Nack"}, arg: 1},
+		{recv: "Delivery", names: []string{"Reject"}, arg: 0},
+		{recv: "Channel", names: []string{"Nack"}, arg: 2},
+		{recv: "Channel", names: []string{"Reject"}, arg: 1},
+	},
+	settles: []entry{
+		{recv: "Delivery", names: []string{"Ack"}},
+		{recv: "Channel", names: []string{"Ack"}},
 	},
 	identities: []identity{
 		{what: "the publisher's message ID (MessageId), when it sets one", of: "github.com/rabbitmq/amqp091-go.Delivery"},

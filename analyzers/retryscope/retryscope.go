@@ -61,6 +61,9 @@ type Result struct {
 	// waiting first: a reconnect or resubscribe (Loop and Goto scopes with Lifecycle set and
 	// the waits on the failure's side). They are not retry scopes: they are not in Scopes.
 	Lifecycles []*Scope
+	// Requeues are the calls of this package that hand a failed delivery back to its
+	// framework to be delivered again at once.
+	Requeues []*Requeue
 
 	sets  map[string]bool // fields the package stores into, as "pkg/path.Field" (Configures)
 	calls map[string]bool // functions the package calls, as funcKey writes them
@@ -224,6 +227,7 @@ func run(pass *analysis.Pass) (any, error) {
 		st.callScopes(fn)
 	}
 	st.frameworkScopes()
+	st.res.Requeues = st.requeues()
 	st.setReach(st.rem)
 	st.exportZeroFields()
 	st.exportPredicates()

@@ -36,3 +36,7 @@ func (ch *Channel) Consume(queue, consumer string, autoAck, exclusive, noLocal, 
 func (ch *Channel) ConsumeWithContext(ctx context.Context, queue, consumer string, autoAck, exclusive, noLocal, noWait bool, args Table) (<-chan Delivery, error) {
 	return nil, nil
 }
+
+func (ch *Channel) Ack(tag uint64, multiple bool) error                { return nil }
+func (ch *Channel) Nack(tag uint64, multiple bool, requeue bool) error { return nil }
+func (ch *Channel) Reject(tag uint64, requeue bool) error              { return nil }
