@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/loops"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 	"github.com/idemlint/idemlint/analyzers/remote"
 )
@@ -20,9 +21,104 @@ import (
 // call that leaves the process or may fail (a refreshed token, a re-registration). Making the
 // request anew (http.NewRequest, req.Clone) is not a change: it sends the same.
 func (st *state) changesRequest(d decision, skip ...ssa.CallInstruction) func(*ssa.BasicBlock) bool {
-	// What the attempt reads: the fields and variables loaded on the way to its call, directly
-	// or atomically (atomic.LoadInt32(&c.closed), c.closed.Load()), and the calls whose results
-	// a variable it reads takes on the way round.
+	read := attemptReads(d)
+	return func(blk *ssa.BasicBlock) bool {
+		for _, instr := range blk.Instrs {
+			if c, ok := instr.(ssa.CallInstruction); ok && slices.Contains(skip, c) {
+				continue
+			}
+			if c, ok := instr.(ssa.CallInstruction); ok && (atomicAccess(c.Common(), "Store", "Add", "Swap", "CompareAndSwap", "And", "Or")) {
+				if fv := atomicField(c.Common().Args[0]); fv != nil && read[fv] {
+					return true // atomic.StoreInt32(&c.closed, 1), c.closed.Store(true)
+				}
+			}
+			switch x := instr.(type) {
+			case *ssa.Store:
+				switch a := x.Addr.(type) {
+				case *ssa.FieldAddr:
+					if fv := flow.FieldVar(a); fv != nil && read[fv] {
+						return true
+					}
+				case *ssa.Global:
+					if read[a] {
+						return true
+					}
+				case *ssa.Alloc:
+					if read[a] && newValue(x.Val) != nil {
+						return true
+					}
+				}
+			case ssa.CallInstruction:
+				if read[x] && x != d.call {
+					return true
+				}
+				if _, started := x.(*ssa.Go); started || x == d.call || sleepDuration(x) != nil || st.onAnswer(x, d) {
+					continue // (closing or reading the answer changes nothing the next attempt sends)
+				}
+				if r := st.rem.Reach(x); r == remote.ReachRemote || fallible(x) && (r == remote.ReachUnknown || st.ownFunc(x)) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+}
+
+// takesFromAnswer reports whether loop l hands the next attempt something the answer to this
+// one told it (a nonce, a challenge, a session to resume): a variable or field that the
+// attempt d.call reads takes, in the round, a value computed from that call's results. The
+// next attempt sends what the server asked for: a hand-shake step, not the same request again.
+func takesFromAnswer(l *loops.Loop, d decision) bool {
+	fn := d.block.Parent()
+	read := attemptReads(d)
+	for _, b := range l.Blocks(fn) {
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.Store:
+				var target any
+				switch a := x.Addr.(type) {
+				case *ssa.FieldAddr:
+					if fv := flow.FieldVar(a); fv != nil {
+						target = fv
+					}
+				case *ssa.Global:
+					target = a
+				case *ssa.Alloc:
+					target = a
+				}
+				if target != nil && read[target] && fromAnswer(x.Val, d.call) {
+					return true
+				}
+			case *ssa.Phi:
+				for _, e := range x.Edges {
+					if c := newValue(e); c != nil && read[ssa.CallInstruction(c)] && fromAnswer(c, d.call) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// fromAnswer reports whether v is computed from the results of call.
+func fromAnswer(v ssa.Value, call ssa.CallInstruction) bool {
+	cv, ok := call.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	found := false
+	flow.Backward(v, 32, func(x ssa.Value) bool {
+		found = found || x == ssa.Value(cv)
+		return !found
+	})
+	return found
+}
+
+// attemptReads returns what the attempt d.call reads: the fields and variables loaded on the
+// way to its call, directly or atomically (atomic.LoadInt32(&c.closed), c.closed.Load()), and
+// the calls whose results a variable it reads takes on the way round.
+func attemptReads(d decision) map[any]bool {
 	read := make(map[any]bool)
 	sent := append([]ssa.Value{d.call.Common().Value}, d.call.Common().Args...)
 	sent = append(sent, headersSet(d.call, sent)...)
@@ -74,46 +170,7 @@ func (st *state) changesRequest(d decision, skip ...ssa.CallInstruction) func(*s
 			return true
 		})
 	}
-	return func(blk *ssa.BasicBlock) bool {
-		for _, instr := range blk.Instrs {
-			if c, ok := instr.(ssa.CallInstruction); ok && slices.Contains(skip, c) {
-				continue
-			}
-			if c, ok := instr.(ssa.CallInstruction); ok && (atomicAccess(c.Common(), "Store", "Add", "Swap", "CompareAndSwap", "And", "Or")) {
-				if fv := atomicField(c.Common().Args[0]); fv != nil && read[fv] {
-					return true // atomic.StoreInt32(&c.closed, 1), c.closed.Store(true)
-				}
-			}
-			switch x := instr.(type) {
-			case *ssa.Store:
-				switch a := x.Addr.(type) {
-				case *ssa.FieldAddr:
-					if fv := flow.FieldVar(a); fv != nil && read[fv] {
-						return true
-					}
-				case *ssa.Global:
-					if read[a] {
-						return true
-					}
-				case *ssa.Alloc:
-					if read[a] && newValue(x.Val) != nil {
-						return true
-					}
-				}
-			case ssa.CallInstruction:
-				if read[x] && x != d.call {
-					return true
-				}
-				if _, started := x.(*ssa.Go); started || x == d.call || sleepDuration(x) != nil || st.onAnswer(x, d) {
-					continue // (closing or reading the answer changes nothing the next attempt sends)
-				}
-				if r := st.rem.Reach(x); r == remote.ReachRemote || fallible(x) && (r == remote.ReachUnknown || st.ownFunc(x)) {
-					return true
-				}
-			}
-		}
-		return false
-	}
+	return read
 }
 
 // atomicField returns the struct field that v, the address an atomic operation is handed, is:

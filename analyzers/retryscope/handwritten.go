@@ -116,12 +116,16 @@ func (st *state) recovers(l *loops.Loop, d decision, b Bound) bool {
 			return false
 		}
 	}
-	changes := st.changesRequest(d)
-	// Every way from the failure back to the header passes a block that changes state.
+	// Every way from the failure back to the header passes a block that changes state, or
+	// the round hands the next attempt what the answer asked for (a nonce).
 	fail := d.block.Succs[1-d.success]
 	if !l.Contains(fail) {
 		return false
 	}
+	if takesFromAnswer(l, d) {
+		return l.CanRepeat(fail)
+	}
+	changes := st.changesRequest(d)
 	goesRound := false
 	for blk := range flow.Forward([]*ssa.BasicBlock{fail}, func(from, to *ssa.BasicBlock) bool {
 		// (A way that skips the change only on the last round does not go round.)
