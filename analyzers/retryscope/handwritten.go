@@ -73,6 +73,14 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 			if s.Deadline == DeadlineNone && (selectsOnSignal(fn, l.Contains) || stopsOnClose(l) || st.stopsFromElsewhere(fn, l)) {
 				s.Deadline, s.KeepsGoing = DeadlineContext, false // it runs until the program stops it
 			}
+			if s.Wait.Kind == WaitNone && callerPolicy(fn, l, d.call, s.Calls) {
+				// should = should && strategies[i](breaker, attempt, err): the caller's
+				// strategies judge each round and may wait or count: the caller's to say.
+				s.Wait.Kind = WaitUnknown
+				if s.Attempts.Kind == BoundNone {
+					s.Attempts.Kind = BoundUnknown
+				}
+			}
 			if contextVerdict(fn, l) {
 				// if rh.WaitOrSkipRetry(ctx, attempts, err) { goto retry }: a policy handed the
 				// context decides whether to go round, and may wait on it first.
@@ -398,6 +406,34 @@ func (st *state) judgesAttempt(v ssa.Value, d decision, l *loops.Loop) bool {
 		return !counted
 	})
 	return outcome && !counted
+}
+
+// callerPolicy reports whether a call in loop l other than the attempt is a verdict of the
+// caller's: a function value that fn is given (a parameter, or an element of one), returning a
+// bool, and handed something that changes each round (the attempt number, the last error).
+// Retry libraries take their waits and caps this way (strategy.Limit, strategy.Backoff).
+func callerPolicy(fn *ssa.Function, l *loops.Loop, attempt ssa.CallInstruction, calls []ssa.CallInstruction) bool {
+	for _, c := range calls {
+		cc := c.Common()
+		if c == attempt || cc.IsInvoke() || cc.StaticCallee() != nil || c.Parent() != fn {
+			continue
+		}
+		sig, ok := cc.Value.Type().Underlying().(*types.Signature)
+		if !ok || sig.Results().Len() != 1 || !types.Identical(sig.Results().At(0).Type(), types.Typ[types.Bool]) {
+			continue
+		}
+		given := false
+		flow.Backward(cc.Value, 16, func(x ssa.Value) bool {
+			if p, ok := x.(*ssa.Parameter); ok && p.Parent() == fn {
+				given = true
+			}
+			return !given
+		})
+		if given && slices.ContainsFunc(cc.Args, func(a ssa.Value) bool { return changesInLoop(a, l) }) {
+			return true
+		}
+	}
+	return false
 }
 
 // contextVerdict reports whether loop l goes round on the verdict of a retry policy that is
