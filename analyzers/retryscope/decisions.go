@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
@@ -513,9 +514,16 @@ func mirror(op token.Token) token.Token {
 	return op
 }
 
-// statusOf returns resp when v is a load of resp.StatusCode, resp an *http.Response.
+// statusOf returns resp when v is a load of resp.StatusCode, resp an *http.Response, or a call
+// of a client library's status method on its response (resty's resp.StatusCode()).
 func statusOf(v ssa.Value) ssa.Value {
 	v = flow.Unwrap(v)
+	if call, ok := v.(*ssa.Call); ok {
+		if cc := call.Common(); !cc.IsInvoke() && len(cc.Args) == 1 && knowledge.StatusMethod(flow.Callee(cc)) {
+			return cc.Args[0]
+		}
+		return nil
+	}
 	load, ok := v.(*ssa.UnOp)
 	if !ok || load.Op != token.MUL {
 		return nil

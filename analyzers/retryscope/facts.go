@@ -20,12 +20,19 @@ type helperFact struct {
 	Attempts Bound
 	Wait     WaitKind
 	Deadline DeadlineKind
+	// TurnedAway says the helper goes round only once the answer turned the attempt away
+	// (429, 401) or it never left: a request its callback sends is not sent twice.
+	TurnedAway bool
 }
 
 func (*helperFact) AFact() {}
 
 func (f *helperFact) String() string {
-	return fmt.Sprintf("retry helper for parameter %v: attempts=%s wait=%s deadline=%s", f.Params, f.Attempts, f.Wait, f.Deadline)
+	str := fmt.Sprintf("retry helper for parameter %v: attempts=%s wait=%s deadline=%s", f.Params, f.Attempts, f.Wait, f.Deadline)
+	if f.TurnedAway {
+		str += " (only once turned away)"
+	}
+	return str
 }
 
 // RetriesFact marks a function that retries internally: it holds a retry scope, or calls a
@@ -141,6 +148,18 @@ func (f *frameworkFact) String() string {
 	return fmt.Sprintf("run again by %s as a %s", f.Framework, f.Kind)
 }
 
+// tableClient reports whether fn sends through a client of the libraries table, whose
+// entries say when that client retries.
+func tableClient(fn *types.Func) bool {
+	id := flow.ID(fn)
+	for _, lib := range libraries {
+		if len(lib.clients) > 0 && lib.has(id.Pkg) && matchEntry(lib.clients, id) != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // exportRetries exports a RetriesFact for every function of the package that retries,
 // directly or through the functions it calls.
 func (st *state) exportRetries() {
@@ -155,6 +174,11 @@ func (st *state) exportRetries() {
 				continue
 			}
 			if obj := flow.Callee(call.Common()); obj != nil && obj.Pkg() != nil && obj.Pkg() != st.pass.Pkg {
+				if tableClient(obj) {
+					// resty's Request.Get: the table says when its client retries (a retry
+					// count set), not the loop its package holds for when it does.
+					continue
+				}
 				var f RetriesFact
 				if st.pass.ImportObjectFact(obj, &f) {
 					st.res.imported[call] = &f

@@ -66,21 +66,25 @@ func (st *state) inferHelper(fn *ssa.Function) *helperFact {
 			continue // a notification callback is called, not retried
 		}
 		var found *Scope
+		var attempt ssa.CallInstruction
 		for _, s := range st.loopInfo[fn] {
 			for _, c := range s.Calls {
 				if callsValue(c, p) || passesValue(c, p) {
-					found = s
+					found, attempt = s, c
 				}
 			}
 		}
 		if found == nil {
-			found = st.passesToHelper(fn, p)
+			found, attempt = st.passesToHelper(fn, p), nil
 		}
 		if found == nil {
 			continue
 		}
 		if fact == nil {
 			fact = &helperFact{Attempts: found.Attempts, Wait: found.Wait.Kind, Deadline: found.Deadline}
+			// resp, err := fn(); if resp.StatusCode() != 429 { return }: what fn sends goes
+			// again only once the server turned it away.
+			fact.TurnedAway = attempt != nil && callsValue(attempt, p) && !st.res.Resends(found, attempt)
 		}
 		fact.Params = append(fact.Params, i)
 	}

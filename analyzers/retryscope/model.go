@@ -235,6 +235,9 @@ type Scope struct {
 	// through its helperFact, in another): the helper's own scope is where its behaviour is
 	// written, and where checks report it.
 	Inferred bool
+	// turnedAway: the inferred helper goes round only once the answer turned the attempt
+	// away (helperFact.TurnedAway).
+	turnedAway bool
 	// Brief marks a library scope whose waits are known to add up to well under a second
 	// (client-go's DefaultRetry): it cannot keep its caller waiting for long.
 	Brief bool

@@ -50,6 +50,9 @@ func (r *Result) Resends(s *Scope, call ssa.CallInstruction) bool {
 	if s.Kind == Client {
 		return true
 	}
+	if s.turnedAway {
+		return false // an inferred helper that goes round only once the answer turned it away
+	}
 	if s.Answered {
 		return false // sent again only after it was answered, its outcome known
 	}

@@ -7,19 +7,28 @@ import (
 	"time"
 )
 
-type Client struct{}
-type Request struct{ Header http.Header }
-type Response struct{}
+// Client retries a request RetryCount times (0 by default: once) in Execute, through Backoff,
+// as the library does.
+type Client struct {
+	RetryCount int
+	httpClient *http.Client
+}
+type Request struct {
+	Header http.Header
+	client *Client
+	ctx    context.Context
+}
+type Response struct{ RawResponse *http.Response }
 
-func New() *Client                                         { return &Client{} }
-func (c *Client) SetRetryCount(count int) *Client          { return c }
+func New() *Client                                         { return &Client{httpClient: &http.Client{}} }
+func (c *Client) SetRetryCount(count int) *Client          { c.RetryCount = count; return c }
 func (c *Client) SetRetryWaitTime(d time.Duration) *Client { return c }
 func (c *Client) SetTimeout(d time.Duration) *Client       { return c }
-func (c *Client) R() *Request                              { return &Request{} }
+func (c *Client) R() *Request                              { return &Request{client: c} }
 func (r *Request) SetHeader(header, value string) *Request { return r }
 func (r *Request) SetBody(body interface{}) *Request       { return r }
 func (r *Request) SetContext(ctx context.Context) *Request { return r }
-func (r *Request) Get(url string) (*Response, error)       { return nil, nil }
+func (r *Request) Get(url string) (*Response, error)       { return r.Execute("GET", url) }
 func (r *Request) Post(url string) (*Response, error)      { return nil, nil }
 func (r *Request) Put(url string) (*Response, error)       { return nil, nil }
 func (r *Request) Patch(url string) (*Response, error)     { return nil, nil }
@@ -27,7 +36,42 @@ func (r *Request) Delete(url string) (*Response, error)    { return nil, nil }
 func (r *Request) Head(url string) (*Response, error)      { return nil, nil }
 func (r *Request) Options(url string) (*Response, error)   { return nil, nil }
 func (r *Request) Execute(method, url string) (*Response, error) {
-	return nil, nil
+	var resp *Response
+	err := Backoff(func() (*Response, error) {
+		req, err := http.NewRequestWithContext(r.ctx, method, url, nil)
+		if err != nil {
+			return nil, err
+		}
+		raw, err := r.client.httpClient.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		resp = &Response{RawResponse: raw}
+		return resp, nil
+	}, Retries(r.client.RetryCount))
+	return resp, err
+}
+
+type Option func(*Options)
+
+type Options struct{ maxRetries int }
+
+func Retries(n int) Option { return func(o *Options) { o.maxRetries = n } }
+
+// Backoff runs operation until it succeeds, at most 1 + the retries its options allow.
+func Backoff(operation func() (*Response, error), options ...Option) error {
+	opts := Options{}
+	for _, o := range options {
+		o(&opts)
+	}
+	var err error
+	for attempt := 0; attempt <= opts.maxRetries; attempt++ {
+		if _, err = operation(); err == nil {
+			return nil
+		}
+		time.Sleep(time.Duration(attempt+1) * 100 * time.Millisecond)
+	}
+	return err
 }
 func (r *Response) StatusCode() int { return 0 }
 func (r *Response) IsError() bool   { return false }
