@@ -95,6 +95,55 @@ func takesFromAnswer(l *loops.Loop, d decision) bool {
 						return true
 					}
 				}
+			case *ssa.Call:
+				// sess.UpdateNonce(ctx, hdr): a function of the package that stores what it is
+				// handed from the answer into a field that a function making the attempt's
+				// input (sess.NewProof(...)) loads.
+				callee := x.Call.StaticCallee()
+				if callee == nil || callee.Pkg != fn.Pkg || callee == fn || len(callee.Blocks) == 0 {
+					continue
+				}
+				for i, a := range x.Call.Args {
+					if i < len(callee.Params) && fromAnswer(a, d.call) && storedForInput(callee, callee.Params[i], read) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// storedForInput reports whether fn stores its parameter p into a field that one of the
+// functions in read (those that make what the attempt sends) loads.
+func storedForInput(fn *ssa.Function, p *ssa.Parameter, read map[any]bool) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok {
+				continue
+			}
+			fa, isField := st.Addr.(*ssa.FieldAddr)
+			if !isField || !flow.SameValue(st.Val, p) {
+				continue
+			}
+			fv := flow.FieldVar(fa)
+			for k := range read {
+				if g, ok := k.(*ssa.Function); ok && fv != nil && loadsField(g, fv) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// loadsField reports whether fn reads the field fv (loads it, or takes its address).
+func loadsField(fn *ssa.Function, fv *types.Var) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if fa, ok := instr.(*ssa.FieldAddr); ok && flow.FieldVar(fa) == fv {
+				return true
 			}
 		}
 	}
@@ -165,6 +214,7 @@ func attemptReads(d decision) map[any]bool {
 					}
 				} else if callee := c.Call.StaticCallee(); callee != nil && callee.Pkg == d.call.Parent().Pkg && callee != d.call.Parent() {
 					getterReads(callee, read) // c.signingKey(): the fields it returns from
+					read[callee] = true       // (a function that makes what the attempt sends)
 				}
 			}
 			return true

@@ -169,3 +169,60 @@ func (c *proofClient) Revoke(ctx context.Context, token string) error {
 	}
 	return fmt.Errorf("revoke failed (last request %s)", lastRequestID)
 }
+
+// hostProof builds the proof for a resource server from the client's state; it is longer than
+// a getter.
+func (c *proofClient) hostProof(method, target string) (string, error) {
+	if len(c.secret) == 0 {
+		return "", errors.New("no proof key")
+	}
+	var nonce *string
+	if c.state.serverNonce != "" {
+		nonce = &c.state.serverNonce
+	}
+	mac := hmac.New(sha256.New, c.secret)
+	if nonce != nil {
+		fmt.Fprintf(mac, "%s %s %s", method, target, *nonce)
+	} else {
+		fmt.Fprintf(mac, "%s %s", method, target)
+	}
+	if c.state.issued.IsZero() {
+		c.state.issued = time.Now()
+	}
+	return hex.EncodeToString(mac.Sum(nil)), nil
+}
+
+// setNonce keeps a nonce the server handed out, and says so.
+func (c *proofClient) setNonce(ctx context.Context, nonce string) {
+	c.state.serverNonce = nonce
+	if ctx.Err() == nil {
+		log.Printf("proof nonce updated")
+	}
+}
+
+// Call sends a request to a resource server; a 401 naming a stale nonce, with a new one, is
+// answered by storing it (through setNonce) and sending the request again with a new proof.
+func (c *proofClient) Call(hc *http.Client, req *http.Request) (*http.Response, error) {
+	for range 3 {
+		p, err := c.hostProof(req.Method, req.URL.String())
+		if err != nil {
+			return nil, err
+		}
+		req.Header.Set("Proof", p)
+		resp, err := hc.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		if resp.StatusCode != http.StatusUnauthorized || resp.Header.Get("WWW-Authenticate") == "" {
+			return resp, nil
+		}
+		fresh := resp.Header.Get("Proof-Nonce")
+		if fresh == "" || fresh == c.state.serverNonce {
+			return resp, nil
+		}
+		resp.Body.Close()
+		c.setNonce(req.Context(), fresh)
+		req = req.Clone(req.Context())
+	}
+	return nil, errors.New("proof: out of attempts")
+}
