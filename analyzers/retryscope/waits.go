@@ -327,6 +327,16 @@ func (st *state) funcWaits(fn *ssa.Function, depth int) *waitsFact {
 					}
 					ss = append(ss, s)
 				}
+			} else if cc := c.Common(); cc.StaticCallee() == nil && !cc.IsInvoke() {
+				// f := cfg.newBackoff(); f(ctx, maxSleep): a function value the package makes,
+				// or keeps in a field, that waits.
+				w := st.storedWaits(cc.Value)
+				if w == nil {
+					w = st.madeWaiter(cc.Value)
+				}
+				if w != nil {
+					ss = append(ss, Sleep{Call: c, Kind: w.Kind})
+				}
 			}
 		}
 	}
