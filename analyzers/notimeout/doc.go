@@ -57,7 +57,8 @@
 //   - calls in _test.go files, in generated files, and in packages written for tests: named
 //     like a test helper (apmtest, testutil, testsuite) or a benchmark harness (bench,
 //     benchmarks, nats-bench for a command), commands in a directory named like a test
-//     harness (rdma-test, loadtest, e2e, wait-for), or importing testing, testify, gomock, ginkgo or
+//     harness (rdma-test, loadtest, e2e, wait-for), packages in a directory of the module
+//     named test or tests (test/helper), or importing testing, testify, gomock, ginkgo or
 //     gotest.tools in their non-test files;
 //   - calls to this machine by a constant address (a readiness poll of
 //     http://localhost:8080/ping, a dial of "127.0.0.1:"+port), and dials of the address of a

@@ -34,7 +34,8 @@ var stdSupport = map[string]bool{"net/http/httptest": true, "testing/fstest": tr
 // foo (as httptest imports http); or whether it is a benchmark harness, named (or, for a
 // command, in a directory named) like bench, benchmarks, redisbench or nats-bench; or a
 // command in a directory named like a test harness (rdma-test, e2e_tests, loadtest); or a
-// package inside an end-to-end suite's directory (test/e2e/pkg/request).
+// package inside an end-to-end suite's directory (test/e2e/pkg/request), or inside a directory
+// named test or tests (test/helper).
 func Package(pass *analysis.Pass) bool {
 	name := pass.Pkg.Name()
 	if bench(name) || name == "main" && (bench(path.Base(pass.Pkg.Path())) || harness(path.Base(pass.Pkg.Path()))) {
@@ -55,11 +56,46 @@ func Package(pass *analysis.Pass) bool {
 			return true
 		}
 	}
+	mod := ""
+	if pass.Module != nil {
+		mod = pass.Module.Path
+	}
+	if inTestTree(pass.Pkg.Path(), mod) {
+		return true
+	}
 	if base, ok := strings.CutSuffix(name, "test"); ok && base != "" {
 		for _, imp := range pass.Pkg.Imports() {
 			if imp.Name() == base {
 				return true // apmtest for apm, transporttest for transport
 			}
+		}
+	}
+	return false
+}
+
+// inTestTree reports whether the package at pkgPath lies in a directory of its module named
+// test or tests (test/helper, tests/integration/fixtures): the tree Go projects keep their
+// integration suites and their helpers in. Only the directories inside the module count (its
+// path, or for a path without one the first three elements of a host-based path, may hold
+// such a name).
+func inTestTree(pkgPath, module string) bool {
+	rel := pkgPath
+	switch {
+	case module != "" && (pkgPath == module || strings.HasPrefix(pkgPath, module+"/")):
+		rel = strings.TrimPrefix(strings.TrimPrefix(pkgPath, module), "/")
+	case module == "" && strings.Contains(strings.Split(pkgPath, "/")[0], "."):
+		parts := strings.SplitN(pkgPath, "/", 4)
+		if len(parts) < 4 {
+			return false
+		}
+		rel = parts[3]
+	}
+	if rel == "" {
+		return false
+	}
+	for _, seg := range strings.Split(path.Dir(rel), "/") {
+		if seg == "test" || seg == "tests" {
+			return true
 		}
 	}
 	return false

@@ -26,3 +26,25 @@ func TestHarness(t *testing.T) {
 		}
 	}
 }
+
+func TestInTestTree(t *testing.T) {
+	for _, c := range []struct {
+		pkg, module string
+		want        bool
+	}{
+		{"github.com/acme/hooks/test/helper", "github.com/acme/hooks", true},
+		{"github.com/acme/hooks/tests/integration/fixtures", "github.com/acme/hooks", true},
+		{"github.com/acme/hooks/test", "github.com/acme/hooks", false}, // the suite itself: its name says
+		{"github.com/acme/hooks/pkg/retry", "github.com/acme/hooks", false},
+		{"github.com/test/hooks/pkg/retry", "github.com/test/hooks", false},
+		{"github.com/test/tests/pkg/retry", "", false},
+		{"github.com/acme/hooks/test/helper", "", true},
+		{"nojitter/test/helper", "", true},
+		{"nojitter/testing/helper", "", false},
+		{"example.com/latest/contest/attest", "", false},
+	} {
+		if got := inTestTree(c.pkg, c.module); got != c.want {
+			t.Errorf("inTestTree(%q, %q) = %v, want %v", c.pkg, c.module, got, c.want)
+		}
+	}
+}
