@@ -127,10 +127,39 @@ func (fw *framework) failureSide(call ssa.CallInstruction) (failed, ok bool) {
 			continue
 		}
 		if !failed && fw.settledFrom(p.Succs[1-side]) {
+			if handlerChose(ifInstr.Cond) {
+				return false, false // the handler asked for a requeue: the wrapper does as told
+			}
 			failed = true
 		}
 	}
 	return failed, true
+}
+
+// handlerChose reports whether cond compares with a constant what a function value returned
+// (switch handler(d) { case NackRequeue: ... }): a consumer library carrying out the action its
+// user's handler picked, not code that decided to requeue a failure.
+func handlerChose(cond ssa.Value) bool {
+	cmp, ok := unNot(cond).(*ssa.BinOp)
+	if !ok || cmp.Op != token.EQL && cmp.Op != token.NEQ {
+		return false
+	}
+	x, y := cmp.X, cmp.Y
+	if _, isConst := y.(*ssa.Const); !isConst {
+		x, y = y, x
+	}
+	if _, isConst := y.(*ssa.Const); !isConst {
+		return false
+	}
+	chose := false
+	flow.Backward(x, 16, func(v ssa.Value) bool {
+		if c, ok := v.(*ssa.Call); ok {
+			chose = chose || c.Call.StaticCallee() == nil && !c.Call.IsInvoke()
+			return false
+		}
+		return !chose
+	})
+	return chose
 }
 
 // settledFrom reports whether a block that start dominates settles a delivery.

@@ -260,3 +260,33 @@ func (w *Worker) RunChannel(ctx context.Context, ch *amqp.Channel) error {
 	}
 	return nil
 }
+
+// Action is what a handler asks the consumer library to do with a delivery.
+type Action int
+
+const (
+	Ack Action = iota
+	NackDiscard
+	NackRequeue
+)
+
+// Serve is a consumer library's loop: it does with each delivery what its user's handler asks,
+// requeue included. The choice is the handler's, not this code's.
+func Serve(deliveries <-chan amqp.Delivery, handler func(amqp.Delivery) Action, logger *log.Logger) {
+	for d := range deliveries {
+		switch handler(d) {
+		case Ack:
+			if err := d.Ack(false); err != nil {
+				logger.Printf("ack: %v", err)
+			}
+		case NackDiscard:
+			if err := d.Nack(false, false); err != nil {
+				logger.Printf("nack: %v", err)
+			}
+		case NackRequeue:
+			if err := d.Nack(false, true); err != nil {
+				logger.Printf("nack: %v", err)
+			}
+		}
+	}
+}
