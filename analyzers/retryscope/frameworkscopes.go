@@ -463,9 +463,8 @@ func (fw *framework) requeuedIn(fn *ssa.Function, blocks []*ssa.BasicBlock, seen
 	seen[fn] = true
 	requeues := func(call ssa.CallInstruction) bool {
 		callee := flow.Callee(call.Common())
-		id := flow.ID(callee)
-		e := matchEntry(fw.requeues, id)
-		if e == nil || !fw.lib.has(id.Pkg) {
+		e := fw.match(fw.requeues, flow.ID(callee))
+		if e == nil {
 			return false
 		}
 		v := flow.NewSite(call.Common(), callee).Arg(e.arg)

@@ -226,7 +226,7 @@ func calledOff(e loops.Edge, l *loops.Loop) bool {
 		errCall, other = other, errCall
 	}
 	call, ok := errCall.(*ssa.Call)
-	if !ok || call.Call.Method == nil || call.Call.Method.Name() != "Err" || !typeis.Context(call.Call.Value.Type()) {
+	if !ok || !contextErr(call) {
 		return false
 	}
 	made := false
