@@ -522,7 +522,8 @@ func isDefaultClient(g *ssa.Global) bool {
 // through an option (NewAPI(url, WithHTTPClient(&http.Client{Timeout: 30 * time.Second}))):
 // vBounded when that client has a timeout, vUnbounded when it has none or its timeout is not
 // known (the caller chose it, not the package's default), vNone when no client was handed in.
-// A parameter is followed to the calls of its function in the package, which must all agree.
+// A parameter is followed to the calls of its function in the package, which must all agree;
+// a struct field of the package to what the package stores into it.
 func (w *walker) builtWith(recv ssa.Value) vkind {
 	return w.builtWithAt(recv, 0)
 }
@@ -558,7 +559,9 @@ func (w *walker) builtWithAt(recv ssa.Value, depth int) vkind {
 		return k
 	}
 	k := vNone
-	flow.Backward(recv, 32, func(x ssa.Value) bool {
+	// Through the package's struct fields too: an adapter that keeps the SDK client it built
+	// in a field of its own (b.sdk.PullRequests.Get(...)) calls what that constructor made.
+	w.st.stores.Backward(recv, 32, func(x ssa.Value) bool {
 		ctor, ok := x.(*ssa.Call)
 		if !ok || k != vNone {
 			return k == vNone
