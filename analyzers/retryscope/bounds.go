@@ -23,7 +23,7 @@ func (st *state) loopBound(fn *ssa.Function, l *loops.Loop, decisive ssa.CallIns
 		if call, _, _ := outcome(cmp, l.Contains); call != nil {
 			continue // a status check decides success, not the number of attempts
 		}
-		if typeis.Duration(cmp.X.Type()) || !changesInLoop(cmp.X, l) && !changesInLoop(cmp.Y, l) {
+		if typeis.Duration(cmp.X.Type()) || !st.stepsInLoop(cmp.X, l) && !st.stepsInLoop(cmp.Y, l) {
 			continue // a time check, or a comparison of values the loop does not step
 		}
 		exit := exitSide(b, l)
@@ -35,7 +35,7 @@ func (st *state) loopBound(fn *ssa.Function, l *loops.Loop, decisive ssa.CallIns
 		}
 		bound = Bound{Kind: BoundVar}
 		limit := cmp.Y
-		if changesInLoop(cmp.Y, l) {
+		if st.stepsInLoop(cmp.Y, l) {
 			limit = cmp.X
 		}
 		if fv := loadedField(limit); fv != nil && fv.Pkg() != nil {
@@ -283,6 +283,12 @@ func tupleTypes(call *ssa.Call) []types.Type {
 		out[i] = r.At(i).Type()
 	}
 	return out
+}
+
+// stepsInLoop reports whether v is a counter the loop steps: changesInLoop, or a counter a
+// value keeps that the loop steps through its methods (steppedCounter).
+func (st *state) stepsInLoop(v ssa.Value, l *loops.Loop) bool {
+	return changesInLoop(v, l) || st.steppedCounter(v, l)
 }
 
 // changesInLoop reports whether v is a counter the loop steps: a phi at its header, a value

@@ -35,7 +35,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:        docs.URL("retryscope"),
 	Requires:   []*analysis.Analyzer{ssapkg.Analyzer, ssapkg.Stores, inspect.Analyzer, remote.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(helperFact), new(RetriesFact), new(iteratorFact), new(waitsFact), new(waiterFact), new(delayFact), new(frameworkFact), new(consumesFact), new(zeroFieldFact), new(predicateFact)},
+	FactTypes:  []analysis.Fact{new(helperFact), new(RetriesFact), new(iteratorFact), new(waitsFact), new(waiterFact), new(delayFact), new(frameworkFact), new(consumesFact), new(zeroFieldFact), new(predicateFact), new(counterFact)},
 	Run:        guard.Run("retryscope", run),
 }
 
@@ -137,6 +137,7 @@ type state struct {
 	pass     *analysis.Pass
 	res      *Result
 	funcs    []*ssa.Function
+	counters map[*ssa.Function][]string     // counterSteppers of the package's methods
 	calls    map[token.Pos]inspector.Cursor // *ast.CallExpr by Lparen
 	helpers  map[flow.FuncID][]helper
 	local    map[*types.Func]*helperFact   // helpers inferred in this package
@@ -233,6 +234,7 @@ func run(pass *analysis.Pass) (any, error) {
 	st.exportPredicates()
 	st.exportRetries()
 	st.exportWaits()
+	st.exportCounters()
 	st.exportConsumers()
 
 	sort.SliceStable(st.res.Scopes, func(i, j int) bool { return st.res.Scopes[i].Pos() < st.res.Scopes[j].Pos() })
