@@ -45,7 +45,7 @@ func (st *state) loopBound(fn *ssa.Function, l *loops.Loop, decisive ssa.CallIns
 	if bound.Kind == BoundNone && onceMore(fn, l) {
 		return Bound{Kind: BoundConst, N: 2}
 	}
-	if bound.Kind == BoundNone && opaqueExit(fn, l, decisive) {
+	if bound.Kind == BoundNone && (opaqueExit(fn, l, decisive) || st.refusedExit(fn, l)) {
 		return Bound{Kind: BoundUnknown}
 	}
 	return bound

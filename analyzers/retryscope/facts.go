@@ -79,6 +79,9 @@ type waitsFact struct {
 	// such waits wait.
 	OnWayOut bool
 	OutKind  WaitKind
+	// Refuses says the function can return an error without waiting (see refuses): a loop
+	// that leaves on that error is capped by the function's policy.
+	Refuses bool
 }
 
 func (*waitsFact) AFact() {}

@@ -344,7 +344,7 @@ func (st *state) funcWaits(fn *ssa.Function, depth int) *waitsFact {
 		return nil
 	}
 	out, outKind := st.onWayOut(fn, ss, unknown)
-	w := &waitsFact{Kind: combineWaits(ss, len(unknown)), Param: -1, OnWayOut: out, OutKind: outKind}
+	w := &waitsFact{Kind: combineWaits(ss, len(unknown)), Param: -1, OnWayOut: out, OutKind: outKind, Refuses: st.refuses(fn, ss, unknown)}
 	for i, s := range ss {
 		p := durationParam(fn, s.Duration)
 		if p < 0 || i > 0 && p != w.Param {
