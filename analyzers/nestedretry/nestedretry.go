@@ -147,6 +147,7 @@ func (c *checker) check(anchor ssa.Instruction, self *ssa.Function, inner layer)
 	if inner.on != 0 {
 		on &= inner.on
 	}
+	on &^= retryscope.FailAnswered // an answer the callee returned at once: nothing under it retried
 	if on == 0 {
 		return // the outer layer goes round on what the inner one never retries (a 404, a held lock)
 	}

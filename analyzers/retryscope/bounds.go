@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/loops"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
@@ -246,7 +247,7 @@ func opaqueExit(fn *ssa.Function, l *loops.Loop, decisive ssa.CallInstruction) b
 				return true
 			}
 			id := flow.ID(flow.Callee(call.Common()))
-			if call != decisive && l.Contains(call.Block()) && id.Pkg != "context" && id.Pkg != "errors" && id.Pkg != "time" &&
+			if call != decisive && l.Contains(call.Block()) && id.Pkg != "context" && id.Pkg != "errors" && !knowledge.ErrorsTest(id) && id.Pkg != "time" &&
 				call.Common().Signature().Results().Len() > 0 && slices.ContainsFunc(tupleTypes(call), typeis.Bool) && !countless(call) {
 				opaque = true
 			}

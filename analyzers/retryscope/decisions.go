@@ -228,7 +228,8 @@ func sentinelTest(cmp *ssa.BinOp) (ssa.Value, bool) {
 // error, a network error), not matched against one sentinel.
 func classifies(v ssa.Value) bool {
 	c, ok := v.(*ssa.Call)
-	return ok && flow.ID(flow.Callee(c.Common())) == flow.FuncID{Pkg: "errors", Name: "As"}
+	id := flow.ID(flow.Callee(c.Common()))
+	return ok && knowledge.ErrorsTest(id) && id.Name == "As"
 }
 
 // errorsPredicate reports whether v is a call of errors.Is or errors.As, or a comparison of an
@@ -242,8 +243,7 @@ func errorsPredicate(v ssa.Value) bool {
 	if !ok {
 		return false
 	}
-	id := flow.ID(flow.Callee(c.Common()))
-	return id.Pkg == "errors" && (id.Name == "Is" || id.Name == "As")
+	return knowledge.ErrorsTest(flow.ID(flow.Callee(c.Common())))
 }
 
 // afterFailure reports whether block b runs only once call has failed: the failure side of a
@@ -557,7 +557,9 @@ func producer(v ssa.Value, in func(*ssa.BasicBlock) bool) ssa.CallInstruction {
 		seen[v] = true
 		switch x := v.(type) {
 		case *ssa.Call:
-			if in(x.Block()) {
+			if knowledge.Unwraps(flow.ID(flow.Callee(x.Common()))) && len(x.Call.Args) == 1 {
+				visit(x.Call.Args[0], depth+1) // errors.Cause(err): err's
+			} else if in(x.Block()) {
 				found = x
 			}
 		case *ssa.Extract:

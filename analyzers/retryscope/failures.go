@@ -33,6 +33,10 @@ const (
 	FailOther                          // an error the code names (a sentinel, a type): the program's own condition
 	FailNotFound                       // a 404: not there yet
 	FailAuth                           // a 401: credentials missing or refused, the request unprocessed
+	// FailAnswered is an error of the program's own that the called function makes only
+	// from an answer it got, and returns at once (answeredAtOnce): no layer under the call
+	// retried it. Not part of AnyFailure: only a test that singles such an error out names it.
+	FailAnswered
 )
 
 // AnyFailure is every kind: the layer goes round on any error (err != nil), or on what the
@@ -43,10 +47,11 @@ const AnyFailure = FailTransport | Fail5xx | Fail429 | FailOther4xx | FailOther 
 const Transient = FailTransport | Fail5xx | Fail429
 
 // FailureKinds are the kinds of failure one by one, in the order messages name them.
-var FailureKinds = []Failures{FailTransport, Fail5xx, Fail429, FailNotFound, FailAuth, FailOther4xx, FailOther}
+var FailureKinds = []Failures{FailTransport, Fail5xx, Fail429, FailNotFound, FailAuth, FailOther4xx, FailOther, FailAnswered}
 
 var failureNames = map[Failures]string{
 	FailTransport: "transport errors", Fail5xx: "5xx", Fail429: "429", FailNotFound: "404", FailAuth: "401", FailOther4xx: "4xx", FailOther: "its own errors",
+	FailAnswered: "answers",
 }
 
 func (f Failures) String() string {
@@ -200,7 +205,11 @@ func narrowed(fail *ssa.BasicBlock, call ssa.CallInstruction, l *loops.Loop, in 
 // the program's own that is true only once it singled the error out (isUnauthorized(err)).
 func singledOut(cond ssa.Value, call ssa.CallInstruction, in func(*ssa.BasicBlock) bool, match *ssa.BasicBlock, l *loops.Loop) (Failures, bool) {
 	if target, ok := singlesOut(cond, call, in); ok {
-		if on, typed := targetKind(target, cond); !typed {
+		on, typed := targetKind(target, cond)
+		if on == FailOther && answeredAtOnce(call, target) {
+			return FailAnswered, true
+		}
+		if !typed {
 			return on, true
 		}
 		return typedAnswer(match, l), true

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 	"github.com/idemlint/idemlint/analyzers/remote"
 )
@@ -393,9 +394,9 @@ func neverSent(v ssa.Value, depth int) bool {
 		id := flow.ID(fn)
 		args := x.Call.Args
 		switch {
-		case id == flow.FuncID{Pkg: "errors", Name: "Is"} && len(args) == 2:
+		case knowledge.ErrorsTest(id) && id.Name == "Is" && len(args) == 2:
 			return unsentErrno(args[1])
-		case id == flow.FuncID{Pkg: "errors", Name: "As"} && len(args) == 2:
+		case knowledge.ErrorsTest(id) && id.Name == "As" && len(args) == 2:
 			return typeis.Named(pointee(flow.Unwrap(args[1]).Type()), "net", "DNSError")
 		case neverSentFunc[id]:
 			return true
