@@ -72,13 +72,14 @@ func (c *checker) reportClient(g *group) {
 	}
 	d := analysis.Diagnostic{Pos: o.Pos, Message: msg, Related: rel}
 	if lit, ok := c.literal(o); ok && typeis.Named(c.pass.TypesInfo.TypeOf(lit), "net/http", "Client") {
-		if edit.HasField(lit, "Timeout") {
+		if edit.HasField(lit, "Timeout") && !o.Unset.IsValid() {
 			return // Timeout: 0 written out: no timeout on purpose
 		}
 		d.Pos, d.End = lit.Pos(), lit.End()
-		if streams {
+		if streams || o.Unset.IsValid() {
 			// A Timeout would cut the stream: the fix (a deadline per request, a transport's
-			// ResponseHeaderTimeout) is the team's to choose.
+			// ResponseHeaderTimeout) is the team's to choose. A Timeout taken from a setting
+			// that is zero by default: the default belongs where that setting is made.
 		} else if fix, ok := c.addTimeout(lit); ok {
 			d.SuggestedFixes = []analysis.SuggestedFix{fix}
 		}
@@ -459,10 +460,14 @@ func (r *related) origin(o *remote.Origin) {
 	r.given(o)
 }
 
-// given adds, for a default the caller may replace, where the caller's client comes in.
+// given adds, for a default the caller may replace, where the caller's client comes in; for
+// a Timeout taken from a setting that is zero by default, where it is taken.
 func (r *related) given(o *remote.Origin) {
 	if o.Fallback {
 		r.add(o.Given, "a client given here replaces the default")
+	}
+	if o.Unset.IsValid() && o.UnsetFrom != "" {
+		r.add(o.Unset, "its Timeout is %s, zero unless users set it", o.UnsetFrom)
 	}
 }
 

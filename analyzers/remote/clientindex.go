@@ -66,8 +66,17 @@ func (st *state) checkTimeoutField(fa *ssa.FieldAddr) {
 		}
 		written := false
 		for _, r := range *fa.Referrers() {
-			if st, ok := r.(*ssa.Store); ok && st.Addr == fa && onlyWhenGiven(st) {
+			if s, ok := r.(*ssa.Store); ok && s.Addr == fa && onlyWhenGiven(s) {
 				continue // set only when the caller gives one: by default, not set
+			}
+			if s, ok := r.(*ssa.Store); ok && s.Addr == fa && st.zeroUnlessSet(s.Val) {
+				// Set to what the package's users set, zero by default: not set by default.
+				if load, ok := fa.X.(*ssa.UnOp); ok {
+					if kept, ok := load.X.(*ssa.FieldAddr); ok && flow.FieldVar(kept) != nil {
+						st.unsetVia[flow.FieldVar(kept)] = s
+					}
+				}
+				continue
 			}
 			if load, ok := r.(*ssa.UnOp); !ok || load.X != fa {
 				written = true

@@ -192,7 +192,13 @@ func (w *walker) load(addr ssa.Value, f *frame, t *objType) verdict {
 		if fv == nil || fv.Pkg() != w.st.pass.Pkg || w.st.fieldTouched[fv] {
 			return unknown
 		}
-		return each(w.st.prodStores(fv))
+		r := each(w.st.prodStores(fv))
+		if s := w.st.unsetVia[fv]; s != nil && r.origin != nil && !r.origin.Unset.IsValid() {
+			o := *r.origin // c.hc = &http.Client{}; c.hc.Timeout = c.Timeout
+			o.Unset, o.UnsetFrom = s.Pos(), settingName(s.Val)
+			r.origin = &o
+		}
+		return r
 	case *ssa.Alloc:
 		return w.stored(a, f, eval)
 	case *ssa.FreeVar:
@@ -277,8 +283,14 @@ func (w *walker) fieldsSet(a ssa.Value, t *objType, origin *Origin, depth int) v
 						continue
 					}
 					if timeout {
-						if !flow.IsZero(rr.Val) {
+						if flow.IsZero(rr.Val) {
+							continue
+						}
+						if !w.unsetByDefault(rr.Val, t, depth) {
 							return boundedFor(t.display+"."+name, rr.Val)
+						}
+						if origin != nil {
+							origin.Unset, origin.UnsetFrom = rr.Pos(), settingName(rr.Val)
 						}
 						continue
 					}
@@ -350,6 +362,85 @@ func (w *walker) fieldsSet(a ssa.Value, t *objType, origin *Origin, depth int) v
 		}
 	}
 	return result
+}
+
+// unsetByDefault reports whether v, a timeout set on a client or dialer of type t, is zero
+// unless the package's users set it (zeroUnlessSet), or is the timeout of another client of
+// type t that has none (httpClient := http.Client{Timeout: c.hc.Timeout}).
+func (w *walker) unsetByDefault(v ssa.Value, t *objType, depth int) bool {
+	if w.st.zeroUnlessSet(v) {
+		return true
+	}
+	load, ok := flow.Unwrap(v).(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return false
+	}
+	fa, ok := load.X.(*ssa.FieldAddr)
+	if !ok || flow.FieldVar(fa) == nil || !slices.Contains(t.fields, flow.FieldVar(fa).Name()) || !typeis.Named(pointee(fa.X.Type()), t.pkg, t.name) {
+		return false
+	}
+	return depth < 4 && w.obj(fa.X, nil, t).k == vUnbounded
+}
+
+// zeroUnlessSet reports whether v is zero unless the package's users set it: a field of a
+// struct of this package (a library's Client.Timeout, copied onto the http.Client it builds)
+// that the package never stores into and no struct tag fills from a file or the environment,
+// perhaps scaled (time.Duration(cfg.TimeoutSeconds) * time.Second). The default is what most
+// users run. Not in a command, whose configuration is its own.
+func (st *state) zeroUnlessSet(v ssa.Value) bool {
+	v = flow.Unwrap(v)
+	if bin, ok := v.(*ssa.BinOp); ok && bin.Op == token.MUL {
+		return st.zeroUnlessSet(bin.X) || st.zeroUnlessSet(bin.Y)
+	}
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return false
+	}
+	fa, ok := load.X.(*ssa.FieldAddr)
+	if !ok {
+		return false
+	}
+	fv := flow.FieldVar(fa)
+	if fv == nil || fv.Pkg() != st.pass.Pkg || st.pass.Pkg.Name() == "main" || st.fieldTouched[fv] || len(st.prodStores(fv)) > 0 {
+		return false
+	}
+	return tagless(fa, fv)
+}
+
+// settingName names the setting a value zeroUnlessSet reads, as the source does:
+// "Client.Timeout"; "" when it is not one field.
+func settingName(v ssa.Value) string {
+	name := ""
+	flow.Backward(v, 8, func(x ssa.Value) bool {
+		if fa, ok := x.(*ssa.FieldAddr); ok && name == "" {
+			if fv := flow.FieldVar(fa); fv != nil {
+				if n, ok := types.Unalias(pointee(fa.X.Type())).(*types.Named); ok {
+					name = n.Obj().Name() + "." + fv.Name()
+				}
+			}
+		}
+		return name == ""
+	})
+	return name
+}
+
+// tagless reports whether field fv of the struct fa addresses has no struct tag: no decoder
+// or configuration loader fills it from a file or the environment (json:"timeout",
+// default:"30s").
+func tagless(fa *ssa.FieldAddr, fv *types.Var) bool {
+	str, ok := pointee(fa.X.Type()).Underlying().(*types.Struct)
+	if !ok || fa.Field >= str.NumFields() || str.Field(fa.Field) != fv {
+		return false
+	}
+	return str.Tag(fa.Field) == ""
+}
+
+// pointee returns what a pointer type points to; t itself when it is not a pointer.
+func pointee(t types.Type) types.Type {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		return p.Elem()
+	}
+	return t
 }
 
 // transportBounds reports whether what is stored into an http.Client's Transport field (fa) is

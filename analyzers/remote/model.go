@@ -301,6 +301,10 @@ type Origin struct {
 	// request that carries its caller's context before the answer, though the client has no
 	// Timeout; a request written without a context (or a large body) still can hang.
 	Transport string
+	// Unset is where the client's timeout is set from a setting that is zero unless the
+	// package's users set it (Timeout: c.Timeout), and UnsetFrom names that setting.
+	Unset     token.Pos
+	UnsetFrom string
 	// Unix is set when the client's transport dials only Unix domain sockets (its DialContext
 	// or Dial is a function that dials "unix"): it talks to a process on this machine.
 	Unix bool

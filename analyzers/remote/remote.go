@@ -76,6 +76,7 @@ type state struct {
 
 	stores         *flow.Stores                // values stored into struct fields and package variables
 	fieldTouched   map[*types.Var]bool         // fields whose own fields are assigned (f.Timeout = ...)
+	unsetVia       map[*types.Var]*ssa.Store   // fields whose client's Timeout is set to a setting zero by default
 	globalTouched  map[*ssa.Global]bool        // package variables whose fields are assigned
 	untraced       map[*objType]bool           // types whose timeout is set on a value the model cannot trace
 	defaultTouched bool                        // http.DefaultClient is reassigned
@@ -108,6 +109,7 @@ func run(pass *analysis.Pass) (any, error) {
 		pass:          pass,
 		pkg:           ssaRes.Pkg,
 		fieldTouched:  make(map[*types.Var]bool),
+		unsetVia:      make(map[*types.Var]*ssa.Store),
 		globalTouched: make(map[*ssa.Global]bool),
 		untraced:      make(map[*objType]bool),
 		summaries:     make(map[*ssa.Function][]Passed),
