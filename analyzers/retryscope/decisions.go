@@ -228,8 +228,11 @@ func sentinelTest(cmp *ssa.BinOp) (ssa.Value, bool) {
 // error, a network error), not matched against one sentinel.
 func classifies(v ssa.Value) bool {
 	c, ok := v.(*ssa.Call)
+	if !ok {
+		return false
+	}
 	id := flow.ID(flow.Callee(c.Common()))
-	return ok && knowledge.ErrorsTest(id) && id.Name == "As"
+	return knowledge.ErrorsTest(id) && id.Name == "As"
 }
 
 // errorsPredicate reports whether v is a call of errors.Is or errors.As, or a comparison of an
