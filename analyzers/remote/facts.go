@@ -441,6 +441,7 @@ func (st *state) via(call ssa.CallInstruction) *Call {
 			v = bounded(sessionTimeout)
 		}
 		c := &Call{Instr: call, Func: fn, Kind: p.Kind, Name: p.Name, Via: &p, Timeout: v.timeout()}
+		c.Loopback = fn != nil && fn.Pkg() != nil && knowledge.LocalDaemon(fn.Pkg().Path()) // the Docker daemon of this machine
 		if p.Kind == HTTP {
 			// The response the function hands back read as a stream here, or a body not in
 			// memory handed to it to send.

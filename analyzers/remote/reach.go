@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
@@ -242,6 +243,9 @@ func (r *reacher) callee(call ssa.CallInstruction) Reach {
 	}
 	if fn.Pkg() == nil {
 		return ReachLocal // a method of error or another universe type
+	}
+	if knowledge.LocalDaemon(fn.Pkg().Path()) {
+		return ReachLocal // the Docker daemon of this machine
 	}
 	id := flow.ID(fn)
 	if dial, unix := unixDial(c, fn); dial && unix {

@@ -209,8 +209,8 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 				c.Loopback = w.loopback(s.Arg(i), nil, 0)
 			}
 		}
-		if o := c.Timeout.Client; o != nil && o.Unix {
-			c.Loopback = true // a client whose transport dials a Unix socket: a local process
+		if o := c.Timeout.Client; o != nil && o.Unix || knowledge.LocalDaemon(st.pass.Pkg.Path()) {
+			c.Loopback = true // a client whose transport dials a Unix socket, or the Docker daemon's: a local process
 		}
 		st.setContract(c, id.Name)
 		return c

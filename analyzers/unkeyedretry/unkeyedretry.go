@@ -20,6 +20,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/config"
 	"github.com/idemlint/idemlint/analyzers/internal/docs"
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/guard"
 	"github.com/idemlint/idemlint/analyzers/internal/report"
 	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
@@ -105,6 +106,9 @@ type checker struct {
 }
 
 func run(pass *analysis.Pass) (any, error) {
+	if knowledge.LocalDaemon(pass.Pkg.Path()) {
+		return nil, nil // the Docker Engine API: no idempotency keys, and its sends stay on this machine
+	}
 	c := &checker{
 		pass:    pass,
 		rep:     report.New(pass, "unkeyedretry"),
