@@ -183,7 +183,7 @@ func (w *walker) load(addr ssa.Value, f *frame, t *objType) verdict {
 		if a.Pkg != w.st.pkg || w.st.globalTouched[a] {
 			return unknown
 		}
-		return each(w.st.stores.Globals[a])
+		return each(w.st.prodGlobals(a))
 	case *ssa.FieldAddr:
 		fv := flow.FieldVar(a)
 		if fv != nil && len(w.st.prodStores(fv)) == 0 && givenThrough(a.X, f) {
@@ -509,6 +509,19 @@ func (st *state) prodStores(fv *types.Var) []ssa.Value {
 	}
 	if len(out) == 0 {
 		return given
+	}
+	return out
+}
+
+// prodGlobals returns the values the package's production code stores into package variable
+// g: a test's stand-in (HTTPClient = retryable.StandardClient() in a test) is not what users
+// run.
+func (st *state) prodGlobals(g *ssa.Global) []ssa.Value {
+	var out []ssa.Value
+	for _, v := range st.stores.Globals[g] {
+		if !testcode.Made(st.pass, v) {
+			out = append(out, v)
+		}
 	}
 	return out
 }
