@@ -2,6 +2,7 @@ package remote
 
 import (
 	"go/token"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -147,6 +148,9 @@ func (w *walker) loopback(v ssa.Value, f *frame, depth int) bool {
 		if a, ok := f.arg(x); ok {
 			return w.loopback(a, f.parent, depth+1)
 		}
+		if f == nil {
+			return w.loopbackFromCallers(x, depth)
+		}
 	case *ssa.UnOp:
 		// srv.URL of an httptest.Server: it listens on the loopback interface.
 		if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL {
@@ -156,6 +160,38 @@ func (w *walker) loopback(v ssa.Value, f *frame, depth int) bool {
 		}
 	}
 	return false
+}
+
+// loopbackFromCallers reports whether every call, in the package, of the function that has
+// parameter p passes a loopback address for it (waitForHealth(ctx, "http://127.0.0.1:"+port)),
+// when the function is one other packages cannot call.
+func (w *walker) loopbackFromCallers(p *ssa.Parameter, depth int) bool {
+	fn := p.Parent()
+	idx := slices.Index(fn.Params, p)
+	if idx < 0 || fn.Parent() != nil || depth > 8 {
+		return false
+	}
+	if obj := fn.Object(); obj == nil || obj.Exported() && fn.Pkg.Pkg.Name() != "main" {
+		return false
+	}
+	callers := w.st.callGraph()[fn]
+	if len(callers) == 0 {
+		return false
+	}
+	n := 0
+	for _, caller := range callers {
+		for call := range flow.Calls(caller) {
+			c := call.Common()
+			if c.StaticCallee() != fn {
+				continue
+			}
+			if c.IsInvoke() || idx >= len(c.Args) || !w.st.walker(caller).loopback(c.Args[idx], nil, depth+4) {
+				return false
+			}
+			n++
+		}
+	}
+	return n > 0
 }
 
 func loopbackHost(s string) bool {
