@@ -51,6 +51,9 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 			if st.recovers(l, d, s.Attempts) {
 				continue // it changes what it sends, once: a recovery, not a retry
 			}
+			if st.drawsAnew(fn, l, d) {
+				continue // a new random value each round, on a collision: not the same request again
+			}
 			st.setLoopSyntax(s, node, candidates)
 			s.Calls = slices.Collect(flow.BlockCalls(l.Blocks(fn)))
 			if d.policy && s.Attempts.Kind == BoundNone && policyMayCount(d) {
@@ -147,6 +150,33 @@ func (st *state) recovers(l *loops.Loop, d decision, b Bound) bool {
 		}
 	}
 	return goesRound
+}
+
+// drawsAnew reports whether the loop goes round only on the program's own condition (a
+// sentinel or a type it singles out: ErrAlreadyExists), and the attempt is handed a value
+// made fresh in the loop from a random source (a token, an ID: keys.FreshIn) that it does not
+// send as an idempotency key: each round asks for something new after a collision, which is
+// not the same request again (a unique invite token drawn anew when one already exists).
+func (st *state) drawsAnew(fn *ssa.Function, l *loops.Loop, d decision) bool {
+	f := failuresOf(d)
+	if f == AnyFailure {
+		f = narrowed(d.block.Succs[1-d.success], d.call, l, l.Contains)
+	}
+	if f == 0 || f&^(FailOther|FailAnswered) != 0 || st.keys.SendsKey(d.call) {
+		return false
+	}
+	inLoop := make(map[token.Pos]bool)
+	for c := range flow.BlockCalls(l.Blocks(fn)) {
+		inLoop[c.Pos()] = true
+	}
+	in := func(p token.Pos) bool { return inLoop[p] }
+	cc := d.call.Common()
+	for _, a := range append([]ssa.Value{cc.Value}, cc.Args...) {
+		if st.keys.FreshIn(a, in) {
+			return true
+		}
+	}
+	return false
 }
 
 // failover reports whether the attempt d.call is handed a target the loop picks anew each

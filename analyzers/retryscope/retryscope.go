@@ -21,6 +21,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/guard"
 	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
+	"github.com/idemlint/idemlint/analyzers/keys"
 	"github.com/idemlint/idemlint/analyzers/remote"
 )
 
@@ -33,7 +34,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:       "retryscope",
 	Doc:        docs.MustExtract(doc, "retryscope"),
 	URL:        docs.URL("retryscope"),
-	Requires:   []*analysis.Analyzer{ssapkg.Analyzer, ssapkg.Stores, inspect.Analyzer, remote.Analyzer},
+	Requires:   []*analysis.Analyzer{ssapkg.Analyzer, ssapkg.Stores, inspect.Analyzer, remote.Analyzer, keys.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
 	FactTypes:  []analysis.Fact{new(helperFact), new(RetriesFact), new(iteratorFact), new(waitsFact), new(waiterFact), new(delayFact), new(frameworkFact), new(consumesFact), new(zeroFieldFact), new(predicateFact), new(counterFact)},
 	Run:        guard.Run("retryscope", run),
@@ -152,6 +153,7 @@ type state struct {
 	byObj    map[*types.Func]*ssa.Function  // the package's functions by object (see funcOf)
 	builds   map[*framework]bool            // frameworks whose deliveries the package builds
 	rem      *remote.Result                 // which calls may leave the process
+	keys     *keys.Result                   // which calls make fresh unique values
 	consumed map[*types.Func]bool           // memo of consumes (sources.go)
 	writers  map[*types.Var][]*ssa.Function // the functions that write each field (storedElsewhere)
 }
@@ -179,6 +181,7 @@ func run(pass *analysis.Pass) (any, error) {
 		waitMemo: make(map[*ssa.Function]*waitsFact),
 		iterMemo: make(map[*ssa.Function]*iteratorFact),
 		rem:      pass.ResultOf[remote.Analyzer].(*remote.Result),
+		keys:     pass.ResultOf[keys.Analyzer].(*keys.Result),
 		consumed: make(map[*types.Func]bool),
 	}
 	for cur := range insp.Root().Preorder((*ast.CallExpr)(nil), (*ast.LabeledStmt)(nil)) {
