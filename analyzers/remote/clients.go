@@ -193,6 +193,13 @@ func (w *walker) load(addr ssa.Value, f *frame, t *objType) verdict {
 			return unknown
 		}
 		r := each(w.st.prodStores(fv))
+		if r.k == vUnbounded && r.origin != nil && r.origin.Kind == Default && !r.origin.Fallback && userField(fv) {
+			// cfg.HTTPClient = http.DefaultClient in an exported field of an exported type:
+			// the package's default, which its users may replace through the field.
+			o := *r.origin
+			o.Fallback, o.Given = true, fv.Pos()
+			r.origin = &o
+		}
 		if s := w.st.unsetVia[fv]; s != nil && r.origin != nil && !r.origin.Unset.IsValid() {
 			o := *r.origin // c.hc = &http.Client{}; c.hc.Timeout = c.Timeout
 			o.Unset, o.UnsetFrom = s.Pos(), settingName(s.Val)
@@ -511,6 +518,29 @@ func (st *state) prodStores(fv *types.Var) []ssa.Value {
 		return given
 	}
 	return out
+}
+
+// userField reports whether fv is an exported field of an exported struct type of its
+// package: its users may set it.
+func userField(fv *types.Var) bool {
+	if !fv.Exported() || fv.Pkg() == nil {
+		return false
+	}
+	scope := fv.Pkg().Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || !tn.Exported() {
+			continue
+		}
+		if str, ok := tn.Type().Underlying().(*types.Struct); ok {
+			for f := range str.Fields() {
+				if f == fv {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // prodGlobals returns the values the package's production code stores into package variable
