@@ -661,6 +661,28 @@ func (r *result) keepRoots(roots roots) {
 	for i := range r.failures {
 		r.failures[i].Pkg, _ = strings.CutSuffix(r.failures[i].Pkg, ownSuffix)
 	}
+	r.failures = causesOnly(r.failures)
+}
+
+// causesOnly drops a check's "failed prerequisites: retryscope" for a package when each model
+// it names failed there with an error of its own, which says what went wrong.
+func causesOnly(failures []failure) []failure {
+	failed := make(map[[2]string]bool)
+	for _, f := range failures {
+		failed[[2]string{f.Pkg, f.Analyzer}] = true
+	}
+	return slices.DeleteFunc(failures, func(f failure) bool {
+		names, ok := strings.CutPrefix(f.Msg, "failed prerequisites: ")
+		if !ok || f.Analyzer == "" {
+			return false
+		}
+		for _, n := range strings.Split(names, ", ") {
+			if !failed[[2]string{f.Pkg, n}] {
+				return false
+			}
+		}
+		return true
+	})
 }
 
 // summary is the line that ends a run in text mode: "no findings in 37 packages", "21 findings

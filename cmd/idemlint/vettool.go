@@ -59,6 +59,15 @@ func vettool(args []string) {
 			roots = append(roots, withName(a))
 		}
 		roots = append(roots, debug...)
+		// The models the checks need, as roots too: a model that fails (a panic the guard
+		// turned into an error) is reported with its own error, not only as the checks'
+		// "failed prerequisites". They report nothing else unless their -MODEL.report is set.
+		for _, m := range required(enabled, models) {
+			if named(roots, m.Name) == nil {
+				roots = append(roots, m)
+				debug = append(debug, m)
+			}
+		}
 		if picked {
 			// Checks were chosen with -NAME: unitchecker would drop the models and the
 			// directive analyzer as not chosen.
@@ -161,6 +170,30 @@ func factProducers(as []*analysis.Analyzer) []*analysis.Analyzer {
 	}
 	for _, a := range as {
 		visit(a)
+	}
+	return out
+}
+
+// required returns the models among models that the analyzers as require, directly or not.
+func required(as, models []*analysis.Analyzer) []*analysis.Analyzer {
+	seen := make(map[*analysis.Analyzer]bool)
+	var visit func(a *analysis.Analyzer)
+	visit = func(a *analysis.Analyzer) {
+		for _, r := range a.Requires {
+			if !seen[r] {
+				seen[r] = true
+				visit(r)
+			}
+		}
+	}
+	for _, a := range as {
+		visit(a)
+	}
+	var out []*analysis.Analyzer
+	for _, m := range models {
+		if seen[m] {
+			out = append(out, m)
+		}
 	}
 	return out
 }
