@@ -142,6 +142,11 @@ func outcome(cond ssa.Value, in func(*ssa.BasicBlock) bool) (call ssa.CallInstru
 				return call, 1, false
 			}
 		}
+		// ok := h.connect(): the package's function whose only result says whether its
+		// work succeeded (okFlag).
+		if call, ok := c.(*ssa.Call); ok && in(call.Block()) && !call.Call.IsInvoke() && okFlag(call.Call.StaticCallee()) {
+			return call, 0, false
+		}
 		// retry, err := c.write(p): a flag the callee returns beside its error, whose sense
 		// its returns show.
 		if x, ok := c.(*ssa.Extract); ok {

@@ -340,14 +340,15 @@ func carriesFrom(phi *ssa.Phi, a ssa.Value, l *loops.Loop) bool {
 
 // drawsFromCursor reports whether call is handed what a method returns of the value whose
 // method decides, in the loop's header, whether to go round again, or that value itself: for
-// it.Next() { get(it.At()) } walks it; each round works on the next element.
+// it.Next() { get(it.At()) } walks it; each round works on the next element. (Not when the
+// call is that method: for !h.connect() { sleep } tries the same thing again.)
 func drawsFromCursor(args []ssa.Value, call ssa.CallInstruction, l *loops.Loop) bool {
 	ifInstr, ok := l.Header.Instrs[len(l.Header.Instrs)-1].(*ssa.If)
 	if !ok {
 		return false
 	}
 	cond, ok := flow.Unwrap(ifInstr.Cond).(*ssa.Call)
-	if !ok || cond.Block() != l.Header || !slices.ContainsFunc(l.Header.Succs, func(s *ssa.BasicBlock) bool { return leavesBefore(s, call, l) }) {
+	if !ok || cond == call || cond.Block() != l.Header || !slices.ContainsFunc(l.Header.Succs, func(s *ssa.BasicBlock) bool { return leavesBefore(s, call, l) }) {
 		return false // (a test both of whose sides go on to the call decides nothing about going round)
 	}
 	cursor := recvOf(cond)

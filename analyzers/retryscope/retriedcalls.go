@@ -291,6 +291,52 @@ func flagSense(fn *ssa.Function, flag int) (trueFails, ok bool) {
 	return false, false
 }
 
+// okFlag reports whether fn, a function of the package whose only result is a bool, says
+// whether the work it did succeeded: every return gives a constant, false only where a test
+// of a call's error found it set (c, err := dial(); if err != nil { return false }), and true
+// on some way out that no such failure dominates (func (h *host) connect() bool).
+func okFlag(fn *ssa.Function) bool {
+	if fn == nil || len(fn.Blocks) == 0 || fn.Signature.Results().Len() != 1 || !typeis.Bool(fn.Signature.Results().At(0).Type()) {
+		return false
+	}
+	trues, falses := 0, 0
+	for ret := range flow.Returns(fn) {
+		if ret.Block() == fn.Recover || len(ret.Results) != 1 {
+			continue
+		}
+		f, ok := flow.BoolConst(stored(ret.Results[0]))
+		if !ok {
+			return false // computed: its sense is not in the returns
+		}
+		failed := onFailedCall(ret.Block())
+		switch {
+		case f && !failed:
+			trues++
+		case !f && failed:
+			falses++
+		default:
+			return false
+		}
+	}
+	return trues > 0 && falses > 0
+}
+
+// onFailedCall reports whether block b is reached only on the side of a test of a call's
+// error where the error is set.
+func onFailedCall(b *ssa.BasicBlock) bool {
+	for d := b.Idom(); d != nil; d = d.Idom() {
+		ifInstr, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		errv, nilSide := testedError(ifInstr)
+		if errv != nil && fromCall(errv) && d.Succs[1-nilSide].Dominates(b) {
+			return true
+		}
+	}
+	return false
+}
+
 // stored returns what a load of a local slot reads when the slot was last written in the
 // load's own block with no call or deferred function run in between (a result slot under a
 // defer: *t0 = true; jump; ...; t8 = *t0), else v. Unlike flow.StoredBefore it does not fall
