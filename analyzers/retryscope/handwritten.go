@@ -67,6 +67,9 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 			}
 			s.Wait.Bypass = st.bypass(l, d, s.Wait.Sleeps)
 			s.Failover = failover(l, d, s.Attempts)
+			if s.Attempts.Kind == BoundNone && triesEachOnce(l, d) {
+				s.Attempts.Kind = BoundUnknown // as many rounds as there are targets
+			}
 			s.Deadline = observesDeadline(s.Calls)
 			if s.Deadline == DeadlineContext && s.Attempts.Kind == BoundNone && neverLeavesOnFailure(l, d) && !knowledge.EndsWithContext(flow.Callee(d.call.Common())) {
 				// It hands its context to the attempt, but no failure leaves the loop: once the
@@ -204,8 +207,51 @@ func failover(l *loops.Loop, d decision, b Bound) bool {
 		if pick == nil || !l.Contains(pick.(ssa.Instruction).Block()) {
 			continue
 		}
-		if counts && marks(pick, fail, l) || b.Kind != BoundNone && closes(pick, fail) && !typeis.Named(pick.Type(), "os", "File") {
+		if counts && marks(pick, fail, l) || b.Kind != BoundNone && closes(pick, fail) && !typeis.Named(pick.Type(), "os", "File") || excludesTried(pick, l) {
 			return true
+		}
+	}
+	return false
+}
+
+// triesEachOnce reports whether the attempt d.call is handed a target picked by a call that
+// is given the set of the targets tried so far, into which the loop puts each one it picks
+// (excludesTried): each round tries another target, and the picker runs out.
+func triesEachOnce(l *loops.Loop, d decision) bool {
+	cc := d.call.Common()
+	for _, a := range append([]ssa.Value{cc.Value}, cc.Args...) {
+		if excludesTried(flow.Unwrap(a), l) {
+			return true
+		}
+	}
+	return false
+}
+
+// excludesTried reports whether pick, a target picked in loop l (selected, err :=
+// pickWorker(key, attempted)), comes from a call handed a map into which the loop puts that
+// target (attempted[selected] = struct{}{}): the picker leaves out the targets tried.
+func excludesTried(pick ssa.Value, l *loops.Loop) bool {
+	var call *ssa.Call
+	switch x := pick.(type) {
+	case *ssa.Call:
+		call = x
+	case *ssa.Extract:
+		call, _ = x.Tuple.(*ssa.Call)
+	}
+	if call == nil || !l.Contains(call.Block()) {
+		return false
+	}
+	for _, m := range call.Call.Args {
+		if _, ok := m.Type().Underlying().(*types.Map); !ok {
+			continue
+		}
+		at := flow.PlaceOf(m)
+		for _, b := range l.Blocks(call.Parent()) {
+			for _, instr := range b.Instrs {
+				if mu, ok := instr.(*ssa.MapUpdate); ok && flow.PlaceOf(mu.Map) == at && flow.Unwrap(mu.Key) == pick {
+					return true
+				}
+			}
 		}
 	}
 	return false
