@@ -378,12 +378,8 @@ func (w *walker) unsetByDefault(v ssa.Value, t *objType, depth int) bool {
 	if w.st.zeroUnlessSet(v) {
 		return true
 	}
-	load, ok := flow.Unwrap(v).(*ssa.UnOp)
-	if !ok || load.Op != token.MUL {
-		return false
-	}
-	fa, ok := load.X.(*ssa.FieldAddr)
-	if !ok || flow.FieldVar(fa) == nil || !slices.Contains(t.fields, flow.FieldVar(fa).Name()) || !typeis.Named(pointee(fa.X.Type()), t.pkg, t.name) {
+	_, fa := flow.FieldLoad(flow.Unwrap(v))
+	if fa == nil || flow.FieldVar(fa) == nil || !slices.Contains(t.fields, flow.FieldVar(fa).Name()) || !typeis.Named(pointee(fa.X.Type()), t.pkg, t.name) {
 		return false
 	}
 	return depth < 4 && w.obj(fa.X, nil, t).k == vUnbounded
@@ -399,12 +395,8 @@ func (st *state) zeroUnlessSet(v ssa.Value) bool {
 	if bin, ok := v.(*ssa.BinOp); ok && bin.Op == token.MUL {
 		return st.zeroUnlessSet(bin.X) || st.zeroUnlessSet(bin.Y)
 	}
-	load, ok := v.(*ssa.UnOp)
-	if !ok || load.Op != token.MUL {
-		return false
-	}
-	fa, ok := load.X.(*ssa.FieldAddr)
-	if !ok {
+	_, fa := flow.FieldLoad(v)
+	if fa == nil {
 		return false
 	}
 	fv := flow.FieldVar(fa)

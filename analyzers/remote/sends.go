@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
@@ -48,6 +49,10 @@ type Send struct {
 	// Grant marks a request for an OAuth 2.0 access token: its form body names a grant_type
 	// (RFC 6749). Sending it again mints another token and changes nothing else.
 	Grant bool
+	// Keyless marks a request of an API that takes no idempotency key and whose writes name
+	// what they change: the Docker Engine API, sent by a client of the local daemon
+	// (knowledge.LocalDaemon).
+	Keyless bool
 }
 
 // ChangesState reports whether an HTTP method is one whose request, sent again, may act again:
@@ -111,7 +116,9 @@ var methodNames = map[string]string{
 // calls of functions of the package that send a request they are given (a do(req) helper that
 // adds headers and calls Client.Do), judged by the request at each call.
 func (st *state) sends(res *Result, funcs []*ssa.Function) {
+	keyless := knowledge.LocalDaemon(st.pass.Pkg.Path())
 	add := func(s *Send) {
+		s.Keyless = keyless
 		res.sends = append(res.sends, s)
 		res.sendBy[s.Instr] = s
 	}

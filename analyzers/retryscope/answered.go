@@ -85,18 +85,15 @@ func afterSuccess(b *ssa.BasicBlock, ls []*loops.Loop) bool {
 			around = append(around, l)
 		}
 	}
-	for d := b.Idom(); d != nil; d = d.Idom() {
-		ifInstr, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
-		if !ok {
-			continue
-		}
+	for ifInstr, side := range flow.TestsAbove(b) {
 		if readsStatus(ifInstr.Cond) {
 			return false // an answer's status (a 5xx turned into an error): a layer under may have retried it
 		}
 		errv, nilSide := testedError(ifInstr)
-		if errv == nil || !d.Succs[nilSide].Dominates(b) || !fromCall(errv) {
+		if errv == nil || side != nilSide || !fromCall(errv) {
 			continue
 		}
+		d := ifInstr.Block()
 		inRound := true
 		for _, l := range around {
 			inRound = inRound && l.Contains(d)

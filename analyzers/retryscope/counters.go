@@ -157,10 +157,7 @@ func recvField(v ssa.Value, recv *ssa.Parameter) *types.Var {
 	var fa *ssa.FieldAddr
 	switch x := v.(type) {
 	case *ssa.UnOp:
-		fa, _ = x.X.(*ssa.FieldAddr)
-		if x.Op != token.MUL {
-			return nil
-		}
+		_, fa = flow.FieldLoad(x)
 	case *ssa.Call:
 		if atomicAccess(x.Common(), "Load") {
 			fa, _ = flow.Unwrap(x.Call.Args[0]).(*ssa.FieldAddr)

@@ -99,17 +99,9 @@ func waitFlag(fn *ssa.Function, b *ssa.BasicBlock, in func(*ssa.BasicBlock) bool
 // afterNilError reports whether block b runs only where call's error result was found nil (on
 // the nil side of a test of it).
 func afterNilError(b *ssa.BasicBlock, call *ssa.Call) bool {
-	for d := b.Idom(); d != nil; d = d.Idom() {
-		ifInstr, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
-		if !ok {
-			continue
-		}
+	for ifInstr, side := range flow.TestsAbove(b) {
 		errv, nilSide := testedError(ifInstr)
-		ex, ok := errv.(*ssa.Extract)
-		if !ok || ex.Tuple != call {
-			continue
-		}
-		if d.Succs[nilSide].Dominates(b) {
+		if ex, ok := errv.(*ssa.Extract); ok && ex.Tuple == call && side == nilSide {
 			return true
 		}
 	}

@@ -605,12 +605,8 @@ func (st *state) movedByLoop(v ssa.Value, l *loops.Loop) bool {
 			v = flow.Unwrap(bin.X)
 		}
 	}
-	load, ok := v.(*ssa.UnOp)
-	if !ok || load.Op != token.MUL {
-		return false
-	}
-	fa, ok := load.X.(*ssa.FieldAddr)
-	if !ok {
+	load, fa := flow.FieldLoad(v)
+	if fa == nil {
 		return false
 	}
 	fv := flow.FieldVar(fa)

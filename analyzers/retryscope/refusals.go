@@ -125,15 +125,9 @@ func fromContextEnd(err ssa.Value, b *ssa.BasicBlock) bool {
 	if ctxErr {
 		return true
 	}
-	for d := b.Idom(); d != nil; d = d.Idom() {
-		ifInstr, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
-		if !ok {
-			continue
-		}
-		for i, s := range d.Succs {
-			if s.Dominates(b) && onContextEnd(ifInstr, i) {
-				return true
-			}
+	for ifInstr, side := range flow.TestsAbove(b) {
+		if side >= 0 && onContextEnd(ifInstr, side) {
+			return true
 		}
 	}
 	return false

@@ -324,13 +324,8 @@ func okFlag(fn *ssa.Function) bool {
 // onFailedCall reports whether block b is reached only on the side of a test of a call's
 // error where the error is set.
 func onFailedCall(b *ssa.BasicBlock) bool {
-	for d := b.Idom(); d != nil; d = d.Idom() {
-		ifInstr, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
-		if !ok {
-			continue
-		}
-		errv, nilSide := testedError(ifInstr)
-		if errv != nil && fromCall(errv) && d.Succs[1-nilSide].Dominates(b) {
+	for ifInstr, side := range flow.TestsAbove(b) {
+		if errv, nilSide := testedError(ifInstr); errv != nil && fromCall(errv) && side == 1-nilSide {
 			return true
 		}
 	}

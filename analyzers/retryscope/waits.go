@@ -210,10 +210,7 @@ func (st *state) calleeWaits(call ssa.CallInstruction) *waitsFact {
 		return st.implementersWait(call.Common())
 	}
 	if call.Common().StaticCallee() == nil {
-		if w := st.storedWaits(call.Common().Value); w != nil {
-			return w
-		}
-		if w := st.madeWaiter(call.Common().Value); w != nil {
+		if w := st.valueWaits(call.Common().Value); w != nil {
 			return w
 		}
 	}
@@ -226,6 +223,16 @@ func (st *state) calleeWaits(call ssa.CallInstruction) *waitsFact {
 		return &f
 	}
 	return nil
+}
+
+// valueWaits says how a function value that is called waits: one the package keeps in a
+// field or variable (storedWaits), or one a function of the package makes (madeWaiter); nil
+// when neither says.
+func (st *state) valueWaits(callee ssa.Value) *waitsFact {
+	if w := st.storedWaits(callee); w != nil {
+		return w
+	}
+	return st.madeWaiter(callee)
 }
 
 // implementersWait says how a call of a method of an interface the package declares waits
@@ -330,11 +337,7 @@ func (st *state) funcWaits(fn *ssa.Function, depth int) *waitsFact {
 			} else if cc := c.Common(); cc.StaticCallee() == nil && !cc.IsInvoke() {
 				// f := cfg.newBackoff(); f(ctx, maxSleep): a function value the package makes,
 				// or keeps in a field, that waits.
-				w := st.storedWaits(cc.Value)
-				if w == nil {
-					w = st.madeWaiter(cc.Value)
-				}
-				if w != nil {
+				if w := st.valueWaits(cc.Value); w != nil {
 					ss = append(ss, Sleep{Call: c, Kind: w.Kind})
 				}
 			}

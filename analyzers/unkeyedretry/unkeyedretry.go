@@ -21,7 +21,6 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/docs"
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/guard"
-	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/report"
 	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
 	"github.com/idemlint/idemlint/analyzers/internal/syntax"
@@ -106,9 +105,6 @@ type checker struct {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	if knowledge.LocalDaemon(pass.Pkg.Path()) {
-		return nil, nil // the Docker Engine API: no idempotency keys, and its sends stay on this machine
-	}
 	c := &checker{
 		pass:    pass,
 		rep:     report.New(pass, "unkeyedretry"),
@@ -218,7 +214,7 @@ func (c *checker) inTest(fn *ssa.Function) bool {
 // direct returns the non-idempotent operation that call performs itself, or nil.
 func (c *checker) direct(call ssa.CallInstruction) *op {
 	if s := c.remote.SendOf(call); s != nil {
-		if !remote.ChangesState(s.Method) || s.Method == "POST" && (s.Asks() || s.Grant || c.markedRead(s, call)) {
+		if !remote.ChangesState(s.Method) || s.Keyless || s.Method == "POST" && (s.Asks() || s.Grant || c.markedRead(s, call)) {
 			return nil
 		}
 		what := "a " + s.Method + " request"

@@ -3,6 +3,7 @@ package flow
 import (
 	"go/token"
 	"go/types"
+	"iter"
 	"strconv"
 	"strings"
 
@@ -79,6 +80,20 @@ func IsBoxOf(addr, target ssa.Value) bool {
 	return true
 }
 
+// FieldLoad returns, when v is a load of a struct field (*fa), the load and the field's
+// address; nil, nil otherwise.
+func FieldLoad(v ssa.Value) (*ssa.UnOp, *ssa.FieldAddr) {
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil, nil
+	}
+	fa, ok := load.X.(*ssa.FieldAddr)
+	if !ok {
+		return nil, nil
+	}
+	return load, fa
+}
+
 // FieldVar returns the struct field that fa addresses, or nil.
 func FieldVar(fa *ssa.FieldAddr) *types.Var {
 	ptr, ok := fa.X.Type().Underlying().(*types.Pointer)
@@ -112,6 +127,29 @@ func Given(x ssa.Value) bool {
 		return copied
 	}
 	return false
+}
+
+// TestsAbove yields the branches that end the blocks dominating b, nearest first, each with
+// the index of its successor that dominates b (the side b runs on), or -1 when neither does
+// (the two sides meet again before b).
+func TestsAbove(b *ssa.BasicBlock) iter.Seq2[*ssa.If, int] {
+	return func(yield func(*ssa.If, int) bool) {
+		for d := b.Idom(); d != nil; d = d.Idom() {
+			ifInstr, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
+			if !ok {
+				continue
+			}
+			side := -1
+			for i, s := range d.Succs {
+				if s.Dominates(b) {
+					side = i
+				}
+			}
+			if !yield(ifInstr, side) {
+				return
+			}
+		}
+	}
 }
 
 // GuardedBySet reports whether block b runs only when the value at place is set: a dominator
