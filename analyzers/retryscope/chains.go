@@ -15,8 +15,11 @@ import (
 // chained reports whether a, an argument (or the receiver) of call, is computed from a value
 // carried from one round to the next and renewed from call's own results (task = next(response
 // of call); err = cause.Cause() of the err before), or from itself (name = name[:i], a walk up
-// a tree): each round works on what the previous one led to.
-func chained(a ssa.Value, call ssa.CallInstruction, l *loops.Loop) bool {
+// a tree): each round works on what the previous one led to. A value that the failure of
+// decision d hands back unchanged is not a chain for d: that way round asks again for the
+// same page (for { page, err := list(marker); if err != nil { continue }; ...; marker =
+// page.Next } retries a page).
+func chained(a ssa.Value, call ssa.CallInstruction, l *loops.Loop, d *decision) bool {
 	if call.Value() == nil {
 		return false
 	}
@@ -32,6 +35,9 @@ func chained(a ssa.Value, call ssa.CallInstruction, l *loops.Loop) bool {
 		return !isCall || flow.Computes(flow.ID(flow.Callee(call.Common()))) // a path formatted from the page: fmt.Sprintf("%s?offset=%d", base, next)
 	})
 	for _, phi := range phis {
+		if d != nil && keptOnFailure(phi, *d, l) {
+			continue
+		}
 		for i, e := range phi.Edges {
 			if i >= len(l.Header.Preds) || !l.Contains(l.Header.Preds[i]) || e == phi {
 				continue
@@ -50,6 +56,29 @@ func chained(a ssa.Value, call ssa.CallInstruction, l *loops.Loop) bool {
 			if renewed || walks && !typeis.Integer(phi.Type()) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// keptOnFailure reports whether d's failure can go round loop l along a back edge that hands
+// phi, a value of l's header, back unchanged.
+func keptOnFailure(phi *ssa.Phi, d decision, l *loops.Loop) bool {
+	fail := d.block.Succs[1-d.success]
+	for i, back := range l.Header.Preds {
+		if i >= len(phi.Edges) || phi.Edges[i] != phi || !l.Contains(back) {
+			continue
+		}
+		if fail == l.Header {
+			if back == d.block {
+				return true
+			}
+			continue
+		}
+		if l.CanRepeatAvoiding(fail, func(e loops.Edge) bool {
+			return e.To == l.Header && e.From != back || contradicts(d)(e)
+		}) {
+			return true
 		}
 	}
 	return false

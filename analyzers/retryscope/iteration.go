@@ -22,7 +22,8 @@ import (
 // that another call of the loop is handed (a receive that delivers through a callback); or
 // the counter runs up to a length (i < len(items)); or the call runs only after an event
 // arrives on a channel (afterEvent).
-func (st *state) iterates(call ssa.CallInstruction, l *loops.Loop) bool {
+func (st *state) iterates(d decision, l *loops.Loop) bool {
+	call := d.call
 	c := call.Common()
 	if st.consumes(flow.Callee(c)) || st.readsConsumedSource(call, l) || st.takesFromConsumed(call, l) {
 		return true // it takes the next item of a stream, or looks at what the loop consumes
@@ -36,7 +37,7 @@ func (st *state) iterates(call ssa.CallInstruction, l *loops.Loop) bool {
 		if untilDry(a, call, l) {
 			return true // failover: the next candidate each round, until there is none
 		}
-		if chained(a, call, l) || deliveredBy(a, call, l) {
+		if chained(a, call, l, &d) || deliveredBy(a, call, l) {
 			return true
 		}
 		flow.Backward(a, 64, func(x ssa.Value) bool {
@@ -82,7 +83,7 @@ func (st *state) iterates(call ssa.CallInstruction, l *loops.Loop) bool {
 			flow.Backward(a, 32, func(x ssa.Value) bool {
 				if fetch, ok := x.(*ssa.Call); ok && fetch != call && l.Contains(fetch.Block()) {
 					for _, fa := range append([]ssa.Value{fetch.Call.Value}, fetch.Call.Args...) {
-						found = found || chained(fa, call, l)
+						found = found || chained(fa, call, l, &d)
 					}
 					return false
 				}

@@ -91,7 +91,7 @@ func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop) (decision, int) {
 			// timer.Reset(d) } } keeps a lease until it fails).
 			// Or, when the call reads a stream, a wait on every way round: the stream's end,
 			// failed or not, is a disconnect, and the wait the reconnect's.
-			if again == nil && !d.policy && fail != l.Header && !st.iterates(d.call, l) && (waitsAfter(fn, fail, l.Contains) || st.readsStream(d.call) && waitsEveryRound(fn, l)) {
+			if again == nil && !d.policy && fail != l.Header && !st.iterates(d, l) && (waitsAfter(fn, fail, l.Contains) || st.readsStream(d.call) && waitsEveryRound(fn, l)) {
 				again = &d
 			}
 			continue
@@ -101,7 +101,7 @@ func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop) (decision, int) {
 			// the call handed back part of its work and is called to go on (a read).
 			continue
 		}
-		if distinctExits(l, d, successExits(d)) && !st.iterates(d.call, l) && !onSchedule(d, ds, l) {
+		if distinctExits(l, d, successExits(d)) && !st.iterates(d, l) && !onSchedule(d, ds, l) {
 			return d, retrying
 		}
 	}
