@@ -105,14 +105,32 @@ func afterSuccess(b *ssa.BasicBlock, ls []*loops.Loop) bool {
 	return false
 }
 
-// fromCall reports whether err is a result of a call.
+// fromCall reports whether err is a result of a call, or of one of the calls that the ways
+// into a merge made (err = dialTLS(...) on one branch, err = dial(...) on the other).
 func fromCall(err ssa.Value) bool {
+	return fromCalls(err, 0)
+}
+
+func fromCalls(err ssa.Value, depth int) bool {
 	switch x := flow.Unwrap(err).(type) {
 	case *ssa.Extract:
 		_, ok := x.Tuple.(*ssa.Call)
 		return ok
 	case *ssa.Call:
 		return true
+	case *ssa.Phi:
+		if depth > 4 {
+			return false
+		}
+		for _, e := range x.Edges {
+			if e == x {
+				continue
+			}
+			if !fromCalls(e, depth+1) {
+				return false
+			}
+		}
+		return len(x.Edges) > 0
 	}
 	return false
 }
