@@ -211,7 +211,72 @@ func failover(l *loops.Loop, d decision, b Bound) bool {
 			return true
 		}
 	}
+	return reportsBack(l, d, fail)
+}
+
+// reportsBack reports whether the attempt d.call is made with a target that a method picks
+// anew each round (h, err := hosts.Provide(); ...; download(&info{Host: h.Addr()})), and the
+// failure side hands that target back to a method of the same picker before the loop goes
+// round (hosts.Freeze(h)): the picker learns which target failed, and the next round tries
+// another.
+func reportsBack(l *loops.Loop, d decision, fail *ssa.BasicBlock) bool {
+	fn := d.block.Parent()
+	cc := d.call.Common()
+	found := false
+	for _, a := range append([]ssa.Value{cc.Value}, cc.Args...) {
+		flow.Backward(a, 32, func(x ssa.Value) bool {
+			var pickCall *ssa.Call
+			switch x := x.(type) {
+			case *ssa.Call:
+				pickCall = x
+			case *ssa.Extract:
+				if c, ok := x.Tuple.(*ssa.Call); ok && x.Index == 0 {
+					pickCall = c
+				}
+			}
+			if pickCall == nil || pickCall == d.call || !l.Contains(pickCall.Block()) {
+				return true
+			}
+			picker := receiver(pickCall.Common())
+			if picker == nil {
+				return true
+			}
+			for _, b := range l.Blocks(fn) {
+				if !fail.Dominates(b) {
+					continue
+				}
+				for c := range flow.BlockCalls([]*ssa.BasicBlock{b}) {
+					rc := c.Common()
+					if r := receiver(rc); r == nil || flow.PlaceOf(r) != flow.PlaceOf(picker) {
+						continue
+					}
+					args := rc.Args
+					if !rc.IsInvoke() {
+						args = args[1:]
+					}
+					if slices.ContainsFunc(args, func(v ssa.Value) bool { return flow.Unwrap(v) == x }) {
+						found = true
+					}
+				}
+			}
+			return !found
+		})
+		if found {
+			return true
+		}
+	}
 	return false
+}
+
+// receiver returns the receiver of a method call, nil for a call of a function.
+func receiver(cc *ssa.CallCommon) ssa.Value {
+	if cc.IsInvoke() {
+		return cc.Value
+	}
+	if fn := cc.StaticCallee(); fn != nil && fn.Signature.Recv() != nil && len(cc.Args) > 0 {
+		return cc.Args[0]
+	}
+	return nil
 }
 
 // triesEachOnce reports whether the attempt d.call is handed a target picked by a call that

@@ -37,8 +37,11 @@ func Context(t types.Type) bool { return isNamedValue(t, "context", "Context") }
 // Duration reports whether t is time.Duration.
 func Duration(t types.Type) bool { return isNamedValue(t, "time", "Duration") }
 
-// HTTPResponse reports whether t is net/http.Response or a pointer to it.
-func HTTPResponse(t types.Type) bool { return Named(t, "net/http", "Response") }
+// HTTPResponse reports whether t is net/http.Response or a pointer to it, also through a type
+// defined as one (type Response *http.Response).
+func HTTPResponse(t types.Type) bool {
+	return Named(t, "net/http", "Response") || Named(t.Underlying(), "net/http", "Response") // type Response *http.Response
+}
 
 // Request reports whether t is an HTTP request (net/http's, or go-retryablehttp's, which wraps
 // one) or a pointer to one.
@@ -50,9 +53,16 @@ func Request(t types.Type) bool {
 func Error(t types.Type) bool { return types.Identical(t, errorType) }
 
 // ErrorLike reports whether t is an interface type that implements error (error itself, or a
-// richer one such as net.Error): a value of it can be compared with nil to test an outcome.
+// richer one such as net.Error), or a pointer to a named type that does (a package's own
+// *CodeError returned as a function's error): a value of it can be compared with nil to test
+// an outcome.
 func ErrorLike(t types.Type) bool {
-	return types.IsInterface(t) && types.Implements(t, errorType.Underlying().(*types.Interface))
+	iface := errorType.Underlying().(*types.Interface)
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		_, named := types.Unalias(p.Elem()).(*types.Named)
+		return named && types.Implements(t, iface)
+	}
+	return types.IsInterface(t) && types.Implements(t, iface)
 }
 
 // ReturnsError reports whether sig's last result is error-like: the function can fail.
