@@ -684,28 +684,42 @@ func (w *walker) builtWithAt(recv ssa.Value, depth int) vkind {
 		}
 		return k
 	}
-	k := vNone
 	// Through the package's struct fields too: an adapter that keeps the SDK client it built
 	// in a field of its own (b.sdk.PullRequests.Get(...)) calls what that constructor made.
+	hc := w.handedClient(recv)
+	switch {
+	case hc == nil:
+		return vNone
+	case w.obj(hc, nil, httpClient).k == vBounded:
+		return vBounded
+	}
+	return vUnbounded // a client handed in: the caller's choice
+}
+
+// handedClient returns the *http.Client that recv, a client of another package (a Connect
+// client), was built with: an argument of the call that made it, found through the package's
+// variables and struct fields; nil when none is seen.
+func (w *walker) handedClient(recv ssa.Value) ssa.Value {
+	if recv == nil {
+		return nil
+	}
+	var hc ssa.Value
 	w.st.stores.Backward(recv, 32, func(x ssa.Value) bool {
 		ctor, ok := x.(*ssa.Call)
-		if !ok || k != vNone {
-			return k == vNone
+		if !ok || hc != nil {
+			return hc == nil
 		}
 		for _, arg := range ctor.Call.Args {
 			flow.Backward(arg, 32, func(y ssa.Value) bool {
-				if k == vNone && typeis.Named(y.Type(), "net/http", "Client") {
-					k = vUnbounded // a client handed in: the caller's choice
-					if w.obj(y, nil, httpClient).k == vBounded {
-						k = vBounded
-					}
+				if hc == nil && typeis.Named(y.Type(), "net/http", "Client") {
+					hc = y
 				}
-				return k == vNone
+				return hc == nil
 			})
 		}
-		return false // the constructor's own inputs are what was handed to it
+		return false
 	})
-	return k
+	return hc
 }
 
 // unixTransport reports whether what is stored into a client's Transport field fa is an

@@ -428,6 +428,39 @@ func grpcCall(fn *types.Func) (stream, ok bool) {
 	return stream, true
 }
 
+// connectPkgs are the import paths of Connect (connect-go), whose generated clients send each
+// RPC as an HTTP request through the connect.HTTPClient (an *http.Client) they were built with.
+var connectPkgs = []string{"connectrpc.com/connect", "github.com/bufbuild/connect-go"}
+
+// connectCall reports whether fn has the signature of a Connect client call: (ctx,
+// *connect.Request[T]) and (*connect.Response[U], error) for a unary call (generated client
+// methods, Client.CallUnary), or a *connect.ServerStreamForClient[U] for a server stream.
+func connectCall(fn *types.Func) (stream, ok bool) {
+	sig, isSig := fn.Type().(*types.Signature)
+	if !isSig || sig.Recv() == nil || sig.Params().Len() != 2 || sig.Results().Len() != 2 {
+		return false, false
+	}
+	params, results := sig.Params(), sig.Results()
+	if !typeis.Context(params.At(0).Type()) || !typeis.Error(results.At(1).Type()) || !connectType(params.At(1).Type(), "Request") {
+		return false, false
+	}
+	switch {
+	case connectType(results.At(0).Type(), "Response"):
+		return false, true
+	case connectType(results.At(0).Type(), "ServerStreamForClient"):
+		return true, true
+	}
+	return false, false
+}
+
+// connectType reports whether t is a pointer to Connect's generic type name.
+func connectType(t types.Type, name string) bool {
+	if _, ok := types.Unalias(t).(*types.Pointer); !ok {
+		return false
+	}
+	return slices.ContainsFunc(connectPkgs, func(pkg string) bool { return typeis.Named(t, pkg, name) })
+}
+
 // connects reports whether dialing addr on network makes a connection with a peer that can
 // stall. UDP, IP and Unix sockets (when network is a constant naming one) do not wait for a
 // peer; neither does a connection to the address of a listener the program holds

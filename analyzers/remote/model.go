@@ -14,7 +14,7 @@ type Kind uint8
 const (
 	HTTP Kind = iota + 1 // an HTTP request sent with net/http
 	Dial                 // a connection being opened: net, crypto/tls, a blocking gRPC dial
-	GRPC                 // a gRPC call: generated stubs, ClientConn.Invoke and NewStream
+	GRPC                 // an RPC: gRPC's generated stubs, ClientConn.Invoke and NewStream; Connect's clients
 	SQL                  // a database/sql query, statement or transaction
 	// SDK: a call through the client of a cloud or storage SDK (AWS SDK for Go v2, Cloud
 	// Storage, minio-go, the Azure SDK) that sends requests its context alone bounds.

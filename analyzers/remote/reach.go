@@ -257,6 +257,9 @@ func (r *reacher) callee(call ssa.CallInstruction) Reach {
 	if _, ok := grpcCall(fn); ok || sdkCall(fn) {
 		return ReachRemote
 	}
+	if _, ok := connectCall(fn); ok {
+		return ReachRemote
+	}
 	if ssapkg.IsStdPath(fn.Pkg().Path()) {
 		return ReachLocal
 	}

@@ -224,6 +224,20 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 		st.setContract(c, id.Name)
 		return c
 	}
+	if stream, ok := connectCall(fn); ok {
+		// The RPC is an HTTP request sent through the client the Connect client was built
+		// with: its Timeout bounds it, or the context. A client the model cannot see (handed
+		// in by a caller) may have one.
+		v := w.ctx(s.Arg(0), nil)
+		if hc := w.handedClient(s.Recv); hc != nil {
+			v = either(w.obj(hc, nil, httpClient), v)
+		} else if v.k == vUnbounded {
+			v = unknown
+		}
+		c := &Call{Instr: call, Func: fn, Kind: GRPC, Name: id.Recv + "." + id.Name, Stream: stream, Timeout: v.timeout()}
+		st.setContract(c, id.Name)
+		return c
+	}
 	if sdkCall(fn) {
 		name := fn.Pkg().Name() + "." + id.Recv + "." + id.Name
 		c := &Call{Instr: call, Func: fn, Kind: SDK, Name: name, Timeout: w.ctx(s.Arg(0), nil).timeout(), Streams: knowledge.OpensStream(fn)}
