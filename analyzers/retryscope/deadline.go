@@ -197,9 +197,10 @@ func bounded(ctx ssa.Value) bool {
 }
 
 // selectsOnSignal reports whether the code of fn in the blocks (in) selects on a signal
-// channel, a channel of struct{} (a stop, quit or done channel, or a context's Done): the
-// caller can stop it as it can cancel a context.
-func selectsOnSignal(fn *ssa.Function, in func(*ssa.BasicBlock) bool) bool {
+// channel: a channel of struct{} (a stop, quit or done channel, or a context's Done), or a
+// channel kept in a struct field that another function of the package closes (a done chan
+// interface{} closed by Shutdown): the caller can stop it as it can cancel a context.
+func (st *state) selectsOnSignal(fn *ssa.Function, in func(*ssa.BasicBlock) bool) bool {
 	for _, b := range fn.Blocks {
 		if !in(b) {
 			continue
@@ -209,15 +210,47 @@ func selectsOnSignal(fn *ssa.Function, in func(*ssa.BasicBlock) bool) bool {
 			if !ok {
 				continue
 			}
-			for _, st := range sel.States {
-				if c, ok := flow.Unwrap(st.Chan).(*ssa.Call); ok && flow.ID(flow.Callee(c.Common())).Pkg == "context" {
+			for _, state := range sel.States {
+				if c, ok := flow.Unwrap(state.Chan).(*ssa.Call); ok && flow.ID(flow.Callee(c.Common())).Pkg == "context" {
 					continue // a context's Done: observesDeadline judges the context
 				}
-				if ch, ok := st.Chan.Type().Underlying().(*types.Chan); ok && st.Dir == types.RecvOnly {
+				if ch, ok := state.Chan.Type().Underlying().(*types.Chan); ok && state.Dir == types.RecvOnly {
 					if s, ok := ch.Elem().Underlying().(*types.Struct); ok && s.NumFields() == 0 {
 						return true
 					}
+					if _, fa := flow.FieldLoad(state.Chan); fa != nil && st.storedElsewhere(fn, flow.FieldVar(fa)) && st.closedField(flow.FieldVar(fa)) {
+						return true
+					}
 				}
+			}
+		}
+	}
+	return false
+}
+
+// endsAtTimer reports whether loop l of fn selects on a one-shot timer made before the loop
+// and not reset in it, and leaves when it fires (until := time.After(30 * time.Second); for { ...; select { case
+// <-until: return ...; case <-time.After(wait): } }): once it fires the loop has had its
+// time, an overall deadline.
+func endsAtTimer(fn *ssa.Function, l *loops.Loop) bool {
+	for _, b := range l.Blocks(fn) {
+		for _, instr := range b.Instrs {
+			sel, ok := instr.(*ssa.Select)
+			if !ok {
+				continue
+			}
+			for i, state := range sel.States {
+				if state.Dir != types.RecvOnly || !leavesOn(sel, i, l) {
+					continue
+				}
+				maker := timeChanMaker(state.Chan)
+				if maker == nil || maker.Parent() != fn || l.Contains(maker.Block()) {
+					continue
+				}
+				if name := flow.ID(flow.Callee(maker.Common())).Name; name != "After" && name != "NewTimer" || resetIn(fn, l.Contains, maker) {
+					continue
+				}
+				return true
 			}
 		}
 	}
@@ -417,11 +450,43 @@ func (st *state) writtenInLoop(fv *types.Var, fn *ssa.Function, l *loops.Loop) b
 	return false
 }
 
-// writesField returns the struct field instr writes: a store into it, or a sync/atomic
-// function or method other than a load given its address (c.closed.Store(true),
-// atomic.StoreInt32(&c.state, 1));
+// closedField reports whether the package closes the channel kept in field fv (close(m.done)).
+func (st *state) closedField(fv *types.Var) bool {
+	for _, f := range st.fieldWriters()[fv] {
+		for _, b := range f.Blocks {
+			for _, instr := range b.Instrs {
+				if closesField(instr) == fv {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// closesField returns the field whose channel instr closes (close(m.done)), or nil.
+func closesField(instr ssa.Instruction) *types.Var {
+	c, ok := instr.(ssa.CallInstruction)
+	if !ok {
+		return nil
+	}
+	if bi, ok := c.Common().Value.(*ssa.Builtin); !ok || bi.Name() != "close" || len(c.Common().Args) != 1 {
+		return nil
+	}
+	if _, fa := flow.FieldLoad(c.Common().Args[0]); fa != nil {
+		return flow.FieldVar(fa)
+	}
+	return nil
+}
+
+// writesField returns the struct field instr writes: a store into it, a sync/atomic function
+// or method other than a load given its address (c.closed.Store(true),
+// atomic.StoreInt32(&c.state, 1)), or a close of the channel it holds (close(m.done));
 // nil otherwise.
 func writesField(instr ssa.Instruction) *types.Var {
+	if fv := closesField(instr); fv != nil {
+		return fv
+	}
 	switch x := instr.(type) {
 	case *ssa.Store:
 		if fa, ok := x.Addr.(*ssa.FieldAddr); ok {

@@ -76,7 +76,10 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 				// context is done, every attempt fails at once and the loop goes round for ever.
 				s.Deadline, s.KeepsGoing = DeadlineNone, true
 			}
-			if s.Deadline == DeadlineNone && (selectsOnSignal(fn, l.Contains) || stopsOnClose(l) || st.stopsFromElsewhere(fn, l)) {
+			if s.Deadline == DeadlineNone && endsAtTimer(fn, l) {
+				s.Deadline = DeadlineElapsed // a timer made before the loop ends it
+			}
+			if s.Deadline == DeadlineNone && (st.selectsOnSignal(fn, l.Contains) || stopsOnClose(l) || st.stopsFromElsewhere(fn, l)) {
 				s.Deadline, s.KeepsGoing = DeadlineContext, false // it runs until the program stops it
 			}
 			if s.Wait.Kind == WaitNone && callerPolicy(fn, l, d.call, s.Calls) {
