@@ -389,7 +389,8 @@ func (w *walker) unsetByDefault(v ssa.Value, t *objType, depth int) bool {
 // struct of this package (a library's Client.Timeout, copied onto the http.Client it builds)
 // that the package never stores into and no struct tag fills from a file or the environment,
 // perhaps scaled (time.Duration(cfg.TimeoutSeconds) * time.Second). The default is what most
-// users run. Not in a command, whose configuration is its own.
+// users run. Not in a command, whose configuration is its own, and not in options a caller
+// hands in whole (a parameter other than the receiver), which that caller fills.
 func (st *state) zeroUnlessSet(v ssa.Value) bool {
 	v = flow.Unwrap(v)
 	if bin, ok := v.(*ssa.BinOp); ok && bin.Op == token.MUL {
@@ -403,7 +404,18 @@ func (st *state) zeroUnlessSet(v ssa.Value) bool {
 	if fv == nil || fv.Pkg() != st.pass.Pkg || st.pass.Pkg.Name() == "main" || st.fieldTouched[fv] || len(st.prodStores(fv)) > 0 {
 		return false
 	}
+	if p, ok := flow.PlaceOf(fa).Root.(*ssa.Parameter); ok && !isReceiver(p) {
+		// Options the caller hands in whole (NewHTTPClient(opt *HTTPOptions)): the caller
+		// fills them, with values the model does not see.
+		return false
+	}
 	return tagless(fa, fv)
+}
+
+// isReceiver reports whether p is its method's receiver.
+func isReceiver(p *ssa.Parameter) bool {
+	fn := p.Parent()
+	return fn.Signature.Recv() != nil && len(fn.Params) > 0 && fn.Params[0] == p
 }
 
 // settingName names the setting a value zeroUnlessSet reads, as the source does:

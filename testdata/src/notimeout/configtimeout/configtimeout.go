@@ -154,3 +154,43 @@ func (p *Poster) Post(ctx context.Context, body io.Reader) error {
 	}
 	return resp.Body.Close()
 }
+
+// ---- Not reported: options the caller builds and hands in whole ----
+
+// ScanOptions are what a scanner's commands fill from their flags (a --timeout with a
+// default) before they build the client.
+type ScanOptions struct {
+	Proxy     string
+	UserAgent string
+	Timeout   time.Duration
+}
+
+// Scanner sends the probes of a scan.
+type Scanner struct {
+	hc        *http.Client
+	userAgent string
+}
+
+// NewScanner builds the scanner's client from opts.
+func NewScanner(opts *ScanOptions) (*Scanner, error) {
+	if opts == nil {
+		return nil, fmt.Errorf("no options")
+	}
+	tr := &http.Transport{MaxIdleConnsPerHost: 100}
+	return &Scanner{hc: &http.Client{Timeout: opts.Timeout, Transport: tr}, userAgent: opts.UserAgent}, nil
+}
+
+// Probe requests url and returns its status.
+func (s *Scanner) Probe(ctx context.Context, url string) (int, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodHead, url, nil)
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("User-Agent", s.userAgent)
+	resp, err := s.hc.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	return resp.StatusCode, nil
+}
