@@ -117,6 +117,7 @@ type reacher struct {
 	dynamic  map[*ssa.Function]bool // makes an unresolved fallible dynamic call itself
 	imported map[*types.Func]*reachFact
 	impls    *flow.Implementers
+	stores   *flow.Stores // values the package stores into struct fields
 }
 
 // compute works out which functions of the package may leave the process: remote ones to a
@@ -301,11 +302,70 @@ func (r *reacher) targets(c *ssa.CallCommon) []*ssa.Function {
 // implementations returns the methods that an interface call may run when the interface is
 // unexported and declared in this package: its implementations are the package's own types
 // (fsnotify's Watcher.Add calling w.b.Add on its OS backend). It returns nil otherwise.
+//
+// Or, for an interface of any package, the methods of what the package stores into the
+// unexported struct field the call's receiver is loaded from (q.scheduler, set only to a
+// NewFifoScheduler(...) of the package): no other package can put a value there.
 func (r *reacher) implementations(c *ssa.CallCommon) []*ssa.Function {
+	if fns := r.wired(c); fns != nil {
+		return fns
+	}
 	if named, ok := types.Unalias(c.Value.Type()).(*types.Named); !ok || named.Obj().Exported() {
 		return nil
 	}
 	return r.impls.Of(c)
+}
+
+// wired returns the methods an interface call runs when its receiver is an unexported struct
+// field of this package into which the package stores only values of its own concrete types
+// (directly, or as the result of a function of the package that returns one); nil otherwise.
+func (r *reacher) wired(c *ssa.CallCommon) []*ssa.Function {
+	_, fa := flow.FieldLoad(flow.Unwrap(c.Value))
+	fv := (*types.Var)(nil)
+	if fa != nil {
+		fv = flow.FieldVar(fa)
+	}
+	if fv == nil || fv.Exported() || fv.Pkg() != r.pass.Pkg || r.stores == nil || len(r.stores.Fields[fv]) == 0 {
+		return nil
+	}
+	var out []*ssa.Function
+	var add func(v ssa.Value, depth int) bool
+	add = func(v ssa.Value, depth int) bool {
+		x := flow.Unwrap(v)
+		if k, ok := x.(*ssa.Const); ok {
+			return k.IsNil() // a field cleared on close
+		}
+		if call, ok := x.(*ssa.Call); ok && types.IsInterface(call.Type()) {
+			// A constructor of the package that returns the interface.
+			callee := call.Call.StaticCallee()
+			if callee == nil || callee.Pkg != r.pkg || depth > 1 {
+				return false
+			}
+			n := 0
+			for ret := range flow.Returns(callee) {
+				if len(ret.Results) != 1 || !add(ret.Results[0], depth+1) {
+					return false
+				}
+				n++
+			}
+			return n > 0
+		}
+		if types.IsInterface(x.Type()) {
+			return false
+		}
+		m := r.pkg.Prog.LookupMethod(x.Type(), c.Method.Pkg(), c.Method.Name())
+		if m == nil || m.Pkg != r.pkg || m.Synthetic != "" {
+			return false
+		}
+		out = append(out, m)
+		return true
+	}
+	for _, v := range r.stores.Fields[fv] {
+		if !add(v, 0) {
+			return nil
+		}
+	}
+	return out
 }
 
 // funcs returns the functions of this package that the function value v is made from in its

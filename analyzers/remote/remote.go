@@ -99,7 +99,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return res, nil
 	}
 	ssaRes := pass.ResultOf[ssapkg.Analyzer].(*buildssa.SSA)
-	res.reach = &reacher{pass: pass, pkg: ssaRes.Pkg, remote: make(map[ssa.CallInstruction]bool), imported: make(map[*types.Func]*reachFact), impls: flow.NewImplementers(ssaRes.Pkg)}
+	res.reach = &reacher{pass: pass, pkg: ssaRes.Pkg, remote: make(map[ssa.CallInstruction]bool), imported: make(map[*types.Func]*reachFact), impls: flow.NewImplementers(ssaRes.Pkg), stores: pass.ResultOf[ssapkg.Stores].(*flow.Stores)}
 	if !importsRemote(pass.Pkg) {
 		// Fast path: nothing here can leave the process but through what it calls dynamically.
 		res.reach.compute(ssapkg.AllFuncs(ssaRes))
