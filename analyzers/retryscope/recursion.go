@@ -59,6 +59,16 @@ func (st *state) recursion(fn *ssa.Function) *Scope {
 	s.Deadline = observesDeadline(slices.DeleteFunc(slices.Clone(s.Calls), func(c ssa.CallInstruction) bool {
 		return c.Common().StaticCallee() == fn // passing ctx to itself bounds nothing
 	}))
+	if !slices.ContainsFunc(again, func(a retryCall) bool { return !underPolicy(a) }) {
+		// c.backoff.Next(err) && ...: a policy handed the failure decides each way back, and
+		// may count and wait as it likes.
+		if s.Attempts.Kind == BoundNone {
+			s.Attempts.Kind = BoundUnknown
+		}
+		if s.Wait.Kind == WaitNone {
+			s.Wait.Kind = WaitUnknown
+		}
+	}
 	ds := decisions(fn, all)
 	if s.Wait.Kind == WaitNone && !slices.ContainsFunc(again, func(a retryCall) bool { return !afterHook(a.call) && !st.afterStep(a, ds) }) {
 		// if e := c.RetryFunc(ctx, req, err, n); e != nil { return e }; return c.do(...):
@@ -120,6 +130,25 @@ func (st *state) afterStep(a retryCall, ds []decision) bool {
 		for _, o := range ds {
 			if o.block == test && side == test.Succs[o.success] && !o.policy && o.call != a.d.call && o.call != ssa.CallInstruction(a.call) &&
 				(st.rem.Reach(o.call) == remote.ReachRemote || st.ownFunc(o.call)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// underPolicy reports whether the recursive call a.call runs only on the yes side of a
+// verdict that is handed the failed attempt's error and may keep state (a method, a closure,
+// an interface's method: c.backoff.Next(err)): a retry policy, which may count the attempts
+// and wait before it says yes.
+func underPolicy(a retryCall) bool {
+	for test, side := range takenSides(a.call.Block(), a.d.block) {
+		call, ok := lastInstr(test).(*ssa.If).Cond.(*ssa.Call)
+		if !ok || side != test.Succs[0] || !typeis.Bool(call.Type()) || countless(call) {
+			continue
+		}
+		for _, arg := range call.Call.Args {
+			if typeis.ErrorLike(arg.Type()) && producer(arg, func(*ssa.BasicBlock) bool { return true }) == a.d.call {
 				return true
 			}
 		}
