@@ -191,10 +191,11 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 		c.Session = r.kind == Dial && connReadInLoop(call)
 		if r.kind == HTTP {
 			c.Streams = st.streamed(call)
-			if o := c.Timeout.Client; c.Timeout.Status == Unbounded && o != nil && o.Transport != "" && !c.Streams && unread(call) && st.sentAtOnce(call.Parent(), *s, id) {
-				// The call waits for the answer's header only (the body is closed unread),
-				// which the transport's ResponseHeaderTimeout bounds once the request, held
-				// in memory, is written.
+			if o := c.Timeout.Client; c.Timeout.Status == Unbounded && o != nil && o.Transport != "" && !c.Streams && st.sentAtOnce(call.Parent(), *s, id) {
+				// The transport's ResponseHeaderTimeout bounds the wait for a stalled server
+				// once the request, held in memory, is written. A body read whole after the
+				// header (a JSON answer) comes from a server that has answered; only a stream
+				// read as it comes (c.Streams) lives on the server's pace.
 				c.Timeout = Timeout{Status: Bounded, By: o.Transport, Param: -1}
 			}
 		}

@@ -105,39 +105,6 @@ func readLoops(call ssa.CallInstruction) func(*ssa.BasicBlock) bool {
 	}
 }
 
-// unread reports whether the response of the HTTP call is used in its function only for its
-// status and header, and its body only closed (defer resp.Body.Close()): nothing waits for
-// the body, so the wait for the header is the whole call.
-func unread(call ssa.CallInstruction) bool {
-	v, ok := call.(ssa.Value)
-	if !ok || v.Referrers() == nil {
-		return false
-	}
-	resps := responses(v)
-	if len(resps) == 0 {
-		return false
-	}
-	for _, resp := range resps {
-		for _, r := range *resp.Referrers() {
-			switch r := r.(type) {
-			case *ssa.DebugRef, *ssa.BinOp, *ssa.If:
-			case *ssa.Store:
-				if _, local := r.Addr.(*ssa.Alloc); r.Val == resp && !local {
-					return false // kept elsewhere
-				}
-			case *ssa.MakeClosure:
-			case *ssa.FieldAddr:
-				if fv := flow.FieldVar(r); fv != nil && fv.Name() == "Body" && !onlyClosed(r) {
-					return false
-				}
-			default:
-				return false // handed on, returned, or read by a method
-			}
-		}
-	}
-	return true
-}
-
 // sentAtOnce reports whether the request of the HTTP call s (of id) has no body or one held in
 // memory (inMemoryBody): written at once, so the transport's wait for the answer starts.
 func (st *state) sentAtOnce(fn *ssa.Function, s flow.Site, id flow.FuncID) bool {

@@ -60,17 +60,15 @@ func (n *Notifier) Run() {
 	}
 }
 
-// ---- Reported ----
-
-// Ack posts an action and reads the webhook's answer: reading the body is not bounded by the
-// transport, and the request has no context.
+// Ack posts an action and reads the webhook's answer whole: the transport bounds the wait for
+// a stalled server, and the body comes from one that has answered.
 func (n *Notifier) Ack(a Action) (string, error) {
 	content, err := json.Marshal(a)
 	if err != nil {
 		return "", err
 	}
 	hc := &http.Client{Transport: deadlinetransport.New(n.opts.ConnectTimeout, n.opts.RequestTimeout)}
-	resp, err := hc.Post(n.opts.Endpoint+"/ack", "application/json", bytes.NewReader(content)) // related "adminnotify.go:72: this http.Client has no Timeout" // want `this http\.Client has no Timeout and the request has no context, so a stalled server hangs this call; set Timeout`
+	resp, err := hc.Post(n.opts.Endpoint+"/ack", "application/json", bytes.NewReader(content))
 	if err != nil {
 		return "", err
 	}
@@ -81,6 +79,8 @@ func (n *Notifier) Ack(a Action) (string, error) {
 	}
 	return string(body), nil
 }
+
+// ---- Reported ----
 
 // Ping posts through a transport that bounds only the connect: a server that accepts and
 // never answers holds the call, body read or not.
