@@ -34,12 +34,15 @@ type delay struct {
 	kind     WaitKind
 	switchOn *types.Var
 	plain    WaitKind
+	// told: unknown only because the answer says how long to wait (a Retry-After header
+	// parsed, a decoded "retry_after", the time until a reset it names).
+	told bool
 }
 
 // delayIn classifies d as delayKind does, looking depth calls deep into the package's own
 // functions and literals that compute a delay (a local backoff(attempt) closure).
 func delayIn(d ssa.Value, l *loops.Loop, depth int, st *state) delay {
-	random, grows, opaque := false, false, false
+	random, grows, opaque, told := false, false, false, false
 	var switched *types.Var    // the receiver's field the random draws seen so far depend on
 	note := func(k WaitKind) { // a delay the computation takes in
 		switch k {
@@ -109,10 +112,10 @@ func delayIn(d ssa.Value, l *loops.Loop, depth int, st *state) delay {
 			case id.Pkg == "math" && id.Name == "Pow":
 				grows = true
 			case knowledge.ParsesText(fn), id.Pkg == "time" && id.Recv == "" && id.Name == "Until",
-				id.Pkg == "time" && id.Recv == "Time" && id.Name == "Sub":
-				// Read from text (a server's Retry-After), or the time left until an instant
-				// kept somewhere (a rate-limit bucket's reset): the data decides.
-				opaque = true
+				id.Pkg == "time" && id.Recv == "Time" && id.Name == "Sub", id.Pkg == "net/http" && id.Recv == "Header":
+				// Read from text or a header (a server's Retry-After), or the time left until
+				// an instant kept somewhere (a rate-limit bucket's reset): the data decides.
+				told = true
 			case id.Pkg == "time" || id.Pkg == "math":
 			default:
 				f := st.delayOf(fn)
@@ -144,21 +147,21 @@ func delayIn(d ssa.Value, l *loops.Loop, depth int, st *state) delay {
 			}
 		case *ssa.Alloc:
 			if decodedInto(x) {
-				opaque = true // a field of what a decoder filled (a 429's JSON "retry_after")
+				told = true // a field of what a decoder filled (a 429's JSON "retry_after")
 			}
 		case *ssa.UnOp:
 			if x.Op == token.MUL && scaledInPlace(x) {
 				grows = true // *b <<= 1 after each wait: a backoff kept in memory
 			}
 			if x.Op == token.MUL && st.parsedField(x) {
-				opaque = true // a field the package fills from what it reads (a server's "retry:")
+				told = true // a field the package fills from what it reads (a server's "retry:")
 			}
 		}
 		return true
 	})
 	plain := WaitFixed
 	switch {
-	case opaque:
+	case opaque || told:
 		plain = WaitUnknown
 	case grows:
 		plain = WaitBackoff
@@ -169,7 +172,7 @@ func delayIn(d ssa.Value, l *loops.Loop, depth int, st *state) delay {
 	case switched != nil:
 		return delay{kind: WaitJittered, switchOn: switched, plain: plain}
 	}
-	return delay{kind: plain}
+	return delay{kind: plain, told: told && !opaque}
 }
 
 // jitterSwitch returns the bool field of its function's receiver under whose test the random
@@ -353,14 +356,28 @@ func numeric(t types.Type) bool {
 // random draw under the receiver's switch stays switched when every such draw is under the
 // same field. It also says whether they are computed from fn's parameters other than its
 // receiver.
+//
+// A return the answer decides (a parsed Retry-After) is left out when another return is
+// computed without it, and not as a constant: that one is how the program waits when the
+// server says nothing, the
+// common case (if ra := resp.Header.Get("Retry-After"); ra != "" { return parse(ra) }; return
+// base * 2^attempt backs off without jitter).
 func returnedDelay(fn *ssa.Function, depth int, st *state) (r delay, fromParams bool) {
 	kind := WaitFixed
 	var switched *types.Var
+	told, own := false, false
 	for ret := range flow.Returns(fn) {
 		if len(ret.Results) == 0 {
 			continue
 		}
 		k := delayIn(ret.Results[0], nil, depth, st)
+		if k.told {
+			told = true
+			continue
+		}
+		if _, isConst := flow.IntConst(ret.Results[0]); !isConst {
+			own = true // (a constant is a parser's default when the text is not a number)
+		}
 		if k.switchOn != nil {
 			if switched != nil && switched != k.switchOn {
 				return delay{kind: WaitJittered}, false
@@ -379,6 +396,9 @@ func returnedDelay(fn *ssa.Function, depth int, st *state) (r delay, fromParams 
 			fromParams = fromParams || isParam && (fn.Signature.Recv() == nil || p != fn.Params[0])
 			return !fromParams
 		})
+	}
+	if told && !own {
+		return delay{kind: WaitUnknown, told: true}, false
 	}
 	if switched != nil {
 		return delay{kind: WaitJittered, switchOn: switched, plain: kind}, fromParams
