@@ -51,11 +51,29 @@ func (w *walker) obj1(v ssa.Value, f *frame, t *objType) verdict {
 		}
 	case *ssa.FieldAddr:
 		if typeis.Named(v.Type(), t.pkg, t.name) {
+			if fv := flow.FieldVar(v); fv != nil && fv.Pkg() == w.st.pass.Pkg && len(w.st.prodStores(fv)) > 0 {
+				// A struct field that holds the client itself (type Client struct {
+				// http.Client }): what the package stores there.
+				return w.load(v, f, t)
+			}
 			return w.zeroField(v, t)
 		}
 	case *ssa.UnOp:
 		if v.Op != token.MUL {
 			return unknown
+		}
+		if t == httpClient && isDefaultClientLoad(v.X) {
+			// *http.DefaultClient: a copy of the default, without a Timeout.
+			r := w.defaultClient()
+			if r.origin != nil {
+				o := *r.origin
+				o.Pos = v.Pos()
+				if !o.Pos.IsValid() {
+					o.Pos = w.st.named(v.Parent(), v.X.(*ssa.UnOp).X.(*ssa.Global).Object())
+				}
+				r.origin = &o
+			}
+			return r
 		}
 		r := w.load(v.X, f, t)
 		if g, ok := v.X.(*ssa.Global); ok && r.origin != nil && r.origin.Kind == Default && !r.origin.Pos.IsValid() {
