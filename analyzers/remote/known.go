@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
@@ -428,11 +429,8 @@ func grpcCall(fn *types.Func) (stream, ok bool) {
 	return stream, true
 }
 
-// connectPkgs are the import paths of Connect (connect-go), whose generated clients send each
-// RPC as an HTTP request through the connect.HTTPClient (an *http.Client) they were built with.
-var connectPkgs = []string{"connectrpc.com/connect", "github.com/bufbuild/connect-go"}
-
-// connectCall reports whether fn has the signature of a Connect client call: (ctx,
+// connectCall reports whether fn has the signature of a Connect client call (see
+// knowledge.ConnectPackage): (ctx,
 // *connect.Request[T]) and (*connect.Response[U], error) for a unary call (generated client
 // methods, Client.CallUnary), or a *connect.ServerStreamForClient[U] for a server stream.
 func connectCall(fn *types.Func) (stream, ok bool) {
@@ -455,10 +453,12 @@ func connectCall(fn *types.Func) (stream, ok bool) {
 
 // connectType reports whether t is a pointer to Connect's generic type name.
 func connectType(t types.Type, name string) bool {
-	if _, ok := types.Unalias(t).(*types.Pointer); !ok {
+	p, ok := types.Unalias(t).(*types.Pointer)
+	if !ok {
 		return false
 	}
-	return slices.ContainsFunc(connectPkgs, func(pkg string) bool { return typeis.Named(t, pkg, name) })
+	n, ok := types.Unalias(p.Elem()).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Name() == name && knowledge.ConnectPackage(n.Obj().Pkg().Path())
 }
 
 // connects reports whether dialing addr on network makes a connection with a peer that can
