@@ -331,7 +331,18 @@ func (r *reacher) wired(c *ssa.CallCommon) []*ssa.Function {
 	var out []*ssa.Function
 	var add func(v ssa.Value, depth int) bool
 	add = func(v ssa.Value, depth int) bool {
-		x := flow.Unwrap(v)
+		x := v
+		for {
+			switch y := x.(type) {
+			case *ssa.MakeInterface:
+				x = y.X // the concrete value, of its own named type (not what it converts)
+				continue
+			case *ssa.ChangeInterface:
+				x = y.X
+				continue
+			}
+			break
+		}
 		if k, ok := x.(*ssa.Const); ok {
 			return k.IsNil() // a field cleared on close
 		}
@@ -353,7 +364,11 @@ func (r *reacher) wired(c *ssa.CallCommon) []*ssa.Function {
 		if types.IsInterface(x.Type()) {
 			return false
 		}
-		m := r.pkg.Prog.LookupMethod(x.Type(), c.Method.Pkg(), c.Method.Name())
+		sel := r.pkg.Prog.MethodSets.MethodSet(x.Type()).Lookup(c.Method.Pkg(), c.Method.Name())
+		if sel == nil {
+			return false // stored through a wider interface: not the method called here
+		}
+		m := r.pkg.Prog.MethodValue(sel)
 		if m == nil || m.Pkg != r.pkg || m.Synthetic != "" {
 			return false
 		}
