@@ -423,6 +423,9 @@ func equality(b *ssa.BasicBlock) *ssa.BinOp {
 // one of call's results other than an error with nil, on the side where it is nil
 // (results, err := p.getResults(); ... if results == nil { break }).
 func runsDry(e loops.Edge, call ssa.CallInstruction, l *loops.Loop) bool {
+	if moreFlagFalse(e, call) {
+		return true
+	}
 	cmp := equality(e.From)
 	if cmp == nil {
 		return false
@@ -461,4 +464,38 @@ func stdLocal(call ssa.CallInstruction) bool {
 		}
 	}
 	return true
+}
+
+// moreFlagFalse reports whether edge e leaves on the false side of a bool that call returns
+// beside an item and an error ((hasMore, work, err) := provider.Provide(); if !hasMore {
+// break }): the source says it has nothing more. Not a flag whose sense the callee's returns
+// show (again, err := c.send(): true means it failed), nor one beside an HTTP response (the
+// attempt's own verdict).
+func moreFlagFalse(e loops.Edge, call ssa.CallInstruction) bool {
+	ifInstr, ok := lastInstr(e.From).(*ssa.If)
+	if !ok || call.Value() == nil || returnsResponse(call) {
+		return false
+	}
+	cond, falseSide := ifInstr.Cond, 1
+	if u, ok := cond.(*ssa.UnOp); ok && u.Op == token.NOT {
+		cond, falseSide = u.X, 0
+	}
+	ex, ok := cond.(*ssa.Extract)
+	if !ok || ex.Tuple != call.Value() || !typeis.Bool(ex.Type()) || e.To != e.From.Succs[falseSide] {
+		return false
+	}
+	if _, known := flagSense(call.Common().StaticCallee(), ex.Index); known {
+		return false
+	}
+	items, errs := 0, 0
+	res := call.Common().Signature().Results()
+	for i := range res.Len() {
+		switch t := res.At(i).Type(); {
+		case typeis.ErrorLike(t):
+			errs++
+		case !typeis.Bool(t):
+			items++
+		}
+	}
+	return items > 0 && errs > 0
 }
