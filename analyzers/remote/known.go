@@ -430,9 +430,9 @@ func grpcCall(fn *types.Func) (stream, ok bool) {
 }
 
 // connectCall reports whether fn has the signature of a Connect client call (see
-// knowledge.ConnectPackage): (ctx,
-// *connect.Request[T]) and (*connect.Response[U], error) for a unary call (generated client
-// methods, Client.CallUnary), or a *connect.ServerStreamForClient[U] for a server stream.
+// knowledge.ConnectPackage): (ctx, *connect.Request[T]) and (*connect.Response[U], error) for
+// a unary call (generated client methods, Client.CallUnary), or a
+// *connect.ServerStreamForClient[U] for a server stream.
 func connectCall(fn *types.Func) (stream, ok bool) {
 	sig, isSig := fn.Type().(*types.Signature)
 	if !isSig || sig.Recv() == nil || sig.Params().Len() != 2 || sig.Results().Len() != 2 {

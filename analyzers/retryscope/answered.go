@@ -122,6 +122,7 @@ func fromCalls(err ssa.Value, depth int) bool {
 		if depth > 4 {
 			return false
 		}
+		n := 0
 		for _, e := range x.Edges {
 			if e == x {
 				continue
@@ -129,8 +130,9 @@ func fromCalls(err ssa.Value, depth int) bool {
 			if !fromCalls(e, depth+1) {
 				return false
 			}
+			n++
 		}
-		return len(x.Edges) > 0
+		return n > 0
 	}
 	return false
 }

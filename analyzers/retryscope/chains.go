@@ -65,6 +65,7 @@ func chained(a ssa.Value, call ssa.CallInstruction, l *loops.Loop, d *decision) 
 // phi, a value of l's header, back unchanged.
 func keptOnFailure(phi *ssa.Phi, d decision, l *loops.Loop) bool {
 	fail := d.block.Succs[1-d.success]
+	contra := contradicts(d)
 	for i, back := range l.Header.Preds {
 		if i >= len(phi.Edges) || phi.Edges[i] != phi || !l.Contains(back) {
 			continue
@@ -76,7 +77,7 @@ func keptOnFailure(phi *ssa.Phi, d decision, l *loops.Loop) bool {
 			continue
 		}
 		if l.CanRepeatAvoiding(fail, func(e loops.Edge) bool {
-			return e.To == l.Header && e.From != back || contradicts(d)(e)
+			return e.To == l.Header && e.From != back || contra(e)
 		}) {
 			return true
 		}

@@ -218,7 +218,7 @@ func (st *state) selectsOnSignal(fn *ssa.Function, in func(*ssa.BasicBlock) bool
 					if s, ok := ch.Elem().Underlying().(*types.Struct); ok && s.NumFields() == 0 {
 						return true
 					}
-					if _, fa := flow.FieldLoad(state.Chan); fa != nil && st.storedElsewhere(fn, flow.FieldVar(fa)) && st.closedField(flow.FieldVar(fa)) {
+					if _, fa := flow.FieldLoad(state.Chan); fa != nil && st.closedElsewhere(fn, flow.FieldVar(fa)) {
 						return true
 					}
 				}
@@ -229,9 +229,9 @@ func (st *state) selectsOnSignal(fn *ssa.Function, in func(*ssa.BasicBlock) bool
 }
 
 // endsAtTimer reports whether loop l of fn selects on a one-shot timer made before the loop
-// and not reset in it, and leaves when it fires (until := time.After(30 * time.Second); for { ...; select { case
-// <-until: return ...; case <-time.After(wait): } }): once it fires the loop has had its
-// time, an overall deadline.
+// and not reset in it, and leaves when it fires (until := time.After(30 * time.Second); for {
+// ...; select { case <-until: return ...; case <-time.After(wait): } }): once it fires the
+// loop has had its time, an overall deadline.
 func endsAtTimer(fn *ssa.Function, l *loops.Loop) bool {
 	for _, b := range l.Blocks(fn) {
 		for _, instr := range b.Instrs {
@@ -450,9 +450,13 @@ func (st *state) writtenInLoop(fv *types.Var, fn *ssa.Function, l *loops.Loop) b
 	return false
 }
 
-// closedField reports whether the package closes the channel kept in field fv (close(m.done)).
-func (st *state) closedField(fv *types.Var) bool {
+// closedElsewhere reports whether a production function of the package other than fn closes
+// the channel kept in field fv (close(m.done) in Shutdown).
+func (st *state) closedElsewhere(fn *ssa.Function, fv *types.Var) bool {
 	for _, f := range st.fieldWriters()[fv] {
+		if f == fn {
+			continue
+		}
 		for _, b := range f.Blocks {
 			for _, instr := range b.Instrs {
 				if closesField(instr) == fv {

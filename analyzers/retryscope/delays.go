@@ -359,9 +359,8 @@ func numeric(t types.Type) bool {
 //
 // A return the answer decides (a parsed Retry-After) is left out when another return is
 // computed without it, and not as a constant: that one is how the program waits when the
-// server says nothing, the
-// common case (if ra := resp.Header.Get("Retry-After"); ra != "" { return parse(ra) }; return
-// base * 2^attempt backs off without jitter).
+// server says nothing, the common case (if ra := resp.Header.Get("Retry-After"); ra != "" {
+// return parse(ra) }; return base * 2^attempt backs off without jitter).
 func returnedDelay(fn *ssa.Function, depth int, st *state) (r delay, fromParams bool) {
 	kind := WaitFixed
 	var switched *types.Var

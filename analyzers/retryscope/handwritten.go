@@ -240,7 +240,11 @@ func reportsBack(l *loops.Loop, d decision, fail *ssa.BasicBlock) bool {
 			if pickCall == nil || pickCall == d.call || !l.Contains(pickCall.Block()) {
 				return true
 			}
-			picker := receiver(pickCall.Common())
+			pickFn := flow.Callee(pickCall.Common())
+			if pickFn == nil {
+				return true // a function value: no picker to tell
+			}
+			picker := flow.NewSite(pickCall.Common(), pickFn).Recv
 			if picker == nil {
 				return true
 			}
@@ -249,15 +253,15 @@ func reportsBack(l *loops.Loop, d decision, fail *ssa.BasicBlock) bool {
 					continue
 				}
 				for c := range flow.BlockCalls([]*ssa.BasicBlock{b}) {
-					rc := c.Common()
-					if r := receiver(rc); r == nil || flow.PlaceOf(r) != flow.PlaceOf(picker) {
+					callee := flow.Callee(c.Common())
+					if callee == nil {
 						continue
 					}
-					args := rc.Args
-					if !rc.IsInvoke() {
-						args = args[1:]
+					site := flow.NewSite(c.Common(), callee)
+					if site.Recv == nil || flow.PlaceOf(site.Recv) != flow.PlaceOf(picker) {
+						continue
 					}
-					if slices.ContainsFunc(args, func(v ssa.Value) bool { return flow.Unwrap(v) == x }) {
+					if slices.ContainsFunc(site.Args, func(v ssa.Value) bool { return flow.Unwrap(v) == x }) {
 						found = true
 					}
 				}
@@ -269,17 +273,6 @@ func reportsBack(l *loops.Loop, d decision, fail *ssa.BasicBlock) bool {
 		}
 	}
 	return false
-}
-
-// receiver returns the receiver of a method call, nil for a call of a function.
-func receiver(cc *ssa.CallCommon) ssa.Value {
-	if cc.IsInvoke() {
-		return cc.Value
-	}
-	if fn := cc.StaticCallee(); fn != nil && fn.Signature.Recv() != nil && len(cc.Args) > 0 {
-		return cc.Args[0]
-	}
-	return nil
 }
 
 // triesEachOnce reports whether the attempt d.call is handed a target picked by a call that

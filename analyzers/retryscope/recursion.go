@@ -142,15 +142,15 @@ func (st *state) afterStep(a retryCall, ds []decision) bool {
 // an interface's method: c.backoff.Next(err)): a retry policy, which may count the attempts
 // and wait before it says yes.
 func underPolicy(a retryCall) bool {
+	all := func(*ssa.BasicBlock) bool { return true }
 	for test, side := range takenSides(a.call.Block(), a.d.block) {
-		call, ok := lastInstr(test).(*ssa.If).Cond.(*ssa.Call)
-		if !ok || side != test.Succs[0] || !typeis.Bool(call.Type()) || countless(call) {
+		cond := lastInstr(test).(*ssa.If).Cond
+		call, ok := cond.(*ssa.Call)
+		if !ok || side != test.Succs[0] || countless(call) {
 			continue
 		}
-		for _, arg := range call.Call.Args {
-			if typeis.ErrorLike(arg.Type()) && producer(arg, func(*ssa.BasicBlock) bool { return true }) == a.d.call {
-				return true
-			}
+		if judged, policy := retryPolicy(cond, all); policy && judged == a.d.call {
+			return true
 		}
 	}
 	return false

@@ -476,11 +476,8 @@ func moreFlagFalse(e loops.Edge, call ssa.CallInstruction) bool {
 	if !ok || call.Value() == nil || returnsResponse(call) {
 		return false
 	}
-	cond, falseSide := ifInstr.Cond, 1
-	if u, ok := cond.(*ssa.UnOp); ok && u.Op == token.NOT {
-		cond, falseSide = u.X, 0
-	}
-	ex, ok := cond.(*ssa.Extract)
+	falseSide := 1 - countNots(ifInstr.Cond)%2 // the side taken when the flag is false
+	ex, ok := unNot(ifInstr.Cond).(*ssa.Extract)
 	if !ok || ex.Tuple != call.Value() || !typeis.Bool(ex.Type()) || e.To != e.From.Succs[falseSide] {
 		return false
 	}
