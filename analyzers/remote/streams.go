@@ -1,7 +1,6 @@
 package remote
 
 import (
-	"go/token"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -121,26 +120,6 @@ func (st *state) sentAtOnce(fn *ssa.Function, s flow.Site, id flow.FuncID) bool 
 		return ok && len(bodies) > 0 && !slices.ContainsFunc(bodies, func(b ssa.Value) bool { return b == nil || !inMemoryBody(b) })
 	}
 	return false
-}
-
-// onlyClosed reports whether the body at fa is only loaded to be closed.
-func onlyClosed(fa *ssa.FieldAddr) bool {
-	for _, r := range *fa.Referrers() {
-		load, ok := r.(*ssa.UnOp)
-		if !ok || load.Op != token.MUL || load.Referrers() == nil {
-			return false
-		}
-		for _, lr := range *load.Referrers() {
-			if _, dbg := lr.(*ssa.DebugRef); dbg {
-				continue
-			}
-			c, ok := lr.(ssa.CallInstruction)
-			if !ok || !c.Common().IsInvoke() || c.Common().Value != load || c.Common().Method.Name() != "Close" || c.Common().Method.Pkg() == nil || c.Common().Method.Pkg().Path() != "io" {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // responses returns the values that hold the *http.Response the call v returns: its first
