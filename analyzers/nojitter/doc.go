@@ -51,7 +51,9 @@
 // (a rate-limit wait, a readiness poll, a settle delay) waits as part of the attempt, and
 // time.AfterFunc schedules work without waiting. A retry protects a remote dependency: a scope
 // whose attempts stay in the process or on this machine (a lock file, a local listener, an OS
-// call; see the remote analyzer's Reach) is not reported.
+// call; see the remote analyzer's Reach) is not reported. What the loop does once the attempt
+// has worked, and does not retry when it fails (a refusal written to an accepted connection),
+// is not part of the attempt.
 //
 // A hand-written loop is reported at its first wait without jitter (one finding per scope,
 // its other such waits among the related positions) and at the loop for the other two; a library call at the option that configures it, or at the call when the
@@ -64,7 +66,8 @@
 // (their interval need not be jittered), the waits of a library that no setting can
 // randomise (the Terraform SDK's resource.Retry: its policy), a failover that goes round at
 // once to another target (each round sends to a backend it picks anew, a failure marks the
-// one it was sent to, and there are as many rounds as backends), and this project's
+// one it was sent to, and there are as many rounds as backends; or a round-robin picker
+// hands out the next address each round, and the loop counts the addresses), and this project's
 // runtime/retry, which jitters, caps and observes the context by default.
 //
 // The suggested fix, where a hand loop sleeps a fixed or growing duration (time.Sleep(d),

@@ -214,7 +214,103 @@ func failover(l *loops.Loop, d decision, b Bound) bool {
 			return true
 		}
 	}
+	for _, a := range append([]ssa.Value{cc.Value}, cc.Args...) {
+		if a != nil && rotates(d.block.Parent(), l, a) {
+			return true
+		}
+	}
 	return reportsBack(l, d, fail)
+}
+
+// rotates reports whether the loop's count is the length of a list (n := len(c.addrs);
+// for n > 0 {...; n--}) and target, an argument of the attempt, is that list's element for
+// this round, returned by a same-package function that indexes the list and advances a
+// cursor of its own (c.nextAddr()): each round tries the next target, each at most once. (A
+// loop that indexes the list itself, addrs[i%n], iterates over it: see iteration.go.)
+func rotates(fn *ssa.Function, l *loops.Loop, target ssa.Value) bool {
+	lists := lengthsCounted(fn, l)
+	if len(lists) == 0 {
+		return false
+	}
+	found := false
+	flow.Backward(target, 32, func(x ssa.Value) bool {
+		instr, ok := x.(ssa.Instruction)
+		if !ok || instr.Block() == nil || !l.Contains(instr.Block()) {
+			return true
+		}
+		if c, ok := x.(*ssa.Call); ok {
+			if g := c.Call.StaticCallee(); g != nil && g.Pkg == fn.Pkg && g.Blocks != nil {
+				found = picksInTurn(g, lists)
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// lengthsCounted returns the lists whose length an integer test in loop l compares with
+// (n := len(addrs) ... n > 0), by listKey.
+func lengthsCounted(fn *ssa.Function, l *loops.Loop) map[any]bool {
+	lists := make(map[any]bool)
+	for _, cmp := range intTests(fn, l) {
+		for _, side := range []ssa.Value{cmp.X, cmp.Y} {
+			flow.Backward(side, 16, func(x ssa.Value) bool {
+				if c, ok := x.(*ssa.Call); ok && len(c.Call.Args) == 1 {
+					if bi, ok := c.Call.Value.(*ssa.Builtin); ok && bi.Name() == "len" {
+						lists[listKey(c.Call.Args[0])] = true
+					}
+				}
+				return true
+			})
+		}
+	}
+	return lists
+}
+
+// listKey names a list so that a function and the method it calls agree: a struct field by
+// its declaration (c.addrs in both), anything else by its place.
+func listKey(v ssa.Value) any {
+	v = flow.Unwrap(v)
+	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+		if fa, ok := load.X.(*ssa.FieldAddr); ok {
+			if ptr, ok := fa.X.Type().Underlying().(*types.Pointer); ok {
+				if st, ok := ptr.Elem().Underlying().(*types.Struct); ok && fa.Field < st.NumFields() {
+					return st.Field(fa.Field)
+				}
+			}
+		}
+	}
+	return flow.PlaceOf(v)
+}
+
+// picksInTurn reports whether g, a picker called each round, returns an element of one of
+// lists and stores into a field of a parameter (its cursor: c.addrIdx++).
+func picksInTurn(g *ssa.Function, lists map[any]bool) bool {
+	advances, indexes := false, false
+	for _, b := range g.Blocks {
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.Store:
+				if fa, ok := x.Addr.(*ssa.FieldAddr); ok {
+					_, advances0 := flow.Unwrap(fa.X).(*ssa.Parameter)
+					advances = advances || advances0
+				}
+			case *ssa.Return:
+				for _, r := range x.Results {
+					flow.Backward(r, 16, func(y ssa.Value) bool {
+						switch y := y.(type) {
+						case *ssa.IndexAddr:
+							indexes = indexes || lists[listKey(y.X)]
+						case *ssa.Index:
+							indexes = indexes || lists[listKey(y.X)]
+						}
+						return !indexes
+					})
+				}
+			}
+		}
+	}
+	return advances && indexes
 }
 
 // reportsBack reports whether the attempt d.call is made with a target that a method picks

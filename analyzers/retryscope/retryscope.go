@@ -309,13 +309,50 @@ func (st *state) setReach(rem *remote.Result) {
 				if s.Decisive != nil {
 					s.Reach = reach(s.Decisive)
 				}
+				var after func(ssa.CallInstruction) bool
 				for _, c := range s.Calls {
-					if _, started := c.(*ssa.Go); !started && fallible(c) {
-						s.Reach = max(s.Reach, reach(c))
+					if _, started := c.(*ssa.Go); started || !fallible(c) || s.Reach >= reach(c) {
+						continue
+					}
+					if after == nil {
+						after = afterAttempt(s)
+					}
+					if !after(c) {
+						s.Reach = reach(c)
 					}
 				}
 			}
 		}
+	}
+}
+
+// afterAttempt returns a test of whether a call of loop scope s is made only once the
+// attempt has worked (on the success side of its decisive call) and does not send the loop
+// round when it fails: the work done with what the attempt got (an accepted connection told
+// it is over its limit), not part of what is tried again. A loop that retries a local
+// Accept is local, whatever it then does with the connection.
+func afterAttempt(s *Scope) func(ssa.CallInstruction) bool {
+	if s.Loop == nil || s.Decisive == nil || s.Fn == nil {
+		return func(ssa.CallInstruction) bool { return false }
+	}
+	ds := decisions(s.Fn, s.Loop.Contains)
+	var success *ssa.BasicBlock
+	for _, d := range ds {
+		if d.call == s.Decisive {
+			success = d.block.Succs[d.success]
+			break
+		}
+	}
+	return func(c ssa.CallInstruction) bool {
+		if success == nil || c == s.Decisive || c.Block() == nil || c.Parent() != s.Fn || !success.Dominates(c.Block()) {
+			return false
+		}
+		for _, d := range ds {
+			if d.call == c && s.Loop.CanRepeat(d.block.Succs[1-d.success]) {
+				return false
+			}
+		}
+		return true
 	}
 }
 
