@@ -171,14 +171,37 @@ func (st *state) sends(res *Result, funcs []*ssa.Function) {
 // methodHelpers returns the sends made by calls of functions that make the request they send
 // (one maker, in the function) with a method they are given as a parameter: the method is the
 // caller's argument, the URL the caller's argument that the request's URL is built from (when
-// one string parameter is). A function's calls of itself (a retrying recursion) are not
-// sends of their own.
+// one string parameter is). A function that hands its own method parameter on to such a
+// helper, itself or from a closure (a request(ctx, method, ...) whose retry callback calls
+// requestOnce(ctx, method, ...)), is a helper too, its sends those of the call it makes. A
+// function's calls of itself (a retrying recursion) are not sends of their own.
 func (st *state) methodHelpers(direct []*Send, funcs []*ssa.Function) []*Send {
 	type helper struct {
-		inner       *Send
-		method, url int // parameter indices; url -1 when unknown
+		inner       *Send               // the send inside, for a helper that makes the request
+		via         ssa.CallInstruction // the helper call inside, for one that hands its method on
+		method, url int                 // parameter indices; url -1 when unknown
 	}
 	helpers := make(map[*ssa.Function]helper)
+	// urlParam returns the index of the one string parameter of fn that v is built from.
+	urlParam := func(fn *ssa.Function, v ssa.Value) int {
+		url := -1
+		flow.Backward(v, 64, func(x ssa.Value) bool {
+			if fv, ok := x.(*ssa.FreeVar); ok {
+				if p := passedParam(fv); p != nil {
+					x = p
+				}
+			}
+			if q, ok := x.(*ssa.Parameter); ok && q.Parent() == fn && typeis.String(q.Type()) {
+				if i := slices.Index(fn.Params, q); url == -1 {
+					url = i
+				} else if url != i {
+					url = -2 // built from several: unknown
+				}
+			}
+			return true
+		})
+		return url
+	}
 	for _, s := range direct {
 		fn := s.Instr.Parent()
 		if s.Made == nil || s.Method != "" || fn.Object() == nil {
@@ -191,20 +214,40 @@ func (st *state) methodHelpers(direct []*Send, funcs []*ssa.Function) []*Send {
 		if _, seen := helpers[fn]; seen {
 			continue
 		}
-		h := helper{inner: s, method: slices.Index(fn.Params, p), url: -1}
-		flow.Backward(requestArg(s.Made.Common(), 1), 64, func(x ssa.Value) bool {
-			if q, ok := x.(*ssa.Parameter); ok && q.Parent() == fn && typeis.String(q.Type()) {
-				if i := slices.Index(fn.Params, q); h.url == -1 {
-					h.url = i
-				} else if h.url != i {
-					h.url = -2 // built from several: unknown
+		helpers[fn] = helper{inner: s, method: slices.Index(fn.Params, p), url: urlParam(fn, requestArg(s.Made.Common(), 1))}
+	}
+	for range 3 {
+		found := false
+		for _, fn := range funcs {
+			for call := range flow.Calls(fn) {
+				callee := call.Common().StaticCallee()
+				h, ok := helpers[callee]
+				args := call.Common().Args
+				if !ok || callee == fn || h.method >= len(args) {
+					continue
 				}
+				p := passedParam(args[h.method])
+				if p == nil || p.Parent().Object() == nil || p.Parent() == callee || !typeis.String(p.Type()) {
+					continue
+				}
+				if _, seen := helpers[p.Parent()]; seen {
+					continue
+				}
+				g := p.Parent()
+				url := -1
+				if h.url >= 0 && h.url < len(args) {
+					url = urlParam(g, args[h.url])
+				}
+				helpers[g] = helper{via: call, method: slices.Index(g.Params, p), url: url}
+				found = true
 			}
-			return true
-		})
-		helpers[fn] = h
+		}
+		if !found {
+			break
+		}
 	}
 	var out []*Send
+	byCall := make(map[ssa.CallInstruction]*Send)
 	for _, fn := range funcs {
 		for call := range flow.Calls(fn) {
 			callee := call.Common().StaticCallee()
@@ -219,9 +262,49 @@ func (st *state) methodHelpers(direct []*Send, funcs []*ssa.Function) []*Send {
 				w.url(s, args[h.url])
 			}
 			out = append(out, s)
+			byCall[call] = s
+		}
+	}
+	for _, s := range out {
+		if h := helpers[s.Instr.Common().StaticCallee()]; h.via != nil {
+			s.Inner = byCall[h.via]
 		}
 	}
 	return out
+}
+
+// passedParam returns the parameter of a named function that v is, itself or as a closure's
+// captured copy of it (the retry callback inside the function), or nil. A captured variable
+// that anything else is stored into is not the parameter.
+func passedParam(v ssa.Value) *ssa.Parameter {
+	for range 4 {
+		switch x := flow.Unwrap(v).(type) {
+		case *ssa.Parameter:
+			return x
+		case *ssa.FreeVar:
+			b := flow.Bindings(x)
+			if len(b) != 1 {
+				return nil
+			}
+			v = b[0]
+			continue
+		case *ssa.UnOp: // *method: a captured variable, boxed
+			box := x.X
+			if fv, ok := box.(*ssa.FreeVar); ok && x.Op == token.MUL {
+				if b := flow.Bindings(fv); len(b) == 1 {
+					box = b[0]
+				}
+			}
+			if alloc, ok := box.(*ssa.Alloc); ok && x.Op == token.MUL {
+				if stored := flow.Stored(alloc); len(stored) == 1 {
+					v = stored[0]
+					continue
+				}
+			}
+		}
+		return nil
+	}
+	return nil
 }
 
 // requestParam returns the parameter a request sent is made from: the parameter itself, or

@@ -410,9 +410,9 @@ func (c *checker) reportHelped(s *retryscope.Scope, ops []*op) {
 	}
 	if s.Site != nil {
 		if fn := flow.Callee(s.Site.Common()); fn != nil {
-			who = flow.Name(fn, c.pass.Pkg)
-			if fn.Pkg() != nil && fn.Pkg() != c.pass.Pkg {
-				who = fn.Pkg().Name() + "." + who // retryablehttp.Client.Do, not the package's own
+			who = flow.QualifiedName(fn, c.pass.Pkg) // retryablehttp.Client.Do, not the package's own
+			if in, ok := fnObject(s.Site.Parent()); ok && s.Kind == retryscope.Callback {
+				who += " in " + flow.Name(in, c.pass.Pkg) // backoff.Retry in Client.request
 			}
 		}
 	}
