@@ -1,0 +1,195 @@
+package remote
+
+import (
+	"go/token"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
+)
+
+// How a client was built: the default client, a library's constructor, a transport that
+// dials only Unix sockets.
+
+// globalID names a package variable as the tables do.
+func globalID(g *ssa.Global) flow.FuncID {
+	if obj := g.Object(); obj != nil && obj.Pkg() != nil {
+		return flow.FuncID{Pkg: obj.Pkg().Path(), Name: obj.Name()}
+	}
+	return flow.FuncID{}
+}
+
+// isDefaultClientLoad reports whether v is the value of http.DefaultClient (a load of the
+// variable).
+func isDefaultClientLoad(v ssa.Value) bool {
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return false
+	}
+	g, ok := load.X.(*ssa.Global)
+	return ok && isDefaultClient(g)
+}
+
+func isDefaultClient(g *ssa.Global) bool {
+	obj := g.Object()
+	return obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == httpPkg && obj.Name() == "DefaultClient"
+}
+
+// builtWith says whether recv, the receiver of a call of another package's method that sends
+// through a client of its own, was built with an http.Client its maker handed in, directly or
+// through an option (NewAPI(url, WithHTTPClient(&http.Client{Timeout: 30 * time.Second}))):
+// vBounded when that client has a timeout, vUnbounded when it has none or its timeout is not
+// known (the caller chose it, not the package's default), vNone when no client was handed in.
+// A parameter is followed to the calls of its function in the package, which must all agree;
+// a struct field of the package to what the package stores into it.
+func (w *walker) builtWith(recv ssa.Value) vkind {
+	return w.builtWithAt(recv, 0)
+}
+
+func (w *walker) builtWithAt(recv ssa.Value, depth int) vkind {
+	if recv == nil {
+		return vNone
+	}
+	if p, ok := flow.Unwrap(recv).(*ssa.Parameter); ok {
+		fn := p.Parent()
+		idx := slices.Index(fn.Params, p)
+		callers := w.st.callGraph()[fn]
+		if idx < 0 || len(callers) == 0 || depth >= 2 {
+			return vNone
+		}
+		k := vNone
+		for _, caller := range callers {
+			for call := range flow.Calls(caller) {
+				c := call.Common()
+				if c.IsInvoke() || c.StaticCallee() != fn {
+					continue
+				}
+				if idx >= len(c.Args) {
+					return vNone
+				}
+				ck := w.st.walker(caller).builtWithAt(c.Args[idx], depth+1)
+				if ck == vNone || k != vNone && ck != k {
+					return vNone
+				}
+				k = ck
+			}
+		}
+		return k
+	}
+	// Through the package's struct fields too: an adapter that keeps the SDK client it built
+	// in a field of its own (b.sdk.PullRequests.Get(...)) calls what that constructor made.
+	hc := w.handedClient(recv)
+	switch {
+	case hc == nil:
+		return vNone
+	case w.obj(hc, nil, httpClient).k == vBounded:
+		return vBounded
+	}
+	return vUnbounded // a client handed in: the caller's choice
+}
+
+// handedClient returns the *http.Client that recv, a client of another package (a Connect
+// client), was built with: an argument of the call that made it, found through the package's
+// variables and struct fields; nil when none is seen.
+func (w *walker) handedClient(recv ssa.Value) ssa.Value {
+	if recv == nil {
+		return nil
+	}
+	var hc ssa.Value
+	w.st.stores.Backward(recv, 32, func(x ssa.Value) bool {
+		ctor, ok := x.(*ssa.Call)
+		if !ok || hc != nil {
+			return hc == nil
+		}
+		for _, arg := range ctor.Call.Args {
+			flow.Backward(arg, 32, func(y ssa.Value) bool {
+				if hc == nil && typeis.Named(y.Type(), "net/http", "Client") {
+					hc = y
+				}
+				return hc == nil
+			})
+		}
+		return false
+	})
+	return hc
+}
+
+// unixTransport reports whether what is stored into a client's Transport field fa is an
+// http.Transport literal whose DialContext or Dial is a function that dials only Unix domain
+// sockets (net.Dialer.DialContext(ctx, "unix", path), net.Dial("unix", path)).
+func unixTransport(fa *ssa.FieldAddr) bool {
+	found := false
+	for _, rr := range *fa.Referrers() {
+		st, ok := rr.(*ssa.Store)
+		if !ok || st.Addr != fa {
+			continue
+		}
+		v := flow.Unwrap(st.Val)
+		if mi, ok := v.(*ssa.MakeInterface); ok {
+			v = flow.Unwrap(mi.X)
+		}
+		alloc, ok := v.(*ssa.Alloc)
+		if !ok || !typeis.Named(alloc.Type(), "net/http", "Transport") || alloc.Referrers() == nil {
+			return false
+		}
+		for _, ar := range *alloc.Referrers() {
+			dfa, ok := ar.(*ssa.FieldAddr)
+			if !ok || flow.FieldVar(dfa) == nil || (flow.FieldVar(dfa).Name() != "DialContext" && flow.FieldVar(dfa).Name() != "Dial") {
+				continue
+			}
+			for _, dr := range *dfa.Referrers() {
+				ds, ok := dr.(*ssa.Store)
+				if !ok || ds.Addr != dfa {
+					continue
+				}
+				var fn *ssa.Function
+				switch f := flow.Unwrap(ds.Val).(type) {
+				case *ssa.Function:
+					fn = f
+				case *ssa.MakeClosure:
+					fn, _ = f.Fn.(*ssa.Function)
+				}
+				if fn == nil || !dialsOnlyUnix(fn) {
+					return false
+				}
+				found = true
+			}
+		}
+	}
+	return found
+}
+
+// dialsOnlyUnix reports whether fn dials, and every dial it makes is of a Unix-socket network
+// (see unixDial).
+func dialsOnlyUnix(fn *ssa.Function) bool {
+	dials := 0
+	for call := range flow.Calls(fn) {
+		callee := flow.Callee(call.Common())
+		if callee == nil {
+			continue
+		}
+		dial, unix := unixDial(call.Common(), callee)
+		if dial && !unix {
+			return false
+		}
+		if dial {
+			dials++
+		}
+	}
+	return dials > 0
+}
+
+// onlyWhenGiven reports whether st stores a caller's value (a parameter, or a field of one:
+// cfg.RequestTimeout, cfg.HTTPClient) only under a test that the same value is set (!= 0, > 0,
+// != nil) dominating it: the store happens only when the caller gives one, and by default the
+// field keeps its zero value.
+func onlyWhenGiven(st *ssa.Store) bool {
+	v := flow.Unwrap(st.Val)
+	place := flow.PlaceOf(v)
+	if !flow.Given(place.Root) {
+		return false
+	}
+	return flow.GuardedBySet(st.Block(), place)
+}

@@ -1,0 +1,340 @@
+package retryscope
+
+import (
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/loops"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
+)
+
+// Failover: a hand-written loop that goes round to another target (a backend, a connection,
+// an address) rather than the failing one again.
+
+// failover reports whether the attempt d.call is handed a target the loop picks anew each
+// round (b := pool.next(); do(req, b)), which the failure side marks (a store into a field of
+// it, or an atomic write of one: b.broken.Store(true)) before the loop goes round.
+//
+// Or, in a loop with a bound, the attempt is made through a connection the round takes anew
+// (wc, err := pool.take(); ...; err = wc.Start(msg)) that the failure side closes before
+// going round: the next round tries another connection, as many as the bound allows. A file
+// opened anew (the body to upload) is the same attempt again, not another target.
+func failover(l *loops.Loop, d decision, b Bound) bool {
+	counts := countsTargets(l, d.block.Parent())
+	fail := d.block.Succs[1-d.success]
+	cc := d.call.Common()
+	for _, a := range append([]ssa.Value{cc.Value}, cc.Args...) {
+		var pick ssa.Value
+		switch x := flow.Unwrap(a).(type) {
+		case *ssa.Call:
+			pick = x
+		case *ssa.Extract:
+			if _, ok := x.Tuple.(*ssa.Call); ok && x.Index == 0 {
+				pick = x // wc, err := pool.take()
+			}
+		}
+		if pick == nil || !l.Contains(pick.(ssa.Instruction).Block()) {
+			continue
+		}
+		if counts && marks(pick, fail, l) || b.Kind != BoundNone && closes(pick, fail) && !typeis.Named(pick.Type(), "os", "File") || excludesTried(pick, l) {
+			return true
+		}
+	}
+	for _, a := range append([]ssa.Value{cc.Value}, cc.Args...) {
+		if a != nil && rotates(d.block.Parent(), l, a) {
+			return true
+		}
+	}
+	return reportsBack(l, d, fail)
+}
+
+// rotates reports whether the loop's count is the length of a list (n := len(c.addrs);
+// for n > 0 {...; n--}) and target, an argument of the attempt, is that list's element for
+// this round, returned by a same-package function that indexes the list and advances a
+// cursor of its own (c.nextAddr()): each round tries the next target, each at most once. (A
+// loop that indexes the list itself, addrs[i%n], iterates over it: see iteration.go.)
+func rotates(fn *ssa.Function, l *loops.Loop, target ssa.Value) bool {
+	lists := lengthsCounted(fn, l)
+	if len(lists) == 0 {
+		return false
+	}
+	found := false
+	flow.Backward(target, 32, func(x ssa.Value) bool {
+		instr, ok := x.(ssa.Instruction)
+		if !ok || instr.Block() == nil || !l.Contains(instr.Block()) {
+			return true
+		}
+		if c, ok := x.(*ssa.Call); ok {
+			if g := c.Call.StaticCallee(); g != nil && g.Pkg == fn.Pkg && g.Blocks != nil {
+				found = picksInTurn(g, lists)
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// lengthsCounted returns the lists whose length an integer test in loop l compares with
+// (n := len(addrs) ... n > 0), by listKey.
+func lengthsCounted(fn *ssa.Function, l *loops.Loop) map[any]bool {
+	lists := make(map[any]bool)
+	for _, cmp := range intTests(fn, l) {
+		for _, side := range []ssa.Value{cmp.X, cmp.Y} {
+			flow.Backward(side, 16, func(x ssa.Value) bool {
+				if c, ok := x.(*ssa.Call); ok && len(c.Call.Args) == 1 {
+					if bi, ok := c.Call.Value.(*ssa.Builtin); ok && bi.Name() == "len" {
+						lists[listKey(c.Call.Args[0])] = true
+					}
+				}
+				return true
+			})
+		}
+	}
+	return lists
+}
+
+// listKey names a list so that a function and the method it calls agree: a struct field by
+// its declaration (c.addrs in both), anything else by its place.
+func listKey(v ssa.Value) any {
+	v = flow.Unwrap(v)
+	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+		if fa, ok := load.X.(*ssa.FieldAddr); ok {
+			if ptr, ok := fa.X.Type().Underlying().(*types.Pointer); ok {
+				if st, ok := ptr.Elem().Underlying().(*types.Struct); ok && fa.Field < st.NumFields() {
+					return st.Field(fa.Field)
+				}
+			}
+		}
+	}
+	return flow.PlaceOf(v)
+}
+
+// picksInTurn reports whether g, a picker called each round, returns an element of one of
+// lists and stores into a field of a parameter (its cursor: c.addrIdx++).
+func picksInTurn(g *ssa.Function, lists map[any]bool) bool {
+	advances, indexes := false, false
+	for _, b := range g.Blocks {
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.Store:
+				if fa, ok := x.Addr.(*ssa.FieldAddr); ok {
+					_, advances0 := flow.Unwrap(fa.X).(*ssa.Parameter)
+					advances = advances || advances0
+				}
+			case *ssa.Return:
+				for _, r := range x.Results {
+					flow.Backward(r, 16, func(y ssa.Value) bool {
+						switch y := y.(type) {
+						case *ssa.IndexAddr:
+							indexes = indexes || lists[listKey(y.X)]
+						case *ssa.Index:
+							indexes = indexes || lists[listKey(y.X)]
+						}
+						return !indexes
+					})
+				}
+			}
+		}
+	}
+	return advances && indexes
+}
+
+// reportsBack reports whether the attempt d.call is made with a target that a method picks
+// anew each round (h, err := hosts.Provide(); ...; download(&info{Host: h.Addr()})), and the
+// failure side hands that target back to a method of the same picker before the loop goes
+// round (hosts.Freeze(h)): the picker learns which target failed, and the next round tries
+// another.
+func reportsBack(l *loops.Loop, d decision, fail *ssa.BasicBlock) bool {
+	fn := d.block.Parent()
+	cc := d.call.Common()
+	found := false
+	for _, a := range append([]ssa.Value{cc.Value}, cc.Args...) {
+		flow.Backward(a, 32, func(x ssa.Value) bool {
+			var pickCall *ssa.Call
+			switch x := x.(type) {
+			case *ssa.Call:
+				pickCall = x
+			case *ssa.Extract:
+				if c, ok := x.Tuple.(*ssa.Call); ok && x.Index == 0 {
+					pickCall = c
+				}
+			}
+			if pickCall == nil || pickCall == d.call || !l.Contains(pickCall.Block()) {
+				return true
+			}
+			pickFn := flow.Callee(pickCall.Common())
+			if pickFn == nil {
+				return true // a function value: no picker to tell
+			}
+			picker := flow.NewSite(pickCall.Common(), pickFn).Recv
+			if picker == nil {
+				return true
+			}
+			for _, b := range l.Blocks(fn) {
+				if !fail.Dominates(b) {
+					continue
+				}
+				for c := range flow.BlockCalls([]*ssa.BasicBlock{b}) {
+					callee := flow.Callee(c.Common())
+					if callee == nil {
+						continue
+					}
+					site := flow.NewSite(c.Common(), callee)
+					if site.Recv == nil || flow.PlaceOf(site.Recv) != flow.PlaceOf(picker) {
+						continue
+					}
+					if slices.ContainsFunc(site.Args, func(v ssa.Value) bool { return flow.Unwrap(v) == x }) {
+						found = true
+					}
+				}
+			}
+			return !found
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+// triesEachOnce reports whether the attempt d.call is handed a target picked by a call that
+// is given the set of the targets tried so far, into which the loop puts each one it picks
+// (excludesTried): each round tries another target, and the picker runs out.
+func triesEachOnce(l *loops.Loop, d decision) bool {
+	cc := d.call.Common()
+	for _, a := range append([]ssa.Value{cc.Value}, cc.Args...) {
+		if excludesTried(flow.Unwrap(a), l) {
+			return true
+		}
+	}
+	return false
+}
+
+// excludesTried reports whether pick, a target picked in loop l (selected, err :=
+// pickWorker(key, attempted)), comes from a call handed a map into which the loop puts that
+// target (attempted[selected] = struct{}{}): the picker leaves out the targets tried.
+func excludesTried(pick ssa.Value, l *loops.Loop) bool {
+	var call *ssa.Call
+	switch x := pick.(type) {
+	case *ssa.Call:
+		call = x
+	case *ssa.Extract:
+		call, _ = x.Tuple.(*ssa.Call)
+	}
+	if call == nil || !l.Contains(call.Block()) {
+		return false
+	}
+	for _, m := range call.Call.Args {
+		if _, ok := m.Type().Underlying().(*types.Map); !ok {
+			continue
+		}
+		at := flow.PlaceOf(m)
+		for _, b := range l.Blocks(call.Parent()) {
+			for _, instr := range b.Instrs {
+				if mu, ok := instr.(*ssa.MapUpdate); ok && flow.PlaceOf(mu.Map) == at && flow.Unwrap(mu.Key) == pick {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// closes reports whether a block dominated by fail closes target, by the method that makes
+// its type an io.Closer.
+func closes(target ssa.Value, fail *ssa.BasicBlock) bool {
+	refs := target.Referrers()
+	if refs == nil || !types.Implements(target.Type(), closerIface) {
+		return false
+	}
+	for _, r := range *refs {
+		c, ok := r.(ssa.CallInstruction)
+		if !ok || !fail.Dominates(c.Block()) {
+			continue
+		}
+		cc := c.Common()
+		if m := flow.Callee(cc); m != nil && m.Name() == "Close" && m.Signature().Recv() != nil && (cc.IsInvoke() && cc.Value == target || len(cc.Args) > 0 && cc.Args[0] == target) {
+			return true
+		}
+	}
+	return false
+}
+
+// closerIface is io.Closer's method set: Close() error.
+var closerIface = types.NewInterfaceType([]*types.Func{
+	types.NewFunc(token.NoPos, nil, "Close", types.NewSignatureType(nil, nil, nil, nil, types.NewTuple(types.NewVar(token.NoPos, nil, "", types.Universe.Lookup("error").Type())), false)),
+}, nil).Complete()
+
+// countsTargets reports whether a test of loop l compares a number with the length of a
+// collection (for range len(backends)): as many rounds as there are targets.
+func countsTargets(l *loops.Loop, fn *ssa.Function) bool {
+	for _, cmp := range intTests(fn, l) {
+		found := false
+		for _, side := range []ssa.Value{cmp.X, cmp.Y} {
+			flow.Backward(side, 16, func(x ssa.Value) bool {
+				if c, ok := x.(*ssa.Call); ok {
+					if bi, ok := c.Call.Value.(*ssa.Builtin); ok && bi.Name() == "len" {
+						found = true
+					}
+				}
+				return !found
+			})
+		}
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+// marks reports whether a block on the failure side, from fail, writes into target: a store
+// into one of its fields, or an atomic write of one.
+func marks(target ssa.Value, fail *ssa.BasicBlock, l *loops.Loop) bool {
+	refs := target.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		fa, ok := r.(*ssa.FieldAddr)
+		if !ok || fa.Referrers() == nil || !l.Contains(fa.Block()) || !fail.Dominates(fa.Block()) {
+			continue
+		}
+		for _, u := range *fa.Referrers() {
+			switch u := u.(type) {
+			case *ssa.Store:
+				if u.Addr == fa {
+					return true
+				}
+			case ssa.CallInstruction:
+				// b.broken.Store(deadline): a write through a sync/atomic value (a lock or a
+				// read of the field marks nothing).
+				if cc := u.Common(); len(cc.Args) > 0 && cc.Args[0] == fa && atomicWrite(flow.Callee(cc)) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// atomicWrite reports whether fn is a method of a sync/atomic type that writes its value.
+func atomicWrite(fn *types.Func) bool {
+	id := flow.ID(fn)
+	return id.Pkg == "sync/atomic" && id.Recv != "" && oneOf(id.Name, "Store", "Add", "Swap", "CompareAndSwap", "And", "Or")
+}
+
+// atomicAccess reports whether cc calls sync/atomic on the address its first argument is (a
+// function such as atomic.StoreInt32(&x, 1), or a method of a typed atomic such as
+// (*atomic.Bool).Store) whose name starts with one of prefixes.
+func atomicAccess(cc *ssa.CallCommon, prefixes ...string) bool {
+	id := flow.ID(flow.Callee(cc))
+	if id.Pkg != "sync/atomic" || cc.IsInvoke() || len(cc.Args) == 0 {
+		return false
+	}
+	return slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(id.Name, p) })
+}
