@@ -437,6 +437,9 @@ func (st *state) via(call ssa.CallInstruction) *Call {
 				}
 			}
 		}
+		if p.Kind == SQL && st.embeddedSQL() {
+			continue // sqlx's Get over an embedded database: nothing leaves the process
+		}
 		if p.Kind == SQL && v.k != vBounded && sessionBounded(call) {
 			v = bounded(sessionTimeout)
 		}

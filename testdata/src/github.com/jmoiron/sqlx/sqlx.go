@@ -28,8 +28,21 @@ type QueryerContext interface {
 func Open(driverName, dataSourceName string) (*DB, error)    { return &DB{}, nil }
 func Connect(driverName, dataSourceName string) (*DB, error) { return &DB{}, nil }
 
-func (db *DB) Get(dest any, query string, args ...any) error    { return nil }
-func (db *DB) Select(dest any, query string, args ...any) error { return nil }
+// Get and Select run the query through the database/sql handle they embed, as sqlx does.
+func (db *DB) Get(dest any, query string, args ...any) error {
+	rows, err := db.DB.Query(query, args...)
+	if err != nil {
+		return err
+	}
+	return rows.Close()
+}
+func (db *DB) Select(dest any, query string, args ...any) error {
+	rows, err := db.DB.Query(query, args...)
+	if err != nil {
+		return err
+	}
+	return rows.Close()
+}
 func (db *DB) GetContext(ctx context.Context, dest any, query string, args ...any) error {
 	return nil
 }

@@ -2,3 +2,13 @@
 package sqlite3
 
 type SQLiteDriver struct{}
+
+// ErrNo is an SQLite result code.
+type ErrNo int
+
+// Error is the error the driver returns.
+type Error struct {
+	Code ErrNo
+}
+
+func (e Error) Error() string { return "sqlite3: error" }
