@@ -34,7 +34,10 @@
 // A long-running loop that serves or consumes until it is stopped and connects or subscribes
 // again after a failure (retryscope's Result.Lifecycles) is checked for the first only: a
 // fixed wait before connecting again brings every client of a restarted server back at once;
-// running until stopped is its design, so it has no cap or deadline to report.
+// running until stopped is its design, so it has no cap or deadline to report. One that dials
+// (or opens a stream) again at once when the dial fails, with no wait on that way round nor
+// on every round, spins against the dependency while it is down: reported at the loop, unless
+// a call in it retries with waits of its own or the peer is on this machine.
 //
 // A message consumer that hands a failed message back to be delivered again at once retries
 // through the broker with no pause: a JetStream Nak (NakWithDelay waits), a RabbitMQ Nack or

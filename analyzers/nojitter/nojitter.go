@@ -98,12 +98,32 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, s := range res.Lifecycles {
 		if s.Reach != remote.ReachLocal && !c.localOnly(s) && !testcode.At(pass, s.Pos()) {
 			c.checkSleeps(s)
+			c.checkReconnect(s, res)
 		}
 	}
 	for _, rq := range res.Requeues {
 		c.checkRequeue(rq)
 	}
 	return nil, nil
+}
+
+// checkReconnect reports a long-running loop that goes round at once after its remote call
+// failed: with the dependency down, each round fails at once and the loop spins, dialling or
+// resubscribing as fast as it can. Not when it waits on every way round (a ticker), when a
+// call in it retries with waits of its own (a client that backs off), or when its attempt may
+// stay in the process.
+func (c *checker) checkReconnect(s *retryscope.Scope, res *retryscope.Result) {
+	if s.Wait.Kind != retryscope.WaitNone || s.Reach != remote.ReachRemote {
+		return
+	}
+	for _, call := range s.Calls {
+		if inner, fact := res.Reached(call); inner != nil || fact != nil && !fact.Local {
+			return // a layer inside retries, and waits as it does
+		}
+	}
+	c.rep.Report(analysis.Diagnostic{Pos: s.Pos(), Related: c.related(s), Message: report.Fit(
+		fmt.Sprintf("%s goes round at once when its remote call fails, so it spins against a failing dependency; wait with jitter", c.name(s)),
+		fmt.Sprintf("%s goes round at once when its remote call fails: it spins against a failing dependency", c.name(s)))})
 }
 
 // checkRequeue reports a failed delivery handed back to be delivered again at once: the

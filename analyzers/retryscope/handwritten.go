@@ -405,13 +405,18 @@ func (st *state) lifecycle(fn *ssa.Function, l *loops.Loop, d decision, node ast
 	// round when the call reads a stream: its return, failed or not, is a disconnect, and the
 	// wait is the reconnect's.
 	streams := st.readsStream(d.call)
+	paced := false // a wait of any kind on every way round (a ticker at the top of the loop)
 	for _, sl := range st.waitsOf(fn, s.Calls, l.Contains, l, d.call).Sleeps {
+		paced = paced || s.EveryRound(sl)
 		if (sl.Kind == WaitJittered || streams) && s.EveryRound(sl) && !slices.ContainsFunc(s.Wait.Sleeps, func(o Sleep) bool { return o.Call == sl.Call }) {
 			s.Wait.Sleeps = append(s.Wait.Sleeps, sl)
 		}
 	}
 	s.Wait.Sleeps = ownConditionWaitsDropped(s.Wait.Sleeps, d)
 	s.Wait.Kind = combineWaits(s.Wait.Sleeps, 0)
+	if s.Wait.Kind == WaitNone && paced {
+		s.Wait.Kind = WaitUnknown // it waits every round, as a poll's interval, not after a failure
+	}
 	s.Deadline = observesDeadline(s.Calls)
 	st.res.Lifecycles = append(st.res.Lifecycles, s)
 }

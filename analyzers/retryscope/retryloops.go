@@ -74,7 +74,7 @@ func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop) (decision, int) {
 			}
 		}
 	}
-	var again *decision
+	var again, spin *decision
 	for _, d := range ds {
 		fail := d.block.Succs[1-d.success]
 		if !l.CanRepeatAvoiding(fail, contradicts(d)) {
@@ -94,6 +94,9 @@ func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop) (decision, int) {
 			if again == nil && !d.policy && fail != l.Header && !st.iterates(d, l) && (waitsAfter(fn, fail, l.Contains) || st.readsStream(d.call) && waitsEveryRound(fn, l)) {
 				again = &d
 			}
+			if spin == nil && !d.policy && fail != l.Header && !st.iterates(d, l) && st.connects(d.call) && !waitsAfter(fn, fail, l.Contains) && !waitsEveryRound(fn, l) {
+				spin = &d // a reconnect loop that dials again at once when the dial fails
+			}
 			continue
 		}
 		if !l.CanRepeatAvoiding(fail, func(e loops.Edge) bool { return calledOff(e, l) || readsOn(e) || contradicts(d)(e) }) {
@@ -108,7 +111,21 @@ func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop) (decision, int) {
 	if again != nil {
 		return *again, lifecycle
 	}
+	if spin != nil {
+		return *spin, lifecycle
+	}
 	return decision{}, other
+}
+
+// connects reports whether call opens a connection or a stream to a remote peer: a dial, a
+// request whose response is read as a stream, or a function of the package that dials and
+// reads the connection (a session). A long-running loop that goes round when it fails
+// reconnects.
+func (st *state) connects(call ssa.CallInstruction) bool {
+	if rc := st.rem.Of(call); rc != nil && rc.Kind == remote.Dial && !rc.Loopback {
+		return true
+	}
+	return st.readsStream(call) && st.rem.Reach(call) == remote.ReachRemote
 }
 
 // contradicts returns a test of whether an edge is the nil side of a test of an error that is
