@@ -645,16 +645,17 @@ func policyMayCount(d decision) bool {
 }
 
 // countless reports whether a verdict call cannot count attempts: a plain function (no
-// receiver, no captured variables, called statically) handed no number, such as
-// isConflict(err). A method, a closure, a function value or interface keeps state, and a
-// number may be the attempt: those may hold a limit of their own.
+// receiver, no captured variables, called statically) handed no number that may be the
+// attempt, such as isConflict(err) or hasStatus(err, 503). A method, a closure, a function
+// value or interface keeps state, and a number that varies may be the attempt: those may
+// hold a limit of their own. A constant is the same every round: a status, not a count.
 func countless(call *ssa.Call) bool {
 	fn := call.Call.StaticCallee()
 	if fn == nil || fn.Signature.Recv() != nil || len(fn.FreeVars) > 0 {
 		return false
 	}
 	for _, a := range call.Call.Args {
-		if typeis.Integer(a.Type()) {
+		if _, constant := flow.Unwrap(a).(*ssa.Const); typeis.Integer(a.Type()) && !constant {
 			return false
 		}
 	}
