@@ -448,7 +448,7 @@ func (st *state) via(call ssa.CallInstruction) *Call {
 		if p.Kind == HTTP {
 			// The response the function hands back read as a stream here, or a body not in
 			// memory handed to it to send.
-			c.Streams = streamedIn(call) || p.Body >= 0 && p.Body < len(common.Args) && streamBody(common.Args[p.Body])
+			c.Streams = streamedIn(call, st.streamField) || p.Body >= 0 && p.Body < len(common.Args) && streamBody(common.Args[p.Body])
 		}
 		st.setContract(c, callee.Name())
 		if best == nil || c.Timeout.Status == Unbounded && best.Timeout.Status != Unbounded {

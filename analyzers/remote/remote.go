@@ -91,6 +91,7 @@ type state struct {
 	callers        map[*ssa.Function][]*ssa.Function // static callers, built on first need
 	ifaces         map[string][]namedIface           // interfaces of imported packages, by method name
 	embedded       int                               // 0: not known yet; 1: an embedded database driver is imported; 2: not
+	streamFields   map[*types.Var]bool               // fields the package reads as a stream (see streamField)
 }
 
 func run(pass *analysis.Pass) (any, error) {

@@ -1,6 +1,8 @@
 package remote
 
 import (
+	"go/token"
+	"go/types"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -14,7 +16,7 @@ import (
 // (see streamedIn), or, when the function returns it (a sendRequest helper), by one of the
 // package's callers of that function.
 func (st *state) streamed(call ssa.CallInstruction) bool {
-	if streamedIn(call) {
+	if streamedIn(call, st.streamField) {
 		return true
 	}
 	v, ok := call.(ssa.Value)
@@ -23,7 +25,7 @@ func (st *state) streamed(call ssa.CallInstruction) bool {
 	}
 	for _, caller := range st.callGraph()[call.Parent()] {
 		for c := range flow.Calls(caller) {
-			if c.Common().StaticCallee() == call.Parent() && streamedIn(c) {
+			if c.Common().StaticCallee() == call.Parent() && streamedIn(c, st.streamField) {
 				return true
 			}
 		}
@@ -44,8 +46,10 @@ func returnsResponse(fn *ssa.Function, resps []ssa.Value) bool {
 // streamedIn reports whether the response of the call is read as a stream in its function:
 // its Body, wrapped for reading piece by piece (knowledge.StreamWrapper) or not, is read
 // (knowledge.StreamRead) in a loop that does not send the request again, or copied whole into
-// a writer that is not a buffer in memory (a file, a pipe: knowledge.StreamCopy).
-func streamedIn(call ssa.CallInstruction) bool {
+// a writer that is not a buffer in memory (a file, a pipe: knowledge.StreamCopy); or kept,
+// wrapped or not, in a field that fields says the package reads in a loop (a Stream struct
+// returned with its bufio.Reader, whose Recv reads a line at a time).
+func streamedIn(call ssa.CallInstruction, fields func(*types.Var) bool) bool {
 	v, ok := call.(ssa.Value)
 	if !ok || v.Referrers() == nil {
 		return false
@@ -58,7 +62,7 @@ func streamedIn(call ssa.CallInstruction) bool {
 				continue
 			}
 			for _, l := range *fa.Referrers() {
-				if load, ok := l.(*ssa.UnOp); ok && readInLoop(load, inReadLoop, 0) {
+				if load, ok := l.(*ssa.UnOp); ok && readInLoop(load, inReadLoop, fields, 0) {
 					return true
 				}
 			}
@@ -76,7 +80,7 @@ func connReadInLoop(call ssa.CallInstruction) bool {
 	}
 	in := readLoops(call)
 	for _, conn := range responses(v) {
-		if readInLoop(conn, in, 0) {
+		if readInLoop(conn, in, nil, 0) {
 			return true
 		}
 	}
@@ -195,18 +199,18 @@ func captured(mc *ssa.MakeClosure, v ssa.Value) []ssa.Value {
 
 // readInLoop reports whether the reader x, or a reader wrapping it, is read in a block for
 // which inLoop holds.
-func readInLoop(x ssa.Value, inLoop func(*ssa.BasicBlock) bool, depth int) bool {
+func readInLoop(x ssa.Value, inLoop func(*ssa.BasicBlock) bool, fields func(*types.Var) bool, depth int) bool {
 	if depth > 3 || x.Referrers() == nil {
 		return false
 	}
 	for _, r := range *x.Referrers() {
 		switch r := r.(type) {
 		case *ssa.ChangeInterface:
-			if readInLoop(r, inLoop, depth+1) {
+			if readInLoop(r, inLoop, fields, depth+1) {
 				return true
 			}
 		case *ssa.MakeInterface:
-			if readInLoop(r, inLoop, depth+1) {
+			if readInLoop(r, inLoop, fields, depth+1) {
 				return true
 			}
 		case ssa.CallInstruction:
@@ -225,8 +229,12 @@ func readInLoop(x ssa.Value, inLoop func(*ssa.BasicBlock) bool, depth int) bool 
 			if src := knowledge.StreamCopy(fn); src >= 0 && src < len(c.Args) && c.Args[src] == x && !inMemory(c.Args[0]) {
 				return true
 			}
-			if w, ok := r.(ssa.Value); ok && knowledge.StreamWrapper(fn) && readInLoop(w, inLoop, depth+1) {
+			if w, ok := r.(ssa.Value); ok && knowledge.StreamWrapper(fn) && readInLoop(w, inLoop, fields, depth+1) {
 				return true
+			}
+		case *ssa.Store:
+			if fa, ok := r.Addr.(*ssa.FieldAddr); ok && r.Val == x && fields != nil && flow.FieldVar(fa) != nil && fields(flow.FieldVar(fa)) {
+				return true // kept for a reader of the package's that reads it in a loop
 			}
 		}
 	}
@@ -285,4 +293,37 @@ func inMemoryBody(v ssa.Value) bool {
 		return true
 	}
 	return knowledge.MemoryReader(v.Type()) || memoryVar(v)
+}
+
+// streamField reports whether the package reads what it keeps in field fv as a stream: a
+// function loads the field and reads it, wrapped or not, in a loop (s.reader.ReadBytes('\n')
+// in a Recv called for each event).
+func (st *state) streamField(fv *types.Var) bool {
+	if st.streamFields == nil {
+		st.streamFields = make(map[*types.Var]bool)
+		of := make(map[*ssa.Function][]*loops.Loop)
+		inLoop := func(b *ssa.BasicBlock) bool {
+			fn := b.Parent()
+			ls, ok := of[fn]
+			if !ok {
+				ls = loops.Of(fn)
+				of[fn] = ls
+			}
+			return slices.ContainsFunc(ls, func(l *loops.Loop) bool { return l.Contains(b) })
+		}
+		for _, fn := range st.funcs {
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					load, ok := instr.(*ssa.UnOp)
+					if !ok || load.Op != token.MUL {
+						continue
+					}
+					if fa, ok := load.X.(*ssa.FieldAddr); ok && flow.FieldVar(fa) != nil && readInLoop(load, inLoop, nil, 0) {
+						st.streamFields[flow.FieldVar(fa)] = true
+					}
+				}
+			}
+		}
+	}
+	return st.streamFields[fv]
 }
