@@ -19,7 +19,14 @@
 //     one it sends them once, and is no inner layer;
 //   - through the functions it calls, in this package or, through a fact on the function
 //     ("retries internally, up to N attempts"), in another: a client package that retries
-//     inside, wrapped in another retry by the service that uses it.
+//     inside, wrapped in another retry by the service that uses it;
+//   - through an interface, where the program wires the layers together: a package retries
+//     the calls of a value handed in (a driver, a storage client: an interface not of the
+//     standard library, or an http.RoundTripper) and another hands it one whose method
+//     retries on its own. Reported at the call or store that hands the value over
+//     (portable.NewTopic(&topic{...}), r.Client = s3Client), in the package that sees the
+//     concrete type; not when the value's verdict method (IsRetryable) always says no, or
+//     accepts none of the failures its own layer retries.
 //
 // The finding is at the call or statement that enters the inner layer, with the outer scope
 // and, in this package, the inner one as related positions. The message names the inner layer

@@ -108,7 +108,43 @@ func run(pass *analysis.Pass) (any, error) {
 			c.check(call, callee, l)
 		}
 	}
+	// Values handed to another package's retry scope whose methods retry on their own.
+	for _, w := range res.Wired {
+		c.reportWired(w)
+	}
 	return nil, nil
+}
+
+// reportWired reports a value handed to another package's retry layer (a driver to the
+// portable package that retries its calls) whose method retries on its own, at the call or
+// store that hands it over: the line that wires the two layers together.
+func (c *checker) reportWired(w *retryscope.Wired) {
+	if c.seen[w.Pos] || testcode.At(c.pass, w.Pos) {
+		return
+	}
+	inner := retryscope.Bound{Kind: retryscope.BoundUnknown}
+	var related []analysis.RelatedInformation
+	switch {
+	case w.Inner != nil:
+		inner = w.Inner.Attempts
+		if p := w.Inner.Pos(); p.IsValid() {
+			related = append(related, analysis.RelatedInformation{Pos: p, Message: "inner " + w.Inner.Kind.String()})
+		}
+	case w.Fact != nil:
+		inner = w.Fact.Attempts
+	}
+	if inner.Kind == retryscope.BoundConst && inner.N <= 1 {
+		return
+	}
+	c.seen[w.Pos] = true
+	pos := w.Pos
+	if cur, ok := c.calls.At(pos); ok {
+		pos = cur.Node().Pos()
+	}
+	c.rep.Report(analysis.Diagnostic{Pos: pos, Related: related, Message: report.Fit(
+		fmt.Sprintf("%s retries %s (%s), which retries on its own: the attempts multiply; keep one layer", w.Via, w.Method, w.Outer),
+		fmt.Sprintf("%s retries %s, which retries on its own: the attempts multiply; keep one layer", w.Via, w.Method),
+		fmt.Sprintf("%s retries %s, which retries on its own: the attempts multiply", w.Via, w.Method))})
 }
 
 // anchor returns the instruction where a scope is entered, to find the scopes around it, and

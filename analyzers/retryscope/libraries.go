@@ -503,9 +503,13 @@ var azureSDK = &library{
 			return false
 		}
 		n := namedOf(c.Recv.Type())
-		return takesContext(c, e) && n != nil && strings.HasSuffix(n.Obj().Name(), "Client")
+		return takesContext(c, e) && n != nil && (strings.HasSuffix(n.Obj().Name(), "Client") || azureRetryingLinks[n.Obj().Name()] && n.Obj().Pkg() != nil && strings.HasSuffix(n.Obj().Pkg().Path(), "/messaging/azservicebus"))
 	},
 }
+
+// azureRetryingLinks are the azservicebus types, made by a Client, whose calls retry under
+// the Client's RetryOptions too.
+var azureRetryingLinks = map[string]bool{"Sender": true, "Receiver": true, "SessionReceiver": true}
 
 // oras-go v2: an http.Client made by retry.NewClient, retry.DefaultClient, or one whose
 // Transport is a retry.Transport retries a request up to 5 times (DefaultPolicy: 6 attempts)

@@ -36,7 +36,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:        docs.URL("retryscope"),
 	Requires:   []*analysis.Analyzer{ssapkg.Analyzer, ssapkg.Stores, inspect.Analyzer, remote.Analyzer, keys.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(helperFact), new(RetriesFact), new(iteratorFact), new(waitsFact), new(waiterFact), new(delayFact), new(frameworkFact), new(consumesFact), new(zeroFieldFact), new(predicateFact), new(counterFact)},
+	FactTypes:  []analysis.Fact{new(helperFact), new(RetriesFact), new(iteratorFact), new(waitsFact), new(waiterFact), new(delayFact), new(frameworkFact), new(consumesFact), new(zeroFieldFact), new(predicateFact), new(counterFact), new(throughFact)},
 	Run:        guard.Run("retryscope", run),
 }
 
@@ -65,6 +65,9 @@ type Result struct {
 	// Requeues are the calls of this package that hand a failed delivery back to its
 	// framework to be delivered again at once.
 	Requeues []*Requeue
+	// Wired are the calls and stores of this package that hand a value to another package's
+	// retry scope whose methods, on this value, retry on their own (see wired.go).
+	Wired []*Wired
 
 	sets  map[string]bool // fields the package stores into, as "pkg/path.Field" (Configures)
 	calls map[string]bool // functions the package calls, as funcKey writes them
@@ -236,6 +239,8 @@ func run(pass *analysis.Pass) (any, error) {
 	st.exportZeroFields()
 	st.exportPredicates()
 	st.exportRetries()
+	st.exportThroughs()
+	st.wired()
 	st.exportWaits()
 	st.exportCounters()
 	st.exportConsumers()
