@@ -133,14 +133,19 @@ func (st *state) reachedCalls(calls []ssa.CallInstruction, depth int) []ssa.Call
 // an exported package variable holds), an exported field of an exported type; through
 // closures' captures, the package's own calls and what the package stores in a field.
 func (st *state) origins(v ssa.Value, depth int) []origin {
-	if depth > 4 {
+	return st.originsSeen(v, depth, make(map[ssa.Value]bool))
+}
+
+func (st *state) originsSeen(v ssa.Value, depth int, seen map[ssa.Value]bool) []origin {
+	if depth > 4 || seen[v] || len(seen) > 256 {
 		return nil
 	}
+	seen[v] = true
 	var out []origin
 	switch x := flow.Unwrap(v).(type) {
 	case *ssa.FreeVar:
 		for _, b := range flow.Bindings(x) {
-			out = append(out, st.origins(b, depth+1)...)
+			out = append(out, st.originsSeen(b, depth+1, seen)...)
 		}
 	case *ssa.UnOp:
 		if x.Op != token.MUL {
@@ -160,7 +165,7 @@ func (st *state) origins(v ssa.Value, depth int) []origin {
 		}
 		if alloc, ok := box.(*ssa.Alloc); ok {
 			for _, s := range flow.Stored(alloc) {
-				out = append(out, st.origins(s, depth+1)...)
+				out = append(out, st.originsSeen(s, depth+1, seen)...)
 			}
 		}
 		if fa, ok := x.X.(*ssa.FieldAddr); ok && flow.FieldVar(fa) != nil {
@@ -169,7 +174,7 @@ func (st *state) origins(v ssa.Value, depth int) []origin {
 				out = append(out, origin{obj: fv, param: -1})
 			}
 			for _, s := range st.stores.Fields[fv] {
-				out = append(out, st.origins(s, depth+1)...)
+				out = append(out, st.originsSeen(s, depth+1, seen)...)
 			}
 		}
 	case *ssa.Parameter:
@@ -187,18 +192,29 @@ func (st *state) origins(v ssa.Value, depth int) []origin {
 		if gv := st.heldBy(g); gv != nil {
 			out = append(out, origin{obj: gv, param: i})
 		}
-		for _, caller := range st.funcs {
-			for c := range flow.Calls(caller) {
-				if c.Common().StaticCallee() == g && !c.Common().IsInvoke() {
-					args := c.Common().Args
-					if j := slices.Index(g.Params, x); j < len(args) {
-						out = append(out, st.origins(args[j], depth+1)...)
-					}
-				}
+		for _, c := range st.callsOf(g) {
+			args := c.Common().Args
+			if j := slices.Index(g.Params, x); j < len(args) {
+				out = append(out, st.originsSeen(args[j], depth+1, seen)...)
 			}
 		}
 	}
 	return out
+}
+
+// callsOf returns the package's static calls of g (an index built on first need).
+func (st *state) callsOf(g *ssa.Function) []ssa.CallInstruction {
+	if st.staticCalls == nil {
+		st.staticCalls = make(map[*ssa.Function][]ssa.CallInstruction)
+		for _, fn := range st.funcs {
+			for c := range flow.Calls(fn) {
+				if callee := c.Common().StaticCallee(); callee != nil && !c.Common().IsInvoke() {
+					st.staticCalls[callee] = append(st.staticCalls[callee], c)
+				}
+			}
+		}
+	}
+	return st.staticCalls[g]
 }
 
 // exportedOwner reports whether the struct whose field fa addresses is an exported named type.
