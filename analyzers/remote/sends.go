@@ -1,7 +1,6 @@
 package remote
 
 import (
-	"go/token"
 	"slices"
 	"strings"
 	"unicode"
@@ -215,31 +214,45 @@ func (st *state) methodHelpers(direct []*Send, funcs []*ssa.Function) []*Send {
 		}
 		helpers[fn] = helper{inner: s, method: slices.Index(fn.Params, p), url: urlParam(fn, requestArg(s.Made.Common(), 1))}
 	}
-	for range 3 {
-		found := false
+	// calls returns the calls of a helper from another function, with the helper.
+	type helperCall struct {
+		fn   *ssa.Function
+		call ssa.CallInstruction
+		h    helper
+		args []ssa.Value
+	}
+	calls := func() []helperCall {
+		var out []helperCall
 		for _, fn := range funcs {
 			for call := range flow.Calls(fn) {
 				callee := call.Common().StaticCallee()
 				h, ok := helpers[callee]
 				args := call.Common().Args
-				if !ok || callee == fn || h.method >= len(args) {
-					continue
+				if ok && callee != fn && h.method < len(args) {
+					out = append(out, helperCall{fn, call, h, args})
 				}
-				p := passedParam(args[h.method])
-				if p == nil || p.Parent().Object() == nil || p.Parent() == callee || !typeis.String(p.Type()) {
-					continue
-				}
-				if _, seen := helpers[p.Parent()]; seen {
-					continue
-				}
-				g := p.Parent()
-				url := -1
-				if h.url >= 0 && h.url < len(args) {
-					url = urlParam(g, args[h.url])
-				}
-				helpers[g] = helper{via: call, method: slices.Index(g.Params, p), url: url}
-				found = true
 			}
+		}
+		return out
+	}
+	for range 3 {
+		found := false
+		for _, hc := range calls() {
+			p := passedParam(hc.args[hc.h.method])
+			callee := hc.call.Common().StaticCallee()
+			if p == nil || p.Parent().Object() == nil || p.Parent() == callee || !typeis.String(p.Type()) {
+				continue
+			}
+			if _, seen := helpers[p.Parent()]; seen {
+				continue
+			}
+			g := p.Parent()
+			url := -1
+			if hc.h.url >= 0 && hc.h.url < len(hc.args) {
+				url = urlParam(g, hc.args[hc.h.url])
+			}
+			helpers[g] = helper{via: hc.call, method: slices.Index(g.Params, p), url: url}
+			found = true
 		}
 		if !found {
 			break
@@ -247,22 +260,14 @@ func (st *state) methodHelpers(direct []*Send, funcs []*ssa.Function) []*Send {
 	}
 	var out []*Send
 	byCall := make(map[ssa.CallInstruction]*Send)
-	for _, fn := range funcs {
-		for call := range flow.Calls(fn) {
-			callee := call.Common().StaticCallee()
-			h, ok := helpers[callee]
-			args := call.Common().Args
-			if !ok || callee == fn || h.method >= len(args) {
-				continue
-			}
-			w := st.walker(fn)
-			s := &Send{Instr: call, Inner: h.inner, Method: strings.ToUpper(w.str(args[h.method], nil, 0))}
-			if h.url >= 0 && h.url < len(args) {
-				w.url(s, args[h.url])
-			}
-			out = append(out, s)
-			byCall[call] = s
+	for _, hc := range calls() {
+		w := st.walker(hc.fn)
+		s := &Send{Instr: hc.call, Inner: hc.h.inner, Method: strings.ToUpper(w.str(hc.args[hc.h.method], nil, 0))}
+		if hc.h.url >= 0 && hc.h.url < len(hc.args) {
+			w.url(s, hc.args[hc.h.url])
 		}
+		out = append(out, s)
+		byCall[hc.call] = s
 	}
 	for _, s := range out {
 		if h := helpers[s.Instr.Common().StaticCallee()]; h.via != nil {
@@ -273,37 +278,10 @@ func (st *state) methodHelpers(direct []*Send, funcs []*ssa.Function) []*Send {
 }
 
 // passedParam returns the parameter of a named function that v is, itself or as a closure's
-// captured copy of it (the retry callback inside the function), or nil. A captured variable
-// that anything else is stored into is not the parameter.
+// captured copy of it (the retry callback inside the function), or nil.
 func passedParam(v ssa.Value) *ssa.Parameter {
-	for range 4 {
-		switch x := flow.Unwrap(v).(type) {
-		case *ssa.Parameter:
-			return x
-		case *ssa.FreeVar:
-			b := flow.Bindings(x)
-			if len(b) != 1 {
-				return nil
-			}
-			v = b[0]
-			continue
-		case *ssa.UnOp: // *method: a captured variable, boxed
-			box := x.X
-			if fv, ok := box.(*ssa.FreeVar); ok && x.Op == token.MUL {
-				if b := flow.Bindings(fv); len(b) == 1 {
-					box = b[0]
-				}
-			}
-			if alloc, ok := box.(*ssa.Alloc); ok && x.Op == token.MUL {
-				if stored := flow.Stored(alloc); len(stored) == 1 {
-					v = stored[0]
-					continue
-				}
-			}
-		}
-		return nil
-	}
-	return nil
+	p, _ := flow.Captured(v).(*ssa.Parameter)
+	return p
 }
 
 // requestParam returns the parameter a request sent is made from: the parameter itself, or

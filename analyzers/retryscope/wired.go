@@ -142,31 +142,13 @@ func (st *state) originsSeen(v ssa.Value, depth int, seen map[ssa.Value]bool) []
 	}
 	seen[v] = true
 	var out []origin
+	if c := flow.Captured(v); c != nil && c != flow.Unwrap(v) {
+		return st.originsSeen(c, depth+1, seen) // a closure's captured variable: what it holds
+	}
 	switch x := flow.Unwrap(v).(type) {
-	case *ssa.FreeVar:
-		for _, b := range flow.Bindings(x) {
-			out = append(out, st.originsSeen(b, depth+1, seen)...)
-		}
 	case *ssa.UnOp:
 		if x.Op != token.MUL {
 			break
-		}
-		box := x.X    // a captured variable, boxed: what is stored in it where the closure is made
-		for range 4 { // closures in closures: each binds the box it was given
-			fv, ok := box.(*ssa.FreeVar)
-			if !ok {
-				break
-			}
-			b := flow.Bindings(fv)
-			if len(b) != 1 {
-				break
-			}
-			box = b[0]
-		}
-		if alloc, ok := box.(*ssa.Alloc); ok {
-			for _, s := range flow.Stored(alloc) {
-				out = append(out, st.originsSeen(s, depth+1, seen)...)
-			}
 		}
 		if fa, ok := x.X.(*ssa.FieldAddr); ok && flow.FieldVar(fa) != nil {
 			fv := flow.FieldVar(fa)

@@ -91,6 +91,88 @@ func Bindings(fv *ssa.FreeVar) []ssa.Value {
 	return out
 }
 
+// Captured returns the value a closure's captured variable holds where the closure is made,
+// through closures made in closures: v itself when it is not a captured variable, nil when
+// the variable is bound to several values or has several stored into it. A variable the
+// closure may assign is boxed: v is then a load of the box, and the value is the one stored.
+func Captured(v ssa.Value) ssa.Value {
+	for range 8 {
+		switch x := Unwrap(v).(type) {
+		case *ssa.FreeVar:
+			b := Bindings(x)
+			if len(b) != 1 {
+				return nil
+			}
+			v = b[0]
+			continue
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return x
+			}
+			box := x.X
+			for range 8 {
+				fv, ok := box.(*ssa.FreeVar)
+				if !ok {
+					break
+				}
+				b := Bindings(fv)
+				if len(b) != 1 {
+					return nil
+				}
+				box = b[0]
+			}
+			alloc, ok := box.(*ssa.Alloc)
+			if !ok {
+				return x
+			}
+			stored := Stored(alloc)
+			if len(stored) != 1 || writtenInClosure(alloc, 0) {
+				return nil
+			}
+			v = stored[0]
+			continue
+		default:
+			return x
+		}
+	}
+	return nil
+}
+
+// writtenInClosure reports whether a closure that box is bound to (or a closure made in one)
+// stores into it.
+func writtenInClosure(box ssa.Value, depth int) bool {
+	if depth > 4 || box.Referrers() == nil {
+		return false
+	}
+	for _, r := range *box.Referrers() {
+		mc, ok := r.(*ssa.MakeClosure)
+		if !ok {
+			continue
+		}
+		fn, ok := mc.Fn.(*ssa.Function)
+		if !ok {
+			continue
+		}
+		for i, b := range mc.Bindings {
+			if b != box || i >= len(fn.FreeVars) {
+				continue
+			}
+			fv := fn.FreeVars[i]
+			if refs := fv.Referrers(); refs != nil {
+				for _, u := range *refs {
+					if st, ok := u.(*ssa.Store); ok && st.Addr == fv {
+						return true
+					}
+				}
+			}
+			if writtenInClosure(fv, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Stored returns the values stored into alloc directly or into its fields and elements.
 func Stored(alloc ssa.Value) []ssa.Value { return storedIn(alloc, -1) }
 
