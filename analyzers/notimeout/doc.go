@@ -66,7 +66,7 @@
 //     else);
 //   - streaming gRPC calls (long-lived by design); grpc.NewClient, which never blocks;
 //     net.Dial of UDP, IP and Unix sockets, which do not wait for a peer;
-//   - database/sql calls in a package using an embedded database (SQLite, ql, DuckDB);
+//   - database/sql calls in a package using an embedded database (SQLite, ql, DuckDB) (with a server backend beside it, by file: those of the files that import the embedded driver);
 //   - in a cloud or storage SDK's own package, calls of its client's methods (its
 //     implementation: the requests they send are what is judged there), unless a function
 //     handed a context calls one with context.Background() (its caller's deadline is dropped);

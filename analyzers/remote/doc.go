@@ -118,9 +118,10 @@
 // stay local for Reach. A dial of the address of a
 // listener the program holds (ln.Addr(), in the function or kept in struct fields, package
 // variables or function results that hold nothing else) is not a remote call: the kernel
-// accepts it at once. database/sql calls in a
-// package that imports the driver of an embedded database (SQLite, ql, DuckDB) are not
-// remote calls at all.
+// accepts it at once. database/sql calls (and sqlx's, through its facts) in a package that
+// imports the driver of an embedded database (SQLite, ql, DuckDB) are not remote calls at
+// all; in a package that also imports a database server's driver (SQLite beside MySQL), only
+// those in a file that imports the embedded driver and no server's.
 //
 // Packages of the standard library are not analysed, and a package that imports none of
 // net/http, net, crypto/tls, database/sql or google.golang.org/grpc, directly or not, is

@@ -437,7 +437,7 @@ func (st *state) via(call ssa.CallInstruction) *Call {
 				}
 			}
 		}
-		if p.Kind == SQL && st.embeddedSQL() {
+		if p.Kind == SQL && st.embeddedSQL(call.Pos()) {
 			continue // sqlx's Get over an embedded database: nothing leaves the process
 		}
 		if p.Kind == SQL && v.k != vBounded && sessionBounded(call) {

@@ -1,8 +1,10 @@
 package remote
 
 import (
+	"go/token"
 	"go/types"
 	"slices"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -534,20 +536,63 @@ var embeddedDrivers = []string{
 	"github.com/marcboeker/go-duckdb", "github.com/duckdb/duckdb-go",
 }
 
-// embeddedSQL reports whether the package imports the driver of an embedded database (SQLite,
-// ql, DuckDB): its database/sql calls do not leave the process.
-func (st *state) embeddedSQL() bool {
-	if st.embedded == 0 {
-		st.embedded = 2
-		for _, imp := range st.pass.Pkg.Imports() {
-			for _, d := range embeddedDrivers {
-				if imp.Path() == d || strings.HasPrefix(imp.Path(), d+"/") {
-					st.embedded = 1
-				}
+// serverDrivers are database/sql drivers of database servers: a package that imports one
+// beside an embedded driver talks to both.
+var serverDrivers = []string{
+	"github.com/go-sql-driver/mysql", "github.com/lib/pq", "github.com/jackc/pgx",
+	"github.com/denisenkom/go-mssqldb", "github.com/microsoft/go-mssqldb", "github.com/sijms/go-ora",
+	"github.com/godror/godror", "github.com/ClickHouse/clickhouse-go", "github.com/snowflakedb/gosnowflake",
+	"github.com/googleapis/go-sql-spanner", "github.com/trinodb/trino-go-client", "github.com/nakagami/firebirdsql",
+	"github.com/ibmdb/go_ibm_db", "github.com/vertica/vertica-sql-go", "github.com/databricks/databricks-sql-go",
+}
+
+func importsAny(paths []string, list []string) bool {
+	for _, p := range paths {
+		for _, d := range list {
+			if p == d || strings.HasPrefix(p, d+"/") {
+				return true
 			}
 		}
 	}
-	return st.embedded == 1
+	return false
+}
+
+// embeddedSQL reports whether the database calls at pos stay in the process: the file imports
+// the driver of an embedded database (SQLite, ql, DuckDB) and none of a server's, or the
+// package does and no file of it imports a server's driver. A package with backends of both
+// kinds (SQLite beside MySQL and PostgreSQL) is judged file by file; its other files' calls
+// may go to a server.
+func (st *state) embeddedSQL(pos token.Pos) bool {
+	if st.embedded == 0 {
+		st.embedded = 2
+		var all []string
+		for _, imp := range st.pass.Pkg.Imports() {
+			all = append(all, imp.Path())
+		}
+		if importsAny(all, embeddedDrivers) {
+			st.embedded = 1
+			if importsAny(all, serverDrivers) {
+				st.embedded = 3 // both: by file
+			}
+		}
+	}
+	switch st.embedded {
+	case 1:
+		return true
+	case 3:
+		for _, f := range st.pass.Files {
+			if f.FileStart <= pos && pos <= f.FileEnd {
+				var paths []string
+				for _, is := range f.Imports {
+					if p, err := strconv.Unquote(is.Path.Value); err == nil {
+						paths = append(paths, p)
+					}
+				}
+				return importsAny(paths, embeddedDrivers) && !importsAny(paths, serverDrivers)
+			}
+		}
+	}
+	return false
 }
 
 // grpcDial evaluates a gRPC dial: it leaves the process only when an option makes it block.

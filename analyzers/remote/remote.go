@@ -90,7 +90,7 @@ type state struct {
 	bounds         map[*ssa.Function]Contract        // memo of bound
 	callers        map[*ssa.Function][]*ssa.Function // static callers, built on first need
 	ifaces         map[string][]namedIface           // interfaces of imported packages, by method name
-	embedded       int                               // 0: not known yet; 1: an embedded database driver is imported; 2: not
+	embedded       int                               // 0: not known yet; 1: an embedded database driver is imported; 2: not; 3: both an embedded and a server driver (judged by file)
 	streamFields   map[*types.Var]bool               // fields the package reads as a stream (see streamField)
 }
 
@@ -182,7 +182,7 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 		if !leaves {
 			return nil
 		}
-		if r.kind == SQL && st.embeddedSQL() {
+		if r.kind == SQL && st.embeddedSQL(call.Pos()) {
 			return nil // an embedded database: nothing leaves the process
 		}
 		if r.kind == SQL && v.k != vBounded && sessionBounded(call) {
