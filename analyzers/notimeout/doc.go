@@ -65,8 +65,10 @@
 //     listener the program holds (ln.Addr(), also kept in a struct field that holds nothing
 //     else);
 //   - streaming gRPC calls (long-lived by design); grpc.NewClient, which never blocks;
-//     net.Dial of UDP, IP and Unix sockets, which do not wait for a peer;
-//   - database/sql calls in a package using an embedded database (SQLite, ql, DuckDB) (with a server backend beside it, by file: those of the files that import the embedded driver);
+//     net.Dial of UDP, IP and Unix sockets, which do not wait for a peer; gRPC calls over a
+//     connection hashicorp/go-plugin hands out (a plugin subprocess on this machine);
+//   - database/sql calls in a package using an embedded database (SQLite, ql, DuckDB); with a
+//     server backend beside it, those of the files that import the embedded driver;
 //   - in a cloud or storage SDK's own package, calls of its client's methods (its
 //     implementation: the requests they send are what is judged there), unless a function
 //     handed a context calls one with context.Background() (its caller's deadline is dropped);

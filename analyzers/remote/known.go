@@ -431,6 +431,32 @@ func grpcCall(fn *types.Func) (stream, ok bool) {
 	return stream, true
 }
 
+// pluginConn reports whether the gRPC stub recv was made from a connection hashicorp/go-plugin
+// hands out (knowledge.PluginPkg): the *grpc.ClientConn parameter of a function that is also
+// handed the plugin's *GRPCBroker (a GRPCPlugin's GRPCClient), or GRPCBroker.Dial's. The RPC
+// goes to a process on this machine.
+func (st *state) pluginConn(recv ssa.Value) bool {
+	if recv == nil {
+		return false
+	}
+	found := false
+	st.stores.Backward(recv, 64, func(x ssa.Value) bool {
+		switch x := x.(type) {
+		case *ssa.Parameter:
+			if typeis.Named(x.Type(), grpcPkg, "ClientConn") {
+				found = slices.ContainsFunc(x.Parent().Params, func(p *ssa.Parameter) bool {
+					return typeis.Named(p.Type(), knowledge.PluginPkg, "GRPCBroker")
+				})
+			}
+		case *ssa.Call:
+			id := flow.ID(flow.Callee(x.Common()))
+			found = id.Pkg == knowledge.PluginPkg && id.Recv == "GRPCBroker" && id.Name == "Dial"
+		}
+		return !found
+	})
+	return found
+}
+
 // connectCall reports whether fn has the signature of a Connect client call (see
 // knowledge.ConnectPackage): (ctx, *connect.Request[T]) and (*connect.Response[U], error) for
 // a unary call (generated client methods, Client.CallUnary), or a

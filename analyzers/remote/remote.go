@@ -223,6 +223,7 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 			name = id.Recv + "." + id.Name
 		}
 		c := &Call{Instr: call, Func: fn, Kind: GRPC, Name: name, Stream: stream, Timeout: w.ctx(s.Arg(0), nil).timeout()}
+		c.Loopback = st.pluginConn(s.Recv)
 		st.setContract(c, id.Name)
 		return c
 	}

@@ -26,3 +26,8 @@ func LocalDaemon(path string) bool {
 	}
 	return false
 }
+
+// PluginPkg is hashicorp/go-plugin. The gRPC connections it hands out (the conn of a
+// GRPCPlugin's GRPCClient(ctx, *GRPCBroker, conn), GRPCBroker.Dial's) go to a plugin
+// subprocess the program started on this machine, or back to the host that started it.
+const PluginPkg = "github.com/hashicorp/go-plugin"

@@ -86,3 +86,6 @@ func WithChainUnaryInterceptor(f ...UnaryClientInterceptor) DialOption { return 
 func WithDefaultServiceConfig(s string) DialOption                     { return option{} }
 func WithDefaultCallOptions(cos ...CallOption) DialOption              { return option{} }
 func WaitForReady(waitForReady bool) CallOption                        { return option{} }
+
+// Server is a gRPC server.
+type Server struct{}
