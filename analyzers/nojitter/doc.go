@@ -70,7 +70,8 @@
 // randomise (the Terraform SDK's resource.Retry: its policy), a failover that goes round at
 // once to another target (each round sends to a backend it picks anew, a failure marks the
 // one it was sent to, and there are as many rounds as backends; or a round-robin picker
-// hands out the next address each round, and the loop counts the addresses), and this project's
+// hands out the next address each round, and the loop counts the addresses), a loop that
+// follows a redirect (a call in it sets the URL or Host of the request it sends), and this project's
 // runtime/retry, which jitters, caps and observes the context by default.
 //
 // The suggested fix, where a hand loop sleeps a fixed or growing duration (time.Sleep(d),

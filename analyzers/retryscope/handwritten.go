@@ -50,6 +50,9 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 			if st.recovers(l, d, s.Attempts) {
 				continue // it changes what it sends, once: a recovery, not a retry
 			}
+			if st.redirects(fn, l) {
+				continue // it follows a redirect: the next round goes to another URL
+			}
 			if st.drawsAnew(fn, l, d) {
 				continue // a new random value each round, on a collision: not the same request again
 			}
@@ -155,6 +158,55 @@ func (st *state) recovers(l *loops.Loop, d decision, b Bound) bool {
 		}
 	}
 	return goesRound
+}
+
+// redirects reports whether loop l follows redirects: a call in it (or a function of the
+// package it calls) sets the URL or Host of an *http.Request that another call in the loop
+// sends, so that each round goes to the address the last answer named (handleRedirect(req,
+// resp, &n) setting req.URL = location), not to the same one again.
+func (st *state) redirects(fn *ssa.Function, l *loops.Loop) bool {
+	blocks := l.Blocks(fn)
+	calls := slices.Collect(flow.BlockCalls(blocks))
+	sent := func(req ssa.Value, except ssa.CallInstruction) bool {
+		return slices.ContainsFunc(calls, func(c ssa.CallInstruction) bool {
+			return c != except && slices.ContainsFunc(c.Common().Args, func(a ssa.Value) bool { return flow.Unwrap(a) == req })
+		})
+	}
+	for _, c := range calls {
+		callee := c.Common().StaticCallee()
+		if callee == nil || callee.Pkg != st.ssaPkg || len(callee.Blocks) == 0 {
+			continue
+		}
+		for i, p := range callee.Params {
+			if i >= len(c.Common().Args) || !typeis.Request(p.Type()) || !setsTarget(callee, p) {
+				continue
+			}
+			if req := flow.Unwrap(c.Common().Args[i]); sent(req, c) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// setsTarget reports whether fn stores into the URL or Host field of the request p.
+func setsTarget(fn *ssa.Function, p *ssa.Parameter) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok {
+				continue
+			}
+			fa, ok := st.Addr.(*ssa.FieldAddr)
+			if !ok || !flow.SameValue(fa.X, p) {
+				continue
+			}
+			if fv := flow.FieldVar(fa); fv != nil && (fv.Name() == "URL" || fv.Name() == "Host") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // drawsAnew reports whether the loop goes round only on the program's own condition (a
