@@ -545,24 +545,8 @@ func (st *state) prodStores(fv *types.Var) []ssa.Value {
 // userField reports whether fv is an exported field of an exported struct type of its
 // package: its users may set it.
 func userField(fv *types.Var) bool {
-	if !fv.Exported() || fv.Pkg() == nil {
-		return false
-	}
-	scope := fv.Pkg().Scope()
-	for _, name := range scope.Names() {
-		tn, ok := scope.Lookup(name).(*types.TypeName)
-		if !ok || !tn.Exported() {
-			continue
-		}
-		if str, ok := tn.Type().Underlying().(*types.Struct); ok {
-			for f := range str.Fields() {
-				if f == fv {
-					return true
-				}
-			}
-		}
-	}
-	return false
+	owner := flow.FieldOwner(fv)
+	return fv.Exported() && owner != nil && owner.Exported()
 }
 
 // prodGlobals returns the values the package's production code stores into package variable

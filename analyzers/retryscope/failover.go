@@ -115,33 +115,51 @@ func listKey(v ssa.Value) any {
 }
 
 // picksInTurn reports whether g, a picker called each round, returns an element of one of
-// lists and stores into a field of a parameter (its cursor: c.addrIdx++).
+// lists at an index computed from a field of a parameter that g also stores into: its
+// cursor (addrs[c.addrIdx%n]; c.addrIdx++). A store into another field (a lazy c.addrs =
+// split(...)) is no cursor.
 func picksInTurn(g *ssa.Function, lists map[any]bool) bool {
-	advances, indexes := false, false
+	cursors := make(map[*types.Var]bool) // fields of parameters the returned element's index reads
+	for ret := range flow.Returns(g) {
+		for _, r := range ret.Results {
+			flow.Backward(r, 16, func(y ssa.Value) bool {
+				var list, index ssa.Value
+				switch y := y.(type) {
+				case *ssa.IndexAddr:
+					list, index = y.X, y.Index
+				case *ssa.Index:
+					list, index = y.X, y.Index
+				default:
+					return true
+				}
+				if lists[listKey(list)] {
+					flow.Backward(index, 8, func(z ssa.Value) bool {
+						if _, fa := flow.FieldLoad(z); fa != nil && paramField(fa) {
+							cursors[flow.FieldVar(fa)] = true
+						}
+						return true
+					})
+				}
+				return true
+			})
+		}
+	}
 	for _, b := range g.Blocks {
 		for _, instr := range b.Instrs {
-			switch x := instr.(type) {
-			case *ssa.Store:
-				if fa, ok := x.Addr.(*ssa.FieldAddr); ok {
-					_, advances0 := flow.Unwrap(fa.X).(*ssa.Parameter)
-					advances = advances || advances0
-				}
-			case *ssa.Return:
-				for _, r := range x.Results {
-					flow.Backward(r, 16, func(y ssa.Value) bool {
-						switch y := y.(type) {
-						case *ssa.IndexAddr:
-							indexes = indexes || lists[listKey(y.X)]
-						case *ssa.Index:
-							indexes = indexes || lists[listKey(y.X)]
-						}
-						return !indexes
-					})
+			if st, ok := instr.(*ssa.Store); ok {
+				if fa, ok := st.Addr.(*ssa.FieldAddr); ok && paramField(fa) && cursors[flow.FieldVar(fa)] {
+					return true
 				}
 			}
 		}
 	}
-	return advances && indexes
+	return false
+}
+
+// paramField reports whether fa addresses a field of a parameter of its function.
+func paramField(fa *ssa.FieldAddr) bool {
+	_, ok := flow.Unwrap(fa.X).(*ssa.Parameter)
+	return ok
 }
 
 // reportsBack reports whether the attempt d.call is made with a target that a method picks

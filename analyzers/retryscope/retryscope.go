@@ -317,14 +317,18 @@ func (st *state) setReach(rem *remote.Result) {
 				}
 				var after func(ssa.CallInstruction) bool
 				for _, c := range s.Calls {
-					if _, started := c.(*ssa.Go); started || !fallible(c) || s.Reach >= reach(c) {
+					if _, started := c.(*ssa.Go); started || !fallible(c) {
+						continue
+					}
+					r := reach(c)
+					if r <= s.Reach {
 						continue
 					}
 					if after == nil {
 						after = afterAttempt(s)
 					}
 					if !after(c) {
-						s.Reach = reach(c)
+						s.Reach = r
 					}
 				}
 			}

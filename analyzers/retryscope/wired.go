@@ -152,7 +152,7 @@ func (st *state) originsSeen(v ssa.Value, depth int, seen map[ssa.Value]bool) []
 		}
 		if fa, ok := x.X.(*ssa.FieldAddr); ok && flow.FieldVar(fa) != nil {
 			fv := flow.FieldVar(fa)
-			if fv.Pkg() == st.pass.Pkg && fv.Exported() && exportedOwner(fa) {
+			if owner := flow.FieldOwner(fv); fv.Pkg() == st.pass.Pkg && fv.Exported() && owner != nil && owner.Exported() {
 				out = append(out, origin{obj: fv, param: -1})
 			}
 			for _, s := range st.stores.Fields[fv] {
@@ -197,16 +197,6 @@ func (st *state) callsOf(g *ssa.Function) []ssa.CallInstruction {
 		}
 	}
 	return st.staticCalls[g]
-}
-
-// exportedOwner reports whether the struct whose field fa addresses is an exported named type.
-func exportedOwner(fa *ssa.FieldAddr) bool {
-	ptr, ok := fa.X.Type().Underlying().(*types.Pointer)
-	if !ok {
-		return false
-	}
-	named, ok := types.Unalias(ptr.Elem()).(*types.Named)
-	return ok && named.Obj().Exported()
 }
 
 // heldBy returns the exported package variable that holds fn (var NewTopic = newTopic), or nil.
@@ -371,40 +361,20 @@ func objName(obj types.Object) string {
 	name := obj.Name()
 	if fn, ok := obj.(*types.Func); ok {
 		if recv := fn.Type().(*types.Signature).Recv(); recv != nil {
-			if named, ok := types.Unalias(derefType(recv.Type())).(*types.Named); ok {
+			if named := namedOf(recv.Type()); named != nil {
 				name = named.Obj().Name() + "." + name
 			}
 		}
 	}
 	if v, ok := obj.(*types.Var); ok && v.IsField() {
-		if owner := fieldOwner(v); owner != "" {
-			name = owner + "." + name
+		if owner := flow.FieldOwner(v); owner != nil {
+			name = owner.Name() + "." + name
 		}
 	}
 	if obj.Pkg() != nil {
 		name = obj.Pkg().Name() + "." + name
 	}
 	return name
-}
-
-// fieldOwner returns the name of the package-level struct type that declares field fv.
-func fieldOwner(fv *types.Var) string {
-	if fv.Pkg() == nil {
-		return ""
-	}
-	scope := fv.Pkg().Scope()
-	for _, n := range scope.Names() {
-		if tn, ok := scope.Lookup(n).(*types.TypeName); ok {
-			if st, ok := tn.Type().Underlying().(*types.Struct); ok {
-				for f := range st.Fields() {
-					if f == fv {
-						return tn.Name()
-					}
-				}
-			}
-		}
-	}
-	return ""
 }
 
 // intersect returns the failures in both sets, zero standing for every failure.
@@ -462,11 +432,11 @@ func (st *state) concreteType(v ssa.Value, depth int) types.Type {
 // methodOf returns the method of t (or *t) named name, or nil.
 func methodOf(t types.Type, name string) *types.Func {
 	var pkg *types.Package
+	if named := namedOf(t); named != nil {
+		pkg = named.Obj().Pkg()
+	}
 	if p, ok := t.Underlying().(*types.Pointer); ok {
 		t = p.Elem()
-	}
-	if named, ok := types.Unalias(t).(*types.Named); ok {
-		pkg = named.Obj().Pkg()
 	}
 	for _, tt := range []types.Type{t, types.NewPointer(t)} {
 		if sel := types.NewMethodSet(tt).Lookup(pkg, name); sel != nil {
@@ -500,11 +470,4 @@ func (st *state) alwaysFalse(m *types.Func) bool {
 		found = true
 	}
 	return found
-}
-
-func derefType(t types.Type) types.Type {
-	if p, ok := t.Underlying().(*types.Pointer); ok {
-		return p.Elem()
-	}
-	return t
 }

@@ -196,3 +196,26 @@ func Before(a, b ssa.Instruction) bool {
 	}
 	return false
 }
+
+// FieldOwner returns the package-level type whose struct declares field fv, or nil (a field
+// of an anonymous struct, or of a type declared in a function).
+func FieldOwner(fv *types.Var) *types.TypeName {
+	if fv == nil || !fv.IsField() || fv.Pkg() == nil {
+		return nil
+	}
+	scope := fv.Pkg().Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok {
+			continue
+		}
+		if str, ok := tn.Type().Underlying().(*types.Struct); ok {
+			for f := range str.Fields() {
+				if f == fv {
+					return tn
+				}
+			}
+		}
+	}
+	return nil
+}

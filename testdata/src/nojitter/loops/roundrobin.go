@@ -93,3 +93,33 @@ func (c *upstreamClient) DialFive() (net.Conn, error) {
 	}
 	return nil, errors.Join(errors.New("no upstream reachable"), err)
 }
+
+// firstUpstream splits the addresses on first use and always returns the first: no cursor.
+func (c *upstreamClient) firstUpstream() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.addrs == nil {
+		c.addrs = strings.Split(c.Addr, ",")
+	}
+	return c.addrs[0]
+}
+
+// ---- Reported: counted by the addresses, but the same address every round ----
+
+func (c *upstreamClient) DialFirst() (net.Conn, error) {
+	c.mu.Lock()
+	n := len(c.addrs)
+	c.mu.Unlock()
+	var err error
+	for n > 0 { // related "roundrobin.go:114: retry loop" // want `retry loop goes round without waiting, so it hammers a failing dependency; wait with jitter`
+		addr := c.firstUpstream()
+		var conn net.Conn
+		conn, err = c.dialUpstream(addr, c.DialTimeout)
+		if err == nil {
+			return conn, nil
+		}
+		c.log.Warn("upstream unreachable", "addr", addr, "err", err)
+		n--
+	}
+	return nil, err
+}
