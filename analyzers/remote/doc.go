@@ -123,6 +123,13 @@
 // all; in a package that also imports a database server's driver (SQLite beside MySQL), only
 // those in a file that imports the embedded driver and no server's.
 //
+// Reach (Result.Reach) says whether a call may leave the process, itself or through what it
+// calls. A call of another package's interface method may go anywhere, unless every value its
+// receiver can hold is in view: a parameter of a function only this package calls (waitFor(reg)
+// after reg := registry.NewMemoryRegistry()), an unexported field the package fills, made from
+// a concrete type or by a constructor whose fact says where its value's methods go (an
+// exported function returning one concrete type behind an interface gets that fact).
+//
 // Packages of the standard library are not analysed, and a package that imports none of
 // net/http, net, crypto/tls, database/sql or google.golang.org/grpc, directly or not, is
 // skipped at once.

@@ -176,6 +176,7 @@ func (r *reacher) compute(funcs []*ssa.Function) {
 		}
 		r.pass.ExportObjectFact(obj, &reachFact{Unknown: r.of[fn] == ReachUnknown})
 	}
+	r.exportConcrete(funcs)
 }
 
 // attemptCalls yields the calls of fn that hold it up: not the ones started in a goroutine,
@@ -242,6 +243,17 @@ func (r *reacher) callee(call ssa.CallInstruction) Reach {
 		}
 		return ReachUnknown // a callback the caller hands in, or a function value that can fail
 	}
+	if c.IsInvoke() && fn.Pkg() != nil && typeis.ReturnsError(c.Signature()) && !ssapkg.IsStdPath(fn.Pkg().Path()) {
+		if reach, known := r.wiredReach(c); known {
+			return reach
+		}
+	}
+	return r.funcReach(c, fn)
+}
+
+// funcReach says whether fn, called by c (an interface method's call, when fn is a concrete
+// type's method that the program shows the interface holds), may leave the process.
+func (r *reacher) funcReach(c *ssa.CallCommon, fn *types.Func) Reach {
 	if fn.Pkg() == nil {
 		return ReachLocal // a method of error or another universe type
 	}
@@ -264,7 +276,7 @@ func (r *reacher) callee(call ssa.CallInstruction) Reach {
 	if ssapkg.IsStdPath(fn.Pkg().Path()) {
 		return ReachLocal
 	}
-	if c.IsInvoke() {
+	if recv := fn.Type().(*types.Signature).Recv(); recv != nil && types.IsInterface(recv.Type()) {
 		if !typeis.ReturnsError(c.Signature()) {
 			return ReachLocal
 		}

@@ -174,7 +174,7 @@ func (st *state) originsSeen(v ssa.Value, depth int, seen map[ssa.Value]bool) []
 		if gv := st.heldBy(g); gv != nil {
 			out = append(out, origin{obj: gv, param: i})
 		}
-		for _, c := range st.callsOf(g) {
+		for _, c := range st.stores.Calls[g] {
 			args := c.Common().Args
 			if j := slices.Index(g.Params, x); j < len(args) {
 				out = append(out, st.originsSeen(args[j], depth+1, seen)...)
@@ -182,21 +182,6 @@ func (st *state) originsSeen(v ssa.Value, depth int, seen map[ssa.Value]bool) []
 		}
 	}
 	return out
-}
-
-// callsOf returns the package's static calls of g (an index built on first need).
-func (st *state) callsOf(g *ssa.Function) []ssa.CallInstruction {
-	if st.staticCalls == nil {
-		st.staticCalls = make(map[*ssa.Function][]ssa.CallInstruction)
-		for _, fn := range st.funcs {
-			for c := range flow.Calls(fn) {
-				if callee := c.Common().StaticCallee(); callee != nil && !c.Common().IsInvoke() {
-					st.staticCalls[callee] = append(st.staticCalls[callee], c)
-				}
-			}
-		}
-	}
-	return st.staticCalls[g]
 }
 
 // heldBy returns the exported package variable that holds fn (var NewTopic = newTopic), or nil.

@@ -16,11 +16,17 @@ type Stores struct {
 	// Taken holds the package variables whose address the package hands on (flag.IntVar(&n,
 	// ...), p := &n): written where the index does not see.
 	Taken map[*ssa.Global]bool
+	// Calls holds the static calls of the package's functions, by callee; AsValue the
+	// functions used otherwise too (stored, passed, returned, made into a closure): their
+	// callers are not all in Calls.
+	Calls   map[*ssa.Function][]ssa.CallInstruction
+	AsValue map[*ssa.Function]bool
 }
 
 // IndexStores builds the Stores of funcs.
 func IndexStores(funcs []*ssa.Function) *Stores {
-	s := &Stores{Fields: make(map[*types.Var][]ssa.Value), Globals: make(map[*ssa.Global][]ssa.Value), Taken: make(map[*ssa.Global]bool)}
+	s := &Stores{Fields: make(map[*types.Var][]ssa.Value), Globals: make(map[*ssa.Global][]ssa.Value), Taken: make(map[*ssa.Global]bool),
+		Calls: make(map[*ssa.Function][]ssa.CallInstruction), AsValue: make(map[*ssa.Function]bool)}
 	var ops []*ssa.Value
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {
@@ -29,6 +35,14 @@ func IndexStores(funcs []*ssa.Function) *Stores {
 				for i, op := range ops {
 					if g, ok := (*op).(*ssa.Global); ok && !addressed(instr, i) {
 						s.Taken[g] = true
+					}
+					if f, ok := (*op).(*ssa.Function); ok && !called(instr, i) {
+						s.AsValue[f] = true
+					}
+				}
+				if c, ok := instr.(ssa.CallInstruction); ok && !c.Common().IsInvoke() {
+					if f := c.Common().StaticCallee(); f != nil {
+						s.Calls[f] = append(s.Calls[f], c)
 					}
 				}
 				st, ok := instr.(*ssa.Store)
@@ -47,6 +61,12 @@ func IndexStores(funcs []*ssa.Function) *Stores {
 		}
 	}
 	return s
+}
+
+// called reports whether operand i of instr is the function a call calls (its first operand).
+func called(instr ssa.Instruction, i int) bool {
+	c, ok := instr.(ssa.CallInstruction)
+	return ok && i == 0 && !c.Common().IsInvoke()
 }
 
 // addressed reports whether operand i of instr uses a package variable's address only to load

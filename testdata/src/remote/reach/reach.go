@@ -5,6 +5,7 @@ package reach
 import (
 	"database/sql"
 	"errors"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -225,3 +226,71 @@ func (w *Watcher) Add(path string) error { return w.b.Add(path) }
 
 // Remove reaches polling's, which makes a request.
 func (w *Watcher) Remove(path string) error { return w.b.Remove(path) } // want Remove:`reaches a remote call`
+
+// ---- Constructors that return one concrete type behind an interface (concreteFact) ----
+
+// Cache is what the constructors below return.
+type Cache interface {
+	Get(key string) ([]byte, error)
+	Name() string
+}
+
+type diskCache struct{ dir string }
+
+func (d *diskCache) Get(key string) ([]byte, error) { return os.ReadFile(d.dir + "/" + key) }
+func (d *diskCache) Name() string                   { return "disk" }
+
+type httpCache struct {
+	base string
+	c    *http.Client
+}
+
+func (h *httpCache) Get(key string) ([]byte, error) { // want Get:`reaches a remote call`
+	resp, err := h.c.Get(h.base + "/" + key) // want `HTTP call http.Client.Get \(GET\): bounded by http.Client.Timeout`
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	return io.ReadAll(resp.Body)
+}
+
+func (h *httpCache) Name() string { return "http" }
+
+// NewDiskCache's value stays on this machine.
+func NewDiskCache(dir string) Cache { return &diskCache{dir: dir} } // want NewDiskCache:`returns one concrete type: remote \[\], unknown \[\]`
+
+// NewHTTPCache's Get makes a request.
+func NewHTTPCache(base string) (Cache, error) { // want NewHTTPCache:`returns one concrete type: remote \[Get\], unknown \[\]`
+	if base == "" {
+		return nil, errors.New("no base URL")
+	}
+	return &httpCache{base: base, c: &http.Client{Timeout: 5 * time.Second}}, nil
+}
+
+// NewCache returns either, by its argument.
+func NewCache(url string) Cache { // want NewCache:`returns one concrete type: remote \[Get\], unknown \[\]`
+	if url == "" {
+		return NewDiskCache(os.TempDir())
+	}
+	c, err := NewHTTPCache(url)
+	if err != nil {
+		return NewDiskCache(os.TempDir())
+	}
+	return c
+}
+
+// NewAny returns what its caller hands in: its concrete type is not in view.
+func NewAny(c Cache) Cache { return c }
+
+// warm reads through the cache its callers hand in, all of them from NewDiskCache: local.
+func warm(c Cache, keys []string) error {
+	for _, k := range keys {
+		if _, err := c.Get(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Warm stays local: warm's only caller hands it a disk cache.
+func Warm(keys []string) error { return warm(NewDiskCache("/var/cache/app"), keys) }
