@@ -175,6 +175,38 @@ func (c *checker) reportFresh(calls []*remote.Call) {
 	c.rep.Report(d)
 }
 
+// reportMaker reports calls that send a request a helper of the package makes without a
+// context, for callers that have none to give, as one finding where the request is made: the
+// line to change. The callers (the first few) are related.
+func (c *checker) reportMaker(calls []*remote.Call) {
+	if len(calls) == 1 {
+		c.reportCall(calls[0])
+		return
+	}
+	first := calls[0]
+	src := first.Timeout.Context
+	var rel related
+	for i, o := range calls {
+		if i == maxRelatedSQL {
+			break
+		}
+		name := o.Instr.Parent().Name()
+		if obj, ok := o.Instr.Parent().Object().(*types.Func); ok {
+			name = c.name(obj)
+		}
+		rel.add(o.Pos(), "%s sends one", name)
+	}
+	hangs := strings.Replace(consequence(first), "this call", "them", 1)
+	msg := report.Fit(
+		fmt.Sprintf("%s gives requests no context, and %d calls in this package send them, so %s; make them with a context", src, len(calls), hangs),
+		fmt.Sprintf("%s gives requests no context, and %d calls in this package send them: %s", src, len(calls), hangs))
+	d := analysis.Diagnostic{Pos: src.Pos, Related: rel, Message: msg}
+	if cur, ok := c.calls.At(src.Pos); ok {
+		d.Pos, d.End = cur.Node().Pos(), cur.Node().End()
+	}
+	c.rep.Report(d)
+}
+
 // reportSQL reports database calls without a context as one finding, at the first, the others
 // related: those of one function that has a context at hand (a slip), or those of all the
 // package's functions that have none (its design; inPackage, the first few related).

@@ -113,6 +113,8 @@ func run(pass *analysis.Pass) (any, error) {
 	var sqlFuncs []*ssa.Function
 	freshCalls := make(map[*ssa.Function][]*remote.Call) // calls given context.Background/TODO, by function
 	var freshFuncs []*ssa.Function
+	byMaker := make(map[token.Pos][]*remote.Call) // calls sending a context-free request a helper makes, by where
+	var makerOrder []token.Pos
 	for _, call := range calls {
 		owned := call.Timeout.Owned(pass.Pkg)
 		if owned && call.Timeout.Client.Transport != "" {
@@ -187,7 +189,20 @@ func run(pass *analysis.Pass) (any, error) {
 			freshCalls[fn] = append(freshCalls[fn], call)
 			continue
 		}
+		if src := call.Timeout.Context; call.Via != nil && call.Via.Request && src.Kind.Contextless() && src.Pos.IsValid() &&
+			!within(call.Instr.Parent(), src.Pos) && contextParam(call.Instr.Parent()) == "" {
+			// Requests a helper makes without a context, sent for callers that have none to
+			// give: the package's design, one cause at the helper, not one per caller.
+			if byMaker[src.Pos] == nil {
+				makerOrder = append(makerOrder, src.Pos)
+			}
+			byMaker[src.Pos] = append(byMaker[src.Pos], call)
+			continue
+		}
 		c.reportCall(call)
+	}
+	for _, pos := range makerOrder {
+		c.reportMaker(byMaker[pos])
 	}
 	for _, fn := range freshFuncs {
 		c.reportFresh(freshCalls[fn])
@@ -235,6 +250,12 @@ func run(pass *analysis.Pass) (any, error) {
 		c.reportClient(g)
 	}
 	return nil, nil
+}
+
+// within reports whether pos is in the code of fn.
+func within(fn *ssa.Function, pos token.Pos) bool {
+	syn := flow.Syntax(fn)
+	return syn != nil && syn.Pos() <= pos && pos < syn.End()
 }
 
 // endless reports whether a request's context, of kind k, can never end: it has none at all.
