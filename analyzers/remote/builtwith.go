@@ -2,6 +2,7 @@ package remote
 
 import (
 	"go/token"
+	"go/types"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -192,4 +193,58 @@ func onlyWhenGiven(st *ssa.Store) bool {
 		return false
 	}
 	return flow.GuardedBySet(st.Block(), place)
+}
+
+// hookTimeout names what bounds a dial made in an http.Transport's dial hook.
+const hookTimeout = "the HTTP request it dials for"
+
+// transportHook reports whether fn is a function literal stored into the Dial, DialContext,
+// DialTLS or DialTLSContext field of an http.Transport: it dials for the transport's requests.
+func transportHook(fn *ssa.Function) bool {
+	parent := fn.Parent()
+	if parent == nil {
+		return false
+	}
+	for _, b := range parent.Blocks {
+		for _, instr := range b.Instrs {
+			var v ssa.Value
+			switch x := instr.(type) {
+			case *ssa.MakeClosure:
+				if x.Fn == fn {
+					v = x
+				}
+			case *ssa.Store:
+				if x.Val == fn {
+					return hookField(x.Addr)
+				}
+			}
+			if v == nil || v.Referrers() == nil {
+				continue
+			}
+			for _, r := range *v.Referrers() {
+				if st, ok := r.(*ssa.Store); ok && st.Val == v && hookField(st.Addr) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// hookField reports whether addr is the address of an http.Transport's dial hook.
+func hookField(addr ssa.Value) bool {
+	fa, ok := addr.(*ssa.FieldAddr)
+	if !ok {
+		return false
+	}
+	fv := flow.FieldVar(fa)
+	ptr, ok := fa.X.Type().Underlying().(*types.Pointer)
+	if fv == nil || !ok || !typeis.Named(ptr.Elem(), "net/http", "Transport") {
+		return false
+	}
+	switch fv.Name() {
+	case "Dial", "DialContext", "DialTLS", "DialTLSContext":
+		return true
+	}
+	return false
 }

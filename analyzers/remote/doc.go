@@ -123,6 +123,10 @@
 // all; in a package that also imports a database server's driver (SQLite beside MySQL), only
 // those in a file that imports the embedded driver and no server's.
 //
+// A dial in an http.Transport's dial hook (DialContext, Dial, DialTLS, DialTLSContext) runs for
+// the transport's requests in the transport's own goroutine: it is bounded by the request it
+// dials for, which is checked where it is sent.
+//
 // Reach (Result.Reach) says whether a call may leave the process, itself or through what it
 // calls. A call of another package's interface method may go anywhere, unless every value its
 // receiver can hold is in view: a parameter of a function only this package calls (waitFor(reg)

@@ -185,6 +185,11 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 		if r.kind == SQL && st.embeddedSQL(call.Pos()) {
 			return nil // an embedded database: nothing leaves the process
 		}
+		if r.kind == Dial && v.k != vBounded && transportHook(call.Parent()) {
+			// The dial runs for an HTTP request, in the transport's own goroutine: the
+			// request's deadline (or its client's Timeout) decides how long a caller waits.
+			v = bounded(hookTimeout)
+		}
 		if r.kind == SQL && v.k != vBounded && sessionBounded(call) {
 			v = bounded(sessionTimeout)
 		}
