@@ -62,7 +62,9 @@
 // its other such waits among the related positions) and at the loop for the other two; a library call at the option that configures it, or at the call when the
 // library's default is to blame; a self-retrying client once, where it is made or configured.
 // A helper the model infers (an in-house Retry(fn)) is reported inside the helper, not at its
-// call sites; a retry iterator where its loop is written.
+// call sites, unless the helper is in another module (a dependency's Retry(10, 10*time.Second,
+// fn)): then its fixed wait is reported at the call, the only line the module can change. A
+// retry iterator is reported where its loop is written.
 //
 // Not reported: what the model cannot tell (a wait computed by a function it cannot see, a
 // context it cannot follow), polls that wait for a condition rather than retry a failure

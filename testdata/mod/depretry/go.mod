@@ -1,0 +1,3 @@
+module example.com/consumer
+
+go 1.24
