@@ -82,8 +82,12 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		case s.Kind == retryscope.Callback && s.Inferred && s.Func != nil && s.Func.Pkg() != nil && remote.OtherModule(pass.Module, s.Func.Pkg().Path()):
 			// A helper of another module (a dependency's retry function): the call is the
-			// only line this module can change, and the wait the one thing its fact is sure of.
-			c.checkWait(s)
+			// only line this module can change. Only a fixed sleep, the one thing its fact is
+			// sure of (a database driver's transaction retry that restarts at once on a
+			// serialization conflict is that library's protocol).
+			if s.Wait.Kind == retryscope.WaitFixed {
+				c.checkWait(s)
+			}
 			continue
 		case s.Kind == retryscope.Callback && s.Inferred:
 			continue // reported inside the helper, where its loop is written
