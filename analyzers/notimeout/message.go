@@ -115,11 +115,7 @@ func (c *checker) reportConfig(g *group) {
 		rel.add(call.Pos(), "%s sends %s through a client made from it", c.name(call.Func), request(call.Timeout))
 		rel.source(call.Timeout.Context)
 	}
-	d := analysis.Diagnostic{Pos: cfg.Pos, Message: msg, Related: rel}
-	if cur, ok := c.calls.At(cfg.Pos); ok {
-		d.Pos, d.End = cur.Node().Pos(), cur.Node().End()
-	}
-	c.rep.Report(d)
+	c.reportAt(cfg.Pos, msg, rel)
 }
 
 // reportCall reports a call that nothing bounds, at the call.
@@ -136,11 +132,7 @@ func (c *checker) reportCall(call *remote.Call, also ...*remote.Call) {
 		rel.origin(t.Client)
 	}
 	rel.source(t.Context)
-	d := analysis.Diagnostic{Pos: call.Pos(), Message: c.message(call), Related: rel}
-	if cur, ok := c.calls.At(call.Pos()); ok {
-		d.Pos, d.End = cur.Node().Pos(), cur.Node().End()
-	}
-	c.rep.Report(d)
+	c.reportAt(call.Pos(), c.message(call), rel)
 }
 
 // reportFresh reports the calls of one function that are each given a new context without a
@@ -168,8 +160,13 @@ func (c *checker) reportFresh(calls []*remote.Call) {
 	msg := report.Fit(
 		fmt.Sprintf("%s and %s get contexts without a deadline, so %s; %s", c.name(first.Func), moreCalls(len(calls)-1), hangs, fix),
 		fmt.Sprintf("%s and %s get contexts without a deadline: %s", c.name(first.Func), moreCalls(len(calls)-1), hangs))
-	d := analysis.Diagnostic{Pos: first.Pos(), Related: rel, Message: msg}
-	if cur, ok := c.calls.At(first.Pos()); ok {
+	c.reportAt(first.Pos(), msg, rel)
+}
+
+// reportAt reports msg at pos, spanning the call expression there when there is one.
+func (c *checker) reportAt(pos token.Pos, msg string, rel related) {
+	d := analysis.Diagnostic{Pos: pos, Message: msg, Related: rel}
+	if cur, ok := c.calls.At(pos); ok {
 		d.Pos, d.End = cur.Node().Pos(), cur.Node().End()
 	}
 	c.rep.Report(d)
@@ -187,7 +184,7 @@ func (c *checker) reportMaker(calls []*remote.Call) {
 	src := first.Timeout.Context
 	var rel related
 	for i, o := range calls {
-		if i == maxRelatedSQL {
+		if i == maxRelated {
 			break
 		}
 		name := o.Instr.Parent().Name()
@@ -200,11 +197,7 @@ func (c *checker) reportMaker(calls []*remote.Call) {
 	msg := report.Fit(
 		fmt.Sprintf("%s gives requests no context, and %d calls in this package send them, so %s; make them with a context", src, len(calls), hangs),
 		fmt.Sprintf("%s gives requests no context, and %d calls in this package send them: %s", src, len(calls), hangs))
-	d := analysis.Diagnostic{Pos: src.Pos, Related: rel, Message: msg}
-	if cur, ok := c.calls.At(src.Pos); ok {
-		d.Pos, d.End = cur.Node().Pos(), cur.Node().End()
-	}
-	c.rep.Report(d)
+	c.reportAt(src.Pos, msg, rel)
 }
 
 // reportSQL reports database calls without a context as one finding, at the first, the others
@@ -218,7 +211,7 @@ func (c *checker) reportSQL(calls []*remote.Call, inPackage bool) {
 	first := calls[0]
 	var rel related
 	for i, o := range calls[1:] {
-		if inPackage && i == maxRelatedSQL {
+		if inPackage && i == maxRelated {
 			break
 		}
 		rel.add(o.Pos(), "%s takes no context either", c.name(o.Func))
@@ -234,15 +227,12 @@ func (c *checker) reportSQL(calls []*remote.Call, inPackage bool) {
 			fmt.Sprintf("%s and %s in this package take no context: a stalled database hangs them; use their Context forms", c.name(first.Func), moreCalls(len(calls)-1)),
 			fmt.Sprintf("%s and %s in this package take no context: a stalled database hangs them", c.name(first.Func), moreCalls(len(calls)-1)))
 	}
-	d := analysis.Diagnostic{Pos: first.Pos(), Related: rel, Message: msg}
-	if cur, ok := c.calls.At(first.Pos()); ok {
-		d.Pos, d.End = cur.Node().Pos(), cur.Node().End()
-	}
-	c.rep.Report(d)
+	c.reportAt(first.Pos(), msg, rel)
 }
 
-// maxRelatedSQL bounds the related positions of a package's database calls without a context.
-const maxRelatedSQL = 10
+// maxRelated bounds the related positions of a finding that stands for many calls (a package's
+// database calls without a context, the callers of a context-free request helper).
+const maxRelated = 10
 
 // moreCalls says "1 more call", "2 more calls".
 func moreCalls(n int) string {

@@ -296,7 +296,7 @@ func cancellable(call *remote.Call) bool {
 func namingCall(calls []*remote.Call, pos token.Pos) (*remote.Call, []*remote.Call) {
 	first := calls[0]
 	for _, call := range calls {
-		if syn := flow.Syntax(call.Instr.Parent()); syn != nil && syn.Pos() <= pos && pos < syn.End() {
+		if within(call.Instr.Parent(), pos) {
 			first = call
 			break
 		}
