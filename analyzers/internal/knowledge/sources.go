@@ -33,7 +33,10 @@ func init() {
 	consumer("net/textproto", "Reader", "ReadLine", "ReadLineBytes", "ReadResponse", "ReadMIMEHeader", "ReadDotLines")
 	consumer("net", "Conn", "Read")
 	consumer("net", "TCPConn", "Read")
-	consumer("net", "UDPConn", "Read", "ReadFrom", "ReadFromUDP")
+	consumer("net", "UDPConn", "Read", "ReadFrom", "ReadFromUDP", "ReadFromUDPAddrPort", "ReadMsgUDP", "ReadMsgUDPAddrPort")
+	consumer("net", "PacketConn", "ReadFrom") // each call takes the next datagram
+	consumer("net", "IPConn", "Read", "ReadFrom", "ReadFromIP", "ReadMsgIP")
+	consumer("net", "UnixConn", "Read", "ReadFrom", "ReadFromUnix", "ReadMsgUnix")
 	consumer("crypto/tls", "Conn", "Read")
 	consumer("os", "File", "Read", "ReadDir", "Readdir", "Readdirnames")
 	consumer("database/sql", "Rows", "Next", "NextResultSet")
