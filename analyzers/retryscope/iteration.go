@@ -69,8 +69,10 @@ func (st *state) iterates(d decision, l *loops.Loop) bool {
 					}
 				}
 			}
-			if index != nil && (loopCarried(index, l) || steppedField(index, l)) {
-				found = true // items[i], with i the loop's counter or a field it steps (s.index++)
+			if index != nil && (loopCarried(index, l) || steppedField(index, l) || offsetCounter(index, l) && countsTargets(l, call.Parent())) {
+				// items[i], with i the loop's counter or a field it steps (s.index++); or
+				// items[(start+i)%n] in a loop of as many rounds as there are items.
+				found = true
 			}
 			return !found
 		})
@@ -578,7 +580,9 @@ func length(v ssa.Value, depth int) bool {
 		return false
 	}
 	if b, ok := call.Call.Value.(*ssa.Builtin); ok {
-		return b.Name() == "len" || b.Name() == "cap"
+		// (Not a list of delays: for i := 0; i < len(delays); i++ { ...; sleep(delays[i]) }
+		// goes round on a schedule, it does not walk items.)
+		return (b.Name() == "len" || b.Name() == "cap") && !delayList(call.Call.Args[0].Type())
 	}
 	callee := call.Call.StaticCallee()
 	if callee == nil || depth > 1 || callee.Pkg != call.Parent().Pkg || len(callee.Blocks) == 0 {
@@ -594,6 +598,19 @@ func length(v ssa.Value, depth int) bool {
 		}
 	}
 	return returns > 0
+}
+
+// delayList reports whether t is a slice or array of time.Duration: a retry schedule.
+func delayList(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Slice:
+		return typeis.Duration(u.Elem())
+	case *types.Array:
+		return typeis.Duration(u.Elem())
+	case *types.Pointer:
+		return delayList(u.Elem())
+	}
+	return false
 }
 
 // movedByLoop reports whether v is (a constant away from) a field that a call the loop makes
@@ -618,6 +635,29 @@ func (st *state) movedByLoop(v ssa.Value, l *loops.Loop) bool {
 func steppedField(v ssa.Value, l *loops.Loop) bool {
 	load, ok := flow.Unwrap(v).(*ssa.UnOp)
 	return ok && load.Op == token.MUL && storesStep(load.X, l)
+}
+
+// offsetCounter reports whether v is computed from the loop's counter by arithmetic
+// ((c.current + i) % len(c.clients)): each round another position, starting elsewhere.
+func offsetCounter(v ssa.Value, l *loops.Loop) bool {
+	found := false
+	var walk func(v ssa.Value, depth int)
+	walk = func(v ssa.Value, depth int) {
+		if found || depth > 4 {
+			return
+		}
+		switch x := flow.Unwrap(v).(type) {
+		case *ssa.Phi:
+			found = x.Block() == l.Header && typeis.Integer(x.Type())
+		case *ssa.BinOp:
+			if x.Op == token.ADD || x.Op == token.SUB || x.Op == token.REM {
+				walk(x.X, depth+1)
+				walk(x.Y, depth+1)
+			}
+		}
+	}
+	walk(v, 0)
+	return found
 }
 
 // loopCarried reports whether v is (a conversion of) a phi at the loop's header.

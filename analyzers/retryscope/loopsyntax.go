@@ -46,8 +46,9 @@ func loopNodes(pass *analysis.Pass, syntax ast.Node) *loopCandidates {
 		case *ast.ForStmt:
 			c.loops = append(c.loops, n)
 		case *ast.RangeStmt:
-			// Ranges over integers, and over a ticker's channel (each tick an attempt).
-			if t := pass.TypesInfo.TypeOf(n.X); t != nil && (typeis.Integer(t) || typeis.TimeChan(t)) {
+			// Ranges over integers, over a ticker's channel (each tick an attempt), and over a
+			// list of delays (for _, d := range backoffs: an attempt, then the next delay).
+			if t := pass.TypesInfo.TypeOf(n.X); t != nil && (typeis.Integer(t) || typeis.TimeChan(t) || delayList(t)) {
 				c.loops = append(c.loops, n)
 			}
 		case *ast.LabeledStmt:
@@ -75,7 +76,7 @@ func loopNodes(pass *analysis.Pass, syntax ast.Node) *loopCandidates {
 func (st *state) loopSyntax(fn *ssa.Function, l *loops.Loop, c *loopCandidates, taken map[ast.Node]bool) ast.Node {
 	comment := l.Header.Comment
 	switch {
-	case strings.HasPrefix(comment, "for.") || strings.HasPrefix(comment, "rangeint.") || strings.HasPrefix(comment, "rangechan."):
+	case strings.HasPrefix(comment, "for.") || strings.HasPrefix(comment, "rangeint.") || strings.HasPrefix(comment, "rangechan.") || strings.HasPrefix(comment, "rangeindex."):
 	default:
 		if ls := c.labels[comment]; ls != nil && len(c.gotos[comment]) > 0 {
 			return ls
@@ -95,8 +96,8 @@ func (st *state) loopSyntax(fn *ssa.Function, l *loops.Loop, c *loopCandidates, 
 			best = n
 		}
 	}
-	if best == nil {
-		return nil
+	if _, isRange := best.(*ast.RangeStmt); best == nil || strings.HasPrefix(comment, "rangeindex.") && !isRange {
+		return nil // (a range over items inside a for loop is not that for loop)
 	}
 	return best
 }
