@@ -1,6 +1,7 @@
 package retryscope
 
 import (
+	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -308,4 +309,210 @@ func newValue(v ssa.Value) *ssa.Call {
 		return nil
 	}
 	return c
+}
+
+// fallsBackOnce reports whether loop l goes round at most once, and to another target: every
+// way back to the header passes a test that the way round itself makes false, and the
+// attempt d.call is handed what that way round changed. The test compares a variable with the
+// value every way round gives it (baseDom != hostDom, with baseDom = hostDom; continue), or
+// reads a flag every way round sets (if !tried { tried = true; addr = backup; continue }).
+// It falls back from one target to another; it does not retry.
+func fallsBackOnce(l *loops.Loop, d decision) bool {
+	fn := d.block.Parent()
+	vars := roundValues(fn, l)
+	if len(vars) == 0 {
+		return false
+	}
+	h := l.Header
+	guarded := false
+	for _, p := range h.Preds {
+		if !l.Contains(p) {
+			continue
+		}
+		guarded = false
+		for b, to := p, h; b != nil && l.Contains(b) && !guarded; to, b = b, b.Idom() {
+			ifInstr, ok := lastInstr(b).(*ssa.If)
+			if !ok || b.Succs[0] == b.Succs[1] {
+				continue
+			}
+			need := -1 // the side of the test this way round takes
+			for k, s := range b.Succs {
+				if s == to || s != h && s.Dominates(to) {
+					need = k
+				}
+			}
+			if need < 0 {
+				continue
+			}
+			v, x, known := evalOnReturn(ifInstr.Cond, vars)
+			if !known || v == (need == 0) {
+				continue
+			}
+			// A variable in memory must be set on this way round, after the test.
+			if a, ok := x.(*ssa.Alloc); ok && !setBetween(a, b.Succs[need], p) {
+				continue
+			}
+			guarded = true
+		}
+		if !guarded {
+			return false
+		}
+	}
+	// The attempt is handed a variable that the way round changes.
+	cc := d.call.Common()
+	found := false
+	for _, a := range append([]ssa.Value{cc.Value}, cc.Args...) {
+		flow.Backward(a, 16, func(x ssa.Value) bool {
+			if load, ok := x.(*ssa.UnOp); ok && load.Op == token.MUL {
+				x = load.X
+			}
+			if fa, ok := x.(*ssa.FieldAddr); ok {
+				x = fa.X // (baseDom.ASCII)
+			}
+			found = vars[x] != nil && changedOnReturn(x, vars[x], l)
+			return !found
+		})
+	}
+	return found && guarded
+}
+
+// roundValues returns the variables of fn that every way round loop l sets to the same
+// value, made outside the loop, with that value: a phi at the header, or a local variable in
+// memory that the loop writes only with that value.
+func roundValues(fn *ssa.Function, l *loops.Loop) map[ssa.Value]ssa.Value {
+	vars := make(map[ssa.Value]ssa.Value)
+	invariant := func(v ssa.Value) bool {
+		instr, ok := v.(ssa.Instruction)
+		return !ok || !l.Contains(instr.Block()) // (lastErr = err is made anew each round)
+	}
+	for _, instr := range l.Header.Instrs {
+		phi, ok := instr.(*ssa.Phi)
+		if !ok {
+			break
+		}
+		var v ssa.Value
+		for i, e := range phi.Edges {
+			if i < len(l.Header.Preds) && l.Contains(l.Header.Preds[i]) {
+				if v != nil && !sameValue(v, e) {
+					v = nil
+					break
+				}
+				v = e
+			}
+		}
+		if v != nil && invariant(v) {
+			vars[phi] = v
+		}
+	}
+	for _, a := range fn.Locals {
+		var v ssa.Value
+		ok := a.Referrers() != nil
+		for _, r := range *a.Referrers() {
+			switch r := r.(type) {
+			case *ssa.Store:
+				if r.Addr == a && l.Contains(r.Block()) {
+					ok = ok && (v == nil || sameValue(v, r.Val)) && invariant(r.Val)
+					v = r.Val
+				}
+			case *ssa.FieldAddr:
+				for _, u := range *r.Referrers() {
+					if _, load := u.(*ssa.UnOp); !load {
+						ok = false // written through a field, or its address handed on
+					}
+				}
+			case *ssa.UnOp, *ssa.DebugRef:
+			default:
+				ok = false
+			}
+		}
+		if ok && v != nil {
+			vars[a] = v
+		}
+	}
+	return vars
+}
+
+// setBetween reports whether a store into a lies on every way from block from to block to:
+// in a block that from dominates and that dominates to.
+func setBetween(a *ssa.Alloc, from, to *ssa.BasicBlock) bool {
+	for _, r := range *a.Referrers() {
+		if st, ok := r.(*ssa.Store); ok && st.Addr == a && from.Dominates(st.Block()) && st.Block().Dominates(to) {
+			return true
+		}
+	}
+	return false
+}
+
+// changedOnReturn reports whether variable x enters loop l with another value than again,
+// the one the way round gives it.
+func changedOnReturn(x, again ssa.Value, l *loops.Loop) bool {
+	switch x := x.(type) {
+	case *ssa.Phi:
+		for i, e := range x.Edges {
+			if (i >= len(l.Header.Preds) || !l.Contains(l.Header.Preds[i])) && !sameValue(e, again) {
+				return true
+			}
+		}
+	case *ssa.Alloc:
+		for _, r := range *x.Referrers() {
+			if st, ok := r.(*ssa.Store); ok && st.Addr == x && !l.Contains(st.Block()) && !sameValue(st.Val, again) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// evalOnReturn evaluates the boolean cond when the variables hold the values the loop gives
+// them on its way round (vars): x != y with x given y is false, !flag with flag given true is
+// false. It returns the variable the result depends on; known is false when the value cannot
+// be told.
+func evalOnReturn(cond ssa.Value, vars map[ssa.Value]ssa.Value) (v bool, x ssa.Value, known bool) {
+	subst := func(v ssa.Value) (ssa.Value, ssa.Value) {
+		if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+			if a, ok := load.X.(*ssa.Alloc); ok && vars[a] != nil {
+				return vars[a], a
+			}
+		}
+		if p, ok := v.(*ssa.Phi); ok && vars[p] != nil {
+			return vars[p], p
+		}
+		return v, nil
+	}
+	if val, at := subst(cond); at != nil {
+		if k, ok := val.(*ssa.Const); ok && k.Value != nil && k.Value.Kind() == constant.Bool {
+			return constant.BoolVal(k.Value), at, true // a flag
+		}
+	}
+	switch c := cond.(type) {
+	case *ssa.UnOp:
+		if c.Op == token.NOT {
+			v, x, known = evalOnReturn(c.X, vars)
+			return !v, x, known
+		}
+	case *ssa.BinOp:
+		if c.Op != token.EQL && c.Op != token.NEQ {
+			return false, nil, false
+		}
+		a, at := subst(c.X)
+		b, bt := subst(c.Y)
+		if at == nil {
+			at = bt
+		}
+		if at == nil || !sameValue(a, b) {
+			return false, nil, false
+		}
+		return c.Op == token.EQL, at, true
+	}
+	return false, nil, false
+}
+
+// sameValue reports whether a and b are the same SSA value, or equal constants.
+func sameValue(a, b ssa.Value) bool {
+	if a == b {
+		return true
+	}
+	ka, ok1 := a.(*ssa.Const)
+	kb, ok2 := b.(*ssa.Const)
+	return ok1 && ok2 && ka.Value != nil && kb.Value != nil && types.Identical(ka.Type(), kb.Type()) && constant.Compare(ka.Value, token.EQL, kb.Value)
 }

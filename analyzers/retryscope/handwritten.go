@@ -50,6 +50,9 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 			if st.recovers(l, d, s.Attempts) {
 				continue // it changes what it sends, once: a recovery, not a retry
 			}
+			if fallsBackOnce(l, d) {
+				continue // it goes round once, to another name: a fallback, not a retry
+			}
 			if st.redirects(fn, l) {
 				continue // it follows a redirect: the next round goes to another URL
 			}
