@@ -95,8 +95,8 @@ func run(pass *analysis.Pass) (any, error) {
 				continue // a poll, a local retry, or a walk over targets (each round another connection)
 			case inner != nil:
 				l = layer{name: c.callName(call), attempts: inner.Attempts, scope: inner, on: inner.RetrySet()}
-			case fact != nil && fact.Local:
-				continue // it retries something local (a lock file): no remote call multiplies
+			case fact != nil && (fact.Local || fact.Kept):
+				continue // it retries something local (a lock file), or keeps the failure: no remote call multiplies
 			case fact != nil && !res.Configures(fact):
 				continue // its attempts come from a setting that defaults to zero, which nothing here sets
 			case fact != nil:
@@ -252,7 +252,8 @@ func message(outer retryscope.Bound, inner layer, on retryscope.Failures) string
 	case inner.attempts.Kind == retryscope.BoundConst:
 		return report.Fit(
 			fmt.Sprintf("retries around %s, which retries up to %d times: attempts multiply%s%s", name, i, what, tail),
-			fmt.Sprintf("retries around %s, which makes %d attempts: attempts multiply%s%s", name, i, what, tail))
+			fmt.Sprintf("retries around %s, which makes %d attempts: attempts multiply%s%s", name, i, what, tail),
+			fmt.Sprintf("retries around %s, which retries up to %d times: attempts multiply%s", name, i, tail))
 	}
 	return report.Fit(
 		fmt.Sprintf("retries around %s, which retries too: attempts multiply%s%s", name, what, tail),

@@ -2,6 +2,7 @@ package retryscope
 
 import (
 	"fmt"
+	"go/token"
 	"go/types"
 	"path/filepath"
 	"slices"
@@ -53,6 +54,10 @@ type RetriesFact struct {
 	// store a value they are given there: options, setters).
 	Setting string
 	Setters []string
+	// Kept says that a function on the way to the retry keeps its failure: it logs the error
+	// and returns none (failureReturns). A retry around the function never sees that
+	// failure, so the attempts do not multiply.
+	Kept bool
 }
 
 func (*RetriesFact) AFact() {}
@@ -64,6 +69,9 @@ func (f *RetriesFact) String() string {
 	}
 	if f.Local {
 		s += " (local)"
+	}
+	if f.Kept {
+		s += " (failure kept)"
 	}
 	return s
 }
@@ -228,28 +236,40 @@ func (st *state) exportRetries() {
 		changed := false
 		for _, fn := range st.funcs {
 			r := root(fn)
-			if retries[r] != nil || detached[fn] {
+			settled := func() bool { return retries[r] != nil && !retries[r].Kept }
+			if settled() || detached[fn] {
 				continue
 			}
 			for call := range flow.Calls(fn) {
-				if g, ok := call.(*ssa.Go); ok && apart[g] || retries[r] != nil {
+				if g, ok := call.(*ssa.Go); ok && apart[g] || settled() {
 					continue // a goroutine started here and not waited for retries on its own
 				}
+				var f RetriesFact
 				callee := call.Common().StaticCallee()
-				if callee != nil && retries[callee] != nil {
-					f := *retries[callee]
+				switch {
+				case callee != nil && retries[callee] != nil:
+					f = *retries[callee]
 					f.Via = callee.Name()
-					retries[r] = &f
-					inner[r] = inner[callee]
-					changed = true
+				case st.res.imported[call] != nil:
+					f = *st.res.imported[call]
+					f.Via = flow.Callee(call.Common()).Name()
+				default:
 					continue
 				}
-				if imp := st.res.imported[call]; imp != nil {
-					f := *imp
-					f.Via = flow.Callee(call.Common()).Name()
-					retries[r] = &f
-					changed = true
+				// A call whose failure the function logs and drops keeps it: a retry around
+				// the function does not repeat this one's attempts (a failure that comes
+				// back, from another call, is preferred).
+				f.Kept = f.Kept || !failureReturns(call)
+				if retries[r] != nil && f.Kept {
+					continue
 				}
+				retries[r] = &f
+				if callee != nil && !f.Kept {
+					inner[r] = inner[callee]
+				} else {
+					delete(inner, r)
+				}
+				changed = true
 			}
 		}
 		if !changed {
@@ -436,4 +456,67 @@ func (st *state) returnedWaiterAt(fn *ssa.Function, depth int) *waitsFact {
 		w = fw
 	}
 	return w
+}
+
+// failureReturns reports whether a failure of call can come back from the function that
+// makes it: some return reached from the call's failure gives its caller an error, or a
+// result other than an error. A function with no results, or one that returns a nil error on
+// every way from the failure (if err := t.Notify(); err != nil { log(err) }; return nil),
+// keeps the failure to itself, and a retry around its caller does not repeat the call's.
+func failureReturns(call ssa.CallInstruction) bool {
+	fn := call.Parent()
+	if fn.Parent() != nil {
+		return true // a closure: what its caller does with the result is not seen here
+	}
+	results := fn.Signature.Results()
+	if results.Len() == 0 {
+		return false
+	}
+	last := results.Len() - 1
+	if !typeis.ErrorLike(results.At(last).Type()) {
+		return true // a bool, a value: it may say the failure
+	}
+	v := call.Value()
+	if v == nil {
+		return true // go, defer
+	}
+	// The failure side of the call's error test, when there is one.
+	from := call.Block()
+	var errv ssa.Value = v
+	if tuple, ok := v.Type().(*types.Tuple); ok {
+		errv = nil
+		for _, r := range *v.Referrers() {
+			if ex, ok := r.(*ssa.Extract); ok && ex.Index == tuple.Len()-1 {
+				errv = ex
+			}
+		}
+	}
+	if errv == nil || !typeis.ErrorLike(errv.Type()) {
+		return errv != nil // no error result: a value that may say it; or all dropped
+	}
+	for _, r := range *errv.Referrers() {
+		cmp, ok := r.(*ssa.BinOp)
+		if !ok || cmp.Op != token.NEQ && cmp.Op != token.EQL || !flow.IsNil(cmp.X) && !flow.IsNil(cmp.Y) {
+			continue
+		}
+		for _, u := range *cmp.Referrers() {
+			if ifInstr, ok := u.(*ssa.If); ok {
+				if cmp.Op == token.NEQ {
+					from = ifInstr.Block().Succs[0]
+				} else {
+					from = ifInstr.Block().Succs[1]
+				}
+			}
+		}
+	}
+	for b := range flow.Forward([]*ssa.BasicBlock{from}, func(_, _ *ssa.BasicBlock) bool { return true }) {
+		ret, ok := lastInstr(b).(*ssa.Return)
+		if !ok || len(ret.Results) <= last {
+			continue
+		}
+		if !flow.IsNil(ret.Results[last]) {
+			return true
+		}
+	}
+	return false
 }

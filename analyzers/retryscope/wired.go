@@ -319,12 +319,12 @@ func (st *state) wire(pos token.Pos, via string, f *throughFact, v ssa.Value) {
 			}
 			if s := st.res.reaches[fn]; s != nil && !s.Poll && s.Reach != remote.ReachLocal {
 				w.Inner = s
-			} else if rf := st.res.retries[fn]; rf != nil && !rf.Local {
+			} else if rf := st.res.retries[fn]; rf != nil && !rf.Local && !rf.Kept {
 				w.Fact = rf
 			}
 		} else {
 			var rf RetriesFact
-			if st.pass.ImportObjectFact(m, &rf) && !rf.Local {
+			if st.pass.ImportObjectFact(m, &rf) && !rf.Local && !rf.Kept {
 				w.Fact = &rf
 			}
 		}
