@@ -248,8 +248,8 @@ func (c *checker) checkSleeps(s *retryscope.Scope) {
 	sleeps := slices.Clone(s.Wait.Sleeps)
 	slices.SortStableFunc(sleeps, func(a, b retryscope.Sleep) int { return cmp.Compare(a.Call.Pos(), b.Call.Pos()) })
 	for _, sl := range sleeps {
-		if sl.Kind != retryscope.WaitFixed && sl.Kind != retryscope.WaitBackoff || sl.AfterSuccess {
-			continue // jittered, unknown, or a poll's wait for a state after a success
+		if sl.Kind != retryscope.WaitFixed && sl.Kind != retryscope.WaitBackoff || sl.AfterSuccess || sl.AfterLocal {
+			continue // jittered, unknown, a poll's wait for a state after a success, or after a local failure
 		}
 		pos := sl.Call.Pos()
 		if cur, ok := c.calls.At(pos); ok {

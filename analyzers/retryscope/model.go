@@ -143,6 +143,10 @@ type Sleep struct {
 	// Unset names the function-valued field that computes the duration when the wait is made
 	// only if that field is not nil, and only callers' options fill it (see Wait.Unset).
 	Unset string
+	// AfterLocal marks a wait reached only after calls that stay in the process failed (a
+	// profiler that could not start, a local build): it waits out a local condition, not a
+	// failing dependency, whatever else the loop calls.
+	AfterLocal bool
 }
 
 // EveryRound reports whether the scope waits sl on every way round: where it waits dominates

@@ -70,6 +70,9 @@ func (r *Result) Resends(s *Scope, call ssa.CallInstruction) bool {
 		if s.Loop == nil {
 			return true
 		}
+		if c, ok := from.(ssa.CallInstruction); ok && afterAttempt(s, false)(c) {
+			return false // a step after the attempt failed (ask for a fix), which leaves when it fails
+		}
 		return reachesFrom(from, func(b *ssa.BasicBlock) bool { return s.Loop.Contains(b) }, func(from, to *ssa.BasicBlock) bool {
 			return to == s.Loop.Header
 		}, nil, nil)

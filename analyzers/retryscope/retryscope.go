@@ -19,6 +19,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/docs"
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/guard"
+	"github.com/idemlint/idemlint/analyzers/internal/loops"
 	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 	"github.com/idemlint/idemlint/analyzers/keys"
@@ -292,6 +293,11 @@ func (st *state) setReach(rem *remote.Result) {
 		return rem.Reach(c)
 	}
 	defer func() {
+		for _, list := range [][]*Scope{st.res.Scopes, st.res.Lifecycles} {
+			for _, s := range list {
+				markAfterLocal(s, reach)
+			}
+		}
 		for _, s := range st.res.Scopes {
 			if s.Kind == Loop && s.Reach == remote.ReachRemote && st.answered(s, reach) {
 				s.Answered = true
@@ -324,7 +330,7 @@ func (st *state) setReach(rem *remote.Result) {
 						continue
 					}
 					if after == nil {
-						after = afterAttempt(s)
+						after = afterAttempt(s, true)
 					}
 					if !after(c) {
 						s.Reach = r
@@ -335,25 +341,83 @@ func (st *state) setReach(rem *remote.Result) {
 	}
 }
 
+// markAfterLocal marks the waits of loop scope s that only the failure of calls staying in
+// the process leads to: every test of a call's outcome whose failure side leads to the wait
+// tests a local call (Sleep.AfterLocal).
+func markAfterLocal(s *Scope, reach func(ssa.CallInstruction) remote.Reach) {
+	if s.Loop == nil || s.Fn == nil || len(s.Wait.Sleeps) == 0 {
+		return
+	}
+	ds := decisions(s.Fn, s.Loop.Contains)
+	for i, sl := range s.Wait.Sleeps {
+		var at *ssa.BasicBlock
+		switch {
+		case sl.At != nil && sl.At.Parent() == s.Fn:
+			at = sl.At.Block()
+		case sl.Call != nil && sl.Call.Parent() == s.Fn:
+			at = sl.Call.Block()
+		}
+		if at == nil {
+			continue
+		}
+		local, any := true, false
+		for _, d := range ds {
+			if d.policy || !d.block.Succs[1-d.success].Dominates(at) {
+				continue
+			}
+			any = true
+			local = local && reach(d.call) == remote.ReachLocal && !judgesRemote(d.call, s.Loop, reach)
+		}
+		s.Wait.Sleeps[i].AfterLocal = any && local
+	}
+}
+
+// judgesRemote reports whether call, which stays in the process, is handed what a call of
+// loop l that may leave it returned (classify(resp), io.ReadFull(resp.Body, buf)): its
+// failure is the dependency's answer.
+func judgesRemote(call ssa.CallInstruction, l *loops.Loop, reach func(ssa.CallInstruction) remote.Reach) bool {
+	cc := call.Common()
+	found := false
+	for _, a := range append([]ssa.Value{cc.Value}, cc.Args...) {
+		flow.Backward(a, 32, func(x ssa.Value) bool {
+			if ex, ok := x.(*ssa.Extract); ok {
+				x = ex.Tuple
+			}
+			if c, ok := x.(*ssa.Call); ok && c != call && c.Block() != nil && l.Contains(c.Block()) && reach(c) != remote.ReachLocal {
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
+}
+
 // afterAttempt returns a test of whether a call of loop scope s is made only once the
-// attempt has worked (on the success side of its decisive call) and does not send the loop
-// round when it fails: the work done with what the attempt got (an accepted connection told
-// it is over its limit), not part of what is tried again. A loop that retries a local
+// attempt has worked (on the success side of its decisive call), or only once it has failed
+// (a step before going round), and does not send the loop round when it fails: the work
+// done with what the attempt got (an accepted connection told it is over its limit), or a
+// fix for what it found, not part of what is tried again. Without onSuccess, only the
+// failure side's steps. A loop that retries a local
 // Accept is local, whatever it then does with the connection.
-func afterAttempt(s *Scope) func(ssa.CallInstruction) bool {
+func afterAttempt(s *Scope, onSuccess bool) func(ssa.CallInstruction) bool {
 	if s.Loop == nil || s.Decisive == nil || s.Fn == nil {
 		return func(ssa.CallInstruction) bool { return false }
 	}
 	ds := decisions(s.Fn, s.Loop.Contains)
-	var success *ssa.BasicBlock
+	var success, failure *ssa.BasicBlock
 	for _, d := range ds {
 		if d.call == s.Decisive {
-			success = d.block.Succs[d.success]
+			success, failure = d.block.Succs[d.success], d.block.Succs[1-d.success]
 			break
 		}
 	}
 	return func(c ssa.CallInstruction) bool {
-		if success == nil || c == s.Decisive || c.Block() == nil || c.Parent() != s.Fn || !success.Dominates(c.Block()) {
+		if success == nil || c == s.Decisive || c.Block() == nil || c.Parent() != s.Fn {
+			return false
+		}
+		// The success side's work, or a step on the failure side before going round (a
+		// remote fix for a local build that failed): neither is the attempt.
+		if !(onSuccess && success.Dominates(c.Block())) && (failure == nil || !failure.Dominates(c.Block()) || !s.Loop.Contains(failure)) {
 			return false
 		}
 		for _, d := range ds {
