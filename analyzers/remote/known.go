@@ -153,6 +153,12 @@ var sdkClients = []sdkClient{
 	{pkgs: []string{"github.com/Azure/azure-sdk-for-go/sdk/"}, recv: "*Client", options: "Options"},
 	{pkgs: []string{"github.com/Azure/azure-sdk-for-go/sdk/azcore/runtime"}, recv: "Pager", names: []string{"NextPage"}},
 	{pkgs: []string{"github.com/Azure/azure-sdk-for-go/sdk/azcore/runtime"}, recv: "Poller", names: []string{"PollUntilDone"}},
+	// etcd's client (clientv3): key-value and lease requests are gRPC calls that only their
+	// context bounds (the client's DialTimeout bounds the dial). Streams that live as long as
+	// their context (Watch, KeepAlive) and the concurrency package's waits are not listed.
+	{pkgs: []string{"go.etcd.io/etcd/client/v3", "github.com/coreos/etcd/clientv3"}, names: []string{
+		"Get", "Put", "Delete", "Compact", "Do", "Grant", "Revoke", "TimeToLive", "Leases", "KeepAliveOnce",
+		"MemberList", "MemberAdd", "MemberRemove", "MemberUpdate", "MemberPromote", "Status", "AlarmList", "HashKV"}},
 	// go-oidc: a verifier fetches the provider's signing keys when a token names a key it has
 	// not seen (through the client the context carries, else http.DefaultClient) and waits
 	// for that fetch until its context ends; the fetch itself is behind the KeySet interface.

@@ -1,0 +1,69 @@
+// Package clientv3 is a stub of etcd's client: the shapes of its key-value and lease APIs.
+package clientv3
+
+import (
+	"context"
+	"time"
+
+	"google.golang.org/grpc"
+)
+
+type (
+	LeaseID int64
+	OpOption func(*Op)
+	Op       struct{}
+)
+
+type GetResponse struct {
+	Kvs []*KeyValue
+}
+
+type KeyValue struct {
+	Key, Value []byte
+	Lease      int64
+}
+
+type PutResponse struct{}
+
+type LeaseTimeToLiveResponse struct {
+	TTL int64
+}
+
+type LeaseKeepAliveResponse struct{ TTL int64 }
+
+type KV interface {
+	Get(ctx context.Context, key string, opts ...OpOption) (*GetResponse, error)
+	Put(ctx context.Context, key, val string, opts ...OpOption) (*PutResponse, error)
+}
+
+type Lease interface {
+	TimeToLive(ctx context.Context, id LeaseID, opts ...LeaseOption) (*LeaseTimeToLiveResponse, error)
+	KeepAlive(ctx context.Context, id LeaseID) (<-chan *LeaseKeepAliveResponse, error)
+}
+
+type LeaseOption func(*LeaseOp)
+
+type LeaseOp struct{}
+
+type WatchChan <-chan struct{}
+
+type Watcher interface {
+	Watch(ctx context.Context, key string, opts ...OpOption) WatchChan
+}
+
+type Config struct {
+	Endpoints   []string
+	DialTimeout time.Duration
+	DialOptions []grpc.DialOption
+}
+
+// Client embeds the APIs, as etcd's does.
+type Client struct {
+	KV
+	Lease
+	Watcher
+}
+
+func New(cfg Config) (*Client, error) { return &Client{}, nil }
+
+func WithPrefix() OpOption { return nil }
