@@ -14,6 +14,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/loops"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 	"github.com/idemlint/idemlint/analyzers/remote"
@@ -467,6 +468,66 @@ func namesCause(fail *ssa.BasicBlock, call ssa.CallInstruction, l *loops.Loop, i
 		}
 		return readsField(cond) && typedFrom(cond, call, in)
 	})
+}
+
+// namesState reports whether every way round loop l from fail passes a test of a field of
+// an answer the loop decoded against a string constant (switch errResp.Error { case
+// "authorization_pending": ... }): the server answered, and named the state the loop waits
+// out; other answers leave.
+func namesState(fail *ssa.BasicBlock, l *loops.Loop) bool {
+	if !l.Contains(fail) {
+		return false
+	}
+	return everyWayRound(fail, l, func(b *ssa.BasicBlock) bool {
+		ifInstr, ok := lastInstr(b).(*ssa.If)
+		if !ok || b == l.Header {
+			return false
+		}
+		cmp, ok := ifInstr.Cond.(*ssa.BinOp)
+		if !ok || cmp.Op != token.EQL {
+			return false
+		}
+		for _, pair := range [][2]ssa.Value{{cmp.X, cmp.Y}, {cmp.Y, cmp.X}} {
+			if k, ok := pair[1].(*ssa.Const); ok && k.Value != nil && k.Value.Kind() == constant.String && decodedField(pair[0], l) {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// decodedField reports whether v is a field of a value that a decoder of loop l filled
+// (json.Unmarshal(body, &errResp); errResp.Error).
+func decodedField(v ssa.Value, l *loops.Loop) bool {
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return false
+	}
+	fa, ok := load.X.(*ssa.FieldAddr)
+	if !ok {
+		return false
+	}
+	root, ok := fa.X.(*ssa.Alloc)
+	if !ok || root.Referrers() == nil {
+		return false
+	}
+	for _, r := range *root.Referrers() {
+		var c ssa.CallInstruction
+		switch r := r.(type) {
+		case *ssa.MakeInterface:
+			for _, u := range *r.Referrers() {
+				if call, ok := u.(ssa.CallInstruction); ok {
+					c = call
+				}
+			}
+		case ssa.CallInstruction:
+			c = r
+		}
+		if c != nil && c.Block() != nil && l.Contains(c.Block()) && knowledge.Decodes(flow.Callee(c.Common())) {
+			return true
+		}
+	}
+	return false
 }
 
 // typedFrom reports whether cond reads what a type assertion or errors.As singled out of

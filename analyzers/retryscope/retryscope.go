@@ -443,7 +443,22 @@ func (st *state) answered(s *Scope, reach func(ssa.CallInstruction) remote.Reach
 		// server answered every round that goes round, as when the judgement is made in the
 		// process. (Not a conflict: clients that collide retry in step.)
 		on := s.RetriesOn(s.Decisive)
-		return on == FailNotFound
+		if on == FailNotFound {
+			return true
+		}
+		// Or every way round from a failure of it passes a test of the decoded answer's
+		// state (an OAuth device flow's "authorization_pending"); its errors leave.
+		named := false
+		for _, d := range decisions(s.Fn, s.Loop.Contains) {
+			if d.call != s.Decisive || d.policy || !s.Loop.CanRepeat(d.block.Succs[1-d.success]) {
+				continue
+			}
+			if !namesState(d.block.Succs[1-d.success], s.Loop) {
+				return false
+			}
+			named = true
+		}
+		return named
 	}
 	if reach(s.Decisive) != remote.ReachLocal {
 		return false

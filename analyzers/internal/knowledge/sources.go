@@ -162,3 +162,18 @@ func lookup(t types.Type, name string) bool {
 	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, name)
 	return obj != nil
 }
+
+// decoders fill the value they are handed from encoded bytes or a stream: what a loop decodes
+// from an answer is that answer's content.
+var decoders = map[flow.FuncID]bool{
+	{Pkg: "encoding/json", Name: "Unmarshal"}:                    true,
+	{Pkg: "encoding/json", Recv: "Decoder", Name: "Decode"}:      true,
+	{Pkg: "encoding/xml", Name: "Unmarshal"}:                     true,
+	{Pkg: "encoding/xml", Recv: "Decoder", Name: "Decode"}:       true,
+	{Pkg: "google.golang.org/protobuf/proto", Name: "Unmarshal"}: true,
+	{Pkg: "gopkg.in/yaml.v3", Name: "Unmarshal"}:                 true,
+	{Pkg: "sigs.k8s.io/yaml", Name: "Unmarshal"}:                 true,
+}
+
+// Decodes reports whether fn fills a value it is handed from encoded data (the table above).
+func Decodes(fn *types.Func) bool { return fn != nil && fn.Pkg() != nil && decoders[flow.ID(fn)] }
