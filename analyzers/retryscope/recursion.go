@@ -122,14 +122,15 @@ func steppedDelays(fn *ssa.Function, again []retryCall, sleeps []Sleep) bool {
 }
 
 // afterStep reports whether the recursive call a.call runs only once another call, one that
-// leaves the process or a fallible function of the program's own, succeeded after the failure
+// leaves the process (or may: a refresh hook the program is given) or a fallible function of
+// the program's own, succeeded after the failure
 // that sends it back (err = c.Reauthenticate(ctx, tok); if err != nil { return }; return
 // c.do(...)): the way back recovers before it sends again.
 func (st *state) afterStep(a retryCall, ds []decision) bool {
 	for test, side := range takenSides(a.call.Block(), a.d.block) {
 		for _, o := range ds {
 			if o.block == test && side == test.Succs[o.success] && !o.policy && o.call != a.d.call && o.call != ssa.CallInstruction(a.call) &&
-				(st.rem.Reach(o.call) == remote.ReachRemote || st.ownFunc(o.call)) {
+				(st.rem.Reach(o.call) != remote.ReachLocal || st.ownFunc(o.call)) {
 				return true
 			}
 		}
