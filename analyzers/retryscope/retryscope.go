@@ -160,6 +160,7 @@ type state struct {
 	keys     *keys.Result                   // which calls make fresh unique values
 	consumed map[*types.Func]bool           // memo of consumes (sources.go)
 	writers  map[*types.Var][]*ssa.Function // the functions that write each field (storedElsewhere)
+	sentOn   map[any]bool                   // channels the package sends on, by chanKey (wokenByEvent)
 }
 
 func run(pass *analysis.Pass) (any, error) {

@@ -11,6 +11,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/loops"
 	"github.com/idemlint/idemlint/analyzers/internal/testcode"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 	"github.com/idemlint/idemlint/analyzers/remote"
 )
 
@@ -58,7 +59,15 @@ func (st *state) waitsOf(fn *ssa.Function, calls []ssa.CallInstruction, in func(
 		unset, ss = ss[0].Unset, nil
 	}
 	extra, unknown := channelWaits(fn, in, l)
-	ss = append(ss, extra...)
+	for _, sl := range extra {
+		if sel, ok := sl.At.(*ssa.Select); ok && st.wokenByEvent(sel, l) {
+			// select { case <-ticker.C: case <-q.notify: }: it waits for work to arrive, or
+			// the next tick, not out a failure.
+			unknown = append(unknown, sel)
+			continue
+		}
+		ss = append(ss, sl)
+	}
 	for _, c := range calls {
 		if _, started := c.(*ssa.Go); started || sleepDuration(c) != nil || c.Common().StaticCallee() == fn {
 			continue // a goroutine's; counted above; the recursive call of a retrying function
@@ -616,4 +625,60 @@ func afterFunc(t ssa.Value) bool {
 	}
 	flow.Backward(t, 32, visit)
 	return found
+}
+
+// wokenByEvent reports whether blocking select sel also receives, without leaving loop l,
+// from a channel the package sends values on (q.notify <- struct{}{} when a job is queued):
+// an event, not a timer nor a channel that is only closed (a stop signal), ends the wait.
+func (st *state) wokenByEvent(sel *ssa.Select, l *loops.Loop) bool {
+	if st.sentOn == nil {
+		st.sentOn = make(map[any]bool)
+		for _, fn := range st.funcs {
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					switch x := instr.(type) {
+					case *ssa.Send:
+						if k := chanKey(x.Chan); k != nil {
+							st.sentOn[k] = true
+						}
+					case *ssa.Select:
+						for _, ss := range x.States {
+							if ss.Dir == types.SendOnly {
+								if k := chanKey(ss.Chan); k != nil {
+									st.sentOn[k] = true
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	for i, ss := range sel.States {
+		if ss.Dir != types.RecvOnly || typeis.TimeChan(ss.Chan.Type()) || l != nil && leavesOn(sel, i, l) {
+			continue
+		}
+		if k := chanKey(ss.Chan); k != nil && st.sentOn[k] {
+			return true
+		}
+	}
+	return false
+}
+
+// chanKey names the channel v holds when it is kept in a struct field or a package variable
+// (q.notify), so that a send and a receive in different functions agree; nil otherwise.
+func chanKey(v ssa.Value) any {
+	load, ok := flow.Unwrap(v).(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil
+	}
+	switch x := load.X.(type) {
+	case *ssa.FieldAddr:
+		if fv := flow.FieldVar(x); fv != nil {
+			return fv
+		}
+	case *ssa.Global:
+		return x
+	}
+	return nil
 }
