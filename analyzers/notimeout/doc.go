@@ -27,8 +27,9 @@
 //     A client handed to a function (of this package, or of another through a fact) that
 //     sends such a request through it is reported where it is built, as if the request were
 //     sent there;
-//   - net.Dial and DialTCP, tls.Dial, smtp.Dial and SendMail, and net.Dialer and tls.Dialer
-//     without a Timeout, dialing without a context or with one that has no deadline;
+//   - net.Dial and DialTCP, tls.Dial, smtp.Dial and SendMail, x/net/websocket's Dial, and
+//     net.Dialer and tls.Dialer without a Timeout, dialing without a context or with one that
+//     has no deadline;
 //   - gRPC: calls through generated stubs or a ClientConn with a context that has no deadline;
 //     grpc.Dial with WithBlock and no timeout, and DialContext with WithBlock and a context
 //     without a deadline;

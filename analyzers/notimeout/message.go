@@ -328,11 +328,17 @@ func (c *checker) dialMessage(call *remote.Call, hangs string) string {
 		advice = "use tls.DialWithDialer with a Timeout"
 	case "net/smtp":
 		advice = "use smtp.NewClient on a timed dial"
+	case wsPkg:
+		advice = "use DialConfig with a timed Dialer"
 	}
 	if ctx := contextParam(call.Instr.Parent()); ctx != "" {
-		advice = "use a net.Dialer's DialContext with " + ctx
-		if id.Pkg == tlsPkg {
+		switch id.Pkg {
+		case tlsPkg:
 			advice = "use a tls.Dialer's DialContext with " + ctx
+		case wsPkg:
+			advice = "use a Config's DialContext with " + ctx
+		default:
+			advice = "use a net.Dialer's DialContext with " + ctx
 		}
 	}
 	return fmt.Sprintf("%s has no timeout%s; %s", c.name(call.Func), hangs, advice)
@@ -341,6 +347,7 @@ func (c *checker) dialMessage(call *remote.Call, hangs string) string {
 const (
 	grpcPkg = "google.golang.org/grpc"
 	tlsPkg  = "crypto/tls"
+	wsPkg   = "golang.org/x/net/websocket"
 )
 
 // withFix ends msg with "; " and fix when the whole fits in a message.
@@ -359,6 +366,8 @@ func consequence(call *remote.Call) string {
 			return "an unreachable server hangs this call"
 		case tlsPkg:
 			return "a stalled TLS handshake hangs this call"
+		case wsPkg:
+			return "a stalled server hangs this call" // the handshake has no deadline either
 		case "net/smtp", "gopkg.in/mail.v2":
 			// The conversation after the dial has no deadline either: a server that accepts
 			// and then says nothing holds the call for good, not for a connect timeout.

@@ -39,6 +39,7 @@ const (
 	netPkg  = "net"
 	tlsPkg  = "crypto/tls"
 	smtpPkg = "net/smtp"
+	wsPkg   = "golang.org/x/net/websocket"
 	mailPkg = "gopkg.in/mail.v2"
 	sqlPkg  = "database/sql"
 	sqlxPkg = "github.com/jmoiron/sqlx"
@@ -265,7 +266,7 @@ var addrArgs = map[flow.FuncID]int{
 	{Pkg: netPkg, Name: "Dial"}:                             1, {Pkg: netPkg, Name: "DialTimeout"}: 1,
 	{Pkg: netPkg, Recv: "Dialer", Name: "Dial"}: 1, {Pkg: netPkg, Recv: "Dialer", Name: "DialContext"}: 2,
 	{Pkg: tlsPkg, Name: "Dial"}: 1, {Pkg: tlsPkg, Name: "DialWithDialer"}: 2,
-	{Pkg: smtpPkg, Name: "Dial"}: 0, {Pkg: smtpPkg, Name: "SendMail"}: 0,
+	{Pkg: smtpPkg, Name: "Dial"}: 0, {Pkg: smtpPkg, Name: "SendMail"}: 0, {Pkg: wsPkg, Name: "Dial"}: 0,
 	{Pkg: tlsPkg, Recv: "Dialer", Name: "Dial"}: 1, {Pkg: tlsPkg, Recv: "Dialer", Name: "DialContext"}: 2,
 	{Pkg: grpcPkg, Name: "Dial"}: 0, {Pkg: grpcPkg, Name: "DialContext"}: 1,
 }
@@ -334,6 +335,11 @@ func init() {
 	})
 	add(netPkg, "Dialer", "DialContext", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
 		return either(w.obj(s.Recv, nil, netDialer), w.ctx(s.Arg(0), nil)), w.connects(s.Arg(1), s.Arg(2))
+	})
+	// x/net/websocket's Dial dials with a zero net.Dialer and then shakes hands, with no
+	// deadline on either (DialConfig takes a Config whose Dialer may have one).
+	add(wsPkg, "", "Dial", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
+		return noContext(), true
 	})
 	// net/smtp dials with net.Dial: no timeout, and none can be given.
 	add(smtpPkg, "", "Dial", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
