@@ -29,7 +29,8 @@
 //     sent there;
 //   - net.Dial and DialTCP, tls.Dial, smtp.Dial and SendMail, x/net/websocket's Dial, and
 //     net.Dialer and tls.Dialer without a Timeout, dialing without a context or with one that
-//     has no deadline;
+//     has no deadline; redigo's dials without DialReadTimeout (its commands then wait for a
+//     stalled server for good);
 //   - gRPC: calls through generated stubs or a ClientConn with a context that has no deadline;
 //     grpc.Dial with WithBlock and no timeout, and DialContext with WithBlock and a context
 //     without a deadline;

@@ -314,6 +314,8 @@ func (c *checker) dialMessage(call *remote.Call, hangs string) string {
 	switch {
 	case id.Pkg == grpcPkg:
 		return fmt.Sprintf("%s with WithBlock waits with no deadline%s; use grpc.NewClient", c.name(call.Func), hangs)
+	case strings.HasSuffix(id.Pkg, "/redigo/redis"):
+		return withFix(fmt.Sprintf("%s sets no read timeout%s", c.name(call.Func), hangs), "pass redis.DialReadTimeout")
 	case t.Client != nil && t.Context.Kind == remote.NoContext:
 		return withFix(fmt.Sprintf("%s without a Timeout dials without a context%s", t.Client.Type, hangs), "set its Timeout")
 	case t.Client != nil:
@@ -368,6 +370,8 @@ func consequence(call *remote.Call) string {
 			return "a stalled TLS handshake hangs this call"
 		case wsPkg:
 			return "a stalled server hangs this call" // the handshake has no deadline either
+		case "github.com/gomodule/redigo/redis", "github.com/garyburd/redigo/redis":
+			return "a stalled Redis server hangs every command"
 		case "net/smtp", "gopkg.in/mail.v2":
 			// The conversation after the dial has no deadline either: a server that accepts
 			// and then says nothing holds the call for good, not for a connect timeout.

@@ -40,6 +40,11 @@ const (
 	tlsPkg  = "crypto/tls"
 	smtpPkg = "net/smtp"
 	wsPkg   = "golang.org/x/net/websocket"
+	// RedigoPkgs are redigo's paths: its dials bound the connect (30 s by default), and a
+	// read timeout only when DialReadTimeout is given, so commands on the connection wait
+	// for a stalled server for good.
+	redigoPkg    = "github.com/gomodule/redigo/redis"
+	redigoOldPkg = "github.com/garyburd/redigo/redis"
 	mailPkg = "gopkg.in/mail.v2"
 	sqlPkg  = "database/sql"
 	sqlxPkg = "github.com/jmoiron/sqlx"
@@ -341,6 +346,13 @@ func init() {
 	add(wsPkg, "", "Dial", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
 		return noContext(), true
 	})
+	for _, pkg := range []string{redigoPkg, redigoOldPkg} {
+		for name, opts := range map[string]int{"Dial": 2, "DialContext": 3, "DialURL": 1, "DialURLContext": 2} {
+			add(pkg, "", name, Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
+				return w.redigoDial(s.Variadic(opts)), true
+			})
+		}
+	}
 	// net/smtp dials with net.Dial: no timeout, and none can be given.
 	add(smtpPkg, "", "Dial", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
 		return noContext(), w.connects(nil, s.Arg(0))
@@ -631,6 +643,39 @@ func (st *state) embeddedSQL(pos token.Pos) bool {
 		}
 	}
 	return false
+}
+
+// redigoDial evaluates a redigo dial by its options: a connection whose reads have a timeout
+// (DialReadTimeout) is bounded; options made elsewhere may give one.
+func (w *walker) redigoDial(opts []ssa.Value) verdict {
+	complete := true
+	for _, o := range opts {
+		found := false
+		flow.Backward(o, 64, func(x ssa.Value) bool {
+			switch x := x.(type) {
+			case *ssa.Call:
+				if _, builtin := x.Common().Value.(*ssa.Builtin); builtin {
+					return true // append
+				}
+				id := flow.ID(flow.Callee(x.Common()))
+				if (id.Pkg == redigoPkg || id.Pkg == redigoOldPkg) && id.Recv == "" {
+					found = found || id.Name == "DialReadTimeout"
+					return false
+				}
+				complete = false
+			case *ssa.Parameter, *ssa.FreeVar, *ssa.Global:
+				complete = false
+			}
+			return !found
+		})
+		if found {
+			return bounded("redis.DialReadTimeout")
+		}
+	}
+	if !complete {
+		return unknown
+	}
+	return noContext()
 }
 
 // grpcDial evaluates a gRPC dial: it leaves the process only when an option makes it block.
