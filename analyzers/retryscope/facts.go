@@ -476,21 +476,12 @@ func failureReturns(call ssa.CallInstruction) bool {
 	if !typeis.ErrorLike(results.At(last).Type()) {
 		return true // a bool, a value: it may say the failure
 	}
-	v := call.Value()
-	if v == nil {
+	if call.Value() == nil {
 		return true // go, defer
 	}
 	// The failure side of the call's error test, when there is one.
 	from := call.Block()
-	var errv ssa.Value = v
-	if tuple, ok := v.Type().(*types.Tuple); ok {
-		errv = nil
-		for _, r := range *v.Referrers() {
-			if ex, ok := r.(*ssa.Extract); ok && ex.Index == tuple.Len()-1 {
-				errv = ex
-			}
-		}
-	}
+	errv := errorOf(call)
 	if errv == nil || !typeis.ErrorLike(errv.Type()) {
 		return errv != nil // no error result: a value that may say it; or all dropped
 	}

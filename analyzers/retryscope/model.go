@@ -155,14 +155,20 @@ func (s *Scope) EveryRound(sl Sleep) bool {
 	if s.Loop == nil || s.Fn == nil {
 		return false
 	}
-	var at *ssa.BasicBlock
-	switch {
-	case sl.At != nil && sl.At.Parent() == s.Fn:
-		at = sl.At.Block()
-	case sl.Call != nil && sl.Call.Parent() == s.Fn:
-		at = sl.Call.Block()
-	}
+	at := sl.blockIn(s.Fn)
 	return at != nil && s.Loop.EveryRound(at)
+}
+
+// blockIn returns the block of fn where the scope waits sl (the receive of a timer's
+// channel, else the call), or nil when that is not in fn.
+func (sl Sleep) blockIn(fn *ssa.Function) *ssa.BasicBlock {
+	switch {
+	case sl.At != nil && sl.At.Parent() == fn:
+		return sl.At.Block()
+	case sl.Call != nil && sl.Call.Parent() == fn:
+		return sl.Call.Block()
+	}
+	return nil
 }
 
 // DeadlineKind says whether a scope observes an overall time bound.

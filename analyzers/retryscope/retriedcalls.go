@@ -123,19 +123,7 @@ func dropped(call ssa.CallInstruction) bool {
 // to a library's mark for errors not to retry (backoff.Permanent, retry-go's Unrecoverable):
 // a retry callback that fails with it stops its helper.
 func markedPermanent(call ssa.CallInstruction) bool {
-	v := call.Value()
-	if v == nil {
-		return false
-	}
-	var errv ssa.Value = v
-	if tuple, ok := v.Type().(*types.Tuple); ok {
-		errv = nil
-		for _, r := range *v.Referrers() {
-			if ex, ok := r.(*ssa.Extract); ok && ex.Index == tuple.Len()-1 {
-				errv = ex
-			}
-		}
-	}
+	errv := errorOf(call)
 	if errv == nil || !typeis.ErrorLike(errv.Type()) {
 		return false
 	}
@@ -378,4 +366,24 @@ func defersWriter(slot *ssa.Alloc) bool {
 		}
 	}
 	return false
+}
+
+// errorOf returns the last result of call as the caller sees it (the call's value, or its
+// last Extract): the error, when the callee returns one; nil for go and defer, or when the
+// caller leaves that result unused.
+func errorOf(call ssa.CallInstruction) ssa.Value {
+	v := call.Value()
+	if v == nil {
+		return nil
+	}
+	tuple, ok := v.Type().(*types.Tuple)
+	if !ok {
+		return v
+	}
+	for _, r := range *v.Referrers() {
+		if ex, ok := r.(*ssa.Extract); ok && ex.Index == tuple.Len()-1 {
+			return ex
+		}
+	}
+	return nil
 }

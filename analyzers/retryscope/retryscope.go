@@ -351,13 +351,7 @@ func markAfterLocal(s *Scope, reach func(ssa.CallInstruction) remote.Reach) {
 	}
 	ds := decisions(s.Fn, s.Loop.Contains)
 	for i, sl := range s.Wait.Sleeps {
-		var at *ssa.BasicBlock
-		switch {
-		case sl.At != nil && sl.At.Parent() == s.Fn:
-			at = sl.At.Block()
-		case sl.Call != nil && sl.Call.Parent() == s.Fn:
-			at = sl.Call.Block()
-		}
+		at := sl.blockIn(s.Fn)
 		if at == nil {
 			continue
 		}
