@@ -373,16 +373,29 @@ func markAfterLocal(s *Scope, reach func(ssa.CallInstruction) remote.Reach) {
 func judgesRemote(call ssa.CallInstruction, l *loops.Loop, reach func(ssa.CallInstruction) remote.Reach) bool {
 	cc := call.Common()
 	found := false
+	var visit func(x ssa.Value) bool
+	visit = func(x ssa.Value) bool {
+		if load, ok := x.(*ssa.UnOp); ok && load.Op == token.MUL {
+			// err kept in a variable a closure shares (session, err = Authorize(...) in a
+			// goroutine): what the loop stores there.
+			for _, b := range l.Blocks(call.Parent()) {
+				for _, instr := range b.Instrs {
+					if st, ok := instr.(*ssa.Store); ok && st.Addr == load.X && !found {
+						flow.Backward(st.Val, 32, visit)
+					}
+				}
+			}
+		}
+		if ex, ok := x.(*ssa.Extract); ok {
+			x = ex.Tuple
+		}
+		if c, ok := x.(*ssa.Call); ok && c != call && c.Block() != nil && l.Contains(c.Block()) && reach(c) != remote.ReachLocal {
+			found = true
+		}
+		return !found
+	}
 	for _, a := range append([]ssa.Value{cc.Value}, cc.Args...) {
-		flow.Backward(a, 32, func(x ssa.Value) bool {
-			if ex, ok := x.(*ssa.Extract); ok {
-				x = ex.Tuple
-			}
-			if c, ok := x.(*ssa.Call); ok && c != call && c.Block() != nil && l.Contains(c.Block()) && reach(c) != remote.ReachLocal {
-				found = true
-			}
-			return !found
-		})
+		flow.Backward(a, 32, visit)
 	}
 	return found
 }

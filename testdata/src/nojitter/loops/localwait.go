@@ -123,3 +123,60 @@ func (b *buildFixer) compileFix(ctx context.Context, dir, file string, maxAttemp
 	}
 	return fmt.Errorf("still failing after %d fixes", maxAttempts)
 }
+
+// ---- Reported: the wait follows a remote failure that a local predicate judged ----
+
+type sessionAuth struct {
+	hc  *http.Client
+	url string
+}
+
+type refusal struct{ status int }
+
+func (r *refusal) Error() string { return fmt.Sprintf("refused: %d", r.status) }
+
+func isClientRefusal(err error) (*refusal, bool) {
+	r, ok := err.(*refusal)
+	return r, ok && r.status < 500
+}
+
+func (a *sessionAuth) authorize(ctx context.Context) (string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.url+"/sessions", nil)
+	if err != nil {
+		return "", err
+	}
+	resp, err := a.hc.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusCreated {
+		return "", &refusal{status: resp.StatusCode}
+	}
+	return resp.Header.Get("Location"), nil
+}
+
+func (a *sessionAuth) session(ctx context.Context) (string, error) {
+	var id string
+	var err error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 0; i <= 5; i++ {
+			id, err = a.authorize(ctx)
+			if err == nil {
+				return
+			}
+			if _, ok := isClientRefusal(err); ok {
+				return
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(time.Second): // related "localwait.go:165: retry loop" // want `retry loop waits a fixed 1s between attempts, so clients that failed together retry together; add jitter`
+			}
+		}
+	}()
+	<-done
+	return id, err
+}
