@@ -40,7 +40,10 @@
 // round for that answer, and is not reported. A layer retries only where the program's
 // configuration lets it: an inner function whose attempts come from a setting that defaults to
 // zero (its package never stores a non-zero constant there) counts only in a package that sets
-// it, or calls the option that does. Retries of local work (a lock file) are no layer.
+// it, or calls the option that does. Retries of local work (a lock file) are no layer, nor
+// are retries behind a function that logs their failure and returns none (a zone transfer that
+// notifies its followers after it succeeded, each notice retried three times, and only logs a
+// failed notice): the outer layer never goes round on that failure.
 //
 // Not reported: an inner layer that is switched off (one attempt: RetryMax 0,
 // Attempts(1), aws.NopRetryer); a loop that iterates rather than retries (a worker handling

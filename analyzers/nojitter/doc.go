@@ -54,9 +54,13 @@
 // (a rate-limit wait, a readiness poll, a settle delay) waits as part of the attempt, and
 // time.AfterFunc schedules work without waiting. A retry protects a remote dependency: a scope
 // whose attempts stay in the process or on this machine (a lock file, a local listener, an OS
-// call; see the remote analyzer's Reach) is not reported. What the loop does once the attempt
-// has worked, and does not retry when it fails (a refusal written to an accepted connection),
-// is not part of the attempt.
+// call; see the remote analyzer's Reach) is not reported, nor is a wait that only local
+// failures lead to (a profiler that could not start because another profile runs), whatever
+// else the loop calls. What the loop does once the attempt has worked, or once it failed
+// before going round, and does not retry when it fails (a refusal written to an accepted
+// connection, a remote fix asked for a local build that failed), is not part of the attempt.
+// A timer wait that an event can cut short (select { case <-ticker.C: case <-q.notify: })
+// waits for work, not between attempts.
 //
 // A hand-written loop is reported at its first wait without jitter (one finding per scope,
 // its other such waits among the related positions) and at the loop for the other two; a library call at the option that configures it, or at the call when the

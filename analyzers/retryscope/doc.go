@@ -92,7 +92,21 @@
 // (n := 3; if anonymous { n++ }), or a package variable that holds one constant, is that
 // constant; a way back that skips the step only on the last round (if i < max-1 { ... }) does
 // not go round; a recursion under a flag that the way to it sets (if !c.fallback.Load() {
-// c.fallback.Store(true); return c.do(req) }) runs at most once.
+// c.fallback.Store(true); return c.do(req) }) runs at most once. A loop whose every way back
+// passes a test that the way back itself makes false, handing the attempt what it changed
+// (base != host, then base = host; continue: a CNAME target, then the name), falls back once;
+// a recursion after a refresh hook the program is given (a function value) succeeded recovers.
+// A list of delays is a schedule, not items: for _, d := range delays and a count up to
+// len(delays) are an attempt per delay. A loop that asks each target of a list once, from an
+// offset (clients[(cur+i)%len(clients)] for as many rounds as clients), fails over. A loop
+// that goes round only after the answer named a state the loop decoded (switch
+// errResp.Error { case "authorization_pending": }) waits for that state; it was answered.
+// A wait that only failures of calls staying in the process lead to (a profile that could not
+// start) is marked AfterLocal; a call made only after the attempt failed, whose own failure
+// leaves the loop (ask for a fix to a failed local build), is a step, not the attempt. A
+// timer wait in a select that an event the package sends can end (case <-q.notify) waits for
+// work. A function that logs and drops a retrying call's failure keeps it (RetriesFact.Kept):
+// its callers' retries never see that failure.
 //
 // A loop leaves on success when it tests a call's error against nil, an *http.Response's
 // StatusCode against a constant, or the verdict of a retry policy (a call, whatever its name,
