@@ -24,11 +24,18 @@ func (st *state) loopBound(fn *ssa.Function, l *loops.Loop, decisive ssa.CallIns
 		if call, _, _ := outcome(cmp, l.Contains); call != nil {
 			continue // a status check decides success, not the number of attempts
 		}
-		if typeis.Duration(cmp.X.Type()) || !st.stepsInLoop(cmp.X, l) && !st.stepsInLoop(cmp.Y, l) {
+		growing := typeis.Duration(cmp.X.Type()) && (grows(cmp.X, l) && isConst(cmp.Y) || grows(cmp.Y, l) && isConst(cmp.X))
+		if !growing && (typeis.Duration(cmp.X.Type()) || !st.stepsInLoop(cmp.X, l) && !st.stepsInLoop(cmp.Y, l)) {
 			continue // a time check, or a comparison of values the loop does not step
 		}
 		exit := exitSide(b, l)
 		if exit < 0 {
+			continue
+		}
+		if growing {
+			// backoff = backoff + backoff/2; if backoff > maxBackoff { return }: a wait that
+			// grows each round up to a constant ends the loop after a few rounds.
+			bound = Bound{Kind: BoundVar}
 			continue
 		}
 		if n, ok := counted(cmp, exit, l, b, decisive, st.stores); ok {
@@ -50,6 +57,45 @@ func (st *state) loopBound(fn *ssa.Function, l *loops.Loop, decisive ssa.CallIns
 		return Bound{Kind: BoundUnknown}
 	}
 	return bound
+}
+
+// grows reports whether v is a phi at the loop's header that every way round makes larger
+// from itself: a sum, product or shift with itself as an operand (d = d + d/2, d *= 2,
+// d <<= 1).
+func grows(v ssa.Value, l *loops.Loop) bool {
+	growth := func(x ssa.Value, phi *ssa.Phi) bool {
+		bin, ok := flow.Unwrap(x).(*ssa.BinOp)
+		return ok && (bin.Op == token.ADD || bin.Op == token.MUL || bin.Op == token.SHL) && (flow.Unwrap(bin.X) == phi || flow.Unwrap(bin.Y) == phi)
+	}
+	phi, ok := flow.Unwrap(v).(*ssa.Phi)
+	if bin, isBin := flow.Unwrap(v).(*ssa.BinOp); isBin {
+		// The value compared is the next one (d *= 2; if d > max { return }).
+		for _, x := range []ssa.Value{bin.X, bin.Y} {
+			if p, isPhi := flow.Unwrap(x).(*ssa.Phi); isPhi && growth(v, p) {
+				phi, ok = p, true
+			}
+		}
+	}
+	if !ok || phi.Block() != l.Header {
+		return false
+	}
+	back := 0
+	for i, e := range phi.Edges {
+		if i >= len(l.Header.Preds) || !l.Contains(l.Header.Preds[i]) {
+			continue
+		}
+		if !growth(e, phi) {
+			return false
+		}
+		back++
+	}
+	return back > 0
+}
+
+// isConst reports whether v is a constant number.
+func isConst(v ssa.Value) bool {
+	_, ok := flow.IntConst(v)
+	return ok
 }
 
 // exitSide returns the successor of block b that leaves loop l for good, or -1.
