@@ -21,6 +21,9 @@ func (c *checker) wrapSleep(sl retryscope.Sleep) (analysis.SuggestedFix, bool) {
 	if sl.Duration == nil {
 		return analysis.SuggestedFix{}, false
 	}
+	if args := sl.Call.Common().Args; len(args) == 0 || flow.Unwrap(args[len(args)-1]) != flow.Unwrap(sl.Duration) {
+		return analysis.SuggestedFix{}, false // a length chosen elsewhere (wait = time.Second on failure)
+	}
 	id := flow.ID(flow.Callee(sl.Call.Common()))
 	if id.Pkg != "time" || !(id.Recv == "" && (id.Name == "Sleep" || id.Name == "After" || id.Name == "NewTimer") ||
 		id.Recv == "Timer" && id.Name == "Reset") {

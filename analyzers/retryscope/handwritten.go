@@ -465,6 +465,15 @@ func (st *state) lifecycle(fn *ssa.Function, l *loops.Loop, d decision, node ast
 		paced = paced || s.EveryRound(sl)
 		if (sl.Kind == WaitJittered || streams) && s.EveryRound(sl) && !slices.ContainsFunc(s.Wait.Sleeps, func(o Sleep) bool { return o.Call == sl.Call }) {
 			s.Wait.Sleeps = append(s.Wait.Sleeps, sl)
+			continue
+		}
+		// A wait on every way round whose length the failure side chooses (if err != nil {
+		// wait = time.Second } else { wait = untilExpiry() }; ...; time.Sleep(wait)): after a
+		// failure, the loop waits that length.
+		if s.EveryRound(sl) && len(s.Wait.Sleeps) == 0 {
+			if v := chosenOnFailure(sl.Duration, fail, l); v != nil {
+				s.Wait.Sleeps = append(s.Wait.Sleeps, Sleep{Call: sl.Call, Duration: v, Kind: delayKind(v, l), At: sl.At})
+			}
 		}
 	}
 	s.Wait.Sleeps = ownConditionWaitsDropped(s.Wait.Sleeps, d)
@@ -474,6 +483,76 @@ func (st *state) lifecycle(fn *ssa.Function, l *loops.Loop, d decision, node ast
 	}
 	s.Deadline = observesDeadline(s.Calls)
 	st.res.Lifecycles = append(st.res.Lifecycles, s)
+}
+
+// chosenOnFailure returns the one value that duration d takes when the way round comes from
+// fail, the failure side of the attempt: d is a phi of the loop fed, through phis, by that
+// value from a block fail dominates, and by other values from the other ways round (a wait
+// of the same length whatever happened is a poll's interval); nil otherwise.
+func chosenOnFailure(d ssa.Value, fail *ssa.BasicBlock, l *loops.Loop) ssa.Value {
+	var found ssa.Value
+	var others []ssa.Value
+	several := false
+	same := func(a, b ssa.Value) bool {
+		if sameValue(a, b) {
+			return true
+		}
+		la, ok1 := flow.Unwrap(a).(*ssa.UnOp)
+		lb, ok2 := flow.Unwrap(b).(*ssa.UnOp)
+		return ok1 && ok2 && la.Op == token.MUL && lb.Op == token.MUL && flow.PlaceOf(la.X) == flow.PlaceOf(lb.X) // every, loaded twice
+	}
+	seen := make(map[*ssa.Phi]bool)
+	var walk func(v ssa.Value)
+	walk = func(v ssa.Value) {
+		phi, ok := flow.Unwrap(v).(*ssa.Phi)
+		if !ok || seen[phi] || !l.Contains(phi.Block()) {
+			return
+		}
+		seen[phi] = true
+		for i, e := range phi.Edges {
+			pred := phi.Block().Preds[i]
+			switch {
+			case !l.Contains(pred):
+			case fail.Dominates(pred):
+				if found != nil && !same(found, e) {
+					several = true
+				}
+				found = e
+			default:
+				if inner, ok := flow.Unwrap(e).(*ssa.Phi); ok && l.Contains(inner.Block()) {
+					walk(e)
+				} else {
+					others = append(others, e)
+				}
+			}
+		}
+	}
+	if d != nil {
+		walk(d)
+	}
+	if several || found == nil || len(others) == 0 || slices.ContainsFunc(others, func(o ssa.Value) bool { return same(o, found) }) {
+		return nil
+	}
+	return found
+}
+
+// failureSetsWait reports whether loop l waits before its attempt on every round for a length
+// that the failure side of decision d chooses (chosenOnFailure): the wait after a failure.
+func failureSetsWait(fn *ssa.Function, l *loops.Loop, d decision) bool {
+	fail := d.block.Succs[1-d.success]
+	at := d.call.Block()
+	var blocks []*ssa.BasicBlock
+	for _, b := range l.Blocks(fn) {
+		if b.Dominates(at) {
+			blocks = append(blocks, b)
+		}
+	}
+	for _, sl := range sleeps(slices.Collect(flow.BlockCalls(blocks)), l) {
+		if chosenOnFailure(sl.Duration, fail, l) != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // ownConditionWaitsDropped returns sleeps without the waits made only once a test singled out

@@ -91,7 +91,7 @@ func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop) (decision, int) {
 			// timer.Reset(d) } } keeps a lease until it fails).
 			// Or, when the call reads a stream, a wait on every way round: the stream's end,
 			// failed or not, is a disconnect, and the wait the reconnect's.
-			if again == nil && !d.policy && fail != l.Header && !st.iterates(d, l) && (waitsAfter(fn, fail, l.Contains) || st.readsStream(d.call) && waitsEveryRound(fn, l)) {
+			if again == nil && !d.policy && fail != l.Header && !st.iterates(d, l) && (waitsAfter(fn, fail, l.Contains) || st.readsStream(d.call) && waitsEveryRound(fn, l) || failureSetsWait(fn, l, d)) {
 				again = &d
 			}
 			if spin == nil && !d.policy && fail != l.Header && !st.iterates(d, l) && st.connects(d.call) && !waitsAfter(fn, fail, l.Contains) && !waitsEveryRound(fn, l) {
