@@ -45,11 +45,11 @@ const (
 	// for a stalled server for good.
 	redigoPkg    = "github.com/gomodule/redigo/redis"
 	redigoOldPkg = "github.com/garyburd/redigo/redis"
-	mailPkg = "gopkg.in/mail.v2"
-	sqlPkg  = "database/sql"
-	sqlxPkg = "github.com/jmoiron/sqlx"
-	grpcPkg = "google.golang.org/grpc"
-	ctxPkg  = "context"
+	mailPkg      = "gopkg.in/mail.v2"
+	sqlPkg       = "database/sql"
+	sqlxPkg      = "github.com/jmoiron/sqlx"
+	grpcPkg      = "google.golang.org/grpc"
+	ctxPkg       = "context"
 )
 
 // remotePkgs are the packages whose presence among a package's (transitive) imports makes it
