@@ -648,31 +648,11 @@ func (st *state) embeddedSQL(pos token.Pos) bool {
 // redigoDial evaluates a redigo dial by its options: a connection whose reads have a timeout
 // (DialReadTimeout) is bounded; options made elsewhere may give one.
 func (w *walker) redigoDial(opts []ssa.Value) verdict {
-	complete := true
-	for _, o := range opts {
-		found := false
-		flow.Backward(o, 64, func(x ssa.Value) bool {
-			switch x := x.(type) {
-			case *ssa.Call:
-				if _, builtin := x.Common().Value.(*ssa.Builtin); builtin {
-					return true // append
-				}
-				id := flow.ID(flow.Callee(x.Common()))
-				if (id.Pkg == redigoPkg || id.Pkg == redigoOldPkg) && id.Recv == "" {
-					found = found || id.Name == "DialReadTimeout"
-					return false
-				}
-				complete = false
-			case *ssa.Parameter, *ssa.FreeVar, *ssa.Global:
-				complete = false
-			}
-			return !found
-		})
-		if found {
-			return bounded("redis.DialReadTimeout")
-		}
-	}
-	if !complete {
+	names, complete := optionCalls(opts, redigoPkg, redigoOldPkg)
+	switch {
+	case names["DialReadTimeout"]:
+		return bounded("redis.DialReadTimeout")
+	case !complete:
 		return unknown
 	}
 	return noContext()
@@ -680,7 +660,24 @@ func (w *walker) redigoDial(opts []ssa.Value) verdict {
 
 // grpcDial evaluates a gRPC dial: it leaves the process only when an option makes it block.
 func (w *walker) grpcDial(opts []ssa.Value, ctx verdict) (verdict, bool) {
-	block, timeout, complete := false, false, true
+	names, complete := optionCalls(opts, grpcPkg)
+	block, timeout := names["WithBlock"] || names["WithReturnConnectionError"], names["WithTimeout"]
+	switch {
+	case timeout:
+		return bounded("grpc.WithTimeout"), block
+	case !block:
+		return unknown, false // does not block: not a call that waits for the server
+	case !complete:
+		return unknown, true
+	}
+	return ctx, true
+}
+
+// optionCalls returns the names of the functions of pkgs that make the options opts (through
+// appends, variables and phis), and whether every option was traced to one: an option from a
+// parameter, a global, a field or another function may be anything.
+func optionCalls(opts []ssa.Value, pkgs ...string) (names map[string]bool, complete bool) {
+	names, complete = make(map[string]bool), true
 	for _, o := range opts {
 		flow.Backward(o, 128, func(x ssa.Value) bool {
 			switch x := x.(type) {
@@ -689,16 +686,11 @@ func (w *walker) grpcDial(opts []ssa.Value, ctx verdict) (verdict, bool) {
 					return true // append
 				}
 				id := flow.ID(flow.Callee(x.Common()))
-				if id.Pkg == grpcPkg && id.Recv == "" {
-					switch id.Name {
-					case "WithBlock", "WithReturnConnectionError":
-						block = true
-					case "WithTimeout":
-						timeout = true
-					}
+				if slices.Contains(pkgs, id.Pkg) && id.Recv == "" {
+					names[id.Name] = true
 					return false
 				}
-				complete = false // options made elsewhere may set a timeout
+				complete = false
 			case *ssa.Parameter, *ssa.FreeVar, *ssa.Global:
 				complete = false
 			case *ssa.UnOp:
@@ -709,13 +701,5 @@ func (w *walker) grpcDial(opts []ssa.Value, ctx verdict) (verdict, bool) {
 			return true
 		})
 	}
-	switch {
-	case timeout:
-		return bounded("grpc.WithTimeout"), block
-	case !block:
-		return unknown, false // does not block: not a call that waits for the server
-	case !complete:
-		return unknown, true
-	}
-	return ctx, true
+	return names, complete
 }
