@@ -324,35 +324,38 @@ func fallsBackOnce(l *loops.Loop, d decision) bool {
 		return false
 	}
 	h := l.Header
-	guarded := false
+	// falsified reports whether the test ending block b, on its side need, cannot hold again
+	// once the way round from p has set the variables.
+	falsified := func(ifInstr *ssa.If, need int, p *ssa.BasicBlock) bool {
+		b := ifInstr.Block()
+		if need < 0 || b.Succs[0] == b.Succs[1] || !l.Contains(b) {
+			return false
+		}
+		v, x, known := evalOnReturn(ifInstr.Cond, vars)
+		if !known || v == (need == 0) {
+			return false
+		}
+		// A variable in memory must be set on this way round, after the test.
+		a, inMemory := x.(*ssa.Alloc)
+		return !inMemory || setBetween(a, b.Succs[need], p)
+	}
+	backs := 0
 	for _, p := range h.Preds {
 		if !l.Contains(p) {
 			continue
 		}
-		guarded = false
-		for b, to := p, h; b != nil && l.Contains(b) && !guarded; to, b = b, b.Idom() {
-			ifInstr, ok := lastInstr(b).(*ssa.If)
-			if !ok || b.Succs[0] == b.Succs[1] {
-				continue
+		backs++
+		// The test ending p itself (if cond { continue } jumping straight back), then those
+		// above it.
+		guarded := false
+		if ifInstr, ok := lastInstr(p).(*ssa.If); ok {
+			guarded = falsified(ifInstr, slices.Index(p.Succs, h), p)
+		}
+		for ifInstr, side := range flow.TestsAbove(p) {
+			if guarded || !l.Contains(ifInstr.Block()) {
+				break
 			}
-			need := -1 // the side of the test this way round takes
-			for k, s := range b.Succs {
-				if s == to || s != h && s.Dominates(to) {
-					need = k
-				}
-			}
-			if need < 0 {
-				continue
-			}
-			v, x, known := evalOnReturn(ifInstr.Cond, vars)
-			if !known || v == (need == 0) {
-				continue
-			}
-			// A variable in memory must be set on this way round, after the test.
-			if a, ok := x.(*ssa.Alloc); ok && !setBetween(a, b.Succs[need], p) {
-				continue
-			}
-			guarded = true
+			guarded = falsified(ifInstr, side, p)
 		}
 		if !guarded {
 			return false
@@ -373,7 +376,7 @@ func fallsBackOnce(l *loops.Loop, d decision) bool {
 			return !found
 		})
 	}
-	return found && guarded
+	return found && backs > 0
 }
 
 // roundValues returns the variables of fn that every way round loop l sets to the same

@@ -470,11 +470,11 @@ func namesCause(fail *ssa.BasicBlock, call ssa.CallInstruction, l *loops.Loop, i
 	})
 }
 
-// namesState reports whether every way round loop l from fail passes a test of a field of
-// an answer the loop decoded against a string constant (switch errResp.Error { case
-// "authorization_pending": ... }): the server answered, and named the state the loop waits
-// out; other answers leave.
-func namesState(fail *ssa.BasicBlock, l *loops.Loop) bool {
+// namesState reports whether every way round loop l from fail, the failure side of call,
+// passes a test of a field of call's answer, decoded in the loop, against a string constant
+// (switch errResp.Error { case "authorization_pending": ... }): the server answered, and named
+// the state the loop waits out; other answers leave.
+func namesState(fail *ssa.BasicBlock, call ssa.CallInstruction, l *loops.Loop) bool {
 	if !l.Contains(fail) {
 		return false
 	}
@@ -488,7 +488,7 @@ func namesState(fail *ssa.BasicBlock, l *loops.Loop) bool {
 			return false
 		}
 		for _, pair := range [][2]ssa.Value{{cmp.X, cmp.Y}, {cmp.Y, cmp.X}} {
-			if k, ok := pair[1].(*ssa.Const); ok && k.Value != nil && k.Value.Kind() == constant.String && decodedField(pair[0], l) {
+			if k, ok := pair[1].(*ssa.Const); ok && k.Value != nil && k.Value.Kind() == constant.String && decodedField(pair[0], call, l) {
 				return true
 			}
 		}
@@ -496,9 +496,10 @@ func namesState(fail *ssa.BasicBlock, l *loops.Loop) bool {
 	})
 }
 
-// decodedField reports whether v is a field of a value that a decoder of loop l filled
-// (json.Unmarshal(body, &errResp); errResp.Error).
-func decodedField(v ssa.Value, l *loops.Loop) bool {
+// decodedField reports whether v is a field of a value that a decoder of loop l filled from
+// what call returned (body := io.ReadAll(resp.Body); json.Unmarshal(body, &errResp);
+// errResp.Error).
+func decodedField(v ssa.Value, call ssa.CallInstruction, l *loops.Loop) bool {
 	load, ok := v.(*ssa.UnOp)
 	if !ok || load.Op != token.MUL {
 		return false
@@ -523,7 +524,7 @@ func decodedField(v ssa.Value, l *loops.Loop) bool {
 		case ssa.CallInstruction:
 			c = r
 		}
-		if c != nil && c.Block() != nil && l.Contains(c.Block()) && knowledge.Decodes(flow.Callee(c.Common())) {
+		if c != nil && c.Block() != nil && l.Contains(c.Block()) && knowledge.Decodes(flow.Callee(c.Common())) && handedOn(call, c) {
 			return true
 		}
 	}

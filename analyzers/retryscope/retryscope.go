@@ -461,7 +461,7 @@ func (st *state) answered(s *Scope, reach func(ssa.CallInstruction) remote.Reach
 			if d.call != s.Decisive || d.policy || !s.Loop.CanRepeat(d.block.Succs[1-d.success]) {
 				continue
 			}
-			if !namesState(d.block.Succs[1-d.success], s.Loop) {
+			if !namesState(d.block.Succs[1-d.success], s.Decisive, s.Loop) {
 				return false
 			}
 			named = true
