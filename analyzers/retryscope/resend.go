@@ -389,6 +389,9 @@ func neverSent(v ssa.Value, depth int) bool {
 	if depth > 6 {
 		return false
 	}
+	if e, ok := v.(*ssa.Extract); ok && e.Index == 0 {
+		v = e.Tuple // again, err := p.observe(resp): a verdict returned beside an error
+	}
 	switch x := v.(type) {
 	case *ssa.BinOp:
 		return x.Op == token.EQL && (dialOp(x) || turnedAway(x))
@@ -438,7 +441,15 @@ func returnsNeverSent(fn *ssa.Function, method *ssa.Parameter, depth int) bool {
 		if len(ret.Results) == 0 {
 			return false
 		}
+		if ret.Block() == fn.Recover {
+			continue // reached only when a deferred call recovers a panic
+		}
 		v := ret.Results[0]
+		if load, ok := v.(*ssa.UnOp); ok {
+			if st := lastStore(load); st != nil {
+				v = st.Val // with defers: *t0 = v; rundefers; return *t0
+			}
+		}
 		switch {
 		case method != nil && idempotentMethodOnly(ret.Block(), method):
 		case isFalse(v):
@@ -461,7 +472,9 @@ func underNeverSent(b *ssa.BasicBlock, depth int) bool {
 		if !ok || d == b && len(d.Succs) != 2 {
 			continue
 		}
-		if side := neverSentSide(ifInstr.Cond, depth+1); side >= 0 && d.Succs[side].Dominates(b) {
+		// The edge into the side must dominate b: with a || b, the true side of a's test is
+		// also reached from b's.
+		if side := neverSentSide(ifInstr.Cond, depth+1); side >= 0 && d.Succs[side].Dominates(b) && len(d.Succs[side].Preds) == 1 {
 			return true
 		}
 	}
