@@ -24,6 +24,9 @@ type helperFact struct {
 	// TurnedAway says the helper goes round only once the answer turned the attempt away
 	// (429, 401) or it never left: a request its callback sends is not sent twice.
 	TurnedAway bool
+	// On is what the helper goes round on, of the errors its callback returns (RetriesOn of
+	// its call of the callback): 0 when it was not worked out.
+	On Failures
 }
 
 func (*helperFact) AFact() {}
@@ -32,6 +35,9 @@ func (f *helperFact) String() string {
 	str := fmt.Sprintf("retry helper for parameter %v: attempts=%s wait=%s deadline=%s", f.Params, f.Attempts, f.Wait, f.Deadline)
 	if f.TurnedAway {
 		str += " (only once turned away)"
+	}
+	if f.On != 0 && f.On != AnyFailure {
+		str += " on " + f.On.String()
 	}
 	return str
 }

@@ -72,6 +72,9 @@ func (f Failures) String() string {
 // own error, unless it names a transport failure). AnyFailure when the scope is not
 // hand-written, or does not test the call where the model follows it.
 func (s *Scope) RetriesOn(call ssa.CallInstruction) Failures {
+	if s.Kind == Callback && s.helperOn != 0 {
+		return s.helperOn // the helper's test of what the callback returns
+	}
 	in, round, ok := s.rounds()
 	if !ok || call == nil || call.Parent() != s.Fn {
 		return AnyFailure
@@ -124,8 +127,10 @@ func predicateSide(d decision, fail *ssa.BasicBlock, l *loops.Loop, in func(*ssa
 // library, transient ones; for a hand-written scope, what it goes round on for its decisive
 // call.
 func (s *Scope) RetrySet() Failures {
-	switch s.Kind {
-	case Client, Callback:
+	switch {
+	case s.Kind == Callback && s.helperOn != 0:
+		return s.helperOn
+	case s.Kind == Client, s.Kind == Callback:
 		return Transient | FailOther // a library retries what its classifier or callback says
 	}
 	return s.RetriesOn(s.Decisive)
@@ -425,12 +430,72 @@ func singlesOutOf(cond ssa.Value, of func(ssa.Value) bool) (ssa.Value, bool) {
 			return ta, true
 		}
 	}
+	if text, ok := textTest(cond, of); ok {
+		return text, true
+	}
 	return nil, false
+}
+
+// textTest returns the constant that cond looks for in the text of an error for which of
+// holds (strings.Contains(err.Error(), "over quota"), HasPrefix, HasSuffix, EqualFold).
+func textTest(cond ssa.Value, of func(ssa.Value) bool) (*ssa.Const, bool) {
+	c, ok := cond.(*ssa.Call)
+	if !ok || len(c.Call.Args) != 2 {
+		return nil, false
+	}
+	switch id := flow.ID(flow.Callee(c.Common())); {
+	case id.Pkg != "strings" || id.Recv != "":
+		return nil, false
+	case id.Name != "Contains" && id.Name != "HasPrefix" && id.Name != "HasSuffix" && id.Name != "EqualFold":
+		return nil, false
+	}
+	text, ok := flow.Unwrap(c.Call.Args[1]).(*ssa.Const)
+	if !ok || text.Value == nil || text.Value.Kind() != constant.String {
+		return nil, false
+	}
+	msg, ok := flow.Unwrap(c.Call.Args[0]).(*ssa.Call)
+	if !ok || len(msg.Call.Args) != 0 || msg.Call.Method == nil && msg.Call.StaticCallee() == nil {
+		return nil, false
+	}
+	var recv ssa.Value
+	switch {
+	case msg.Call.IsInvoke() && msg.Call.Method.Name() == "Error":
+		recv = msg.Call.Value
+	case !msg.Call.IsInvoke() && msg.Call.StaticCallee().Name() == "Error" && len(msg.Call.Args) == 1:
+		recv = msg.Call.Args[0]
+	}
+	if recv == nil || !typeis.ErrorLike(recv.Type()) || !of(recv) {
+		return nil, false
+	}
+	return text, true
+}
+
+// textKinds says which failures an error's text names (knowledge.ErrorText): the program's
+// own condition when it names none.
+func textKinds(text *ssa.Const) Failures {
+	k := knowledge.ErrorText(constant.StringVal(text.Value))
+	var on Failures
+	if k&knowledge.TextTransport != 0 {
+		on |= FailTransport
+	}
+	if k&knowledge.Text5xx != 0 {
+		on |= Fail5xx
+	}
+	if k&knowledge.Text429 != 0 {
+		on |= Fail429
+	}
+	if on == 0 {
+		on = FailOther
+	}
+	return on
 }
 
 // targetKind says what a test cond that singles out target picks: a transport failure, the
 // program's own sentinel, or a type of the program's (typed), whose fields may say more.
 func targetKind(target, cond ssa.Value) (on Failures, typed bool) {
+	if text, ok := target.(*ssa.Const); ok && text.Value != nil && text.Value.Kind() == constant.String {
+		return textKinds(text), false
+	}
 	switch {
 	case transportTarget(target):
 		return FailTransport, false

@@ -90,7 +90,7 @@ func (st *state) callbackScope(hc *helperCall) *Scope {
 		hc.entry.summarise(hc.site, s)
 	} else {
 		s.Attempts, s.Wait.Kind, s.Deadline = hc.fact.Attempts, hc.fact.Wait, hc.fact.Deadline
-		s.Inferred, s.turnedAway = true, hc.fact.TurnedAway
+		s.Inferred, s.turnedAway, s.helperOn = true, hc.fact.TurnedAway, hc.fact.On
 	}
 	i := slices.IndexFunc(hc.retried, func(v ssa.Value) bool { return callbackFunc(v) != nil })
 	if i < 0 {

@@ -85,6 +85,9 @@ func (st *state) inferHelper(fn *ssa.Function) *helperFact {
 			// resp, err := fn(); if resp.StatusCode() != 429 { return }: what fn sends goes
 			// again only once the server turned it away.
 			fact.TurnedAway = attempt != nil && callsValue(attempt, p) && !st.res.Resends(found, attempt)
+			if attempt != nil && callsValue(attempt, p) {
+				fact.On = found.RetriesOn(attempt) // if strings.Contains(err.Error(), "over quota") { continue }
+			}
 		}
 		fact.Params = append(fact.Params, i)
 	}

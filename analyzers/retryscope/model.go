@@ -248,6 +248,9 @@ type Scope struct {
 	// turnedAway: the inferred helper goes round only once the answer turned the attempt
 	// away (helperFact.TurnedAway).
 	turnedAway bool
+	// helperOn: what the inferred helper goes round on, of its callback's errors
+	// (helperFact.On); 0 when not known.
+	helperOn Failures
 	// Brief marks a library scope whose waits are known to add up to well under a second
 	// (client-go's DefaultRetry): it cannot keep its caller waiting for long.
 	Brief bool

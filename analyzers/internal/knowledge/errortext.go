@@ -1,0 +1,51 @@
+package knowledge
+
+import "strings"
+
+// A TextKind is what the text of an error says happened, when a program tells errors apart
+// by their text (strings.Contains(err.Error(), "i/o timeout")).
+type TextKind uint8
+
+// TextOther: an answer of the service's own ("zone locked", "Code:10205").
+const TextOther TextKind = 0
+
+const (
+	TextTransport TextKind = 1 << iota // the request did not complete
+	Text5xx                            // the server failed
+	Text429                            // the server turned the request away for its rate
+)
+
+// errorTexts are fragments of the texts that Go's net, net/http, crypto/tls and context
+// packages give transport failures, of HTTP's reason phrases, and of the words services use
+// for a rate limit, lower-cased.
+var errorTexts = []struct {
+	fragment string
+	kind     TextKind
+}{
+	{"i/o timeout", TextTransport}, {"timeout", TextTransport}, {"deadline exceeded", TextTransport},
+	{"connection refused", TextTransport}, {"connection reset", TextTransport}, {"broken pipe", TextTransport},
+	{"unexpected eof", TextTransport}, {"no such host", TextTransport}, {"network is unreachable", TextTransport},
+	{"closed network connection", TextTransport}, {"server closed idle connection", TextTransport},
+	{"tls handshake", TextTransport},
+	{"500", Text5xx}, {"502", Text5xx}, {"503", Text5xx}, {"504", Text5xx},
+	{"internal server error", Text5xx}, {"bad gateway", Text5xx}, {"service unavailable", Text5xx},
+	{"gateway timeout", Text5xx}, {"unavailable", Text5xx},
+	{"429", Text429}, {"too many requests", Text429}, {"rate limit", Text429}, {"ratelimit", Text429},
+	{"rate-limit", Text429}, {"throttl", Text429}, {"rate exceeded", Text429},
+}
+
+// ErrorText says what the error text fragment s, searched for in an error's text, names:
+// every kind whose known fragment it contains; TextOther when it contains none.
+func ErrorText(s string) TextKind {
+	s = strings.ToLower(s)
+	var k TextKind
+	if s == "eof" {
+		return TextTransport
+	}
+	for _, t := range errorTexts {
+		if strings.Contains(s, t.fragment) {
+			k |= t.kind
+		}
+	}
+	return k
+}

@@ -1,0 +1,24 @@
+package knowledge
+
+import "testing"
+
+func TestErrorText(t *testing.T) {
+	for text, want := range map[string]TextKind{
+		"i/o timeout":           TextTransport,
+		"connection reset by":   TextTransport,
+		"EOF":                   TextTransport,
+		"geofence":              TextOther,
+		"over ratelimit":        Text429,
+		"Too Many Requests":     Text429,
+		"503":                   Text5xx,
+		"Gateway Timeout":       Text5xx | TextTransport,
+		"Code:10205":            TextOther,
+		"zone is locked":        TextOther,
+		"Service Unavailable":   Text5xx,
+		"Throttling: slow down": Text429,
+	} {
+		if got := ErrorText(text); got != want {
+			t.Errorf("ErrorText(%q) = %b, want %b", text, got, want)
+		}
+	}
+}
