@@ -357,7 +357,9 @@ var unsentErrnos = []string{"ECONNREFUSED", "ENETUNREACH", "EHOSTUNREACH", "EADD
 
 // NeverSentSide returns which successor of a branch on cond (0: true, 1: false) is taken only
 // for errors proving that a request never left the process, or for its rejection with 429 Too
-// Many Requests, or -1. Such tests are: resp.StatusCode == 429,
+// Many Requests or an answer of the service's own, or -1. Such tests are: resp.StatusCode == 429,
+// strings.Contains(err.Error(), "zone locked") (a text that names no transport failure, 5xx,
+// rate limit or passing failure),
 // errors.Is(err, syscall.ECONNREFUSED) (or ENETUNREACH, EHOSTUNREACH, EADDRNOTAVAIL,
 // EHOSTDOWN), errors.As(err, &dnsErr) with a *net.DNSError, opErr.Op == "dial" of a
 // *net.OpError, the runtime's retry.IsRetryable, their conjunctions and disjunctions, their
@@ -405,6 +407,12 @@ func neverSent(v ssa.Value, depth int) bool {
 		case knowledge.ErrorsTest(id) && id.Name == "As" && len(args) == 2:
 			return typeis.Named(pointee(flow.Unwrap(args[1]).Type()), "net", "DNSError")
 		case neverSentFunc[id]:
+			return true
+		}
+		if text, ok := textTest(x, func(ssa.Value) bool { return true }); ok && textKinds(text) == FailOther {
+			// strings.Contains(err.Error(), "Code:10205"): an answer of the service's own
+			// that names a condition, not a transport failure, a 5xx or a passing one: the
+			// server refused the request (the zone is locked by another update).
 			return true
 		}
 		if callee := x.Call.StaticCallee(); callee != nil && len(callee.Blocks) > 0 && callee.Pkg == x.Parent().Pkg {

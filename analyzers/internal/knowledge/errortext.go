@@ -32,6 +32,9 @@ var errorTexts = []struct {
 	{"gateway timeout", Text5xx}, {"unavailable", Text5xx},
 	{"429", Text429}, {"too many requests", Text429}, {"rate limit", Text429}, {"ratelimit", Text429},
 	{"rate-limit", Text429}, {"throttl", Text429}, {"rate exceeded", Text429},
+	// Words a program's own error uses for any passing failure.
+	{"temporar", TextTransport | Text5xx}, {"transient", TextTransport | Text5xx},
+	{"try again", TextTransport | Text5xx}, {"retry", TextTransport | Text5xx}, {"retryable", TextTransport | Text5xx},
 }
 
 // ErrorText says what the error text fragment s, searched for in an error's text, names:

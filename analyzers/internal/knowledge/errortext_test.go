@@ -14,6 +14,8 @@ func TestErrorText(t *testing.T) {
 		"Gateway Timeout":       Text5xx | TextTransport,
 		"Code:10205":            TextOther,
 		"zone is locked":        TextOther,
+		"temporary failure":     TextTransport | Text5xx,
+		"please retry later":    TextTransport | Text5xx,
 		"Service Unavailable":   Text5xx,
 		"Throttling: slow down": Text429,
 	} {

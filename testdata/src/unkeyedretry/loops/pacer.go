@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"math"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -148,7 +150,7 @@ func (z *zoneAPI) AddRecords(zone string, records []string) error {
 		return err
 	}
 	for {
-		req, err := http.NewRequest(http.MethodPost, z.base+"/zones/"+zone+"/records/bulk", bytes.NewReader(b)) // related "pacer.go:150: retry loop", "pacer.go:156: sent here" // want `a POST request is retried without an idempotency key`
+		req, err := http.NewRequest(http.MethodPost, z.base+"/zones/"+zone+"/records/bulk", bytes.NewReader(b)) // related "pacer.go:152: retry loop", "pacer.go:158: sent here" // want `a POST request is retried without an idempotency key`
 		if err != nil {
 			return err
 		}
@@ -170,4 +172,68 @@ func (z *zoneAPI) AddRecords(zone string, records []string) error {
 		}
 		return nil
 	}
+}
+
+// apiError is what the zone API answers with a code and a message.
+type apiError struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+}
+
+func (e *apiError) Error() string { return fmt.Sprintf("Code:%d %s", e.Code, e.Message) }
+
+// update sends a zone update once: a POST whose refusal comes back as an apiError.
+func (z *zoneAPI) update(zone string, changes []string) error {
+	b, err := json.Marshal(map[string]any{"zone": zone, "changes": changes})
+	if err != nil {
+		return err
+	}
+	req, err := http.NewRequest(http.MethodPost, z.base+"/zones/"+zone+"/update", bytes.NewReader(b))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Auth-Token", z.token)
+	resp, err := z.hc.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		var ae apiError
+		if err := json.NewDecoder(resp.Body).Decode(&ae); err != nil {
+			return fmt.Errorf("zone update: %s", resp.Status)
+		}
+		return &ae
+	}
+	return nil
+}
+
+// UpdateWhenUnlocked sends the update again only while the API answers that another update
+// holds the zone (its code 10205): a request refused, not applied. Not reported.
+func (z *zoneAPI) UpdateWhenUnlocked(zone string, changes []string) error {
+	for i := range 10 {
+		err := z.update(zone, changes)
+		if err == nil {
+			return nil
+		}
+		if !strings.Contains(err.Error(), "Code:10205") {
+			return err
+		}
+		wait := time.Duration(float64(time.Second) * math.Pow(1.8, float64(i)))
+		log.Printf("zone %s locked, waiting %s", zone, wait)
+		time.Sleep(wait)
+	}
+	return fmt.Errorf("zone %s still locked", zone)
+}
+
+// UpdateThroughOutages sends it again whenever the error says to try again: reported.
+func (z *zoneAPI) UpdateThroughOutages(zone string, changes []string) error {
+	for range 5 {
+		err := z.update(zone, changes) // related "pacer.go:231: retry loop", "pacer.go:196: sent here by update" // want `a POST request is retried with no idempotency key; update must send one made before the retries`
+		if err == nil || !strings.Contains(err.Error(), "temporarily unavailable") {
+			return err
+		}
+		time.Sleep(2 * time.Second)
+	}
+	return fmt.Errorf("zone %s: gave up", zone)
 }
