@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -320,9 +321,7 @@ func newValue(v ssa.Value) *ssa.Call {
 func fallsBackOnce(l *loops.Loop, d decision) bool {
 	fn := d.block.Parent()
 	vars := roundValues(fn, l)
-	if len(vars) == 0 {
-		return false
-	}
+	swapped := make(map[flow.Place]bool) // places a way round rewrote so that its test fails
 	h := l.Header
 	// falsified reports whether the test ending block b, on its side need, cannot hold again
 	// once the way round from p has set the variables.
@@ -330,6 +329,10 @@ func fallsBackOnce(l *loops.Loop, d decision) bool {
 		b := ifInstr.Block()
 		if need < 0 || b.Succs[0] == b.Succs[1] || !l.Contains(b) {
 			return false
+		}
+		if at, ok := swappedAway(ifInstr, need, p, l); ok {
+			swapped[at] = true
+			return true
 		}
 		v, x, known := evalOnReturn(ifInstr.Cond, vars)
 		if !known || v == (need == 0) {
@@ -364,19 +367,130 @@ func fallsBackOnce(l *loops.Loop, d decision) bool {
 	// The attempt is handed a variable that the way round changes.
 	cc := d.call.Common()
 	found := false
-	for _, a := range append([]ssa.Value{cc.Value}, cc.Args...) {
+	var visit func(a ssa.Value, depth int)
+	visit = func(a ssa.Value, depth int) {
 		flow.Backward(a, 16, func(x ssa.Value) bool {
 			if load, ok := x.(*ssa.UnOp); ok && load.Op == token.MUL {
 				x = load.X
 			}
+			if swapped[flow.PlaceOf(x)] {
+				found = true // opts.Registry, rewritten from https:// to http://
+				return false
+			}
+			if c, ok := x.(*ssa.Call); ok && depth == 0 && l.Contains(c.Block()) {
+				// c, err := l.client(opts.Registry): a client made in the loop from the
+				// rewritten address.
+				for _, arg := range c.Call.Args {
+					visit(arg, depth+1)
+				}
+				return !found
+			}
 			if fa, ok := x.(*ssa.FieldAddr); ok {
 				x = fa.X // (baseDom.ASCII)
 			}
-			found = vars[x] != nil && changedOnReturn(x, vars[x], l)
+			found = found || vars[x] != nil && changedOnReturn(x, vars[x], l)
 			return !found
 		})
 	}
+	for _, a := range append([]ssa.Value{cc.Value}, cc.Args...) {
+		if !found {
+			visit(a, 0)
+		}
+	}
 	return found && backs > 0
+}
+
+// swappedAway reports whether the test ending ifInstr's block, whose side need goes round
+// through p, reads a string kept in memory and the way round rewrites it so that the test
+// cannot take that side again: strings.HasPrefix(opts.Registry, "https://") with
+// opts.Registry = strings.Replace(opts.Registry, "https://", "http://", 1), or s == "tcp"
+// with s = "udp". It returns the place rewritten.
+func swappedAway(ifInstr *ssa.If, need int, p *ssa.BasicBlock, l *loops.Loop) (flow.Place, bool) {
+	cond := unNot(ifInstr.Cond)
+	holds := countNots(ifInstr.Cond) % 2 // the side taken where cond holds
+	if need != holds {
+		return flow.Place{}, false // it goes round where cond is false: not such a test
+	}
+	var x ssa.Value
+	var want string
+	test := ""
+	switch c := cond.(type) {
+	case *ssa.Call:
+		id := flow.ID(flow.Callee(c.Common()))
+		if id.Pkg != "strings" || id.Recv != "" || len(c.Call.Args) != 2 || id.Name != "HasPrefix" && id.Name != "Contains" {
+			return flow.Place{}, false
+		}
+		k, ok := flow.StringConst(c.Call.Args[1])
+		if !ok || k == "" {
+			return flow.Place{}, false
+		}
+		x, want, test = c.Call.Args[0], k, id.Name
+	case *ssa.BinOp:
+		if c.Op != token.EQL {
+			return flow.Place{}, false
+		}
+		a, b := c.X, c.Y
+		if _, ok := flow.StringConst(a); ok {
+			a, b = b, a
+		}
+		k, ok := flow.StringConst(b)
+		if !ok {
+			return flow.Place{}, false
+		}
+		x, want, test = a, k, "=="
+	}
+	load, ok := flow.Unwrap(x).(*ssa.UnOp)
+	if !ok || load.Op != token.MUL || !l.Contains(load.Block()) {
+		return flow.Place{}, false
+	}
+	at := flow.PlaceOf(load.X)
+	from := ifInstr.Block().Succs[need]
+	for _, b := range l.Blocks(p.Parent()) {
+		if !from.Dominates(b) || !b.Dominates(p) {
+			continue
+		}
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if ok && flow.PlaceOf(st.Addr) == at && rewritesAway(st.Val, want, test) {
+				return at, true
+			}
+		}
+	}
+	return flow.Place{}, false
+}
+
+// rewritesAway reports whether v, a string stored where test (HasPrefix, Contains or == with
+// want) held, makes it fail: another constant, or the string with want replaced by a
+// replacement that cannot bring it back.
+func rewritesAway(v ssa.Value, want, test string) bool {
+	if k, ok := flow.StringConst(v); ok {
+		switch test {
+		case "==":
+			return k != want
+		case "HasPrefix":
+			return !strings.HasPrefix(k, want)
+		}
+		return !strings.Contains(k, want)
+	}
+	c, ok := flow.Unwrap(v).(*ssa.Call)
+	if !ok || test == "==" {
+		return false
+	}
+	id := flow.ID(flow.Callee(c.Common()))
+	if id.Pkg != "strings" || id.Recv != "" || len(c.Call.Args) < 3 {
+		return false
+	}
+	old, ok1 := flow.StringConst(c.Call.Args[1])
+	repl, ok2 := flow.StringConst(c.Call.Args[2])
+	if !ok1 || !ok2 || old != want || strings.Contains(repl, want) || strings.HasPrefix(want, repl) {
+		return false
+	}
+	if id.Name == "Replace" && len(c.Call.Args) == 4 {
+		// Replacing the first occurrence removes the prefix; a later one may remain.
+		n, ok := flow.IntConst(c.Call.Args[3])
+		return ok && (n < 0 || n >= 1 && test == "HasPrefix")
+	}
+	return id.Name == "ReplaceAll"
 }
 
 // roundValues returns the variables of fn that every way round loop l sets to the same
@@ -502,10 +616,18 @@ func evalOnReturn(cond ssa.Value, vars map[ssa.Value]ssa.Value) (v bool, x ssa.V
 		if at == nil {
 			at = bt
 		}
-		if at == nil || !sameValue(a, b) {
+		if at == nil {
 			return false, nil, false
 		}
-		return c.Op == token.EQL, at, true
+		if sameValue(a, b) {
+			return c.Op == token.EQL, at, true
+		}
+		ka, okA := a.(*ssa.Const)
+		kb, okB := b.(*ssa.Const)
+		if okA && okB && ka.Value != nil && kb.Value != nil {
+			return c.Op == token.NEQ, at, true // network == "tcp6", with network given "tcp4"
+		}
+		return false, nil, false
 	}
 	return false, nil, false
 }
