@@ -50,7 +50,183 @@ func failover(l *loops.Loop, d decision, b Bound) bool {
 			return true
 		}
 	}
-	return reportsBack(l, d, fail)
+	return reportsBack(l, d, fail) || dropsTried(l, d)
+}
+
+// dropsTried reports whether each round sends the attempt to a target taken from a list that
+// the way round shrinks by that target (h := left[0]; left = left[1:], or left rebuilt
+// without h): each round goes to a target not tried yet. The target reaches the attempt as an
+// argument or stored into one (req.URL.Host = h).
+func dropsTried(l *loops.Loop, d decision) bool {
+	attempts := feeding(d.call, l)
+	for _, instr := range l.Header.Instrs {
+		phi, ok := instr.(*ssa.Phi)
+		if !ok {
+			break
+		}
+		if _, ok := phi.Type().Underlying().(*types.Slice); !ok {
+			continue
+		}
+		picks := make(map[ssa.Value]bool) // the elements read, and whether each is the first
+		for _, r := range *phi.Referrers() {
+			if pick, first := pickOf(r, l); pick != nil {
+				picks[pick] = first
+			}
+		}
+		// if len(left) == 1 { h = left[0] } else { h = left[rand.Intn(len(left))] }
+		for _, b := range l.Blocks(d.block.Parent()) {
+			for _, instr := range b.Instrs {
+				if p, ok := instr.(*ssa.Phi); ok && p != phi && len(p.Edges) > 0 && !slices.ContainsFunc(p.Edges, func(e ssa.Value) bool {
+					_, ok := picks[e]
+					return !ok
+				}) {
+					picks[p] = false
+				}
+			}
+		}
+		for pick, first := range picks {
+			if slices.ContainsFunc(attempts, func(c ssa.CallInstruction) bool { return handedTo(pick, c) }) && shrinksBy(phi, pick, first, l) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// feeding returns call and the calls of loop l whose results call is handed (resp, err :=
+// hc.Do(req); resp, err = handle(resp)): the attempt, as the request that leaves.
+func feeding(call ssa.CallInstruction, l *loops.Loop) []ssa.CallInstruction {
+	out := []ssa.CallInstruction{call}
+	for _, a := range call.Common().Args {
+		flow.Backward(a, 8, func(x ssa.Value) bool {
+			if c, ok := x.(*ssa.Call); ok && c.Block() != nil && l.Contains(c.Block()) && !slices.Contains(out, ssa.CallInstruction(c)) {
+				out = append(out, c)
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// pickOf returns the element of a list that r, an instruction of loop l, reads (left[i]), and
+// whether it is the first.
+func pickOf(r ssa.Instruction, l *loops.Loop) (ssa.Value, bool) {
+	if r.Block() == nil || !l.Contains(r.Block()) {
+		return nil, false
+	}
+	var index ssa.Value
+	var v ssa.Value
+	switch x := r.(type) {
+	case *ssa.Index:
+		v, index = x, x.Index
+	case *ssa.IndexAddr:
+		for _, u := range *x.Referrers() {
+			if load, ok := u.(*ssa.UnOp); ok && load.Op == token.MUL {
+				v, index = load, x.Index
+			}
+		}
+	}
+	if v == nil {
+		return nil, false
+	}
+	n, isConst := flow.IntConst(index)
+	return v, isConst && n == 0
+}
+
+// handedTo reports whether target is an argument of call, or is stored into a field of one.
+func handedTo(target ssa.Value, call ssa.CallInstruction) bool {
+	args := call.Common().Args
+	for _, a := range args {
+		if flow.SameValue(a, target) {
+			return true
+		}
+	}
+	for _, r := range *target.Referrers() {
+		st, ok := r.(*ssa.Store)
+		if !ok || st.Val != target {
+			continue
+		}
+		root := flow.PlaceOf(st.Addr).Root
+		for _, a := range args {
+			if flow.Unwrap(a) == root {
+				return true // req.URL.Host = h; c.hc.Do(req)
+			}
+		}
+	}
+	return false
+}
+
+// shrinksBy reports whether every way round gives list, a phi at the loop's header, a value
+// without pick: list[1:] when pick is its first element, or a list built by appending only
+// elements other than pick (if v != h { rest = append(rest, v) }).
+func shrinksBy(list *ssa.Phi, pick ssa.Value, first bool, l *loops.Loop) bool {
+	found := false
+	for i, e := range list.Edges {
+		if i >= len(list.Block().Preds) || !l.Contains(list.Block().Preds[i]) {
+			continue
+		}
+		switch x := flow.Unwrap(e).(type) {
+		case *ssa.Slice:
+			lo, ok := flow.IntConst(x.Low)
+			if x.X != list || !ok || lo < 1 || !first || x.High != nil {
+				return false
+			}
+		default:
+			if !appendsOthers(e, pick, l) {
+				return false
+			}
+		}
+		found = true
+	}
+	return found
+}
+
+// appendsOthers reports whether v is a list built in loop l from nil by appends each made only
+// where the element differs from pick.
+func appendsOthers(v ssa.Value, pick ssa.Value, l *loops.Loop) bool {
+	ok, appends := true, 0
+	flow.Backward(v, 16, func(x ssa.Value) bool {
+		switch x := x.(type) {
+		case *ssa.Phi:
+			return true
+		case *ssa.Const:
+			ok = ok && x.IsNil()
+		case *ssa.Call:
+			if b, isBuiltin := x.Call.Value.(*ssa.Builtin); !isBuiltin || b.Name() != "append" || !l.Contains(x.Block()) || !unlike(x.Block(), pick) {
+				ok = false
+				return false
+			}
+			appends++
+			return false
+		default:
+			ok = false
+		}
+		return false
+	})
+	return ok && appends > 0
+}
+
+// unlike reports whether block b runs only where a test found an element different from
+// pick (v != h, its true side; v == h, its false side).
+func unlike(b *ssa.BasicBlock, pick ssa.Value) bool {
+	for d := b.Idom(); d != nil; d = d.Idom() {
+		ifInstr, ok := lastInstr(d).(*ssa.If)
+		if !ok {
+			continue
+		}
+		cmp, ok := ifInstr.Cond.(*ssa.BinOp)
+		if !ok || cmp.Op != token.NEQ && cmp.Op != token.EQL || cmp.X != pick && cmp.Y != pick {
+			continue
+		}
+		side := d.Succs[0]
+		if cmp.Op == token.EQL {
+			side = d.Succs[1]
+		}
+		if len(side.Preds) == 1 && side.Dominates(b) {
+			return true
+		}
+	}
+	return false
 }
 
 // rotates reports whether the loop's count is the length of a list (n := len(c.addrs);

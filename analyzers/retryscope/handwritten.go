@@ -72,7 +72,7 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 			}
 			s.Wait.Bypass = st.bypass(l, d, s.Wait.Sleeps)
 			s.Failover = failover(l, d, s.Attempts)
-			if s.Attempts.Kind == BoundNone && triesEachOnce(l, d) {
+			if s.Attempts.Kind == BoundNone && (triesEachOnce(l, d) || dropsTried(l, d)) {
 				s.Attempts.Kind = BoundUnknown // as many rounds as there are targets
 			}
 			s.Deadline = observesDeadline(s.Calls)
