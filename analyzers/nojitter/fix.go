@@ -103,7 +103,9 @@ func (c *checker) libraryFix(s *retryscope.Scope, set *retryscope.Setting) (anal
 			edits = []analysis.TextEdit{{Pos: opt.End(), End: opt.End(), NewText: []byte(", " + q + ".WithJitter()")}}
 		}
 	case "Client.Backoff": // retryablehttp: Backoff: DefaultBackoff -> LinearJitterBackoff
-		if v, q, imps, ok := c.storedValue(set.Pos); ok {
+		// Only the library's own backoff is swapped; the jitter of the package's own
+		// function (which may honour Retry-After) belongs in its body.
+		if v, q, imps, ok := c.storedValue(set.Pos); ok && c.libraryFunc(v, "github.com/hashicorp/go-retryablehttp") {
 			edits = append(imps, replace(v, edit.Qualify(q, "LinearJitterBackoff"))...)
 		}
 	}
@@ -222,4 +224,20 @@ func imports(pass *analysis.Pass, path, name string) bool {
 func isFunc(pass *analysis.Pass, call *ast.CallExpr, pkg, name string) bool {
 	fn := typeutil.StaticCallee(pass.TypesInfo, call)
 	return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == pkg && fn.Name() == name
+}
+
+// libraryFunc reports whether the expression v names a function of the package path.
+func (c *checker) libraryFunc(v ast.Expr, path string) bool {
+	var id *ast.Ident
+	switch x := ast.Unparen(v).(type) {
+	case *ast.Ident:
+		id = x
+	case *ast.SelectorExpr:
+		id = x.Sel
+	}
+	if id == nil {
+		return false
+	}
+	fn, ok := c.pass.TypesInfo.Uses[id].(*types.Func)
+	return ok && fn.Pkg() != nil && fn.Pkg().Path() == path
 }

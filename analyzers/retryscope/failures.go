@@ -72,7 +72,7 @@ func (f Failures) String() string {
 // own error, unless it names a transport failure). AnyFailure when the scope is not
 // hand-written, or does not test the call where the model follows it.
 func (s *Scope) RetriesOn(call ssa.CallInstruction) Failures {
-	if s.Kind == Callback && s.helperOn != 0 {
+	if s.Kind == Callback && s.helperOn != 0 && s.helperOn != AnyFailure {
 		return s.helperOn // the helper's test of what the callback returns
 	}
 	in, round, ok := s.rounds()
@@ -128,7 +128,7 @@ func predicateSide(d decision, fail *ssa.BasicBlock, l *loops.Loop, in func(*ssa
 // call.
 func (s *Scope) RetrySet() Failures {
 	switch {
-	case s.Kind == Callback && s.helperOn != 0:
+	case s.Kind == Callback && s.helperOn != 0 && s.helperOn != AnyFailure:
 		return s.helperOn
 	case s.Kind == Client, s.Kind == Callback:
 		return Transient | FailOther // a library retries what its classifier or callback says

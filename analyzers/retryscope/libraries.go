@@ -315,11 +315,30 @@ var retryablehttpStandard = &library{
 	},
 }
 
-// standardClientOf returns the StandardClient call that made the receiver of c, or nil.
+// standardClientOf returns the StandardClient call that made the receiver of c, or nil: in
+// view, or returned by a constructor of the package (hc: newDriverClient(cfg)).
 func standardClientOf(c *site) *ssa.Call {
+	isStandard := func(call *ssa.Call) bool {
+		id := flow.ID(flow.Callee(call.Common()))
+		return id.Pkg == retryablehttpPath && id.Name == "StandardClient"
+	}
 	for _, call := range c.calls(c.Recv) {
-		if id := flow.ID(flow.Callee(call.Common())); id.Pkg == retryablehttpPath && id.Name == "StandardClient" {
+		if isStandard(call) {
 			return call
+		}
+		ctor := call.Call.StaticCallee()
+		if ctor == nil || ctor.Pkg == nil || c.call == nil || ctor.Pkg != c.call.Parent().Pkg || len(ctor.Blocks) == 0 {
+			continue
+		}
+		for ret := range flow.Returns(ctor) {
+			if len(ret.Results) == 0 {
+				continue
+			}
+			for _, inner := range c.calls(ret.Results[0]) {
+				if isStandard(inner) {
+					return inner
+				}
+			}
 		}
 	}
 	return nil
