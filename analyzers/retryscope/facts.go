@@ -93,6 +93,11 @@ type waitsFact struct {
 	// such waits wait.
 	OnWayOut bool
 	OutKind  WaitKind
+	// OnWayIn says the function waits before anything it does may leave the process (see
+	// onWayIn): a try that waits, then sends. InKind is how that wait waits.
+	OnWayIn bool
+	InKind  WaitKind
+	InStops bool // that wait is a select that another channel can end
 	// Refuses says the function can return an error without waiting (see refuses): a loop
 	// that leaves on that error is capped by the function's policy.
 	Refuses bool

@@ -147,6 +147,9 @@ type Sleep struct {
 	// profiler that could not start, a local build): it waits out a local condition, not a
 	// failing dependency, whatever else the loop calls.
 	AfterLocal bool
+	// Interruptible marks a wait a callee makes before its try that another channel can end
+	// (select { case <-timer: case <-changes: return true }): the scope stops on that event.
+	Interruptible bool
 }
 
 // EveryRound reports whether the scope waits sl on every way round: where it waits dominates

@@ -68,6 +68,7 @@ func (st *state) waitsOf(fn *ssa.Function, calls []ssa.CallInstruction, in func(
 		}
 		ss = append(ss, sl)
 	}
+	var wayIn []Sleep
 	for _, c := range calls {
 		if _, started := c.(*ssa.Go); started || sleepDuration(c) != nil || c.Common().StaticCallee() == fn {
 			continue // a goroutine's; counted above; the recursive call of a retrying function
@@ -94,10 +95,20 @@ func (st *state) waitsOf(fn *ssa.Function, calls []ssa.CallInstruction, in func(
 			// The attempt backs off before it returns (Serve waiting its backoff timer, then
 			// returning the error): nothing it does after the wait leaves the process.
 			s.Kind = w.OutKind
+		case w.OnWayIn:
+			// The attempt waits before it sends (a reattach that waits the retry timeout,
+			// then asks again): called again, it waits between the two, when the scope makes
+			// no wait of its own (else it is a settle delay inside the attempt).
+			s.Kind, s.Interruptible = w.InKind, w.InStops
+			wayIn = append(wayIn, s)
+			continue
 		default:
 			continue // the attempt's own waiting
 		}
 		ss = append(ss, s)
+	}
+	if len(ss) == 0 && len(unknown) == 0 {
+		ss = wayIn
 	}
 	w := Wait{Kind: combineWaits(ss, len(unknown)), Sleeps: ss}
 	if w.Kind == WaitNone {
@@ -356,7 +367,8 @@ func (st *state) funcWaits(fn *ssa.Function, depth int) *waitsFact {
 		return nil
 	}
 	out, outKind := st.onWayOut(fn, ss, unknown)
-	w := &waitsFact{Kind: combineWaits(ss, len(unknown)), Param: -1, OnWayOut: out, OutKind: outKind, Refuses: st.refuses(fn, ss, unknown)}
+	in, inKind, inStops := st.onWayIn(fn, ss)
+	w := &waitsFact{Kind: combineWaits(ss, len(unknown)), Param: -1, OnWayOut: out, OutKind: outKind, OnWayIn: in, InKind: inKind, InStops: inStops, Refuses: st.refuses(fn, ss, unknown)}
 	for i, s := range ss {
 		p := durationParam(fn, s.Duration)
 		if p < 0 || i > 0 && p != w.Param {
@@ -421,6 +433,72 @@ func (st *state) onWayOut(fn *ssa.Function, ss []Sleep, unknown []ssa.Instructio
 		return false, WaitNone
 	}
 	return true, combineWaits(out, unknownOut)
+}
+
+// onWayIn says whether fn makes one of its waits (ss) before anything it does may leave the
+// process, and how: a sleep or a wait on a timer of fn's own, outside every loop of fn, that
+// every call of fn that may leave the process comes after. Such a function waits, then tries
+// (a reattach that waits the channel's retry timeout, then asks the server again): called in
+// a loop, that wait lies between its attempts. A wait that only some ways to the request
+// pass, or that follows work already sent, is the attempt's own. stops says such a wait is
+// a select that another channel can end (a state change, a stop).
+func (st *state) onWayIn(fn *ssa.Function, ss []Sleep) (in bool, kind WaitKind, stops bool) {
+	var sends []ssa.CallInstruction
+	for c := range flow.Calls(fn) {
+		if st.rem.Reach(c) != remote.ReachLocal {
+			sends = append(sends, c)
+		}
+	}
+	if len(sends) == 0 {
+		return false, WaitNone, false
+	}
+	ls := loops.Of(fn)
+	before := func(at ssa.Instruction, c ssa.CallInstruction) bool {
+		a, b := at.Block(), c.Block()
+		if a == b {
+			return slices.Index(a.Instrs, at) < slices.Index(a.Instrs, ssa.Instruction(c))
+		}
+		return a.Dominates(b)
+	}
+	var waits []Sleep
+	for _, s := range ss {
+		at := ssa.Instruction(s.Call)
+		if s.At != nil {
+			at = s.At
+		} else if sleepDuration(s.Call) == nil {
+			continue // a helper's wait
+		}
+		b := at.Block()
+		if b == nil || b.Parent() != fn || slices.ContainsFunc(ls, func(l *loops.Loop) bool { return l.Contains(b) }) {
+			continue
+		}
+		if !slices.ContainsFunc(sends, func(c ssa.CallInstruction) bool { return !before(at, c) }) {
+			waits = append(waits, s)
+			stops = stops || racedBy(at)
+		}
+	}
+	if len(waits) == 0 {
+		return false, WaitNone, false
+	}
+	return true, combineWaits(waits, 0), stops
+}
+
+// racedBy reports whether the wait at is a select with other cases, or makes a timer channel
+// (time.After) that such a select receives from.
+func racedBy(at ssa.Instruction) bool {
+	if sel, ok := at.(*ssa.Select); ok {
+		return len(sel.States) > 1
+	}
+	v, ok := at.(ssa.Value)
+	if !ok || v.Referrers() == nil {
+		return false
+	}
+	for _, r := range *v.Referrers() {
+		if sel, ok := r.(*ssa.Select); ok && len(sel.States) > 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // racesWork reports whether instr is a select that also receives a result (a value of another
