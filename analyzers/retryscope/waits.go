@@ -238,11 +238,40 @@ func (st *state) calleeWaits(call ssa.CallInstruction) *waitsFact {
 	if fn == nil || fn.Pkg() == nil || fn.Pkg() == st.pass.Pkg {
 		return nil
 	}
+	if p := knowledge.PacerOf(flow.ID(fn)); p != nil && st.paced(p) {
+		// ns1's client made with RateLimitStrategySleep: after each answer it waits until
+		// the rate-limit window allows, for as long as the service says.
+		return &waitsFact{Kind: WaitUnknown, Param: -1, OnWayOut: true, OutKind: WaitUnknown}
+	}
 	var f waitsFact
 	if st.pass.ImportObjectFact(fn, &f) {
 		return &f
 	}
 	return nil
+}
+
+// paced reports whether every client of pacer p that the package makes is configured to wait
+// out the rate limit: the package calls one of p's configuring methods (in an option handed
+// to its constructor, or on the client) at least as often as it makes clients, and makes one.
+func (st *state) paced(p *knowledge.Pacer) bool {
+	if v, ok := st.pacedMemo[p.Pkg]; ok {
+		return v
+	}
+	made, configured := 0, 0
+	for _, fn := range st.funcs { // function literals included
+		for call := range flow.Calls(fn) {
+			id := flow.ID(flow.Callee(call.Common()))
+			switch {
+			case p.Makes(id):
+				made++
+			case p.Configures(id):
+				configured++
+			}
+		}
+	}
+	v := made > 0 && configured >= made
+	st.pacedMemo[p.Pkg] = v
+	return v
 }
 
 // valueWaits says how a function value that is called waits: one the package keeps in a
