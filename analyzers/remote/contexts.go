@@ -191,5 +191,15 @@ func (w *walker) reqCall(c *ssa.CallCommon, idx int, f *frame) verdict {
 			}
 		}
 	}
+	// A request made without a context by a function of another package
+	// (r.GetHTTPRequest(base, method), which calls http.NewRequest).
+	if fn := flow.Callee(c); fn != nil && fn.Pkg() != nil && fn.Pkg() != w.st.pass.Pkg {
+		var rf requestFact
+		if w.st.pass.ImportObjectFact(fn, &rf) && rf.Index == idx {
+			v := unbounded(NewRequest, c.Pos())
+			v.src.Name = flow.Name(fn, w.st.pass.Pkg)
+			return v
+		}
+	}
 	return w.results(c, idx, f, w.req)
 }

@@ -229,6 +229,9 @@ func (st *state) exportFacts() {
 		if rs := st.builds(fn); len(rs) > 0 {
 			st.pass.ExportObjectFact(fn.Object(), &resultFact{Results: rs})
 		}
+		if f := st.madeRequest(fn); f != nil {
+			st.pass.ExportObjectFact(fn.Object(), f)
+		}
 	}
 }
 
@@ -512,4 +515,39 @@ func (st *state) bodyParam(call ssa.CallInstruction) int {
 		return slices.Index(fn.Params, p)
 	}
 	return -1
+}
+
+// requestFact marks a function that returns a request it makes without a context on every
+// path (http.NewRequest): its callers in other packages send a request with no deadline of
+// its own, as if they had made it so.
+type requestFact struct {
+	Index int
+}
+
+func (*requestFact) AFact() {}
+
+func (f *requestFact) String() string {
+	return fmt.Sprintf("returns a request without a context (result %d)", f.Index)
+}
+
+// madeRequest returns the requestFact of fn, an exported function of the package, or nil.
+func (st *state) madeRequest(fn *ssa.Function) *requestFact {
+	obj, ok := fn.Object().(*types.Func)
+	if !ok || fn.Synthetic != "" || !obj.Exported() {
+		return nil
+	}
+	results := obj.Signature().Results()
+	for i := 0; i < results.Len(); i++ {
+		if !typeis.Request(results.At(i).Type()) {
+			continue
+		}
+		w, v := st.walker(fn), none
+		for r := range returned(fn, i) {
+			v = join(v, w.req(r, nil))
+		}
+		if v.k == vUnbounded && v.src.Kind == NewRequest && v.src.Name == "" {
+			return &requestFact{Index: i}
+		}
+	}
+	return nil
 }

@@ -89,3 +89,19 @@ func Download(c *http.Client, url string) error { // want Download:`passes the h
 	_, err := c.Get(url) // want `HTTP call http.Client.Get \(GET\): unknown \(client from parameter 0\)`
 	return err
 }
+
+// NewStatusRequest makes a request with no context: its callers elsewhere send one with no
+// deadline of its own.
+func NewStatusRequest(base string) (*http.Request, error) { // want NewStatusRequest:`returns a request without a context \(result 0\)`
+	req, err := http.NewRequest(http.MethodGet, base+"/status", nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", "application/json")
+	return req, nil
+}
+
+// NewStatusRequestContext makes it with the caller's context: no fact.
+func NewStatusRequestContext(ctx context.Context, base string) (*http.Request, error) {
+	return http.NewRequestWithContext(ctx, http.MethodGet, base+"/status", nil)
+}
