@@ -370,6 +370,12 @@ func (w *walker) fieldsSet(a ssa.Value, t *objType, origin *Origin, depth int) v
 					}
 				}
 			}
+			if sv, ok := w.returnedLiteral(r.Val, t, origin, depth); ok {
+				if sv.k == vBounded {
+					return sv
+				}
+				continue
+			}
 			result = unknown
 		case ssa.CallInstruction:
 			c := r.Common()
@@ -631,4 +637,42 @@ func (st *state) named(fn *ssa.Function, obj types.Object) token.Pos {
 type namedKey struct {
 	fn  *ssa.Function
 	obj types.Object
+}
+
+// returnedLiteral evaluates v, a client returned by value by a function of the package
+// (client := makeClient(), which returns http.Client{Transport: tr}), when every value that
+// function returns is a composite literal: bounded when one sets a timeout, unbounded when
+// none does. ok is false for anything else.
+func (w *walker) returnedLiteral(v ssa.Value, t *objType, origin *Origin, depth int) (verdict, bool) {
+	c, ok := v.(*ssa.Call)
+	if !ok || depth > 2 {
+		return verdict{}, false
+	}
+	callee := c.Call.StaticCallee()
+	if callee == nil || callee.Pkg != w.st.pkg || len(callee.Blocks) == 0 {
+		return verdict{}, false
+	}
+	found := false
+	for r := range returned(callee, 0) {
+		load, ok := r.(*ssa.UnOp)
+		if !ok || load.Op != token.MUL {
+			return verdict{}, false
+		}
+		lit, ok := load.X.(*ssa.Alloc)
+		if !ok || !typeis.Named(lit.Type(), t.pkg, t.name) {
+			return verdict{}, false
+		}
+		if origin != nil && lit.Pos().IsValid() {
+			origin.Pos, origin.Alloc = lit.Pos(), lit
+		}
+		switch sv := w.fieldsSet(lit, t, origin, depth+1); sv.k {
+		case vBounded:
+			return sv, true
+		case vUnbounded:
+			found = true
+		default:
+			return verdict{}, false
+		}
+	}
+	return verdict{k: vUnbounded}, found
 }
