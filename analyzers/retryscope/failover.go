@@ -50,7 +50,7 @@ func failover(l *loops.Loop, d decision, b Bound) bool {
 			return true
 		}
 	}
-	return reportsBack(l, d, fail) || dropsTried(l, d)
+	return reportsBack(l, d, fail)
 }
 
 // dropsTried reports whether each round sends the attempt to a target taken from a list that

@@ -71,8 +71,9 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 				}
 			}
 			s.Wait.Bypass = st.bypass(l, d, s.Wait.Sleeps)
-			s.Failover = failover(l, d, s.Attempts)
-			if s.Attempts.Kind == BoundNone && (triesEachOnce(l, d) || dropsTried(l, d)) {
+			drops := dropsTried(l, d) // each round another target from a shrinking list
+			s.Failover = drops || failover(l, d, s.Attempts)
+			if s.Attempts.Kind == BoundNone && (drops || triesEachOnce(l, d)) {
 				s.Attempts.Kind = BoundUnknown // as many rounds as there are targets
 			}
 			s.Deadline = observesDeadline(s.Calls)

@@ -141,6 +141,7 @@ func reachesFrom(from ssa.Instruction, in func(*ssa.BasicBlock) bool, edge func(
 		}
 		return false
 	}
+	sent, _ := from.(ssa.CallInstruction) // the call whose error a text test must read
 	idx := slices.Index(start.Instrs, from)
 	seen[start] = true
 	if check(start, idx+1) {
@@ -152,7 +153,7 @@ func reachesFrom(from ssa.Instruction, in func(*ssa.BasicBlock) bool, edge func(
 		queue = queue[1:]
 		blocked := -1
 		if ifInstr, ok := lastInstr(b).(*ssa.If); ok {
-			blocked = NeverSentSide(ifInstr.Cond)
+			blocked = neverSentSide(ifInstr.Cond, 0, sent)
 		}
 		for i, succ := range b.Succs {
 			if i == blocked {
@@ -364,14 +365,15 @@ var unsentErrnos = []string{"ECONNREFUSED", "ENETUNREACH", "EHOSTUNREACH", "EADD
 // EHOSTDOWN), errors.As(err, &dnsErr) with a *net.DNSError, opErr.Op == "dial" of a
 // *net.OpError, the runtime's retry.IsRetryable, their conjunctions and disjunctions, their
 // negations, and functions of the package that return only such tests (or false, or true
-// where such a test holds).
-func NeverSentSide(cond ssa.Value) int {
-	return neverSentSide(cond, 0)
+// where such a test holds). A text test counts only when it reads the error of sent, the call
+// that sent the request (not a decoding error read after the answer came).
+func NeverSentSide(cond ssa.Value, sent ssa.CallInstruction) int {
+	return neverSentSide(cond, 0, sent)
 }
 
-func neverSentSide(cond ssa.Value, depth int) int {
+func neverSentSide(cond ssa.Value, depth int, sent ssa.CallInstruction) int {
 	if u, ok := cond.(*ssa.UnOp); ok && u.Op == token.NOT {
-		if side := neverSentSide(u.X, depth); side >= 0 {
+		if side := neverSentSide(u.X, depth, sent); side >= 0 {
 			return 1 - side
 		}
 		return -1
@@ -379,15 +381,15 @@ func neverSentSide(cond ssa.Value, depth int) int {
 	if b, ok := cond.(*ssa.BinOp); ok && b.Op == token.NEQ && (dialOp(b) || turnedAway(b)) {
 		return 1
 	}
-	if neverSent(cond, depth) {
+	if neverSent(cond, depth, sent) {
 		return 0
 	}
 	return -1
 }
 
 // neverSent reports whether the boolean v is true only for errors proving that a request
-// never left.
-func neverSent(v ssa.Value, depth int) bool {
+// never left (see NeverSentSide for sent).
+func neverSent(v ssa.Value, depth int, sent ssa.CallInstruction) bool {
 	if depth > 6 {
 		return false
 	}
@@ -409,7 +411,8 @@ func neverSent(v ssa.Value, depth int) bool {
 		case neverSentFunc[id]:
 			return true
 		}
-		if text, ok := textTest(x, func(ssa.Value) bool { return true }); ok && textKinds(text) == FailOther {
+		sentErr := func(e ssa.Value) bool { return sent != nil && producer(e, all) == sent }
+		if text, ok := textTest(x, sentErr); ok && textKinds(text) == FailOther {
 			// strings.Contains(err.Error(), "Code:10205"): an answer of the service's own
 			// that names a condition, not a transport failure, a 5xx or a passing one: the
 			// server refused the request (the zone is locked by another update).
@@ -424,10 +427,10 @@ func neverSent(v ssa.Value, depth int) bool {
 			switch {
 			case isFalse(e):
 			case isTrue(e):
-				if i >= len(x.Block().Preds) || !underNeverSent(x.Block().Preds[i], depth) {
+				if i >= len(x.Block().Preds) || !underNeverSent(x.Block().Preds[i], depth, sent) {
 					return false
 				}
-			case !neverSent(e, depth+1):
+			case !neverSent(e, depth+1, sent):
 				return false
 			}
 		}
@@ -462,10 +465,10 @@ func returnsNeverSent(fn *ssa.Function, method *ssa.Parameter, depth int) bool {
 		case method != nil && idempotentMethodOnly(ret.Block(), method):
 		case isFalse(v):
 		case isTrue(v):
-			if !underNeverSent(ret.Block(), depth) {
+			if !underNeverSent(ret.Block(), depth, nil) {
 				return false
 			}
-		case !neverSent(v, depth+1):
+		case !neverSent(v, depth+1, nil):
 			return false
 		}
 		found = true
@@ -474,7 +477,7 @@ func returnsNeverSent(fn *ssa.Function, method *ssa.Parameter, depth int) bool {
 }
 
 // underNeverSent reports whether block b runs only on the never-sent side of a test.
-func underNeverSent(b *ssa.BasicBlock, depth int) bool {
+func underNeverSent(b *ssa.BasicBlock, depth int, sent ssa.CallInstruction) bool {
 	for d := b; d != nil; d = d.Idom() {
 		ifInstr, ok := lastInstr(d).(*ssa.If)
 		if !ok || d == b && len(d.Succs) != 2 {
@@ -482,7 +485,7 @@ func underNeverSent(b *ssa.BasicBlock, depth int) bool {
 		}
 		// The edge into the side must dominate b: with a || b, the true side of a's test is
 		// also reached from b's.
-		if side := neverSentSide(ifInstr.Cond, depth+1); side >= 0 && d.Succs[side].Dominates(b) && len(d.Succs[side].Preds) == 1 {
+		if side := neverSentSide(ifInstr.Cond, depth+1, sent); side >= 0 && d.Succs[side].Dominates(b) && len(d.Succs[side].Preds) == 1 {
 			return true
 		}
 	}

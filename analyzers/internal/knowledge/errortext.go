@@ -22,19 +22,19 @@ var errorTexts = []struct {
 	fragment string
 	kind     TextKind
 }{
-	{"i/o timeout", TextTransport}, {"timeout", TextTransport}, {"deadline exceeded", TextTransport},
+	{"timeout", TextTransport}, {"deadline exceeded", TextTransport},
 	{"connection refused", TextTransport}, {"connection reset", TextTransport}, {"broken pipe", TextTransport},
 	{"unexpected eof", TextTransport}, {"no such host", TextTransport}, {"network is unreachable", TextTransport},
 	{"closed network connection", TextTransport}, {"server closed idle connection", TextTransport},
 	{"tls handshake", TextTransport},
 	{"500", Text5xx}, {"502", Text5xx}, {"503", Text5xx}, {"504", Text5xx},
-	{"internal server error", Text5xx}, {"bad gateway", Text5xx}, {"service unavailable", Text5xx},
+	{"internal server error", Text5xx}, {"bad gateway", Text5xx},
 	{"gateway timeout", Text5xx}, {"unavailable", Text5xx},
 	{"429", Text429}, {"too many requests", Text429}, {"rate limit", Text429}, {"ratelimit", Text429},
 	{"rate-limit", Text429}, {"throttl", Text429}, {"rate exceeded", Text429},
 	// Words a program's own error uses for any passing failure.
 	{"temporar", TextTransport | Text5xx}, {"transient", TextTransport | Text5xx},
-	{"try again", TextTransport | Text5xx}, {"retry", TextTransport | Text5xx}, {"retryable", TextTransport | Text5xx},
+	{"try again", TextTransport | Text5xx}, {"retry", TextTransport | Text5xx},
 }
 
 // ErrorText says what the error text fragment s, searched for in an error's text, names:

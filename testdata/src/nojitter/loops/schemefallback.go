@@ -123,3 +123,27 @@ again: // related "schemefallback.go:111: goto retry loop" // want `goto retry l
 	}
 	return tags, nil
 }
+
+// TagsPlainScheme keeps the scheme in the options and swaps it for another constant once the
+// registry answers plain HTTP: not reported.
+func (l *tagLister) TagsPlainScheme(opts tagOpts, scheme string) ([]string, error) {
+	o := struct {
+		tagOpts
+		Scheme string
+	}{opts, scheme}
+	for {
+		c, err := l.client(o.Scheme+"://"+o.Registry, o.User, o.Password)
+		if err != nil {
+			return nil, err
+		}
+		tags, err := c.tags(o.Name)
+		if err == nil {
+			return tags, nil
+		}
+		if o.Scheme == "https" && strings.Contains(err.Error(), "HTTP response to HTTPS client") {
+			o.Scheme = "http"
+			continue
+		}
+		return nil, err
+	}
+}

@@ -237,3 +237,60 @@ func (z *zoneAPI) UpdateThroughOutages(zone string, changes []string) error {
 	}
 	return fmt.Errorf("zone %s: gave up", zone)
 }
+
+// verify reads a record back.
+func (z *zoneAPI) verify(zone, id string) error {
+	req, err := http.NewRequest(http.MethodGet, z.base+"/zones/"+zone+"/records/"+id, nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Auth-Token", z.token)
+	resp, err := z.hc.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode == http.StatusNotFound {
+		return fmt.Errorf("record %s not found", id)
+	}
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("verify %s: %s", id, resp.Status)
+	}
+	return nil
+}
+
+// CreateConfirmed creates a record and reads it back, creating it again while the read says
+// it is not there: the text tested is the read's error, not the create's, so the create may
+// have been applied. Reported.
+func (z *zoneAPI) CreateConfirmed(zone, name string) error {
+	for range 4 {
+		b, err := json.Marshal(map[string]string{"name": name})
+		if err != nil {
+			return err
+		}
+		req, err := http.NewRequest(http.MethodPost, z.base+"/zones/"+zone+"/records", bytes.NewReader(b)) // related "pacer.go:266: retry loop", "pacer.go:276: sent here" // want `a POST request is retried without an idempotency key, so a retry can repeat it; send one made before the retries`
+		if err != nil {
+			return err
+		}
+		req.Header.Set("Auth-Token", z.token)
+		resp, err := z.hc.Do(req)
+		if err != nil {
+			return err
+		}
+		var out struct {
+			ID string `json:"id"`
+		}
+		err = json.NewDecoder(resp.Body).Decode(&out)
+		resp.Body.Close()
+		if err != nil {
+			return err
+		}
+		err = z.verify(zone, out.ID)
+		if err != nil && strings.Contains(err.Error(), "not found") {
+			time.Sleep(time.Second)
+			continue
+		}
+		return err
+	}
+	return fmt.Errorf("record %s never appeared", name)
+}
