@@ -167,7 +167,8 @@ func (st *state) sends(res *Result, funcs []*ssa.Function) {
 }
 
 // methodHelpers returns the sends made by calls of functions that make the request they send
-// (one maker, in the function) with a method they are given as a parameter: the method is the
+// (one maker, in the function or in a closure of it such as its retry callback) with a method
+// they are given as a parameter: the method is the
 // caller's argument, the URL the caller's argument that the request's URL is built from (when
 // one string parameter is). A function that hands its own method parameter on to such a
 // helper, itself or from a closure (a request(ctx, method, ...) whose retry callback calls
@@ -201,14 +202,16 @@ func (st *state) methodHelpers(direct []*Send, funcs []*ssa.Function) []*Send {
 		return url
 	}
 	for _, s := range direct {
-		fn := s.Instr.Parent()
-		if s.Made == nil || s.Method != "" || fn.Object() == nil {
+		if s.Made == nil || s.Method != "" {
 			continue
 		}
-		p, ok := flow.Unwrap(requestArg(s.Made.Common(), 0)).(*ssa.Parameter)
-		if !ok || p.Parent() != fn {
+		// The method is a parameter of the function that sends, or of the named function
+		// whose closure (its retry callback) makes and sends the request.
+		p := passedParam(requestArg(s.Made.Common(), 0))
+		if p == nil || p.Parent().Object() == nil || !flow.Encloses(p.Parent(), s.Instr.Parent()) {
 			continue
 		}
+		fn := p.Parent()
 		if _, seen := helpers[fn]; seen {
 			continue
 		}

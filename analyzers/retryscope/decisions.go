@@ -75,7 +75,7 @@ func waitFlag(fn *ssa.Function, b *ssa.BasicBlock, in func(*ssa.BasicBlock) bool
 		return nil, 0
 	}
 	call, ok := x.Tuple.(*ssa.Call)
-	if !ok || !in(call.Block()) || call.Call.StaticCallee() == nil || returnsResponse(call) || !slices.ContainsFunc(tupleTypes(call), typeis.ErrorLike) {
+	if !ok || !in(call.Block()) || call.Call.StaticCallee() == nil && !callsParam(call) || returnsResponse(call) || !slices.ContainsFunc(tupleTypes(call), typeis.ErrorLike) {
 		return nil, 0
 	}
 	if afterNilError(b, call) {
@@ -90,10 +90,51 @@ func waitFlag(fn *ssa.Function, b *ssa.BasicBlock, in func(*ssa.BasicBlock) bool
 			waits = i
 		}
 	}
-	if waits < 0 {
+	if waits < 0 || leavesOnError(fn, b.Succs[waits], call, in) {
 		return nil, 0
 	}
 	return call, 1 - waits
+}
+
+// paramFlag returns the parameter whose call's flag decision d tests (again, err := attempt();
+// if !again { return err }), or nil.
+func paramFlag(d decision) *ssa.Parameter {
+	c, ok := d.call.(*ssa.Call)
+	if !ok || !callsParam(c) {
+		return nil
+	}
+	x, ok := unNot(d.block.Instrs[len(d.block.Instrs)-1].(*ssa.If).Cond).(*ssa.Extract)
+	if !ok || x.Tuple != c || !typeis.Bool(x.Type()) {
+		return nil
+	}
+	return flow.Unwrap(c.Call.Value).(*ssa.Parameter)
+}
+
+// leavesOnError reports whether, below from, a test of call's error leaves on its failure side
+// without waiting (ok, err := cond(); if ok || err != nil { return err }; sleep): the loop goes
+// round only once the call succeeded, on a state it has not reached yet: a poll.
+func leavesOnError(fn *ssa.Function, from *ssa.BasicBlock, call *ssa.Call, in func(*ssa.BasicBlock) bool) bool {
+	for _, o := range fn.Blocks {
+		if !in(o) || !from.Dominates(o) || len(o.Instrs) == 0 {
+			continue
+		}
+		ifInstr, ok := o.Instrs[len(o.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		errv, nilSide := testedError(ifInstr)
+		if ex, ok := errv.(*ssa.Extract); ok && ex.Tuple == call && !waitsAfter(fn, o.Succs[1-nilSide], in) {
+			return true
+		}
+	}
+	return false
+}
+
+// callsParam reports whether call calls one of its function's func-typed parameters: a helper
+// that runs its caller's attempt (again, err := attempt(); if !again { return err }).
+func callsParam(call *ssa.Call) bool {
+	p, ok := flow.Unwrap(call.Call.Value).(*ssa.Parameter)
+	return ok && p.Parent() == call.Parent()
 }
 
 // afterNilError reports whether block b runs only where call's error result was found nil (on

@@ -116,7 +116,11 @@
 // plays the part of success. A range-over-func iterator's yield(item, err) is no verdict. A
 // flag a function of the program returns beside its error (retry, err := c.do(req)) says
 // what its returns show; where they do not, the side of the loop that waits before it goes
-// round is the failure's. A test of the error with errors.Is or errors.As, or against a
+// round is the failure's. A helper that runs its caller's attempt as a func-typed parameter
+// returning such a flag (again, err := attempt(); if !again { return err }; sleep) retries when
+// a callback the package hands it asks to go round after a failure (return true, err); one whose
+// callbacks ask again only with a nil error (return state == pending, nil), or that leaves on
+// any error of the attempt before it waits, polls for a state. A test of the error with errors.Is or errors.As, or against a
 // package's error variable (err == io.ErrUnexpectedEOF) (for r := 0;
 // errors.Is(err, ErrNoResponders) && r < n; r++) decides too when the loop waits before going
 // round (on its failure side, or at the top of every round before the attempt; in the loop or

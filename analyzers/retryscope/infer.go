@@ -3,6 +3,7 @@ package retryscope
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -158,4 +159,66 @@ func closureCalls(v ssa.Value, p ssa.Value) bool {
 		}
 	}
 	return false
+}
+
+// asksAgain reports whether a function the package hands to fn's parameter p, a verdict
+// (again bool, err error), asks to go round after it failed: some return of it pairs a true
+// flag with an error that may be set (return true, err). A callback that asks
+// again only with a nil error (return status == pending, nil) polls for a state; a helper
+// whose callbacks the package does not show is not judged.
+func (st *state) asksAgain(p *ssa.Parameter, depth int) bool {
+	i := slices.Index(p.Parent().Params, p)
+	if i < 0 || depth > 2 {
+		return false
+	}
+	for _, fn := range st.funcs {
+		for call := range flow.Calls(fn) {
+			if call.Common().StaticCallee() != p.Parent() || i >= len(call.Common().Args) {
+				continue
+			}
+			switch cb := flow.Unwrap(call.Common().Args[i]).(type) {
+			case *ssa.MakeClosure:
+				if f, ok := cb.Fn.(*ssa.Function); ok && retriesFailure(f) {
+					return true
+				}
+			case *ssa.Function:
+				if retriesFailure(cb) {
+					return true
+				}
+			case *ssa.Parameter:
+				if cb.Parent() != p.Parent() && st.asksAgain(cb, depth+1) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// retriesFailure reports whether a return of fn, a verdict (again bool, err error), pairs a
+// flag that is true with an error that is not nil. (A flag computed from a state, return
+// power != want, err, polls for that state; that it also goes round on an error is the
+// poll's, not a retry of the error.)
+func retriesFailure(fn *ssa.Function) bool {
+	for ret := range flow.Returns(fn) {
+		if len(ret.Results) < 2 || ret.Block() == fn.Recover {
+			continue
+		}
+		again, errv := returned(ret.Results[0]), returned(ret.Results[len(ret.Results)-1])
+		if v, isConst := flow.BoolConst(again); isConst && v && !flow.IsNil(errv) {
+			return true
+		}
+	}
+	return false
+}
+
+// returned returns the value a return statement's result v holds: with defers, the value
+// stored into the result's local before the deferred calls ran (*t0 = v; rundefers; return *t0).
+func returned(v ssa.Value) ssa.Value {
+	if load, ok := v.(*ssa.UnOp); ok {
+		if st := lastStore(load); st != nil {
+			return st.Val
+		}
+	}
+	return v
 }

@@ -3,6 +3,7 @@ package retryscope
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -39,7 +40,10 @@ const (
 // after a wait (for { conn, err := dial(); if err != nil { sleep(5s); continue }; serve(conn) }:
 // it never leaves on success, but every client of a restarted server comes back at once).
 func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop) (decision, int) {
-	ds := decisions(fn, l.Contains)
+	ds := slices.DeleteFunc(decisions(fn, l.Contains), func(d decision) bool {
+		p := paramFlag(d)
+		return p != nil && !st.asksAgain(p, 0)
+	})
 	// successExits returns the exits that control reaches from the success side of decision
 	// d without going through the failure side of another test, through a cancellation,
 	// through the answer that call has nothing more to give, or into a panic (such as a

@@ -91,6 +91,16 @@ func Bindings(fv *ssa.FreeVar) []ssa.Value {
 	return out
 }
 
+// Encloses reports whether fn is outer or an anonymous function written inside it.
+func Encloses(outer, fn *ssa.Function) bool {
+	for ; fn != nil; fn = fn.Parent() {
+		if fn == outer {
+			return true
+		}
+	}
+	return false
+}
+
 // Captured returns the value a closure's captured variable holds where the closure is made,
 // through closures made in closures: v itself when it is not a captured variable, nil when
 // the variable is bound to several values or has several stored into it. A variable the
