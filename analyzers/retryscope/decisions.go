@@ -604,7 +604,15 @@ func producer(v ssa.Value, in func(*ssa.BasicBlock) bool) ssa.CallInstruction {
 				found = x
 			}
 		case *ssa.Extract:
+			if ch := flow.Received(x); ch != nil {
+				found = startedIn(ch, x, in)
+				return
+			}
 			visit(x.Tuple, depth+1)
+		case *ssa.Field:
+			if flow.Received(x.X) != nil {
+				visit(x.X, depth+1) // r := <-results; r.err: the goroutine's outcome
+			}
 		case *ssa.Phi:
 			for _, e := range x.Edges {
 				visit(e, depth+1)
@@ -622,9 +630,38 @@ func producer(v ssa.Value, in func(*ssa.BasicBlock) bool) ssa.CallInstruction {
 						visit(s, depth+1)
 					}
 				}
+				if fa, ok := x.X.(*ssa.FieldAddr); ok {
+					if a, ok := fa.X.(*ssa.Alloc); ok {
+						for _, s := range flow.StoredBefore(a, x) {
+							if flow.Received(s) != nil {
+								visit(s, depth+1) // case r := <-results: r.err
+							}
+						}
+					}
+				}
+			}
+			if ch := flow.Received(x); ch != nil {
+				found = startedIn(ch, x, in)
 			}
 		}
 	}
 	visit(v, 0)
 	return found
+}
+
+// startedIn returns the go statement, in the blocks for which in holds, that started the
+// goroutine whose answer recv receives from ch: each attempt runs in a goroutine of its own
+// and sends its outcome back (go func() { ch <- c.call(ctx) }(); select { case err := <-ch:
+// ...; case <-ctx.Done(): ... }); the go statement stands for the attempt. Nil when none is.
+func startedIn(ch ssa.Value, recv ssa.Instruction, in func(*ssa.BasicBlock) bool) ssa.CallInstruction {
+	var blocks []*ssa.BasicBlock
+	for _, b := range recv.Parent().Blocks {
+		if in(b) {
+			blocks = append(blocks, b)
+		}
+	}
+	if g := flow.StartedFor(ch, flow.BlockCalls(blocks)); g != nil {
+		return g
+	}
+	return nil
 }

@@ -94,16 +94,7 @@ func Detached(fn *ssa.Function) bool {
 // (captured or passed: go func() { defer wg.Done(); ... }(); wg.Wait(), or go func() { ch
 // <- f() }(); <-ch). Such a goroutine's work happens within its starter's call.
 func Awaited(g *ssa.Go) bool {
-	handed := make(map[Place]bool)
-	for _, v := range g.Call.Args {
-		handed[PlaceOf(v)] = true
-	}
-	if mc, ok := g.Call.Value.(*ssa.MakeClosure); ok {
-		for _, v := range mc.Bindings {
-			handed[PlaceOf(v)] = true
-			handed[Place{Root: v, Path: "*"}] = true // a captured variable, loaded where used
-		}
-	}
+	handed := handedTo(g)
 	for _, b := range g.Parent().Blocks {
 		for _, instr := range b.Instrs {
 			switch x := instr.(type) {
@@ -125,6 +116,62 @@ func Awaited(g *ssa.Go) bool {
 		}
 	}
 	return false
+}
+
+// StartedFor returns the go statement among the calls that is handed the channel ch (as an
+// argument or a captured variable): the goroutine whose answer a receive from ch waits for
+// (go func() { ch <- attempt() }(); err := <-ch), or nil.
+func StartedFor(ch ssa.Value, calls iter.Seq[ssa.CallInstruction]) *ssa.Go {
+	place := PlaceOf(ch)
+	for c := range calls {
+		if g, ok := c.(*ssa.Go); ok && handedTo(g)[place] {
+			return g
+		}
+	}
+	return nil
+}
+
+// handedTo returns the places a go statement hands its goroutine: its arguments and the
+// variables its closure captures.
+func handedTo(g *ssa.Go) map[Place]bool {
+	handed := make(map[Place]bool)
+	for _, v := range g.Call.Args {
+		handed[PlaceOf(v)] = true
+	}
+	if mc, ok := g.Call.Value.(*ssa.MakeClosure); ok {
+		for _, v := range mc.Bindings {
+			handed[PlaceOf(v)] = true
+			handed[Place{Root: v, Path: "*"}] = true // a captured variable, loaded where used
+		}
+	}
+	return handed
+}
+
+// Received returns the channel that v is received from: <-ch, or the value a select's case
+// receives from ch; nil otherwise.
+func Received(v ssa.Value) ssa.Value {
+	switch x := v.(type) {
+	case *ssa.UnOp:
+		if x.Op == token.ARROW {
+			return x.X
+		}
+	case *ssa.Extract:
+		sel, ok := x.Tuple.(*ssa.Select)
+		if !ok || x.Index < 2 {
+			return nil
+		}
+		k := x.Index - 2 // (index, recvOk, then one value per receiving case)
+		for _, st := range sel.States {
+			if st.Dir != types.RecvOnly {
+				continue
+			}
+			if k == 0 {
+				return st.Chan
+			}
+			k--
+		}
+	}
+	return nil
 }
 
 // BlockCalls yields the call instructions of the blocks, in order.
