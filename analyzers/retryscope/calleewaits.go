@@ -175,7 +175,7 @@ func (st *state) funcWaits(fn *ssa.Function, depth int) *waitsFact {
 			if _, started := c.(*ssa.Go); started || sleepDuration(c) != nil {
 				continue // a goroutine's wait (go func() { time.Sleep(d); old.Close() }()) delays nobody
 			}
-			if callee := c.Common().StaticCallee(); callee != nil && callee.Pkg == st.ssaPkg && len(callee.Blocks) > 0 {
+			if callee := capturedCallee(c.Common()); callee != nil && callee.Pkg == st.ssaPkg && len(callee.Blocks) > 0 {
 				if w := st.funcWaits(callee, depth+1); w != nil {
 					s := Sleep{Call: c, Kind: w.Kind}
 					if args := c.Common().Args; w.Param >= 0 && w.Param < len(args) {
@@ -209,6 +209,22 @@ func (st *state) funcWaits(fn *ssa.Function, depth int) *waitsFact {
 	}
 	st.waitMemo[fn] = w
 	return w
+}
+
+// capturedCallee returns the function cc calls: its static callee, or the function literal a
+// captured variable holds (call := func(i int) error { ... }; go func() { ch <- call(i) }()).
+func capturedCallee(cc *ssa.CallCommon) *ssa.Function {
+	if f := cc.StaticCallee(); f != nil || cc.IsInvoke() {
+		return f
+	}
+	switch v := flow.Captured(cc.Value).(type) {
+	case *ssa.MakeClosure:
+		f, _ := v.Fn.(*ssa.Function)
+		return f
+	case *ssa.Function:
+		return v
+	}
+	return nil
 }
 
 // onWayOut says whether fn makes one of its waits (ss, and the receives in unknown) on its

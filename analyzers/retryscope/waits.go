@@ -70,8 +70,10 @@ func (st *state) waitsOf(fn *ssa.Function, calls []ssa.CallInstruction, in func(
 	}
 	var wayIn []Sleep
 	for _, c := range calls {
-		if _, started := c.(*ssa.Go); started || sleepDuration(c) != nil || c.Common().StaticCallee() == fn {
-			continue // a goroutine's; counted above; the recursive call of a retrying function
+		if g, started := c.(*ssa.Go); started && (c != attempt || !flow.Awaited(g)) || sleepDuration(c) != nil || c.Common().StaticCallee() == fn {
+			// A goroutine's (but the attempt's, run in one and waited for); counted above;
+			// the recursive call of a retrying function.
+			continue
 		}
 		w := st.calleeWaits(c)
 		if w == nil {

@@ -159,3 +159,33 @@ func Broadcast(ctx context.Context, nodes []*rpcNode, method string) error {
 	}
 	return errors.Join(errs...)
 }
+
+// Publish runs each attempt in a goroutine too; the attempt waits on its way in (from the
+// second attempt on), before it sends: that wait lies between the attempts.
+func (n *rpcNode) Publish(ctx context.Context, method string) error {
+	attempt := func(i int) error {
+		if i > 0 {
+			time.Sleep(n.interval)
+		}
+		_, err := n.roundTrip(ctx, method)
+		return err
+	}
+	errc := make(chan error, n.retries+1)
+	var last error
+	for i := 0; i <= n.retries; i++ {
+		go func(i int) { // related "goattempt.go:175: retry loop" // want `retry loop waits a fixed delay between attempts, so clients that failed together retry together; add jitter`
+			errc <- attempt(i)
+		}(i)
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case err := <-errc:
+			if err == nil {
+				return nil
+			}
+			log.Printf("publish %s: attempt %d: %v", method, i+1, err)
+			last = err
+		}
+	}
+	return last
+}
