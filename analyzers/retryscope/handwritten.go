@@ -310,6 +310,11 @@ func (st *state) bypass(l *loops.Loop, d decision, sleeps []Sleep) token.Pos {
 				pos = p // the test of the answer that sends it this way
 			}
 		}
+		if _, holds, ok := sentinelBranch(x.b, st.ownAnswer); ok && len(succs) == 2 {
+			// errors.Is(err, io.EOF), where the package itself returns io.EOF for an answer
+			// (a 204 to a long poll): going round on it asks again, it does not retry.
+			succs = []*ssa.BasicBlock{succs[1-holds]}
+		}
 		if isIf && len(succs) == 2 && !st.judgesAttempt(ifInstr.Cond, d, l) {
 			switch r0, r1 := l.CanRepeat(succs[0]), l.CanRepeat(succs[1]); {
 			case r0 && r1:
@@ -325,6 +330,27 @@ func (st *state) bypass(l *loops.Loop, d decision, sleeps []Sleep) token.Pos {
 		}
 	}
 	return token.NoPos
+}
+
+// ownAnswer reports whether the package's code returns the error variable g itself, as one of
+// its answers (if resp.StatusCode == http.StatusNoContent { return io.EOF }): the program's own
+// word for an outcome, not a failure it passes on.
+func (st *state) ownAnswer(g *ssa.Global) bool {
+	if v, ok := st.ownAnswers[g]; ok {
+		return v
+	}
+	found := false
+	for _, fn := range st.funcs {
+		for ret := range flow.Returns(fn) {
+			if n := len(ret.Results); n > 0 {
+				if load, ok := flow.Unwrap(returned(ret.Results[n-1])).(*ssa.UnOp); ok && load.Op == token.MUL && load.X == g {
+					found = true
+				}
+			}
+		}
+	}
+	st.ownAnswers[g] = found
+	return found
 }
 
 // onAnswer reports whether call c works on what an attempt of the loop returned: its receiver

@@ -139,29 +139,30 @@ func (r *Result) Reached(call ssa.CallInstruction) (*Scope, *RetriesFact) {
 func (r *Result) In(fn *ssa.Function) []*Scope { return r.whole[fn] }
 
 type state struct {
-	pass      *analysis.Pass
-	res       *Result
-	funcs     []*ssa.Function
-	counters  map[*ssa.Function][]string     // counterSteppers of the package's methods
-	calls     map[token.Pos]inspector.Cursor // *ast.CallExpr by Lparen
-	helpers   map[flow.FuncID][]helper
-	local     map[*types.Func]*helperFact   // helpers inferred in this package
-	iters     map[*types.Func]*iteratorFact // retry iterators made by functions of this package
-	labels    map[ast.Stmt]*ast.LabeledStmt // the label of each labelled statement
-	stores    *flow.Stores                  // values stored into fields and package variables
-	loopInfo  map[*ssa.Function][]*Scope    // hand-written scopes per function
-	ssaPkg    *ssa.Package
-	waitMemo  map[*ssa.Function]*waitsFact // how the package's functions wait (nil: they do not)
-	impls     *flow.Implementers           // the package's own implementations of its interfaces
-	iterMemo  map[*ssa.Function]*iteratorFact
-	byObj     map[*types.Func]*ssa.Function  // the package's functions by object (see funcOf)
-	builds    map[*framework]bool            // frameworks whose deliveries the package builds
-	rem       *remote.Result                 // which calls may leave the process
-	keys      *keys.Result                   // which calls make fresh unique values
-	consumed  map[*types.Func]bool           // memo of consumes (sources.go)
-	writers   map[*types.Var][]*ssa.Function // the functions that write each field (storedElsewhere)
-	sentOn    map[any]bool                   // channels the package sends on, by chanKey (wokenByEvent)
-	pacedMemo map[string]bool                // knowledge.Pacer packages whose clients the package paces
+	pass       *analysis.Pass
+	res        *Result
+	funcs      []*ssa.Function
+	counters   map[*ssa.Function][]string     // counterSteppers of the package's methods
+	calls      map[token.Pos]inspector.Cursor // *ast.CallExpr by Lparen
+	helpers    map[flow.FuncID][]helper
+	local      map[*types.Func]*helperFact   // helpers inferred in this package
+	iters      map[*types.Func]*iteratorFact // retry iterators made by functions of this package
+	labels     map[ast.Stmt]*ast.LabeledStmt // the label of each labelled statement
+	stores     *flow.Stores                  // values stored into fields and package variables
+	loopInfo   map[*ssa.Function][]*Scope    // hand-written scopes per function
+	ssaPkg     *ssa.Package
+	waitMemo   map[*ssa.Function]*waitsFact // how the package's functions wait (nil: they do not)
+	impls      *flow.Implementers           // the package's own implementations of its interfaces
+	iterMemo   map[*ssa.Function]*iteratorFact
+	byObj      map[*types.Func]*ssa.Function  // the package's functions by object (see funcOf)
+	builds     map[*framework]bool            // frameworks whose deliveries the package builds
+	rem        *remote.Result                 // which calls may leave the process
+	keys       *keys.Result                   // which calls make fresh unique values
+	consumed   map[*types.Func]bool           // memo of consumes (sources.go)
+	writers    map[*types.Var][]*ssa.Function // the functions that write each field (storedElsewhere)
+	sentOn     map[any]bool                   // channels the package sends on, by chanKey (wokenByEvent)
+	pacedMemo  map[string]bool                // knowledge.Pacer packages whose clients the package paces
+	ownAnswers map[*ssa.Global]bool           // error variables the package returns itself (ownAnswer)
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -176,20 +177,21 @@ func run(pass *analysis.Pass) (any, error) {
 			reaches:  make(map[*ssa.Function]*Scope),
 			imported: make(map[ssa.CallInstruction]*RetriesFact),
 		},
-		funcs:     ssaRes.SrcFuncs,
-		calls:     make(map[token.Pos]inspector.Cursor),
-		helpers:   make(map[flow.FuncID][]helper),
-		local:     make(map[*types.Func]*helperFact),
-		pacedMemo: make(map[string]bool),
-		iters:     make(map[*types.Func]*iteratorFact),
-		labels:    make(map[ast.Stmt]*ast.LabeledStmt),
-		loopInfo:  make(map[*ssa.Function][]*Scope),
-		ssaPkg:    ssaRes.Pkg,
-		waitMemo:  make(map[*ssa.Function]*waitsFact),
-		iterMemo:  make(map[*ssa.Function]*iteratorFact),
-		rem:       pass.ResultOf[remote.Analyzer].(*remote.Result),
-		keys:      pass.ResultOf[keys.Analyzer].(*keys.Result),
-		consumed:  make(map[*types.Func]bool),
+		funcs:      ssaRes.SrcFuncs,
+		calls:      make(map[token.Pos]inspector.Cursor),
+		helpers:    make(map[flow.FuncID][]helper),
+		local:      make(map[*types.Func]*helperFact),
+		pacedMemo:  make(map[string]bool),
+		ownAnswers: make(map[*ssa.Global]bool),
+		iters:      make(map[*types.Func]*iteratorFact),
+		labels:     make(map[ast.Stmt]*ast.LabeledStmt),
+		loopInfo:   make(map[*ssa.Function][]*Scope),
+		ssaPkg:     ssaRes.Pkg,
+		waitMemo:   make(map[*ssa.Function]*waitsFact),
+		iterMemo:   make(map[*ssa.Function]*iteratorFact),
+		rem:        pass.ResultOf[remote.Analyzer].(*remote.Result),
+		keys:       pass.ResultOf[keys.Analyzer].(*keys.Result),
+		consumed:   make(map[*types.Func]bool),
 	}
 	for cur := range insp.Root().Preorder((*ast.CallExpr)(nil), (*ast.LabeledStmt)(nil)) {
 		switch n := cur.Node().(type) {

@@ -340,7 +340,15 @@ func betweenAttempts(c, attempt ssa.CallInstruction, l *loops.Loop) bool {
 		return false
 	}
 	b, ab := c.Block(), attempt.Block()
-	return b != nil && ab != nil && b != ab && b.Parent() == ab.Parent() && ab.Dominates(b) && l.CanRepeat(b)
+	if b == nil || ab == nil || b == ab || b.Parent() != ab.Parent() || !ab.Dominates(b) || !l.CanRepeat(b) {
+		return false
+	}
+	for ifInstr, side := range flow.TestsAbove(b) {
+		if errv, nilSide := testedError(ifInstr); errv != nil && side == nilSide && producer(errv, l.Contains) == attempt {
+			return false // run once the attempt succeeded (if err == nil { ack(msg) }): the attempt's work
+		}
+	}
+	return true
 }
 
 // parsedField reports whether ld loads a struct field that the package fills, somewhere, with a
