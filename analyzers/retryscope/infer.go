@@ -70,7 +70,7 @@ func (st *state) inferHelper(fn *ssa.Function) *helperFact {
 		var attempt ssa.CallInstruction
 		for _, s := range st.loopInfo[fn] {
 			for _, c := range s.Calls {
-				if callsValue(c, p) || passesValue(c, p) {
+				if (callsValue(c, p) || passesValue(c, p)) && goesRoundAfter(s, c) && !wayBack(s, c) {
 					found, attempt = s, c
 				}
 			}
@@ -221,4 +221,40 @@ func returned(v ssa.Value) ssa.Value {
 		}
 	}
 	return v
+}
+
+// goesRoundAfter reports whether scope s, a loop or a recursion of its function, can make
+// another attempt after call c: c is in the part that is repeated, not on the way out after
+// a success (a response handler called before the function returns what it parsed).
+func goesRoundAfter(s *Scope, c ssa.CallInstruction) bool {
+	b := c.Block()
+	if b == nil || b.Parent() != s.Fn {
+		return true // in a function literal the scope calls
+	}
+	if s.Loop != nil {
+		return s.Loop.CanRepeat(b)
+	}
+	if s.Kind != Recursion {
+		return true
+	}
+	for again := range flow.Calls(s.Fn) {
+		if again.Common().StaticCallee() == s.Fn || isCallBack(s.Fn, again) {
+			if ab := again.Block(); ab == b && flow.Before(c, again) || ab != b && flow.Reachable(b, ab) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// wayBack reports whether c is a retrying recursion's call of itself, directly or through a
+// helper: handing p on to the next attempt is not calling it.
+func wayBack(s *Scope, c ssa.CallInstruction) bool {
+	return s.Kind == Recursion && (c.Common().StaticCallee() == s.Fn || isCallBack(s.Fn, c))
+}
+
+// isCallBack reports whether call calls a helper of the package that calls fn again.
+func isCallBack(fn *ssa.Function, call ssa.CallInstruction) bool {
+	c, ok := call.(*ssa.Call)
+	return ok && callsBack(fn, c) != nil
 }

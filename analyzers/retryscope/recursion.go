@@ -27,10 +27,17 @@ func (st *state) recursion(fn *ssa.Function) *Scope {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			call, ok := instr.(*ssa.Call)
-			if !ok || call.Common().StaticCallee() != fn || !st.sameOperation(fn, call) {
+			if !ok {
 				continue
 			}
-			if fallsBack(fn, call) {
+			var back *ssa.Call // through a helper of the package (callsBack)
+			if call.Common().StaticCallee() != fn {
+				if back = callsBack(fn, call); back == nil {
+					continue
+				}
+			} else if !st.sameOperation(fn, call) {
+				continue
+			} else if fallsBack(fn, call) {
 				return nil // it asks once more, differently: a fallback, not a retry
 			}
 			for _, d := range decisions(fn, all) {
@@ -38,7 +45,7 @@ func (st *state) recursion(fn *ssa.Function) *Scope {
 				if d.call == ssa.CallInstruction(call) || !failure.Dominates(b) || d.block.Succs[d.success].Dominates(b) {
 					continue
 				}
-				again = append(again, retryCall{call, d})
+				again = append(again, retryCall{call, d, back})
 				if s == nil {
 					s = &Scope{Kind: Recursion, Fn: fn, at: fn, Node: decl, Body: decl, From: decl.Pos(), To: decl.End(), Decisive: d.call}
 				}
@@ -52,7 +59,7 @@ func (st *state) recursion(fn *ssa.Function) *Scope {
 	s.Calls = slices.Collect(flow.Calls(fn))
 	s.Attempts = recursionBound(fn, again)
 	s.Wait = st.waitsOf(fn, s.Calls, all, nil, nil)
-	if steppedDelays(fn, again, s.Wait.Sleeps) {
+	if stepped, grown := steppedDelays(fn, again, s.Wait.Sleeps), growsDelayVia(fn, again, s.Wait.Sleeps); stepped || grown {
 		s.Wait.Kind = combineWaits(s.Wait.Sleeps, 0)
 	}
 	s.Wait.Bypass = recursionBypass(again, s.Wait.Sleeps)
@@ -196,6 +203,7 @@ func afterHook(call *ssa.Call) bool {
 type retryCall struct {
 	call *ssa.Call
 	d    decision
+	back *ssa.Call // through a helper: the helper's call of the function; nil when direct
 }
 
 // recursionBypass returns, when some of the recursive calls made after a failure wait first
@@ -232,7 +240,7 @@ func recursionBypass(again []retryCall, sleeps []Sleep) token.Pos {
 // sameOperation reports whether a recursive call repeats the call it is in: every argument is
 // the same parameter, a constant, a counter (a parameter plus or minus a constant), a
 // resource acquired again in the process for the same request (see reacquired), or anything
-// for a parameter the function only hands back (carriedOnly: the last error, returned once
+// for a time.Duration parameter (a delay) or a parameter the function only hands back (carriedOnly: the last error, returned once
 // the attempts run out). Recursion over smaller data (path[1:], node.Next) walks a structure;
 // it does not retry.
 func (st *state) sameOperation(fn *ssa.Function, call *ssa.Call) bool {
@@ -242,8 +250,8 @@ func (st *state) sameOperation(fn *ssa.Function, call *ssa.Call) bool {
 	}
 	for i, a := range args {
 		p := fn.Params[i]
-		if carriedOnly(fn, p, i) {
-			continue
+		if carriedOnly(fn, p, i) || typeis.Duration(p.Type()) {
+			continue // (a delay the recursion grows: what is sent does not depend on it)
 		}
 		switch a := flow.Unwrap(a).(type) {
 		case *ssa.Const:
@@ -613,7 +621,7 @@ func recursionBound(fn *ssa.Function, again []retryCall) Bound {
 		return Bound{Kind: BoundConst, N: 2}
 	}
 	for _, a := range again {
-		if !counts(fn, a.call) {
+		if a.back == nil && !counts(fn, a.call) || a.back != nil && !countsVia(fn, a.call, a.back) {
 			return Bound{Kind: BoundNone}
 		}
 	}
