@@ -45,7 +45,7 @@ func observesDeadlineIn(calls []ssa.CallInstruction, depth int) DeadlineKind {
 		}
 		id := flow.ID(flow.Callee(c))
 		if id.Pkg == "time" && (id.Recv == "" && oneOf(id.Name, "Since", "Until") ||
-			id.Recv == "Time" && oneOf(id.Name, "After", "Before", "Compare", "Sub")) {
+			id.Recv == "Time" && oneOf(id.Name, "After", "Before", "Compare", "Sub")) && decides(call) {
 			kind = DeadlineElapsed
 		}
 		if id.Pkg == "context" && id.Recv == "Context" && oneOf(id.Name, "Done", "Err", "Deadline") && bounded(c.Value) {
@@ -67,6 +67,45 @@ func observesDeadlineIn(calls []ssa.CallInstruction, depth int) DeadlineKind {
 		}
 	}
 	return kind
+}
+
+// decides reports whether the result of call, a time check, reaches a branch: compared, or
+// itself a condition (if time.Since(start) > limit { return }). A duration only logged
+// ("offline for %s") bounds nothing.
+func decides(call ssa.CallInstruction) bool {
+	v, ok := call.(ssa.Value)
+	if !ok {
+		return false
+	}
+	var reaches func(v ssa.Value, depth int) bool
+	reaches = func(v ssa.Value, depth int) bool {
+		if depth > 4 || v.Referrers() == nil {
+			return false
+		}
+		for _, r := range *v.Referrers() {
+			switch r := r.(type) {
+			case *ssa.If:
+				return true
+			case *ssa.BinOp, *ssa.UnOp, *ssa.Phi, *ssa.Convert, *ssa.ChangeType:
+				if reaches(r.(ssa.Value), depth+1) {
+					return true
+				}
+			case *ssa.Store:
+				return true // kept for a later test (elapsed = time.Since(start))
+			case *ssa.Call:
+				if b, isBuiltin := r.Call.Value.(*ssa.Builtin); isBuiltin && (b.Name() == "min" || b.Name() == "max") && reaches(r, depth+1) {
+					return true
+				}
+				if r.Call.StaticCallee() != nil && r.Call.StaticCallee().Pkg == call.Parent().Pkg {
+					return true // handed to a function of the package, which may test it
+				}
+			case *ssa.Return:
+				return true // the caller's to test
+			}
+		}
+		return false
+	}
+	return reaches(v, 0)
 }
 
 // carriesCtx reports whether a receiver or argument of c is a value the function made by a
