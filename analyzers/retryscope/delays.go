@@ -11,6 +11,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/loops"
+	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
@@ -82,6 +83,20 @@ func delayIn(d ssa.Value, l *loops.Loop, depth int, st *state) delay {
 			}
 			if _, ok := x.Call.Value.(*ssa.Builtin); ok {
 				return true // min(base<<attempt, limit): the delay is one of its arguments
+			}
+			if fns := st.implementedDelays(x.Common()); len(fns) > 0 && depth < 2 {
+				// d, err := c.Syncer.OnFailedSync(res, err): an interface of the package whose
+				// implementations there (the default the package installs among them) say.
+				follow := true
+				for _, f := range fns {
+					r, fromParams := returnedDelay(f, depth+1, st)
+					if r.switchOn != nil && len(fns) > 1 {
+						r = delay{kind: WaitJittered}
+					}
+					noteDelay(r)
+					follow = follow && r.kind == WaitFixed && fromParams
+				}
+				return follow
 			}
 			fn := flow.Callee(x.Common())
 			if fn == nil {
@@ -403,4 +418,23 @@ func returnedDelay(fn *ssa.Function, depth int, st *state) (r delay, fromParams 
 		return delay{kind: WaitJittered, switchOn: switched, plain: kind}, fromParams
 	}
 	return delay{kind: kind}, fromParams
+}
+
+// implementedDelays returns, for a call of a method of an interface the package declares that
+// returns a delay, the package's production implementations of it; nil when there are none
+// or the call is another kind.
+func (st *state) implementedDelays(cc *ssa.CallCommon) []*ssa.Function {
+	if st == nil || !cc.IsInvoke() || cc.Signature().Results().Len() == 0 || !typeis.Duration(cc.Signature().Results().At(0).Type()) {
+		return nil
+	}
+	if st.impls == nil {
+		st.impls = flow.NewImplementers(st.ssaPkg)
+	}
+	var fns []*ssa.Function
+	for _, fn := range st.impls.Of(cc) {
+		if len(fn.Blocks) > 0 && !testcode.At(st.pass, fn.Pos()) {
+			fns = append(fns, fn)
+		}
+	}
+	return fns
 }
