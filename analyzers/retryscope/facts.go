@@ -64,9 +64,22 @@ type RetriesFact struct {
 	// and returns none (failureReturns). A retry around the function never sees that
 	// failure, so the attempts do not multiply.
 	Kept bool
+	// HasCount says that the caller hands in the retry count: parameter CountParam (receiver
+	// included), or its field CountField (-1: the parameter itself), plus CountOffset, is the
+	// number of retries after the first attempt (see handedCount).
+	HasCount                            bool
+	CountParam, CountField, CountOffset int
 }
 
 func (*RetriesFact) AFact() {}
+
+func (f *RetriesFact) count() handedCount {
+	return handedCount{Param: f.CountParam, Field: f.CountField, Offset: f.CountOffset}
+}
+
+func (f *RetriesFact) setCount(h handedCount, ok bool) {
+	f.HasCount, f.CountParam, f.CountField, f.CountOffset = ok, h.Param, h.Field, h.Offset
+}
 
 func (f *RetriesFact) String() string {
 	s := fmt.Sprintf("retries: %s, attempts=%s", f.Where, f.Attempts)
@@ -227,6 +240,9 @@ func (st *state) exportRetries() {
 					f.Setting, f.Setters = s.Attempts.Setting, setters
 				}
 			}
+			if s.Kind == Recursion {
+				f.setCount(recursionCount(s.Fn))
+			}
 			retries[at] = f
 			inner[at] = s
 		}
@@ -266,6 +282,16 @@ func (st *state) exportRetries() {
 					f.Via = flow.Callee(call.Common()).Name()
 				default:
 					continue
+				}
+				if f.HasCount {
+					n, known, h, passed := handedAt(call, f.count())
+					if known && n <= 0 {
+						continue // MakeRequest(ctx, FullRequest{MaxAttempts: 1}): no retry from here
+					}
+					if known {
+						f.Attempts = Bound{Kind: BoundConst, N: int(n) + 1}
+					}
+					f.setCount(h, passed && call.Parent() == r && h.Param >= 0)
 				}
 				// A call whose failure the function logs and drops keeps it: a retry around
 				// the function does not repeat this one's attempts (a failure that comes

@@ -75,7 +75,7 @@ func (c *Client) retry(ctx context.Context, req *http.Request, cause error, retr
 	return c.execute(ctx, req, retries-1, backoff*2, out, handle)
 }
 
-func (c *Client) Get(ctx context.Context, path string, out any) error { // want Get:`retries: retrying recursion at recursevia.go:39, attempts=variable via execute`
+func (c *Client) Get(ctx context.Context, path string, out any) error { // want Get:`retries: retrying recursion at recursevia.go:39, attempts=4 via execute`
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.base+path, nil)
 	if err != nil {
 		return err
