@@ -416,7 +416,9 @@ func waitBy(kinds map[string]WaitKind, lib *library, v ssa.Value) WaitKind {
 		return best
 	}
 	if fn := localFunc(v); fn != nil {
-		if r, _ := returnedDelay(fn, 1, nil); r.kind != WaitFixed {
+		// A fixed delay computed from the arguments (the attempt number) changes with them:
+		// how, the model cannot say.
+		if r, fromParams := returnedDelay(fn, 1, nil); r.kind != WaitFixed || !fromParams {
 			return r.kind
 		}
 	}

@@ -234,3 +234,28 @@ func (s *store) Runtime(ctx context.Context, key string) error {
 		return s.put(ctx, key)
 	})
 }
+
+// A delay function of the program's own that returns a constant: MaxJitter only feeds the
+// library's RandomDelay, so the waits are fixed.
+func (s *store) RetryGoOwnFixed(ctx context.Context, key string) error {
+	return retrygo.Do(func() error { return s.put(ctx, key) },
+		retrygo.Attempts(3),
+		retrygo.Context(ctx),
+		retrygo.MaxJitter(time.Second),
+		retrygo.DelayType(func(n uint, err error, _ *retrygo.Config) time.Duration { // related "libs.go:241: retry callback" // want `retry\.Do waits a fixed delay between attempts, so clients that failed together retry together; add jitter`
+			log.Printf("put %s: attempt %d: %v", key, n, err)
+			return 3 * time.Second
+		}),
+	)
+}
+
+// One computed from the attempt number: how it grows, the model does not judge.
+func (s *store) RetryGoOwnByAttempt(ctx context.Context, key string) error {
+	return retrygo.Do(func() error { return s.put(ctx, key) },
+		retrygo.Attempts(3),
+		retrygo.Context(ctx),
+		retrygo.DelayType(func(n uint, _ error, _ *retrygo.Config) time.Duration {
+			return time.Duration(n+1) * time.Second
+		}),
+	)
+}
