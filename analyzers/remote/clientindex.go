@@ -85,20 +85,37 @@ func (st *state) checkTimeoutField(fa *ssa.FieldAddr) {
 		if !written {
 			continue
 		}
-		switch base := fa.X.(type) {
-		case *ssa.Alloc, *ssa.Parameter:
-		case *ssa.Call, *ssa.Extract:
-			if !st.fresh(base) {
-				st.untraced[t] = true
-			}
-		case *ssa.UnOp:
-			if !st.touch(base.X) {
-				st.untraced[t] = true
-			}
-		default:
-			if !st.touch(base) {
-				st.untraced[t] = true
-			}
+		st.written(fa.X, t, 0)
+	}
+}
+
+// written notes that a setting of the client or dialer base (of type t) is written: the field
+// or variable it was loaded from may be given a timeout elsewhere; a value of a call that is
+// not made for the caller, or one the walk cannot place, leaves every such value of the
+// package untraced. A phi is each of its values (client := s.HTTPClient; if client == nil {
+// client = &http.Client{} }; client.Timeout = d).
+func (st *state) written(base ssa.Value, t *objType, depth int) {
+	switch base := base.(type) {
+	case *ssa.Alloc, *ssa.Parameter:
+	case *ssa.Call, *ssa.Extract:
+		if !st.fresh(base) {
+			st.untraced[t] = true
+		}
+	case *ssa.UnOp:
+		if !st.touch(base.X) {
+			st.untraced[t] = true
+		}
+	case *ssa.Phi:
+		if depth > 4 {
+			st.untraced[t] = true
+			return
+		}
+		for _, e := range base.Edges {
+			st.written(e, t, depth+1)
+		}
+	default:
+		if !st.touch(base) {
+			st.untraced[t] = true
 		}
 	}
 }

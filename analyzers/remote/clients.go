@@ -377,6 +377,15 @@ func (w *walker) fieldsSet(a ssa.Value, t *objType, origin *Origin, depth int) v
 				continue
 			}
 			result = unknown
+		case *ssa.Phi:
+			// client := s.HTTPClient; if client == nil { client = &http.Client{} };
+			// client.Timeout = d: what is set on the merged value is set on this one.
+			switch sv := w.fieldsSet(r, t, nil, depth+1); sv.k {
+			case vBounded:
+				return sv
+			case vUnknown:
+				result = unknown
+			}
 		case ssa.CallInstruction:
 			c := r.Common()
 			if isMethodOf(c, a, t) {
