@@ -79,6 +79,11 @@ func (s *Scope) RetriesOn(call ssa.CallInstruction) Failures {
 	if !ok || call == nil || call.Parent() != s.Fn {
 		return AnyFailure
 	}
+	if onAnswerOf(s.Decisive, call, in) {
+		// msg, err := poll(); if err == nil { err = handle(msg) }: the next round polls anew,
+		// and handles another answer; it does not do this call's work again.
+		return 0
+	}
 	var on Failures
 	tested := false
 	for _, d := range decisions(s.Fn, in) {
@@ -106,6 +111,20 @@ func (s *Scope) RetriesOn(call ssa.CallInstruction) Failures {
 		return AnyFailure
 	}
 	return on
+}
+
+// onAnswerOf reports whether call, another call than the attempt, runs only once the attempt
+// succeeded (on the nil side of a test of its error) and works on what it returned.
+func onAnswerOf(attempt, call ssa.CallInstruction, in func(*ssa.BasicBlock) bool) bool {
+	if attempt == nil || call == attempt || call.Block() == nil || !handedOn(attempt, call) {
+		return false
+	}
+	for ifInstr, side := range flow.TestsAbove(call.Block()) {
+		if errv, nilSide := testedError(ifInstr); errv != nil && side == nilSide && producer(errv, in) == attempt {
+			return true
+		}
+	}
+	return false
 }
 
 // predicateSide says what d's test singles out when it is a predicate of the program's own

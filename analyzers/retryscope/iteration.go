@@ -93,7 +93,10 @@ func (st *state) iterates(d decision, l *loops.Loop) bool {
 			})
 		}
 	}
-	return found || countsToLength(l) || drawsFromCursor(args, call, l) || stopsOnSameInput(call, l) || afterEvent(call, l) || endsAtEOF(call, l)
+	// A loop that leaves once the call succeeded is not working through a cursor: its io.EOF
+	// is an answer (a 204 to a poll), not the end of the items.
+	eof := endsAtEOF(call, l) && l.CanRepeat(d.block.Succs[d.success])
+	return found || countsToLength(l) || drawsFromCursor(args, call, l) || stopsOnSameInput(call, l) || afterEvent(call, l) || eof
 }
 
 // endsAtEOF reports whether the loop leaves when a call's error is io.EOF, and that call is
