@@ -253,6 +253,11 @@ func wayBack(s *Scope, c ssa.CallInstruction) bool {
 	return s.Kind == Recursion && (c.Common().StaticCallee() == s.Fn || isCallBack(s.Fn, c))
 }
 
+// WayBack reports whether call is how the scope, a retrying recursion, makes its next attempt:
+// its call of itself, directly or through a helper of the package that calls it back. Such a
+// call is the scope's own retry, not a layer inside it.
+func (s *Scope) WayBack(call ssa.CallInstruction) bool { return wayBack(s, call) }
+
 // isCallBack reports whether call calls a helper of the package that calls fn again.
 func isCallBack(fn *ssa.Function, call ssa.CallInstruction) bool {
 	c, ok := call.(*ssa.Call)

@@ -22,6 +22,11 @@ func callsBack(fn *ssa.Function, call *ssa.Call) *ssa.Call {
 		return nil
 	}
 	for c := range flow.Calls(g) {
+		if c.Common().StaticCallee() == g {
+			return nil // the helper retries by calling itself: the cycle is its scope, not fn's
+		}
+	}
+	for c := range flow.Calls(g) {
 		if back, ok := c.(*ssa.Call); ok && back.Common().StaticCallee() == fn && sameOperationVia(fn, call, back) {
 			return back
 		}
@@ -59,11 +64,21 @@ func sameOperationVia(fn *ssa.Function, call, back *ssa.Call) bool {
 			return false
 		}
 		j := slices.Index(g.Params, q)
-		if j < 0 || j >= len(handed) || !flow.SameValue(handed[j], p) {
+		if j < 0 || j >= len(handed) || !flow.SameValue(handed[j], p) && !stepOf(handed[j], p) {
 			return false
 		}
 	}
 	return true
+}
+
+// stepOf reports whether v is p plus or minus an integer constant (retries-1).
+func stepOf(v, p ssa.Value) bool {
+	bin, ok := flow.Unwrap(v).(*ssa.BinOp)
+	if !ok || bin.Op != token.ADD && bin.Op != token.SUB {
+		return false
+	}
+	_, isInt := flow.IntConst(bin.Y)
+	return isInt && flow.SameValue(bin.X, p)
 }
 
 // countsVia reports whether back passes on, plus or minus a constant, a parameter of the

@@ -124,3 +124,50 @@ func (c *Client) send(ctx context.Context, retries int, wait time.Duration, body
 	}
 	return resp.Body.Close()
 }
+
+// join and rejoin call each other: rejoin waits, refreshes the coordinator (calling itself
+// again while that fails) and joins again. The cycle is one retry, rejoin's: join is not a
+// second scope around it.
+func (c *Client) join(ctx context.Context, group string, retries int) error { // want join:`retries: retrying recursion at recursevia.go:146, attempts=variable via rejoin`
+	req, err := http.NewRequestWithContext(ctx, http.MethodPut, c.base+"/groups/"+group+"/members", nil)
+	if err != nil {
+		return err
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		if retries <= 0 {
+			return err
+		}
+		return c.rejoin(ctx, group, retries, true)
+	}
+	return resp.Body.Close()
+}
+
+func (c *Client) rejoin(ctx context.Context, group string, retries int, refresh bool) error { // want `retrying recursion: attempts=variable wait=fixed deadline=context` rejoin:`retries: retrying recursion at recursevia.go:146, attempts=variable`
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(2 * time.Second):
+	}
+	if refresh {
+		if err := c.refreshCoordinator(ctx); err != nil {
+			if retries <= 0 {
+				return err
+			}
+			return c.rejoin(ctx, group, retries-1, true)
+		}
+	}
+	return c.join(ctx, group, retries-1)
+}
+
+func (c *Client) refreshCoordinator(ctx context.Context) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.base+"/coordinator", nil)
+	if err != nil {
+		return err
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
