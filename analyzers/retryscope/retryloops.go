@@ -98,7 +98,7 @@ func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop) (decision, int) {
 			if again == nil && !d.policy && fail != l.Header && !st.iterates(d, l) && (waitsAfter(fn, fail, l.Contains) || st.readsStream(d.call) && waitsEveryRound(fn, l) || failureSetsWait(fn, l, d)) {
 				again = &d
 			}
-			if spin == nil && !d.policy && fail != l.Header && !st.iterates(d, l) && st.connects(d.call) && !waitsAfter(fn, fail, l.Contains) && !waitsEveryRound(fn, l) {
+			if spin == nil && !d.policy && fail != l.Header && !st.iterates(d, l) && st.connects(d.call) && !waitsAfter(fn, fail, l.Contains) && !waitsEveryRound(fn, l) && !afterArrival(d.call, l) {
 				spin = &d // a reconnect loop that dials again at once when the dial fails
 			}
 			continue
@@ -119,6 +119,28 @@ func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop) (decision, int) {
 		return *spin, lifecycle
 	}
 	return decision{}, other
+}
+
+// afterArrival reports whether call runs, each round, only after something arrives: a
+// listener's next connection (vmConn, err := ln.Accept(); ...; local, err := net.Dial(...)
+// to serve it) or an event on a channel (afterEvent). A round whose dial fails waits for the
+// next arrival; it does not spin.
+func afterArrival(call ssa.CallInstruction, l *loops.Loop) bool {
+	if afterEvent(call, l) {
+		return true
+	}
+	b := call.Block()
+	for _, o := range l.Blocks(call.Parent()) {
+		if !o.Dominates(b) {
+			continue
+		}
+		for _, instr := range o.Instrs {
+			if c, ok := instr.(ssa.CallInstruction); ok && c != call && accepts(c) && (o != b || flow.Before(c, call)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // connects reports whether call opens a connection or a stream to a remote peer: a dial, a
