@@ -181,33 +181,21 @@ func (st *state) methodHelpers(direct []*Send, funcs []*ssa.Function) []*Send {
 		method, url int                 // parameter indices; url -1 when unknown
 	}
 	helpers := make(map[*ssa.Function]helper)
-	// urlParam returns the index of the one string parameter of fn that v is built from.
-	urlParam := func(fn *ssa.Function, v ssa.Value) int {
-		url := -1
-		flow.Backward(v, 64, func(x ssa.Value) bool {
-			if fv, ok := x.(*ssa.FreeVar); ok {
-				if p := passedParam(fv); p != nil {
-					x = p
-				}
-			}
-			if q, ok := x.(*ssa.Parameter); ok && q.Parent() == fn && typeis.String(q.Type()) {
-				if i := slices.Index(fn.Params, q); url == -1 {
-					url = i
-				} else if url != i {
-					url = -2 // built from several: unknown
-				}
-			}
-			return true
-		})
-		return url
-	}
 	for _, s := range direct {
-		if s.Made == nil || s.Method != "" {
+		if s.Method != "" || s.Request == nil {
 			continue
 		}
 		// The method is a parameter of the function that sends, or of the named function
-		// whose closure (its retry callback) makes and sends the request.
-		p := passedParam(requestArg(s.Made.Common(), 0))
+		// whose closure (its retry callback) makes and sends the request; the request made
+		// there or by a function of the package it calls (req, err := c.newRequest(method,
+		// path, body)).
+		var p *ssa.Parameter
+		var u ssa.Value
+		if s.Made != nil {
+			p, u = passedParam(requestArg(s.Made.Common(), 0)), requestArg(s.Made.Common(), 1)
+		} else {
+			p, u = st.methodParam(s)
+		}
 		if p == nil || p.Parent().Object() == nil || !flow.Encloses(p.Parent(), s.Instr.Parent()) {
 			continue
 		}
@@ -215,7 +203,11 @@ func (st *state) methodHelpers(direct []*Send, funcs []*ssa.Function) []*Send {
 		if _, seen := helpers[fn]; seen {
 			continue
 		}
-		helpers[fn] = helper{inner: s, method: slices.Index(fn.Params, p), url: urlParam(fn, requestArg(s.Made.Common(), 1))}
+		url := -1
+		if u != nil {
+			url = urlParam(fn, u)
+		}
+		helpers[fn] = helper{inner: s, method: slices.Index(fn.Params, p), url: url}
 	}
 	// calls returns the calls of a helper from another function, with the helper.
 	type helperCall struct {
@@ -278,6 +270,62 @@ func (st *state) methodHelpers(direct []*Send, funcs []*ssa.Function) []*Send {
 		}
 	}
 	return out
+}
+
+// urlParam returns the index of the one string parameter of fn that v is built from (-1 when
+// none, -2 when several).
+func urlParam(fn *ssa.Function, v ssa.Value) int {
+	url := -1
+	flow.Backward(v, 64, func(x ssa.Value) bool {
+		if fv, ok := x.(*ssa.FreeVar); ok {
+			if p := passedParam(fv); p != nil {
+				x = p
+			}
+		}
+		if q, ok := x.(*ssa.Parameter); ok && q.Parent() == fn && typeis.String(q.Type()) {
+			if i := slices.Index(fn.Params, q); url == -1 {
+				url = i
+			} else if url != i {
+				url = -2 // built from several: unknown
+			}
+		}
+		return true
+	})
+	return url
+}
+
+// methodParam returns the parameter of the sending function (or of the named function its
+// closure is in) that the method of the request s sends comes from, when the one function of
+// the package that makes it (a newRequest(method, path, body) helper) is handed it, and the
+// value in the sending function that the request's URL is built from (nil when unknown);
+// nil, nil otherwise.
+func (st *state) methodParam(s *Send) (method *ssa.Parameter, url ssa.Value) {
+	seen := make(map[*ssa.CallCommon]bool)
+	st.walker(s.Instr.Parent()).makers(s.Request, nil, 0, func(c *ssa.CallCommon, f *frame) {
+		seen[c] = true
+		m, u := requestArg(c, 0), requestArg(c, 1)
+		for ; f != nil && m != nil; f = f.parent {
+			q, ok := flow.Unwrap(m).(*ssa.Parameter)
+			if !ok {
+				m = nil
+				break
+			}
+			m, _ = f.arg(q)
+			// The URL: the argument for the one string parameter it is built from.
+			if i := urlParam(f.fn, u); u != nil && i >= 0 && i < len(f.args) {
+				u = f.args[i]
+			} else {
+				u = nil
+			}
+		}
+		if m != nil {
+			method, url = passedParam(m), u
+		}
+	})
+	if len(seen) != 1 {
+		return nil, nil // (one maker, reached by every way: return req, err and return req, nil)
+	}
+	return method, url
 }
 
 // passedParam returns the parameter of a named function that v is, itself or as a closure's

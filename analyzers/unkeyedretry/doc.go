@@ -26,7 +26,8 @@
 //     from the function called (http.Post, Client.PostForm, resty's Request.Post) or from the
 //     constant, or variable holding one, that the request is made with (http.NewRequest*,
 //     retryablehttp.NewRequest*), also through the package's helpers (a NewRequest(ctx,
-//     method, path, body) that makes the request, itself or in its retry callback, a
+//     method, path, body) that makes the request, itself, in its retry callback or through
+//     the package's function that builds it (req, err := c.newRequest(method, path, body)), a
 //     request(ctx, method, path, body) that
 //     hands the method it is given on to one, from its retry callback too, a
 //     DoWithContext(ctx, req, out) that sends the request it is given); go-retryablehttp
