@@ -212,17 +212,6 @@ func retriesFailure(fn *ssa.Function) bool {
 	return false
 }
 
-// returned returns the value a return statement's result v holds: with defers, the value
-// stored into the result's local before the deferred calls ran (*t0 = v; rundefers; return *t0).
-func returned(v ssa.Value) ssa.Value {
-	if load, ok := v.(*ssa.UnOp); ok {
-		if st := lastStore(load); st != nil {
-			return st.Val
-		}
-	}
-	return v
-}
-
 // goesRoundAfter reports whether scope s, a loop or a recursion of its function, can make
 // another attempt after call c: c is in the part that is repeated, not on the way out after
 // a success (a response handler called before the function returns what it parsed).

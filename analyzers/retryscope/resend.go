@@ -317,6 +317,17 @@ func retriedError(s *Scope) func(v ssa.Value, b *ssa.BasicBlock, reached map[*ss
 	}
 }
 
+// returned returns the value a return statement's result v holds: with defers, the value
+// stored into the result's local before the deferred calls ran (*t0 = v; rundefers; return *t0).
+func returned(v ssa.Value) ssa.Value {
+	if load, ok := v.(*ssa.UnOp); ok {
+		if st := lastStore(load); st != nil {
+			return st.Val
+		}
+	}
+	return v
+}
+
 // lastStore returns the store that a load of a local reads, when it is in the load's block.
 func lastStore(load *ssa.UnOp) *ssa.Store {
 	a, ok := load.X.(*ssa.Alloc)
@@ -455,12 +466,7 @@ func returnsNeverSent(fn *ssa.Function, method *ssa.Parameter, depth int) bool {
 		if ret.Block() == fn.Recover {
 			continue // reached only when a deferred call recovers a panic
 		}
-		v := ret.Results[0]
-		if load, ok := v.(*ssa.UnOp); ok {
-			if st := lastStore(load); st != nil {
-				v = st.Val // with defers: *t0 = v; rundefers; return *t0
-			}
-		}
+		v := returned(ret.Results[0]) // with defers: *t0 = v; rundefers; return *t0
 		switch {
 		case method != nil && idempotentMethodOnly(ret.Block(), method):
 		case isFalse(v):
