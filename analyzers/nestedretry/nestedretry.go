@@ -178,9 +178,6 @@ func (c *checker) check(anchor ssa.Instruction, self *ssa.Function, inner layer)
 	// Attempts multiply only for the failures both layers retry.
 	on := retryscope.AnyFailure
 	if call, ok := anchor.(ssa.CallInstruction); ok {
-		if outer.WayBack(call) {
-			return // the outer recursion's own next attempt (joinSync and retryJoinSync calling each other)
-		}
 		on = outer.RetriesOn(call)
 	}
 	if inner.on != 0 {

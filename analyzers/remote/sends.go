@@ -312,7 +312,10 @@ func (st *state) methodParam(s *Send) (method *ssa.Parameter, url ssa.Value) {
 			}
 			m, _ = f.arg(q)
 			// The URL: the argument for the one string parameter it is built from.
-			if i := urlParam(f.fn, u); u != nil && i >= 0 && i < len(f.args) {
+			if u == nil {
+				continue
+			}
+			if i := urlParam(f.fn, u); i >= 0 && i < len(f.args) {
 				u = f.args[i]
 			} else {
 				u = nil

@@ -217,14 +217,7 @@ func capturedCallee(cc *ssa.CallCommon) *ssa.Function {
 	if f := cc.StaticCallee(); f != nil || cc.IsInvoke() {
 		return f
 	}
-	switch v := flow.Captured(cc.Value).(type) {
-	case *ssa.MakeClosure:
-		f, _ := v.Fn.(*ssa.Function)
-		return f
-	case *ssa.Function:
-		return v
-	}
-	return nil
+	return targetFunc(flow.Captured(cc.Value))
 }
 
 // onWayOut says whether fn makes one of its waits (ss, and the receives in unknown) on its

@@ -30,27 +30,14 @@ func recursionCount(fn *ssa.Function) (handedCount, bool) {
 		if !ok {
 			continue
 		}
+		i, op := -1, token.ILLEGAL
 		if call.Common().StaticCallee() == fn {
-			for i, a := range call.Common().Args {
-				if bin, ok := flow.Unwrap(a).(*ssa.BinOp); ok && bin.Op == token.SUB && i < len(fn.Params) && flow.SameValue(bin.X, fn.Params[i]) {
-					if _, isInt := flow.IntConst(bin.Y); isInt {
-						return handedCount{Param: i, Field: -1}, true
-					}
-				}
-			}
+			i, op = countedParam(fn, call)
 		} else if back := callsBack(fn, call); back != nil {
-			for i, a := range back.Common().Args {
-				bin, ok := flow.Unwrap(a).(*ssa.BinOp)
-				if !ok || bin.Op != token.SUB || i >= len(fn.Params) {
-					continue
-				}
-				q, ok := flow.Unwrap(bin.X).(*ssa.Parameter)
-				if _, isInt := flow.IntConst(bin.Y); isInt && ok {
-					if j := slices.Index(q.Parent().Params, q); j >= 0 && j < len(call.Common().Args) && flow.SameValue(call.Common().Args[j], fn.Params[i]) {
-						return handedCount{Param: i, Field: -1}, true
-					}
-				}
-			}
+			i, op = countedVia(fn, call, back)
+		}
+		if i >= 0 && op == token.SUB {
+			return handedCount{Param: i, Field: -1}, true
 		}
 	}
 	return handedCount{}, false

@@ -70,10 +70,16 @@ func (f Failures) String() string {
 // call's outcome whose failure side goes round, what that test singles out (err != nil: any
 // error; resp.StatusCode >= 500: 5xx; == 404: a 4xx; errors.Is(err, ErrLocked): the program's
 // own error, unless it names a transport failure). AnyFailure when the scope is not
-// hand-written, or does not test the call where the model follows it.
+// hand-written, or does not test the call where the model follows it; none for a call the
+// scope makes only on what its attempt answered, and for a recursion's own way back.
 func (s *Scope) RetriesOn(call ssa.CallInstruction) Failures {
 	if s.Kind == Callback && s.helperOn != 0 && s.helperOn != AnyFailure {
 		return s.helperOn // the helper's test of what the callback returns
+	}
+	if call != nil && wayBack(s, call) {
+		// A retrying recursion's call of itself (joinSync and retryJoinSync calling each
+		// other) is its next attempt, not a layer it retries around.
+		return 0
 	}
 	in, round, ok := s.rounds()
 	if !ok || call == nil || call.Parent() != s.Fn {

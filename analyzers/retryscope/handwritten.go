@@ -310,9 +310,10 @@ func (st *state) bypass(l *loops.Loop, d decision, sleeps []Sleep) token.Pos {
 				pos = p // the test of the answer that sends it this way
 			}
 		}
-		if _, holds, ok := sentinelBranch(x.b, st.ownAnswer); ok && len(succs) == 2 {
-			// errors.Is(err, io.EOF), where the package itself returns io.EOF for an answer
-			// (a 204 to a long poll): going round on it asks again, it does not retry.
+		var sentinel *ssa.Global
+		if _, holds, ok := sentinelBranch(x.b, func(g *ssa.Global) bool { sentinel = g; return true }); ok && len(succs) == 2 && st.ownAnswer(d.call, sentinel, 0) {
+			// errors.Is(err, io.EOF), where the attempt's own code returns io.EOF for an
+			// answer (a 204 to a long poll): going round on it asks again, it does not retry.
 			succs = []*ssa.BasicBlock{succs[1-holds]}
 		}
 		if isIf && len(succs) == 2 && !st.judgesAttempt(ifInstr.Cond, d, l) {
@@ -332,25 +333,41 @@ func (st *state) bypass(l *loops.Loop, d decision, sleeps []Sleep) token.Pos {
 	return token.NoPos
 }
 
-// ownAnswer reports whether the package's code returns the error variable g itself, as one of
-// its answers (if resp.StatusCode == http.StatusNoContent { return io.EOF }): the program's own
-// word for an outcome, not a failure it passes on.
-func (st *state) ownAnswer(g *ssa.Global) bool {
-	if v, ok := st.ownAnswers[g]; ok {
+// ownAnswer reports whether the function of the package that call calls returns the error
+// variable g itself, as one of its answers, there or in the package's functions it calls (if
+// resp.StatusCode == http.StatusNoContent { return io.EOF }): the program's own word for an
+// outcome of this attempt, not a failure it passes on.
+func (st *state) ownAnswer(call ssa.CallInstruction, g *ssa.Global, depth int) bool {
+	fn := call.Common().StaticCallee()
+	if fn == nil || fn.Pkg != st.ssaPkg || len(fn.Blocks) == 0 || depth > 3 {
+		return false
+	}
+	key := ownKey{fn, g}
+	if v, ok := st.ownAnswers[key]; ok {
 		return v
 	}
+	st.ownAnswers[key] = false // in progress: recursion adds nothing
 	found := false
-	for _, fn := range st.funcs {
-		for ret := range flow.Returns(fn) {
-			if n := len(ret.Results); n > 0 {
-				if load, ok := flow.Unwrap(returned(ret.Results[n-1])).(*ssa.UnOp); ok && load.Op == token.MUL && load.X == g {
-					found = true
-				}
+	for ret := range flow.Returns(fn) {
+		if n := len(ret.Results); n > 0 {
+			if load, ok := flow.Unwrap(returned(ret.Results[n-1])).(*ssa.UnOp); ok && load.Op == token.MUL && load.X == g {
+				found = true
 			}
 		}
 	}
-	st.ownAnswers[g] = found
+	for c := range flow.Calls(fn) {
+		if !found && typeis.ReturnsError(c.Common().Signature()) {
+			found = st.ownAnswer(c, g, depth+1)
+		}
+	}
+	st.ownAnswers[key] = found
 	return found
+}
+
+// An ownKey is a function and an error variable it may return (ownAnswer).
+type ownKey struct {
+	fn *ssa.Function
+	g  *ssa.Global
 }
 
 // onAnswer reports whether call c works on what an attempt of the loop returned: its receiver

@@ -176,19 +176,12 @@ func (st *state) asksAgain(p *ssa.Parameter, depth int) bool {
 			if call.Common().StaticCallee() != p.Parent() || i >= len(call.Common().Args) {
 				continue
 			}
-			switch cb := flow.Unwrap(call.Common().Args[i]).(type) {
-			case *ssa.MakeClosure:
-				if f, ok := cb.Fn.(*ssa.Function); ok && retriesFailure(f) {
-					return true
-				}
-			case *ssa.Function:
-				if retriesFailure(cb) {
-					return true
-				}
-			case *ssa.Parameter:
-				if cb.Parent() != p.Parent() && st.asksAgain(cb, depth+1) {
-					return true
-				}
+			arg := flow.Unwrap(call.Common().Args[i])
+			if f := callbackFunc(arg); f != nil && retriesFailure(f) {
+				return true
+			}
+			if q, ok := arg.(*ssa.Parameter); ok && q.Parent() != p.Parent() && st.asksAgain(q, depth+1) {
+				return true
 			}
 		}
 	}
@@ -228,9 +221,19 @@ func goesRoundAfter(s *Scope, c ssa.CallInstruction) bool {
 	}
 	for again := range flow.Calls(s.Fn) {
 		if again.Common().StaticCallee() == s.Fn || isCallBack(s.Fn, again) {
-			if ab := again.Block(); ab == b && flow.Before(c, again) || ab != b && flow.Reachable(b, ab) {
+			if ab := again.Block(); ab == b && flow.Before(c, again) || ab != b && reaches(b, ab) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// reaches reports whether control can go from block from to block to.
+func reaches(from, to *ssa.BasicBlock) bool {
+	for b := range flow.Forward(from.Succs, nil) {
+		if b == to {
+			return true
 		}
 	}
 	return false
@@ -241,11 +244,6 @@ func goesRoundAfter(s *Scope, c ssa.CallInstruction) bool {
 func wayBack(s *Scope, c ssa.CallInstruction) bool {
 	return s.Kind == Recursion && (c.Common().StaticCallee() == s.Fn || isCallBack(s.Fn, c))
 }
-
-// WayBack reports whether call is how the scope, a retrying recursion, makes its next attempt:
-// its call of itself, directly or through a helper of the package that calls it back. Such a
-// call is the scope's own retry, not a layer inside it.
-func (s *Scope) WayBack(call ssa.CallInstruction) bool { return wayBack(s, call) }
 
 // isCallBack reports whether call calls a helper of the package that calls fn again.
 func isCallBack(fn *ssa.Function, call ssa.CallInstruction) bool {

@@ -256,7 +256,7 @@ func (st *state) sameOperation(fn *ssa.Function, call *ssa.Call) bool {
 		switch a := flow.Unwrap(a).(type) {
 		case *ssa.Const:
 		case *ssa.BinOp:
-			if _, ok := flow.IntConst(a.Y); !ok || !flow.SameValue(a.X, p) || (a.Op != token.ADD && a.Op != token.SUB) {
+			if !stepOf(a, p) {
 				return false
 			}
 		case *ssa.Call:
@@ -630,16 +630,19 @@ func recursionBound(fn *ssa.Function, again []retryCall) Bound {
 
 // counts reports whether call passes one of fn's parameters plus or minus a constant.
 func counts(fn *ssa.Function, call *ssa.Call) bool {
+	i, _ := countedParam(fn, call)
+	return i >= 0
+}
+
+// countedParam returns the index of the parameter of fn that call passes plus or minus a
+// constant, and the operator; -1 when none is.
+func countedParam(fn *ssa.Function, call *ssa.Call) (int, token.Token) {
 	for i, a := range call.Common().Args {
-		bin, ok := a.(*ssa.BinOp)
-		if !ok || i >= len(fn.Params) || bin.X != fn.Params[i] {
-			continue
-		}
-		if _, ok := flow.IntConst(bin.Y); ok && (bin.Op == token.SUB || bin.Op == token.ADD) {
-			return true
+		if x, op, ok := step(a); ok && i < len(fn.Params) && flow.SameValue(x, fn.Params[i]) {
+			return i, op
 		}
 	}
-	return false
+	return -1, token.ILLEGAL
 }
 
 // policyMayCount reports whether the retry policy that decides d may hold a limit on attempts

@@ -35,12 +35,12 @@ func callsBack(fn *ssa.Function, call *ssa.Call) *ssa.Call {
 }
 
 // sameOperationVia reports whether back, made by the helper that call calls, repeats fn's
-// operation: each argument is the parameter of fn that call handed the helper for it, that
-// parameter plus or minus a constant (a count), or a constant; a time.Duration parameter (a
-// delay the helper grows) may change as it likes, since what is sent does not depend on it.
+// operation: each argument is the parameter of fn that call handed the helper for it (or that
+// parameter stepped: retries-1), that parameter plus or minus a constant (a count), or a
+// constant; a time.Duration parameter (a delay the helper grows) may change as it likes, since
+// what is sent does not depend on it.
 func sameOperationVia(fn *ssa.Function, call, back *ssa.Call) bool {
-	g := back.Parent()
-	args, handed := back.Common().Args, call.Common().Args
+	args := back.Common().Args
 	if len(args) != len(fn.Params) {
 		return false
 	}
@@ -53,55 +53,71 @@ func sameOperationVia(fn *ssa.Function, call, back *ssa.Call) bool {
 		if _, isConst := x.(*ssa.Const); isConst {
 			continue
 		}
-		if bin, ok := x.(*ssa.BinOp); ok {
-			if _, isInt := flow.IntConst(bin.Y); !isInt || bin.Op != token.ADD && bin.Op != token.SUB {
-				return false
-			}
-			x = flow.Unwrap(bin.X)
-		}
-		q, ok := x.(*ssa.Parameter)
-		if !ok || q.Parent() != g {
+		if y, _, ok := step(x); ok {
+			x = y
+		} else if _, isBin := x.(*ssa.BinOp); isBin {
 			return false
 		}
-		j := slices.Index(g.Params, q)
-		if j < 0 || j >= len(handed) || !flow.SameValue(handed[j], p) && !stepOf(handed[j], p) {
+		if h := handedFor(call, back, x); h == nil || !flow.SameValue(h, p) && !stepOf(h, p) {
 			return false
 		}
 	}
 	return true
 }
 
-// stepOf reports whether v is p plus or minus an integer constant (retries-1).
-func stepOf(v, p ssa.Value) bool {
-	bin, ok := flow.Unwrap(v).(*ssa.BinOp)
-	if !ok || bin.Op != token.ADD && bin.Op != token.SUB {
-		return false
+// handedFor returns what call handed the helper for x, when x is one of the helper's
+// parameters (back being the helper's call); nil otherwise.
+func handedFor(call, back *ssa.Call, x ssa.Value) ssa.Value {
+	q, ok := flow.Unwrap(x).(*ssa.Parameter)
+	if !ok || q.Parent() != back.Parent() {
+		return nil
 	}
-	_, isInt := flow.IntConst(bin.Y)
-	return isInt && flow.SameValue(bin.X, p)
+	j := slices.Index(q.Parent().Params, q)
+	if j < 0 || j >= len(call.Common().Args) {
+		return nil
+	}
+	return call.Common().Args[j]
+}
+
+// step returns what v steps and the operator, when v is a value plus or minus an integer
+// constant (retries-1, attempt+1).
+func step(v ssa.Value) (x ssa.Value, op token.Token, ok bool) {
+	bin, isBin := flow.Unwrap(v).(*ssa.BinOp)
+	if !isBin || bin.Op != token.ADD && bin.Op != token.SUB {
+		return nil, token.ILLEGAL, false
+	}
+	if _, isInt := flow.IntConst(bin.Y); !isInt {
+		return nil, token.ILLEGAL, false
+	}
+	return bin.X, bin.Op, true
+}
+
+// stepOf reports whether v is p plus or minus an integer constant.
+func stepOf(v, p ssa.Value) bool {
+	x, _, ok := step(v)
+	return ok && flow.SameValue(x, p)
 }
 
 // countsVia reports whether back passes on, plus or minus a constant, a parameter of the
 // helper that call handed one of fn's parameters in the same place: the helper counts.
 func countsVia(fn *ssa.Function, call, back *ssa.Call) bool {
-	g, handed := back.Parent(), call.Common().Args
+	i, _ := countedVia(fn, call, back)
+	return i >= 0
+}
+
+// countedVia is countedParam through the helper: the index of fn's parameter that the helper
+// steps on its way back, and the operator; -1 when none is.
+func countedVia(fn *ssa.Function, call, back *ssa.Call) (int, token.Token) {
 	for i, a := range back.Common().Args {
-		bin, ok := flow.Unwrap(a).(*ssa.BinOp)
-		if !ok || i >= len(fn.Params) || bin.Op != token.ADD && bin.Op != token.SUB {
+		x, op, ok := step(a)
+		if !ok || i >= len(fn.Params) {
 			continue
 		}
-		if _, isInt := flow.IntConst(bin.Y); !isInt {
-			continue
-		}
-		q, ok := flow.Unwrap(bin.X).(*ssa.Parameter)
-		if !ok || q.Parent() != g {
-			continue
-		}
-		if j := slices.Index(g.Params, q); j >= 0 && j < len(handed) && flow.SameValue(handed[j], fn.Params[i]) {
-			return true
+		if h := handedFor(call, back, x); h != nil && flow.SameValue(h, fn.Params[i]) {
+			return i, op
 		}
 	}
-	return false
+	return -1, token.ILLEGAL
 }
 
 // growsDelayVia marks as backoff the fixed waits of the helpers that the ways back through a

@@ -162,7 +162,7 @@ type state struct {
 	writers    map[*types.Var][]*ssa.Function // the functions that write each field (storedElsewhere)
 	sentOn     map[any]bool                   // channels the package sends on, by chanKey (wokenByEvent)
 	pacedMemo  map[string]bool                // knowledge.Pacer packages whose clients the package paces
-	ownAnswers map[*ssa.Global]bool           // error variables the package returns itself (ownAnswer)
+	ownAnswers map[ownKey]bool                // error variables a function returns itself (ownAnswer)
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -182,7 +182,7 @@ func run(pass *analysis.Pass) (any, error) {
 		helpers:    make(map[flow.FuncID][]helper),
 		local:      make(map[*types.Func]*helperFact),
 		pacedMemo:  make(map[string]bool),
-		ownAnswers: make(map[*ssa.Global]bool),
+		ownAnswers: make(map[ownKey]bool),
 		iters:      make(map[*types.Func]*iteratorFact),
 		labels:     make(map[ast.Stmt]*ast.LabeledStmt),
 		loopInfo:   make(map[*ssa.Function][]*Scope),

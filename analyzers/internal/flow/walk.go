@@ -338,22 +338,3 @@ func sliceElems(v ssa.Value, depth int, seen map[ssa.Value]bool) (elems []ssa.Va
 	}
 	return nil, false
 }
-
-// Reachable reports whether control can go from block from to block to (from itself only
-// when a way leads back to it).
-func Reachable(from, to *ssa.BasicBlock) bool {
-	seen := make(map[*ssa.BasicBlock]bool)
-	stack := slices.Clone(from.Succs)
-	for len(stack) > 0 {
-		b := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if b == to {
-			return true
-		}
-		if !seen[b] {
-			seen[b] = true
-			stack = append(stack, b.Succs...)
-		}
-	}
-	return false
-}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"math/rand/v2"
 	"net/http"
 	"time"
 )
@@ -64,7 +65,7 @@ func (b *broker) ack(ctx context.Context, id int64) error {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-time.After(time.Duration(i+1) * 500 * time.Millisecond): // related "longpoll.go:53: retry loop" // want `retry loop backs off without jitter, so clients that failed together retry together, in waves; add jitter`
+		case <-time.After(time.Duration(i+1) * 500 * time.Millisecond): // related "longpoll.go:54: retry loop" // want `retry loop backs off without jitter, so clients that failed together retry together, in waves; add jitter`
 		}
 	}
 	return err
@@ -91,11 +92,55 @@ func (b *broker) Next(ctx context.Context) (*brokerMessage, error) {
 				select {
 				case <-ctx.Done():
 					return nil, ctx.Err()
-				case <-time.After(10 * time.Second): // related "longpoll.go:74: retry loop" // want `retry loop waits a fixed 10s between attempts, so clients that failed together retry together; add jitter`
+				case <-time.After(10 * time.Second): // related "longpoll.go:75: retry loop" // want `retry loop waits a fixed 10s between attempts, so clients that failed together retry together; add jitter`
 				}
 			}
 			continue
 		}
 		return msg, nil
+	}
+}
+
+// A replay buffer of the package ends its own reads with io.EOF. That says nothing about the
+// feed below, whose io.EOF is the server closing the stream: going round on it at once, beside
+// the wait after other failures, hammers the server.
+type replayBuffer struct {
+	lines []string
+}
+
+func (r *replayBuffer) Next() (string, error) {
+	if len(r.lines) == 0 {
+		return "", io.EOF
+	}
+	line := r.lines[0]
+	r.lines = r.lines[1:]
+	return line, nil
+}
+
+func (b *broker) Stream(ctx context.Context, out chan<- []byte) error {
+	for { // related "longpoll.go:121: retry loop" "longpoll.go:136: goes round here without waiting" // want `retry loop goes round without waiting after some failures: it hammers a failing dependency`
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, b.base+"/stream", nil)
+		if err != nil {
+			return err
+		}
+		resp, err := b.hc.Do(req)
+		if err == nil {
+			var body []byte
+			body, err = io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if err == nil {
+				out <- body
+				return nil
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			continue
+		}
+		log.Printf("broker: stream: %v", err)
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Second + rand.N(time.Second)):
+		}
 	}
 }
