@@ -470,18 +470,27 @@ func contextVerdict(fn *ssa.Function, l *loops.Loop) bool {
 	return false
 }
 
-// accepts reports whether call takes the next incoming connection of a listener: a method
-// Accept whose first result is a connection (it has a RemoteAddr method), as net.Listener's.
+// accepts reports whether call takes the next incoming connection of a listener: the method
+// Accept of a value with net.Listener's shape (Accept, Close and Addr), whose first result is a
+// connection (it has a RemoteAddr method). A method of that name on anything else (a client
+// that accepts an invitation from a server) is not evidence.
 func accepts(call ssa.CallInstruction) bool {
 	callee := flow.Callee(call.Common())
 	if callee == nil || callee.Name() != "Accept" {
 		return false
 	}
-	res := callee.Signature().Results()
-	if res.Len() == 0 {
+	sig := callee.Signature()
+	if sig.Recv() == nil || sig.Params().Len() != 0 || sig.Results().Len() != 2 || !typeis.Error(sig.Results().At(1).Type()) {
 		return false
 	}
-	obj, _, _ := types.LookupFieldOrMethod(res.At(0).Type(), true, callee.Pkg(), "RemoteAddr")
+	recv := sig.Recv().Type()
+	return hasMethod(sig.Results().At(0).Type(), callee.Pkg(), "RemoteAddr") &&
+		hasMethod(recv, callee.Pkg(), "Close") && hasMethod(recv, callee.Pkg(), "Addr")
+}
+
+// hasMethod reports whether t (or *t) has a method name.
+func hasMethod(t types.Type, pkg *types.Package, name string) bool {
+	obj, _, _ := types.LookupFieldOrMethod(t, true, pkg, name)
 	_, isMethod := obj.(*types.Func)
 	return isMethod
 }
