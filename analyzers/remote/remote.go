@@ -33,7 +33,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:        docs.URL("remote"),
 	Requires:   []*analysis.Analyzer{ssapkg.Analyzer, ssapkg.Stores},
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(paramFact), new(resultFact), new(reachFact), new(configFact), new(concreteFact), new(requestFact)},
+	FactTypes:  []analysis.Fact{new(paramFact), new(resultFact), new(reachFact), new(configFact), new(concreteFact), new(requestFact), new(connFact)},
 	Run:        guard.Run("remote", run),
 }
 
@@ -139,6 +139,7 @@ func run(pass *analysis.Pass) (any, error) {
 		res.add(c)
 	}
 	st.exportFacts()
+	st.exportConnFacts()
 	res.Configs = st.loadedConfigs()
 	markCallersBound(pass, res.Calls)
 
@@ -228,6 +229,11 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 			name = id.Recv + "." + id.Name
 		}
 		c := &Call{Instr: call, Func: fn, Kind: GRPC, Name: name, Stream: stream, Timeout: w.ctx(s.Arg(0), nil).timeout()}
+		if c.Timeout.Status != Bounded && !stream {
+			if by := st.deadlineConn(s.Recv); by != "" {
+				c.Timeout = Timeout{Status: Bounded, By: by, Param: -1} // an interceptor of the connection bounds each call
+			}
+		}
 		c.Loopback = st.pluginConn(s.Recv)
 		st.setContract(c, id.Name)
 		return c

@@ -105,7 +105,13 @@ func (s *Stores) Constant(v ssa.Value) (*ssa.Const, bool) {
 // Backward is flow.Backward that also goes from a load of a struct field or package variable
 // to the values the package stores into it; on a nil *Stores it is flow.Backward.
 func (s *Stores) Backward(v ssa.Value, limit int, visit func(ssa.Value) bool) {
-	backward(v, limit, visit, s)
+	backward(v, limit, visit, s, nil)
+}
+
+// BackwardInto is Backward that also goes from a call of a function of package into to the
+// values that function returns.
+func (s *Stores) BackwardInto(v ssa.Value, into *types.Package, limit int, visit func(ssa.Value) bool) {
+	backward(v, limit, visit, s, into)
 }
 
 // Loaded returns the values the package stores into the struct field or package variable

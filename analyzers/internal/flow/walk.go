@@ -13,10 +13,10 @@ import (
 // calls that produce it. visit returns false to stop descending below a value. The walk visits
 // each value once and at most limit values in all.
 func Backward(v ssa.Value, limit int, visit func(ssa.Value) bool) {
-	backward(v, limit, visit, nil)
+	backward(v, limit, visit, nil, nil)
 }
 
-func backward(v ssa.Value, limit int, visit func(ssa.Value) bool, stores *Stores) {
+func backward(v ssa.Value, limit int, visit func(ssa.Value) bool, stores *Stores, into *types.Package) {
 	seen := make(map[ssa.Value]bool)
 	stack := []ssa.Value{v}
 	var ops []*ssa.Value
@@ -41,6 +41,13 @@ func backward(v ssa.Value, limit int, visit func(ssa.Value) bool, stores *Stores
 			continue
 		case *ssa.Function, *ssa.Global, *ssa.Const, *ssa.Parameter, *ssa.Builtin:
 			continue
+		case *ssa.Call:
+			// A function of package into: what it returns (opts := c.dialOptions()).
+			if fn := x.Call.StaticCallee(); into != nil && fn != nil && fn.Pkg != nil && fn.Pkg.Pkg == into && len(fn.Blocks) > 0 {
+				for ret := range Returns(fn) {
+					stack = append(stack, ret.Results...)
+				}
+			}
 		case *ssa.UnOp:
 			if stores != nil {
 				stack = append(stack, stores.Loaded(x)...)
@@ -146,6 +153,45 @@ func Captured(v ssa.Value) ssa.Value {
 		}
 	}
 	return nil
+}
+
+// StoredWithClosures returns the values stored into the variable box: directly, and by the
+// closures it is bound to (conn, err = dial(...) inside a retry callback), and closures made in
+// them.
+func StoredWithClosures(box ssa.Value) []ssa.Value {
+	vals := Stored(box)
+	var visit func(box ssa.Value, depth int)
+	visit = func(box ssa.Value, depth int) {
+		if depth > 4 || box.Referrers() == nil {
+			return
+		}
+		for _, r := range *box.Referrers() {
+			mc, ok := r.(*ssa.MakeClosure)
+			if !ok {
+				continue
+			}
+			fn, ok := mc.Fn.(*ssa.Function)
+			if !ok {
+				continue
+			}
+			for i, b := range mc.Bindings {
+				if b != box || i >= len(fn.FreeVars) {
+					continue
+				}
+				fv := fn.FreeVars[i]
+				if refs := fv.Referrers(); refs != nil {
+					for _, u := range *refs {
+						if st, ok := u.(*ssa.Store); ok && st.Addr == fv {
+							vals = append(vals, st.Val)
+						}
+					}
+				}
+				visit(fv, depth+1)
+			}
+		}
+	}
+	visit(box, 0)
+	return vals
 }
 
 // writtenInClosure reports whether a closure that box is bound to (or a closure made in one)

@@ -62,6 +62,17 @@ type ServerStreamingClient[Res any] interface {
 	ClientStream
 }
 
+// EmptyCallOption does not alter the call: embedded by other packages' call options.
+type EmptyCallOption struct{}
+
+func (EmptyCallOption) before() error { return nil }
+
+// Streamer is called by a StreamClientInterceptor to create a ClientStream.
+type Streamer func(ctx context.Context, desc *StreamDesc, cc *ClientConn, method string, opts ...CallOption) (ClientStream, error)
+
+// StreamClientInterceptor intercepts the creation of a ClientStream.
+type StreamClientInterceptor func(ctx context.Context, desc *StreamDesc, cc *ClientConn, method string, streamer Streamer, opts ...CallOption) (ClientStream, error)
+
 // UnaryInvoker is called by a UnaryClientInterceptor to complete the call.
 type UnaryInvoker func(ctx context.Context, method string, req, reply any, cc *ClientConn, opts ...CallOption) error
 
@@ -76,16 +87,18 @@ func NewClient(target string, opts ...DialOption) (conn *ClientConn, err error) 
 	return &ClientConn{}, nil
 }
 
-func WithBlock() DialOption                                            { return option{} }
-func WithReturnConnectionError() DialOption                            { return option{} }
-func WithTimeout(d time.Duration) DialOption                           { return option{} }
-func WithInsecure() DialOption                                         { return option{} }
-func WithUserAgent(s string) DialOption                                { return option{} }
-func WithUnaryInterceptor(f UnaryClientInterceptor) DialOption         { return option{} }
-func WithChainUnaryInterceptor(f ...UnaryClientInterceptor) DialOption { return option{} }
-func WithDefaultServiceConfig(s string) DialOption                     { return option{} }
-func WithDefaultCallOptions(cos ...CallOption) DialOption              { return option{} }
-func WaitForReady(waitForReady bool) CallOption                        { return option{} }
+func WithBlock() DialOption                                              { return option{} }
+func WithReturnConnectionError() DialOption                              { return option{} }
+func WithTimeout(d time.Duration) DialOption                             { return option{} }
+func WithInsecure() DialOption                                           { return option{} }
+func WithUserAgent(s string) DialOption                                  { return option{} }
+func WithUnaryInterceptor(f UnaryClientInterceptor) DialOption           { return option{} }
+func WithChainUnaryInterceptor(f ...UnaryClientInterceptor) DialOption   { return option{} }
+func WithStreamInterceptor(f StreamClientInterceptor) DialOption         { return option{} }
+func WithChainStreamInterceptor(f ...StreamClientInterceptor) DialOption { return option{} }
+func WithDefaultServiceConfig(s string) DialOption                       { return option{} }
+func WithDefaultCallOptions(cos ...CallOption) DialOption                { return option{} }
+func WaitForReady(waitForReady bool) CallOption                          { return option{} }
 
 // Server is a gRPC server.
 type Server struct{}
