@@ -439,6 +439,9 @@ func (c *checker) name(s *retryscope.Scope) string {
 		}
 		return "loop over a retry iterator"
 	case retryscope.Client:
+		if s.Through != "" {
+			return s.Through
+		}
 		if sig, ok := s.Func.Type().(*types.Signature); ok && sig.Recv() != nil {
 			return s.Func.Pkg().Name() + "." + flow.ID(s.Func).Recv
 		}

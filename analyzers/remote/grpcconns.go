@@ -35,23 +35,42 @@ func (f *connFact) String() string {
 
 // connTrace is what a connection value was traced to.
 type connTrace struct {
-	dials, bounded int              // dials found, and those with a deadline interceptor
-	by             string           // the interceptor, for messages
-	params         []*ssa.Parameter // connections the caller gives
-	unknown        bool             // a connection from where the model does not look
-	seen           map[ssa.Value]bool
+	dials    int              // dials found
+	bounded  int              // dials with a deadline interceptor
+	by       string           // that interceptor, for messages
+	retriers []*ssa.Call      // per dial, the retry interceptor that retries its calls, or nil
+	params   []*ssa.Parameter // connections the caller gives
+	unknown  bool             // a connection from where the model does not look
+	seen     map[ssa.Value]bool
 }
 
-// deadlineConn returns what bounds every unary call made through recv, a gRPC stub or
-// connection: the interceptor found on every dial the package's code shows reaching it; "" when
-// a dial has none or the connection may come from anywhere else.
-func (st *state) deadlineConn(recv ssa.Value) string {
+// connOf traces recv, a gRPC stub or connection, to the dials the package's code shows
+// reaching it; nil when it may come from anywhere else (a caller, another package).
+func (st *state) connOf(recv ssa.Value) *connTrace {
 	t := &connTrace{seen: make(map[ssa.Value]bool)}
 	st.traceConn(recv, t, 0)
-	if t.unknown || len(t.params) > 0 || t.dials == 0 || t.bounded < t.dials {
+	if t.unknown || len(t.params) > 0 || t.dials == 0 {
+		return nil
+	}
+	return t
+}
+
+// deadline returns what bounds every unary call on the connection: the interceptor found on
+// every dial; "" when a dial has none.
+func (t *connTrace) deadline() string {
+	if t == nil || t.bounded < t.dials {
 		return ""
 	}
 	return t.by
+}
+
+// retrier returns the constructor call of the interceptor that retries the unary calls on the
+// connection, when every dial has one; nil otherwise.
+func (t *connTrace) retrier() *ssa.Call {
+	if t == nil || slices.Contains(t.retriers, nil) {
+		return nil
+	}
+	return t.retriers[0]
 }
 
 func (st *state) traceConn(v ssa.Value, t *connTrace, depth int) {
@@ -147,10 +166,12 @@ func (st *state) traceConnCall(call *ssa.Call, idx int, t *connTrace, depth int)
 			return
 		}
 		t.dials++
-		if by := deadlineOption(opts, st.stores, st.pass.Pkg); by != "" {
+		by, retrier := st.interceptorsOf(opts)
+		if by != "" {
 			t.bounded++
 			t.by = by
 		}
+		t.retriers = append(t.retriers, retrier)
 		return
 	}
 	if i := stubConstructor(callee); i >= 0 && idx == 0 {
@@ -186,38 +207,71 @@ func grpcConnType(t types.Type) bool {
 	return typeis.Named(t, grpcPkg, "ClientConn") || typeis.Named(t, grpcPkg, "ClientConnInterface")
 }
 
-// deadlineOption returns the interceptor among a dial's options (made here, or by functions of
-// package pkg) that gives every unary call a deadline; "" when none does.
-func deadlineOption(opts []ssa.Value, stores *flow.Stores, pkg *types.Package) string {
-	by := ""
-	for _, o := range opts {
-		stores.BackwardInto(o, pkg, 256, func(x ssa.Value) bool {
+// interceptorsOf reads a dial's options (made here, by functions of the package, or given by
+// the package's calls of an unexported function): the interceptor among them that gives every
+// unary call a deadline ("" when none does), and the constructor call of one that retries the
+// calls (nil when none does).
+func (st *state) interceptorsOf(opts []ssa.Value) (by string, retrier *ssa.Call) {
+	stores := st.stores
+	seen := make(map[*ssa.Parameter]bool)
+	for len(opts) > 0 {
+		o := opts[0]
+		opts = opts[1:]
+		stores.BackwardInto(o, st.pass.Pkg, 256, func(x ssa.Value) bool {
+			if p, ok := x.(*ssa.Parameter); ok && !seen[p] {
+				seen[p] = true
+				opts = append(opts, st.givenArgs(p)...)
+				return false
+			}
 			call, ok := x.(*ssa.Call)
-			if !ok || by != "" {
-				return by == ""
+			if !ok {
+				return true
 			}
 			callee := flow.Callee(call.Common())
 			if callee == nil {
 				return true
 			}
-			d, ok := knowledge.DeadlineInterceptorOf(flow.ID(callee))
+			d, ok := knowledge.InterceptorOf(flow.ID(callee))
 			if !ok {
 				return true
 			}
-			if d.Timeout == "" || interceptorBounds(call, callee.Pkg().Path(), d, stores) {
+			timeout, attempts := interceptorOptions(call, callee.Pkg().Path(), d, stores)
+			if by == "" && (d.Timeout == "" || timeout && attempts >= 1) {
 				by = d.Name
+			}
+			if retrier == nil && d.Retries && attempts >= 2 {
+				retrier = call
 			}
 			return false
 		})
 	}
-	return by
+	return by, retrier
 }
 
-// interceptorBounds reports whether the options of a retry interceptor's constructor set both a
-// per-attempt timeout and an attempt count above zero (without one, the interceptor makes one
-// plain call with the caller's context).
-func interceptorBounds(call *ssa.Call, pkg string, d knowledge.DeadlineInterceptor, stores *flow.Stores) bool {
-	timeout, count := false, false
+// givenArgs returns the arguments the package's calls give parameter p of an unexported
+// function that only they call; none otherwise.
+func (st *state) givenArgs(p *ssa.Parameter) []ssa.Value {
+	fn := p.Parent()
+	callers, listed := st.callGraph()[fn]
+	if !listed || callers == nil || fn.Object() == nil || fn.Object().Exported() || fn.Parent() != nil {
+		return nil
+	}
+	idx := slices.Index(fn.Params, p)
+	var args []ssa.Value
+	for _, c := range callers {
+		for call := range flow.Calls(c) {
+			if common := call.Common(); !common.IsInvoke() && common.StaticCallee() == fn && idx < len(common.Args) {
+				args = append(args, common.Args[idx])
+			}
+		}
+	}
+	return args
+}
+
+// interceptorOptions says whether the options of an interceptor's constructor set a
+// per-attempt timeout, and the fewest attempts they may set (0 when none, or not a constant:
+// a retry interceptor with no count makes one plain call with the caller's context).
+func interceptorOptions(call *ssa.Call, pkg string, d knowledge.Interceptor, stores *flow.Stores) (timeout bool, attempts int64) {
 	for _, a := range call.Call.Args {
 		stores.Backward(a, 128, func(x ssa.Value) bool {
 			c, ok := x.(*ssa.Call)
@@ -232,16 +286,14 @@ func interceptorBounds(call *ssa.Call, pkg string, d knowledge.DeadlineIntercept
 			case d.Timeout:
 				timeout = true
 			case d.Count:
-				ks := flow.IntConsts(c.Call.Args[0], stores)
-				count = len(ks) > 0
-				for _, k := range ks {
-					count = count && k > 0
+				if ks := flow.IntConsts(c.Call.Args[0], stores); len(ks) > 0 {
+					attempts = slices.Min(ks)
 				}
 			}
 			return false
 		})
 	}
-	return timeout && count
+	return timeout, attempts
 }
 
 // traceForeignConn follows a package variable of another package to the connections this

@@ -78,6 +78,10 @@ type Call struct {
 	// Stream marks a streaming gRPC call (NewStream, server or client streaming stubs): such
 	// calls are long-lived by design and usually carry no deadline.
 	Stream bool
+	// Retrier is, for a unary gRPC call, the constructor call of the interceptor that retries
+	// it (knowledge.InterceptorOf), on every connection the package shows reaching it; its
+	// options say how.
+	Retrier *ssa.Call
 	// Streams marks an HTTP call whose response body the function reads in a loop after it
 	// (a bufio.Scanner's Scan, a json.Decoder's Decode, Read): a stream, which lives as long
 	// as the server sends and which a client Timeout would cut.

@@ -229,10 +229,12 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 			name = id.Recv + "." + id.Name
 		}
 		c := &Call{Instr: call, Func: fn, Kind: GRPC, Name: name, Stream: stream, Timeout: w.ctx(s.Arg(0), nil).timeout()}
-		if c.Timeout.Status != Bounded && !stream {
-			if by := st.deadlineConn(s.Recv); by != "" {
+		if !stream {
+			conn := st.connOf(s.Recv)
+			if by := conn.deadline(); by != "" && c.Timeout.Status != Bounded {
 				c.Timeout = Timeout{Status: Bounded, By: by, Param: -1} // an interceptor of the connection bounds each call
 			}
+			c.Retrier = conn.retrier()
 		}
 		c.Loopback = st.pluginConn(s.Recv)
 		st.setContract(c, id.Name)

@@ -89,6 +89,9 @@ func (st *state) clientScope(call ssa.CallInstruction) *Scope {
 	if fn.Pkg() == st.pass.Pkg {
 		return nil // a client's own code calling itself: its loops are hand-written scopes
 	}
+	if s := st.grpcClientScope(call, fn); s != nil {
+		return s
+	}
 	for lib, e := range clientEntries(fn) {
 		c := st.newSite(call, fn)
 		if lib.when != nil && !lib.when(c, e) {

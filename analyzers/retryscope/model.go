@@ -227,6 +227,9 @@ type Scope struct {
 	Func *types.Func
 	// Helper is Func's full name ("github.com/avast/retry-go/v4.Do").
 	Helper string
+	// Through names, for a Client scope whose retries come from a layer the client was built
+	// with rather than its own code (a gRPC connection's retry interceptor), that layer.
+	Through string
 	// Site is the helper, client or iterator call that makes a Callback, Client or Iterator
 	// scope.
 	Site ssa.CallInstruction
@@ -411,6 +414,9 @@ func (s *Scope) Describe(pkg *types.Package) string {
 			return "the retrying function " + s.Fn.Name()
 		}
 	case Callback, Client:
+		if s.Through != "" {
+			return s.Through
+		}
 		if s.Func != nil {
 			return flow.Name(s.Func, pkg)
 		}

@@ -2,21 +2,24 @@ package knowledge
 
 import "github.com/idemlint/idemlint/analyzers/internal/flow"
 
-// gRPC client interceptors that give every unary call on the connection they are installed on
-// (grpc.WithUnaryInterceptor, WithChainUnaryInterceptor) a deadline of their own, whatever the
-// caller's context. Streams are not theirs to bound.
+// gRPC client interceptors, installed on a connection (grpc.WithUnaryInterceptor,
+// WithChainUnaryInterceptor), that retry every unary call on it or give each a deadline of
+// their own, whatever the caller's context. Streams are not theirs.
 //
-// go-grpc-middleware's retry interceptor (v1 and v2) bounds each attempt, the first one
-// included, with WithPerRetryTimeout; but with no WithMax above zero (its default is zero) it
-// passes the call through untouched. Its timeout interceptor (v2) bounds every call.
+// go-grpc-middleware's retry interceptor (v1 and v2) makes up to WithMax attempts (its default
+// is zero: it passes the call through untouched, once), waiting BackoffLinearWithJitter(50ms,
+// 0.1) unless WithBackoff says otherwise, on the codes WithCodes lists (Unavailable and
+// ResourceExhausted by default); WithPerRetryTimeout bounds each attempt, the first one
+// included. Its timeout interceptor (v2) bounds every call.
 
-// A DeadlineInterceptor is a constructor of such an interceptor, and how its options say so.
-type DeadlineInterceptor struct {
+// An Interceptor is a constructor of such an interceptor, and how its options configure it.
+type Interceptor struct {
 	Name string // for messages: "grpc_retry.WithPerRetryTimeout"
 	// Timeout and Count are the option functions (of the same package) that set the
-	// per-call timeout and the attempt count, both needed; empty when the constructor's own
-	// argument is the timeout.
+	// per-call timeout and the attempt count, both needed for a deadline; empty when the
+	// constructor's own argument is the timeout.
 	Timeout, Count string
+	Retries        bool // it retries failed calls when Count sets more than one attempt
 }
 
 const (
@@ -25,14 +28,17 @@ const (
 	grpcTimeoutV2 = "github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/timeout"
 )
 
-var deadlineInterceptors = map[flow.FuncID]DeadlineInterceptor{
-	{Pkg: grpcRetryV1, Name: "UnaryClientInterceptor"}:   {Name: "grpc_retry.WithPerRetryTimeout", Timeout: "WithPerRetryTimeout", Count: "WithMax"},
-	{Pkg: grpcRetryV2, Name: "UnaryClientInterceptor"}:   {Name: "retry.WithPerRetryTimeout", Timeout: "WithPerRetryTimeout", Count: "WithMax"},
+var interceptors = map[flow.FuncID]Interceptor{
+	{Pkg: grpcRetryV1, Name: "UnaryClientInterceptor"}:   {Name: "grpc_retry.WithPerRetryTimeout", Timeout: "WithPerRetryTimeout", Count: "WithMax", Retries: true},
+	{Pkg: grpcRetryV2, Name: "UnaryClientInterceptor"}:   {Name: "retry.WithPerRetryTimeout", Timeout: "WithPerRetryTimeout", Count: "WithMax", Retries: true},
 	{Pkg: grpcTimeoutV2, Name: "UnaryClientInterceptor"}: {Name: "timeout.UnaryClientInterceptor"},
 }
 
-// DeadlineInterceptorOf returns the interceptor constructor id is, if it is one.
-func DeadlineInterceptorOf(id flow.FuncID) (DeadlineInterceptor, bool) {
-	d, ok := deadlineInterceptors[id]
+// InterceptorOf returns the interceptor constructor id is, if it is one.
+func InterceptorOf(id flow.FuncID) (Interceptor, bool) {
+	d, ok := interceptors[id]
 	return d, ok
 }
+
+// GRPCRetryPackages are the packages of go-grpc-middleware's retry interceptor.
+var GRPCRetryPackages = []string{grpcRetryV1, grpcRetryV2}
