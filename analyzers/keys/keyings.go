@@ -63,7 +63,7 @@ func Root(v ssa.Value) ssa.Value { return flow.PlaceOf(v).Root }
 func (r *Result) SendsKey(call ssa.CallInstruction) bool {
 	c := call.Common()
 	if callee := c.StaticCallee(); callee != nil && callee.Pkg == r.pkg() && len(callee.Blocks) > 0 {
-		if r.mints[callee] != nil {
+		if r.mints[callee] != nil || r.fillsInFor(call, callee) {
 			return true
 		}
 		params := callee.Params
