@@ -102,8 +102,13 @@
 // that goes round only after the answer named a state the loop decoded (switch
 // errResp.Error { case "authorization_pending": }) waits for that state; it was answered.
 // A wait that only failures of calls staying in the process lead to (a profile that could not
-// start) is marked AfterLocal; a call made only after the attempt failed, whose own failure
-// leaves the loop (ask for a fix to a failed local build), is a step, not the attempt. A
+// start), or that only an error of the package's own which only functions staying in the
+// process make leads to (errors.Is(err, ErrRestarting) from a refused local slot), is marked
+// AfterLocal, and a loop that goes round only on such errors stays in the process though its
+// attempt may leave it (its own contention is not a dependency's herd); a test that singles
+// out such an error does not go round on a done context's. A call made only after the
+// attempt failed, whose own failure leaves the loop (ask for a fix to a failed local build),
+// is a step, not the attempt. A
 // timer wait in a select that an event the package sends can end (case <-q.notify) waits for
 // work. A function that logs and drops a retrying call's failure keeps it (RetriesFact.Kept):
 // its callers' retries never see that failure.

@@ -300,7 +300,7 @@ func (st *state) setReach(rem *remote.Result) {
 	defer func() {
 		for _, list := range [][]*Scope{st.res.Scopes, st.res.Lifecycles} {
 			for _, s := range list {
-				markAfterLocal(s, reach)
+				st.markAfterLocal(s, reach)
 			}
 		}
 		for _, s := range st.res.Scopes {
@@ -341,6 +341,9 @@ func (st *state) setReach(rem *remote.Result) {
 						s.Reach = r
 					}
 				}
+				if s.Reach != remote.ReachLocal && st.goesRoundOnLocal(s) {
+					s.Reach = remote.ReachLocal // it goes round only on this process's own refusal
+				}
 			}
 		}
 	}
@@ -349,7 +352,7 @@ func (st *state) setReach(rem *remote.Result) {
 // markAfterLocal marks the waits of loop scope s that only the failure of calls staying in
 // the process leads to: every test of a call's outcome whose failure side leads to the wait
 // tests a local call (Sleep.AfterLocal).
-func markAfterLocal(s *Scope, reach func(ssa.CallInstruction) remote.Reach) {
+func (st *state) markAfterLocal(s *Scope, reach func(ssa.CallInstruction) remote.Reach) {
 	if s.Loop == nil || s.Fn == nil || len(s.Wait.Sleeps) == 0 {
 		return
 	}
@@ -365,7 +368,7 @@ func markAfterLocal(s *Scope, reach func(ssa.CallInstruction) remote.Reach) {
 				continue
 			}
 			any = true
-			local = local && reach(d.call) == remote.ReachLocal && !judgesRemote(d.call, s.Loop, reach)
+			local = local && st.localFailure(s, d, reach)
 		}
 		s.Wait.Sleeps[i].AfterLocal = any && local
 	}

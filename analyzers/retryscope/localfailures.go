@@ -1,0 +1,121 @@
+package retryscope
+
+import (
+	"go/token"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/loops"
+	"github.com/idemlint/idemlint/analyzers/remote"
+)
+
+// Failures a loop goes round on that only this process makes: `if errors.Is(err,
+// ErrRestarting) { time.Sleep(10 * time.Millisecond); continue }`, where the package returns
+// ErrRestarting only from a function that stays in the process (a slot refused while a local
+// child restarts). Its attempt may reach a remote service, but what it waits out is its own
+// contention: not the herd jitter spreads, and not a failure a remote layer retried.
+
+// namesOwn reports whether decision d (in loop l) goes round only on an error the test names:
+// a sentinel, a type or a text the program singles out (not a done context's error, which
+// such a test does not match). The target is returned.
+func namesOwn(d decision, l *loops.Loop) (ssa.Value, bool) {
+	ifInstr, ok := d.block.Instrs[len(d.block.Instrs)-1].(*ssa.If)
+	if !ok {
+		return nil, false
+	}
+	cond := ifInstr.Cond
+	match := d.block.Succs[countNots(cond)%2]
+	if match != d.block.Succs[1-d.success] {
+		return nil, false // the match is the way out; any other error goes round
+	}
+	target, ok := singlesOut(unNot(cond), d.call, l.Contains)
+	if !ok {
+		return nil, false
+	}
+	if on, _ := targetKind(target, unNot(cond)); on != FailOther {
+		return nil, false
+	}
+	return target, true
+}
+
+// namesOwnError is namesOwn's verdict alone: a done context's error does not go round.
+func namesOwnError(d decision, l *loops.Loop) bool {
+	_, ok := namesOwn(d, l)
+	return ok
+}
+
+// madeLocally reports whether target is a sentinel of this package that only functions
+// staying in the process make (return it, wrap it, store it).
+func (st *state) madeLocally(target ssa.Value) bool {
+	load, ok := flow.Unwrap(target).(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return false
+	}
+	g, ok := load.X.(*ssa.Global)
+	if !ok || g.Pkg != st.ssaPkg {
+		return false
+	}
+	found := false
+	for _, fn := range st.funcs {
+		if !makesSentinel(fn, g) {
+			continue
+		}
+		found = true
+		if st.rem.MayLeave(slices.Collect(flow.Calls(fn))) {
+			return false
+		}
+	}
+	return found
+}
+
+// makesSentinel reports whether fn hands on the sentinel g as an error: returns it, wraps it
+// (as an argument made into an interface: fmt.Errorf's %w) or stores it; not a comparison.
+func makesSentinel(fn *ssa.Function, g *ssa.Global) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			load, ok := instr.(*ssa.UnOp)
+			if !ok || load.X != g || load.Op != token.MUL || load.Referrers() == nil {
+				continue
+			}
+			for _, r := range *load.Referrers() {
+				switch r.(type) {
+				case *ssa.Return, *ssa.MakeInterface, *ssa.Store:
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// goesRoundOnLocal reports whether every decision of loop scope s whose failure side can go
+// round singles out an error only local code makes.
+func (st *state) goesRoundOnLocal(s *Scope) bool {
+	if s.Loop == nil || s.Fn == nil {
+		return false
+	}
+	any := false
+	for _, d := range decisions(s.Fn, s.Loop.Contains) {
+		if d.policy || !s.Loop.CanRepeat(d.block.Succs[1-d.success]) {
+			continue
+		}
+		target, ok := namesOwn(d, s.Loop)
+		if !ok || !st.madeLocally(target) {
+			return false
+		}
+		any = true
+	}
+	return any
+}
+
+// localFailure reports whether the failure of decision d in scope s stays in the process: its
+// call does, or it singles out an error only local code makes.
+func (st *state) localFailure(s *Scope, d decision, reach func(ssa.CallInstruction) remote.Reach) bool {
+	if reach(d.call) == remote.ReachLocal && !judgesRemote(d.call, s.Loop, reach) {
+		return true
+	}
+	target, ok := namesOwn(d, s.Loop)
+	return ok && st.madeLocally(target)
+}
