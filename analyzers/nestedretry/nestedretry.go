@@ -164,11 +164,12 @@ func (c *checker) check(anchor ssa.Instruction, self *ssa.Function, inner layer)
 	if b := inner.attempts; b.Kind == retryscope.BoundConst && b.N <= 1 {
 		return // switched off
 	}
-	if inner.attempts.Kind == retryscope.BoundNone && inner.scope != nil && inner.scope.Kind.HandWritten() {
-		// A loop of the package without a cap never gives up on a failure it retries, so the
-		// outer layer never sees one: it goes round only on what the inner loop returns at
-		// once (a conflict, a refusal). Nothing multiplies; nojitter reports the missing cap.
-		// (A library's client that retries until the context ends does give up, and is kept.)
+	if inner.attempts.Kind == retryscope.BoundNone && inner.scope != nil && c.ownLoop(inner.scope) {
+		// A loop of the package without a cap (written here, or a helper of the package run
+		// with a callback) never gives up on a failure it retries, so the outer layer never
+		// sees one: it goes round only on what the inner loop returns at once (a conflict, a
+		// refusal). Nothing multiplies; nojitter reports the missing cap. (A library's client
+		// that retries until the context ends does give up, and is kept.)
 		return
 	}
 	outer := c.outer(anchor, inner.scope, self)
@@ -194,6 +195,12 @@ func (c *checker) check(anchor ssa.Instruction, self *ssa.Function, inner layer)
 	}
 	attempts := outer.CallCount() // no count but a time limit: not unbounded calls
 	c.rep.Report(analysis.Diagnostic{Pos: inner.pos, Message: message(attempts, inner, on), Related: related})
+}
+
+// ownLoop reports whether scope s is a loop written in this package: hand-written, or a
+// helper of the package that runs its callback again (an inferred Callback scope).
+func (c *checker) ownLoop(s *retryscope.Scope) bool {
+	return s.Kind.HandWritten() || s.Kind == retryscope.Callback && s.Inferred && s.Func != nil && s.Func.Pkg() == c.pass.Pkg
 }
 
 // outer returns the nearest scope around anchor that retries on failure: not the inner scope
