@@ -164,6 +164,9 @@ func delayIn(d ssa.Value, l *loops.Loop, depth int, st *state) delay {
 			if decodedInto(x) {
 				told = true // a field of what a decoder filled (a 429's JSON "retry_after")
 			}
+			if x.Parent() != nil && retryAfterType(x.Type(), x.Parent().Pkg) {
+				told = true // errors.As(err, &ra): an error the package makes from a Retry-After header
+			}
 		case *ssa.UnOp:
 			if x.Op == token.MUL && scaledInPlace(x) {
 				grows = true // *b <<= 1 after each wait: a backoff kept in memory

@@ -418,15 +418,17 @@ func neverSent(v ssa.Value, depth int, sent ssa.CallInstruction) bool {
 		case knowledge.ErrorsTest(id) && id.Name == "Is" && len(args) == 2:
 			return unsentErrno(args[1])
 		case knowledge.ErrorsTest(id) && id.Name == "As" && len(args) == 2:
-			return typeis.Named(pointee(flow.Unwrap(args[1]).Type()), "net", "DNSError")
+			t := pointee(flow.Unwrap(args[1]).Type())
+			return typeis.Named(t, "net", "DNSError") || retryAfterType(t, x.Parent().Pkg)
 		case neverSentFunc[id]:
 			return true
 		}
 		sentErr := func(e ssa.Value) bool { return sent != nil && producer(e, all) == sent }
-		if text, ok := textTest(x, sentErr); ok && textKinds(text) == FailOther {
+		if text, ok := textTest(x, sentErr); ok && (textKinds(text) == FailOther || textKinds(text) == Fail429) {
 			// strings.Contains(err.Error(), "Code:10205"): an answer of the service's own
 			// that names a condition, not a transport failure, a 5xx or a passing one: the
-			// server refused the request (the zone is locked by another update).
+			// server refused the request (the zone is locked by another update); or one that
+			// names a rate limit and nothing else ("secondary rate limit"): turned away.
 			return true
 		}
 		if callee := x.Call.StaticCallee(); callee != nil && len(callee.Blocks) > 0 && callee.Pkg == x.Parent().Pkg {
