@@ -73,7 +73,8 @@ func forwards(call ssa.CallInstruction) bool {
 	return true
 }
 
-// passedOn reports whether v is a parameter, or loaded from a field of one.
+// passedOn reports whether v is a parameter, or loaded from a field of one (or of a local
+// variable that holds only a parameter).
 func passedOn(v ssa.Value, depth int) bool {
 	switch v := flow.Unwrap(v).(type) {
 	case *ssa.Parameter:
@@ -86,6 +87,11 @@ func passedOn(v ssa.Value, depth int) bool {
 		return depth < 3 && passedOn(v.X, depth+1)
 	case *ssa.Field:
 		return depth < 3 && passedOn(v.X, depth+1)
+	case *ssa.Alloc:
+		// A value receiver or parameter spilled to memory (db.DB.Begin() on a DB value):
+		// the variable holds only the parameter.
+		stored := flow.Stored(v)
+		return len(stored) == 1 && depth < 3 && passedOn(stored[0], depth+1)
 	}
 	return false
 }
