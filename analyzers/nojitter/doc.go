@@ -29,7 +29,9 @@
 //     reported even when it is given a context, unless that context is given a deadline in
 //     reach: a context ends it only if its creator set one;
 //   - no deadline: a context is at hand in the function, but the retry neither checks it nor
-//     passes it on, nor limits its elapsed time, so its retries outlive the caller.
+//     passes it on, nor limits its elapsed time, so its retries outlive the caller. A
+//     self-retrying client observes the context of each request it sends: a retryablehttp
+//     request made without one (NewRequest, Client.Get) is reported at the call.
 //
 // A long-running loop that serves or consumes until it is stopped and connects or subscribes
 // again after a failure (retryscope's Result.Lifecycles) is checked for the first only: a

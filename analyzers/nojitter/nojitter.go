@@ -92,11 +92,15 @@ func run(pass *analysis.Pass) (any, error) {
 		case s.Kind == retryscope.Callback && s.Inferred:
 			continue // reported inside the helper, where its loop is written
 		case s.Kind == retryscope.Client:
+			c.checkDeadline(s) // each call's request carries its own context
 			at := c.configuredAt(s)
 			if c.seen[at] {
 				continue
 			}
 			c.seen[at] = true
+			c.checkWait(s)
+			c.checkCap(s)
+			continue
 		}
 		c.checkWait(s)
 		c.checkCap(s)

@@ -275,7 +275,7 @@ const retryablehttpPath = "github.com/hashicorp/go-retryablehttp"
 // retries (default 4: 5 attempts) with DefaultBackoff, exponential without jitter;
 // LinearJitterBackoff jitters. The package's Get/Post/... use a default client.
 var retryablehttpClient = &library{
-	capHint: "set RetryMax", deadlineHint: "send requests made with retryablehttp.NewRequestWithContext(%s, ...)",
+	capHint: "set RetryMax", deadlineHint: "use NewRequestWithContext(%s, ...)",
 	name:  "hashicorp/go-retryablehttp",
 	paths: []string{retryablehttpPath},
 	clients: []entry{
@@ -285,6 +285,7 @@ var retryablehttpClient = &library{
 	defaults: summary{*bound(5), WaitBackoff, DeadlineUnknown},
 	settings: retryablehttpSettings,
 	made:     []string{"NewClient", "Client{}"},
+	adjust:   requestDeadline,
 }
 
 var retryablehttpSettings = map[string]setting{

@@ -37,7 +37,7 @@ func (n *notifier) Send(ctx context.Context, body []byte) error {
 }
 
 func (n *notifier) Ping(ctx context.Context) error {
-	resp, err := n.rc.Get(n.url + "/ping")
+	resp, err := n.rc.Get(n.url + "/ping") // related "clients.go:40: self-retrying client call" // want `retryablehttp\.Client ignores ctx, so its retries outlive the caller's deadline; use NewRequestWithContext\(ctx, \.\.\.\)`
 	if err != nil {
 		return err
 	}
@@ -55,7 +55,7 @@ func newAuditClient() *retryablehttp.Client {
 }
 
 func audit(ctx context.Context, c *retryablehttp.Client, url string) error {
-	resp, err := c.Get(url)
+	resp, err := c.Get(url) // related "clients.go:58: self-retrying client call" // want `retryablehttp\.Client ignores ctx, so its retries outlive the caller's deadline; use NewRequestWithContext\(ctx, \.\.\.\)`
 	if err != nil {
 		return err
 	}
@@ -64,7 +64,7 @@ func audit(ctx context.Context, c *retryablehttp.Client, url string) error {
 
 func useAudit(ctx context.Context) error {
 	c := newAuditClient()
-	resp, err := c.Get("https://audit.example.com/v1/events")
+	resp, err := c.Get("https://audit.example.com/v1/events") // related "clients.go:67: self-retrying client call" // want `retryablehttp\.Client ignores ctx, so its retries outlive the caller's deadline; use NewRequestWithContext\(ctx, \.\.\.\)`
 	if err != nil {
 		return err
 	}
@@ -82,7 +82,26 @@ func newJitteredClient() *retryablehttp.Client {
 
 func useJittered(ctx context.Context) error {
 	c := newJitteredClient()
-	resp, err := c.Get("https://api.example.com/v1/things")
+	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodGet, "https://api.example.com/v1/things", nil)
+	if err != nil {
+		return err
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+// ---- Reported: a request made without the caller's context, sent through Do ----
+
+func (n *notifier) Replace(ctx context.Context, body []byte) error {
+	req, err := retryablehttp.NewRequest(http.MethodPut, n.url, body)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := n.rc.Do(req) // related "clients.go:104: self-retrying client call" // want `retryablehttp\.Client ignores ctx, so its retries outlive the caller's deadline; use NewRequestWithContext\(ctx, \.\.\.\)`
 	if err != nil {
 		return err
 	}
