@@ -38,8 +38,11 @@ type Send struct {
 	// dynamic part (base + "/" + index + "/_count": "_count"); "" otherwise.
 	Last string
 	// Inner is, for a call of a function of the package that sends the request it is given
-	// (a do(req) helper), the send inside it; nil otherwise.
+	// (a do(req) helper), the send inside it; nil otherwise. Also holds the helper's other
+	// sends of that request (Do(req) sending it in its retry callback, or once when retries
+	// are off).
 	Inner *Send
+	Also  []*Send
 	// Resource holds the values that name the resource the URL addresses, when it is built
 	// in this function: the parts that follow a constant path segment (base + "/orders/" +
 	// id + "/status", fmt.Sprintf("%s/orders/%s", base, id)); none for a constant path.
@@ -135,13 +138,17 @@ func (st *state) sends(res *Result, funcs []*ssa.Function) {
 	}
 	// The parameter whose request a function sends; three rounds for helpers of helpers.
 	sendsParam := make(map[*ssa.Function]int)
-	inner := make(map[*ssa.Function]*Send)
-	for range 3 {
+	inner := make(map[*ssa.Function][]*Send)
+	var viaParam []*Send
+	for round := range 3 {
 		for _, s := range res.sends {
 			if p, ok := requestParam(s.Request); ok && p.Parent().Object() != nil {
-				if _, seen := sendsParam[p.Parent()]; !seen {
-					sendsParam[p.Parent()] = slices.Index(p.Parent().Params, p)
-					inner[p.Parent()] = s
+				i := slices.Index(p.Parent().Params, p)
+				if j, seen := sendsParam[p.Parent()]; !seen {
+					sendsParam[p.Parent()] = i
+					inner[p.Parent()] = []*Send{s}
+				} else if j == i && round == 0 && !slices.Contains(inner[p.Parent()], s) {
+					inner[p.Parent()] = append(inner[p.Parent()], s)
 				}
 			}
 		}
@@ -152,16 +159,26 @@ func (st *state) sends(res *Result, funcs []*ssa.Function) {
 				if !ok || res.sendBy[call] != nil || i >= len(call.Common().Args) {
 					continue
 				}
-				s := &Send{Instr: call, Inner: inner[call.Common().StaticCallee()]}
+				ins := inner[call.Common().StaticCallee()]
+				s := &Send{Instr: call, Inner: ins[0], Also: ins[1:]}
 				w := st.walker(fn)
 				w.request(s, call.Common().Args[i])
 				s.Method = w.method(s.Request)
 				add(s)
+				viaParam = append(viaParam, s)
 				found = true
 			}
 		}
 		if !found {
 			break
+		}
+	}
+	// A method helper that hands the request it makes to such a function (Call(ctx, method,
+	// path, body, v) making it with NewRequest and sending it with Do(req, v)): its callers'
+	// calls send with their method.
+	for _, s := range st.methodHelpers(viaParam, funcs) {
+		if res.sendBy[s.Instr] == nil {
+			add(s)
 		}
 	}
 }
@@ -338,8 +355,9 @@ func passedParam(v ssa.Value) *ssa.Parameter {
 	return p
 }
 
-// requestParam returns the parameter a request sent is made from: the parameter itself, or
-// one that copiedRequest copies (rreq, _ := retryablehttp.FromRequest(r);
+// requestParam returns the parameter a request sent is made from: the parameter itself (or
+// captured by a closure of its function: the retry callback of Do(req)), or one that
+// copiedRequest copies (rreq, _ := retryablehttp.FromRequest(r);
 // client.Do(rreq.WithContext(ctx))).
 func requestParam(v ssa.Value) (*ssa.Parameter, bool) {
 	for range 8 {
@@ -350,6 +368,11 @@ func requestParam(v ssa.Value) (*ssa.Parameter, bool) {
 		switch x := v.(type) {
 		case *ssa.Parameter:
 			return x, true
+		case *ssa.FreeVar, *ssa.UnOp:
+			// The request a retry callback sends is its function's parameter, captured (a
+			// variable a closure shares is loaded from its box).
+			p := passedParam(x)
+			return p, p != nil
 		case *ssa.Call:
 			from, ok := copiedRequest(x.Common())
 			if !ok {

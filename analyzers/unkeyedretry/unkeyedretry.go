@@ -286,24 +286,8 @@ func (c *checker) check(o *op) bool {
 	if cs := c.clients[o.call]; cs != nil {
 		enclosing = append(enclosing, cs)
 	}
-	for s := o.send; s != nil && s.Inner != nil && len(enclosing) == 0; s = s.Inner {
-		// A helper hands the request to a retrying client, or sends it in a retry loop of its
-		// own (do(req) going round on 500s): every such request has the same cause, the
-		// helper's retry of non-idempotent methods.
-		helpers := c.scopes.Enclosing(s.Inner.Instr)
-		if cs := c.clients[s.Inner.Instr]; cs != nil {
-			helpers = []*retryscope.Scope{cs}
-		}
-		for _, hs := range helpers {
-			if hs.Kind.FromFramework() || hs.Kind == retryscope.Reconciler || !c.scopes.Resends(hs, s.Inner.Instr) {
-				continue
-			}
-			if c.helped[hs] == nil {
-				c.helpedOrder = append(c.helpedOrder, hs)
-			}
-			c.helped[hs] = append(c.helped[hs], o)
-			return true
-		}
+	if len(enclosing) == 0 && o.send != nil && c.helpedBy(o, o.send, 0) {
+		return true
 	}
 	if len(enclosing) == 0 {
 		if fn := flow.Callee(o.call.Common()); fn != nil && fn.Pkg() == c.pass.Pkg && retryscope.ClientAPI(fn) {
@@ -326,6 +310,38 @@ func (c *checker) check(o *op) bool {
 		}
 	}
 	return true
+}
+
+// helpedBy reports whether a helper that s calls (and the helpers it calls in turn) sends the
+// request to a retrying client, or in a retry loop of its own (do(req) going round on 500s):
+// every such request has the same cause, the helper's retry of non-idempotent methods. It
+// records o under that scope.
+func (c *checker) helpedBy(o *op, s *remote.Send, depth int) bool {
+	if s == nil || s.Inner == nil || depth > 8 {
+		return false
+	}
+	for _, in := range append([]*remote.Send{s.Inner}, s.Also...) {
+		helpers := c.scopes.Enclosing(in.Instr)
+		if cs := c.clients[in.Instr]; cs != nil {
+			helpers = []*retryscope.Scope{cs}
+		}
+		for _, hs := range helpers {
+			if hs.Kind.FromFramework() || hs.Kind == retryscope.Reconciler || !c.scopes.Resends(hs, in.Instr) {
+				continue
+			}
+			if c.helped[hs] == nil {
+				c.helpedOrder = append(c.helpedOrder, hs)
+			}
+			c.helped[hs] = append(c.helped[hs], o)
+			return true
+		}
+	}
+	for _, in := range append([]*remote.Send{s.Inner}, s.Also...) {
+		if c.helpedBy(o, in, depth+1) {
+			return true
+		}
+	}
+	return false
 }
 
 // actsOnResource reports whether o is a POST to a resource it names by an identifier that
