@@ -11,6 +11,7 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/internal/edit"
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/report"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 	"github.com/idemlint/idemlint/analyzers/remote"
@@ -298,7 +299,7 @@ func (c *checker) message(call *remote.Call) string {
 	case call.Kind == remote.Dial:
 		return c.dialMessage(call, hangs)
 	case t.Context.Kind == remote.NoContext: // SQL
-		return fmt.Sprintf("%s takes no context%s; use %s%s", name, hangs, contextForm(call.Func.Name()), withContext(fn))
+		return fmt.Sprintf("%s takes no context%s; use %s%s", name, hangs, knowledge.ContextForm(call.Func.Name()), withContext(fn))
 	}
 	if k := t.Context.Kind; (k == remote.Background || k == remote.TODO) && contextParam(fn) != "" {
 		// The caller's context is at hand and dropped.
@@ -538,17 +539,6 @@ func (r *related) via(from *types.Package, call *remote.Call) {
 	default:
 		r.add(call.Func.Pos(), "%s passes its context to %s", name, p.Callee)
 	}
-}
-
-// contextForm names the form of a database/sql method that takes a context: "QueryContext".
-func contextForm(method string) string {
-	switch method {
-	case "Begin", "MustBegin":
-		return method + "Tx"
-	case "Beginx":
-		return "BeginTxx"
-	}
-	return method + "Context"
 }
 
 // withContext says which context to give the form that takes one: " with ctx", the context

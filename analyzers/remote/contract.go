@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
@@ -185,13 +186,14 @@ func (st *state) callGraph() map[*ssa.Function][]*ssa.Function {
 }
 
 // sibling returns the name of fn's form that takes a context: a method of the same receiver
-// or a function of the same package named like fn with a Context suffix ("QueryxContext").
+// or a function of the same package named as the API names fn's context form ("QueryxContext",
+// "BeginTx").
 func (st *state) sibling(fn *ssa.Function) string {
 	obj, ok := fn.Object().(*types.Func)
 	if !ok {
 		return ""
 	}
-	want := obj.Name() + "Context"
+	want := knowledge.ContextForm(obj.Name())
 	if recv := obj.Type().(*types.Signature).Recv(); recv != nil {
 		if m, _, _ := types.LookupFieldOrMethod(recv.Type(), true, obj.Pkg(), want); m != nil {
 			return want
