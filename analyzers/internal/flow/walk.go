@@ -160,45 +160,29 @@ func Captured(v ssa.Value) ssa.Value {
 // them.
 func StoredWithClosures(box ssa.Value) []ssa.Value {
 	vals := Stored(box)
-	var visit func(box ssa.Value, depth int)
-	visit = func(box ssa.Value, depth int) {
-		if depth > 4 || box.Referrers() == nil {
-			return
-		}
-		for _, r := range *box.Referrers() {
-			mc, ok := r.(*ssa.MakeClosure)
-			if !ok {
-				continue
-			}
-			fn, ok := mc.Fn.(*ssa.Function)
-			if !ok {
-				continue
-			}
-			for i, b := range mc.Bindings {
-				if b != box || i >= len(fn.FreeVars) {
-					continue
-				}
-				fv := fn.FreeVars[i]
-				if refs := fv.Referrers(); refs != nil {
-					for _, u := range *refs {
-						if st, ok := u.(*ssa.Store); ok && st.Addr == fv {
-							vals = append(vals, st.Val)
-						}
-					}
-				}
-				visit(fv, depth+1)
-			}
-		}
-	}
-	visit(box, 0)
+	closureStores(box, 0, func(st *ssa.Store) bool {
+		vals = append(vals, st.Val)
+		return true
+	})
 	return vals
 }
 
 // writtenInClosure reports whether a closure that box is bound to (or a closure made in one)
 // stores into it.
 func writtenInClosure(box ssa.Value, depth int) bool {
-	if depth > 4 || box.Referrers() == nil {
+	written := false
+	closureStores(box, depth, func(*ssa.Store) bool {
+		written = true
 		return false
+	})
+	return written
+}
+
+// closureStores calls yield with each store into box made by a closure box is bound to, or a
+// closure made in one, until yield returns false; it reports whether it went through them all.
+func closureStores(box ssa.Value, depth int, yield func(*ssa.Store) bool) bool {
+	if depth > 4 || box.Referrers() == nil {
+		return true
 	}
 	for _, r := range *box.Referrers() {
 		mc, ok := r.(*ssa.MakeClosure)
@@ -216,17 +200,17 @@ func writtenInClosure(box ssa.Value, depth int) bool {
 			fv := fn.FreeVars[i]
 			if refs := fv.Referrers(); refs != nil {
 				for _, u := range *refs {
-					if st, ok := u.(*ssa.Store); ok && st.Addr == fv {
-						return true
+					if st, ok := u.(*ssa.Store); ok && st.Addr == fv && !yield(st) {
+						return false
 					}
 				}
 			}
-			if writtenInClosure(fv, depth+1) {
-				return true
+			if !closureStores(fv, depth+1, yield) {
+				return false
 			}
 		}
 	}
-	return false
+	return true
 }
 
 // Stored returns the values stored into alloc directly or into its fields and elements.
