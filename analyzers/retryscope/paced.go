@@ -1,0 +1,21 @@
+package retryscope
+
+import (
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/loops"
+	"github.com/idemlint/idemlint/analyzers/remote"
+)
+
+// pacedOnSuccess reports whether a long-running loop that asks a remote dependency for work
+// (d.call, which may leave the process) paces the rounds where the call succeeded (it waits on
+// the success side, after the work) but goes round at once when the call failed, on any error:
+// with the dependency down every round fails at once, and the loop spins against it. A test
+// that singles an error out (a long poll's timeout, the program's own sentinel) is not any error.
+func (st *state) pacedOnSuccess(fn *ssa.Function, l *loops.Loop, d decision) bool {
+	if st.rem.Reach(d.call) != remote.ReachRemote || !waitsAfter(fn, d.block.Succs[d.success], l.Contains) {
+		return false
+	}
+	ifInstr, ok := d.block.Instrs[len(d.block.Instrs)-1].(*ssa.If)
+	return ok && failuresOf(d) == AnyFailure && !errorsPredicate(unNot(ifInstr.Cond))
+}
