@@ -13,7 +13,8 @@
 //   - directly: a retry loop or a library retry inside another one's body, or a call of a
 //     self-retrying client there (go-retryablehttp, resty with a retry count, AWS SDK for Go
 //     v2 service clients, stripe-go, minio-go, Cloud Storage, Azure SDK clients, an
-//     http.Client over retryablehttp's, oras-go's or this project's transport). Cloud
+//     http.Client over retryablehttp's, oras-go's or this project's transport, a gRPC stub
+//     over a connection whose go-grpc-middleware retry interceptor has WithMax above one). Cloud
 //     Storage retries an object's upload, Delete or Update only when it is idempotent: under
 //     a precondition (If, Generation) on the handle, or with a RetryAlways policy; without
 //     one it sends them once, and is no inner layer;

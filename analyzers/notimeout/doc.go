@@ -68,7 +68,10 @@
 //     else);
 //   - streaming gRPC calls (long-lived by design); grpc.NewClient, which never blocks;
 //     net.Dial of UDP, IP and Unix sockets, which do not wait for a peer; gRPC calls over a
-//     connection hashicorp/go-plugin hands out (a plugin subprocess on this machine);
+//     connection hashicorp/go-plugin hands out (a plugin subprocess on this machine); unary
+//     gRPC calls over a connection dialled with an interceptor that gives each call a
+//     deadline (go-grpc-middleware's retry interceptor with WithPerRetryTimeout and WithMax,
+//     its timeout interceptor), traced to every dial that reaches the call;
 //   - database/sql calls in a package using an embedded database (SQLite, ql, DuckDB); with a
 //     server backend beside it, those of the files that import the embedded driver;
 //   - in a cloud or storage SDK's own package, calls of its client's methods (its

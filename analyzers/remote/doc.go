@@ -72,7 +72,12 @@
 //     its Timeout, is unknown; a function that only uses it (of this package, by its body; of
 //     another, by its parameter fact) does not make it so;
 //   - a net.Dialer: its Timeout or Deadline field; a tls.Dialer: its NetDialer;
-//   - a gRPC dial: grpc.WithTimeout among its options, or its context.
+//   - a gRPC dial: grpc.WithTimeout among its options, or its context;
+//   - a unary gRPC call: also an interceptor on its connection that gives every call a
+//     deadline (knowledge.InterceptorOf), on every dial the package shows reaching the stub
+//     (through variables, fields, the package's functions and, by a fact, a variable another
+//     package sets only from its Init(conn) parameter). Call.Retrier names such a connection's
+//     retry interceptor when every dial has one that makes more than one attempt.
 //
 // Functions of the same package are entered through their results (a helper that builds the
 // request or the context), with their parameters mapped to the call's arguments.

@@ -46,7 +46,9 @@
 // A request is keyed when an idempotency sink of the keys analyzer is set on it, on its body or
 // on its context: a header such as Idempotency-Key, a struct field or JSON key named like one,
 // gRPC metadata, a setter such as SetIdempotencyKey, or a function that sends one of its
-// parameters or a key it makes. A key made inside the scope is keyinloop's finding, not this
+// parameters or a key it makes, or a request helper that makes one when the caller gives
+// none, on every call whose arguments pass its other tests (if method == http.MethodPost &&
+// key == ""). A key made inside the scope is keyinloop's finding, not this
 // one's: such a request is keyed here. A request handed to a function value (a hook or option
 // the caller configured) may be keyed there, and is not judged.
 //
