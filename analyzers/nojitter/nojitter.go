@@ -404,12 +404,16 @@ func brief(s *retryscope.Scope) bool {
 func contextInReach(fn *ssa.Function) string {
 	for f := fn; f != nil; f = f.Parent() {
 		for _, p := range f.Params {
-			if typeis.Context(p.Type()) && p.Name() != "_" && p.Name() != "" {
+			if (typeis.Context(p.Type()) || typeis.EmbedsContext(p.Type())) && p.Name() != "_" && p.Name() != "" {
 				return p.Name()
 			}
 		}
 		for _, fv := range f.FreeVars {
-			if typeis.Context(fv.Type()) {
+			t := fv.Type()
+			if p, boxed := t.(*types.Pointer); boxed && (typeis.Context(p.Elem()) || typeis.EmbedsContext(p.Elem())) {
+				t = p.Elem() // a variable the closure shares, captured by its address
+			}
+			if typeis.Context(t) || typeis.EmbedsContext(t) {
 				return fv.Name()
 			}
 		}

@@ -34,6 +34,25 @@ func HTTPHandler(sig *types.Signature) bool {
 // Context reports whether t is context.Context.
 func Context(t types.Type) bool { return isNamedValue(t, "context", "Context") }
 
+// EmbedsContext reports whether t, or the struct it points to, embeds a context.Context: its
+// Deadline, Done and Err are that context's (a request's own context type), unlike a type
+// that implements the interface with methods of its own.
+func EmbedsContext(t types.Type) bool {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for f := range st.Fields() {
+		if f.Embedded() && Context(f.Type()) {
+			return true
+		}
+	}
+	return false
+}
+
 // Duration reports whether t is time.Duration.
 func Duration(t types.Type) bool { return isNamedValue(t, "time", "Duration") }
 

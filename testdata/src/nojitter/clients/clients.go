@@ -107,3 +107,51 @@ func (n *notifier) Replace(ctx context.Context, body []byte) error {
 	}
 	return resp.Body.Close()
 }
+
+// A job's own context type, which embeds the context the job runs under.
+type jobContext struct {
+	context.Context
+	jobID string
+}
+
+// ---- Reported: a context at hand as a type embedding one, and as a variable a closure shares ----
+
+func (n *notifier) Report(jc *jobContext, body []byte) error {
+	resp, err := n.rc.Post(n.url+"/jobs/"+jc.jobID, "application/json", body) // related "clients.go:120: self-retrying client call" // want `retryablehttp\.Client ignores jc, so its retries outlive the caller's deadline; use NewRequestWithContext\(jc, \.\.\.\)`
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+func (n *notifier) ReplaceAll(bodies [][]byte, timeout time.Duration) error {
+	ctx := context.Background()
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	replace := func(body []byte) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		req, err := retryablehttp.NewRequest(http.MethodPut, n.url, body)
+		if err != nil {
+			return err
+		}
+		resp, err := n.rc.Do(req) // related "clients.go:142: self-retrying client call" // want `retryablehttp\.Client ignores ctx, so its retries outlive the caller's deadline; use NewRequestWithContext\(ctx, \.\.\.\)`
+		if err != nil {
+			return err
+		}
+		return resp.Body.Close()
+	}
+	for _, b := range bodies {
+		if err := replace(b); err != nil {
+			return err
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+	return nil
+}
