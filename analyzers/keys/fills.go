@@ -16,9 +16,9 @@ import (
 // helper constants satisfying them (c.request(ctx, "POST", ...)) is keyed; one that does not
 // (a PATCH) is not, whatever the helper does for others.
 
-// fills returns the generations of fn (a function of this package) that fill in a missing key
-// and reach a sink.
-func (r *Result) fills(fn *ssa.Function) []Generation {
+// fillIns returns the generations of fn (a function of this package) that fill in a missing key
+// and reach a sink; infer records them (Result.fills), before the checks ask.
+func (r *Result) fillIns(fn *ssa.Function) []Generation {
 	var out []Generation
 	for _, g := range r.generations(fn) {
 		if g.Call.Parent() != fn {
@@ -35,7 +35,7 @@ func (r *Result) fills(fn *ssa.Function) []Generation {
 // callee's fill-ins: every test on the way to the fill-in is the key's own emptiness test or a
 // comparison of a parameter with a constant that call's constant argument passes.
 func (r *Result) fillsInFor(call ssa.CallInstruction, callee *ssa.Function) bool {
-	for _, g := range r.fills(callee) {
+	for _, g := range r.fills[callee] {
 		if guardsPass(g, call, callee) {
 			return true
 		}

@@ -90,6 +90,7 @@ type Result struct {
 	inProgress map[*ssa.Function]bool
 	localGen   map[*ssa.Function]string
 	mints      map[*ssa.Function]*MintsFact
+	fills      map[*ssa.Function][]Generation // fill-ins that reach a sink (fills.go), by function
 	ssaPkg     *ssa.Package
 	stores     *flow.Stores // what the package stores in fields and variables
 }
@@ -104,6 +105,7 @@ func run(pass *analysis.Pass) (any, error) {
 		inProgress: make(map[*ssa.Function]bool),
 		localGen:   make(map[*ssa.Function]string),
 		mints:      make(map[*ssa.Function]*MintsFact),
+		fills:      make(map[*ssa.Function][]Generation),
 		ssaPkg:     ssaRes.Pkg,
 		stores:     pass.ResultOf[ssapkg.Stores].(*flow.Stores),
 	}

@@ -590,6 +590,9 @@ func (r *Result) infer(funcs []*ssa.Function) {
 		if len(sinkParams) > 0 {
 			r.pass.ExportObjectFact(obj, &sinkParamFact{Params: sinkParams, What: what})
 		}
+		if fs := r.fillIns(fn); len(fs) > 0 {
+			r.fills[fn] = fs
+		}
 		for _, g := range r.generations(fn) {
 			if f := r.Follow(g); len(f.Sinks) > 0 && !f.FillsIn(anywhere) {
 				sinks := f.Sinks

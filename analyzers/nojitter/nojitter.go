@@ -404,16 +404,13 @@ func brief(s *retryscope.Scope) bool {
 func contextInReach(fn *ssa.Function) string {
 	for f := fn; f != nil; f = f.Parent() {
 		for _, p := range f.Params {
-			if (typeis.Context(p.Type()) || typeis.EmbedsContext(p.Type())) && p.Name() != "_" && p.Name() != "" {
+			if contextual(p.Type()) && p.Name() != "_" && p.Name() != "" {
 				return p.Name()
 			}
 		}
 		for _, fv := range f.FreeVars {
-			t := fv.Type()
-			if p, boxed := t.(*types.Pointer); boxed && (typeis.Context(p.Elem()) || typeis.EmbedsContext(p.Elem())) {
-				t = p.Elem() // a variable the closure shares, captured by its address
-			}
-			if typeis.Context(t) || typeis.EmbedsContext(t) {
+			// (a variable the closure shares is captured by its address)
+			if box, shared := fv.Type().(*types.Pointer); contextual(fv.Type()) || shared && contextual(box.Elem()) {
 				return fv.Name()
 			}
 		}
@@ -425,6 +422,10 @@ func contextInReach(fn *ssa.Function) string {
 	}
 	return ""
 }
+
+// contextual reports whether a value of type t is a context: a context.Context, or a type that
+// embeds one (a request's own context type).
+func contextual(t types.Type) bool { return typeis.Context(t) || typeis.EmbedsContext(t) }
 
 // name is how a message names the scope.
 func (c *checker) name(s *retryscope.Scope) string {

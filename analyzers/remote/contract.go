@@ -3,11 +3,13 @@ package remote
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
@@ -150,6 +152,26 @@ func (st *state) bound1(fn *ssa.Function) Contract {
 		}
 	}
 	return first
+}
+
+// argsGiven returns what the package's production calls give parameter p of one of its
+// functions (a test's stand-in is not what users run), and whether those are all it is given:
+// not when other packages may call the function (exported, or used as a value).
+func (st *state) argsGiven(p *ssa.Parameter) (args []ssa.Value, onlyThese bool) {
+	fn := p.Parent()
+	idx := slices.Index(fn.Params, p)
+	callers, listed := st.callGraph()[fn]
+	for _, c := range callers {
+		if testcode.At(st.pass, c.Pos()) {
+			continue
+		}
+		for call := range flow.Calls(c) {
+			if common := call.Common(); !common.IsInvoke() && common.StaticCallee() == fn && idx < len(common.Args) {
+				args = append(args, common.Args[idx])
+			}
+		}
+	}
+	return args, listed && callers != nil && !(fn.Object() != nil && fn.Object().Exported())
 }
 
 // callGraph returns the static callers of each function of the package. A function also

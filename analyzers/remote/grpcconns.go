@@ -14,7 +14,7 @@ import (
 )
 
 // gRPC connections: whether the connection a stub sends through was dialled with an interceptor
-// that gives every unary call a deadline (knowledge.DeadlineInterceptorOf), followed from the
+// that gives every unary call a deadline (knowledge.InterceptorOf), followed from the
 // call to the dial through the package's variables, fields and functions; and the package
 // variables that hold a stub made from a connection a function of their package is given
 // (connFact), through which a program's main reaches a stub another package keeps.
@@ -31,6 +31,13 @@ func (*connFact) AFact() {}
 
 func (f *connFact) String() string {
 	return fmt.Sprintf("connection from %s's parameter %d", f.Func, f.Param)
+}
+
+// dialInterceptors is what a dial's options install: the interceptor that bounds every unary
+// call ("" when none), and the constructor call of one that retries them (nil when none).
+type dialInterceptors struct {
+	by      string
+	retrier *ssa.Call
 }
 
 // connTrace is what a connection value was traced to.
@@ -166,7 +173,12 @@ func (st *state) traceConnCall(call *ssa.Call, idx int, t *connTrace, depth int)
 			return
 		}
 		t.dials++
-		by, retrier := st.interceptorsOf(opts)
+		d, ok := st.dials[call]
+		if !ok {
+			d.by, d.retrier = st.interceptorsOf(opts)
+			st.dials[call] = d // every stub call on the connection reads the same dial
+		}
+		by, retrier := d.by, d.retrier
 		if by != "" {
 			t.bounded++
 			t.by = by
@@ -195,7 +207,7 @@ func (st *state) traceConnCall(call *ssa.Call, idx int, t *connTrace, depth int)
 // stub from a connection (a generated NewXClient(cc grpc.ClientConnInterface)); -1 otherwise.
 func stubConstructor(fn *types.Func) int {
 	sig := fn.Signature()
-	if sig.Recv() != nil || sig.Params().Len() != 1 || sig.Results().Len() != 1 || !grpcConnType(sig.Params().At(0).Type()) {
+	if sig.Recv() != nil || sig.Params().Len() != 1 || sig.Results().Len() != 1 || !grpcConnType(sig.Params().At(0).Type()) || !grpcValueType(sig.Results().At(0).Type()) {
 		return -1
 	}
 	return 0
@@ -220,7 +232,9 @@ func (st *state) interceptorsOf(opts []ssa.Value) (by string, retrier *ssa.Call)
 		stores.BackwardInto(o, st.pass.Pkg, 256, func(x ssa.Value) bool {
 			if p, ok := x.(*ssa.Parameter); ok && !seen[p] {
 				seen[p] = true
-				opts = append(opts, st.givenArgs(p)...)
+				if args, onlyThese := st.argsGiven(p); onlyThese && p.Parent().Parent() == nil {
+					opts = append(opts, args...) // an unexported function only the package calls
+				}
 				return false
 			}
 			call, ok := x.(*ssa.Call)
@@ -246,26 +260,6 @@ func (st *state) interceptorsOf(opts []ssa.Value) (by string, retrier *ssa.Call)
 		})
 	}
 	return by, retrier
-}
-
-// givenArgs returns the arguments the package's calls give parameter p of an unexported
-// function that only they call; none otherwise.
-func (st *state) givenArgs(p *ssa.Parameter) []ssa.Value {
-	fn := p.Parent()
-	callers, listed := st.callGraph()[fn]
-	if !listed || callers == nil || fn.Object() == nil || fn.Object().Exported() || fn.Parent() != nil {
-		return nil
-	}
-	idx := slices.Index(fn.Params, p)
-	var args []ssa.Value
-	for _, c := range callers {
-		for call := range flow.Calls(c) {
-			if common := call.Common(); !common.IsInvoke() && common.StaticCallee() == fn && idx < len(common.Args) {
-				args = append(args, common.Args[idx])
-			}
-		}
-	}
-	return args
 }
 
 // interceptorOptions says whether the options of an interceptor's constructor set a
@@ -299,27 +293,39 @@ func interceptorOptions(call *ssa.Call, pkg string, d knowledge.Interceptor, sto
 // traceForeignConn follows a package variable of another package to the connections this
 // package's calls give the function that sets it (connFact).
 func (st *state) traceForeignConn(g *ssa.Global, t *connTrace, depth int) {
+	args, ok := st.foreignConns[g]
+	if !ok {
+		args = st.connsGiven(g)
+		st.foreignConns[g] = args // every stub call on the variable asks the same
+	}
+	if len(args) == 0 {
+		t.unknown = true
+	}
+	for _, a := range args {
+		st.traceConn(a, t, depth+1)
+	}
+}
+
+// connsGiven returns the connections this package's calls give the function that sets g, a
+// package variable of another package with a connFact; none without one.
+func (st *state) connsGiven(g *ssa.Global) []ssa.Value {
 	var f connFact
 	if g.Object() == nil || !st.pass.ImportObjectFact(g.Object(), &f) {
-		t.unknown = true
-		return
+		return nil
 	}
-	found := false
+	var args []ssa.Value
 	for _, fn := range st.funcs {
 		for call := range flow.Calls(fn) {
 			callee := flow.Callee(call.Common())
 			if callee == nil || callee.Pkg() != g.Object().Pkg() || callee.Name() != f.Func || callee.Signature().Recv() != nil {
 				continue
 			}
-			if args := call.Common().Args; f.Param < len(args) {
-				found = true
-				st.traceConn(args[f.Param], t, depth+1)
+			if a := call.Common().Args; f.Param < len(a) {
+				args = append(args, a[f.Param])
 			}
 		}
 	}
-	if !found {
-		t.unknown = true
-	}
+	return args
 }
 
 // exportConnFacts exports a connFact for each exported package variable holding a gRPC stub or

@@ -92,6 +92,8 @@ type state struct {
 	ifaces         map[string][]namedIface           // interfaces of imported packages, by method name
 	embedded       int                               // 0: not known yet; 1: an embedded database driver is imported; 2: not; 3: both an embedded and a server driver (judged by file)
 	streamFields   map[*types.Var]bool               // fields the package reads as a stream (see streamField)
+	dials          map[*ssa.Call]dialInterceptors    // memo of a gRPC dial's interceptors
+	foreignConns   map[*ssa.Global][]ssa.Value       // memo of the connections given to another package's variable
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -120,6 +122,8 @@ func run(pass *analysis.Pass) (any, error) {
 		readOnly:      make(map[*ssa.Parameter]bool),
 		names:         make(map[namedKey]token.Pos),
 		bounds:        make(map[*ssa.Function]Contract),
+		dials:         make(map[*ssa.Call]dialInterceptors),
+		foreignConns:  make(map[*ssa.Global][]ssa.Value),
 	}
 	funcs := ssapkg.AllFuncs(ssaRes)
 	st.funcs = funcs

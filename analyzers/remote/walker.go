@@ -9,7 +9,6 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
-	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 )
 
 // The walks follow SSA values backward from a remote call to where they are made: a context
@@ -192,21 +191,12 @@ func (w *walker) param(p *ssa.Parameter, f *frame, req bool, eval func(ssa.Value
 // packages may call the function (exported, or used as a value), the caller's choice, with
 // which a client without a timeout is the default the caller may replace (Origin.Fallback).
 func (w *walker) given(p *ssa.Parameter, eval func(ssa.Value, *frame) verdict) verdict {
-	fn := p.Parent()
-	idx := slices.Index(fn.Params, p)
-	callers, listed := w.st.callGraph()[fn]
+	args, onlyThese := w.st.argsGiven(p)
 	r := none
-	for _, c := range callers {
-		if testcode.At(w.st.pass, c.Pos()) {
-			continue // a test's stand-in (a stub client) is not what users run
-		}
-		for call := range flow.Calls(c) {
-			if common := call.Common(); !common.IsInvoke() && common.StaticCallee() == fn && idx < len(common.Args) {
-				r = joinClients(r, eval(common.Args[idx], nil))
-			}
-		}
+	for _, a := range args {
+		r = joinClients(r, eval(a, nil))
 	}
-	if !listed || callers == nil || fn.Object() != nil && fn.Object().Exported() {
+	if !onlyThese {
 		r = join(r, caller(p.Pos()))
 	}
 	return known(r)

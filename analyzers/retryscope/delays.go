@@ -164,7 +164,7 @@ func delayIn(d ssa.Value, l *loops.Loop, depth int, st *state) delay {
 			if decodedInto(x) {
 				told = true // a field of what a decoder filled (a 429's JSON "retry_after")
 			}
-			if x.Parent() != nil && retryAfterType(x.Type(), x.Parent().Pkg) {
+			if st != nil && st.res.retryAfterType(x.Type()) {
 				told = true // errors.As(err, &ra): an error the package makes from a Retry-After header
 			}
 		case *ssa.UnOp:

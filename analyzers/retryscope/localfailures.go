@@ -57,6 +57,17 @@ func (st *state) madeLocally(target ssa.Value) bool {
 	if !ok || g.Pkg != st.ssaPkg {
 		return false
 	}
+	local, seen := st.localSentinels[g]
+	if !seen {
+		local = st.madeOnlyLocally(g)
+		st.localSentinels[g] = local
+	}
+	return local
+}
+
+// madeOnlyLocally reports whether some function of the package makes the sentinel g, and
+// every one that does stays in the process.
+func (st *state) madeOnlyLocally(g *ssa.Global) bool {
 	found := false
 	for _, fn := range st.funcs {
 		if !makesSentinel(fn, g) {

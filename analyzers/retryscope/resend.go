@@ -41,7 +41,7 @@ import (
 //     SetRetryAllowNonIdempotent, Cloud Storage (idempotent operations only).
 func (r *Result) Resends(s *Scope, call ssa.CallInstruction) bool {
 	if rule, ok := resendRules[s.lib]; ok {
-		switch rule(s) {
+		switch rule(r, s) {
 		case holdsBack:
 			return false
 		case resendsAll:
@@ -73,16 +73,16 @@ func (r *Result) Resends(s *Scope, call ssa.CallInstruction) bool {
 		if c, ok := from.(ssa.CallInstruction); ok && afterAttempt(s, false)(c) {
 			return false // a step after the attempt failed (ask for a fix), which leaves when it fails
 		}
-		return reachesFrom(from, func(b *ssa.BasicBlock) bool { return s.Loop.Contains(b) }, func(from, to *ssa.BasicBlock) bool {
+		return r.reachesFrom(from, func(b *ssa.BasicBlock) bool { return s.Loop.Contains(b) }, func(from, to *ssa.BasicBlock) bool {
 			return to == s.Loop.Header
 		}, nil, nil)
 	case Recursion:
-		return reachesFrom(from, all, nil, func(instr ssa.Instruction) bool {
+		return r.reachesFrom(from, all, nil, func(instr ssa.Instruction) bool {
 			c, ok := instr.(*ssa.Call)
 			return ok && c.Common().StaticCallee() == fn
 		}, nil)
 	case Iterator:
-		return reachesFrom(from, all, nil, func(instr ssa.Instruction) bool {
+		return r.reachesFrom(from, all, nil, func(instr ssa.Instruction) bool {
 			ret, ok := instr.(*ssa.Return)
 			return ok && len(ret.Results) == 1 && !isFalse(ret.Results[0])
 		}, nil)
@@ -94,7 +94,7 @@ func (r *Result) Resends(s *Scope, call ssa.CallInstruction) bool {
 		}
 		retried := retriedError(s)
 		var visited map[*ssa.BasicBlock]bool
-		return reachesFrom(from, all, nil, func(instr ssa.Instruction) bool {
+		return r.reachesFrom(from, all, nil, func(instr ssa.Instruction) bool {
 			ret, ok := instr.(*ssa.Return)
 			return ok && len(ret.Results) > 0 && retried(ret.Results[len(ret.Results)-1], ret.Block(), visited)
 		}, &visited)
@@ -123,7 +123,7 @@ func (r *Result) inFunc(fn *ssa.Function, call ssa.CallInstruction) ssa.Instruct
 // edge holds or an instruction for which at holds, through blocks for which in holds, without
 // taking the side of a test that holds only for errors proving a request never left. When
 // visited is not nil it receives the blocks reached (for at to look at phis).
-func reachesFrom(from ssa.Instruction, in func(*ssa.BasicBlock) bool, edge func(from, to *ssa.BasicBlock) bool, at func(ssa.Instruction) bool, visited *map[*ssa.BasicBlock]bool) bool {
+func (r *Result) reachesFrom(from ssa.Instruction, in func(*ssa.BasicBlock) bool, edge func(from, to *ssa.BasicBlock) bool, at func(ssa.Instruction) bool, visited *map[*ssa.BasicBlock]bool) bool {
 	seen := make(map[*ssa.BasicBlock]bool)
 	if visited != nil {
 		*visited = seen
@@ -153,7 +153,7 @@ func reachesFrom(from ssa.Instruction, in func(*ssa.BasicBlock) bool, edge func(
 		queue = queue[1:]
 		blocked := -1
 		if ifInstr, ok := lastInstr(b).(*ssa.If); ok {
-			blocked = neverSentSide(ifInstr.Cond, 0, sent)
+			blocked = r.neverSentSide(ifInstr.Cond, 0, sent)
 		}
 		for i, succ := range b.Succs {
 			if i == blocked {
@@ -202,20 +202,20 @@ const (
 )
 
 // resendRules are the libraries that decide for themselves, by their settings.
-var resendRules = map[*library]func(s *Scope) resendRule{
-	idemlintRetry: func(s *Scope) resendRule {
+var resendRules = map[*library]func(r *Result, s *Scope) resendRule{
+	idemlintRetry: func(r *Result, s *Scope) resendRule {
 		if set := s.setting("Policy.Idempotent"); set != nil && set.Value != nil && !isFalse(flow.Unwrap(set.Value)) {
 			return holdsBack // declared safe to repeat by its author
 		}
 		if set := s.setting("Policy.Classify"); set != nil && set.Value != nil && !flow.IsZero(set.Value) {
-			return predicate(set.Value)
+			return r.predicate(set.Value)
 		}
 		return holdsBack // IsRetryable repeats a sent POST only when it is keyed
 	},
-	idemlintTransport: func(*Scope) resendRule { return holdsBack },
-	stripeGo:          func(*Scope) resendRule { return holdsBack }, // it keys the POSTs it retries
-	gcsStorage:        func(*Scope) resendRule { return holdsBack },
-	restyClient: func(s *Scope) resendRule {
+	idemlintTransport: func(*Result, *Scope) resendRule { return holdsBack },
+	stripeGo:          func(*Result, *Scope) resendRule { return holdsBack }, // it keys the POSTs it retries
+	gcsStorage:        func(*Result, *Scope) resendRule { return holdsBack },
+	restyClient: func(r *Result, s *Scope) resendRule {
 		if s.Func == nil || s.Func.Pkg() == nil || s.Func.Pkg().Path() != "resty.dev/v3" {
 			return resendsAll // v2 retries every method
 		}
@@ -224,17 +224,17 @@ var resendRules = map[*library]func(s *Scope) resendRule{
 		}
 		return holdsBack
 	},
-	retryablehttpClient:   checkRetry,
-	retryablehttpStandard: checkRetry,
-	avastRetryGo:          retryIf,
-	avastRetryGoV2:        retryIf,
+	retryablehttpClient:   (*Result).checkRetry,
+	retryablehttpStandard: (*Result).checkRetry,
+	avastRetryGo:          (*Result).retryIf,
+	avastRetryGoV2:        (*Result).retryIf,
 }
 
 // checkRetry: go-retryablehttp retries what its CheckRetry says (by default transport errors,
 // 429 and 5xx, for every method).
-func checkRetry(s *Scope) resendRule {
+func (r *Result) checkRetry(s *Scope) resendRule {
 	if set := s.setting("Client.CheckRetry"); set != nil && set.Value != nil && !flow.IsZero(set.Value) {
-		if predicate(set.Value) == holdsBack {
+		if r.predicate(set.Value) == holdsBack {
 			return holdsBack
 		}
 	}
@@ -242,8 +242,8 @@ func checkRetry(s *Scope) resendRule {
 }
 
 // retryIf: retry-go retries what RetryIf says, of the errors the callback returns.
-func retryIf(s *Scope) resendRule {
-	if set := s.setting("RetryIf"); set != nil && set.Value != nil && predicate(set.Value) == holdsBack {
+func (r *Result) retryIf(s *Scope) resendRule {
+	if set := s.setting("RetryIf"); set != nil && set.Value != nil && r.predicate(set.Value) == holdsBack {
 		return holdsBack
 	}
 	return judgeCode
@@ -251,9 +251,9 @@ func retryIf(s *Scope) resendRule {
 
 // predicate judges a retry condition (func(error) bool, or CheckRetry's (ctx, resp, err) (bool,
 // error)): it holds back when it is true only for errors that prove the request never left.
-func predicate(v ssa.Value) resendRule {
+func (r *Result) predicate(v ssa.Value) resendRule {
 	if fn := localFunc(v); fn != nil {
-		if returnsNeverSent(fn, nil, 0) {
+		if r.returnsNeverSent(fn, nil, 0) {
 			return holdsBack
 		}
 		return resendsAll
@@ -367,7 +367,7 @@ var neverSentFunc = map[flow.FuncID]bool{
 // sent.
 var unsentErrnos = []string{"ECONNREFUSED", "ENETUNREACH", "EHOSTUNREACH", "EADDRNOTAVAIL", "EHOSTDOWN"}
 
-// NeverSentSide returns which successor of a branch on cond (0: true, 1: false) is taken only
+// neverSentSide returns which successor of a branch on cond (0: true, 1: false) is taken only
 // for errors proving that a request never left the process, or for its rejection with 429 Too
 // Many Requests or an answer of the service's own, or -1. Such tests are: resp.StatusCode == 429,
 // strings.Contains(err.Error(), "zone locked") (a text that names no transport failure, 5xx,
@@ -378,13 +378,9 @@ var unsentErrnos = []string{"ECONNREFUSED", "ENETUNREACH", "EHOSTUNREACH", "EADD
 // negations, and functions of the package that return only such tests (or false, or true
 // where such a test holds). A text test counts only when it reads the error of sent, the call
 // that sent the request (not a decoding error read after the answer came).
-func NeverSentSide(cond ssa.Value, sent ssa.CallInstruction) int {
-	return neverSentSide(cond, 0, sent)
-}
-
-func neverSentSide(cond ssa.Value, depth int, sent ssa.CallInstruction) int {
+func (r *Result) neverSentSide(cond ssa.Value, depth int, sent ssa.CallInstruction) int {
 	if u, ok := cond.(*ssa.UnOp); ok && u.Op == token.NOT {
-		if side := neverSentSide(u.X, depth, sent); side >= 0 {
+		if side := r.neverSentSide(u.X, depth, sent); side >= 0 {
 			return 1 - side
 		}
 		return -1
@@ -392,15 +388,15 @@ func neverSentSide(cond ssa.Value, depth int, sent ssa.CallInstruction) int {
 	if b, ok := cond.(*ssa.BinOp); ok && b.Op == token.NEQ && (dialOp(b) || turnedAway(b)) {
 		return 1
 	}
-	if neverSent(cond, depth, sent) {
+	if r.neverSent(cond, depth, sent) {
 		return 0
 	}
 	return -1
 }
 
 // neverSent reports whether the boolean v is true only for errors proving that a request
-// never left (see NeverSentSide for sent).
-func neverSent(v ssa.Value, depth int, sent ssa.CallInstruction) bool {
+// never left (see neverSentSide for sent).
+func (r *Result) neverSent(v ssa.Value, depth int, sent ssa.CallInstruction) bool {
 	if depth > 6 {
 		return false
 	}
@@ -419,7 +415,7 @@ func neverSent(v ssa.Value, depth int, sent ssa.CallInstruction) bool {
 			return unsentErrno(args[1])
 		case knowledge.ErrorsTest(id) && id.Name == "As" && len(args) == 2:
 			t := pointee(flow.Unwrap(args[1]).Type())
-			return typeis.Named(t, "net", "DNSError") || retryAfterType(t, x.Parent().Pkg)
+			return typeis.Named(t, "net", "DNSError") || r.retryAfterType(t)
 		case neverSentFunc[id]:
 			return true
 		}
@@ -432,7 +428,7 @@ func neverSent(v ssa.Value, depth int, sent ssa.CallInstruction) bool {
 			return true
 		}
 		if callee := x.Call.StaticCallee(); callee != nil && len(callee.Blocks) > 0 && callee.Pkg == x.Parent().Pkg {
-			return returnsNeverSent(callee, methodParam(x, callee), depth+1)
+			return r.returnsNeverSent(callee, methodParam(x, callee), depth+1)
 		}
 	case *ssa.Phi:
 		// a || b and a && b: each way in is false, true where such a test holds, or such a test.
@@ -440,10 +436,10 @@ func neverSent(v ssa.Value, depth int, sent ssa.CallInstruction) bool {
 			switch {
 			case isFalse(e):
 			case isTrue(e):
-				if i >= len(x.Block().Preds) || !underNeverSent(x.Block().Preds[i], depth, sent) {
+				if i >= len(x.Block().Preds) || !r.underNeverSent(x.Block().Preds[i], depth, sent) {
 					return false
 				}
-			case !neverSent(e, depth+1, sent):
+			case !r.neverSent(e, depth+1, sent):
 				return false
 			}
 		}
@@ -456,7 +452,7 @@ func neverSent(v ssa.Value, depth int, sent ssa.CallInstruction) bool {
 // test, or true where such a test holds. Returns that run only where method, the parameter
 // handed the request's method, is an idempotent one (if method == http.MethodGet { return
 // 429 or 5xx }) do not concern the requests asked about, which are not.
-func returnsNeverSent(fn *ssa.Function, method *ssa.Parameter, depth int) bool {
+func (r *Result) returnsNeverSent(fn *ssa.Function, method *ssa.Parameter, depth int) bool {
 	if fn.Signature.Results().Len() == 0 || !typeis.Bool(fn.Signature.Results().At(0).Type()) {
 		return false
 	}
@@ -473,10 +469,10 @@ func returnsNeverSent(fn *ssa.Function, method *ssa.Parameter, depth int) bool {
 		case method != nil && idempotentMethodOnly(ret.Block(), method):
 		case isFalse(v):
 		case isTrue(v):
-			if !underNeverSent(ret.Block(), depth, nil) {
+			if !r.underNeverSent(ret.Block(), depth, nil) {
 				return false
 			}
-		case !neverSent(v, depth+1, nil):
+		case !r.neverSent(v, depth+1, nil):
 			return false
 		}
 		found = true
@@ -485,7 +481,7 @@ func returnsNeverSent(fn *ssa.Function, method *ssa.Parameter, depth int) bool {
 }
 
 // underNeverSent reports whether block b runs only on the never-sent side of a test.
-func underNeverSent(b *ssa.BasicBlock, depth int, sent ssa.CallInstruction) bool {
+func (r *Result) underNeverSent(b *ssa.BasicBlock, depth int, sent ssa.CallInstruction) bool {
 	for d := b; d != nil; d = d.Idom() {
 		ifInstr, ok := lastInstr(d).(*ssa.If)
 		if !ok || d == b && len(d.Succs) != 2 {
@@ -493,7 +489,7 @@ func underNeverSent(b *ssa.BasicBlock, depth int, sent ssa.CallInstruction) bool
 		}
 		// The edge into the side must dominate b: with a || b, the true side of a's test is
 		// also reached from b's.
-		if side := neverSentSide(ifInstr.Cond, depth+1, sent); side >= 0 && d.Succs[side].Dominates(b) && len(d.Succs[side].Preds) == 1 {
+		if side := r.neverSentSide(ifInstr.Cond, depth+1, sent); side >= 0 && d.Succs[side].Dominates(b) && len(d.Succs[side].Preds) == 1 {
 			return true
 		}
 	}

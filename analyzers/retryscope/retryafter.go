@@ -17,31 +17,51 @@ import (
 // said when to come back (429, 503): the request had no effect, and the wait it carries is the
 // server's.
 
-// retryAfterType reports whether t (or what it points to) is such a type of pkg.
-func retryAfterType(t types.Type, pkg *ssa.Package) bool {
+// retryAfterTypes returns, for each unexported named type of the package that funcs (the
+// package's functions) make into an error, whether every such value is made from a
+// Retry-After header.
+func retryAfterTypes(funcs []*ssa.Function) map[*types.TypeName]bool {
+	made := make(map[*types.TypeName]bool)
+	for _, fn := range funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				mi, ok := instr.(*ssa.MakeInterface)
+				if !ok || !typeis.ErrorLike(mi.Type()) {
+					continue // not one made into an error (errors.As(err, &ra) hands a pointer over as any)
+				}
+				tn := ownTypeName(mi.X.Type(), fn.Pkg)
+				if tn == nil {
+					continue
+				}
+				ok, seen := made[tn]
+				made[tn] = (ok || !seen) && fromRetryAfter(mi.X)
+			}
+		}
+	}
+	return made
+}
+
+// ownTypeName returns the name of t (or of what it points to) when it is an unexported named
+// type of pkg: one only pkg can make.
+func ownTypeName(t types.Type, pkg *ssa.Package) *types.TypeName {
 	if p, ok := t.(*types.Pointer); ok {
 		t = p.Elem()
 	}
 	named, ok := t.(*types.Named)
 	if !ok || pkg == nil || named.Obj().Pkg() != pkg.Pkg || named.Obj().Exported() {
-		return false // another package's, or one other packages may make too
+		return nil
 	}
-	found := false
-	for _, fn := range packageFuncs(pkg) {
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				mi, ok := instr.(*ssa.MakeInterface)
-				if !ok || !typeis.ErrorLike(mi.Type()) || !types.Identical(mi.X.Type(), t) && !types.Identical(mi.X.Type(), types.NewPointer(t)) {
-					continue // not one made into an error (errors.As(err, &ra) hands a pointer over as any)
-				}
-				if !fromRetryAfter(mi.X) {
-					return false
-				}
-				found = true
-			}
-		}
+	return named.Obj()
+}
+
+// retryAfterType reports whether t (or what it points to) is an error type of the package
+// whose every value is made from a Retry-After header.
+func (r *Result) retryAfterType(t types.Type) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
 	}
-	return found
+	named, ok := t.(*types.Named)
+	return ok && r.afterTypes[named.Obj()]
 }
 
 // fromRetryAfter reports whether v is computed from a Retry-After header's value.
@@ -61,33 +81,4 @@ func fromRetryAfter(v ssa.Value) bool {
 		return !found
 	})
 	return found
-}
-
-// packageFuncs returns the functions of pkg with bodies: its functions and methods, and the
-// function literals in them.
-func packageFuncs(pkg *ssa.Package) []*ssa.Function {
-	var out []*ssa.Function
-	var add func(fn *ssa.Function)
-	add = func(fn *ssa.Function) {
-		if fn == nil || len(fn.Blocks) == 0 {
-			return
-		}
-		out = append(out, fn)
-		for _, a := range fn.AnonFuncs {
-			add(a)
-		}
-	}
-	for _, m := range pkg.Members {
-		switch m := m.(type) {
-		case *ssa.Function:
-			add(m)
-		case *ssa.Type:
-			if named, ok := m.Type().(*types.Named); ok {
-				for i := range named.NumMethods() {
-					add(pkg.Prog.FuncValue(named.Method(i)))
-				}
-			}
-		}
-	}
-	return out
 }

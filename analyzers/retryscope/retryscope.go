@@ -80,6 +80,9 @@ type Result struct {
 	loops    map[*ssa.Function][]*Scope // Loop and Goto scopes, innermost first
 	whole    map[*ssa.Function][]*Scope // scopes whose every instruction of the function repeats
 	creators map[*ssa.Function]ssa.Instruction
+	// afterTypes: the package's error types, each with whether it is made only from a
+	// Retry-After header (retryAfterTypes).
+	afterTypes map[*types.TypeName]bool
 }
 
 // Enclosing returns the scopes in which instr runs once per attempt, innermost first: loops
@@ -163,6 +166,9 @@ type state struct {
 	sentOn     map[any]bool                   // channels the package sends on, by chanKey (wokenByEvent)
 	pacedMemo  map[string]bool                // knowledge.Pacer packages whose clients the package paces
 	ownAnswers map[ownKey]bool                // error variables a function returns itself (ownAnswer)
+	// localSentinels memoizes madeLocally: the package's error variables, each with whether
+	// only functions staying in the process make it.
+	localSentinels map[*ssa.Global]bool
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -171,27 +177,29 @@ func run(pass *analysis.Pass) (any, error) {
 	st := &state{
 		pass: pass,
 		res: &Result{
-			loops:    make(map[*ssa.Function][]*Scope),
-			whole:    make(map[*ssa.Function][]*Scope),
-			creators: make(map[*ssa.Function]ssa.Instruction),
-			reaches:  make(map[*ssa.Function]*Scope),
-			imported: make(map[ssa.CallInstruction]*RetriesFact),
+			loops:      make(map[*ssa.Function][]*Scope),
+			whole:      make(map[*ssa.Function][]*Scope),
+			creators:   make(map[*ssa.Function]ssa.Instruction),
+			reaches:    make(map[*ssa.Function]*Scope),
+			imported:   make(map[ssa.CallInstruction]*RetriesFact),
+			afterTypes: retryAfterTypes(ssaRes.SrcFuncs),
 		},
-		funcs:      ssaRes.SrcFuncs,
-		calls:      make(map[token.Pos]inspector.Cursor),
-		helpers:    make(map[flow.FuncID][]helper),
-		local:      make(map[*types.Func]*helperFact),
-		pacedMemo:  make(map[string]bool),
-		ownAnswers: make(map[ownKey]bool),
-		iters:      make(map[*types.Func]*iteratorFact),
-		labels:     make(map[ast.Stmt]*ast.LabeledStmt),
-		loopInfo:   make(map[*ssa.Function][]*Scope),
-		ssaPkg:     ssaRes.Pkg,
-		waitMemo:   make(map[*ssa.Function]*waitsFact),
-		iterMemo:   make(map[*ssa.Function]*iteratorFact),
-		rem:        pass.ResultOf[remote.Analyzer].(*remote.Result),
-		keys:       pass.ResultOf[keys.Analyzer].(*keys.Result),
-		consumed:   make(map[*types.Func]bool),
+		funcs:          ssaRes.SrcFuncs,
+		calls:          make(map[token.Pos]inspector.Cursor),
+		helpers:        make(map[flow.FuncID][]helper),
+		local:          make(map[*types.Func]*helperFact),
+		pacedMemo:      make(map[string]bool),
+		ownAnswers:     make(map[ownKey]bool),
+		localSentinels: make(map[*ssa.Global]bool),
+		iters:          make(map[*types.Func]*iteratorFact),
+		labels:         make(map[ast.Stmt]*ast.LabeledStmt),
+		loopInfo:       make(map[*ssa.Function][]*Scope),
+		ssaPkg:         ssaRes.Pkg,
+		waitMemo:       make(map[*ssa.Function]*waitsFact),
+		iterMemo:       make(map[*ssa.Function]*iteratorFact),
+		rem:            pass.ResultOf[remote.Analyzer].(*remote.Result),
+		keys:           pass.ResultOf[keys.Analyzer].(*keys.Result),
+		consumed:       make(map[*types.Func]bool),
 	}
 	for cur := range insp.Root().Preorder((*ast.CallExpr)(nil), (*ast.LabeledStmt)(nil)) {
 		switch n := cur.Node().(type) {

@@ -84,7 +84,7 @@ func (st *state) waitsOf(fn *ssa.Function, calls []ssa.CallInstruction, in func(
 		switch {
 		case w.Param >= 0 && w.Param < len(args):
 			s.Duration = args[w.Param]
-			s.Kind = delayKind(s.Duration, l)
+			s.Kind = st.delayKind(s.Duration, l) // the argument, with what the package knows
 		case l != nil && slices.ContainsFunc(args, func(a ssa.Value) bool { return changesInLoop(a, l) }):
 		case st.rem.Reach(c) == remote.ReachLocal:
 		case literalOf(c, fn):
