@@ -44,6 +44,10 @@ type checker struct {
 	insp   *inspector.Inspector
 	seen   map[token.Pos]bool         // client configurations already reported
 	capped map[*retryscope.Scope]bool // scopes whose missing cap the wait finding already named
+	// viaHelper holds, for a function of the package whose wait several scopes make by
+	// calling it (a shared error handler that backs off), the one finding about that wait.
+	viaHelper map[*ssa.Function]*analysis.Diagnostic
+	helpers   []*ssa.Function // viaHelper's keys, in the order first met
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -53,13 +57,14 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	insp := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	c := &checker{
-		pass:   pass,
-		remote: pass.ResultOf[remote.Analyzer].(*remote.Result),
-		rep:    report.New(pass, "nojitter"),
-		calls:  syntax.NewCalls(insp),
-		insp:   insp,
-		seen:   make(map[token.Pos]bool),
-		capped: make(map[*retryscope.Scope]bool),
+		pass:      pass,
+		remote:    pass.ResultOf[remote.Analyzer].(*remote.Result),
+		rep:       report.New(pass, "nojitter"),
+		calls:     syntax.NewCalls(insp),
+		insp:      insp,
+		seen:      make(map[token.Pos]bool),
+		capped:    make(map[*retryscope.Scope]bool),
+		viaHelper: make(map[*ssa.Function]*analysis.Diagnostic),
 	}
 	for _, s := range append(res.Scopes, res.IteratorLoops...) {
 		switch {
@@ -116,6 +121,9 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	for _, rq := range res.Requeues {
 		c.checkRequeue(rq)
+	}
+	for _, fn := range c.helpers {
+		c.rep.Report(*c.viaHelper[fn])
 	}
 	return nil, nil
 }
@@ -268,9 +276,42 @@ func (c *checker) checkSleeps(s *retryscope.Scope) {
 			d.SuggestedFixes = []analysis.SuggestedFix{fix}
 		}
 	}
-	if d != nil {
-		c.rep.Report(*d)
+	if d == nil {
+		return
 	}
+	// A wait made inside a helper of the package that other scopes call too is one cause:
+	// one finding, at the first scope's call, with the others beside it.
+	if h := c.waitingHelper(sleeps, d.Pos); h != nil {
+		if first := c.viaHelper[h]; first != nil {
+			first.Related = append(first.Related, analysis.RelatedInformation{Pos: d.Pos, Message: "also waits through " + h.Name()})
+			return
+		}
+		c.viaHelper[h] = d
+		c.helpers = append(c.helpers, h)
+		return
+	}
+	c.rep.Report(*d)
+}
+
+// waitingHelper returns the function of the package that the wait reported at pos calls,
+// when the wait is made inside it for a length it chooses itself; nil when the wait is the
+// scope's own, or the scope hands the helper its length (sleep(ctx, backoff(attempt)): each
+// scope decides how long it waits).
+func (c *checker) waitingHelper(sleeps []retryscope.Sleep, pos token.Pos) *ssa.Function {
+	for _, sl := range sleeps {
+		at := sl.Call.Pos()
+		if cur, ok := c.calls.At(at); ok {
+			at = cur.Node().Pos()
+		}
+		if at != pos {
+			continue
+		}
+		if fn := sl.Call.Common().StaticCallee(); sl.Duration == nil && fn != nil && fn.Pkg != nil && fn.Pkg.Pkg == c.pass.Pkg && len(fn.Blocks) > 0 {
+			return fn
+		}
+		return nil
+	}
+	return nil
 }
 
 func (c *checker) waitMessage(who string, sl retryscope.Sleep) string {

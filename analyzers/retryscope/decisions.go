@@ -35,6 +35,10 @@ func decisions(fn *ssa.Function, in func(*ssa.BasicBlock) bool) []decision {
 		if !ok {
 			continue
 		}
+		if judged, done, ok := waitVerdict(ifInstr, in); ok {
+			ds = append(ds, decision{block: b, call: judged, success: done, policy: true})
+			continue
+		}
 		call, success, either := outcome(ifInstr.Cond, in)
 		if call == nil {
 			call, success = waitFlag(fn, b, in)

@@ -299,8 +299,9 @@ func decodedInto(a *ssa.Alloc) bool {
 }
 
 // scaledInPlace reports whether the function that loads ld stores back into the same place a
-// value that grows from what is there (*b <<= 1, s.delay *= 2, d.next = d.next * 2): a delay
-// that doubles each time it is used, kept in a receiver or a field.
+// value that grows from what is there (*b <<= 1, s.delay *= 2, d.next = d.next * 2, b.n++): a
+// delay that doubles each time it is used, kept in a receiver or a field, or one computed from
+// a count of the times it was used (initial * (n+1)), which grows with it.
 func scaledInPlace(ld *ssa.UnOp) bool {
 	place := flow.PlaceOf(ld.X)
 	for _, b := range ld.Parent().Blocks {
@@ -309,7 +310,7 @@ func scaledInPlace(ld *ssa.UnOp) bool {
 			if !ok || flow.PlaceOf(st.Addr) != place {
 				continue
 			}
-			if op, ok := flow.Unwrap(st.Val).(*ssa.BinOp); ok && (op.Op == token.SHL || op.Op == token.MUL) {
+			if op, ok := flow.Unwrap(st.Val).(*ssa.BinOp); ok && (op.Op == token.SHL || op.Op == token.MUL || op.Op == token.ADD) {
 				for _, side := range []ssa.Value{op.X, op.Y} {
 					if src, ok := flow.Unwrap(side).(*ssa.UnOp); ok && src.Op == token.MUL && flow.PlaceOf(src.X) == place {
 						return true

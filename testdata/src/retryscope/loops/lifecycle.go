@@ -105,7 +105,7 @@ func (m *member) manage() {
 
 // The same beat, but it leaves once the coordinator acknowledges: a retry.
 func (m *member) register() error { // want register:`retries: retry loop at lifecycle.go:108, attempts=unbounded`
-	for { // want `retry loop: attempts=unbounded wait=fixed deadline=context`
+	for { // want `retry loop: attempts=unbounded wait=backoff deadline=context`
 		_, err := m.heartbeat(m.ctx)
 		if err == nil {
 			return nil
