@@ -70,6 +70,10 @@ func (st *state) waitsOf(fn *ssa.Function, calls []ssa.CallInstruction, in func(
 	}
 	var wayIn []Sleep
 	for _, c := range calls {
+		if asksUser(c) {
+			unknown = append(unknown, c) // "Try again? (Y/n)": the user decides when
+			continue
+		}
 		if g, started := c.(*ssa.Go); started && (c != attempt || !flow.Awaited(g)) || sleepDuration(c) != nil || c.Common().StaticCallee() == fn {
 			// A goroutine's (but the attempt's, run in one and waited for); counted above;
 			// the recursive call of a retrying function.
@@ -473,4 +477,38 @@ func chanKey(v ssa.Value) any {
 		return x
 	}
 	return nil
+}
+
+// asksUser reports whether call waits for what the user types: a function that reads the
+// terminal (fmt.Scanf), or a read from os.Stdin or from a reader made on it
+// (bufio.NewReader(os.Stdin).ReadString).
+func asksUser(call ssa.CallInstruction) bool {
+	if knowledge.ReadsTerminal(flow.Callee(call.Common())) {
+		return true
+	}
+	stdin := func(v ssa.Value) bool {
+		ld, ok := flow.Unwrap(v).(*ssa.UnOp)
+		if !ok || ld.Op != token.MUL {
+			return false
+		}
+		g, ok := ld.X.(*ssa.Global)
+		if !ok {
+			return false
+		}
+		obj, _ := g.Object().(*types.Var)
+		return knowledge.IsStdin(obj)
+	}
+	c := call.Common()
+	recv := c.Value
+	if !c.IsInvoke() {
+		if c.Signature().Recv() == nil || len(c.Args) == 0 {
+			return false
+		}
+		recv = c.Args[0]
+	}
+	if stdin(recv) {
+		return true
+	}
+	made, ok := flow.Unwrap(recv).(*ssa.Call)
+	return ok && slices.ContainsFunc(made.Call.Args, stdin)
 }
