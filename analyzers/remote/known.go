@@ -44,6 +44,7 @@ const (
 	redigoPkg    = "github.com/gomodule/redigo/redis"
 	redigoOldPkg = "github.com/garyburd/redigo/redis"
 	mailPkg      = "gopkg.in/mail.v2"
+	sshPkg       = "golang.org/x/crypto/ssh"
 	sqlPkg       = "database/sql"
 	sqlxPkg      = "github.com/jmoiron/sqlx"
 	grpcPkg      = "google.golang.org/grpc"
@@ -76,9 +77,11 @@ var (
 	// gopkg.in/mail.v2 dials SMTP with its Dialer's Timeout (NewDialer sets 10 s; a literal
 	// leaves it zero: no timeout).
 	mailDialer = &objType{pkg: mailPkg, name: "Dialer", display: "mail.Dialer", fields: []string{"Timeout"}, setting: "Timeout"}
+	// x/crypto/ssh dials with its ClientConfig's Timeout (zero: none).
+	sshConfig = &objType{pkg: sshPkg, name: "ClientConfig", display: "ssh.ClientConfig", fields: []string{"Timeout"}, setting: "Timeout"}
 )
 
-var objTypes = []*objType{httpClient, netDialer, tlsDialer, retryableClient, mailDialer}
+var objTypes = []*objType{httpClient, netDialer, tlsDialer, retryableClient, mailDialer, sshConfig}
 
 // httpTransport is the transport an http.Client sends through: a ResponseHeaderTimeout bounds
 // the wait for a stalled server's answer (the body's reading is the caller's, as streaming
@@ -357,6 +360,9 @@ func init() {
 	})
 	add(smtpPkg, "", "SendMail", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
 		return noContext(), w.connects(nil, s.Arg(0))
+	})
+	add(sshPkg, "", "Dial", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
+		return either(w.obj(s.Arg(2), nil, sshConfig), noContext()), w.connects(s.Arg(0), s.Arg(1))
 	})
 	for _, name := range []string{"Dial", "DialAndSend"} {
 		add(mailPkg, "Dialer", name, Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
