@@ -27,6 +27,10 @@ type helperFact struct {
 	// On is what the helper goes round on, of the errors its callback returns (RetriesOn of
 	// its call of the callback): 0 when it was not worked out.
 	On Failures
+	// Verdict, when not zero, is one more than the index (receiver excluded) of the parameter
+	// whose answer for the callback's error says whether to go round (isRetriable func(error)
+	// bool): a call's retry set is what the predicate it hands in singles out.
+	Verdict int
 }
 
 func (*helperFact) AFact() {}
@@ -38,6 +42,9 @@ func (f *helperFact) String() string {
 	}
 	if f.On != 0 && f.On != AnyFailure {
 		str += " on " + f.On.String()
+	}
+	if f.Verdict > 0 {
+		str += fmt.Sprintf(" as parameter %d says", f.Verdict-1)
 	}
 	return str
 }
@@ -52,8 +59,10 @@ type RetriesFact struct {
 	// Local says that the attempts retried stay in the process (a lock file, an OS call; see
 	// Scope.Reach): not a layer of retries of a remote dependency.
 	Local bool
-	// On is what the scope retries (Scope.RetrySet); zero means every failure.
-	On Failures
+	// On is what the scope retries (Scope.RetrySet); zero means every failure. Only, when
+	// set, names the program's error variables that alone make it go round.
+	On   Failures
+	Only []string
 	// Setting, when set, names the field the number of attempts comes from
 	// ("pkg/path.MaxRetries"), whose default is zero: the function retries only where the
 	// program sets it, directly or through one of Setters (the functions of its package that
@@ -234,7 +243,7 @@ func (st *state) exportRetries() {
 		}
 		at := root(s.at)
 		if retries[at] == nil || retries[at].Local && s.Reach != remote.ReachLocal {
-			f := &RetriesFact{Attempts: s.Attempts, Where: st.where(s), Local: s.Reach == remote.ReachLocal, On: s.RetrySet()}
+			f := &RetriesFact{Attempts: s.Attempts, Where: st.where(s), Local: s.Reach == remote.ReachLocal, On: s.RetrySet(), Only: s.retriedSentinels()}
 			if fv := s.Attempts.field; fv != nil {
 				if setters, zero := st.zeroDefault(fv); zero {
 					f.Setting, f.Setters = s.Attempts.Setting, setters

@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
 // A helperInfo is the one answer to "is this function a retry helper, and for which
@@ -91,6 +92,7 @@ func (st *state) callbackScope(hc *helperCall) *Scope {
 	} else {
 		s.Attempts, s.Wait.Kind, s.Deadline = hc.fact.Attempts, hc.fact.Wait, hc.fact.Deadline
 		s.Inferred, s.turnedAway, s.helperOn = true, hc.fact.TurnedAway, hc.fact.On
+		handedVerdict(hc, s) // the predicate the call hands in says what goes round
 	}
 	i := slices.IndexFunc(hc.retried, func(v ssa.Value) bool { return callbackFunc(v) != nil })
 	if i < 0 {
@@ -106,4 +108,25 @@ func (st *state) callbackScope(hc *helperCall) *Scope {
 		s.Deadline = observesDeadline(s.Calls)
 	}
 	return s
+}
+
+// handedVerdict records on s, the Callback scope of helper call hc, what the predicate that hc
+// hands in as its verdict (helperFact.Verdict) goes round on, when its body says
+// (predicateSummary, predicateSentinels).
+func handedVerdict(hc *helperCall, s *Scope) {
+	if hc.fact == nil || hc.fact.Verdict == 0 {
+		return
+	}
+	a := hc.site.Arg(hc.fact.Verdict - 1)
+	if a == nil {
+		return
+	}
+	fn := callbackFunc(flow.Unwrap(a))
+	if fn == nil || len(fn.Params) != 1 || !typeis.ErrorLike(fn.Params[0].Type()) {
+		return
+	}
+	if on, _, ok := predicateSummary(fn, 0, 0); ok && on != 0 {
+		s.helperOn = on
+	}
+	s.helperOnly, s.helperRefuses = predicateSentinels(fn, 0)
 }

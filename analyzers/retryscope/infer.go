@@ -75,8 +75,9 @@ func (st *state) inferHelper(fn *ssa.Function) *helperFact {
 				}
 			}
 		}
+		var via *helperCall
 		if found == nil {
-			found, attempt = st.passesToHelper(fn, p), nil
+			found, via = st.passesToHelper(fn, p)
 		}
 		if found == nil {
 			continue
@@ -89,6 +90,7 @@ func (st *state) inferHelper(fn *ssa.Function) *helperFact {
 			if attempt != nil && callsValue(attempt, p) {
 				fact.On = found.RetriesOn(attempt) // if strings.Contains(err.Error(), "over quota") { continue }
 			}
+			fact.Verdict = verdictParam(params, found, attempt, via)
 		}
 		fact.Params = append(fact.Params, i)
 	}
@@ -115,10 +117,10 @@ func passesValue(call ssa.CallInstruction, p ssa.Value) bool {
 // passesToHelper returns the scope of a call in fn that retries p: a helper call whose
 // retried function is p or a closure that calls p, or a range over a retry iterator whose
 // body calls p.
-func (st *state) passesToHelper(fn *ssa.Function, p *ssa.Parameter) *Scope {
+func (st *state) passesToHelper(fn *ssa.Function, p *ssa.Parameter) (*Scope, *helperCall) {
 	for call := range flow.Calls(fn) {
 		if s := st.iteratorScope(call); s != nil && closureCalls(flow.Unwrap(call.Common().Args[0]), p) {
-			return s
+			return s, nil
 		}
 		hc := st.helperCall(call)
 		if hc == nil {
@@ -126,11 +128,52 @@ func (st *state) passesToHelper(fn *ssa.Function, p *ssa.Parameter) *Scope {
 		}
 		for _, a := range hc.retried {
 			if flow.SameValue(a, p) || closureCalls(a, p) {
-				return st.callbackScope(hc)
+				return st.callbackScope(hc), hc
 			}
 		}
 	}
-	return nil
+	return nil, nil
+}
+
+// verdictParam returns one more than the index among params of the function-valued parameter
+// that says whether scope s goes round after its attempt fails (if !isRetriable(err) { return
+// err }), or that fn hands on as the verdict of the helper call via; 0 when there is none.
+func verdictParam(params []*ssa.Parameter, s *Scope, attempt ssa.CallInstruction, via *helperCall) int {
+	index := func(v ssa.Value) int {
+		for j, q := range params {
+			if flow.SameValue(v, q) {
+				return j + 1
+			}
+		}
+		return 0
+	}
+	if via != nil {
+		if f := via.fact; f != nil && f.Verdict > 0 {
+			if a := via.site.Arg(f.Verdict - 1); a != nil {
+				return index(flow.Unwrap(a))
+			}
+		}
+		return 0
+	}
+	if attempt == nil || s.Loop == nil {
+		return 0
+	}
+	for _, d := range decisions(s.Fn, s.Loop.Contains) {
+		if d.call != attempt || !d.policy {
+			continue
+		}
+		found := 0
+		flow.Backward(d.block.Instrs[len(d.block.Instrs)-1].(*ssa.If).Cond, 16, func(x ssa.Value) bool {
+			if c, ok := x.(*ssa.Call); ok && !c.Call.IsInvoke() {
+				found = index(c.Call.Value)
+			}
+			return found == 0
+		})
+		if found > 0 {
+			return found
+		}
+	}
+	return 0
 }
 
 // closureCalls reports whether v is a closure that calls p, bound as one of its free variables.

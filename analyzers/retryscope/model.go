@@ -255,8 +255,11 @@ type Scope struct {
 	// away (helperFact.TurnedAway).
 	turnedAway bool
 	// helperOn: what the inferred helper goes round on, of its callback's errors
-	// (helperFact.On); 0 when not known.
-	helperOn Failures
+	// (helperFact.On); 0 when not known. helperOnly and helperRefuses: the program's error
+	// variables that the predicate handed to the helper alone goes round on, and those it
+	// turns down (predicateSentinels).
+	helperOn                  Failures
+	helperOnly, helperRefuses []string
 	// Brief marks a library scope whose waits are known to add up to well under a second
 	// (client-go's DefaultRetry): it cannot keep its caller waiting for long.
 	Brief bool

@@ -32,6 +32,7 @@ type throughFact struct {
 	Where    string   // the scope, as file:line: kind
 	Attempts Bound
 	On       Failures
+	Refuses  []string // the program's error variables the scope never goes round on (predicateSentinels)
 }
 
 func (*throughFact) AFact() {}
@@ -81,7 +82,7 @@ func (st *state) exportThroughs() {
 			for _, o := range st.origins(cc.Value, 0) {
 				f := facts[o]
 				if f == nil {
-					f = &throughFact{Param: o.param, Where: st.where(s), Attempts: s.Attempts, On: s.RetrySet(), Verdict: st.verdictOn(s, cc.Value)}
+					f = &throughFact{Param: o.param, Where: st.where(s), Attempts: s.Attempts, On: s.RetrySet(), Verdict: st.verdictOn(s, cc.Value), Refuses: s.helperRefuses}
 					facts[o] = f
 				}
 				if !slices.Contains(f.Methods, cc.Method.Name()) {
@@ -287,18 +288,24 @@ func (st *state) wired() {
 // whose method the scope calls retries on its own, and the scope goes round on what that
 // layer retries: not when the value's verdict method always says no.
 func (st *state) wire(pos token.Pos, via string, f *throughFact, v ssa.Value) {
-	t := st.concreteType(v, 0)
-	if t == nil {
-		return // the concrete type is not known here
+	for _, t := range st.concreteTypes(v, 0) { // none when the concrete type is not known here
+		if st.wireType(pos, via, f, t) {
+			return // one finding per wiring
+		}
 	}
+}
+
+// wireType records a Wired at pos when a value of concrete type t, handed to the retry scope
+// of f, retries on its own (see wire), and reports whether it did.
+func (st *state) wireType(pos token.Pos, via string, f *throughFact, t types.Type) bool {
 	on := f.On
 	if f.Verdict != "" {
 		vm := methodOf(t, f.Verdict)
 		if vm != nil && st.alwaysFalse(vm) {
-			return // the value tells the scope never to go round: only one layer retries
+			return false // the value tells the scope never to go round: only one layer retries
 		}
 		if vm == nil {
-			return // no such method: not the value the fact is about
+			return false // no such method: not the value the fact is about
 		}
 		if vfn := st.funcOf(vm); vfn != nil && len(vfn.Params) == 2 && typeis.ErrorLike(vfn.Params[1].Type()) {
 			if vo, _, ok := predicateSummary(vfn, 1, 0); ok {
@@ -331,14 +338,21 @@ func (st *state) wire(pos token.Pos, via string, f *throughFact, v ssa.Value) {
 		switch {
 		case w.Inner != nil:
 			w.On = intersect(w.On, w.Inner.RetrySet())
+			if w.On == FailOther && refusesAll(f.Refuses, w.Inner.retriedSentinels()) {
+				w.On = 0 // the outer scope turns down each error the inner one goes round on
+			}
 		case w.Fact != nil:
 			w.On = intersect(w.On, w.Fact.On)
+			if w.On == FailOther && refusesAll(f.Refuses, w.Fact.Only) {
+				w.On = 0
+			}
 		}
 		if (w.Inner != nil || w.Fact != nil) && w.On&^FailAnswered != 0 {
 			st.res.Wired = append(st.res.Wired, w)
-			return // one finding per wiring
+			return true
 		}
 	}
+	return false
 }
 
 // objName names obj as seen from another package: "pubsub.NewTopic", "litestream.Replica.Client".
@@ -373,13 +387,14 @@ func intersect(a, b Failures) Failures {
 	return a & b
 }
 
-// concreteType returns the one concrete type v holds: converted to the interface here, or
-// returned so by a function of this package (t, err := openTopic(...); return &topic{...}, nil);
-// nil when there are several or the model cannot tell.
-func (st *state) concreteType(v ssa.Value, depth int) types.Type {
+// concreteTypes returns the concrete types v may hold that the package knows: converted to
+// the interface here, or returned by a function of the package that returns it (followed
+// three calls deep), one type for each of its returns that says (a constructor that hands
+// back the store itself, or a point-in-time view of it, by option).
+func (st *state) concreteTypes(v ssa.Value, depth int) []types.Type {
 	x := flow.Unwrap(v) // through the conversion to the interface
 	if _, isIface := x.Type().Underlying().(*types.Interface); !isIface {
-		return x.Type()
+		return []types.Type{x.Type()}
 	}
 	if depth > 3 {
 		return nil
@@ -396,7 +411,7 @@ func (st *state) concreteType(v ssa.Value, depth int) types.Type {
 	if callee == nil || callee.Pkg != st.ssaPkg || len(callee.Blocks) == 0 {
 		return nil
 	}
-	var found types.Type
+	var found []types.Type
 	for ret := range flow.Returns(callee) {
 		if idx >= len(ret.Results) {
 			return nil
@@ -405,11 +420,11 @@ func (st *state) concreteType(v ssa.Value, depth int) types.Type {
 		if flow.IsNil(r) {
 			continue // the error's way out
 		}
-		t := st.concreteType(r, depth+1)
-		if t == nil || found != nil && !types.Identical(found, t) {
-			return nil
+		for _, t := range st.concreteTypes(r, depth+1) {
+			if !slices.ContainsFunc(found, func(o types.Type) bool { return types.Identical(o, t) }) {
+				found = append(found, t)
+			}
 		}
-		found = t
 	}
 	return found
 }

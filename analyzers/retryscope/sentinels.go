@@ -1,0 +1,120 @@
+package retryscope
+
+import (
+	"go/token"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+)
+
+// Which of the program's error variables a retry predicate goes round on, and which it turns
+// down at once. Two layers that both go round on "the program's own errors" (FailOther)
+// multiply only for an error that the inner layer retries and the outer does not refuse: an
+// inner poll that goes round only on ErrBlobNotFound, under a wrapper that never retries
+// ErrBlobNotFound, makes one round of polling per outer attempt, not the product.
+
+// sentinelTested returns the package-level error variable that cond compares p with
+// (errors.Is(p, ErrX), p == ErrX), and the successor of a branch on cond taken when they
+// match; nil when cond is no such test.
+func sentinelTested(cond, p ssa.Value) (*ssa.Global, int) {
+	match := countNots(cond) % 2
+	global := func(v ssa.Value) *ssa.Global {
+		if ld, ok := flow.Unwrap(v).(*ssa.UnOp); ok && ld.Op == token.MUL {
+			g, _ := ld.X.(*ssa.Global)
+			return g
+		}
+		return nil
+	}
+	switch c := unNot(cond).(type) {
+	case *ssa.Call:
+		if sentinel(c) && errorsPredicate(c) && len(c.Call.Args) == 2 && flow.Unwrap(c.Call.Args[0]) == p {
+			if g := global(c.Call.Args[1]); g != nil {
+				return g, match
+			}
+		}
+	case *ssa.BinOp:
+		if c.Op != token.EQL && c.Op != token.NEQ {
+			return nil, 0
+		}
+		x, y := flow.Unwrap(c.X), c.Y
+		if x != p {
+			x, y = flow.Unwrap(c.Y), c.X
+		}
+		if g := global(y); x == p && g != nil {
+			if c.Op == token.NEQ {
+				match = 1 - match
+			}
+			return g, match
+		}
+	}
+	return nil, 0
+}
+
+// predicateSentinels returns, for fn, a predicate of its parameter param: only, the error
+// variables it has singled out on every way to true, when it is true for those alone (nil
+// otherwise); refused, those for which it answers false as soon as it has singled them out
+// (case errors.Is(err, ErrNotFound): return false).
+func predicateSentinels(fn *ssa.Function, param int) (only, refused []string) {
+	if param >= len(fn.Params) || len(fn.Blocks) > 64 {
+		return nil, nil
+	}
+	p := fn.Params[param]
+	name := func(g *ssa.Global) string { return g.Pkg.Pkg.Path() + "." + g.Name() }
+	// nearest returns the variable that the nearest test above b singles out, when b runs on
+	// the side where it matched.
+	nearest := func(b *ssa.BasicBlock) *ssa.Global {
+		for ifInstr, side := range flow.TestsAbove(b) {
+			if g, match := sentinelTested(ifInstr.Cond, p); g != nil && side == match {
+				return g
+			}
+			return nil
+		}
+		return nil
+	}
+	all := true
+	for ret := range flow.Returns(fn) {
+		if ret.Block() == fn.Recover || len(ret.Results) != 1 {
+			continue
+		}
+		v := returned(ret.Results[0])
+		switch {
+		case isFalse(v):
+			if g := nearest(ret.Block()); g != nil {
+				refused = append(refused, name(g))
+			}
+		case isTrue(v):
+			if g := nearest(ret.Block()); g != nil {
+				only = append(only, name(g))
+			} else {
+				all = false
+			}
+		default:
+			if g, match := sentinelTested(v, p); g != nil && match == 0 {
+				only = append(only, name(g)) // return errors.Is(err, ErrNotFound)
+			} else {
+				all = false
+			}
+		}
+	}
+	if !all {
+		only = nil
+	}
+	return only, refused
+}
+
+// refusesAll reports whether every error in only is one that refused names: an outer layer
+// that turns each of them down never goes round on what the inner layer retries.
+func refusesAll(refused, only []string) bool {
+	return len(only) > 0 && !slices.ContainsFunc(only, func(s string) bool { return !slices.Contains(refused, s) })
+}
+
+// retriedSentinels returns the program's error variables that alone make s go round, when its
+// helper's predicate says so (a Callback scope whose retry set is FailOther); nil otherwise.
+func (s *Scope) retriedSentinels() []string {
+	if s.Kind == Callback && s.helperOn == FailOther {
+		return s.helperOnly
+	}
+	return nil
+}
