@@ -532,3 +532,41 @@ func atomicAccess(cc *ssa.CallCommon, prefixes ...string) bool {
 	}
 	return slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(id.Name, p) })
 }
+
+// failsOver reports whether loop l, which works through a collection (iterates), sends the
+// same HTTP request to each of its elements: the element picks only where the request goes
+// (its URL: a peer, a mirror), while the method and the body are the same every round. A loop
+// that leaves once a target answered and goes round when one fails sends the request again,
+// elsewhere (for _, peer := range peers { req := NewRequest(method, url(peer), body); ... if
+// err != nil { continue }; return }): what the first target may have done, the next may do
+// again.
+func (st *state) failsOver(d decision, l *loops.Loop) bool {
+	snd := st.rem.SendOf(d.call)
+	if snd == nil || snd.Made == nil || !l.Contains(snd.Made.Block()) {
+		return false
+	}
+	if id := flow.ID(flow.Callee(snd.Made.Common())); id.Pkg != "net/http" || id.Recv != "" || id.Name != "NewRequest" && id.Name != "NewRequestWithContext" {
+		return false
+	}
+	args := snd.Made.Common().Args
+	n := len(args)
+	method, url, body := args[n-3], args[n-2], args[n-1]
+	return fromRound(url, l, false) && !fromRound(method, l, true) && !fromRound(body, l, true)
+}
+
+// fromRound reports whether v is computed from an element that loop l takes from a collection
+// (peers[i], a range's key or value) or, when carried is set, from a value carried round the
+// loop (a phi of its header): it changes from round to round.
+func fromRound(v ssa.Value, l *loops.Loop, carried bool) bool {
+	found := false
+	flow.Backward(v, 64, func(x ssa.Value) bool {
+		switch x := x.(type) {
+		case *ssa.Phi:
+			found = found || carried && x.Block() == l.Header
+		case *ssa.IndexAddr, *ssa.Index, *ssa.Lookup, *ssa.Next:
+			found = found || l.Contains(x.(ssa.Instruction).Block())
+		}
+		return !found
+	})
+	return found
+}

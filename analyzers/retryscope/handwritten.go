@@ -71,9 +71,10 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 				}
 			}
 			s.Wait.Bypass = st.bypass(l, d, s.Wait.Sleeps)
-			drops := dropsTried(l, d) // each round another target from a shrinking list
-			s.Failover = drops || failover(l, d, s.Attempts)
-			if s.Attempts.Kind == BoundNone && (drops || triesEachOnce(l, d)) {
+			drops := dropsTried(l, d)  // each round another target from a shrinking list
+			walks := st.iterates(d, l) // the same request to each target of a list (failsOver)
+			s.Failover = drops || walks || failover(l, d, s.Attempts)
+			if s.Attempts.Kind == BoundNone && (drops || walks || triesEachOnce(l, d)) {
 				s.Attempts.Kind = BoundUnknown // as many rounds as there are targets
 			}
 			s.Deadline = observesDeadline(s.Calls)

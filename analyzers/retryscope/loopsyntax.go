@@ -3,6 +3,7 @@ package retryscope
 import (
 	"go/ast"
 	"go/token"
+	"go/types"
 	"reflect"
 	"strings"
 
@@ -46,9 +47,11 @@ func loopNodes(pass *analysis.Pass, syntax ast.Node) *loopCandidates {
 		case *ast.ForStmt:
 			c.loops = append(c.loops, n)
 		case *ast.RangeStmt:
-			// Ranges over integers, over a ticker's channel (each tick an attempt), and over a
-			// list of delays (for _, d := range backoffs: an attempt, then the next delay).
-			if t := pass.TypesInfo.TypeOf(n.X); t != nil && (typeis.Integer(t) || typeis.TimeChan(t) || delayList(t)) {
+			// Ranges over integers, over a ticker's channel (each tick an attempt), over a
+			// list of delays (for _, d := range backoffs: an attempt, then the next delay),
+			// and over a list or map of targets (for _, peer := range peers: the same request
+			// to each, until one answers; see failsOver).
+			if t := pass.TypesInfo.TypeOf(n.X); t != nil && (typeis.Integer(t) || typeis.TimeChan(t) || delayList(t) || collection(t)) {
 				c.loops = append(c.loops, n)
 			}
 		case *ast.LabeledStmt:
@@ -146,4 +149,16 @@ func (st *state) setLoopSyntax(s *Scope, node ast.Node, c *loopCandidates) {
 			s.To = max(s.To, g.End())
 		}
 	}
+}
+
+// collection reports whether t is a slice, an array (or a pointer to one) or a map.
+func collection(t types.Type) bool {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	switch t.Underlying().(type) {
+	case *types.Slice, *types.Array, *types.Map:
+		return true
+	}
+	return false
 }

@@ -109,7 +109,7 @@ func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop) (decision, int) {
 			// the call handed back part of its work and is called to go on (a read).
 			continue
 		}
-		if distinctExits(l, d, successExits(d)) && !st.iterates(d, l) && !onSchedule(d, ds, l) {
+		if distinctExits(l, d, successExits(d)) && (!st.iterates(d, l) || st.failsOver(d, l)) && !onSchedule(d, ds, l) {
 			return d, retrying
 		}
 	}
