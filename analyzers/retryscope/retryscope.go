@@ -37,7 +37,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:        docs.URL("retryscope"),
 	Requires:   []*analysis.Analyzer{ssapkg.Analyzer, ssapkg.Stores, inspect.Analyzer, remote.Analyzer, keys.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(helperFact), new(RetriesFact), new(iteratorFact), new(waitsFact), new(waiterFact), new(delayFact), new(frameworkFact), new(consumesFact), new(zeroFieldFact), new(predicateFact), new(counterFact), new(throughFact)},
+	FactTypes:  []analysis.Fact{new(helperFact), new(RetriesFact), new(iteratorFact), new(waitsFact), new(waiterFact), new(delayFact), new(frameworkFact), new(consumesFact), new(zeroFieldFact), new(predicateFact), new(counterFact), new(throughFact), new(forwardFact), new(fillsFact)},
 	Run:        guard.Run("retryscope", run),
 }
 
@@ -254,6 +254,7 @@ func run(pass *analysis.Pass) (any, error) {
 	st.exportPredicates()
 	st.exportRetries()
 	st.exportThroughs()
+	st.exportForwards()
 	st.wired()
 	st.exportWaits()
 	st.exportCounters()

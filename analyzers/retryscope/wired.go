@@ -289,7 +289,7 @@ func (st *state) wired() {
 // layer retries: not when the value's verdict method always says no.
 func (st *state) wire(pos token.Pos, via string, f *throughFact, v ssa.Value) {
 	for _, t := range st.concreteTypes(v, 0) { // none when the concrete type is not known here
-		if st.wireType(pos, via, f, t) {
+		if st.wireType(pos, via, f, v, t) {
 			return // one finding per wiring
 		}
 	}
@@ -297,7 +297,7 @@ func (st *state) wire(pos token.Pos, via string, f *throughFact, v ssa.Value) {
 
 // wireType records a Wired at pos when a value of concrete type t, handed to the retry scope
 // of f, retries on its own (see wire), and reports whether it did.
-func (st *state) wireType(pos token.Pos, via string, f *throughFact, t types.Type) bool {
+func (st *state) wireType(pos token.Pos, via string, f *throughFact, v ssa.Value, t types.Type) bool {
 	on := f.On
 	if f.Verdict != "" {
 		vm := methodOf(t, f.Verdict)
@@ -319,20 +319,20 @@ func (st *state) wireType(pos token.Pos, via string, f *throughFact, t types.Typ
 			continue
 		}
 		w := &Wired{Pos: pos, Via: via, Outer: f.Where, Attempts: f.Attempts, Method: flow.Name(m, st.pass.Pkg), On: on}
-		if m.Pkg() == st.pass.Pkg {
-			fn := st.funcOf(m)
-			if fn == nil {
-				continue
-			}
-			if s := st.res.reaches[fn]; s != nil && !s.Poll && s.Reach != remote.ReachLocal {
-				w.Inner = s
-			} else if rf := st.res.retries[fn]; rf != nil && !rf.Local && !rf.Kept {
-				w.Fact = rf
-			}
-		} else {
-			var rf RetriesFact
-			if st.pass.ImportObjectFact(m, &rf) && !rf.Local && !rf.Kept {
-				w.Fact = &rf
+		w.Inner, w.Fact = st.layerOf(m)
+		if w.Inner == nil && w.Fact == nil && m.Pkg() != st.pass.Pkg {
+			// A method of a layer of another package that forwards to the implementation the
+			// wiring put in it (sharded.New(&davImpl{...})): that implementation's method.
+			vals, methods := st.forwardedTo(v, t, m)
+			for i := 0; i < len(vals) && w.Inner == nil && w.Fact == nil; i++ {
+				for _, it := range st.concreteTypes(vals[i], 0) {
+					if im := methodOf(it, methods[i]); im != nil {
+						if w.Inner, w.Fact = st.layerOf(im); w.Inner != nil || w.Fact != nil {
+							w.Method = flow.Name(im, st.pass.Pkg)
+							break
+						}
+					}
+				}
 			}
 		}
 		switch {
@@ -353,6 +353,29 @@ func (st *state) wireType(pos token.Pos, via string, f *throughFact, t types.Typ
 		}
 	}
 	return false
+}
+
+// layerOf returns the retry layer that method m is: the scope it reaches, when it is the
+// package's, or its RetriesFact (nil, nil when it retries nothing remote on its own).
+func (st *state) layerOf(m *types.Func) (*Scope, *RetriesFact) {
+	if m.Pkg() == st.pass.Pkg {
+		fn := st.funcOf(m)
+		if fn == nil {
+			return nil, nil
+		}
+		if s := st.res.reaches[fn]; s != nil && !s.Poll && s.Reach != remote.ReachLocal {
+			return s, nil
+		}
+		if rf := st.res.retries[fn]; rf != nil && !rf.Local && !rf.Kept {
+			return nil, rf
+		}
+		return nil, nil
+	}
+	var rf RetriesFact
+	if st.pass.ImportObjectFact(m, &rf) && !rf.Local && !rf.Kept {
+		return nil, &rf
+	}
+	return nil, nil
 }
 
 // objName names obj as seen from another package: "pubsub.NewTopic", "litestream.Replica.Client".
