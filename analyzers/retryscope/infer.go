@@ -165,6 +165,9 @@ func verdictParam(params []*ssa.Parameter, s *Scope, attempt ssa.CallInstruction
 		found := 0
 		flow.Backward(d.block.Instrs[len(d.block.Instrs)-1].(*ssa.If).Cond, 16, func(x ssa.Value) bool {
 			if c, ok := x.(*ssa.Call); ok && !c.Call.IsInvoke() {
+				if ssa.CallInstruction(c) == attempt {
+					return false // the attempt itself, whose error the verdict judges
+				}
 				found = index(c.Call.Value)
 			}
 			return found == 0
