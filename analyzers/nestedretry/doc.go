@@ -27,7 +27,11 @@
 //     retries on its own. Reported at the call or store that hands the value over
 //     (portable.NewTopic(&topic{...}), r.Client = s3Client), in the package that sees the
 //     concrete type; not when the value's verdict method (IsRetryable) always says no, or
-//     accepts none of the failures its own layer retries.
+//     accepts none of the failures its own layer retries. The value is followed to each
+//     concrete type a function of the package may return for it (the store, or a read-only
+//     view of it), and through a layer of another package that forwards each method to an
+//     implementation it holds in a field its constructor fills (sharded.New(&davImpl{...})
+//     inside the value: davImpl's method is the inner layer).
 //
 // The finding is at the call or statement that enters the inner layer, with the outer scope
 // and, in this package, the inner one as related positions. The message names the inner layer
@@ -38,7 +42,9 @@
 // Attempts multiply only for the failures both layers retry (retryscope's RetriesOn and
 // RetrySet): an outer loop that goes round on a 404 ("not there yet") or on its own error
 // ("lock held") around a layer that retries transport errors, 5xx and 429 sends one call per
-// round for that answer, and is not reported. A layer retries only where the program's
+// round for that answer, and is not reported; nor is an inner helper that goes round only on
+// the program's error variables its predicate names (ErrNotFound, while a listing catches up)
+// under an outer layer whose predicate turns each of them down. A layer retries only where the program's
 // configuration lets it: an inner function whose attempts come from a setting that defaults to
 // zero (its package never stores a non-zero constant there) counts only in a package that sets
 // it, or calls the option that does. Retries of local work (a lock file) are no layer, nor

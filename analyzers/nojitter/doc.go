@@ -54,7 +54,10 @@
 // function that sleeps the duration it is given, a backoff computed from the attempt number,
 // or nothing but a wait. A callee that does the attempt's work and sleeps for its own reasons
 // (a rate-limit wait, a readiness poll, a settle delay) waits as part of the attempt, and
-// time.AfterFunc schedules work without waiting. A retry protects a remote dependency: a scope
+// time.AfterFunc schedules work without waiting. A helper of the package that chooses its
+// wait's length itself (an error handler that backs off, then says "go on") and that several
+// scopes call is one finding, at the first scope's call, with the others as related positions;
+// a helper each scope hands its own length (sleep(ctx, backoff(n))) is one finding per scope. A retry protects a remote dependency: a scope
 // whose attempts stay in the process or on this machine (a lock file, a local listener, an OS
 // call; see the remote analyzer's Reach) is not reported, nor is a wait that only local
 // failures lead to (a profiler that could not start because another profile runs), whatever

@@ -30,7 +30,7 @@
 //   - net.Dial and DialTCP, tls.Dial, smtp.Dial and SendMail, x/net/websocket's Dial, and
 //     net.Dialer and tls.Dialer without a Timeout, dialing without a context or with one that
 //     has no deadline; redigo's dials without DialReadTimeout (its commands then wait for a
-//     stalled server for good);
+//     stalled server for good); x/crypto/ssh's Dial with a ClientConfig whose Timeout is unset;
 //   - gRPC: calls through generated stubs or a ClientConn with a context that has no deadline;
 //     grpc.Dial with WithBlock and no timeout, and DialContext with WithBlock and a context
 //     without a deadline;

@@ -63,7 +63,11 @@
 // request), and a loop that asks the next candidate of a supply until it runs dry (for b :=
 // c.leastLoaded(); b != nil; b = c.leastLoaded(): failover across brokers), and a loop
 // handed the item at a position that its own calls move (get(s.periods.End-1), with a
-// rollback it calls shrinking End), all do one operation per element. A loop that never leaves on success
+// rollback it calls shrinking End), all do one operation per element; but a range over a list of
+// targets that sends each the same HTTP request, only its URL taken from the element (for _,
+// peer := range peers { NewRequest(method, url(peer), body) ... continue on failure; return on
+// success }), sends that request again, elsewhere: a retry loop marked Failover, bounded by
+// the list. A loop that never leaves on success
 // (periodic work on a ticker, a server's accept loop, a heartbeat or session loop that stops
 // only when its context is done or a stop signal arrives, whatever it does after an error: a
 // chan struct{} that the loop's work does not produce (a field or variable that another
@@ -81,6 +85,16 @@
 // that a function starts (go func() { ... }()) and does not wait for is the goroutine's, so
 // the function does not retry; one it waits for (wg.Wait(), a receive from a channel the
 // goroutine is handed) retries within its call.
+//
+// A loop's verdict may be a function of the package that it hands each failure and that
+// returns nil only after it waited (if err := w.onStreamError(ctx, err, bo); err != nil {
+// return err }): the handler is the loop's retry policy and its backoff; a handler that pauses
+// only after a success paces a schedule. A call that reads what the user types (fmt.Scanln, a
+// reader on os.Stdin) is a wait of unknown length: "Try again? (Y/n)" goes at the user's pace.
+// A retry helper that asks a function-valued parameter whether to go round (if
+// !retriable(err) { return err }) goes round, at each call, on what the predicate handed in
+// singles out, down to the program's error variables it alone retries or turns down at once
+// (errors.Is(err, ErrNotFound)).
 //
 // Recovery is not retry: a loop or recursion that goes round only after a step that changes
 // what the next attempt sends, at most twice or only on the program's own condition or a 401

@@ -43,6 +43,11 @@
 //   - a call of a function that sends such a request itself, unkeyed, with nothing retrying it
 //     inside (in this package, or in another through a fact).
 //
+// A failover that sends the same request to the next peer of a list when one fails (a
+// replicated store's client walking its nodes) is a retry scope too: a write the first node
+// applied, whose answer was lost, is applied again by the next; unless it goes round only on
+// answers that say the request was never processed (a 404 from an older API version).
+//
 // A request is keyed when an idempotency sink of the keys analyzer is set on it, on its body or
 // on its context: a header such as Idempotency-Key, a struct field or JSON key named like one,
 // gRPC metadata, a setter such as SetIdempotencyKey, or a function that sends one of its
