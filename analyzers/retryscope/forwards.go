@@ -147,7 +147,7 @@ func fillsOf(fn *ssa.Function) *fillsFact {
 	for ret := range flow.Returns(fn) {
 		for name, v := range fieldStores(ret.Results[0]) {
 			if p, ok := flow.Unwrap(v).(*ssa.Parameter); ok {
-				if i := indexOf(fn.Params, p); i >= 0 && !containsField(f.Fields, name) {
+				if i := slices.Index(fn.Params, p); i >= 0 && !slices.Contains(f.Fields, name) {
 					f.Params, f.Fields = append(f.Params, i), append(f.Fields, name)
 				}
 			}
@@ -157,24 +157,6 @@ func fillsOf(fn *ssa.Function) *fillsFact {
 		return nil
 	}
 	return &f
-}
-
-func indexOf(params []*ssa.Parameter, p *ssa.Parameter) int {
-	for i, q := range params {
-		if q == p {
-			return i
-		}
-	}
-	return -1
-}
-
-func containsField(fields []string, name string) bool {
-	for _, f := range fields {
-		if f == name {
-			return true
-		}
-	}
-	return false
 }
 
 // forwardedTo returns, for method m of the type of v (promoted from a struct of another
