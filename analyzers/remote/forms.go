@@ -3,6 +3,8 @@ package remote
 import (
 	"go/token"
 	"go/types"
+	"reflect"
+	"regexp"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -41,6 +43,9 @@ func grantFormIn(v ssa.Value, depth int) bool {
 		case *ssa.MakeMap:
 			found = found || setsGrant(x)
 		case *ssa.Alloc:
+			if p, ok := x.Type().Underlying().(*types.Pointer); ok && grantStruct(p.Elem()) {
+				found = true // a JSON body marshalled from a struct with a grant type field
+			}
 			// A form whose address is handed on (addParams(&form, ...)): what its loads get.
 			if p, ok := x.Type().Underlying().(*types.Pointer); ok && isForm(p.Elem()) {
 				for _, r := range *x.Referrers() {
@@ -67,17 +72,89 @@ func setsGrant(form ssa.Value) bool {
 	for _, r := range *form.Referrers() {
 		switch r := r.(type) {
 		case *ssa.MapUpdate:
-			if k, ok := flow.StringConst(r.Key); ok && k == knowledge.GrantField {
+			if k, ok := flow.StringConst(r.Key); ok && knowledge.IsGrantField(k) {
 				return true
 			}
 		case ssa.CallInstruction:
 			id := flow.ID(flow.Callee(r.Common()))
 			if args := r.Common().Args; id.Pkg == "net/url" && id.Recv == "Values" && (id.Name == "Set" || id.Name == "Add") && len(args) > 1 {
-				if k, ok := flow.StringConst(args[1]); ok && k == knowledge.GrantField {
+				if k, ok := flow.StringConst(args[1]); ok && knowledge.IsGrantField(k) {
 					return true
 				}
 			}
 		}
 	}
 	return false
+}
+
+// grantChain reports whether a resty request, built by a chain of its setters, is given a body
+// or form data that names the grant type (SetFormData(map[string]string{"grant_type": ...}),
+// SetBody(map[string]any{"grant_type": ...}), SetBody(&tokenRequest{...}) with a field tagged
+// json:"grant_type"): a request for an OAuth 2.0 access token.
+func grantChain(req ssa.Value) bool {
+	found := false
+	flow.Backward(req, 32, func(x ssa.Value) bool {
+		if c, ok := x.(*ssa.Call); ok {
+			for _, a := range c.Call.Args {
+				switch a := flow.Unwrap(a).(type) {
+				case *ssa.MakeMap:
+					found = found || namesGrant(a)
+				case *ssa.Alloc:
+					p, ok := a.Type().Underlying().(*types.Pointer)
+					found = found || ok && grantStruct(p.Elem())
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// namesGrant reports whether the map literal m has the grant type as a key.
+func namesGrant(m *ssa.MakeMap) bool {
+	for _, r := range *m.Referrers() {
+		if u, ok := r.(*ssa.MapUpdate); ok {
+			if k, ok := flow.StringConst(u.Key); ok && knowledge.IsGrantField(k) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// grantStruct reports whether t is a struct with a field whose JSON name is the grant type
+// (GrantType string `json:"grant_type"`): a token request's body.
+func grantStruct(t types.Type) bool {
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := range st.NumFields() {
+		name, _, _ := strings.Cut(reflect.StructTag(st.Tag(i)).Get("json"), ",")
+		if knowledge.IsGrantField(name) {
+			return true
+		}
+	}
+	return false
+}
+
+// graphQLDocument matches the start of a GraphQL request's JSON body: its "query" member, and
+// the document's first token, an operation keyword or a selection set.
+var graphQLDocument = regexp.MustCompile(`"query"\s*:\s*"\s*(query|mutation|subscription|\{)`)
+
+// graphQLQuery reports whether body, a request's body, is made from text that holds a GraphQL
+// query document and names no mutation: a query reads, sent again it changes nothing.
+func graphQLQuery(body ssa.Value) bool {
+	query, mutation := false, false
+	flow.Backward(body, 256, func(x ssa.Value) bool {
+		if t, ok := flow.StringConst(x); ok {
+			if m := graphQLDocument.FindStringSubmatch(t); m != nil {
+				query = query || m[1] == "query" || m[1] == "{"
+				mutation = mutation || m[1] != "query" && m[1] != "{"
+			}
+			mutation = mutation || strings.Contains(t, "mutation")
+		}
+		return true
+	})
+	return query && !mutation
 }

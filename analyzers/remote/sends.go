@@ -50,6 +50,9 @@ type Send struct {
 	// Grant marks a request for an OAuth 2.0 access token: its form body names a grant_type
 	// (RFC 6749). Sending it again mints another token and changes nothing else.
 	Grant bool
+	// Query marks a request whose body is a GraphQL query document without a mutation
+	// ({"query":"query { ... }"}): it reads, whatever the endpoint.
+	Query bool
 	// Keyless marks a request of an API that takes no idempotency key and whose writes name
 	// what they change: the Docker Engine API, sent by a client of the local daemon
 	// (knowledge.LocalDaemon).
@@ -65,6 +68,9 @@ func ChangesState(method string) bool { return method == "POST" || method == "PA
 // /index/_count), which APIs use for a question too large or too private for a URL.
 // Sending it again changes nothing. A constant must end the URL (see Last).
 func (s *Send) Asks() bool {
+	if s.Query {
+		return true
+	}
 	last := strings.ToLower(strings.TrimPrefix(s.Last, "_")) // Elasticsearch's _search
 	if queryVerbs[last] {
 		return true
@@ -425,6 +431,7 @@ func (st *state) send(call ssa.CallInstruction, c *Call) *Send {
 		}
 	case (id.Pkg == restyV2Pkg || id.Pkg == restyV3Pkg) && id.Recv == "Request":
 		s.Request = site.Recv
+		s.Grant = grantChain(site.Recv)
 		switch {
 		case byName != "" && id.Name != "PostForm":
 			s.Method = byName
@@ -463,6 +470,7 @@ func (w *walker) request(s *Send, req ssa.Value) {
 	if ok && len(makers) == 1 {
 		s.Resource = w.resource(requestArg(makers[0], 1))
 		s.Grant = grantForm(requestArg(makers[0], 2))
+		s.Query = graphQLQuery(requestArg(makers[0], 2))
 		for instr := range flow.Calls(s.Instr.Parent()) {
 			if instr.Common() == makers[0] {
 				s.Made = instr

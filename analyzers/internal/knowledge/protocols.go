@@ -25,6 +25,11 @@ func IdempotentProtocol(name string) bool {
 // again without any other effect.
 const GrantField = "grant_type"
 
+// IsGrantField reports whether a form field, JSON key or JSON tag names the grant type: RFC
+// 6749's grant_type, or grantType, the spelling some providers' JSON token endpoints take
+// (DingTalk's).
+func IsGrantField(name string) bool { return name == GrantField || name == "grantType" }
+
 // Session settings that make a database server end a statement that runs too long: a
 // transaction or connection on which the program sets one bounds every later statement.
 var sessionTimeouts = []string{"statement_timeout", "max_execution_time"}

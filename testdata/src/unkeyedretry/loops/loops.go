@@ -387,9 +387,9 @@ func (c *Client) DialOrDNS(ctx context.Context, ch Charge) error {
 	}
 }
 
-// WaitReady polls a POST query until the job is done: it repeats the request after a success,
-// by design, and returns on a failure. It is not a retry, but a retry around it would be.
-func (c *Client) WaitReady(ctx context.Context, job string) error { // want WaitReady:"sends POST /graphql without an idempotency key"
+// WaitReady polls a GraphQL query until the job is done: it repeats it after a success, by
+// design. It is not a retry, and a query only reads: a retry around it repeats nothing either.
+func (c *Client) WaitReady(ctx context.Context, job string) error {
 	q := fmt.Sprintf(`{"query":"{ job(id: %q) { state } }"}`, job)
 	for {
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/graphql", strings.NewReader(q))
