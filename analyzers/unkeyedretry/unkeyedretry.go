@@ -98,6 +98,10 @@ type checker struct {
 	helped      map[*retryscope.Scope][]*op
 	helpedOrder []*retryscope.Scope
 	sends       map[*ssa.Function]*op // functions that send an unkeyed op outside any scope
+	// The finding of each scope that resends unkeyed requests: one per scope, the others
+	// beside it (one cause: the scope's retry of what it sends).
+	byScope    map[*retryscope.Scope]*analysis.Diagnostic
+	scopeOrder []*retryscope.Scope
 	keyer       *keys.Keyer
 	// -unkeyedretry.reads: POST endpoints the team marked as reads, by path or function.
 	readPaths []string
@@ -116,6 +120,7 @@ func run(pass *analysis.Pass) (any, error) {
 		clients: make(map[ssa.CallInstruction]*retryscope.Scope),
 		helped:  make(map[*retryscope.Scope][]*op),
 		sends:   make(map[*ssa.Function]*op),
+		byScope: make(map[*retryscope.Scope]*analysis.Diagnostic),
 		keyer:   pass.ResultOf[keys.Analyzer].(*keys.Result).NewKeyer(),
 	}
 	for _, s := range grpcMethods.Values() {
@@ -193,6 +198,9 @@ func run(pass *analysis.Pass) (any, error) {
 		if len(pending) == 0 {
 			break
 		}
+	}
+	for _, s := range c.scopeOrder {
+		c.rep.Report(*c.byScope[s])
 	}
 	for _, s := range c.helpedOrder {
 		c.reportHelped(s, c.helped[s])
@@ -371,6 +379,10 @@ func (c *checker) report(o *op, s *retryscope.Scope) {
 			at = made
 		}
 	}
+	if first := c.byScope[s]; first != nil {
+		first.Related = append(first.Related, analysis.RelatedInformation{Pos: at.Pos(), Message: "also resends " + o.what + " without a key"})
+		return
+	}
 	d := analysis.Diagnostic{Pos: at.Pos(), End: at.End(), Related: related}
 	if s.Kind.FromFramework() {
 		// Nothing runs before the first run to make a key in: it must come from what the
@@ -386,7 +398,7 @@ func (c *checker) report(o *op, s *retryscope.Scope) {
 				o.what, s.Framework, s.IdentityWhat()),
 			fmt.Sprintf("%s has no idempotency key, so retries can repeat it; derive one from %s",
 				o.what, s.IdentityWhat()))
-		c.rep.Report(d)
+		c.keep(s, d)
 		return
 	}
 	fix := "; send one made before the retries"
@@ -401,7 +413,13 @@ func (c *checker) report(o *op, s *retryscope.Scope) {
 		fmt.Sprintf("%s is retried without an idempotency key, so a retry can repeat it%s", o.what, fix),
 		fmt.Sprintf("%s is retried with no idempotency key%s", o.what, fix),
 		fmt.Sprintf("%s is retried without an idempotency key, so a retry after a timeout can repeat its effect", o.what))
-	c.rep.Report(d)
+	c.keep(s, d)
+}
+
+// keep holds d as scope s's finding, reported when the run ends.
+func (c *checker) keep(s *retryscope.Scope, d analysis.Diagnostic) {
+	c.byScope[s] = &d
+	c.scopeOrder = append(c.scopeOrder, s)
 }
 
 // span returns the call expression whose Lparen is lparen (where SSA puts a call), or a node
