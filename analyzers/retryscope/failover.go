@@ -570,3 +570,52 @@ func fromRound(v ssa.Value, l *loops.Loop, carried bool) bool {
 	})
 	return found
 }
+
+// switchesTarget reports whether the attempt d.call is handed a target that the round takes
+// from a picker (region := regions.Current()), and the way round from d's failure passes a
+// call of the same picker whose bool answer can end the loop (if !regions.Switch() { break }):
+// each round goes to another target, for as long as the picker has one.
+func switchesTarget(l *loops.Loop, d decision) bool {
+	fn := d.block.Parent()
+	fail := d.block.Succs[1-d.success]
+	cc := d.call.Common()
+	for _, a := range append([]ssa.Value{cc.Value}, cc.Args...) {
+		pick, ok := flow.Unwrap(a).(*ssa.Call)
+		if !ok || !l.Contains(pick.Block()) {
+			continue
+		}
+		picker := receiverOf(pick.Common())
+		if picker == nil {
+			continue
+		}
+		for _, b := range l.Blocks(fn) {
+			if !fail.Dominates(b) {
+				continue
+			}
+			for _, instr := range b.Instrs {
+				c, ok := instr.(*ssa.Call)
+				if !ok || c == pick || !typeis.Bool(c.Type()) {
+					continue
+				}
+				if r := receiverOf(c.Common()); r == nil || flow.PlaceOf(r) != flow.PlaceOf(picker) {
+					continue
+				}
+				if l.CanExit(b) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// receiverOf returns the receiver of a method call, or nil.
+func receiverOf(cc *ssa.CallCommon) ssa.Value {
+	if cc.IsInvoke() {
+		return cc.Value
+	}
+	if cc.Signature().Recv() != nil && len(cc.Args) > 0 {
+		return cc.Args[0]
+	}
+	return nil
+}

@@ -71,8 +71,8 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 				}
 			}
 			s.Wait.Bypass = st.bypass(l, d, s.Wait.Sleeps)
-			drops := dropsTried(l, d)  // each round another target from a shrinking list
-			walks := st.iterates(d, l) // the same request to each target of a list (failsOver)
+			drops := dropsTried(l, d)                          // each round another target from a shrinking list
+			walks := st.iterates(d, l) || switchesTarget(l, d) // to each target of a list, or a picker's next
 			s.Failover = drops || walks || failover(l, d, s.Attempts)
 			if s.Attempts.Kind == BoundNone && (drops || walks || triesEachOnce(l, d)) {
 				s.Attempts.Kind = BoundUnknown // as many rounds as there are targets
