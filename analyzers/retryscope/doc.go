@@ -67,7 +67,9 @@
 // targets that sends each the same HTTP request, only its URL taken from the element (for _,
 // peer := range peers { NewRequest(method, url(peer), body) ... continue on failure; return on
 // success }), sends that request again, elsewhere: a retry loop marked Failover, bounded by
-// the list. A loop that never leaves on success
+// the list; so is a loop that takes its target from a picker each round and, after a failure,
+// asks the same picker to switch to the next one, leaving when it has none (if
+// !regions.Switch() { break }). A loop that never leaves on success
 // (periodic work on a ticker, a server's accept loop, a heartbeat or session loop that stops
 // only when its context is done or a stop signal arrives, whatever it does after an error: a
 // chan struct{} that the loop's work does not produce (a field or variable that another

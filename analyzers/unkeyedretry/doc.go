@@ -43,6 +43,9 @@
 //   - a call of a function that sends such a request itself, unkeyed, with nothing retrying it
 //     inside (in this package, or in another through a fact).
 //
+// A scope that resends several such requests is one finding, at the first, with the others as
+// related positions ("also resends a POST request without a key").
+//
 // A failover that sends the same request to the next peer of a list when one fails (a
 // replicated store's client walking its nodes) is a retry scope too: a write the first node
 // applied, whose answer was lost, is applied again by the next; unless it goes round only on
@@ -70,8 +73,12 @@
 //     not guess a read from how the response is used: a create's answer is decoded and read
 //     like a query's, so only the path's words or the team can say a POST asks;
 //   - an OAuth 2.0 token request (a form body with grant_type, RFC 6749, or a token exchange,
-//     RFC 8693; the form may be built by a function of the package): a repeat mints another
+//     RFC 8693; the form may be built by a function of the package, or given to resty's
+//     SetFormData or SetBody as a map, or marshalled from a struct with a field tagged
+//     json:"grant_type", or "grantType" as some providers spell it): a repeat mints another
 //     token and changes nothing else;
+//   - a POST whose body is a GraphQL query document that names no mutation
+//     ({"query":"query { ... }"}): it reads;
 //   - a POST to a resource it names by an identifier that is the same on every attempt
 //     (base + "/v1/payments/" + id + "/capture"): a state transition the server can apply
 //     once, not a create (a PATCH is reported all the same);
