@@ -69,12 +69,11 @@ func setsGrant(form ssa.Value) bool {
 	if !isForm(form.Type()) || form.Referrers() == nil {
 		return false
 	}
+	if namesGrant(form) {
+		return true
+	}
 	for _, r := range *form.Referrers() {
 		switch r := r.(type) {
-		case *ssa.MapUpdate:
-			if k, ok := flow.StringConst(r.Key); ok && knowledge.IsGrantField(k) {
-				return true
-			}
 		case ssa.CallInstruction:
 			id := flow.ID(flow.Callee(r.Common()))
 			if args := r.Common().Args; id.Pkg == "net/url" && id.Recv == "Values" && (id.Name == "Set" || id.Name == "Add") && len(args) > 1 {
@@ -110,8 +109,11 @@ func grantChain(req ssa.Value) bool {
 	return found
 }
 
-// namesGrant reports whether the map literal m has the grant type as a key.
-func namesGrant(m *ssa.MakeMap) bool {
+// namesGrant reports whether the map m is given the grant type as a key where it is made.
+func namesGrant(m ssa.Value) bool {
+	if m.Referrers() == nil {
+		return false
+	}
 	for _, r := range *m.Referrers() {
 		if u, ok := r.(*ssa.MapUpdate); ok {
 			if k, ok := flow.StringConst(u.Key); ok && knowledge.IsGrantField(k) {
