@@ -281,7 +281,9 @@ func (c *checker) checkSleeps(s *retryscope.Scope) {
 	}
 	// A wait made inside a helper of the package that other scopes call too is one cause:
 	// one finding, at the first scope's call, with the others beside it.
-	if h := c.waitingHelper(sleeps, d.Pos); h != nil {
+	if h := c.waitingHelper(sleeps, d.Pos); h != nil && len(d.Related) == len(c.related(s)) {
+		// (Only when the helper's is the scope's one unjittered wait: a scope that also
+		// waits on its own keeps its finding.)
 		if first := c.viaHelper[h]; first != nil {
 			first.Related = append(first.Related, analysis.RelatedInformation{Pos: d.Pos, Message: "also waits through " + h.Name()})
 			return

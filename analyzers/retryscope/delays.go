@@ -299,9 +299,10 @@ func decodedInto(a *ssa.Alloc) bool {
 }
 
 // scaledInPlace reports whether the function that loads ld stores back into the same place a
-// value that grows from what is there (*b <<= 1, s.delay *= 2, d.next = d.next * 2, b.n++): a
-// delay that doubles each time it is used, kept in a receiver or a field, or one computed from
-// a count of the times it was used (initial * (n+1)), which grows with it.
+// value that grows from what is there (*b <<= 1, s.delay *= 2, d.next = d.next * 2, b.n++,
+// s.delay += step): a delay kept in a receiver or a field that grows each time it is used,
+// doubling or by a step, or one computed from a count of the times it was used (initial *
+// (n+1)). Both are a backoff without jitter when nothing random enters.
 func scaledInPlace(ld *ssa.UnOp) bool {
 	place := flow.PlaceOf(ld.X)
 	for _, b := range ld.Parent().Blocks {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"maps"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -145,8 +146,13 @@ func fillsOf(fn *ssa.Function) *fillsFact {
 	}
 	var f fillsFact
 	for ret := range flow.Returns(fn) {
-		for name, v := range fieldStores(ret.Results[0]) {
-			if p, ok := flow.Unwrap(v).(*ssa.Parameter); ok {
+		v := flow.Unwrap(ret.Results[0])
+		if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL {
+			v = ld.X // a struct returned by value: the local it was built in
+		}
+		stores := ownFields(v) // the returned struct's own fields
+		for _, name := range slices.Sorted(maps.Keys(stores)) {
+			if p, ok := flow.Unwrap(stores[name].Val).(*ssa.Parameter); ok {
 				if i := slices.Index(fn.Params, p); i >= 0 && !slices.Contains(f.Fields, name) {
 					f.Params, f.Fields = append(f.Params, i), append(f.Fields, name)
 				}

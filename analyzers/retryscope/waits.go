@@ -70,7 +70,7 @@ func (st *state) waitsOf(fn *ssa.Function, calls []ssa.CallInstruction, in func(
 	}
 	var wayIn []Sleep
 	for _, c := range calls {
-		if asksUser(c) {
+		if _, started := c.(*ssa.Go); !started && asksUser(c) {
 			unknown = append(unknown, c) // "Try again? (Y/n)": the user decides when
 			continue
 		}

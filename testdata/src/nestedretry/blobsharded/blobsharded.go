@@ -137,3 +137,14 @@ func (p *plainImpl) DeleteInPath(ctx context.Context, dir, file string) error {
 func NewPlain(base string) blobstore.Storage {
 	return retrying.New(&davStorage{Storage: sharded.New(&plainImpl{base: base, client: &http.Client{Timeout: time.Minute}}, "blobs")})
 }
+
+// davValueStorage embeds the sharded storage by value.
+type davValueStorage struct {
+	sharded.Storage
+}
+
+// NewDAVValue returns the DAV store sharded by value under the retrying wrapper.
+func NewDAVValue(base string) blobstore.Storage {
+	impl := &davImpl{base: base, client: &http.Client{Timeout: time.Minute}}
+	return retrying.New(&davValueStorage{Storage: sharded.Make(impl, "blobs")}) // related "blobsharded.go:77: inner retry callback" // want `retrying.New retries davImpl.PutInPath, which retries on its own: the attempts multiply; keep one layer`
+}

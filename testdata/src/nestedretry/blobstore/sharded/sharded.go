@@ -51,3 +51,8 @@ func (s *Storage) Delete(ctx context.Context, name string) error {
 	dir, file := s.paths(name)
 	return s.Impl.DeleteInPath(ctx, dir, file)
 }
+
+// Make returns a Storage by value, for embedding.
+func Make(impl Impl, root string) Storage {
+	return Storage{Impl: impl, Root: root}
+}
