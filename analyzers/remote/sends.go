@@ -31,6 +31,9 @@ type Send struct {
 	// Made is the call that made the request (http.NewRequest, retryablehttp.NewRequest), when
 	// every path to the send leads to that one call in the same function.
 	Made ssa.CallInstruction
+	// MethodArg, URL and Body are Made's method, URL and body arguments (any of the request
+	// makers the model knows: net/http's, go-retryablehttp's), when Made is set.
+	MethodArg, URL, Body ssa.Value
 	// Host is the URL's host when a constant starts the URL ("https://api.example.com" +
 	// "/v1/charges"); "" otherwise.
 	Host string
@@ -474,6 +477,7 @@ func (w *walker) request(s *Send, req ssa.Value) {
 		for instr := range flow.Calls(s.Instr.Parent()) {
 			if instr.Common() == makers[0] {
 				s.Made = instr
+				s.MethodArg, s.URL, s.Body = requestArg(makers[0], 0), requestArg(makers[0], 1), requestArg(makers[0], 2)
 			}
 		}
 	}

@@ -246,8 +246,18 @@ func outcome(cond ssa.Value, in func(*ssa.BasicBlock) bool) (call ssa.CallInstru
 // sentinelTest returns the error that cmp compares with a package's error variable (err ==
 // io.ErrUnexpectedEOF, err != errConflict), when it does.
 func sentinelTest(cmp *ssa.BinOp) (ssa.Value, bool) {
+	errv, g := sentinelOf(cmp)
+	if g == nil || progress(g) {
+		return nil, false // (progress: not a failure, the call goes on: readsOn)
+	}
+	return errv, true
+}
+
+// sentinelOf returns the error that cmp compares (== or !=) with a package-level variable, and
+// that variable; nil, nil when cmp is no such comparison.
+func sentinelOf(cmp *ssa.BinOp) (ssa.Value, *ssa.Global) {
 	if cmp.Op != token.EQL && cmp.Op != token.NEQ {
-		return nil, false
+		return nil, nil
 	}
 	for _, pair := range [][2]ssa.Value{{cmp.X, cmp.Y}, {cmp.Y, cmp.X}} {
 		errv, other := pair[0], flow.Unwrap(pair[1])
@@ -256,14 +266,11 @@ func sentinelTest(cmp *ssa.BinOp) (ssa.Value, bool) {
 		}
 		if load, ok := other.(*ssa.UnOp); ok && load.Op == token.MUL {
 			if g, global := load.X.(*ssa.Global); global {
-				if progress(g) {
-					return nil, false // not a failure: the call goes on (readsOn)
-				}
-				return errv, true
+				return errv, g
 			}
 		}
 	}
-	return nil, false
+	return nil, nil
 }
 
 // classifies reports whether v is a call of errors.As: a failure sorted by its type (a status

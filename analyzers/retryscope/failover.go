@@ -542,16 +542,10 @@ func atomicAccess(cc *ssa.CallCommon, prefixes ...string) bool {
 // again.
 func (st *state) failsOver(d decision, l *loops.Loop) bool {
 	snd := st.rem.SendOf(d.call)
-	if snd == nil || snd.Made == nil || !l.Contains(snd.Made.Block()) {
+	if snd == nil || snd.Made == nil || !l.Contains(snd.Made.Block()) || snd.URL == nil {
 		return false
 	}
-	if id := flow.ID(flow.Callee(snd.Made.Common())); id.Pkg != "net/http" || id.Recv != "" || id.Name != "NewRequest" && id.Name != "NewRequestWithContext" {
-		return false
-	}
-	args := snd.Made.Common().Args
-	n := len(args)
-	method, url, body := args[n-3], args[n-2], args[n-1]
-	return fromRound(url, l, false) && !fromRound(method, l, true) && !fromRound(body, l, true)
+	return fromRound(snd.URL, l, false) && !fromRound(snd.MethodArg, l, true) && !fromRound(snd.Body, l, true)
 }
 
 // fromRound reports whether v is computed from an element that loop l takes from a collection
@@ -584,7 +578,7 @@ func switchesTarget(l *loops.Loop, d decision) bool {
 		if !ok || !l.Contains(pick.Block()) {
 			continue
 		}
-		picker := receiverOf(pick.Common())
+		picker := recvOf(pick)
 		if picker == nil {
 			continue
 		}
@@ -597,7 +591,7 @@ func switchesTarget(l *loops.Loop, d decision) bool {
 				if !ok || c == pick || !typeis.Bool(c.Type()) {
 					continue
 				}
-				if r := receiverOf(c.Common()); r == nil || flow.PlaceOf(r) != flow.PlaceOf(picker) {
+				if r := recvOf(c); r == nil || flow.PlaceOf(r) != flow.PlaceOf(picker) {
 					continue
 				}
 				if l.CanExit(b) {
@@ -607,15 +601,4 @@ func switchesTarget(l *loops.Loop, d decision) bool {
 		}
 	}
 	return false
-}
-
-// receiverOf returns the receiver of a method call, or nil.
-func receiverOf(cc *ssa.CallCommon) ssa.Value {
-	if cc.IsInvoke() {
-		return cc.Value
-	}
-	if cc.Signature().Recv() != nil && len(cc.Args) > 0 {
-		return cc.Args[0]
-	}
-	return nil
 }

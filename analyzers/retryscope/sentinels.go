@@ -35,14 +35,7 @@ func sentinelTested(cond, p ssa.Value) (*ssa.Global, int) {
 			}
 		}
 	case *ssa.BinOp:
-		if c.Op != token.EQL && c.Op != token.NEQ {
-			return nil, 0
-		}
-		x, y := flow.Unwrap(c.X), c.Y
-		if x != p {
-			x, y = flow.Unwrap(c.Y), c.X
-		}
-		if g := global(y); x == p && g != nil {
+		if errv, g := sentinelOf(c); g != nil && flow.Unwrap(errv) == p {
 			if c.Op == token.NEQ {
 				match = 1 - match
 			}

@@ -498,13 +498,9 @@ func asksUser(call ssa.CallInstruction) bool {
 		obj, _ := g.Object().(*types.Var)
 		return knowledge.IsStdin(obj)
 	}
-	c := call.Common()
-	recv := c.Value
-	if !c.IsInvoke() {
-		if c.Signature().Recv() == nil || len(c.Args) == 0 {
-			return false
-		}
-		recv = c.Args[0]
+	recv := recvOf(call)
+	if recv == nil {
+		return false
 	}
 	if stdin(recv) {
 		return true

@@ -102,7 +102,7 @@ type checker struct {
 	// beside it (one cause: the scope's retry of what it sends).
 	byScope    map[*retryscope.Scope]*analysis.Diagnostic
 	scopeOrder []*retryscope.Scope
-	keyer       *keys.Keyer
+	keyer      *keys.Keyer
 	// -unkeyedretry.reads: POST endpoints the team marked as reads, by path or function.
 	readPaths []string
 	readFuncs map[flow.FuncID]bool
