@@ -159,11 +159,25 @@ func (st *state) connects(call ssa.CallInstruction) bool {
 // known not to be nil on d's failure side (d tests it, or d's block lies on the non-nil side
 // of a test of it): a way from d's failure that the failure cannot take (rs, err := next(); if
 // err != nil { if isEOF(err) { return } }; ...; if !cont || err != nil { return }: the way
-// round needs err == nil).
+// round needs err == nil). The test may be of a phi that merges d's error with others (if
+// first { err = mkBlk() } else { err = bput() }; if err != nil { return err }): on the ways
+// from d's failure it is d's error.
 func contradicts(d decision) func(loops.Edge) bool {
 	errv := failedError(d)
+	fail := d.block.Succs[1-d.success]
+	merged := errv
+	if merged == nil {
+		// d's own test of an error whose non-nil side other ways enter too: only phis that
+		// take d's error on the edge from d.block say what it is on the ways from there.
+		if ifInstr, ok := lastInstr(d.block).(*ssa.If); ok {
+			if v, nilSide := testedError(ifInstr); v != nil && d.block.Succs[1-nilSide] == fail {
+				merged = v
+			}
+		}
+	}
+	var reach map[*ssa.BasicBlock]bool
 	return func(e loops.Edge) bool {
-		if errv == nil || e.From == d.block {
+		if merged == nil || e.From == d.block {
 			return false
 		}
 		ifInstr, ok := lastInstr(e.From).(*ssa.If)
@@ -171,8 +185,66 @@ func contradicts(d decision) func(loops.Edge) bool {
 			return false
 		}
 		tested, nilSide := testedError(ifInstr)
-		return tested == errv && e.To == e.From.Succs[nilSide]
+		if tested == nil || e.To != e.From.Succs[nilSide] {
+			return false
+		}
+		if tested == errv {
+			return true
+		}
+		if _, ok := tested.(*ssa.Phi); !ok {
+			return false
+		}
+		if reach == nil {
+			reach = sameRound(fail, d.block)
+		}
+		from := func(phi *ssa.Phi, i int) bool {
+			pred := phi.Block().Preds[i]
+			return reach[pred] || phi.Block() == fail && pred == d.block
+		}
+		return reach[e.From] && carries(tested, merged, from, make(map[*ssa.Phi]bool))
 	}
+}
+
+// sameRound returns the blocks reached from start without coming back to a block above at,
+// which starts a new round: the ways on which the error tested at at keeps its value.
+func sameRound(start, at *ssa.BasicBlock) map[*ssa.BasicBlock]bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	work := []*ssa.BasicBlock{start}
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[b] || b.Dominates(at) {
+			continue
+		}
+		seen[b] = true
+		work = append(work, b.Succs...)
+	}
+	return seen
+}
+
+// carries reports whether v is errv on the ways that from admits: errv itself, or a phi (if
+// err = mkBlk(); ... else err = bput(); ...; if err != nil) each of whose admitted edges
+// carries it, and at least one does.
+func carries(v, errv ssa.Value, from func(*ssa.Phi, int) bool, seen map[*ssa.Phi]bool) bool {
+	if v == errv {
+		return true
+	}
+	phi, ok := v.(*ssa.Phi)
+	if !ok || seen[phi] {
+		return false
+	}
+	seen[phi] = true
+	any := false
+	for i, x := range phi.Edges {
+		if i >= len(phi.Block().Preds) || !from(phi, i) {
+			continue
+		}
+		if !carries(x, errv, from, seen) {
+			return false
+		}
+		any = true
+	}
+	return any
 }
 
 // failedError returns the error that is not nil on d's failure side: the one d compares with
