@@ -82,7 +82,9 @@
 // once to another target (each round sends to a backend it picks anew, a failure marks the
 // one it was sent to, and there are as many rounds as backends; or a round-robin picker
 // hands out the next address each round, and the loop counts the addresses), a loop that
-// follows a redirect (a call in it sets the URL or Host of the request it sends), and this project's
+// follows a redirect (a call in it sets the URL or Host of the request it sends) or answers an
+// authentication challenge (the authenticator that prepared the request is handed the answer and
+// says to send again), and this project's
 // runtime/retry, which jitters, caps and observes the context by default.
 //
 // The suggested fix, where a hand loop sleeps a fixed or growing duration (time.Sleep(d),

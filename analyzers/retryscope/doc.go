@@ -83,7 +83,13 @@
 // only when the call yields nothing (results, err := p.getResults(); if results == nil {
 // break }: a drain), does not retry either, nor does recursion over smaller data. Going
 // again when the status equals a 3xx code (resp.StatusCode == http.StatusFound) is following a
-// redirect, not retrying (resp.StatusCode >= 300 still tests the outcome). A retry in a goroutine
+// redirect, not retrying (resp.StatusCode >= 300 still tests the outcome). Nor is going again
+// on the word of a value that prepared the request and is handed the answer (auth.Authorize(c,
+// req, path); resp, err := c.Do(req); if redo, _ := auth.Verify(c, resp, path); redo {
+// continue }): it answers an authentication challenge, and the next request is what the
+// challenge asked for. A test of a merged error (if first { err = mkBlk() } else { err =
+// bput() }; if err != nil { return err }) is, on the ways from one call's failure, a test of
+// that call's error. A retry in a goroutine
 // that a function starts (go func() { ... }()) and does not wait for is the goroutine's, so
 // the function does not retry; one it waits for (wg.Wait(), a receive from a channel the
 // goroutine is handed) retries within its call.

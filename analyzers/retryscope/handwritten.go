@@ -56,6 +56,9 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 			if st.redirects(fn, l) {
 				continue // it follows a redirect: the next round goes to another URL
 			}
+			if answersChallenge(l, d) {
+				continue // it answers a challenge: the judge of the answer prepares the next request
+			}
 			if st.drawsAnew(fn, l, d) {
 				continue // a new random value each round, on a collision: not the same request again
 			}
@@ -176,9 +179,7 @@ func (st *state) redirects(fn *ssa.Function, l *loops.Loop) bool {
 	blocks := l.Blocks(fn)
 	calls := slices.Collect(flow.BlockCalls(blocks))
 	sent := func(req ssa.Value, except ssa.CallInstruction) bool {
-		return slices.ContainsFunc(calls, func(c ssa.CallInstruction) bool {
-			return c != except && slices.ContainsFunc(c.Common().Args, func(a ssa.Value) bool { return flow.Unwrap(a) == req })
-		})
+		return slices.ContainsFunc(calls, func(c ssa.CallInstruction) bool { return c != except && handed(c, req) })
 	}
 	for _, c := range calls {
 		callee := c.Common().StaticCallee()
