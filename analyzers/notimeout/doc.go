@@ -139,7 +139,10 @@
 // without contexts), a library's context-free forms (sqlx's Stmt.Get) with database/sql's.
 // Likewise the calls of one function that each get context.Background() or TODO (and no
 // client without a timeout) are one finding, at the first: the function has no context to
-// give them.
+// give them. Requests made without a context (http.NewRequest) by several functions of the
+// package that have none at hand (an API written without contexts: Head(url), Get(url),
+// PostJSON(url, v)) are one finding, at the first, the others related; a function that has
+// its caller's context and makes its request without it is reported at its call.
 //
 // A database call on a transaction or connection on which the function set the server's
 // statement timeout before it (SET statement_timeout, SET SESSION max_execution_time; maybe in

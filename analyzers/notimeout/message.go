@@ -188,17 +188,40 @@ func (c *checker) reportMaker(calls []*remote.Call) {
 		if i == maxRelated {
 			break
 		}
-		name := o.Instr.Parent().Name()
-		if obj, ok := o.Instr.Parent().Object().(*types.Func); ok {
-			name = c.name(obj)
-		}
-		rel.add(o.Pos(), "%s sends one", name)
+		rel.add(o.Pos(), "%s sends one", c.funcName(o.Instr.Parent()))
 	}
 	hangs := strings.Replace(consequence(first), "this call", "them", 1)
 	msg := report.Fit(
 		fmt.Sprintf("%s gives requests no context, and %d calls in this package send them, so %s; make them with a context", src, len(calls), hangs),
 		fmt.Sprintf("%s gives requests no context, and %d calls in this package send them: %s", src, len(calls), hangs))
 	c.reportAt(src.Pos, msg, rel)
+}
+
+// reportContextless reports requests made without a context by functions of the package that
+// have none to give (an API written without contexts) as one finding, at the first, the next
+// few related.
+func (c *checker) reportContextless(calls []*remote.Call) {
+	first := calls[0]
+	var rel related
+	for i, o := range calls[1:] {
+		if i == maxRelated {
+			break
+		}
+		rel.add(o.Pos(), "%s sends one too", c.funcName(o.Instr.Parent()))
+	}
+	hangs := strings.Replace(consequence(first), "this call", "them", 1)
+	msg := report.Fit(
+		fmt.Sprintf("%s and %s in this package send requests made without a context, so %s; make them with a context", c.funcName(first.Instr.Parent()), moreCalls(len(calls)-1), hangs),
+		fmt.Sprintf("%s and %s in this package send requests made without a context: %s", c.funcName(first.Instr.Parent()), moreCalls(len(calls)-1), hangs))
+	c.reportAt(first.Pos(), msg, rel)
+}
+
+// funcName names fn as the messages do: Type.Method or its name.
+func (c *checker) funcName(fn *ssa.Function) string {
+	if obj, ok := fn.Object().(*types.Func); ok {
+		return c.name(obj)
+	}
+	return fn.Name()
 }
 
 // reportSQL reports database calls without a context as one finding, at the first, the others

@@ -115,6 +115,7 @@ func run(pass *analysis.Pass) (any, error) {
 	var freshFuncs []*ssa.Function
 	byMaker := make(map[token.Pos][]*remote.Call) // calls sending a context-free request a helper makes, by where
 	var makerOrder []token.Pos
+	var contextless []*remote.Call // requests made without a context by functions that have none
 	for _, call := range calls {
 		owned := call.Timeout.Owned(pass.Pkg)
 		if owned && call.Timeout.Client.Transport != "" {
@@ -199,7 +200,21 @@ func run(pass *analysis.Pass) (any, error) {
 			byMaker[src.Pos] = append(byMaker[src.Pos], call)
 			continue
 		}
+		if src := call.Timeout.Context; call.Timeout.Status == remote.Unbounded && call.Timeout.Client == nil && src.Kind.Contextless() &&
+			src.Pos.IsValid() && within(call.Instr.Parent(), src.Pos) && contextParam(call.Instr.Parent()) == "" && requestSent(call) {
+			// Requests made without a context in a function that has none at hand: the
+			// package's API has none to give (Head(url), Get(url)), one cause for the package.
+			contextless = append(contextless, call)
+			continue
+		}
 		c.reportCall(call)
+	}
+	if funcsOf(contextless) > 1 {
+		c.reportContextless(contextless)
+	} else {
+		for _, call := range contextless {
+			c.reportCall(call)
+		}
 	}
 	for _, pos := range makerOrder {
 		c.reportMaker(byMaker[pos])
@@ -250,6 +265,21 @@ func run(pass *analysis.Pass) (any, error) {
 		c.reportClient(g)
 	}
 	return nil, nil
+}
+
+// requestSent reports whether call sends an HTTP request (directly, or through a function
+// handed the request).
+func requestSent(call *remote.Call) bool {
+	return call.Kind == remote.HTTP && (call.Via == nil || call.Via.Request)
+}
+
+// funcsOf counts the functions that make calls.
+func funcsOf(calls []*remote.Call) int {
+	fns := make(map[*ssa.Function]bool)
+	for _, call := range calls {
+		fns[call.Instr.Parent()] = true
+	}
+	return len(fns)
 }
 
 // within reports whether pos is in the code of fn.
