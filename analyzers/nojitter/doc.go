@@ -81,7 +81,8 @@
 // randomise (the Terraform SDK's resource.Retry: its policy), a failover that goes round at
 // once to another target (each round sends to a backend it picks anew, a failure marks the
 // one it was sent to, and there are as many rounds as backends; or a round-robin picker
-// hands out the next address each round, and the loop counts the addresses), a loop that
+// hands out the next address each round, and the loop counts the addresses; or an iterator
+// fills the URL each round, a failure moves it on, and its answer ends the loop), a loop that
 // follows a redirect (a call in it sets the URL or Host of the request it sends) or answers an
 // authentication challenge (the authenticator that prepared the request is handed the answer and
 // says to send again), and this project's

@@ -69,7 +69,9 @@
 // success }), sends that request again, elsewhere: a retry loop marked Failover, bounded by
 // the list; so is a loop that takes its target from a picker each round and, after a failure,
 // asks the same picker to switch to the next one, leaving when it has none (if
-// !regions.Switch() { break }). A loop that never leaves on success
+// !regions.Switch() { break }), or whose picker fills the URL the request is sent to
+// (urls.Peek(&u)), moves on after a failure (urls.Next()) and says when it has no more (if !ok
+// { break }). A loop that never leaves on success
 // (periodic work on a ticker, a server's accept loop, a heartbeat or session loop that stops
 // only when its context is done or a stop signal arrives, whatever it does after an error: a
 // chan struct{} that the loop's work does not produce (a field or variable that another

@@ -566,38 +566,89 @@ func fromRound(v ssa.Value, l *loops.Loop, carried bool) bool {
 }
 
 // switchesTarget reports whether the attempt d.call is handed a target that the round takes
-// from a picker (region := regions.Current()), and the way round from d's failure passes a
-// call of the same picker whose bool answer can end the loop (if !regions.Switch() { break }):
-// each round goes to another target, for as long as the picker has one.
+// from a picker, and the way round from d's failure moves the picker on, as long as it has a
+// target: region := regions.Current() handed to the attempt, and if !regions.Switch() { break }
+// on the way round (the bool answer of the move ends the loop); or urls.Peek(&u) filling the
+// URL the request is sent to, urls.Next() on the way round, and a test of Peek's answer that
+// can leave the loop. Each round goes to another target, for as long as the picker has one.
 func switchesTarget(l *loops.Loop, d decision) bool {
 	fn := d.block.Parent()
 	fail := d.block.Succs[1-d.success]
-	cc := d.call.Common()
-	for _, a := range append([]ssa.Value{cc.Value}, cc.Args...) {
-		pick, ok := flow.Unwrap(a).(*ssa.Call)
-		if !ok || !l.Contains(pick.Block()) {
+	var read map[any]bool
+	for pick := range flow.BlockCalls(l.Blocks(fn)) {
+		if pick == d.call || receiverOf(pick) == nil {
 			continue
 		}
-		picker := recvOf(pick)
-		if picker == nil {
-			continue
+		if !slices.ContainsFunc(append([]ssa.Value{d.call.Common().Value}, d.call.Common().Args...), func(a ssa.Value) bool { return flow.Unwrap(a) == pick.Value() }) {
+			if read == nil {
+				read = attemptReads(d)
+			}
+			if !fillsTarget(pick, read) {
+				continue
+			}
 		}
+		picker := flow.PlaceOf(receiverOf(pick))
+		moved := false
 		for _, b := range l.Blocks(fn) {
 			if !fail.Dominates(b) {
 				continue
 			}
-			for _, instr := range b.Instrs {
-				c, ok := instr.(*ssa.Call)
-				if !ok || c == pick || !typeis.Bool(c.Type()) {
+			for c := range flow.BlockCalls([]*ssa.BasicBlock{b}) {
+				if c == pick || c == d.call || receiverOf(c) == nil || flow.PlaceOf(receiverOf(c)) != picker {
 					continue
 				}
-				if r := recvOf(c); r == nil || flow.PlaceOf(r) != flow.PlaceOf(picker) {
-					continue
+				if res := c.Common().Signature().Results(); res.Len() == 1 && typeis.Bool(res.At(0).Type()) && l.CanExit(b) {
+					return true
 				}
-				if l.CanExit(b) {
+				moved = true
+			}
+		}
+		if moved && answerEnds(l, fn, picker) {
+			return true
+		}
+	}
+	return false
+}
+
+// fillsTarget reports whether pick is handed the address of a variable that the attempt reads
+// (read, from attemptReads), directly or as a field of a value it sends (http.Request{URL: &u}).
+func fillsTarget(pick ssa.CallInstruction, read map[any]bool) bool {
+	for _, a := range pick.Common().Args {
+		u, ok := a.(*ssa.Alloc)
+		if !ok {
+			continue
+		}
+		if read[u] {
+			return true
+		}
+		for _, ref := range *u.Referrers() {
+			if st, ok := ref.(*ssa.Store); ok && st.Val == ssa.Value(u) {
+				if fa, ok := st.Addr.(*ssa.FieldAddr); ok && read[flow.PlaceOf(fa.X).Root] {
 					return true
 				}
 			}
+		}
+	}
+	return false
+}
+
+// answerEnds reports whether a branch of loop l that tests an answer of the picker can leave
+// the loop (ok, err := urls.Peek(&u); if !ok { break }).
+func answerEnds(l *loops.Loop, fn *ssa.Function, picker flow.Place) bool {
+	for _, b := range l.Blocks(fn) {
+		ifInstr, ok := lastInstr(b).(*ssa.If)
+		if !ok || !l.CanExit(b) {
+			continue
+		}
+		found := false
+		flow.Backward(ifInstr.Cond, 8, func(v ssa.Value) bool {
+			if c, ok := v.(*ssa.Call); ok && receiverOf(c) != nil && flow.PlaceOf(receiverOf(c)) == picker {
+				found = true
+			}
+			return !found
+		})
+		if found {
+			return true
 		}
 	}
 	return false
