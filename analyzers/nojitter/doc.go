@@ -85,7 +85,8 @@
 // fills the URL each round, a failure moves it on, and its answer ends the loop), a loop that
 // follows a redirect (a call in it sets the URL or Host of the request it sends) or answers an
 // authentication challenge (the authenticator that prepared the request is handed the answer and
-// says to send again), and this project's
+// says to send again), a loop of a few rounds (a constant cap) that goes round only on an answer
+// the server gave (err.Error() == "CAPTCHA not match."; see retryscope's Answered), and this project's
 // runtime/retry, which jitters, caps and observes the context by default.
 //
 // The suggested fix, where a hand loop sleeps a fixed or growing duration (time.Sleep(d),

@@ -185,6 +185,9 @@ func (c *checker) checkWait(s *retryscope.Scope) {
 			if s.Failover && s.Attempts.Kind != retryscope.BoundNone {
 				return // each round tries another target, as many as there are
 			}
+			if s.Answered && s.Attempts.Kind == retryscope.BoundConst {
+				return // a few rounds, each after the dependency answered: it is up, not failing
+			}
 			c.reportNoWait(s, s.Pos(), "goes round")
 			return
 		}

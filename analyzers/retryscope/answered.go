@@ -74,7 +74,8 @@ func madeIn(fn *ssa.Function, target ssa.Value) []*ssa.BasicBlock {
 // afterSuccess reports whether block b is reached only after a call succeeded (the nil side of
 // a test of its error dominates b) in the same round of every loop of ls around b, and cannot
 // go round from b; not after a test of an HTTP status (resp.StatusCode >= 300), whose failure
-// a client under the call may have retried before it handed the answer back.
+// a client under the call may have retried before it handed the answer back, nor on the
+// failure side of a call (an error made from a transport failure).
 func afterSuccess(b *ssa.BasicBlock, ls []*loops.Loop) bool {
 	var around []*loops.Loop
 	for _, l := range ls {
@@ -90,8 +91,11 @@ func afterSuccess(b *ssa.BasicBlock, ls []*loops.Loop) bool {
 			return false // an answer's status (a 5xx turned into an error): a layer under may have retried it
 		}
 		errv, nilSide := testedError(ifInstr)
-		if errv == nil || side != nilSide || !fromCall(errv) {
+		if errv == nil || !fromCall(errv) {
 			continue
+		}
+		if side >= 0 && side != nilSide {
+			return false // made from a failure (resp, err := Do(req); if err != nil { return ErrX })
 		}
 		d := ifInstr.Block()
 		inRound := true

@@ -124,7 +124,10 @@
 // len(delays) are an attempt per delay. A loop that asks each target of a list once, from an
 // offset (clients[(cur+i)%len(clients)] for as many rounds as clients), fails over. A loop
 // that goes round only after the answer named a state the loop decoded (switch
-// errResp.Error { case "authorization_pending": }) waits for that state; it was answered.
+// errResp.Error { case "authorization_pending": }) waits for that state; it was answered. So
+// does one whose failures all leave but an error whose whole text it compares with one that
+// names no transient failure (err.Error() == "CAPTCHA not match."), or an error its callee
+// makes only after a call of its succeeded, never on a call's failure side (FailAnswered).
 // A wait that only failures of calls staying in the process lead to (a profile that could not
 // start), or that only an error of the package's own which only functions staying in the
 // process make leads to (errors.Is(err, ErrRestarting) from a refused local slot), is marked

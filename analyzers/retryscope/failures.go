@@ -196,13 +196,25 @@ func narrowed(fail *ssa.BasicBlock, call ssa.CallInstruction, l *loops.Loop, in 
 			return false
 		}
 		if ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok {
+			if tested, nilSide := testedError(ifInstr); tested != nil && producer(tested, in) == call {
+				// The failure tested again (err != nil && err.Error() != "..."): its nil side
+				// is not a way the failure takes.
+				return walk(b.Succs[1-nilSide])
+			}
 			cond := unNot(ifInstr.Cond)
 			negated := countNots(ifInstr.Cond)%2 == 1
 			match, other := b.Succs[0], b.Succs[1]
 			if negated {
 				match, other = other, match
 			}
-			if kinds, ok := singledOut(cond, call, in, match, l); ok {
+			kinds, ok := singledOut(cond, call, in, match, l)
+			if !ok {
+				var equal bool
+				if kinds, equal, ok = answerText(cond, call, in); ok && !equal {
+					match, other = other, match
+				}
+			}
+			if ok {
 				if l.CanRepeat(other) && !walk(other) {
 					return false // other errors go round too
 				}
@@ -479,20 +491,52 @@ func textTest(cond ssa.Value, of func(ssa.Value) bool) (*ssa.Const, bool) {
 		return nil, false
 	}
 	msg, ok := flow.Unwrap(c.Call.Args[0]).(*ssa.Call)
-	if !ok || len(msg.Call.Args) != 0 || msg.Call.Method == nil && msg.Call.StaticCallee() == nil {
+	if !ok || !errorText(msg, of) {
 		return nil, false
+	}
+	return text, true
+}
+
+// answerText says which failures a comparison of the whole text of call's error with a
+// constant picks (err.Error() == "CAPTCHA not match."), and whether the comparison holds on
+// a match (== rather than !=). A text that names no transient failure is an answer: the
+// error carries what the server said (FailAnswered).
+func answerText(cond ssa.Value, call ssa.CallInstruction, in func(*ssa.BasicBlock) bool) (Failures, bool, bool) {
+	cmp, ok := cond.(*ssa.BinOp)
+	if !ok || cmp.Op != token.EQL && cmp.Op != token.NEQ {
+		return 0, false, false
+	}
+	for _, pair := range [][2]ssa.Value{{cmp.X, cmp.Y}, {cmp.Y, cmp.X}} {
+		text, ok := flow.Unwrap(pair[1]).(*ssa.Const)
+		if !ok || text.Value == nil || text.Value.Kind() != constant.String {
+			continue
+		}
+		msg, ok := flow.Unwrap(pair[0]).(*ssa.Call)
+		if !ok || !errorText(msg, func(v ssa.Value) bool { return producer(v, in) == call }) {
+			continue
+		}
+		on := textKinds(text)
+		if on == FailOther {
+			on = FailAnswered
+		}
+		return on, cmp.Op == token.EQL, true
+	}
+	return 0, false, false
+}
+
+// errorText reports whether msg is err.Error() for an error for which of holds.
+func errorText(msg *ssa.Call, of func(ssa.Value) bool) bool {
+	if len(msg.Call.Args) > 1 || msg.Call.Method == nil && msg.Call.StaticCallee() == nil {
+		return false
 	}
 	var recv ssa.Value
 	switch {
-	case msg.Call.IsInvoke() && msg.Call.Method.Name() == "Error":
+	case msg.Call.IsInvoke() && msg.Call.Method.Name() == "Error" && len(msg.Call.Args) == 0:
 		recv = msg.Call.Value
 	case !msg.Call.IsInvoke() && msg.Call.StaticCallee().Name() == "Error" && len(msg.Call.Args) == 1:
 		recv = msg.Call.Args[0]
 	}
-	if recv == nil || !typeis.ErrorLike(recv.Type()) || !of(recv) {
-		return nil, false
-	}
-	return text, true
+	return recv != nil && typeis.ErrorLike(recv.Type()) && of(recv)
 }
 
 // textKinds says which failures an error's text names (knowledge.ErrorText): the program's

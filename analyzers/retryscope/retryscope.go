@@ -467,8 +467,8 @@ func (st *state) answered(s *Scope, reach func(ssa.CallInstruction) remote.Reach
 		// server answered every round that goes round, as when the judgement is made in the
 		// process. (Not a conflict: clients that collide retry in step.)
 		on := s.RetriesOn(s.Decisive)
-		if on == FailNotFound {
-			return true
+		if on == FailNotFound || on == FailAnswered {
+			return true // or on an error made from the answer ("CAPTCHA not match.")
 		}
 		// Or every way round from a failure of it passes a test of the decoded answer's
 		// state (an OAuth device flow's "authorization_pending"); its errors leave.
