@@ -86,7 +86,9 @@
 // follows a redirect (a call in it sets the URL or Host of the request it sends) or answers an
 // authentication challenge (the authenticator that prepared the request is handed the answer and
 // says to send again), a loop of a few rounds (a constant cap) that goes round only on an answer
-// the server gave (err.Error() == "CAPTCHA not match."; see retryscope's Answered), and this project's
+// the server gave (err.Error() == "CAPTCHA not match."; see retryscope's Answered), a wait as
+// long as the server said (a parsed Retry-After, a rate-limit error's RetryAfter field, merged
+// with no other delay), and this project's
 // runtime/retry, which jitters, caps and observes the context by default.
 //
 // The suggested fix, where a hand loop sleeps a fixed or growing duration (time.Sleep(d),

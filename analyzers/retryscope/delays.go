@@ -43,7 +43,7 @@ type delay struct {
 // delayIn classifies d as delayKind does, looking depth calls deep into the package's own
 // functions and literals that compute a delay (a local backoff(attempt) closure).
 func delayIn(d ssa.Value, l *loops.Loop, depth int, st *state) delay {
-	random, grows, opaque, told := false, false, false, false
+	random, grows, opaque, told, errTold, merged := false, false, false, false, false, false
 	var switched *types.Var    // the receiver's field the random draws seen so far depend on
 	note := func(k WaitKind) { // a delay the computation takes in
 		switch k {
@@ -160,12 +160,21 @@ func delayIn(d ssa.Value, l *loops.Loop, depth int, st *state) delay {
 			if l != nil && x.Block() == l.Header {
 				grows = true // a delay carried from one attempt to the next changes
 			}
+			merged = true
 		case *ssa.Alloc:
 			if decodedInto(x) {
 				told = true // a field of what a decoder filled (a 429's JSON "retry_after")
 			}
 			if st != nil && st.res.retryAfterType(x.Type()) {
 				told = true // errors.As(err, &ra): an error the package makes from a Retry-After header
+			}
+		case *ssa.FieldAddr:
+			if carriesWait(x.X.Type()) {
+				errTold = true // rateLimit.RetryAfter: an error that says how long to wait
+			}
+		case *ssa.Field:
+			if carriesWait(x.X.Type()) {
+				errTold = true // httpErr.RetryAfterMs, of an error held by value
 			}
 		case *ssa.UnOp:
 			if x.Op == token.MUL && scaledInPlace(x) {
@@ -177,6 +186,9 @@ func delayIn(d ssa.Value, l *loops.Loop, depth int, st *state) delay {
 		}
 		return true
 	})
+	// A wait an error names, merged with no other delay: the failure's word (a delay that
+	// doubles, or a second, otherwise is what most failures get).
+	told = told || errTold && !grows && !merged
 	plain := WaitFixed
 	switch {
 	case opaque || told:
@@ -191,6 +203,16 @@ func delayIn(d ssa.Value, l *loops.Loop, depth int, st *state) delay {
 		return delay{kind: WaitJittered, switchOn: switched, plain: plain}
 	}
 	return delay{kind: plain, told: told && !opaque}
+}
+
+// carriesWait reports whether t, the type of a struct or a pointer to one, is an error: a
+// duration read from its fields is what the failure itself says to wait (a rate-limit error's
+// RetryAfter, filled from the server's answer).
+func carriesWait(t types.Type) bool {
+	if typeis.ErrorLike(t) {
+		return true
+	}
+	return typeis.ErrorLike(types.NewPointer(t))
 }
 
 // jitterSwitch returns the bool field of its function's receiver under whose test the random

@@ -73,6 +73,9 @@ func (r *Result) Resends(s *Scope, call ssa.CallInstruction) bool {
 		if c, ok := from.(ssa.CallInstruction); ok && afterAttempt(s, false)(c) {
 			return false // a step after the attempt failed (ask for a fix), which leaves when it fails
 		}
+		if waitsAsTold(s) {
+			return false // every round waits as long as the failure said: turned away, no effect
+		}
 		return r.reachesFrom(from, func(b *ssa.BasicBlock) bool { return s.Loop.Contains(b) }, func(from, to *ssa.BasicBlock) bool {
 			return to == s.Loop.Header
 		}, nil, nil)
@@ -601,4 +604,80 @@ func pointee(t types.Type) types.Type {
 		t = p.Elem()
 	}
 	return t
+}
+
+// waitsAsTold reports whether loop scope s waits, on every way round, a duration read from
+// the failure's error (time.Sleep(rateLimit.RetryAfter) after err.(*RateLimitedError), in the
+// loop or in a handler it hands the error to): the server turned the request away and said
+// when to come back, so the request had no effect to repeat.
+func waitsAsTold(s *Scope) bool {
+	if s.Loop == nil || s.Fn == nil || s.Decisive == nil {
+		return false
+	}
+	var told []*ssa.BasicBlock
+	for _, sl := range s.Wait.Sleeps {
+		if b := sl.blockIn(s.Fn); b != nil && toldByError(sl) {
+			told = append(told, b)
+		}
+	}
+	if len(told) == 0 {
+		return false
+	}
+	found := false
+	for _, d := range decisions(s.Fn, s.Loop.Contains) {
+		fail := d.block.Succs[1-d.success]
+		if d.call != s.Decisive || !s.Loop.Contains(fail) || !s.Loop.CanRepeat(fail) {
+			continue
+		}
+		// (A handler's verdict is tested after it waited: the wait is above the decision.)
+		above := slices.ContainsFunc(told, func(b *ssa.BasicBlock) bool {
+			return b.Dominates(d.block) && s.Decisive.Block().Dominates(b) && b != s.Decisive.Block()
+		})
+		if !above && !everyWayRound(fail, s.Loop, func(b *ssa.BasicBlock) bool { return slices.Contains(told, b) }) {
+			return false
+		}
+		found = true
+	}
+	return found
+}
+
+// toldByError reports whether the wait sl lasts a duration read from an error's fields: its
+// own duration, or every wait of the function of the package it calls.
+func toldByError(sl Sleep) bool {
+	if sl.Duration != nil {
+		return fromErrorField(sl.Duration)
+	}
+	callee := sl.Call.Common().StaticCallee()
+	if callee == nil || callee.Pkg != sl.Call.Parent().Pkg || len(callee.Blocks) == 0 {
+		return false
+	}
+	found := false
+	for c := range flow.BlockCalls(callee.Blocks) {
+		if d := sleepDuration(c); d != nil {
+			if !fromErrorField(d) {
+				return false
+			}
+			found = true
+		}
+	}
+	return found
+}
+
+// fromErrorField reports whether duration d is computed from a field of an error value, and
+// from nothing that merges it with another delay (delay := time.Second; if errors.As(err, &rl)
+// { delay = rl.RetryAfter }: other failures wait the second).
+func fromErrorField(d ssa.Value) bool {
+	found, merged := false, false
+	flow.Backward(d, 16, func(v ssa.Value) bool {
+		switch x := v.(type) {
+		case *ssa.Phi:
+			merged = true
+		case *ssa.FieldAddr:
+			found = found || carriesWait(x.X.Type())
+		case *ssa.Field:
+			found = found || carriesWait(x.X.Type())
+		}
+		return !merged
+	})
+	return found && !merged
 }

@@ -112,7 +112,12 @@
 //     workflow does for its activity's input;
 //   - a loop that leaves when the request cannot be sent or answered, and goes round only on
 //     its judgement of an answer (an OAuth device flow's "authorization_pending"): each
-//     request sent again was answered, its outcome known;
+//     request sent again was answered, its outcome known; so is one that goes round only on
+//     an error whose whole text names no transient failure (err.Error() == "CAPTCHA not match.");
+//   - a loop that, on every way round from a failure, waits as long as the failure's error says
+//     (time.Sleep(rl.RetryAfter) after err.(*RateLimitedError), in the loop or in a handler of the
+//     package it hands the error to): the server turned the request away and said when to come
+//     back, so it had no effect (a fallback delay for other errors makes it a retry again);
 //   - Kubernetes reconcilers: they run again after successes too, and avoid repeating a create
 //     by looking at the state they observe, which the client cannot see;
 //   - clients and helpers that hold such requests back or key them: this project's retry.Do
