@@ -116,7 +116,10 @@
 // (n := 3; if anonymous { n++ }), or a package variable that holds one constant, is that
 // constant; a way back that skips the step only on the last round (if i < max-1 { ... }) does
 // not go round; a recursion under a flag that the way to it sets (if !c.fallback.Load() {
-// c.fallback.Store(true); return c.do(req) }) runs at most once. A loop whose every way back
+// c.fallback.Store(true); return c.do(req) }) runs at most once, and so does one through a
+// helper of the package that hands back a constant its flag turns away (if notFound &&
+// createIfMissing { return w.createAndWrite(...) }, which creates the table and calls
+// w.Write(..., false)): after the helper's change, a recovery. A loop whose every way back
 // passes a test that the way back itself makes false, handing the attempt what it changed
 // (base != host, then base = host; continue: a CNAME target, then the name), falls back once;
 // a recursion after a refresh hook the program is given (a function value) succeeded recovers.

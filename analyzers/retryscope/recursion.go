@@ -472,7 +472,7 @@ func guardOff(instr ssa.Instruction, p *ssa.Parameter, k *ssa.Const, blk *ssa.Ba
 // that the next attempt dials anew: c.conn = nil; return c.write(msg, true)): it asks once
 // more on a fresh footing, as recovers accepts of a loop bounded at two attempts.
 func (st *state) onceMoreAfterChange(fn *ssa.Function, a retryCall) bool {
-	if !onceAgain(fn, a.call) {
+	if !onceAgain(fn, a) {
 		return false
 	}
 	return st.changesOnWayBack(a)
@@ -487,18 +487,33 @@ func (st *state) changesOnWayBack(a retryCall) bool {
 			return true
 		}
 	}
+	if a.back != nil {
+		// Through a helper (createTableAndRetry: create the table, then write again): the
+		// helper's blocks on the way to its call back.
+		changes := st.changesRequest(a.d, a.back)
+		for b := a.back.Block(); b != nil; b = b.Idom() {
+			if changes(b) {
+				return true
+			}
+		}
+	}
 	return false
 }
 
-// onceAgain reports whether the recursive call passes a constant boolean to a parameter whose
-// test sends control away from the call when it has that value (if !retry { return
+// onceAgain reports whether the recursive call (or, through a helper, the helper's call back:
+// createTableAndRetry(in) calling write(in, false)) passes a constant boolean to a parameter
+// whose test sends control away from the call when it has that value (if !retry { return
 // c.write(msg, true) }), or is made under a test of a flag that the way to it sets to the
 // value the test turns away (flagSetOnWay): the function recurses at most once.
-func onceAgain(fn *ssa.Function, call *ssa.Call) bool {
+func onceAgain(fn *ssa.Function, rc retryCall) bool {
+	call, args := rc.call, rc.call.Common().Args
+	if rc.back != nil {
+		args = rc.back.Common().Args // (through a helper: what the helper hands back)
+	}
 	if flagSetOnWay(call) {
 		return true
 	}
-	for i, a := range call.Common().Args {
+	for i, a := range args {
 		k, ok := flow.Unwrap(a).(*ssa.Const)
 		if !ok || k.Value == nil || k.Value.Kind() != constant.Bool || i >= len(fn.Params) {
 			continue
@@ -617,7 +632,7 @@ func setsFlag(b *ssa.BasicBlock, place flow.Place, value bool, call *ssa.Call) b
 // bounded by that parameter (checked before recursing); one of its ways back that passes the
 // count on unchanged (a 429 that calls again with the same sequence number) is not.
 func recursionBound(fn *ssa.Function, again []retryCall) Bound {
-	if !slices.ContainsFunc(again, func(a retryCall) bool { return !onceAgain(fn, a.call) }) {
+	if !slices.ContainsFunc(again, func(a retryCall) bool { return !onceAgain(fn, a) }) {
 		return Bound{Kind: BoundConst, N: 2}
 	}
 	for _, a := range again {
