@@ -80,7 +80,8 @@
 //   - calls that have no context to use by contract: inside the context-free form of an API
 //     (sqlx's Queryx next to QueryxContext, a wrapper's Exec calling Exec), whose callers are
 //     reported instead, and inside methods implementing a context-less method of another
-//     package's interface (and helpers called only from them), where the interface decides;
+//     package's interface (and helpers called only from them), where the interface decides
+//     (not a dial: net.DialTimeout or a Dialer's Timeout bounds it without a context);
 //   - clients whose Timeout is set to anything but a zero constant, even a variable, or
 //     written out as Timeout: 0 (no timeout on purpose, for streaming); clients passed to a
 //     function that could set their Timeout (that sets it, stores the client, or is not

@@ -123,7 +123,7 @@ func run(pass *analysis.Pass) (any, error) {
 			// with its caller's context: a stalled server cannot hold it before the answer.
 			continue
 		}
-		if call.Timeout.Status != remote.Unbounded && !owned || call.Stream || call.Contract.Kind != 0 || call.Loopback || testcode.At(c.pass, call.Pos()) {
+		if call.Timeout.Status != remote.Unbounded && !owned || call.Stream || byContract(call) || call.Loopback || testcode.At(c.pass, call.Pos()) {
 			continue
 		}
 		if o := call.Timeout.Client; call.Streams && o != nil && o.Pos.IsValid() && c.streamCalls[o.Pos] == nil {
@@ -280,6 +280,16 @@ func funcsOf(calls []*remote.Call) int {
 		fns[call.Instr.Parent()] = true
 	}
 	return len(fns)
+}
+
+// byContract reports whether call has nothing to bound it but a context its function cannot
+// have, by contract (see remote.Contract). A dial is not such a call: a timeout bounds it with
+// no context (net.DialTimeout, a net.Dialer's Timeout), whatever the interface it implements.
+func byContract(call *remote.Call) bool {
+	if call.Contract.Kind == 0 {
+		return false
+	}
+	return call.Kind != remote.Dial || call.Contract.Kind == remote.ContextFree
 }
 
 // within reports whether pos is in the code of fn.
