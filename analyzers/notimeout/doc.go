@@ -81,7 +81,9 @@
 //     (sqlx's Queryx next to QueryxContext, a wrapper's Exec calling Exec), whose callers are
 //     reported instead, and inside methods implementing a context-less method of another
 //     package's interface (and helpers called only from them), where the interface decides
-//     (not a dial: net.DialTimeout or a Dialer's Timeout bounds it without a context);
+//     (not a dial: net.DialTimeout or a Dialer's Timeout bounds it without a context; nor a
+//     call given a context.Background() the method makes, when it or a function of the package
+//     it calls gives other calls deadlines: it bounds its calls itself, and left this one out);
 //   - clients whose Timeout is set to anything but a zero constant, even a variable, or
 //     written out as Timeout: 0 (no timeout on purpose, for streaming); clients passed to a
 //     function that could set their Timeout (that sets it, stores the client, or is not

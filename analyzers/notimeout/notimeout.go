@@ -284,12 +284,40 @@ func funcsOf(calls []*remote.Call) int {
 
 // byContract reports whether call has nothing to bound it but a context its function cannot
 // have, by contract (see remote.Contract). A dial is not such a call: a timeout bounds it with
-// no context (net.DialTimeout, a net.Dialer's Timeout), whatever the interface it implements.
+// no context (net.DialTimeout, a net.Dialer's Timeout), whatever the interface it implements;
+// nor is a call given a context.Background() or TODO of the function's making, in a function
+// that gives its other calls deadlines (context.WithTimeout): it bounds its calls itself, and
+// left this one out. (One that bounds none may wait on purpose: a Lock that blocks until the
+// lock is free.)
 func byContract(call *remote.Call) bool {
-	if call.Contract.Kind == 0 {
+	switch {
+	case call.Contract.Kind == 0:
+		return false
+	case call.Contract.Kind == remote.ContextFree:
+		return true
+	case call.Kind == remote.Dial:
 		return false
 	}
-	return call.Kind != remote.Dial || call.Contract.Kind == remote.ContextFree
+	fn, k := call.Instr.Parent(), call.Timeout.Context.Kind
+	if call.Via != nil || k != remote.Background && k != remote.TODO || !within(fn, call.Timeout.Context.Pos) {
+		return true
+	}
+	return !makesDeadlines(fn, 1)
+}
+
+// makesDeadlines reports whether fn, or a function of its package it calls (depth levels
+// down), makes a context with a deadline (context.WithTimeout, WithDeadline).
+func makesDeadlines(fn *ssa.Function, depth int) bool {
+	for c := range flow.Calls(fn) {
+		callee := c.Common().StaticCallee()
+		if id := flow.ID(flow.Callee(c.Common())); id.Pkg == "context" && (id.Name == "WithTimeout" || id.Name == "WithDeadline") {
+			return true
+		}
+		if depth > 0 && callee != nil && callee != fn && callee.Pkg == fn.Pkg && makesDeadlines(callee, depth-1) {
+			return true
+		}
+	}
+	return false
 }
 
 // within reports whether pos is in the code of fn.
