@@ -137,7 +137,9 @@
 // receiver can hold is in view: a parameter of a function only this package calls (waitFor(reg)
 // after reg := registry.NewMemoryRegistry()), an unexported field the package fills, made from
 // a concrete type or by a constructor whose fact says where its value's methods go (an
-// exported function returning one concrete type behind an interface gets that fact).
+// exported function returning one concrete type behind an interface gets that fact). So does
+// a call of a function value loaded from an unexported field into which the package stores only
+// functions and function literals (p.alloc = mmapAlloc, or a closure): it goes where they go.
 //
 // Packages of the standard library are not analysed, and a package that imports none of
 // net/http, net, crypto/tls, database/sql or google.golang.org/grpc, directly or not, is

@@ -241,6 +241,9 @@ func (r *reacher) callee(call ssa.CallInstruction) Reach {
 		if _, builtin := c.Value.(*ssa.Builtin); builtin || !handedIn(c.Value) && !typeis.ReturnsError(c.Signature()) {
 			return ReachLocal
 		}
+		if reach, ok := r.storedReach(c); ok {
+			return reach
+		}
 		return ReachUnknown // a callback the caller hands in, or a function value that can fail
 	}
 	if c.IsInvoke() && fn.Pkg() != nil && typeis.ReturnsError(c.Signature()) && !ssapkg.IsStdPath(fn.Pkg().Path()) {
@@ -249,6 +252,44 @@ func (r *reacher) callee(call ssa.CallInstruction) Reach {
 		}
 	}
 	return r.funcReach(c, fn)
+}
+
+// storedReach says whether the function value c calls may leave the process, when it is
+// loaded from an unexported field of this package into which the package stores only functions
+// and closures (bp.alloc = mmap.Alloc, or a func literal): no other package can put another
+// there. ok is false otherwise.
+func (r *reacher) storedReach(c *ssa.CallCommon) (reach Reach, ok bool) {
+	load, isLoad := flow.Unwrap(c.Value).(*ssa.UnOp)
+	if !isLoad || load.Op != token.MUL || r.stores == nil {
+		return 0, false
+	}
+	fa, isField := load.X.(*ssa.FieldAddr)
+	if !isField {
+		return 0, false
+	}
+	fv := flow.FieldVar(fa)
+	if fv == nil || fv.Exported() || fv.Pkg() != r.pass.Pkg || len(r.stores.Fields[fv]) == 0 {
+		return 0, false
+	}
+	reach = ReachLocal
+	for _, x := range r.stores.Fields[fv] {
+		if f, isFunc := flow.Unwrap(x).(*ssa.Function); isFunc && f.Pkg != r.pkg {
+			obj, isObj := f.Object().(*types.Func)
+			if !isObj {
+				return 0, false
+			}
+			reach = max(reach, r.funcReach(c, obj))
+			continue
+		}
+		fns := r.funcs(x)
+		if fns == nil {
+			return 0, false
+		}
+		for _, f := range fns {
+			reach = max(reach, r.of[f])
+		}
+	}
+	return reach, true
 }
 
 // funcReach says whether fn, called by c (an interface method's call, when fn is a concrete
