@@ -107,6 +107,8 @@ func (s *Scope) RetriesOn(call ssa.CallInstruction) Failures {
 		}
 		if f == AnyFailure && s.Loop != nil {
 			f = narrowed(fail, call, s.Loop, in)
+		} else if f != 0 && s.Loop != nil && f&^(Fail5xx|Fail429|FailOther4xx|FailNotFound|FailAuth) == 0 {
+			f = narrowedFrom(fail, call, s.Loop, in, f) // statuses, which later tests may narrow
 		}
 		if f == AnyFailure && s.rem != nil {
 			f = errorsOf(s.rem, call) // what the call's error can be
@@ -184,22 +186,46 @@ func errorsOf(rem *remote.Result, call ssa.CallInstruction) Failures {
 // X) or errors.As whose side that goes round is the one where it matches (if !errors.Is(err,
 // errLocked) { return err }), or a status comparison. AnyFailure when a way round passes none.
 func narrowed(fail *ssa.BasicBlock, call ssa.CallInstruction, l *loops.Loop, in func(*ssa.BasicBlock) bool) Failures {
+	return narrowedFrom(fail, call, l, in, AnyFailure)
+}
+
+// narrowedFrom is narrowed for a failure side that only the failures in start take (a status
+// test's: StatusCode >= 400), which later tests of the answer may narrow further.
+func narrowedFrom(fail *ssa.BasicBlock, call ssa.CallInstruction, l *loops.Loop, in func(*ssa.BasicBlock) bool, start Failures) Failures {
 	var on Failures
-	seen := make(map[*ssa.BasicBlock]bool)
-	var walk func(b *ssa.BasicBlock) bool // false: a way round with no narrowing test
-	walk = func(b *ssa.BasicBlock) bool {
-		if seen[b] || !l.Contains(b) {
-			return true // seen, or out of the loop: not a way round
+	type visit struct {
+		b       *ssa.BasicBlock
+		allowed Failures
+	}
+	seen := make(map[visit]bool)
+	// allowed is what the tests of the answer passed on this way leave possible
+	// (httpResponse != nil && StatusCode >= 400 && StatusCode <= 499 { return }: the ways
+	// round carry transport failures and 5xx, not a 401).
+	var walk func(b *ssa.BasicBlock, allowed Failures) bool // false: a way round with no narrowing test
+	walk = func(b *ssa.BasicBlock, allowed Failures) bool {
+		if seen[visit{b, allowed}] || !l.Contains(b) || allowed == 0 {
+			return true // seen, out of the loop, or taken by no failure: not a way round
 		}
-		seen[b] = true
+		seen[visit{b, allowed}] = true
 		if b == l.Header {
+			if allowed != AnyFailure {
+				on |= allowed
+				return true
+			}
 			return false
 		}
 		if ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok {
 			if tested, nilSide := testedError(ifInstr); tested != nil && producer(tested, in) == call {
 				// The failure tested again (err != nil && err.Error() != "..."): its nil side
 				// is not a way the failure takes.
-				return walk(b.Succs[1-nilSide])
+				return walk(b.Succs[1-nilSide], allowed)
+			}
+			if nilSide, ok := answerPresent(ifInstr, call); ok {
+				// No answer: a transport failure; an answer: not one.
+				return walk(b.Succs[nilSide], allowed&FailTransport) && walk(b.Succs[1-nilSide], allowed&^FailTransport)
+			}
+			if op, code, negated, ok := answerStatus(ifInstr, call); ok {
+				return walk(b.Succs[0], allowed&statusesOn(op, code, negated, true)) && walk(b.Succs[1], allowed&statusesOn(op, code, negated, false))
 			}
 			cond := unNot(ifInstr.Cond)
 			negated := countNots(ifInstr.Cond)%2 == 1
@@ -215,26 +241,82 @@ func narrowed(fail *ssa.BasicBlock, call ssa.CallInstruction, l *loops.Loop, in 
 				}
 			}
 			if ok {
-				if l.CanRepeat(other) && !walk(other) {
+				if l.CanRepeat(other) && !walk(other, allowed) {
 					return false // other errors go round too
 				}
-				if l.CanRepeat(match) {
+				if l.CanRepeat(match) && allowed == AnyFailure {
 					on |= kinds
+				} else if l.CanRepeat(match) {
+					on |= kinds & allowed // (what the answer's tests left)
 				}
 				return true
 			}
 		}
 		for _, s := range b.Succs {
-			if !walk(s) {
+			if !walk(s, allowed) {
 				return false
 			}
 		}
 		return true
 	}
-	if !walk(fail) {
+	if !walk(fail, start) {
 		return AnyFailure
 	}
 	return on
+}
+
+// answer returns call's first result when it is an HTTP response (*http.Response), else nil.
+func answer(call ssa.CallInstruction) ssa.Value {
+	v, ok := call.(*ssa.Call)
+	if !ok {
+		return nil
+	}
+	for _, ref := range *v.Referrers() {
+		if e, ok := ref.(*ssa.Extract); ok && e.Index == 0 && typeis.Named(pointee(e.Type()), "net/http", "Response") {
+			return e
+		}
+	}
+	return nil
+}
+
+// answerPresent reports whether ifInstr tests call's HTTP response against nil, and which
+// successor it takes when there is none.
+func answerPresent(ifInstr *ssa.If, call ssa.CallInstruction) (nilSide int, ok bool) {
+	resp := answer(call)
+	cmp, isCmp := ifInstr.Cond.(*ssa.BinOp)
+	if resp == nil || !isCmp || cmp.Op != token.EQL && cmp.Op != token.NEQ {
+		return 0, false
+	}
+	x, y := flow.Unwrap(cmp.X), flow.Unwrap(cmp.Y)
+	if flow.IsNil(x) {
+		x, y = y, x
+	}
+	if x != resp || !flow.IsNil(y) {
+		return 0, false
+	}
+	if cmp.Op == token.NEQ {
+		return 1, true
+	}
+	return 0, true
+}
+
+// answerStatus reports whether ifInstr compares the status of call's HTTP response with a
+// constant, and how (status op code, negated by as many nots).
+func answerStatus(ifInstr *ssa.If, call ssa.CallInstruction) (op token.Token, code int64, negated, ok bool) {
+	resp := answer(call)
+	cmp, isCmp := unNot(ifInstr.Cond).(*ssa.BinOp)
+	if resp == nil || !isCmp || !comparison(cmp.Op) {
+		return 0, 0, false, false
+	}
+	status, k, op := cmp.X, cmp.Y, cmp.Op
+	if _, isConst := flow.IntConst(status); isConst {
+		status, k, op = cmp.Y, cmp.X, mirror(cmp.Op)
+	}
+	code, isConst := flow.IntConst(k)
+	if !isConst || statusOf(status) != resp {
+		return 0, 0, false, false
+	}
+	return op, code, countNots(ifInstr.Cond)%2 == 1, true
 }
 
 // singledOut says which failures of call a test singles out, when cond is one: errors.Is(err,
