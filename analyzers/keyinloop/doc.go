@@ -59,5 +59,7 @@
 // a context the code has replaced), the message says what to derive the key from. A key that
 // an activity only returns to its workflow (which records it once) is not reported. A
 // function of another package that makes and sends a new key on every call is reported
-// where this package registers it with a framework.
+// where this package registers it with a framework. Test code (_test.go files, test-support
+// packages), which asks again with a new key on purpose, is not checked, as nojitter and
+// nestedretry do not check it.
 package keyinloop

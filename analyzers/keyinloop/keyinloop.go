@@ -16,6 +16,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/report"
 	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
 	"github.com/idemlint/idemlint/analyzers/internal/syntax"
+	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 	"github.com/idemlint/idemlint/analyzers/keys"
 	"github.com/idemlint/idemlint/analyzers/retryscope"
 )
@@ -49,12 +50,15 @@ func run(pass *analysis.Pass) (any, error) {
 		keys:   pass.ResultOf[keys.Analyzer].(*keys.Result),
 		calls:  syntax.NewCalls(pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)),
 	}
-	if len(c.scopes.Scopes) == 0 {
-		return nil, nil // no retries, nothing to check
+	if len(c.scopes.Scopes) == 0 || testcode.Package(pass) {
+		return nil, nil // no retries, nothing to check; or code written for tests
 	}
 	c.checkRegistered()
 	for _, fn := range pass.ResultOf[ssapkg.Analyzer].(*buildssa.SSA).SrcFuncs {
 		for call := range flow.Calls(fn) {
+			if testcode.At(pass, call.Pos()) {
+				continue // a test that asks again with a new key on purpose
+			}
 			if g, ok := c.keys.Generator(call); ok {
 				c.checkGeneration(g)
 			} else if f, ok := c.keys.Mints(call); ok {
