@@ -306,11 +306,12 @@ func byContract(call *remote.Call) bool {
 }
 
 // makesDeadlines reports whether fn, or a function of its package it calls (depth levels
-// down), makes a context with a deadline (context.WithTimeout, WithDeadline).
+// down), makes a context with a deadline (remote.MakesDeadline: context.WithTimeout and the
+// others).
 func makesDeadlines(fn *ssa.Function, depth int) bool {
 	for c := range flow.Calls(fn) {
 		callee := c.Common().StaticCallee()
-		if id := flow.ID(flow.Callee(c.Common())); id.Pkg == "context" && (id.Name == "WithTimeout" || id.Name == "WithDeadline") {
+		if remote.MakesDeadline(flow.ID(flow.Callee(c.Common()))) {
 			return true
 		}
 		if depth > 0 && callee != nil && callee != fn && callee.Pkg == fn.Pkg && makesDeadlines(callee, depth-1) {

@@ -258,6 +258,12 @@ var deadlineMakers = map[string]bool{
 	"WithTimeout": true, "WithDeadline": true, "WithTimeoutCause": true, "WithDeadlineCause": true,
 }
 
+// MakesDeadline reports whether id is one of context's functions whose context has a deadline
+// (see deadlineMakers).
+func MakesDeadline(id flow.FuncID) bool {
+	return id.Pkg == "context" && id.Recv == "" && deadlineMakers[id.Name]
+}
+
 // addrArgs says which argument (receiver excluded) of a remote call names where it goes, so
 // that calls to this machine written as constants ("http://localhost:8080") can be told
 // apart; fromRequest means the request's URL (argument 0).
