@@ -91,10 +91,12 @@
 //
 // An http.Transport's own timeouts (dial, TLS handshake, response header) do not bound
 // reading the body, so they do not count; but a call whose request has no body or one in
-// memory (written at once) and whose answer's body is only closed, never read, waits for
-// nothing but the header, which a ResponseHeaderTimeout bounds: not reported. The transport
-// is followed into a function of another package that makes it (a shared
-// NewDeadlineTransport) through that function's fact.
+// memory (written at once) and whose answer is not read as a stream waits, once a stalled
+// server is past the header, on one that has answered: a ResponseHeaderTimeout bounds it, and
+// it is not reported. The transport is followed into a function of another package that makes
+// it (a shared NewDeadlineTransport) through that function's fact, into a RoundTripper of the
+// program's own that wraps one (a logging struct embedding *http.Transport), and, for a client
+// handed to a function that sends through it, into that function's fact.
 //
 // Where it reports: a request sent through an http.Client that the package builds (a
 // composite literal, new(http.Client), a zero variable or field) is reported once, at the

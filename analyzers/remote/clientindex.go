@@ -139,7 +139,8 @@ func (st *state) fresh(v ssa.Value) bool {
 		_, ctor := noTimeoutConstructors[id]
 		_, std := sendsThrough[id]
 		return ctor || std || slices.ContainsFunc(objTypes, func(t *objType) bool {
-			return st.constructed(callee, idx, t)
+			_, ok := st.constructed(callee, idx, t)
+			return ok
 		})
 	}
 	return st.freshResults(fn, idx)

@@ -45,6 +45,9 @@ func (w *walker) obj1(v ssa.Value, f *frame, t *objType) verdict {
 		if typeis.Named(v.Type(), t.pkg, t.name) {
 			return w.alloc(v, t)
 		}
+		if fa := wrappedTransport(v, t); fa >= 0 {
+			return w.wrapper(v, fa, f, eval)
+		}
 	case *ssa.Global:
 		if typeis.Named(v.Type(), t.pkg, t.name) {
 			return w.zeroGlobal(v, t)
@@ -122,6 +125,53 @@ func (w *walker) obj1(v ssa.Value, f *frame, t *objType) verdict {
 	return w.follow(v, f, false, func(c *ssa.CallCommon, idx int, f *frame) verdict { return w.objCall(c, idx, f, t) }, eval)
 }
 
+// wrappedTransport returns the index of the field through which a, a RoundTripper of the
+// program's own (a logging or header-setting wrapper), sends: its only field of type
+// *http.Transport; -1 when a is not such a wrapper or t is not the transport.
+func wrappedTransport(a *ssa.Alloc, t *objType) int {
+	if t != httpTransport {
+		return -1
+	}
+	st, ok := pointee(a.Type()).Underlying().(*types.Struct)
+	if !ok {
+		return -1
+	}
+	if m, _, _ := types.LookupFieldOrMethod(a.Type(), true, nil, "RoundTrip"); m == nil {
+		return -1
+	}
+	idx := -1
+	for i := range st.NumFields() {
+		if _, ptr := st.Field(i).Type().(*types.Pointer); ptr && typeis.Named(st.Field(i).Type(), t.pkg, t.name) {
+			if idx >= 0 {
+				return -1 // two transports: which one sends, the model does not know
+			}
+			idx = i
+		}
+	}
+	return idx
+}
+
+// wrapper evaluates the transport a wrapper made at a sends through: what is stored into its
+// field idx, on every store; unknown when nothing is.
+func (w *walker) wrapper(a *ssa.Alloc, idx int, f *frame, eval func(ssa.Value, *frame) verdict) verdict {
+	r := none
+	for _, ref := range *a.Referrers() {
+		fa, ok := ref.(*ssa.FieldAddr)
+		if !ok || fa.X != a || fa.Field != idx {
+			continue
+		}
+		for _, rr := range *fa.Referrers() {
+			if s, ok := rr.(*ssa.Store); ok && s.Addr == fa {
+				r = join(r, eval(s.Val, f))
+			}
+		}
+	}
+	if r.k == vNone {
+		return unknown
+	}
+	return r
+}
+
 // joinClients joins the clients a value may hold: one without a timeout on some path leaves
 // that path unbounded, though another path's client has one (c := http.DefaultClient; if
 // proxy != "" { c = &http.Client{Timeout: ...} }: the default is what most users run).
@@ -150,12 +200,12 @@ func (w *walker) objCall(c *ssa.CallCommon, idx int, f *frame, t *objType) verdi
 		if b, ok := w.st.resultOf(callee, idx, t); ok && b.Bounded != "" {
 			return bounded(b.Bounded)
 		}
-		if w.st.constructed(callee, idx, t) {
+		if b, ok := w.st.constructed(callee, idx, t); ok {
 			name := flow.Name(callee, w.st.pass.Pkg)
 			if callee.Signature().Recv() == nil {
 				name = callee.Pkg().Name() + "." + callee.Name()
 			}
-			return verdict{k: vUnbounded, origin: &Origin{Kind: Constructor, Type: t.display, Field: t.setting, Pos: c.Pos(), Name: name}}
+			return verdict{k: vUnbounded, origin: &Origin{Kind: Constructor, Type: t.display, Field: t.setting, Pos: c.Pos(), Name: name, Transport: b.Transport}}
 		}
 	}
 	return w.results(c, idx, f, func(v ssa.Value, f *frame) verdict { return w.obj1(v, f, t) })

@@ -62,6 +62,9 @@ type Passed struct {
 	// function makes the request it sends with a body it is given; -1 otherwise. A caller
 	// that gives a body not in memory (a file, a pipe) uploads a stream.
 	Body int
+	// AtOnce is set when the request the function sends has its body in memory, or one the
+	// caller gives (Body) that is (Call.AtOnce).
+	AtOnce bool
 }
 
 func (*paramFact) AFact() {}
@@ -182,7 +185,7 @@ func (st *state) summarise(calls []*Call) map[*ssa.Function]bool {
 		if at >= 0 && (st.summaries[fn][at].With == nil || t.with != nil) {
 			continue
 		}
-		p := Passed{Index: index, Request: t.Request, Kind: c.Kind, Name: c.Name, Instead: instead, Streams: c.Streams || c.Via != nil && c.Via.Streams, Body: -1, Kept: t.kept != nil || c.Via != nil && c.Via.Kept}
+		p := Passed{Index: index, Request: t.Request, Kind: c.Kind, Name: c.Name, Instead: instead, Streams: c.Streams || c.Via != nil && c.Via.Streams, Body: -1, Kept: t.kept != nil || c.Via != nil && c.Via.Kept, AtOnce: c.AtOnce}
 		switch {
 		case c.Kind != HTTP || p.Kept:
 		case c.Via == nil:
@@ -252,6 +255,9 @@ type Built struct {
 	// Bounded, for an http.Transport, names what bounds the wait for an answer through it
 	// ("http.Transport.ResponseHeaderTimeout"); From is then empty.
 	Bounded string
+	// Transport, for a client, names the ResponseHeaderTimeout of the transport it sends
+	// through, when it has one (Origin.Transport).
+	Transport string `json:",omitempty"`
 }
 
 func (*resultFact) AFact() {}
@@ -304,7 +310,7 @@ func (st *state) builds(fn *ssa.Function) []Built {
 		if !st.freshResults(fn, i) {
 			continue // a client it keeps too (a package variable): the caller's changes are shared
 		}
-		out = append(out, Built{Index: i, Type: t.display, From: v.origin.describe(st.pass.Fset, token.NoPos)})
+		out = append(out, Built{Index: i, Type: t.display, From: v.origin.describe(st.pass.Fset, token.NoPos), Transport: v.origin.Transport})
 	}
 	return out
 }
@@ -347,10 +353,10 @@ func (st *state) resultOf(fn *types.Func, idx int, t *objType) (Built, bool) {
 }
 
 // constructed reports whether the fact of the imported function fn says its result idx is a
-// client or dialer of type t built without a timeout.
-func (st *state) constructed(fn *types.Func, idx int, t *objType) bool {
+// client or dialer of type t built without a timeout, and returns what the fact says.
+func (st *state) constructed(fn *types.Func, idx int, t *objType) (Built, bool) {
 	b, ok := st.resultOf(fn, idx, t)
-	return ok && b.Bounded == ""
+	return b, ok && b.Bounded == ""
 }
 
 // importFact returns the fact of type F of the imported function fn (nil when it has none),
@@ -452,6 +458,8 @@ func (st *state) via(call ssa.CallInstruction) *Call {
 			// The response the function hands back read as a stream here, or a body not in
 			// memory handed to it to send.
 			c.Streams = streamedIn(call, st.streamField) || p.Body >= 0 && p.Body < len(common.Args) && streamBody(common.Args[p.Body])
+			c.AtOnce = p.AtOnce && !c.Streams
+			c.Timeout = c.Timeout.byTransport(c)
 		}
 		st.setContract(c, callee.Name())
 		if best == nil || c.Timeout.Status == Unbounded && best.Timeout.Status != Unbounded {

@@ -103,6 +103,9 @@ type Call struct {
 	Contract Contract
 	// Timeout says what bounds the call.
 	Timeout Timeout
+	// AtOnce is set, for an HTTP call, when its request's body is in memory: written at
+	// once, so a transport's wait for the answer's header starts when it is sent.
+	AtOnce bool
 }
 
 // Pos returns the position of the call (its left parenthesis).
@@ -111,6 +114,18 @@ func (c *Call) Pos() token.Pos { return c.Instr.Pos() }
 // ReadsStream reports whether the call reads a response as a stream, itself (Streams) or in
 // the function it calls (Via): its return is also the stream's end, a disconnect.
 func (c *Call) ReadsStream() bool { return c.Streams || c.Via != nil && c.Via.Streams }
+
+// byTransport returns t, or, when nothing else bounds the HTTP call c but its client's
+// transport has a ResponseHeaderTimeout (Origin.Transport), that timeout: it bounds the wait
+// for a stalled server once the request, held in memory, is written (c.AtOnce). A body read
+// whole after the header (a JSON answer) comes from a server that has answered; only a stream
+// read as it comes (c.ReadsStream) lives on the server's pace.
+func (t Timeout) byTransport(c *Call) Timeout {
+	if o := t.Client; t.Status == Unbounded && o != nil && o.Transport != "" && c.AtOnce && !c.ReadsStream() {
+		return Timeout{Status: Bounded, By: o.Transport, Param: -1}
+	}
+	return t
+}
 
 // Timeout says what bounds a remote call, and when nothing does, why.
 type Timeout struct {

@@ -201,14 +201,8 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 		c := &Call{Instr: call, Func: fn, Kind: r.kind, Name: r.name, Method: r.method, Timeout: v.timeout()}
 		c.Session = r.kind == Dial && connReadInLoop(call)
 		if r.kind == HTTP {
-			c.Streams = st.streamed(call)
-			if o := c.Timeout.Client; c.Timeout.Status == Unbounded && o != nil && o.Transport != "" && !c.Streams && st.sentAtOnce(call.Parent(), *s, id) {
-				// The transport's ResponseHeaderTimeout bounds the wait for a stalled server
-				// once the request, held in memory, is written. A body read whole after the
-				// header (a JSON answer) comes from a server that has answered; only a stream
-				// read as it comes (c.Streams) lives on the server's pace.
-				c.Timeout = Timeout{Status: Bounded, By: o.Transport, Param: -1}
-			}
+			c.Streams, c.AtOnce = st.streamed(call), st.sentAtOnce(call.Parent(), *s, id)
+			c.Timeout = c.Timeout.byTransport(c)
 		}
 		if r.kind == HTTP && c.Method == "" {
 			c.Method = st.walker(call.Parent()).method(s.Arg(0))
