@@ -139,7 +139,9 @@
 // a concrete type or by a constructor whose fact says where its value's methods go (an
 // exported function returning one concrete type behind an interface gets that fact). So does
 // a call of a function value loaded from an unexported field into which the package stores only
-// functions and function literals (p.alloc = mmapAlloc, or a closure): it goes where they go.
+// functions, method values and function literals (p.alloc = mmapAlloc, or a closure): it goes
+// where they go. A caller's function copied from its options (db.openFile = opts.OpenFile, then
+// os.OpenFile when it is nil) is left aside: the package's default is what most callers run.
 //
 // Packages of the standard library are not analysed, and a package that imports none of
 // net/http, net, crypto/tls, database/sql or google.golang.org/grpc, directly or not, is

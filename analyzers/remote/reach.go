@@ -3,6 +3,7 @@ package remote
 import (
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -271,11 +272,20 @@ func (r *reacher) storedReach(c *ssa.CallCommon) (reach Reach, ok bool) {
 	if fv == nil || fv.Exported() || fv.Pkg() != r.pass.Pkg || len(r.stores.Fields[fv]) == 0 {
 		return 0, false
 	}
-	reach = ReachLocal
+	reach, defaults := ReachLocal, 0
 	for _, x := range r.stores.Fields[fv] {
-		if f, isFunc := flow.Unwrap(x).(*ssa.Function); isFunc && f.Pkg != r.pkg {
-			obj, isObj := f.Object().(*types.Func)
-			if !isObj {
+		if callerGiven(x) {
+			// db.openFile = options.OpenFile; if db.openFile == nil { db.openFile =
+			// os.OpenFile }: the caller's function when it gives one; the package's default,
+			// below, is what most callers run.
+			continue
+		}
+		if flow.IsZero(x) {
+			continue // db.ops.writeAt = nil when closed: nothing is called
+		}
+		defaults++
+		if obj, other := r.otherFunc(x); other {
+			if obj == nil {
 				return 0, false
 			}
 			reach = max(reach, r.funcReach(c, obj))
@@ -289,7 +299,44 @@ func (r *reacher) storedReach(c *ssa.CallCommon) (reach Reach, ok bool) {
 			reach = max(reach, r.of[f])
 		}
 	}
-	return reach, true
+	return reach, defaults > 0
+}
+
+// otherFunc reports whether x is a function of another package, or a method value of one
+// (db.ops.writeAt = db.file.WriteAt), and returns it (nil when it has no object).
+func (r *reacher) otherFunc(x ssa.Value) (*types.Func, bool) {
+	f, isFunc := flow.Unwrap(x).(*ssa.Function)
+	if mc, isClosure := flow.Unwrap(x).(*ssa.MakeClosure); isClosure {
+		if fn, ok := mc.Fn.(*ssa.Function); ok && fn.Synthetic != "" {
+			if obj, ok := fn.Object().(*types.Func); ok && obj.Pkg() != r.pass.Pkg {
+				return obj, true // a method value's wrapper
+			}
+		}
+	}
+	if !isFunc || f.Pkg == r.pkg {
+		return nil, false
+	}
+	obj, _ := f.Object().(*types.Func)
+	return obj, true
+}
+
+// callerGiven reports whether x is a field of options a caller gives (flow.Given), or that
+// default when the caller gives none (if options == nil { options = DefaultOptions }).
+func callerGiven(x ssa.Value) bool {
+	given := func(v ssa.Value) bool {
+		if phi, ok := v.(*ssa.Phi); ok {
+			return slices.ContainsFunc(phi.Edges, flow.Given)
+		}
+		return flow.Given(v)
+	}
+	switch x := flow.Unwrap(x).(type) {
+	case *ssa.UnOp:
+		fa, ok := x.X.(*ssa.FieldAddr)
+		return ok && x.Op == token.MUL && given(fa.X)
+	case *ssa.Field:
+		return given(x.X)
+	}
+	return false
 }
 
 // funcReach says whether fn, called by c (an interface method's call, when fn is a concrete
