@@ -58,7 +58,9 @@
 // to a length, a loop whose counter starts elsewhere than 0 or 1 and is the call's argument
 // (trying each port of a range), a loop fed by a channel or by a call that consumes a source
 // (the knowledge package's table, tied to the APIs' packages: io and bufio readers, decoders,
-// database rows, queue consumers, gRPC streams; never words in user code's names), and a loop that asks each round for what the previous round's answer
+// database rows, queue consumers, gRPC streams; never words in user code's names; or a
+// function of the program that takes from its receiver or first parameter what such a call
+// gives: readFill(r, buf), a chunk of an upload), and a loop that asks each round for what the previous round's answer
 // pointed to (the next page: an offset or token from the response, formatted into the next
 // request), and a loop that asks the next candidate of a supply until it runs dry (for b :=
 // c.leastLoaded(); b != nil; b = c.leastLoaded(): failover across brokers), and a loop

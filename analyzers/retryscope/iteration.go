@@ -25,7 +25,7 @@ import (
 func (st *state) iterates(d decision, l *loops.Loop) bool {
 	call := d.call
 	c := call.Common()
-	if st.consumes(flow.Callee(c)) || st.readsConsumedSource(call, l) || st.takesFromConsumed(call, l) {
+	if st.consumesAt(c, l) || st.readsConsumedSource(call, l) || st.takesFromConsumed(call, l) {
 		return true // it takes the next item of a stream, or looks at what the loop consumes
 	}
 	args := append([]ssa.Value{c.Value}, c.Args...)
@@ -64,7 +64,7 @@ func (st *state) iterates(d decision, l *loops.Loop) bool {
 							found = true // store.get(db, s.periods.End-1), with End moved by the loop's calls
 						}
 					}
-					if st.consumes(flow.Callee(x.Common())) {
+					if st.consumesAt(x.Common(), l) {
 						found = true
 					}
 				}
@@ -97,6 +97,42 @@ func (st *state) iterates(d decision, l *loops.Loop) bool {
 	// is an answer (a 204 to a poll), not the end of the items.
 	eof := endsAtEOF(call, l) && l.CanRepeat(d.block.Succs[d.success])
 	return found || countsToLength(l) || drawsFromCursor(args, call, l) || stopsOnSameInput(call, l) || afterEvent(call, l) || eof
+}
+
+// consumesAt reports whether c takes the next item of a source that lasts across the rounds
+// of l: a method's receiver, or a function's first argument made before the loop
+// (io.ReadFull(src, buf), readFill(u.media, buf)). A reader the round's own call returned (an
+// answer's body) is that attempt's answer, not a source: reading it short is a failed attempt.
+func (st *state) consumesAt(c *ssa.CallCommon, l *loops.Loop) bool {
+	fn := flow.Callee(c)
+	if !st.consumes(fn) {
+		return false
+	}
+	if c.IsInvoke() || fn.Signature().Recv() != nil || len(c.Args) == 0 {
+		return true
+	}
+	var lasting func(v ssa.Value, depth int) bool
+	lasting = func(v ssa.Value, depth int) bool {
+		switch x := flow.Unwrap(v).(type) {
+		case *ssa.Parameter, *ssa.Global, *ssa.FreeVar, *ssa.Const, *ssa.Function:
+			return true
+		case *ssa.UnOp:
+			if x.Op == token.MUL && depth < 8 {
+				return lasting(x.X, depth+1)
+			}
+		case *ssa.FieldAddr:
+			if depth < 8 {
+				return lasting(x.X, depth+1)
+			}
+		case *ssa.Field:
+			if depth < 8 {
+				return lasting(x.X, depth+1)
+			}
+		}
+		instr, ok := flow.Unwrap(v).(ssa.Instruction)
+		return ok && instr.Block() != nil && !l.Contains(instr.Block())
+	}
+	return lasting(c.Args[0], 0)
 }
 
 // endsAtEOF reports whether the loop leaves when a call's error is io.EOF, and that call is

@@ -15,15 +15,17 @@ import (
 // item of a source when it takes one out of its receiver: it shortens a slice the receiver
 // holds (p.idle = p.idle[:n-1], a pool's pop), receives from a channel the receiver holds, or
 // reads through a reader the receiver holds (r.rd.ReadByte(), a protocol reader's frames), or
-// calls such a method of its own receiver. A loop that calls one works through what the source
-// holds, trying the next item after a bad one; it does not retry one operation. Methods of
-// other packages are known by consumesFact.
+// calls such a method of its own receiver. A function takes from its first parameter the same
+// way (readFill(r, buf) reading r until buf is full, as io.ReadFull does). A loop that calls one
+// works through what the source holds, trying the next item after a bad one; it does not retry
+// one operation. Functions of other packages are known by consumesFact.
 
-// consumesFact marks a method that takes the next item out of its receiver.
+// consumesFact marks a method that takes the next item out of its receiver, or a function
+// that takes it out of its first parameter.
 type consumesFact struct{}
 
 func (*consumesFact) AFact()         {}
-func (*consumesFact) String() string { return "takes the next item of its receiver" }
+func (*consumesFact) String() string { return "takes the next item of its receiver or first parameter" }
 
 // consumes reports whether fn takes the next item of a source.
 func (st *state) consumes(fn *types.Func) bool {
@@ -78,9 +80,10 @@ func takesFromParam(fn *ssa.Function) bool {
 	return false
 }
 
-// takesFromRecv reports whether the method fn takes an item out of its receiver.
+// takesFromRecv reports whether the method fn takes an item out of its receiver, or the
+// function fn out of its first parameter.
 func (st *state) takesFromRecv(fn *ssa.Function, depth int) bool {
-	if fn == nil || fn.Signature.Recv() == nil || len(fn.Params) == 0 || len(fn.Blocks) == 0 || depth > 3 {
+	if fn == nil || len(fn.Params) == 0 || len(fn.Blocks) == 0 || depth > 3 {
 		return false
 	}
 	obj, _ := fn.Object().(*types.Func)
@@ -193,7 +196,7 @@ func signalChan(t types.Type) bool {
 // the next item out of its receiver.
 func (st *state) exportConsumers() {
 	for _, fn := range st.funcs {
-		if obj, ok := fn.Object().(*types.Func); ok && obj.Exported() && fn.Signature.Recv() != nil && st.takesFromRecv(fn, 0) {
+		if obj, ok := fn.Object().(*types.Func); ok && obj.Exported() && st.takesFromRecv(fn, 0) {
 			st.pass.ExportObjectFact(obj, &consumesFact{})
 		}
 	}

@@ -22,6 +22,7 @@ func consumer(pkg, recv string, names ...string) {
 func init() {
 	// The standard library: readers, scanners, decoders, cursors.
 	consumer("io", "Reader", "Read")
+	consumer("io", "", "ReadFull", "ReadAtLeast") // the next bytes of the reader it is handed
 	consumer("io", "ByteReader", "ReadByte")
 	consumer("io", "RuneReader", "ReadRune")
 	consumer("bufio", "Reader", "Read", "ReadByte", "ReadBytes", "ReadLine", "ReadRune", "ReadSlice", "ReadString", "Peek")
