@@ -62,7 +62,7 @@ func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop) (decision, int) {
 					failure = true
 				}
 			}
-			return failure || runsDry(e, d.call, l) || cancelled(e, l) || panics(e.To)
+			return failure || runsDry(e, d.call, l) || cancelled(e, l) || panics(e.To) || invariantGate(e, l)
 		}
 		return l.ExitEdges(d.block, d.block.Succs[d.success], skip)
 	}
@@ -289,6 +289,41 @@ func testedError(ifInstr *ssa.If) (errv ssa.Value, nilSide int) {
 		nilSide = 1
 	}
 	return x, nilSide
+}
+
+// invariantGate reports whether the exit e leaves l on a test of a value fixed before the
+// loop, whose other side goes round (once := refresh <= 0; for { ...; if once { return } }):
+// when the value says stay, the loop never leaves after a success; it polls for the life of
+// the process, and the exit is a mode of it, not the end of a retry.
+func invariantGate(e loops.Edge, l *loops.Loop) bool {
+	br, ok := e.From.Instrs[len(e.From.Instrs)-1].(*ssa.If)
+	if !ok || len(e.From.Succs) != 2 {
+		return false
+	}
+	other := e.From.Succs[0]
+	if other == e.To {
+		other = e.From.Succs[1]
+	}
+	if !l.Contains(other) {
+		return false
+	}
+	v := flow.Unwrap(br.Cond)
+	for {
+		not, ok := v.(*ssa.UnOp)
+		if !ok || not.Op != token.NOT {
+			break
+		}
+		v = flow.Unwrap(not.X)
+	}
+	switch v := v.(type) {
+	case *ssa.Parameter:
+		return true
+	case *ssa.Const:
+		return false
+	case ssa.Instruction:
+		return v.Block() != nil && !l.Contains(v.Block())
+	}
+	return false
 }
 
 // distinctExits reports whether some exit of loop l reached from the success side of d
