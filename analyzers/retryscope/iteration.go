@@ -1,6 +1,7 @@
 package retryscope
 
 import (
+	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -97,6 +98,53 @@ func (st *state) iterates(d decision, l *loops.Loop) bool {
 	// is an answer (a 204 to a poll), not the end of the items.
 	eof := endsAtEOF(call, l) && l.CanRepeat(d.block.Succs[d.success])
 	return found || countsToLength(l) || drawsFromCursor(args, call, l) || stopsOnSameInput(call, l) || afterEvent(call, l) || eof
+}
+
+// failureResets reports whether the failure side of d resets the timer maker made to a delay
+// of its own, one that no other reset in the loop uses (on failure timer.Reset(time.Second),
+// on success timer.Reset(ttl/2)): the failure is tried again after its own wait, off the
+// schedule.
+func failureResets(d decision, l *loops.Loop, maker *ssa.Call) bool {
+	fail := d.block.Succs[1-d.success]
+	var onFailure, elsewhere []ssa.Value
+	for _, b := range l.Blocks(d.call.Parent()) {
+		for c := range flow.BlockCalls([]*ssa.BasicBlock{b}) {
+			args := c.Common().Args
+			id := flow.ID(flow.Callee(c.Common()))
+			if id.Pkg != "time" || id.Recv != "Timer" || id.Name != "Reset" || len(args) < 2 {
+				continue
+			}
+			made := false
+			flow.Backward(args[0], 16, func(x ssa.Value) bool {
+				made = made || x == maker
+				return !made
+			})
+			switch {
+			case !made:
+			case fail.Dominates(b):
+				onFailure = append(onFailure, flow.Unwrap(args[1]))
+			default:
+				elsewhere = append(elsewhere, flow.Unwrap(args[1]))
+			}
+		}
+	}
+	same := func(a, b ssa.Value) bool {
+		ca, okA := a.(*ssa.Const)
+		cb, okB := b.(*ssa.Const)
+		if okA && okB {
+			return ca.Value != nil && cb.Value != nil && constant.Compare(ca.Value, token.EQL, cb.Value)
+		}
+		if pa, pb := flow.PlaceOf(a), flow.PlaceOf(b); pa.Root != nil && pa == pb {
+			return true // two loads of u.interval
+		}
+		return flow.SameValue(a, b) || flow.SameValue(b, a)
+	}
+	for _, f := range onFailure {
+		if !slices.ContainsFunc(elsewhere, func(e ssa.Value) bool { return same(f, e) }) {
+			return true
+		}
+	}
+	return false
 }
 
 // consumesAt reports whether c takes the next item of a source that lasts across the rounds
@@ -210,7 +258,7 @@ func onSchedule(d decision, ds []decision, l *loops.Loop) bool {
 			return false
 		}
 		name := flow.ID(flow.Callee(m.Common())).Name
-		return name == "NewTicker" || name == "Tick" || name == "NewTimer" && again
+		return name == "NewTicker" || name == "Tick" || name == "NewTimer" && again && !failureResets(d, l, m)
 	}
 	if afterReceive(d.call, l, schedule) {
 		return true
