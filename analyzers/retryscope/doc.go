@@ -59,8 +59,9 @@
 // (trying each port of a range), a loop fed by a channel or by a call that consumes a source
 // (the knowledge package's table, tied to the APIs' packages: io and bufio readers, decoders,
 // database rows, queue consumers, gRPC streams; never words in user code's names; or a
-// function of the program that takes from its receiver or first parameter what such a call
-// gives: readFill(r, buf), a chunk of an upload), and a loop that asks each round for what the previous round's answer
+// function of the program that takes from one of its parameters what such a call gives:
+// readFill(r, buf), a chunk of an upload, or p.parseOne(r, onEvent), the next event; a reader
+// the round's own call returned is not such a source), and a loop that asks each round for what the previous round's answer
 // pointed to (the next page: an offset or token from the response, formatted into the next
 // request), and a loop that asks the next candidate of a supply until it runs dry (for b :=
 // c.leastLoaded(); b != nil; b = c.leastLoaded(): failover across brokers), and a loop

@@ -148,16 +148,23 @@ func failureResets(d decision, l *loops.Loop, maker *ssa.Call) bool {
 }
 
 // consumesAt reports whether c takes the next item of a source that lasts across the rounds
-// of l: a method's receiver, or a function's first argument made before the loop
-// (io.ReadFull(src, buf), readFill(u.media, buf)). A reader the round's own call returned (an
+// of l: a method's receiver, or an argument made before the loop (io.ReadFull(src, buf),
+// readFill(u.media, buf), p.parseOne(r, onEvent)). A reader the round's own call returned (an
 // answer's body) is that attempt's answer, not a source: reading it short is a failed attempt.
 func (st *state) consumesAt(c *ssa.CallCommon, l *loops.Loop) bool {
 	fn := flow.Callee(c)
-	if !st.consumes(fn) {
+	i := st.sourceParam(fn)
+	method := c.IsInvoke() || fn != nil && fn.Signature().Recv() != nil
+	switch {
+	case i < 0:
 		return false
+	case i == 0 && method:
+		return true // its receiver
+	case c.IsInvoke():
+		i-- // the receiver is not among the arguments
 	}
-	if c.IsInvoke() || fn.Signature().Recv() != nil || len(c.Args) == 0 {
-		return true
+	if i < 0 || i >= len(c.Args) {
+		return false
 	}
 	var lasting func(v ssa.Value, depth int) bool
 	lasting = func(v ssa.Value, depth int) bool {
@@ -180,7 +187,7 @@ func (st *state) consumesAt(c *ssa.CallCommon, l *loops.Loop) bool {
 		instr, ok := flow.Unwrap(v).(ssa.Instruction)
 		return ok && instr.Block() != nil && !l.Contains(instr.Block())
 	}
-	return lasting(c.Args[0], 0)
+	return lasting(c.Args[i], 0)
 }
 
 // endsAtEOF reports whether the loop leaves when a call's error is io.EOF, and that call is

@@ -161,7 +161,8 @@ type state struct {
 	builds     map[*framework]bool            // frameworks whose deliveries the package builds
 	rem        *remote.Result                 // which calls may leave the process
 	keys       *keys.Result                   // which calls make fresh unique values
-	consumed   map[*types.Func]bool           // memo of consumes (sources.go)
+	consumed   map[*types.Func]int            // memo of sourceParam for other packages' functions (sources.go)
+	takes      map[takeKey]bool               // memo of takesFrom (sources.go)
 	writers    map[*types.Var][]*ssa.Function // the functions that write each field (storedElsewhere)
 	sentOn     map[any]bool                   // channels the package sends on, by chanKey (wokenByEvent)
 	pacedMemo  map[string]bool                // knowledge.Pacer packages whose clients the package paces
@@ -199,7 +200,8 @@ func run(pass *analysis.Pass) (any, error) {
 		iterMemo:       make(map[*ssa.Function]*iteratorFact),
 		rem:            pass.ResultOf[remote.Analyzer].(*remote.Result),
 		keys:           pass.ResultOf[keys.Analyzer].(*keys.Result),
-		consumed:       make(map[*types.Func]bool),
+		consumed:       make(map[*types.Func]int),
+		takes:          make(map[takeKey]bool),
 	}
 	for cur := range insp.Root().Preorder((*ast.CallExpr)(nil), (*ast.LabeledStmt)(nil)) {
 		switch n := cur.Node().(type) {

@@ -1,6 +1,7 @@
 package retryscope
 
 import (
+	"fmt"
 	"go/token"
 	"go/types"
 	"strings"
@@ -20,31 +21,58 @@ import (
 // works through what the source holds, trying the next item after a bad one; it does not retry
 // one operation. Functions of other packages are known by consumesFact.
 
-// consumesFact marks a method that takes the next item out of its receiver, or a function
-// that takes it out of its first parameter.
-type consumesFact struct{}
+// consumesFact marks a function or method that takes the next item out of its parameter
+// Param (its receiver, for a method: 0).
+type consumesFact struct{ Param int }
 
-func (*consumesFact) AFact()         {}
-func (*consumesFact) String() string { return "takes the next item of its receiver or first parameter" }
+func (*consumesFact) AFact() {}
+func (f *consumesFact) String() string {
+	if f.Param == 0 {
+		return "takes the next item of its receiver or first parameter"
+	}
+	return fmt.Sprintf("takes the next item of its parameter %d", f.Param)
+}
 
-// consumes reports whether fn takes the next item of a source.
-func (st *state) consumes(fn *types.Func) bool {
+// consumes reports whether fn takes the next item of a source it is called on: its receiver, or
+// its first parameter.
+func (st *state) consumes(fn *types.Func) bool { return st.sourceParam(fn) == 0 }
+
+// sourceParam returns the index, among fn's parameters (its receiver first), of the source fn
+// takes the next item of: by the knowledge tables, by its fact, or by its code; -1 when none.
+func (st *state) sourceParam(fn *types.Func) int {
 	if fn == nil || fn.Pkg() == nil {
-		return false
+		return -1
 	}
 	if knowledge.Consumes(fn) {
-		return true
+		return 0
+	}
+	if i := knowledge.SourceArg(fn); i >= 0 {
+		return i
 	}
 	if fn.Pkg() != st.pass.Pkg {
 		if v, ok := st.consumed[fn]; ok {
 			return v
 		}
-		v := st.pass.ImportObjectFact(fn.Origin(), new(consumesFact))
+		v := -1
+		if f := new(consumesFact); st.pass.ImportObjectFact(fn.Origin(), f) {
+			v = f.Param
+		}
 		st.consumed[fn] = v
 		return v
 	}
 	f := st.funcOf(fn.Origin())
-	return st.takesFromRecv(f, 0) || takesFromParam(f)
+	if f == nil {
+		return -1
+	}
+	for i := range f.Params {
+		if st.takesFrom(f, i, 0) {
+			return i
+		}
+	}
+	if takesFromParam(f) {
+		return 0
+	}
+	return -1
 }
 
 // takesFromParam reports whether fn takes an item out of a collection it is handed: it stores
@@ -80,20 +108,18 @@ func takesFromParam(fn *ssa.Function) bool {
 	return false
 }
 
-// takesFromRecv reports whether the method fn takes an item out of its receiver, or the
-// function fn out of its first parameter.
-func (st *state) takesFromRecv(fn *ssa.Function, depth int) bool {
-	if fn == nil || len(fn.Params) == 0 || len(fn.Blocks) == 0 || depth > 3 {
+// takesFrom reports whether fn takes an item out of its parameter idx (its receiver, for a
+// method: 0).
+func (st *state) takesFrom(fn *ssa.Function, idx int, depth int) bool {
+	if fn == nil || idx >= len(fn.Params) || len(fn.Blocks) == 0 || depth > 3 {
 		return false
 	}
-	obj, _ := fn.Object().(*types.Func)
-	if v, ok := st.consumed[obj]; ok && obj != nil {
+	key := takeKey{fn, idx}
+	if v, ok := st.takes[key]; ok {
 		return v
 	}
-	if obj != nil {
-		st.consumed[obj] = false // a cycle of methods proves nothing
-	}
-	recv := fn.Params[0]
+	st.takes[key] = false // a cycle of methods proves nothing
+	recv := fn.Params[idx]
 	ofRecv := func(v ssa.Value) bool { // a field of the receiver, or the receiver
 		v = flow.Unwrap(v)
 		if v == recv {
@@ -125,7 +151,23 @@ func (st *state) takesFromRecv(fn *ssa.Function, depth int) bool {
 				}
 			case ssa.CallInstruction:
 				callee := flow.Callee(in.Common())
-				if callee == nil || callee.Signature().Recv() == nil {
+				if callee == nil {
+					continue
+				}
+				args := in.Common().Args
+				if i := knowledge.SourceArg(callee); i >= 0 && i < len(args) && ofRecv(args[i]) {
+					found = true // io.ReadFull(r, buf), io.CopyN(buf, r, n)
+					continue
+				}
+				method := callee.Signature().Recv() != nil
+				if f := in.Common().StaticCallee(); f != nil && callee.Pkg() == st.pass.Pkg {
+					for j, a := range args {
+						if (j > 0 || !method) && flow.Unwrap(a) == recv && st.takesFrom(f, j, depth+1) {
+							found = true // handed on to a function that takes from it (p.parseOne(r, ...))
+						}
+					}
+				}
+				if !method {
 					continue
 				}
 				r := flow.NewSite(in.Common(), callee).Recv
@@ -142,18 +184,22 @@ func (st *state) takesFromRecv(fn *ssa.Function, depth int) bool {
 				case callee.Pkg() == st.pass.Pkg && flow.Unwrap(r) == recv:
 					if f := st.funcOf(callee.Origin()); f != nil && st.writesThrough(f, depth+1) {
 						writes = true
-					} else if st.takesFromRecv(f, depth+1) {
+					} else if st.takesFrom(f, 0, depth+1) {
 						found = true
 					}
 				}
+
 			}
 		}
 	}
 	found = found && !writes
-	if obj != nil {
-		st.consumed[obj] = found
-	}
+	st.takes[key] = found
 	return found
+}
+
+type takeKey struct {
+	fn  *ssa.Function
+	idx int
 }
 
 // writesThrough reports whether the method fn writes through its receiver, directly or
@@ -196,8 +242,10 @@ func signalChan(t types.Type) bool {
 // the next item out of its receiver.
 func (st *state) exportConsumers() {
 	for _, fn := range st.funcs {
-		if obj, ok := fn.Object().(*types.Func); ok && obj.Exported() && st.takesFromRecv(fn, 0) {
-			st.pass.ExportObjectFact(obj, &consumesFact{})
+		if obj, ok := fn.Object().(*types.Func); ok && obj.Exported() {
+			if i := st.sourceParam(obj); i >= 0 {
+				st.pass.ExportObjectFact(obj, &consumesFact{Param: i})
+			}
 		}
 	}
 }

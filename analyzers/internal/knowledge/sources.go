@@ -22,7 +22,6 @@ func consumer(pkg, recv string, names ...string) {
 func init() {
 	// The standard library: readers, scanners, decoders, cursors.
 	consumer("io", "Reader", "Read")
-	consumer("io", "", "ReadFull", "ReadAtLeast") // the next bytes of the reader it is handed
 	consumer("io", "ByteReader", "ReadByte")
 	consumer("io", "RuneReader", "ReadRune")
 	consumer("bufio", "Reader", "Read", "ReadByte", "ReadBytes", "ReadLine", "ReadRune", "ReadSlice", "ReadString", "Peek")
@@ -96,6 +95,27 @@ func init() {
 
 // Writes reports whether fn writes to a stream (the table above).
 func Writes(fn *types.Func) bool { return fn != nil && fn.Pkg() != nil && writers[flow.ID(fn)] }
+
+// sourceArgs are the functions that take the next bytes of the reader they are handed, by the
+// index of that argument.
+var sourceArgs = map[flow.FuncID]int{
+	{Pkg: "io", Name: "ReadFull"}:          0,
+	{Pkg: "io", Name: "ReadAtLeast"}:       0,
+	{Pkg: "io", Name: "CopyN"}:             1,
+	{Pkg: "encoding/binary", Name: "Read"}: 0,
+}
+
+// SourceArg returns the index of the argument of fn from which it takes the next bytes
+// (io.ReadFull's reader, io.CopyN's source), or -1.
+func SourceArg(fn *types.Func) int {
+	if fn == nil || fn.Pkg() == nil {
+		return -1
+	}
+	if i, ok := sourceArgs[flow.ID(fn)]; ok {
+		return i
+	}
+	return -1
+}
 
 // Consumes reports whether fn takes the next item of a source: a function or method the table
 // lists, a Next method of the iterators of Google's Cloud client libraries, or the Recv method
