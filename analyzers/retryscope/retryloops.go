@@ -292,20 +292,20 @@ func testedError(ifInstr *ssa.If) (errv ssa.Value, nilSide int) {
 }
 
 // invariantGate reports whether the exit e leaves l on a test of a value fixed before the
-// loop, whose other side goes round (once := refresh <= 0; for { ...; if once { return } }):
+// loop, whose other side goes straight round (once := refresh <= 0; for { ...; if once { return } }):
 // when the value says stay, the loop never leaves after a success; it polls for the life of
 // the process, and the exit is a mode of it, not the end of a retry.
 func invariantGate(e loops.Edge, l *loops.Loop) bool {
 	br, ok := e.From.Instrs[len(e.From.Instrs)-1].(*ssa.If)
-	if !ok || len(e.From.Succs) != 2 {
-		return false
+	if !ok || len(e.From.Succs) != 2 || l.Contains(e.To) {
+		return false // (the searches ask about every edge, not only the loop's exits)
 	}
 	other := e.From.Succs[0]
 	if other == e.To {
 		other = e.From.Succs[1]
 	}
-	if !l.Contains(other) {
-		return false
+	if !l.Contains(other) || other != l.Header && l.CanExit(other) {
+		return false // the other side must go straight round, not on to another way out
 	}
 	v := flow.Unwrap(br.Cond)
 	for {

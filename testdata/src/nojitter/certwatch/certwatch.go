@@ -108,3 +108,25 @@ func loadOnce(url string, pause time.Duration) []tls.Certificate {
 		time.Sleep(pause) // related "certwatch.go:96: retry loop" // want `retry loop waits a fixed delay between attempts, so clients that failed together retry together; add jitter`
 	}
 }
+
+// renewGrant renews a grant until it is within its grace period; a failed renewal is tried
+// again after a fixed pause. The test of verbose, fixed before the loop, has both sides in the
+// loop: it is no way out. Reported as a retry loop.
+func renewGrant(url string, verbose bool, pause, grace time.Duration) error {
+	for { // related "certwatch.go:116: retry loop" // want `retry loop retries for ever \(no attempt cap, no deadline\); count the attempts and stop after a few`
+		blocks, err := loadFromStore(url)
+		if err != nil {
+			log.Printf("cert: renew %s: %v", url, err)
+			time.Sleep(pause) // related "certwatch.go:116: retry loop" // want `retry loop waits a fixed delay between attempts, so clients that failed together retry together; add jitter`
+			continue
+		}
+		if verbose {
+			log.Printf("cert: renewed %d blocks from %s", len(blocks), url)
+		}
+		left, err := time.ParseDuration(string(blocks["ttl"]))
+		if err != nil || left < grace {
+			return err
+		}
+		time.Sleep(left / 2)
+	}
+}
