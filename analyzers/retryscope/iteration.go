@@ -1,7 +1,6 @@
 package retryscope
 
 import (
-	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -109,35 +108,21 @@ func failureResets(d decision, l *loops.Loop, maker *ssa.Call) bool {
 	var onFailure, elsewhere []ssa.Value
 	for _, b := range l.Blocks(d.call.Parent()) {
 		for c := range flow.BlockCalls([]*ssa.BasicBlock{b}) {
-			args := c.Common().Args
-			id := flow.ID(flow.Callee(c.Common()))
-			if id.Pkg != "time" || id.Recv != "Timer" || id.Name != "Reset" || len(args) < 2 {
-				continue
-			}
-			made := false
-			flow.Backward(args[0], 16, func(x ssa.Value) bool {
-				made = made || x == maker
-				return !made
-			})
+			delay, ok := resetOf(c, maker)
 			switch {
-			case !made:
+			case !ok || delay == nil:
 			case fail.Dominates(b):
-				onFailure = append(onFailure, flow.Unwrap(args[1]))
+				onFailure = append(onFailure, flow.Unwrap(delay))
 			default:
-				elsewhere = append(elsewhere, flow.Unwrap(args[1]))
+				elsewhere = append(elsewhere, flow.Unwrap(delay))
 			}
 		}
 	}
 	same := func(a, b ssa.Value) bool {
-		ca, okA := a.(*ssa.Const)
-		cb, okB := b.(*ssa.Const)
-		if okA && okB {
-			return ca.Value != nil && cb.Value != nil && constant.Compare(ca.Value, token.EQL, cb.Value)
-		}
 		if pa, pb := flow.PlaceOf(a), flow.PlaceOf(b); pa.Root != nil && pa == pb {
 			return true // two loads of u.interval
 		}
-		return flow.SameValue(a, b) || flow.SameValue(b, a)
+		return sameValue(a, b) || flow.SameValue(a, b) || flow.SameValue(b, a)
 	}
 	for _, f := range onFailure {
 		if !slices.ContainsFunc(elsewhere, func(e ssa.Value) bool { return same(f, e) }) {
@@ -166,28 +151,13 @@ func (st *state) consumesAt(c *ssa.CallCommon, l *loops.Loop) bool {
 	if i < 0 || i >= len(c.Args) {
 		return false
 	}
-	var lasting func(v ssa.Value, depth int) bool
-	lasting = func(v ssa.Value, depth int) bool {
-		switch x := flow.Unwrap(v).(type) {
-		case *ssa.Parameter, *ssa.Global, *ssa.FreeVar, *ssa.Const, *ssa.Function:
-			return true
-		case *ssa.UnOp:
-			if x.Op == token.MUL && depth < 8 {
-				return lasting(x.X, depth+1)
-			}
-		case *ssa.FieldAddr:
-			if depth < 8 {
-				return lasting(x.X, depth+1)
-			}
-		case *ssa.Field:
-			if depth < 8 {
-				return lasting(x.X, depth+1)
-			}
-		}
-		instr, ok := flow.Unwrap(v).(ssa.Instruction)
-		return ok && instr.Block() != nil && !l.Contains(instr.Block())
+	switch root := flow.PlaceOf(c.Args[i]).Root.(type) { // u.media: the root u
+	case *ssa.Parameter, *ssa.Global, *ssa.FreeVar, *ssa.Const, *ssa.Function:
+		return true
+	case ssa.Instruction:
+		return root.Block() != nil && !l.Contains(root.Block())
 	}
-	return lasting(c.Args[i], 0)
+	return false
 }
 
 // endsAtEOF reports whether the loop leaves when a call's error is io.EOF, and that call is

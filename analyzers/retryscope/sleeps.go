@@ -273,21 +273,34 @@ func resetIn(fn *ssa.Function, in func(*ssa.BasicBlock) bool, maker *ssa.Call) b
 			continue
 		}
 		for c := range flow.BlockCalls([]*ssa.BasicBlock{b}) {
-			id := flow.ID(flow.Callee(c.Common()))
-			if id.Pkg != "time" || id.Name != "Reset" || len(c.Common().Args) == 0 {
-				continue
-			}
-			made := false
-			flow.Backward(c.Common().Args[0], 16, func(x ssa.Value) bool {
-				made = made || x == maker
-				return !made
-			})
-			if made {
+			if _, ok := resetOf(c, maker); ok {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// resetOf reports whether c resets a timer or ticker made by maker, and returns the delay it
+// resets it to (nil when c passes none).
+func resetOf(c ssa.CallInstruction, maker *ssa.Call) (ssa.Value, bool) {
+	args := c.Common().Args
+	id := flow.ID(flow.Callee(c.Common()))
+	if id.Pkg != "time" || id.Name != "Reset" || len(args) == 0 {
+		return nil, false
+	}
+	made := false
+	flow.Backward(args[0], 16, func(x ssa.Value) bool {
+		made = made || x == maker
+		return !made
+	})
+	if !made {
+		return nil, false
+	}
+	if len(args) < 2 {
+		return nil, true
+	}
+	return args[1], true
 }
 
 // timerOf returns the value a time channel comes from: the timer or ticker whose C field ch
