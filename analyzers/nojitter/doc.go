@@ -88,7 +88,8 @@
 // says to send again), a loop of a few rounds (a constant cap) that goes round only on an answer
 // the server gave (err.Error() == "CAPTCHA not match."; see retryscope's Answered), a wait as
 // long as the server said (a parsed Retry-After, a rate-limit error's RetryAfter field, merged
-// with no other delay), and this project's
+// with no other delay; merged with a backoff of the program's own, as in if d == 0 { d =
+// base * 2^n }, the backoff is what failures without a word wait, and is judged), and this project's
 // runtime/retry, which jitters, caps and observes the context by default.
 //
 // The suggested fix, where a hand loop sleeps a fixed or growing duration (time.Sleep(d),
@@ -105,5 +106,7 @@
 // turns jitter off, it turns it on (retry-go DelayType(CombineDelay(d, RandomDelay)), cenkalti
 // RandomizationFactor: backoff.DefaultRandomizationFactor, sethvargo WithFullJitter, a
 // wait.Backoff's Jitter: 1.0, retryablehttp's LinearJitterBackoff). Cap and deadline findings
-// have no automatic fix; the message says what to add.
+// have no automatic fix; the message says what to add. Nor has a wait that is, on some
+// failures, the server's word (see retryscope's Sleep.Told): jitter over the whole would wait
+// less than the server asked, and belongs in the program's own part.
 package nojitter

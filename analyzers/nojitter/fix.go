@@ -16,10 +16,11 @@ import (
 )
 
 // wrapSleep wraps the duration of a standard wait (time.Sleep, time.After, time.NewTimer, a
-// timer's Reset) in full jitter: the runtime's where the module has it, math/rand's otherwise.
+// timer's Reset) in full jitter: the runtime's where the module has it, math/rand's otherwise;
+// no fix where the duration is on some failures the server's word.
 func (c *checker) wrapSleep(sl retryscope.Sleep) (analysis.SuggestedFix, bool) {
-	if sl.Duration == nil {
-		return analysis.SuggestedFix{}, false
+	if sl.Duration == nil || sl.Told() {
+		return analysis.SuggestedFix{}, false // (jittering a server's Retry-After would shorten it)
 	}
 	if args := sl.Call.Common().Args; len(args) == 0 || flow.Unwrap(args[len(args)-1]) != flow.Unwrap(sl.Duration) {
 		return analysis.SuggestedFix{}, false // a length chosen elsewhere (wait = time.Second on failure)

@@ -38,12 +38,15 @@ type delay struct {
 	// told: unknown only because the answer says how long to wait (a Retry-After header
 	// parsed, a decoded "retry_after", the time until a reset it names).
 	told bool
+	// answer: the answer's word is among the durations, told or merged with a fallback.
+	answer bool
 }
 
 // delayIn classifies d as delayKind does, looking depth calls deep into the package's own
 // functions and literals that compute a delay (a local backoff(attempt) closure).
 func delayIn(d ssa.Value, l *loops.Loop, depth int, st *state) delay {
 	random, grows, opaque, told, errTold, merged := false, false, false, false, false, false
+	answer := false            // a helper's durations include the answer's word
 	var switched *types.Var    // the receiver's field the random draws seen so far depend on
 	note := func(k WaitKind) { // a delay the computation takes in
 		switch k {
@@ -63,6 +66,11 @@ func delayIn(d ssa.Value, l *loops.Loop, depth int, st *state) delay {
 		note(plain)
 	}
 	noteDelay := func(r delay) {
+		answer = answer || r.answer
+		if r.told {
+			told = true // the helper returns the answer's word: a fallback beside it still counts
+			return
+		}
 		if r.switchOn != nil {
 			noteSwitch(r.switchOn, r.plain)
 		} else {
@@ -188,21 +196,32 @@ func delayIn(d ssa.Value, l *loops.Loop, depth int, st *state) delay {
 	})
 	// A wait an error names, merged with no other delay: the failure's word (a delay that
 	// doubles, or a second, otherwise is what most failures get).
+	answer = answer || told || errTold
 	told = told || errTold && !grows && !merged
 	plain := WaitFixed
 	switch {
-	case opaque || told:
+	case opaque || told && !grows:
+		// A wait the answer names, merged with a delay that grows with the attempts, is that
+		// backoff for the failures that name none (5xx, transport errors): judged by it.
 		plain = WaitUnknown
 	case grows:
 		plain = WaitBackoff
 	}
 	switch {
 	case random:
-		return delay{kind: WaitJittered}
+		return delay{kind: WaitJittered, answer: answer}
 	case switched != nil:
-		return delay{kind: WaitJittered, switchOn: switched, plain: plain}
+		return delay{kind: WaitJittered, switchOn: switched, plain: plain, answer: answer}
 	}
-	return delay{kind: plain, told: told && !opaque}
+	return delay{kind: plain, told: told && !opaque && !grows, answer: answer}
+}
+
+// Told reports whether the duration of sl is, on some failures, what the answer says to
+// wait (a Retry-After, an error's retry_after), merged with a delay of the program's own. Full
+// jitter on the whole would wait less than the server asked: the jitter belongs in the
+// program's part.
+func (sl Sleep) Told() bool {
+	return sl.Duration != nil && delayIn(sl.Duration, nil, 0, nil).answer
 }
 
 // carriesWait reports whether t, the type of a struct or a pointer to one, is an error: a
@@ -380,7 +399,11 @@ func delayFunc(c *ssa.CallCommon) *ssa.Function {
 	if fn == nil || len(fn.Blocks) == 0 || fn.Signature.Results().Len() == 0 {
 		return nil
 	}
-	if r := fn.Signature.Results().At(0).Type(); !typeis.Duration(r) && !numeric(r) {
+	r := fn.Signature.Results().At(0).Type()
+	if p, ok := r.Underlying().(*types.Pointer); ok {
+		r = p.Elem() // (*time.Duration, bool): a delay it fills, or nil when not to wait
+	}
+	if !typeis.Duration(r) && !numeric(r) {
 		return nil
 	}
 	return fn
@@ -406,17 +429,18 @@ func numeric(t types.Type) bool {
 func returnedDelay(fn *ssa.Function, depth int, st *state) (r delay, fromParams bool) {
 	kind := WaitFixed
 	var switched *types.Var
-	told, own := false, false
+	told, own, answer := false, false, false
 	for ret := range flow.Returns(fn) {
 		if len(ret.Results) == 0 {
 			continue
 		}
 		k := delayIn(ret.Results[0], nil, depth, st)
+		answer = answer || k.answer
 		if k.told {
 			told = true
 			continue
 		}
-		if _, isConst := flow.IntConst(ret.Results[0]); !isConst {
+		if _, isConst := flow.IntConst(ret.Results[0]); !isConst && !flow.IsNil(ret.Results[0]) {
 			own = true // (a constant is a parser's default when the text is not a number)
 		}
 		if k.switchOn != nil {
@@ -439,12 +463,12 @@ func returnedDelay(fn *ssa.Function, depth int, st *state) (r delay, fromParams 
 		})
 	}
 	if told && !own {
-		return delay{kind: WaitUnknown, told: true}, false
+		return delay{kind: WaitUnknown, told: true, answer: true}, false
 	}
 	if switched != nil {
-		return delay{kind: WaitJittered, switchOn: switched, plain: kind}, fromParams
+		return delay{kind: WaitJittered, switchOn: switched, plain: kind, answer: answer || told}, fromParams
 	}
-	return delay{kind: kind}, fromParams
+	return delay{kind: kind, answer: answer || told}, fromParams
 }
 
 // implementedDelays returns, for a call of a method of an interface the package declares that
