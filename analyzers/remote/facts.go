@@ -235,6 +235,9 @@ func (st *state) exportFacts() {
 		if f := st.madeRequest(fn); f != nil {
 			st.pass.ExportObjectFact(fn.Object(), f)
 		}
+		if f := st.maker(fn); f != nil {
+			st.pass.ExportObjectFact(fn.Object(), f)
+		}
 	}
 }
 
@@ -519,7 +522,7 @@ func (st *state) bodyParam(call ssa.CallInstruction) int {
 	if !ok || len(makers) != 1 {
 		return -1
 	}
-	if p, ok := flow.Unwrap(requestArg(makers[0], 2)).(*ssa.Parameter); ok && p.Parent() == fn {
+	if p, ok := flow.Unwrap(st.requestArg(makers[0], 2)).(*ssa.Parameter); ok && p.Parent() == fn {
 		return slices.Index(fn.Params, p)
 	}
 	return -1

@@ -33,7 +33,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:        docs.URL("remote"),
 	Requires:   []*analysis.Analyzer{ssapkg.Analyzer, ssapkg.Stores},
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(paramFact), new(resultFact), new(reachFact), new(configFact), new(concreteFact), new(requestFact), new(connFact)},
+	FactTypes:  []analysis.Fact{new(paramFact), new(resultFact), new(reachFact), new(configFact), new(concreteFact), new(requestFact), new(connFact), new(makerFact)},
 	Run:        guard.Run("remote", run),
 }
 
@@ -53,6 +53,7 @@ type Result struct {
 	sends   []*Send
 	sendBy  map[ssa.CallInstruction]*Send
 	reach   *reacher
+	st      *state // nil where nothing in the package can leave the process
 }
 
 // Of returns the remote call made by instr, or nil when instr is not one.
@@ -94,6 +95,7 @@ type state struct {
 	streamFields   map[*types.Var]bool               // fields the package reads as a stream (see streamField)
 	dials          map[*ssa.Call]dialInterceptors    // memo of a gRPC dial's interceptors
 	foreignConns   map[*ssa.Global][]ssa.Value       // memo of the connections given to another package's variable
+	makerFacts     map[*types.Func]*makerFact        // memo of imported maker facts (nil: none)
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -125,6 +127,7 @@ func run(pass *analysis.Pass) (any, error) {
 		dials:         make(map[*ssa.Call]dialInterceptors),
 		foreignConns:  make(map[*ssa.Global][]ssa.Value),
 	}
+	res.st = st
 	funcs := ssapkg.AllFuncs(ssaRes)
 	st.funcs = funcs
 	st.stores = pass.ResultOf[ssapkg.Stores].(*flow.Stores)

@@ -50,6 +50,10 @@ func (w *walker) makersCall(c *ssa.CallCommon, f *frame, depth int, visit func(c
 		visit(c, f)
 		return true
 	}
+	if w.st.makerOf(c) != nil {
+		visit(c, f) // another package's maker: its fact says which arguments are which
+		return true
+	}
 	if from, ok := copiedRequest(c); ok {
 		return w.makers(from, f, depth+1, visit)
 	}
@@ -84,9 +88,16 @@ func copiedRequest(c *ssa.CallCommon) (ssa.Value, bool) {
 	return nil, false
 }
 
-// requestArg returns the i-th argument of http.NewRequest (method, url) for a maker call,
-// with NewRequestWithContext's context skipped.
-func requestArg(c *ssa.CallCommon, i int) ssa.Value {
+// requestArg returns the i-th argument of http.NewRequest (method, url, body) for a maker
+// call, with NewRequestWithContext's context skipped; for a call of another package's maker,
+// the argument its fact names (nil when the maker does not take that one from a parameter).
+func (st *state) requestArg(c *ssa.CallCommon, i int) ssa.Value {
+	if m := st.makerOf(c); m != nil {
+		if k := [...]int{m.Method, m.URL, m.Body}[i]; k >= 0 && k < len(c.Args) {
+			return c.Args[k]
+		}
+		return nil
+	}
 	if flow.ID(flow.Callee(c)).Name == "NewRequestWithContext" {
 		i++
 	}
@@ -100,7 +111,7 @@ func requestArg(c *ssa.CallCommon, i int) ssa.Value {
 func (w *walker) method(v ssa.Value) string {
 	m, same := "", true
 	ok := w.makers(v, nil, 0, func(c *ssa.CallCommon, f *frame) {
-		cm := w.str(requestArg(c, 0), f, 0)
+		cm := w.str(w.st.requestArg(c, 0), f, 0)
 		if cm == "" || m != "" && cm != m {
 			same = false
 		}
@@ -117,7 +128,7 @@ func (w *walker) method(v ssa.Value) string {
 func (w *walker) loopbackRequest(v ssa.Value) bool {
 	all := true
 	ok := w.makers(v, nil, 0, func(c *ssa.CallCommon, f *frame) {
-		all = all && w.loopback(requestArg(c, 1), f, 0)
+		all = all && w.loopback(w.st.requestArg(c, 1), f, 0)
 	})
 	return ok && all
 }

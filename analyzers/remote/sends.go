@@ -46,6 +46,10 @@ type Send struct {
 	// are off).
 	Inner *Send
 	Also  []*Send
+	// FromParam is the parameter of the sending function (or of the named function whose
+	// closure sends) whose request is sent, itself or a copy: a request its callers make
+	// (CallAPI(req)); nil otherwise.
+	FromParam *ssa.Parameter
 	// Resource holds the values that name the resource the URL addresses, when it is built
 	// in this function: the parts that follow a constant path segment (base + "/orders/" +
 	// id + "/status", fmt.Sprintf("%s/orders/%s", base, id)); none for a constant path.
@@ -190,6 +194,11 @@ func (st *state) sends(res *Result, funcs []*ssa.Function) {
 			add(s)
 		}
 	}
+	for _, s := range res.sends {
+		if p, ok := requestParam(s.Request); ok && p.Parent().Object() != nil {
+			s.FromParam = p
+		}
+	}
 }
 
 // methodHelpers returns the sends made by calls of functions that make the request they send
@@ -218,7 +227,7 @@ func (st *state) methodHelpers(direct []*Send, funcs []*ssa.Function) []*Send {
 		var p *ssa.Parameter
 		var u ssa.Value
 		if s.Made != nil {
-			p, u = passedParam(requestArg(s.Made.Common(), 0)), requestArg(s.Made.Common(), 1)
+			p, u = passedParam(st.requestArg(s.Made.Common(), 0)), st.requestArg(s.Made.Common(), 1)
 		} else {
 			p, u = st.methodParam(s)
 		}
@@ -329,7 +338,7 @@ func (st *state) methodParam(s *Send) (method *ssa.Parameter, url ssa.Value) {
 	seen := make(map[*ssa.CallCommon]bool)
 	st.walker(s.Instr.Parent()).makers(s.Request, nil, 0, func(c *ssa.CallCommon, f *frame) {
 		seen[c] = true
-		m, u := requestArg(c, 0), requestArg(c, 1)
+		m, u := st.requestArg(c, 0), st.requestArg(c, 1)
 		for ; f != nil && m != nil; f = f.parent {
 			q, ok := flow.Unwrap(m).(*ssa.Parameter)
 			if !ok {
@@ -367,7 +376,7 @@ func passedParam(v ssa.Value) *ssa.Parameter {
 // requestParam returns the parameter a request sent is made from: the parameter itself (or
 // captured by a closure of its function: the retry callback of Do(req)), or one that
 // copiedRequest copies (rreq, _ := retryablehttp.FromRequest(r);
-// client.Do(rreq.WithContext(ctx))).
+// client.Do(rreq.WithContext(ctx))) or a function of the package copies (copiedParam).
 func requestParam(v ssa.Value) (*ssa.Parameter, bool) {
 	for range 8 {
 		v = flow.Unwrap(v)
@@ -385,7 +394,9 @@ func requestParam(v ssa.Value) (*ssa.Parameter, bool) {
 		case *ssa.Call:
 			from, ok := copiedRequest(x.Common())
 			if !ok {
-				return nil, false
+				if from = copiedParam(x.Common()); from == nil {
+					return nil, false
+				}
 			}
 			v = from
 			continue
@@ -458,7 +469,7 @@ func (w *walker) request(s *Send, req ssa.Value) {
 	var makers []*ssa.CallCommon
 	path, last, host, same := "", "", "", true
 	ok := w.makers(req, nil, 0, func(c *ssa.CallCommon, f *frame) {
-		p, l, h := w.urlPath(requestArg(c, 1), f, 0), w.lastSegment(requestArg(c, 1), f), w.urlHost(requestArg(c, 1), f, 0)
+		p, l, h := w.urlPath(w.st.requestArg(c, 1), f, 0), w.lastSegment(w.st.requestArg(c, 1), f), w.urlHost(w.st.requestArg(c, 1), f, 0)
 		if len(makers) > 0 && (p != path || l != last || h != host) {
 			same = false
 		}
@@ -471,13 +482,13 @@ func (w *walker) request(s *Send, req ssa.Value) {
 		s.Path, s.Last, s.Host = path, last, host
 	}
 	if ok && len(makers) == 1 {
-		s.Resource = w.resource(requestArg(makers[0], 1))
-		s.Grant = grantForm(requestArg(makers[0], 2))
-		s.Query = graphQLQuery(requestArg(makers[0], 2))
+		s.Resource = w.resource(w.st.requestArg(makers[0], 1))
+		s.Grant = grantForm(w.st.requestArg(makers[0], 2))
+		s.Query = graphQLQuery(w.st.requestArg(makers[0], 2))
 		for instr := range flow.Calls(s.Instr.Parent()) {
 			if instr.Common() == makers[0] {
 				s.Made = instr
-				s.MethodArg, s.URL, s.Body = requestArg(makers[0], 0), requestArg(makers[0], 1), requestArg(makers[0], 2)
+				s.MethodArg, s.URL, s.Body = w.st.requestArg(makers[0], 0), w.st.requestArg(makers[0], 1), w.st.requestArg(makers[0], 2)
 			}
 		}
 	}

@@ -119,7 +119,7 @@ func (st *state) sentAtOnce(fn *ssa.Function, s flow.Site, id flow.FuncID) bool 
 	case "Do":
 		var bodies []ssa.Value
 		ok := st.walker(fn).makers(s.Arg(0), nil, 0, func(c *ssa.CallCommon, f *frame) {
-			bodies = append(bodies, requestArg(c, 2))
+			bodies = append(bodies, st.requestArg(c, 2))
 		})
 		return ok && len(bodies) > 0 && !slices.ContainsFunc(bodies, func(b ssa.Value) bool { return b == nil || !inMemoryBody(b) })
 	}

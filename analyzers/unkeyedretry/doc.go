@@ -34,7 +34,13 @@
 //     clients and resty v2 clients with a retry
 //     count retry such requests themselves. Requests that helpers of the package hand to one
 //     such client are one cause: reported once, at the client's call, with each request as a
-//     related position;
+//     related position. A helper that decides by the request's method (compares it, looks it
+//     up, asks a predicate: it may retry only GET and PUT) is not such a cause; one that
+//     only logs it is;
+//   - a POST or PATCH handed to another package's function that resends the request it is
+//     handed in a retry scope of its own (a generated client's CallAPI(req), its request made
+//     by that package's PrepareRequest(ctx, path, method, ...)): reported once per such
+//     function, at the first request this package hands it, the others related;
 //   - a gRPC method named with -unkeyedretry.grpc=pkg.Service/Method (the package optional,
 //     the method * for all), matched against the generated stub's FullMethodName constant, or
 //     its client type and method, or the method string of ClientConn.Invoke;

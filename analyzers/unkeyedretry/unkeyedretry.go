@@ -37,7 +37,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:       docs.MustExtract(doc, "unkeyedretry"),
 	URL:       docs.URL("unkeyedretry"),
 	Requires:  []*analysis.Analyzer{retryscope.Analyzer, keys.Analyzer, remote.Analyzer, ssapkg.Analyzer, inspect.Analyzer},
-	FactTypes: []analysis.Fact{new(sendsFact)},
+	FactTypes: []analysis.Fact{new(sendsFact), new(resendsFact)},
 	Run:       guard.Run("unkeyedretry", run),
 }
 
@@ -98,6 +98,10 @@ type checker struct {
 	helped      map[*retryscope.Scope][]*op
 	helpedOrder []*retryscope.Scope
 	sends       map[*ssa.Function]*op // functions that send an unkeyed op outside any scope
+	// Requests handed to another package's function that resends them (resendsFact), by
+	// that function: one finding each.
+	resent      map[*types.Func][]*op
+	resentOrder []*types.Func
 	// The finding of each scope that resends unkeyed requests: one per scope, the others
 	// beside it (one cause: the scope's retry of what it sends).
 	byScope    map[*retryscope.Scope]*analysis.Diagnostic
@@ -120,6 +124,7 @@ func run(pass *analysis.Pass) (any, error) {
 		clients: make(map[ssa.CallInstruction]*retryscope.Scope),
 		helped:  make(map[*retryscope.Scope][]*op),
 		sends:   make(map[*ssa.Function]*op),
+		resent:  make(map[*types.Func][]*op),
 		byScope: make(map[*retryscope.Scope]*analysis.Diagnostic),
 		keyer:   pass.ResultOf[keys.Analyzer].(*keys.Result).NewKeyer(),
 	}
@@ -165,16 +170,19 @@ func run(pass *analysis.Pass) (any, error) {
 			if o := c.direct(call); o != nil && !c.keyer.Keyed(o.call) {
 				pending = append(pending, o)
 			}
+			if o, by := c.resentBy(call); o != nil {
+				if c.resent[by] == nil {
+					c.resentOrder = append(c.resentOrder, by)
+				}
+				c.resent[by] = append(c.resent[by], o)
+			}
 		}
 	}
 	reported := make(map[ssa.CallInstruction]bool)
 	for range 8 {
 		for _, o := range pending {
 			if !reported[o.call] && !c.check(o) {
-				root := o.call.Parent()
-				for root.Parent() != nil {
-					root = root.Parent()
-				}
+				root := flow.Root(o.call.Parent())
 				if c.sends[root] == nil {
 					c.sends[root] = o
 				}
@@ -205,6 +213,10 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, s := range c.helpedOrder {
 		c.reportHelped(s, c.helped[s])
 	}
+	for _, fn := range c.resentOrder {
+		c.reportResent(fn, c.resent[fn])
+	}
+	c.exportResends()
 	for fn, o := range c.sends {
 		if obj, ok := fn.Object().(*types.Func); ok && obj.Pkg() == pass.Pkg && obj.Exported() {
 			pass.ExportObjectFact(obj, &sendsFact{What: o.what})
@@ -222,14 +234,10 @@ func (c *checker) inTest(fn *ssa.Function) bool {
 // direct returns the non-idempotent operation that call performs itself, or nil.
 func (c *checker) direct(call ssa.CallInstruction) *op {
 	if s := c.remote.SendOf(call); s != nil {
-		if !remote.ChangesState(s.Method) || s.Keyless || s.Method == "POST" && (s.Asks() || s.Grant || c.markedRead(s, call)) {
+		if !c.changes(s, call) {
 			return nil
 		}
-		what := "a " + s.Method + " request"
-		if s.Path != "" {
-			what = s.Method + " " + s.Path
-		}
-		return &op{call: call, what: what, send: s}
+		return &op{call: call, what: sendWhat(s), send: s}
 	}
 	fn := flow.Callee(call.Common())
 	if fn == nil {
@@ -248,6 +256,21 @@ func (c *checker) direct(call ssa.CallInstruction) *op {
 	return nil
 }
 
+// changes reports whether the request s, sent by call, can change state on the server: a POST
+// or PATCH, of an API that takes keys, that neither asks a question (POST .../search) nor
+// asks for a token, nor is marked as a read.
+func (c *checker) changes(s *remote.Send, call ssa.CallInstruction) bool {
+	return remote.ChangesState(s.Method) && !s.Keyless && !(s.Method == "POST" && (s.Asks() || s.Grant || c.markedRead(s, call)))
+}
+
+// sendWhat names the request s for a message: "POST /v1/charges", "a POST request".
+func sendWhat(s *remote.Send) string {
+	if s.Path != "" {
+		return s.Method + " " + s.Path
+	}
+	return "a " + s.Method + " request"
+}
+
 // markedRead reports whether the team marked the POST s, sent by call, as a read
 // (-unkeyedretry.reads): its path matches a pattern (a pattern without a wildcard also matches
 // the end of the path), or the function that sends it is marked.
@@ -258,11 +281,7 @@ func (c *checker) markedRead(s *remote.Send, call ssa.CallInstruction) bool {
 			return true
 		}
 	}
-	fn := call.Parent()
-	for fn.Parent() != nil {
-		fn = fn.Parent()
-	}
-	if obj, ok := fn.Object().(*types.Func); ok && c.readFuncs[flow.ID(obj)] {
+	if obj, ok := flow.Root(call.Parent()).Object().(*types.Func); ok && c.readFuncs[flow.ID(obj)] {
 		return true
 	}
 	return false
@@ -334,7 +353,7 @@ func (c *checker) helpedBy(o *op, s *remote.Send, depth int) bool {
 			helpers = []*retryscope.Scope{cs}
 		}
 		for _, hs := range helpers {
-			if hs.Kind.FromFramework() || hs.Kind == retryscope.Reconciler || !c.scopes.Resends(hs, in.Instr) {
+			if hs.Kind.FromFramework() || hs.Kind == retryscope.Reconciler || !c.scopes.Resends(hs, in.Instr) || readsMethod(flow.Root(in.Instr.Parent())) {
 				continue
 			}
 			if c.helped[hs] == nil {
@@ -438,18 +457,7 @@ func (c *checker) reportHelped(s *retryscope.Scope, ops []*op) {
 		}
 		related = append(related, analysis.RelatedInformation{Pos: c.span(o.call.Pos()).Pos(), Message: o.what + " sent here"})
 	}
-	who := s.Describe(c.pass.Pkg)
-	if fn, ok := fnObject(s.Fn); ok && (s.Kind == retryscope.Loop || s.Kind == retryscope.Goto) {
-		who += " in " + flow.Name(fn, c.pass.Pkg)
-	}
-	if s.Site != nil {
-		if fn := flow.Callee(s.Site.Common()); fn != nil {
-			who = flow.QualifiedName(fn, c.pass.Pkg) // retryablehttp.Client.Do, not the package's own
-			if in, ok := fnObject(s.Site.Parent()); ok && s.Kind == retryscope.Callback {
-				who += " in " + flow.Name(in, c.pass.Pkg) // backoff.Retry in Client.request
-			}
-		}
-	}
+	who := c.scopeName(s, c.pass.Pkg)
 	first := ops[0].what
 	others, their := "", "its"
 	switch n := len(ops) - 1; {

@@ -261,3 +261,12 @@ func Returns(fn *ssa.Function) iter.Seq[*ssa.Return] {
 		}
 	}
 }
+
+// Root returns the named function whose body holds fn: fn itself, or the function its
+// literal is written in, outermost.
+func Root(fn *ssa.Function) *ssa.Function {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	return fn
+}

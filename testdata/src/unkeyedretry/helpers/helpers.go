@@ -55,7 +55,7 @@ func (c *Client) NewRequest(ctx context.Context, method, uri string, body any) (
 	return req, nil
 }
 
-func (c *Client) DoWithContext(ctx context.Context, r *http.Request, out any) (*http.Response, error) {
+func (c *Client) DoWithContext(ctx context.Context, r *http.Request, out any) (*http.Response, error) { // want DoWithContext:`resends the request of parameter 2 in retryablehttp.Client.Do \(helpers.go:64\)`
 	rreq, err := retryablehttp.FromRequest(r)
 	if err != nil {
 		return nil, err

@@ -40,7 +40,7 @@ func (c *Client) NewRequest(ctx context.Context, method, path string, body any) 
 	return req, nil
 }
 
-func (c *Client) Do(req *http.Request, v any) (*http.Response, error) {
+func (c *Client) Do(req *http.Request, v any) (*http.Response, error) { // want Do:`resends the request of parameter 1 in backoff.Retry in retryingdo.Client.Do \(retryingdo.go:50\)`
 	var resp *http.Response
 	var err error
 	if req.GetBody != nil && !c.noRetry {

@@ -1,0 +1,183 @@
+package unkeyedretry
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"slices"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/report"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
+	"github.com/idemlint/idemlint/analyzers/retryscope"
+)
+
+// Requests made in one package and retried in another: a generated API package's
+// CreateMonitor makes a POST and hands it to the client package's CallAPI(req), whose loop
+// resends it on 5xx whatever its method.
+
+// resendsFact marks an exported function that resends, in a retry scope of its own, the
+// request its callers hand it as parameter Index, whatever its method, without a key of its
+// own and without looking at the method: a caller's POST can be repeated.
+type resendsFact struct {
+	Index int
+	Scope string // "the retry loop in datadog.APIClient.CallAPI"
+	At    string // where the scope is: "client.go:169"
+}
+
+func (*resendsFact) AFact() {}
+
+func (f *resendsFact) String() string {
+	return fmt.Sprintf("resends the request of parameter %d in %s (%s)", f.Index, f.Scope, f.At)
+}
+
+// exportResends exports a resendsFact for each exported function of the package whose retry
+// scope resends the request of one of its parameters.
+func (c *checker) exportResends() {
+	done := make(map[*types.Func]bool)
+	for _, s := range c.remote.Sends() {
+		p := s.FromParam
+		if p == nil || s.Method != "" || c.inTest(p.Parent()) {
+			continue // (a method of its own: the package's findings say)
+		}
+		fn := p.Parent()
+		obj, ok := fn.Object().(*types.Func)
+		if !ok || obj.Pkg() != c.pass.Pkg || !obj.Exported() || done[obj] || readsMethod(fn) || c.keyer.Keyed(s.Instr) {
+			continue
+		}
+		scopes := c.scopes.Enclosing(s.Instr)
+		if cs := c.clients[s.Instr]; cs != nil {
+			scopes = append(scopes, cs)
+		}
+		for _, sc := range scopes {
+			if sc.Kind.FromFramework() || sc.Kind == retryscope.Reconciler || !c.scopes.Resends(sc, s.Instr) {
+				continue
+			}
+			pos := c.pass.Fset.Position(sc.Pos())
+			c.pass.ExportObjectFact(obj, &resendsFact{
+				Index: slices.Index(fn.Params, p),
+				Scope: c.scopeName(sc, nil),
+				At:    fmt.Sprintf("%s:%d", filepath.Base(pos.Filename), pos.Line),
+			})
+			done[obj] = true
+			break
+		}
+	}
+}
+
+// readsMethod reports whether fn, or a function literal in it, decides by the method of a
+// request: compares it, looks it up, or asks a predicate about it (if req.Method ==
+// http.MethodGet, idempotent[req.Method], isIdempotent(req.Method)): a helper that may retry
+// only some methods. Logging the method decides nothing.
+func readsMethod(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			fa, ok := instr.(*ssa.FieldAddr)
+			if !ok || !typeis.Request(fa.X.Type()) {
+				continue
+			}
+			p, ok := fa.X.Type().Underlying().(*types.Pointer)
+			if !ok {
+				continue
+			}
+			if st, ok := p.Elem().Underlying().(*types.Struct); !ok || st.Field(fa.Field).Name() != "Method" {
+				continue
+			}
+			for _, ld := range *fa.Referrers() {
+				if u, ok := ld.(*ssa.UnOp); ok && u.Op == token.MUL && decides(u) {
+					return true
+				}
+			}
+		}
+	}
+	return slices.ContainsFunc(fn.AnonFuncs, readsMethod)
+}
+
+// decides reports whether the value v is compared, looked up, or handed to a predicate.
+func decides(v ssa.Value) bool {
+	for _, r := range *v.Referrers() {
+		switch r := r.(type) {
+		case *ssa.BinOp:
+			if r.Op == token.EQL || r.Op == token.NEQ {
+				return true
+			}
+		case *ssa.Lookup:
+			return true
+		case *ssa.Call:
+			if res := r.Call.Signature().Results(); res.Len() == 1 && types.Identical(res.At(0).Type(), types.Typ[types.Bool]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// resentBy returns the non-idempotent request call hands to another package's function that
+// resends it (resendsFact), or nil.
+func (c *checker) resentBy(call ssa.CallInstruction) (*op, *types.Func) {
+	fn := flow.Callee(call.Common())
+	if fn == nil || fn.Pkg() == nil || fn.Pkg() == c.pass.Pkg || call.Common().IsInvoke() ||
+		c.clients[call] != nil || c.remote.SendOf(call) != nil {
+		return nil, nil // (a self-retrying client's call, or a send the model knows: checked as such)
+	}
+	var f resendsFact
+	if !c.pass.ImportObjectFact(fn, &f) || f.Index >= len(call.Common().Args) {
+		return nil, nil
+	}
+	s := c.remote.Handed(call, call.Common().Args[f.Index])
+	if s == nil || !c.changes(s, call) || c.keyer.Keyed(call) {
+		return nil, nil
+	}
+	return &op{call: call, what: sendWhat(s), via: flow.QualifiedName(fn, c.pass.Pkg)}, fn
+}
+
+// reportResent reports, once per function of another package that resends what it is handed,
+// the non-idempotent requests this package hands it: at the first, with the others related.
+func (c *checker) reportResent(fn *types.Func, ops []*op) {
+	var f resendsFact
+	c.pass.ImportObjectFact(fn, &f)
+	related := []analysis.RelatedInformation{}
+	for i, o := range ops[1:] {
+		if i == 20 {
+			break
+		}
+		related = append(related, analysis.RelatedInformation{Pos: c.span(o.call.Pos()).Pos(), Message: o.what + " handed to it here"})
+	}
+	first, others, their := ops[0].what, "", "its"
+	switch n := len(ops) - 1; {
+	case n == 1:
+		others, their = " and 1 other request", "their"
+	case n > 1:
+		others, their = fmt.Sprintf(" and %d other requests", n), "their"
+	}
+	at := c.span(ops[0].call.Pos())
+	long, short := flow.QualifiedName(fn, c.pass.Pkg), flow.Name(fn, c.pass.Pkg)
+	c.rep.Report(analysis.Diagnostic{Pos: at.Pos(), End: at.End(), Related: related, Message: report.Fit(
+		fmt.Sprintf("%s (%s) retries %s%s without an idempotency key, so a retry can repeat %s effect", long, f.At, first, others, their),
+		fmt.Sprintf("%s retries %s%s without an idempotency key, so a retry can repeat %s effect", long, first, others, their),
+		fmt.Sprintf("%s retries %s%s without an idempotency key, so a retry can repeat %s effect", short, first, others, their),
+		fmt.Sprintf("%s retries %s%s without a key, so a retry can repeat %s effect", short, first, others, their),
+		fmt.Sprintf("%s retries %s%s with no idempotency key", short, first, others))})
+}
+
+// scopeName names s for a message: "the retry loop in Client.Do", "retryablehttp.Client.Do";
+// qualified with its package's name when from is not s's package.
+func (c *checker) scopeName(s *retryscope.Scope, from *types.Package) string {
+	who := s.Describe(from)
+	if fn, ok := fnObject(s.Fn); ok && (s.Kind == retryscope.Loop || s.Kind == retryscope.Goto) {
+		who += " in " + flow.QualifiedName(fn, from)
+	}
+	if s.Site != nil {
+		if fn := flow.Callee(s.Site.Common()); fn != nil {
+			who = flow.QualifiedName(fn, from) // retryablehttp.Client.Do, not the package's own
+			if in, ok := fnObject(s.Site.Parent()); ok && s.Kind == retryscope.Callback {
+				who += " in " + flow.QualifiedName(in, from) // backoff.Retry in Client.request
+			}
+		}
+	}
+	return who
+}
