@@ -47,6 +47,7 @@ type delay struct {
 func delayIn(d ssa.Value, l *loops.Loop, depth int, st *state) delay {
 	random, grows, opaque, told, errTold, merged := false, false, false, false, false, false
 	answer := false            // a helper's durations include the answer's word
+	carried := false           // the only growth seen: a value carried round the loop
 	var switched *types.Var    // the receiver's field the random draws seen so far depend on
 	note := func(k WaitKind) { // a delay the computation takes in
 		switch k {
@@ -166,7 +167,7 @@ func delayIn(d ssa.Value, l *loops.Loop, depth int, st *state) delay {
 			}
 		case *ssa.Phi:
 			if l != nil && x.Block() == l.Header {
-				grows = true // a delay carried from one attempt to the next changes
+				carried = true // a delay carried from one attempt to the next changes
 			}
 			merged = true
 		case *ssa.Alloc:
@@ -197,14 +198,16 @@ func delayIn(d ssa.Value, l *loops.Loop, depth int, st *state) delay {
 	// A wait an error names, merged with no other delay: the failure's word (a delay that
 	// doubles, or a second, otherwise is what most failures get).
 	answer = answer || told || errTold
-	told = told || errTold && !grows && !merged
+	told = told || errTold && !grows && !carried && !merged
 	plain := WaitFixed
 	switch {
 	case opaque || told && !grows:
-		// A wait the answer names, merged with a delay that grows with the attempts, is that
-		// backoff for the failures that name none (5xx, transport errors): judged by it.
+		// A wait the answer names, merged with a delay computed to grow with the attempts
+		// (a power, a shift, a product), is that backoff for the failures that name none
+		// (5xx, transport errors): judged by it. A value only carried round the loop (the
+		// instant of the last try) is no such computation.
 		plain = WaitUnknown
-	case grows:
+	case grows || carried:
 		plain = WaitBackoff
 	}
 	switch {

@@ -229,3 +229,25 @@ func (r *RetrySender) SendTold(ctx context.Context, method string, body []byte) 
 		}
 	}
 }
+
+// ---- Not reported: the wait is what is left of a gap since the last try, an instant kept
+// round the loop (no delay of the program's own grows with the attempts) ----
+
+func (r *RetrySender) SendSpaced(ctx context.Context, method string, body []byte, gap time.Duration) (*Answer, error) {
+	var last time.Time
+	var err error
+	for i := 0; i < r.MaxAttempts; i++ {
+		time.Sleep(time.Until(last.Add(gap)))
+		last = time.Now()
+		var ans *Answer
+		ans, err = r.Sender.Send(ctx, method, body)
+		if err == nil && ans.Err == nil {
+			return ans, nil
+		}
+		if err == nil {
+			err = ans.Err
+		}
+		r.Logger.Printf("%s: attempt %d failed: %v", method, i+1, err)
+	}
+	return nil, fmt.Errorf("%s: out of attempts: %w", method, err)
+}
