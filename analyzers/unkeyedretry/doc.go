@@ -47,7 +47,9 @@
 //   - a call of a function or method named with -unkeyedretry.funcs=pkg/path.Func or
 //     pkg/path.Type.Method (a queue publish, an SDK call that creates something);
 //   - a call of a function that sends such a request itself, unkeyed, with nothing retrying it
-//     inside (in this package, or in another through a fact).
+//     inside (in this package, or in another through a fact), also through an interface the
+//     package declares (r.Caller.Call(ctx, url, body)) when one of the package's
+//     implementations of it sends one and none sends a request that changes nothing.
 //
 // A scope that resends several such requests is one finding, at the first, with the others as
 // related positions ("also resends a POST request without a key").

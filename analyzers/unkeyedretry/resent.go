@@ -116,6 +116,49 @@ func decides(v ssa.Value) bool {
 	return false
 }
 
+// viaInterface returns the non-idempotent request that call, a call of a method of an
+// interface the package declares (r.Caller.Call(ctx, url, body)), sends through the package's
+// implementations of it: one of them sends such a request unkeyed (an HTTPCaller posting every
+// API method), and none sends a request that changes nothing. Others that send nothing the
+// model knows (a recorder, a caller over another HTTP library) do not count against it.
+func (c *checker) viaInterface(call ssa.CallInstruction) *op {
+	var found *op
+	var by *ssa.Function
+	for _, impl := range c.impls.Of(call.Common()) {
+		switch {
+		case c.inTest(impl), impl == call.Parent():
+		case c.sends[impl] != nil:
+			if found == nil {
+				found, by = c.sends[impl], impl
+			}
+		case c.sendsRead(impl):
+			return nil
+		}
+	}
+	if found == nil {
+		return nil
+	}
+	via := by.Name()
+	if obj, ok := fnObject(by); ok {
+		via = flow.Name(obj, c.pass.Pkg)
+	}
+	return &op{call: call, what: found.what, via: via, at: found.call.Pos()}
+}
+
+// sendsRead reports whether fn, or a function literal in it, sends a request whose method
+// changes nothing on the server (GET, PUT, DELETE: idempotent), or a POST that asks.
+func (c *checker) sendsRead(fn *ssa.Function) bool {
+	if c.reads == nil {
+		c.reads = make(map[*ssa.Function]bool)
+		for _, s := range c.remote.Sends() {
+			if s.Method != "" && !c.changes(s, s.Instr) {
+				c.reads[flow.Root(s.Instr.Parent())] = true
+			}
+		}
+	}
+	return c.reads[fn]
+}
+
 // resentBy returns the non-idempotent request call hands to another package's function that
 // resends it (resendsFact), or nil.
 func (c *checker) resentBy(call ssa.CallInstruction) (*op, *types.Func) {

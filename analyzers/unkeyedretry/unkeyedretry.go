@@ -107,6 +107,8 @@ type checker struct {
 	byScope    map[*retryscope.Scope]*analysis.Diagnostic
 	scopeOrder []*retryscope.Scope
 	keyer      *keys.Keyer
+	impls      *flow.Implementers     // the package's implementations of its interfaces
+	reads      map[*ssa.Function]bool // functions that send a request that changes nothing
 	// -unkeyedretry.reads: POST endpoints the team marked as reads, by path or function.
 	readPaths []string
 	readFuncs map[flow.FuncID]bool
@@ -127,6 +129,7 @@ func run(pass *analysis.Pass) (any, error) {
 		resent:  make(map[*types.Func][]*op),
 		byScope: make(map[*retryscope.Scope]*analysis.Diagnostic),
 		keyer:   pass.ResultOf[keys.Analyzer].(*keys.Result).NewKeyer(),
+		impls:   flow.NewImplementers(pass.ResultOf[ssapkg.Analyzer].(*buildssa.SSA).Pkg),
 	}
 	for _, s := range grpcMethods.Values() {
 		m, err := parseMethod(s)
@@ -294,6 +297,9 @@ func (c *checker) viaCall(call ssa.CallInstruction) *op {
 		if o := c.sends[callee]; o != nil && callee != call.Parent() {
 			return &op{call: call, what: o.what, via: callee.Name(), at: o.call.Pos()}
 		}
+	}
+	if o := c.viaInterface(call); o != nil {
+		return o
 	}
 	fn := flow.Callee(call.Common())
 	if fn == nil || fn.Pkg() == nil || fn.Pkg() == c.pass.Pkg || c.readFuncs[flow.ID(fn)] {
