@@ -53,7 +53,10 @@
 // it, or calls the option that does. Retries of local work (a lock file) are no layer, nor
 // are retries behind a function that logs their failure and returns none (a zone transfer that
 // notifies its followers after it succeeded, each notice retried three times, and only logs a
-// failed notice): the outer layer never goes round on that failure.
+// failed notice): the outer layer never goes round on that failure. Nor is a loop nested in
+// the outer one's body that comes back to it only once its call succeeded (a reconnect loop
+// that returns when it gives up, and breaks out when it reconnected): the outer loop resumes
+// after it, it never retries its failure.
 //
 // Not reported: an inner layer that is switched off (one attempt: RetryMax 0,
 // Attempts(1), aws.NopRetryer); a loop that iterates rather than retries (a worker handling

@@ -221,6 +221,9 @@ func (c *checker) outer(anchor ssa.Instruction, inner *retryscope.Scope, self *s
 		if call, ok := anchor.(ssa.CallInstruction); ok && !s.RetriesFailureOf(call) {
 			continue // the scope leaves when the inner layer fails: it repeats it, never retries it
 		}
+		if inner != nil && !inner.GivesUpInto(s) {
+			continue // the inner loop comes back to it only on success: it resumes, never retries it
+		}
 		return s
 	}
 	return nil

@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/loops"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 	"github.com/idemlint/idemlint/analyzers/remote"
 )
@@ -386,4 +387,43 @@ func errorOf(call ssa.CallInstruction) ssa.Value {
 		}
 	}
 	return nil
+}
+
+// GivesUpInto reports whether s, a loop nested in the loop of scope outer in the same
+// function, can leave its loop, other than from the success side of a test of its decisive
+// call, into outer's loop: only then does outer go round after s gave up, and their attempts
+// multiply. A reconnect loop that leaves toward the outer loop only once it reconnected, and
+// returns when it gives up, lets the outer loop resume; it multiplies nothing. True when the
+// model cannot tell.
+func (s *Scope) GivesUpInto(outer *Scope) bool {
+	if s.Loop == nil || outer.Loop == nil || s.Fn == nil || s.Fn != outer.Fn || s.Decisive == nil || !outer.Loop.Contains(s.Loop.Header) {
+		return true
+	}
+	var ds []decision
+	for _, d := range decisions(s.Fn, s.Loop.Contains) {
+		if d.call == s.Decisive {
+			ds = append(ds, d)
+		}
+	}
+	if len(ds) == 0 {
+		return true
+	}
+	// onSuccess: b is reached only from the success side of a test of the decisive call.
+	onSuccess := func(e loops.Edge) bool {
+		for _, d := range ds {
+			ok := d.block.Succs[d.success]
+			if e.From == d.block && e.To == ok || len(ok.Preds) == 1 && ok.Dominates(e.From) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, b := range s.Loop.Blocks(s.Fn) {
+		for _, to := range b.Succs {
+			if e := (loops.Edge{From: b, To: to}); !s.Loop.Contains(to) && outer.Loop.Contains(to) && !onSuccess(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
