@@ -99,7 +99,7 @@ func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop) (decision, int) {
 				again = &d
 			}
 			if spin == nil && !d.policy && fail != l.Header && !st.iterates(d, l) && (st.connects(d.call) || st.pacedOnSuccess(fn, l, d)) &&
-				!waitsAfter(fn, fail, l.Contains) && !waitsEveryRound(fn, l) && !afterArrival(d.call, l) {
+				!waitsAfter(fn, fail, l.Contains) && !waitsEveryRound(fn, l) && !afterArrival(d.call, l) && !goesRoundInner(fn, l, d) {
 				spin = &d // a reconnect loop that dials again at once when the dial fails
 			}
 			continue
@@ -120,6 +120,19 @@ func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop) (decision, int) {
 		return *spin, lifecycle
 	}
 	return decision{}, other
+}
+
+// goesRoundInner reports whether the failure side of d goes round a loop nested in l that
+// holds d's test (a reconnect loop inside a reading loop): that loop retries the call, and
+// waits or spins on its own; l does not go round at once on that failure.
+func goesRoundInner(fn *ssa.Function, l *loops.Loop, d decision) bool {
+	fail := d.block.Succs[1-d.success]
+	for _, in := range loops.Of(fn) {
+		if in.Header != l.Header && in.Contains(d.block) && l.Contains(in.Header) && in.CanRepeat(fail) {
+			return true
+		}
+	}
+	return false
 }
 
 // afterArrival reports whether call runs, each round, only after something arrives: a
