@@ -455,9 +455,7 @@ func (m *mapper) step(fn *ssa.Function) mappage.Func {
 // a closure by the function it is in and its number there: "shop.Routes$1".
 func funcName(fn *ssa.Function) string {
 	top := fn
-	for top.Parent() != nil {
-		top = top.Parent()
-	}
+	top = flow.Root(top)
 	if top.Pkg == nil {
 		return fn.Name()
 	}

@@ -148,9 +148,7 @@ func (c *checker) purpose(s *retryscope.Scope) string {
 		name = s.Func.Name()
 	case s.Fn != nil:
 		fn := s.Fn
-		for fn.Parent() != nil {
-			fn = fn.Parent()
-		}
+		fn = flow.Root(fn)
 		name = fn.Name()
 	}
 	if c.derived == nil {

@@ -460,9 +460,7 @@ func (c *checker) client(o *remote.Origin) string {
 // it (for a call in a function literal, the function that holds the literal).
 func (c *checker) sender(call *remote.Call) string {
 	fn := call.Instr.Parent()
-	for fn.Parent() != nil {
-		fn = fn.Parent()
-	}
+	fn = flow.Root(fn)
 	if obj, ok := fn.Object().(*types.Func); ok {
 		return c.name(obj)
 	}

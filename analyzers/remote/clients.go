@@ -498,9 +498,7 @@ func isMethodOf(c *ssa.CallCommon, a ssa.Value, t *objType) bool {
 // named returns where fn's source first names obj (http.DefaultClient in c = http.DefaultClient),
 // or NoPos.
 func (st *state) named(fn *ssa.Function, obj types.Object) token.Pos {
-	for fn.Parent() != nil {
-		fn = fn.Parent()
-	}
+	fn = flow.Root(fn)
 	syntax := flow.Syntax(fn)
 	if syntax == nil || obj == nil {
 		return token.NoPos

@@ -36,9 +36,7 @@ func (st *state) setContract(c *Call, method string) {
 // could have one.
 func (st *state) contract(call ssa.CallInstruction, method string) Contract {
 	fn := call.Parent()
-	for fn.Parent() != nil {
-		fn = fn.Parent()
-	}
+	fn = flow.Root(fn)
 	if _, ok := fn.Object().(*types.Func); !ok || flow.ContextParam(fn) != nil {
 		return Contract{} // it has one to give
 	}
@@ -141,9 +139,7 @@ func (st *state) bound1(fn *ssa.Function) Contract {
 	}
 	var first Contract
 	for _, caller := range callers {
-		for caller.Parent() != nil {
-			caller = caller.Parent()
-		}
+		caller = flow.Root(caller)
 		if st.bound(caller).Kind == 0 {
 			return Contract{}
 		}

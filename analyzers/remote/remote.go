@@ -349,9 +349,7 @@ func markCallersBound(pass *analysis.Pass, calls []*Call) {
 	}
 	for _, call := range calls {
 		fn := call.Instr.Parent()
-		for fn.Parent() != nil {
-			fn = fn.Parent()
-		}
+		fn = flow.Root(fn)
 		call.Timeout.CallersBound = bound[fn]
 	}
 }

@@ -230,18 +230,12 @@ func (st *state) exportRetries() {
 			}
 		}
 	}
-	root := func(fn *ssa.Function) *ssa.Function {
-		for fn.Parent() != nil {
-			fn = fn.Parent()
-		}
-		return fn
-	}
 	for _, s := range st.res.Scopes {
 		if g, started := s.Site.(*ssa.Go); started && !flow.Awaited(g) || s.Kind.FromFramework() || s.Poll || flow.Detached(s.at) {
 			continue // a goroutine's retries are not its starter's (unless it waits for them);
 			// the framework retries, not the function holding the scope; a poll waits
 		}
-		at := root(s.at)
+		at := flow.Root(s.at)
 		if retries[at] == nil || retries[at].Local && s.Reach != remote.ReachLocal {
 			f := &RetriesFact{Attempts: s.Attempts, Where: st.where(s), Local: s.Reach == remote.ReachLocal, On: s.RetrySet(), Only: s.retriedSentinels()}
 			if fv := s.Attempts.field; fv != nil {
@@ -271,7 +265,7 @@ func (st *state) exportRetries() {
 	for range 8 {
 		changed := false
 		for _, fn := range st.funcs {
-			r := root(fn)
+			r := flow.Root(fn)
 			settled := func() bool { return retries[r] != nil && !retries[r].Kept }
 			if settled() || detached[fn] {
 				continue
@@ -397,9 +391,7 @@ func (st *state) exportZeroFields() {
 
 // setterName names the function declaring fn (the option whose closure stores the value).
 func setterName(fn *ssa.Function) string {
-	for fn.Parent() != nil {
-		fn = fn.Parent()
-	}
+	fn = flow.Root(fn)
 	if obj, ok := fn.Object().(*types.Func); ok {
 		return funcKey(flow.ID(obj))
 	}
