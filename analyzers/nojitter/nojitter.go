@@ -18,6 +18,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/guard"
 	"github.com/idemlint/idemlint/analyzers/internal/report"
+	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
 	"github.com/idemlint/idemlint/analyzers/internal/syntax"
 	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
@@ -32,7 +33,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:     "nojitter",
 	Doc:      docs.MustExtract(doc, "nojitter"),
 	URL:      docs.URL("nojitter"),
-	Requires: []*analysis.Analyzer{retryscope.Analyzer, remote.Analyzer, inspect.Analyzer},
+	Requires: []*analysis.Analyzer{retryscope.Analyzer, remote.Analyzer, ssapkg.Analyzer, inspect.Analyzer},
 	Run:      guard.Run("nojitter", run),
 }
 
@@ -52,7 +53,7 @@ type checker struct {
 
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[retryscope.Analyzer].(*retryscope.Result)
-	if len(res.Scopes) == 0 && len(res.IteratorLoops) == 0 && len(res.Lifecycles) == 0 && len(res.Requeues) == 0 || testcode.Package(pass) {
+	if len(res.Scopes) == 0 && len(res.IteratorLoops) == 0 && len(res.Lifecycles) == 0 && len(res.Requeues) == 0 && !res.CallsRetrying() || testcode.Package(pass) {
 		return nil, nil
 	}
 	insp := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
@@ -122,6 +123,7 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, rq := range res.Requeues {
 		c.checkRequeue(rq)
 	}
+	c.checkForever(res)
 	for _, fn := range c.helpers {
 		c.rep.Report(*c.viaHelper[fn])
 	}

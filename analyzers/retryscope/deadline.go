@@ -12,6 +12,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/loops"
 	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
+	"github.com/idemlint/idemlint/analyzers/remote"
 )
 
 // observesDeadline says whether calls check a context, pass a context on to a fallible call
@@ -572,4 +573,103 @@ func underLock(load *ssa.UnOp) bool {
 		}
 	}
 	return false
+}
+
+// untilParam returns, for a hand-written loop with no attempt cap whose only bound is a
+// context, 1 + the index of the parameter of its declaring function (receiver included) that
+// every context the loop observes comes from, unchanged or with values or a cancel added; 0
+// otherwise (a context with a deadline, or made in the function, or several).
+func untilParam(s *Scope) int {
+	if s.Loop == nil || s.Fn == nil || s.Attempts.Kind != BoundNone || s.Deadline != DeadlineContext || s.Poll || s.Lifecycle {
+		return 0
+	}
+	root := flow.Root(s.Fn)
+	var param *ssa.Parameter
+	for call := range flow.BlockCalls(s.Loop.Blocks(s.Fn)) {
+		c := call.Common()
+		ctxs := slices.DeleteFunc(slices.Clone(c.Args), func(a ssa.Value) bool { return !typeis.Context(a.Type()) })
+		if id := flow.ID(flow.Callee(c)); id.Pkg == "context" && id.Recv == "Context" {
+			ctxs = append(ctxs, c.Value)
+		}
+		for _, v := range ctxs {
+			p := ctxParam(v, root)
+			if p == nil || param != nil && p != param {
+				return 0
+			}
+			param = p
+		}
+	}
+	if param == nil {
+		return 0
+	}
+	return slices.Index(root.Params, param) + 1
+}
+
+// ctxParam returns the parameter of root that the context v is, or is derived from with
+// values or a cancel added (no deadline); nil otherwise.
+func ctxParam(v ssa.Value, root *ssa.Function) *ssa.Parameter {
+	for range 8 {
+		v = flow.Unwrap(v)
+		if c := flow.Captured(v); c != nil {
+			v = c
+		}
+		if ex, ok := v.(*ssa.Extract); ok && ex.Index == 0 {
+			v = ex.Tuple
+		}
+		switch x := v.(type) {
+		case *ssa.Parameter:
+			if x.Parent() == root {
+				return x
+			}
+			return nil
+		case *ssa.Call:
+			id := flow.ID(flow.Callee(x.Common()))
+			if id.Pkg != "context" || !oneOf(id.Name, "WithCancel", "WithCancelCause", "WithValue") || len(x.Call.Args) == 0 {
+				return nil
+			}
+			v = x.Call.Args[0]
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// handedCtx returns, for a call of a function whose retries end only with the context of its
+// parameter i, 1 + the index of the parameter of caller that the call hands there; 0 when it
+// hands another context.
+func handedCtx(call ssa.CallInstruction, i int, caller *ssa.Function) int {
+	args := call.Common().Args
+	if call.Common().IsInvoke() || i >= len(args) {
+		return 0
+	}
+	if p := ctxParam(args[i], caller); p != nil {
+		return slices.Index(caller.Params, p) + 1
+	}
+	return 0
+}
+
+// UntilBackground reports whether call hands context.Background() or context.TODO() to a
+// function whose retries have no attempt cap and end only when that context is done (its own
+// loop, or RetriesFact.UntilCtx): the retries never end.
+func (r *Result) UntilBackground(call ssa.CallInstruction) bool {
+	if call.Common().IsInvoke() {
+		return false
+	}
+	idx := 0
+	switch s, f := r.Reached(call); {
+	case s != nil && s.Fn != nil && s.Reach != remote.ReachLocal && flow.Root(s.Fn) == call.Common().StaticCallee():
+		idx = untilParam(s)
+	case f != nil && !f.Local:
+		idx = f.UntilCtx
+	}
+	if idx == 0 || idx > len(call.Common().Args) {
+		return false
+	}
+	c, ok := flow.Unwrap(call.Common().Args[idx-1]).(*ssa.Call)
+	if !ok {
+		return false
+	}
+	id := flow.ID(flow.Callee(c.Common()))
+	return id.Pkg == "context" && id.Recv == "" && (id.Name == "Background" || id.Name == "TODO")
 }

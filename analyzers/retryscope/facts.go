@@ -78,6 +78,10 @@ type RetriesFact struct {
 	// number of retries after the first attempt (see handedCount).
 	HasCount                            bool
 	CountParam, CountField, CountOffset int
+	// UntilCtx, when not zero, says that the retries have no attempt cap and end only when
+	// the context of parameter UntilCtx-1 (receiver included) is done: a caller that hands
+	// it context.Background() retries for ever.
+	UntilCtx int
 }
 
 func (*RetriesFact) AFact() {}
@@ -100,6 +104,9 @@ func (f *RetriesFact) String() string {
 	}
 	if f.Kept {
 		s += " (failure kept)"
+	}
+	if f.UntilCtx > 0 {
+		s += fmt.Sprintf(" until the context of parameter %d is done", f.UntilCtx-1)
 	}
 	return s
 }
@@ -246,6 +253,7 @@ func (st *state) exportRetries() {
 			if s.Kind == Recursion {
 				f.setCount(recursionCount(s.Fn))
 			}
+			f.UntilCtx = untilParam(s)
 			retries[at] = f
 			inner[at] = s
 		}
@@ -285,6 +293,9 @@ func (st *state) exportRetries() {
 					f.Via = flow.Callee(call.Common()).Name()
 				default:
 					continue
+				}
+				if f.UntilCtx > 0 {
+					f.UntilCtx = handedCtx(call, f.UntilCtx-1, r)
 				}
 				if f.HasCount {
 					n, known, h, passed := handedAt(call, f.count())

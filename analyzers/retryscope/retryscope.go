@@ -138,6 +138,9 @@ func (r *Result) Reached(call ssa.CallInstruction) (*Scope, *RetriesFact) {
 	return nil, r.imported[call]
 }
 
+// CallsRetrying reports whether the package calls a function that retries (Reached).
+func (r *Result) CallsRetrying() bool { return len(r.imported) > 0 || len(r.retries) > 0 }
+
 // In returns the scopes whose repeating code is the function fn itself.
 func (r *Result) In(fn *ssa.Function) []*Scope { return r.whole[fn] }
 
