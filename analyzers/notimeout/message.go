@@ -212,7 +212,8 @@ func (c *checker) reportContextless(calls []*remote.Call) {
 	hangs := strings.Replace(consequence(first), "this call", "them", 1)
 	msg := report.Fit(
 		fmt.Sprintf("%s and %s in this package send requests made without a context, so %s; make them with a context", c.funcName(first.Instr.Parent()), moreCalls(len(calls)-1), hangs),
-		fmt.Sprintf("%s and %s in this package send requests made without a context: %s", c.funcName(first.Instr.Parent()), moreCalls(len(calls)-1), hangs))
+		fmt.Sprintf("%s and %s in this package send requests made without a context: %s", c.funcName(first.Instr.Parent()), moreCalls(len(calls)-1), hangs),
+		fmt.Sprintf("%s and %s here send requests without a context: %s", c.funcName(first.Instr.Parent()), moreCalls(len(calls)-1), hangs))
 	c.reportAt(first.Pos(), msg, rel)
 }
 

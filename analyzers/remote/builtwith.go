@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
@@ -81,29 +82,37 @@ func (w *walker) builtWithAt(recv ssa.Value, depth int) vkind {
 	}
 	// Through the package's struct fields too: an adapter that keeps the SDK client it built
 	// in a field of its own (b.sdk.PullRequests.Get(...)) calls what that constructor made.
-	hc := w.handedClient(recv)
-	switch {
-	case hc == nil:
+	hcs := w.handedClients(recv)
+	if len(hcs) == 0 {
 		return vNone
-	case w.obj(hc, nil, httpClient).k == vBounded:
-		return vBounded
 	}
-	return vUnbounded // a client handed in: the caller's choice
+	for _, hc := range hcs {
+		if w.obj(hc, nil, httpClient).k != vBounded {
+			return vUnbounded // a client handed in: the caller's choice
+		}
+	}
+	return vBounded
 }
 
-// handedClient returns the *http.Client that recv, a client of another package (a Connect
-// client), was built with: an argument of the call that made it, found through the package's
-// variables and struct fields; nil when none is seen.
-func (w *walker) handedClient(recv ssa.Value) ssa.Value {
+// handedClients returns the *http.Client values that recv, a client of another package (a
+// Connect client, an SDK's wrapper), was built with: an argument of each call of the
+// package's production code that made it, found through the package's variables and struct
+// fields (a test's stand-in stored into the same field is not what the package runs); nil
+// when none is seen.
+func (w *walker) handedClients(recv ssa.Value) []ssa.Value {
 	if recv == nil {
 		return nil
 	}
-	var hc ssa.Value
+	var hcs []ssa.Value
 	w.st.stores.Backward(recv, 32, func(x ssa.Value) bool {
 		ctor, ok := x.(*ssa.Call)
-		if !ok || hc != nil {
-			return hc == nil
+		if !ok {
+			return true
 		}
+		if testcode.Made(w.st.pass, ctor) {
+			return false
+		}
+		var hc ssa.Value
 		for _, arg := range ctor.Call.Args {
 			flow.Backward(arg, 32, func(y ssa.Value) bool {
 				if hc == nil && typeis.Named(y.Type(), "net/http", "Client") {
@@ -112,9 +121,12 @@ func (w *walker) handedClient(recv ssa.Value) ssa.Value {
 				return hc == nil
 			})
 		}
+		if hc != nil {
+			hcs = append(hcs, hc)
+		}
 		return false
 	})
-	return hc
+	return hcs
 }
 
 // unixTransport reports whether what is stored into a client's Transport field fa is an

@@ -440,13 +440,15 @@ func (st *state) via(call ssa.CallInstruction) *Call {
 			v = w.req(common.Args[p.Index], nil)
 		default:
 			v = w.ctx(common.Args[p.Index], nil)
-			if v.k == vUnbounded && p.Kind == HTTP && fn != nil {
-				switch w.builtWith(flow.NewSite(common, fn).Recv) {
-				case vBounded:
-					v = bounded("the client it was built with")
-				case vUnbounded:
-					p.Owned = "" // the caller's client, not the package's default
-				}
+		}
+		if p.Index >= 0 && p.Client == "" && v.k == vUnbounded && p.Kind == HTTP && fn != nil {
+			// A request or context without a deadline sent through the client the receiver
+			// was built with (NewClient(&http.Client{Timeout: t}) wrapping it): that client decides.
+			switch w.builtWith(flow.NewSite(common, fn).Recv) {
+			case vBounded:
+				v = bounded("the client it was built with")
+			case vUnbounded:
+				p.Owned = "" // the caller's client, not the package's default
 			}
 		}
 		if p.Kind == SQL && st.embeddedSQL(call.Pos()) {

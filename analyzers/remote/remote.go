@@ -246,8 +246,12 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 		// with: its Timeout bounds it, or the context. A client the model cannot see (handed
 		// in by a caller) may have one.
 		v := w.ctx(s.Arg(0), nil)
-		if hc := w.handedClient(s.Recv); hc != nil {
-			v = either(w.obj(hc, nil, httpClient), v)
+		if hcs := w.handedClients(s.Recv); len(hcs) > 0 {
+			cv := none
+			for _, hc := range hcs {
+				cv = join(cv, w.obj(hc, nil, httpClient))
+			}
+			v = either(cv, v)
 		} else if v.k == vUnbounded {
 			v = unknown
 		}
