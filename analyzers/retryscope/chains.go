@@ -47,7 +47,7 @@ func chained(a ssa.Value, call ssa.CallInstruction, l *loops.Loop, d *decision) 
 				if c, ok := x.(*ssa.Call); ok && judgesFailure(c, call) {
 					return false // the next host a retry policy picks (u, again := checkRetry(u, resp, err))
 				}
-				renewed = renewed || x == call.Value()
+				renewed = renewed || x == call.Value() || repeats(x, call)
 				return !renewed && x != phi
 			})
 			// Or renewed from itself without a call (sname = sname[:i], n = n.parent): a walk
@@ -129,4 +129,23 @@ func derivedFrom(v ssa.Value, phi *ssa.Phi, viaOp bool, depth int, seen map[ssa.
 		}
 	}
 	return false
+}
+
+// repeats reports whether x is another call of what call calls, on the same receiver with the
+// same arguments (if c.Cause() == nil { break }; err = c.Cause()): its result is call's.
+func repeats(x ssa.Value, call ssa.CallInstruction) bool {
+	c, ok := x.(*ssa.Call)
+	if !ok || c == call.Value() {
+		return false
+	}
+	a, b := c.Common(), call.Common()
+	if a.Method != b.Method || a.Value != b.Value || len(a.Args) != len(b.Args) || a.Method == nil && a.StaticCallee() == nil {
+		return false
+	}
+	for i := range a.Args {
+		if a.Args[i] != b.Args[i] {
+			return false
+		}
+	}
+	return true
 }

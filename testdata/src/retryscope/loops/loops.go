@@ -768,6 +768,19 @@ func rootCause(err error) error {
 	return err
 }
 
+// The same walk that tests the cause before taking it: the cause taken is another call of
+// the same method on the same value, not a new attempt.
+func rootCauseChecked(err error) error {
+	for err != nil {
+		c, ok := err.(causer)
+		if !ok || c.Cause() == nil {
+			break
+		}
+		err = c.Cause()
+	}
+	return err
+}
+
 // Walking up parent sections: the name shrinks each round.
 type sections map[string]map[string]string
 
