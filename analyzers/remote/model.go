@@ -3,7 +3,6 @@ package remote
 import (
 	"go/token"
 	"go/types"
-	"strings"
 	"time"
 
 	"golang.org/x/tools/go/ssa"
@@ -176,14 +175,13 @@ type Timeout struct {
 // Owned reports whether a call that only its caller's context bounds (Status Unknown, Param
 // set, or a context a function of the package keeps) goes through an HTTP client without a timeout that pkg builds as its default: a
 // composite literal, new(T), a copy of http.DefaultClient, a zero variable or field, or a
-// constructor's result, in a package that is neither a command nor internal. Such a library's
-// callers are unknown, so their contexts guarantee nothing: notimeout reports the client once,
-// where it is made, and the callers of the functions that send through it are not the cause
+// constructor's result, in a package that is not a command. Such a library's callers are
+// unknown, so their contexts guarantee nothing: notimeout reports the client once, where it is
+// made, and the callers of the functions that send through it are not the cause
 // (Passed.Owned); unless every caller of the unexported function it is in bounds it
-// (CallersBound). An internal package's callers are all in its module, checked where they
-// make the contexts they pass (a notifier whose client relies on its callers' deadlines). Dialers are not owned: the system's connect timeout bounds a dial.
+// (CallersBound). Dialers are not owned: the system's connect timeout bounds a dial.
 func (t Timeout) Owned(pkg *types.Package) bool {
-	if t.Status != Unknown || t.Param < 0 && t.kept == nil || t.Client == nil || t.CallersBound || pkg.Name() == "main" || internal(pkg.Path()) {
+	if t.Status != Unknown || t.Param < 0 && t.kept == nil || t.Client == nil || t.CallersBound || pkg.Name() == "main" {
 		return false
 	}
 	if t.Client.Type != httpClient.display && t.Client.Type != retryableClient.display {
@@ -198,12 +196,6 @@ func (t Timeout) Owned(pkg *types.Package) bool {
 		return t.Client.Fallback && t.Client.Pos.IsValid()
 	}
 	return false
-}
-
-// internal reports whether path is an internal package (a/internal, a/internal/b): its callers
-// are all in its module, where the parameter facts check the contexts they pass.
-func internal(path string) bool {
-	return strings.HasSuffix(path, "/internal") || strings.Contains(path, "/internal/") || strings.HasPrefix(path, "internal/")
 }
 
 // SourceKind says where the context of a call without a deadline comes from.
