@@ -85,7 +85,9 @@
 //     call given a context.Background() the method makes, when it or a function of the package
 //     it calls gives other calls deadlines: it bounds its calls itself, and left this one out);
 //   - clients whose Timeout is set to anything but a zero constant, even a variable, or
-//     written out as Timeout: 0 (no timeout on purpose, for streaming); clients passed to a
+//     written out as Timeout: 0 (no timeout on purpose, for streaming), or set to zero after
+//     they are made (c.Timeout = 0, rc.HTTPClient.Timeout = 0) when every request sent
+//     through them carries its caller's context; clients passed to a
 //     function that could set their Timeout (that sets it, stores the client, or is not
 //     known to only use it); database/sql's Ping.
 //

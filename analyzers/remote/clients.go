@@ -35,10 +35,24 @@ func (w *walker) obj1(v ssa.Value, f *frame, t *objType) verdict {
 	switch v.(type) {
 	case *ssa.Call, *ssa.Extract:
 		// A client a function returns: what the caller sets on it, then how it was built.
-		if r := w.fieldsSet(v, t, nil, 0); r.k != vUnbounded {
+		var set Origin
+		if r := w.fieldsSet(v, t, &set, 0); r.k != vUnbounded {
 			return r
 		}
+		r := w.built(v, f, t, eval)
+		if r.k == vUnbounded && r.origin != nil && set.Zeroed.IsValid() {
+			o := *r.origin // rc := retryablehttp.NewClient(); rc.HTTPClient.Timeout = 0
+			o.Zeroed = set.Zeroed
+			r.origin = &o
+		}
+		return r
 	}
+	return w.built(v, f, t, eval)
+}
+
+// built evaluates a client or dialer by how it was built: a composite literal or new(T), a
+// variable, a parameter, a field, a constructor's result.
+func (w *walker) built(v ssa.Value, f *frame, t *objType, eval func(ssa.Value, *frame) verdict) verdict {
 	switch v := v.(type) {
 	case *ssa.Alloc:
 		if typeis.Named(v.Type(), t.pkg, t.name) {
@@ -358,6 +372,9 @@ func (w *walker) fieldsSet(a ssa.Value, t *objType, origin *Origin, depth int) v
 					}
 					if timeout {
 						if flow.IsZero(rr.Val) {
+							if _, isConst := rr.Val.(*ssa.Const); isConst && origin != nil {
+								origin.Zeroed = rr.Pos() // c.Timeout = 0 written out: no timeout on purpose
+							}
 							continue
 						}
 						if !w.unsetByDefault(rr.Val, t, depth) {
@@ -378,7 +395,12 @@ func (w *walker) fieldsSet(a ssa.Value, t *objType, origin *Origin, depth int) v
 				case *ssa.UnOp:
 					// A read; of the sub-client, what is set on it.
 					if sub && rr.Op == token.MUL {
-						switch sv := w.fieldsSet(rr, t.sub, nil, depth+1); sv.k {
+						var subOrigin Origin // only what is zeroed on it is kept
+						sv := w.fieldsSet(rr, t.sub, &subOrigin, depth+1)
+						if origin != nil && subOrigin.Zeroed.IsValid() {
+							origin.Zeroed = subOrigin.Zeroed
+						}
+						switch sv.k {
 						case vBounded:
 							return bounded(t.display + "." + name + " (" + sv.by + ")")
 						case vUnknown:

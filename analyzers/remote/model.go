@@ -324,6 +324,10 @@ type Origin struct {
 	// package's users set it (Timeout: c.Timeout), and UnsetFrom names that setting.
 	Unset     token.Pos
 	UnsetFrom string
+	// Zeroed is where the package sets the client's timeout to a zero constant after making it
+	// (c.Timeout = 0, rc.HTTPClient.Timeout = 0): no timeout on purpose, the deadlines left to
+	// the contexts, as Timeout: 0 written in a literal says.
+	Zeroed token.Pos
 	// Unix is set when the client's transport dials only Unix domain sockets (its DialContext
 	// or Dial is a function that dials "unix"): it talks to a process on this machine.
 	Unix bool
