@@ -42,7 +42,9 @@
 // Attempts multiply only for the failures both layers retry (retryscope's RetriesOn and
 // RetrySet): an outer loop that goes round on a 404 ("not there yet") or on its own error
 // ("lock held") around a layer that retries transport errors, 5xx and 429 sends one call per
-// round for that answer, and is not reported; nor is an inner helper that goes round only on
+// round for that answer, and is not reported (so is one that goes round only on an
+// aws-sdk-go-v2 modeled client fault, ResourceNotFoundException, which the SDK's retryer
+// never retries: knowledge.UnretriedAPIError); nor is an inner helper that goes round only on
 // the program's error variables its predicate names (ErrNotFound, while a listing catches up)
 // under an outer layer whose predicate turns each of them down. The outer loop's tests of the
 // answer on its way round count together (if resp != nil && resp.StatusCode >= 400 &&

@@ -557,6 +557,14 @@ func targetKind(target, cond ssa.Value) (on Failures, typed bool) {
 	case sentinel(cond):
 		return FailOther, false
 	}
+	if unretried, notFound := knowledge.UnretriedAPIError(targetType(target)); unretried {
+		// An SDK's modeled client fault (kinesis types.ResourceNotFoundException), which its
+		// client never retries: not what a self-retrying client's layer goes round on.
+		if notFound {
+			return FailNotFound, false
+		}
+		return FailOther4xx, false
+	}
 	return FailOther, true
 }
 
@@ -601,12 +609,7 @@ func failuresOf(d decision) Failures {
 // goes round on one goes round on a connection the peer closed).
 func transportTarget(v ssa.Value) bool {
 	v = flow.Unwrap(v)
-	t := v.Type()
-	if ta, ok := v.(*ssa.TypeAssert); ok {
-		t = ta.AssertedType // opErr, ok := err.(*net.OpError)
-	} else if p, ok := t.Underlying().(interface{ Elem() types.Type }); ok && strings.HasPrefix(v.Type().String(), "*") {
-		t = p.Elem() // errors.As(err, &netErr): the type pointed to
-	}
+	t := targetType(v)
 	for _, name := range []string{"net.Error", "*net.OpError", "*net.DNSError", "*url.Error", "syscall.Errno", "*os.SyscallError"} {
 		if types.TypeString(t, nil) == name || strings.HasSuffix(types.TypeString(t, nil), "/"+strings.TrimPrefix(name, "*")) {
 			return true
@@ -624,6 +627,18 @@ func transportTarget(v ssa.Value) bool {
 		return true // syscall.ECONNRESET, ECONNREFUSED
 	}
 	return false
+}
+
+// targetType returns the error type a target of errors.As or a type assertion names.
+func targetType(v ssa.Value) types.Type {
+	v = flow.Unwrap(v)
+	t := v.Type()
+	if ta, ok := v.(*ssa.TypeAssert); ok {
+		t = ta.AssertedType // opErr, ok := err.(*net.OpError)
+	} else if p, ok := t.Underlying().(interface{ Elem() types.Type }); ok && strings.HasPrefix(v.Type().String(), "*") {
+		t = p.Elem() // errors.As(err, &netErr): the type pointed to
+	}
+	return t
 }
 
 // statusesOn says which kinds of status answer take the side of a branch on "status op code"

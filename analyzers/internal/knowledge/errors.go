@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"go/types"
+	"strings"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 )
@@ -62,3 +63,47 @@ func ErrorsTest(id flow.FuncID) bool {
 // Unwraps reports whether id returns the error it is handed or the one at its root (see
 // unwrappers).
 func Unwraps(id flow.FuncID) bool { return unwrappers[id] }
+
+// aws-sdk-go-v2's standard retryer (aws/retry) retries the throttling and timeout codes below,
+// transport errors, and answers with a 5xx status. A service's modeled errors are types of its
+// types package named by their error codes; one that is none of these codes and not a server
+// fault is a client fault the retryer returns at once.
+const awsServices = "github.com/aws/aws-sdk-go-v2/service/"
+
+var awsRetriedCodes = map[string]bool{
+	// retry.DefaultRetryableErrorCodes
+	"RequestTimeout": true, "RequestTimeoutException": true,
+	// retry.DefaultThrottleErrorCodes
+	"Throttling": true, "ThrottlingException": true, "ThrottledException": true, "RequestThrottledException": true,
+	"TooManyRequestsException": true, "ProvisionedThroughputExceededException": true, "TransactionInProgressException": true,
+	"RequestLimitExceeded": true, "BandwidthLimitExceeded": true, "LimitExceededException": true, "RequestThrottled": true,
+	"SlowDown": true, "PriorRequestNotComplete": true, "EC2ThrottledException": true,
+}
+
+// UnretriedAPIError reports whether t (or the type it points to) is a modeled client fault of an
+// aws-sdk-go-v2 service that the SDK's standard retryer never retries (see awsRetriedCodes);
+// notFound says it names a missing resource (ResourceNotFoundException, QueueDoesNotExist).
+// A modeled server fault (InternalServerError, ServiceUnavailableException) is retried on its
+// 5xx status: not one.
+func UnretriedAPIError(t types.Type) (unretried, notFound bool) {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	named, ok := types.Unalias(t).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil {
+		return false, false
+	}
+	path, code := named.Obj().Pkg().Path(), named.Obj().Name()
+	if !strings.HasPrefix(path, awsServices) || !strings.HasSuffix(path, "/types") || awsRetriedCodes[code] {
+		return false, false
+	}
+	if ms := types.NewMethodSet(types.NewPointer(named)); ms.Lookup(named.Obj().Pkg(), "ErrorCode") == nil || ms.Lookup(named.Obj().Pkg(), "ErrorFault") == nil {
+		return false, false // not a modeled error
+	}
+	for _, server := range []string{"Internal", "ServiceUnavailable", "ServerError", "ServiceException", "Timeout"} {
+		if strings.Contains(code, server) {
+			return false, false
+		}
+	}
+	return true, strings.Contains(code, "NotFound") || strings.Contains(code, "DoesNotExist") || strings.HasPrefix(code, "NoSuch")
+}
