@@ -132,7 +132,8 @@ func derivedFrom(v ssa.Value, phi *ssa.Phi, viaOp bool, depth int, seen map[ssa.
 }
 
 // repeats reports whether x is another call of what call calls, on the same receiver with the
-// same arguments (if c.Cause() == nil { break }; err = c.Cause()): its result is call's.
+// same arguments (sameValue: equal constants count) (if c.Cause() == nil { break }; err =
+// c.Cause()): its result is call's.
 func repeats(x ssa.Value, call ssa.CallInstruction) bool {
 	c, ok := x.(*ssa.Call)
 	if !ok || c == call.Value() {
@@ -143,7 +144,7 @@ func repeats(x ssa.Value, call ssa.CallInstruction) bool {
 		return false
 	}
 	for i := range a.Args {
-		if a.Args[i] != b.Args[i] {
+		if !sameValue(a.Args[i], b.Args[i]) {
 			return false
 		}
 	}

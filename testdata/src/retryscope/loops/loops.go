@@ -781,6 +781,20 @@ func rootCauseChecked(err error) error {
 	return err
 }
 
+// The same, with an argument: each round asks the error for its first layer twice.
+type layered interface{ Layer(i int) error }
+
+func firstLayers(err error) error {
+	for err != nil {
+		l, ok := err.(layered)
+		if !ok || l.Layer(0) == nil {
+			break
+		}
+		err = l.Layer(0)
+	}
+	return err
+}
+
 // Walking up parent sections: the name shrinks each round.
 type sections map[string]map[string]string
 
