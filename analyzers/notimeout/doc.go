@@ -120,6 +120,15 @@
 // request made without any context is still reported where it is made, and so is one sent with
 // a detached context a struct field keeps (ctx: context.WithoutCancel(ctx)).
 //
+// A package whose API sends its callers' requests through a client they may give (NewClient(url,
+// httpClient), a default used when they give none) and whose exported functions make and
+// return clients without a Timeout for them to give it (an auth transport's Client method:
+// NewClient(url, tp.Client())) is reported once for those functions, at the first client,
+// the others related: "BasicAuthTransport.Client returns an http.Client with no Timeout". A
+// caller that gives the API such a client, or nil for its default, is then not reported for
+// the context.Background() it passes (an example program: the SDK's finding is the cause); one
+// that gives a client it makes itself without a Timeout is, at the call.
+//
 // A function that keeps the context it is given for requests made later (a token source:
 // x/oauth2's Config.TokenSource and Client, clientcredentials' too) is reported where it is
 // given one without a deadline: "keeps a context without a deadline for its later calls".

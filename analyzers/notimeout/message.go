@@ -2,6 +2,7 @@ package notimeout
 
 import (
 	"fmt"
+	"go/ast"
 	"go/token"
 	"go/types"
 	"strings"
@@ -74,6 +75,12 @@ func (c *checker) reportClient(g *group) {
 			fmt.Sprintf("%s has no %s, so %s%s can hang; it also reads a stream", c.client(o), o.Field, c.sender(first), others),
 			fmt.Sprintf("%s has no %s, so %s%s can hang", c.client(o), o.Field, c.sender(first), others))
 	}
+	c.reportAtClient(o, msg, rel, streams)
+}
+
+// reportAtClient reports msg at the client o, with the fix that adds a Timeout when it is an
+// http.Client composite literal; not at all when the literal says Timeout: 0.
+func (c *checker) reportAtClient(o *remote.Origin, msg string, rel related, streams bool) {
 	d := analysis.Diagnostic{Pos: o.Pos, Message: msg, Related: rel}
 	if lit, ok := c.literal(o); ok && typeis.Named(c.pass.TypesInfo.TypeOf(lit), "net/http", "Client") {
 		if edit.HasField(lit, "Timeout") && !o.Unset.IsValid() {
@@ -87,6 +94,78 @@ func (c *checker) reportClient(g *group) {
 		} else if fix, ok := c.addTimeout(lit); ok {
 			d.SuggestedFixes = []analysis.SuggestedFix{fix}
 		}
+	}
+	c.rep.Report(d)
+}
+
+// reportAPIClients reports the clients without a Timeout that exported functions make for
+// the package's API once, where the first is made, the others related: the callers that give
+// them to the API send through them. The fix adds a Timeout to each, when they are composite
+// literals in different files.
+func (c *checker) reportAPIClients(as []*remote.APIClient) {
+	var lits []*ast.CompositeLit
+	var makers []*remote.APIClient
+	for _, a := range as {
+		lit, ok := c.literal(a.Origin)
+		if ok && edit.HasField(lit, "Timeout") {
+			continue // Timeout: 0 written out: no timeout on purpose
+		}
+		lits, makers = append(lits, lit), append(makers, a)
+	}
+	if len(makers) == 0 {
+		return
+	}
+	first := makers[0]
+	maker, sender := c.funcName(first.Func), c.sender(first.Sends)
+	msg := report.Fit(
+		fmt.Sprintf("%s returns an http.Client with no Timeout, so %s can hang through it unless callers set deadlines; set a Timeout", maker, sender),
+		fmt.Sprintf("%s returns an http.Client with no Timeout, so %s can hang through it; set a Timeout", maker, sender),
+		fmt.Sprintf("%s returns an http.Client with no Timeout, so %s can hang through it", maker, sender))
+	if n := len(makers) - 1; n > 0 {
+		others := "1 other function"
+		if n > 1 {
+			others = fmt.Sprintf("%d other functions", n)
+		}
+		msg = report.Fit(
+			fmt.Sprintf("%s and %s return http.Clients with no Timeout, so %s can hang through them; set Timeouts", maker, others, sender),
+			fmt.Sprintf("%s and %s return http.Clients with no Timeout, so %s can hang through them", maker, others, sender))
+	}
+	var rel related
+	rel.add(first.Sends.Pos(), "%s sends a request with its caller's context through the client it is given", sender)
+	if o := first.Sends.Timeout.Client; o.Given.IsValid() {
+		rel.add(o.Given, "the package's API is given it here")
+	}
+	for _, a := range makers[1:] {
+		rel.add(a.Origin.Pos, "%s returns one too", c.funcName(a.Func))
+	}
+	d := analysis.Diagnostic{Pos: first.Origin.Pos, Message: msg, Related: rel}
+	if lits[0] != nil {
+		d.Pos, d.End = lits[0].Pos(), lits[0].End()
+	}
+	// One edit per file: two literals in one file would both add the import.
+	var fix analysis.SuggestedFix
+	files := make(map[string]bool)
+	for _, lit := range lits {
+		name := c.pass.Fset.File(first.Origin.Pos).Name()
+		if lit != nil {
+			name = c.pass.Fset.File(lit.Pos()).Name()
+		}
+		f, ok := analysis.SuggestedFix{}, lit != nil && !files[name]
+		if ok {
+			f, ok = c.addTimeout(lit)
+		}
+		if !ok {
+			fix.TextEdits = nil
+			break
+		}
+		files[name] = true
+		fix.Message, fix.TextEdits = f.Message, append(fix.TextEdits, f.TextEdits...)
+	}
+	if len(fix.TextEdits) > 0 {
+		if len(lits) > 1 {
+			fix.Message = strings.Replace(fix.Message, "to the client", "to each client", 1)
+		}
+		d.SuggestedFixes = []analysis.SuggestedFix{fix}
 	}
 	c.rep.Report(d)
 }

@@ -82,7 +82,7 @@ type group struct {
 
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[remote.Analyzer].(*remote.Result)
-	if len(res.Calls) == 0 && len(res.Configs) == 0 || testcode.Package(pass) {
+	if len(res.Calls) == 0 && len(res.Configs) == 0 && len(res.APIClients) == 0 || testcode.Package(pass) {
 		return nil, nil
 	}
 	c := &checker{
@@ -257,6 +257,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		groups = append(groups, &group{origin: &remote.Origin{Kind: remote.Constructor, Config: cfg}, byDefault: true, handedOut: true})
 	}
+	c.reportAPIClients(res.APIClients)
 	for _, g := range groups {
 		if g.origin.Config != nil && g.origin.Config.Pos.IsValid() {
 			c.reportConfig(g)

@@ -86,19 +86,43 @@ func (w *walker) builtWithAt(recv ssa.Value, depth int) vkind {
 	if len(hcs) == 0 {
 		return vNone
 	}
+	given := 0
 	for _, hc := range hcs {
+		if w.forAPI(hc) {
+			continue // the client that package makes for its API: its finding, as its default's
+		}
+		given++
 		if w.obj(hc, nil, httpClient).k != vBounded {
 			return vUnbounded // a client handed in: the caller's choice
 		}
 	}
+	if given == 0 {
+		return vNone
+	}
 	return vBounded
 }
 
+// forAPI reports whether hc is the result of a call of another package's function that makes
+// the client for that package's API (Built.ForAPI).
+func (w *walker) forAPI(hc ssa.Value) bool {
+	call, ok := flow.Unwrap(hc).(*ssa.Call)
+	if !ok {
+		return false
+	}
+	fn := call.Call.StaticCallee()
+	if fn == nil {
+		return false
+	}
+	obj, _ := fn.Object().(*types.Func)
+	b, ok := w.st.constructed(obj, 0, httpClient)
+	return ok && b.ForAPI
+}
+
 // handedClients returns the *http.Client values that recv, a client of another package (a
-// Connect client, an SDK's wrapper), was built with: an argument of each call of the
-// package's production code that made it, found through the package's variables and struct
-// fields (a test's stand-in stored into the same field is not what the package runs); nil
-// when none is seen.
+// Connect client, an SDK's wrapper), was built with: the arguments (each way a phi joins) of
+// each call of the package's production code that made it, found through the package's
+// variables and struct fields (a test's stand-in stored into the same field is not what the
+// package runs); nil when none is seen. A nil handed in is no client: the package's default.
 func (w *walker) handedClients(recv ssa.Value) []ssa.Value {
 	if recv == nil {
 		return nil
@@ -112,18 +136,22 @@ func (w *walker) handedClients(recv ssa.Value) []ssa.Value {
 		if testcode.Made(w.st.pass, ctor) {
 			return false
 		}
-		var hc ssa.Value
+		var found []ssa.Value
 		for _, arg := range ctor.Call.Args {
 			flow.Backward(arg, 32, func(y ssa.Value) bool {
-				if hc == nil && typeis.Named(y.Type(), "net/http", "Client") {
-					hc = y
+				if !typeis.Named(y.Type(), "net/http", "Client") {
+					return len(found) == 0
 				}
-				return hc == nil
+				if _, ok := y.(*ssa.Phi); ok {
+					return true
+				}
+				if k, ok := y.(*ssa.Const); !ok || !k.IsNil() {
+					found = append(found, y)
+				}
+				return false
 			})
 		}
-		if hc != nil {
-			hcs = append(hcs, hc)
-		}
+		hcs = append(hcs, found...)
 		return false
 	})
 	return hcs

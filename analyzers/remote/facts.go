@@ -261,6 +261,8 @@ type Built struct {
 	// Transport, for a client, names the ResponseHeaderTimeout of the transport it sends
 	// through, when it has one (Origin.Transport).
 	Transport string `json:",omitempty"`
+	// ForAPI is set for a client made for the package's own API (APIClient), reported there.
+	ForAPI bool `json:",omitempty"`
 }
 
 func (*resultFact) AFact() {}
@@ -313,7 +315,7 @@ func (st *state) builds(fn *ssa.Function) []Built {
 		if !st.freshResults(fn, i) {
 			continue // a client it keeps too (a package variable): the caller's changes are shared
 		}
-		out = append(out, Built{Index: i, Type: t.display, From: v.origin.describe(st.pass.Fset, token.NoPos), Transport: v.origin.Transport})
+		out = append(out, Built{Index: i, Type: t.display, From: v.origin.describe(st.pass.Fset, token.NoPos), Transport: v.origin.Transport, ForAPI: st.handed[fn]})
 	}
 	return out
 }

@@ -49,11 +49,14 @@ type Result struct {
 	// Configs are the SDK configurations this package loads without an HTTP client and hands
 	// out through its exported functions, by load call.
 	Configs []*Config
-	byInstr map[ssa.CallInstruction]*Call
-	sends   []*Send
-	sendBy  map[ssa.CallInstruction]*Send
-	reach   *reacher
-	st      *state // nil where nothing in the package can leave the process
+	// APIClients are the clients without a timeout that exported functions make for the
+	// package's API.
+	APIClients []*APIClient
+	byInstr    map[ssa.CallInstruction]*Call
+	sends      []*Send
+	sendBy     map[ssa.CallInstruction]*Send
+	reach      *reacher
+	st         *state // nil where nothing in the package can leave the process
 }
 
 // Of returns the remote call made by instr, or nil when instr is not one.
@@ -84,6 +87,7 @@ type state struct {
 	summaries      map[*ssa.Function][]Passed  // the package's own parameter facts
 	imported       map[*types.Func]*paramFact  // memo of imported facts (nil: none)
 	results        map[*types.Func]*resultFact // memo of imported result facts (nil: none)
+	handed         map[*ssa.Function]bool      // functions that make an APIClient
 	configs        map[*types.Func]*configFact // memo of imported config facts (nil: none)
 	readOnly       map[*ssa.Parameter]bool     // memo of usesOnly for the package's functions
 	names          map[namedKey]token.Pos      // memo of named
@@ -120,6 +124,7 @@ func run(pass *analysis.Pass) (any, error) {
 		summaries:     make(map[*ssa.Function][]Passed),
 		imported:      make(map[*types.Func]*paramFact),
 		results:       make(map[*types.Func]*resultFact),
+		handed:        make(map[*ssa.Function]bool),
 		configs:       make(map[*types.Func]*configFact),
 		readOnly:      make(map[*ssa.Parameter]bool),
 		names:         make(map[namedKey]token.Pos),
@@ -144,6 +149,10 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	for _, c := range st.viaCalls(funcs, res) {
 		res.add(c)
+	}
+	res.APIClients = st.apiClients(res.Calls)
+	for _, h := range res.APIClients {
+		st.handed[h.Func] = true
 	}
 	st.exportFacts()
 	st.exportConnFacts()

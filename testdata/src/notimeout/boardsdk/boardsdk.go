@@ -43,16 +43,19 @@ func (t *BasicAuthTransport) RoundTrip(req *http.Request) (*http.Response, error
 	return base.RoundTrip(r)
 }
 
-// Client returns an http.Client that authenticates with the token.
-func (t *BasicAuthTransport) Client() *http.Client { return &http.Client{Transport: t} }
+// ---- Reported: the client the package makes for its API has no Timeout, nor has its
+// default when none is given ----
 
-// ---- Reported: the default client, when none is given, has no Timeout ----
+// Client returns an http.Client that authenticates with the token, for NewClient.
+func (t *BasicAuthTransport) Client() *http.Client {
+	return &http.Client{Transport: t} // related "boardsdk.go:105: Client.Do sends a request with its caller's context through the client it is given" "boardsdk.go:56: the package's API is given it here" // want `BasicAuthTransport\.Client returns an http\.Client with no Timeout, so Client\.Do can hang through it; set a Timeout`
+}
 
 // NewClient returns a client that sends through httpClient, or through http.DefaultClient
 // when it is nil.
 func NewClient(httpClient *http.Client) (*Client, error) {
 	if httpClient == nil {
-		httpClient = http.DefaultClient // related "boardsdk.go:95: Client.Do sends a request with its caller's context through it" "boardsdk.go:53: a client given here replaces the default" // want `http\.DefaultClient has no Timeout as the default, so Client\.Do can hang; use a client with a Timeout`
+		httpClient = http.DefaultClient // related "boardsdk.go:105: Client.Do sends a request with its caller's context through it" "boardsdk.go:56: a client given here replaces the default" // want `http\.DefaultClient has no Timeout as the default, so Client\.Do can hang; use a client with a Timeout`
 	}
 	base, err := url.Parse("https://board.example.com/")
 	if err != nil {
@@ -62,6 +65,13 @@ func NewClient(httpClient *http.Client) (*Client, error) {
 	c.PullRequests = &PullRequestsService{client: c}
 	c.Git = &GitService{client: c}
 	return c, nil
+}
+
+// HTTPClient returns a copy of the client the SDK sends through: the caller's, or the
+// default; not a client it makes (not reported).
+func (c *Client) HTTPClient() *http.Client {
+	cp := *c.client
+	return &cp
 }
 
 // NewRequest builds a request for the API path urlStr with body encoded as JSON.

@@ -1,0 +1,83 @@
+package remote
+
+import (
+	"go/ast"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/testcode"
+)
+
+// An APIClient is an http.Client without a Timeout that an exported function of the package
+// makes and returns for its callers to give back to the package's API, which sends their
+// requests through a client they give (jira's BasicAuthTransport.Client, for NewClient(url,
+// tp.Client())): its missing Timeout is the package's, as its default client's is, and a
+// caller that gives it is not reported again for the contexts it passes.
+type APIClient struct {
+	Func   *ssa.Function // the function that makes and returns it
+	Origin *Origin       // the client, where it is made
+	Sends  *Call         // a call of the package that sends its callers' requests through a client they give
+}
+
+// apiClients returns the package's APIClients: none unless some call of the package sends
+// its caller's request through a default that a client the caller gives replaces
+// (Origin.Given). The client must be made in the function (a composite literal or new, not
+// a copy of another client it holds) and be fresh on every call.
+func (st *state) apiClients(calls []*Call) []*APIClient {
+	if st.pass.Pkg.Name() == "main" {
+		return nil
+	}
+	var sends *Call
+	for _, c := range calls {
+		if o := c.Timeout.Client; c.Kind == HTTP && c.Timeout.Owned(st.pass.Pkg) && o.Fallback && o.Given.IsValid() && o.Type == httpClient.display {
+			sends = c
+			break
+		}
+	}
+	if sends == nil {
+		return nil
+	}
+	var out []*APIClient
+	for _, fn := range st.funcs {
+		if !apiFunc(fn) || testcode.At(st.pass, fn.Pos()) {
+			continue
+		}
+		results := fn.Signature.Results()
+		for i := 0; i < results.Len(); i++ {
+			if objTypeOf(results.At(i).Type()) != httpClient || !st.freshResults(fn, i) {
+				continue
+			}
+			w, v := st.walker(fn), none
+			for r := range returned(fn, i) {
+				v = join(v, w.obj(r, nil, httpClient))
+			}
+			o := v.origin
+			if v.k != vUnbounded || o == nil || o.Kind != Local || o.CopyOf != "" || o.Alloc == nil || o.Alloc.Parent() != fn ||
+				o.Transport != "" || o.Zeroed.IsValid() || o.Unset.IsValid() || !o.Pos.IsValid() || testcode.At(st.pass, o.Pos) {
+				continue
+			}
+			out = append(out, &APIClient{Func: fn, Origin: o, Sends: sends})
+		}
+	}
+	return out
+}
+
+// apiFunc reports whether fn is a function or method other packages can call by name: an
+// exported function, or an exported method of an exported type.
+func apiFunc(fn *ssa.Function) bool {
+	obj, ok := fn.Object().(*types.Func)
+	if !ok || fn.Synthetic != "" || fn.Parent() != nil || !obj.Exported() {
+		return false
+	}
+	recv := fn.Signature.Recv()
+	if recv == nil {
+		return true
+	}
+	t := recv.Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	named, ok := types.Unalias(t).(*types.Named)
+	return ok && ast.IsExported(named.Obj().Name())
+}
