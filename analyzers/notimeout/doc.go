@@ -24,6 +24,11 @@
 //     sent through it is, at the call.
 //     A default client used when the caller gives none (if opts.Client == nil { c =
 //     http.DefaultClient }) is reported when it has no Timeout, naming that path.
+//     Another package's exported variable that its package makes without a Timeout and never
+//     changes (a module's shared httputil.DefaultClient; a test's stand-in does not count) is
+//     followed like http.DefaultClient: a request with no deadline at all sent through it is
+//     reported where it is sent; a fallback to it for requests that carry their callers'
+//     contexts is not this package's default, and is not reported;
 //     A client handed to a function (of this package, or of another through a fact) that
 //     sends such a request through it is reported where it is built, as if the request were
 //     sent there;

@@ -88,11 +88,13 @@ func (w *walker) builtWithAt(recv ssa.Value, depth int) vkind {
 	}
 	given := 0
 	for _, hc := range hcs {
-		if w.forAPI(hc) {
-			continue // the client that package makes for its API: its finding, as its default's
-		}
-		given++
-		if w.obj(hc, nil, httpClient).k != vBounded {
+		switch {
+		case w.obj(hc, nil, httpClient).k == vBounded:
+			given++
+		case w.forAPI(hc):
+			// The client that package makes for its API, no Timeout set on it here: that
+			// package's finding, as its default's is.
+		default:
 			return vUnbounded // a client handed in: the caller's choice
 		}
 	}

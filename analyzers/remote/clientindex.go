@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
@@ -36,8 +37,8 @@ func (st *state) index(funcs []*ssa.Function) {
 						if isDefaultClient(addr) {
 							st.defaultTouched = true
 						}
-						if addr.Pkg != st.pkg {
-							st.globalTouched[addr] = true // another package's variable replaced
+						if addr.Pkg != st.pkg && !testcode.At(st.pass, fn.Pos()) {
+							st.globalTouched[addr] = true // another package's variable replaced (not by a test's stand-in)
 						}
 					}
 				case *ssa.FieldAddr:

@@ -258,8 +258,8 @@ func (w *walker) load(addr ssa.Value, f *frame, t *objType) verdict {
 		if t == httpClient && isDefaultClient(a) {
 			return w.defaultClient()
 		}
-		if name, ok := noTimeoutVars[globalID(a)]; ok && t == httpClient && !w.st.globalTouched[a] {
-			return verdict{k: vUnbounded, origin: &Origin{Kind: Default, Type: t.display, Field: t.setting, Name: name}}
+		if name, shared := w.st.sharedClient(a); name != "" && t == httpClient && !w.st.globalTouched[a] {
+			return verdict{k: vUnbounded, origin: &Origin{Kind: Default, Type: t.display, Field: t.setting, Name: name, Shared: shared}}
 		}
 		if a.Pkg != w.st.pkg || w.st.globalTouched[a] {
 			return unknown

@@ -193,7 +193,7 @@ func (t Timeout) Owned(pkg *types.Package) bool {
 	case Default:
 		// http.DefaultClient named as the fallback when the caller gives no client: the
 		// package chose it, and its users run it unless they know to replace it.
-		return t.Client.Fallback && t.Client.Pos.IsValid()
+		return t.Client.Fallback && t.Client.Pos.IsValid() && !t.Client.Shared
 	}
 	return false
 }
@@ -331,4 +331,9 @@ type Origin struct {
 	// Unix is set when the client's transport dials only Unix domain sockets (its DialContext
 	// or Dial is a function that dials "unix"): it talks to a process on this machine.
 	Unix bool
+	// Shared is set for a Default that is another package's variable its package made
+	// without a timeout (varFact: a module's httputil.DefaultClient): a fallback to it is
+	// not this package's default to report, whose cause is one line elsewhere; calls that
+	// give it no deadline at all are.
+	Shared bool
 }

@@ -33,7 +33,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:        docs.URL("remote"),
 	Requires:   []*analysis.Analyzer{ssapkg.Analyzer, ssapkg.Stores},
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(paramFact), new(resultFact), new(reachFact), new(configFact), new(concreteFact), new(requestFact), new(connFact), new(makerFact)},
+	FactTypes:  []analysis.Fact{new(paramFact), new(resultFact), new(reachFact), new(configFact), new(concreteFact), new(requestFact), new(connFact), new(makerFact), new(varFact)},
 	Run:        guard.Run("remote", run),
 }
 
@@ -156,6 +156,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	st.exportFacts()
 	st.exportConnFacts()
+	st.exportVarFacts()
 	res.Configs = st.loadedConfigs()
 	markCallersBound(pass, res.Calls)
 
