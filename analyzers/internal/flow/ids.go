@@ -40,6 +40,9 @@ func Computes(id FuncID) bool {
 	return computing[id.Pkg] || id.Pkg == "fmt" && strings.HasPrefix(id.Name, "Sprint")
 }
 
+// xnetContext is the pre-Go 1.7 path of package context.
+const xnetContext = "golang.org/x/net/context"
+
 // ID returns the identity of fn. The receiver is the named type, without pointer or type
 // arguments; interface methods have the interface's name.
 func ID(fn *types.Func) FuncID {
@@ -47,6 +50,11 @@ func ID(fn *types.Func) FuncID {
 		return FuncID{}
 	}
 	id := FuncID{Pkg: fn.Pkg().Path(), Name: fn.Name()}
+	if id.Pkg == xnetContext {
+		// golang.org/x/net/context's functions call the standard library's of the same
+		// name (its types are aliases): they are those.
+		id.Pkg = "context"
+	}
 	if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil {
 		t := sig.Recv().Type()
 		if p, ok := t.(*types.Pointer); ok {
