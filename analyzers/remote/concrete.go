@@ -72,7 +72,10 @@ func (r *reacher) valueReach(v ssa.Value, c *ssa.CallCommon, depth int, seen map
 		if fv == nil || fv.Exported() || fv.Pkg() != r.pass.Pkg || r.stores == nil || len(r.stores.Fields[fv]) == 0 {
 			return 0, false // a field others may fill
 		}
-		return r.all(r.stores.Fields[fv], c, depth, seen)
+		if reach, ok := r.all(r.stores.Fields[fv], c, depth, seen); ok {
+			return reach, true
+		}
+		return r.byDefault(r.stores.Fields[fv], c, depth)
 	}
 	call, idx := flow.CallResult(x)
 	if call == nil || call.Call.IsInvoke() {
@@ -107,6 +110,28 @@ func (r *reacher) valueReach(v ssa.Value, c *ssa.CallCommon, depth int, seen map
 		return ReachUnknown, true
 	}
 	return ReachLocal, true
+}
+
+// byDefault says that the interface method c, called on a field that holds one of vs, leaves
+// the process when what the package itself stores there does, the rest being values its
+// callers give (WithClient(kc) beside c.client = kinesis.NewFromConfig(cfg) when none is
+// given): the default is what most of its users run, and a caller's replacement stands for
+// the same service. Not known otherwise.
+func (r *reacher) byDefault(vs []ssa.Value, c *ssa.CallCommon, depth int) (Reach, bool) {
+	var own []ssa.Value
+	for _, v := range vs {
+		if p, ok := flow.Unwrap(flow.Captured(v)).(*ssa.Parameter); ok && apiFunc(flow.Root(p.Parent())) {
+			continue // a caller's, through an exported function or option
+		}
+		own = append(own, v)
+	}
+	if len(own) == 0 || len(own) == len(vs) {
+		return 0, false
+	}
+	if reach, ok := r.all(own, c, depth, make(map[ssa.Value]bool)); ok && reach == ReachRemote {
+		return ReachRemote, true
+	}
+	return 0, false
 }
 
 // all is valueReach over vs: the widest reach, known when every one is.

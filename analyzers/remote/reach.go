@@ -12,6 +12,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
+	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
@@ -413,7 +414,15 @@ func (r *reacher) implementations(c *ssa.CallCommon) []*ssa.Function {
 	if named, ok := types.Unalias(c.Value.Type()).(*types.Named); !ok || named.Obj().Exported() {
 		return nil
 	}
-	return r.impls.Of(c)
+	// A test's stand-in is not what the package runs: with only stand-ins (a mock of the SDK
+	// client the package stores there), the implementations are other packages'.
+	var fns []*ssa.Function
+	for _, fn := range r.impls.Of(c) {
+		if !testcode.At(r.pass, fn.Pos()) {
+			fns = append(fns, fn)
+		}
+	}
+	return fns
 }
 
 // wired returns the methods an interface call runs when its receiver is an unexported struct

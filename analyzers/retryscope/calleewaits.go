@@ -143,7 +143,7 @@ func (st *state) storedWaits(callee ssa.Value) *waitsFact {
 		if testcode.Made(st.pass, v) {
 			continue // a test's stand-in, or its restoring the original
 		}
-		f, ok := v.(*ssa.Function)
+		f, ok := flow.Unwrap(v).(*ssa.Function) // retryWait: waitWithContext, of a named func type
 		if !ok || f.Pkg != st.ssaPkg || len(f.Blocks) == 0 {
 			return nil
 		}
@@ -188,7 +188,12 @@ func (st *state) funcWaits(fn *ssa.Function, depth int) *waitsFact {
 				// f := cfg.newBackoff(); f(ctx, maxSleep): a function value the package makes,
 				// or keeps in a field, that waits.
 				if w := st.valueWaits(cc.Value); w != nil {
-					ss = append(ss, Sleep{Call: c, Kind: w.Kind})
+					s := Sleep{Call: c, Kind: w.Kind}
+					if w.Param >= 0 && w.Param < len(cc.Args) {
+						s.Duration = cc.Args[w.Param] // r.retryWait(ctx, delay): the duration it is given
+						s.Kind = st.delayKind(s.Duration, nil)
+					}
+					ss = append(ss, s)
 				}
 			}
 		}
