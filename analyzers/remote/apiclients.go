@@ -1,11 +1,9 @@
 package remote
 
 import (
-	"go/ast"
-	"go/types"
-
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 )
 
@@ -40,7 +38,7 @@ func (st *state) apiClients(calls []*Call) []*APIClient {
 	}
 	var out []*APIClient
 	for _, fn := range st.funcs {
-		if !apiFunc(fn) || testcode.At(st.pass, fn.Pos()) {
+		if fn.Synthetic != "" || fn.Parent() != nil || !flow.Callable(fn) || testcode.At(st.pass, fn.Pos()) {
 			continue
 		}
 		results := fn.Signature.Results()
@@ -61,23 +59,4 @@ func (st *state) apiClients(calls []*Call) []*APIClient {
 		}
 	}
 	return out
-}
-
-// apiFunc reports whether fn is a function or method other packages can call by name: an
-// exported function, or an exported method of an exported type.
-func apiFunc(fn *ssa.Function) bool {
-	obj, ok := fn.Object().(*types.Func)
-	if !ok || fn.Synthetic != "" || fn.Parent() != nil || !obj.Exported() {
-		return false
-	}
-	recv := fn.Signature.Recv()
-	if recv == nil {
-		return true
-	}
-	t := recv.Type()
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	named, ok := types.Unalias(t).(*types.Named)
-	return ok && ast.IsExported(named.Obj().Name())
 }

@@ -142,6 +142,11 @@
 // functions, method values and function literals (p.alloc = mmapAlloc, or a closure): it goes
 // where they go. A caller's function copied from its options (db.openFile = opts.OpenFile, then
 // os.OpenFile when it is nil) is left aside: the package's default is what most callers run.
+// Likewise an unexported interface field that the package fills with a value of its own making
+// when the caller gives none (c.client = kinesis.NewFromConfig(cfg), beside a WithClient
+// option) reaches what that default reaches when it leaves the process. The implementations of
+// an unexported interface of the package are its production types: a test's stand-in (a mock
+// of the SDK client) is not one.
 //
 // Packages of the standard library are not analysed, and a package that imports none of
 // net/http, net, crypto/tls, database/sql or google.golang.org/grpc, directly or not, is

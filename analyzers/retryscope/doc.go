@@ -151,7 +151,12 @@
 // judging another call's error or response, such as shouldRetry(err, resp) or a CheckRetry
 // field; or a boolean variable computed from such verdicts or set on the failure side of a
 // test, such as again := err != nil && transient(err)): the side where the policy says no
-// plays the part of success. A range-over-func iterator's yield(item, err) is no verdict. A
+// plays the part of success. A verdict that may keep state (a method, a closure, an
+// interface's method) is a policy that may count the attempts and wait; but one asked of an
+// interface value kept in an unexported field that the package fills, by default, with a type
+// of its own whose method keeps no state (it reads neither its receiver nor a package
+// variable) and waits for nothing (c.retryer.ShouldRetry(err), with a DefaultRetryer) can do
+// neither: the default is what most users run. A range-over-func iterator's yield(item, err) is no verdict. A
 // flag a function of the program returns beside its error (retry, err := c.do(req)) says
 // what its returns show; where they do not, the side of the loop that waits before it goes
 // round is the failure's. A helper that runs its caller's attempt as a func-typed parameter

@@ -4,12 +4,14 @@ import (
 	"go/ast"
 	"go/constant"
 	"go/token"
+	"go/types"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/loops"
+	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 	"github.com/idemlint/idemlint/analyzers/remote"
 )
@@ -66,7 +68,7 @@ func (st *state) recursion(fn *ssa.Function) *Scope {
 	s.Deadline = observesDeadline(slices.DeleteFunc(slices.Clone(s.Calls), func(c ssa.CallInstruction) bool {
 		return c.Common().StaticCallee() == fn // passing ctx to itself bounds nothing
 	}))
-	if !slices.ContainsFunc(again, func(a retryCall) bool { return !underPolicy(a) }) {
+	if !slices.ContainsFunc(again, func(a retryCall) bool { return !st.underPolicy(a) }) {
 		// c.backoff.Next(err) && ...: a policy handed the failure decides each way back, and
 		// may count and wait as it likes.
 		if s.Attempts.Kind == BoundNone {
@@ -149,12 +151,12 @@ func (st *state) afterStep(a retryCall, ds []decision) bool {
 // verdict that is handed the failed attempt's error and may keep state (a method, a closure,
 // an interface's method: c.backoff.Next(err)): a retry policy, which may count the attempts
 // and wait before it says yes.
-func underPolicy(a retryCall) bool {
+func (st *state) underPolicy(a retryCall) bool {
 	all := func(*ssa.BasicBlock) bool { return true }
 	for test, side := range takenSides(a.call.Block(), a.d.block) {
 		cond := lastInstr(test).(*ssa.If).Cond
 		call, ok := cond.(*ssa.Call)
-		if !ok || side != test.Succs[0] || countless(call) {
+		if !ok || side != test.Succs[0] || countless(call) || st.statelessByDefault(call) {
 			continue
 		}
 		if judged, policy := retryPolicy(cond, all); policy && judged == a.d.call {
@@ -556,6 +558,75 @@ func countless(call *ssa.Call) bool {
 	for _, a := range call.Call.Args {
 		if _, constant := flow.Unwrap(a).(*ssa.Const); typeis.Integer(a.Type()) && !constant {
 			return false
+		}
+	}
+	return true
+}
+
+// statelessByDefault reports whether call, a verdict asked of an interface value kept in an
+// unexported field of the package, can neither count nor wait as the package fills the field:
+// each value the package stores there itself (besides those its callers give through an
+// exported function or option) is of a type of its own whose method keeps no state (it reads
+// neither its receiver nor a package variable) and waits for nothing (c.retryer.ShouldRetry(err), with retryer: DefaultRetryer{} by default). The
+// default is what most users run.
+func (st *state) statelessByDefault(call *ssa.Call) bool {
+	if !call.Call.IsInvoke() || st.stores == nil {
+		return false
+	}
+	_, fa := flow.FieldLoad(flow.Unwrap(call.Call.Value))
+	if fa == nil {
+		return false
+	}
+	fv := flow.FieldVar(fa)
+	if fv == nil || fv.Exported() || fv.Pkg() != st.pass.Pkg {
+		return false
+	}
+	own := 0
+	for _, v := range st.stores.Fields[fv] {
+		if testcode.Made(st.pass, v) {
+			continue
+		}
+		x := flow.Unwrap(v)
+		if p, ok := flow.Unwrap(flow.Captured(x)).(*ssa.Parameter); ok && flow.Callable(flow.Root(p.Parent())) {
+			continue // a caller's
+		}
+		t := x.Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		named, ok := types.Unalias(t).(*types.Named)
+		if !ok || named.Obj().Pkg() != st.pass.Pkg {
+			return false
+		}
+		sel := st.ssaPkg.Prog.MethodSets.MethodSet(x.Type()).Lookup(call.Call.Method.Pkg(), call.Call.Method.Name())
+		if sel == nil {
+			return false
+		}
+		m := st.ssaPkg.Prog.MethodValue(sel)
+		if m == nil || m.Pkg != st.ssaPkg || !stateless(m) || st.funcWaits(m, 0) != nil {
+			return false
+		}
+		own++
+	}
+	return own > 0
+}
+
+// stateless reports whether method m keeps nothing from one call to the next: it never uses its
+// receiver, and names no package variable.
+func stateless(m *ssa.Function) bool {
+	if len(m.Params) == 0 || m.Signature.Recv() == nil {
+		return false
+	}
+	if refs := m.Params[0].Referrers(); refs != nil && len(*refs) > 0 {
+		return false
+	}
+	for _, b := range m.Blocks {
+		for _, instr := range b.Instrs {
+			for _, op := range instr.Operands(nil) {
+				if _, ok := (*op).(*ssa.Global); ok {
+					return false
+				}
+			}
 		}
 	}
 	return true

@@ -109,3 +109,22 @@ func ParseFunc(s string) (FuncID, error) {
 	}
 	return id, nil
 }
+
+// Callable reports whether other packages can call fn by name: an exported function, or an
+// exported method of an exported type.
+func Callable(fn *ssa.Function) bool {
+	obj, ok := fn.Object().(*types.Func)
+	if !ok || !obj.Exported() {
+		return false
+	}
+	recv := fn.Signature.Recv()
+	if recv == nil {
+		return true
+	}
+	t := recv.Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	named, ok := types.Unalias(t).(*types.Named)
+	return ok && named.Obj().Exported()
+}
