@@ -15,8 +15,9 @@
 //     when the request's context has no deadline in reach (context.Background or TODO, or
 //     http.NewRequest, which gives it no context). Clients are followed to where they are
 //     built: a composite literal, new(http.Client), http.DefaultClient, a package variable,
-//     a struct field the package assigns or leaves zero, a constructor of the same package or,
-//     through a fact, of another, with what the constructor and its caller set on it; a
+//     a factory function the package keeps in an unexported field (c := *http.DefaultClient;
+//     return &c), a struct field the package assigns or leaves zero, a constructor of the same
+//     package or, through a fact, of another, with what the constructor and its caller set on it; a
 //     go-retryablehttp client (and its StandardClient) is bounded by its HTTPClient's Timeout.
 //     A library's default client whose Transport is an http.Transport with a
 //     ResponseHeaderTimeout is not reported as a default without a Timeout (its requests carry

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 )
 
 // The walks follow SSA values backward from a remote call to where they are made: a context
@@ -243,6 +244,9 @@ func (w *walker) enterCall(c *ssa.CallCommon, parent *frame) *frame {
 	if callee == nil {
 		callee = w.st.funcVar(c.Value)
 	}
+	if callee == nil {
+		callee = w.st.funcField(c.Value)
+	}
 	if callee == nil || callee.Pkg != w.st.pkg || len(callee.Blocks) == 0 || parent != nil && parent.depth >= maxDepth {
 		return nil
 	}
@@ -266,6 +270,40 @@ func (st *state) funcVar(v ssa.Value) *ssa.Function {
 		return nil
 	}
 	fn, _ := stored[0].(*ssa.Function)
+	return fn
+}
+
+// funcField returns the function an unexported struct field of func type that v loads holds,
+// when the package's production code stores one function or function literal there and
+// nothing else (newHTTP: func() *http.Client { c := *http.DefaultClient; return &c }): no
+// other package can put another there.
+func (st *state) funcField(v ssa.Value) *ssa.Function {
+	load, fa := flow.FieldLoad(v)
+	if load == nil || fa == nil {
+		return nil
+	}
+	fv := flow.FieldVar(fa)
+	if fv == nil || fv.Exported() || fv.Pkg() != st.pass.Pkg {
+		return nil
+	}
+	if _, isFunc := fv.Type().Underlying().(*types.Signature); !isFunc {
+		return nil
+	}
+	var fn *ssa.Function
+	for _, s := range st.stores.Fields[fv] {
+		if testcode.Made(st.pass, s) {
+			continue // a test's stand-in
+		}
+		x := flow.Unwrap(s)
+		if mc, ok := x.(*ssa.MakeClosure); ok {
+			x = mc.Fn
+		}
+		f, ok := x.(*ssa.Function)
+		if !ok || fn != nil && f != fn {
+			return nil
+		}
+		fn = f
+	}
 	return fn
 }
 
