@@ -107,7 +107,34 @@ func (st *state) callbackScope(hc *helperCall) *Scope {
 	if s.Deadline == DeadlineNone {
 		s.Deadline = observesDeadline(s.Calls)
 	}
+	st.setWaits(s)
 	return s
+}
+
+// setWaits judges the waits the callback of s sets for the next attempt (roko's
+// rt.SetNextInterval(d): waitSetters) with the strategy's: the weakest of them, or theirs
+// alone when the strategy waits nothing by itself (roko.Constant(0), a placeholder). Each is
+// a Setting of s, the last deciding its wait.
+func (st *state) setWaits(s *Scope) {
+	var ss []Sleep
+	for _, c := range s.Calls {
+		i, ok := waitSetters[flow.ID(flow.Callee(c.Common()))]
+		if !ok || i >= len(c.Common().Args) {
+			continue
+		}
+		d, id := c.Common().Args[i], flow.ID(flow.Callee(c.Common()))
+		ss = append(ss, Sleep{Call: c, Duration: d, Kind: st.delayKind(d, nil)})
+		// The setting that decides the wait now (not the strategy, whose jitter option would
+		// not reach it).
+		s.Settings = append(s.Settings, Setting{Name: id.Recv + "." + id.Name, Pos: c.Pos(), Value: d, Wait: ss[len(ss)-1].Kind})
+	}
+	if len(ss) == 0 {
+		return
+	}
+	if s.Wait.Kind != WaitNone {
+		ss = append(ss, Sleep{Kind: s.Wait.Kind})
+	}
+	s.Wait.Kind = combineWaits(ss, 0)
 }
 
 // handedVerdict records on s, the Callback scope of helper call hc, what the predicate that hc

@@ -636,7 +636,14 @@ func (s *Scope) AttemptsSetting() *Setting {
 // DoFunc3(ctx, r, cb). A retrier must be given WithMaxAttempts(n) (n attempts) or TryForever
 // (NewRetrier panics otherwise) and a strategy: Constant(d) waits d, Exponential and
 // ExponentialSubsecond grow; neither is randomised unless WithJitter or WithJitterRange is
-// given. Do runs on context.Background.
+// given. Do runs on context.Background. A callback's rt.SetNextInterval(d) sets the next wait
+// (waitSetters); Constant(0) waits nothing by itself.
+// waitSetters are the methods a callback calls to set the wait before the next attempt,
+// overriding the strategy's for that attempt, with the index of the argument that holds it.
+var waitSetters = map[flow.FuncID]int{
+	{Pkg: "github.com/buildkite/roko", Recv: "Retrier", Name: "SetNextInterval"}: 1,
+}
+
 var buildkiteRoko = &library{
 	capHint: "add roko.WithMaxAttempts(5)", deadlineHint: "use DoWithContext(%s, ...)",
 	name:  "buildkite/roko",
@@ -649,7 +656,7 @@ var buildkiteRoko = &library{
 	defaults: summary{Bound{Kind: BoundUnknown}, WaitUnknown, DeadlineNone},
 	settings: map[string]setting{
 		"NewRetrier":           {layer: 0},
-		"Constant":             {layer: 0, wait: WaitFixed},
+		"Constant":             {layer: 0, arg: 0, wait: WaitFixed, zeroWait: WaitNone},
 		"Exponential":          {layer: 0, wait: WaitBackoff},
 		"ExponentialSubsecond": {layer: 0, wait: WaitBackoff},
 		"WithJitter":           {layer: 1, wait: WaitJittered},

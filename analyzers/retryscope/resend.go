@@ -29,7 +29,8 @@ import (
 //     holds only for errors proving the request never left (see NeverSent): a loop's back
 //     edge, a recursive call, a callback's return of an error its helper retries (not nil,
 //     not marked permanent: backoff.Permanent, retry-go's Unrecoverable, the runtime's
-//     Permanent; for sethvargo/go-retry, only what RetryableError marks), a range body's
+//     Permanent; for sethvargo/go-retry, only what RetryableError marks; not after roko's
+//     rt.Break()), a range body's
 //     return to its iterator;
 //   - when the scope goes round only after the dependency answered (Scope.Answered): the
 //     request is sent again only once its outcome is known;
@@ -99,7 +100,7 @@ func (r *Result) Resends(s *Scope, call ssa.CallInstruction) bool {
 		var visited map[*ssa.BasicBlock]bool
 		return r.reachesFrom(from, all, nil, func(instr ssa.Instruction) bool {
 			ret, ok := instr.(*ssa.Return)
-			return ok && len(ret.Results) > 0 && retried(ret.Results[len(ret.Results)-1], ret.Block(), visited)
+			return ok && len(ret.Results) > 0 && retried(ret.Results[len(ret.Results)-1], ret.Block(), visited) && !stoppedBefore(ret)
 		}, &visited)
 	}
 	return true
@@ -358,6 +359,28 @@ var permanentMarks = map[flow.FuncID]bool{
 	{Pkg: "github.com/avast/retry-go/v5", Name: "Unrecoverable"}:           true,
 	{Pkg: "github.com/avast/retry-go", Name: "Unrecoverable"}:              true,
 	{Pkg: "github.com/idemlint/idemlint/runtime/retry", Name: "Permanent"}: true,
+}
+
+// stopMarks are the library methods a callback calls to end its helper's retries whatever it
+// returns: roko's Retrier.Break.
+var stopMarks = map[flow.FuncID]bool{
+	{Pkg: "github.com/buildkite/roko", Recv: "Retrier", Name: "Break"}: true,
+}
+
+// stoppedBefore reports whether a call of a stopMarks method comes before ret on every way to
+// it (in its block, or in one that dominates it): the error it returns is not retried.
+func stoppedBefore(ret *ssa.Return) bool {
+	for b := ret.Block(); b != nil; b = b.Idom() {
+		for _, instr := range b.Instrs {
+			if instr == ssa.Instruction(ret) {
+				break
+			}
+			if c, ok := instr.(*ssa.Call); ok && stopMarks[flow.ID(flow.Callee(c.Common()))] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // neverSentFunc are library predicates true only for errors of requests that never left, for
