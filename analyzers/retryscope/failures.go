@@ -504,6 +504,20 @@ func singlesOutOf(cond ssa.Value, of func(ssa.Value) bool) (ssa.Value, bool) {
 // textTest returns the constant that cond looks for in the text of an error for which of
 // holds (strings.Contains(err.Error(), "over quota"), HasPrefix, HasSuffix, EqualFold).
 func textTest(cond ssa.Value, of func(ssa.Value) bool) (*ssa.Const, bool) {
+	text, ok := anyTextTest(cond)
+	if !ok {
+		return nil, false
+	}
+	msg, ok := flow.Unwrap(cond.(*ssa.Call).Call.Args[0]).(*ssa.Call)
+	if !ok || !errorText(msg, of) {
+		return nil, false
+	}
+	return text, true
+}
+
+// anyTextTest returns the constant text that cond, a strings.Contains, HasPrefix, HasSuffix or
+// EqualFold call, looks for in whatever text it is given.
+func anyTextTest(cond ssa.Value) (*ssa.Const, bool) {
 	c, ok := cond.(*ssa.Call)
 	if !ok || len(c.Call.Args) != 2 {
 		return nil, false
@@ -516,10 +530,6 @@ func textTest(cond ssa.Value, of func(ssa.Value) bool) (*ssa.Const, bool) {
 	}
 	text, ok := flow.Unwrap(c.Call.Args[1]).(*ssa.Const)
 	if !ok || text.Value == nil || text.Value.Kind() != constant.String {
-		return nil, false
-	}
-	msg, ok := flow.Unwrap(c.Call.Args[0]).(*ssa.Call)
-	if !ok || !errorText(msg, of) {
 		return nil, false
 	}
 	return text, true

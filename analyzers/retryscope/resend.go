@@ -16,7 +16,8 @@ import (
 
 // Resending: whether a scope can send a request again after it may have taken effect. A
 // request that failed before it left the process (a dial error, a refused connection, a DNS
-// failure), or that the server turned away with 429 Too Many Requests, had no effect, so
+// failure), or that the server turned away with 429 Too Many Requests (its status, or a text
+// of the answer that names the 429 and nothing else), had no effect, so
 // repeating it is safe whatever it does; anything else (a reset connection, a timeout, a 5xx)
 // leaves the effect unknown.
 
@@ -445,6 +446,11 @@ func (r *Result) neverSent(v ssa.Value, depth int, sent ssa.CallInstruction) boo
 		case neverSentFunc[id]:
 			return true
 		}
+		if text, ok := anyTextTest(x); ok && textKinds(text) == Fail429 {
+			// strings.Contains(string(body), "returned HTTP error 429"): whatever text it
+			// reads, it names a rate limit and nothing else: the server turned it away.
+			return true
+		}
 		sentErr := func(e ssa.Value) bool { return sent != nil && producer(e, all) == sent }
 		if text, ok := textTest(x, sentErr); ok && (textKinds(text) == FailOther || textKinds(text) == Fail429) {
 			// strings.Contains(err.Error(), "Code:10205"): an answer of the service's own
@@ -462,7 +468,17 @@ func (r *Result) neverSent(v ssa.Value, depth int, sent ssa.CallInstruction) boo
 			switch {
 			case isFalse(e):
 			case isTrue(e):
-				if i >= len(x.Block().Preds) || !r.underNeverSent(x.Block().Preds[i], depth, sent) {
+				if i >= len(x.Block().Preds) {
+					return false
+				}
+				pred := x.Block().Preds[i]
+				if ifInstr, ok := lastInstr(pred).(*ssa.If); ok {
+					// a || b: true straight from a's test, on its never-sent side.
+					if side := r.neverSentSide(ifInstr.Cond, depth+1, sent); side >= 0 && pred.Succs[side] == x.Block() {
+						continue
+					}
+				}
+				if !r.underNeverSent(pred, depth, sent) {
 					return false
 				}
 			case !r.neverSent(e, depth+1, sent):
