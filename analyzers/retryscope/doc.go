@@ -161,8 +161,11 @@
 // what its returns show; where they do not, the side of the loop that waits before it goes
 // round is the failure's. A helper that runs its caller's attempt as a func-typed parameter
 // returning such a flag (again, err := attempt(); if !again { return err }; sleep) retries when
-// a callback the package hands it asks to go round after a failure (return true, err); one whose
-// callbacks ask again only with a nil error (return state == pending, nil), or that leaves on
+// a callback the package hands it asks to go round after a failure (return true, err; with a
+// stop flag tested first, stop, err := f(ctx); if stop { return err }, return false, err); one
+// whose callbacks ask again only with a nil error (return state == pending, nil) or with an
+// error of their own words once their call worked (return false, fmt.Errorf("waiting for %d
+// activities", n)), stopping on their call's failure, polls; or one that leaves on
 // any error of the attempt before it waits, polls for a state. A test of the error with errors.Is or errors.As, or against a
 // package's error variable (err == io.ErrUnexpectedEOF) (for r := 0;
 // errors.Is(err, ErrNoResponders) && r < n; r++) decides too when the loop waits before going

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/loops"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
@@ -208,11 +209,13 @@ func closureCalls(v ssa.Value, p ssa.Value) bool {
 }
 
 // asksAgain reports whether a function the package hands to fn's parameter p, a verdict
-// (again bool, err error), asks to go round after it failed: some return of it pairs a true
-// flag with an error that may be set (return true, err). A callback that asks
-// again only with a nil error (return status == pending, nil) polls for a state; a helper
+// (flag bool, err error), asks to go round after it failed: some return of it pairs the flag
+// value that goes round (again: true for an "again" flag, false for a "stop" one) with an
+// error that may be set (return true, err). A callback that asks again only with a nil error
+// (return status == pending, nil), or with an error of its own making once its call worked
+// (return false, fmt.Errorf("waiting for %d activities", n)), polls for a state; a helper
 // whose callbacks the package does not show is not judged.
-func (st *state) asksAgain(p *ssa.Parameter, depth int) bool {
+func (st *state) asksAgain(p *ssa.Parameter, again bool, depth int) bool {
 	i := slices.Index(p.Parent().Params, p)
 	if i < 0 || depth > 2 {
 		return false
@@ -223,10 +226,10 @@ func (st *state) asksAgain(p *ssa.Parameter, depth int) bool {
 				continue
 			}
 			arg := flow.Unwrap(call.Common().Args[i])
-			if f := callbackFunc(arg); f != nil && retriesFailure(f) {
+			if f := callbackFunc(arg); f != nil && retriesFailure(f, again) {
 				return true
 			}
-			if q, ok := arg.(*ssa.Parameter); ok && q.Parent() != p.Parent() && st.asksAgain(q, depth+1) {
+			if q, ok := arg.(*ssa.Parameter); ok && q.Parent() != p.Parent() && st.asksAgain(q, again, depth+1) {
 				return true
 			}
 		}
@@ -234,21 +237,101 @@ func (st *state) asksAgain(p *ssa.Parameter, depth int) bool {
 	return false
 }
 
-// retriesFailure reports whether a return of fn, a verdict (again bool, err error), pairs a
-// flag that is true with an error that is not nil. (A flag computed from a state, return
-// power != want, err, polls for that state; that it also goes round on an error is the
-// poll's, not a retry of the error.)
-func retriesFailure(fn *ssa.Function) bool {
+// retriesFailure reports whether a return of fn, a verdict (flag bool, err error), pairs the
+// flag value again with an error that is not nil and is not one fn makes of its own words
+// outside a test of a status (see ownCondition). (A flag computed from a state, return power
+// != want, err, polls for that state; that it also goes round on an error is the poll's, not
+// a retry of the error.)
+func retriesFailure(fn *ssa.Function, again bool) bool {
 	for ret := range flow.Returns(fn) {
 		if len(ret.Results) < 2 || ret.Block() == fn.Recover {
 			continue
 		}
-		again, errv := returned(ret.Results[0]), returned(ret.Results[len(ret.Results)-1])
-		if v, isConst := flow.BoolConst(again); isConst && v && !flow.IsNil(errv) {
+		flag, errv := returned(ret.Results[0]), returned(ret.Results[len(ret.Results)-1])
+		if v, isConst := flow.BoolConst(flag); isConst && v == again && !flow.IsNil(errv) && !madeCondition(errv, ret.Block()) {
 			return true
 		}
 	}
 	return false
+}
+
+// madeCondition reports whether errv, returned from block b, is an error the function makes
+// of its own words (errors.New, fmt.Errorf with no error among its arguments) where no test of
+// an *http.Response's status decides: it names a state it waits for ("still pending"), not a
+// failure of a call.
+func madeCondition(errv ssa.Value, b *ssa.BasicBlock) bool {
+	c, ok := flow.Unwrap(errv).(*ssa.Call)
+	if !ok {
+		return false
+	}
+	switch id := flow.ID(flow.Callee(c.Common())); id {
+	case flow.FuncID{Pkg: "errors", Name: "New"}, flow.FuncID{Pkg: "fmt", Name: "Errorf"}:
+	default:
+		return false
+	}
+	for _, a := range c.Call.Args {
+		bad := false
+		flow.Backward(a, 16, func(v ssa.Value) bool {
+			if typeis.ErrorLike(v.Type()) {
+				bad = true
+			}
+			return !bad
+		})
+		if bad {
+			return false // it wraps or quotes an error
+		}
+	}
+	for d := b; d != nil; d = d.Idom() {
+		if ifInstr, ok := lastInstr(d).(*ssa.If); ok {
+			if cmp, ok := ifInstr.Cond.(*ssa.BinOp); ok && (statusOf(cmp.X) != nil || statusOf(cmp.Y) != nil) {
+				return false // a status the answer gave: a failure it names
+			}
+		}
+	}
+	return true
+}
+
+// againValue returns the value of the flag that the test ending block b of loop l looks at
+// that makes the loop go round: the side that stays in the loop; true when both or neither
+// stay.
+func againValue(b *ssa.BasicBlock, l *loops.Loop) bool {
+	ifInstr := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	trueStays, falseStays := l.Contains(b.Succs[0]), l.Contains(b.Succs[1])
+	v := true
+	if !trueStays && falseStays {
+		v = false
+	}
+	if u, ok := ifInstr.Cond.(*ssa.UnOp); ok && u.Op == token.NOT {
+		v = !v
+	}
+	return v
+}
+
+// flagTest returns the block of loop l that ends in a test of the flag that call, a callback's
+// verdict (flag bool, err error), returns first; nil when there is none.
+func flagTest(call *ssa.Call, l *loops.Loop) *ssa.BasicBlock {
+	if call.Referrers() == nil {
+		return nil
+	}
+	for _, ref := range *call.Referrers() {
+		x, ok := ref.(*ssa.Extract)
+		if !ok || x.Index != 0 || !typeis.Bool(x.Type()) || x.Referrers() == nil {
+			continue
+		}
+		for _, use := range *x.Referrers() {
+			if ifInstr, ok := use.(*ssa.If); ok && l.Contains(ifInstr.Block()) {
+				return ifInstr.Block()
+			}
+			if u, ok := use.(*ssa.UnOp); ok && u.Op == token.NOT && u.Referrers() != nil {
+				for _, use2 := range *u.Referrers() {
+					if ifInstr, ok := use2.(*ssa.If); ok && l.Contains(ifInstr.Block()) {
+						return ifInstr.Block()
+					}
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // goesRoundAfter reports whether scope s, a loop or a recursion of its function, can make
