@@ -42,14 +42,14 @@ const (
 func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop) (decision, int) {
 	ds := slices.DeleteFunc(decisions(fn, l.Contains), func(d decision) bool {
 		// A verdict (flag, err) of a callback the helper is handed: its flag's test, and the
-		// test of its error when its flag is tested too (stop, err := f(ctx); if stop {
+		// test of its error when its flag is tested first (stop, err := f(ctx); if stop {
 		// return err }; if err == nil { return nil }), go round on a failure only if some
 		// callback the package hands in asks to with one.
 		if p := paramFlag(d); p != nil {
 			return !st.asksAgain(p, againValue(d.block, l), 0)
 		}
 		if c, ok := d.call.(*ssa.Call); ok && callsParam(c) {
-			if b := flagTest(c, l); b != nil {
+			if b := flagTest(c, l); b != nil && b != d.block && b.Dominates(d.block) {
 				return !st.asksAgain(flow.Unwrap(c.Call.Value).(*ssa.Parameter), againValue(b, l), 0)
 			}
 		}
