@@ -21,7 +21,9 @@ type APIClient struct {
 // apiClients returns the package's APIClients: none unless some call of the package sends
 // its caller's request through a default that a client the caller gives replaces
 // (Origin.Given). The client must be made in the function (a composite literal or new, not
-// a copy of another client it holds) and be fresh on every call.
+// a copy of another client it holds) and be fresh on every call, by a function that is not
+// handed a client itself (NewSigningClient(creds, httpClient) wraps its caller's: the one
+// that sends).
 func (st *state) apiClients(calls []*Call) []*APIClient {
 	if st.pass.Pkg.Name() == "main" {
 		return nil
@@ -38,7 +40,7 @@ func (st *state) apiClients(calls []*Call) []*APIClient {
 	}
 	var out []*APIClient
 	for _, fn := range st.funcs {
-		if fn.Synthetic != "" || fn.Parent() != nil || !flow.Callable(fn) || testcode.At(st.pass, fn.Pos()) {
+		if fn.Synthetic != "" || fn.Parent() != nil || !flow.Callable(fn) || testcode.At(st.pass, fn.Pos()) || takesClient(fn) {
 			continue
 		}
 		results := fn.Signature.Results()
@@ -59,4 +61,14 @@ func (st *state) apiClients(calls []*Call) []*APIClient {
 		}
 	}
 	return out
+}
+
+// takesClient reports whether fn has a parameter of type *http.Client.
+func takesClient(fn *ssa.Function) bool {
+	for _, p := range fn.Params {
+		if objTypeOf(p.Type()) == httpClient {
+			return true
+		}
+	}
+	return false
 }
