@@ -84,7 +84,7 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 			if s.Deadline == DeadlineNone && slices.ContainsFunc(s.Wait.Sleeps, func(sl Sleep) bool { return sl.Interruptible }) {
 				s.Deadline = DeadlineUnknown // each try's wait also ends on an event (a state change)
 			}
-			if s.Deadline == DeadlineContext && s.Attempts.Kind == BoundNone && neverLeavesOnFailure(l, d) && !knowledge.EndsWithContext(flow.Callee(d.call.Common())) && !namesOwnError(d, l) {
+			if s.Deadline == DeadlineContext && s.Attempts.Kind == BoundNone && neverLeavesOnFailure(l, d) && !knowledge.EndsWithContext(flow.Callee(d.call.Common())) && !endsWithContext(d.call) && !namesOwnError(d, l) {
 				// It hands its context to the attempt, but no failure leaves the loop: once the
 				// context is done, every attempt fails at once and the loop goes round for ever.
 				s.Deadline, s.KeepsGoing = DeadlineNone, true
