@@ -27,7 +27,10 @@
 //     a retry helper that its library's settings let go on for ever (retry-go Attempts(0)
 //     or UntilSucceeded, a sethvargo backoff without WithMaxRetries or WithMaxDuration) is
 //     reported even when it is given a context, unless that context is given a deadline in
-//     reach: a context ends it only if its creator set one;
+//     reach: a context ends it only if its creator set one; a loop that hands its context to
+//     the attempt but leaves on no failure goes round for ever once that context is done
+//     (every attempt then fails at once), unless the attempt returns nil then (a monitor
+//     whose case <-ctx.Done() returns nil);
 //   - no deadline: a context is at hand in the function, but the retry neither checks it nor
 //     passes it on, nor limits its elapsed time, so its retries outlive the caller. A
 //     self-retrying client observes the context of each request it sends: a retryablehttp
