@@ -120,7 +120,7 @@ func (r *reacher) valueReach(v ssa.Value, c *ssa.CallCommon, depth int, seen map
 func (r *reacher) byDefault(vs []ssa.Value, c *ssa.CallCommon, depth int) (Reach, bool) {
 	var own []ssa.Value
 	for _, v := range vs {
-		if p, ok := flow.Unwrap(flow.Captured(v)).(*ssa.Parameter); ok && flow.Callable(flow.Root(p.Parent())) {
+		if flow.CallersValue(v) {
 			continue // a caller's, through an exported function or option
 		}
 		own = append(own, v)

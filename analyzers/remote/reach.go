@@ -261,16 +261,8 @@ func (r *reacher) callee(call ssa.CallInstruction) Reach {
 // and closures (bp.alloc = mmap.Alloc, or a func literal): no other package can put another
 // there. ok is false otherwise.
 func (r *reacher) storedReach(c *ssa.CallCommon) (reach Reach, ok bool) {
-	load, isLoad := flow.Unwrap(c.Value).(*ssa.UnOp)
-	if !isLoad || load.Op != token.MUL || r.stores == nil {
-		return 0, false
-	}
-	fa, isField := load.X.(*ssa.FieldAddr)
-	if !isField {
-		return 0, false
-	}
-	fv := flow.FieldVar(fa)
-	if fv == nil || fv.Exported() || fv.Pkg() != r.pass.Pkg || len(r.stores.Fields[fv]) == 0 {
+	fv := flow.OwnField(c.Value, r.pass.Pkg)
+	if fv == nil || r.stores == nil || len(r.stores.Fields[fv]) == 0 {
 		return 0, false
 	}
 	reach, defaults := ReachLocal, 0
@@ -429,12 +421,8 @@ func (r *reacher) implementations(c *ssa.CallCommon) []*ssa.Function {
 // field of this package into which the package stores only values of its own concrete types
 // (directly, or as the result of a function of the package that returns one); nil otherwise.
 func (r *reacher) wired(c *ssa.CallCommon) []*ssa.Function {
-	_, fa := flow.FieldLoad(flow.Unwrap(c.Value))
-	fv := (*types.Var)(nil)
-	if fa != nil {
-		fv = flow.FieldVar(fa)
-	}
-	if fv == nil || fv.Exported() || fv.Pkg() != r.pass.Pkg || r.stores == nil || len(r.stores.Fields[fv]) == 0 {
+	fv := flow.OwnField(c.Value, r.pass.Pkg)
+	if fv == nil || r.stores == nil || len(r.stores.Fields[fv]) == 0 {
 		return nil
 	}
 	var out []*ssa.Function

@@ -278,12 +278,8 @@ func (st *state) funcVar(v ssa.Value) *ssa.Function {
 // nothing else (newHTTP: func() *http.Client { c := *http.DefaultClient; return &c }): no
 // other package can put another there.
 func (st *state) funcField(v ssa.Value) *ssa.Function {
-	load, fa := flow.FieldLoad(v)
-	if load == nil || fa == nil {
-		return nil
-	}
-	fv := flow.FieldVar(fa)
-	if fv == nil || fv.Exported() || fv.Pkg() != st.pass.Pkg {
+	fv := flow.OwnField(v, st.pass.Pkg)
+	if fv == nil {
 		return nil
 	}
 	if _, isFunc := fv.Type().Underlying().(*types.Signature); !isFunc {

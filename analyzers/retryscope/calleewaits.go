@@ -143,8 +143,8 @@ func (st *state) storedWaits(callee ssa.Value) *waitsFact {
 		if testcode.Made(st.pass, v) {
 			continue // a test's stand-in, or its restoring the original
 		}
-		f, ok := flow.Unwrap(v).(*ssa.Function) // retryWait: waitWithContext, of a named func type
-		if !ok || f.Pkg != st.ssaPkg || len(f.Blocks) == 0 {
+		f := callbackFunc(flow.Unwrap(v)) // retryWait: waitWithContext, of a named func type
+		if f == nil || f.Pkg != st.ssaPkg {
 			return nil
 		}
 		if w = st.funcWaits(f, 0); w == nil {

@@ -118,11 +118,12 @@ func (st *state) callbackScope(hc *helperCall) *Scope {
 func (st *state) setWaits(s *Scope) {
 	var ss []Sleep
 	for _, c := range s.Calls {
-		i, ok := waitSetters[flow.ID(flow.Callee(c.Common()))]
+		id := flow.ID(flow.Callee(c.Common()))
+		i, ok := waitSetters[id]
 		if !ok || i >= len(c.Common().Args) {
 			continue
 		}
-		d, id := c.Common().Args[i], flow.ID(flow.Callee(c.Common()))
+		d := c.Common().Args[i]
 		ss = append(ss, Sleep{Call: c, Duration: d, Kind: st.delayKind(d, nil)})
 		// The setting that decides the wait now (not the strategy, whose jitter option would
 		// not reach it).

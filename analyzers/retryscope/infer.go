@@ -239,7 +239,7 @@ func (st *state) asksAgain(p *ssa.Parameter, again bool, depth int) bool {
 
 // retriesFailure reports whether a return of fn, a verdict (flag bool, err error), pairs the
 // flag value again with an error that is not nil and is not one fn makes of its own words
-// outside a test of a status (see ownCondition). (A flag computed from a state, return power
+// outside a test of a status (see madeCondition). (A flag computed from a state, return power
 // != want, err, polls for that state; that it also goes round on an error is the poll's, not
 // a retry of the error.)
 func retriesFailure(fn *ssa.Function, again bool) bool {

@@ -638,12 +638,6 @@ func (s *Scope) AttemptsSetting() *Setting {
 // ExponentialSubsecond grow; neither is randomised unless WithJitter or WithJitterRange is
 // given. Do runs on context.Background. A callback's rt.SetNextInterval(d) sets the next wait
 // (waitSetters); Constant(0) waits nothing by itself.
-// waitSetters are the methods a callback calls to set the wait before the next attempt,
-// overriding the strategy's for that attempt, with the index of the argument that holds it.
-var waitSetters = map[flow.FuncID]int{
-	{Pkg: "github.com/buildkite/roko", Recv: "Retrier", Name: "SetNextInterval"}: 1,
-}
-
 var buildkiteRoko = &library{
 	capHint: "add roko.WithMaxAttempts(5)", deadlineHint: "use DoWithContext(%s, ...)",
 	name:  "buildkite/roko",
@@ -664,4 +658,10 @@ var buildkiteRoko = &library{
 		"WithMaxAttempts":      {layer: 1, arg: 0, attempts: attemptsOf(0)},
 		"TryForever":           {layer: 1, bound: unbounded},
 	},
+}
+
+// waitSetters are the methods a callback calls to set the wait before the next attempt,
+// overriding the strategy's for that attempt, with the index of the argument that holds it.
+var waitSetters = map[flow.FuncID]int{
+	{Pkg: "github.com/buildkite/roko", Recv: "Retrier", Name: "SetNextInterval"}: 1,
 }

@@ -567,29 +567,23 @@ func countless(call *ssa.Call) bool {
 // unexported field of the package, can neither count nor wait as the package fills the field:
 // each value the package stores there itself (besides those its callers give through an
 // exported function or option) is of a type of its own whose method keeps no state (it reads
-// neither its receiver nor a package variable) and waits for nothing (c.retryer.ShouldRetry(err), with retryer: DefaultRetryer{} by default). The
-// default is what most users run.
+// neither its receiver nor a package variable) and waits for nothing
+// (c.retryer.ShouldRetry(err), with retryer: DefaultRetryer{} by default). The default is
+// what most users run.
 func (st *state) statelessByDefault(call *ssa.Call) bool {
 	if !call.Call.IsInvoke() || st.stores == nil {
 		return false
 	}
-	_, fa := flow.FieldLoad(flow.Unwrap(call.Call.Value))
-	if fa == nil {
-		return false
-	}
-	fv := flow.FieldVar(fa)
-	if fv == nil || fv.Exported() || fv.Pkg() != st.pass.Pkg {
+	fv := flow.OwnField(call.Call.Value, st.pass.Pkg)
+	if fv == nil {
 		return false
 	}
 	own := 0
 	for _, v := range st.stores.Fields[fv] {
-		if testcode.Made(st.pass, v) {
-			continue
+		if testcode.Made(st.pass, v) || flow.CallersValue(v) {
+			continue // a test's stand-in, or a caller's
 		}
 		x := flow.Unwrap(v)
-		if p, ok := flow.Unwrap(flow.Captured(x)).(*ssa.Parameter); ok && flow.Callable(flow.Root(p.Parent())) {
-			continue // a caller's
-		}
 		t := x.Type()
 		if p, ok := t.(*types.Pointer); ok {
 			t = p.Elem()

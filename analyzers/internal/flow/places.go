@@ -107,6 +107,29 @@ func FieldVar(fa *ssa.FieldAddr) *types.Var {
 	return st.Field(fa.Field).Origin()
 }
 
+// OwnField returns the field that v loads (*fa, once unwrapped) when it is an unexported field
+// of a struct type of package pkg: no other package can store into it. nil otherwise.
+func OwnField(v ssa.Value, pkg *types.Package) *types.Var {
+	_, fa := FieldLoad(Unwrap(v))
+	if fa == nil {
+		return nil
+	}
+	fv := FieldVar(fa)
+	if fv == nil || fv.Exported() || fv.Pkg() != pkg {
+		return nil
+	}
+	return fv
+}
+
+// CallersValue reports whether v, a value stored somewhere, is a parameter of a function other
+// packages can call by name (Callable), directly or captured by a closure made there (an
+// option: func WithClient(c Client) Option { return func(o *opts) { o.client = c } }): a value
+// the package's users give.
+func CallersValue(v ssa.Value) bool {
+	p, ok := Unwrap(Captured(Unwrap(v))).(*ssa.Parameter)
+	return ok && Callable(Root(p.Parent()))
+}
+
 // Given reports whether x, a struct or a pointer to one, is a parameter, or a local copy of
 // one (options passed by value, a parameter the function changes or takes the address of), so
 // that its fields are what a caller gives.
