@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -142,24 +143,25 @@ func (c *checker) reportAPIClients(as []*remote.APIClient) {
 	if lits[0] != nil {
 		d.Pos, d.End = lits[0].Pos(), lits[0].End()
 	}
-	// One edit per file: two literals in one file would both add the import.
+	// A Timeout added to each literal; an import two of them need in one file, added once.
 	var fix analysis.SuggestedFix
-	files := make(map[string]bool)
 	for _, lit := range lits {
-		name := c.pass.Fset.File(first.Origin.Pos).Name()
-		if lit != nil {
-			name = c.pass.Fset.File(lit.Pos()).Name()
-		}
-		f, ok := analysis.SuggestedFix{}, lit != nil && !files[name]
+		f, ok := analysis.SuggestedFix{}, lit != nil
 		if ok {
 			f, ok = c.addTimeout(lit)
 		}
 		if !ok {
-			fix.TextEdits = nil
+			fix.TextEdits = nil // all or nothing: a fix that leaves one client out is no fix
 			break
 		}
-		files[name] = true
-		fix.Message, fix.TextEdits = f.Message, append(fix.TextEdits, f.TextEdits...)
+		fix.Message = f.Message
+		for _, e := range f.TextEdits {
+			if !slices.ContainsFunc(fix.TextEdits, func(x analysis.TextEdit) bool {
+				return x.Pos == e.Pos && x.End == e.End && string(x.NewText) == string(e.NewText)
+			}) {
+				fix.TextEdits = append(fix.TextEdits, e)
+			}
+		}
 	}
 	if len(fix.TextEdits) > 0 {
 		if len(lits) > 1 {

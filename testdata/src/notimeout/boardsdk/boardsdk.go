@@ -48,7 +48,7 @@ func (t *BasicAuthTransport) RoundTrip(req *http.Request) (*http.Response, error
 
 // Client returns an http.Client that authenticates with the token, for NewClient.
 func (t *BasicAuthTransport) Client() *http.Client {
-	return &http.Client{Transport: t} // related "boardsdk.go:105: Client.Do sends a request with its caller's context through the client it is given" "boardsdk.go:56: the package's API is given it here" // want `BasicAuthTransport\.Client returns an http\.Client with no Timeout, so Client\.Do can hang through it; set a Timeout`
+	return &http.Client{Transport: t} // related "boardsdk.go:105: Client.Do sends a request with its caller's context through the client it is given" "boardsdk.go:56: the package's API is given it here" "tokenauth.go:26: TokenTransport.Client returns one too" "tokenauth.go:31: NewBearerClient returns one too" // want `BasicAuthTransport\.Client and 2 other functions return http\.Clients with no Timeout, so Client\.Do can hang through them`
 }
 
 // NewClient returns a client that sends through httpClient, or through http.DefaultClient
