@@ -380,7 +380,8 @@ func (c *checker) message(call *remote.Call) string {
 		// The client handed to the function is the line to change.
 		return report.Fit(
 			withFix(fmt.Sprintf("%s sends %s through %s (no %s)%s", name, request(t), c.client(t.Client), t.Client.Field, hangs), "set its "+t.Client.Field),
-			fmt.Sprintf("%s sends %s through %s (no %s): a stalled server hangs it", name, request(t), c.client(t.Client), t.Client.Field))
+			fmt.Sprintf("%s sends %s through %s (no %s): a stalled server hangs it", name, request(t), c.client(t.Client), t.Client.Field),
+			fmt.Sprintf("%s can hang: it sends %s through a client with no %s", name, request(t), t.Client.Field))
 	case call.Via != nil && t.Context.Kind == remote.NoContext:
 		msg := withFix(fmt.Sprintf("%s calls %s without a context%s", name, call.Via.Callee, hangs), "make it take one")
 		if call.Via.Instead != "" {

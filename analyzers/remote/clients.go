@@ -546,20 +546,45 @@ type namedKey struct {
 }
 
 // returnedLiteral evaluates v, a client returned by value by a function of the package
-// (client := makeClient(), which returns http.Client{Transport: tr}), when every value that
-// function returns is a composite literal: bounded when one sets a timeout, unbounded when
-// none does. ok is false for anything else.
+// (client := makeClient(), which returns http.Client{Transport: tr}) or, through its fact, of
+// another package: bounded when a literal it returns sets a timeout, unbounded when none does
+// (for another package's function, origin becomes its call). ok is false for anything else.
 func (w *walker) returnedLiteral(v ssa.Value, t *objType, origin *Origin, depth int) (verdict, bool) {
+	idx := 0
+	if e, ok := v.(*ssa.Extract); ok {
+		v, idx = e.Tuple, e.Index
+	}
 	c, ok := v.(*ssa.Call)
 	if !ok || depth > 2 {
 		return verdict{}, false
 	}
 	callee := c.Call.StaticCallee()
-	if callee == nil || callee.Pkg != w.st.pkg || len(callee.Blocks) == 0 {
+	if callee == nil {
 		return verdict{}, false
 	}
+	if callee.Pkg != w.st.pkg {
+		fn, _ := callee.Object().(*types.Func)
+		b, ok := w.st.constructed(fn, idx, t)
+		if !ok {
+			return verdict{}, false
+		}
+		if origin != nil {
+			*origin = Origin{Kind: Constructor, Type: t.display, Field: t.setting, Pos: c.Pos(), Name: fn.Pkg().Name() + "." + fn.Name(), Transport: b.Transport}
+		}
+		return verdict{k: vUnbounded}, true
+	}
+	if len(callee.Blocks) == 0 {
+		return verdict{}, false
+	}
+	return w.returnedLiterals(callee, idx, t, origin, depth)
+}
+
+// returnedLiterals evaluates the clients fn returns by value as its result idx, when each is
+// a composite literal: bounded when one sets a timeout, unbounded when none does. ok is false
+// for anything else.
+func (w *walker) returnedLiterals(fn *ssa.Function, idx int, t *objType, origin *Origin, depth int) (verdict, bool) {
 	found := false
-	for r := range returned(callee, 0) {
+	for r := range returned(fn, idx) {
 		load, ok := r.(*ssa.UnOp)
 		if !ok || load.Op != token.MUL {
 			return verdict{}, false

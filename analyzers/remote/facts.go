@@ -300,19 +300,30 @@ func (st *state) builds(fn *ssa.Function) []Built {
 			}
 			continue
 		}
+		w, v := st.walker(fn), none
 		t := objTypeOf(results.At(i).Type())
-		if t == nil {
-			continue
+		byValue := t == nil
+		if byValue {
+			// A client returned by value (return http.Client{Transport: tr}, nil): what the
+			// literals it returns set on it; a copy, so the caller's changes are its own.
+			if t = valueObjType(results.At(i).Type()); t == nil {
+				continue
+			}
+			origin := &Origin{Kind: Local, Type: t.display, Field: t.setting}
+			if r, ok := w.returnedLiterals(fn, i, t, origin, 0); ok && r.k == vUnbounded {
+				v = verdict{k: vUnbounded, origin: origin}
+			}
 		}
-		w := st.walker(fn)
-		v := none
 		for r := range returned(fn, i) {
+			if byValue {
+				break
+			}
 			v = join(v, w.obj(r, nil, t))
 		}
 		if v.k != vUnbounded || v.origin == nil || v.origin.Kind != Local && v.origin.Kind != Constructor {
 			continue
 		}
-		if !st.freshResults(fn, i) {
+		if !byValue && !st.freshResults(fn, i) {
 			continue // a client it keeps too (a package variable): the caller's changes are shared
 		}
 		out = append(out, Built{Index: i, Type: t.display, From: v.origin.describe(st.pass.Fset, token.NoPos), Transport: v.origin.Transport, ForAPI: st.handed[fn]})
@@ -331,6 +342,14 @@ func objTypeNamed(name string) *objType {
 }
 
 // objTypeOf returns the client or dialer type t points to, or nil.
+// valueObjType returns the client or dialer type of t when t is one by value (http.Client).
+func valueObjType(t types.Type) *objType {
+	if _, isPtr := t.Underlying().(*types.Pointer); isPtr {
+		return nil
+	}
+	return objTypeOf(types.NewPointer(t))
+}
+
 func objTypeOf(t types.Type) *objType {
 	for _, o := range objTypes {
 		if _, isPtr := t.Underlying().(*types.Pointer); isPtr && typeis.Named(t, o.pkg, o.name) {
