@@ -363,11 +363,11 @@ func (c *checker) message(call *remote.Call) string {
 	}
 	if k := t.Context.Kind; call.Via != nil && (k == remote.Background || k == remote.TODO) && contextParam(fn) != "" {
 		// The caller's context is at hand and dropped.
-		return fmt.Sprintf("%s's context has no deadline%s; pass %s, not %s", name, hangs, contextParam(fn), k)
+		return dropped(name, hangs, contextParam(fn), k)
 	}
 	if k := t.Context.Kind; call.Streams && call.Kind == remote.SDK && (k == remote.Background || k == remote.TODO) && contextParam(fn) != "" {
 		// The caller's context, which ends the stream with the caller, is at hand and dropped.
-		return fmt.Sprintf("%s's context has no deadline%s; pass %s, not %s", name, hangs, contextParam(fn), k)
+		return dropped(name, hangs, contextParam(fn), k)
 	}
 	switch {
 	case call.Streams && call.Via == nil:
@@ -412,10 +412,18 @@ func (c *checker) message(call *remote.Call) string {
 	}
 	if k := t.Context.Kind; (k == remote.Background || k == remote.TODO) && contextParam(fn) != "" {
 		// The caller's context is at hand and dropped.
-		return fmt.Sprintf("%s's context has no deadline%s; pass %s, not %s", name, hangs, contextParam(fn), k)
+		return dropped(name, hangs, contextParam(fn), k)
 	}
 	// gRPC calls, SQL calls with a context.
 	return fmt.Sprintf("%s's context has no deadline%s; use context.WithTimeout", name, hangs)
+}
+
+// dropped is the message for a call given a context of its own making (k) where its caller's
+// (param) was at hand.
+func dropped(name, hangs, param string, k remote.SourceKind) string {
+	return report.Fit(
+		fmt.Sprintf("%s's context has no deadline%s; pass %s, not %s", name, hangs, param, k),
+		fmt.Sprintf("%s's context has no deadline, so it can hang; pass %s, not %s", name, param, k))
 }
 
 func (c *checker) dialMessage(call *remote.Call, hangs string) string {
@@ -662,6 +670,9 @@ func withContext(fn *ssa.Function) string {
 func contextParam(fn *ssa.Function) string {
 	if p := flow.ContextInScope(fn); p != nil {
 		return p.Name()
+	}
+	if p := flow.RequestParam(flow.Root(fn)); p != nil {
+		return p.Name() + ".Context()"
 	}
 	return ""
 }

@@ -37,8 +37,8 @@ func (st *state) setContract(c *Call, method string) {
 func (st *state) contract(call ssa.CallInstruction, method string) Contract {
 	fn := call.Parent()
 	fn = flow.Root(fn)
-	if _, ok := fn.Object().(*types.Func); !ok || flow.ContextParam(fn) != nil {
-		return Contract{} // it has one to give
+	if _, ok := fn.Object().(*types.Func); !ok || flow.ContextParam(fn) != nil || flow.RequestParam(fn) != nil {
+		return Contract{} // it has one to give (a request's, in a RoundTrip)
 	}
 	if obj := fn.Object(); call.Parent() == fn && obj.Exported() && forwards(call) {
 		return Contract{Kind: ContextFree, Name: method}
@@ -113,7 +113,7 @@ func (st *state) bound(fn *ssa.Function) Contract {
 
 func (st *state) bound1(fn *ssa.Function) Contract {
 	obj, ok := fn.Object().(*types.Func)
-	if !ok || flow.ContextParam(fn) != nil {
+	if !ok || flow.ContextParam(fn) != nil || flow.RequestParam(fn) != nil {
 		return Contract{}
 	}
 	name := obj.Name()

@@ -137,6 +137,9 @@ type sdkClient struct {
 	// options, when set, is the suffix of the name of the struct the last parameter points
 	// to (the Azure SDK's *UploadBufferOptions), or "...func" for a variadic func(*Options).
 	options string
+	// noClient is set when the receiver holds no HTTP client of its own (a credentials
+	// cache): where it is made is not a cause, the context the call is given is.
+	noClient bool
 }
 
 // sdkClients: the SDKs' default HTTP clients have no Timeout (aws-sdk-go-v2's BuildableClient
@@ -166,6 +169,11 @@ var sdkClients = []sdkClient{
 	{pkgs: []string{"go.etcd.io/etcd/client/v3", "github.com/coreos/etcd/clientv3"}, names: []string{
 		"Get", "Put", "Delete", "Compact", "Do", "Grant", "Revoke", "TimeToLive", "Leases", "KeepAliveOnce",
 		"MemberList", "MemberAdd", "MemberRemove", "MemberUpdate", "MemberPromote", "Status", "AlarmList", "HashKV"}},
+	// aws-sdk-go-v2's credentials: a provider's Retrieve (and the cache's, when what it holds
+	// has expired) asks STS, the instance metadata service or an SSO endpoint, through the
+	// SDK's default client, which has no Timeout.
+	{pkgs: []string{"github.com/aws/aws-sdk-go-v2/aws"}, recv: "CredentialsProvider", names: []string{"Retrieve"}, noClient: true},
+	{pkgs: []string{"github.com/aws/aws-sdk-go-v2/aws"}, recv: "CredentialsCache", names: []string{"Retrieve"}, noClient: true},
 	// go-oidc: a verifier fetches the provider's signing keys when a token names a key it has
 	// not seen (through the client the context carries, else http.DefaultClient) and waits
 	// for that fetch until its context ends; the fetch itself is behind the KeySet interface.
@@ -174,14 +182,18 @@ var sdkClients = []sdkClient{
 
 // sdkCall reports whether fn is a method of an SDK's client that sends requests bounded only
 // by its context (its first argument).
-func sdkCall(fn *types.Func) bool {
+func sdkCall(fn *types.Func) bool { return sdkClientOf(fn) != nil }
+
+// sdkClientOf returns the description of the SDK client whose method fn is, or nil.
+func sdkClientOf(fn *types.Func) *sdkClient {
 	id := flow.ID(fn)
 	if id.Recv == "" {
-		return false
+		return nil
 	}
 	sig := fn.Signature()
 	params, results := sig.Params(), sig.Results()
-	for _, c := range sdkClients {
+	for i := range sdkClients {
+		c := &sdkClients[i]
 		if !c.covers(id) {
 			continue
 		}
@@ -199,9 +211,9 @@ func sdkCall(fn *types.Func) bool {
 		case c.options != "" && !pointsTo(last, c.options):
 			continue
 		}
-		return true
+		return c
 	}
-	return false
+	return nil
 }
 
 // covers reports whether the method id is of a receiver and name that c describes.

@@ -269,10 +269,10 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 		st.setContract(c, id.Name)
 		return c
 	}
-	if sdkCall(fn) {
+	if desc := sdkClientOf(fn); desc != nil {
 		name := fn.Pkg().Name() + "." + id.Recv + "." + id.Name
 		c := &Call{Instr: call, Func: fn, Kind: SDK, Name: name, Timeout: w.ctx(s.Arg(0), nil).timeout(), Streams: knowledge.OpensStream(fn)}
-		if c.Timeout.Status == Unbounded && s.Recv != nil {
+		if c.Timeout.Status == Unbounded && s.Recv != nil && !desc.noClient {
 			o, given := st.sdkOrigin(s.Recv, fn)
 			if given {
 				// The client sends through the HTTP client its configuration was given: the

@@ -17,6 +17,17 @@ func ContextInScope(fn *ssa.Function) *ssa.Parameter {
 	return nil
 }
 
+// RequestParam returns the first named *http.Request parameter of fn, or nil: its Context()
+// is the caller's (a RoundTrip's carries the client's Timeout as a deadline).
+func RequestParam(fn *ssa.Function) *ssa.Parameter {
+	for _, p := range fn.Params {
+		if typeis.Request(p.Type()) && p.Name() != "_" && p.Name() != "" {
+			return p
+		}
+	}
+	return nil
+}
+
 // ContextParam returns the first context.Context parameter of fn, or nil.
 func ContextParam(fn *ssa.Function) *ssa.Parameter {
 	for _, p := range fn.Params {

@@ -1,7 +1,11 @@
 // Package aws is a stub of github.com/aws/aws-sdk-go-v2/aws.
 package aws
 
-import "net/http"
+import (
+	"context"
+	"net/http"
+	"time"
+)
 
 // HTTPClient sends the SDK's requests (the real package's interface).
 type HTTPClient interface {
@@ -17,6 +21,29 @@ type Config struct {
 	RetryMaxAttempts int
 	Retryer          func() Retryer
 	HTTPClient       HTTPClient
+	Credentials      CredentialsProvider
+}
+
+// Credentials are AWS credentials.
+type Credentials struct {
+	AccessKeyID, SecretAccessKey, SessionToken string
+	Expires                                    time.Time
+}
+
+// A CredentialsProvider fetches credentials (from STS, the instance metadata service, a file).
+type CredentialsProvider interface {
+	Retrieve(ctx context.Context) (Credentials, error)
+}
+
+// CredentialsCache caches a provider's credentials until they expire.
+type CredentialsCache struct{ provider CredentialsProvider }
+
+func NewCredentialsCache(p CredentialsProvider) *CredentialsCache {
+	return &CredentialsCache{provider: p}
+}
+
+func (c *CredentialsCache) Retrieve(ctx context.Context) (Credentials, error) {
+	return c.provider.Retrieve(ctx)
 }
 
 // NopRetryer never retries.
