@@ -671,7 +671,7 @@ func contextParam(fn *ssa.Function) string {
 	if p := flow.ContextInScope(fn); p != nil {
 		return p.Name()
 	}
-	if p := flow.RequestParam(flow.Root(fn)); p != nil {
+	if p := flow.RequestParam(fn); p != nil {
 		return p.Name() + ".Context()"
 	}
 	return ""

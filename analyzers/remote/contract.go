@@ -37,8 +37,13 @@ func (st *state) setContract(c *Call, method string) {
 func (st *state) contract(call ssa.CallInstruction, method string) Contract {
 	fn := call.Parent()
 	fn = flow.Root(fn)
-	if _, ok := fn.Object().(*types.Func); !ok || flow.ContextParam(fn) != nil || flow.RequestParam(fn) != nil {
-		return Contract{} // it has one to give (a request's, in a RoundTrip)
+	if _, ok := fn.Object().(*types.Func); !ok || flow.ContextParam(fn) != nil {
+		return Contract{} // it has one to give
+	}
+	if call.Parent() == fn && flow.RequestParam(fn) != nil {
+		// The request's (a RoundTrip's, a handler's); not a goroutine's or callback's, which
+		// may outlive the request.
+		return Contract{}
 	}
 	if obj := fn.Object(); call.Parent() == fn && obj.Exported() && forwards(call) {
 		return Contract{Kind: ContextFree, Name: method}
