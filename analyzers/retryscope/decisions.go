@@ -210,7 +210,7 @@ func outcome(cond ssa.Value, in func(*ssa.BasicBlock) bool) (call ssa.CallInstru
 				return call, 0, false
 			}
 		}
-		if flow.IsNil(y) && typeis.ErrorLike(x.Type()) && (c.Op == token.EQL || c.Op == token.NEQ) {
+		if flow.IsNil(y) && flow.IsError(x) && (c.Op == token.EQL || c.Op == token.NEQ) {
 			call := producer(x, in)
 			if c.Op == token.EQL {
 				return call, 0, false
@@ -511,7 +511,7 @@ func retryVerdict(v ssa.Value, in func(*ssa.BasicBlock) bool) (judged ssa.CallIn
 				}
 			}
 		case *ssa.BinOp:
-			if (flow.IsNil(x.X) || flow.IsNil(x.Y)) && typeis.ErrorLike(x.X.Type()) {
+			if flow.IsNil(x.X) && flow.IsError(x.Y) || flow.IsNil(x.Y) && flow.IsError(x.X) {
 				judged = producer(x.X, in)
 				if flow.IsNil(x.X) {
 					judged = producer(x.Y, in)

@@ -588,7 +588,7 @@ func failuresOf(d decision) Failures {
 		if flow.IsNil(x) {
 			x, y = y, x
 		}
-		if flow.IsNil(y) && typeis.ErrorLike(x.Type()) {
+		if flow.IsNil(y) && flow.IsError(x) {
 			return AnyFailure // err != nil
 		}
 		op, status, k := c.Op, c.X, c.Y

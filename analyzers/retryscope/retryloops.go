@@ -306,7 +306,7 @@ func testedError(ifInstr *ssa.If) (errv ssa.Value, nilSide int) {
 	if flow.IsNil(x) {
 		x, y = y, x
 	}
-	if !flow.IsNil(y) || !typeis.ErrorLike(x.Type()) {
+	if !flow.IsNil(y) || !flow.IsError(x) {
 		return nil, 0
 	}
 	if (cmp.Op == token.NEQ) != (countNots(ifInstr.Cond)%2 == 1) {

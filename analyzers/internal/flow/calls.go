@@ -8,6 +8,8 @@ import (
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
 // A Site is a call's receiver (nil for a function call) and its other arguments.
@@ -269,4 +271,19 @@ func Root(fn *ssa.Function) *ssa.Function {
 		fn = fn.Parent()
 	}
 	return fn
+}
+
+// IsError reports whether v is an error a call returned, or another error-like value: of an
+// error-like type, and not a result beside a call's error (a generated client's
+// (*GetThingOK, error), whose response type has an Error method too, is the answer).
+func IsError(v ssa.Value) bool {
+	if !typeis.ErrorLike(v.Type()) {
+		return false
+	}
+	ex, ok := v.(*ssa.Extract)
+	if !ok {
+		return true
+	}
+	tuple, ok := ex.Tuple.Type().(*types.Tuple)
+	return !ok || ex.Index == tuple.Len()-1 || !typeis.ErrorLike(tuple.At(tuple.Len()-1).Type())
 }
