@@ -1,6 +1,8 @@
 package retryscope
 
 import (
+	"go/token"
+	"go/types"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -59,6 +61,70 @@ func chained(a ssa.Value, call ssa.CallInstruction, l *loops.Loop, d *decision) 
 		}
 	}
 	return false
+}
+
+// storedChain reports whether a, an argument (or the receiver) of call, is read from a place
+// that the loop fills, on every way round from d's failure, with what call returned: a field
+// loaded as the argument (w.URL = resp.Header.Get("Location") before dialling w.URL again), or
+// a field of the struct a points to (params.NextPageToken = resp.Next). The next round asks
+// for what this one's answer pointed to: a redirect or the next page, not the same request.
+func storedChain(a ssa.Value, call ssa.CallInstruction, l *loops.Loop, d *decision) bool {
+	if call.Value() == nil {
+		return false
+	}
+	// same reports whether addr is the place a is read from, or a field of what a points to.
+	var same func(addr ssa.Value) bool
+	switch x := flow.Unwrap(a).(type) {
+	case *ssa.UnOp:
+		if x.Op != token.MUL {
+			return false
+		}
+		same = func(addr ssa.Value) bool { return samePlace(addr, x.X) }
+	default:
+		if _, isPtr := a.Type().Underlying().(*types.Pointer); !isPtr {
+			return false
+		}
+		same = func(addr ssa.Value) bool {
+			fa, ok := addr.(*ssa.FieldAddr)
+			return ok && fa.X == a
+		}
+	}
+	var stores []*ssa.BasicBlock
+	for _, b := range l.Blocks(call.Parent()) {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok || !same(st.Addr) {
+				continue
+			}
+			renewed := false
+			flow.Backward(st.Val, 64, func(x ssa.Value) bool {
+				renewed = renewed || x == call.Value()
+				return !renewed
+			})
+			if renewed {
+				stores = append(stores, b)
+			}
+		}
+	}
+	if len(stores) == 0 {
+		return false
+	}
+	if d == nil {
+		return true
+	}
+	fail := d.block.Succs[1-d.success]
+	return !l.CanRepeatAvoiding(fail, func(e loops.Edge) bool { return slices.Contains(stores, e.To) || contradicts(*d)(e) })
+}
+
+// samePlace reports whether two addresses are the same variable or the same field of the same
+// value.
+func samePlace(x, y ssa.Value) bool {
+	if x == y {
+		return true
+	}
+	fx, ok1 := x.(*ssa.FieldAddr)
+	fy, ok2 := y.(*ssa.FieldAddr)
+	return ok1 && ok2 && fx.Field == fy.Field && fx.X == fy.X
 }
 
 // keptOnFailure reports whether d's failure can go round loop l along a back edge that hands
