@@ -73,6 +73,10 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 					s.Wait.Sleeps[i].AfterSuccess = true
 				}
 			}
+			if s.Wait.Kind == WaitNone && afterTimeoutOnly(l, d) {
+				s.Wait.Kind = WaitUnknown // each attempt that goes round has waited out its own timeout
+			}
+			pollPeriod(fn, s.Wait.Sleeps, l, d)
 			s.Wait.Bypass = st.bypass(l, d, s.Wait.Sleeps)
 			drops := dropsTried(l, d)                          // each round another target from a shrinking list
 			walks := st.iterates(d, l) || switchesTarget(l, d) // to each target of a list, or a picker's next

@@ -190,3 +190,52 @@ func selectCase(sel *ssa.Select, i int) *ssa.BasicBlock {
 	}
 	return nil
 }
+
+// pollPeriod marks as a poll's waits (Sleep.AfterSuccess) the fixed waits of loop l that wait
+// the period the loop waits after d's call succeeded and the loop goes round for another look
+// (a state not reached yet), when a failure waits that same period: the loop polls at one
+// rate whatever each round found (for { select { case <-ctx.Done(): return; case
+// <-time.After(s.PollInterval): }; resp, err := c.Do(req); if err != nil { continue }; if
+// !ready(resp) { continue }; return nil }). Like a schedule's, its rounds keep their pace: a
+// failure is not tried again sooner than a round that found nothing.
+func pollPeriod(fn *ssa.Function, sleeps []Sleep, l *loops.Loop, d decision) {
+	ok := d.block.Succs[d.success]
+	if !l.CanRepeat(ok) {
+		return
+	}
+	var period []ssa.Value
+	for _, sl := range sleeps {
+		at := sl.blockIn(fn)
+		if sl.Duration == nil || at == nil {
+			continue
+		}
+		// After a success that goes round, or before every attempt.
+		if ok.Dominates(at) && l.CanRepeat(at) || l.EveryRound(at) && at.Dominates(d.block) {
+			period = append(period, sl.Duration)
+		}
+	}
+	if len(period) == 0 {
+		return
+	}
+	for i, sl := range sleeps {
+		if sl.Duration != nil && slices.ContainsFunc(period, func(p ssa.Value) bool { return sameDuration(p, sl.Duration) }) {
+			sleeps[i].AfterSuccess = true
+		}
+	}
+}
+
+// sameDuration reports whether two durations are the same value: the same SSA value, equal
+// constants, or loads of the same field or variable.
+func sameDuration(a, b ssa.Value) bool {
+	a, b = flow.Unwrap(a), flow.Unwrap(b)
+	if a == b {
+		return true
+	}
+	if x, ok := flow.IntConst(a); ok {
+		y, ok := flow.IntConst(b)
+		return ok && x == y
+	}
+	la, ok1 := a.(*ssa.UnOp)
+	lb, ok2 := b.(*ssa.UnOp)
+	return ok1 && ok2 && la.Op == token.MUL && lb.Op == token.MUL && samePlace(la.X, lb.X)
+}
