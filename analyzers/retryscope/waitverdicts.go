@@ -1,11 +1,13 @@
 package retryscope
 
 import (
+	"go/types"
 	"iter"
 
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/loops"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
@@ -90,4 +92,49 @@ func onNilSide(b *ssa.BasicBlock, p *ssa.Parameter) bool {
 		}
 	}
 	return false
+}
+
+// afterTimeoutOnly reports whether d's failure goes round loop l only through a test that
+// the error is a timeout (net.Error's Timeout()): the attempt that goes round has waited its
+// own timeout out (a DNS query sent again when no answer came in time), which is the wait
+// between attempts.
+func afterTimeoutOnly(l *loops.Loop, d decision) bool {
+	fail := d.block.Succs[1-d.success]
+	if !l.CanRepeatAvoiding(fail, contradicts(d)) {
+		return false
+	}
+	contra := contradicts(d)
+	return !l.CanRepeatAvoiding(fail, func(e loops.Edge) bool { return timedOutSide(e) || contra(e) })
+}
+
+// timedOutSide reports whether e leaves a test of an error's Timeout() (net.Error's method,
+// on an error-like value) on the side where it holds.
+func timedOutSide(e loops.Edge) bool {
+	ifInstr, ok := lastInstr(e.From).(*ssa.If)
+	if !ok {
+		return false
+	}
+	c, ok := unNot(ifInstr.Cond).(*ssa.Call)
+	if !ok {
+		return false
+	}
+	com := c.Common()
+	var recv types.Type
+	switch {
+	case com.IsInvoke() && com.Method.Name() == "Timeout":
+		recv = com.Value.Type()
+	case !com.IsInvoke() && com.StaticCallee() != nil && com.StaticCallee().Name() == "Timeout" && len(com.Args) == 1:
+		recv = com.Args[0].Type()
+	default:
+		return false
+	}
+	sig := com.Signature()
+	if recv == nil || !typeis.ErrorLike(recv) || sig.Params().Len() != 0 || sig.Results().Len() != 1 || !typeis.Bool(sig.Results().At(0).Type()) {
+		return false
+	}
+	holds := 0
+	if countNots(ifInstr.Cond)%2 == 1 {
+		holds = 1
+	}
+	return e.To == e.From.Succs[holds]
 }
