@@ -270,7 +270,11 @@ func protocolHeader(call ssa.CallInstruction) (ssa.Value, bool) {
 		return nil, false
 	}
 	name, ok := flow.StringConst(args[1])
-	if !ok || !knowledge.IdempotentProtocol(name) {
+	value := ""
+	if len(args) > 2 {
+		value, _ = flow.StringConst(args[2])
+	}
+	if !ok || !knowledge.IdempotentProtocol(name, value) {
 		return nil, false
 	}
 	return Root(args[0]), true

@@ -14,10 +14,13 @@ var idempotentProtocols = map[string]bool{
 	"X-Victoriametrics-Remote-Write-Version": true,
 }
 
-// IdempotentProtocol reports whether a request with header name set speaks a protocol whose
-// writes a retry cannot duplicate (see idempotentProtocols).
-func IdempotentProtocol(name string) bool {
-	return idempotentProtocols[http.CanonicalHeaderKey(name)]
+// IdempotentProtocol reports whether a request with header name set to value speaks a
+// protocol whose writes a retry cannot duplicate (see idempotentProtocols). A body encoded
+// with snappy is remote write's wire format, which Loki's and Tempo's push APIs and the
+// older remote-write senders (without the version header) share.
+func IdempotentProtocol(name, value string) bool {
+	name = http.CanonicalHeaderKey(name)
+	return idempotentProtocols[name] || name == "Content-Encoding" && value == "snappy"
 }
 
 // GrantField is the form field that makes a POST an OAuth 2.0 token request (RFC 6749, 4.1.3,
