@@ -119,7 +119,8 @@ type reacher struct {
 	dynamic  map[*ssa.Function]bool // makes an unresolved fallible dynamic call itself
 	imported map[*types.Func]*reachFact
 	impls    *flow.Implementers
-	stores   *flow.Stores // values the package stores into struct fields
+	stores   *flow.Stores          // values the package stores into struct fields
+	outside  map[*types.Named]bool // unexported interfaces its exported functions take
 }
 
 // compute works out which functions of the package may leave the process: remote ones to a
@@ -151,6 +152,18 @@ func (r *reacher) compute(funcs []*ssa.Function) {
 			}
 		}
 	}
+	// A function that hands such a callback to another package's helper (fetch running its
+	// closure, which calls an interface, through backoff.Retry) makes that call itself: the
+	// callback is its own code.
+	var hands []*ssa.Function
+	for _, fn := range funcs {
+		if !r.dynamic[fn] && r.handsDynamic(fn) {
+			hands = append(hands, fn)
+		}
+	}
+	for _, fn := range hands {
+		r.dynamic[fn] = true
+	}
 	exported := make(map[*ssa.Function]bool) // unknown by this package's own dynamic calls
 	for _, fn := range funcs {
 		if r.of[fn] == ReachRemote {
@@ -179,6 +192,23 @@ func (r *reacher) compute(funcs []*ssa.Function) {
 		r.pass.ExportObjectFact(obj, &reachFact{Unknown: r.of[fn] == ReachUnknown})
 	}
 	r.exportConcrete(funcs)
+}
+
+// handsDynamic reports whether fn hands a closure of its own that makes an unresolved
+// fallible dynamic call (r.dynamic) to a function of another package, which runs it.
+func (r *reacher) handsDynamic(fn *ssa.Function) bool {
+	for call := range attemptCalls(fn) {
+		callee := call.Common().StaticCallee()
+		if callee == nil || callee.Pkg == r.pkg {
+			continue
+		}
+		for _, arg := range call.Common().Args {
+			if mc, ok := flow.Unwrap(arg).(*ssa.MakeClosure); ok && mc.Fn.(*ssa.Function).Parent() == fn && r.dynamic[mc.Fn.(*ssa.Function)] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // attemptCalls yields the calls of fn that hold it up: not the ones started in a goroutine,
@@ -403,8 +433,9 @@ func (r *reacher) implementations(c *ssa.CallCommon) []*ssa.Function {
 	if fns := r.wired(c); fns != nil {
 		return fns
 	}
-	if named, ok := types.Unalias(c.Value.Type()).(*types.Named); !ok || named.Obj().Exported() {
-		return nil
+	named, ok := types.Unalias(c.Value.Type()).(*types.Named)
+	if !ok || named.Obj().Exported() || r.givenFromOutside(named) {
+		return nil // an exported function takes one: other packages' types fill it too
 	}
 	// A test's stand-in is not what the package runs: with only stand-ins (a mock of the SDK
 	// client the package stores there), the implementations are other packages'.
@@ -415,6 +446,45 @@ func (r *reacher) implementations(c *ssa.CallCommon) []*ssa.Function {
 		}
 	}
 	return fns
+}
+
+// givenFromOutside reports whether an exported function, or an exported method of an exported
+// type, of the package takes a value of the unexported interface t (New(client mgmter)):
+// another package's type, which implements it by its methods, may be what it holds.
+func (r *reacher) givenFromOutside(t *types.Named) bool {
+	if given, ok := r.outside[t]; ok {
+		return given
+	}
+	takes := func(sig *types.Signature) bool {
+		for p := range sig.Params().Variables() {
+			if types.Identical(p.Type(), t) {
+				return true
+			}
+		}
+		return false
+	}
+	given := false
+	scope := r.pass.Pkg.Scope()
+	for _, name := range scope.Names() {
+		switch obj := scope.Lookup(name).(type) {
+		case *types.Func:
+			given = given || obj.Exported() && takes(obj.Signature())
+		case *types.TypeName:
+			if !obj.Exported() {
+				continue
+			}
+			if n, ok := types.Unalias(obj.Type()).(*types.Named); ok {
+				for m := range n.Methods() {
+					given = given || m.Exported() && takes(m.Signature())
+				}
+			}
+		}
+	}
+	if r.outside == nil {
+		r.outside = make(map[*types.Named]bool)
+	}
+	r.outside[t] = given
+	return given
 }
 
 // wired returns the methods an interface call runs when its receiver is an unexported struct

@@ -252,6 +252,15 @@ func (lib *library) found(c *site, vals []ssa.Value) []found {
 			case *ssa.Call:
 				fn := flow.Callee(x.Common())
 				if fn == nil || fn.Pkg() == nil || !lib.has(fn.Pkg().Path()) {
+					// A function of the package that builds the policy (initBackoff()
+					// returning backoff.WithMaxRetries(exp, n)): what it returns.
+					if callee := x.Call.StaticCallee(); callee != nil && callee.Pkg == x.Parent().Pkg && len(callee.Blocks) > 0 && libNamed(lib, x.Type()) {
+						for ret := range flow.Returns(callee) {
+							if len(ret.Results) == 1 {
+								queue = append(queue, ret.Results[0])
+							}
+						}
+					}
 					return true
 				}
 				site := flow.NewSite(x.Common(), fn)
@@ -337,6 +346,16 @@ func libType(lib *library, t types.Type) *types.Named {
 		return nil
 	}
 	return n
+}
+
+// libNamed reports whether t, or what it points to, is a named type of lib's packages (a
+// policy's interface, backoff.BackOff, or a struct).
+func libNamed(lib *library, t types.Type) bool {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && lib.has(n.Obj().Pkg().Path())
 }
 
 // has reports whether path is one of the library's packages.
