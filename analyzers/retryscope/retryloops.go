@@ -381,37 +381,6 @@ func (st *state) readsStream(call ssa.CallInstruction) bool {
 	return false
 }
 
-// waitsOnFlag reports whether loop l of fn waits, before its attempt, when a flag carried
-// round the loop holds, and some way round sets it (for { if backingOff { time.Sleep(b.Next())
-// }; err := stream(); if err != nil { backingOff = true; ...; continue } ... }): the failure's
-// wait, made at the top of the next round.
-func waitsOnFlag(fn *ssa.Function, l *loops.Loop) bool {
-	for _, b := range l.Blocks(fn) {
-		ifInstr, ok := lastInstr(b).(*ssa.If)
-		if !ok {
-			continue
-		}
-		phi, ok := unNot(ifInstr.Cond).(*ssa.Phi)
-		if !ok || phi.Block() != l.Header || !typeis.Bool(phi.Type()) {
-			continue
-		}
-		holds := 0
-		if countNots(ifInstr.Cond)%2 == 1 {
-			holds = 1
-		}
-		set := false
-		for i, e := range phi.Edges {
-			if v, isConst := flow.BoolConst(e); isConst && v && i < len(l.Header.Preds) && l.Contains(l.Header.Preds[i]) {
-				set = true
-			}
-		}
-		if set && waitsAfter(fn, b.Succs[holds], l.Contains) {
-			return true
-		}
-	}
-	return false
-}
-
 // waitsEveryRound reports whether loop l of fn waits in a block that every way round passes.
 func waitsEveryRound(fn *ssa.Function, l *loops.Loop) bool {
 	return waitsIn(fn, func(b *ssa.BasicBlock) bool { return l.Contains(b) && l.EveryRound(b) }, 0)

@@ -138,3 +138,34 @@ func timedOutSide(e loops.Edge) bool {
 	}
 	return e.To == e.From.Succs[holds]
 }
+
+// waitsOnFlag reports whether loop l of fn waits, before its attempt, when a flag carried
+// round the loop holds, and some way round sets it (for { if backingOff { time.Sleep(b.Next())
+// }; err := stream(); if err != nil { backingOff = true; ...; continue } ... }): the failure's
+// wait, made at the top of the next round.
+func waitsOnFlag(fn *ssa.Function, l *loops.Loop) bool {
+	for _, b := range l.Blocks(fn) {
+		ifInstr, ok := lastInstr(b).(*ssa.If)
+		if !ok {
+			continue
+		}
+		phi, ok := unNot(ifInstr.Cond).(*ssa.Phi)
+		if !ok || phi.Block() != l.Header || !typeis.Bool(phi.Type()) {
+			continue
+		}
+		holds := 0
+		if countNots(ifInstr.Cond)%2 == 1 {
+			holds = 1
+		}
+		set := false
+		for i, e := range phi.Edges {
+			if v, isConst := flow.BoolConst(e); isConst && v && i < len(l.Header.Preds) && l.Contains(l.Header.Preds[i]) {
+				set = true
+			}
+		}
+		if set && waitsAfter(fn, b.Succs[holds], l.Contains) {
+			return true
+		}
+	}
+	return false
+}
