@@ -313,12 +313,10 @@ func (st *state) builds(fn *ssa.Function) []Built {
 			if r, ok := w.returnedLiterals(fn, i, t, origin, 0); ok && r.k == vUnbounded {
 				v = verdict{k: vUnbounded, origin: origin}
 			}
-		}
-		for r := range returned(fn, i) {
-			if byValue {
-				break
+		} else {
+			for r := range returned(fn, i) {
+				v = join(v, w.obj(r, nil, t))
 			}
-			v = join(v, w.obj(r, nil, t))
 		}
 		if v.k != vUnbounded || v.origin == nil || v.origin.Kind != Local && v.origin.Kind != Constructor {
 			continue

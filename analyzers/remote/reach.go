@@ -119,8 +119,7 @@ type reacher struct {
 	dynamic  map[*ssa.Function]bool // makes an unresolved fallible dynamic call itself
 	imported map[*types.Func]*reachFact
 	impls    *flow.Implementers
-	stores   *flow.Stores          // values the package stores into struct fields
-	outside  map[*types.Named]bool // unexported interfaces its exported functions take
+	stores   *flow.Stores // values the package stores into struct fields
 }
 
 // compute works out which functions of the package may leave the process: remote ones to a
@@ -203,8 +202,10 @@ func (r *reacher) handsDynamic(fn *ssa.Function) bool {
 			continue
 		}
 		for _, arg := range call.Common().Args {
-			if mc, ok := flow.Unwrap(arg).(*ssa.MakeClosure); ok && mc.Fn.(*ssa.Function).Parent() == fn && r.dynamic[mc.Fn.(*ssa.Function)] {
-				return true
+			if mc, ok := flow.Unwrap(arg).(*ssa.MakeClosure); ok {
+				if f, ok := mc.Fn.(*ssa.Function); ok && f.Parent() == fn && r.dynamic[f] {
+					return true
+				}
 			}
 		}
 	}
@@ -434,8 +435,8 @@ func (r *reacher) implementations(c *ssa.CallCommon) []*ssa.Function {
 		return fns
 	}
 	named, ok := types.Unalias(c.Value.Type()).(*types.Named)
-	if !ok || named.Obj().Exported() || r.givenFromOutside(named) {
-		return nil // an exported function takes one: other packages' types fill it too
+	if !ok || named.Obj().Exported() || r.fromCallers(c.Value) {
+		return nil // the users' value: other packages' types fill it too
 	}
 	// A test's stand-in is not what the package runs: with only stand-ins (a mock of the SDK
 	// client the package stores there), the implementations are other packages'.
@@ -448,43 +449,16 @@ func (r *reacher) implementations(c *ssa.CallCommon) []*ssa.Function {
 	return fns
 }
 
-// givenFromOutside reports whether an exported function, or an exported method of an exported
-// type, of the package takes a value of the unexported interface t (New(client mgmter)):
-// another package's type, which implements it by its methods, may be what it holds.
-func (r *reacher) givenFromOutside(t *types.Named) bool {
-	if given, ok := r.outside[t]; ok {
-		return given
+// fromCallers reports whether v, an interface call's receiver, is a value the package's users
+// give: a parameter of a function they can call, or an unexported field into which the package
+// stores one (New(client mgmter) keeping client): another package's type, which implements the
+// interface by its methods, may be what it holds.
+func (r *reacher) fromCallers(v ssa.Value) bool {
+	if flow.CallersValue(v) {
+		return true
 	}
-	takes := func(sig *types.Signature) bool {
-		for p := range sig.Params().Variables() {
-			if types.Identical(p.Type(), t) {
-				return true
-			}
-		}
-		return false
-	}
-	given := false
-	scope := r.pass.Pkg.Scope()
-	for _, name := range scope.Names() {
-		switch obj := scope.Lookup(name).(type) {
-		case *types.Func:
-			given = given || obj.Exported() && takes(obj.Signature())
-		case *types.TypeName:
-			if !obj.Exported() {
-				continue
-			}
-			if n, ok := types.Unalias(obj.Type()).(*types.Named); ok {
-				for m := range n.Methods() {
-					given = given || m.Exported() && takes(m.Signature())
-				}
-			}
-		}
-	}
-	if r.outside == nil {
-		r.outside = make(map[*types.Named]bool)
-	}
-	r.outside[t] = given
-	return given
+	fv := flow.OwnField(v, r.pass.Pkg)
+	return fv != nil && r.stores != nil && slices.ContainsFunc(r.stores.Fields[fv], flow.CallersValue)
 }
 
 // wired returns the methods an interface call runs when its receiver is an unexported struct

@@ -68,7 +68,7 @@ func chained(a ssa.Value, call ssa.CallInstruction, l *loops.Loop, d *decision) 
 // loaded as the argument (w.URL = resp.Header.Get("Location") before dialling w.URL again), or
 // a field of the struct a points to (params.NextPageToken = resp.Next). The next round asks
 // for what this one's answer pointed to: a redirect or the next page, not the same request.
-func storedChain(a ssa.Value, call ssa.CallInstruction, l *loops.Loop, d *decision) bool {
+func storedChain(a ssa.Value, call ssa.CallInstruction, l *loops.Loop, d decision) bool {
 	if call.Value() == nil {
 		return false
 	}
@@ -109,11 +109,8 @@ func storedChain(a ssa.Value, call ssa.CallInstruction, l *loops.Loop, d *decisi
 	if len(stores) == 0 {
 		return false
 	}
-	if d == nil {
-		return true
-	}
-	fail := d.block.Succs[1-d.success]
-	return !l.CanRepeatAvoiding(fail, func(e loops.Edge) bool { return slices.Contains(stores, e.To) || contradicts(*d)(e) })
+	fail, contra := d.block.Succs[1-d.success], contradicts(d)
+	return !l.CanRepeatAvoiding(fail, func(e loops.Edge) bool { return slices.Contains(stores, e.To) || contra(e) })
 }
 
 // samePlace reports whether two addresses are the same variable or the same field of the same

@@ -37,7 +37,7 @@ func (st *state) iterates(d decision, l *loops.Loop) bool {
 		if untilDry(a, call, l) {
 			return true // failover: the next candidate each round, until there is none
 		}
-		if chained(a, call, l, &d) || storedChain(a, call, l, &d) || deliveredBy(a, call, l) {
+		if chained(a, call, l, &d) || storedChain(a, call, l, d) || deliveredBy(a, call, l) {
 			return true
 		}
 		flow.Backward(a, 64, func(x ssa.Value) bool {

@@ -110,7 +110,7 @@ func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop) (decision, int) {
 				again = &d
 			}
 			if spin == nil && !d.policy && fail != l.Header && !st.iterates(d, l) && (st.connects(d.call) || st.pacedOnSuccess(fn, l, d)) &&
-				!waitsAfter(fn, fail, l.Contains) && !waitsEveryRound(fn, l) && !waitsOnFlag(fn, l) && !afterArrival(d.call, l) && !goesRoundInner(fn, l, d) {
+				!waitsAfter(fn, fail, l.Contains) && !waitsEveryRound(fn, l) && !waitsOnFlag(fn, l, d) && !afterArrival(d.call, l) && !goesRoundInner(fn, l, d) {
 				spin = &d // a reconnect loop that dials again at once when the dial fails
 			}
 			continue

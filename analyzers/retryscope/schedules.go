@@ -228,12 +228,8 @@ func pollPeriod(fn *ssa.Function, sleeps []Sleep, l *loops.Loop, d decision) {
 // constants, or loads of the same field or variable.
 func sameDuration(a, b ssa.Value) bool {
 	a, b = flow.Unwrap(a), flow.Unwrap(b)
-	if a == b {
+	if sameValue(a, b) {
 		return true
-	}
-	if x, ok := flow.IntConst(a); ok {
-		y, ok := flow.IntConst(b)
-		return ok && x == y
 	}
 	la, ok1 := a.(*ssa.UnOp)
 	lb, ok2 := b.(*ssa.UnOp)

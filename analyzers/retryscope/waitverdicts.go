@@ -8,6 +8,7 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/loops"
+	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
@@ -99,16 +100,16 @@ func onNilSide(b *ssa.BasicBlock, p *ssa.Parameter) bool {
 // own timeout out (a DNS query sent again when no answer came in time), which is the wait
 // between attempts.
 func afterTimeoutOnly(l *loops.Loop, d decision) bool {
-	fail := d.block.Succs[1-d.success]
-	if !l.CanRepeatAvoiding(fail, contradicts(d)) {
+	fail, contra := d.block.Succs[1-d.success], contradicts(d)
+	if !l.CanRepeatAvoiding(fail, contra) {
 		return false
 	}
-	contra := contradicts(d)
 	return !l.CanRepeatAvoiding(fail, func(e loops.Edge) bool { return timedOutSide(e) || contra(e) })
 }
 
-// timedOutSide reports whether e leaves a test of an error's Timeout() (net.Error's method,
-// on an error-like value) on the side where it holds.
+// timedOutSide reports whether e leaves a test of an error's Timeout() on the side where it
+// holds: net.Error's method (through net.Error or an interface that embeds it), or the method
+// of a standard library error type (*net.OpError, *url.Error, *net.DNSError).
 func timedOutSide(e loops.Edge) bool {
 	ifInstr, ok := lastInstr(e.From).(*ssa.If)
 	if !ok {
@@ -120,10 +121,10 @@ func timedOutSide(e loops.Edge) bool {
 	}
 	com := c.Common()
 	var recv types.Type
-	switch {
-	case com.IsInvoke() && com.Method.Name() == "Timeout":
+	switch callee := com.StaticCallee(); {
+	case com.IsInvoke() && com.Method.Name() == "Timeout" && com.Method.Pkg() != nil && com.Method.Pkg().Path() == "net":
 		recv = com.Value.Type()
-	case !com.IsInvoke() && com.StaticCallee() != nil && com.StaticCallee().Name() == "Timeout" && len(com.Args) == 1:
+	case callee != nil && callee.Name() == "Timeout" && callee.Pkg != nil && ssapkg.IsStdPath(callee.Pkg.Pkg.Path()) && len(com.Args) == 1:
 		recv = com.Args[0].Type()
 	default:
 		return false
@@ -140,10 +141,11 @@ func timedOutSide(e loops.Edge) bool {
 }
 
 // waitsOnFlag reports whether loop l of fn waits, before its attempt, when a flag carried
-// round the loop holds, and some way round sets it (for { if backingOff { time.Sleep(b.Next())
-// }; err := stream(); if err != nil { backingOff = true; ...; continue } ... }): the failure's
-// wait, made at the top of the next round.
-func waitsOnFlag(fn *ssa.Function, l *loops.Loop) bool {
+// round the loop holds, and the way round from d's failure sets it (for { if backingOff {
+// time.Sleep(b.Next()) }; err := stream(); if err != nil { backingOff = true; ...; continue }
+// ... }): the failure's wait, made at the top of the next round.
+func waitsOnFlag(fn *ssa.Function, l *loops.Loop, d decision) bool {
+	fail := d.block.Succs[1-d.success]
 	for _, b := range l.Blocks(fn) {
 		ifInstr, ok := lastInstr(b).(*ssa.If)
 		if !ok {
@@ -160,7 +162,8 @@ func waitsOnFlag(fn *ssa.Function, l *loops.Loop) bool {
 		set := false
 		for i, e := range phi.Edges {
 			if v, isConst := flow.BoolConst(e); isConst && v && i < len(l.Header.Preds) && l.Contains(l.Header.Preds[i]) {
-				set = true
+				back := l.Header.Preds[i]
+				set = set || l.CanRepeatAvoiding(fail, func(e loops.Edge) bool { return e.To == l.Header && e.From != back })
 			}
 		}
 		if set && waitsAfter(fn, b.Succs[holds], l.Contains) {

@@ -84,3 +84,25 @@ func (w *Watcher) RunEager(ctx context.Context) {
 		}
 	}
 }
+
+// RunPaced waits at the top of a round only after a round that went well (a pause between
+// streams), and reconnects at once after a failure: the flag is not the failure's. Reported.
+func (w *Watcher) RunPaced(ctx context.Context) {
+	paced := false
+	for { // related "eventwatch.go:92: long-running loop" // want `long-running loop goes round at once when its remote call fails: it spins against a failing dependency`
+		select {
+		case <-ctx.Done():
+			return
+		default:
+			if paced {
+				time.Sleep(time.Second)
+			}
+			if err := w.stream(ctx); err != nil {
+				w.log.Error("error while watching events", "err", err)
+				paced = false
+				continue
+			}
+			paced = true
+		}
+	}
+}
