@@ -86,7 +86,7 @@
 //   - calls that have no context to use by contract: inside the context-free form of an API
 //     (sqlx's Queryx next to QueryxContext, a wrapper's Exec calling Exec), whose callers are
 //     reported instead, and inside methods implementing a context-less method of another
-//     package's interface (and helpers called only from them), where the interface decides
+//     module's interface (and helpers called only from them), where the interface decides
 //     (not a dial: net.DialTimeout or a Dialer's Timeout bounds it without a context; nor a
 //     call given a context.Background() the method makes, when it or a function of the package
 //     it calls gives other calls deadlines: it bounds its calls itself, and left this one out);

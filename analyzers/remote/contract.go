@@ -4,6 +4,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -14,7 +15,7 @@ import (
 )
 
 // Contracts: why a function that takes no context has none to give its remote calls (it is
-// the context-free form of an API, or implements a method of another package's interface).
+// the context-free form of an API, or implements a method of another project's interface).
 
 // setContract sets c.Contract when nothing bounds c only for want of a context (none at all,
 // or context.Background or TODO) and the function c is in has none to give, by contract.
@@ -32,7 +33,7 @@ func (st *state) setContract(c *Call, method string) {
 // contract says why the function making call (or the function declaring the closure that
 // does) has no context to give a call of method: it is the context-free form of an API (it
 // only forwards its arguments to that call, or it has a form with a context), or implements a
-// method without one of an interface of another package. It returns the zero Contract when it
+// method without one of an interface of another project. It returns the zero Contract when it
 // could have one.
 func (st *state) contract(call ssa.CallInstruction, method string) Contract {
 	fn := call.Parent()
@@ -103,7 +104,7 @@ func passedOn(v ssa.Value, depth int) bool {
 }
 
 // bound says why fn, which takes no context, cannot be given one by its callers: it
-// implements a method without a context of an interface of another package, or it is an
+// implements a method without a context of an interface of another project, or it is an
 // unexported function called only from functions that are so bound. It returns the zero
 // Contract otherwise.
 func (st *state) bound(fn *ssa.Function) Contract {
@@ -125,6 +126,9 @@ func (st *state) bound1(fn *ssa.Function) Contract {
 	sig := obj.Signature()
 	if sig.Recv() != nil {
 		for _, iface := range st.foreignInterfaces()[name] {
+			if st.ownProject(iface.obj.Pkg().Path()) {
+				continue // the project can give its own interface a context
+			}
 			m, _, _ := types.LookupFieldOrMethod(iface.t, false, iface.obj.Pkg(), name)
 			im, ok := m.(*types.Func)
 			if !ok || !types.Identical(im.Signature().Params(), sig.Params()) {
@@ -227,6 +231,17 @@ func (st *state) sibling(fn *ssa.Function) string {
 		return want
 	}
 	return ""
+}
+
+// ownProject reports whether package path pkg belongs to the project analysed, whose
+// maintainers can change its interfaces: the same module, or without one (GOPATH mode) the
+// same first path element.
+func (st *state) ownProject(pkg string) bool {
+	if m := st.pass.Module; m != nil && m.Path != "" {
+		return !OtherModule(m, pkg)
+	}
+	first := func(p string) string { s, _, _ := strings.Cut(p, "/"); return s }
+	return first(pkg) == first(st.pass.Pkg.Path())
 }
 
 type namedIface struct {

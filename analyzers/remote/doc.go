@@ -106,8 +106,9 @@
 //     Such a function gets a parameter fact entry without a parameter, so that its callers are
 //     the remote calls, with no context;
 //   - in a method that implements a method without a context of an interface declared in
-//     another package (a migration tool's database driver: Lock() error), or in an
-//     unexported function called only from such methods: the interface decides.
+//     another module (a migration tool's database driver: Lock() error), or in an
+//     unexported function called only from such methods: the interface decides. An
+//     interface of the module itself is no contract: its maintainers can give it a context.
 //
 // HTTP sends (Result.Sends): the requests sent through net/http (the calls above), through
 // go-retryablehttp (Client.Do, Get, Head, Post, PostForm and the package functions) and through

@@ -5,7 +5,7 @@ import (
 	"context"
 	"database/sql"
 
-	"notimeout/driver"
+	driver "github.com/golang-migrate/migrate/database"
 )
 
 type Postgres struct {

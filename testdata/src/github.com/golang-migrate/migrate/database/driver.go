@@ -1,6 +1,6 @@
-// Package driver declares an interface without contexts, like a migration tool's database
+// Package database declares an interface without contexts, like a migration tool's database
 // driver: its implementations cannot get a context from their callers.
-package driver
+package database
 
 type Driver interface {
 	Lock() error
