@@ -89,7 +89,10 @@
 // follows a redirect (a call in it sets the URL or Host of the request it sends) or answers an
 // authentication challenge (the authenticator that prepared the request is handed the answer and
 // says to send again), a loop of a few rounds (a constant cap) that goes round only on an answer
-// the server gave (err.Error() == "CAPTCHA not match."; see retryscope's Answered), a wait as
+// the server gave (err.Error() == "CAPTCHA not match."; see retryscope's Answered), a retry
+// library's callback that hands its helper back only a "not found" answer and marks every other
+// error permanent (if apierrors.IsNotFound(err) { return err }: it waits for the object to
+// appear), a wait as
 // long as the server said (a parsed Retry-After, a rate-limit error's RetryAfter field, merged
 // with no other delay; merged with a backoff of the program's own, as in if d == 0 { d =
 // base * 2^n }, the backoff is what failures without a word wait, and is judged), and this project's

@@ -8,6 +8,8 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/loops"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
+	"github.com/idemlint/idemlint/analyzers/remote"
 )
 
 // answeredAtOnce reports whether the error that a test singles out of call's error (target:
@@ -152,4 +154,76 @@ func readsStatus(cond ssa.Value) bool {
 		return !found && !isCall
 	})
 	return found
+}
+
+// answeredCallback reports whether s, a retry library's callback, goes round only on an
+// answer: each call it makes that can leave the process and fail has its error marked
+// permanent, or handed back to the helper only on the side of a test that singles out a "not
+// found" answer (if apierrors.IsNotFound(err) { return err }; return backoff.Permanent(err)).
+// The helper waits for the object to appear (in a cache that answers for the server, or on
+// the server): it polls a state, it does not retry a failure.
+func answeredCallback(s *Scope, reach func(ssa.CallInstruction) remote.Reach) bool {
+	if s.Kind != Callback || s.Inferred || s.Fn == nil {
+		return false
+	}
+	found := false
+	for _, c := range s.Calls {
+		if _, started := c.(*ssa.Go); started || !fallible(c) || reach(c) == remote.ReachLocal {
+			continue
+		}
+		if c.Parent() != s.Fn {
+			return false
+		}
+		if markedPermanent(c) {
+			continue
+		}
+		on, ok := callbackRetriesOn(s.Fn, c)
+		if !ok || on == 0 || on&^(FailNotFound|FailAnswered) != 0 {
+			return false
+		}
+		found = true
+	}
+	return found
+}
+
+// callbackRetriesOn says which failures of call, made by retry callback fn, its helper goes
+// round on: each return of fn that hands back call's error unmarked (not wrapped in
+// backoff.Permanent) lies on the side of a test that singles some out, and those are the
+// failures. ok is false when a return hands back another error, or call's with no such test
+// above it.
+func callbackRetriesOn(fn *ssa.Function, call ssa.CallInstruction) (on Failures, ok bool) {
+	for ret := range flow.Returns(fn) {
+		if len(ret.Results) == 0 {
+			continue
+		}
+		v := ret.Results[len(ret.Results)-1]
+		if !typeis.ErrorLike(v.Type()) || flow.IsNil(v) || permanentMark(v) {
+			continue
+		}
+		if producer(v, all) != call {
+			return 0, false
+		}
+		found := false
+		for ifInstr, side := range flow.TestsAbove(ret.Block()) {
+			match := countNots(ifInstr.Cond) % 2 // the side where the test holds
+			if side != match {
+				continue
+			}
+			if kinds, ok := singledOut(unNot(ifInstr.Cond), call, all, ifInstr.Block().Succs[match], nil); ok {
+				on |= kinds
+				found = true
+				break
+			}
+		}
+		if !found {
+			return 0, false
+		}
+	}
+	return on, true
+}
+
+// permanentMark reports whether v is an error a library's mark made (backoff.Permanent(err)).
+func permanentMark(v ssa.Value) bool {
+	c, ok := flow.Unwrap(v).(*ssa.Call)
+	return ok && permanentMarks[flow.ID(flow.Callee(c.Common()))]
 }

@@ -284,6 +284,9 @@ func singledOut(cond ssa.Value, call ssa.CallInstruction, in func(*ssa.BasicBloc
 	if !ok {
 		return 0, false
 	}
+	if knowledge.NotFoundTest(flow.ID(flow.Callee(c.Common()))) && len(c.Call.Args) == 1 && producer(c.Call.Args[0], in) == call {
+		return FailNotFound, true // apierrors.IsNotFound(err)
+	}
 	fn := c.Call.StaticCallee()
 	for i, a := range c.Call.Args {
 		if fn != nil && typeis.ErrorLike(a.Type()) && producer(a, in) == call {

@@ -290,7 +290,9 @@ type Scope struct {
 	// makes that leaves the process leaves the loop when it fails, and what sends it round is
 	// a judgement of the answer made in the process (an OAuth device flow's
 	// "authorization_pending"). Its waits wait for a state (Sleep.AfterSuccess), and a request
-	// it sends again was answered, its outcome known.
+	// it sends again was answered, its outcome known. A retry library's callback is Answered
+	// (and a Poll) when it hands its helper back only a "not found" answer, every other error
+	// marked permanent (answeredCallback).
 	Answered bool
 	// Settings are the library options, constructors, literals, variables and fields that
 	// configured a Callback or Client scope, in the order they were applied; empty when the

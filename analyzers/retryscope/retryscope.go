@@ -318,6 +318,9 @@ func (st *state) setReach(rem *remote.Result) {
 			}
 		}
 		for _, s := range st.res.Scopes {
+			if answeredCallback(s, reach) {
+				s.Answered, s.Poll = true, true
+			}
 			if s.Kind == Loop && s.Reach == remote.ReachRemote && st.answered(s, reach) {
 				s.Answered = true
 				for i := range s.Wait.Sleeps {

@@ -107,3 +107,13 @@ func UnretriedAPIError(t types.Type) (unretried, notFound bool) {
 	}
 	return true, strings.Contains(code, "NotFound") || strings.Contains(code, "DoesNotExist") || strings.HasPrefix(code, "NoSuch")
 }
+
+// notFoundTests are libraries' predicates that hold only for a "not found" answer from the
+// server (an API object that does not exist, or not yet in the cache that answers for it).
+var notFoundTests = map[flow.FuncID]bool{
+	{Pkg: "k8s.io/apimachinery/pkg/api/errors", Name: "IsNotFound"}: true,
+}
+
+// NotFoundTest reports whether id is a library's test for a "not found" answer (see
+// notFoundTests).
+func NotFoundTest(id flow.FuncID) bool { return notFoundTests[id] }
