@@ -103,7 +103,7 @@ func (w *walk) step(v ssa.Value, instr ssa.Instruction) {
 			// Other addresses of the same field of the same struct.
 			if refs := fa.X.Referrers(); refs != nil {
 				for _, ref := range *refs {
-					if other, ok := ref.(*ssa.FieldAddr); ok && other.X == fa.X && other.Field == fa.Field {
+					if other, ok := ref.(*ssa.FieldAddr); ok && other != fa && flow.SameAddr(other, fa) {
 						w.taint(other)
 					}
 				}

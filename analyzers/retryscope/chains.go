@@ -79,7 +79,7 @@ func storedChain(a ssa.Value, call ssa.CallInstruction, l *loops.Loop, d decisio
 		if x.Op != token.MUL {
 			return false
 		}
-		same = func(addr ssa.Value) bool { return samePlace(addr, x.X) }
+		same = func(addr ssa.Value) bool { return flow.SameAddr(addr, x.X) }
 	default:
 		if _, isPtr := a.Type().Underlying().(*types.Pointer); !isPtr {
 			return false
@@ -111,17 +111,6 @@ func storedChain(a ssa.Value, call ssa.CallInstruction, l *loops.Loop, d decisio
 	}
 	fail, contra := d.block.Succs[1-d.success], contradicts(d)
 	return !l.CanRepeatAvoiding(fail, func(e loops.Edge) bool { return slices.Contains(stores, e.To) || contra(e) })
-}
-
-// samePlace reports whether two addresses are the same variable or the same field of the same
-// value.
-func samePlace(x, y ssa.Value) bool {
-	if x == y {
-		return true
-	}
-	fx, ok1 := x.(*ssa.FieldAddr)
-	fy, ok2 := y.(*ssa.FieldAddr)
-	return ok1 && ok2 && fx.Field == fy.Field && fx.X == fy.X
 }
 
 // keptOnFailure reports whether d's failure can go round loop l along a back edge that hands

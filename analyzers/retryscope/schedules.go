@@ -233,5 +233,5 @@ func sameDuration(a, b ssa.Value) bool {
 	}
 	la, ok1 := a.(*ssa.UnOp)
 	lb, ok2 := b.(*ssa.UnOp)
-	return ok1 && ok2 && la.Op == token.MUL && lb.Op == token.MUL && samePlace(la.X, lb.X)
+	return ok1 && ok2 && la.Op == token.MUL && lb.Op == token.MUL && flow.SameAddr(la.X, lb.X)
 }

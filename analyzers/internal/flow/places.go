@@ -48,6 +48,17 @@ func PlaceOf(v ssa.Value) Place {
 	return Place{Root: v, Path: b.String()}
 }
 
+// SameAddr reports whether two addresses are the same variable or the same field of the same
+// struct (two FieldAddr instructions of one base).
+func SameAddr(x, y ssa.Value) bool {
+	if x == y {
+		return true
+	}
+	fx, ok1 := x.(*ssa.FieldAddr)
+	fy, ok2 := y.(*ssa.FieldAddr)
+	return ok1 && ok2 && fx.Field == fy.Field && fx.X == fy.X
+}
+
 // SameValue reports whether v is target, a conversion of it, or a load of a local variable
 // that only target is stored into (how SSA represents a captured variable).
 func SameValue(v, target ssa.Value) bool {
