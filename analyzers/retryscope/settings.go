@@ -254,7 +254,7 @@ func (lib *library) found(c *site, vals []ssa.Value) []found {
 				if fn == nil || fn.Pkg() == nil || !lib.has(fn.Pkg().Path()) {
 					// A function of the package that builds the policy (initBackoff()
 					// returning backoff.WithMaxRetries(exp, n)): what it returns.
-					if callee := x.Call.StaticCallee(); callee != nil && callee.Pkg == x.Parent().Pkg && len(callee.Blocks) > 0 && libNamed(lib, x.Type()) {
+					if callee := x.Call.StaticCallee(); callee != nil && callee.Pkg == x.Parent().Pkg && len(callee.Blocks) > 0 && libNamed(lib, x.Type()) != nil {
 						for ret := range flow.Returns(callee) {
 							if len(ret.Results) == 1 {
 								queue = append(queue, ret.Results[0])
@@ -333,6 +333,19 @@ func libFields(lib *library, x ssa.Value, depth int, set func(name string, store
 
 // libType returns the named struct type of the library that t is or points to, or nil.
 func libType(lib *library, t types.Type) *types.Named {
+	n := libNamed(lib, t)
+	if n == nil {
+		return nil
+	}
+	if _, isStruct := n.Underlying().(*types.Struct); !isStruct {
+		return nil
+	}
+	return n
+}
+
+// libNamed returns the named type of lib's packages that t is or points to (a policy's
+// interface, backoff.BackOff, or a struct), or nil.
+func libNamed(lib *library, t types.Type) *types.Named {
 	for range 2 { // a pointer, or a local variable holding one
 		if p, ok := t.Underlying().(*types.Pointer); ok {
 			t = p.Elem()
@@ -342,20 +355,7 @@ func libType(lib *library, t types.Type) *types.Named {
 	if !ok || n.Obj().Pkg() == nil || !lib.has(n.Obj().Pkg().Path()) {
 		return nil
 	}
-	if _, isStruct := n.Underlying().(*types.Struct); !isStruct {
-		return nil
-	}
 	return n
-}
-
-// libNamed reports whether t, or what it points to, is a named type of lib's packages (a
-// policy's interface, backoff.BackOff, or a struct).
-func libNamed(lib *library, t types.Type) bool {
-	if p, ok := t.Underlying().(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && lib.has(n.Obj().Pkg().Path())
 }
 
 // has reports whether path is one of the library's packages.
