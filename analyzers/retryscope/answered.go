@@ -227,3 +227,36 @@ func permanentMark(v ssa.Value) bool {
 	c, ok := flow.Unwrap(v).(*ssa.Call)
 	return ok && permanentMarks[flow.ID(flow.Callee(c.Common()))]
 }
+
+// readModifyWrite reports whether loop s writes, with its decisive call, what another call of
+// the same round read: a call that may leave the process, made before the decisive one on
+// every way to it, whose result the decisive call is handed, and whose failure leaves the
+// loop. Going round on an error of the program's own from the write (a lost compare-and-swap,
+// ErrKeyModified) then follows an answer: the dependency answered the read this round, and
+// the next round reads again and sends another write. It does not retry a failure.
+func readModifyWrite(s *Scope, reach func(ssa.CallInstruction) remote.Reach) bool {
+	w := s.Decisive
+	if s.Loop == nil || w == nil {
+		return false
+	}
+	ds := decisions(s.Fn, s.Loop.Contains)
+	for _, r := range s.Calls {
+		if r == w || r.Parent() != s.Fn || !fallible(r) || reach(r) == remote.ReachLocal {
+			continue
+		}
+		if r.Block() == w.Block() || !r.Block().Dominates(w.Block()) || !handedOn(r, w) {
+			continue
+		}
+		tested, leaves := false, true
+		for _, d := range ds {
+			if d.call == r {
+				tested = true
+				leaves = leaves && !s.Loop.CanRepeat(d.block.Succs[1-d.success])
+			}
+		}
+		if tested && leaves {
+			return true
+		}
+	}
+	return false
+}

@@ -409,8 +409,21 @@ func typedFrom(cond ssa.Value, call ssa.CallInstruction, in func(*ssa.BasicBlock
 // sentinel reports whether cond, a test that singles out some errors, matches one error value
 // (errors.Is(err, ErrLocked)) rather than a type (errors.As, a type assertion).
 func sentinel(cond ssa.Value) bool {
+	if b, ok := cond.(*ssa.BinOp); ok {
+		return b.Op == token.EQL // err == ErrLocked
+	}
 	c, ok := cond.(*ssa.Call)
 	return ok && flow.ID(flow.Callee(c.Common())).Name == "Is"
+}
+
+// errorVar reports whether v is the value of a package-level error variable (ErrKeyModified).
+func errorVar(v ssa.Value) bool {
+	load, ok := flow.Unwrap(v).(*ssa.UnOp)
+	if !ok || load.Op != token.MUL || !typeis.ErrorLike(load.Type()) {
+		return false
+	}
+	_, global := load.X.(*ssa.Global)
+	return global
 }
 
 // typedAnswer says which failures go round from b, reached once an error of a type was singled
@@ -492,6 +505,15 @@ func singlesOutOf(cond ssa.Value, of func(ssa.Value) bool) (ssa.Value, bool) {
 	case *ssa.Call:
 		if errorsPredicate(c) && len(c.Call.Args) == 2 && of(c.Call.Args[0]) {
 			return c.Call.Args[1], true
+		}
+	case *ssa.BinOp:
+		// err == ErrKeyModified: an error variable of a package compared directly.
+		x, y := c.X, c.Y
+		if errorVar(x) {
+			x, y = y, x
+		}
+		if c.Op == token.EQL && errorVar(y) && of(x) {
+			return y, true
 		}
 	case *ssa.Extract:
 		if ta, ok := c.Tuple.(*ssa.TypeAssert); ok && c.Index == 1 && typeis.ErrorLike(ta.X.Type()) && of(ta.X) {
