@@ -3,6 +3,7 @@ package keys
 import (
 	"go/token"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -36,16 +37,18 @@ func (k *Keyer) Keyed(call ssa.CallInstruction) bool {
 // or in call's own function outside a loop that holds call. It is an identifier sent with the
 // request (a batch's message id in the body marshalled once, a client-chosen id in its URL),
 // the same on every attempt, which the receiver can deduplicate on. Whether it does is the
-// API's contract; the client has done its part.
+// API's contract; the client has done its part. A sequence number counts too: a counter of a
+// long-lived value that the function advances on every call (c.seq++ in a deferred function,
+// atomic.AddUint64(&c.seq, 1), c.seq.Add(1)), read before the attempts.
 func (k *Keyer) carriesID(call ssa.CallInstruction) bool {
 	fn := call.Parent()
 	ls := loops.Of(fn)
-	before := func(c *ssa.Call) bool {
-		if c.Parent() == fn {
-			return slices.ContainsFunc(ls, func(l *loops.Loop) bool { return l.Contains(call.Block()) && !l.Contains(c.Block()) })
+	before := func(x ssa.Instruction) bool {
+		if x.Parent() == fn {
+			return slices.ContainsFunc(ls, func(l *loops.Loop) bool { return l.Contains(call.Block()) && !l.Contains(x.Block()) })
 		}
 		for g := fn.Parent(); g != nil; g = g.Parent() {
-			if c.Parent() == g {
+			if x.Parent() == g {
 				return true
 			}
 		}
@@ -54,13 +57,102 @@ func (k *Keyer) carriesID(call ssa.CallInstruction) bool {
 	found := false
 	for _, v := range operands(call) {
 		flow.Backward(v, 512, func(x ssa.Value) bool {
-			if c, ok := x.(*ssa.Call); ok && before(c) {
-				found = k.r.identifier(c)
+			switch x := x.(type) {
+			case *ssa.Call:
+				found = found || before(x) && (k.r.identifier(x) || atomicAdvance(x))
+			case *ssa.UnOp:
+				found = found || x.Op == token.MUL && before(x) && advanced(x)
 			}
 			return !found
 		})
 	}
 	return found
+}
+
+// atomicAdvance reports whether call adds to a counter that outlives the call (a field, a
+// package variable) atomically and returns the new value: atomic.AddUint64(&c.seq, 1),
+// c.seq.Add(1). Each call gets another value.
+func atomicAdvance(call *ssa.Call) bool {
+	id := flow.ID(flow.Callee(call.Common()))
+	if id.Pkg != "sync/atomic" || !strings.HasPrefix(id.Name, "Add") || len(call.Call.Args) == 0 {
+		return false
+	}
+	return lasting(call.Call.Args[0])
+}
+
+// lasting reports whether addr is a place that outlives a call: a field or a package variable.
+func lasting(addr ssa.Value) bool {
+	switch flow.Unwrap(addr).(type) {
+	case *ssa.FieldAddr, *ssa.Global:
+		return true
+	}
+	return false
+}
+
+// advanced reports whether load reads a counter (a field or package variable) that its
+// function adds to on every call: in a function it defers, or before the load on every way
+// to it (m.sn++ in defer func() { m.sn++; m.mu.Unlock() }()).
+func advanced(load *ssa.UnOp) bool {
+	if !lasting(load.X) {
+		return false
+	}
+	fn := load.Parent()
+	want := flow.PlaceOf(load.X)
+	same := func(addr ssa.Value, bind func(ssa.Value) ssa.Value) bool {
+		p := flow.PlaceOf(addr)
+		return p.Path == want.Path && bind(p.Root) == want.Root
+	}
+	adds := func(f *ssa.Function, bind func(ssa.Value) ssa.Value) []*ssa.Store {
+		var out []*ssa.Store
+		for _, b := range f.Blocks {
+			for _, instr := range b.Instrs {
+				st, ok := instr.(*ssa.Store)
+				if !ok || !same(st.Addr, bind) {
+					continue
+				}
+				if sum, ok := st.Val.(*ssa.BinOp); ok && sum.Op == token.ADD {
+					if old, ok := sum.X.(*ssa.UnOp); ok && old.Op == token.MUL && same(old.X, bind) {
+						out = append(out, st)
+					}
+				}
+			}
+		}
+		return out
+	}
+	self := func(v ssa.Value) ssa.Value { return v }
+	for _, st := range adds(fn, self) {
+		if st.Block().Dominates(load.Block()) {
+			return true
+		}
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			d, ok := instr.(*ssa.Defer)
+			if !ok || !b.Dominates(load.Block()) {
+				continue
+			}
+			mc, ok := d.Call.Value.(*ssa.MakeClosure)
+			if !ok {
+				continue
+			}
+			closure, ok := mc.Fn.(*ssa.Function)
+			if !ok {
+				continue
+			}
+			bind := func(v ssa.Value) ssa.Value {
+				if fv, ok := v.(*ssa.FreeVar); ok {
+					if i := slices.Index(closure.FreeVars, fv); i >= 0 && i < len(mc.Bindings) {
+						return mc.Bindings[i]
+					}
+				}
+				return v
+			}
+			if len(adds(closure, bind)) > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // keyParam reports whether call hands a function a value for a parameter the function names

@@ -108,7 +108,9 @@
 //     a header name it may only know at run time; an empty constant is no key;
 //   - a request made of a fresh unique value made before the attempts (in a function around
 //     the retry callback, or outside the loop that retries): a batch marshalled once with its
-//     message id, a client-chosen id in the URL. Every attempt sends the same identifier, which
+//     message id, a client-chosen id in the URL; or a sequence number read there that the
+//     function advances once per call (c.seq++ in a deferred function, atomic.AddUint64(&c.seq,
+//     1), c.seq.Add(1)). Every attempt sends the same identifier, which
 //     the receiver can deduplicate on; whether it does is the API's contract, and the client
 //     has done its part;
 //   - a request that speaks a write protocol whose receiver keeps one copy of what a retry
