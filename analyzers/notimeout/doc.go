@@ -45,7 +45,9 @@
 //     likewise sqlx's own methods and functions (Get, Select, Queryx, NamedExec, Beginx...);
 //   - cloud and storage SDKs, whose default HTTP clients have no timeout: calls through an
 //     aws-sdk-go-v2 service client or paginator, Cloud Storage, minio-go or an Azure SDK
-//     client with a context that has no deadline; oras-go's retry.NewClient and
+//     client with a context that has no deadline, and aws-sdk-go (v1) operations without a
+//     context (Op next to OpWithContext) on a session whose HTTP client is the default, reported
+//     at the client they go through; oras-go's retry.NewClient and
 //     retry.DefaultClient, http.Clients without a Timeout;
 //   - a call of a function, of this package or another, that passes the context it is given to
 //     such a remote call with nothing else bounding it, directly or through any number of

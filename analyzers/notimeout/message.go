@@ -407,8 +407,12 @@ func (c *checker) message(call *remote.Call) string {
 		return withFix(fmt.Sprintf("%s's %s%s", name, strings.TrimPrefix(theRequest(t), "the "), hangs), "use context.WithTimeout")
 	case call.Kind == remote.Dial:
 		return c.dialMessage(call, hangs)
-	case t.Context.Kind == remote.NoContext: // SQL
-		return fmt.Sprintf("%s takes no context%s; use %s%s", name, hangs, knowledge.ContextForm(call.Func.Name()), withContext(fn))
+	case t.Context.Kind == remote.NoContext: // SQL, an SDK's form without a context
+		form := knowledge.ContextForm(call.Func.Name())
+		if f, ok := knowledge.SDKContextForm(flow.ID(call.Func)); ok {
+			form = f
+		}
+		return fmt.Sprintf("%s takes no context%s; use %s%s", name, hangs, form, withContext(fn))
 	}
 	if k := t.Context.Kind; (k == remote.Background || k == remote.TODO) && contextParam(fn) != "" {
 		// The caller's context is at hand and dropped.

@@ -24,7 +24,11 @@
 //     which take no context, and their ...Context forms, BeginTx, and sql.Conn's methods;
 //   - SDK clients that send requests bounded only by the context they take first (their
 //     default HTTP clients have no Timeout): every operation of an aws-sdk-go-v2 service
-//     client, (ctx, *XInput, ...func(*Options)), and its paginators' NextPage; the methods of
+//     client, (ctx, *XInput, ...func(*Options)), and its paginators' NextPage; every
+//     operation of an aws-sdk-go (v1) service client, OpWithContext(ctx, *OpInput, ...Option),
+//     and Op(*OpInput), which takes no context (unknown where the package gives an aws.Config
+//     an HTTPClient; also called through an interface of the package whose field holds only
+//     such clients, a seam for tests); the methods of
 //     Cloud Storage's client and handles; minio-go's Client and Core; the methods of every
 //     Azure SDK client, (ctx, ..., *XOptions), and azcore's Pager.NextPage and
 //     Poller.PollUntilDone;

@@ -151,6 +151,10 @@ var sdkClients = []sdkClient{
 	// and the pages of its paginators. Waiters take a maximum wait and are not listed.
 	{pkgs: []string{"github.com/aws/aws-sdk-go-v2/service/"}, recv: "Client", input: "Input", options: "...func"},
 	{pkgs: []string{"github.com/aws/aws-sdk-go-v2/service/"}, recv: "*Paginator", names: []string{"NextPage"}},
+	// AWS SDK for Go v1: OpWithContext(ctx, *OpInput, ...request.Option) of every service
+	// client (Op(input), without a context, sends with context.Background(): see
+	// knowledge.SDKContextForm). A session's default HTTP client is http.DefaultClient.
+	{pkgs: []string{"github.com/aws/aws-sdk-go/service/"}, input: "Input", options: "...func"},
 	// Cloud Storage: the methods of its handles and client that take a context. The gapic
 	// clients of cloud.google.com/go give each method a default timeout, and are not listed.
 	{pkgs: []string{"cloud.google.com/go/storage"}},

@@ -100,6 +100,7 @@ type state struct {
 	dials          map[*ssa.Call]dialInterceptors    // memo of a gRPC dial's interceptors
 	foreignConns   map[*ssa.Global][]ssa.Value       // memo of the connections given to another package's variable
 	makerFacts     map[*types.Func]*makerFact        // memo of imported maker facts (nil: none)
+	awsGiven       int8                              // memo of awsClientGiven: 0 not known yet, 1 yes, 2 no
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -267,6 +268,9 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 		}
 		c := &Call{Instr: call, Func: fn, Kind: GRPC, Name: id.Recv + "." + id.Name, Stream: stream, Timeout: v.timeout()}
 		st.setContract(c, id.Name)
+		return c
+	}
+	if c := st.contextFreeSDKCall(call, s, fn); c != nil {
 		return c
 	}
 	if desc := sdkClientOf(fn); desc != nil {

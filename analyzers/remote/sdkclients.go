@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 )
 
 // SDK clients: where the service client an SDK call goes through is made. A program that
@@ -148,4 +149,104 @@ func namedOf(t types.Type) *types.Named {
 	}
 	n, _ := types.Unalias(t).(*types.Named)
 	return n
+}
+
+// contextFreeSDKCall classifies a call of an SDK client's method that takes no context
+// (aws-sdk-go's CloudWatch.GetMetricData, which sends with context.Background()) as an SDK
+// call with no context: only the client's HTTP client could bound it, and the SDK's default
+// has no Timeout. A call through an interface of the package counts when every value the
+// package stores in the field it is called on is such a client (an interface kept as a seam
+// for tests). Nil for other calls.
+func (st *state) contextFreeSDKCall(call ssa.CallInstruction, s *flow.Site, fn *types.Func) *Call {
+	recv := s.Recv
+	if call.Common().IsInvoke() {
+		if fn, recv = st.storedClient(call.Common().Value, fn.Name()); fn == nil {
+			return nil
+		}
+	}
+	id := flow.ID(fn)
+	form, ok := knowledge.SDKContextForm(id)
+	if !ok || fn.Pkg() == st.pass.Pkg {
+		return nil
+	}
+	m, _, _ := types.LookupFieldOrMethod(fn.Signature().Recv().Type(), true, fn.Pkg(), form)
+	if sib, ok := m.(*types.Func); !ok || sdkClientOf(sib) == nil {
+		return nil
+	}
+	c := &Call{Instr: call, Func: fn, Kind: SDK, Name: fn.Pkg().Name() + "." + id.Recv + "." + id.Name, Timeout: noContext().timeout()}
+	if st.awsClientGiven() {
+		// A configuration of the package gives sessions an HTTP client: the team's choice,
+		// which the model does not follow to the sessions it makes.
+		c.Timeout = Timeout{Status: Unknown, Param: -1}
+	} else if recv != nil {
+		c.Timeout.Client, _ = st.sdkOrigin(recv, fn)
+	}
+	st.setContract(c, id.Name)
+	return c
+}
+
+// storedClient returns the method named name of the one concrete type of every value this
+// package stores in the field that v, an interface value, is loaded from, and the first such
+// value; nil when v is not such a load, or the stored values have other types or none.
+func (st *state) storedClient(v ssa.Value, name string) (*types.Func, ssa.Value) {
+	load, ok := flow.Unwrap(v).(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil, nil
+	}
+	fa, ok := load.X.(*ssa.FieldAddr)
+	if !ok {
+		return nil, nil
+	}
+	fv := flow.FieldVar(fa)
+	if fv == nil || fv.Pkg() != st.pass.Pkg {
+		return nil, nil
+	}
+	var t types.Type
+	var first ssa.Value
+	for _, stored := range st.stores.Fields[fv] {
+		mi, ok := stored.(*ssa.MakeInterface)
+		if !ok || t != nil && !types.Identical(t, mi.X.Type()) {
+			return nil, nil
+		}
+		if t == nil {
+			t, first = mi.X.Type(), mi.X
+		}
+	}
+	if t == nil {
+		return nil, nil
+	}
+	m, _, _ := types.LookupFieldOrMethod(t, true, nil, name)
+	fn, _ := m.(*types.Func)
+	if fn == nil {
+		return nil, nil
+	}
+	return fn, first
+}
+
+// awsClientGiven reports whether the package gives an aws-sdk-go configuration an HTTP client
+// (aws.Config{HTTPClient: c}, cfg.WithHTTPClient(c)).
+func (st *state) awsClientGiven() bool {
+	if st.awsGiven == 0 {
+		st.awsGiven = 2
+		if st.awsClientGiven1() {
+			st.awsGiven = 1
+		}
+	}
+	return st.awsGiven == 1
+}
+
+func (st *state) awsClientGiven1() bool {
+	for fv, vals := range st.stores.Fields {
+		if fv.Name() == "HTTPClient" && len(vals) > 0 && fv.Pkg() != nil && fv.Pkg().Path() == knowledge.AWSv1Config.Pkg {
+			return true
+		}
+	}
+	for _, fn := range st.funcs {
+		for call := range flow.Calls(fn) {
+			if id := flow.ID(flow.Callee(call.Common())); id.Pkg == knowledge.AWSv1Config.Pkg && id.Recv == knowledge.AWSv1Config.Name && id.Name == "WithHTTPClient" {
+				return true
+			}
+		}
+	}
+	return false
 }
