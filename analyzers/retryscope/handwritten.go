@@ -45,6 +45,12 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 			if kind != retrying {
 				continue
 			}
+			var timer *iteratorFact
+			if rng, ok := node.(*ast.RangeStmt); ok && ownChanCall(st.pass, rng.X) {
+				if timer = st.rangesOverTimer(fn, l); timer == nil {
+					continue // a channel of the package's that is not a retry timer: its items
+				}
+			}
 			s := &Scope{Fn: fn, at: fn, Loop: l, Decisive: d.call}
 			s.Attempts = st.loopBound(fn, l, d.call)
 			if st.recovers(l, d, s.Attempts) {
@@ -76,6 +82,15 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 			if s.Wait.Kind == WaitNone && afterTimeoutOnly(l, d) {
 				s.Wait.Kind = WaitUnknown // each attempt that goes round has waited out its own timeout
 			}
+			if timer != nil {
+				// The timer's goroutine waits between the values it sends, and counts them.
+				if s.Wait.Kind == WaitNone {
+					s.Wait.Kind = timer.Wait
+				}
+				if s.Attempts.Kind == BoundNone {
+					s.Attempts = timer.Attempts
+				}
+			}
 			pollPeriod(fn, s.Wait.Sleeps, l, d)
 			s.Wait.Bypass = st.bypass(l, d, s.Wait.Sleeps)
 			drops := dropsTried(l, d)                          // each round another target from a shrinking list
@@ -85,6 +100,9 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 				s.Attempts.Kind = BoundUnknown // as many rounds as there are targets
 			}
 			s.Deadline = observesDeadline(s.Calls)
+			if timer != nil && s.Deadline == DeadlineNone {
+				s.Deadline = timer.Deadline
+			}
 			if s.Deadline == DeadlineNone && slices.ContainsFunc(s.Wait.Sleeps, func(sl Sleep) bool { return sl.Interruptible }) {
 				s.Deadline = DeadlineUnknown // each try's wait also ends on an event (a state change)
 			}

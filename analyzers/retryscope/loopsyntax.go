@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/idemlint/idemlint/analyzers/internal/loops"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
@@ -51,7 +52,9 @@ func loopNodes(pass *analysis.Pass, syntax ast.Node) *loopCandidates {
 			// list of delays (for _, d := range backoffs: an attempt, then the next delay),
 			// and over a list or map of targets (for _, peer := range peers: the same request
 			// to each, until one answers; see failsOver).
-			if t := pass.TypesInfo.TypeOf(n.X); t != nil && (typeis.Integer(t) || typeis.TimeChan(t) || delayList(t) || collection(t)) {
+			// Also a range over a channel a function of the package returns: a retry timer's,
+			// when it is one (see rangesOverTimer).
+			if t := pass.TypesInfo.TypeOf(n.X); t != nil && (typeis.Integer(t) || typeis.TimeChan(t) || delayList(t) || collection(t) || ownChanCall(pass, n.X)) {
 				c.loops = append(c.loops, n)
 			}
 		case *ast.LabeledStmt:
@@ -161,4 +164,23 @@ func collection(t types.Type) bool {
 		return true
 	}
 	return false
+}
+
+// ownChanCall reports whether x is a call of a function or method of the package being
+// analysed that returns a channel.
+func ownChanCall(pass *analysis.Pass, x ast.Expr) bool {
+	call, ok := ast.Unparen(x).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	fn, ok := typeutil.Callee(pass.TypesInfo, call).(*types.Func)
+	if !ok || fn.Pkg() != pass.Pkg {
+		return false
+	}
+	res := fn.Signature().Results()
+	if res.Len() != 1 {
+		return false
+	}
+	_, isChan := res.At(0).Type().Underlying().(*types.Chan)
+	return isChan
 }

@@ -160,16 +160,17 @@ type state struct {
 	waitMemo   map[*ssa.Function]*waitsFact // how the package's functions wait (nil: they do not)
 	impls      *flow.Implementers           // the package's own implementations of its interfaces
 	iterMemo   map[*ssa.Function]*iteratorFact
-	byObj      map[*types.Func]*ssa.Function  // the package's functions by object (see funcOf)
-	builds     map[*framework]bool            // frameworks whose deliveries the package builds
-	rem        *remote.Result                 // which calls may leave the process
-	keys       *keys.Result                   // which calls make fresh unique values
-	consumed   map[*types.Func]int            // memo of sourceParam for other packages' functions (sources.go)
-	takes      map[takeKey]bool               // memo of takesFrom (sources.go)
-	writers    map[*types.Var][]*ssa.Function // the functions that write each field (storedElsewhere)
-	sentOn     map[any]bool                   // channels the package sends on, by chanKey (wokenByEvent)
-	pacedMemo  map[string]bool                // knowledge.Pacer packages whose clients the package paces
-	ownAnswers map[ownKey]bool                // error variables a function returns itself (ownAnswer)
+	timerMemo  map[*ssa.Function]*iteratorFact // memo of retryTimer
+	byObj      map[*types.Func]*ssa.Function   // the package's functions by object (see funcOf)
+	builds     map[*framework]bool             // frameworks whose deliveries the package builds
+	rem        *remote.Result                  // which calls may leave the process
+	keys       *keys.Result                    // which calls make fresh unique values
+	consumed   map[*types.Func]int             // memo of sourceParam for other packages' functions (sources.go)
+	takes      map[takeKey]bool                // memo of takesFrom (sources.go)
+	writers    map[*types.Var][]*ssa.Function  // the functions that write each field (storedElsewhere)
+	sentOn     map[any]bool                    // channels the package sends on, by chanKey (wokenByEvent)
+	pacedMemo  map[string]bool                 // knowledge.Pacer packages whose clients the package paces
+	ownAnswers map[ownKey]bool                 // error variables a function returns itself (ownAnswer)
 	// localSentinels memoizes madeLocally: the package's error variables, each with whether
 	// only functions staying in the process make it.
 	localSentinels map[*ssa.Global]bool
@@ -201,6 +202,7 @@ func run(pass *analysis.Pass) (any, error) {
 		ssaPkg:         ssaRes.Pkg,
 		waitMemo:       make(map[*ssa.Function]*waitsFact),
 		iterMemo:       make(map[*ssa.Function]*iteratorFact),
+		timerMemo:      make(map[*ssa.Function]*iteratorFact),
 		rem:            pass.ResultOf[remote.Analyzer].(*remote.Result),
 		keys:           pass.ResultOf[keys.Analyzer].(*keys.Result),
 		consumed:       make(map[*types.Func]int),
