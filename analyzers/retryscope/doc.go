@@ -28,6 +28,11 @@
 //     receives (a paginator is iteration); the body must leave the loop somewhere (on
 //     success).
 //     Functions returning one get a fact, so ranges in other packages count too;
+//   - a range over the channel of a retry timer of the package, whose body leaves on success
+//     and goes round on failure: a function that makes the channel it returns and starts a
+//     goroutine whose loop sends on it every round and waits between the sends (a client's
+//     newRetryTimer); the loop's waits, bound and deadline are the goroutine's. A goroutine
+//     that sends without waiting relays items: ranging over it is iteration;
 //   - a call through a client that retries on its own: hashicorp/go-retryablehttp (and an
 //     *http.Client from its StandardClient), resty with a retry count, AWS SDK for Go v2
 //     service clients, stripe-go, minio-go, Cloud Storage, Azure SDK clients, an
@@ -53,7 +58,8 @@
 //     context or delivery, and gets a fact; one registered here but defined in
 //     another package without that fact is a scope without a body at the registration.
 //
-// Iteration is not retry: a range over a slice, map, channel (other than a ticker's) or
+// Iteration is not retry: a range over a slice, map, channel (other than a ticker's or a retry
+// timer's) or
 // function (other than a retry iterator), a counted loop that indexes a collection or accessor with its counter or counts up
 // to a length, a loop whose counter starts elsewhere than 0 or 1 and is the call's argument
 // (trying each port of a range), a loop fed by a channel or by a call that consumes a source
