@@ -80,11 +80,26 @@ func atomicAdvance(call *ssa.Call) bool {
 	return lasting(call.Call.Args[0])
 }
 
-// lasting reports whether addr is a place that outlives a call: a field or a package variable.
+// lasting reports whether addr is a place that outlives a call: a package variable, or a
+// field of a value the function is given (its receiver or a parameter, also as a closure
+// captures it), not of a value it makes.
 func lasting(addr ssa.Value) bool {
-	switch flow.Unwrap(addr).(type) {
-	case *ssa.FieldAddr, *ssa.Global:
+	addr = flow.Unwrap(addr)
+	if _, ok := addr.(*ssa.FieldAddr); !ok {
+		_, global := addr.(*ssa.Global)
+		return global
+	}
+	switch root := flow.PlaceOf(addr).Root.(type) {
+	case *ssa.Global, *ssa.Parameter, *ssa.FreeVar:
 		return true
+	case *ssa.Alloc:
+		// A parameter spilled to a variable that a closure captures.
+		stored := flow.Stored(root)
+		if len(stored) != 1 {
+			return false
+		}
+		_, param := stored[0].(*ssa.Parameter)
+		return param
 	}
 	return false
 }

@@ -189,7 +189,7 @@ func (c *Client) pending(ctx context.Context, jobs []string) <-chan string {
 }
 
 // FirstAccepted posts the queued jobs in turn until the server takes one.
-func (c *Client) FirstAccepted(ctx context.Context, jobs []string) (string, error) {
+func (c *Client) FirstAccepted(ctx context.Context, jobs []string) (string, error) { // want FirstAccepted:`sends a POST request without an idempotency key`
 	for j := range c.pending(ctx, jobs) {
 		req, err := c.newRequest(ctx, http.MethodPost, requestData{relPath: "/start-job", content: []byte(j)})
 		if err != nil {

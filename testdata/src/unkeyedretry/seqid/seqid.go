@@ -141,3 +141,22 @@ func (c *Client) share(node string) error {
 	}
 	return errors.New("share failed")
 }
+
+type counter struct{ n int }
+
+// A counter of a value the function makes starts again on every call: every call sends id=1.
+func (c *Client) importNode(node string) error {
+	var seq counter
+	seq.n++
+	url := fmt.Sprintf("%s/cs?id=%d&n=%s", c.baseURL, seq.n, node)
+	for i := 0; i < 3; i++ {
+		resp, err := c.client.Post(url, "application/json", nil) // related "seqid.go:152: retry loop" // want `a POST request is retried without an idempotency key, so a retry can repeat it; send one made before the retries`
+		if err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		resp.Body.Close()
+		return nil
+	}
+	return errors.New("import failed")
+}
