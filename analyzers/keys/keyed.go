@@ -57,9 +57,26 @@ func (k *Keyer) carriesID(call ssa.CallInstruction) bool {
 	found := false
 	for _, v := range operands(call) {
 		flow.Backward(v, 512, func(x ssa.Value) bool {
+			if c, ok := x.(*ssa.Call); ok && before(c) && k.r.identifier(c) {
+				found = true
+			}
+			return !found
+		})
+	}
+	if found {
+		return true
+	}
+	// A sequence number reaches the request as data: not as an index or a modulo that picks
+	// a target (c.addrs[atomic.AddUint32(&c.next, 1)%n]).
+	for _, v := range operands(call) {
+		flow.Backward(v, 512, func(x ssa.Value) bool {
 			switch x := x.(type) {
+			case *ssa.Index, *ssa.IndexAddr, *ssa.Lookup:
+				return false
+			case *ssa.BinOp:
+				return x.Op != token.REM
 			case *ssa.Call:
-				found = found || before(x) && (k.r.identifier(x) || atomicAdvance(x))
+				found = found || before(x) && atomicAdvance(x)
 			case *ssa.UnOp:
 				found = found || x.Op == token.MUL && before(x) && advanced(x)
 			}
@@ -89,19 +106,14 @@ func lasting(addr ssa.Value) bool {
 		_, global := addr.(*ssa.Global)
 		return global
 	}
-	switch root := flow.PlaceOf(addr).Root.(type) {
-	case *ssa.Global, *ssa.Parameter, *ssa.FreeVar:
-		return true
-	case *ssa.Alloc:
-		// A parameter spilled to a variable that a closure captures.
-		stored := flow.Stored(root)
-		if len(stored) != 1 {
+	root := flow.PlaceOf(addr).Root
+	if fv, ok := root.(*ssa.FreeVar); ok {
+		if root = flow.Captured(fv); root == nil {
 			return false
 		}
-		_, param := stored[0].(*ssa.Parameter)
-		return param
 	}
-	return false
+	_, global := root.(*ssa.Global)
+	return global || flow.Given(root)
 }
 
 // advanced reports whether load reads a counter (a field or package variable) that its

@@ -90,8 +90,8 @@
 // authentication challenge (the authenticator that prepared the request is handed the answer and
 // says to send again), a loop of a few rounds (a constant cap) that goes round only on an answer
 // the server gave (err.Error() == "CAPTCHA not match."; see retryscope's Answered) or only on
-// the program's own error from a write of what the round read, whose reading fails out of the
-// loop (a lost compare-and-swap: read, change, AtomicPut, err == ErrKeyModified), a retry
+// an error variable of the module from a write of what the round read, whose reading fails out
+// of the loop (a lost compare-and-swap: read, change, AtomicPut, err == ErrKeyModified), a retry
 // library's callback that hands its helper back only a "not found" answer and marks every other
 // error permanent (if apierrors.IsNotFound(err) { return err }: it waits for the object to
 // appear), a wait as

@@ -234,14 +234,16 @@ func (st *state) sibling(fn *ssa.Function) string {
 }
 
 // ownProject reports whether package path pkg belongs to the project analysed, whose
-// maintainers can change its interfaces: the same module, or without one (GOPATH mode) the
-// same first path element.
+// maintainers can change its interfaces: the same module. Without a module (GOPATH mode,
+// other build systems) only paths without a domain that share their first element count:
+// a github.com/... path may be anyone's.
 func (st *state) ownProject(pkg string) bool {
 	if m := st.pass.Module; m != nil && m.Path != "" {
 		return !OtherModule(m, pkg)
 	}
 	first := func(p string) string { s, _, _ := strings.Cut(p, "/"); return s }
-	return first(pkg) == first(st.pass.Pkg.Path())
+	f := first(st.pass.Pkg.Path())
+	return !strings.Contains(f, ".") && first(pkg) == f
 }
 
 type namedIface struct {

@@ -140,6 +140,8 @@ type sdkClient struct {
 	// noClient is set when the receiver holds no HTTP client of its own (a credentials
 	// cache): where it is made is not a cause, the context the call is given is.
 	noClient bool
+	// except, when set, is the prefix of the names of methods that are not listed (waiters).
+	except string
 }
 
 // sdkClients: the SDKs' default HTTP clients have no Timeout (aws-sdk-go-v2's BuildableClient
@@ -153,8 +155,9 @@ var sdkClients = []sdkClient{
 	{pkgs: []string{"github.com/aws/aws-sdk-go-v2/service/"}, recv: "*Paginator", names: []string{"NextPage"}},
 	// AWS SDK for Go v1: OpWithContext(ctx, *OpInput, ...request.Option) of every service
 	// client (Op(input), without a context, sends with context.Background(): see
-	// knowledge.SDKContextForm). A session's default HTTP client is http.DefaultClient.
-	{pkgs: []string{"github.com/aws/aws-sdk-go/service/"}, input: "Input", options: "...func"},
+	// knowledge.SDKContextForm); waiters take a maximum wait and are not listed. A session's
+	// default HTTP client is http.DefaultClient.
+	{pkgs: []string{"github.com/aws/aws-sdk-go/service/"}, input: "Input", options: "...func", except: "WaitUntil"},
 	// Cloud Storage: the methods of its handles and client that take a context. The gapic
 	// clients of cloud.google.com/go give each method a default timeout, and are not listed.
 	{pkgs: []string{"cloud.google.com/go/storage"}},
@@ -228,7 +231,7 @@ func (c *sdkClient) covers(id flow.FuncID) bool {
 		}
 		return id.Pkg == p
 	})
-	if !in || len(c.names) > 0 && !slices.Contains(c.names, id.Name) {
+	if !in || len(c.names) > 0 && !slices.Contains(c.names, id.Name) || c.except != "" && strings.HasPrefix(id.Name, c.except) {
 		return false
 	}
 	if suffix, ok := strings.CutPrefix(c.recv, "*"); ok {

@@ -229,14 +229,15 @@ func permanentMark(v ssa.Value) bool {
 }
 
 // readModifyWrite reports whether loop s writes, with its decisive call, what another call of
-// the same round read: a call that may leave the process, made before the decisive one on
+// the same round read (the errors it singles out of the write are the module's own, not a
+// library's that may mean a transient failure, driver.ErrBadConn): a call that may leave the process, made before the decisive one on
 // every way to it, whose result the decisive call is handed, and whose failure leaves the
 // loop. Going round on an error of the program's own from the write (a lost compare-and-swap,
 // ErrKeyModified) then follows an answer: the dependency answered the read this round, and
 // the next round reads again and sends another write. It does not retry a failure.
-func readModifyWrite(s *Scope, reach func(ssa.CallInstruction) remote.Reach) bool {
+func (st *state) readModifyWrite(s *Scope, reach func(ssa.CallInstruction) remote.Reach) bool {
 	w := s.Decisive
-	if s.Loop == nil || w == nil {
+	if s.Loop == nil || w == nil || !st.ownErrorsOnly(s) {
 		return false
 	}
 	ds := decisions(s.Fn, s.Loop.Contains)
@@ -259,4 +260,27 @@ func readModifyWrite(s *Scope, reach func(ssa.CallInstruction) remote.Reach) boo
 		}
 	}
 	return false
+}
+
+// ownErrorsOnly reports whether every package error variable that loop s compares its
+// decisive call's error with is declared in the module analysed.
+func (st *state) ownErrorsOnly(s *Scope) bool {
+	for _, b := range s.Loop.Blocks(s.Fn) {
+		ifInstr, ok := last(b).(*ssa.If)
+		if !ok {
+			continue
+		}
+		target, ok := singlesOut(unNot(ifInstr.Cond), s.Decisive, s.Loop.Contains)
+		if !ok {
+			continue
+		}
+		load, ok := flow.Unwrap(target).(*ssa.UnOp)
+		if !ok {
+			continue
+		}
+		if g, ok := load.X.(*ssa.Global); ok && g.Pkg != nil && remote.OtherModule(st.pass.Module, g.Pkg.Pkg.Path()) {
+			return false
+		}
+	}
+	return true
 }

@@ -493,7 +493,8 @@ func fieldStatus(cond ssa.Value, side int) (Failures, bool) {
 }
 
 // singlesOut reports whether cond is true only for some errors of call: errors.Is(err, X),
-// errors.As(err, &t), or the ok of a type assertion (pgErr, ok := err.(PGError)). It returns
+// err == X (X a package's error variable), errors.As(err, &t), or the ok of a type
+// assertion (pgErr, ok := err.(PGError)). It returns
 // what the test names (X, &t, or a value of the asserted type).
 func singlesOut(cond ssa.Value, call ssa.CallInstruction, in func(*ssa.BasicBlock) bool) (ssa.Value, bool) {
 	return singlesOutOf(cond, func(v ssa.Value) bool { return producer(v, in) == call })

@@ -46,7 +46,7 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 				continue
 			}
 			var timer *iteratorFact
-			if rng, ok := node.(*ast.RangeStmt); ok && ownChanCall(st.pass, rng.X) {
+			if rng, ok := node.(*ast.RangeStmt); ok && ownChanCall(st.pass, rng.X) && !typeis.TimeChan(st.pass.TypesInfo.TypeOf(rng.X)) {
 				if timer = st.rangesOverTimer(fn, l); timer == nil {
 					continue // a channel of the package's that is not a retry timer: its items
 				}

@@ -291,8 +291,8 @@ type Scope struct {
 	// a judgement of the answer made in the process (an OAuth device flow's
 	// "authorization_pending"). Its waits wait for a state (Sleep.AfterSuccess), and a request
 	// it sends again was answered, its outcome known; so is a read-modify-write loop that goes
-	// round only on the program's own error of its write (readModifyWrite: a lost
-	// compare-and-swap). A retry library's callback is Answered
+	// round only on an error variable of the module that its write returns (readModifyWrite:
+	// a lost compare-and-swap). A retry library's callback is Answered
 	// (and a Poll) when it hands its helper back only a "not found" answer, every other error
 	// marked permanent (answeredCallback).
 	Answered bool

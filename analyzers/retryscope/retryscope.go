@@ -480,7 +480,7 @@ func (st *state) answered(s *Scope, reach func(ssa.CallInstruction) remote.Reach
 		if on == FailNotFound || on == FailAnswered {
 			return true // or on an error made from the answer ("CAPTCHA not match.")
 		}
-		if on == FailOther && readModifyWrite(s, reach) {
+		if on == FailOther && st.readModifyWrite(s, reach) {
 			return true // a lost compare-and-swap: read again, write anew
 		}
 		// Or every way round from a failure of it passes a test of the decoded answer's

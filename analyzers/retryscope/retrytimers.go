@@ -144,20 +144,10 @@ func sendsEveryRound(fn *ssa.Function, l *loops.Loop, ch ssa.Value) bool {
 					sends = sends || s.Dir == types.SendOnly && on(s.Chan)
 				}
 			}
-			if sends && dominatesLatches(b, l) {
+			if sends && l.EveryRound(b) {
 				return true
 			}
 		}
 	}
 	return false
-}
-
-// dominatesLatches reports whether b dominates every block of l that jumps back to its header.
-func dominatesLatches(b *ssa.BasicBlock, l *loops.Loop) bool {
-	for _, p := range l.Header.Preds {
-		if l.Contains(p) && !b.Dominates(p) {
-			return false
-		}
-	}
-	return true
 }

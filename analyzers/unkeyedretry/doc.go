@@ -110,7 +110,9 @@
 //     the retry callback, or outside the loop that retries): a batch marshalled once with its
 //     message id, a client-chosen id in the URL; or a sequence number read there that the
 //     function advances once per call (c.seq++ in a deferred function, atomic.AddUint64(&c.seq,
-//     1), c.seq.Add(1)). Every attempt sends the same identifier, which
+//     1), c.seq.Add(1)), kept in a package variable or a field of its receiver or a parameter,
+//     and sent as data (not an index that picks a target). Every attempt sends the same
+//     identifier, which
 //     the receiver can deduplicate on; whether it does is the API's contract, and the client
 //     has done its part;
 //   - a request that speaks a write protocol whose receiver keeps one copy of what a retry

@@ -19,8 +19,9 @@ var AWSv1Config = flow.FuncID{Pkg: "github.com/aws/aws-sdk-go/aws", Name: "Confi
 
 // SDKContextForm returns the name of the form taking a context of id, a method of an SDK's
 // service client that takes none (GetMetricDataWithContext for CloudWatch.GetMetricData).
+// Waiters (WaitUntil...) take a maximum wait and are not among them.
 func SDKContextForm(id flow.FuncID) (string, bool) {
-	if id.Recv == "" || !strings.HasPrefix(id.Pkg, awsV1Services) || strings.HasSuffix(id.Name, "WithContext") {
+	if id.Recv == "" || !strings.HasPrefix(id.Pkg, awsV1Services) || strings.HasSuffix(id.Name, "WithContext") || strings.HasPrefix(id.Name, "WaitUntil") {
 		return "", false
 	}
 	return id.Name + "WithContext", true

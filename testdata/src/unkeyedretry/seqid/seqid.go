@@ -160,3 +160,24 @@ func (c *Client) importNode(node string) error {
 	}
 	return errors.New("import failed")
 }
+
+type pool struct {
+	client *http.Client
+	addrs  []string
+	next   uint32
+}
+
+// The counter picks a target before the attempts, it is not sent: no identifier.
+func (p *pool) publish(body []byte) error {
+	addr := p.addrs[atomic.AddUint32(&p.next, 1)%uint32(len(p.addrs))]
+	for i := 0; i < 3; i++ {
+		resp, err := p.client.Post(addr+"/publish", "application/json", bytes.NewReader(body)) // related "seqid.go:173: retry loop" // want `POST /publish is retried without an idempotency key, so a retry can repeat it; send one made before the retries`
+		if err != nil {
+			time.Sleep(time.Second)
+			continue
+		}
+		resp.Body.Close()
+		return nil
+	}
+	return errors.New("publish failed")
+}
