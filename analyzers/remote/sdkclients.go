@@ -160,7 +160,7 @@ func namedOf(t types.Type) *types.Named {
 func (st *state) contextFreeSDKCall(call ssa.CallInstruction, s *flow.Site, fn *types.Func) *Call {
 	recv := s.Recv
 	if call.Common().IsInvoke() {
-		if fn, recv = st.storedClient(call.Common().Value, fn.Name()); fn == nil {
+		if fn, recv = st.stores.Concrete(call.Common().Value, st.pass.Pkg, fn.Name()); fn == nil {
 			return nil
 		}
 	}
@@ -183,44 +183,6 @@ func (st *state) contextFreeSDKCall(call ssa.CallInstruction, s *flow.Site, fn *
 	}
 	st.setContract(c, id.Name)
 	return c
-}
-
-// storedClient returns the method named name of the one concrete type of every value this
-// package stores in the field that v, an interface value, is loaded from, and the first such
-// value; nil when v is not such a load, or the stored values have other types or none.
-func (st *state) storedClient(v ssa.Value, name string) (*types.Func, ssa.Value) {
-	load, ok := flow.Unwrap(v).(*ssa.UnOp)
-	if !ok || load.Op != token.MUL {
-		return nil, nil
-	}
-	fa, ok := load.X.(*ssa.FieldAddr)
-	if !ok {
-		return nil, nil
-	}
-	fv := flow.FieldVar(fa)
-	if fv == nil || fv.Pkg() != st.pass.Pkg {
-		return nil, nil
-	}
-	var t types.Type
-	var first ssa.Value
-	for _, stored := range st.stores.Fields[fv] {
-		mi, ok := stored.(*ssa.MakeInterface)
-		if !ok || t != nil && !types.Identical(t, mi.X.Type()) {
-			return nil, nil
-		}
-		if t == nil {
-			t, first = mi.X.Type(), mi.X
-		}
-	}
-	if t == nil {
-		return nil, nil
-	}
-	m, _, _ := types.LookupFieldOrMethod(t, true, nil, name)
-	fn, _ := m.(*types.Func)
-	if fn == nil {
-		return nil, nil
-	}
-	return fn, first
 }
 
 // awsClientGiven reports whether the package gives an aws-sdk-go configuration an HTTP client

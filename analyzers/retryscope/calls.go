@@ -86,6 +86,14 @@ func (st *state) clientScope(call ssa.CallInstruction) *Scope {
 	if fn == nil {
 		return nil
 	}
+	// A method of an interface kept in a field of the package, which the package fills with
+	// values of one concrete type (a retrying client behind a seam for tests): that type's.
+	var recv ssa.Value
+	if call.Common().IsInvoke() {
+		if m, x := st.stores.Concrete(call.Common().Value, st.pass.Pkg, fn.Name()); m != nil {
+			fn, recv = m, x
+		}
+	}
 	if fn.Pkg() == st.pass.Pkg {
 		return nil // a client's own code calling itself: its loops are hand-written scopes
 	}
@@ -94,6 +102,9 @@ func (st *state) clientScope(call ssa.CallInstruction) *Scope {
 	}
 	for lib, e := range clientEntries(fn) {
 		c := st.newSite(call, fn)
+		if recv != nil {
+			c.Recv = recv
+		}
 		if lib.when != nil && !lib.when(c, e) {
 			continue
 		}

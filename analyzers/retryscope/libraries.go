@@ -621,6 +621,16 @@ func (s *Scope) settingAt(kind func(Setting) bool) *Setting {
 	return nil
 }
 
+// MadeAt returns where the client of a Client scope is made in view (its constructor, the
+// first of its settings), or token.NoPos: the calls of one client made there share its
+// retry policy, one cause.
+func (s *Scope) MadeAt() token.Pos {
+	if s.Kind != Client || len(s.Settings) == 0 {
+		return token.NoPos
+	}
+	return s.Settings[0].Pos
+}
+
 // WaitSetting returns the setting that decided the scope's wait, or nil when the library's
 // default did.
 func (s *Scope) WaitSetting() *Setting {

@@ -36,7 +36,11 @@
 //     such client are one cause: reported once, at the client's call, with each request as a
 //     related position. A helper that decides by the request's method (compares it, looks it
 //     up, asks a predicate: it may retry only GET and PUT) is not such a cause; one that
-//     only logs it is;
+//     only logs it is. Likewise the methods that each send through one retrying client the
+//     package keeps in a field or a package variable (an interface field filled with a
+//     StandardClient, a seam for tests, counts as its one concrete type): reported once,
+//     where the client is made, the requests related. A client made anew by each function
+//     is reported at each call, where the key belongs;
 //   - a POST or PATCH handed to another package's function that resends the request it is
 //     handed in a retry scope of its own (a generated client's CallAPI(req), its request made
 //     by that package's PrepareRequest(ctx, path, method, ...)): reported once per such

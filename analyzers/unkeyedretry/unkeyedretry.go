@@ -106,6 +106,10 @@ type checker struct {
 	// beside it (one cause: the scope's retry of what it sends).
 	byScope    map[*retryscope.Scope]*analysis.Diagnostic
 	scopeOrder []*retryscope.Scope
+	// Requests sent through retrying clients made at one place of the package (one
+	// constructor, many calls of the client): one cause, reported once where it is made.
+	made      map[token.Pos][]madeOp
+	madeOrder []token.Pos
 	keyer      *keys.Keyer
 	impls      *flow.Implementers     // the package's implementations of its interfaces
 	reads      map[*ssa.Function]bool // functions that send a request that changes nothing
@@ -128,6 +132,7 @@ func run(pass *analysis.Pass) (any, error) {
 		sends:   make(map[*ssa.Function]*op),
 		resent:  make(map[*types.Func][]*op),
 		byScope: make(map[*retryscope.Scope]*analysis.Diagnostic),
+		made:    make(map[token.Pos][]madeOp),
 		keyer:   pass.ResultOf[keys.Analyzer].(*keys.Result).NewKeyer(),
 		impls:   flow.NewImplementers(pass.ResultOf[ssapkg.Analyzer].(*buildssa.SSA).Pkg),
 	}
@@ -209,6 +214,9 @@ func run(pass *analysis.Pass) (any, error) {
 		if len(pending) == 0 {
 			break
 		}
+	}
+	for _, at := range c.madeOrder {
+		c.reportMade(at, c.made[at])
 	}
 	for _, s := range c.scopeOrder {
 		c.rep.Report(*c.byScope[s])
@@ -338,6 +346,13 @@ func (c *checker) check(o *op) bool {
 			continue
 		}
 		if c.scopes.Resends(s, o.call) {
+			if at := s.MadeAt(); at.IsValid() && sharedClient(o.call) {
+				if c.made[at] == nil {
+					c.madeOrder = append(c.madeOrder, at)
+				}
+				c.made[at] = append(c.made[at], madeOp{o, s})
+				return true
+			}
 			c.report(o, s)
 			return true
 		}
@@ -477,6 +492,66 @@ func (c *checker) reportHelped(s *retryscope.Scope, ops []*op) {
 		fmt.Sprintf("%s retries %s%s without an idempotency key, so a retry after a timeout can repeat %s effect; retry only idempotent requests, or send keys", who, first, others, their),
 		fmt.Sprintf("%s retries %s%s without an idempotency key, so a retry can repeat %s effect", who, first, others, their),
 		fmt.Sprintf("%s retries %s%s without a key: a retry can repeat %s effect", who, first, others, their),
+		fmt.Sprintf("%s retries %s%s with no idempotency key", who, first, others))})
+}
+
+// sharedClient reports whether call is a call of a method of a client the package keeps in
+// a struct field or a package variable (c.http.Do(req)): every method that sends through it
+// shares its retry policy. A client made by each function (client := newRetrying()) is not.
+func sharedClient(call ssa.CallInstruction) bool {
+	cc := call.Common()
+	recv := cc.Value
+	if !cc.IsInvoke() {
+		if len(cc.Args) == 0 || cc.Signature().Recv() == nil {
+			return false
+		}
+		recv = cc.Args[0]
+	}
+	load, ok := flow.Unwrap(recv).(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return false
+	}
+	switch load.X.(type) {
+	case *ssa.FieldAddr, *ssa.Global:
+		return true
+	}
+	return false
+}
+
+// A madeOp is a request sent through a Client scope, whose client is made in view.
+type madeOp struct {
+	op    *op
+	scope *retryscope.Scope
+}
+
+// reportMade reports the requests sent without a key through clients made at one place:
+// alone, as any other; several, once where the client is made, which retries every method
+// (its retry policy is the line to change, or each call must send a key), with the
+// requests as related positions.
+func (c *checker) reportMade(at token.Pos, ops []madeOp) {
+	if len(ops) == 1 {
+		c.report(ops[0].op, ops[0].scope)
+		return
+	}
+	const most = 20
+	var related []analysis.RelatedInformation
+	for i, m := range ops {
+		if i == most {
+			break
+		}
+		related = append(related, analysis.RelatedInformation{Pos: c.span(m.op.call.Pos()).Pos(), Message: m.op.what + " sent here"})
+	}
+	who := "the client made here"
+	first, n := ops[0].op.what, len(ops)-1
+	others := " and 1 other request"
+	if n > 1 {
+		others = fmt.Sprintf(" and %d other requests", n)
+	}
+	node := c.span(at)
+	c.rep.Report(analysis.Diagnostic{Pos: node.Pos(), End: node.End(), Related: related, Message: report.Fit(
+		fmt.Sprintf("%s retries %s%s without an idempotency key, so a retry after a timeout can repeat their effect; retry only idempotent requests, or send keys", who, first, others),
+		fmt.Sprintf("%s retries %s%s without an idempotency key, so a retry can repeat their effect", who, first, others),
+		fmt.Sprintf("%s retries %s%s without a key: a retry can repeat their effect", who, first, others),
 		fmt.Sprintf("%s retries %s%s with no idempotency key", who, first, others))})
 }
 

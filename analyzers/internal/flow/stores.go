@@ -134,3 +134,42 @@ func (s *Stores) Loaded(v ssa.Value) []ssa.Value {
 	}
 	return nil
 }
+
+// Concrete returns the method named name of the one concrete type of every value the package
+// pkg stores into the field of its own that v loads (an interface kept as a seam for tests:
+// c.http = retrying.StandardClient()), and the first such value; nil when v is not such a
+// load, or the stored values have other types, or none.
+func (s *Stores) Concrete(v ssa.Value, pkg *types.Package, name string) (*types.Func, ssa.Value) {
+	load, ok := Unwrap(v).(*ssa.UnOp)
+	if s == nil || !ok || load.Op != token.MUL {
+		return nil, nil
+	}
+	fa, ok := load.X.(*ssa.FieldAddr)
+	if !ok {
+		return nil, nil
+	}
+	fv := FieldVar(fa)
+	if fv == nil || fv.Pkg() != pkg {
+		return nil, nil
+	}
+	var t types.Type
+	var first ssa.Value
+	for _, stored := range s.Fields[fv] {
+		mi, ok := stored.(*ssa.MakeInterface)
+		if !ok || t != nil && !types.Identical(t, mi.X.Type()) {
+			return nil, nil
+		}
+		if t == nil {
+			t, first = mi.X.Type(), mi.X
+		}
+	}
+	if t == nil {
+		return nil, nil
+	}
+	m, _, _ := types.LookupFieldOrMethod(t, true, nil, name)
+	fn, _ := m.(*types.Func)
+	if fn == nil {
+		return nil, nil
+	}
+	return fn, first
+}
