@@ -399,6 +399,7 @@ func (st *state) markAfterLocal(s *Scope, reach func(ssa.CallInstruction) remote
 func judgesRemote(call ssa.CallInstruction, l *loops.Loop, reach func(ssa.CallInstruction) remote.Reach) bool {
 	cc := call.Common()
 	found := false
+	walked := make(map[*ssa.Store]bool) // each store once: x = f(x) in the loop stores a load of x
 	var visit func(x ssa.Value) bool
 	visit = func(x ssa.Value) bool {
 		if load, ok := x.(*ssa.UnOp); ok && load.Op == token.MUL {
@@ -406,7 +407,8 @@ func judgesRemote(call ssa.CallInstruction, l *loops.Loop, reach func(ssa.CallIn
 			// goroutine): what the loop stores there.
 			for _, b := range l.Blocks(call.Parent()) {
 				for _, instr := range b.Instrs {
-					if st, ok := instr.(*ssa.Store); ok && st.Addr == load.X && !found {
+					if st, ok := instr.(*ssa.Store); ok && st.Addr == load.X && !found && !walked[st] {
+						walked[st] = true
 						flow.Backward(st.Val, 32, visit)
 					}
 				}
