@@ -636,7 +636,10 @@ func producer(v ssa.Value, in func(*ssa.BasicBlock) bool) ssa.CallInstruction {
 			visit(x.X, depth+1)
 		case *ssa.UnOp:
 			if x.Op == token.MUL {
-				if a, ok := x.X.(*ssa.Alloc); ok {
+				switch a := x.X.(type) {
+				case *ssa.Alloc, *ssa.FreeVar:
+					// A local variable, or one a closure shares with its function (a named
+					// result captured by a deferred func, a range-over-func body's).
 					for _, s := range flow.StoredBefore(a, x) {
 						visit(s, depth+1)
 					}
