@@ -387,6 +387,7 @@ func (st *state) parsedField(ld *ssa.UnOp) bool {
 // function again (a heartbeat's watchdog) and returns at once; nothing waits on it.
 func afterFunc(t ssa.Value) bool {
 	found := false
+	walked := make(map[*ssa.Store]bool) // each store once: p.t = wrap(p.t) would go round
 	var visit func(x ssa.Value) bool
 	visit = func(x ssa.Value) bool {
 		switch x := x.(type) {
@@ -398,7 +399,8 @@ func afterFunc(t ssa.Value) bool {
 			// A variable the closure captures by reference: what the closure stores into it
 			// too (if t == nil { t = time.AfterFunc(d, f) } else { t.Reset(d) }).
 			for _, r := range *x.Referrers() {
-				if st, ok := r.(*ssa.Store); ok && st.Addr == x && !found {
+				if st, ok := r.(*ssa.Store); ok && st.Addr == x && !found && !walked[st] {
+					walked[st] = true
 					flow.Backward(st.Val, 16, visit)
 				}
 			}
@@ -409,7 +411,8 @@ func afterFunc(t ssa.Value) bool {
 				for _, b := range x.Parent().Blocks {
 					for _, instr := range b.Instrs {
 						if st, ok := instr.(*ssa.Store); ok && !found {
-							if sfa, ok := st.Addr.(*ssa.FieldAddr); ok && flow.FieldVar(sfa) == flow.FieldVar(fa) {
+							if sfa, ok := st.Addr.(*ssa.FieldAddr); ok && flow.FieldVar(sfa) == flow.FieldVar(fa) && !walked[st] {
+								walked[st] = true
 								flow.Backward(st.Val, 16, visit)
 							}
 						}
