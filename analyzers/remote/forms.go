@@ -14,7 +14,8 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
-// Forms: the request bodies that make a POST an OAuth 2.0 token request.
+// Forms: the request bodies that make a POST an OAuth 2.0 token request, or a request for
+// temporary credentials (knowledge.CredentialAction).
 
 // grantForm reports whether the request body v is a form that names an OAuth 2.0 grant type
 // (knowledge.GrantField): url.Values with that key, set in a literal or by Set or Add, or its
@@ -37,7 +38,7 @@ func grantFormIn(v ssa.Value, depth int) bool {
 				}
 			}
 		case *ssa.Const:
-			if t, ok := flow.StringConst(x); ok && strings.Contains(t, knowledge.GrantField+"=") {
+			if t, ok := flow.StringConst(x); ok && (strings.Contains(t, knowledge.GrantField+"=") || credentialText(t)) {
 				found = true
 			}
 		case *ssa.MakeMap:
@@ -60,6 +61,17 @@ func grantFormIn(v ssa.Value, depth int) bool {
 	return found
 }
 
+// credentialText reports whether a constant form text asks only for temporary credentials
+// (Action=AssumeRole&Version=2011-06-15).
+func credentialText(t string) bool {
+	for _, kv := range strings.Split(t, "&") {
+		if k, v, ok := strings.Cut(kv, "="); ok && knowledge.CredentialAction(k, v) {
+			return true
+		}
+	}
+	return false
+}
+
 // isForm reports whether t is url.Values, or map[string][]string.
 func isForm(t types.Type) bool { return t.Underlying().String() == "map[string][]string" }
 
@@ -79,6 +91,11 @@ func setsGrant(form ssa.Value) bool {
 			if args := r.Common().Args; id.Pkg == "net/url" && id.Recv == "Values" && (id.Name == "Set" || id.Name == "Add") && len(args) > 1 {
 				if k, ok := flow.StringConst(args[1]); ok && knowledge.IsGrantField(k) {
 					return true
+				}
+				if k, ok := flow.StringConst(args[1]); ok && len(args) > 2 {
+					if v, ok := flow.StringConst(args[2]); ok && knowledge.CredentialAction(k, v) {
+						return true
+					}
 				}
 			}
 		}
@@ -118,6 +135,11 @@ func namesGrant(m ssa.Value) bool {
 		if u, ok := r.(*ssa.MapUpdate); ok {
 			if k, ok := flow.StringConst(u.Key); ok && knowledge.IsGrantField(k) {
 				return true
+			}
+			if k, ok := flow.StringConst(u.Key); ok {
+				if v, ok := flow.StringConst(flow.Unwrap(u.Value)); ok && knowledge.CredentialAction(k, v) {
+					return true
+				}
 			}
 		}
 	}

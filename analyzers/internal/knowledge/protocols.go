@@ -33,6 +33,14 @@ const GrantField = "grant_type"
 // (DingTalk's).
 func IsGrantField(name string) bool { return name == GrantField || name == "grantType" }
 
+// CredentialAction reports whether a query-protocol request whose form sets key to value
+// only asks for temporary credentials: AWS STS's Action=AssumeRole... (and the MinIO STS
+// variants, AssumeRoleWithLDAPIdentity, ...), GetSessionToken, GetFederationToken. As a
+// token request, a retry asks for credentials again without any other effect.
+func CredentialAction(key, value string) bool {
+	return key == "Action" && (strings.HasPrefix(value, "AssumeRole") || value == "GetSessionToken" || value == "GetFederationToken")
+}
+
 // Session settings that make a database server end a statement that runs too long: a
 // transaction or connection on which the program sets one bounds every later statement.
 var sessionTimeouts = []string{"statement_timeout", "max_execution_time"}
