@@ -76,8 +76,15 @@ func (r *Result) Resends(s *Scope, call ssa.CallInstruction) bool {
 		if waitsAsTold(s) {
 			return false // every round waits as long as the failure said: turned away, no effect
 		}
-		return r.reachesFrom(from, func(b *ssa.BasicBlock) bool { return s.Loop.Contains(b) }, func(from, to *ssa.BasicBlock) bool {
-			return to == s.Loop.Header
+		// Back at the header, the next round must get to the attempt again: a loop whose
+		// condition goes round only on a never-sent answer (for resp.StatusCode == 429
+		// { ...; resp, err = c.Do(req) }) tests it at the top of the next round.
+		again := func(b *ssa.BasicBlock) bool {
+			target := from.Block()
+			return target == b || r.reachesFrom(b.Instrs[0], s.Loop.Contains, func(_, to *ssa.BasicBlock) bool { return to == target }, nil, nil)
+		}
+		return r.reachesFrom(from, func(b *ssa.BasicBlock) bool { return s.Loop.Contains(b) }, func(_, to *ssa.BasicBlock) bool {
+			return to == s.Loop.Header && again(to)
 		}, nil, nil)
 	case Recursion:
 		return r.reachesFrom(from, all, nil, func(instr ssa.Instruction) bool {
