@@ -3,6 +3,7 @@ package flow
 import (
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -155,6 +156,9 @@ func (s *Stores) Concrete(v ssa.Value, pkg *types.Package, name string) (*types.
 	var t types.Type
 	var first ssa.Value
 	for _, stored := range s.Fields[fv] {
+		if inTestFile(stored) {
+			continue // a test's stand-in (a mock of the seam) is not what users run
+		}
 		mi, ok := stored.(*ssa.MakeInterface)
 		if !ok || t != nil && !types.Identical(t, mi.X.Type()) {
 			return nil, nil
@@ -172,4 +176,14 @@ func (s *Stores) Concrete(v ssa.Value, pkg *types.Package, name string) (*types.
 		return nil, nil
 	}
 	return fn, first
+}
+
+// inTestFile reports whether v is computed in a _test.go file.
+func inTestFile(v ssa.Value) bool {
+	instr, ok := v.(ssa.Instruction)
+	if !ok || instr.Parent() == nil || instr.Parent().Prog == nil {
+		return false
+	}
+	f := instr.Parent().Prog.Fset.File(instr.Parent().Pos())
+	return f != nil && strings.HasSuffix(f.Name(), "_test.go")
 }
