@@ -110,9 +110,9 @@ type checker struct {
 	// constructor, many calls of the client): one cause, reported once where it is made.
 	made      map[token.Pos][]madeOp
 	madeOrder []token.Pos
-	keyer      *keys.Keyer
-	impls      *flow.Implementers     // the package's implementations of its interfaces
-	reads      map[*ssa.Function]bool // functions that send a request that changes nothing
+	keyer     *keys.Keyer
+	impls     *flow.Implementers     // the package's implementations of its interfaces
+	reads     map[*ssa.Function]bool // functions that send a request that changes nothing
 	// -unkeyedretry.reads: POST endpoints the team marked as reads, by path or function.
 	readPaths []string
 	readFuncs map[flow.FuncID]bool
