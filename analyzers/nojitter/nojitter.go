@@ -519,10 +519,8 @@ func (c *checker) configuredAt(s *retryscope.Scope) token.Pos {
 	if set := s.WaitSetting(); set != nil && set.Pos.IsValid() {
 		return set.Pos
 	}
-	for _, set := range s.Settings {
-		if set.Pos.IsValid() {
-			return set.Pos
-		}
+	if at := s.MadeAt(); at.IsValid() {
+		return at
 	}
 	return s.Pos()
 }

@@ -3,6 +3,7 @@ package remote
 import (
 	"go/token"
 	"go/types"
+	"net/url"
 	"reflect"
 	"regexp"
 	"strings"
@@ -64,12 +65,29 @@ func grantFormIn(v ssa.Value, depth int) bool {
 // credentialText reports whether a constant form text asks only for temporary credentials
 // (Action=AssumeRole&Version=2011-06-15).
 func credentialText(t string) bool {
-	for _, kv := range strings.Split(t, "&") {
-		if k, v, ok := strings.Cut(kv, "="); ok && knowledge.CredentialAction(k, v) {
-			return true
+	q, _ := url.ParseQuery(t)
+	for k, vs := range q {
+		for _, v := range vs {
+			if knowledge.CredentialAction(k, v) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// grantPair reports whether a form entry, key set to val, makes the request one for a token
+// (the grant type, whatever its value) or for temporary credentials (knowledge.CredentialAction).
+func grantPair(key, val ssa.Value) bool {
+	k, ok := flow.StringConst(key)
+	if !ok {
+		return false
+	}
+	if knowledge.IsGrantField(k) {
+		return true
+	}
+	v, ok := flow.StringConst(flow.Unwrap(val))
+	return ok && knowledge.CredentialAction(k, v)
 }
 
 // isForm reports whether t is url.Values, or map[string][]string.
@@ -88,14 +106,9 @@ func setsGrant(form ssa.Value) bool {
 		switch r := r.(type) {
 		case ssa.CallInstruction:
 			id := flow.ID(flow.Callee(r.Common()))
-			if args := r.Common().Args; id.Pkg == "net/url" && id.Recv == "Values" && (id.Name == "Set" || id.Name == "Add") && len(args) > 1 {
-				if k, ok := flow.StringConst(args[1]); ok && knowledge.IsGrantField(k) {
+			if args := r.Common().Args; id.Pkg == "net/url" && id.Recv == "Values" && (id.Name == "Set" || id.Name == "Add") && len(args) > 2 {
+				if grantPair(args[1], args[2]) {
 					return true
-				}
-				if k, ok := flow.StringConst(args[1]); ok && len(args) > 2 {
-					if v, ok := flow.StringConst(args[2]); ok && knowledge.CredentialAction(k, v) {
-						return true
-					}
 				}
 			}
 		}
@@ -133,13 +146,8 @@ func namesGrant(m ssa.Value) bool {
 	}
 	for _, r := range *m.Referrers() {
 		if u, ok := r.(*ssa.MapUpdate); ok {
-			if k, ok := flow.StringConst(u.Key); ok && knowledge.IsGrantField(k) {
+			if grantPair(u.Key, u.Value) {
 				return true
-			}
-			if k, ok := flow.StringConst(u.Key); ok {
-				if v, ok := flow.StringConst(flow.Unwrap(u.Value)); ok && knowledge.CredentialAction(k, v) {
-					return true
-				}
 			}
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 )
 
 // SDK clients: where the service client an SDK call goes through is made. A program that
@@ -160,7 +161,7 @@ func namedOf(t types.Type) *types.Named {
 func (st *state) contextFreeSDKCall(call ssa.CallInstruction, s *flow.Site, fn *types.Func) *Call {
 	recv := s.Recv
 	if call.Common().IsInvoke() {
-		if fn, recv = st.stores.Concrete(call.Common().Value, st.pass.Pkg, fn.Name()); fn == nil {
+		if fn, recv = st.stores.Concrete(call.Common().Value, st.pass.Pkg, fn.Name(), st.madeInTests); fn == nil {
 			return nil
 		}
 	}
@@ -212,3 +213,7 @@ func (st *state) awsClientGiven1() bool {
 	}
 	return false
 }
+
+// madeInTests reports whether v is made by the package's test code (a stand-in stored into a
+// seam field), which is not what its users run.
+func (st *state) madeInTests(v ssa.Value) bool { return testcode.Made(st.pass, v) }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/syntax"
+	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 )
 
 func helperName(fn *types.Func) string {
@@ -90,7 +91,7 @@ func (st *state) clientScope(call ssa.CallInstruction) *Scope {
 	// values of one concrete type (a retrying client behind a seam for tests): that type's.
 	var recv ssa.Value
 	if call.Common().IsInvoke() {
-		if m, x := st.stores.Concrete(call.Common().Value, st.pass.Pkg, fn.Name()); m != nil {
+		if m, x := st.stores.Concrete(call.Common().Value, st.pass.Pkg, fn.Name(), func(v ssa.Value) bool { return testcode.Made(st.pass, v) }); m != nil {
 			fn, recv = m, x
 		}
 	}

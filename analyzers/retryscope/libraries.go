@@ -622,13 +622,18 @@ func (s *Scope) settingAt(kind func(Setting) bool) *Setting {
 }
 
 // MadeAt returns where the client of a Client scope is made in view (its constructor, the
-// first of its settings), or token.NoPos: the calls of one client made there share its
-// retry policy, one cause.
+// first of its settings in view), or token.NoPos: the calls of one client made there share
+// its retry policy, one cause.
 func (s *Scope) MadeAt() token.Pos {
-	if s.Kind != Client || len(s.Settings) == 0 {
+	if s.Kind != Client {
 		return token.NoPos
 	}
-	return s.Settings[0].Pos
+	for _, set := range s.Settings {
+		if set.Pos.IsValid() {
+			return set.Pos
+		}
+	}
+	return token.NoPos
 }
 
 // WaitSetting returns the setting that decided the scope's wait, or nil when the library's

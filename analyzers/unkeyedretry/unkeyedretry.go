@@ -462,60 +462,36 @@ func (c *checker) keep(s *retryscope.Scope, d analysis.Diagnostic) {
 	c.scopeOrder = append(c.scopeOrder, s)
 }
 
-// span returns the call expression whose Lparen is lparen (where SSA puts a call), or a node
-// of the position alone.
 // reportHelped reports, once at a retrying client's call or at a helper's retry loop, the
 // non-idempotent requests that the package's functions hand to it without an idempotency key:
 // it retries every method, so each of them can be repeated; the line to change is its retry
 // policy (retry only idempotent requests) or the helper (send a key). The requests are related
 // positions.
 func (c *checker) reportHelped(s *retryscope.Scope, ops []*op) {
-	const most = 20
-	var related []analysis.RelatedInformation
-	for i, o := range ops {
-		if i == most {
-			break
-		}
-		related = append(related, analysis.RelatedInformation{Pos: c.span(o.call.Pos()).Pos(), Message: o.what + " sent here"})
-	}
-	who := c.scopeName(s, c.pass.Pkg)
-	first := ops[0].what
-	others, their := "", "its"
-	switch n := len(ops) - 1; {
-	case n == 1:
-		others, their = " and 1 other request", "their"
-	case n > 1:
-		others, their = fmt.Sprintf(" and %d other requests", n), "their"
-	}
-	at := c.span(s.Pos())
-	c.rep.Report(analysis.Diagnostic{Pos: at.Pos(), End: at.End(), Related: related, Message: report.Fit(
-		fmt.Sprintf("%s retries %s%s without an idempotency key, so a retry after a timeout can repeat %s effect; retry only idempotent requests, or send keys", who, first, others, their),
-		fmt.Sprintf("%s retries %s%s without an idempotency key, so a retry can repeat %s effect", who, first, others, their),
-		fmt.Sprintf("%s retries %s%s without a key: a retry can repeat %s effect", who, first, others, their),
-		fmt.Sprintf("%s retries %s%s with no idempotency key", who, first, others))})
+	c.reportGroup(c.span(s.Pos()), c.scopeName(s, c.pass.Pkg), ops)
 }
 
 // sharedClient reports whether call is a call of a method of a client the package keeps in
 // a struct field or a package variable (c.http.Do(req)): every method that sends through it
 // shares its retry policy. A client made by each function (client := newRetrying()) is not.
 func sharedClient(call ssa.CallInstruction) bool {
-	cc := call.Common()
-	recv := cc.Value
-	if !cc.IsInvoke() {
-		if len(cc.Args) == 0 || cc.Signature().Recv() == nil {
-			return false
-		}
-		recv = cc.Args[0]
+	fn := flow.Callee(call.Common())
+	if fn == nil {
+		return false
 	}
-	load, ok := flow.Unwrap(recv).(*ssa.UnOp)
+	recv := flow.Unwrap(flow.NewSite(call.Common(), fn).Recv)
+	if recv == nil {
+		return false
+	}
+	if _, fa := flow.FieldLoad(recv); fa != nil {
+		return true
+	}
+	load, ok := recv.(*ssa.UnOp)
 	if !ok || load.Op != token.MUL {
 		return false
 	}
-	switch load.X.(type) {
-	case *ssa.FieldAddr, *ssa.Global:
-		return true
-	}
-	return false
+	_, global := load.X.(*ssa.Global)
+	return global
 }
 
 // A madeOp is a request sent through a Client scope, whose client is made in view.
@@ -528,33 +504,46 @@ type madeOp struct {
 // alone, as any other; several, once where the client is made, which retries every method
 // (its retry policy is the line to change, or each call must send a key), with the
 // requests as related positions.
-func (c *checker) reportMade(at token.Pos, ops []madeOp) {
-	if len(ops) == 1 {
-		c.report(ops[0].op, ops[0].scope)
+func (c *checker) reportMade(at token.Pos, made []madeOp) {
+	if len(made) == 1 {
+		c.report(made[0].op, made[0].scope)
 		return
 	}
+	ops := make([]*op, len(made))
+	for i, m := range made {
+		ops[i] = m.op
+	}
+	c.reportGroup(c.span(at), "the client made here", ops)
+}
+
+// reportGroup reports at node that who retries ops, non-idempotent requests without a key
+// (one cause), with each request (the first 20) as a related position.
+func (c *checker) reportGroup(node ast.Node, who string, ops []*op) {
 	const most = 20
 	var related []analysis.RelatedInformation
-	for i, m := range ops {
+	for i, o := range ops {
 		if i == most {
 			break
 		}
-		related = append(related, analysis.RelatedInformation{Pos: c.span(m.op.call.Pos()).Pos(), Message: m.op.what + " sent here"})
+		related = append(related, analysis.RelatedInformation{Pos: c.span(o.call.Pos()).Pos(), Message: o.what + " sent here"})
 	}
-	who := "the client made here"
-	first, n := ops[0].op.what, len(ops)-1
-	others := " and 1 other request"
-	if n > 1 {
-		others = fmt.Sprintf(" and %d other requests", n)
+	first := ops[0].what
+	others, their := "", "its"
+	switch n := len(ops) - 1; {
+	case n == 1:
+		others, their = " and 1 other request", "their"
+	case n > 1:
+		others, their = fmt.Sprintf(" and %d other requests", n), "their"
 	}
-	node := c.span(at)
 	c.rep.Report(analysis.Diagnostic{Pos: node.Pos(), End: node.End(), Related: related, Message: report.Fit(
-		fmt.Sprintf("%s retries %s%s without an idempotency key, so a retry after a timeout can repeat their effect; retry only idempotent requests, or send keys", who, first, others),
-		fmt.Sprintf("%s retries %s%s without an idempotency key, so a retry can repeat their effect", who, first, others),
-		fmt.Sprintf("%s retries %s%s without a key: a retry can repeat their effect", who, first, others),
+		fmt.Sprintf("%s retries %s%s without an idempotency key, so a retry after a timeout can repeat %s effect; retry only idempotent requests, or send keys", who, first, others, their),
+		fmt.Sprintf("%s retries %s%s without an idempotency key, so a retry can repeat %s effect", who, first, others, their),
+		fmt.Sprintf("%s retries %s%s without a key: a retry can repeat %s effect", who, first, others, their),
 		fmt.Sprintf("%s retries %s%s with no idempotency key", who, first, others))})
 }
 
+// span returns the call expression whose Lparen is lparen (where SSA puts a call), or a node
+// of the position alone.
 func (c *checker) span(lparen token.Pos) ast.Node {
 	if cur, ok := c.calls.At(lparen); ok {
 		return cur.Node()

@@ -3,7 +3,6 @@ package flow
 import (
 	"go/token"
 	"go/types"
-	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -139,8 +138,9 @@ func (s *Stores) Loaded(v ssa.Value) []ssa.Value {
 // Concrete returns the method named name of the one concrete type of every value the package
 // pkg stores into the field of its own that v loads (an interface kept as a seam for tests:
 // c.http = retrying.StandardClient()), and the first such value; nil when v is not such a
-// load, or the stored values have other types, or none.
-func (s *Stores) Concrete(v ssa.Value, pkg *types.Package, name string) (*types.Func, ssa.Value) {
+// load, or the stored values have other types, or none. Stored values for which skip holds
+// (a test's stand-in: testcode.Made) do not count.
+func (s *Stores) Concrete(v ssa.Value, pkg *types.Package, name string, skip func(ssa.Value) bool) (*types.Func, ssa.Value) {
 	load, ok := Unwrap(v).(*ssa.UnOp)
 	if s == nil || !ok || load.Op != token.MUL {
 		return nil, nil
@@ -156,8 +156,8 @@ func (s *Stores) Concrete(v ssa.Value, pkg *types.Package, name string) (*types.
 	var t types.Type
 	var first ssa.Value
 	for _, stored := range s.Fields[fv] {
-		if inTestFile(stored) {
-			continue // a test's stand-in (a mock of the seam) is not what users run
+		if skip != nil && skip(stored) {
+			continue
 		}
 		mi, ok := stored.(*ssa.MakeInterface)
 		if !ok || t != nil && !types.Identical(t, mi.X.Type()) {
@@ -176,14 +176,4 @@ func (s *Stores) Concrete(v ssa.Value, pkg *types.Package, name string) (*types.
 		return nil, nil
 	}
 	return fn, first
-}
-
-// inTestFile reports whether v is computed in a _test.go file.
-func inTestFile(v ssa.Value) bool {
-	instr, ok := v.(ssa.Instruction)
-	if !ok || instr.Parent() == nil || instr.Parent().Prog == nil {
-		return false
-	}
-	f := instr.Parent().Prog.Fset.File(instr.Parent().Pos())
-	return f != nil && strings.HasSuffix(f.Name(), "_test.go")
 }
