@@ -65,6 +65,10 @@ type Passed struct {
 	// AtOnce is set when the request the function sends has its body in memory, or one the
 	// caller gives (Body) that is (Call.AtOnce).
 	AtOnce bool
+	// Transport names the ResponseHeaderTimeout of the transport the function's client sends
+	// through (Origin.Transport): a stalled server cannot hold a request whose body is in
+	// memory, whatever context the caller gives (Timeout.byTransport).
+	Transport string
 }
 
 func (*paramFact) AFact() {}
@@ -90,6 +94,9 @@ func (f *paramFact) String() string {
 		if p.Client != "" {
 			parts = append(parts, fmt.Sprintf("the %s of parameter %d to %s at %s, without a deadline", p.Client, p.Index, p.Name, p.At))
 			continue
+		}
+		if p.Transport != "" {
+			kept += " (its answer's header bounded by " + p.Transport + ")"
 		}
 		through := ""
 		if p.Owned != "" {
@@ -198,6 +205,12 @@ func (st *state) summarise(calls []*Call) map[*ssa.Function]bool {
 		}
 		if t.ParamClient != "" {
 			p.Client, p.Context, p.src, p.With = t.ParamClient, t.Context.Kind, t.Context, t.with
+		}
+		switch {
+		case t.Client != nil:
+			p.Transport = t.Client.Transport
+		case c.Via != nil:
+			p.Transport = c.Via.Transport
 		}
 		if t.Owned(st.pass.Pkg) {
 			p.Owned = t.Client.describe(st.pass.Fset, token.NoPos)
@@ -482,7 +495,9 @@ func (st *state) via(call ssa.CallInstruction) *Call {
 			// The response the function hands back read as a stream here, or a body not in
 			// memory handed to it to send.
 			c.Streams = streamedIn(call, st.streamField) || p.Body >= 0 && p.Body < len(common.Args) && streamBody(common.Args[p.Body])
-			c.AtOnce = p.AtOnce && !c.Streams
+			// A request the caller gives, made there with its body in memory.
+			atOnce := p.AtOnce || p.Request && p.Index >= 0 && st.requestAtOnce(call.Parent(), common.Args[p.Index])
+			c.AtOnce = atOnce && !c.Streams
 			c.Timeout = c.Timeout.byTransport(c)
 		}
 		st.setContract(c, callee.Name())

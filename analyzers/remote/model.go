@@ -121,8 +121,15 @@ func (c *Call) ReadsStream() bool { return c.Streams || c.Via != nil && c.Via.St
 // whole after the header (a JSON answer) comes from a server that has answered; only a stream
 // read as it comes (c.ReadsStream) lives on the server's pace.
 func (t Timeout) byTransport(c *Call) Timeout {
-	if o := t.Client; t.Status == Unbounded && o != nil && o.Transport != "" && c.AtOnce && !c.ReadsStream() {
-		return Timeout{Status: Bounded, By: o.Transport, Param: -1}
+	by := ""
+	if t.Client != nil {
+		by = t.Client.Transport
+	}
+	if by == "" && c.Via != nil {
+		by = c.Via.Transport // the client of the function called
+	}
+	if t.Status == Unbounded && by != "" && c.AtOnce && !c.ReadsStream() {
+		return Timeout{Status: Bounded, By: by, Param: -1}
 	}
 	return t
 }

@@ -117,13 +117,19 @@ func (st *state) sentAtOnce(fn *ssa.Function, s flow.Site, id flow.FuncID) bool 
 	case "Post":
 		return inMemoryBody(s.Arg(2))
 	case "Do":
-		var bodies []ssa.Value
-		ok := st.walker(fn).makers(s.Arg(0), nil, 0, func(c *ssa.CallCommon, f *frame) {
-			bodies = append(bodies, st.requestArg(c, 2))
-		})
-		return ok && len(bodies) > 0 && !slices.ContainsFunc(bodies, func(b ssa.Value) bool { return b == nil || !inMemoryBody(b) })
+		return st.requestAtOnce(fn, s.Arg(0))
 	}
 	return false
+}
+
+// requestAtOnce reports whether every request maker (http.NewRequest and the like) of req,
+// a request used in fn, makes it with a body in memory.
+func (st *state) requestAtOnce(fn *ssa.Function, req ssa.Value) bool {
+	var bodies []ssa.Value
+	ok := st.walker(fn).makers(req, nil, 0, func(c *ssa.CallCommon, f *frame) {
+		bodies = append(bodies, st.requestArg(c, 2))
+	})
+	return ok && len(bodies) > 0 && !slices.ContainsFunc(bodies, func(b ssa.Value) bool { return b == nil || !inMemoryBody(b) })
 }
 
 // responses returns the values that hold the *http.Response the call v returns: its first

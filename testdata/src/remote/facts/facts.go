@@ -105,3 +105,16 @@ func NewStatusRequest(base string) (*http.Request, error) { // want NewStatusReq
 func NewStatusRequestContext(ctx context.Context, base string) (*http.Request, error) {
 	return http.NewRequestWithContext(ctx, http.MethodGet, base+"/status", nil)
 }
+
+// bounded bounds, in its transport, the wait for an answer's header, not the whole request.
+var bounded = &http.Client{Transport: &http.Transport{ResponseHeaderTimeout: 10 * time.Second}}
+
+// SendBounded sends a request its caller makes: the transport bounds it when the caller's
+// body is in memory.
+func SendBounded(req *http.Request) error { // want SendBounded:`passes the request context of parameter 0 \(its answer's header bounded by http.Transport.ResponseHeaderTimeout\) to http.Client.Do at facts.go:115 through the http.Client made at facts.go:110` SendBounded:`reaches a remote call`
+	resp, err := bounded.Do(req) // want `HTTP call http.Client.Do: unknown \(request from parameter 0; through the http.Client made at line 110\)`
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}

@@ -1,0 +1,18 @@
+package usefacts
+
+import (
+	"net/http"
+	"os"
+	"strings"
+
+	"remote/facts"
+)
+
+// headerBound sends, through a client whose transport bounds the answer's header, a body in
+// memory (bounded) and a file (not: the header's wait starts once the file is written).
+func headerBound(f *os.File) {
+	req, _ := http.NewRequest(http.MethodPost, "u", strings.NewReader("{}"))
+	facts.SendBounded(req) // want `HTTP call http.Client.Do via SendBounded: bounded by http.Transport.ResponseHeaderTimeout`
+	up, _ := http.NewRequest(http.MethodPut, "u", f)
+	facts.SendBounded(up) // want `HTTP call http.Client.Do via SendBounded: unbounded \(context from http.NewRequest\)`
+}
