@@ -212,6 +212,8 @@ func (w *walker) objCall(c *ssa.CallCommon, idx int, f *frame, t *objType) verdi
 	if callee := flow.Callee(c); callee != nil {
 		if b, ok := w.st.resultOf(callee, idx, t); ok && b.Bounded != "" {
 			return bounded(b.Bounded)
+		} else if ok && b.Passes && b.Param < len(c.Args) && !flow.IsZero(c.Args[b.Param]) {
+			return w.obj(c.Args[b.Param], f, t) // the client given, handed back
 		}
 		if b, ok := w.st.constructed(callee, idx, t); ok {
 			name := flow.Name(callee, w.st.pass.Pkg)

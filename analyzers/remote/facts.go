@@ -276,6 +276,12 @@ type Built struct {
 	Transport string `json:",omitempty"`
 	// ForAPI is set for a client made for the package's own API (APIClient), reported there.
 	ForAPI bool `json:",omitempty"`
+	// Passes is set when the result is the function's parameter Param, a client the caller
+	// gives (an instrumenting helper that wraps its transport, a default in place of nil),
+	// on which it sets no timeout: what the caller gives decides; From and Bounded are then
+	// empty.
+	Passes bool `json:",omitempty"`
+	Param  int  `json:",omitempty"`
 }
 
 func (*resultFact) AFact() {}
@@ -285,6 +291,10 @@ func (f *resultFact) String() string {
 	for _, b := range f.Results {
 		if b.Bounded != "" {
 			parts = append(parts, fmt.Sprintf("an %s with a %s (result %d)", b.Type, strings.TrimPrefix(b.Bounded, b.Type+"."), b.Index))
+			continue
+		}
+		if b.Passes {
+			parts = append(parts, fmt.Sprintf("the %s of parameter %d (result %d)", b.Type, b.Param, b.Index))
 			continue
 		}
 		parts = append(parts, fmt.Sprintf("%s (result %d)", b.From, b.Index))
@@ -327,6 +337,12 @@ func (st *state) builds(fn *ssa.Function) []Built {
 				v = verdict{k: vUnbounded, origin: origin}
 			}
 		} else {
+			if j := returnedParam(fn, i); j >= 0 {
+				if s := w.fieldsSet(fn.Params[j], t, nil, 0); s.k == vUnbounded {
+					out = append(out, Built{Index: i, Type: t.display, Passes: true, Param: j})
+				}
+				continue
+			}
 			for r := range returned(fn, i) {
 				v = join(v, w.obj(r, nil, t))
 			}
@@ -391,7 +407,49 @@ func (st *state) resultOf(fn *types.Func, idx int, t *objType) (Built, bool) {
 // client or dialer of type t built without a timeout, and returns what the fact says.
 func (st *state) constructed(fn *types.Func, idx int, t *objType) (Built, bool) {
 	b, ok := st.resultOf(fn, idx, t)
-	return b, ok && b.Bounded == ""
+	return b, ok && b.Bounded == "" && !b.Passes
+}
+
+// returnedParam returns the index of the parameter of fn that every return gives back as its
+// result idx, itself or (a phi) in place of a default it chooses when the parameter is nil
+// (if c == nil { c = http.DefaultClient }); -1 when there is none.
+func returnedParam(fn *ssa.Function, idx int) int {
+	var param *ssa.Parameter
+	for ret := range flow.Returns(fn) {
+		if idx >= len(ret.Results) {
+			return -1
+		}
+		p := paramOrDefault(ret.Results[idx])
+		if p == nil || param != nil && p != param {
+			return -1
+		}
+		param = p
+	}
+	if param == nil {
+		return -1
+	}
+	return slices.Index(fn.Params, param)
+}
+
+// paramOrDefault returns the parameter v is, directly or as an edge of a phi whose other edges
+// are not parameters (the defaults chosen in its place), or nil.
+func paramOrDefault(v ssa.Value) *ssa.Parameter {
+	switch v := v.(type) {
+	case *ssa.Parameter:
+		return v
+	case *ssa.Phi:
+		var param *ssa.Parameter
+		for _, e := range v.Edges {
+			if p, ok := e.(*ssa.Parameter); ok {
+				if param != nil && p != param {
+					return nil
+				}
+				param = p
+			}
+		}
+		return param
+	}
+	return nil
 }
 
 // importFact returns the fact of type F of the imported function fn (nil when it has none),

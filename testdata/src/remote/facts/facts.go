@@ -118,3 +118,25 @@ func SendBounded(req *http.Request) error { // want SendBounded:`passes the requ
 	}
 	return resp.Body.Close()
 }
+
+// Instrument hands back the client it is given, its transport wrapped, or the default one.
+func Instrument(next *http.Client) *http.Client { // want Instrument:`returns the http.Client of parameter 0 \(result 0\)`
+	if next == nil {
+		next = http.DefaultClient
+	}
+	next.Transport = &countingTransport{next: next.Transport}
+	return next
+}
+
+// InstrumentTimed sets a timeout on the client it hands back: no fact.
+func InstrumentTimed(next *http.Client) *http.Client {
+	next.Transport = &countingTransport{next: next.Transport}
+	next.Timeout = time.Minute
+	return next
+}
+
+type countingTransport struct{ next http.RoundTripper }
+
+func (c *countingTransport) RoundTrip(req *http.Request) (*http.Response, error) { // want RoundTrip:`passes the request context of parameter 1 to http.RoundTripper.RoundTrip at facts.go:141` RoundTrip:`reaches a remote call`
+	return c.next.RoundTrip(req) // want `HTTP call http.RoundTripper.RoundTrip: unknown \(request from parameter 1\)`
+}

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"time"
 
 	"remote/facts"
 )
@@ -15,4 +16,14 @@ func headerBound(f *os.File) {
 	facts.SendBounded(req) // want `HTTP call http.Client.Do via SendBounded: bounded by http.Transport.ResponseHeaderTimeout`
 	up, _ := http.NewRequest(http.MethodPut, "u", f)
 	facts.SendBounded(up) // want `HTTP call http.Client.Do via SendBounded: unbounded \(context from http.NewRequest\)`
+}
+
+// instrumented sends through clients an instrumenting helper of another package hands back.
+func instrumented() {
+	c := facts.Instrument(&http.Client{})
+	c.Get("u") // want `HTTP call http.Client.Get \(GET\): unbounded \(the http.Client made at line 23; no context\)`
+	t := facts.Instrument(&http.Client{Timeout: time.Second})
+	t.Get("u") // want `HTTP call http.Client.Get \(GET\): bounded by http.Client.Timeout`
+	s := facts.InstrumentTimed(&http.Client{})
+	s.Get("u") // want `HTTP call http.Client.Get \(GET\): unknown`
 }
