@@ -422,6 +422,8 @@ func (st *state) send(call ssa.CallInstruction, c *Call) *Send {
 	switch {
 	case c != nil && c.Kind == HTTP && c.Via != nil && !c.Via.Request:
 		return nil // through a function that sends a request of its own with this context: see sends
+	case c != nil && c.Kind == HTTP && c.Via != nil && fn.Pkg() == st.pass.Pkg:
+		return nil // a function of the package that sends the request it is given: see sends
 	case c != nil && c.Kind == HTTP:
 		s.Method = c.Method
 		if id.Name == "Do" || id.Name == "RoundTrip" {
