@@ -123,7 +123,8 @@
 // fmt.Sprintf("%s/v1/charges", base)), and the call that made the request.
 //
 // Calls to this machine by a constant address (http://localhost:8080, "127.0.0.1:"+port,
-// ":9090", net.JoinHostPort("localhost", p)) are marked Loopback, and so are the calls of a
+// ":9090", net.JoinHostPort("localhost", p)) or by the Addr of an http.Server (where this
+// process listens: a readiness poll of the server it started) are marked Loopback, and so are the calls of a
 // Docker Engine API client (knowledge.LocalDaemon), which reach the daemon of this machine and
 // stay local for Reach. A dial of the address of a
 // listener the program holds (ln.Addr(), in the function or kept in struct fields, package

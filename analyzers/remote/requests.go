@@ -168,6 +168,11 @@ func (w *walker) loopback(v ssa.Value, f *frame, depth int) bool {
 			if fv := flow.FieldVar(fa); fv != nil && fv.Name() == "URL" && typeis.Named(fa.X.Type(), "net/http/httptest", "Server") {
 				return true
 			}
+			// srv.Addr of an http.Server: the address this process listens on (a readiness
+			// poll of the server it just started).
+			if fv := flow.FieldVar(fa); fv != nil && fv.Name() == "Addr" && typeis.Named(fa.X.Type(), httpPkg, "Server") {
+				return true
+			}
 		}
 	}
 	return false

@@ -144,7 +144,12 @@
 // start), or that only an error of the package's own which only functions staying in the
 // process make leads to (errors.Is(err, ErrRestarting) from a refused local slot), is marked
 // AfterLocal, and a loop that goes round only on such errors stays in the process though its
-// attempt may leave it (its own contention is not a dependency's herd); a test that singles
+// attempt may leave it (its own contention is not a dependency's herd). The same holds for
+// errors only this machine's resources make (knowledge.LocalErrno, LocalErrorVar: bind's
+// EADDRINUSE, fs.ErrExist): a loop that moves on to the next port while the address is taken
+// goes round on no other failure when every way round from a failed attempt passes a test
+// that singles one out (if err == nil { return }; if errors.Is(err, syscall.EADDRINUSE) {
+// continue }; return err). A test that singles
 // out such an error does not go round on a done context's. A call made only after the
 // attempt failed, whose own failure leaves the loop (ask for a fix to a failed local build),
 // is a step, not the attempt. A

@@ -645,6 +645,9 @@ func failuresOf(d decision) Failures {
 // goes round on one goes round on a connection the peer closed).
 func transportTarget(v ssa.Value) bool {
 	v = flow.Unwrap(v)
+	if c, ok := v.(*ssa.Const); ok && knowledge.LocalErrno(c.Type(), c.Value) {
+		return false // syscall.EADDRINUSE: this machine's own
+	}
 	t := targetType(v)
 	for _, name := range []string{"net.Error", "*net.OpError", "*net.DNSError", "*url.Error", "syscall.Errno", "*os.SyscallError"} {
 		if types.TypeString(t, nil) == name || strings.HasSuffix(types.TypeString(t, nil), "/"+strings.TrimPrefix(name, "*")) {

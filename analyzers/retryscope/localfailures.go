@@ -2,12 +2,15 @@ package retryscope
 
 import (
 	"go/token"
+	"go/types"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/loops"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 	"github.com/idemlint/idemlint/analyzers/remote"
 )
 
@@ -49,12 +52,19 @@ func namesOwnError(d decision, l *loops.Loop) bool {
 // madeLocally reports whether target is a sentinel of this package that only functions
 // staying in the process make (return it, wrap it, store it).
 func (st *state) madeLocally(target ssa.Value) bool {
+	if c, ok := flow.Unwrap(target).(*ssa.Const); ok {
+		return knowledge.LocalErrno(c.Type(), c.Value) // bind's EADDRINUSE: this machine's own
+	}
 	load, ok := flow.Unwrap(target).(*ssa.UnOp)
 	if !ok || load.Op != token.MUL {
 		return false
 	}
 	g, ok := load.X.(*ssa.Global)
-	if !ok || g.Pkg != st.ssaPkg {
+	if ok && g.Pkg != st.ssaPkg {
+		v, _ := g.Object().(*types.Var)
+		return knowledge.LocalErrorVar(v) // fs.ErrExist
+	}
+	if !ok {
 		return false
 	}
 	local, seen := st.localSentinels[g]
@@ -101,24 +111,60 @@ func makesSentinel(fn *ssa.Function, g *ssa.Global) bool {
 	return false
 }
 
-// goesRoundOnLocal reports whether every decision of loop scope s whose failure side can go
-// round singles out an error only local code makes.
+// goesRoundOnLocal reports whether loop scope s goes round only on errors that only local code
+// makes: some decision singles one out and goes round on it, and no decision's failure side
+// can go round except through such a match (if err == nil { return }; if errors.Is(err,
+// syscall.EADDRINUSE) { continue }; return err).
 func (st *state) goesRoundOnLocal(s *Scope) bool {
 	if s.Loop == nil || s.Fn == nil {
 		return false
 	}
+	ds := decisions(s.Fn, s.Loop.Contains)
+	local := st.localMatches(s)
+	if len(local) == 0 {
+		return false
+	}
 	any := false
-	for _, d := range decisions(s.Fn, s.Loop.Contains) {
-		if d.policy || !s.Loop.CanRepeat(d.block.Succs[1-d.success]) {
+	for e := range local {
+		any = any || s.Loop.CanRepeat(e.To)
+	}
+	for _, d := range ds {
+		if d.policy {
 			continue
 		}
-		target, ok := namesOwn(d, s.Loop)
-		if !ok || !st.madeLocally(target) {
+		fail := loops.Edge{From: d.block, To: d.block.Succs[1-d.success]}
+		if local[fail] {
+			continue
+		}
+		if s.Loop.CanRepeatAvoiding(fail.To, func(e loops.Edge) bool { return local[e] }) {
 			return false
 		}
-		any = true
 	}
 	return any
+}
+
+// localMatches returns the edges of loop scope s taken when a test in it (errors.Is, ==, a
+// type assertion) singles out an error that only local code makes: the match sides.
+func (st *state) localMatches(s *Scope) map[loops.Edge]bool {
+	out := make(map[loops.Edge]bool)
+	for _, b := range s.Loop.Blocks(s.Fn) {
+		if len(b.Instrs) == 0 {
+			continue
+		}
+		ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		cond := unNot(ifInstr.Cond)
+		target, ok := singlesOutOf(cond, func(v ssa.Value) bool { return typeis.ErrorLike(v.Type()) })
+		if !ok {
+			continue
+		}
+		if on, _ := targetKind(target, cond); on == FailOther && st.madeLocally(target) {
+			out[loops.Edge{From: b, To: b.Succs[countNots(ifInstr.Cond)%2]}] = true
+		}
+	}
+	return out
 }
 
 // localFailure reports whether the failure of decision d in scope s stays in the process: its

@@ -1,6 +1,8 @@
 package knowledge
 
 import (
+	"go/constant"
+	"go/token"
 	"go/types"
 	"strings"
 
@@ -117,3 +119,36 @@ var notFoundTests = map[flow.FuncID]bool{
 // NotFoundTest reports whether id is a library's test for a "not found" answer (see
 // notFoundTests).
 func NotFoundTest(id flow.FuncID) bool { return notFoundTests[id] }
+
+// Errors that only this machine's own resources make: an address this process asked to
+// listen on is taken (bind's EADDRINUSE), a file it asked to create exclusively exists, a
+// device or executable is busy. A loop that goes round only on one waits out local contention
+// or moves on to another local resource (the next free port): no remote dependency is retried.
+var (
+	localErrnos = map[string]bool{"EADDRINUSE": true, "EEXIST": true, "EBUSY": true, "ETXTBSY": true}
+	localErrors = map[flow.FuncID]bool{
+		{Pkg: "io/fs", Name: "ErrExist"}: true,
+		{Pkg: "os", Name: "ErrExist"}:    true,
+	}
+)
+
+// LocalErrno reports whether a constant of type t and value val is a syscall.Errno among
+// localErrnos (compared by value with the platform's syscall constants).
+func LocalErrno(t types.Type, val constant.Value) bool {
+	named, ok := types.Unalias(t).(*types.Named)
+	if !ok || val == nil || named.Obj().Pkg() == nil || named.Obj().Pkg().Path() != "syscall" || named.Obj().Name() != "Errno" {
+		return false
+	}
+	scope := named.Obj().Pkg().Scope()
+	for name := range localErrnos {
+		if k, ok := scope.Lookup(name).(*types.Const); ok && constant.Compare(k.Val(), token.EQL, val) {
+			return true
+		}
+	}
+	return false
+}
+
+// LocalErrorVar reports whether v is a package-level error variable among localErrors.
+func LocalErrorVar(v *types.Var) bool {
+	return v != nil && v.Pkg() != nil && localErrors[flow.FuncID{Pkg: v.Pkg().Path(), Name: v.Name()}]
+}

@@ -2,6 +2,8 @@ package knowledge
 
 import (
 	"go/ast"
+	"go/constant"
+	"go/importer"
 	"go/parser"
 	"go/token"
 	"go/types"
@@ -67,5 +69,37 @@ func TestUnretriedAPIError(t *testing.T) {
 				t.Errorf("UnretriedAPIError(%s.%s) = true, want false", pkg.Path(), name)
 			}
 		}
+	}
+}
+
+func TestLocalErrno(t *testing.T) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "errnos.go", `package p
+import "syscall"
+var inUse, refused, exists = syscall.EADDRINUSE, syscall.ECONNREFUSED, syscall.EEXIST
+`, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := &types.Info{Types: make(map[ast.Expr]types.TypeAndValue)}
+	if _, err := (&types.Config{Importer: importer.Default()}).Check("p", fset, []*ast.File{f}, info); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{"EADDRINUSE": true, "ECONNREFUSED": false, "EEXIST": true}
+	for expr, tv := range info.Types {
+		sel, ok := expr.(*ast.SelectorExpr)
+		if !ok || tv.Value == nil {
+			continue
+		}
+		if got := LocalErrno(tv.Type, tv.Value); got != want[sel.Sel.Name] {
+			t.Errorf("LocalErrno(syscall.%s) = %v, want %v", sel.Sel.Name, got, want[sel.Sel.Name])
+		}
+		delete(want, sel.Sel.Name)
+	}
+	if len(want) > 0 {
+		t.Errorf("constants not seen: %v", want)
+	}
+	if LocalErrno(types.Typ[types.Int], constant.MakeInt64(98)) {
+		t.Error("an int constant is not an errno")
 	}
 }
