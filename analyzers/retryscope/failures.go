@@ -492,6 +492,48 @@ func fieldStatus(cond ssa.Value, side int) (Failures, bool) {
 	return statusesOn(op, code, negated, side == 0), true
 }
 
+// codeStatus is fieldStatus for an AWS error code: cond compares what ErrorCode returns, of a
+// smithy.APIError or a modeled error, with a constant code (apiErr.ErrorCode() ==
+// "ResourceInUseException"). On the side where the code matches, it says what the code is: a
+// client fault the SDK's retryer never retries (knowledge.UnretriedAPIErrorCode), or nothing.
+func codeStatus(cond ssa.Value, side int) (Failures, bool) {
+	negated := countNots(cond)%2 == 1
+	c, ok := unNot(cond).(*ssa.BinOp)
+	if !ok || c.Op != token.EQL && c.Op != token.NEQ {
+		return 0, false
+	}
+	call, k := c.X, c.Y
+	if _, isConst := flow.StringConst(call); isConst {
+		call, k = c.Y, c.X
+	}
+	code, ok := flow.StringConst(k)
+	m, isCall := flow.Unwrap(call).(*ssa.Call)
+	if !ok || !isCall {
+		return 0, false
+	}
+	var recv types.Type
+	switch {
+	case m.Call.IsInvoke() && m.Call.Method.Name() == "ErrorCode":
+		recv = m.Call.Value.Type()
+	case !m.Call.IsInvoke() && m.Call.StaticCallee() != nil && m.Call.StaticCallee().Name() == "ErrorCode" && len(m.Call.Args) == 1:
+		recv = m.Call.Args[0].Type()
+	default:
+		return 0, false
+	}
+	matches := (c.Op == token.EQL) != negated
+	if matches != (side == 0) {
+		return 0, false // the side where the code is another one
+	}
+	unretried, notFound := knowledge.UnretriedAPIErrorCode(recv, code)
+	switch {
+	case !unretried:
+		return 0, false
+	case notFound:
+		return FailNotFound, true
+	}
+	return FailOther4xx, true
+}
+
 // singlesOut reports whether cond is true only for some errors of call: errors.Is(err, X),
 // err == X (X a package's error variable), errors.As(err, &t), or the ok of a type
 // assertion (pgErr, ok := err.(PGError)). It returns

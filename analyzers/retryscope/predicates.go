@@ -109,6 +109,8 @@ func predicateSummary(fn *ssa.Function, param, depth int) (on Failures, coded, o
 			} else if s.typed {
 				if f, ok := fieldStatus(v, 0); ok {
 					on = f
+				} else if f, ok := codeStatus(v, 0); ok {
+					on = f
 				}
 				coded = coded || readsField(v)
 			}
@@ -128,6 +130,8 @@ func predicateSummary(fn *ssa.Function, param, depth int) (on Failures, coded, o
 					next.on, next.typed, next.coded = k, typed, kc
 				case !ok && s.typed:
 					if f, isStatus := fieldStatus(last.Cond, side); isStatus {
+						next.on = f
+					} else if f, isCode := codeStatus(last.Cond, side); isCode {
 						next.on = f
 					}
 					next.coded = next.coded || readsField(last.Cond)

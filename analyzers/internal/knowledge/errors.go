@@ -96,11 +96,40 @@ func UnretriedAPIError(t types.Type) (unretried, notFound bool) {
 		return false, false
 	}
 	path, code := named.Obj().Pkg().Path(), named.Obj().Name()
-	if !strings.HasPrefix(path, awsServices) || !strings.HasSuffix(path, "/types") || awsRetriedCodes[code] {
+	if !strings.HasPrefix(path, awsServices) || !strings.HasSuffix(path, "/types") {
 		return false, false
 	}
 	if ms := types.NewMethodSet(types.NewPointer(named)); ms.Lookup(named.Obj().Pkg(), "ErrorCode") == nil || ms.Lookup(named.Obj().Pkg(), "ErrorFault") == nil {
 		return false, false // not a modeled error
+	}
+	return unretriedCode(code)
+}
+
+// UnretriedAPIErrorCode is UnretriedAPIError for an error code a program compares with what
+// ErrorCode returns (apiErr.ErrorCode() == "ResourceInUseException"), when t, the type whose
+// method it calls, is smithy-go's APIError or a modeled error of an aws-sdk-go-v2 service.
+func UnretriedAPIErrorCode(t types.Type, code string) (unretried, notFound bool) {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	named, ok := types.Unalias(t).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil || code == "" {
+		return false, false
+	}
+	path := named.Obj().Pkg().Path()
+	if path == smithyPkg && named.Obj().Name() == "APIError" || strings.HasPrefix(path, awsServices) && strings.HasSuffix(path, "/types") {
+		return unretriedCode(code)
+	}
+	return false, false
+}
+
+const smithyPkg = "github.com/aws/smithy-go"
+
+// unretriedCode reports whether the error code is one the standard retryer does not retry, and
+// not a server fault's (see UnretriedAPIError).
+func unretriedCode(code string) (unretried, notFound bool) {
+	if awsRetriedCodes[code] {
+		return false, false
 	}
 	for _, server := range []string{"Internal", "ServiceUnavailable", "ServerError", "ServiceException", "Timeout"} {
 		if strings.Contains(code, server) {
