@@ -44,7 +44,8 @@
 // ("lock held") around a layer that retries transport errors, 5xx and 429 sends one call per
 // round for that answer, and is not reported (so is one that goes round only on an
 // aws-sdk-go-v2 modeled client fault, ResourceNotFoundException, which the SDK's retryer
-// never retries: knowledge.UnretriedAPIError); nor is an inner helper that goes round only on
+// never retries: knowledge.UnretriedAPIError, or one whose code a predicate compares as
+// text, apiErr.ErrorCode() == "ResourceInUseException"); nor is an inner helper that goes round only on
 // the program's error variables its predicate names (ErrNotFound, while a listing catches up)
 // under an outer layer whose predicate turns each of them down. The outer loop's tests of the
 // answer on its way round count together (if resp != nil && resp.StatusCode >= 400 &&
@@ -58,7 +59,12 @@
 // failed notice): the outer layer never goes round on that failure. Nor is a loop nested in
 // the outer one's body that comes back to it only once its call succeeded (a reconnect loop
 // that returns when it gives up, and breaks out when it reconnected): the outer loop resumes
-// after it, it never retries its failure.
+// after it, it never retries its failure. An inner layer without an attempt cap (Cloud
+// Storage's retries, which go on until the context ends; a loop of the package that never
+// gives up) returns a failure it retries only when its context ends, after which the outer
+// layer's next attempts with the same context fail at once: it is reported only when each
+// outer attempt gets a context of its own with a deadline (context.WithTimeout in the loop or
+// in the callback), which ends the inner retries and starts them again.
 //
 // Not reported: an inner layer that is switched off (one attempt: RetryMax 0,
 // Attempts(1), aws.NopRetryer); a loop that iterates rather than retries (a worker handling

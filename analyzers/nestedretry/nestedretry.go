@@ -19,6 +19,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
 	"github.com/idemlint/idemlint/analyzers/internal/syntax"
 	"github.com/idemlint/idemlint/analyzers/internal/testcode"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 	"github.com/idemlint/idemlint/analyzers/remote"
 	"github.com/idemlint/idemlint/analyzers/retryscope"
 )
@@ -176,6 +177,13 @@ func (c *checker) check(anchor ssa.Instruction, self *ssa.Function, inner layer)
 	if outer == nil || c.seen[inner.pos] || testcode.At(c.pass, outer.Pos()) {
 		return // tests retry on purpose, waiting for what they start
 	}
+	if call, ok := anchor.(ssa.CallInstruction); ok && inner.attempts.Kind == retryscope.BoundNone && !perAttempt(call, outer) {
+		// A layer without a cap (a library client that retries until its context ends) gives
+		// up on a failure it retries only when the context ends; the outer layer, going round
+		// with the same context, then fails at once. Nothing multiplies unless each outer
+		// attempt gets a context of its own that ends (context.WithTimeout in the loop).
+		return
+	}
 	// Attempts multiply only for the failures both layers retry.
 	on := retryscope.AnyFailure
 	if call, ok := anchor.(ssa.CallInstruction); ok {
@@ -195,6 +203,40 @@ func (c *checker) check(anchor ssa.Instruction, self *ssa.Function, inner layer)
 	}
 	attempts := outer.CallCount() // no count but a time limit: not unbounded calls
 	c.rep.Report(analysis.Diagnostic{Pos: inner.pos, Message: message(attempts, inner, on), Related: related})
+}
+
+// perAttempt reports whether call is given a context made inside the outer scope with a
+// deadline of its own (context.WithTimeout or WithDeadline in the loop's body or the callback):
+// each outer attempt then ends the inner layer's retries and starts them again.
+func perAttempt(call ssa.CallInstruction, outer *retryscope.Scope) bool {
+	for _, a := range call.Common().Args {
+		if !typeis.Context(a.Type()) {
+			continue
+		}
+		ex, ok := flow.Unwrap(a).(*ssa.Extract)
+		if !ok {
+			continue
+		}
+		made, ok := ex.Tuple.(*ssa.Call)
+		if !ok {
+			continue
+		}
+		switch flow.ID(flow.Callee(made.Common())) {
+		case flow.FuncID{Pkg: "context", Name: "WithTimeout"}, flow.FuncID{Pkg: "context", Name: "WithDeadline"},
+			flow.FuncID{Pkg: "context", Name: "WithTimeoutCause"}, flow.FuncID{Pkg: "context", Name: "WithDeadlineCause"}:
+		default:
+			continue
+		}
+		switch {
+		case outer.Loop != nil:
+			if outer.Loop.Contains(made.Block()) {
+				return true
+			}
+		case outer.Fn != nil && made.Parent() == outer.Fn:
+			return true // made in the callback each attempt runs
+		}
+	}
+	return false
 }
 
 // ownLoop reports whether scope s is a loop written in this package: hand-written, or a

@@ -61,11 +61,13 @@ func Store(ctx context.Context, mc *minio.Client, bucket, name string, data []by
 	return err
 }
 
-// Remove deletes one generation of an object: idempotent, so Cloud Storage retries it.
+// Remove deletes one generation of an object: idempotent, so Cloud Storage retries it, without
+// a cap, until the context ends. Not reported: the loop sees only the failures Cloud Storage
+// does not retry, or the end of the same context, after which every attempt fails at once.
 func Remove(ctx context.Context, gcs *storage.Client, bucket, name string, gen int64) error {
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {
-		if err = gcs.Bucket(bucket).Object(name).Generation(gen).Delete(ctx); err == nil { // related "clients.go:67: outer retry loop" // want `retries around storage\.ObjectHandle\.Delete, which retries without a cap: unbounded calls; keep one layer`
+		if err = gcs.Bucket(bucket).Object(name).Generation(gen).Delete(ctx); err == nil {
 			return nil
 		}
 		time.Sleep(jitter(time.Second))
@@ -82,7 +84,7 @@ func LaunchTuned(ctx context.Context, image string) error {
 	}
 	c := ec2.NewFromConfig(cfg)
 	return retrygo.Do(func() error {
-		_, err := c.RunInstances(ctx, &ec2.RunInstancesInput{ImageId: aws.String(image)}) // related "clients.go:84: outer retry callback" // want `3 attempts around ec2\.Client\.RunInstances, which makes 5 each: up to 15 calls on transient failures; keep one layer`
+		_, err := c.RunInstances(ctx, &ec2.RunInstancesInput{ImageId: aws.String(image)}) // related "clients.go:86: outer retry callback" // want `3 attempts around ec2\.Client\.RunInstances, which makes 5 each: up to 15 calls on transient failures; keep one layer`
 		return err
 	}, retrygo.Attempts(3), retrygo.Context(ctx))
 }
@@ -91,7 +93,7 @@ func RemoveCapped(ctx context.Context, gcs *storage.Client, bucket, name string,
 	o := gcs.Bucket(bucket).Object(name).If(storage.Conditions{GenerationMatch: gen}).Retryer(storage.WithMaxAttempts(3))
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {
-		if err = o.Delete(ctx); err == nil { // related "clients.go:93: outer retry loop" // want `3 attempts around storage\.ObjectHandle\.Delete, which makes 3 each: up to 9 calls on transient failures; keep one layer`
+		if err = o.Delete(ctx); err == nil { // related "clients.go:95: outer retry loop" // want `3 attempts around storage\.ObjectHandle\.Delete, which makes 3 each: up to 9 calls on transient failures; keep one layer`
 			return nil
 		}
 		time.Sleep(jitter(time.Second))
@@ -153,15 +155,34 @@ func RemoveLatest(ctx context.Context, gcs *storage.Client, bucket, name string)
 	return err
 }
 
-// ---- Reported: a policy that retries every operation ----
+// ---- Not reported: a policy that retries every operation, until the same context ends ----
 
 // RemoveAnyway deletes the live object with a policy that retries every operation: Cloud
-// Storage retries the delete inside each attempt.
+// Storage retries the delete inside each attempt, until ctx ends.
 func RemoveAnyway(ctx context.Context, gcs *storage.Client, bucket, name string) error {
 	o := gcs.Bucket(bucket).Object(name).Retryer(storage.WithPolicy(storage.RetryAlways))
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {
-		if err = o.Delete(ctx); err == nil { // related "clients.go:163: outer retry loop" // want `retries around storage\.ObjectHandle\.Delete, which retries without a cap: unbounded calls; keep one layer`
+		if err = o.Delete(ctx); err == nil {
+			return nil
+		}
+		log.Printf("delete %s/%s, attempt %d: %v", bucket, name, attempt+1, err)
+		time.Sleep(jitter(time.Second))
+	}
+	return err
+}
+
+// ---- Reported: each attempt gets a deadline of its own ----
+
+// RemoveBounded gives each attempt ten seconds: Cloud Storage's retries end with each
+// attempt's context, and the loop starts them again.
+func RemoveBounded(ctx context.Context, gcs *storage.Client, bucket, name string, gen int64) error {
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		actx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		err = gcs.Bucket(bucket).Object(name).Generation(gen).Delete(actx) // related "clients.go:181: outer retry loop" // want `retries around storage\.ObjectHandle\.Delete, which retries without a cap: unbounded calls; keep one layer`
+		cancel()
+		if err == nil {
 			return nil
 		}
 		log.Printf("delete %s/%s, attempt %d: %v", bucket, name, attempt+1, err)
