@@ -252,9 +252,17 @@ func drawsFromCursor(args []ssa.Value, call ssa.CallInstruction, l *loops.Loop) 
 		if flow.PlaceOf(flow.Unwrap(a)) == at {
 			return true // handed the cursor itself: for rows.Next() { v, err := scanRow(rows) }
 		}
+		fromCursor := func(c ssa.CallInstruction) bool {
+			r := recvOf(c)
+			return c != call && c != cond && c.Block() != nil && l.Contains(c.Block()) && r != nil && flow.PlaceOf(r) == at
+		}
 		flow.Backward(a, 32, func(x ssa.Value) bool {
-			if c, ok := x.(*ssa.Call); ok && c != call && c != cond && l.Contains(c.Block()) {
-				if r := recvOf(c); r != nil && flow.PlaceOf(r) == at {
+			if c, ok := x.(*ssa.Call); ok && fromCursor(c) {
+				found = true
+			}
+			// A variable the cursor's method writes the element into: rows.Scan(&id, &raw).
+			if load, ok := x.(*ssa.UnOp); ok && load.Op == token.MUL {
+				if v, ok := load.X.(*ssa.Alloc); ok && filledBy(v, fromCursor) {
 					found = true
 				}
 			}
@@ -262,6 +270,44 @@ func drawsFromCursor(args []ssa.Value, call ssa.CallInstruction, l *loops.Loop) 
 		})
 	}
 	return found
+}
+
+// filledBy reports whether the address of the variable v is handed to a call for which is
+// holds: as an argument, or as an element of its variadic ...any (rows.Scan(&id, &raw)).
+func filledBy(v *ssa.Alloc, is func(ssa.CallInstruction) bool) bool {
+	for _, r := range *v.Referrers() {
+		switch r := r.(type) {
+		case ssa.CallInstruction:
+			if is(r) {
+				return true
+			}
+		case *ssa.MakeInterface:
+			for _, rr := range *r.Referrers() {
+				st, ok := rr.(*ssa.Store)
+				if !ok || st.Val != r {
+					continue
+				}
+				elem, ok := st.Addr.(*ssa.IndexAddr)
+				if !ok {
+					continue
+				}
+				array, ok := elem.X.(*ssa.Alloc)
+				if !ok {
+					continue
+				}
+				for _, ar := range *array.Referrers() {
+					if sl, ok := ar.(*ssa.Slice); ok {
+						for _, sr := range *sl.Referrers() {
+							if c, ok := sr.(ssa.CallInstruction); ok && is(c) {
+								return true
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return false
 }
 
 // leavesBefore reports whether control can leave loop l from b without passing call or going
