@@ -45,13 +45,13 @@
 // round for that answer, and is not reported (so is one that goes round only on an
 // aws-sdk-go-v2 modeled client fault, ResourceNotFoundException, which the SDK's retryer
 // never retries: knowledge.UnretriedAPIError, or one whose code a predicate compares as
-// text, apiErr.ErrorCode() == "ResourceInUseException"); nor is an inner helper that goes round only on
-// the program's error variables its predicate names (ErrNotFound, while a listing catches up)
-// under an outer layer whose predicate turns each of them down. The outer loop's tests of the
-// answer on its way round count together (if resp != nil && resp.StatusCode >= 400 &&
-// resp.StatusCode <= 499 { return }: it goes round on transport failures and 5xx, not on the
-// 401 a client under it retries). A layer retries only where the program's
-// configuration lets it: an inner function whose attempts come from a setting that defaults to
+// text, apiErr.ErrorCode() == "ResourceInUseException"); nor is an inner helper that goes
+// round only on the program's error variables its predicate names (ErrNotFound, while a
+// listing catches up) under an outer layer whose predicate turns each of them down. The
+// outer loop's tests of the answer on its way round count together (if resp != nil &&
+// resp.StatusCode >= 400 && resp.StatusCode <= 499 { return }: it goes round on transport
+// failures and 5xx, not on the 401 a client under it retries). A layer retries only where
+// the program's configuration lets it: an inner function whose attempts come from a setting that defaults to
 // zero (its package never stores a non-zero constant there) counts only in a package that sets
 // it, or calls the option that does. Retries of local work (a lock file) are no layer, nor
 // are retries behind a function that logs their failure and returns none (a zone transfer that

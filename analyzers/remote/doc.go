@@ -124,9 +124,9 @@
 //
 // Calls to this machine by a constant address (http://localhost:8080, "127.0.0.1:"+port,
 // ":9090", net.JoinHostPort("localhost", p)) or by the Addr of an http.Server (where this
-// process listens: a readiness poll of the server it started) are marked Loopback, and so are the calls of a
-// Docker Engine API client (knowledge.LocalDaemon), which reach the daemon of this machine and
-// stay local for Reach. A dial of the address of a
+// process listens: a readiness poll of the server it started) are marked Loopback, and so
+// are the calls of a Docker Engine API client (knowledge.LocalDaemon), which reach the daemon
+// of this machine and stay local for Reach. A dial of the address of a
 // listener the program holds (ln.Addr(), in the function or kept in struct fields, package
 // variables or function results that hold nothing else) is not a remote call: the kernel
 // accepts it at once. database/sql calls (and sqlx's, through its facts) in a package that
