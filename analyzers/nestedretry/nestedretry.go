@@ -221,10 +221,7 @@ func perAttempt(call ssa.CallInstruction, outer *retryscope.Scope) bool {
 		if !ok {
 			continue
 		}
-		switch flow.ID(flow.Callee(made.Common())) {
-		case flow.FuncID{Pkg: "context", Name: "WithTimeout"}, flow.FuncID{Pkg: "context", Name: "WithDeadline"},
-			flow.FuncID{Pkg: "context", Name: "WithTimeoutCause"}, flow.FuncID{Pkg: "context", Name: "WithDeadlineCause"}:
-		default:
+		if !remote.MakesDeadline(flow.ID(flow.Callee(made.Common()))) {
 			continue
 		}
 		switch {

@@ -202,7 +202,7 @@ func hasDeadline(ctx ssa.Value) bool {
 			return !found
 		}
 		id := flow.ID(flow.Callee(call.Common()))
-		if id.Pkg == "context" && id.Recv == "" && oneOf(id.Name, "WithTimeout", "WithDeadline", "WithTimeoutCause", "WithDeadlineCause") {
+		if remote.MakesDeadline(id) {
 			found = true
 		}
 		return !found && id.Pkg == "context" && id.Recv == "" && oneOf(id.Name, "WithValue", "WithCancel", "WithCancelCause")

@@ -247,14 +247,20 @@ func drawsFromCursor(args []ssa.Value, call ssa.CallInstruction, l *loops.Loop) 
 		return false
 	}
 	at := flow.PlaceOf(cursor)
+	fromCursor := func(c ssa.CallInstruction) bool {
+		r := recvOf(c)
+		return c != call && c != cond && c.Block() != nil && l.Contains(c.Block()) && r != nil && flow.PlaceOf(r) == at
+	}
+	var cursorCalls []ssa.CallInstruction // the cursor's other methods called in the loop
+	for c := range flow.BlockCalls(l.Blocks(call.Parent())) {
+		if fromCursor(c) {
+			cursorCalls = append(cursorCalls, c)
+		}
+	}
 	found := false
 	for _, a := range args {
 		if flow.PlaceOf(flow.Unwrap(a)) == at {
 			return true // handed the cursor itself: for rows.Next() { v, err := scanRow(rows) }
-		}
-		fromCursor := func(c ssa.CallInstruction) bool {
-			r := recvOf(c)
-			return c != call && c != cond && c.Block() != nil && l.Contains(c.Block()) && r != nil && flow.PlaceOf(r) == at
 		}
 		flow.Backward(a, 32, func(x ssa.Value) bool {
 			if c, ok := x.(*ssa.Call); ok && fromCursor(c) {
@@ -262,7 +268,7 @@ func drawsFromCursor(args []ssa.Value, call ssa.CallInstruction, l *loops.Loop) 
 			}
 			// A variable the cursor's method writes the element into: rows.Scan(&id, &raw).
 			if load, ok := x.(*ssa.UnOp); ok && load.Op == token.MUL {
-				if v, ok := load.X.(*ssa.Alloc); ok && filledBy(v, fromCursor) {
+				if v, ok := load.X.(*ssa.Alloc); ok && slices.ContainsFunc(cursorCalls, func(c ssa.CallInstruction) bool { return handsAddress(c, v) }) {
 					found = true
 				}
 			}
@@ -272,39 +278,16 @@ func drawsFromCursor(args []ssa.Value, call ssa.CallInstruction, l *loops.Loop) 
 	return found
 }
 
-// filledBy reports whether the address of the variable v is handed to a call for which is
-// holds: as an argument, or as an element of its variadic ...any (rows.Scan(&id, &raw)).
-func filledBy(v *ssa.Alloc, is func(ssa.CallInstruction) bool) bool {
-	for _, r := range *v.Referrers() {
-		switch r := r.(type) {
-		case ssa.CallInstruction:
-			if is(r) {
-				return true
-			}
-		case *ssa.MakeInterface:
-			for _, rr := range *r.Referrers() {
-				st, ok := rr.(*ssa.Store)
-				if !ok || st.Val != r {
-					continue
-				}
-				elem, ok := st.Addr.(*ssa.IndexAddr)
-				if !ok {
-					continue
-				}
-				array, ok := elem.X.(*ssa.Alloc)
-				if !ok {
-					continue
-				}
-				for _, ar := range *array.Referrers() {
-					if sl, ok := ar.(*ssa.Slice); ok {
-						for _, sr := range *sl.Referrers() {
-							if c, ok := sr.(ssa.CallInstruction); ok && is(c) {
-								return true
-							}
-						}
-					}
-				}
-			}
+// handsAddress reports whether call is handed the address of the variable v: as an argument
+// (handed), or as an element of its variadic ...any (rows.Scan(&id, &raw)).
+func handsAddress(call ssa.CallInstruction, v *ssa.Alloc) bool {
+	if handed(call, v) {
+		return true
+	}
+	for _, a := range call.Common().Args {
+		elems, _ := flow.Elems(a)
+		if slices.ContainsFunc(elems, func(e ssa.Value) bool { return e != nil && flow.Unwrap(e) == v }) {
+			return true
 		}
 	}
 	return false

@@ -60,12 +60,12 @@ func (st *state) madeLocally(target ssa.Value) bool {
 		return false
 	}
 	g, ok := load.X.(*ssa.Global)
-	if ok && g.Pkg != st.ssaPkg {
+	switch {
+	case !ok:
+		return false
+	case g.Pkg != st.ssaPkg:
 		v, _ := g.Object().(*types.Var)
 		return knowledge.LocalErrorVar(v) // fs.ErrExist
-	}
-	if !ok {
-		return false
 	}
 	local, seen := st.localSentinels[g]
 	if !seen {
@@ -119,11 +119,11 @@ func (st *state) goesRoundOnLocal(s *Scope) bool {
 	if s.Loop == nil || s.Fn == nil {
 		return false
 	}
-	ds := decisions(s.Fn, s.Loop.Contains)
 	local := st.localMatches(s)
 	if len(local) == 0 {
 		return false
 	}
+	ds := decisions(s.Fn, s.Loop.Contains)
 	any := false
 	for e := range local {
 		any = any || s.Loop.CanRepeat(e.To)
@@ -144,7 +144,8 @@ func (st *state) goesRoundOnLocal(s *Scope) bool {
 }
 
 // localMatches returns the edges of loop scope s taken when a test in it (errors.Is, ==, a
-// type assertion) singles out an error that only local code makes: the match sides.
+// type assertion) singles out, in an error a call of the loop returned, one that only local
+// code makes: the match sides.
 func (st *state) localMatches(s *Scope) map[loops.Edge]bool {
 	out := make(map[loops.Edge]bool)
 	for _, b := range s.Loop.Blocks(s.Fn) {
@@ -156,7 +157,9 @@ func (st *state) localMatches(s *Scope) map[loops.Edge]bool {
 			continue
 		}
 		cond := unNot(ifInstr.Cond)
-		target, ok := singlesOutOf(cond, func(v ssa.Value) bool { return typeis.ErrorLike(v.Type()) })
+		target, ok := singlesOutOf(cond, func(v ssa.Value) bool {
+			return typeis.ErrorLike(v.Type()) && producer(v, s.Loop.Contains) != nil
+		})
 		if !ok {
 			continue
 		}
