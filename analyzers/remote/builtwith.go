@@ -104,6 +104,27 @@ func (w *walker) builtWithAt(recv ssa.Value, depth int) vkind {
 	return vBounded
 }
 
+// builtWithOwned reports whether every client recv was built with, here, is the one owned
+// describes (Passed.Owned): the package's default, made without a timeout and handed to the
+// value its own constructor builds. That client stays the cause, reported where it is made.
+// It walks the clients again: call it on a fresh walker.
+func (w *walker) builtWithOwned(recv ssa.Value, owned string) bool {
+	if owned == "" || recv == nil {
+		return false
+	}
+	if _, ok := flow.Unwrap(recv).(*ssa.Parameter); ok {
+		return false
+	}
+	hcs := w.handedClients(recv)
+	for _, hc := range hcs {
+		r := w.obj(hc, nil, httpClient)
+		if r.k != vUnbounded || r.origin == nil || r.origin.describe(w.st.pass.Fset, token.NoPos) != owned {
+			return false
+		}
+	}
+	return len(hcs) > 0
+}
+
 // forAPI reports whether hc is the result of a call of another package's function that makes
 // the client for that package's API (Built.ForAPI).
 func (w *walker) forAPI(hc ssa.Value) bool {

@@ -538,7 +538,9 @@ func (st *state) via(call ssa.CallInstruction) *Call {
 			case vBounded:
 				v = bounded("the client it was built with")
 			case vUnbounded:
-				p.Owned = "" // the caller's client, not the package's default
+				if !st.walker(call.Parent()).builtWithOwned(flow.NewSite(common, fn).Recv, p.Owned) {
+					p.Owned = "" // the caller's client, not the package's default
+				}
 			}
 		}
 		if p.Kind == SQL && st.embeddedSQL(call.Pos()) {
