@@ -45,6 +45,11 @@
 //     handed in a retry scope of its own (a generated client's CallAPI(req), its request made
 //     by that package's PrepareRequest(ctx, path, method, ...)): reported once per such
 //     function, at the first request this package hands it, the others related;
+//   - the RoundTrip of an http.RoundTripper whose retry scope resends the request it is given,
+//     whatever its method, without looking at the method or at an idempotency key header
+//     (req.Header.Get("Idempotency-Key")): the package's http.Client sends its POSTs through
+//     it, from callers the analysis cannot see. Reported once, at the scope. net/http's own
+//     transport resends only requests that are idempotent by method or carry a key;
 //   - a gRPC method named with -unkeyedretry.grpc=pkg.Service/Method (the package optional,
 //     the method * for all), matched against the generated stub's FullMethodName constant, or
 //     its client type and method, or the method string of ClientConn.Invoke;

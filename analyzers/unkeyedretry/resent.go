@@ -2,6 +2,7 @@ package unkeyedretry
 
 import (
 	"fmt"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/report"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
+	"github.com/idemlint/idemlint/analyzers/remote"
 	"github.com/idemlint/idemlint/analyzers/retryscope"
 )
 
@@ -46,7 +48,15 @@ func (c *checker) exportResends() {
 		}
 		fn := p.Parent()
 		obj, ok := fn.Object().(*types.Func)
-		if !ok || obj.Pkg() != c.pass.Pkg || !obj.Exported() || done[obj] || readsMethod(fn) || c.keyer.Keyed(s.Instr) {
+		if !ok || obj.Pkg() != c.pass.Pkg || !obj.Exported() || done[obj] || readsMethod(fn) || c.readsKey(fn) || c.keyer.Keyed(s.Instr) {
+			continue
+		}
+		if roundTrip(fn) {
+			// Its callers are behind an http.Client: no fact reaches them. Reported here.
+			if sc := c.resending(s); sc != nil {
+				c.reportTransport(fn, sc)
+				done[obj] = true
+			}
 			continue
 		}
 		scopes := c.scopes.Enclosing(s.Instr)
@@ -67,6 +77,59 @@ func (c *checker) exportResends() {
 			break
 		}
 	}
+}
+
+// resending returns the retry scope that resends the request s sends, or nil.
+func (c *checker) resending(s *remote.Send) *retryscope.Scope {
+	scopes := c.scopes.Enclosing(s.Instr)
+	if cs := c.clients[s.Instr]; cs != nil {
+		scopes = append(scopes, cs)
+	}
+	for _, sc := range scopes {
+		if !sc.Kind.FromFramework() && sc.Kind != retryscope.Reconciler && c.scopes.Resends(sc, s.Instr) {
+			return sc
+		}
+	}
+	return nil
+}
+
+// readsKey reports whether fn, or a function literal in it, reads a header of the request
+// named as an idempotency key (req.Header.Get("Idempotency-Key")): a transport that may retry
+// only keyed requests.
+func (c *checker) readsKey(fn *ssa.Function) bool {
+	for call := range flow.Calls(fn) {
+		callee := call.Common().StaticCallee()
+		if callee == nil || callee.Signature.Recv() == nil || !typeis.Named(callee.Signature.Recv().Type(), "net/http", "Header") {
+			continue
+		}
+		for _, a := range call.Common().Args[1:] {
+			if k, ok := a.(*ssa.Const); ok && k.Value != nil && k.Value.Kind() == constant.String && c.keys.IsName(constant.StringVal(k.Value)) {
+				return true
+			}
+		}
+	}
+	return slices.ContainsFunc(fn.AnonFuncs, c.readsKey)
+}
+
+// roundTrip reports whether fn is the RoundTrip method of an http.RoundTripper.
+func roundTrip(fn *ssa.Function) bool {
+	sig := fn.Signature
+	return sig.Recv() != nil && fn.Name() == "RoundTrip" && sig.Params().Len() == 1 && typeis.Request(sig.Params().At(0).Type()) &&
+		sig.Results().Len() == 2 && typeis.HTTPResponse(sig.Results().At(0).Type()) && typeis.Error(sig.Results().At(1).Type())
+}
+
+// reportTransport reports the RoundTrip fn of a transport whose retry scope sc resends the
+// request it is given whatever its method, unkeyed: an http.Client's POSTs go through it.
+// net/http's own transport resends only idempotent or keyed requests.
+func (c *checker) reportTransport(fn *ssa.Function, sc *retryscope.Scope) {
+	name := fn.Name()
+	if obj, ok := fnObject(fn); ok {
+		name = flow.Name(obj, c.pass.Pkg)
+	}
+	c.rep.Report(analysis.Diagnostic{Pos: sc.Pos(), Message: report.Fit(
+		name+" resends requests of every method without an idempotency key, so a retried POST can take effect twice",
+		name+" resends requests of every method without a key, so a retried POST can take effect twice",
+		name+" resends POSTs without an idempotency key")})
 }
 
 // readsMethod reports whether fn, or a function literal in it, decides by the method of a
