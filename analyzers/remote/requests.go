@@ -88,6 +88,51 @@ func copiedRequest(c *ssa.CallCommon) (ssa.Value, bool) {
 	return nil, false
 }
 
+// Remade reports whether v is the request p made again: a copy of it (copiedRequest), or a
+// new request made with p's method and URL (http.NewRequest(req.Method, req.URL.String(),
+// body)), whatever its body and headers. Sending v sends what p asked for.
+func Remade(v ssa.Value, p *ssa.Parameter) bool {
+	v = flow.Unwrap(v)
+	if e, ok := v.(*ssa.Extract); ok && e.Index == 0 {
+		v = e.Tuple
+	}
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	c := call.Common()
+	if from, ok := copiedRequest(c); ok {
+		return flow.SameValue(from, p)
+	}
+	switch id := flow.ID(flow.Callee(c)); id {
+	case flow.FuncID{Pkg: httpPkg, Name: "NewRequest"}, flow.FuncID{Pkg: httpPkg, Name: "NewRequestWithContext"},
+		flow.FuncID{Pkg: retryablehttpPkg, Name: "NewRequest"}, flow.FuncID{Pkg: retryablehttpPkg, Name: "NewRequestWithContext"}:
+		args := c.Args
+		if id.Name == "NewRequestWithContext" {
+			args = args[1:]
+		}
+		if len(args) < 2 || !fieldOf(args[0], p, "Method") {
+			return false
+		}
+		url := flow.Unwrap(args[1])
+		if u, ok := url.(*ssa.Call); ok && flow.ID(flow.Callee(u.Common())) == (flow.FuncID{Pkg: "net/url", Recv: "URL", Name: "String"}) && len(u.Common().Args) == 1 {
+			url = u.Common().Args[0]
+		}
+		return fieldOf(url, p, "URL")
+	}
+	return false
+}
+
+// fieldOf reports whether v is the field name of the request p, loaded (req.Method).
+func fieldOf(v ssa.Value, p *ssa.Parameter, name string) bool {
+	_, fa := flow.FieldLoad(flow.Unwrap(v))
+	if fa == nil || !flow.SameValue(fa.X, p) {
+		return false
+	}
+	f := flow.FieldVar(fa)
+	return f != nil && f.Name() == name
+}
+
 // requestArg returns the i-th argument of http.NewRequest (method, url, body) for a maker
 // call, with NewRequestWithContext's context skipped; for a call of another package's maker,
 // the argument its fact names (nil when the maker does not take that one from a parameter).

@@ -262,11 +262,11 @@ func (st *state) sameOperation(fn *ssa.Function, call *ssa.Call) bool {
 				return false
 			}
 		case *ssa.Call:
-			if !flow.SameValue(a, p) && !st.reacquired(fn, a, p) {
+			if !flow.SameValue(a, p) && !st.reacquired(fn, a, p) && !remote.Remade(a, p) {
 				return false
 			}
 		default:
-			if !flow.SameValue(a, p) {
+			if !flow.SameValue(a, p) && !remote.Remade(a, p) {
 				return false
 			}
 		}
@@ -510,7 +510,7 @@ func recursionBound(fn *ssa.Function, again []retryCall) Bound {
 		return Bound{Kind: BoundConst, N: 2}
 	}
 	for _, a := range again {
-		if a.back == nil && !counts(fn, a.call) || a.back != nil && !countsVia(fn, a.call, a.back) {
+		if a.back == nil && !counts(fn, a.call) && !countsInPlace(fn, a.call) || a.back != nil && !countsVia(fn, a.call, a.back) {
 			return Bound{Kind: BoundNone}
 		}
 	}
@@ -521,6 +521,63 @@ func recursionBound(fn *ssa.Function, again []retryCall) Bound {
 func counts(fn *ssa.Function, call *ssa.Call) bool {
 	i, _ := countedParam(fn, call)
 	return i >= 0
+}
+
+// countsInPlace reports whether fn, before call, steps a counter kept where one of its
+// parameters points, and call hands that parameter on unchanged (opts.tries++, or
+// extra["retry"] = extra["retry"].(int) + 1, then c.execute(req, opts)): the count travels
+// with the recursion.
+func countsInPlace(fn *ssa.Function, call *ssa.Call) bool {
+	handed := func(x ssa.Value) bool {
+		for i, a := range call.Call.Args {
+			if i < len(fn.Params) && flow.SameValue(a, fn.Params[i]) && flow.SameValue(x, fn.Params[i]) {
+				return true
+			}
+		}
+		return false
+	}
+	sameKey := func(a, b ssa.Value) bool {
+		ka, okA := a.(*ssa.Const)
+		kb, okB := b.(*ssa.Const)
+		if okA && okB && ka.Value != nil && kb.Value != nil {
+			return constant.Compare(ka.Value, token.EQL, kb.Value)
+		}
+		return flow.SameValue(a, b)
+	}
+	for _, b := range fn.Blocks {
+		if !b.Dominates(call.Block()) {
+			continue
+		}
+		for _, instr := range b.Instrs {
+			if instr == ssa.Instruction(call) {
+				break
+			}
+			switch in := instr.(type) {
+			case *ssa.Store:
+				fa, ok := in.Addr.(*ssa.FieldAddr)
+				x, _, stepped := step(in.Val)
+				if !ok || !stepped {
+					continue
+				}
+				if _, from := flow.FieldLoad(flow.Unwrap(x)); from != nil && from.Field == fa.Field && flow.SameValue(from.X, fa.X) && handed(fa.X) {
+					return true
+				}
+			case *ssa.MapUpdate:
+				x, _, stepped := step(in.Value)
+				if !stepped {
+					continue
+				}
+				x = flow.Unwrap(x)
+				if ta, ok := x.(*ssa.TypeAssert); ok {
+					x = ta.X
+				}
+				if lk, ok := x.(*ssa.Lookup); ok && flow.SameValue(lk.X, in.Map) && sameKey(lk.Index, in.Key) && handed(flow.PlaceOf(in.Map).Root) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // countedParam returns the index of the parameter of fn that call passes plus or minus a
