@@ -164,6 +164,21 @@ func (c *checker) checkRequeue(rq *retryscope.Requeue) {
 		fmt.Sprintf("failed %s at once: %s redelivers it with no pause; %s", what, rq.Framework, hint))})
 }
 
+// answersOnly reports whether the hand-written scope s waits for a state: it goes round only
+// on answers of the dependency that say it is up and the state not reached yet (a 404, a 409
+// "authorization pending", a 401 that re-authenticates), none of the failures that a herd of
+// clients retrying in step makes worse (transport errors, 5xx, 429, what the model cannot
+// read), and time ends it, not a count. A loop that counts its rounds on a 409 is contending
+// for a resource with other clients, and jitter is what spreads them.
+func answersOnly(s *retryscope.Scope) bool {
+	if !handWritten(s) || s.Decisive == nil || s.Deadline == retryscope.DeadlineNone ||
+		s.Attempts.Kind != retryscope.BoundNone && s.Attempts.Kind != retryscope.BoundUnknown {
+		return false
+	}
+	on := s.RetriesOn(s.Decisive)
+	return on != 0 && on&^(retryscope.FailNotFound|retryscope.FailAuth|retryscope.FailPending) == 0
+}
+
 // handWritten reports whether the scope's loop is written in this package's code (its waits
 // and header are where a change goes).
 func handWritten(s *retryscope.Scope) bool { return s.Kind.HandWritten() }
@@ -172,6 +187,9 @@ func handWritten(s *retryscope.Scope) bool { return s.Kind.HandWritten() }
 func (c *checker) checkWait(s *retryscope.Scope) {
 	if s.Poll {
 		return // a poll waits for a condition; its interval need not be jittered
+	}
+	if answersOnly(s) {
+		return // it goes round only on answers (a 409 "pending"): the dependency is up
 	}
 	if s.WaitsByPolicy() {
 		return // the library's own waits, which no setting can randomise (the Terraform SDK's)
@@ -489,7 +507,7 @@ func (c *checker) name(s *retryscope.Scope) string {
 	case retryscope.Goto:
 		return "goto retry loop"
 	case retryscope.Recursion:
-		return "retrying function " + s.Fn.Name()
+		return "retrying function " + s.FuncName()
 	case retryscope.Iterator:
 		if s.Func != nil {
 			return "loop over " + flow.Name(s.Func, c.pass.Pkg)

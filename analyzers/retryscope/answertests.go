@@ -108,3 +108,34 @@ func answerStatus(ifInstr *ssa.If, call ssa.CallInstruction) (op token.Token, co
 	}
 	return op, code, countNots(ifInstr.Cond)%2 == 1, true
 }
+
+// outcomeStatus is answerStatus for a status the call returns in a field of its outcome, a
+// struct that holds its error (herr.Code == 409, where code, herr := c.get(url)): an integer
+// field of the value the call returned, compared with a constant between 100 and 599.
+func outcomeStatus(ifInstr *ssa.If, call ssa.CallInstruction, in func(*ssa.BasicBlock) bool) (op token.Token, code int64, negated, ok bool) {
+	cmp, isCmp := unNot(ifInstr.Cond).(*ssa.BinOp)
+	if !isCmp || !comparison(cmp.Op) {
+		return 0, 0, false, false
+	}
+	field, k, op := cmp.X, cmp.Y, cmp.Op
+	if _, isConst := flow.IntConst(field); isConst {
+		field, k, op = cmp.Y, cmp.X, mirror(cmp.Op)
+	}
+	code, isConst := flow.IntConst(k)
+	if !isConst || code < 100 || code > 599 || !typeis.Integer(field.Type()) {
+		return 0, 0, false, false
+	}
+	var of ssa.Value
+	switch f := flow.Unwrap(field).(type) {
+	case *ssa.Field:
+		of = f.X
+	case *ssa.UnOp:
+		if fa, isFA := f.X.(*ssa.FieldAddr); isFA && f.Op == token.MUL {
+			of = heldIn(fa.X)
+		}
+	}
+	if of == nil || !holdsError(of.Type()) || producer(of, in) != call {
+		return 0, 0, false, false
+	}
+	return op, code, countNots(ifInstr.Cond)%2 == 1, true
+}

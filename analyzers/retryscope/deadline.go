@@ -58,8 +58,8 @@ func observesDeadlineIn(calls []ssa.CallInstruction, depth int) DeadlineKind {
 		if carriesCtx(c) {
 			return DeadlineContext // options.WithContext(ctx) handed on, b := backoff.New(ctx, cfg); b.Wait()
 		}
-		if !typeis.ReturnsError(c.Signature()) {
-			continue
+		if r := c.Signature().Results(); !typeis.ReturnsError(c.Signature()) && (r.Len() == 0 || !holdsError(r.At(r.Len()-1).Type())) {
+			continue // (an outcome that holds the error, herr.IsNil(), can fail too)
 		}
 		for _, a := range c.Args {
 			if typeis.Context(a.Type()) && bounded(a) || typeis.Named(a.Type(), "net/http", "Request") && carriesContext(a) {

@@ -184,6 +184,18 @@ func outcome(cond ssa.Value, in func(*ssa.BasicBlock) bool) (call ssa.CallInstru
 		if call, ok := c.(*ssa.Call); ok && in(call.Block()) && !call.Call.IsInvoke() && okFlag(call.Call.StaticCallee()) {
 			return call, 0, false
 		}
+		// if !herr.IsNil(): a method of the outcome a call returns (a struct holding its
+		// error) that tests that error against nil.
+		if call, ok := c.(*ssa.Call); ok {
+			if trueFails, known, ok := errorFieldTest(call.Call.StaticCallee()); ok && len(call.Call.Args) == 1 {
+				if made := producer(heldIn(call.Call.Args[0]), in); made != nil {
+					if trueFails {
+						return made, 1, !known
+					}
+					return made, 0, !known
+				}
+			}
+		}
 		// retry, err := c.write(p): a flag the callee returns beside its error, whose sense
 		// its returns show.
 		if x, ok := c.(*ssa.Extract); ok {
@@ -678,4 +690,84 @@ func startedIn(ch ssa.Value, recv ssa.Instruction, in func(*ssa.BasicBlock) bool
 		return g
 	}
 	return nil
+}
+
+// errorFieldTest reports whether fn, a method without parameters that returns a bool, of a
+// struct type with an error-typed field, tests that field against nil, and in which sense:
+// trueFails when it is true for a set error (func (e *Error) IsNil() bool { return e.Err ==
+// nil && e.Message == "" } is true for none). Its every comparison of such a field must have
+// the same sense. For another package's method, whose body is not here, known is false: the
+// structure around the test must tell its sense.
+func errorFieldTest(fn *ssa.Function) (trueFails, known, ok bool) {
+	if fn == nil || fn.Signature.Recv() == nil || fn.Signature.Params().Len() != 0 || fn.Signature.Results().Len() != 1 ||
+		!typeis.Bool(fn.Signature.Results().At(0).Type()) || !holdsError(fn.Signature.Recv().Type()) {
+		return false, false, false
+	}
+	if len(fn.Blocks) == 0 || len(fn.Params) != 1 {
+		return false, false, true
+	}
+	eq, ne := 0, 0
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			bin, isBin := instr.(*ssa.BinOp)
+			if !isBin || bin.Op != token.EQL && bin.Op != token.NEQ {
+				continue
+			}
+			x := bin.X
+			if flow.IsNil(x) {
+				x = bin.Y
+			} else if !flow.IsNil(bin.Y) {
+				continue
+			}
+			var of ssa.Value // the struct, or its address, whose field x is
+			if _, fa := flow.FieldLoad(flow.Unwrap(x)); fa != nil {
+				of = fa.X
+			} else if f, ok := flow.Unwrap(x).(*ssa.Field); ok {
+				of = f.X
+			}
+			if of == nil || !typeis.Error(x.Type()) || !flow.SameValue(heldIn(of), fn.Params[0]) {
+				continue
+			}
+			if bin.Op == token.EQL {
+				eq++
+			} else {
+				ne++
+			}
+		}
+	}
+	switch {
+	case eq > 0 && ne == 0:
+		return false, true, true
+	case ne > 0 && eq == 0:
+		return true, true, true
+	}
+	return false, false, false
+}
+
+// holdsError reports whether t, or what it points to, is a struct with an error-typed field.
+func holdsError(t types.Type) bool {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for f := range st.Fields() {
+		if typeis.Error(f.Type()) {
+			return true
+		}
+	}
+	return false
+}
+
+// heldIn returns the value a method's receiver v holds: for the address of a variable one
+// value is stored in (herr := ...; herr.IsNil() takes &herr), that value; v otherwise.
+func heldIn(v ssa.Value) ssa.Value {
+	if a, ok := flow.Unwrap(v).(*ssa.Alloc); ok {
+		if vals := flow.Stored(a); len(vals) == 1 {
+			return vals[0]
+		}
+	}
+	return v
 }

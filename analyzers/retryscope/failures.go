@@ -19,13 +19,13 @@ import (
 // layers multiply only for the failures that both retry: an outer poll that goes round on a
 // 404 ("not there yet") around a client that retries 5xx and transport errors sends one call
 // per round, not the product.
-type Failures uint8
+type Failures uint16
 
 const (
 	FailTransport Failures = 1 << iota // the request did not complete: refused, reset, timed out
 	Fail5xx                            // a 5xx answer
 	Fail429                            // a 429 answer
-	FailOther4xx                       // another 4xx answer (409: a conflict, 400)
+	FailOther4xx                       // another 4xx answer (400, 403, 422)
 	FailOther                          // an error the code names (a sentinel, a type): the program's own condition
 	FailNotFound                       // a 404: not there yet
 	FailAuth                           // a 401: credentials missing or refused, the request unprocessed
@@ -33,20 +33,23 @@ const (
 	// from an answer it got, and returns at once (answeredAtOnce): no layer under the call
 	// retried it. Not part of AnyFailure: only a test that singles such an error out names it.
 	FailAnswered
+	// FailPending is a 409: the state the request needs is not reached yet (a device login
+	// still pending, a resource still being made); the server is up and answered.
+	FailPending
 )
 
 // AnyFailure is every kind: the layer goes round on any error (err != nil), or on what the
 // model cannot read.
-const AnyFailure = FailTransport | Fail5xx | Fail429 | FailOther4xx | FailOther | FailNotFound | FailAuth
+const AnyFailure = FailTransport | Fail5xx | Fail429 | FailOther4xx | FailOther | FailNotFound | FailAuth | FailPending
 
 // Transient is what a self-retrying client retries: transport errors, 5xx and 429.
 const Transient = FailTransport | Fail5xx | Fail429
 
 // FailureKinds are the kinds of failure one by one, in the order messages name them.
-var FailureKinds = []Failures{FailTransport, Fail5xx, Fail429, FailNotFound, FailAuth, FailOther4xx, FailOther, FailAnswered}
+var FailureKinds = []Failures{FailTransport, Fail5xx, Fail429, FailNotFound, FailAuth, FailPending, FailOther4xx, FailOther, FailAnswered}
 
 var failureNames = map[Failures]string{
-	FailTransport: "transport errors", Fail5xx: "5xx", Fail429: "429", FailNotFound: "404", FailAuth: "401", FailOther4xx: "4xx", FailOther: "its own errors",
+	FailTransport: "transport errors", Fail5xx: "5xx", Fail429: "429", FailNotFound: "404", FailAuth: "401", FailOther4xx: "4xx", FailPending: "409", FailOther: "its own errors",
 	FailAnswered: "answers",
 }
 
@@ -107,7 +110,7 @@ func (s *Scope) RetriesOn(call ssa.CallInstruction) Failures {
 		}
 		if f == AnyFailure && s.Loop != nil {
 			f = narrowed(fail, call, s.Loop, in)
-		} else if f != 0 && s.Loop != nil && f&^(Fail5xx|Fail429|FailOther4xx|FailNotFound|FailAuth) == 0 {
+		} else if f != 0 && s.Loop != nil && f&^(Fail5xx|Fail429|FailOther4xx|FailNotFound|FailAuth|FailPending) == 0 {
 			f = narrowedFrom(fail, call, s.Loop, in, f) // statuses, which later tests may narrow
 		}
 		if f == AnyFailure && s.rem != nil {
@@ -225,6 +228,9 @@ func narrowedFrom(fail *ssa.BasicBlock, call ssa.CallInstruction, l *loops.Loop,
 				return walk(b.Succs[nilSide], allowed&FailTransport) && walk(b.Succs[1-nilSide], allowed&^FailTransport)
 			}
 			if op, code, negated, ok := answerStatus(ifInstr, call); ok {
+				return walk(b.Succs[0], allowed&statusesOn(op, code, negated, true)) && walk(b.Succs[1], allowed&statusesOn(op, code, negated, false))
+			}
+			if op, code, negated, ok := outcomeStatus(ifInstr, call, in); ok {
 				return walk(b.Succs[0], allowed&statusesOn(op, code, negated, true)) && walk(b.Succs[1], allowed&statusesOn(op, code, negated, false))
 			}
 			cond := unNot(ifInstr.Cond)
@@ -729,7 +735,7 @@ func statusesOn(op token.Token, code int64, negated, cond bool) Failures {
 	for _, probe := range []struct {
 		status int64
 		kind   Failures
-	}{{503, Fail5xx}, {500, Fail5xx}, {429, Fail429}, {404, FailNotFound}, {401, FailAuth}, {409, FailOther4xx}, {400, FailOther4xx}} {
+	}{{503, Fail5xx}, {500, Fail5xx}, {429, Fail429}, {404, FailNotFound}, {401, FailAuth}, {409, FailPending}, {400, FailOther4xx}} {
 		holds := constant.Compare(constant.MakeInt64(probe.status), op, constant.MakeInt64(code)) != negated
 		if holds == cond {
 			on |= probe.kind

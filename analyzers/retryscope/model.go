@@ -199,6 +199,9 @@ func (d DeadlineKind) String() string {
 // A Scope is code that runs once per attempt of one logical operation.
 type Scope struct {
 	Kind Kind
+	// selfVar is, for a function literal that calls itself (Recursion), the variable it is
+	// stored in and calls itself through.
+	selfVar string
 
 	// Fn is the function whose code repeats: the function holding the loop, the recursive
 	// function, the callback, or the range body's yield function (Iterator); nil for client
@@ -408,6 +411,15 @@ func (s *Scope) Summary() string {
 	return b.String()
 }
 
+// FuncName names Fn as its code does: a function literal that calls itself by the variable
+// it is stored in.
+func (s *Scope) FuncName() string {
+	if s.selfVar != "" {
+		return s.selfVar
+	}
+	return s.Fn.Name()
+}
+
 // Describe names the scope for messages, with names qualified relative to pkg: "the retry
 // loop", "retry.Do", "the activity Activities.Charge", "the SQS handler loop".
 func (s *Scope) Describe(pkg *types.Package) string {
@@ -418,7 +430,7 @@ func (s *Scope) Describe(pkg *types.Package) string {
 		return "the goto retry loop"
 	case Recursion:
 		if s.Fn != nil {
-			return "the retrying function " + s.Fn.Name()
+			return "the retrying function " + s.FuncName()
 		}
 	case Callback, Client:
 		if s.Through != "" {

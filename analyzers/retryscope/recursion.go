@@ -19,8 +19,20 @@ import (
 // recursion finds a function that calls itself again after a failure: the recursive call is
 // only reachable through the failure side of a test of a call's outcome.
 func (st *state) recursion(fn *ssa.Function) *Scope {
-	decl, ok := flow.Syntax(fn).(*ast.FuncDecl)
-	if !ok || fn.Object() == nil {
+	var decl ast.Node
+	selfVar := "" // a function literal's: the variable it calls itself through
+	switch d := flow.Syntax(fn).(type) {
+	case *ast.FuncDecl:
+		if fn.Object() == nil {
+			return nil
+		}
+		decl = d
+	case *ast.FuncLit:
+		if selfVar = closureVar(fn); selfVar == "" {
+			return nil
+		}
+		decl = d
+	default:
 		return nil
 	}
 	all := func(*ssa.BasicBlock) bool { return true }
@@ -33,7 +45,11 @@ func (st *state) recursion(fn *ssa.Function) *Scope {
 				continue
 			}
 			var back *ssa.Call // through a helper of the package (callsBack)
-			if call.Common().StaticCallee() != fn {
+			if selfVar != "" {
+				if !callsItself(fn, call) || !st.sameOperation(fn, call) {
+					continue
+				}
+			} else if call.Common().StaticCallee() != fn {
 				if back = callsBack(fn, call); back == nil {
 					continue
 				}
@@ -49,7 +65,7 @@ func (st *state) recursion(fn *ssa.Function) *Scope {
 				}
 				again = append(again, retryCall{call, d, back})
 				if s == nil {
-					s = &Scope{Kind: Recursion, Fn: fn, at: fn, Node: decl, Body: decl, From: decl.Pos(), To: decl.End(), Decisive: d.call}
+					s = &Scope{Kind: Recursion, Fn: fn, at: fn, Node: decl, Body: decl, From: decl.Pos(), To: decl.End(), Decisive: d.call, selfVar: selfVar}
 				}
 				break
 			}
@@ -89,6 +105,64 @@ func (st *state) recursion(fn *ssa.Function) *Scope {
 		}
 	}
 	return s
+}
+
+// closureVar returns the name of the variable the function literal fn is stored in and calls
+// itself through (var reconnect func(); reconnect = func() { ...; reconnect() }), or "".
+func closureVar(fn *ssa.Function) string {
+	if fn.Parent() == nil {
+		return ""
+	}
+	for call := range flow.Calls(fn) {
+		if callsItself(fn, call) {
+			if a, ok := selfBinding(fn, call); ok {
+				return a.Comment
+			}
+		}
+	}
+	return ""
+}
+
+// callsItself reports whether call, in the function literal fn, calls fn through a variable
+// fn captures, one that holds fn itself.
+func callsItself(fn *ssa.Function, call ssa.CallInstruction) bool {
+	_, ok := selfBinding(fn, call)
+	return ok
+}
+
+// selfBinding returns the variable (an Alloc of fn's parent) that call, in fn, loads the
+// function it calls from, when that variable holds only fn's closures.
+func selfBinding(fn *ssa.Function, call ssa.CallInstruction) (*ssa.Alloc, bool) {
+	ld, ok := flow.Unwrap(call.Common().Value).(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL || call.Common().IsInvoke() {
+		return nil, false
+	}
+	fv, ok := ld.X.(*ssa.FreeVar)
+	if !ok {
+		return nil, false
+	}
+	idx := slices.Index(fn.FreeVars, fv)
+	if idx < 0 || fn.Parent() == nil {
+		return nil, false
+	}
+	for _, b := range fn.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			mc, ok := instr.(*ssa.MakeClosure)
+			if !ok || mc.Fn != fn || idx >= len(mc.Bindings) {
+				continue
+			}
+			a, ok := mc.Bindings[idx].(*ssa.Alloc)
+			if !ok {
+				return nil, false
+			}
+			stored := flow.Stored(a)
+			if len(stored) == 0 || slices.ContainsFunc(stored, func(v ssa.Value) bool { c, ok := v.(*ssa.MakeClosure); return !ok || c.Fn != fn }) {
+				return nil, false
+			}
+			return a, true
+		}
+	}
+	return nil, false
 }
 
 // recursionRecovers reports whether the recursive call a is made only once the failure was
