@@ -120,6 +120,8 @@ type reacher struct {
 	imported map[*types.Func]*reachFact
 	impls    *flow.Implementers
 	stores   *flow.Stores // values the package stores into struct fields
+	pkgFuncs []*ssa.Function
+	handed   map[*ssa.Function][][]ssa.Value // by unexported function: its callers' arguments (handedArgs)
 }
 
 // compute works out which functions of the package may leave the process: remote ones to a
@@ -128,6 +130,7 @@ type reacher struct {
 func (r *reacher) compute(funcs []*ssa.Function) {
 	r.of = make(map[*ssa.Function]Reach, len(funcs))
 	r.dynamic = make(map[*ssa.Function]bool)
+	r.pkgFuncs = funcs
 	for changed := true; changed; {
 		changed = false
 		for _, fn := range funcs {
@@ -277,6 +280,11 @@ func (r *reacher) callee(call ssa.CallInstruction) Reach {
 		if reach, ok := r.storedReach(c); ok {
 			return reach
 		}
+		if p, ok := flow.Unwrap(c.Value).(*ssa.Parameter); ok {
+			if reach, ok := r.paramReach(p); ok {
+				return reach
+			}
+		}
 		return ReachUnknown // a callback the caller hands in, or a function value that can fail
 	}
 	if c.IsInvoke() && fn.Pkg() != nil && typeis.ReturnsError(c.Signature()) && !ssapkg.IsStdPath(fn.Pkg().Path()) {
@@ -285,6 +293,71 @@ func (r *reacher) callee(call ssa.CallInstruction) Reach {
 		}
 	}
 	return r.funcReach(c, fn)
+}
+
+// paramReach says whether the function that parameter p holds may leave the process, when p's
+// function is one no other package can call (unexported, not a method) and that this package
+// only calls, never hands on as a value: the most any of its callers' arguments for p may
+// reach (retryFileOp(func() error { return os.Remove(path) }) stays in the process). ok is
+// false when a caller's argument is not a function the model can see.
+func (r *reacher) paramReach(p *ssa.Parameter) (reach Reach, ok bool) {
+	fn := p.Parent()
+	idx := slices.Index(fn.Params, p)
+	calls := r.handedArgs(fn)
+	if idx < 0 || len(calls) == 0 {
+		return 0, false
+	}
+	reach = ReachLocal
+	for _, args := range calls {
+		if idx >= len(args) {
+			return 0, false
+		}
+		ts := r.funcs(args[idx])
+		if ts == nil {
+			return 0, false
+		}
+		for _, t := range ts {
+			reach = max(reach, r.of[t])
+		}
+	}
+	return reach, true
+}
+
+// handedArgs returns the arguments of each call of fn in the package, when fn is a function
+// (not a method) that no other package can name and that the package uses only by calling
+// it; nil otherwise.
+func (r *reacher) handedArgs(fn *ssa.Function) [][]ssa.Value {
+	if r.handed == nil {
+		r.handed = make(map[*ssa.Function][][]ssa.Value)
+	}
+	if args, done := r.handed[fn]; done {
+		return args
+	}
+	r.handed[fn] = nil
+	obj, ok := fn.Object().(*types.Func)
+	if !ok || obj.Exported() || fn.Signature.Recv() != nil {
+		return nil
+	}
+	var calls [][]ssa.Value
+	for _, g := range r.pkgFuncs {
+		for _, b := range g.Blocks {
+			for _, instr := range b.Instrs {
+				var ops []*ssa.Value
+				for i, op := range instr.Operands(ops) {
+					if *op != fn {
+						continue
+					}
+					call, isCall := instr.(ssa.CallInstruction)
+					if !isCall || i != 0 || call.Common().IsInvoke() {
+						return nil // fn handed on as a value: whoever holds it may call it
+					}
+					calls = append(calls, call.Common().Args)
+				}
+			}
+		}
+	}
+	r.handed[fn] = calls
+	return calls
 }
 
 // storedReach says whether the function value c calls may leave the process, when it is
