@@ -349,6 +349,9 @@ func (w *walker) fieldsSet(a ssa.Value, t *objType, origin *Origin, depth int) v
 			}
 			name := fv.Name()
 			if t == httpClient && name == "Transport" {
+				if dialerDeadline(r) {
+					return bounded("the deadline its transport's dialer sets on each connection")
+				}
 				if by, ok := w.transportBounds(r); ok && origin != nil {
 					origin.Transport = by
 				}
