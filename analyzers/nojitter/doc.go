@@ -80,7 +80,10 @@
 //
 // Not reported: what the model cannot tell (a wait computed by a function it cannot see, a
 // context it cannot follow), polls that wait for a condition rather than retry a failure
-// (their interval need not be jittered), the waits of a library that no setting can
+// (their interval need not be jittered), among them a hand-written loop that goes round only
+// on a 404, 401 or 409 answer and that time ends rather than a count (a device login polling
+// while the server answers "pending"; a counted loop on 409 contends with other clients and
+// is reported), the waits of a library that no setting can
 // randomise (the Terraform SDK's resource.Retry: its policy), a failover that goes round at
 // once to another target (each round sends to a backend it picks anew, a failure marks the
 // one it was sent to, and there are as many rounds as backends; or a round-robin picker

@@ -22,7 +22,9 @@
 //     A library's default client whose Transport is an http.Transport with a
 //     ResponseHeaderTimeout is not reported as a default without a Timeout (its requests carry
 //     their callers' contexts; reading the body is the caller's); a request without any context
-//     sent through it is, at the call.
+//     sent through it is, at the call. A client whose transport (a literal, or what a function
+//     of the package returns by default) dials through functions that set a deadline on each
+//     connection they dial (net.DialTimeout, then conn.SetDeadline) is bounded by it.
 //     A default client used when the caller gives none (if opts.Client == nil { c =
 //     http.DefaultClient }) is reported when it has no Timeout, naming that path.
 //     Another package's exported variable that its package makes without a Timeout and never

@@ -10,10 +10,16 @@
 // A retry scope is one of:
 //
 //   - a hand-written loop (for with three clauses, for cond, for {}, range over an integer)
-//     that tests the outcome of a call (its error against nil, or an *http.Response's
-//     StatusCode), leaves the loop on success and goes round on failure;
+//     that tests the outcome of a call (its error against nil, an *http.Response's
+//     StatusCode, or a bool method of a struct the call returns that tests the struct's error
+//     field against nil: if !herr.IsNil()), leaves the loop on success and goes round on
+//     failure;
 //   - a "label: ... goto label" loop that does the same;
-//   - a function that calls itself again after a failure;
+//   - a function that calls itself again after a failure, with the same arguments, a count
+//     stepped in them or in what one points to (opts.tries++), or a request made again from
+//     the one it was given (http.NewRequest(req.Method, req.URL.String(), body)); also a
+//     function literal that calls itself through the variable it is stored in (reconnect =
+//     func() { ...; reconnect() });
 //   - a function value passed to a retry helper: avast/retry-go, cenkalti/backoff v4 and v5,
 //     sethvargo/go-retry, Kubernetes retry.RetryOnConflict, retry.OnError and
 //     wait.ExponentialBackoff*, failsafe-go with a retry policy, gax-go Invoke, the Terraform
