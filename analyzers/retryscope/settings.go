@@ -9,9 +9,11 @@ import (
 	"strconv"
 	"strings"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
@@ -248,6 +250,9 @@ func (lib *library) found(c *site, vals []ssa.Value) []found {
 			continue
 		}
 		c.stores.Backward(v, 256, func(x ssa.Value) bool {
+			if c.fromTest(x) {
+				return false
+			}
 			switch x := x.(type) {
 			case *ssa.Call:
 				fn := flow.Callee(x.Common())
@@ -464,10 +469,11 @@ type site struct {
 	flow.Site
 	call   ssa.CallInstruction
 	stores *flow.Stores // what the package stores into fields and variables
+	pass   *analysis.Pass
 }
 
 func (st *state) newSite(call ssa.CallInstruction, fn *types.Func) *site {
-	return &site{Site: flow.NewSite(call.Common(), fn), call: call, stores: st.stores}
+	return &site{Site: flow.NewSite(call.Common(), fn), call: call, stores: st.stores, pass: st.pass}
 }
 
 // calls returns the calls that compute vals, following loads of fields and package variables
@@ -480,6 +486,9 @@ func (c *site) calls(vals ...ssa.Value) []*ssa.Call {
 			continue
 		}
 		c.stores.Backward(v, 256, func(x ssa.Value) bool {
+			if c.fromTest(x) {
+				return false
+			}
 			if call, ok := x.(*ssa.Call); ok {
 				out = append(out, call)
 			}
@@ -487,6 +496,12 @@ func (c *site) calls(vals ...ssa.Value) []*ssa.Call {
 		})
 	}
 	return out
+}
+
+// fromTest reports whether x is made in test code while the site's call is not: a test's
+// client stored where the product's goes is not what the product runs.
+func (c *site) fromTest(x ssa.Value) bool {
+	return c.pass != nil && testcode.Made(c.pass, x) && !testcode.At(c.pass, c.call.Pos())
 }
 
 // origins returns v and, when v loads a field or package variable, the values stored into it,
@@ -505,6 +520,9 @@ func (c *site) origins(v ssa.Value) []ssa.Value {
 	}
 	for i := 0; i < len(out) && len(out) < 16; i++ {
 		for _, s := range c.stores.Loaded(flow.Unwrap(out[i])) {
+			if c.fromTest(s) {
+				continue
+			}
 			add(s)
 		}
 		for _, r := range returnedBy(out[i]) {
