@@ -134,7 +134,7 @@ func outcomeStatus(ifInstr *ssa.If, call ssa.CallInstruction, in func(*ssa.Basic
 			of = heldIn(fa.X)
 		}
 	}
-	if of == nil || !holdsError(of.Type()) || producer(of, in) != call {
+	if of == nil || !typeis.HoldsError(of.Type()) || producer(of, in) != call {
 		return 0, 0, false, false
 	}
 	return op, code, countNots(ifInstr.Cond)%2 == 1, true

@@ -58,7 +58,7 @@ func observesDeadlineIn(calls []ssa.CallInstruction, depth int) DeadlineKind {
 		if carriesCtx(c) {
 			return DeadlineContext // options.WithContext(ctx) handed on, b := backoff.New(ctx, cfg); b.Wait()
 		}
-		if r := c.Signature().Results(); !typeis.ReturnsError(c.Signature()) && (r.Len() == 0 || !holdsError(r.At(r.Len()-1).Type())) {
+		if r := c.Signature().Results(); !typeis.ReturnsError(c.Signature()) && (r.Len() == 0 || !typeis.HoldsError(r.At(r.Len()-1).Type())) {
 			continue // (an outcome that holds the error, herr.IsNil(), can fail too)
 		}
 		for _, a := range c.Args {

@@ -700,7 +700,7 @@ func startedIn(ch ssa.Value, recv ssa.Instruction, in func(*ssa.BasicBlock) bool
 // structure around the test must tell its sense.
 func errorFieldTest(fn *ssa.Function) (trueFails, known, ok bool) {
 	if fn == nil || fn.Signature.Recv() == nil || fn.Signature.Params().Len() != 0 || fn.Signature.Results().Len() != 1 ||
-		!typeis.Bool(fn.Signature.Results().At(0).Type()) || !holdsError(fn.Signature.Recv().Type()) {
+		!typeis.Bool(fn.Signature.Results().At(0).Type()) || !typeis.HoldsError(fn.Signature.Recv().Type()) {
 		return false, false, false
 	}
 	if len(fn.Blocks) == 0 || len(fn.Params) != 1 {
@@ -742,23 +742,6 @@ func errorFieldTest(fn *ssa.Function) (trueFails, known, ok bool) {
 		return true, true, true
 	}
 	return false, false, false
-}
-
-// holdsError reports whether t, or what it points to, is a struct with an error-typed field.
-func holdsError(t types.Type) bool {
-	if p, ok := t.Underlying().(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	st, ok := t.Underlying().(*types.Struct)
-	if !ok {
-		return false
-	}
-	for f := range st.Fields() {
-		if typeis.Error(f.Type()) {
-			return true
-		}
-	}
-	return false
 }
 
 // heldIn returns the value a method's receiver v holds: for the address of a variable one

@@ -121,3 +121,21 @@ func isNamedValue(t types.Type, pkg, name string) bool {
 	}
 	return Named(t, pkg, name)
 }
+
+// HoldsError reports whether t, or the struct it points to, has an error-typed field: an
+// outcome that carries its error (a call's result struct tested with herr.IsNil()).
+func HoldsError(t types.Type) bool {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for f := range st.Fields() {
+		if Error(f.Type()) {
+			return true
+		}
+	}
+	return false
+}
