@@ -195,32 +195,10 @@ func unixTransport(fa *ssa.FieldAddr) bool {
 			v = flow.Unwrap(mi.X)
 		}
 		alloc, ok := v.(*ssa.Alloc)
-		if !ok || !typeis.Named(alloc.Type(), "net/http", "Transport") || alloc.Referrers() == nil {
+		if !ok || !typeis.Named(alloc.Type(), "net/http", "Transport") || !transportDials(alloc, dialsOnlyUnix) {
 			return false
 		}
-		for _, ar := range *alloc.Referrers() {
-			dfa, ok := ar.(*ssa.FieldAddr)
-			if !ok || flow.FieldVar(dfa) == nil || (flow.FieldVar(dfa).Name() != "DialContext" && flow.FieldVar(dfa).Name() != "Dial") {
-				continue
-			}
-			for _, dr := range *dfa.Referrers() {
-				ds, ok := dr.(*ssa.Store)
-				if !ok || ds.Addr != dfa {
-					continue
-				}
-				var fn *ssa.Function
-				switch f := flow.Unwrap(ds.Val).(type) {
-				case *ssa.Function:
-					fn = f
-				case *ssa.MakeClosure:
-					fn, _ = f.Fn.(*ssa.Function)
-				}
-				if fn == nil || !dialsOnlyUnix(fn) {
-					return false
-				}
-				found = true
-			}
-		}
+		found = true
 	}
 	return found
 }

@@ -2,6 +2,7 @@ package remote
 
 import (
 	"go/token"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -67,9 +68,14 @@ func madeTransports(v ssa.Value, depth int) []*ssa.Alloc {
 	return nil
 }
 
-// deadlineDial reports whether transport t's DialContext or Dial is set, and every function
-// stored there sets a deadline on the connection it dials.
-func deadlineDial(t *ssa.Alloc) bool {
+// deadlineDial reports whether transport t dials through functions that each set a deadline
+// on the connection they dial.
+func deadlineDial(t *ssa.Alloc) bool { return transportDials(t, setsConnDeadline) }
+
+// transportDials reports whether a function is stored into the DialContext or Dial field of
+// transport t, and pred holds for every function stored there (dialFuncs); false when one
+// stored value is not a function the model can see.
+func transportDials(t *ssa.Alloc, pred func(*ssa.Function) bool) bool {
 	set := false
 	for _, ar := range *t.Referrers() {
 		fa, ok := ar.(*ssa.FieldAddr)
@@ -82,13 +88,8 @@ func deadlineDial(t *ssa.Alloc) bool {
 				continue
 			}
 			fns := dialFuncs(st.Val)
-			if len(fns) == 0 {
+			if len(fns) == 0 || slices.ContainsFunc(fns, func(fn *ssa.Function) bool { return !pred(fn) }) {
 				return false
-			}
-			for _, fn := range fns {
-				if !setsConnDeadline(fn) {
-					return false
-				}
 			}
 			set = true
 		}

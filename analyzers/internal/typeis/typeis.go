@@ -38,6 +38,12 @@ func Context(t types.Type) bool { return isNamedValue(t, "context", "Context") }
 // Deadline, Done and Err are that context's (a request's own context type), unlike a type
 // that implements the interface with methods of its own.
 func EmbedsContext(t types.Type) bool {
+	return anyField(t, func(f *types.Var) bool { return f.Embedded() && Context(f.Type()) })
+}
+
+// anyField reports whether t, or the struct it points to, is a struct with a field for which
+// pred holds.
+func anyField(t types.Type, pred func(*types.Var) bool) bool {
 	if p, ok := t.Underlying().(*types.Pointer); ok {
 		t = p.Elem()
 	}
@@ -46,7 +52,7 @@ func EmbedsContext(t types.Type) bool {
 		return false
 	}
 	for f := range st.Fields() {
-		if f.Embedded() && Context(f.Type()) {
+		if pred(f) {
 			return true
 		}
 	}
@@ -125,17 +131,5 @@ func isNamedValue(t types.Type, pkg, name string) bool {
 // HoldsError reports whether t, or the struct it points to, has an error-typed field: an
 // outcome that carries its error (a call's result struct tested with herr.IsNil()).
 func HoldsError(t types.Type) bool {
-	if p, ok := t.Underlying().(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	st, ok := t.Underlying().(*types.Struct)
-	if !ok {
-		return false
-	}
-	for f := range st.Fields() {
-		if Error(f.Type()) {
-			return true
-		}
-	}
-	return false
+	return anyField(t, func(f *types.Var) bool { return Error(f.Type()) })
 }
