@@ -51,22 +51,14 @@ func (c *checker) exportResends() {
 		if !ok || obj.Pkg() != c.pass.Pkg || !obj.Exported() || done[obj] || readsMethod(fn) || c.readsKey(fn) || c.keyer.Keyed(s.Instr) {
 			continue
 		}
-		if roundTrip(fn) {
+		sc := c.resending(s)
+		switch {
+		case sc == nil:
+		case roundTrip(fn):
 			// Its callers are behind an http.Client: no fact reaches them. Reported here.
-			if sc := c.resending(s); sc != nil {
-				c.reportTransport(fn, sc)
-				done[obj] = true
-			}
-			continue
-		}
-		scopes := c.scopes.Enclosing(s.Instr)
-		if cs := c.clients[s.Instr]; cs != nil {
-			scopes = append(scopes, cs)
-		}
-		for _, sc := range scopes {
-			if sc.Kind.FromFramework() || sc.Kind == retryscope.Reconciler || !c.scopes.Resends(sc, s.Instr) {
-				continue
-			}
+			c.reportTransport(fn, sc)
+			done[obj] = true
+		default:
 			pos := c.pass.Fset.Position(sc.Pos())
 			c.pass.ExportObjectFact(obj, &resendsFact{
 				Index: slices.Index(fn.Params, p),
@@ -74,7 +66,6 @@ func (c *checker) exportResends() {
 				At:    fmt.Sprintf("%s:%d", filepath.Base(pos.Filename), pos.Line),
 			})
 			done[obj] = true
-			break
 		}
 	}
 }
@@ -93,13 +84,16 @@ func (c *checker) resending(s *remote.Send) *retryscope.Scope {
 	return nil
 }
 
-// readsKey reports whether fn, or a function literal in it, reads a header of the request
+// readsKey reports whether fn, or a function literal in it, reads a header of a request
 // named as an idempotency key (req.Header.Get("Idempotency-Key")): a transport that may retry
-// only keyed requests.
+// only keyed requests. A response's header says nothing about the request.
 func (c *checker) readsKey(fn *ssa.Function) bool {
 	for call := range flow.Calls(fn) {
 		callee := call.Common().StaticCallee()
 		if callee == nil || callee.Signature.Recv() == nil || !typeis.Named(callee.Signature.Recv().Type(), "net/http", "Header") {
+			continue
+		}
+		if _, fa := flow.FieldLoad(flow.Unwrap(call.Common().Args[0])); fa == nil || !typeis.Request(fa.X.Type()) {
 			continue
 		}
 		for _, a := range call.Common().Args[1:] {

@@ -190,3 +190,29 @@ func (r *reauth) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	return nil, lastErr
 }
+
+// echoTransport logs the key the server echoes back in its answer; it never looks at the
+// request's own headers, so it resends unkeyed POSTs all the same.
+type echoTransport struct {
+	base http.RoundTripper
+	log  *slog.Logger
+}
+
+func (t *echoTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	var resp *http.Response
+	var err error
+	for attempt := range 3 { // want `echoTransport\.RoundTrip resends requests of every method without a key, so a retried POST can take effect twice`
+		if attempt > 0 {
+			time.Sleep(time.Duration(rand.IntN(500)) * time.Millisecond)
+		}
+		resp, err = t.base.RoundTrip(req)
+		if err == nil && resp.StatusCode < 500 {
+			t.log.Debug("answered", "key", resp.Header.Get("Idempotency-Key"), "status", resp.StatusCode)
+			return resp, nil
+		}
+		if err == nil {
+			resp.Body.Close()
+		}
+	}
+	return resp, err
+}
