@@ -1,0 +1,220 @@
+// What bounds a retrying recursion: a parameter counted down or up, a count kept where a
+// parameter points, a policy that counts; and what makes a recursion stateless.
+
+package retryscope
+
+import (
+	"go/constant"
+	"go/token"
+	"go/types"
+	"slices"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/loops"
+	"github.com/idemlint/idemlint/analyzers/internal/testcode"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
+	"golang.org/x/tools/go/ssa"
+)
+
+// recursionBound: a recursion that passes a parameter plus or minus a constant to itself is
+// bounded by that parameter (checked before recursing); one of its ways back that passes the
+// count on unchanged (a 429 that calls again with the same sequence number) is not.
+func recursionBound(fn *ssa.Function, again []retryCall) Bound {
+	if !slices.ContainsFunc(again, func(a retryCall) bool { return !onceAgain(fn, a) }) {
+		return Bound{Kind: BoundConst, N: 2}
+	}
+	for _, a := range again {
+		if a.back == nil && !counts(fn, a.call) && !countsInPlace(fn, a.call) || a.back != nil && !countsVia(fn, a.call, a.back) {
+			return Bound{Kind: BoundNone}
+		}
+	}
+	return Bound{Kind: BoundVar}
+}
+
+// counts reports whether call passes one of fn's parameters plus or minus a constant.
+func counts(fn *ssa.Function, call *ssa.Call) bool {
+	i, _ := countedParam(fn, call)
+	return i >= 0
+}
+
+// countsInPlace reports whether fn, before call, steps a counter kept where one of its
+// parameters points, and call hands that parameter on unchanged (opts.tries++, or
+// extra["retry"] = extra["retry"].(int) + 1, then c.execute(req, opts)): the count travels
+// with the recursion.
+func countsInPlace(fn *ssa.Function, call *ssa.Call) bool {
+	handed := func(x ssa.Value) bool {
+		for i, a := range call.Call.Args {
+			if i < len(fn.Params) && flow.SameValue(a, fn.Params[i]) && flow.SameValue(x, fn.Params[i]) {
+				return true
+			}
+		}
+		return false
+	}
+	sameKey := func(a, b ssa.Value) bool {
+		ka, okA := a.(*ssa.Const)
+		kb, okB := b.(*ssa.Const)
+		if okA && okB && ka.Value != nil && kb.Value != nil {
+			return constant.Compare(ka.Value, token.EQL, kb.Value)
+		}
+		return flow.SameValue(a, b)
+	}
+	for _, b := range fn.Blocks {
+		if !b.Dominates(call.Block()) {
+			continue
+		}
+		for _, instr := range b.Instrs {
+			if instr == ssa.Instruction(call) {
+				break
+			}
+			switch in := instr.(type) {
+			case *ssa.Store:
+				fa, ok := in.Addr.(*ssa.FieldAddr)
+				x, _, stepped := step(in.Val)
+				if !ok || !stepped {
+					continue
+				}
+				if _, from := flow.FieldLoad(flow.Unwrap(x)); from != nil && from.Field == fa.Field && flow.SameValue(from.X, fa.X) && handed(fa.X) {
+					return true
+				}
+			case *ssa.MapUpdate:
+				x, _, stepped := step(in.Value)
+				if !stepped {
+					continue
+				}
+				x = flow.Unwrap(x)
+				if ta, ok := x.(*ssa.TypeAssert); ok {
+					x = ta.X
+				}
+				if lk, ok := x.(*ssa.Lookup); ok && flow.SameValue(lk.X, in.Map) && sameKey(lk.Index, in.Key) && handed(flow.PlaceOf(in.Map).Root) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// countedParam returns the index of the parameter of fn that call passes plus or minus a
+// constant, and the operator; -1 when none is.
+func countedParam(fn *ssa.Function, call *ssa.Call) (int, token.Token) {
+	for i, a := range call.Common().Args {
+		if x, op, ok := step(a); ok && i < len(fn.Params) && flow.SameValue(x, fn.Params[i]) {
+			return i, op
+		}
+	}
+	return -1, token.ILLEGAL
+}
+
+// policyMayCount reports whether the retry policy that decides d may hold a limit on attempts
+// of its own (see countless).
+func policyMayCount(d decision) bool {
+	ifInstr, ok := d.block.Instrs[len(d.block.Instrs)-1].(*ssa.If)
+	if !ok {
+		return true
+	}
+	call, ok := unNot(ifInstr.Cond).(*ssa.Call)
+	return !ok || !countless(call)
+}
+
+// countless reports whether a verdict call cannot count attempts: a plain function (no
+// receiver, no captured variables, called statically) handed no number that may be the
+// attempt, such as isConflict(err) or hasStatus(err, 503). A method, a closure, a function
+// value or interface keeps state, and a number that varies may be the attempt: those may
+// hold a limit of their own. A constant is the same every round: a status, not a count.
+func countless(call *ssa.Call) bool {
+	fn := call.Call.StaticCallee()
+	if fn == nil || fn.Signature.Recv() != nil || len(fn.FreeVars) > 0 {
+		return false
+	}
+	for _, a := range call.Call.Args {
+		if _, constant := flow.Unwrap(a).(*ssa.Const); typeis.Integer(a.Type()) && !constant {
+			return false
+		}
+	}
+	return true
+}
+
+// statelessByDefault reports whether call, a verdict asked of an interface value kept in an
+// unexported field of the package, can neither count nor wait as the package fills the field:
+// each value the package stores there itself (besides those its callers give through an
+// exported function or option) is of a type of its own whose method keeps no state (it reads
+// neither its receiver nor a package variable) and waits for nothing
+// (c.retryer.ShouldRetry(err), with retryer: DefaultRetryer{} by default). The default is
+// what most users run.
+func (st *state) statelessByDefault(call *ssa.Call) bool {
+	if !call.Call.IsInvoke() || st.stores == nil {
+		return false
+	}
+	fv := flow.OwnField(call.Call.Value, st.pass.Pkg)
+	if fv == nil {
+		return false
+	}
+	own := 0
+	for _, v := range st.stores.Fields[fv] {
+		if testcode.Made(st.pass, v) || flow.CallersValue(v) {
+			continue // a test's stand-in, or a caller's
+		}
+		x := flow.Unwrap(v)
+		t := x.Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		named, ok := types.Unalias(t).(*types.Named)
+		if !ok || named.Obj().Pkg() != st.pass.Pkg {
+			return false
+		}
+		sel := st.ssaPkg.Prog.MethodSets.MethodSet(x.Type()).Lookup(call.Call.Method.Pkg(), call.Call.Method.Name())
+		if sel == nil {
+			return false
+		}
+		m := st.ssaPkg.Prog.MethodValue(sel)
+		if m == nil || m.Pkg != st.ssaPkg || !stateless(m) || st.funcWaits(m, 0) != nil {
+			return false
+		}
+		own++
+	}
+	return own > 0
+}
+
+// stateless reports whether method m keeps nothing from one call to the next: it never uses its
+// receiver, and names no package variable.
+func stateless(m *ssa.Function) bool {
+	if len(m.Params) == 0 || m.Signature.Recv() == nil {
+		return false
+	}
+	if refs := m.Params[0].Referrers(); refs != nil && len(*refs) > 0 {
+		return false
+	}
+	for _, b := range m.Blocks {
+		for _, instr := range b.Instrs {
+			for _, op := range instr.Operands(nil) {
+				if _, ok := (*op).(*ssa.Global); ok {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// neverLeavesOnFailure reports whether loop l cannot be left once its decision d has gone the
+// failure way: no exit is reachable from the failure side before control is back at the
+// decision, through the header and whatever the next round does before it (a test of the
+// context at the top of the round is a way out).
+func neverLeavesOnFailure(l *loops.Loop, d decision) bool {
+	seen := map[*ssa.BasicBlock]bool{d.block: true}
+	stack := []*ssa.BasicBlock{d.block.Succs[1-d.success]}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[b] {
+			continue
+		}
+		if !l.Contains(b) {
+			return false
+		}
+		seen[b] = true
+		stack = append(stack, b.Succs...)
+	}
+	return true
+}
