@@ -10,19 +10,18 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/report"
 	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
 	"github.com/idemlint/idemlint/analyzers/internal/testcode"
-	"github.com/idemlint/idemlint/analyzers/retryscope"
 )
 
 // checkForever reports the calls that hand context.Background() or context.TODO() to a
 // function whose retries have no attempt cap and end only when that context is done: with
 // the dependency down, they never end.
-func (c *checker) checkForever(res *retryscope.Result) {
+func (c *checker) checkForever() {
 	for _, fn := range c.pass.ResultOf[ssapkg.Analyzer].(*buildssa.SSA).SrcFuncs {
 		if testcode.At(c.pass, fn.Pos()) {
 			continue
 		}
 		for call := range flow.Calls(fn) {
-			if !res.UntilBackground(call) {
+			if !c.res.UntilBackground(call) {
 				continue
 			}
 			name := flow.QualifiedName(flow.Callee(call.Common()), c.pass.Pkg)

@@ -39,6 +39,7 @@ var Analyzer = &analysis.Analyzer{
 
 type checker struct {
 	pass   *analysis.Pass
+	res    *retryscope.Result
 	remote *remote.Result
 	rep    *report.Reporter
 	calls  *syntax.Calls
@@ -59,6 +60,7 @@ func run(pass *analysis.Pass) (any, error) {
 	insp := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	c := &checker{
 		pass:      pass,
+		res:       res,
 		remote:    pass.ResultOf[remote.Analyzer].(*remote.Result),
 		rep:       report.New(pass, "nojitter"),
 		calls:     syntax.NewCalls(insp),
@@ -97,6 +99,8 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		case s.Kind == retryscope.Callback && s.Inferred:
 			continue // reported inside the helper, where its loop is written
+		case handWritten(s) && c.endlessInside(s):
+			continue // the layer inside never gives up: its own finding is the one cause
 		case s.Kind == retryscope.Client:
 			c.checkDeadline(s) // each call's request carries its own context
 			at := c.configuredAt(s)
@@ -117,13 +121,13 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, s := range res.Lifecycles {
 		if s.Reach != remote.ReachLocal && !c.localOnly(s) && !testcode.At(pass, s.Pos()) {
 			c.checkSleeps(s)
-			c.checkReconnect(s, res)
+			c.checkReconnect(s)
 		}
 	}
 	for _, rq := range res.Requeues {
 		c.checkRequeue(rq)
 	}
-	c.checkForever(res)
+	c.checkForever()
 	for _, fn := range c.helpers {
 		c.rep.Report(*c.viaHelper[fn])
 	}
@@ -135,12 +139,12 @@ func run(pass *analysis.Pass) (any, error) {
 // resubscribing as fast as it can. Not when it waits on every way round (a ticker), when a
 // call in it retries with waits of its own (a client that backs off), or when its attempt may
 // stay in the process.
-func (c *checker) checkReconnect(s *retryscope.Scope, res *retryscope.Result) {
+func (c *checker) checkReconnect(s *retryscope.Scope) {
 	if s.Wait.Kind != retryscope.WaitNone || s.Reach != remote.ReachRemote {
 		return
 	}
 	for _, call := range s.Calls {
-		if inner, fact := res.Reached(call); inner != nil || fact != nil && !fact.Local {
+		if inner, fact := c.res.Reached(call); inner != nil || fact != nil && !fact.Local {
 			return // a layer inside retries, and waits as it does
 		}
 	}
@@ -179,6 +183,13 @@ func answersOnly(s *retryscope.Scope) bool {
 	return on != 0 && on&^(retryscope.FailNotFound|retryscope.FailAuth|retryscope.FailPending) == 0
 }
 
+// endlessInside reports whether the hand-written scope s goes round a retry layer that never
+// gives up (retryscope.Result.Paced): s sees only what that layer hands back at once.
+func (c *checker) endlessInside(s *retryscope.Scope) bool {
+	_, endless := c.res.Paced(s)
+	return endless
+}
+
 // handWritten reports whether the scope's loop is written in this package's code (its waits
 // and header are where a change goes).
 func handWritten(s *retryscope.Scope) bool { return s.Kind.HandWritten() }
@@ -202,6 +213,9 @@ func (c *checker) checkWait(s *retryscope.Scope) {
 			return
 		}
 		if s.Wait.Kind == retryscope.WaitNone {
+			if paced, _ := c.res.Paced(s); paced && !s.KeepsGoing {
+				return // the retry layer it calls waits between the calls (the layers multiply: nestedretry's)
+			}
 			if s.Failover && s.Attempts.Kind != retryscope.BoundNone {
 				return // each round tries another target, as many as there are
 			}

@@ -138,6 +138,39 @@ func (r *Result) Reached(call ssa.CallInstruction) (*Scope, *RetriesFact) {
 	return nil, r.imported[call]
 }
 
+// Paced reports whether the attempt of the hand-written scope s enters a retry layer that
+// waits between its own attempts: a retry helper or self-retrying client called there, a
+// scope of this package that its callee holds, or another package's retrying function (whose
+// waits the model does not track: retry layers wait). Its calls go out at that layer's pace,
+// whatever s does between its rounds. Endless says that the layer never gives up on its own
+// (no attempt cap, no time limit, no context), so s goes round only on what it hands back at
+// once: s multiplies nothing and paces nothing, and the layer's own finding is the one cause.
+func (r *Result) Paced(s *Scope) (paced, endless bool) {
+	call := s.Decisive
+	if call == nil || !s.Kind.HandWritten() {
+		return false, false
+	}
+	inner, fact := r.Reached(call)
+	if inner == nil && fact == nil {
+		for _, in := range r.Scopes {
+			if in.Site == call && (in.Kind == Callback || in.Kind == Client) {
+				inner = in
+				break
+			}
+		}
+	}
+	switch {
+	case inner != nil:
+		if inner.Poll || inner.Reach == remote.ReachLocal || inner.Wait.Kind == WaitNone {
+			return false, false
+		}
+		return true, inner.Attempts.Kind == BoundNone && inner.Deadline == DeadlineNone
+	case fact != nil:
+		return !fact.Local, false
+	}
+	return false, false
+}
+
 // CallsRetrying reports whether the package calls a function that retries (Reached).
 func (r *Result) CallsRetrying() bool { return len(r.imported) > 0 || len(r.retries) > 0 }
 
