@@ -16,13 +16,14 @@ import (
 // keeps the sinks of the functions it has looked at. Each check makes its own (NewKeyer), so
 // checks that run at once share nothing.
 type Keyer struct {
-	r    *Result
-	memo map[*ssa.Function][]Keying
+	r      *Result
+	memo   map[*ssa.Function][]Keying
+	handed map[*ssa.Parameter]bool // handedID's answers
 }
 
 // NewKeyer returns a Keyer over the package's keys model.
 func (r *Result) NewKeyer() *Keyer {
-	return &Keyer{r: r, memo: make(map[*ssa.Function][]Keying)}
+	return &Keyer{r: r, memo: make(map[*ssa.Function][]Keying), handed: make(map[*ssa.Parameter]bool)}
 }
 
 // Keyed reports whether the operation of call carries an idempotency key: a sink is set on
@@ -57,8 +58,11 @@ func (k *Keyer) carriesID(call ssa.CallInstruction) bool {
 	found := false
 	for _, v := range operands(call) {
 		flow.Backward(v, 512, func(x ssa.Value) bool {
-			if c, ok := x.(*ssa.Call); ok && before(c) && k.r.identifier(c) {
-				found = true
+			switch x := x.(type) {
+			case *ssa.Call:
+				found = found || before(x) && k.r.identifier(x)
+			case *ssa.Parameter:
+				found = found || k.handedID(x)
 			}
 			return !found
 		})
@@ -84,6 +88,49 @@ func (k *Keyer) carriesID(call ssa.CallInstruction) bool {
 		})
 	}
 	return found
+}
+
+// handedID reports whether parameter p is, at every call the package makes of its function
+// (directly, or through a method of an interface the function's receiver implements), a fresh
+// unique value the caller made (id := uuid.New().String(); scorer.Score(..., id)): an
+// identifier chosen once for the operation, the same on every attempt made inside. A function
+// the package never calls is not known to be handed one.
+func (k *Keyer) handedID(p *ssa.Parameter) bool {
+	if done, ok := k.handed[p]; ok {
+		return done
+	}
+	k.handed[p] = false // a recursion hands on what it was given
+	fn := p.Parent()
+	idx := slices.Index(fn.Params, p)
+	calls := k.r.callsOf(fn)
+	if idx < 0 || len(calls) == 0 {
+		return false
+	}
+	for _, c := range calls {
+		i := idx
+		if c.Common().IsInvoke() {
+			i-- // the receiver is not among an invoke's arguments
+		}
+		args := c.Common().Args
+		if i < 0 || i >= len(args) {
+			return false
+		}
+		made := false
+		flow.Backward(args[i], 64, func(x ssa.Value) bool {
+			switch x := x.(type) {
+			case *ssa.Call:
+				made = made || k.r.identifier(x)
+			case *ssa.Parameter:
+				made = made || x != p && k.handedID(x)
+			}
+			return !made
+		})
+		if !made {
+			return false
+		}
+	}
+	k.handed[p] = true
+	return true
 }
 
 // atomicAdvance reports whether call adds to a counter that outlives the call (a field, a

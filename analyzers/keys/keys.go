@@ -93,6 +93,12 @@ type Result struct {
 	fills      map[*ssa.Function][]Generation // fill-ins that reach a sink (fills.go), by function
 	ssaPkg     *ssa.Package
 	stores     *flow.Stores // what the package stores in fields and variables
+	srcFuncs   []*ssa.Function
+	// callIndex: the package's calls by static callee and, for interface methods, by name
+	// (callsOf); nil until first asked.
+	static  map[*ssa.Function][]ssa.CallInstruction
+	invokes map[string][]ssa.CallInstruction
+	asValue map[*ssa.Function]bool // functions the package uses other than by calling them
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -108,6 +114,7 @@ func run(pass *analysis.Pass) (any, error) {
 		fills:      make(map[*ssa.Function][]Generation),
 		ssaPkg:     ssaRes.Pkg,
 		stores:     pass.ResultOf[ssapkg.Stores].(*flow.Stores),
+		srcFuncs:   ssaRes.SrcFuncs,
 	}
 	for _, n := range append(defaultNames, extraNames.Values()...) {
 		r.names[Normalize(n)] = true
@@ -320,3 +327,55 @@ var generatorTable = func() []flow.FuncID {
 	add([]string{"github.com/idemlint/idemlint/runtime/idempotency"}, "NewKey")
 	return ids
 }()
+
+// callsOf returns the package's calls of fn: static calls, and calls of a method of an
+// interface that fn's receiver type implements with fn. It returns nil when the package uses
+// fn other than by calling it (a function value handed on: whoever holds it may call it).
+func (r *Result) callsOf(fn *ssa.Function) []ssa.CallInstruction {
+	if r.static == nil {
+		r.static = make(map[*ssa.Function][]ssa.CallInstruction)
+		r.invokes = make(map[string][]ssa.CallInstruction)
+		r.asValue = make(map[*ssa.Function]bool)
+		var ops []*ssa.Value
+		for _, g := range r.srcFuncs {
+			for _, b := range g.Blocks {
+				for _, instr := range b.Instrs {
+					call, isCall := instr.(ssa.CallInstruction)
+					if isCall && call.Common().IsInvoke() {
+						r.invokes[call.Common().Method.Name()] = append(r.invokes[call.Common().Method.Name()], call)
+					}
+					for i, op := range instr.Operands(ops[:0]) {
+						f, ok := (*op).(*ssa.Function)
+						if !ok {
+							continue
+						}
+						if isCall && i == 0 && !call.Common().IsInvoke() {
+							r.static[f] = append(r.static[f], call)
+						} else {
+							r.asValue[f] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	if r.asValue[fn] {
+		return nil
+	}
+	calls := r.static[fn]
+	recv := fn.Signature.Recv()
+	if recv == nil {
+		return calls
+	}
+	for _, c := range r.invokes[fn.Name()] {
+		iface, ok := c.Common().Value.Type().Underlying().(*types.Interface)
+		if !ok || !types.Implements(recv.Type(), iface) {
+			continue
+		}
+		if obj := fn.Object(); obj == nil || types.NewMethodSet(recv.Type()).Lookup(obj.Pkg(), fn.Name()) == nil {
+			continue
+		}
+		calls = append(calls, c)
+	}
+	return calls
+}
