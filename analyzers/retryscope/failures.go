@@ -337,22 +337,31 @@ func namesState(fail *ssa.BasicBlock, call ssa.CallInstruction, l *loops.Loop) b
 	if !l.Contains(fail) {
 		return false
 	}
-	return everyWayRound(fail, l, func(b *ssa.BasicBlock) bool {
-		ifInstr, ok := lastInstr(b).(*ssa.If)
-		if !ok || b == l.Header {
+	// The way round must take the side of the test on which the state matched.
+	matched := func(e loops.Edge) bool {
+		ifInstr, ok := lastInstr(e.From).(*ssa.If)
+		if !ok || e.From == l.Header {
 			return false
 		}
 		cmp, ok := ifInstr.Cond.(*ssa.BinOp)
-		if !ok || cmp.Op != token.EQL {
+		if !ok || cmp.Op != token.EQL && cmp.Op != token.NEQ {
+			return false
+		}
+		side := e.From.Succs[0]
+		if cmp.Op == token.NEQ {
+			side = e.From.Succs[1]
+		}
+		if e.To != side || e.From.Succs[0] == e.From.Succs[1] {
 			return false
 		}
 		for _, pair := range [][2]ssa.Value{{cmp.X, cmp.Y}, {cmp.Y, cmp.X}} {
-			if k, ok := pair[1].(*ssa.Const); ok && k.Value != nil && k.Value.Kind() == constant.String && decodedField(pair[0], call, l) {
+			if k, ok := flow.Unwrap(pair[1]).(*ssa.Const); ok && k.Value != nil && k.Value.Kind() == constant.String && (decodedField(pair[0], call, l) || decodedEntry(pair[0], call, l)) {
 				return true
 			}
 		}
 		return false
-	})
+	}
+	return !l.CanRepeatAvoiding(fail, matched)
 }
 
 // decodedField reports whether v is a field of a value that a decoder of loop l filled from
@@ -384,6 +393,54 @@ func decodedField(v ssa.Value, call ssa.CallInstruction, l *loops.Loop) bool {
 			c = r
 		}
 		if c != nil && c.Block() != nil && l.Contains(c.Block()) && knowledge.Decodes(flow.Callee(c.Common())) && handedOn(call, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// decodedEntry reports whether v is an entry of a map, or a field of a value, that a call of
+// loop l returned after decoding what call returned (data := load(resp.Body); data["error"]):
+// a decoder, or a function of the package that hands its input to one.
+func decodedEntry(v ssa.Value, call ssa.CallInstruction, l *loops.Loop) bool {
+	var of ssa.Value
+	switch x := flow.Unwrap(v).(type) {
+	case *ssa.Lookup:
+		of = x.X
+	case *ssa.UnOp:
+		if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL {
+			of = fa.X
+		}
+	case *ssa.Field:
+		of = x.X
+	}
+	if ex, ok := of.(*ssa.Extract); ok {
+		of = ex.Tuple
+	}
+	c, ok := of.(*ssa.Call)
+	if !ok || !l.Contains(c.Block()) || !handedOn(call, c) {
+		return false
+	}
+	if knowledge.Decodes(flow.Callee(c.Common())) {
+		return true
+	}
+	fn := c.Call.StaticCallee()
+	if fn == nil || fn.Pkg == nil || fn.Pkg != call.Parent().Pkg {
+		return false
+	}
+	for d := range flow.Calls(fn) {
+		if !knowledge.Decodes(flow.Callee(d.Common())) {
+			continue
+		}
+		given := false // the decoder reads what the function was handed
+		for _, a := range d.Common().Args {
+			flow.Backward(a, 16, func(x ssa.Value) bool {
+				_, isParam := x.(*ssa.Parameter)
+				given = given || isParam
+				return !given
+			})
+		}
+		if given {
 			return true
 		}
 	}
