@@ -121,6 +121,8 @@ type reacher struct {
 	stores   *flow.Stores // values the package stores into struct fields
 	pkgFuncs []*ssa.Function
 	handed   map[*ssa.Function][][]ssa.Value // by unexported function: its callers' arguments (handedArgs)
+	// receivers: by struct field holding a channel, the functions that receive from it (handoffs)
+	receivers map[*types.Var][]*ssa.Function
 }
 
 // compute works out which functions of the package may leave the process: remote ones to a
@@ -142,6 +144,10 @@ func (r *reacher) compute(funcs []*ssa.Function) {
 					changed = true
 					break
 				}
+			}
+			if r.of[fn] != ReachRemote && r.handsOffRemote(fn) {
+				r.of[fn] = ReachRemote
+				changed = true
 			}
 		}
 	}

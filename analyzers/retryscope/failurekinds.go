@@ -159,6 +159,33 @@ func singlesOutOf(cond ssa.Value, of func(ssa.Value) bool) (ssa.Value, bool) {
 	return nil, false
 }
 
+// sentinelMatch returns the error variable that cond compares call's error with (errors.Is(err,
+// ErrNoNode), err == ErrNoNode, err != ErrNoNode: its load), and the successor of a branch on
+// cond taken when they match.
+func sentinelMatch(cond ssa.Value, call ssa.CallInstruction, in func(*ssa.BasicBlock) bool) (target ssa.Value, match int, ok bool) {
+	match = countNots(cond) % 2
+	switch c := unNot(cond).(type) {
+	case *ssa.Call:
+		if sentinel(c) && errorsPredicate(c) && len(c.Call.Args) == 2 && producer(c.Call.Args[0], in) == call && errorVar(c.Call.Args[1]) {
+			return c.Call.Args[1], match, true
+		}
+	case *ssa.BinOp:
+		errv, g := sentinelOf(c)
+		if g == nil || producer(errv, in) != call {
+			return nil, 0, false
+		}
+		target = c.Y
+		if target == errv {
+			target = c.X
+		}
+		if c.Op == token.NEQ {
+			match = 1 - match
+		}
+		return target, match, true
+	}
+	return nil, 0, false
+}
+
 // textTest returns the constant that cond looks for in the text of an error for which of
 // holds (strings.Contains(err.Error(), "over quota"), HasPrefix, HasSuffix, EqualFold).
 func textTest(cond ssa.Value, of func(ssa.Value) bool) (*ssa.Const, bool) {

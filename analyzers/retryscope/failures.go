@@ -239,6 +239,16 @@ func narrowedFrom(fail *ssa.BasicBlock, call ssa.CallInstruction, l *loops.Loop,
 				match, other = other, match
 			}
 			kinds, ok := singledOut(cond, call, in, match, l)
+			if target, m, isCmp := sentinelMatch(ifInstr.Cond, call, in); !ok && isCmp {
+				// err != ErrNoNode: the side where it matched is the other one.
+				match, other, ok = b.Succs[m], b.Succs[1-m], true
+				kinds = FailOther
+				if transportTarget(target) {
+					kinds = FailTransport
+				} else if answeredAtOnce(call, target) {
+					kinds = FailAnswered
+				}
+			}
 			if !ok {
 				var equal bool
 				if kinds, equal, ok = answerText(cond, call, in); ok && !equal {
@@ -326,6 +336,24 @@ func namesCause(fail *ssa.BasicBlock, call ssa.CallInstruction, l *loops.Loop, i
 			return false
 		}
 		return readsField(cond) && typedFrom(cond, call, in)
+	})
+}
+
+// namesSentinel reports whether every way round loop l from fail, the failure side of call,
+// takes the side of a test on which call's error matched an error variable of the program or
+// a library (err == zk.ErrNoNode, errors.Is(err, ErrLocked)) that is not a transport failure
+// (io.EOF, context.DeadlineExceeded): the answer named the one cause the loop goes round on.
+func namesSentinel(fail *ssa.BasicBlock, call ssa.CallInstruction, l *loops.Loop, in func(*ssa.BasicBlock) bool) bool {
+	if !l.Contains(fail) {
+		return false
+	}
+	return !l.CanRepeatAvoiding(fail, func(e loops.Edge) bool {
+		ifInstr, ok := lastInstr(e.From).(*ssa.If)
+		if !ok || e.From == l.Header || e.From.Succs[0] == e.From.Succs[1] {
+			return false
+		}
+		target, m, ok := sentinelMatch(ifInstr.Cond, call, in)
+		return ok && e.To == e.From.Succs[m] && !transportTarget(target)
 	})
 }
 

@@ -158,13 +158,15 @@ func (st *state) recovers(l *loops.Loop, d decision, b Bound) bool {
 		// not from a failure of the dependency, which a step such as reconnecting does not
 		// cure. Without a count,
 		// the answer must name it in a field the program reads (isUnauthorized(err): errors.As,
-		// then e.Code == 16): a verdict of the error's own method (e.RetryableRead()) may
-		// hold for a failed connection.
+		// then e.Code == 16), or as one of its error variables (err == zk.ErrNoNode: create
+		// the parent, and ask again): a verdict of the error's own method (e.RetryableRead())
+		// may hold for a failed connection.
 		f := failuresOf(d)
 		if f == AnyFailure {
 			f = narrowed(d.block.Succs[1-d.success], d.call, l, l.Contains)
 		}
-		if f == 0 || f&^(FailOther|FailAuth) != 0 || b.Kind != BoundConst && !namesCause(d.block.Succs[1-d.success], d.call, l, l.Contains) {
+		fail := d.block.Succs[1-d.success]
+		if f == 0 || f&^(FailOther|FailAuth) != 0 || b.Kind != BoundConst && !namesCause(fail, d.call, l, l.Contains) && !namesSentinel(fail, d.call, l, l.Contains) {
 			return false
 		}
 	}
