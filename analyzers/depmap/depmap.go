@@ -175,7 +175,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	m.inTest = m.testFiles()
 	for _, s := range m.res.Scopes {
-		if madeAt(s) {
+		if madeAt(s) && !s.Handed {
 			m.sites[s.Site] = append(m.sites[s.Site], s)
 			if s.Fn != nil && s.Kind != retryscope.Client {
 				m.callbacks[s.Fn] = true

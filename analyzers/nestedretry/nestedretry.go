@@ -73,8 +73,8 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	// Scopes of this package inside another scope.
 	for _, s := range res.Scopes {
-		if s.Kind.FromFramework() || s.Poll || s.Reach == remote.ReachLocal {
-			continue // the framework's; a poll for a state, whose errors end it; a local retry
+		if s.Kind.FromFramework() || s.Poll || s.Reach == remote.ReachLocal || s.Handed {
+			continue // the framework's; a poll for a state, whose errors end it; a local retry; a client handed away
 		}
 		anchor, pos := c.anchor(s)
 		if anchor == nil {

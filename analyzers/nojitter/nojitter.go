@@ -585,8 +585,11 @@ func (c *checker) report(pos token.Pos, s *retryscope.Scope, format string, args
 func (c *checker) related(s *retryscope.Scope) []analysis.RelatedInformation {
 	if p := s.Pos(); p.IsValid() {
 		r := analysis.RelatedInformation{Pos: p, Message: s.Kind.String()}
-		if s.Lifecycle {
+		switch {
+		case s.Lifecycle:
 			r.Message = "long-running loop"
+		case s.Handed:
+			r.Message = "handed to " + flow.Name(flow.Callee(s.Site.Common()), c.pass.Pkg) + " here"
 		}
 		if s.Node != nil {
 			r.End = s.Node.End()

@@ -44,6 +44,12 @@ func (st *state) callScopes(fn *ssa.Function) {
 			s.at, s.Site = fn, call
 			st.setCallSyntax(s, call)
 			st.add(s)
+			continue
+		}
+		for _, s := range st.handedClientScopes(call) {
+			s.at, s.Site = fn, call
+			st.setCallSyntax(s, call)
+			st.add(s)
 		}
 	}
 }

@@ -238,7 +238,7 @@ func (st *state) exportRetries() {
 		}
 	}
 	for _, s := range st.res.Scopes {
-		if g, started := s.Site.(*ssa.Go); started && !flow.Awaited(g) || s.Kind.FromFramework() || s.Poll || flow.Detached(s.at) {
+		if g, started := s.Site.(*ssa.Go); started && !flow.Awaited(g) || s.Kind.FromFramework() || s.Poll || s.Handed || flow.Detached(s.at) {
 			continue // a goroutine's retries are not its starter's (unless it waits for them);
 			// the framework retries, not the function holding the scope; a poll waits
 		}

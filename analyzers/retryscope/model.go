@@ -236,6 +236,10 @@ type Scope struct {
 	// Site is the helper, client or iterator call that makes a Callback, Client or Iterator
 	// scope.
 	Site ssa.CallInstruction
+	// Handed marks a Client scope whose site hands the client to another package (a generated
+	// API client's WithHTTPClient option): the settings are this package's, but no request
+	// goes out at the site, and no function here retries through it.
+	Handed bool
 	// Decisive is the call whose outcome (error or status) decides whether to go round, for
 	// hand-written scopes.
 	Decisive ssa.CallInstruction

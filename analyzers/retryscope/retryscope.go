@@ -200,6 +200,7 @@ type state struct {
 	keys       *keys.Result                    // which calls make fresh unique values
 	consumed   map[*types.Func]int             // memo of sourceParam for other packages' functions (sources.go)
 	takes      map[takeKey]bool                // memo of takesFrom (sources.go)
+	handed     map[*ssa.Call]bool              // StandardClient calls whose client a scope hands away (handedclients.go)
 	writers    map[*types.Var][]*ssa.Function  // the functions that write each field (storedElsewhere)
 	sentOn     map[any]bool                    // channels the package sends on, by chanKey (wokenByEvent)
 	pacedMemo  map[string]bool                 // knowledge.Pacer packages whose clients the package paces
@@ -240,6 +241,7 @@ func run(pass *analysis.Pass) (any, error) {
 		keys:           pass.ResultOf[keys.Analyzer].(*keys.Result),
 		consumed:       make(map[*types.Func]int),
 		takes:          make(map[takeKey]bool),
+		handed:         make(map[*ssa.Call]bool),
 	}
 	for cur := range insp.Root().Preorder((*ast.CallExpr)(nil), (*ast.LabeledStmt)(nil)) {
 		switch n := cur.Node().(type) {

@@ -163,7 +163,7 @@ func run(pass *analysis.Pass) (any, error) {
 		c.readFuncs[id] = true
 	}
 	for _, s := range c.scopes.Scopes {
-		if s.Kind == retryscope.Client && s.Site != nil {
+		if s.Kind == retryscope.Client && s.Site != nil && !s.Handed {
 			c.clients[s.Site] = s
 		}
 	}

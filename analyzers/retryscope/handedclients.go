@@ -1,0 +1,76 @@
+package retryscope
+
+import (
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/testcode"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
+)
+
+// Self-retrying clients handed to another package: an SDK that makes an *http.Client with
+// retryablehttp's StandardClient and gives it to a generated API client
+// (api.WithHTTPClient(rc.StandardClient())) sends every request through those retries,
+// though no request is sent in the package that configured them. The handing call is the
+// scope's site; its settings are the ones the package made.
+
+// handedClientScopes returns the Client scopes of a call that hands another package an
+// *http.Client made by retryablehttp's StandardClient in this package (directly, or stored in
+// a field or variable on the way): one for each such client the package has not handed before.
+func (st *state) handedClientScopes(call ssa.CallInstruction) []*Scope {
+	fn := flow.Callee(call.Common())
+	if fn == nil || fn.Pkg() == nil || fn.Pkg() == st.pass.Pkg || testcode.At(st.pass, call.Pos()) {
+		return nil
+	}
+	switch fn.Pkg().Path() {
+	case "net/http", retryablehttpPath:
+		return nil // its own calls (Client.Do): a client scope of their own
+	}
+	var out []*Scope
+	c := st.newSite(call, fn)
+	for _, arg := range call.Common().Args {
+		if !handsClient(arg.Type()) {
+			continue
+		}
+		for _, made := range c.calls(arg) {
+			std := flow.Callee(made.Common())
+			id := flow.ID(std)
+			if id.Pkg != retryablehttpPath || id.Name != "StandardClient" || len(made.Call.Args) == 0 || st.handed[made] {
+				continue
+			}
+			st.handed[made] = true
+			s := &Scope{Kind: Client, Func: std, Helper: helperName(std), Handed: true}
+			base := &site{Site: flow.Site{Recv: made.Call.Args[0]}, call: made, stores: st.stores, pass: st.pass}
+			retryablehttpClient.summarise(base, &retryablehttpClient.clients[0], s)
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// handsClient reports whether a value of type t may be an *http.Client: the type itself, or
+// an interface whose methods are among *http.Client's and send an *http.Request (a generated
+// client's HttpRequestDoer).
+func handsClient(t types.Type) bool {
+	if typeis.Named(pointee(t), "net/http", "Client") {
+		return true
+	}
+	iface, ok := t.Underlying().(*types.Interface)
+	if !ok || iface.NumMethods() == 0 {
+		return false
+	}
+	sends := false
+	for m := range iface.Methods() {
+		switch m.Name() {
+		case "Do":
+			sig := m.Signature()
+			sends = sig.Params().Len() == 1 && typeis.Request(sig.Params().At(0).Type())
+		case "Get", "Head", "Post", "PostForm", "CloseIdleConnections":
+		default:
+			return false
+		}
+	}
+	return sends
+}
