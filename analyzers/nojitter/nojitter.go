@@ -46,6 +46,7 @@ type checker struct {
 	insp   *inspector.Inspector
 	seen   map[token.Pos]bool         // client configurations already reported
 	capped map[*retryscope.Scope]bool // scopes whose missing cap the wait finding already named
+	waits  map[token.Pos]bool         // waits reported by checkSleeps: a long-running loop around a retry loop goes round through its wait
 	// viaHelper holds, for a function of the package whose wait several scopes make by
 	// calling it (a shared error handler that backs off), the one finding about that wait.
 	viaHelper map[*ssa.Function]*analysis.Diagnostic
@@ -67,6 +68,7 @@ func run(pass *analysis.Pass) (any, error) {
 		insp:      insp,
 		seen:      make(map[token.Pos]bool),
 		capped:    make(map[*retryscope.Scope]bool),
+		waits:     make(map[token.Pos]bool),
 		viaHelper: make(map[*ssa.Function]*analysis.Diagnostic),
 	}
 	for _, s := range append(res.Scopes, res.IteratorLoops...) {
@@ -329,6 +331,10 @@ func (c *checker) checkSleeps(s *retryscope.Scope) {
 		c.helpers = append(c.helpers, h)
 		return
 	}
+	if c.waits[d.Pos] {
+		return // the same wait, already reported for the retry loop it belongs to
+	}
+	c.waits[d.Pos] = true
 	c.rep.Report(*d)
 }
 

@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -198,7 +199,7 @@ func outcome(cond ssa.Value, in func(*ssa.BasicBlock) bool) (call ssa.CallInstru
 		// its returns show.
 		if x, ok := c.(*ssa.Extract); ok {
 			if call, ok := x.Tuple.(*ssa.Call); ok && in(call.Block()) {
-				if trueFails, ok := flagSense(call.Call.StaticCallee(), x.Index); ok {
+				if trueFails, ok := flagSenseOf(call, x.Index); ok {
 					if trueFails {
 						return call, 1, false
 					}
@@ -251,6 +252,34 @@ func outcome(cond ssa.Value, in func(*ssa.BasicBlock) bool) (call ssa.CallInstru
 		return call, 1, false
 	}
 	return nil, 0, false
+}
+
+// flagSenseOf is flagSense for the function call runs: its static callee, or, for a method of
+// an interface the package declares, the package's implementations, when they agree.
+func flagSenseOf(call *ssa.Call, flag int) (trueFails, ok bool) {
+	if !call.Call.IsInvoke() {
+		return flagSense(call.Call.StaticCallee(), flag)
+	}
+	if call.Parent() == nil || call.Parent().Pkg == nil {
+		return false, false
+	}
+	fset := call.Parent().Prog.Fset
+	inTest := func(pos token.Pos) bool {
+		f := fset.File(pos)
+		return f != nil && strings.HasSuffix(f.Name(), "_test.go")
+	}
+	impls := flow.NewImplementers(call.Parent().Pkg).Of(&call.Call)
+	if !inTest(call.Pos()) {
+		impls = slices.DeleteFunc(slices.Clone(impls), func(fn *ssa.Function) bool { return inTest(fn.Pos()) }) // a test's fake
+	}
+	for i, fn := range impls {
+		t, known := flagSense(fn, flag)
+		if !known || i > 0 && t != trueFails {
+			return false, false
+		}
+		trueFails = t
+	}
+	return trueFails, len(impls) > 0
 }
 
 // sentinelTest returns the error that cmp compares with a package's error variable (err ==
