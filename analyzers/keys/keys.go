@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"reflect"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -94,8 +95,7 @@ type Result struct {
 	ssaPkg     *ssa.Package
 	stores     *flow.Stores // what the package stores in fields and variables
 	srcFuncs   []*ssa.Function
-	// callIndex: the package's calls by static callee and, for interface methods, by name
-	// (callsOf); nil until first asked.
+	// The package's calls by static callee and, for interface methods, by name (callsOf).
 	static  map[*ssa.Function][]ssa.CallInstruction
 	invokes map[string][]ssa.CallInstruction
 	asValue map[*ssa.Function]bool // functions the package uses other than by calling them
@@ -129,6 +129,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		r.generators[id] = true
 	}
+	r.indexCalls()
 	r.infer(ssaRes.SrcFuncs) // none for the standard library
 	if reportKeys {
 		for _, fn := range ssaRes.SrcFuncs {
@@ -328,41 +329,45 @@ var generatorTable = func() []flow.FuncID {
 	return ids
 }()
 
-// callsOf returns the package's calls of fn: static calls, and calls of a method of an
-// interface that fn's receiver type implements with fn. It returns nil when the package uses
-// fn other than by calling it (a function value handed on: whoever holds it may call it).
-func (r *Result) callsOf(fn *ssa.Function) []ssa.CallInstruction {
-	if r.static == nil {
-		r.static = make(map[*ssa.Function][]ssa.CallInstruction)
-		r.invokes = make(map[string][]ssa.CallInstruction)
-		r.asValue = make(map[*ssa.Function]bool)
-		var ops []*ssa.Value
-		for _, g := range r.srcFuncs {
-			for _, b := range g.Blocks {
-				for _, instr := range b.Instrs {
-					call, isCall := instr.(ssa.CallInstruction)
-					if isCall && call.Common().IsInvoke() {
-						r.invokes[call.Common().Method.Name()] = append(r.invokes[call.Common().Method.Name()], call)
+// indexCalls records the package's calls by static callee and interface method name, and the
+// functions it uses other than by calling them (callsOf). It runs once, in run: the Result is
+// shared by the checks that run at once, so nothing in it is filled in later.
+func (r *Result) indexCalls() {
+	r.static = make(map[*ssa.Function][]ssa.CallInstruction)
+	r.invokes = make(map[string][]ssa.CallInstruction)
+	r.asValue = make(map[*ssa.Function]bool)
+	var ops []*ssa.Value
+	for _, g := range r.srcFuncs {
+		for _, b := range g.Blocks {
+			for _, instr := range b.Instrs {
+				call, isCall := instr.(ssa.CallInstruction)
+				if isCall && call.Common().IsInvoke() {
+					r.invokes[call.Common().Method.Name()] = append(r.invokes[call.Common().Method.Name()], call)
+				}
+				for i, op := range instr.Operands(ops[:0]) {
+					f, ok := (*op).(*ssa.Function)
+					if !ok {
+						continue
 					}
-					for i, op := range instr.Operands(ops[:0]) {
-						f, ok := (*op).(*ssa.Function)
-						if !ok {
-							continue
-						}
-						if isCall && i == 0 && !call.Common().IsInvoke() {
-							r.static[f] = append(r.static[f], call)
-						} else {
-							r.asValue[f] = true
-						}
+					if isCall && i == 0 && !call.Common().IsInvoke() {
+						r.static[f] = append(r.static[f], call)
+					} else {
+						r.asValue[f] = true
 					}
 				}
 			}
 		}
 	}
+}
+
+// callsOf returns the package's calls of fn: static calls, and calls of a method of an
+// interface that fn's receiver type implements with fn. It returns nil when the package uses
+// fn other than by calling it (a function value handed on: whoever holds it may call it).
+func (r *Result) callsOf(fn *ssa.Function) []ssa.CallInstruction {
 	if r.asValue[fn] {
 		return nil
 	}
-	calls := r.static[fn]
+	calls := slices.Clone(r.static[fn])
 	recv := fn.Signature.Recv()
 	if recv == nil {
 		return calls

@@ -5,6 +5,7 @@ import (
 	"go/types"
 	"slices"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -120,6 +121,7 @@ type reacher struct {
 	impls    *flow.Implementers
 	stores   *flow.Stores // values the package stores into struct fields
 	pkgFuncs []*ssa.Function
+	mu       sync.Mutex                      // guards handed
 	handed   map[*ssa.Function][][]ssa.Value // by unexported function: its callers' arguments (handedArgs)
 	// receivers: by struct field holding a channel, the functions that receive from it (handoffs)
 	receivers map[*types.Var][]*ssa.Function
@@ -332,6 +334,9 @@ func (r *reacher) paramReach(p *ssa.Parameter) (reach Reach, ok bool) {
 // (not a method) that no other package can name and that the package uses only by calling
 // it; nil otherwise.
 func (r *reacher) handedArgs(fn *ssa.Function) [][]ssa.Value {
+	// Result.Reach asks after the run, from checks that run at once: the memo is locked.
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	if r.handed == nil {
 		r.handed = make(map[*ssa.Function][][]ssa.Value)
 	}
