@@ -5,6 +5,8 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
 // A request handed to a goroutine: a client that queues each request, with a channel for its
@@ -66,7 +68,7 @@ func (r *reacher) handsOffRemote(fn *ssa.Function) bool {
 			}
 			for _, s := range sends {
 				f := chanField(s[0])
-				if f == nil || !carriesReplyChan(s[1].Type()) {
+				if f == nil || !typeis.HoldsChan(s[1].Type()) {
 					continue
 				}
 				for _, recv := range r.handoffs()[f] {
@@ -99,22 +101,4 @@ func chanField(ch ssa.Value) *types.Var {
 		return nil
 	}
 	return st.Field(fa.Field)
-}
-
-// carriesReplyChan reports whether t, a request queued on a channel, is a struct or a pointer
-// to one with a field of channel type: the channel its answer comes back on.
-func carriesReplyChan(t types.Type) bool {
-	if p, ok := t.Underlying().(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	st, ok := t.Underlying().(*types.Struct)
-	if !ok {
-		return false
-	}
-	for f := range st.Fields() {
-		if _, isChan := f.Type().Underlying().(*types.Chan); isChan {
-			return true
-		}
-	}
-	return false
 }

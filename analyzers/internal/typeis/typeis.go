@@ -41,6 +41,15 @@ func EmbedsContext(t types.Type) bool {
 	return anyField(t, func(f *types.Var) bool { return f.Embedded() && Context(f.Type()) })
 }
 
+// HoldsChan reports whether t, or the struct it points to, has a field of channel type (a
+// request queued with the channel its answer comes back on).
+func HoldsChan(t types.Type) bool {
+	return anyField(t, func(f *types.Var) bool {
+		_, isChan := f.Type().Underlying().(*types.Chan)
+		return isChan
+	})
+}
+
 // anyField reports whether t, or the struct it points to, is a struct with a field for which
 // pred holds.
 func anyField(t types.Type, pred func(*types.Var) bool) bool {
