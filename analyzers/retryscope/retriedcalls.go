@@ -13,7 +13,8 @@ import (
 	"github.com/idemlint/idemlint/analyzers/remote"
 )
 
-// rounds returns, for a hand-written scope (a loop, a range over a retry iterator), the blocks
+// rounds returns, for a hand-written scope (a loop, a range over a retry iterator, a retrying
+// function that calls itself), the blocks
 // whose tests can decide (in) and whether a block can lead to the next attempt (round).
 func (s *Scope) rounds() (in, round func(*ssa.BasicBlock) bool, ok bool) {
 	switch {
@@ -21,6 +22,26 @@ func (s *Scope) rounds() (in, round func(*ssa.BasicBlock) bool, ok bool) {
 		return s.Loop.Contains, s.Loop.CanRepeat, true
 	case s.Kind == Iterator && s.Fn != nil:
 		return func(*ssa.BasicBlock) bool { return true }, func(b *ssa.BasicBlock) bool { return reachesReturn(b, true) }, true
+	case s.Kind == Recursion && s.Fn != nil && s.selfVar == "":
+		// A retrying function goes round where it calls itself: a block goes round when a
+		// call of the function itself lies ahead of it.
+		again := make(map[*ssa.BasicBlock]bool)
+		for c := range flow.Calls(s.Fn) {
+			if c.Common().StaticCallee() == s.Fn {
+				again[c.Block()] = true
+			}
+		}
+		if len(again) == 0 {
+			return nil, nil, false // through a helper of the package: not followed here
+		}
+		return func(*ssa.BasicBlock) bool { return true }, func(b *ssa.BasicBlock) bool {
+			for x := range flow.Forward([]*ssa.BasicBlock{b}, nil) {
+				if again[x] {
+					return true
+				}
+			}
+			return false
+		}, true
 	}
 	return nil, nil, false
 }
