@@ -58,6 +58,13 @@ func (s *Scope) RetriesFailureOf(call ssa.CallInstruction) bool {
 		return false // if err != nil { return backoff.Permanent(err) }: the helper stops on it
 	}
 	in, round, ok := s.rounds()
+	if ok && s.Kind == Recursion && call.Parent() != s.Fn {
+		// In a closure the function makes (db.Transaction(func(tx) error { ... })): it can go
+		// round after the call only if it calls itself after making the closure.
+		if mc := closureMade(s.Fn, call.Parent()); mc != nil {
+			return round(mc.Block())
+		}
+	}
 	if !ok || call.Parent() != s.Fn {
 		return true
 	}
@@ -75,6 +82,25 @@ func (s *Scope) RetriesFailureOf(call ssa.CallInstruction) bool {
 		}
 	}
 	return !tested
+}
+
+// closureMade returns the instruction of fn that makes the closure inner runs in, directly or
+// through closures made in closures; nil when inner is not written inside fn.
+func closureMade(fn, inner *ssa.Function) *ssa.MakeClosure {
+	for inner != nil && inner.Parent() != fn {
+		inner = inner.Parent()
+	}
+	if inner == nil {
+		return nil
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == inner {
+				return mc
+			}
+		}
+	}
+	return nil
 }
 
 // answerFlag reports whether decision d tests a boolean result of its call that the callee,

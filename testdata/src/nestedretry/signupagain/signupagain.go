@@ -86,9 +86,22 @@ func (a *API) sendMagicLink(ctx context.Context, u *User) error {
 	return a.callHook(ctx, "magic_link", u)
 }
 
+type txn struct{ entries []string }
+
+func (t *txn) audit(action, id string) { t.entries = append(t.entries, action+":"+id) }
+
+// transaction runs fn in a transaction of the store.
+func (a *API) transaction(ctx context.Context, fn func(*txn) error) error {
+	t := &txn{}
+	if err := fn(t); err != nil {
+		return fmt.Errorf("rolled back: %w", err)
+	}
+	return nil
+}
+
 type discard struct{ h http.Header }
 
-func (d *discard) Header() http.Header       { return d.h }
+func (d *discard) Header() http.Header         { return d.h }
 func (d *discard) Write(b []byte) (int, error) { return len(b), nil }
 func (d *discard) WriteHeader(int)             {}
 
@@ -135,7 +148,11 @@ func (a *API) MagicLink(w http.ResponseWriter, r *http.Request) error {
 		w.WriteHeader(http.StatusOK)
 		return nil
 	}
-	if err := a.sendMagicLink(ctx, u); err != nil {
+	err = a.transaction(ctx, func(tx *txn) error {
+		tx.audit("magic_link_requested", u.ID)
+		return a.sendMagicLink(ctx, u)
+	})
+	if err != nil {
 		log.Printf("magic link for %s: %v", u.Email, err)
 		return err
 	}
@@ -146,7 +163,7 @@ func (a *API) MagicLink(w http.ResponseWriter, r *http.Request) error {
 // ---- Reported: a function that calls itself again when the hook, which retries, failed ----
 
 func (a *API) notifyConfirmed(ctx context.Context, u *User, tries int) error {
-	if err := a.callHook(ctx, "confirmed", u); err != nil { // related "signupagain.go:148: outer retrying recursion" "signupagain.go:51: inner retry loop" // want `retries around API.callHook, which retries up to 3 times: attempts multiply on transport errors, 5xx; keep one layer`
+	if err := a.callHook(ctx, "confirmed", u); err != nil { // related "signupagain.go:165: outer retrying recursion" "signupagain.go:51: inner retry loop" // want `retries around API.callHook, which retries up to 3 times: attempts multiply on transport errors, 5xx; keep one layer`
 		if tries > 0 {
 			log.Printf("confirmed hook for %s: %v (again)", u.Email, err)
 			time.Sleep(2 * time.Second)
