@@ -111,8 +111,10 @@ func run(pass *analysis.Pass) (any, error) {
 	var defaultOrder []token.Pos
 	sqlCalls := make(map[*ssa.Function][]*remote.Call)
 	var sqlFuncs []*ssa.Function
-	freshCalls := make(map[*ssa.Function][]*remote.Call) // calls given context.Background/TODO, by function
-	var freshFuncs []*ssa.Function
+	// Calls given context.Background/TODO, by function, or by the package variable that
+	// holds the context they share (a token.Pos: var Ctx = context.TODO()).
+	freshCalls := make(map[any][]*remote.Call)
+	var freshFuncs []any
 	byMaker := make(map[token.Pos][]*remote.Call) // calls sending a context-free request a helper makes, by where
 	var makerOrder []token.Pos
 	var contextless []*remote.Call // requests made without a context by functions that have none
@@ -183,11 +185,14 @@ func run(pass *analysis.Pass) (any, error) {
 		if k := call.Timeout.Context.Kind; call.Timeout.Status == remote.Unbounded && call.Timeout.Client == nil && (k == remote.Background || k == remote.TODO) {
 			// Calls of one function each given context.TODO(): one cause (the function has
 			// no context to give them), one finding.
-			fn := call.Instr.Parent()
-			if freshCalls[fn] == nil {
-				freshFuncs = append(freshFuncs, fn)
+			var key any = call.Instr.Parent()
+			if src := call.Timeout.Context.Pos; src.IsValid() && !within(call.Instr.Parent(), src) && call.Via == nil {
+				key = src // one context shared by the package's functions: one cause
 			}
-			freshCalls[fn] = append(freshCalls[fn], call)
+			if freshCalls[key] == nil {
+				freshFuncs = append(freshFuncs, key)
+			}
+			freshCalls[key] = append(freshCalls[key], call)
 			continue
 		}
 		if src := call.Timeout.Context; call.Via != nil && call.Via.Request && src.Kind.Contextless() && src.Pos.IsValid() &&

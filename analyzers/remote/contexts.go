@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
@@ -18,6 +19,19 @@ func (w *walker) ctx(v ssa.Value, f *frame) verdict {
 	v, r, ok := w.value(v, f, roleCtx, nil)
 	if !ok {
 		return r
+	}
+	if g := w.st.ownGlobal(v); g != nil && !w.st.stores.Taken[g] {
+		// A package variable (var Ctx = context.TODO()): what the package's production code
+		// stores there, its default, which another package may replace but most users run.
+		var stored []ssa.Value
+		for _, s := range w.st.stores.Globals[g] {
+			if !testcode.Made(w.st.pass, s) {
+				stored = append(stored, s)
+			}
+		}
+		if len(stored) > 0 {
+			return known(joinEach(stored, func(s ssa.Value) verdict { return w.ctx(s, nil) }))
+		}
 	}
 	if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL {
 		switch x := ld.X.(type) {

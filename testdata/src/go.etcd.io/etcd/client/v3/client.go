@@ -25,6 +25,8 @@ type KeyValue struct {
 
 type PutResponse struct{}
 
+type DeleteResponse struct{ Deleted int64 }
+
 type LeaseTimeToLiveResponse struct {
 	TTL int64
 }
@@ -34,6 +36,7 @@ type LeaseKeepAliveResponse struct{ TTL int64 }
 type KV interface {
 	Get(ctx context.Context, key string, opts ...OpOption) (*GetResponse, error)
 	Put(ctx context.Context, key, val string, opts ...OpOption) (*PutResponse, error)
+	Delete(ctx context.Context, key string, opts ...OpOption) (*DeleteResponse, error)
 }
 
 type Lease interface {
