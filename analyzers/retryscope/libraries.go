@@ -34,6 +34,7 @@ var libraries = []*library{
 	awsSDK, stripeGo, minioGo, gcsStorage, azureSDK, orasTransport,
 	terraformSDK,
 	buildkiteRoko,
+	matryerTry,
 }
 
 // avast/retry-go v4 and v5. Do(fn, opts...), DoWithData(fn, opts...); v5: New(opts...).Do(fn).
@@ -672,6 +673,22 @@ var buildkiteRoko = &library{
 		"WithJitterRange":      {layer: 1, wait: WaitJittered},
 		"WithMaxAttempts":      {layer: 1, arg: 0, attempts: attemptsOf(0)},
 		"TryForever":           {layer: 1, bound: unbounded},
+	},
+}
+
+// matryer/try: Do(fn) calls fn(attempt) until it returns a nil error or retry false, at most
+// MaxRetries times (a package variable, 10 unless the program sets it). It never waits itself:
+// the callback sleeps as it likes before it says go on, which this table does not judge.
+var matryerTry = &library{
+	capHint: "return retry false once attempt passes a few", deadlineHint: "check %s.Err() in the callback",
+	name:  "matryer/try",
+	paths: []string{"github.com/matryer/try", "gopkg.in/matryer/try.v1"},
+	helpers: []entry{
+		{names: []string{"Do"}, arg: 0, ctx: -1},
+	},
+	defaults: summary{*bound(10), WaitUnknown, DeadlineNone},
+	settings: map[string]setting{
+		"MaxRetries": {layer: 1, attempts: attemptsOf(0)},
 	},
 }
 

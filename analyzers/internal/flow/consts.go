@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -132,11 +133,26 @@ func BoolConst(v ssa.Value) (bool, bool) {
 // StringConst returns the value of a string constant, looking through conversions.
 func StringConst(v ssa.Value) (string, bool) {
 	v = Unwrap(v)
+	if call, ok := v.(*ssa.Call); ok && len(call.Call.Args) == 1 {
+		// strings.ToUpper("Post"), as generated API clients spell a method: the same text.
+		if fn, ok := call.Call.Value.(*ssa.Function); ok && fn.Pkg != nil && fn.Pkg.Pkg.Path() == "strings" {
+			if fold, known := stringFolds[fn.Name()]; known {
+				if s, ok := StringConst(call.Call.Args[0]); ok {
+					return fold(s), true
+				}
+			}
+		}
+	}
 	c, ok := v.(*ssa.Const)
 	if !ok || c.Value == nil || c.Value.Kind() != constant.String {
 		return "", false
 	}
 	return constant.StringVal(c.Value), true
+}
+
+// stringFolds are the functions of package strings whose result on a constant is known here.
+var stringFolds = map[string]func(string) string{
+	"ToUpper": strings.ToUpper, "ToLower": strings.ToLower, "TrimSpace": strings.TrimSpace,
 }
 
 // Unwrap looks through conversions, interface boxing and type changes.
