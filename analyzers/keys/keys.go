@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/buildssa"
@@ -96,9 +97,10 @@ type Result struct {
 	stores     *flow.Stores // what the package stores in fields and variables
 	srcFuncs   []*ssa.Function
 	// The package's calls by static callee and, for interface methods, by name (callsOf).
-	static  map[*ssa.Function][]ssa.CallInstruction
-	invokes map[string][]ssa.CallInstruction
-	asValue map[*ssa.Function]bool // functions the package uses other than by calling them
+	static    map[*ssa.Function][]ssa.CallInstruction
+	invokes   map[string][]ssa.CallInstruction
+	asValue   map[*ssa.Function]bool // functions the package uses other than by calling them
+	indexOnce sync.Once
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -129,7 +131,6 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		r.generators[id] = true
 	}
-	r.indexCalls()
 	r.infer(ssaRes.SrcFuncs) // none for the standard library
 	if reportKeys {
 		for _, fn := range ssaRes.SrcFuncs {
@@ -330,8 +331,8 @@ var generatorTable = func() []flow.FuncID {
 }()
 
 // indexCalls records the package's calls by static callee and interface method name, and the
-// functions it uses other than by calling them (callsOf). It runs once, in run: the Result is
-// shared by the checks that run at once, so nothing in it is filled in later.
+// functions it uses other than by calling them (callsOf). It runs once (indexOnce), when first
+// asked: the Result is shared by checks that run at once, and most packages never ask.
 func (r *Result) indexCalls() {
 	r.static = make(map[*ssa.Function][]ssa.CallInstruction)
 	r.invokes = make(map[string][]ssa.CallInstruction)
@@ -364,6 +365,7 @@ func (r *Result) indexCalls() {
 // interface that fn's receiver type implements with fn. It returns nil when the package uses
 // fn other than by calling it (a function value handed on: whoever holds it may call it).
 func (r *Result) callsOf(fn *ssa.Function) []ssa.CallInstruction {
+	r.indexOnce.Do(r.indexCalls)
 	if r.asValue[fn] {
 		return nil
 	}

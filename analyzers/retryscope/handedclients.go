@@ -2,6 +2,7 @@ package retryscope
 
 import (
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -20,6 +21,9 @@ import (
 // *http.Client made by retryablehttp's StandardClient in this package (directly, or stored in
 // a field or variable on the way): one for each such client the package has not handed before.
 func (st *state) handedClientScopes(call ssa.CallInstruction) []*Scope {
+	if !slices.ContainsFunc(call.Common().Args, func(a ssa.Value) bool { return handsClient(a.Type()) }) {
+		return nil // (checked first: this runs for every call of the package)
+	}
 	fn := flow.Callee(call.Common())
 	if fn == nil || fn.Pkg() == nil || fn.Pkg() == st.pass.Pkg || testcode.At(st.pass, call.Pos()) {
 		return nil
