@@ -336,8 +336,11 @@ func urlParam(fn *ssa.Function, v ssa.Value) int {
 // nil, nil otherwise.
 func (st *state) methodParam(s *Send) (method *ssa.Parameter, url ssa.Value) {
 	seen := make(map[*ssa.CallCommon]bool)
+	agree, sameURL := true, true // every maker takes the method from the same parameter (the URL too)
 	st.walker(s.Instr.Parent()).makers(s.Request, nil, 0, func(c *ssa.CallCommon, f *frame) {
 		seen[c] = true
+		first := len(seen) == 1
+		prevMethod, prevURL := method, url
 		m, u := st.requestArg(c, 0), st.requestArg(c, 1)
 		for ; f != nil && m != nil; f = f.parent {
 			q, ok := flow.Unwrap(m).(*ssa.Parameter)
@@ -356,12 +359,24 @@ func (st *state) methodParam(s *Send) (method *ssa.Parameter, url ssa.Value) {
 				u = nil
 			}
 		}
+		method, url = nil, nil
 		if m != nil {
 			method, url = passedParam(m), u
 		}
+		if !first && method != prevMethod {
+			agree = false
+		}
+		if !first && url != prevURL {
+			url, sameURL = nil, false
+		}
+		if !sameURL {
+			url = nil
+		}
 	})
-	if len(seen) != 1 {
-		return nil, nil // (one maker, reached by every way: return req, err and return req, nil)
+	// One maker, reached by every way (return req, err and return req, nil), or several that
+	// agree (a body or none: two http.NewRequest(method, u, ...) calls for one request).
+	if len(seen) == 0 || !agree {
+		return nil, nil
 	}
 	return method, url
 }

@@ -1,5 +1,6 @@
 // Package trydo is an SDK whose requests go through matryer/try: the callback says whether to
-// go on, and sleeps before it does.
+// go on, and sleeps before it does. A builder helper makes each request in one of two ways
+// (with a body or without), for the method it is given.
 package trydo
 
 import (
@@ -30,6 +31,21 @@ func backoff(attempt int) time.Duration {
 	return time.Duration(math.Pow(2, float64(attempt))*100) * time.Millisecond
 }
 
+// prepare makes the request, with a body or without one.
+func (c *Client) prepare(path, method string, body []byte) (localVarRequest *http.Request, err error) {
+	if body != nil {
+		localVarRequest, err = http.NewRequest(method, c.base+path, bytes.NewReader(body))
+	} else {
+		localVarRequest, err = http.NewRequest(method, c.base+path, nil)
+	}
+	if err != nil {
+		return nil, err
+	}
+	localVarRequest.Header.Set("Content-Type", "application/json")
+	localVarRequest.Header.Set("Authorization", c.sdkKey)
+	return localVarRequest, nil
+}
+
 func (c *Client) perform(method, path string, payload any) ([]byte, error) {
 	var body []byte
 	if payload != nil {
@@ -40,13 +56,11 @@ func (c *Client) perform(method, path string, payload any) ([]byte, error) {
 		body = b
 	}
 	var out []byte
-	err := try.Do(func(attempt int) (bool, error) { // related "trydo.go:80: POST /v1/track sent here" // want `try\.Do in Client\.perform retries POST /v1/track without an idempotency key, so a retry can repeat its effect`
-		req, err := http.NewRequest(method, c.base+path, bytes.NewReader(body))
+	err := try.Do(func(attempt int) (bool, error) { // related "trydo.go:94: POST /v1/track sent here" // want `try\.Do in Client\.perform retries POST /v1/track without an idempotency key, so a retry can repeat its effect`
+		req, err := c.prepare(path, method, body)
 		if err != nil {
 			return false, err
 		}
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Authorization", c.sdkKey)
 		resp, err := c.http.Do(req)
 		if err != nil {
 			time.Sleep(backoff(attempt))
