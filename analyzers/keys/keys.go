@@ -96,11 +96,9 @@ type Result struct {
 	ssaPkg     *ssa.Package
 	stores     *flow.Stores // what the package stores in fields and variables
 	srcFuncs   []*ssa.Function
-	// The package's calls by static callee and, for interface methods, by name (callsOf).
-	static    map[*ssa.Function][]ssa.CallInstruction
-	invokes   map[string][]ssa.CallInstruction
-	asValue   map[*ssa.Function]bool // functions the package uses other than by calling them
-	indexOnce sync.Once
+	// The package's calls of interface methods, by name (callsOf).
+	invokes     map[string][]ssa.CallInstruction
+	invokesOnce sync.Once
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -330,59 +328,38 @@ var generatorTable = func() []flow.FuncID {
 	return ids
 }()
 
-// indexCalls records the package's calls by static callee and interface method name, and the
-// functions it uses other than by calling them (callsOf). It runs once (indexOnce), when first
-// asked: the Result is shared by checks that run at once, and most packages never ask.
-func (r *Result) indexCalls() {
-	r.static = make(map[*ssa.Function][]ssa.CallInstruction)
+// indexInvokes records the package's calls of interface methods by method name (callsOf). It
+// runs once (invokesOnce), when first asked: the Result is shared by checks that run at once,
+// and most packages never ask. Static calls are the Stores' index.
+func (r *Result) indexInvokes() {
 	r.invokes = make(map[string][]ssa.CallInstruction)
-	r.asValue = make(map[*ssa.Function]bool)
-	var ops []*ssa.Value
 	for _, g := range r.srcFuncs {
-		for _, b := range g.Blocks {
-			for _, instr := range b.Instrs {
-				call, isCall := instr.(ssa.CallInstruction)
-				if isCall && call.Common().IsInvoke() {
-					r.invokes[call.Common().Method.Name()] = append(r.invokes[call.Common().Method.Name()], call)
-				}
-				for i, op := range instr.Operands(ops[:0]) {
-					f, ok := (*op).(*ssa.Function)
-					if !ok {
-						continue
-					}
-					if isCall && i == 0 && !call.Common().IsInvoke() {
-						r.static[f] = append(r.static[f], call)
-					} else {
-						r.asValue[f] = true
-					}
-				}
+		for call := range flow.Calls(g) {
+			if call.Common().IsInvoke() {
+				name := call.Common().Method.Name()
+				r.invokes[name] = append(r.invokes[name], call)
 			}
 		}
 	}
 }
 
 // callsOf returns the package's calls of fn: static calls, and calls of a method of an
-// interface that fn's receiver type implements with fn. It returns nil when the package uses
-// fn other than by calling it (a function value handed on: whoever holds it may call it).
+// interface that fn's receiver type implements. It returns nil when the package uses fn other
+// than by calling it (a function value handed on: whoever holds it may call it).
 func (r *Result) callsOf(fn *ssa.Function) []ssa.CallInstruction {
-	r.indexOnce.Do(r.indexCalls)
-	if r.asValue[fn] {
+	if r.stores.AsValue[fn] {
 		return nil
 	}
-	calls := slices.Clone(r.static[fn])
+	calls := slices.Clone(r.stores.Calls[fn])
 	recv := fn.Signature.Recv()
 	if recv == nil {
 		return calls
 	}
+	r.invokesOnce.Do(r.indexInvokes)
 	for _, c := range r.invokes[fn.Name()] {
-		iface, ok := c.Common().Value.Type().Underlying().(*types.Interface)
-		if !ok || !types.Implements(recv.Type(), iface) {
-			continue
+		if iface, ok := c.Common().Value.Type().Underlying().(*types.Interface); ok && types.Implements(recv.Type(), iface) {
+			calls = append(calls, c)
 		}
-		if obj := fn.Object(); obj == nil || types.NewMethodSet(recv.Type()).Lookup(obj.Pkg(), fn.Name()) == nil {
-			continue
-		}
-		calls = append(calls, c)
 	}
 	return calls
 }

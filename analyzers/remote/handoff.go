@@ -3,6 +3,7 @@ package remote
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -15,71 +16,71 @@ import (
 // c.conn.Write(...)) leaves the process as surely as one that writes it itself: ZooKeeper's
 // client, and other wire-protocol clients that multiplex one connection.
 
-// handoffs returns, by the struct field that holds a channel, the functions of the package
-// that receive from the channel loaded from that field.
-func (r *reacher) handoffs() map[*types.Var][]*ssa.Function {
-	if r.receivers != nil {
-		return r.receivers
-	}
-	r.receivers = make(map[*types.Var][]*ssa.Function)
+// A handoff is what the package does with the channels its struct fields hold: by field, the
+// functions that receive from one, and those that send on one a request carrying a channel
+// for its answer.
+type handoff struct {
+	receivers, senders map[*types.Var][]*ssa.Function
+}
+
+// indexHandoffs walks the package's functions once for their channel operations on fields.
+func (r *reacher) indexHandoffs() {
+	h := handoff{receivers: make(map[*types.Var][]*ssa.Function), senders: make(map[*types.Var][]*ssa.Function)}
 	for _, fn := range r.pkgFuncs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
-				var chans []ssa.Value
+				var recvs []ssa.Value
+				var sends [][2]ssa.Value // channel, value
 				switch x := instr.(type) {
 				case *ssa.UnOp:
 					if x.Op == token.ARROW {
-						chans = append(chans, x.X)
+						recvs = append(recvs, x.X)
 					}
+				case *ssa.Send:
+					sends = append(sends, [2]ssa.Value{x.Chan, x.X})
 				case *ssa.Select:
 					for _, st := range x.States {
-						if st.Dir == types.RecvOnly {
-							chans = append(chans, st.Chan)
+						switch st.Dir {
+						case types.RecvOnly:
+							recvs = append(recvs, st.Chan)
+						case types.SendOnly:
+							sends = append(sends, [2]ssa.Value{st.Chan, st.Send})
 						}
 					}
 				}
-				for _, ch := range chans {
+				for _, ch := range recvs {
 					if f := chanField(ch); f != nil {
-						r.receivers[f] = append(r.receivers[f], fn)
+						h.receivers[f] = append(h.receivers[f], fn)
+					}
+				}
+				for _, s := range sends {
+					if f := chanField(s[0]); f != nil && typeis.HoldsChan(s[1].Type()) {
+						h.senders[f] = append(h.senders[f], fn)
 					}
 				}
 			}
 		}
 	}
-	return r.receivers
+	r.handoff = h
 }
 
-// handsOffRemote reports whether fn queues a request that carries a channel for its answer on
-// a channel held in a struct field, from which a function of the package that may leave the
-// process receives.
-func (r *reacher) handsOffRemote(fn *ssa.Function) bool {
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			var sends [][2]ssa.Value // channel, value
-			switch x := instr.(type) {
-			case *ssa.Send:
-				sends = append(sends, [2]ssa.Value{x.Chan, x.X})
-			case *ssa.Select:
-				for _, st := range x.States {
-					if st.Dir == types.SendOnly {
-						sends = append(sends, [2]ssa.Value{st.Chan, st.Send})
-					}
-				}
+// handsOff marks remote, in r.of, the functions that queue a request on a field's channel
+// from which a function of the package that may leave the process receives. It reports
+// whether it marked one.
+func (r *reacher) handsOff() bool {
+	changed := false
+	for f, senders := range r.handoff.senders {
+		for _, fn := range senders {
+			if r.of[fn] == ReachRemote {
+				continue
 			}
-			for _, s := range sends {
-				f := chanField(s[0])
-				if f == nil || !typeis.HoldsChan(s[1].Type()) {
-					continue
-				}
-				for _, recv := range r.handoffs()[f] {
-					if recv != fn && r.of[recv] == ReachRemote {
-						return true
-					}
-				}
+			if slices.ContainsFunc(r.handoff.receivers[f], func(recv *ssa.Function) bool { return recv != fn && r.of[recv] == ReachRemote }) {
+				r.of[fn] = ReachRemote
+				changed = true
 			}
 		}
 	}
-	return false
+	return changed
 }
 
 // chanField returns the struct field a channel value is loaded from (c.sendChan), or nil.

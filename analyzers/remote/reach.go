@@ -5,7 +5,6 @@ import (
 	"go/types"
 	"slices"
 	"strings"
-	"sync"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -121,10 +120,7 @@ type reacher struct {
 	impls    *flow.Implementers
 	stores   *flow.Stores // values the package stores into struct fields
 	pkgFuncs []*ssa.Function
-	mu       sync.Mutex                      // guards handed
-	handed   map[*ssa.Function][][]ssa.Value // by unexported function: its callers' arguments (handedArgs)
-	// receivers: by struct field holding a channel, the functions that receive from it (handoffs)
-	receivers map[*types.Var][]*ssa.Function
+	handoff  handoff // the channels of struct fields the package sends requests on and receives from
 }
 
 // compute works out which functions of the package may leave the process: remote ones to a
@@ -134,6 +130,7 @@ func (r *reacher) compute(funcs []*ssa.Function) {
 	r.of = make(map[*ssa.Function]Reach, len(funcs))
 	r.dynamic = make(map[*ssa.Function]bool)
 	r.pkgFuncs = funcs
+	r.indexHandoffs()
 	for changed := true; changed; {
 		changed = false
 		for _, fn := range funcs {
@@ -147,11 +144,8 @@ func (r *reacher) compute(funcs []*ssa.Function) {
 					break
 				}
 			}
-			if r.of[fn] != ReachRemote && r.handsOffRemote(fn) {
-				r.of[fn] = ReachRemote
-				changed = true
-			}
 		}
+		changed = r.handsOff() || changed
 	}
 	for _, fn := range funcs {
 		for call := range attemptCalls(fn) {
@@ -334,39 +328,14 @@ func (r *reacher) paramReach(p *ssa.Parameter) (reach Reach, ok bool) {
 // (not a method) that no other package can name and that the package uses only by calling
 // it; nil otherwise.
 func (r *reacher) handedArgs(fn *ssa.Function) [][]ssa.Value {
-	// Result.Reach asks after the run, from checks that run at once: the memo is locked.
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.handed == nil {
-		r.handed = make(map[*ssa.Function][][]ssa.Value)
-	}
-	if args, done := r.handed[fn]; done {
-		return args
-	}
-	r.handed[fn] = nil
 	obj, ok := fn.Object().(*types.Func)
-	if !ok || obj.Exported() || fn.Signature.Recv() != nil {
-		return nil
+	if !ok || obj.Exported() || fn.Signature.Recv() != nil || r.stores.AsValue[fn] {
+		return nil // (handed on as a value: whoever holds it may call it)
 	}
 	var calls [][]ssa.Value
-	for _, g := range r.pkgFuncs {
-		for _, b := range g.Blocks {
-			for _, instr := range b.Instrs {
-				var ops []*ssa.Value
-				for i, op := range instr.Operands(ops) {
-					if *op != fn {
-						continue
-					}
-					call, isCall := instr.(ssa.CallInstruction)
-					if !isCall || i != 0 || call.Common().IsInvoke() {
-						return nil // fn handed on as a value: whoever holds it may call it
-					}
-					calls = append(calls, call.Common().Args)
-				}
-			}
-		}
+	for _, c := range r.stores.Calls[fn] {
+		calls = append(calls, c.Common().Args)
 	}
-	r.handed[fn] = calls
 	return calls
 }
 

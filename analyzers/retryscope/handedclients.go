@@ -55,26 +55,29 @@ func (st *state) handedClientScopes(call ssa.CallInstruction) []*Scope {
 }
 
 // handsClient reports whether a value of type t may be an *http.Client: the type itself, or
-// an interface whose methods are among *http.Client's and send an *http.Request (a generated
-// client's HttpRequestDoer).
+// an interface it implements whose methods send an *http.Request (a generated client's
+// HttpRequestDoer), net/http's Client found through that request type.
 func handsClient(t types.Type) bool {
 	if typeis.Named(pointee(t), "net/http", "Client") {
 		return true
 	}
 	iface, ok := t.Underlying().(*types.Interface)
-	if !ok || iface.NumMethods() == 0 {
+	if !ok {
 		return false
 	}
-	sends := false
 	for m := range iface.Methods() {
-		switch m.Name() {
-		case "Do":
-			sig := m.Signature()
-			sends = sig.Params().Len() == 1 && typeis.Request(sig.Params().At(0).Type())
-		case "Get", "Head", "Post", "PostForm", "CloseIdleConnections":
-		default:
-			return false
+		for p := range m.Signature().Params().Variables() {
+			if !typeis.Named(p.Type(), "net/http", "Request") {
+				continue
+			}
+			req, ok := types.Unalias(pointee(p.Type())).(*types.Named)
+			if !ok {
+				continue
+			}
+			if client, ok := req.Obj().Pkg().Scope().Lookup("Client").(*types.TypeName); ok {
+				return types.Implements(types.NewPointer(client.Type()), iface)
+			}
 		}
 	}
-	return sends
+	return false
 }
