@@ -114,10 +114,11 @@ func (r *Result) SendOf(instr ssa.Instruction) *Send {
 	return r.sendBy[c]
 }
 
-const (
-	retryablehttpPkg = "github.com/hashicorp/go-retryablehttp"
-	restyV2Pkg       = "github.com/go-resty/resty/v2"
-	restyV3Pkg       = "resty.dev/v3"
+// The HTTP client libraries' packages, as the retry tables name them.
+var (
+	retryablehttpPkg = knowledge.RetryableHTTPPath
+	restyV2Pkg       = knowledge.RestyPaths[0]
+	restyV3Pkg       = knowledge.RestyPaths[1]
 )
 
 // methodNames are the methods that the name of a sending function or method fixes.

@@ -47,7 +47,7 @@ func (st *state) loopBound(fn *ssa.Function, l *loops.Loop, decisive ssa.CallIns
 			limit = cmp.X
 		}
 		if fv := loadedField(limit); fv != nil && fv.Pkg() != nil {
-			bound.Setting, bound.field = fv.Pkg().Path()+"."+fv.Name(), fv
+			bound = bound.InField(fv)
 		}
 	}
 	if bound.Kind == BoundNone && onceMore(fn, l) {

@@ -130,9 +130,9 @@ func clientEntries(fn *types.Func) iter.Seq2[*library, *entry] {
 			if !lib.has(id.Pkg) {
 				continue
 			}
-			for i := range lib.clients {
-				e := &lib.clients[i]
-				if e.recv != "*" && e.recv != id.Recv || len(e.names) > 0 && !slices.Contains(e.names, id.Name) {
+			for i := range lib.Clients {
+				e := &lib.Clients[i]
+				if e.Recv != "*" && e.Recv != id.Recv || len(e.Names) > 0 && !slices.Contains(e.Names, id.Name) {
 					continue
 				}
 				if !yield(lib, e) {

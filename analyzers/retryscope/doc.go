@@ -223,8 +223,9 @@
 // helper fact, so calls to it in other packages are scopes too. Every function that retries,
 // directly or through its callees, gets a RetriesFact.
 //
-// To teach the model a library, add an entry to the helper or client table in libraries.go; to
-// name an in-house helper the model cannot infer, use
+// To teach the model a library, add a file with its table to internal/knowledge (retrygo.go,
+// retryablehttp.go, ... list it in knowledge.Libraries), and a hook in hooks.go only for what
+// a table cannot say; to name an in-house helper the model cannot infer, use
 //
 //	-retryscope.helpers=example.com/pkg.Retry:0,example.com/pkg.Client.Do:1
 //

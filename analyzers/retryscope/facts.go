@@ -204,7 +204,7 @@ func (f *frameworkFact) String() string {
 func tableClient(fn *types.Func) bool {
 	id := flow.ID(fn)
 	for _, lib := range libraries {
-		if len(lib.clients) > 0 && lib.has(id.Pkg) && matchEntry(lib.clients, id) != nil {
+		if len(lib.Clients) > 0 && lib.has(id.Pkg) && matchEntry(lib.Clients, id) != nil {
 			return true
 		}
 	}
@@ -245,7 +245,7 @@ func (st *state) exportRetries() {
 		at := flow.Root(s.at)
 		if retries[at] == nil || retries[at].Local && s.Reach != remote.ReachLocal {
 			f := &RetriesFact{Attempts: s.Attempts, Where: st.where(s), Local: s.Reach == remote.ReachLocal, On: s.RetrySet(), Only: s.retriedSentinels()}
-			if fv := s.Attempts.field; fv != nil {
+			if fv := s.Attempts.Field(); fv != nil {
 				if setters, zero := st.zeroDefault(fv); zero {
 					f.Setting, f.Setters = s.Attempts.Setting, setters
 				}

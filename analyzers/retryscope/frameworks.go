@@ -1,6 +1,9 @@
 package retryscope
 
-import "github.com/idemlint/idemlint/analyzers/internal/flow"
+import (
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+)
 
 // Frameworks that run functions of the program and run them again when they fail: workflow
 // activities, handlers of redelivered messages, Kubernetes reconcilers. One execution of the
@@ -93,15 +96,15 @@ const (
 // runs it with workflow.ExecuteActivity.
 var temporal = &framework{
 	name: "Temporal", noun: "activity", kind: Activity,
-	lib: &library{
-		name:     "go.temporal.io/sdk",
-		paths:    []string{"go.temporal.io/sdk/worker", "go.temporal.io/sdk/workflow", "go.temporal.io/sdk/activity", "go.temporal.io/sdk/temporal", temporalInternal},
-		defaults: summary{Bound{Kind: BoundNone}, WaitBackoff, DeadlineUnknown},
-		settings: activitySettings(attemptsOf(0).zeroMeans(unbounded).negativeMeans(unbounded)),
-	},
-	registers: []entry{{recv: "ActivityRegistry", names: []string{"RegisterActivity", "RegisterActivityWithOptions"}, arg: 0}},
-	runs: []entry{{names: []string{"ExecuteActivity", "ExecuteLocalActivity"}, arg: 1, config: []int{0}, ctx: -1, path: "go.temporal.io/sdk/workflow",
-		over: &summary{Bound{Kind: BoundNone}, WaitBackoff, DeadlineNone}}},
+	lib: &library{Library: &knowledge.Library{
+		Name:     "go.temporal.io/sdk",
+		Paths:    []string{"go.temporal.io/sdk/worker", "go.temporal.io/sdk/workflow", "go.temporal.io/sdk/activity", "go.temporal.io/sdk/temporal", temporalInternal},
+		Defaults: summary{Attempts: Bound{Kind: BoundNone}, Wait: WaitBackoff, Deadline: DeadlineUnknown},
+		Settings: activitySettings(knowledge.AttemptsOf(0).ZeroMeans(knowledge.Unbounded).NegativeMeans(knowledge.Unbounded)),
+	}},
+	registers: []entry{{Recv: "ActivityRegistry", Names: []string{"RegisterActivity", "RegisterActivityWithOptions"}, Arg: 0}},
+	runs: []entry{{Names: []string{"ExecuteActivity", "ExecuteLocalActivity"}, Arg: 1, Config: []int{0}, Ctx: -1, Path: "go.temporal.io/sdk/workflow",
+		Over: &summary{Attempts: Bound{Kind: BoundNone}, Wait: WaitBackoff, Deadline: DeadlineNone}}},
 	marks:      activityMarks("go.temporal.io/sdk/activity", "GetMetricsHandler", "GetClient"),
 	identities: activityIdentity("go.temporal.io/sdk/activity"),
 }
@@ -111,34 +114,34 @@ var temporal = &framework{
 // (activity.Register) or per worker. With the options out of view, the attempts are unknown.
 var cadence = &framework{
 	name: "Cadence", noun: "activity", kind: Activity,
-	lib: &library{
-		name:     "go.uber.org/cadence",
-		paths:    []string{"go.uber.org/cadence/worker", "go.uber.org/cadence/workflow", "go.uber.org/cadence/activity", "go.uber.org/cadence", cadenceInternal},
-		defaults: summary{Bound{Kind: BoundUnknown}, WaitUnknown, DeadlineUnknown},
-		settings: func() map[string]setting {
-			m := activitySettings(attemptsOf(0).zeroMeans(unbounded))
-			m["ActivityOptions.RetryPolicy"] = setting{layer: 0, bound: unbounded, wait: WaitBackoff}
+	lib: &library{Library: &knowledge.Library{
+		Name:     "go.uber.org/cadence",
+		Paths:    []string{"go.uber.org/cadence/worker", "go.uber.org/cadence/workflow", "go.uber.org/cadence/activity", "go.uber.org/cadence", cadenceInternal},
+		Defaults: summary{Attempts: Bound{Kind: BoundUnknown}, Wait: WaitUnknown, Deadline: DeadlineUnknown},
+		Settings: func() map[string]option {
+			m := activitySettings(knowledge.AttemptsOf(0).ZeroMeans(knowledge.Unbounded))
+			m["ActivityOptions.RetryPolicy"] = option{Layer: 0, Bound: knowledge.Unbounded, Wait: WaitBackoff}
 			m["LocalActivityOptions.RetryPolicy"] = m["ActivityOptions.RetryPolicy"]
-			m["RetryPolicy.ExpirationInterval"] = setting{layer: 1, deadline: DeadlineElapsed, zeroDead: keepDeadline}
+			m["RetryPolicy.ExpirationInterval"] = option{Layer: 1, Deadline: DeadlineElapsed, ZeroDeadline: knowledge.KeepDeadline}
 			return m
 		}(),
-	},
+	}},
 	registers: []entry{
-		{recv: "ActivityRegistry", names: []string{"RegisterActivity", "RegisterActivityWithOptions"}, arg: 0},
-		{names: []string{"Register", "RegisterWithOptions"}, arg: 0, path: "go.uber.org/cadence/activity"},
+		{Recv: "ActivityRegistry", Names: []string{"RegisterActivity", "RegisterActivityWithOptions"}, Arg: 0},
+		{Names: []string{"Register", "RegisterWithOptions"}, Arg: 0, Path: "go.uber.org/cadence/activity"},
 	},
-	runs: []entry{{names: []string{"ExecuteActivity", "ExecuteLocalActivity"}, arg: 1, config: []int{0}, ctx: -1, path: "go.uber.org/cadence/workflow",
-		over: &summary{*once, WaitNone, DeadlineNone}}},
+	runs: []entry{{Names: []string{"ExecuteActivity", "ExecuteLocalActivity"}, Arg: 1, Config: []int{0}, Ctx: -1, Path: "go.uber.org/cadence/workflow",
+		Over: &summary{Attempts: *knowledge.Once, Wait: WaitNone, Deadline: DeadlineNone}}},
 	marks:      activityMarks("go.uber.org/cadence/activity", "GetMetricsScope"),
 	identities: activityIdentity("go.uber.org/cadence/activity"),
 }
 
 // activitySettings are the activity options of Temporal and Cadence (same names): the
 // RetryPolicy's attempts and the ScheduleToCloseTimeout, which bounds all attempts.
-func activitySettings(attempts count) map[string]setting {
-	deadline := setting{layer: 1, deadline: DeadlineElapsed, zeroDead: keepDeadline}
-	return map[string]setting{
-		"RetryPolicy.MaximumAttempts":                 {layer: 1, attempts: attempts},
+func activitySettings(attempts count) map[string]option {
+	deadline := option{Layer: 1, Deadline: DeadlineElapsed, ZeroDeadline: knowledge.KeepDeadline}
+	return map[string]option{
+		"RetryPolicy.MaximumAttempts":                 {Layer: 1, Attempts: attempts},
 		"ActivityOptions.ScheduleToCloseTimeout":      deadline,
 		"LocalActivityOptions.ScheduleToCloseTimeout": deadline,
 	}
@@ -169,14 +172,14 @@ func activityIdentity(path string) []identity {
 // and the wait is the subscription's retry policy. Message.ID is the same on every delivery.
 var pubsub = &framework{
 	name: "Pub/Sub", noun: "Pub/Sub handler", kind: Handler,
-	lib: &library{
-		name:     "cloud.google.com/go/pubsub",
-		paths:    []string{"cloud.google.com/go/pubsub", "cloud.google.com/go/pubsub/v2"},
-		defaults: summary{Bound{Kind: BoundNone}, WaitUnknown, DeadlineUnknown},
-	},
+	lib: &library{Library: &knowledge.Library{
+		Name:     "cloud.google.com/go/pubsub",
+		Paths:    []string{"cloud.google.com/go/pubsub", "cloud.google.com/go/pubsub/v2"},
+		Defaults: summary{Attempts: Bound{Kind: BoundNone}, Wait: WaitUnknown, Deadline: DeadlineUnknown},
+	}},
 	registers: []entry{
-		{recv: "Subscription", names: []string{"Receive"}, arg: 1},
-		{recv: "Subscriber", names: []string{"Receive"}, arg: 1},
+		{Recv: "Subscription", Names: []string{"Receive"}, Arg: 1},
+		{Recv: "Subscriber", Names: []string{"Receive"}, Arg: 1},
 	},
 	shapes: []shape{{params: []string{"context.Context", "*" + pubsubMessage}}},
 	identities: []identity{{
@@ -191,11 +194,11 @@ const pubsubMessage = "cloud.google.com/go/internal/pubsub.Message"
 // on every receive (the receipt handle is not). aws-sdk-go v2 and v1.
 var sqsConsumer = &framework{
 	name: "SQS", noun: "SQS handler", kind: Handler,
-	lib: &library{
-		name:     "aws-sdk-go sqs",
-		paths:    []string{"github.com/aws/aws-sdk-go-v2/service/sqs/types", "github.com/aws/aws-sdk-go/service/sqs"},
-		defaults: summary{Bound{Kind: BoundNone}, WaitFixed, DeadlineUnknown},
-	},
+	lib: &library{Library: &knowledge.Library{
+		Name:     "aws-sdk-go sqs",
+		Paths:    []string{"github.com/aws/aws-sdk-go-v2/service/sqs/types", "github.com/aws/aws-sdk-go/service/sqs"},
+		Defaults: summary{Attempts: Bound{Kind: BoundNone}, Wait: WaitFixed, Deadline: DeadlineUnknown},
+	}},
 	deliveries: []string{"github.com/aws/aws-sdk-go-v2/service/sqs/types.Message", "github.com/aws/aws-sdk-go/service/sqs.Message"},
 	identities: []identity{
 		{what: "the message ID (MessageId)", of: "github.com/aws/aws-sdk-go-v2/service/sqs/types.Message",
@@ -211,11 +214,11 @@ var sqsConsumer = &framework{
 // again after a rebalance or restart. Topic, partition and offset name one record.
 var saramaConsumer = &framework{
 	name: "Kafka", noun: "Kafka handler", kind: Handler,
-	lib: &library{
-		name:     "IBM/sarama",
-		paths:    []string{"github.com/IBM/sarama", "github.com/Shopify/sarama"},
-		defaults: summary{Bound{Kind: BoundNone}, WaitUnknown, DeadlineUnknown},
-	},
+	lib: &library{Library: &knowledge.Library{
+		Name:     "IBM/sarama",
+		Paths:    []string{"github.com/IBM/sarama", "github.com/Shopify/sarama"},
+		Defaults: summary{Attempts: Bound{Kind: BoundNone}, Wait: WaitUnknown, Deadline: DeadlineUnknown},
+	}},
 	deliveries: []string{"github.com/IBM/sarama.ConsumerMessage", "github.com/Shopify/sarama.ConsumerMessage"},
 	identities: kafkaIdentity("*github.com/IBM/sarama.ConsumerMessage", "*github.com/Shopify/sarama.ConsumerMessage"),
 }
@@ -225,12 +228,12 @@ var saramaConsumer = &framework{
 // writes, so only FetchMessage's result counts.)
 var kafkaGoReader = &framework{
 	name: "Kafka", noun: "Kafka handler", kind: Handler,
-	lib: &library{
-		name:     "segmentio/kafka-go",
-		paths:    []string{"github.com/segmentio/kafka-go"},
-		defaults: summary{Bound{Kind: BoundNone}, WaitUnknown, DeadlineUnknown},
-	},
-	receives:   []entry{{recv: "Reader", names: []string{"FetchMessage"}}},
+	lib: &library{Library: &knowledge.Library{
+		Name:     "segmentio/kafka-go",
+		Paths:    []string{"github.com/segmentio/kafka-go"},
+		Defaults: summary{Attempts: Bound{Kind: BoundNone}, Wait: WaitUnknown, Deadline: DeadlineUnknown},
+	}},
+	receives:   []entry{{Recv: "Reader", Names: []string{"FetchMessage"}}},
 	identities: kafkaIdentity("github.com/segmentio/kafka-go.Message"),
 }
 
@@ -250,22 +253,22 @@ func kafkaIdentity(types ...string) []identity {
 // (msg.Metadata()) returns an error too: no expression.
 var jetStream = &framework{
 	name: "JetStream", noun: "JetStream handler", kind: Handler,
-	lib: &library{
-		name:     "nats.go/jetstream",
-		paths:    []string{"github.com/nats-io/nats.go/jetstream"},
-		defaults: summary{Bound{Kind: BoundNone}, WaitFixed, DeadlineUnknown},
-	},
+	lib: &library{Library: &knowledge.Library{
+		Name:     "nats.go/jetstream",
+		Paths:    []string{"github.com/nats-io/nats.go/jetstream"},
+		Defaults: summary{Attempts: Bound{Kind: BoundNone}, Wait: WaitFixed, Deadline: DeadlineUnknown},
+	}},
 	deliveries: []string{"github.com/nats-io/nats.go/jetstream.Msg"},
 	identities: []identity{{what: "the message's stream sequence (msg.Metadata())", of: "github.com/nats-io/nats.go/jetstream.Msg"}},
 	// Nak redelivers at once (the consumer's BackOff applies to AckWait only); the legacy
 	// API's *nats.Msg has the same methods for JetStream messages.
 	atOnce: []entry{
-		{recv: "Msg", names: []string{"Nak"}, arg: -1},
-		{recv: "Msg", names: []string{"Nak"}, arg: -1, path: "github.com/nats-io/nats.go"},
+		{Recv: "Msg", Names: []string{"Nak"}, Arg: -1},
+		{Recv: "Msg", Names: []string{"Nak"}, Arg: -1, Path: "github.com/nats-io/nats.go"},
 	},
 	settles: []entry{
-		{recv: "Msg", names: []string{"Ack", "DoubleAck", "Term", "TermWithReason"}},
-		{recv: "Msg", names: []string{"Ack", "AckSync", "Term", "TermWithReason"}, path: "github.com/nats-io/nats.go"},
+		{Recv: "Msg", Names: []string{"Ack", "DoubleAck", "Term", "TermWithReason"}},
+		{Recv: "Msg", Names: []string{"Ack", "AckSync", "Term", "TermWithReason"}, Path: "github.com/nats-io/nats.go"},
 	},
 	later: "NakWithDelay",
 }
@@ -274,25 +277,25 @@ var jetStream = &framework{
 // without a cap. MessageId is set by the publisher, or empty: no expression.
 var rabbitMQ = &framework{
 	name: "RabbitMQ", noun: "RabbitMQ handler", kind: Handler,
-	lib: &library{
-		name:     "rabbitmq/amqp091-go",
-		paths:    []string{"github.com/rabbitmq/amqp091-go", "github.com/streadway/amqp"},
-		defaults: summary{Bound{Kind: BoundNone}, WaitNone, DeadlineNone},
-	},
+	lib: &library{Library: &knowledge.Library{
+		Name:     "rabbitmq/amqp091-go",
+		Paths:    []string{"github.com/rabbitmq/amqp091-go", "github.com/streadway/amqp"},
+		Defaults: summary{Attempts: Bound{Kind: BoundNone}, Wait: WaitNone, Deadline: DeadlineNone},
+	}},
 	deliveries: []string{"github.com/rabbitmq/amqp091-go.Delivery", "github.com/streadway/amqp.Delivery"},
 	requeues: []entry{
-		{recv: "Delivery", names: []string{"Nack"}, arg: 1},
-		{recv: "Delivery", names: []string{"Reject"}, arg: 0},
+		{Recv: "Delivery", Names: []string{"Nack"}, Arg: 1},
+		{Recv: "Delivery", Names: []string{"Reject"}, Arg: 0},
 	},
 	atOnce: []entry{
-		{recv: "Delivery", names: []string{"Nack"}, arg: 1},
-		{recv: "Delivery", names: []string{"Reject"}, arg: 0},
-		{recv: "Channel", names: []string{"Nack"}, arg: 2},
-		{recv: "Channel", names: []string{"Reject"}, arg: 1},
+		{Recv: "Delivery", Names: []string{"Nack"}, Arg: 1},
+		{Recv: "Delivery", Names: []string{"Reject"}, Arg: 0},
+		{Recv: "Channel", Names: []string{"Nack"}, Arg: 2},
+		{Recv: "Channel", Names: []string{"Reject"}, Arg: 1},
 	},
 	settles: []entry{
-		{recv: "Delivery", names: []string{"Ack"}},
-		{recv: "Channel", names: []string{"Ack"}},
+		{Recv: "Delivery", Names: []string{"Ack"}},
+		{Recv: "Channel", Names: []string{"Ack"}},
 	},
 	identities: []identity{
 		{what: "the publisher's message ID (MessageId), when it sets one", of: "github.com/rabbitmq/amqp091-go.Delivery"},
@@ -304,11 +307,11 @@ var rabbitMQ = &framework{
 // a jittered delay (n⁴ + 15 + rand(30)·(n+1) s). The task ID is the same on every attempt.
 var asynqHandler = &framework{
 	name: "asynq", noun: "asynq task handler", kind: Handler,
-	lib: &library{
-		name:     "hibiken/asynq",
-		paths:    []string{"github.com/hibiken/asynq"},
-		defaults: summary{*bound(26), WaitJittered, DeadlineUnknown},
-	},
+	lib: &library{Library: &knowledge.Library{
+		Name:     "hibiken/asynq",
+		Paths:    []string{"github.com/hibiken/asynq"},
+		Defaults: summary{Attempts: *knowledge.AtMost(26), Wait: WaitJittered, Deadline: DeadlineUnknown},
+	}},
 	shapes: []shape{{params: []string{"context.Context", "*github.com/hibiken/asynq.Task"}, results: []string{"error"}}},
 	identities: []identity{{
 		what: "the task ID", of: "*github.com/hibiken/asynq.Task", expr: "$v.ResultWriter().TaskID()",
@@ -321,14 +324,14 @@ var asynqHandler = &framework{
 // maybe nil: no expression.
 var machineryTask = &framework{
 	name: "machinery", noun: "machinery task", kind: Handler,
-	lib: &library{
-		name:     "RichardKnop/machinery",
-		paths:    []string{"github.com/RichardKnop/machinery/v1", "github.com/RichardKnop/machinery/v2"},
-		defaults: summary{Bound{Kind: BoundUnknown}, WaitBackoff, DeadlineUnknown},
-	},
+	lib: &library{Library: &knowledge.Library{
+		Name:     "RichardKnop/machinery",
+		Paths:    []string{"github.com/RichardKnop/machinery/v1", "github.com/RichardKnop/machinery/v2"},
+		Defaults: summary{Attempts: Bound{Kind: BoundUnknown}, Wait: WaitBackoff, Deadline: DeadlineUnknown},
+	}},
 	registers: []entry{
-		{recv: "Server", names: []string{"RegisterTask"}, arg: 1},
-		{recv: "Server", names: []string{"RegisterTasks"}, arg: 0},
+		{Recv: "Server", Names: []string{"RegisterTask"}, Arg: 1},
+		{Recv: "Server", Names: []string{"RegisterTasks"}, Arg: 0},
 	},
 	identities: []identity{{what: "the task signature's UUID (tasks.SignatureFromContext(ctx))", of: "context.Context"}},
 }
@@ -339,16 +342,16 @@ var machineryTask = &framework{
 // version of its spec) identify what to do.
 var controllerRuntime = &framework{
 	name: "controller-runtime", noun: "reconciler", kind: Reconciler,
-	lib: &library{
-		name:     "sigs.k8s.io/controller-runtime",
-		paths:    []string{"sigs.k8s.io/controller-runtime/pkg/reconcile", "sigs.k8s.io/controller-runtime/pkg/client"},
-		defaults: summary{Bound{Kind: BoundNone}, WaitBackoff, DeadlineNone},
-	},
+	lib: &library{Library: &knowledge.Library{
+		Name:     "sigs.k8s.io/controller-runtime",
+		Paths:    []string{"sigs.k8s.io/controller-runtime/pkg/reconcile", "sigs.k8s.io/controller-runtime/pkg/client"},
+		Defaults: summary{Attempts: Bound{Kind: BoundNone}, Wait: WaitBackoff, Deadline: DeadlineNone},
+	}},
 	shapes: []shape{{
 		params:  []string{"context.Context", "sigs.k8s.io/controller-runtime/pkg/reconcile.Request"},
 		results: []string{"sigs.k8s.io/controller-runtime/pkg/reconcile.Result", "error"},
 	}},
-	fetch: &entry{recv: "Reader", names: []string{"Get"}, arg: 2},
+	fetch: &entry{Recv: "Reader", Names: []string{"Get"}, Arg: 2},
 	identities: []identity{{
 		what: "the object's UID and generation", fetched: true,
 		expr: `{fmt}.Sprintf("%s/%d", $v.GetUID(), $v.GetGeneration())`, imports: []string{"fmt"},

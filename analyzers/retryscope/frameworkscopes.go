@@ -56,7 +56,7 @@ func (st *state) frameworkScopes() {
 				opts = &Scope{}
 				fw.lib.summarise(c, e, opts)
 			}
-			funcs, objs := st.registered(c.Arg(e.arg))
+			funcs, objs := st.registered(c.Arg(e.Arg))
 			if isRun && len(funcs) == 0 && len(objs) == 0 {
 				// Run by its registered name (ExecuteActivity(ctx, DeleteVPCName, input)): the
 				// one function of the package that takes what the run passes.
@@ -124,14 +124,14 @@ func (st *state) frameworkScopes() {
 // error last, whose T is the type of the one argument the run passes after the name; nil when
 // none or several take it.
 func (st *state) byInput(c *site, e *entry) *ssa.Function {
-	name := flow.Unwrap(c.Arg(e.arg))
+	name := flow.Unwrap(c.Arg(e.Arg))
 	if mi, ok := name.(*ssa.MakeInterface); ok {
 		name = mi.X
 	}
 	if name == nil || !typeis.String(name.Type()) {
 		return nil
 	}
-	args := c.Variadic(e.arg + 1)
+	args := c.Variadic(e.Arg + 1)
 	if len(args) != 1 {
 		return nil
 	}
@@ -168,8 +168,8 @@ func (r *frameworkRun) note(call ssa.CallInstruction, opts *Scope) {
 // summarise fills in s from the framework's defaults, or from the options of the run in view
 // that allows the most attempts; it reports false when those allow one attempt only.
 func (r *frameworkRun) summarise(s *Scope) bool {
-	d := r.fw.lib.defaults
-	s.Attempts, s.Wait.Kind, s.Deadline = d.attempts, d.wait, d.deadline
+	d := r.fw.lib.Defaults
+	s.Attempts, s.Wait.Kind, s.Deadline = d.Attempts, d.Wait, d.Deadline
 	var most *Scope
 	for _, o := range r.options {
 		if most == nil || moreAttempts(o.Attempts, most.Attempts) {
@@ -226,7 +226,7 @@ func frameworkCall(call ssa.CallInstruction) (fw *framework, e *entry, isRun boo
 // matchEntry returns the entry of es that names the function id, or nil.
 func matchEntry(es []entry, id flow.FuncID) *entry {
 	for i := range es {
-		if es[i].recv == id.Recv && slices.Contains(es[i].names, id.Name) && (es[i].path == "" || es[i].path == id.Pkg) {
+		if es[i].Recv == id.Recv && slices.Contains(es[i].Names, id.Name) && (es[i].Path == "" || es[i].Path == id.Pkg) {
 			return &es[i]
 		}
 	}
@@ -467,7 +467,7 @@ func (fw *framework) requeuedIn(fn *ssa.Function, blocks []*ssa.BasicBlock, seen
 		if e == nil {
 			return false
 		}
-		v := flow.NewSite(call.Common(), callee).Arg(e.arg)
+		v := flow.NewSite(call.Common(), callee).Arg(e.Arg)
 		b, isConst := flow.BoolConst(v)
 		return v != nil && (!isConst || b)
 	}
@@ -563,10 +563,10 @@ func (st *state) fetched(fw *framework, fn *ssa.Function) []IdentityVar {
 			continue
 		}
 		ce := cur.Node().(*ast.CallExpr)
-		if fw.fetch.arg >= len(ce.Args) {
+		if fw.fetch.Arg >= len(ce.Args) {
 			continue
 		}
-		x := ast.Unparen(ce.Args[fw.fetch.arg])
+		x := ast.Unparen(ce.Args[fw.fetch.Arg])
 		if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.AND {
 			x = ast.Unparen(u.X)
 		}

@@ -16,24 +16,7 @@ import (
 // BackoffLinearWithJitter(50 ms, 10 %) unless WithBackoff says otherwise, until the call's
 // context ends. A call through such a connection is a Client scope, configured where the
 // interceptor is made.
-var grpcRetry = &library{
-	capHint: "add grpc_retry.WithMax(4)",
-	name:    "go-grpc-middleware retry interceptor",
-	paths:   knowledge.GRPCRetryPackages,
-	clients: []entry{{recv: "*", config: []int{0}, ctx: -1}},
-	// The context bounds the retries, the caller's to choose at each call: no deadline claim.
-	defaults: summary{Bound{Kind: BoundUnknown}, WaitJittered, DeadlineUnknown},
-	settings: map[string]setting{
-		"WithMax": {arg: 0, attempts: attemptsOf(0).zeroMeans(once)},
-		"WithBackoff": {arg: 0, waitBy: map[string]WaitKind{
-			"BackoffLinear": WaitFixed, "BackoffExponential": WaitBackoff,
-			"BackoffLinearWithJitter": WaitJittered, "BackoffExponentialWithJitter": WaitJittered,
-			"BackoffExponentialWithJitterBounded": WaitJittered,
-		}},
-		"WithPerRetryTimeout": {arg: 0},
-		"WithCodes":           {arg: 0}, // which codes it retries
-	},
-}
+var grpcRetry = &library{Library: knowledge.GRPCRetry}
 
 // grpcClientScope returns the Client scope of a unary gRPC call whose connection retries it
 // (remote.Call.Retrier), or nil.
@@ -44,6 +27,6 @@ func (st *state) grpcClientScope(call ssa.CallInstruction, fn *types.Func) *Scop
 	}
 	c := &site{Site: flow.Site{Args: rc.Retrier.Call.Args}, call: call, stores: st.stores}
 	s := &Scope{Kind: Client, Func: fn, Helper: helperName(fn), Through: "the gRPC retry interceptor"}
-	grpcRetry.summarise(c, &grpcRetry.clients[0], s)
+	grpcRetry.summarise(c, &grpcRetry.Clients[0], s)
 	return s
 }

@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
@@ -29,7 +30,7 @@ func (st *state) handedClientScopes(call ssa.CallInstruction) []*Scope {
 		return nil
 	}
 	switch fn.Pkg().Path() {
-	case "net/http", retryablehttpPath:
+	case "net/http", knowledge.RetryableHTTPPath:
 		return nil // its own calls (Client.Do): a client scope of their own
 	}
 	var out []*Scope
@@ -41,13 +42,13 @@ func (st *state) handedClientScopes(call ssa.CallInstruction) []*Scope {
 		for _, made := range c.calls(arg) {
 			std := flow.Callee(made.Common())
 			id := flow.ID(std)
-			if id.Pkg != retryablehttpPath || id.Name != "StandardClient" || len(made.Call.Args) == 0 || st.handed[made] {
+			if id.Pkg != knowledge.RetryableHTTPPath || id.Name != "StandardClient" || len(made.Call.Args) == 0 || st.handed[made] {
 				continue
 			}
 			st.handed[made] = true
 			s := &Scope{Kind: Client, Func: std, Helper: helperName(std), Handed: true}
 			base := &site{Site: flow.Site{Recv: made.Call.Args[0]}, call: made, stores: st.stores, pass: st.pass}
-			retryablehttpClient.summarise(base, &retryablehttpClient.clients[0], s)
+			libraryOf(knowledge.RetryableHTTP).summarise(base, &libraryOf(knowledge.RetryableHTTP).Clients[0], s)
 			out = append(out, s)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
@@ -73,10 +74,10 @@ func (st *state) helperCall(call ssa.CallInstruction) *helperCall {
 		}
 		hc.retried = append(hc.retried, flow.Unwrap(a))
 	}
-	if e := info.entry; e != nil && e.entry != nil && e.entry.field != "" {
+	if e := info.entry; e != nil && e.entry != nil && e.entry.Field != "" {
 		// The function is a field of the receiver (StateChangeConf.Refresh), when the struct
 		// is built in view; a scope without a known body otherwise.
-		if f := fieldStores(hc.site.origins(hc.site.Recv)...)[e.entry.field]; f != nil {
+		if f := fieldStores(hc.site.origins(hc.site.Recv)...)[e.entry.Field]; f != nil {
 			hc.retried = append(hc.retried, flow.Unwrap(f))
 		}
 	}
@@ -112,14 +113,14 @@ func (st *state) callbackScope(hc *helperCall) *Scope {
 }
 
 // setWaits judges the waits the callback of s sets for the next attempt (roko's
-// rt.SetNextInterval(d): waitSetters) with the strategy's: the weakest of them, or theirs
+// rt.SetNextInterval(d): knowledge.WaitSetters) with the strategy's: the weakest of them, or theirs
 // alone when the strategy waits nothing by itself (roko.Constant(0), a placeholder). Each is
 // a Setting of s, the last deciding its wait.
 func (st *state) setWaits(s *Scope) {
 	var ss []Sleep
 	for _, c := range s.Calls {
 		id := flow.ID(flow.Callee(c.Common()))
-		i, ok := waitSetters[id]
+		i, ok := knowledge.WaitSetters[id]
 		if !ok || i >= len(c.Common().Args) {
 			continue
 		}

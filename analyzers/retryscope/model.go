@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/loops"
 	"github.com/idemlint/idemlint/analyzers/remote"
 )
@@ -57,62 +58,32 @@ func (k Kind) String() string {
 	return "unknown scope"
 }
 
-// BoundKind says what limits the number of attempts.
-type BoundKind uint8
-
-const (
-	BoundUnknown BoundKind = iota // the model cannot tell
-	BoundNone                     // nothing limits the attempts
-	BoundConst                    // at most N attempts
-	BoundVar                      // limited by a value known only at run time
+// The vocabulary of attempts, waits and deadlines is that of the library tables
+// (internal/knowledge).
+type (
+	BoundKind    = knowledge.BoundKind
+	Bound        = knowledge.Bound
+	WaitKind     = knowledge.WaitKind
+	DeadlineKind = knowledge.DeadlineKind
 )
 
-// A Bound is the limit on the number of attempts of a scope.
-type Bound struct {
-	Kind BoundKind
-	N    int // attempts, when Kind is BoundConst
-	// Setting names the struct field a BoundVar loop compares its counter with
-	// ("pkg/path.MaxRetries"): the attempts are what the program sets there.
-	Setting string
-	field   *types.Var
-}
-
-func (b Bound) String() string {
-	switch b.Kind {
-	case BoundNone:
-		return "unbounded"
-	case BoundConst:
-		return fmt.Sprint(b.N)
-	case BoundVar:
-		return "variable"
-	}
-	return "unknown"
-}
-
-// WaitKind says how a scope waits between attempts.
-type WaitKind uint8
-
 const (
-	WaitUnknown  WaitKind = iota // it waits, but the model cannot tell how
-	WaitNone                     // it does not wait
-	WaitFixed                    // a constant or configured delay, not randomised
-	WaitBackoff                  // a growing delay (linear or exponential), not randomised
-	WaitJittered                 // a randomised delay
-)
+	BoundUnknown = knowledge.BoundUnknown // the model cannot tell
+	BoundNone    = knowledge.BoundNone    // nothing limits the attempts
+	BoundConst   = knowledge.BoundConst   // at most N attempts
+	BoundVar     = knowledge.BoundVar     // limited by a value known only at run time
 
-func (w WaitKind) String() string {
-	switch w {
-	case WaitNone:
-		return "none"
-	case WaitFixed:
-		return "fixed"
-	case WaitBackoff:
-		return "backoff"
-	case WaitJittered:
-		return "jittered"
-	}
-	return "unknown"
-}
+	WaitUnknown  = knowledge.WaitUnknown  // it waits, but the model cannot tell how
+	WaitNone     = knowledge.WaitNone     // it does not wait
+	WaitFixed    = knowledge.WaitFixed    // a constant or configured delay, not randomised
+	WaitBackoff  = knowledge.WaitBackoff  // a growing delay (linear or exponential), not randomised
+	WaitJittered = knowledge.WaitJittered // a randomised delay
+
+	DeadlineUnknown = knowledge.DeadlineUnknown
+	DeadlineNone    = knowledge.DeadlineNone    // no context, no elapsed-time check, no maximum duration
+	DeadlineContext = knowledge.DeadlineContext // it checks a context or passes one on to the calls it repeats
+	DeadlineElapsed = knowledge.DeadlineElapsed // it checks the elapsed time, or its helper has a maximum duration
+)
 
 // A Wait is how a scope waits between attempts.
 type Wait struct {
@@ -172,28 +143,6 @@ func (sl Sleep) blockIn(fn *ssa.Function) *ssa.BasicBlock {
 		return sl.Call.Block()
 	}
 	return nil
-}
-
-// DeadlineKind says whether a scope observes an overall time bound.
-type DeadlineKind uint8
-
-const (
-	DeadlineUnknown DeadlineKind = iota
-	DeadlineNone                 // no context, no elapsed-time check, no maximum duration
-	DeadlineContext              // it checks a context or passes one on to the calls it repeats
-	DeadlineElapsed              // it checks the elapsed time, or its helper has a maximum duration
-)
-
-func (d DeadlineKind) String() string {
-	switch d {
-	case DeadlineNone:
-		return "none"
-	case DeadlineContext:
-		return "context"
-	case DeadlineElapsed:
-		return "elapsed"
-	}
-	return "unknown"
 }
 
 // A Scope is code that runs once per attempt of one logical operation.

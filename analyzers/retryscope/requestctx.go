@@ -4,6 +4,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 )
 
 // A retryablehttp client retries each request until the request's context ends: its waits
@@ -28,7 +29,7 @@ func requestDeadline(c *site, s *Scope, _ []ssa.Value) {
 				return true
 			}
 			id := flow.ID(flow.Callee(call.Common()))
-			if id.Pkg != retryablehttpPath {
+			if id.Pkg != knowledge.RetryableHTTPPath {
 				return false // made elsewhere: its context is not known
 			}
 			switch {

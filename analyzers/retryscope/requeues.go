@@ -54,8 +54,8 @@ func atOnce(call ssa.CallInstruction) *framework {
 		if e == nil {
 			continue
 		}
-		if e.arg >= 0 {
-			b, isConst := flow.BoolConst(flow.NewSite(call.Common(), callee).Arg(e.arg))
+		if e.Arg >= 0 {
+			b, isConst := flow.BoolConst(flow.NewSite(call.Common(), callee).Arg(e.Arg))
 			if !isConst || !b {
 				return nil // requeued only when the code says so (!d.Redelivered: once)
 			}
@@ -78,7 +78,7 @@ func (fw *framework) settledBy(call ssa.CallInstruction) bool {
 // entry's own path.
 func (fw *framework) match(es []entry, id flow.FuncID) *entry {
 	for i, e := range es {
-		if e.recv == id.Recv && slices.Contains(e.names, id.Name) && (e.path == id.Pkg || e.path == "" && fw.lib.has(id.Pkg)) {
+		if e.Recv == id.Recv && slices.Contains(e.Names, id.Name) && (e.Path == id.Pkg || e.Path == "" && fw.lib.has(id.Pkg)) {
 			return &es[i]
 		}
 	}

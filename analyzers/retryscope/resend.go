@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
@@ -40,7 +41,7 @@ import (
 //     retryhttp.Transport, stripe-go (a key per call), resty v3 without
 //     SetRetryAllowNonIdempotent, Cloud Storage (idempotent operations only).
 func (r *Result) Resends(s *Scope, call ssa.CallInstruction) bool {
-	if rule, ok := resendRules[s.lib]; ok {
+	if rule, ok := resendRules[s.lib.knowledgeOf()]; ok {
 		switch rule(r, s) {
 		case holdsBack:
 			return false
@@ -212,8 +213,8 @@ const (
 )
 
 // resendRules are the libraries that decide for themselves, by their settings.
-var resendRules = map[*library]func(r *Result, s *Scope) resendRule{
-	idemlintRetry: func(r *Result, s *Scope) resendRule {
+var resendRules = map[*knowledge.Library]func(r *Result, s *Scope) resendRule{
+	knowledge.IdemlintRetry: func(r *Result, s *Scope) resendRule {
 		if set := s.setting("Policy.Idempotent"); set != nil && set.Value != nil && !isFalse(flow.Unwrap(set.Value)) {
 			return holdsBack // declared safe to repeat by its author
 		}
@@ -222,10 +223,10 @@ var resendRules = map[*library]func(r *Result, s *Scope) resendRule{
 		}
 		return holdsBack // IsRetryable repeats a sent POST only when it is keyed
 	},
-	idemlintTransport: func(*Result, *Scope) resendRule { return holdsBack },
-	stripeGo:          func(*Result, *Scope) resendRule { return holdsBack }, // it keys the POSTs it retries
-	gcsStorage:        func(*Result, *Scope) resendRule { return holdsBack },
-	restyClient: func(r *Result, s *Scope) resendRule {
+	knowledge.IdemlintTransport: func(*Result, *Scope) resendRule { return holdsBack },
+	knowledge.Stripe:            func(*Result, *Scope) resendRule { return holdsBack }, // it keys the POSTs it retries
+	knowledge.CloudStorage:      func(*Result, *Scope) resendRule { return holdsBack },
+	knowledge.Resty: func(r *Result, s *Scope) resendRule {
 		if s.Func == nil || s.Func.Pkg() == nil || s.Func.Pkg().Path() != "resty.dev/v3" {
 			return resendsAll // v2 retries every method
 		}
@@ -234,10 +235,10 @@ var resendRules = map[*library]func(r *Result, s *Scope) resendRule{
 		}
 		return holdsBack
 	},
-	retryablehttpClient:   (*Result).checkRetry,
-	retryablehttpStandard: (*Result).checkRetry,
-	avastRetryGo:          (*Result).retryIf,
-	avastRetryGoV2:        (*Result).retryIf,
+	knowledge.RetryableHTTP:         (*Result).checkRetry,
+	knowledge.RetryableHTTPStandard: (*Result).checkRetry,
+	knowledge.RetryGo:               (*Result).retryIf,
+	knowledge.RetryGoV2:             (*Result).retryIf,
 }
 
 // checkRetry: go-retryablehttp retries what its CheckRetry says (by default transport errors,
@@ -288,7 +289,7 @@ func (s *Scope) setting(name string) *Setting {
 // helper: anything but nil and the library's permanent marks (for sethvargo/go-retry, only
 // what its RetryableError marks). A phi is judged by its edges from the blocks reached.
 func retriedError(s *Scope) func(v ssa.Value, b *ssa.BasicBlock, reached map[*ssa.BasicBlock]bool) bool {
-	onlyMarked := s.lib == sethvargoRetry
+	onlyMarked := s.lib.knowledgeOf() == knowledge.GoRetry
 	var retried func(v ssa.Value, b *ssa.BasicBlock, reached map[*ssa.BasicBlock]bool, depth int) bool
 	retried = func(v ssa.Value, b *ssa.BasicBlock, reached map[*ssa.BasicBlock]bool, depth int) bool {
 		v = flow.Unwrap(v)

@@ -13,49 +13,23 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
-// This file holds the machinery that reads retry libraries' configurations; libraries.go holds
-// the libraries themselves, as data. To teach the model a library, add an entry there. Users
+// This file holds the machinery that reads retry libraries' configurations; the libraries
+// themselves are data in internal/knowledge (one file each), and hooks.go holds what only code
+// can say. To teach the model a library, add a file there. Users
 // can add helpers without code through the -retryscope.helpers flag.
 
-// A library describes one retry library, client or family of them: where it lives, the
-// functions that retry a function argument (helpers) or send requests they retry themselves
-// (clients), what it does when nothing is configured, and what each of its options,
-// constructors, literals, package variables and struct fields sets.
-type library struct {
-	name     string   // for documentation: "avast/retry-go v4+"
-	paths    []string // the import paths of its packages (entries and settings)
-	prefix   bool     // paths are prefixes (every service package of an SDK)
-	helpers  []entry
-	clients  []entry
-	defaults summary // before any setting
-	// settings by name: a function or method ("Attempts", "Builder.WithMaxRetries"), a package
-	// variable ("DefaultRetry"), a composite literal of a type ("ExponentialBackOff{}"), or a
-	// field of one ("ExponentialBackOff.RandomizationFactor").
-	settings map[string]setting
-	// when says whether a call retries at all (failsafe-go without a retry policy does not);
-	// nil: always.
-	when func(c *site, e *entry) bool
-	// adjust, if set, refines a summary where a table cannot say it (k8s Backoff's Factor).
-	adjust func(c *site, s *Scope, vals []ssa.Value)
-	// made names the constructors and literals that make a client of the library; when none
-	// of them reaches a call, the client came from elsewhere and its settings are unknown.
-	made []string
-	// capHint and deadlineHint say, in the library's terms, how to cap the attempts and how to
-	// make the retries observe a context (%s: the context's name).
-	capHint, deadlineHint string
-	// fixedWaits says that no setting of the library can randomise its waits (the Terraform
-	// SDK's): they are its policy, as a framework's are, and the code calling it has nothing
-	// to change.
-	fixedWaits bool
-	// verdicts are the library's result types (pointed to or not) by which a retried function
-	// says whether to go round when it returns no error (Terraform's *RetryError): a function
-	// parameter returning one is retried like one returning an error.
-	verdicts []string
-}
+// The library tables' vocabulary.
+type (
+	entry   = knowledge.Entry
+	summary = knowledge.Summary
+	option  = knowledge.Option
+	count   = knowledge.Count
+)
 
 // returnsVerdict reports whether sig's last result is one of a library's verdict types.
 func returnsVerdict(sig *types.Signature) bool {
@@ -65,8 +39,8 @@ func returnsVerdict(sig *types.Signature) bool {
 	}
 	t := r.At(r.Len() - 1).Type()
 	for _, lib := range libraries {
-		for _, p := range lib.paths {
-			for _, name := range lib.verdicts {
+		for _, p := range lib.Paths {
+			for _, name := range lib.Verdicts {
 				if typeis.Named(t, p, name) {
 					return true
 				}
@@ -74,86 +48,6 @@ func returnsVerdict(sig *types.Signature) bool {
 		}
 	}
 	return false
-}
-
-// An entry is a group of functions or methods of a library with the same shape.
-type entry struct {
-	recv  string   // receiver type name; "" for functions
-	names []string // function or method names
-	arg   int      // helpers: the retried function argument (receiver excluded); -1 with field
-	field string   // helpers: the retried function is this field of the receiver's struct (Refresh)
-	path  string   // when set, the one package of the library's paths that has these functions
-	// config lists the arguments whose construction holds the settings (receiver excluded);
-	// -1 is the receiver. A variadic argument counts with all its elements.
-	config []int
-	ctx    int      // the context argument that bounds the scope, or -1
-	over   *summary // this entry's own defaults, when they differ from the library's
-	poll   bool     // it polls a condition until it holds (Scope.Poll)
-}
-
-// A summary is what a library does: the bound on attempts, the wait, the deadline.
-type summary struct {
-	attempts Bound
-	wait     WaitKind
-	deadline DeadlineKind
-}
-
-// A setting is what one option, constructor, literal, variable or field sets. Where it depends
-// on a value (the option's argument arg, the field's stored value), the rules say how.
-type setting struct {
-	arg int // the argument holding the value, receiver excluded (fields: the stored value)
-	// layer 0 settings (constructors, literals, variables) apply before layer 1 (options,
-	// fields, wrappers), which may change what the constructor chose.
-	layer int
-
-	attempts count
-	bound    *Bound              // the attempt bound it sets, whatever the value
-	wait     WaitKind            // the wait it sets (WaitUnknown: none)
-	zeroWait WaitKind            // the wait when the value is the constant zero (WaitUnknown: wait; keepWait: none)
-	waitBy   map[string]WaitKind // the wait by the library functions the value is made of
-	deadline DeadlineKind        // the deadline it sets; DeadlineContext needs a bounded context value
-	zeroDead DeadlineKind        // the deadline when the value is the constant zero (keepDeadline: none)
-	brief    bool                // its waits add up to well under a second (Scope.Brief)
-}
-
-// keepWait and keepDeadline, as a setting's zero rule, say that a zero value changes nothing.
-const (
-	keepWait     WaitKind     = 255
-	keepDeadline DeadlineKind = 255
-)
-
-// A count says how a numeric value bounds attempts.
-type count struct {
-	set  bool
-	plus int    // 1 when the value counts retries, 0 when it counts attempts
-	zero *Bound // what the value 0 means, when not "plus" attempts
-	neg  *Bound // what a negative value means
-}
-
-var (
-	unbounded = &Bound{Kind: BoundNone}
-	never     = &Bound{Kind: BoundConst, N: 0} // the function is never called
-	once      = &Bound{Kind: BoundConst, N: 1}
-)
-
-func attemptsOf(plus int) count              { return count{set: true, plus: plus} }
-func (c count) zeroMeans(b *Bound) count     { c.zero = b; return c }
-func (c count) negativeMeans(b *Bound) count { c.neg = b; return c }
-
-// bound is the attempt bound that value v sets.
-func (c count) bound(v ssa.Value) Bound {
-	n, ok := flow.IntConst(v)
-	switch {
-	case !ok:
-		return Bound{Kind: BoundVar}
-	case n == 0 && c.zero != nil:
-		return *c.zero
-	case n < 0 && c.neg != nil:
-		return *c.neg
-	case n < 0:
-		return Bound{Kind: BoundConst, N: c.plus}
-	}
-	return Bound{Kind: BoundConst, N: int(n) + c.plus}
 }
 
 // A Setting is one option, constructor, literal, variable or field that configured a library
@@ -169,14 +63,14 @@ type Setting struct {
 
 // summarise fills in s from the library's defaults and the settings that reach a call of e.
 func (lib *library) summarise(c *site, e *entry, s *Scope) {
-	d := lib.defaults
-	if e.over != nil {
-		d = *e.over
+	d := lib.Defaults
+	if e.Over != nil {
+		d = *e.Over
 	}
-	s.Attempts, s.Wait.Kind, s.Deadline = d.attempts, d.wait, d.deadline
-	s.Poll, s.lib = e.poll, lib
+	s.Attempts, s.Wait.Kind, s.Deadline = d.Attempts, d.Wait, d.Deadline
+	s.Poll, s.lib = e.Poll, lib
 	var vals []ssa.Value
-	for _, i := range e.config {
+	for _, i := range e.Config {
 		if i < 0 {
 			vals = append(vals, c.origins(c.Recv)...)
 		} else {
@@ -187,7 +81,7 @@ func (lib *library) summarise(c *site, e *entry, s *Scope) {
 	for _, a := range fs {
 		lib.apply(a, s)
 	}
-	if len(lib.made) > 0 && !slices.ContainsFunc(fs, func(f found) bool { return slices.Contains(lib.made, f.name) }) && len(e.config) > 0 {
+	if len(lib.Made) > 0 && !slices.ContainsFunc(fs, func(f found) bool { return slices.Contains(lib.Made, f.name) }) && len(e.Config) > 0 {
 		s.Attempts, s.Wait.Kind, s.Deadline = Bound{Kind: BoundUnknown}, WaitUnknown, DeadlineUnknown
 		s.Settings = nil
 	}
@@ -195,11 +89,11 @@ func (lib *library) summarise(c *site, e *entry, s *Scope) {
 		lib.adjust(c, s, vals)
 	}
 	var ctxs []ssa.Value // the contexts that bound it
-	if e.ctx >= 0 && bounded(c.Arg(e.ctx)) {
+	if e.Ctx >= 0 && bounded(c.Arg(e.Ctx)) {
 		s.Deadline = DeadlineContext
-		ctxs = append(ctxs, c.Arg(e.ctx))
+		ctxs = append(ctxs, c.Arg(e.Ctx))
 	}
-	timed := d.deadline == DeadlineElapsed // a time limit of its own, which a context does not replace
+	timed := d.Deadline == DeadlineElapsed // a time limit of its own, which a context does not replace
 	for _, set := range s.Settings {
 		switch set.Deadline {
 		case DeadlineElapsed:
@@ -217,7 +111,7 @@ func (lib *library) summarise(c *site, e *entry, s *Scope) {
 // An applied setting: the table's rule, and where and with what value it was found.
 type found struct {
 	name  string
-	rule  setting
+	rule  option
 	pos   token.Pos
 	value ssa.Value
 }
@@ -232,7 +126,7 @@ func (lib *library) found(c *site, vals []ssa.Value) []found {
 	var out []found
 	seen := make(map[key]bool)
 	add := func(name string, at ssa.Value, pos token.Pos, value ssa.Value) {
-		if r, ok := lib.settings[name]; ok && !seen[key{name, at}] {
+		if r, ok := lib.Settings[name]; ok && !seen[key{name, at}] {
 			seen[key{name, at}] = true
 			out = append(out, found{name: name, rule: r, pos: pos, value: value})
 		}
@@ -271,11 +165,11 @@ func (lib *library) found(c *site, vals []ssa.Value) []found {
 				site := flow.NewSite(x.Common(), fn)
 				id := flow.ID(fn)
 				name := id.Name
-				if _, ok := lib.settings[id.Recv+"."+id.Name]; ok && id.Recv != "" {
+				if _, ok := lib.Settings[id.Recv+"."+id.Name]; ok && id.Recv != "" {
 					name = id.Recv + "." + id.Name
 				}
-				r := lib.settings[name]
-				add(name, x, x.Pos(), site.Arg(r.arg))
+				r := lib.Settings[name]
+				add(name, x, x.Pos(), site.Arg(r.Arg))
 			case *ssa.Global:
 				if x.Pkg != nil && lib.has(x.Pkg.Pkg.Path()) {
 					add(x.Name(), x, x.Pos(), nil)
@@ -306,8 +200,8 @@ func (lib *library) found(c *site, vals []ssa.Value) []found {
 	// Constructors before options; within a layer, what adds jitter last, so that jitter
 	// wrapped around a backoff wins whatever order the walk found them in.
 	order := func(f found) int {
-		k := 2 * f.rule.layer
-		if f.rule.wait == WaitJittered {
+		k := 2 * f.rule.Layer
+		if f.rule.Wait == WaitJittered {
 			k++
 		}
 		return k
@@ -365,8 +259,8 @@ func libNamed(lib *library, t types.Type) *types.Named {
 
 // has reports whether path is one of the library's packages.
 func (lib *library) has(path string) bool {
-	for _, p := range lib.paths {
-		if path == p || lib.prefix && strings.HasPrefix(path, p) {
+	for _, p := range lib.Paths {
+		if path == p || lib.Prefix && strings.HasPrefix(path, p) {
 			return true
 		}
 	}
@@ -379,40 +273,40 @@ func (lib *library) apply(f found, s *Scope) {
 	rec := Setting{Name: f.name, Pos: f.pos, Value: v}
 	zero := v != nil && flow.IsZero(v)
 	switch {
-	case r.bound != nil:
-		rec.Attempts = *r.bound
-	case r.attempts.set && v != nil:
-		rec.Attempts = r.attempts.bound(v)
-	case r.attempts.set:
+	case r.Bound != nil:
+		rec.Attempts = *r.Bound
+	case r.Attempts.Set && v != nil:
+		rec.Attempts = r.Attempts.Of(v)
+	case r.Attempts.Set:
 		rec.Attempts = Bound{Kind: BoundVar}
 	}
 	switch {
-	case zero && r.zeroWait == keepWait:
-	case zero && r.zeroWait != WaitUnknown:
-		rec.Wait = r.zeroWait
-	case r.waitBy != nil:
-		rec.Wait = waitBy(r.waitBy, lib, v)
+	case zero && r.ZeroWait == knowledge.KeepWait:
+	case zero && r.ZeroWait != WaitUnknown:
+		rec.Wait = r.ZeroWait
+	case r.WaitBy != nil:
+		rec.Wait = waitBy(r.WaitBy, lib, v)
 	default:
-		rec.Wait = r.wait
+		rec.Wait = r.Wait
 	}
 	switch {
-	case zero && r.zeroDead == keepDeadline:
-	case zero && r.zeroDead != DeadlineUnknown:
-		rec.Deadline = r.zeroDead
-	case r.deadline == DeadlineContext && v != nil && !bounded(v):
+	case zero && r.ZeroDeadline == knowledge.KeepDeadline:
+	case zero && r.ZeroDeadline != DeadlineUnknown:
+		rec.Deadline = r.ZeroDeadline
+	case r.Deadline == DeadlineContext && v != nil && !bounded(v):
 	default:
-		rec.Deadline = r.deadline
+		rec.Deadline = r.Deadline
 	}
 	if rec.Attempts.Kind != BoundUnknown {
 		s.Attempts = rec.Attempts
 	}
-	if rec.Wait != WaitUnknown || r.waitBy != nil {
+	if rec.Wait != WaitUnknown || r.WaitBy != nil {
 		s.Wait.Kind = rec.Wait
 	}
 	if rec.Deadline != DeadlineUnknown {
 		s.Deadline = rec.Deadline
 	}
-	if r.brief {
+	if r.Brief {
 		s.Brief = true
 	}
 	s.Settings = append(s.Settings, rec)
@@ -596,19 +490,6 @@ func funcsIn(vals ...ssa.Value) []flow.FuncID {
 	return out
 }
 
-// versions returns the import paths of a module across its major versions.
-func versions(base string, majors ...int) []string {
-	var paths []string
-	for _, m := range majors {
-		if m < 2 {
-			paths = append(paths, base)
-		} else {
-			paths = append(paths, fmt.Sprintf("%s/v%d", base, m))
-		}
-	}
-	return paths
-}
-
 func oneOf(s string, options ...string) bool { return slices.Contains(options, s) }
 
 // A helper is a function or method that retries one of its function arguments: a library's
@@ -631,11 +512,11 @@ func (h *helper) summarise(c *site, s *Scope) {
 func tableHelpers() []helper {
 	var hs []helper
 	for _, lib := range libraries {
-		for i := range lib.helpers {
-			e := &lib.helpers[i]
-			for _, p := range lib.paths {
-				for _, n := range e.names {
-					hs = append(hs, helper{id: flow.FuncID{Pkg: p, Recv: e.recv, Name: n}, arg: e.arg, lib: lib, entry: e})
+		for i := range lib.Helpers {
+			e := &lib.Helpers[i]
+			for _, p := range lib.Paths {
+				for _, n := range e.Names {
+					hs = append(hs, helper{id: flow.FuncID{Pkg: p, Recv: e.Recv, Name: n}, arg: e.Arg, lib: lib, entry: e})
 				}
 			}
 		}
@@ -669,7 +550,7 @@ func parseHelper(s string) (helper, error) {
 
 // WaitsByPolicy reports whether the scope waits as its library always does, with no setting
 // that could randomise the waits (see library.fixedWaits).
-func (s *Scope) WaitsByPolicy() bool { return s.lib != nil && s.lib.fixedWaits }
+func (s *Scope) WaitsByPolicy() bool { return s.lib != nil && s.lib.FixedWaits }
 
 // LibraryHints returns what the scope's library says, in its own terms, about how to cap the
 // attempts and how to make the retries observe a context (deadlineHint is a format whose %s
@@ -679,5 +560,41 @@ func (s *Scope) LibraryHints() (capHint, deadlineHint string) {
 	if s.lib == nil {
 		return "", ""
 	}
-	return s.lib.capHint, s.lib.deadlineHint
+	return s.lib.CapHint, s.lib.DeadlineHint
+}
+
+// settingAt returns the last setting of s that set its wait, or nil (the library's default).
+func (s *Scope) settingAt(kind func(Setting) bool) *Setting {
+	for i := len(s.Settings) - 1; i >= 0; i-- {
+		if kind(s.Settings[i]) {
+			return &s.Settings[i]
+		}
+	}
+	return nil
+}
+
+// MadeAt returns where the client of a Client scope is made in view (its constructor, the
+// first of its settings in view), or token.NoPos: the calls of one client made there share
+// its retry policy, one cause.
+func (s *Scope) MadeAt() token.Pos {
+	if s.Kind != Client {
+		return token.NoPos
+	}
+	for _, set := range s.Settings {
+		if set.Pos.IsValid() {
+			return set.Pos
+		}
+	}
+	return token.NoPos
+}
+
+// WaitSetting returns the setting that decided the scope's wait, or nil when the library's
+// default did.
+func (s *Scope) WaitSetting() *Setting {
+	return s.settingAt(func(x Setting) bool { return x.Wait != WaitUnknown })
+}
+
+// AttemptsSetting returns the setting that decided the scope's attempts, or nil.
+func (s *Scope) AttemptsSetting() *Setting {
+	return s.settingAt(func(x Setting) bool { return x.Attempts.Kind != BoundUnknown })
 }

@@ -42,3 +42,24 @@ func InterceptorOf(id flow.FuncID) (Interceptor, bool) {
 
 // GRPCRetryPackages are the packages of go-grpc-middleware's retry interceptor.
 var GRPCRetryPackages = []string{grpcRetryV1, grpcRetryV2}
+
+// GRPCRetry is the retry interceptor as a retry library: a call through a connection with it
+// is a client that retries.
+var GRPCRetry = &Library{
+	CapHint: "add grpc_retry.WithMax(4)",
+	Name:    "go-grpc-middleware retry interceptor",
+	Paths:   GRPCRetryPackages,
+	Clients: []Entry{{Recv: "*", Config: []int{0}, Ctx: -1}},
+	// The context bounds the retries, the caller's to choose at each call: no deadline claim.
+	Defaults: Summary{Bound{Kind: BoundUnknown}, WaitJittered, DeadlineUnknown},
+	Settings: map[string]Option{
+		"WithMax": {Arg: 0, Attempts: AttemptsOf(0).ZeroMeans(Once)},
+		"WithBackoff": {Arg: 0, WaitBy: map[string]WaitKind{
+			"BackoffLinear": WaitFixed, "BackoffExponential": WaitBackoff,
+			"BackoffLinearWithJitter": WaitJittered, "BackoffExponentialWithJitter": WaitJittered,
+			"BackoffExponentialWithJitterBounded": WaitJittered,
+		}},
+		"WithPerRetryTimeout": {Arg: 0},
+		"WithCodes":           {Arg: 0}, // which codes it retries
+	},
+}

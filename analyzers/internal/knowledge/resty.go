@@ -1,0 +1,20 @@
+package knowledge
+
+// resty retries when its client has a retry count (retries; 0, the default, is off), with
+// jittered waits. v3 retries only idempotent methods unless told otherwise.
+var RestyPaths = []string{"github.com/go-resty/resty/v2", "resty.dev/v3"}
+
+var Resty = &Library{
+	Name:  "go-resty/resty v2, resty.dev/v3",
+	Paths: RestyPaths,
+	Clients: []Entry{{
+		Recv:   "Request",
+		Names:  []string{"Get", "Post", "Put", "Patch", "Delete", "Head", "Options", "Execute", "Send"},
+		Config: []int{-1}, Ctx: -1,
+	}},
+	Defaults: Summary{*Once, WaitJittered, DeadlineUnknown},
+	Settings: map[string]Option{
+		"SetRetryCount":              {Layer: 1, Arg: 0, Attempts: AttemptsOf(1).NegativeMeans(Once)},
+		"SetRetryAllowNonIdempotent": {Layer: 1, Arg: 0}, // v3: POST and PATCH are retried too (see Resends)
+	},
+}
