@@ -11,7 +11,6 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
-	"github.com/idemlint/idemlint/analyzers/internal/loops"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 	"golang.org/x/tools/go/ssa"
 )
@@ -20,12 +19,12 @@ import (
 // out (apiErr, ok := err.(*APIError)): when the way round passes a test of an integer field
 // against a constant (apiErr.StatusCode != 404, its side that goes round), the statuses on that
 // side; otherwise the program's own condition (FailOther).
-func typedAnswer(b *ssa.BasicBlock, l *loops.Loop) Failures {
+func typedAnswer(b *ssa.BasicBlock, l *span) Failures {
 	if l == nil {
 		return FailOther // a recursion: no way round to follow
 	}
 	seen := make(map[*ssa.BasicBlock]bool)
-	for steps := 0; steps < 16 && l.Contains(b) && b != l.Header && !seen[b]; steps++ {
+	for steps := 0; steps < 16 && l.contains(b) && !l.back(b) && !seen[b]; steps++ {
 		seen[b] = true
 		ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
 		if !ok {
@@ -35,7 +34,7 @@ func typedAnswer(b *ssa.BasicBlock, l *loops.Loop) Failures {
 			b = b.Succs[0]
 			continue
 		}
-		round := []bool{l.CanRepeat(b.Succs[0]), l.CanRepeat(b.Succs[1])}
+		round := []bool{l.canRepeat(b.Succs[0]), l.canRepeat(b.Succs[1])}
 		if round[0] == round[1] {
 			if !round[0] {
 				break
@@ -58,6 +57,9 @@ func typedAnswer(b *ssa.BasicBlock, l *loops.Loop) Failures {
 // integer field with a constant (apiErr.StatusCode != 404, with its negations).
 func fieldStatus(cond ssa.Value, side int) (Failures, bool) {
 	negated := countNots(cond)%2 == 1
+	if c, ok := unNot(cond).(*ssa.Call); ok {
+		return listedStatus(c, (side == 0) != negated)
+	}
 	c, ok := unNot(cond).(*ssa.BinOp)
 	if !ok {
 		return 0, false
@@ -67,19 +69,48 @@ func fieldStatus(cond ssa.Value, side int) (Failures, bool) {
 		field, k, op = c.Y, c.X, mirror(c.Op)
 	}
 	code, ok := flow.IntConst(k)
-	if !ok || code < 100 || code > 599 || !typeis.Integer(field.Type()) {
-		return 0, false
-	}
-	switch f := flow.Unwrap(field).(type) {
-	case *ssa.Field:
-	case *ssa.UnOp:
-		if _, ok := f.X.(*ssa.FieldAddr); !ok {
-			return 0, false
-		}
-	default:
+	if !ok || !statusField(field, code) {
 		return 0, false
 	}
 	return statusesOn(op, code, negated, side == 0), true
+}
+
+// statusField reports whether field, compared with code, is an integer field holding an HTTP
+// status.
+func statusField(field ssa.Value, code int64) bool {
+	if code < 100 || code > 599 || !typeis.Integer(field.Type()) {
+		return false
+	}
+	switch f := flow.Unwrap(field).(type) {
+	case *ssa.Field:
+		return true
+	case *ssa.UnOp:
+		_, ok := f.X.(*ssa.FieldAddr)
+		return ok
+	}
+	return false
+}
+
+// listedStatus says which statuses hold (or not) for slices.Contains([]int{404, 401},
+// apiErr.Status): on the side where the field is among the constants, those statuses; the
+// other side is not read.
+func listedStatus(c *ssa.Call, holds bool) (Failures, bool) {
+	if id := flow.ID(flow.Callee(c.Common())); id.Pkg != "slices" || id.Recv != "" || id.Name != "Contains" || len(c.Call.Args) != 2 || !holds {
+		return 0, false
+	}
+	elems, ok := flow.Elems(flow.Unwrap(c.Call.Args[0]))
+	if !ok || len(elems) == 0 {
+		return 0, false
+	}
+	var on Failures
+	for _, e := range elems {
+		code, isConst := flow.IntConst(e)
+		if !isConst || !statusField(c.Call.Args[1], code) {
+			return 0, false
+		}
+		on |= statusesOn(token.EQL, code, false, true)
+	}
+	return on, true
 }
 
 // codeStatus is fieldStatus for an AWS error code: cond compares what ErrorCode returns, of a

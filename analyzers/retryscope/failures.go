@@ -84,6 +84,14 @@ func (s *Scope) RetriesOn(call ssa.CallInstruction) Failures {
 		return 0
 	}
 	in, round, ok := s.rounds()
+	sp := roundsOf(s.Loop)
+	if !ok {
+		// A library's or helper's callback: it goes round where it returns an error its
+		// helper retries (not one marked permanent).
+		if sp = s.callbackSpan(); sp != nil {
+			in, round, ok = sp.contains, sp.canRepeat, true
+		}
+	}
 	if !ok || call == nil || call.Parent() != s.Fn {
 		return AnyFailure
 	}
@@ -105,12 +113,12 @@ func (s *Scope) RetriesOn(call ssa.CallInstruction) Failures {
 		}
 		f := failuresOf(d)
 		if f == AnyFailure {
-			f = predicateSide(d, fail, s.Loop, in) // a loop's, or a recursion's (no loop)
+			f = predicateSide(d, fail, sp, in) // a loop's or a callback's, or a recursion's (none)
 		}
-		if f == AnyFailure && s.Loop != nil {
-			f = narrowed(fail, call, s.Loop, in)
-		} else if f != 0 && s.Loop != nil && f&^(Fail5xx|Fail429|FailOther4xx|FailNotFound|FailAuth|FailPending) == 0 {
-			f = narrowedFrom(fail, call, s.Loop, in, f) // statuses, which later tests may narrow
+		if f == AnyFailure && sp != nil {
+			f = narrowedFrom(fail, call, sp, in, AnyFailure)
+		} else if f != 0 && sp != nil && f&^(Fail5xx|Fail429|FailOther4xx|FailNotFound|FailAuth|FailPending) == 0 {
+			f = narrowedFrom(fail, call, sp, in, f) // statuses, which later tests may narrow
 		}
 		if f == AnyFailure && s.rem != nil {
 			f = errorsOf(s.rem, call) // what the call's error can be
@@ -140,7 +148,7 @@ func onAnswerOf(attempt, call ssa.CallInstruction, in func(*ssa.BasicBlock) bool
 // predicateSide says what d's test singles out when it is a predicate of the program's own
 // (autherrs.IsAuthError(err), taken for a verdict of either sense) and fail, the side that
 // goes round, is the one where it holds; AnyFailure otherwise.
-func predicateSide(d decision, fail *ssa.BasicBlock, l *loops.Loop, in func(*ssa.BasicBlock) bool) Failures {
+func predicateSide(d decision, fail *ssa.BasicBlock, l *span, in func(*ssa.BasicBlock) bool) Failures {
 	cond := d.block.Instrs[len(d.block.Instrs)-1].(*ssa.If).Cond
 	match := d.block.Succs[countNots(cond)%2]
 	if match != fail {
@@ -159,10 +167,44 @@ func (s *Scope) RetrySet() Failures {
 	switch {
 	case s.Kind == Callback && s.helperOn != 0 && s.helperOn != AnyFailure:
 		return s.helperOn
-	case s.Kind == Client, s.Kind == Callback:
-		return Transient | FailOther // a library retries what its classifier or callback says
+	case s.Kind == Callback:
+		if on := s.callbackRetries(); on != 0 && on != AnyFailure {
+			return on // what its callback hands back unmarked, when its tests say
+		}
+		return Transient | FailOther
+	case s.Kind == Client:
+		return Transient | FailOther // a library retries what its classifier says
 	}
 	return s.RetriesOn(s.Decisive)
+}
+
+// callbackRetries says what a callback's helper goes round on, read from the callback: for
+// each call whose outcome it tests, the failures of it that reach a return the helper retries,
+// and its own condition where it returns an error no tested call made. AnyFailure when that
+// cannot be read.
+func (s *Scope) callbackRetries() Failures {
+	sp := s.callbackSpan()
+	if sp == nil {
+		return AnyFailure
+	}
+	var on Failures
+	tested := make(map[ssa.CallInstruction]bool)
+	for _, d := range decisions(s.Fn, sp.contains) {
+		if !tested[d.call] {
+			tested[d.call] = true
+			on |= s.RetriesOn(d.call)
+		}
+	}
+	for _, b := range s.Fn.Blocks {
+		if !sp.back(b) {
+			continue
+		}
+		ret := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if p := producer(returned(ret.Results[len(ret.Results)-1]), sp.contains); p == nil || !tested[p] {
+			on |= FailOther // fmt.Errorf("not healthy yet"): the callback's own condition
+		}
+	}
+	return on
 }
 
 // errorsOf says what the error of call can mean: a request sent with net/http or a dial
@@ -188,12 +230,63 @@ func errorsOf(rem *remote.Result, call ssa.CallInstruction) Failures {
 // X) or errors.As whose side that goes round is the one where it matches (if !errors.Is(err,
 // errLocked) { return err }), or a status comparison. AnyFailure when a way round passes none.
 func narrowed(fail *ssa.BasicBlock, call ssa.CallInstruction, l *loops.Loop, in func(*ssa.BasicBlock) bool) Failures {
-	return narrowedFrom(fail, call, l, in, AnyFailure)
+	return narrowedFrom(fail, call, roundsOf(l), in, AnyFailure)
+}
+
+// A span is where the ways round of a scope run, for reading which failures take them: a
+// loop's body up to its header, or a callback's body up to the returns its helper retries.
+type span struct {
+	contains  func(*ssa.BasicBlock) bool
+	back      func(*ssa.BasicBlock) bool // the way round is taken on reaching it
+	canRepeat func(*ssa.BasicBlock) bool // a way round lies ahead
+}
+
+// roundsOf is l's span; nil for no loop.
+func roundsOf(l *loops.Loop) *span {
+	if l == nil {
+		return nil
+	}
+	return &span{contains: l.Contains, back: func(b *ssa.BasicBlock) bool { return b == l.Header }, canRepeat: l.CanRepeat}
+}
+
+// callbackSpan is the span of a retry callback that returns an error: its ways round end at
+// the returns of an error its helper retries (not nil, not marked permanent). Nil for other
+// scopes, and for a condition function (done, err), whose polls are not told apart.
+func (s *Scope) callbackSpan() *span {
+	if s.Kind != Callback || s.Fn == nil || !errorCallback(s.Fn.Signature) {
+		return nil
+	}
+	retried := retriedError(s)
+	back := make(map[*ssa.BasicBlock]bool)
+	for _, b := range s.Fn.Blocks {
+		if len(b.Instrs) == 0 {
+			continue
+		}
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && len(ret.Results) > 0 &&
+			retried(ret.Results[len(ret.Results)-1], b, nil) && !stoppedBefore(ret) {
+			back[b] = true
+		}
+	}
+	if len(back) == 0 {
+		return nil
+	}
+	return &span{
+		contains: func(b *ssa.BasicBlock) bool { return b.Parent() == s.Fn },
+		back:     func(b *ssa.BasicBlock) bool { return back[b] },
+		canRepeat: func(b *ssa.BasicBlock) bool {
+			for x := range flow.Forward([]*ssa.BasicBlock{b}, nil) {
+				if back[x] {
+					return true
+				}
+			}
+			return false
+		},
+	}
 }
 
 // narrowedFrom is narrowed for a failure side that only the failures in start take (a status
 // test's: StatusCode >= 400), which later tests of the answer may narrow further.
-func narrowedFrom(fail *ssa.BasicBlock, call ssa.CallInstruction, l *loops.Loop, in func(*ssa.BasicBlock) bool, start Failures) Failures {
+func narrowedFrom(fail *ssa.BasicBlock, call ssa.CallInstruction, l *span, in func(*ssa.BasicBlock) bool, start Failures) Failures {
 	var on Failures
 	type visit struct {
 		b       *ssa.BasicBlock
@@ -205,11 +298,11 @@ func narrowedFrom(fail *ssa.BasicBlock, call ssa.CallInstruction, l *loops.Loop,
 	// round carry transport failures and 5xx, not a 401).
 	var walk func(b *ssa.BasicBlock, allowed Failures) bool // false: a way round with no narrowing test
 	walk = func(b *ssa.BasicBlock, allowed Failures) bool {
-		if seen[visit{b, allowed}] || !l.Contains(b) || allowed == 0 {
+		if seen[visit{b, allowed}] || !l.contains(b) || allowed == 0 {
 			return true // seen, out of the loop, or taken by no failure: not a way round
 		}
 		seen[visit{b, allowed}] = true
-		if b == l.Header {
+		if l.back(b) {
 			if allowed != AnyFailure {
 				on |= allowed
 				return true
@@ -256,12 +349,12 @@ func narrowedFrom(fail *ssa.BasicBlock, call ssa.CallInstruction, l *loops.Loop,
 				}
 			}
 			if ok {
-				if l.CanRepeat(other) && !walk(other, allowed) {
+				if l.canRepeat(other) && !walk(other, allowed) {
 					return false // other errors go round too
 				}
-				if l.CanRepeat(match) && allowed == AnyFailure {
+				if l.canRepeat(match) && allowed == AnyFailure {
 					on |= kinds
-				} else if l.CanRepeat(match) {
+				} else if l.canRepeat(match) {
 					on |= kinds & allowed // (what the answer's tests left)
 				}
 				return true
@@ -284,7 +377,7 @@ func narrowedFrom(fail *ssa.BasicBlock, call ssa.CallInstruction, l *loops.Loop,
 // X) or errors.As(err, &t) (a transport failure, or the program's own error; for a type, the
 // statuses its fields are then compared with on the way round from match), or a predicate of
 // the program's own that is true only once it singled the error out (isUnauthorized(err)).
-func singledOut(cond ssa.Value, call ssa.CallInstruction, in func(*ssa.BasicBlock) bool, match *ssa.BasicBlock, l *loops.Loop) (Failures, bool) {
+func singledOut(cond ssa.Value, call ssa.CallInstruction, in func(*ssa.BasicBlock) bool, match *ssa.BasicBlock, l *span) (Failures, bool) {
 	if target, ok := singlesOut(cond, call, in); ok {
 		on, typed := targetKind(target, cond)
 		if on == FailOther && answeredAtOnce(call, target) {

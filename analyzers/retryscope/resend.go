@@ -98,9 +98,7 @@ func (r *Result) Resends(s *Scope, call ssa.CallInstruction) bool {
 			return ok && len(ret.Results) == 1 && !isFalse(ret.Results[0])
 		}, nil)
 	case Callback:
-		sig := fn.Signature
-		if sig.Results().Len() == 0 || !typeis.Error(sig.Results().At(sig.Results().Len()-1).Type()) ||
-			sig.Results().Len() == 2 && typeis.Bool(sig.Results().At(0).Type()) {
+		if !errorCallback(fn.Signature) {
 			return true // a condition function (done, err): its polls are not told apart
 		}
 		retried := retriedError(s)
@@ -114,6 +112,13 @@ func (r *Result) Resends(s *Scope, call ssa.CallInstruction) bool {
 }
 
 func all(*ssa.BasicBlock) bool { return true }
+
+// errorCallback reports whether sig is a retried function that says by its last result, an
+// error, whether to go round: not a condition function (done bool, err error).
+func errorCallback(sig *types.Signature) bool {
+	r := sig.Results()
+	return r.Len() > 0 && typeis.Error(r.At(r.Len()-1).Type()) && !(r.Len() == 2 && typeis.Bool(r.At(0).Type()))
+}
 
 // inFunc returns the instruction of fn that call is, or that creates the closure call is in.
 func (r *Result) inFunc(fn *ssa.Function, call ssa.CallInstruction) ssa.Instruction {

@@ -144,7 +144,7 @@ func RestyInLoop(ctx context.Context, url string) error {
 func RetryGoAroundStandardClient(url string) error {
 	hc := retryablehttp.NewClient().StandardClient()
 	return retrygo.Do(func() error {
-		resp, err := hc.Get(url) // related "direct.go:146: outer retry callback" // want `10 attempts around http\.Client\.Get, which makes 5 each: up to 50 calls on transient failures; keep one layer`
+		resp, err := hc.Get(url) // related "direct.go:146: outer retry callback" // want `10 attempts around http\.Client\.Get, which makes 5 each: up to 50 calls on transport errors; keep one layer`
 		if err != nil {
 			return err
 		}

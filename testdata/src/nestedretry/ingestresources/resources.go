@@ -90,7 +90,7 @@ func (m *Manager) fetchRetry(ctx context.Context) error {
 		default:
 		}
 		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-		err := m.fetch(ctx) // related "resources.go:86: outer retry loop" "resources.go:63: inner retry callback" // want `5 attempts around Manager.fetch, which makes 5 each: up to 25 calls on transient failures; keep one layer`
+		err := m.fetch(ctx) // related "resources.go:86: outer retry loop" "resources.go:63: inner retry callback" // want `retries up to 5 times around Manager.fetch, which retries up to 5 times: up to 25 calls per request; keep one layer`
 		cancel()
 		if err != nil {
 			attempts++
