@@ -91,6 +91,10 @@ func (w *walker) built(v ssa.Value, f *frame, t *objType, eval func(ssa.Value, *
 			}
 			return r
 		}
+		if a, ok := v.X.(*ssa.Alloc); ok && typeis.Named(a.Type(), t.pkg, t.name) {
+			// c := http.Client{...}; return Query{Proxy: c}: a copy of a client made here.
+			return w.alloc(a, t)
+		}
 		r := w.load(v.X, f, t)
 		if g, ok := v.X.(*ssa.Global); ok && r.origin != nil && r.origin.Kind == Default && !r.origin.Pos.IsValid() {
 			o := *r.origin
