@@ -67,6 +67,8 @@ type checker struct {
 	// stream, with the first such call: a Timeout on them would cut it.
 	streamClients map[token.Pos]token.Pos
 	streamCalls   map[token.Pos]*remote.Call
+	// ownsDefault: the package makes a default client without a timeout that it reports.
+	ownsDefault bool
 }
 
 // A group is the calls sending requests through one client without a timeout that the
@@ -107,6 +109,7 @@ func run(pass *analysis.Pass) (any, error) {
 			defaults[call.Timeout.Client.Pos] = true
 		}
 	}
+	c.ownsDefault = len(defaults) > 0
 	byDefault := make(map[token.Pos][]*remote.Call) // calls through http.DefaultClient, by where it is named
 	var defaultOrder []token.Pos
 	sqlCalls := make(map[*ssa.Function][]*remote.Call)
@@ -160,7 +163,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if copies[call] {
 			continue
 		}
-		if c.coveredByClient(call) {
+		if c.coveredByClient(call, calls) {
 			continue
 		}
 		if call.Kind == remote.SQL && call.Timeout.Context.Kind == remote.NoContext && (call.Via == nil || call.Via.Instead != "") {
@@ -403,10 +406,11 @@ func withOthers(calls []*remote.Call) ([]*remote.Call, map[*remote.Call]bool) {
 
 // coveredByClient reports whether call passes a context without a deadline to a function that
 // sends through a library's default client without a timeout (Passed.Owned), which is
-// reported where the library makes it, and the caller had no context of its own to pass: the
-// client is the cause. A caller that drops the context it was given is still reported.
-func (c *checker) coveredByClient(call *remote.Call) bool {
-	if call.Via == nil || call.Via.Owned == "" || contextParam(call.Instr.Parent()) != "" {
+// reported where the library makes it, and the caller had no context of its own to pass (it
+// passes none, or context.Background or TODO): the client is the cause. A caller that drops
+// the context it was given is still reported.
+func (c *checker) coveredByClient(call *remote.Call, calls []*remote.Call) bool {
+	if fn := call.Instr.Parent(); call.Via == nil || call.Via.Owned == "" || contextParam(fn) != "" && !emptyRequestParam(fn, calls) {
 		return false
 	}
 	if call.Via.Streams && call.Func != nil && call.Func.Pkg() == c.pass.Pkg {
@@ -415,11 +419,39 @@ func (c *checker) coveredByClient(call *remote.Call) bool {
 	if call.Func != nil && call.Func.Pkg() != nil && remote.OtherModule(c.pass.Module, call.Func.Pkg().Path()) {
 		return false // the library's finding is in another module, which a run on this one does not show
 	}
-	switch call.Timeout.Context.Kind {
-	case remote.Background, remote.TODO:
+	switch k := call.Timeout.Context.Kind; {
+	case k == remote.Background, k == remote.TODO:
 		return true
+	case k.Contextless():
+		// A request made without one, in a function that has none to give, has what
+		// context.Background would give it: in a package that calls another's client, the
+		// client's Timeout is the line to change. (In a package that makes such a client,
+		// requests made without a context are its API's choice, one finding for the
+		// package.)
+		return !c.ownsDefault
 	}
 	return false
+}
+
+// emptyRequestParam reports whether the request fn is given carries no context to drop: fn
+// has no context parameter, no other package can call it (it is unexported), and every call
+// of it in the package hands it a request made without one (follow(req) called with
+// http.NewRequest's, and again with the next page's).
+func emptyRequestParam(fn *ssa.Function, calls []*remote.Call) bool {
+	if flow.ContextInScope(fn) != nil || flow.RequestParam(fn) == nil || fn.Object() == nil || fn.Object().Exported() {
+		return false
+	}
+	given := false
+	for _, other := range calls {
+		if other.Instr.Common().StaticCallee() != fn {
+			continue
+		}
+		if !other.Timeout.Context.Kind.Contextless() {
+			return false
+		}
+		given = true
+	}
+	return given
 }
 
 // sdkClient reports whether call goes through an SDK client made in this package (its

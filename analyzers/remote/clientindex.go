@@ -27,7 +27,7 @@ func (st *state) index(funcs []*ssa.Function) {
 					case *ssa.FieldAddr:
 						switch base := addr.X.(type) {
 						case *ssa.FieldAddr:
-							if fv := flow.FieldVar(base); fv != nil {
+							if fv := flow.FieldVar(base); fv != nil && !setsOther(base, addr) {
 								st.fieldTouched[fv] = true
 							}
 						case *ssa.Global:
@@ -222,6 +222,18 @@ func (st *state) usesOnly(c *ssa.CallCommon, i int) bool {
 	r := st.walker(fn).fieldsSet(p, t, nil, 0).k == vUnbounded
 	st.readOnly[p] = r
 	return r
+}
+
+// setsOther reports whether a store at addr, a field of the client or dialer held in field
+// base, sets one that bounds nothing (hc.CheckRedirect = ...): no timeout is set through base
+// that way.
+func setsOther(base, addr *ssa.FieldAddr) bool {
+	t, fv := objTypeOf(base.Type()), flow.FieldVar(addr)
+	if t == nil || fv == nil {
+		return false
+	}
+	name := fv.Name()
+	return !slices.Contains(t.fields, name) && name != t.subField && !(t == httpClient && name == "Transport")
 }
 
 // touch notes that the struct field or package variable at addr may be given a timeout

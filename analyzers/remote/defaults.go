@@ -115,6 +115,7 @@ func (st *state) prodStores(fv *types.Var) []ssa.Value {
 	for _, v := range st.stores.Fields[fv] {
 		switch {
 		case testcode.Made(st.pass, v):
+		case st.storedByTest(v):
 		case storedOnlyWhenGiven(v, fv):
 			given = append(given, v)
 		default:
@@ -125,6 +126,13 @@ func (st *state) prodStores(fv *types.Var) []ssa.Value {
 		return given
 	}
 	return out
+}
+
+// storedByTest reports whether v is a constant that a test stores (&Client{HTTP: http.Client{}}
+// in a test leaves the zero client in the field): not what users run.
+func (st *state) storedByTest(v ssa.Value) bool {
+	k, ok := v.(*ssa.Const)
+	return ok && st.stores.StoredIn[k] != nil && testcode.At(st.pass, st.stores.StoredIn[k].Pos())
 }
 
 // userField reports whether fv is an exported field of an exported struct type of its
@@ -140,7 +148,7 @@ func userField(fv *types.Var) bool {
 func (st *state) prodGlobals(g *ssa.Global) []ssa.Value {
 	var out []ssa.Value
 	for _, v := range st.stores.Globals[g] {
-		if !testcode.Made(st.pass, v) {
+		if !testcode.Made(st.pass, v) && !st.storedByTest(v) {
 			out = append(out, v)
 		}
 	}

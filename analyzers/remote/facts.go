@@ -368,7 +368,6 @@ func objTypeNamed(name string) *objType {
 	return nil
 }
 
-// objTypeOf returns the client or dialer type t points to, or nil.
 // valueObjType returns the client or dialer type of t when t is one by value (http.Client).
 func valueObjType(t types.Type) *objType {
 	if _, isPtr := t.Underlying().(*types.Pointer); isPtr {
@@ -377,6 +376,7 @@ func valueObjType(t types.Type) *objType {
 	return objTypeOf(types.NewPointer(t))
 }
 
+// objTypeOf returns the client or dialer type t points to, or nil.
 func objTypeOf(t types.Type) *objType {
 	for _, o := range objTypes {
 		if _, isPtr := t.Underlying().(*types.Pointer); isPtr && typeis.Named(t, o.pkg, o.name) {

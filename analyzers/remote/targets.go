@@ -34,7 +34,8 @@ func (r *reacher) targets(c *ssa.CallCommon) []*ssa.Function {
 }
 
 // implementations returns the methods that an interface call may run when the interface is
-// unexported and declared in this package: its implementations are the package's own types
+// unexported and declared in this package, or the method is: its implementations are the
+// package's own types
 // (fsnotify's Watcher.Add calling w.b.Add on its OS backend). It returns nil otherwise.
 //
 // Or, for an interface of any package, the methods of what the package stores into the
@@ -45,8 +46,14 @@ func (r *reacher) implementations(c *ssa.CallCommon) []*ssa.Function {
 		return fns
 	}
 	named, ok := types.Unalias(c.Value.Type()).(*types.Named)
-	if !ok || named.Obj().Exported() || r.fromCallers(c.Value) {
-		return nil // the users' value: other packages' types fill it too
+	if !ok {
+		return nil
+	}
+	if own := !c.Method.Exported() && c.Method.Pkg() == r.pass.Pkg; !own && (named.Obj().Exported() || r.fromCallers(c.Value)) {
+		// The users' value: other packages' types fill it too. Not for a method unexported
+		// here (findDevice()): only this package's types have it (or types embedding one,
+		// which run its method).
+		return nil
 	}
 	// A test's stand-in is not what the package runs: with only stand-ins (a mock of the SDK
 	// client the package stores there), the implementations are other packages'.

@@ -13,6 +13,9 @@ import (
 type Stores struct {
 	Fields  map[*types.Var][]ssa.Value
 	Globals map[*ssa.Global][]ssa.Value
+	// StoredIn names, for a stored constant (the zero http.Client{} a literal leaves in a
+	// field), which belongs to no function, the function that stores it.
+	StoredIn map[*ssa.Const]*ssa.Function
 	// Taken holds the package variables whose address the package hands on (flag.IntVar(&n,
 	// ...), p := &n): written where the index does not see.
 	Taken map[*ssa.Global]bool
@@ -26,7 +29,8 @@ type Stores struct {
 // IndexStores builds the Stores of funcs.
 func IndexStores(funcs []*ssa.Function) *Stores {
 	s := &Stores{Fields: make(map[*types.Var][]ssa.Value), Globals: make(map[*ssa.Global][]ssa.Value), Taken: make(map[*ssa.Global]bool),
-		Calls: make(map[*ssa.Function][]ssa.CallInstruction), AsValue: make(map[*ssa.Function]bool)}
+		Calls: make(map[*ssa.Function][]ssa.CallInstruction), AsValue: make(map[*ssa.Function]bool),
+		StoredIn: make(map[*ssa.Const]*ssa.Function)}
 	var ops []*ssa.Value
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {
@@ -48,6 +52,9 @@ func IndexStores(funcs []*ssa.Function) *Stores {
 				st, ok := instr.(*ssa.Store)
 				if !ok {
 					continue
+				}
+				if k, ok := st.Val.(*ssa.Const); ok {
+					s.StoredIn[k] = fn
 				}
 				switch addr := st.Addr.(type) {
 				case *ssa.FieldAddr:
