@@ -283,6 +283,9 @@ func targetKind(target, cond ssa.Value) (on Failures, typed bool) {
 	case sentinel(cond):
 		return FailOther, false
 	}
+	if knowledge.PendingAPIError(targetType(target)) {
+		return FailPending, false // a device authorization not approved yet
+	}
 	if unretried, notFound := knowledge.UnretriedAPIError(targetType(target)); unretried {
 		// An SDK's modeled client fault (kinesis types.ResourceNotFoundException), which its
 		// client never retries: not what a self-retrying client's layer goes round on.

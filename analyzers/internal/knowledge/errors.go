@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
@@ -103,6 +104,24 @@ func UnretriedAPIError(t types.Type) (unretried, notFound bool) {
 		return false, false // not a modeled error
 	}
 	return unretriedCode(code)
+}
+
+// pendingErrors are the modeled errors by which a service says that an OAuth 2.0 device
+// authorization (RFC 8628, 3.5) is not approved yet: authorization_pending, and slow_down,
+// which asks for a longer interval. AWS IAM Identity Center's OIDC service models both.
+var pendingErrors = map[string][]string{
+	"github.com/aws/aws-sdk-go-v2/service/ssooidc/types": {"AuthorizationPendingException", "SlowDownException"},
+}
+
+// PendingAPIError reports whether t (or the type it points to) is a modeled error by which a
+// device authorization says it is still pending (see pendingErrors): a loop that goes round
+// on it waits for the user, at the interval the service gives, until the code expires.
+func PendingAPIError(t types.Type) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	named, ok := types.Unalias(t).(*types.Named)
+	return ok && named.Obj().Pkg() != nil && slices.Contains(pendingErrors[named.Obj().Pkg().Path()], named.Obj().Name())
 }
 
 // UnretriedAPIErrorCode is UnretriedAPIError for an error code a program compares with what

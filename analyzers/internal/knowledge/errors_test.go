@@ -103,3 +103,27 @@ var inUse, refused, exists = syscall.EADDRINUSE, syscall.ECONNREFUSED, syscall.E
 		t.Error("an int constant is not an errno")
 	}
 }
+
+func TestPendingAPIError(t *testing.T) {
+	oidc := modeled(t, "github.com/aws/aws-sdk-go-v2/service/ssooidc/types", false,
+		"AuthorizationPendingException", "SlowDownException", "AccessDeniedException", "ExpiredTokenException")
+	other := modeled(t, "github.com/aws/aws-sdk-go-v2/service/sso/types", false, "AuthorizationPendingException")
+	for _, tc := range []struct {
+		pkg     *types.Package
+		name    string
+		pending bool
+	}{
+		{oidc, "AuthorizationPendingException", true},
+		{oidc, "SlowDownException", true},
+		{oidc, "AccessDeniedException", false}, // the user refused: the flow ends
+		{oidc, "ExpiredTokenException", false},
+		{other, "AuthorizationPendingException", false}, // by package, not by name
+	} {
+		typ := tc.pkg.Scope().Lookup(tc.name).Type()
+		for _, v := range []types.Type{typ, types.NewPointer(typ)} {
+			if got := PendingAPIError(v); got != tc.pending {
+				t.Errorf("PendingAPIError(%s) = %v, want %v", v, got, tc.pending)
+			}
+		}
+	}
+}
