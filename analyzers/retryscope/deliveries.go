@@ -101,7 +101,7 @@ func (st *state) deliveryLoops(fn *ssa.Function) []*Scope {
 			continue
 		}
 		s := &Scope{Kind: f.fw.kind, Fn: fn, Loop: l, Node: f.loop, Body: f.loop, To: f.loop.End(), at: fn,
-			Framework: f.fw.name, Noun: f.fw.noun}
+			Framework: f.fw.Name, Noun: f.fw.Noun}
 		switch loop := f.loop.(type) {
 		case *ast.ForStmt:
 			s.From = loop.Body.Pos()
@@ -172,7 +172,7 @@ func (st *state) receivedDelivery(e ast.Expr) *framework {
 		fn, _ := typeutil.Callee(st.pass.TypesInfo, e).(*types.Func)
 		id := flow.ID(fn)
 		for _, fw := range frameworks {
-			if fw.lib.has(id.Pkg) && matchEntry(fw.receives, id) != nil {
+			if fw.lib.has(id.Pkg) && matchEntry(fw.Receives, id) != nil {
 				return fw
 			}
 		}

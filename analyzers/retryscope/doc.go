@@ -45,7 +45,7 @@
 //     *http.Client over oras-go's or this project's retrying transport; also when the client is kept in a
 //     struct field or package variable that the package sets (a constructor's work is seen
 //     where a method uses the field);
-//   - code that a framework runs again when it fails (frameworks.go; one execution is one
+//   - code that a framework runs again when it fails (knowledge.Frameworks; one execution is one
 //     attempt, and nothing runs before the first, so these scopes have no statement to move
 //     code before): a workflow activity (kind Activity: Temporal and Cadence functions and
 //     exported methods of struct pointers registered with RegisterActivity*,

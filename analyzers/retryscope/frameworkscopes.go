@@ -14,7 +14,8 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
-// This file finds the scopes that frameworks run again, from the table in frameworks.go.
+// This file finds the scopes that frameworks run again, from the tables in internal/knowledge
+// (framework.go and one file per framework).
 
 // A frameworkRun is what the package says about one function a framework runs.
 type frameworkRun struct {
@@ -101,14 +102,14 @@ func (st *state) frameworkScopes() {
 	}
 	for i, obj := range externalOrder {
 		r := external[obj]
-		s := &Scope{Kind: r.fw.kind, Func: obj, Framework: r.fw.name, Noun: r.fw.noun, Registered: r.registered}
+		s := &Scope{Kind: r.fw.kind, Func: obj, Framework: r.fw.Name, Noun: r.fw.Noun, Registered: r.registered}
 		if !r.summarise(s) {
 			continue
 		}
 		st.setCallSyntax(s, calls[i])
 		s.Stmt = nil
-		if ids := r.fw.identities; len(ids) > 0 {
-			s.Identity = &Identity{What: ids[0].what}
+		if ids := r.fw.Identities; len(ids) > 0 {
+			s.Identity = &Identity{What: ids[0].What}
 		}
 		st.add(s)
 	}
@@ -213,10 +214,10 @@ func frameworkCall(call ssa.CallInstruction) (fw *framework, e *entry, isRun boo
 		if !fw.lib.has(id.Pkg) {
 			continue
 		}
-		if e := matchEntry(fw.registers, id); e != nil {
+		if e := matchEntry(fw.Registers, id); e != nil {
 			return fw, e, false
 		}
-		if e := matchEntry(fw.runs, id); e != nil {
+		if e := matchEntry(fw.Runs, id); e != nil {
 			return fw, e, true
 		}
 	}
@@ -325,7 +326,7 @@ func (st *state) recognise(fn *ssa.Function) *framework {
 		return nil
 	}
 	for _, fw := range frameworks {
-		if slices.ContainsFunc(fw.shapes, func(sh shape) bool { return sh.matches(fn) }) ||
+		if slices.ContainsFunc(fw.Shapes, func(sh shape) bool { return shapeMatches(sh, fn) }) ||
 			fw.marksContext(fn) ||
 			slices.ContainsFunc(params(fn), func(p *ssa.Parameter) bool { return fw.delivers(p.Type()) }) &&
 				!st.buildsDeliveries(fw) && fw.requeued(fn, fn.Blocks) {
@@ -364,21 +365,21 @@ func params(fn *ssa.Function) []*ssa.Parameter {
 	return ps
 }
 
-// matches reports whether fn has the shape.
-func (sh shape) matches(fn *ssa.Function) bool {
-	if sh.method != "" && (fn.Signature.Recv() == nil || fn.Name() != sh.method) {
+// shapeMatches reports whether fn has the shape sh.
+func shapeMatches(sh shape, fn *ssa.Function) bool {
+	if sh.Method != "" && (fn.Signature.Recv() == nil || fn.Name() != sh.Method) {
 		return false
 	}
 	ps, rs := fn.Signature.Params(), fn.Signature.Results()
-	if ps.Len() != len(sh.params) || rs.Len() != len(sh.results) {
+	if ps.Len() != len(sh.Params) || rs.Len() != len(sh.Results) {
 		return false
 	}
-	for i, p := range sh.params {
+	for i, p := range sh.Params {
 		if !typeMatches(ps.At(i).Type(), p) {
 			return false
 		}
 	}
-	for i, r := range sh.results {
+	for i, r := range sh.Results {
 		if !typeMatches(rs.At(i).Type(), r) {
 			return false
 		}
@@ -406,7 +407,7 @@ func typeMatches(t types.Type, spec string) bool {
 
 // delivers reports whether t is one of the framework's deliveries, or a pointer to one.
 func (fw *framework) delivers(t types.Type) bool {
-	for _, d := range fw.deliveries {
+	for _, d := range fw.Deliveries {
 		if typeMatches(t, d) || typeMatches(t, "*"+d) {
 			return true
 		}
@@ -418,7 +419,7 @@ func (fw *framework) delivers(t types.Type) bool {
 // result is an error), passes its own context parameter to one of the framework's marks; a
 // helper of those functions that uses their context (a logger's constructor) is not one.
 func (fw *framework) marksContext(fn *ssa.Function) bool {
-	if len(fw.marks) == 0 || !typeis.ReturnsError(fn.Signature) {
+	if len(fw.Marks) == 0 || !typeis.ReturnsError(fn.Signature) {
 		return false
 	}
 	var ctx *ssa.Parameter
@@ -433,7 +434,7 @@ func (fw *framework) marksContext(fn *ssa.Function) bool {
 	}
 	for call := range flow.Calls(fn) {
 		c := call.Common()
-		if !slices.Contains(fw.marks, flow.ID(flow.Callee(c))) || len(c.Args) == 0 {
+		if !slices.Contains(fw.Marks, flow.ID(flow.Callee(c))) || len(c.Args) == 0 {
 			continue
 		}
 		from := false
@@ -453,7 +454,7 @@ func (fw *framework) marksContext(fn *ssa.Function) bool {
 // it redelivers only on request (requeues), which the code must then make with an argument
 // other than the constant false.
 func (fw *framework) requeued(fn *ssa.Function, blocks []*ssa.BasicBlock) bool {
-	return len(fw.requeues) == 0 || fw.requeuedIn(fn, blocks, make(map[*ssa.Function]bool))
+	return len(fw.Requeues) == 0 || fw.requeuedIn(fn, blocks, make(map[*ssa.Function]bool))
 }
 
 func (fw *framework) requeuedIn(fn *ssa.Function, blocks []*ssa.BasicBlock, seen map[*ssa.Function]bool) bool {
@@ -463,7 +464,7 @@ func (fw *framework) requeuedIn(fn *ssa.Function, blocks []*ssa.BasicBlock, seen
 	seen[fn] = true
 	requeues := func(call ssa.CallInstruction) bool {
 		callee := flow.Callee(call.Common())
-		e := fw.match(fw.requeues, flow.ID(callee))
+		e := fw.match(fw.Requeues, flow.ID(callee))
 		if e == nil {
 			return false
 		}
@@ -492,7 +493,7 @@ func (fw *framework) requeuedIn(fn *ssa.Function, blocks []*ssa.BasicBlock, seen
 // options in view allow one attempt only.
 func (st *state) functionScope(fn *ssa.Function, r *frameworkRun) *Scope {
 	fw := r.fw
-	s := &Scope{Kind: fw.kind, Fn: fn, Framework: fw.name, Noun: fw.noun, Registered: r.registered}
+	s := &Scope{Kind: fw.kind, Fn: fn, Framework: fw.Name, Noun: fw.Noun, Registered: r.registered}
 	if !r.summarise(s) {
 		return nil
 	}
@@ -520,42 +521,42 @@ func (st *state) functionScope(fn *ssa.Function, r *frameworkRun) *Scope {
 // fetched object, what its fetch call fills in fn) can give, or one that names what to
 // derive a key from when none can.
 func (st *state) identity(fw *framework, fn *ssa.Function, vars []*types.Var) *Identity {
-	if len(fw.identities) == 0 {
+	if len(fw.Identities) == 0 {
 		return nil
 	}
-	for _, id := range fw.identities {
+	for _, id := range fw.Identities {
 		var found []IdentityVar
-		if id.fetched {
+		if id.Fetched {
 			found = st.fetched(fw, fn)
 		} else {
 			for _, v := range vars {
-				if v.Name() != "" && v.Name() != "_" && typeMatches(v.Type(), id.of) {
+				if v.Name() != "" && v.Name() != "_" && typeMatches(v.Type(), id.Of) {
 					found = append(found, IdentityVar{Var: v, From: v.Pos()})
 				}
 			}
 		}
-		if len(found) == 0 || id.expr == "" {
+		if len(found) == 0 || id.Expr == "" {
 			continue
 		}
-		out := &Identity{What: id.what, Expr: id.expr, Vars: found, Imports: make(map[string]string)}
-		for _, p := range id.imports {
+		out := &Identity{What: id.What, Expr: id.Expr, Vars: found, Imports: make(map[string]string)}
+		for _, p := range id.Imports {
 			out.Imports[path.Base(p)] = p
 		}
 		return out
 	}
-	return &Identity{What: fw.identities[0].what}
+	return &Identity{What: fw.Identities[0].What}
 }
 
 // fetched returns the variables whose address or pointer fn passes to the framework's fetch
 // call (r.Get(ctx, req.NamespacedName, &obj)), each holding the object after that call.
 func (st *state) fetched(fw *framework, fn *ssa.Function) []IdentityVar {
-	if fw.fetch == nil {
+	if fw.Fetch == nil {
 		return nil
 	}
 	var out []IdentityVar
 	for call := range flow.Calls(fn) {
 		id := flow.ID(flow.Callee(call.Common()))
-		if !fw.lib.has(id.Pkg) || matchEntry([]entry{*fw.fetch}, id) == nil {
+		if !fw.lib.has(id.Pkg) || matchEntry([]entry{*fw.Fetch}, id) == nil {
 			continue
 		}
 		cur, ok := st.calls[call.Pos()]
@@ -563,10 +564,10 @@ func (st *state) fetched(fw *framework, fn *ssa.Function) []IdentityVar {
 			continue
 		}
 		ce := cur.Node().(*ast.CallExpr)
-		if fw.fetch.Arg >= len(ce.Args) {
+		if fw.Fetch.Arg >= len(ce.Args) {
 			continue
 		}
-		x := ast.Unparen(ce.Args[fw.fetch.Arg])
+		x := ast.Unparen(ce.Args[fw.Fetch.Arg])
 		if u, ok := x.(*ast.UnaryExpr); ok && u.Op == token.AND {
 			x = ast.Unparen(u.X)
 		}

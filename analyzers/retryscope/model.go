@@ -26,7 +26,7 @@ const (
 	Client                    // a call through a client that retries on its own
 	Iterator                  // the body of a range over a retry iterator (func(yield) that waits between yields)
 
-	// Scopes that a framework runs again when they fail (frameworks.go): one execution is one
+	// Scopes that a framework runs again when they fail (knowledge.Frameworks): one execution is one
 	// attempt, and nothing runs before the first one in the program's code.
 
 	Activity   // a function a workflow engine runs as an activity (Temporal, Cadence)

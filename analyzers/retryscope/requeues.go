@@ -35,7 +35,7 @@ func (st *state) requeues() []*Requeue {
 				continue
 			}
 			if failed, ok := fw.failureSide(call); failed && ok {
-				out = append(out, &Requeue{Call: call, Framework: fw.name, Later: fw.later})
+				out = append(out, &Requeue{Call: call, Framework: fw.Name, Later: fw.Later})
 			}
 		}
 	}
@@ -50,7 +50,7 @@ func atOnce(call ssa.CallInstruction) *framework {
 	}
 	id := flow.ID(callee)
 	for _, fw := range frameworks {
-		e := fw.match(fw.atOnce, id)
+		e := fw.match(fw.AtOnce, id)
 		if e == nil {
 			continue
 		}
@@ -71,7 +71,7 @@ func (fw *framework) settledBy(call ssa.CallInstruction) bool {
 	if callee == nil {
 		return false
 	}
-	return fw.match(fw.settles, flow.ID(callee)) != nil
+	return fw.match(fw.Settles, flow.ID(callee)) != nil
 }
 
 // match returns the entry of es that id is: one of the library's packages, or of the

@@ -120,3 +120,32 @@ func TestVersions(t *testing.T) {
 		t.Errorf("Versions = %q, want %q", got, want)
 	}
 }
+
+// TestFrameworks checks every framework's table: a kind, its library's packages, entries in
+// them, and identities whose expression names the variable.
+func TestFrameworks(t *testing.T) {
+	for _, fw := range Frameworks {
+		if fw.Name == "" || fw.Noun == "" || fw.Kind == 0 || fw.Library == nil || len(fw.Library.Paths) == 0 {
+			t.Errorf("framework %q: want a name, a noun, a kind and a library with packages", fw.Name)
+			continue
+		}
+		if len(fw.Registers)+len(fw.Runs)+len(fw.Shapes)+len(fw.Deliveries)+len(fw.Receives)+len(fw.Marks) == 0 {
+			t.Errorf("%s: nothing finds the code it runs", fw.Name)
+		}
+		for _, group := range [][]Entry{fw.Registers, fw.Runs, fw.Receives, fw.Requeues, fw.AtOnce, fw.Settles} {
+			for _, e := range group {
+				if len(e.Names) == 0 {
+					t.Errorf("%s: an entry of %q with no names", fw.Name, e.Recv)
+				}
+			}
+		}
+		for _, id := range fw.Identities {
+			if id.Expr != "" && !strings.Contains(id.Expr, "$v") {
+				t.Errorf("%s: identity %q: its expression does not use the variable ($v)", fw.Name, id.What)
+			}
+			if (id.Of == "") == !id.Fetched {
+				t.Errorf("%s: identity %q: want the type it is computed from, or fetched", fw.Name, id.What)
+			}
+		}
+	}
+}
