@@ -1,6 +1,8 @@
 package remote
 
 import (
+	"go/token"
+	"go/types"
 	"slices"
 	"strings"
 	"unicode"
@@ -215,6 +217,9 @@ func (st *state) methodHelpers(direct []*Send, funcs []*ssa.Function) []*Send {
 		inner       *Send               // the send inside, for a helper that makes the request
 		via         ssa.CallInstruction // the helper call inside, for one that hands its method on
 		method, url int                 // parameter indices; url -1 when unknown
+		// field, when set, is the field of the method parameter that holds the method (a
+		// request struct's: r := apiRequest{method: http.MethodPost}; r.execute(ctx)).
+		field string
 	}
 	helpers := make(map[*ssa.Function]helper)
 	for _, s := range direct {
@@ -227,10 +232,11 @@ func (st *state) methodHelpers(direct []*Send, funcs []*ssa.Function) []*Send {
 		// path, body)).
 		var p *ssa.Parameter
 		var u ssa.Value
+		field := ""
 		if s.Made != nil {
 			p, u = passedParam(st.requestArg(s.Made.Common(), 0)), st.requestArg(s.Made.Common(), 1)
 		} else {
-			p, u = st.methodParam(s)
+			p, field, u = st.methodParam(s)
 		}
 		if p == nil || p.Parent().Object() == nil || !flow.Encloses(p.Parent(), s.Instr.Parent()) {
 			continue
@@ -243,7 +249,7 @@ func (st *state) methodHelpers(direct []*Send, funcs []*ssa.Function) []*Send {
 		if u != nil {
 			url = urlParam(fn, u)
 		}
-		helpers[fn] = helper{inner: s, method: slices.Index(fn.Params, p), url: url}
+		helpers[fn] = helper{inner: s, method: slices.Index(fn.Params, p), url: url, field: field}
 	}
 	// calls returns the calls of a helper from another function, with the helper.
 	type helperCall struct {
@@ -271,7 +277,7 @@ func (st *state) methodHelpers(direct []*Send, funcs []*ssa.Function) []*Send {
 		for _, hc := range calls() {
 			p := passedParam(hc.args[hc.h.method])
 			callee := hc.call.Common().StaticCallee()
-			if p == nil || p.Parent().Object() == nil || p.Parent() == callee || !typeis.String(p.Type()) {
+			if p == nil || p.Parent().Object() == nil || p.Parent() == callee || hc.h.field == "" && !typeis.String(p.Type()) {
 				continue
 			}
 			if _, seen := helpers[p.Parent()]; seen {
@@ -282,7 +288,7 @@ func (st *state) methodHelpers(direct []*Send, funcs []*ssa.Function) []*Send {
 			if hc.h.url >= 0 && hc.h.url < len(hc.args) {
 				url = urlParam(g, hc.args[hc.h.url])
 			}
-			helpers[g] = helper{via: hc.call, method: slices.Index(g.Params, p), url: url}
+			helpers[g] = helper{via: hc.call, method: slices.Index(g.Params, p), url: url, field: hc.h.field}
 			found = true
 		}
 		if !found {
@@ -293,7 +299,14 @@ func (st *state) methodHelpers(direct []*Send, funcs []*ssa.Function) []*Send {
 	byCall := make(map[ssa.CallInstruction]*Send)
 	for _, hc := range calls() {
 		w := st.walker(hc.fn)
-		s := &Send{Instr: hc.call, Inner: hc.h.inner, Method: strings.ToUpper(w.str(hc.args[hc.h.method], nil, 0))}
+		method := hc.args[hc.h.method]
+		if hc.h.field != "" {
+			method = storedField(method, hc.h.field)
+		}
+		s := &Send{Instr: hc.call, Inner: hc.h.inner}
+		if method != nil {
+			s.Method = strings.ToUpper(w.str(method, nil, 0))
+		}
 		if hc.h.url >= 0 && hc.h.url < len(hc.args) {
 			w.url(s, hc.args[hc.h.url])
 		}
@@ -335,14 +348,18 @@ func urlParam(fn *ssa.Function, v ssa.Value) int {
 // the package that makes it (a newRequest(method, path, body) helper) is handed it, and the
 // value in the sending function that the request's URL is built from (nil when unknown);
 // nil, nil otherwise.
-func (st *state) methodParam(s *Send) (method *ssa.Parameter, url ssa.Value) {
+func (st *state) methodParam(s *Send) (method *ssa.Parameter, field string, url ssa.Value) {
 	seen := make(map[*ssa.CallCommon]bool)
 	agree, sameURL := true, true // every maker takes the method from the same parameter (the URL too)
 	st.walker(s.Instr.Parent()).makers(s.Request, nil, 0, func(c *ssa.CallCommon, f *frame) {
 		seen[c] = true
 		first := len(seen) == 1
-		prevMethod, prevURL := method, url
+		prevMethod, prevField, prevURL := method, field, url
 		m, u := st.requestArg(c, 0), st.requestArg(c, 1)
+		field = ""
+		if fv, base := paramField(m); fv != "" {
+			m, field = base, fv // http.NewRequest(r.method, ...): the field of the request struct r
+		}
 		for ; f != nil && m != nil; f = f.parent {
 			q, ok := flow.Unwrap(m).(*ssa.Parameter)
 			if !ok {
@@ -364,7 +381,7 @@ func (st *state) methodParam(s *Send) (method *ssa.Parameter, url ssa.Value) {
 		if m != nil {
 			method, url = passedParam(m), u
 		}
-		if !first && method != prevMethod {
+		if !first && (method != prevMethod || field != prevField) {
 			agree = false
 		}
 		if !first && url != prevURL {
@@ -377,9 +394,77 @@ func (st *state) methodParam(s *Send) (method *ssa.Parameter, url ssa.Value) {
 	// One maker, reached by every way (return req, err and return req, nil), or several that
 	// agree (a body or none: two http.NewRequest(method, u, ...) calls for one request).
 	if len(seen) == 0 || !agree {
-		return nil, nil
+		return nil, "", nil
 	}
-	return method, url
+	return method, field, url
+}
+
+// paramField returns the name of the field of a parameter that v loads (r.method, with r a
+// request struct, by pointer or by value) and that parameter; "", nil otherwise.
+func paramField(v ssa.Value) (string, ssa.Value) {
+	switch x := flow.Unwrap(v).(type) {
+	case *ssa.UnOp:
+		if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL {
+			if _, isParam := flow.Captured(fa.X).(*ssa.Parameter); isParam {
+				if fv := flow.FieldVar(fa); fv != nil {
+					return fv.Name(), fa.X
+				}
+			}
+		}
+	case *ssa.Field:
+		if _, isParam := flow.Captured(x.X).(*ssa.Parameter); isParam {
+			if st, ok := x.X.Type().Underlying().(*types.Struct); ok && x.Field < st.NumFields() {
+				return st.Field(x.Field).Name(), x.X
+			}
+		}
+	}
+	return "", nil
+}
+
+// storedField returns the one value stored into field name of the struct v is (a local
+// r := apiRequest{method: http.MethodPost}, by address or loaded by value, or a copy of such a
+// literal), or nil.
+func storedField(v ssa.Value, name string) ssa.Value {
+	for range 4 {
+		v = flow.Unwrap(v)
+		if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+			v = load.X
+		}
+		a, ok := v.(*ssa.Alloc)
+		if !ok || a.Referrers() == nil {
+			return nil
+		}
+		var stored, whole ssa.Value
+		n := 0
+		for _, r := range *a.Referrers() {
+			switch r := r.(type) {
+			case *ssa.Store:
+				if r.Addr == a {
+					whole, n = r.Val, n+1 // r := apiRequest{...}: the literal, copied in
+				}
+			case *ssa.FieldAddr:
+				if r.X != a || flow.FieldVar(r) == nil || flow.FieldVar(r).Name() != name || r.Referrers() == nil {
+					continue
+				}
+				for _, rr := range *r.Referrers() {
+					if st, ok := rr.(*ssa.Store); ok && st.Addr == r {
+						if stored != nil {
+							return nil // set twice: which one reaches the call, the model does not say
+						}
+						stored, n = st.Val, n+1
+					}
+				}
+			}
+		}
+		switch {
+		case n != 1:
+			return nil // none, or set in several ways
+		case stored != nil:
+			return stored
+		}
+		v = whole
+	}
+	return nil
 }
 
 // passedParam returns the parameter of a named function that v is, itself or as a closure's
