@@ -48,7 +48,7 @@ func (st *state) handedClientScopes(call ssa.CallInstruction) []*Scope {
 			st.handed[made] = true
 			s := &Scope{Kind: Client, Func: std, Helper: helperName(std), Handed: true}
 			base := &site{Site: flow.Site{Recv: made.Call.Args[0]}, call: made, stores: st.stores, pass: st.pass}
-			libraryOf(knowledge.RetryableHTTP).summarise(base, &libraryOf(knowledge.RetryableHTTP).Clients[0], s)
+			asRetryableHTTP(base, s)
 			out = append(out, s)
 		}
 	}

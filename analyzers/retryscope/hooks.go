@@ -18,9 +18,8 @@ import (
 // call retries at all, and refinements of a summary. Teaching the model a library is a table
 // entry there, and here only what needs the model's machinery.
 
-// A library is one of knowledge's retry libraries with its hooks.
-type library struct {
-	*knowledge.Library
+// A hook is what the model's code says of a library where its table cannot.
+type hook struct {
 	// when says whether a call retries at all (failsafe-go without a retry policy does not);
 	// nil: always.
 	when func(c *site, e *entry) bool
@@ -28,9 +27,10 @@ type library struct {
 	adjust func(c *site, s *Scope, vals []ssa.Value)
 }
 
-type hook struct {
-	when   func(c *site, e *entry) bool
-	adjust func(c *site, s *Scope, vals []ssa.Value)
+// A library is one of knowledge's retry libraries with its hook.
+type library struct {
+	*knowledge.Library
+	hook
 }
 
 var hooks = map[*knowledge.Library]hook{
@@ -53,8 +53,7 @@ var libraries []*library
 
 func init() { // not a variable's initializer: hooks refer to libraries
 	for _, k := range knowledge.Libraries {
-		h := hooks[k]
-		libraries = append(libraries, &library{Library: k, when: h.when, adjust: h.adjust})
+		libraries = append(libraries, &library{Library: k, hook: hooks[k]})
 	}
 }
 
@@ -110,8 +109,15 @@ func standardRetries(c *site, e *entry) bool {
 func standardSettings(c *site, s *Scope, vals []ssa.Value) {
 	if std := standardClientOf(c); std != nil {
 		base := &site{Site: flow.Site{Recv: std.Call.Args[0]}, call: std, stores: c.stores}
-		libraryOf(knowledge.RetryableHTTP).summarise(base, &libraryOf(knowledge.RetryableHTTP).Clients[0], s)
+		asRetryableHTTP(base, s)
 	}
+}
+
+// asRetryableHTTP summarises s as a call of the retryablehttp client at base's receiver (a
+// StandardClient's, or one handed to another package): its defaults and what sets them.
+func asRetryableHTTP(base *site, s *Scope) {
+	rh := libraryOf(knowledge.RetryableHTTP)
+	rh.summarise(base, &rh.Clients[0], s)
 }
 
 // restyRetries: a client retries only once SetRetryCount gives it retries.
