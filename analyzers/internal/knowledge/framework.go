@@ -51,7 +51,7 @@ type Framework struct {
 	// redelivers a message only when it is nacked or rejected with requeue (arg, not the
 	// constant false).
 	Requeues []Entry
-	// Identities are the stable Identities of what it delivers, by the type of the variable
+	// Identities are the stable identities of what it delivers, by the type of the variable
 	// they are computed from.
 	Identities []Identity
 	// Fetch, for an identity of kind fetched: the call that fills the object (arg).
@@ -61,7 +61,7 @@ type Framework struct {
 	// entry with a path is of that package (a legacy API beside the library's paths).
 	AtOnce []Entry
 	// Settles are the calls that settle a delivery (ack it, or end it for good): a test one
-	// of whose sides Settles and the other hands back is the handling's outcome.
+	// of whose sides settles and the other hands back is the handling's outcome.
 	Settles []Entry
 	// Later names the call that hands a delivery back after a delay, where there is one.
 	Later string
