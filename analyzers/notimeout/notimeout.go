@@ -67,8 +67,9 @@ type checker struct {
 	// stream, with the first such call: a Timeout on them would cut it.
 	streamClients map[token.Pos]token.Pos
 	streamCalls   map[token.Pos]*remote.Call
-	// ownsDefault: the package makes a default client without a timeout that it reports.
-	ownsDefault bool
+	// owned names the default clients without a timeout that the package makes, as the
+	// facts of the functions sending through them do (Passed.Owned).
+	owned map[string]bool
 }
 
 // A group is the calls sending requests through one client without a timeout that the
@@ -104,12 +105,16 @@ func run(pass *analysis.Pass) (any, error) {
 	calls, copies := withOthers(res.Calls)
 	// A library's default client is reported where it is made, with every call through it.
 	defaults := make(map[token.Pos]bool)
+	c.owned = make(map[string]bool)
 	for _, call := range calls {
-		if call.Timeout.Owned(pass.Pkg) && call.Timeout.Client.Transport == "" {
+		if !call.Timeout.Owned(pass.Pkg) {
+			continue
+		}
+		c.owned[call.Timeout.Client.OwnedAs(pass.Fset)] = true
+		if call.Timeout.Client.Transport == "" {
 			defaults[call.Timeout.Client.Pos] = true
 		}
 	}
-	c.ownsDefault = len(defaults) > 0
 	byDefault := make(map[token.Pos][]*remote.Call) // calls through http.DefaultClient, by where it is named
 	var defaultOrder []token.Pos
 	sqlCalls := make(map[*ssa.Function][]*remote.Call)
@@ -424,11 +429,10 @@ func (c *checker) coveredByClient(call *remote.Call, calls []*remote.Call) bool 
 		return true
 	case k.Contextless():
 		// A request made without one, in a function that has none to give, has what
-		// context.Background would give it: in a package that calls another's client, the
-		// client's Timeout is the line to change. (In a package that makes such a client,
-		// requests made without a context are its API's choice, one finding for the
-		// package.)
-		return !c.ownsDefault
+		// context.Background would give it: through another package's client, that
+		// client's Timeout is the line to change. (Through the package's own, requests
+		// made without a context are its API's choice, one finding for the package.)
+		return !c.owned[call.Via.Owned]
 	}
 	return false
 }

@@ -213,7 +213,7 @@ func (st *state) summarise(calls []*Call) map[*ssa.Function]bool {
 			p.Transport = c.Via.Transport
 		}
 		if t.Owned(st.pass.Pkg) {
-			p.Owned = t.Client.describe(st.pass.Fset, token.NoPos)
+			p.Owned = t.Client.OwnedAs(st.pass.Fset)
 		}
 		if c.Via != nil {
 			// Passed on to a function that passes it on: the remote call is its.

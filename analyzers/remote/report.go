@@ -10,6 +10,10 @@ import (
 
 // The -remote.report output: one line per remote call, saying what bounds it.
 
+// OwnedAs says how a function's fact names the default client o, when it sends through it
+// (Passed.Owned): a check tells by it whether a call's client is this package's own.
+func (o *Origin) OwnedAs(fset *token.FileSet) string { return o.describe(fset, token.NoPos) }
+
 // describe says what an origin is: "http.DefaultClient", "the http.Client made at line 12",
 // and when it is a default the caller may replace, so.
 func (o *Origin) describe(fset *token.FileSet, from token.Pos) string {

@@ -404,11 +404,9 @@ func (st *state) methodParam(s *Send) (method *ssa.Parameter, field string, url 
 func paramField(v ssa.Value) (string, ssa.Value) {
 	switch x := flow.Unwrap(v).(type) {
 	case *ssa.UnOp:
-		if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL {
+		if _, fa := flow.FieldLoad(x); fa != nil && flow.FieldVar(fa) != nil {
 			if _, isParam := flow.Captured(fa.X).(*ssa.Parameter); isParam {
-				if fv := flow.FieldVar(fa); fv != nil {
-					return fv.Name(), fa.X
-				}
+				return flow.FieldVar(fa).Name(), fa.X
 			}
 		}
 	case *ssa.Field:
@@ -431,38 +429,32 @@ func storedField(v ssa.Value, name string) ssa.Value {
 			v = load.X
 		}
 		a, ok := v.(*ssa.Alloc)
-		if !ok || a.Referrers() == nil {
+		if !ok {
 			return nil
 		}
-		var stored, whole ssa.Value
-		n := 0
-		for _, r := range *a.Referrers() {
-			switch r := r.(type) {
-			case *ssa.Store:
-				if r.Addr == a {
-					whole, n = r.Val, n+1 // r := apiRequest{...}: the literal, copied in
-				}
-			case *ssa.FieldAddr:
-				if r.X != a || flow.FieldVar(r) == nil || flow.FieldVar(r).Name() != name || r.Referrers() == nil {
-					continue
-				}
-				for _, rr := range *r.Referrers() {
-					if st, ok := rr.(*ssa.Store); ok && st.Addr == r {
-						if stored != nil {
-							return nil // set twice: which one reaches the call, the model does not say
-						}
-						stored, n = st.Val, n+1
-					}
-				}
+		st, ok := a.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct)
+		if !ok {
+			return nil
+		}
+		field := -1
+		for i := range st.NumFields() {
+			if st.Field(i).Name() == name {
+				field = i
 			}
 		}
-		switch {
-		case n != 1:
-			return nil // none, or set in several ways
-		case stored != nil:
-			return stored
+		if field < 0 {
+			return nil
 		}
-		v = whole
+		// The field's stores and the whole struct's (r := apiRequest{...}: the literal,
+		// copied in): one, or the model does not say which reaches the call.
+		vals := flow.FieldStores(a, field)
+		if len(vals) != 1 {
+			return nil
+		}
+		if !types.Identical(vals[0].Type(), a.Type().Underlying().(*types.Pointer).Elem()) {
+			return vals[0] // the field's own store
+		}
+		v = vals[0]
 	}
 	return nil
 }

@@ -74,7 +74,10 @@ func (f Failures) String() string {
 // own error, unless it names a transport failure). AnyFailure when the scope is not
 // hand-written, or does not test the call where the model follows it; none for a call the
 // scope makes only on what its attempt answered, and for a recursion's own way back.
-func (s *Scope) RetriesOn(call ssa.CallInstruction) Failures {
+func (s *Scope) RetriesOn(call ssa.CallInstruction) Failures { return s.retriesOn(call, nil) }
+
+// retriesOn is RetriesOn with the scope's callback span when the caller has it already.
+func (s *Scope) retriesOn(call ssa.CallInstruction, cb *span) Failures {
 	if s.Kind == Callback && s.helperOn != 0 && s.helperOn != AnyFailure {
 		return s.helperOn // the helper's test of what the callback returns
 	}
@@ -88,7 +91,10 @@ func (s *Scope) RetriesOn(call ssa.CallInstruction) Failures {
 	if !ok {
 		// A library's or helper's callback: it goes round where it returns an error its
 		// helper retries (not one marked permanent).
-		if sp = s.callbackSpan(); sp != nil {
+		if cb == nil {
+			cb = s.callbackSpan()
+		}
+		if sp = cb; sp != nil {
 			in, round, ok = sp.contains, sp.canRepeat, true
 		}
 	}
@@ -192,7 +198,7 @@ func (s *Scope) callbackRetries() Failures {
 	for _, d := range decisions(s.Fn, sp.contains) {
 		if !tested[d.call] {
 			tested[d.call] = true
-			on |= s.RetriesOn(d.call)
+			on |= s.retriesOn(d.call, sp)
 		}
 	}
 	for _, b := range s.Fn.Blocks {
@@ -270,16 +276,22 @@ func (s *Scope) callbackSpan() *span {
 	if len(back) == 0 {
 		return nil
 	}
+	ahead := make(map[*ssa.BasicBlock]bool) // whether a retried return lies ahead, as found
 	return &span{
 		contains: func(b *ssa.BasicBlock) bool { return b.Parent() == s.Fn },
 		back:     func(b *ssa.BasicBlock) bool { return back[b] },
 		canRepeat: func(b *ssa.BasicBlock) bool {
+			if r, ok := ahead[b]; ok {
+				return r
+			}
+			ahead[b] = false
 			for x := range flow.Forward([]*ssa.BasicBlock{b}, nil) {
 				if back[x] {
-					return true
+					ahead[b] = true
+					break
 				}
 			}
-			return false
+			return ahead[b]
 		},
 	}
 }
