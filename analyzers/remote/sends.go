@@ -217,6 +217,7 @@ func (st *state) methodHelpers(direct []*Send, funcs []*ssa.Function) []*Send {
 		inner       *Send               // the send inside, for a helper that makes the request
 		via         ssa.CallInstruction // the helper call inside, for one that hands its method on
 		method, url int                 // parameter indices; url -1 when unknown
+		urlAt       ssa.Value           // the request's URL, for a helper that makes it
 		// field, when set, is the field of the method parameter that holds the method (a
 		// request struct's: r := apiRequest{method: http.MethodPost}; r.execute(ctx)).
 		field string
@@ -249,7 +250,7 @@ func (st *state) methodHelpers(direct []*Send, funcs []*ssa.Function) []*Send {
 		if u != nil {
 			url = urlParam(fn, u)
 		}
-		helpers[fn] = helper{inner: s, method: slices.Index(fn.Params, p), url: url, field: field}
+		helpers[fn] = helper{inner: s, method: slices.Index(fn.Params, p), url: url, field: field, urlAt: u}
 	}
 	// calls returns the calls of a helper from another function, with the helper.
 	type helperCall struct {
@@ -295,6 +296,28 @@ func (st *state) methodHelpers(direct []*Send, funcs []*ssa.Function) []*Send {
 			break
 		}
 	}
+	// urlAt returns the parts of the URL a call of a helper sends to: the helpers it hands the
+	// request on to, in frames that map their parameters to the call's arguments.
+	var urlAt func(w *walker, call ssa.CallInstruction, f *frame) []urlPart
+	urlAt = func(w *walker, call ssa.CallInstruction, f *frame) []urlPart {
+		callee := call.Common().StaticCallee()
+		h, ok := helpers[callee]
+		depth := 1
+		if f != nil {
+			depth = f.depth + 1
+		}
+		if !ok || depth > maxDepth {
+			return nil
+		}
+		fr := &frame{fn: callee, args: call.Common().Args, parent: f, depth: depth}
+		if h.via != nil {
+			return urlAt(w, h.via, fr)
+		}
+		if h.urlAt == nil {
+			return nil
+		}
+		return w.urlParts(h.urlAt, fr)
+	}
 	var out []*Send
 	byCall := make(map[ssa.CallInstruction]*Send)
 	for _, hc := range calls() {
@@ -310,6 +333,7 @@ func (st *state) methodHelpers(direct []*Send, funcs []*ssa.Function) []*Send {
 		if hc.h.url >= 0 && hc.h.url < len(hc.args) {
 			w.url(s, hc.args[hc.h.url])
 		}
+		s.Resource = resource(urlAt(w, hc.call, nil))
 		out = append(out, s)
 		byCall[hc.call] = s
 	}
@@ -577,7 +601,7 @@ func (w *walker) request(s *Send, req ssa.Value) {
 		s.Path, s.Last, s.Host = path, last, host
 	}
 	if ok && len(makers) == 1 {
-		s.Resource = w.resource(w.st.requestArg(makers[0], 1))
+		s.Resource = resource(w.urlParts(w.st.requestArg(makers[0], 1), nil))
 		s.Grant = grantForm(w.st.requestArg(makers[0], 2))
 		s.Query = graphQLQuery(w.st.requestArg(makers[0], 2))
 		for instr := range flow.Calls(s.Instr.Parent()) {

@@ -15,7 +15,7 @@ import (
 
 // url fills in what a send learns from the URL v it is given.
 func (w *walker) url(s *Send, v ssa.Value) {
-	s.Path, s.Last, s.Resource = w.urlPath(v, nil, 0), w.lastSegment(v, nil), w.resource(v)
+	s.Path, s.Last, s.Resource = w.urlPath(v, nil, 0), w.lastSegment(v, nil), resource(w.urlParts(v, nil))
 	s.Host = w.urlHost(v, nil, 0)
 }
 
@@ -192,62 +192,6 @@ func (w *walker) urlPath(v ssa.Value, f *frame, depth int) string {
 		}
 	}
 	return ""
-}
-
-// resource returns the value that names the resource the URL v addresses when the request
-// acts on that one resource: the URL ends with an identifier that follows a collection
-// segment, or with one action segment after it (base + "/orders/" + id + "/status",
-// fmt.Sprintf("%s/payments/%s/capture", base, id)). Nothing when the URL goes on to a
-// collection under it ("/customers/" + id + "/charges"), when the segment before is a
-// version, "api" or the host, or when the path is constant.
-func (w *walker) resource(v ssa.Value) []ssa.Value {
-	if v == nil {
-		return nil
-	}
-	var parts []ssa.Value
-	var flatten func(v ssa.Value, depth int)
-	flatten = func(v ssa.Value, depth int) {
-		if b, ok := flow.Unwrap(v).(*ssa.BinOp); ok && b.Op == token.ADD && depth < 16 {
-			flatten(b.X, depth+1)
-			flatten(b.Y, depth+1)
-			return
-		}
-		parts = append(parts, v)
-	}
-	flatten(v, 0)
-	if len(parts) > 1 {
-		for i := len(parts) - 1; i >= 1; i-- {
-			if _, isConst := flow.StringConst(parts[i]); isConst {
-				continue
-			}
-			// The last dynamic part: the identifier, if a collection precedes it and at most
-			// an action follows.
-			after := ""
-			if i+1 < len(parts) {
-				after = w.str(parts[i+1], nil, 0)
-			}
-			if i+2 >= len(parts) && collection(w.str(parts[i-1], nil, 0)) && (after == "" && i+1 == len(parts) || action(after)) {
-				return []ssa.Value{parts[i]}
-			}
-			return nil
-		}
-		return nil
-	}
-	call, ok := flow.Unwrap(v).(*ssa.Call)
-	if !ok || flow.ID(flow.Callee(call.Common())) != (flow.FuncID{Pkg: "fmt", Name: "Sprintf"}) || len(call.Call.Args) != 2 {
-		return nil
-	}
-	format := w.str(call.Call.Args[0], nil, 0)
-	args, _ := flow.Elems(call.Call.Args[1])
-	lits, ok := formatLiterals(format)
-	if !ok || len(lits) < 2 || len(lits)-1 != len(args) {
-		return nil
-	}
-	last := len(lits) - 1 // lits[last] follows the last verb
-	if collection(lits[last-1]) && (lits[last] == "" || action(lits[last])) {
-		return []ssa.Value{args[last-1]}
-	}
-	return nil
 }
 
 // formatLiterals splits a format into the literal text around its verbs (n verbs, n+1

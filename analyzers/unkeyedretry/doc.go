@@ -98,7 +98,14 @@
 //     ({"query":"query { ... }"}): it reads;
 //   - a POST to a resource it names by an identifier that is the same on every attempt
 //     (base + "/v1/payments/" + id + "/capture"): a state transition the server can apply
-//     once, not a create (a PATCH is reported all the same);
+//     once, not a create (a PATCH is reported all the same). The identifier follows a
+//     collection segment, and what comes after it names parts of that resource or an action,
+//     never a collection (/machines/{id}/metadata/role, not /zones/{id}/records/bulk); the
+//     path may be built by concatenation, fmt.Sprintf, path.Join, url.JoinPath or a url.URL's
+//     Path, in the function that sends or spread over request helpers that each add a part
+//     (sendMachines(app, "/"+id+"/lease") adding "/apps/"+app+"/machines"), a query left out;
+//     a function of the package that sends such a request counts when the identifier is its
+//     caller's argument or something it reads, not a value it makes up on every call;
 //   - requests sent outside every retry scope, and a self-retrying client's calls in its own
 //     package (retryablehttp's Post calling its Do: its callers decide);
 //   - a scope whose way back to the next attempt, from the request, goes only through the side

@@ -81,6 +81,9 @@ type op struct {
 	send *remote.Send // the HTTP request, when call sends one itself
 	via  string       // the function that sends it, for a call of one
 	at   token.Pos    // where a function of this package sends it, for a call of one
+	// inner is the operation of the function of this package that call calls, for a call
+	// of one that sends the request.
+	inner *op
 }
 
 type checker struct {
@@ -303,7 +306,7 @@ func (c *checker) markedRead(s *remote.Send, call ssa.CallInstruction) bool {
 func (c *checker) viaCall(call ssa.CallInstruction) *op {
 	if callee := call.Common().StaticCallee(); callee != nil {
 		if o := c.sends[callee]; o != nil && callee != call.Parent() {
-			return &op{call: call, what: o.what, via: callee.Name(), at: o.call.Pos()}
+			return &op{call: call, what: o.what, via: callee.Name(), at: o.call.Pos(), inner: o}
 		}
 	}
 	if o := c.viaInterface(call); o != nil {
@@ -395,11 +398,42 @@ func (c *checker) helpedBy(o *op, s *remote.Send, depth int) bool {
 // actsOnResource reports whether o is a POST to a resource it names by an identifier that
 // is the same on every attempt of s (POST /orders/{id}/status): a state transition the server
 // can apply once, not a create. A PATCH is reported all the same.
+//
+// When o is a call of a function of the package that sends the request (through others),
+// a value of the resource that is a parameter there is the argument of the call, and one
+// made there is made again on every call.
 func (c *checker) actsOnResource(o *op, s *retryscope.Scope) bool {
-	if o.send == nil || o.send.Method != "POST" || len(o.send.Resource) == 0 {
+	chain := []*op{o}
+	for x := o; x.inner != nil && len(chain) < 8; x = x.inner {
+		chain = append(chain, x.inner)
+	}
+	send := chain[len(chain)-1].send
+	if send == nil || send.Method != "POST" || len(send.Resource) == 0 {
 		return false
 	}
-	return !slices.ContainsFunc(o.send.Resource, func(v ssa.Value) bool { return c.keys.FreshIn(v, s.Contains) })
+	for _, v := range send.Resource {
+		level := len(chain) - 1
+		for ; level > 0; level-- {
+			p, ok := flow.Unwrap(v).(*ssa.Parameter)
+			if !ok {
+				break
+			}
+			i := slices.Index(p.Parent().Params, p)
+			call := chain[level-1].call.Common()
+			if i < 0 || i >= len(call.Args) || call.StaticCallee() != p.Parent() {
+				return false
+			}
+			v = call.Args[i]
+		}
+		in := s.Contains
+		if level > 0 {
+			in = func(token.Pos) bool { return true } // made on every call of the function
+		}
+		if c.keys.FreshIn(v, in) {
+			return false
+		}
+	}
+	return true
 }
 
 func (c *checker) report(o *op, s *retryscope.Scope) {

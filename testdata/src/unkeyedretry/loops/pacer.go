@@ -182,13 +182,13 @@ type apiError struct {
 
 func (e *apiError) Error() string { return fmt.Sprintf("Code:%d %s", e.Code, e.Message) }
 
-// update sends a zone update once: a POST whose refusal comes back as an apiError.
+// update sends a zone change set once: a POST (a create) whose refusal comes back as an apiError.
 func (z *zoneAPI) update(zone string, changes []string) error {
 	b, err := json.Marshal(map[string]any{"zone": zone, "changes": changes})
 	if err != nil {
 		return err
 	}
-	req, err := http.NewRequest(http.MethodPost, z.base+"/zones/"+zone+"/update", bytes.NewReader(b))
+	req, err := http.NewRequest(http.MethodPost, z.base+"/zones/"+zone+"/changes", bytes.NewReader(b))
 	if err != nil {
 		return err
 	}
