@@ -4,6 +4,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 )
 
@@ -30,7 +31,7 @@ func (st *state) apiClients(calls []*Call) []*APIClient {
 	}
 	var sends *Call
 	for _, c := range calls {
-		if o := c.Timeout.Client; c.Kind == HTTP && c.Timeout.Owned(st.pass.Pkg) && o.Fallback && o.Given.IsValid() && o.Type == httpClient.display {
+		if o := c.Timeout.Client; c.Kind == HTTP && c.Timeout.Owned(st.pass.Pkg) && o.Fallback && o.Given.IsValid() && o.Type == knowledge.HTTPClient.Display {
 			sends = c
 			break
 		}
@@ -45,12 +46,12 @@ func (st *state) apiClients(calls []*Call) []*APIClient {
 		}
 		results := fn.Signature.Results()
 		for i := 0; i < results.Len(); i++ {
-			if objTypeOf(results.At(i).Type()) != httpClient || !st.freshResults(fn, i) {
+			if objTypeOf(results.At(i).Type()) != knowledge.HTTPClient || !st.freshResults(fn, i) {
 				continue
 			}
 			w, v := st.walker(fn), none
 			for r := range returned(fn, i) {
-				v = join(v, w.obj(r, nil, httpClient))
+				v = join(v, w.obj(r, nil, knowledge.HTTPClient))
 			}
 			o := v.origin
 			if v.k != vUnbounded || o == nil || o.Kind != Local || o.CopyOf != "" || o.Alloc == nil || o.Alloc.Parent() != fn ||
@@ -66,7 +67,7 @@ func (st *state) apiClients(calls []*Call) []*APIClient {
 // takesClient reports whether fn has a parameter of type *http.Client.
 func takesClient(fn *ssa.Function) bool {
 	for _, p := range fn.Params {
-		if objTypeOf(p.Type()) == httpClient {
+		if objTypeOf(p.Type()) == knowledge.HTTPClient {
 			return true
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
@@ -89,7 +90,7 @@ func (w *walker) builtWithAt(recv ssa.Value, depth int) vkind {
 	given := 0
 	for _, hc := range hcs {
 		switch {
-		case w.obj(hc, nil, httpClient).k == vBounded:
+		case w.obj(hc, nil, knowledge.HTTPClient).k == vBounded:
 			given++
 		case w.forAPI(hc):
 			// The client that package makes for its API, no Timeout set on it here: that
@@ -117,7 +118,7 @@ func (w *walker) builtWithOwned(recv ssa.Value, owned string) bool {
 	}
 	hcs := w.handedClients(recv)
 	for _, hc := range hcs {
-		r := w.obj(hc, nil, httpClient)
+		r := w.obj(hc, nil, knowledge.HTTPClient)
 		if r.k != vUnbounded || r.origin == nil || r.origin.describe(w.st.pass.Fset, token.NoPos) != owned {
 			return false
 		}
@@ -137,7 +138,7 @@ func (w *walker) forAPI(hc ssa.Value) bool {
 		return false
 	}
 	obj, _ := fn.Object().(*types.Func)
-	b, ok := w.st.constructed(obj, 0, httpClient)
+	b, ok := w.st.constructed(obj, 0, knowledge.HTTPClient)
 	return ok && b.ForAPI
 }
 

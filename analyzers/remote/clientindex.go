@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
@@ -61,8 +62,8 @@ func (st *state) checkTimeoutField(fa *ssa.FieldAddr) {
 	if fv == nil {
 		return
 	}
-	for _, t := range objTypes {
-		if !typeis.Named(fa.X.Type(), t.pkg, t.name) || !slices.Contains(t.fields, fv.Name()) && fv.Name() != t.subField {
+	for _, t := range knowledge.ClientTypes {
+		if !typeis.Named(fa.X.Type(), t.Pkg, t.Name) || !slices.Contains(t.Fields, fv.Name()) && fv.Name() != t.SubField {
 			continue
 		}
 		written := false
@@ -95,7 +96,7 @@ func (st *state) checkTimeoutField(fa *ssa.FieldAddr) {
 // not made for the caller, or one the walk cannot place, leaves every such value of the
 // package untraced. A phi is each of its values (client := s.HTTPClient; if client == nil {
 // client = &http.Client{} }; client.Timeout = d).
-func (st *state) written(base ssa.Value, t *objType, depth int) {
+func (st *state) written(base ssa.Value, t *knowledge.ClientType, depth int) {
 	switch base := base.(type) {
 	case *ssa.Alloc, *ssa.Parameter:
 	case *ssa.Call, *ssa.Extract:
@@ -137,9 +138,9 @@ func (st *state) fresh(v ssa.Value) bool {
 	if fn.Pkg != st.pkg {
 		callee := flow.Callee(call.Common())
 		id := flow.ID(callee)
-		_, ctor := noTimeoutConstructors[id]
-		_, std := sendsThrough[id]
-		return ctor || std || slices.ContainsFunc(objTypes, func(t *objType) bool {
+		_, ctor := knowledge.NoTimeoutConstructors[id]
+		_, std := knowledge.SendsThrough[id]
+		return ctor || std || slices.ContainsFunc(knowledge.ClientTypes, func(t *knowledge.ClientType) bool {
 			_, ok := st.constructed(callee, idx, t)
 			return ok
 		})
@@ -233,7 +234,7 @@ func setsOther(base, addr *ssa.FieldAddr) bool {
 		return false
 	}
 	name := fv.Name()
-	return !slices.Contains(t.fields, name) && name != t.subField && !(t == httpClient && name == "Transport")
+	return !slices.Contains(t.Fields, name) && name != t.SubField && !(t == knowledge.HTTPClient && name == "Transport")
 }
 
 // touch notes that the struct field or package variable at addr may be given a timeout

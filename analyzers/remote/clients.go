@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
@@ -18,7 +19,7 @@ import (
 
 // obj evaluates a client or dialer (a pointer to a struct of type t): where it is built, and
 // whether a timeout is set on it.
-func (w *walker) obj(v ssa.Value, f *frame, t *objType) verdict {
+func (w *walker) obj(v ssa.Value, f *frame, t *knowledge.ClientType) verdict {
 	r := w.obj1(v, f, t)
 	if r.k == vUnbounded && w.st.untraced[t] {
 		return unknown // the package sets timeouts on values of the type the model cannot trace
@@ -26,7 +27,7 @@ func (w *walker) obj(v ssa.Value, f *frame, t *objType) verdict {
 	return r
 }
 
-func (w *walker) obj1(v ssa.Value, f *frame, t *objType) verdict {
+func (w *walker) obj1(v ssa.Value, f *frame, t *knowledge.ClientType) verdict {
 	v, r, ok := w.value(v, f, roleObj, t)
 	if !ok {
 		return r
@@ -52,21 +53,21 @@ func (w *walker) obj1(v ssa.Value, f *frame, t *objType) verdict {
 
 // built evaluates a client or dialer by how it was built: a composite literal or new(T), a
 // variable, a parameter, a field, a constructor's result.
-func (w *walker) built(v ssa.Value, f *frame, t *objType, eval func(ssa.Value, *frame) verdict) verdict {
+func (w *walker) built(v ssa.Value, f *frame, t *knowledge.ClientType, eval func(ssa.Value, *frame) verdict) verdict {
 	switch v := v.(type) {
 	case *ssa.Alloc:
-		if typeis.Named(v.Type(), t.pkg, t.name) {
+		if typeis.Named(v.Type(), t.Pkg, t.Name) {
 			return w.alloc(v, t)
 		}
 		if fa := wrappedTransport(v, t); fa >= 0 {
 			return w.wrapper(v, fa, f, eval)
 		}
 	case *ssa.Global:
-		if typeis.Named(v.Type(), t.pkg, t.name) {
+		if typeis.Named(v.Type(), t.Pkg, t.Name) {
 			return w.zeroGlobal(v, t)
 		}
 	case *ssa.FieldAddr:
-		if typeis.Named(v.Type(), t.pkg, t.name) {
+		if typeis.Named(v.Type(), t.Pkg, t.Name) {
 			if fv := flow.FieldVar(v); fv != nil && fv.Pkg() == w.st.pass.Pkg && len(w.st.prodStores(fv)) > 0 {
 				// A struct field that holds the client itself (type Client struct {
 				// http.Client }): what the package stores there.
@@ -78,7 +79,7 @@ func (w *walker) built(v ssa.Value, f *frame, t *objType, eval func(ssa.Value, *
 		if v.Op != token.MUL {
 			return unknown
 		}
-		if t == httpClient && isDefaultClientLoad(v.X) {
+		if t == knowledge.HTTPClient && isDefaultClientLoad(v.X) {
 			// *http.DefaultClient: a copy of the default, without a Timeout.
 			r := w.defaultClient()
 			if r.origin != nil {
@@ -91,7 +92,7 @@ func (w *walker) built(v ssa.Value, f *frame, t *objType, eval func(ssa.Value, *
 			}
 			return r
 		}
-		if a, ok := v.X.(*ssa.Alloc); ok && typeis.Named(a.Type(), t.pkg, t.name) {
+		if a, ok := v.X.(*ssa.Alloc); ok && typeis.Named(a.Type(), t.Pkg, t.Name) {
 			// c := http.Client{...}; return Query{Proxy: c}: a copy of a client made here.
 			return w.alloc(a, t)
 		}
@@ -145,8 +146,8 @@ func (w *walker) built(v ssa.Value, f *frame, t *objType, eval func(ssa.Value, *
 // wrappedTransport returns the index of the field through which a, a RoundTripper of the
 // program's own (a logging or header-setting wrapper), sends: its only field of type
 // *http.Transport; -1 when a is not such a wrapper or t is not the transport.
-func wrappedTransport(a *ssa.Alloc, t *objType) int {
-	if t != httpTransport {
+func wrappedTransport(a *ssa.Alloc, t *knowledge.ClientType) int {
+	if t != knowledge.HTTPTransport {
 		return -1
 	}
 	st, ok := pointee(a.Type()).Underlying().(*types.Struct)
@@ -158,7 +159,7 @@ func wrappedTransport(a *ssa.Alloc, t *objType) int {
 	}
 	idx := -1
 	for i := range st.NumFields() {
-		if _, ptr := st.Field(i).Type().(*types.Pointer); ptr && typeis.Named(st.Field(i).Type(), t.pkg, t.name) {
+		if _, ptr := st.Field(i).Type().(*types.Pointer); ptr && typeis.Named(st.Field(i).Type(), t.Pkg, t.Name) {
 			if idx >= 0 {
 				return -1 // two transports: which one sends, the model does not know
 			}
@@ -202,15 +203,15 @@ func joinClients(a, b verdict) verdict {
 	return join(a, b)
 }
 
-func (w *walker) objCall(c *ssa.CallCommon, idx int, f *frame, t *objType) verdict {
+func (w *walker) objCall(c *ssa.CallCommon, idx int, f *frame, t *knowledge.ClientType) verdict {
 	id := flow.ID(flow.Callee(c))
-	if ctor, ok := noTimeoutConstructors[id]; ok && ctor.t == t {
-		return verdict{k: vUnbounded, origin: &Origin{Kind: Constructor, Type: t.display, Field: t.setting, Pos: c.Pos(), Name: ctor.name}}
+	if ctor, ok := knowledge.NoTimeoutConstructors[id]; ok && ctor.Type == t {
+		return verdict{k: vUnbounded, origin: &Origin{Kind: Constructor, Type: t.Display, Field: t.Setting, Pos: c.Pos(), Name: ctor.Name}}
 	}
-	if by, ok := timeoutConstructors[id]; ok {
+	if by, ok := knowledge.TimeoutConstructors[id]; ok {
 		return bounded(by)
 	}
-	if inner, ok := sendsThrough[id]; ok && t == httpClient && len(c.Args) > 0 {
+	if inner, ok := knowledge.SendsThrough[id]; ok && t == knowledge.HTTPClient && len(c.Args) > 0 {
 		return w.obj(c.Args[0], f, inner) // StandardClient: the retrying client's settings bound it
 	}
 	if callee := flow.Callee(c); callee != nil {
@@ -224,7 +225,7 @@ func (w *walker) objCall(c *ssa.CallCommon, idx int, f *frame, t *objType) verdi
 			if callee.Signature().Recv() == nil {
 				name = callee.Pkg().Name() + "." + callee.Name()
 			}
-			return verdict{k: vUnbounded, origin: &Origin{Kind: Constructor, Type: t.display, Field: t.setting, Pos: c.Pos(), Name: name, Transport: b.Transport}}
+			return verdict{k: vUnbounded, origin: &Origin{Kind: Constructor, Type: t.Display, Field: t.Setting, Pos: c.Pos(), Name: name, Transport: b.Transport}}
 		}
 	}
 	return w.results(c, idx, f, func(v ssa.Value, f *frame) verdict { return w.obj1(v, f, t) })
@@ -232,7 +233,7 @@ func (w *walker) objCall(c *ssa.CallCommon, idx int, f *frame, t *objType) verdi
 
 // load evaluates the pointer loaded from addr: a package variable, a struct field, a local
 // variable whose address is taken, a variable captured by a closure.
-func (w *walker) load(addr ssa.Value, f *frame, t *objType) verdict {
+func (w *walker) load(addr ssa.Value, f *frame, t *knowledge.ClientType) verdict {
 	if r, ok := w.enter(addr, f, roleLoad, t); !ok {
 		return r
 	}
@@ -261,11 +262,11 @@ func (w *walker) load(addr ssa.Value, f *frame, t *objType) verdict {
 	}
 	switch a := addr.(type) {
 	case *ssa.Global:
-		if t == httpClient && isDefaultClient(a) {
+		if t == knowledge.HTTPClient && isDefaultClient(a) {
 			return w.defaultClient()
 		}
-		if name, shared := w.st.sharedClient(a); name != "" && t == httpClient && !w.st.globalTouched[a] {
-			return verdict{k: vUnbounded, origin: &Origin{Kind: Default, Type: t.display, Field: t.setting, Name: name, Shared: shared}}
+		if name, shared := w.st.sharedClient(a); name != "" && t == knowledge.HTTPClient && !w.st.globalTouched[a] {
+			return verdict{k: vUnbounded, origin: &Origin{Kind: Default, Type: t.Display, Field: t.Setting, Name: name, Shared: shared}}
 		}
 		if a.Pkg != w.st.pkg || w.st.globalTouched[a] {
 			return unknown
@@ -305,16 +306,16 @@ func (w *walker) load(addr ssa.Value, f *frame, t *objType) verdict {
 
 // defaultClient evaluates http.DefaultClient, which has no timeout unless the package changes it.
 func (w *walker) defaultClient() verdict {
-	if w.st.defaultTouched || w.st.untraced[httpClient] {
+	if w.st.defaultTouched || w.st.untraced[knowledge.HTTPClient] {
 		return unknown
 	}
-	return verdict{k: vUnbounded, origin: &Origin{Kind: Default, Type: httpClient.display, Field: httpClient.setting, Name: "http.DefaultClient"}}
+	return verdict{k: vUnbounded, origin: &Origin{Kind: Default, Type: knowledge.HTTPClient.Display, Field: knowledge.HTTPClient.Setting, Name: "http.DefaultClient"}}
 }
 
 // alloc evaluates a client or dialer made in the function: a composite literal, new(T), or a
 // local variable, by what is set on it (fieldsSet).
-func (w *walker) alloc(a *ssa.Alloc, t *objType) verdict {
-	origin := &Origin{Kind: Local, Type: t.display, Field: t.setting, Pos: a.Pos(), Alloc: a}
+func (w *walker) alloc(a *ssa.Alloc, t *knowledge.ClientType) verdict {
+	origin := &Origin{Kind: Local, Type: t.Display, Field: t.Setting, Pos: a.Pos(), Alloc: a}
 	r := w.fieldsSet(a, t, origin, 0)
 	if r.k == vUnbounded {
 		r.origin = origin
@@ -329,7 +330,7 @@ func (w *walker) alloc(a *ssa.Alloc, t *objType) verdict {
 // literal, a field's address is taken or it is passed to a function that may set one;
 // unbounded, without an origin, when nothing bounds it. A literal copied into a whole (c :=
 // http.Client{...}) becomes origin's position.
-func (w *walker) fieldsSet(a ssa.Value, t *objType, origin *Origin, depth int) verdict {
+func (w *walker) fieldsSet(a ssa.Value, t *knowledge.ClientType, origin *Origin, depth int) verdict {
 	if depth > 4 {
 		return unknown
 	}
@@ -352,7 +353,7 @@ func (w *walker) fieldsSet(a ssa.Value, t *objType, origin *Origin, depth int) v
 				continue
 			}
 			name := fv.Name()
-			if t == httpClient && name == "Transport" {
+			if t == knowledge.HTTPClient && name == "Transport" {
 				if dialerDeadline(r) {
 					return bounded("the deadline its transport's dialer sets on each connection")
 				}
@@ -364,7 +365,7 @@ func (w *walker) fieldsSet(a ssa.Value, t *objType, origin *Origin, depth int) v
 				}
 				continue
 			}
-			timeout, sub := slices.Contains(t.fields, name), name == t.subField && t.sub != nil
+			timeout, sub := slices.Contains(t.Fields, name), name == t.SubField && t.Sub != nil
 			if !timeout && !sub {
 				continue
 			}
@@ -387,16 +388,16 @@ func (w *walker) fieldsSet(a ssa.Value, t *objType, origin *Origin, depth int) v
 							continue
 						}
 						if !w.unsetByDefault(rr.Val, t, depth) {
-							return boundedFor(t.display+"."+name, rr.Val)
+							return boundedFor(t.Display+"."+name, rr.Val)
 						}
 						if origin != nil {
 							origin.Unset, origin.UnsetFrom = rr.Pos(), settingName(rr.Val)
 						}
 						continue
 					}
-					switch sv := w.obj(rr.Val, nil, t.sub); sv.k {
+					switch sv := w.obj(rr.Val, nil, t.Sub); sv.k {
 					case vBounded:
-						return bounded(t.display + "." + name + " (" + sv.by + ")")
+						return bounded(t.Display + "." + name + " (" + sv.by + ")")
 					case vUnbounded:
 					default:
 						result = unknown
@@ -405,13 +406,13 @@ func (w *walker) fieldsSet(a ssa.Value, t *objType, origin *Origin, depth int) v
 					// A read; of the sub-client, what is set on it.
 					if sub && rr.Op == token.MUL {
 						var subOrigin Origin // only what is zeroed on it is kept
-						sv := w.fieldsSet(rr, t.sub, &subOrigin, depth+1)
+						sv := w.fieldsSet(rr, t.Sub, &subOrigin, depth+1)
 						if origin != nil && subOrigin.Zeroed.IsValid() {
 							origin.Zeroed = subOrigin.Zeroed
 						}
 						switch sv.k {
 						case vBounded:
-							return bounded(t.display + "." + name + " (" + sv.by + ")")
+							return bounded(t.Display + "." + name + " (" + sv.by + ")")
 						case vUnknown:
 							result = unknown
 						}
@@ -430,7 +431,7 @@ func (w *walker) fieldsSet(a ssa.Value, t *objType, origin *Origin, depth int) v
 				continue
 			}
 			if load, ok := r.Val.(*ssa.UnOp); ok && load.Op == token.MUL {
-				if isDefaultClientLoad(load.X) && t == httpClient && !w.st.defaultTouched {
+				if isDefaultClientLoad(load.X) && t == knowledge.HTTPClient && !w.st.defaultTouched {
 					// A copy of http.DefaultClient (c := *http.DefaultClient): its settings,
 					// no Timeout, then what is set on the copy.
 					if origin != nil {
@@ -508,7 +509,7 @@ func (w *walker) transportBounds(fa *ssa.FieldAddr) (string, bool) {
 		if !isStore || st.Addr != fa {
 			continue
 		}
-		v := w.obj(st.Val, nil, httpTransport)
+		v := w.obj(st.Val, nil, knowledge.HTTPTransport)
 		if v.k != vBounded {
 			return "", false
 		}
@@ -518,12 +519,12 @@ func (w *walker) transportBounds(fa *ssa.FieldAddr) (string, bool) {
 }
 
 // isMethodOf reports whether c calls a method of type t on receiver a.
-func isMethodOf(c *ssa.CallCommon, a ssa.Value, t *objType) bool {
+func isMethodOf(c *ssa.CallCommon, a ssa.Value, t *knowledge.ClientType) bool {
 	fn := c.StaticCallee()
 	if fn == nil || len(c.Args) == 0 || c.Args[0] != a || fn.Signature.Recv() == nil {
 		return false
 	}
-	return typeis.Named(fn.Signature.Recv().Type(), t.pkg, t.name)
+	return typeis.Named(fn.Signature.Recv().Type(), t.Pkg, t.Name)
 }
 
 // named returns where fn's source first names obj (http.DefaultClient in c = http.DefaultClient),
@@ -558,7 +559,7 @@ type namedKey struct {
 // (client := makeClient(), which returns http.Client{Transport: tr}) or, through its fact, of
 // another package: bounded when a literal it returns sets a timeout, unbounded when none does
 // (for another package's function, origin becomes its call). ok is false for anything else.
-func (w *walker) returnedLiteral(v ssa.Value, t *objType, origin *Origin, depth int) (verdict, bool) {
+func (w *walker) returnedLiteral(v ssa.Value, t *knowledge.ClientType, origin *Origin, depth int) (verdict, bool) {
 	idx := 0
 	if e, ok := v.(*ssa.Extract); ok {
 		v, idx = e.Tuple, e.Index
@@ -578,7 +579,7 @@ func (w *walker) returnedLiteral(v ssa.Value, t *objType, origin *Origin, depth 
 			return verdict{}, false
 		}
 		if origin != nil {
-			*origin = Origin{Kind: Constructor, Type: t.display, Field: t.setting, Pos: c.Pos(), Name: fn.Pkg().Name() + "." + fn.Name(), Transport: b.Transport}
+			*origin = Origin{Kind: Constructor, Type: t.Display, Field: t.Setting, Pos: c.Pos(), Name: fn.Pkg().Name() + "." + fn.Name(), Transport: b.Transport}
 		}
 		return verdict{k: vUnbounded}, true
 	}
@@ -591,7 +592,7 @@ func (w *walker) returnedLiteral(v ssa.Value, t *objType, origin *Origin, depth 
 // returnedLiterals evaluates the clients fn returns by value as its result idx, when each is
 // a composite literal: bounded when one sets a timeout, unbounded when none does. ok is false
 // for anything else.
-func (w *walker) returnedLiterals(fn *ssa.Function, idx int, t *objType, origin *Origin, depth int) (verdict, bool) {
+func (w *walker) returnedLiterals(fn *ssa.Function, idx int, t *knowledge.ClientType, origin *Origin, depth int) (verdict, bool) {
 	found := false
 	for r := range returned(fn, idx) {
 		load, ok := r.(*ssa.UnOp)
@@ -599,7 +600,7 @@ func (w *walker) returnedLiterals(fn *ssa.Function, idx int, t *objType, origin 
 			return verdict{}, false
 		}
 		lit, ok := load.X.(*ssa.Alloc)
-		if !ok || !typeis.Named(lit.Type(), t.pkg, t.name) {
+		if !ok || !typeis.Named(lit.Type(), t.Pkg, t.Name) {
 			return verdict{}, false
 		}
 		if origin != nil && lit.Pos().IsValid() {

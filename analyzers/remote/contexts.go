@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
@@ -80,10 +81,10 @@ func (w *walker) ctxField(fa *ssa.FieldAddr) verdict {
 // requests through it, so its Timeout bounds them whatever the context's deadline.
 func (w *walker) carried(v ssa.Value, f *frame) verdict {
 	v = flow.Unwrap(v)
-	if v == nil || !typeis.Named(v.Type(), httpClient.pkg, httpClient.name) {
+	if v == nil || !typeis.Named(v.Type(), knowledge.HTTPClient.Pkg, knowledge.HTTPClient.Name) {
 		return unknown
 	}
-	r := w.obj(v, f, httpClient)
+	r := w.obj(v, f, knowledge.HTTPClient)
 	if r.k == vBounded {
 		r.by = "the Timeout of the http.Client the context carries"
 	}
@@ -113,7 +114,7 @@ func (w *walker) ctxCall(c *ssa.CallCommon, idx int, f *frame) verdict {
 			return r
 		}
 	}
-	if i, ok := ctxWrappers[id]; ok {
+	if i, ok := knowledge.ContextWrappers[id]; ok {
 		return w.ctx(flow.NewSite(c, fn).Arg(i), f)
 	}
 	if id == (flow.FuncID{Pkg: httpPkg, Recv: "Request", Name: "Context"}) && len(c.Args) == 1 {

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
@@ -19,12 +20,12 @@ import (
 // unsetByDefault reports whether v, a timeout set on a client or dialer of type t, is zero
 // unless the package's users set it (zeroUnlessSet), or is the timeout of another client of
 // type t that has none (httpClient := http.Client{Timeout: c.hc.Timeout}).
-func (w *walker) unsetByDefault(v ssa.Value, t *objType, depth int) bool {
+func (w *walker) unsetByDefault(v ssa.Value, t *knowledge.ClientType, depth int) bool {
 	if w.st.zeroUnlessSet(v) {
 		return true
 	}
 	_, fa := flow.FieldLoad(flow.Unwrap(v))
-	if fa == nil || flow.FieldVar(fa) == nil || !slices.Contains(t.fields, flow.FieldVar(fa).Name()) || !typeis.Named(pointee(fa.X.Type()), t.pkg, t.name) {
+	if fa == nil || flow.FieldVar(fa) == nil || !slices.Contains(t.Fields, flow.FieldVar(fa).Name()) || !typeis.Named(pointee(fa.X.Type()), t.Pkg, t.Name) {
 		return false
 	}
 	return depth < 4 && w.obj(fa.X, nil, t).k == vUnbounded
@@ -86,22 +87,22 @@ func tagless(fa *ssa.FieldAddr, fv *types.Var) bool {
 }
 
 // zeroGlobal evaluates a package variable of the struct type itself (var c http.Client).
-func (w *walker) zeroGlobal(g *ssa.Global, t *objType) verdict {
+func (w *walker) zeroGlobal(g *ssa.Global, t *knowledge.ClientType) verdict {
 	if g.Pkg != w.st.pkg || g.Object() == nil || g.Object().Exported() || w.st.globalTouched[g] || len(w.st.stores.Globals[g]) > 0 {
 		return unknown
 	}
-	return verdict{k: vUnbounded, origin: &Origin{Kind: ZeroVar, Type: t.display, Field: t.setting, Pos: g.Pos(), Name: g.Name()}}
+	return verdict{k: vUnbounded, origin: &Origin{Kind: ZeroVar, Type: t.Display, Field: t.Setting, Pos: g.Pos(), Name: g.Name()}}
 }
 
 // zeroField evaluates a struct field of the struct type itself (struct{ c http.Client }): its
 // zero value, unless the package assigns it or sets a field of it. Exported fields may be set
 // by other packages.
-func (w *walker) zeroField(fa *ssa.FieldAddr, t *objType) verdict {
+func (w *walker) zeroField(fa *ssa.FieldAddr, t *knowledge.ClientType) verdict {
 	fv := flow.FieldVar(fa)
 	if fv == nil || fv.Pkg() != w.st.pass.Pkg || fv.Exported() || fv.Embedded() || w.st.fieldTouched[fv] || len(w.st.stores.Fields[fv]) > 0 {
 		return unknown
 	}
-	return verdict{k: vUnbounded, origin: &Origin{Kind: ZeroField, Type: t.display, Field: t.setting, Pos: fv.Pos(), Name: fv.Name()}}
+	return verdict{k: vUnbounded, origin: &Origin{Kind: ZeroField, Type: t.Display, Field: t.Setting, Pos: fv.Pos(), Name: fv.Name()}}
 }
 
 // prodStores returns the values the package's production code stores into field fv: a

@@ -312,14 +312,14 @@ func (st *state) builds(fn *ssa.Function) []Built {
 	var out []Built
 	results := obj.Signature().Results()
 	for i := 0; i < results.Len(); i++ {
-		if typeis.Named(results.At(i).Type(), httpTransport.pkg, httpTransport.name) {
+		if typeis.Named(results.At(i).Type(), knowledge.HTTPTransport.Pkg, knowledge.HTTPTransport.Name) {
 			// A transport it makes with a ResponseHeaderTimeout (NewDeadlineTransport).
 			w, v := st.walker(fn), none
 			for r := range returned(fn, i) {
-				v = join(v, w.obj(r, nil, httpTransport))
+				v = join(v, w.obj(r, nil, knowledge.HTTPTransport))
 			}
 			if v.k == vBounded {
-				out = append(out, Built{Index: i, Type: httpTransport.display, Bounded: v.by})
+				out = append(out, Built{Index: i, Type: knowledge.HTTPTransport.Display, Bounded: v.by})
 			}
 			continue
 		}
@@ -332,14 +332,14 @@ func (st *state) builds(fn *ssa.Function) []Built {
 			if t = valueObjType(results.At(i).Type()); t == nil {
 				continue
 			}
-			origin := &Origin{Kind: Local, Type: t.display, Field: t.setting}
+			origin := &Origin{Kind: Local, Type: t.Display, Field: t.Setting}
 			if r, ok := w.returnedLiterals(fn, i, t, origin, 0); ok && r.k == vUnbounded {
 				v = verdict{k: vUnbounded, origin: origin}
 			}
 		} else {
 			if j := returnedParam(fn, i); j >= 0 {
 				if s := w.fieldsSet(fn.Params[j], t, nil, 0); s.k == vUnbounded {
-					out = append(out, Built{Index: i, Type: t.display, Passes: true, Param: j})
+					out = append(out, Built{Index: i, Type: t.Display, Passes: true, Param: j})
 				}
 				continue
 			}
@@ -353,15 +353,15 @@ func (st *state) builds(fn *ssa.Function) []Built {
 		if !byValue && !st.freshResults(fn, i) {
 			continue // a client it keeps too (a package variable): the caller's changes are shared
 		}
-		out = append(out, Built{Index: i, Type: t.display, From: v.origin.describe(st.pass.Fset, token.NoPos), Transport: v.origin.Transport, ForAPI: st.handed[fn]})
+		out = append(out, Built{Index: i, Type: t.Display, From: v.origin.describe(st.pass.Fset, token.NoPos), Transport: v.origin.Transport, ForAPI: st.handed[fn]})
 	}
 	return out
 }
 
 // objTypeNamed returns the client or dialer type whose display name is name, or nil.
-func objTypeNamed(name string) *objType {
-	for _, o := range objTypes {
-		if o.display == name {
+func objTypeNamed(name string) *knowledge.ClientType {
+	for _, o := range knowledge.ClientTypes {
+		if o.Display == name {
 			return o
 		}
 	}
@@ -369,7 +369,7 @@ func objTypeNamed(name string) *objType {
 }
 
 // valueObjType returns the client or dialer type of t when t is one by value (http.Client).
-func valueObjType(t types.Type) *objType {
+func valueObjType(t types.Type) *knowledge.ClientType {
 	if _, isPtr := t.Underlying().(*types.Pointer); isPtr {
 		return nil
 	}
@@ -377,9 +377,9 @@ func valueObjType(t types.Type) *objType {
 }
 
 // objTypeOf returns the client or dialer type t points to, or nil.
-func objTypeOf(t types.Type) *objType {
-	for _, o := range objTypes {
-		if _, isPtr := t.Underlying().(*types.Pointer); isPtr && typeis.Named(t, o.pkg, o.name) {
+func objTypeOf(t types.Type) *knowledge.ClientType {
+	for _, o := range knowledge.ClientTypes {
+		if _, isPtr := t.Underlying().(*types.Pointer); isPtr && typeis.Named(t, o.Pkg, o.Name) {
 			return o
 		}
 	}
@@ -389,13 +389,13 @@ func objTypeOf(t types.Type) *objType {
 // resultOf returns what the fact of the imported function fn says of its result idx, when it
 // is a value of type t: built without a timeout (a constructor's client), or, with Bounded
 // set, made with one (an http.Transport with a ResponseHeaderTimeout).
-func (st *state) resultOf(fn *types.Func, idx int, t *objType) (Built, bool) {
+func (st *state) resultOf(fn *types.Func, idx int, t *knowledge.ClientType) (Built, bool) {
 	if fn == nil || fn.Pkg() == nil || fn.Pkg() == st.pass.Pkg {
 		return Built{}, false
 	}
 	if f := importFact(st.pass, st.results, fn); f != nil {
 		for _, b := range f.Results {
-			if b.Index == idx && b.Type == t.display {
+			if b.Index == idx && b.Type == t.Display {
 				return b, true
 			}
 		}
@@ -405,7 +405,7 @@ func (st *state) resultOf(fn *types.Func, idx int, t *objType) (Built, bool) {
 
 // constructed reports whether the fact of the imported function fn says its result idx is a
 // client or dialer of type t built without a timeout, and returns what the fact says.
-func (st *state) constructed(fn *types.Func, idx int, t *objType) (Built, bool) {
+func (st *state) constructed(fn *types.Func, idx int, t *knowledge.ClientType) (Built, bool) {
 	b, ok := st.resultOf(fn, idx, t)
 	return b, ok && b.Bounded == "" && !b.Passes
 }

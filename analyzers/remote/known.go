@@ -12,22 +12,23 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
-// This file is the one place that knows which calls leave the process and how each gets a
-// bound. How to teach the model a new client library:
+// This file holds the rules that say which calls leave the process and how each gets a
+// bound; the tables they read are in the knowledge package (httpclients.go, sdkclients.go,
+// contextwrappers.go). How to teach the model a new client library:
 //
 //  1. If the library's calls take a context.Context and nothing else can bound them (like
 //     database/sql's ...Context methods), add a rule whose eval is ctxArg(i).
 //  2. If a client or dialer struct carries the timeout (like http.Client.Timeout), describe the
-//     struct as an objType (the fields that bound it) and evaluate the call with w.obj on the
-//     receiver, combined with either() and the request's or call's context.
+//     struct as a knowledge.ClientType (the fields that bound it) and evaluate the call with
+//     w.obj on the receiver, combined with either() and the request's or call's context.
 //  3. If a constructor of the library returns a client known to have no timeout, add it to
-//     noTimeoutConstructors.
+//     knowledge.NoTimeoutConstructors.
 //  4. If an SDK's client methods send requests that only the context they take first bounds
-//     (its default HTTP client has no Timeout), describe them in sdkClients: by package,
-//     receiver and signature, so that every service client of the SDK is known at once.
+//     (its default HTTP client has no Timeout), describe them in knowledge.SDKClients: by
+//     package, receiver and signature, so that every service client of the SDK is known at once.
 //  5. If a function only passes a context through (adds values, cancellation, a span), add it
-//     to ctxWrappers so that the walk goes on through it; functions not listed there stop the
-//     walk with "unknown", which keeps the checks quiet.
+//     to knowledge.ContextWrappers so that the walk goes on through it; functions not listed
+//     there stop the walk with "unknown", which keeps the checks quiet.
 //
 // Add a test case for each new rule in testdata/src/remote (the -remote.report output) and,
 // when it changes what notimeout reports, in testdata/src/notimeout.
@@ -55,189 +56,40 @@ const (
 // worth analysing.
 var remotePkgs = []string{httpPkg, netPkg, tlsPkg, sqlPkg, grpcPkg}
 
-// An objType is a struct that carries a timeout for the calls made through it.
-type objType struct {
-	pkg, name string   // the named struct type
-	display   string   // "http.Client"
-	fields    []string // fields whose non-zero value bounds the calls
-	// subField holds a value of type sub that bounds the calls (tls.Dialer.NetDialer); nil, a
-	// zero one.
-	subField string
-	sub      *objType
-	setting  string // the field a timeout is set in, for messages: "Timeout", "HTTPClient.Timeout"
-}
-
-var (
-	httpClient = &objType{pkg: httpPkg, name: "Client", display: "http.Client", fields: []string{"Timeout"}, setting: "Timeout"}
-	netDialer  = &objType{pkg: netPkg, name: "Dialer", display: "net.Dialer", fields: []string{"Timeout", "Deadline"}, setting: "Timeout"}
-	tlsDialer  = &objType{pkg: tlsPkg, name: "Dialer", display: "tls.Dialer", subField: "NetDialer", sub: netDialer, setting: "Timeout"}
-	// go-retryablehttp sends each attempt through its HTTPClient (cleanhttp's pooled client,
-	// without a Timeout, when nil).
-	retryableClient = &objType{pkg: retryablehttpPkg, name: "Client", display: "retryablehttp.Client", subField: "HTTPClient", sub: httpClient, setting: "HTTPClient.Timeout"}
-	// gopkg.in/mail.v2 dials SMTP with its Dialer's Timeout (NewDialer sets 10 s; a literal
-	// leaves it zero: no timeout).
-	mailDialer = &objType{pkg: mailPkg, name: "Dialer", display: "mail.Dialer", fields: []string{"Timeout"}, setting: "Timeout"}
-	// x/crypto/ssh dials with its ClientConfig's Timeout (zero: none).
-	sshConfig = &objType{pkg: sshPkg, name: "ClientConfig", display: "ssh.ClientConfig", fields: []string{"Timeout"}, setting: "Timeout"}
-)
-
-var objTypes = []*objType{httpClient, netDialer, tlsDialer, retryableClient, mailDialer, sshConfig}
-
-// httpTransport is the transport an http.Client sends through: a ResponseHeaderTimeout bounds
-// the wait for a stalled server's answer (the body's reading is the caller's, as streaming
-// downloads want), so a client whose transport sets one is bounded. Not a client type itself.
-var httpTransport = &objType{pkg: httpPkg, name: "Transport", display: "http.Transport", fields: []string{"ResponseHeaderTimeout"}, setting: "ResponseHeaderTimeout"}
-
-// A constructor is a library function known to return a client without a timeout.
-type constructor struct {
-	name string
-	t    *objType
-}
-
-// noTimeoutConstructors are library functions that return a client without a timeout.
-var noTimeoutConstructors = map[flow.FuncID]constructor{
-	{Pkg: "github.com/hashicorp/go-cleanhttp", Name: "DefaultClient"}:       {"cleanhttp.DefaultClient", httpClient},
-	{Pkg: "github.com/hashicorp/go-cleanhttp", Name: "DefaultPooledClient"}: {"cleanhttp.DefaultPooledClient", httpClient},
-	{Pkg: "oras.land/oras-go/v2/registry/remote/retry", Name: "NewClient"}:  {"retry.NewClient", httpClient},
-	{Pkg: retryablehttpPkg, Name: "NewClient"}:                              {"retryablehttp.NewClient", retryableClient},
-}
-
-// timeoutConstructors are library functions that return a client or dialer with a timeout of
-// their own, by what bounds it.
-var timeoutConstructors = map[flow.FuncID]string{
-	{Pkg: mailPkg, Name: "NewDialer"}: "mail.NewDialer's 10 s Timeout",
-}
-
-// sendsThrough are methods that return an *http.Client sending its requests through their
-// receiver, a client of another type, whose settings bound them.
-var sendsThrough = map[flow.FuncID]*objType{
-	{Pkg: retryablehttpPkg, Recv: "Client", Name: "StandardClient"}: retryableClient,
-}
-
-// noTimeoutVars are package variables of libraries that hold an *http.Client without a
-// Timeout, as http.DefaultClient does.
-var noTimeoutVars = map[flow.FuncID]string{
-	{Pkg: "oras.land/oras-go/v2/registry/remote/retry", Name: "DefaultClient"}: "retry.DefaultClient",
-}
-
-// An sdkClient describes the methods of an SDK's clients that send requests bounded only by
-// the context they take first: the methods, of a receiver type in one of pkgs (a path
-// ending in "/" covers the packages below it), whose first parameter is a context.Context
-// and whose last result is an error, and that match the rest of the description.
-type sdkClient struct {
-	pkgs []string
-	// recv is the receiver type's name; with a leading "*", its suffix ("*Client"); empty,
-	// any type of the package.
-	recv string
-	// names are the methods; empty, every method of the shape.
-	names []string
-	// input, when set, is the suffix of the name of a struct, a pointer to which is a
-	// parameter (aws-sdk-go-v2's *GetObjectInput).
-	input string
-	// options, when set, is the suffix of the name of the struct the last parameter points
-	// to (the Azure SDK's *UploadBufferOptions), or "...func" for a variadic func(*Options).
-	options string
-	// noClient is set when the receiver holds no HTTP client of its own (a credentials
-	// cache): where it is made is not a cause, the context the call is given is.
-	noClient bool
-	// except, when set, is the prefix of the names of methods that are not listed (waiters).
-	except string
-}
-
-// sdkClients: the SDKs' default HTTP clients have no Timeout (aws-sdk-go-v2's BuildableClient
-// unless WithTimeout, Azure's azcore pipeline, minio-go's transport bounds only the wait for
-// response headers), and their retries go on until the context ends (Cloud Storage) or for
-// a count of attempts that each may hang.
-var sdkClients = []sdkClient{
-	// AWS SDK for Go v2: every operation of a service client, (ctx, *XInput, ...func(*Options)),
-	// and the pages of its paginators. Waiters take a maximum wait and are not listed.
-	{pkgs: []string{"github.com/aws/aws-sdk-go-v2/service/"}, recv: "Client", input: "Input", options: "...func"},
-	{pkgs: []string{"github.com/aws/aws-sdk-go-v2/service/"}, recv: "*Paginator", names: []string{"NextPage"}},
-	// AWS SDK for Go v1: OpWithContext(ctx, *OpInput, ...request.Option) of every service
-	// client (Op(input), without a context, sends with context.Background(): see
-	// knowledge.SDKContextForm); waiters take a maximum wait and are not listed. A session's
-	// default HTTP client is http.DefaultClient.
-	{pkgs: []string{"github.com/aws/aws-sdk-go/service/"}, input: "Input", options: "...func", except: "WaitUntil"},
-	// Cloud Storage: the methods of its handles and client that take a context. The gapic
-	// clients of cloud.google.com/go give each method a default timeout, and are not listed.
-	{pkgs: []string{"cloud.google.com/go/storage"}},
-	// minio-go v7 (and v6's ...WithContext methods). The methods that return a channel
-	// (ListObjects, ListenBucketNotification) stream, and have no error to match.
-	{pkgs: []string{"github.com/minio/minio-go", "github.com/minio/minio-go/v6", "github.com/minio/minio-go/v7"}, recv: "*Client"},
-	{pkgs: []string{"github.com/minio/minio-go/v7"}, recv: "Core"},
-	// Azure SDK: the methods of every client, (ctx, ..., *XOptions), and azcore's pagers and
-	// pollers.
-	{pkgs: []string{"github.com/Azure/azure-sdk-for-go/sdk/"}, recv: "*Client", options: "Options"},
-	{pkgs: []string{"github.com/Azure/azure-sdk-for-go/sdk/azcore/runtime"}, recv: "Pager", names: []string{"NextPage"}},
-	{pkgs: []string{"github.com/Azure/azure-sdk-for-go/sdk/azcore/runtime"}, recv: "Poller", names: []string{"PollUntilDone"}},
-	// etcd's client (clientv3): key-value and lease requests are gRPC calls that only their
-	// context bounds (the client's DialTimeout bounds the dial). Streams that live as long as
-	// their context (Watch, KeepAlive) and the concurrency package's waits are not listed.
-	{pkgs: []string{"go.etcd.io/etcd/client/v3", "github.com/coreos/etcd/clientv3"}, names: []string{
-		"Get", "Put", "Delete", "Compact", "Do", "Grant", "Revoke", "TimeToLive", "Leases", "KeepAliveOnce",
-		"MemberList", "MemberAdd", "MemberRemove", "MemberUpdate", "MemberPromote", "Status", "AlarmList", "HashKV"}},
-	// aws-sdk-go-v2's credentials: a provider's Retrieve (and the cache's, when what it holds
-	// has expired) asks STS, the instance metadata service or an SSO endpoint, through the
-	// SDK's default client, which has no Timeout.
-	{pkgs: []string{"github.com/aws/aws-sdk-go-v2/aws"}, recv: "CredentialsProvider", names: []string{"Retrieve"}, noClient: true},
-	{pkgs: []string{"github.com/aws/aws-sdk-go-v2/aws"}, recv: "CredentialsCache", names: []string{"Retrieve"}, noClient: true},
-	// go-oidc: a verifier fetches the provider's signing keys when a token names a key it has
-	// not seen (through the client the context carries, else http.DefaultClient) and waits
-	// for that fetch until its context ends; the fetch itself is behind the KeySet interface.
-	{pkgs: []string{"github.com/coreos/go-oidc/v3/oidc"}, recv: "IDTokenVerifier", names: []string{"Verify"}},
-}
-
 // sdkCall reports whether fn is a method of an SDK's client that sends requests bounded only
 // by its context (its first argument).
 func sdkCall(fn *types.Func) bool { return sdkClientOf(fn) != nil }
 
 // sdkClientOf returns the description of the SDK client whose method fn is, or nil.
-func sdkClientOf(fn *types.Func) *sdkClient {
+func sdkClientOf(fn *types.Func) *knowledge.SDKClient {
 	id := flow.ID(fn)
 	if id.Recv == "" {
 		return nil
 	}
 	sig := fn.Signature()
 	params, results := sig.Params(), sig.Results()
-	for i := range sdkClients {
-		c := &sdkClients[i]
-		if !c.covers(id) {
+	for i := range knowledge.SDKClients {
+		c := &knowledge.SDKClients[i]
+		if !c.Covers(id) {
 			continue
 		}
 		if params.Len() == 0 || !typeis.Context(params.At(0).Type()) || results.Len() == 0 || !typeis.Error(results.At(results.Len()-1).Type()) {
 			continue
 		}
-		if c.input != "" && !slices.ContainsFunc(slices.Collect(params.Variables()), func(p *types.Var) bool { return pointsTo(p.Type(), c.input) }) {
+		if c.Input != "" && !slices.ContainsFunc(slices.Collect(params.Variables()), func(p *types.Var) bool { return pointsTo(p.Type(), c.Input) }) {
 			continue
 		}
 		switch last := params.At(params.Len() - 1).Type(); {
-		case c.options == "...func":
+		case c.Options == "...func":
 			if s, isSlice := last.(*types.Slice); !sig.Variadic() || !isSlice || !isFunc(s.Elem()) {
 				continue
 			}
-		case c.options != "" && !pointsTo(last, c.options):
+		case c.Options != "" && !pointsTo(last, c.Options):
 			continue
 		}
 		return c
 	}
 	return nil
-}
-
-// covers reports whether the method id is of a receiver and name that c describes.
-func (c *sdkClient) covers(id flow.FuncID) bool {
-	in := slices.ContainsFunc(c.pkgs, func(p string) bool {
-		if strings.HasSuffix(p, "/") {
-			return strings.HasPrefix(id.Pkg, p)
-		}
-		return id.Pkg == p
-	})
-	if !in || len(c.names) > 0 && !slices.Contains(c.names, id.Name) || c.except != "" && strings.HasPrefix(id.Name, c.except) {
-		return false
-	}
-	if suffix, ok := strings.CutPrefix(c.recv, "*"); ok {
-		return strings.HasSuffix(id.Recv, suffix)
-	}
-	return c.recv == "" || id.Recv == c.recv
 }
 
 // pointsTo reports whether t is a pointer to a named type whose name ends with suffix.
@@ -255,23 +107,6 @@ func isFunc(t types.Type) bool {
 	return ok
 }
 
-// ctxWrappers are functions that return a context derived from one of their arguments (by
-// index, receiver excluded) without adding a deadline: the walk goes on through that argument.
-var ctxWrappers = map[flow.FuncID]int{
-	{Pkg: ctxPkg, Name: "WithCancel"}:                                             0,
-	{Pkg: ctxPkg, Name: "WithCancelCause"}:                                        0,
-	{Pkg: ctxPkg, Name: "WithValue"}:                                              0,
-	{Pkg: "os/signal", Name: "NotifyContext"}:                                     0,
-	{Pkg: grpcPkg + "/metadata", Name: "AppendToOutgoingContext"}:                 0,
-	{Pkg: grpcPkg + "/metadata", Name: "NewOutgoingContext"}:                      0,
-	{Pkg: "golang.org/x/sync/errgroup", Name: "WithContext"}:                      0,
-	{Pkg: "go.opentelemetry.io/otel/trace", Name: "ContextWithSpan"}:              0,
-	{Pkg: "go.opentelemetry.io/otel/trace", Recv: "Tracer", Name: "Start"}:        0,
-	{Pkg: "go.opentelemetry.io/otel/baggage", Name: "ContextWithBaggage"}:         0,
-	{Pkg: "go.opentelemetry.io/otel/trace", Name: "ContextWithSpanContext"}:       0,
-	{Pkg: "go.opentelemetry.io/otel/trace", Name: "ContextWithRemoteSpanContext"}: 0,
-}
-
 // deadlineMakers are the functions whose context has a deadline.
 var deadlineMakers = map[string]bool{
 	"WithTimeout": true, "WithDeadline": true, "WithTimeoutCause": true, "WithDeadlineCause": true,
@@ -281,25 +116,6 @@ var deadlineMakers = map[string]bool{
 // (see deadlineMakers).
 func MakesDeadline(id flow.FuncID) bool {
 	return id.Pkg == "context" && id.Recv == "" && deadlineMakers[id.Name]
-}
-
-// addrArgs says which argument (receiver excluded) of a remote call names where it goes, so
-// that calls to this machine written as constants ("http://localhost:8080") can be told
-// apart; fromRequest means the request's URL (argument 0).
-const fromRequest = -1
-
-var addrArgs = map[flow.FuncID]int{
-	{Pkg: httpPkg, Name: "Get"}: 0, {Pkg: httpPkg, Name: "Head"}: 0, {Pkg: httpPkg, Name: "Post"}: 0, {Pkg: httpPkg, Name: "PostForm"}: 0,
-	{Pkg: httpPkg, Recv: "Client", Name: "Get"}: 0, {Pkg: httpPkg, Recv: "Client", Name: "Head"}: 0,
-	{Pkg: httpPkg, Recv: "Client", Name: "Post"}: 0, {Pkg: httpPkg, Recv: "Client", Name: "PostForm"}: 0,
-	{Pkg: httpPkg, Recv: "Client", Name: "Do"}: fromRequest, {Pkg: httpPkg, Recv: "Transport", Name: "RoundTrip"}: fromRequest,
-	{Pkg: httpPkg, Recv: "RoundTripper", Name: "RoundTrip"}: fromRequest,
-	{Pkg: netPkg, Name: "Dial"}:                             1, {Pkg: netPkg, Name: "DialTimeout"}: 1,
-	{Pkg: netPkg, Recv: "Dialer", Name: "Dial"}: 1, {Pkg: netPkg, Recv: "Dialer", Name: "DialContext"}: 2,
-	{Pkg: tlsPkg, Name: "Dial"}: 1, {Pkg: tlsPkg, Name: "DialWithDialer"}: 2,
-	{Pkg: smtpPkg, Name: "Dial"}: 0, {Pkg: smtpPkg, Name: "SendMail"}: 0, {Pkg: wsPkg, Name: "Dial"}: 0,
-	{Pkg: tlsPkg, Recv: "Dialer", Name: "Dial"}: 1, {Pkg: tlsPkg, Recv: "Dialer", Name: "DialContext"}: 2,
-	{Pkg: grpcPkg, Name: "Dial"}: 0, {Pkg: grpcPkg, Name: "DialContext"}: 1,
 }
 
 // A rule says that calls of one function or method leave the process, and how they are bounded.
@@ -329,20 +145,20 @@ func init() {
 			return either(w.defaultClient(), noContext()), true
 		})
 		add(httpPkg, "Client", name, HTTP, method, func(w *walker, s *flow.Site) (verdict, bool) {
-			return either(w.obj(s.Recv, nil, httpClient), noContext()), true
+			return either(w.obj(s.Recv, nil, knowledge.HTTPClient), noContext()), true
 		})
 	}
 	add(httpPkg, "Client", "Do", HTTP, "", func(w *walker, s *flow.Site) (verdict, bool) {
-		return either(w.obj(s.Recv, nil, httpClient), w.req(s.Arg(0), nil)), true
+		return either(w.obj(s.Recv, nil, knowledge.HTTPClient), w.req(s.Arg(0), nil)), true
 	})
 	// go-retryablehttp: every attempt goes through the client's HTTPClient.
 	for name, method := range map[string]string{"Get": "GET", "Head": "HEAD", "Post": "POST", "PostForm": "POST"} {
 		add(retryablehttpPkg, "Client", name, HTTP, method, func(w *walker, s *flow.Site) (verdict, bool) {
-			return either(w.obj(s.Recv, nil, retryableClient), noContext()), true
+			return either(w.obj(s.Recv, nil, knowledge.RetryableHTTPClient), noContext()), true
 		})
 	}
 	add(retryablehttpPkg, "Client", "Do", HTTP, "", func(w *walker, s *flow.Site) (verdict, bool) {
-		return either(w.obj(s.Recv, nil, retryableClient), w.req(s.Arg(0), nil)), true
+		return either(w.obj(s.Recv, nil, knowledge.RetryableHTTPClient), w.req(s.Arg(0), nil)), true
 	})
 	roundTrip := func(w *walker, s *flow.Site) (verdict, bool) { return w.req(s.Arg(0), nil), true }
 	add(httpPkg, "Transport", "RoundTrip", HTTP, "", roundTrip)
@@ -362,10 +178,10 @@ func init() {
 		return boundedFor("net.DialTimeout", s.Arg(2)), w.connects(s.Arg(0), s.Arg(1))
 	})
 	add(netPkg, "Dialer", "Dial", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
-		return either(w.obj(s.Recv, nil, netDialer), noContext()), w.connects(s.Arg(0), s.Arg(1))
+		return either(w.obj(s.Recv, nil, knowledge.NetDialer), noContext()), w.connects(s.Arg(0), s.Arg(1))
 	})
 	add(netPkg, "Dialer", "DialContext", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
-		return either(w.obj(s.Recv, nil, netDialer), w.ctx(s.Arg(0), nil)), w.connects(s.Arg(1), s.Arg(2))
+		return either(w.obj(s.Recv, nil, knowledge.NetDialer), w.ctx(s.Arg(0), nil)), w.connects(s.Arg(1), s.Arg(2))
 	})
 	// x/net/websocket's Dial dials with a zero net.Dialer and then shakes hands, with no
 	// deadline on either (DialConfig takes a Config whose Dialer may have one).
@@ -387,24 +203,24 @@ func init() {
 		return noContext(), w.connects(nil, s.Arg(0))
 	})
 	add(sshPkg, "", "Dial", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
-		return either(w.obj(s.Arg(2), nil, sshConfig), noContext()), w.connects(s.Arg(0), s.Arg(1))
+		return either(w.obj(s.Arg(2), nil, knowledge.SSHClientConfig), noContext()), w.connects(s.Arg(0), s.Arg(1))
 	})
 	for _, name := range []string{"Dial", "DialAndSend"} {
 		add(mailPkg, "Dialer", name, Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
-			return either(w.obj(s.Recv, nil, mailDialer), noContext()), true
+			return either(w.obj(s.Recv, nil, knowledge.MailDialer), noContext()), true
 		})
 	}
 	add(tlsPkg, "", "Dial", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
 		return noContext(), w.connects(nil, s.Arg(1))
 	})
 	add(tlsPkg, "", "DialWithDialer", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
-		return either(w.obj(s.Arg(0), nil, netDialer), noContext()), w.connects(nil, s.Arg(2))
+		return either(w.obj(s.Arg(0), nil, knowledge.NetDialer), noContext()), w.connects(nil, s.Arg(2))
 	})
 	add(tlsPkg, "Dialer", "Dial", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
-		return either(w.obj(s.Recv, nil, tlsDialer), noContext()), w.connects(nil, s.Arg(1))
+		return either(w.obj(s.Recv, nil, knowledge.TLSDialer), noContext()), w.connects(nil, s.Arg(1))
 	})
 	add(tlsPkg, "Dialer", "DialContext", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
-		return either(w.obj(s.Recv, nil, tlsDialer), w.ctx(s.Arg(0), nil)), w.connects(nil, s.Arg(2))
+		return either(w.obj(s.Recv, nil, knowledge.TLSDialer), w.ctx(s.Arg(0), nil)), w.connects(nil, s.Arg(2))
 	})
 
 	// gRPC dials block only with WithBlock (or WithReturnConnectionError); NewClient never

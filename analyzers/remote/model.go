@@ -5,6 +5,7 @@ import (
 	"go/types"
 	"time"
 
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -191,7 +192,7 @@ func (t Timeout) Owned(pkg *types.Package) bool {
 	if t.Status != Unknown || t.Param < 0 && t.kept == nil || t.Client == nil || t.CallersBound || pkg.Name() == "main" {
 		return false
 	}
-	if t.Client.Type != httpClient.display && t.Client.Type != retryableClient.display {
+	if t.Client.Type != knowledge.HTTPClient.Display && t.Client.Type != knowledge.RetryableHTTPClient.Display {
 		return false
 	}
 	switch t.Client.Kind {

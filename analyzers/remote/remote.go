@@ -78,19 +78,19 @@ type state struct {
 	pass *analysis.Pass
 	pkg  *ssa.Package
 
-	stores         *flow.Stores                // values stored into struct fields and package variables
-	fieldTouched   map[*types.Var]bool         // fields whose own fields are assigned (f.Timeout = ...)
-	unsetVia       map[*types.Var]*ssa.Store   // fields whose client's Timeout is set to a setting zero by default
-	globalTouched  map[*ssa.Global]bool        // package variables whose fields are assigned
-	untraced       map[*objType]bool           // types whose timeout is set on a value the model cannot trace
-	defaultTouched bool                        // http.DefaultClient is reassigned
-	summaries      map[*ssa.Function][]Passed  // the package's own parameter facts
-	imported       map[*types.Func]*paramFact  // memo of imported facts (nil: none)
-	results        map[*types.Func]*resultFact // memo of imported result facts (nil: none)
-	handed         map[*ssa.Function]bool      // functions that make an APIClient
-	configs        map[*types.Func]*configFact // memo of imported config facts (nil: none)
-	readOnly       map[*ssa.Parameter]bool     // memo of usesOnly for the package's functions
-	names          map[namedKey]token.Pos      // memo of named
+	stores         *flow.Stores                   // values stored into struct fields and package variables
+	fieldTouched   map[*types.Var]bool            // fields whose own fields are assigned (f.Timeout = ...)
+	unsetVia       map[*types.Var]*ssa.Store      // fields whose client's Timeout is set to a setting zero by default
+	globalTouched  map[*ssa.Global]bool           // package variables whose fields are assigned
+	untraced       map[*knowledge.ClientType]bool // types whose timeout is set on a value the model cannot trace
+	defaultTouched bool                           // http.DefaultClient is reassigned
+	summaries      map[*ssa.Function][]Passed     // the package's own parameter facts
+	imported       map[*types.Func]*paramFact     // memo of imported facts (nil: none)
+	results        map[*types.Func]*resultFact    // memo of imported result facts (nil: none)
+	handed         map[*ssa.Function]bool         // functions that make an APIClient
+	configs        map[*types.Func]*configFact    // memo of imported config facts (nil: none)
+	readOnly       map[*ssa.Parameter]bool        // memo of usesOnly for the package's functions
+	names          map[namedKey]token.Pos         // memo of named
 	funcs          []*ssa.Function
 	bounds         map[*ssa.Function]Contract        // memo of bound
 	callers        map[*ssa.Function][]*ssa.Function // static callers, built on first need
@@ -121,7 +121,7 @@ func run(pass *analysis.Pass) (any, error) {
 		fieldTouched:  make(map[*types.Var]bool),
 		unsetVia:      make(map[*types.Var]*ssa.Store),
 		globalTouched: make(map[*ssa.Global]bool),
-		untraced:      make(map[*objType]bool),
+		untraced:      make(map[*knowledge.ClientType]bool),
 		summaries:     make(map[*ssa.Function][]Passed),
 		imported:      make(map[*types.Func]*paramFact),
 		results:       make(map[*types.Func]*resultFact),
@@ -221,9 +221,9 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 		if r.kind == HTTP && c.Method == "" {
 			c.Method = st.walker(call.Parent()).method(s.Arg(0))
 		}
-		if i, ok := addrArgs[id]; ok {
+		if i, ok := knowledge.AddrArgs[id]; ok {
 			w := st.walker(call.Parent())
-			if i == fromRequest {
+			if i == knowledge.FromRequest {
 				c.Loopback = w.loopbackRequest(s.Arg(0))
 			} else {
 				c.Loopback = w.loopback(s.Arg(i), nil, 0)
@@ -260,7 +260,7 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 		if hcs := w.handedClients(s.Recv); len(hcs) > 0 {
 			cv := none
 			for _, hc := range hcs {
-				cv = join(cv, w.obj(hc, nil, httpClient))
+				cv = join(cv, w.obj(hc, nil, knowledge.HTTPClient))
 			}
 			v = either(cv, v)
 		} else if v.k == vUnbounded {
@@ -276,7 +276,7 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 	if desc := sdkClientOf(fn); desc != nil {
 		name := fn.Pkg().Name() + "." + id.Recv + "." + id.Name
 		c := &Call{Instr: call, Func: fn, Kind: SDK, Name: name, Timeout: w.ctx(s.Arg(0), nil).timeout(), Streams: knowledge.OpensStream(fn)}
-		if c.Timeout.Status == Unbounded && s.Recv != nil && !desc.noClient {
+		if c.Timeout.Status == Unbounded && s.Recv != nil && !desc.NoClient {
 			o, given := st.sdkOrigin(s.Recv, fn)
 			if given {
 				// The client sends through the HTTP client its configuration was given: the

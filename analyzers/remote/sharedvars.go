@@ -6,6 +6,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 )
 
@@ -31,7 +32,7 @@ func (st *state) exportVarFacts() {
 		if !ok || g.Object() == nil || !g.Object().Exported() || st.globalTouched[g] || testcode.At(st.pass, g.Pos()) {
 			continue
 		}
-		if p, ok := g.Type().(*types.Pointer); !ok || objTypeOf(p.Elem()) != httpClient {
+		if p, ok := g.Type().(*types.Pointer); !ok || objTypeOf(p.Elem()) != knowledge.HTTPClient {
 			continue
 		}
 		stores := st.prodGlobals(g)
@@ -42,7 +43,7 @@ func (st *state) exportVarFacts() {
 		if !ok || !initFunc(a.Parent()) {
 			continue
 		}
-		v := st.walker(a.Parent()).obj(a, nil, httpClient)
+		v := st.walker(a.Parent()).obj(a, nil, knowledge.HTTPClient)
 		if o := v.origin; v.k != vUnbounded || o == nil || o.Kind != Local || o.Transport != "" || o.Zeroed.IsValid() || o.Unset.IsValid() {
 			continue
 		}
@@ -59,7 +60,7 @@ func initFunc(fn *ssa.Function) bool {
 // sharedClient returns the name of g, another package's variable that holds a client without
 // a timeout: a library's the tables know, or one its varFact marks (shared).
 func (st *state) sharedClient(g *ssa.Global) (name string, shared bool) {
-	if name, ok := noTimeoutVars[globalID(g)]; ok {
+	if name, ok := knowledge.NoTimeoutVars[globalID(g)]; ok {
 		return name, false
 	}
 	obj := g.Object()

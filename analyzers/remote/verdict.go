@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 )
 
 type vkind uint8
@@ -25,14 +26,14 @@ const (
 // reaches, and when nothing does, why.
 type verdict struct {
 	k      vkind
-	param  int           // vParam: the parameter's index in the function's SSA parameters
-	req    bool          // vParam: the parameter is a request whose context decides
-	obj    *objType      // vParam: the parameter is a client or dialer of this type, whose timeout decides
-	kept   *ssa.Function // vParam: the parameter is this function's, which keeps its context for the call (ctxField)
-	with   *With         // vParam with obj: the request or context parameter whose deadline also bounds the call
-	by     string        // vBounded: what bounds it
-	limit  time.Duration // vBounded: the bound, when a constant gives it; 0 otherwise
-	src    Source        // vUnbounded: where the context without a deadline comes from, or NoContext
+	param  int                   // vParam: the parameter's index in the function's SSA parameters
+	req    bool                  // vParam: the parameter is a request whose context decides
+	obj    *knowledge.ClientType // vParam: the parameter is a client or dialer of this type, whose timeout decides
+	kept   *ssa.Function         // vParam: the parameter is this function's, which keeps its context for the call (ctxField)
+	with   *With                 // vParam with obj: the request or context parameter whose deadline also bounds the call
+	by     string                // vBounded: what bounds it
+	limit  time.Duration         // vBounded: the bound, when a constant gives it; 0 otherwise
+	src    Source                // vUnbounded: where the context without a deadline comes from, or NoContext
 	origin *Origin
 	also   []*Origin // vUnbounded: the other clients without a timeout that reach the call
 	at     token.Pos // vCaller: where the caller's client comes in (a parameter, an option's field)
@@ -175,7 +176,7 @@ func (v verdict) timeout() Timeout {
 		}
 		t.Param, t.Request = v.param, v.req
 		if v.obj != nil {
-			t.ParamClient, t.Context, t.with = v.obj.display, v.src, v.with
+			t.ParamClient, t.Context, t.with = v.obj.Display, v.src, v.with
 		} else {
 			t.Client, t.Others = v.origin, v.also
 		}

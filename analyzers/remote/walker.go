@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 )
 
@@ -49,7 +50,7 @@ type walkKey struct {
 	v    ssa.Value
 	f    *frame
 	role role
-	t    *objType
+	t    *knowledge.ClientType
 }
 
 // A walker evaluates the values of the calls of one function.
@@ -67,7 +68,7 @@ func (st *state) walker(fn *ssa.Function) *walker {
 // value starts the evaluation of v in a role: it looks through conversions and marks v
 // visited. It returns false, and the verdict to stop with, when v is nil (unknown), was
 // visited already (a cycle: none) or the budget is spent (unknown).
-func (w *walker) value(v ssa.Value, f *frame, r role, t *objType) (ssa.Value, verdict, bool) {
+func (w *walker) value(v ssa.Value, f *frame, r role, t *knowledge.ClientType) (ssa.Value, verdict, bool) {
 	if v == nil {
 		return nil, unknown, false
 	}
@@ -78,7 +79,7 @@ func (w *walker) value(v ssa.Value, f *frame, r role, t *objType) (ssa.Value, ve
 
 // enter marks v visited in this role; when it was already (a cycle) it returns none, when the
 // budget is spent, unknown.
-func (w *walker) enter(v ssa.Value, f *frame, r role, t *objType) (verdict, bool) {
+func (w *walker) enter(v ssa.Value, f *frame, r role, t *knowledge.ClientType) (verdict, bool) {
 	k := walkKey{v, f, r, t}
 	if w.seen[k] {
 		return none, false

@@ -1,0 +1,108 @@
+package knowledge
+
+import (
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+)
+
+// Clients and dialers: which struct carries the timeout of the calls made through it, which
+// library functions and variables make one without a timeout, and which argument of a
+// remote call names where it goes. The remote model reads these tables (remote/known.go holds
+// the rules that evaluate each call).
+
+// A ClientType is a struct that carries a timeout for the calls made through it.
+type ClientType struct {
+	Pkg, Name string   // the named struct type
+	Display   string   // "http.Client"
+	Fields    []string // fields whose non-zero value bounds the calls
+	// SubField holds a value of type sub that bounds the calls (tls.Dialer.NetDialer); nil, a
+	// zero one.
+	SubField string
+	Sub      *ClientType
+	Setting  string // the field a timeout is set in, for messages: "Timeout", "HTTPClient.Timeout"
+}
+
+var (
+	HTTPClient = &ClientType{Pkg: httpPkg, Name: "Client", Display: "http.Client", Fields: []string{"Timeout"}, Setting: "Timeout"}
+	NetDialer  = &ClientType{Pkg: netPkg, Name: "Dialer", Display: "net.Dialer", Fields: []string{"Timeout", "Deadline"}, Setting: "Timeout"}
+	TLSDialer  = &ClientType{Pkg: tlsPkg, Name: "Dialer", Display: "tls.Dialer", SubField: "NetDialer", Sub: NetDialer, Setting: "Timeout"}
+	// go-retryablehttp sends each attempt through its HTTPClient (cleanhttp's pooled client,
+	// without a Timeout, when nil).
+	RetryableHTTPClient = &ClientType{Pkg: retryablehttpPkg, Name: "Client", Display: "retryablehttp.Client", SubField: "HTTPClient", Sub: HTTPClient, Setting: "HTTPClient.Timeout"}
+	// gopkg.in/mail.v2 dials SMTP with its Dialer's Timeout (NewDialer sets 10 s; a literal
+	// leaves it zero: no timeout).
+	MailDialer = &ClientType{Pkg: mailPkg, Name: "Dialer", Display: "mail.Dialer", Fields: []string{"Timeout"}, Setting: "Timeout"}
+	// x/crypto/ssh dials with its ClientConfig's Timeout (zero: none).
+	SSHClientConfig = &ClientType{Pkg: sshPkg, Name: "ClientConfig", Display: "ssh.ClientConfig", Fields: []string{"Timeout"}, Setting: "Timeout"}
+)
+
+var ClientTypes = []*ClientType{HTTPClient, NetDialer, TLSDialer, RetryableHTTPClient, MailDialer, SSHClientConfig}
+
+// HTTPTransport is the transport an http.Client sends through: a ResponseHeaderTimeout bounds
+// the wait for a stalled server's answer (the body's reading is the caller's, as streaming
+// downloads want), so a client whose transport sets one is bounded. Not a client type itself.
+var HTTPTransport = &ClientType{Pkg: httpPkg, Name: "Transport", Display: "http.Transport", Fields: []string{"ResponseHeaderTimeout"}, Setting: "ResponseHeaderTimeout"}
+
+// A Constructor is a library function known to return a client without a timeout.
+type Constructor struct {
+	Name string
+	Type *ClientType
+}
+
+// NoTimeoutConstructors are library functions that return a client without a timeout.
+var NoTimeoutConstructors = map[flow.FuncID]Constructor{
+	{Pkg: "github.com/hashicorp/go-cleanhttp", Name: "DefaultClient"}:       {"cleanhttp.DefaultClient", HTTPClient},
+	{Pkg: "github.com/hashicorp/go-cleanhttp", Name: "DefaultPooledClient"}: {"cleanhttp.DefaultPooledClient", HTTPClient},
+	{Pkg: "oras.land/oras-go/v2/registry/remote/retry", Name: "NewClient"}:  {"retry.NewClient", HTTPClient},
+	{Pkg: retryablehttpPkg, Name: "NewClient"}:                              {"retryablehttp.NewClient", RetryableHTTPClient},
+}
+
+// TimeoutConstructors are library functions that return a client or dialer with a timeout of
+// their own, by what bounds it.
+var TimeoutConstructors = map[flow.FuncID]string{
+	{Pkg: mailPkg, Name: "NewDialer"}: "mail.NewDialer's 10 s Timeout",
+}
+
+// SendsThrough are methods that return an *http.Client sending its requests through their
+// receiver, a client of another type, whose settings bound them.
+var SendsThrough = map[flow.FuncID]*ClientType{
+	{Pkg: retryablehttpPkg, Recv: "Client", Name: "StandardClient"}: RetryableHTTPClient,
+}
+
+// NoTimeoutVars are package variables of libraries that hold an *http.Client without a
+// Timeout, as http.DefaultClient does.
+var NoTimeoutVars = map[flow.FuncID]string{
+	{Pkg: "oras.land/oras-go/v2/registry/remote/retry", Name: "DefaultClient"}: "retry.DefaultClient",
+}
+
+// AddrArgs says which argument (receiver excluded) of a remote call names where it goes, so
+// that calls to this machine written as constants ("http://localhost:8080") can be told
+// apart; FromRequest means the request's URL (argument 0).
+const FromRequest = -1
+
+var AddrArgs = map[flow.FuncID]int{
+	{Pkg: httpPkg, Name: "Get"}: 0, {Pkg: httpPkg, Name: "Head"}: 0, {Pkg: httpPkg, Name: "Post"}: 0, {Pkg: httpPkg, Name: "PostForm"}: 0,
+	{Pkg: httpPkg, Recv: "Client", Name: "Get"}: 0, {Pkg: httpPkg, Recv: "Client", Name: "Head"}: 0,
+	{Pkg: httpPkg, Recv: "Client", Name: "Post"}: 0, {Pkg: httpPkg, Recv: "Client", Name: "PostForm"}: 0,
+	{Pkg: httpPkg, Recv: "Client", Name: "Do"}: FromRequest, {Pkg: httpPkg, Recv: "Transport", Name: "RoundTrip"}: FromRequest,
+	{Pkg: httpPkg, Recv: "RoundTripper", Name: "RoundTrip"}: FromRequest,
+	{Pkg: netPkg, Name: "Dial"}:                             1, {Pkg: netPkg, Name: "DialTimeout"}: 1,
+	{Pkg: netPkg, Recv: "Dialer", Name: "Dial"}: 1, {Pkg: netPkg, Recv: "Dialer", Name: "DialContext"}: 2,
+	{Pkg: tlsPkg, Name: "Dial"}: 1, {Pkg: tlsPkg, Name: "DialWithDialer"}: 2,
+	{Pkg: smtpPkg, Name: "Dial"}: 0, {Pkg: smtpPkg, Name: "SendMail"}: 0, {Pkg: wsPkg, Name: "Dial"}: 0,
+	{Pkg: tlsPkg, Recv: "Dialer", Name: "Dial"}: 1, {Pkg: tlsPkg, Recv: "Dialer", Name: "DialContext"}: 2,
+	{Pkg: grpcPkg, Name: "Dial"}: 0, {Pkg: grpcPkg, Name: "DialContext"}: 1,
+}
+
+// The packages whose clients and dialers the tables above describe.
+const (
+	httpPkg          = "net/http"
+	netPkg           = "net"
+	tlsPkg           = "crypto/tls"
+	smtpPkg          = "net/smtp"
+	wsPkg            = "golang.org/x/net/websocket"
+	mailPkg          = "gopkg.in/mail.v2"
+	sshPkg           = "golang.org/x/crypto/ssh"
+	grpcPkg          = "google.golang.org/grpc"
+	ctxPkg           = "context"
+	retryablehttpPkg = RetryableHTTPPath
+)
