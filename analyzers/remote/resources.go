@@ -25,10 +25,6 @@ type urlPart struct {
 	self bool
 }
 
-func sameParts(a, b []urlPart) bool {
-	return slices.Equal(a, b)
-}
-
 // urlParts flattens the URL v: concatenation, fmt.Sprintf, path.Join, url.JoinPath and
 // (*url.URL).JoinPath, a url.URL's String (its Path), url.PathEscape of a value, a parameter
 // through the frame's arguments, a closure's captured variable, and a variable or phi whose
@@ -51,11 +47,8 @@ func (w *walker) parts(v ssa.Value, f *frame, depth int, reading map[ssa.Value]b
 			return w.parts(a, f.parent, depth+1, reading)
 		}
 	case *ssa.FreeVar:
-		if c := flow.Captured(x); c != nil && c != ssa.Value(x) {
+		if c := flow.Captured(x); c != nil {
 			return w.parts(c, f, depth+1, reading)
-		}
-		if b := flow.Bindings(x); len(b) == 1 {
-			return w.parts(b[0], f, depth+1, reading)
 		}
 	case *ssa.UnOp:
 		if x.Op != token.MUL {
@@ -95,7 +88,10 @@ func (w *walker) parts(v ssa.Value, f *frame, depth int, reading map[ssa.Value]b
 		case id == (flow.FuncID{Pkg: "path", Name: "Join"}) && len(args) == 1:
 			return w.joined(nil, args[0], f, depth, reading)
 		case id == (flow.FuncID{Pkg: "net/url", Name: "PathEscape"}) && len(args) == 1:
-			// One segment: what is escaped, as the value that names the resource.
+			// One segment, whatever it holds: the value that names the resource.
+			if p := w.parts(args[0], f, depth+1, reading); len(p) == 1 && !p[0].opaque && !p[0].self {
+				return p
+			}
 			return []urlPart{{val: flow.Unwrap(args[0])}}
 		case id == (flow.FuncID{Pkg: "net/url", Recv: "URL", Name: "String"}) && len(args) == 1:
 			return w.urlValue(args[0], f, depth, reading)
@@ -114,7 +110,7 @@ func (w *walker) either(vals []ssa.Value, v ssa.Value, f *frame, depth int, read
 		if len(p) > 0 && p[0].self && len(p) == 1 {
 			continue // u += "?ttl=..."
 		}
-		if n > 0 && !sameParts(p, got) {
+		if n > 0 && !slices.Equal(p, got) {
 			return []urlPart{{val: v, opaque: true}}
 		}
 		got, n = p, n+1
@@ -191,7 +187,8 @@ func (w *walker) urlValue(u ssa.Value, f *frame, depth int, reading map[ssa.Valu
 			return w.parts(stored[0], f, depth+1, reading)
 		}
 	case *ssa.Extract:
-		if c, ok := x.Tuple.(*ssa.Call); ok && x.Index == 0 && flow.ID(flow.Callee(c.Common())) == (flow.FuncID{Pkg: "net/url", Name: "Parse"}) {
+		if c, ok := x.Tuple.(*ssa.Call); ok && x.Index == 0 && !pathChanged(u) &&
+			flow.ID(flow.Callee(c.Common())) == (flow.FuncID{Pkg: "net/url", Name: "Parse"}) {
 			return w.parts(c.Call.Args[0], f, depth+1, reading)
 		}
 	case *ssa.Call:
@@ -200,19 +197,6 @@ func (w *walker) urlValue(u ssa.Value, f *frame, depth int, reading map[ssa.Valu
 		}
 	}
 	return opaque
-}
-
-// joined reports whether a function of net/url other than String is called on the url.URL
-// u points to (JoinPath, ResolveReference): its path is then not the one stored.
-func joined(u ssa.Value) bool {
-	for _, r := range *u.Referrers() {
-		if c, ok := r.(ssa.CallInstruction); ok {
-			if id := flow.ID(flow.Callee(c.Common())); id.Pkg == "net/url" && id.Name != "String" && id.Name != "Query" {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // pathParts returns the parts up to the URL's query or fragment, with adjacent text joined.

@@ -331,9 +331,9 @@ func (st *state) methodHelpers(direct []*Send, funcs []*ssa.Function) []*Send {
 			s.Method = strings.ToUpper(w.str(method, nil, 0))
 		}
 		if hc.h.url >= 0 && hc.h.url < len(hc.args) {
-			w.url(s, hc.args[hc.h.url])
+			w.urlText(s, hc.args[hc.h.url])
 		}
-		s.Resource = resource(urlAt(w, hc.call, nil))
+		s.Resource = resource(urlAt(w, hc.call, nil)) // the whole path, prefixes included
 		out = append(out, s)
 		byCall[hc.call] = s
 	}

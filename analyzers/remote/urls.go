@@ -15,8 +15,13 @@ import (
 
 // url fills in what a send learns from the URL v it is given.
 func (w *walker) url(s *Send, v ssa.Value) {
-	s.Path, s.Last, s.Resource = w.urlPath(v, nil, 0), w.lastSegment(v, nil), resource(w.urlParts(v, nil))
-	s.Host = w.urlHost(v, nil, 0)
+	w.urlText(s, v)
+	s.Resource = resource(w.urlParts(v, nil))
+}
+
+// urlText fills in what the constants of the URL v say: its path, last segment and host.
+func (w *walker) urlText(s *Send, v ssa.Value) {
+	s.Path, s.Last, s.Host = w.urlPath(v, nil, 0), w.lastSegment(v, nil), w.urlHost(v, nil, 0)
 }
 
 // urlHost returns the host of the URL v when a constant starts it: a constant URL, a constant
@@ -144,14 +149,27 @@ func pathChanged(u ssa.Value) bool {
 		return true
 	}
 	for _, r := range *refs {
-		switch r := r.(type) {
-		case *ssa.FieldAddr:
-			if v := flow.FieldVar(r); v != nil && (v.Name() == "Path" || v.Name() == "RawPath" || v.Name() == "Opaque") {
+		if fa, ok := r.(*ssa.FieldAddr); ok {
+			if v := flow.FieldVar(fa); v != nil && (v.Name() == "Path" || v.Name() == "RawPath" || v.Name() == "Opaque") {
 				return true
 			}
-		case ssa.CallInstruction:
-			if id := flow.ID(flow.Callee(r.Common())); id.Pkg == "net/url" && id.Name != "String" && id.Name != "Query" {
-				return true // JoinPath, ResolveReference, UnmarshalBinary
+		}
+	}
+	return joined(u)
+}
+
+// joined reports whether a function of net/url other than String and Query is called on the
+// url.URL u points to (JoinPath, ResolveReference, UnmarshalBinary): its path is then not the
+// one it was made with.
+func joined(u ssa.Value) bool {
+	refs := u.Referrers()
+	if refs == nil {
+		return true
+	}
+	for _, r := range *refs {
+		if c, ok := r.(ssa.CallInstruction); ok {
+			if id := flow.ID(flow.Callee(c.Common())); id.Pkg == "net/url" && id.Name != "String" && id.Name != "Query" {
+				return true
 			}
 		}
 	}

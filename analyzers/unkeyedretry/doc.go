@@ -104,8 +104,9 @@
 //     path may be built by concatenation, fmt.Sprintf, path.Join, url.JoinPath or a url.URL's
 //     Path, in the function that sends or spread over request helpers that each add a part
 //     (sendMachines(app, "/"+id+"/lease") adding "/apps/"+app+"/machines"), a query left out;
-//     a function of the package that sends such a request counts when the identifier is its
-//     caller's argument or something it reads, not a value it makes up on every call;
+//     a function of the package that sends such requests counts when each unkeyed POST it
+//     sends is one, its identifier the caller's argument or something it reads, not a value
+//     made up on every call (here or by the caller, in the scope);
 //   - requests sent outside every retry scope, and a self-retrying client's calls in its own
 //     package (retryablehttp's Post calling its Do: its callers decide);
 //   - a scope whose way back to the next attempt, from the request, goes only through the side

@@ -184,9 +184,9 @@ func (c *checker) viaInterface(call ssa.CallInstruction) *op {
 	for _, impl := range c.impls.Of(call.Common()) {
 		switch {
 		case c.inTest(impl), impl == call.Parent():
-		case c.sends[impl] != nil:
+		case len(c.sends[impl]) > 0:
 			if found == nil {
-				found, by = c.sends[impl], impl
+				found, by = c.sends[impl][0], impl
 			}
 		case c.sendsRead(impl):
 			return nil

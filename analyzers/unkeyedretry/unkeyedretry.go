@@ -81,9 +81,9 @@ type op struct {
 	send *remote.Send // the HTTP request, when call sends one itself
 	via  string       // the function that sends it, for a call of one
 	at   token.Pos    // where a function of this package sends it, for a call of one
-	// inner is the operation of the function of this package that call calls, for a call
-	// of one that sends the request.
-	inner *op
+	// inners are the unkeyed operations of the function of this package that call calls,
+	// for a call of one that sends them.
+	inners []*op
 }
 
 type checker struct {
@@ -100,7 +100,7 @@ type checker struct {
 	// scope: one cause, reported once at the client (helpers).
 	helped      map[*retryscope.Scope][]*op
 	helpedOrder []*retryscope.Scope
-	sends       map[*ssa.Function]*op // functions that send an unkeyed op outside any scope
+	sends       map[*ssa.Function][]*op // functions that send unkeyed ops outside any scope, in order
 	// Requests handed to another package's function that resends them (resendsFact), by
 	// that function: one finding each.
 	resent      map[*types.Func][]*op
@@ -132,7 +132,7 @@ func run(pass *analysis.Pass) (any, error) {
 		funcs:   make(map[flow.FuncID]bool),
 		clients: make(map[ssa.CallInstruction]*retryscope.Scope),
 		helped:  make(map[*retryscope.Scope][]*op),
-		sends:   make(map[*ssa.Function]*op),
+		sends:   make(map[*ssa.Function][]*op),
 		resent:  make(map[*types.Func][]*op),
 		byScope: make(map[*retryscope.Scope]*analysis.Diagnostic),
 		made:    make(map[token.Pos][]madeOp),
@@ -194,9 +194,7 @@ func run(pass *analysis.Pass) (any, error) {
 		for _, o := range pending {
 			if !reported[o.call] && !c.check(o) {
 				root := flow.Root(o.call.Parent())
-				if c.sends[root] == nil {
-					c.sends[root] = o
-				}
+				c.sends[root] = append(c.sends[root], o)
 			}
 			reported[o.call] = true
 		}
@@ -231,9 +229,9 @@ func run(pass *analysis.Pass) (any, error) {
 		c.reportResent(fn, c.resent[fn])
 	}
 	c.exportResends()
-	for fn, o := range c.sends {
+	for fn, ops := range c.sends {
 		if obj, ok := fn.Object().(*types.Func); ok && obj.Pkg() == pass.Pkg && obj.Exported() {
-			pass.ExportObjectFact(obj, &sendsFact{What: o.what})
+			pass.ExportObjectFact(obj, &sendsFact{What: ops[0].what})
 		}
 	}
 	return nil, nil
@@ -305,8 +303,8 @@ func (c *checker) markedRead(s *remote.Send, call ssa.CallInstruction) bool {
 // request (in this package, or in another through its fact), or nil.
 func (c *checker) viaCall(call ssa.CallInstruction) *op {
 	if callee := call.Common().StaticCallee(); callee != nil {
-		if o := c.sends[callee]; o != nil && callee != call.Parent() {
-			return &op{call: call, what: o.what, via: callee.Name(), at: o.call.Pos(), inner: o}
+		if ops := c.sends[callee]; len(ops) > 0 && callee != call.Parent() {
+			return &op{call: call, what: ops[0].what, via: callee.Name(), at: ops[0].call.Pos(), inners: ops}
 		}
 	}
 	if o := c.viaInterface(call); o != nil {
@@ -399,41 +397,59 @@ func (c *checker) helpedBy(o *op, s *remote.Send, depth int) bool {
 // is the same on every attempt of s (POST /orders/{id}/status): a state transition the server
 // can apply once, not a create. A PATCH is reported all the same.
 //
-// When o is a call of a function of the package that sends the request (through others),
-// a value of the resource that is a parameter there is the argument of the call, and one
-// made there is made again on every call.
+// When o is a call of a function of the package that sends unkeyed requests (itself or
+// through others), each of them must be such a POST, its identifier the same on every call
+// that o makes (see freshPerAttempt).
 func (c *checker) actsOnResource(o *op, s *retryscope.Scope) bool {
-	chain := []*op{o}
-	for x := o; x.inner != nil && len(chain) < 8; x = x.inner {
-		chain = append(chain, x.inner)
-	}
-	send := chain[len(chain)-1].send
-	if send == nil || send.Method != "POST" || len(send.Resource) == 0 {
-		return false
-	}
-	for _, v := range send.Resource {
-		level := len(chain) - 1
-		for ; level > 0; level-- {
-			p, ok := flow.Unwrap(v).(*ssa.Parameter)
-			if !ok {
-				break
-			}
-			i := slices.Index(p.Parent().Params, p)
-			call := chain[level-1].call.Common()
-			if i < 0 || i >= len(call.Args) || call.StaticCallee() != p.Parent() {
-				return false
-			}
-			v = call.Args[i]
-		}
-		in := s.Contains
-		if level > 0 {
-			in = func(token.Pos) bool { return true } // made on every call of the function
-		}
-		if c.keys.FreshIn(v, in) {
+	return c.onResource([]*op{o}, s)
+}
+
+// onResource is actsOnResource for the last op of chain, which the ones before it call.
+func (c *checker) onResource(chain []*op, s *retryscope.Scope) bool {
+	o := chain[len(chain)-1]
+	if len(o.inners) > 0 {
+		if len(chain) >= 8 {
 			return false
 		}
+		for _, in := range o.inners {
+			if !c.onResource(append(chain[:len(chain):len(chain)], in), s) {
+				return false
+			}
+		}
+		return true
 	}
-	return true
+	if o.send == nil || o.send.Method != "POST" || len(o.send.Resource) == 0 {
+		return false
+	}
+	return !slices.ContainsFunc(o.send.Resource, func(v ssa.Value) bool { return c.freshPerAttempt(v, chain, len(chain)-1, s) })
+}
+
+// freshPerAttempt reports whether v, a value of the function that chain[level] is sent from,
+// may be new on an attempt of s: made by a generator in s itself (level 0), anywhere in a
+// function the scope's call enters (made again on every call), or through a parameter of
+// that function whose argument may be. A parameter of a closure there is not known.
+func (c *checker) freshPerAttempt(v ssa.Value, chain []*op, level int, s *retryscope.Scope) bool {
+	if level == 0 {
+		return c.keys.FreshIn(v, s.Contains)
+	}
+	if c.keys.FreshIn(v, func(token.Pos) bool { return true }) {
+		return true
+	}
+	call := chain[level-1].call.Common()
+	callee := call.StaticCallee()
+	fresh := false
+	flow.Backward(v, 256, func(x ssa.Value) bool {
+		if p, ok := x.(*ssa.Parameter); ok {
+			i := slices.Index(p.Parent().Params, p)
+			if p.Parent() != callee || i < 0 || i >= len(call.Args) {
+				fresh = true
+			} else {
+				fresh = c.freshPerAttempt(call.Args[i], chain, level-1, s)
+			}
+		}
+		return !fresh
+	})
+	return fresh
 }
 
 func (c *checker) report(o *op, s *retryscope.Scope) {
@@ -442,7 +458,14 @@ func (c *checker) report(o *op, s *retryscope.Scope) {
 		related = append(related, analysis.RelatedInformation{Pos: p, Message: s.Kind.String()})
 	}
 	if o.at.IsValid() {
-		related = append(related, analysis.RelatedInformation{Pos: c.span(o.at).Pos(), Message: "sent here by " + o.via})
+		at := o.at
+		for _, in := range o.inners {
+			if !c.onResource([]*op{o, in}, s) {
+				at = in.call.Pos() // the request that can repeat, not one on a named resource
+				break
+			}
+		}
+		related = append(related, analysis.RelatedInformation{Pos: c.span(at).Pos(), Message: "sent here by " + o.via})
 	}
 	// The line that must change: where the request is made, when that is in view.
 	at := c.span(o.call.Pos())

@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"os"
 	"path"
+	"strings"
 	"time"
 
 	backoff "github.com/cenkalti/backoff/v4"
@@ -191,7 +192,7 @@ type MachineConfig struct {
 // Launch creates a machine: POST to the collection, through the same helpers.
 func (m *Machines) Launch(ctx context.Context, app string, cfg MachineConfig) error {
 	return backoff.Retry(func() error {
-		return m.sendMachines(ctx, app, http.MethodPost, "", cfg, nil) // related "machinemeta.go:193: retry callback" // want `a POST request is retried without an idempotency key, so a retry can repeat it; send one made before the retries`
+		return m.sendMachines(ctx, app, http.MethodPost, "", cfg, nil) // related "machinemeta.go:194: retry callback" // want `a POST request is retried without an idempotency key, so a retry can repeat it; send one made before the retries`
 	}, backoff.WithContext(backoff.WithMaxRetries(backoff.NewExponentialBackOff(), 3), ctx))
 }
 
@@ -206,7 +207,7 @@ func (m *Machines) Refund(ctx context.Context, order string, amount int64) error
 		if err != nil {
 			return backoff.Permanent(err)
 		}
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(body)) // related "machinemeta.go:200: retry callback" "machinemeta.go:214: sent here" // want `a POST request is retried without an idempotency key, so a retry can repeat it; send one made before the retries`
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(body)) // related "machinemeta.go:201: retry callback" "machinemeta.go:215: sent here" // want `a POST request is retried without an idempotency key, so a retry can repeat it; send one made before the retries`
 		if err != nil {
 			return backoff.Permanent(err)
 		}
@@ -242,7 +243,7 @@ func (m *Machines) postSnapshot(ctx context.Context, volume string) error {
 func (m *Machines) Snapshot(ctx context.Context, volume string) error {
 	var err error
 	for i := 0; i < 5; i++ {
-		if err = m.postSnapshot(ctx, volume); err == nil { // related "machinemeta.go:244: retry loop" "machinemeta.go:234: sent here by postSnapshot" // want `a POST request is retried with no idempotency key; postSnapshot must send one made before the retries`
+		if err = m.postSnapshot(ctx, volume); err == nil { // related "machinemeta.go:245: retry loop" "machinemeta.go:235: sent here by postSnapshot" // want `a POST request is retried with no idempotency key; postSnapshot must send one made before the retries`
 			return nil
 		}
 		select {
@@ -252,4 +253,115 @@ func (m *Machines) Snapshot(ctx context.Context, volume string) error {
 		}
 	}
 	return err
+}
+
+// settle captures the payment it names, then books a ledger entry: a create.
+func (m *Machines) settle(ctx context.Context, payment string, amount int64) error {
+	capture := url.URL{Scheme: "https", Host: "api.example.com", Path: path.Join("/v1", "payments", payment, "capture")}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, capture.String(), nil)
+	if err != nil {
+		return err
+	}
+	resp, err := m.http.Do(req)
+	if err != nil {
+		return err
+	}
+	resp.Body.Close()
+	if resp.StatusCode >= 300 {
+		return &StatusError{resp.StatusCode}
+	}
+	body, err := json.Marshal(map[string]any{"payment": payment, "amount": amount})
+	if err != nil {
+		return err
+	}
+	req, err = http.NewRequestWithContext(ctx, http.MethodPost, m.base+"/v1/ledger/entries", bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err = m.http.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode >= 300 {
+		return &StatusError{resp.StatusCode}
+	}
+	return nil
+}
+
+// Settle retries settle: its second request is a create, whatever the first is.
+func (m *Machines) Settle(ctx context.Context, payment string, amount int64) error {
+	return backoff.Retry(func() error {
+		return m.settle(ctx, payment, amount) // related "machinemeta.go:295: retry callback" "machinemeta.go:282: sent here by settle" // want `a POST request is retried with no idempotency key; settle must send one made before the retries`
+	}, backoff.WithContext(backoff.WithMaxRetries(backoff.NewExponentialBackOff(), 3), ctx))
+}
+
+// AddItem parses the order's URL, then appends a collection to its path: a create.
+func (m *Machines) AddItem(ctx context.Context, order, sku string) error {
+	return backoff.Retry(func() error {
+		u, err := url.Parse(m.base + "/v1/orders/" + order)
+		if err != nil {
+			return backoff.Permanent(err)
+		}
+		u.Path += "/items"
+		body, err := json.Marshal(map[string]string{"sku": sku})
+		if err != nil {
+			return backoff.Permanent(err)
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), bytes.NewReader(body)) // related "machinemeta.go:302: retry callback" "machinemeta.go:316: sent here" // want `a POST request is retried without an idempotency key, so a retry can repeat it; send one made before the retries`
+		if err != nil {
+			return backoff.Permanent(err)
+		}
+		resp, err := m.http.Do(req)
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode >= 500 {
+			return &StatusError{resp.StatusCode}
+		}
+		return nil
+	}, backoff.WithContext(backoff.WithMaxRetries(backoff.NewExponentialBackOff(), 3), ctx))
+}
+
+// Tag tags the order named by a value it lower-cases in the callee: the same on every call.
+func (m *Machines) Tag(ctx context.Context, order string) error {
+	for i := 0; i < 3; i++ {
+		err := m.postTag(ctx, order)
+		if err == nil {
+			return nil
+		}
+		slog.Warn("tag failed", slog.Int("attempt", i), slog.Any("err", err))
+		time.Sleep(time.Duration(i+1) * 500 * time.Millisecond)
+	}
+	return errors.New("tag: giving up")
+}
+
+func (m *Machines) postTag(ctx context.Context, order string) error {
+	u, err := url.JoinPath(m.base, "v1", "orders", strings.ToLower(order), "tag")
+	if err != nil {
+		return err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := m.http.Do(req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+// Stamp tags a new order on every attempt: the caller makes up its identifier each time.
+func (m *Machines) Stamp(ctx context.Context) error {
+	for i := 0; i < 3; i++ {
+		err := m.postTag(ctx, uuid.NewString()) // related "machinemeta.go:359: retry loop" "machinemeta.go:350: sent here by postTag" // want `a POST request is retried with no idempotency key; postTag must send one made before the retries`
+		if err == nil {
+			return nil
+		}
+		time.Sleep(time.Duration(i+1) * 500 * time.Millisecond)
+	}
+	return errors.New("stamp: giving up")
 }
