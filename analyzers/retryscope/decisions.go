@@ -59,7 +59,7 @@ func decisions(fn *ssa.Function, in func(*ssa.BasicBlock) bool) []decision {
 			ds = append(ds, decision{block: b, call: call, success: success, policy: policy})
 			if either {
 				// A verdict whose sense the structure must tell: the side that goes round is
-				// the failure side, whichever it is (retryLoop tries both).
+				// the failure side, whichever it is (classifyLoop tries both).
 				ds = append(ds, decision{block: b, call: call, success: 1 - success, policy: policy})
 			}
 		}

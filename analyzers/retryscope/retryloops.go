@@ -15,7 +15,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/remote"
 )
 
-// retryLoop reports whether loop l retries: a call in it is tested, and the loop leaves on
+// A loop retries (classifyLoop's retrying): a call in it is tested, and the loop leaves on
 // success and goes round on failure. Leaving on success means: from the success side, control
 // can leave the loop by an edge that the failure side cannot reach (so a loop whose two sides
 // merge before leaving, or that leaves only when a later call fails, is not a retry), without
@@ -23,15 +23,11 @@ import (
 // (a loop that goes round on each result and stops when none is left drains a source). And
 // the call must not be made on a different element each time round (iteration over a
 // collection is not retry).
-func (st *state) retryLoop(fn *ssa.Function, l *loops.Loop) (d decision, ok bool) {
-	d, kind := st.classifyLoop(fn, l)
-	return d, kind == retrying
-}
 
 // The kinds of loop classifyLoop tells apart.
 const (
 	other     = iota
-	retrying  // a retry loop (retryLoop)
+	retrying  // a retry loop (see above)
 	lifecycle // a long-running loop that tries a call again after it fails (Result.Lifecycles)
 )
 

@@ -21,7 +21,7 @@ import (
 // library predicate such as errors.Is), or a boolean variable computed from such verdicts or
 // from comparing the error with nil (again := err != nil && transient(err)). It returns the
 // judged call. The verdict's sense (does true mean "again" or "done"?) is for the structure to
-// tell, never a name: retryLoop tries both sides, and the one that goes round is the failure.
+// tell, never a name: classifyLoop tries both sides, and the one that goes round is the failure.
 func retryPolicy(v ssa.Value, in func(*ssa.BasicBlock) bool) (judged ssa.CallInstruction, ok bool) {
 	if judged := retryVerdict(v, in); judged != nil {
 		return judged, true
