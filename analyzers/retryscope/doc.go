@@ -151,8 +151,8 @@
 // process make leads to (errors.Is(err, ErrRestarting) from a refused local slot), is marked
 // AfterLocal, and a loop that goes round only on such errors stays in the process though its
 // attempt may leave it (its own contention is not a dependency's herd). The same holds for
-// errors only this machine's resources make (knowledge.LocalErrno, LocalErrorVar: bind's
-// EADDRINUSE, fs.ErrExist): a loop that moves on to the next port while the address is taken
+// errors only this machine's resources make (knowledge.LocalErrno, LocalErrorVar,
+// LocalErrorTest: bind's EADDRINUSE, fs.ErrExist, os.IsNotExist(err)): a loop that moves on to the next port while the address is taken
 // goes round on no other failure when every way round from a failed attempt passes a test
 // that singles one out (if err == nil { return }; if errors.Is(err, syscall.EADDRINUSE) {
 // continue }; return err). A test that singles

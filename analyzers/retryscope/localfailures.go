@@ -33,6 +33,9 @@ func namesOwn(d decision, l *loops.Loop) (ssa.Value, bool) {
 	if match != d.block.Succs[1-d.success] {
 		return nil, false // the match is the way out; any other error goes round
 	}
+	if test, ok := localTest(unNot(cond), func(v ssa.Value) bool { return producer(v, l.Contains) == d.call }); ok {
+		return test, true
+	}
 	target, ok := singlesOut(unNot(cond), d.call, l.Contains)
 	if !ok {
 		return nil, false
@@ -49,9 +52,23 @@ func namesOwnError(d decision, l *loops.Loop) bool {
 	return ok
 }
 
+// localTest returns cond when it is a library's predicate that holds only for an error of
+// this machine's own resources (os.IsNotExist(err)), on an error for which of holds.
+func localTest(cond ssa.Value, of func(ssa.Value) bool) (*ssa.Call, bool) {
+	c, ok := cond.(*ssa.Call)
+	if !ok || len(c.Call.Args) != 1 || !knowledge.LocalErrorTest(flow.ID(flow.Callee(c.Common()))) {
+		return nil, false
+	}
+	return c, of(c.Call.Args[0])
+}
+
 // madeLocally reports whether target is a sentinel of this package that only functions
-// staying in the process make (return it, wrap it, store it).
+// staying in the process make (return it, wrap it, store it), or a test (localTest) that
+// holds only for such an error.
 func (st *state) madeLocally(target ssa.Value) bool {
+	if c, ok := target.(*ssa.Call); ok {
+		return knowledge.LocalErrorTest(flow.ID(flow.Callee(c.Common())))
+	}
 	if c, ok := flow.Unwrap(target).(*ssa.Const); ok {
 		return knowledge.LocalErrno(c.Type(), c.Value) // bind's EADDRINUSE: this machine's own
 	}
@@ -157,9 +174,15 @@ func (st *state) localMatches(s *Scope) map[loops.Edge]bool {
 			continue
 		}
 		cond := unNot(ifInstr.Cond)
-		target, ok := singlesOutOf(cond, func(v ssa.Value) bool {
+		returned := func(v ssa.Value) bool {
 			return typeis.ErrorLike(v.Type()) && producer(v, s.Loop.Contains) != nil
-		})
+		}
+		target, ok := ssa.Value(nil), false
+		if test, isTest := localTest(cond, returned); isTest {
+			target, ok = test, true
+		} else {
+			target, ok = singlesOutOf(cond, returned)
+		}
 		if !ok {
 			continue
 		}

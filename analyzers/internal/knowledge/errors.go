@@ -170,15 +170,28 @@ func NotFoundTest(id flow.FuncID) bool { return notFoundTests[id] }
 
 // Errors that only this machine's own resources make: an address this process asked to
 // listen on is taken (bind's EADDRINUSE), a file it asked to create exclusively exists, a
-// device or executable is busy. A loop that goes round only on one waits out local contention
-// or moves on to another local resource (the next free port): no remote dependency is retried.
+// file it reads does not exist (yet), a device or executable is busy. A loop that goes round
+// only on one waits out local contention, waits for another local process, makes the
+// resource itself or moves on to another local resource (the next free port): no remote
+// dependency is retried.
 var (
 	localErrnos = map[string]bool{"EADDRINUSE": true, "EEXIST": true, "EBUSY": true, "ETXTBSY": true}
 	localErrors = map[flow.FuncID]bool{
-		{Pkg: "io/fs", Name: "ErrExist"}: true,
-		{Pkg: "os", Name: "ErrExist"}:    true,
+		{Pkg: "io/fs", Name: "ErrExist"}:    true,
+		{Pkg: "os", Name: "ErrExist"}:       true,
+		{Pkg: "io/fs", Name: "ErrNotExist"}: true,
+		{Pkg: "os", Name: "ErrNotExist"}:    true,
+	}
+	// localErrorTests hold only for those errors (os.IsNotExist(err): ENOENT or ErrNotExist).
+	localErrorTests = map[flow.FuncID]bool{
+		{Pkg: "os", Name: "IsNotExist"}: true,
+		{Pkg: "os", Name: "IsExist"}:    true,
 	}
 )
+
+// LocalErrorTest reports whether id is a predicate that holds only for an error of this
+// machine's own resources (see localErrorTests).
+func LocalErrorTest(id flow.FuncID) bool { return localErrorTests[id] }
 
 // LocalErrno reports whether a constant of type t and value val is a syscall.Errno among
 // localErrnos (compared by value with the platform's syscall constants).
