@@ -220,7 +220,11 @@
 // error inside its own retry scope (directly or through a wrapper it hands the function to),
 // or hands it to another helper, is a helper for that parameter; a call that passes nil for it
 // retries nothing. It gets a
-// helper fact, so calls to it in other packages are scopes too. Every function that retries,
+// helper fact, so calls to it in other packages are scopes too. The fact names the error
+// types the helper stops on (helperFact.Stops: a type assertion or errors.As on the
+// callback's error whose match side leaves its loop); a callback that hands a call's failure
+// back only inside one of them (FatalError{Underlying: err}) does not retry that call, as
+// with backoff.Permanent. Every function that retries,
 // directly or through its callees, gets a RetriesFact.
 //
 // To teach the model a library, add a file with its table to internal/knowledge (retrygo.go,

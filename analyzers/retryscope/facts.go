@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
@@ -31,6 +32,10 @@ type helperFact struct {
 	// whose answer for the callback's error says whether to go round (isRetriable func(error)
 	// bool): a call's retry set is what the predicate it hands in singles out.
 	Verdict int
+	// Stops names the error types (types.TypeString, "*pkg/path.T" for a pointer) that make
+	// the helper return at once when its callback returns one: its own mark for errors not
+	// to retry (if _, fatal := err.(Fatal); fatal { return err }).
+	Stops []string
 }
 
 func (*helperFact) AFact() {}
@@ -45,6 +50,9 @@ func (f *helperFact) String() string {
 	}
 	if f.Verdict > 0 {
 		str += fmt.Sprintf(" as parameter %d says", f.Verdict-1)
+	}
+	if len(f.Stops) > 0 {
+		str += fmt.Sprintf(" (stops on %s)", strings.Join(f.Stops, ", "))
 	}
 	return str
 }

@@ -93,6 +93,7 @@ func (st *state) callbackScope(hc *helperCall) *Scope {
 	} else {
 		s.Attempts, s.Wait.Kind, s.Deadline = hc.fact.Attempts, hc.fact.Wait, hc.fact.Deadline
 		s.Inferred, s.turnedAway, s.helperOn = true, hc.fact.TurnedAway, hc.fact.On
+		s.helperStops = hc.fact.Stops
 		handedVerdict(hc, s) // the predicate the call hands in says what goes round
 	}
 	i := slices.IndexFunc(hc.retried, func(v ssa.Value) bool { return callbackFunc(v) != nil })

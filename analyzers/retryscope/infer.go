@@ -90,6 +90,9 @@ func (st *state) inferHelper(fn *ssa.Function) *helperFact {
 			fact.TurnedAway = attempt != nil && callsValue(attempt, p) && !st.res.Resends(found, attempt)
 			if attempt != nil && callsValue(attempt, p) {
 				fact.On = found.RetriesOn(attempt) // if strings.Contains(err.Error(), "over quota") { continue }
+				fact.Stops = stopTypes(found, attempt)
+			} else if via != nil && via.fact != nil {
+				fact.Stops = via.fact.Stops // it hands the callback's error on to a helper
 			}
 			fact.Verdict = verdictParam(params, found, attempt, via)
 		}
@@ -378,4 +381,44 @@ func wayBack(s *Scope, c ssa.CallInstruction) bool {
 func isCallBack(fn *ssa.Function, call ssa.CallInstruction) bool {
 	c, ok := call.(*ssa.Call)
 	return ok && callsBack(fn, c) != nil
+}
+
+// stopTypes returns the error types that make loop scope s leave at once when attempt, its
+// call of the callback, returns one: a type assertion or errors.As singles the type out and
+// its match side cannot go round (if _, fatal := err.(Fatal); fatal { return err }).
+func stopTypes(s *Scope, attempt ssa.CallInstruction) []string {
+	if s.Loop == nil || s.Fn == nil {
+		return nil
+	}
+	var out []string
+	for _, b := range s.Loop.Blocks(s.Fn) {
+		if len(b.Instrs) == 0 {
+			continue
+		}
+		ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok || !typeTest(unNot(ifInstr.Cond)) {
+			continue
+		}
+		target, ok := singlesOut(unNot(ifInstr.Cond), attempt, s.Loop.Contains)
+		if !ok || s.Loop.CanRepeat(b.Succs[countNots(ifInstr.Cond)%2]) {
+			continue
+		}
+		if t := targetType(target); !types.IsInterface(t) {
+			out = append(out, types.TypeString(t, nil))
+		}
+	}
+	return out
+}
+
+// typeTest reports whether cond tests an error's type: the ok of a type assertion, or
+// errors.As.
+func typeTest(cond ssa.Value) bool {
+	switch c := cond.(type) {
+	case *ssa.Extract:
+		_, ok := c.Tuple.(*ssa.TypeAssert)
+		return ok && c.Index == 1
+	case *ssa.Call:
+		return errorsPredicate(c) && flow.ID(flow.Callee(c.Common())).Name == "As"
+	}
+	return false
 }

@@ -302,6 +302,10 @@ func retriedError(s *Scope) func(v ssa.Value, b *ssa.BasicBlock, reached map[*ss
 			return false
 		}
 		switch x := v.(type) {
+		case *ssa.MakeInterface:
+			if stopError(x, s.helperStops) {
+				return false // opsretry.Fatal{Underlying: err}: the helper's own mark
+			}
 		case *ssa.Call:
 			id := flow.ID(flow.Callee(x.Common()))
 			if permanentMarks[id] {

@@ -54,7 +54,7 @@ func (s *Scope) rounds() (in, round func(*ssa.BasicBlock) bool, ok bool) {
 // (_ = abort(ctx), a cleanup on the way round) is not retried: its failure neither ends nor
 // repeats the scope.
 func (s *Scope) RetriesFailureOf(call ssa.CallInstruction) bool {
-	if s.Kind == Callback && call.Parent() == s.Fn && markedPermanent(call) {
+	if s.Kind == Callback && call.Parent() == s.Fn && markedPermanent(call, s.helperStops) {
 		return false // if err != nil { return backoff.Permanent(err) }: the helper stops on it
 	}
 	in, round, ok := s.rounds()
@@ -168,9 +168,10 @@ func dropped(call ssa.CallInstruction) bool {
 }
 
 // markedPermanent reports whether the error call returns is only tested against nil and handed
-// to a library's mark for errors not to retry (backoff.Permanent, retry-go's Unrecoverable):
-// a retry callback that fails with it stops its helper.
-func markedPermanent(call ssa.CallInstruction) bool {
+// to a library's mark for errors not to retry (backoff.Permanent, retry-go's Unrecoverable),
+// or put into a field of an error of one of the types stops (the helper's own mark:
+// opsretry.Fatal{Underlying: err}): a retry callback that fails with it stops its helper.
+func markedPermanent(call ssa.CallInstruction, stops []string) bool {
 	errv := errorOf(call)
 	if errv == nil || !typeis.ErrorLike(errv.Type()) {
 		return false
@@ -205,12 +206,21 @@ func markedPermanent(call ssa.CallInstruction) bool {
 					if !uses(r.Value(), depth+1) {
 						return false
 					}
+				case dropsResult(r):
+					// log.Warn("listing failed", "err", err): nothing comes back to return
 				default:
 					return false
 				}
 			case *ssa.Store:
+				if fa, ok := r.Addr.(*ssa.FieldAddr); ok && r.Val == x && madeStop(fa.X, stops) {
+					marked = true
+					continue
+				}
 				// fmt.Errorf("...: %w", err): err goes into the call's variadic array
 				call := variadicCall(r)
+				if call != nil && !wraps(flow.Callee(call.Common())) && dropsResult(call) {
+					continue // a log line's arguments
+				}
 				if call == nil || !wraps(flow.Callee(call.Common())) || call.Value() == nil || !uses(call.Value(), depth+1) {
 					return false
 				}
@@ -473,4 +483,50 @@ func (s *Scope) GivesUpInto(outer *Scope) bool {
 		}
 	}
 	return false
+}
+
+// stopError reports whether v is an error made from a value of one of the types stops.
+func stopError(v ssa.Value, stops []string) bool {
+	mi, ok := v.(*ssa.MakeInterface)
+	return ok && slices.Contains(stops, types.TypeString(mi.X.Type(), nil))
+}
+
+// madeStop reports whether the struct that addr points to becomes an error of one of the
+// types stops: the pointer itself (&Permanent{Err: err}) or the value loaded from it
+// (Fatal{Underlying: err}).
+func madeStop(addr ssa.Value, stops []string) bool {
+	if len(stops) == 0 || addr.Referrers() == nil {
+		return false
+	}
+	for _, r := range *addr.Referrers() {
+		switch r := r.(type) {
+		case *ssa.MakeInterface:
+			if stopError(r, stops) {
+				return true
+			}
+		case *ssa.UnOp:
+			if r.Op != token.MUL || r.Referrers() == nil {
+				continue
+			}
+			for _, rr := range *r.Referrers() {
+				if mi, ok := rr.(*ssa.MakeInterface); ok && stopError(mi, stops) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// dropsResult reports whether nothing call returns is used (a log line), so an error handed
+// to it does not come back out of it.
+func dropsResult(call ssa.CallInstruction) bool {
+	v := call.Value()
+	if v == nil || v.Referrers() == nil {
+		return true
+	}
+	if _, builtin := call.Common().Value.(*ssa.Builtin); builtin {
+		return false // append, copy: they put the error somewhere
+	}
+	return len(*v.Referrers()) == 0
 }
