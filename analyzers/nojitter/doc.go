@@ -42,7 +42,10 @@
 // running until stopped is its design, so it has no cap or deadline to report. One that dials
 // (or opens a stream) again at once when the dial fails, with no wait on that way round nor
 // on every round, spins against the dependency while it is down: reported at the loop, unless
-// a call in it retries with waits of its own or the peer is on this machine.
+// a call in it retries with waits of its own or the peer is on this machine. The same holds
+// for a long poll (a request the server holds until it has work) that goes round at once on
+// any error: its answers pace the loop while the server is up, its failures do not while it
+// is down, unless the call waits on its own (a backoff, a rate limiter in a callee).
 //
 // A message consumer that hands a failed message back to be delivered again at once retries
 // through the broker with no pause: a JetStream Nak (NakWithDelay waits), a RabbitMQ Nack or

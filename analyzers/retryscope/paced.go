@@ -19,3 +19,17 @@ func (st *state) pacedOnSuccess(fn *ssa.Function, l *loops.Loop, d decision) boo
 	ifInstr, ok := d.block.Instrs[len(d.block.Instrs)-1].(*ssa.If)
 	return ok && failuresOf(d) == AnyFailure && !errorsPredicate(unNot(ifInstr.Cond))
 }
+
+// failsAtOnce reports whether a long-running loop's attempt d.call is a request to a remote
+// dependency that nothing inside paces: it may leave the process, its failure side takes
+// every error (err != nil, not a long poll's timeout singled out), and neither it nor its
+// callees wait (no waitsFact: no backoff of their own, no rate limiter). A long poll whose
+// answers pace the loop while the server is up fails at once while it is down: the loop then
+// spins against it.
+func (st *state) failsAtOnce(d decision) bool {
+	if st.rem.Reach(d.call) != remote.ReachRemote || st.calleeWaits(d.call) != nil {
+		return false
+	}
+	ifInstr, ok := d.block.Instrs[len(d.block.Instrs)-1].(*ssa.If)
+	return ok && failuresOf(d) == AnyFailure && !errorsPredicate(unNot(ifInstr.Cond))
+}
