@@ -1,6 +1,8 @@
 package retryscope
 
 import (
+	"go/token"
+	"go/types"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -164,7 +166,7 @@ func (st *state) funcWaits(fn *ssa.Function, depth int) *waitsFact {
 	}
 	st.waitMemo[fn] = nil // recursion waits nothing more
 	calls := slices.Collect(flow.Calls(fn))
-	ss := sleeps(calls, nil)
+	ss := keptTimers(fn, sleeps(calls, nil))
 	for i := range ss {
 		ss[i].Kind = st.delayKind(ss[i].Duration, nil) // with what the package stores in fields
 	}
@@ -353,4 +355,51 @@ func racesWork(instr ssa.Instruction) bool {
 		return false
 	}
 	return slices.ContainsFunc(sel.States, resultCase)
+}
+
+// keptTimers drops from ss, the waits found in fn, the timers and tickers fn makes but never
+// receives from (time.NewTicker stored in a struct for a batch flush, a timer returned):
+// whoever receives from their channel waits, not fn.
+func keptTimers(fn *ssa.Function, ss []Sleep) []Sleep {
+	var received map[*ssa.Call]bool
+	return slices.DeleteFunc(ss, func(s Sleep) bool {
+		c, ok := s.Call.(*ssa.Call)
+		if !ok {
+			return false
+		}
+		if id := flow.ID(flow.Callee(c.Common())); id.Pkg != "time" || id.Recv != "" || id.Name != "NewTimer" && id.Name != "NewTicker" {
+			return false
+		}
+		if received == nil {
+			received = receivedTimers(fn)
+		}
+		return !received[c]
+	})
+}
+
+// receivedTimers returns the time.NewTimer, NewTicker, After and Tick calls whose channel fn
+// receives from (<-t.C, a select's case, a range over it).
+func receivedTimers(fn *ssa.Function) map[*ssa.Call]bool {
+	out := make(map[*ssa.Call]bool)
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.UnOp:
+				if x.Op == token.ARROW {
+					if m := timeChanMaker(x.X); m != nil {
+						out[m] = true
+					}
+				}
+			case *ssa.Select:
+				for _, st := range x.States {
+					if st.Dir == types.RecvOnly {
+						if m := timeChanMaker(st.Chan); m != nil {
+							out[m] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
 }
