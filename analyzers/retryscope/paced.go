@@ -1,6 +1,8 @@
 package retryscope
 
 import (
+	"go/token"
+
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/loops"
@@ -20,16 +22,37 @@ func (st *state) pacedOnSuccess(fn *ssa.Function, l *loops.Loop, d decision) boo
 	return ok && failuresOf(d) == AnyFailure && !errorsPredicate(unNot(ifInstr.Cond))
 }
 
-// failsAtOnce reports whether a long-running loop's attempt d.call is a request to a remote
+// failsAtOnce reports whether a long-running loop l's attempt d.call is a request to a remote
 // dependency that nothing inside paces: it may leave the process, its failure side takes
-// every error (err != nil, not a long poll's timeout singled out), and neither it nor its
-// callees wait (no waitsFact: no backoff of their own, no rate limiter). A long poll whose
-// answers pace the loop while the server is up fails at once while it is down: the loop then
-// spins against it.
-func (st *state) failsAtOnce(d decision) bool {
-	if st.rem.Reach(d.call) != remote.ReachRemote || st.calleeWaits(d.call) != nil {
+// every error (err != nil, not a long poll's timeout singled out), neither it nor its callees
+// wait (no waitsFact: no backoff of their own, no rate limiter), and the loop blocks on no
+// event (a receive, a select without default: a flusher that writes when asked to). A long
+// poll whose answers pace the loop while the server is up fails at once while it is down:
+// the loop then spins against it.
+func (st *state) failsAtOnce(fn *ssa.Function, l *loops.Loop, d decision) bool {
+	if st.rem.Reach(d.call) != remote.ReachRemote || st.calleeWaits(d.call) != nil || blocksOnEvent(fn, l) {
 		return false
 	}
 	ifInstr, ok := d.block.Instrs[len(d.block.Instrs)-1].(*ssa.If)
 	return ok && failuresOf(d) == AnyFailure && !errorsPredicate(unNot(ifInstr.Cond))
+}
+
+// blocksOnEvent reports whether loop l waits for an event in its own code: a receive from a
+// channel, or a select without a default case.
+func blocksOnEvent(fn *ssa.Function, l *loops.Loop) bool {
+	for _, b := range l.Blocks(fn) {
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.UnOp:
+				if x.Op == token.ARROW {
+					return true
+				}
+			case *ssa.Select:
+				if x.Blocking {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

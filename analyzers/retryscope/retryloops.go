@@ -105,7 +105,7 @@ func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop) (decision, int) {
 			if again == nil && !d.policy && fail != l.Header && !st.iterates(d, l) && (waitsAfter(fn, fail, l.Contains) || st.readsStream(d.call) && waitsEveryRound(fn, l) || failureSetsWait(fn, l, d)) {
 				again = &d
 			}
-			if spin == nil && !d.policy && fail != l.Header && !st.iterates(d, l) && (st.connects(d.call) || st.pacedOnSuccess(fn, l, d) || st.failsAtOnce(d)) &&
+			if spin == nil && !d.policy && fail != l.Header && !st.iterates(d, l) && (st.connects(d.call) || st.pacedOnSuccess(fn, l, d) || st.failsAtOnce(fn, l, d)) &&
 				!waitsAfter(fn, fail, l.Contains) && !waitsEveryRound(fn, l) && !waitsOnFlag(fn, l, d) && !afterArrival(d.call, l) && !goesRoundInner(fn, l, d) {
 				spin = &d // a reconnect loop that dials again at once when the dial fails
 			}

@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -67,7 +68,7 @@ type Poller struct {
 
 // Poll polls until stop is closed; a failure is logged and polled again.
 func (p *Poller) Poll(b *Bot, dest chan<- Update, stop <-chan struct{}) {
-	for { // related "longpoll.go:70: long-running loop" // want `long-running loop goes round at once when its remote call fails: it spins against a failing dependency`
+	for { // related "longpoll.go:71: long-running loop" // want `long-running loop goes round at once when its remote call fails: it spins against a failing dependency`
 		select {
 		case <-stop:
 			return
@@ -160,5 +161,73 @@ func (p *Poller) PollThrough(b *Bot, dest chan<- Update, stop <-chan struct{}) {
 			p.last = u.ID
 			dest <- u
 		}
+	}
+}
+
+func (b *Bot) ack(offset int) error {
+	resp, err := b.client.Post(b.api+"/ack?offset="+strconv.Itoa(offset), "application/json", nil)
+	if err != nil {
+		return fmt.Errorf("ack: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("ack: %s", resp.Status)
+	}
+	return nil
+}
+
+// AckFlusher sends the offsets it is asked to acknowledge; a failed send waits for the next
+// request: the requests pace it, not the server's answers.
+func (b *Bot) AckFlusher(acks <-chan int) {
+	for {
+		offset, ok := <-acks
+		if !ok {
+			return
+		}
+		if err := b.ack(offset); err != nil {
+			b.log.Warn("ack failed", "offset", offset, "err", err)
+			continue
+		}
+		b.log.Debug("acked", "offset", offset)
+	}
+}
+
+// Outbox batches acknowledgements; its flusher sends them when asked to.
+type Outbox struct {
+	mu        sync.Mutex
+	bot       *Bot
+	pending   []int
+	err       error
+	closed    bool
+	giveUp    bool
+	flushReqs chan struct{}
+}
+
+// flusher sends the pending acknowledgements each time it is asked to; a failed send is
+// recorded and waits for the next request.
+func (o *Outbox) flusher() {
+	for {
+		if _, ok := <-o.flushReqs; !ok {
+			return
+		}
+		o.mu.Lock()
+		if o.closed {
+			o.mu.Unlock()
+			return
+		}
+		if len(o.pending) > 0 {
+			if err := o.bot.ack(o.pending[len(o.pending)-1]); err != nil {
+				if o.err == nil {
+					o.err = err
+				}
+				if o.giveUp {
+					o.mu.Unlock()
+					return
+				}
+			} else {
+				o.pending = o.pending[:0]
+			}
+		}
+		o.mu.Unlock()
 	}
 }
