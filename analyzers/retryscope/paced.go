@@ -34,7 +34,19 @@ func (st *state) failsAtOnce(fn *ssa.Function, l *loops.Loop, d decision) bool {
 		return false
 	}
 	ifInstr, ok := d.block.Instrs[len(d.block.Instrs)-1].(*ssa.If)
-	return ok && failuresOf(d) == AnyFailure && !errorsPredicate(unNot(ifInstr.Cond))
+	if !ok || failuresOf(d) != AnyFailure || errorsPredicate(unNot(ifInstr.Cond)) {
+		return false
+	}
+	// Any error goes round: not only past a later test that singles one out (a pipeline's
+	// drain that reads on after a server error for one query, and stops on any other).
+	return l.CanRepeatAvoiding(d.block.Succs[1-d.success], func(e loops.Edge) bool {
+		test, ok := lastInstr(e.From).(*ssa.If)
+		if !ok {
+			return false
+		}
+		_, singles := singlesOut(unNot(test.Cond), d.call, l.Contains)
+		return singles
+	})
 }
 
 // blocksOnEvent reports whether loop l waits for an event in its own code: a receive from a
