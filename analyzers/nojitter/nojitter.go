@@ -352,7 +352,7 @@ func (c *checker) waitingHelper(sleeps []retryscope.Sleep, pos token.Pos) *ssa.F
 			continue
 		}
 		if fn := sl.Call.Common().StaticCallee(); sl.Duration == nil && fn != nil && fn.Pkg != nil && fn.Pkg.Pkg == c.pass.Pkg && len(fn.Blocks) > 0 {
-			return fn
+			return c.res.WaitHolder(fn)
 		}
 		return nil
 	}

@@ -403,3 +403,34 @@ func receivedTimers(fn *ssa.Function) map[*ssa.Call]bool {
 	}
 	return out
 }
+
+// WaitHolder returns the function of the package whose code makes the waits of fn, a function
+// of the package that waits: fn itself when it waits in its own code, or when more than one
+// function it calls waits; otherwise the wait holder of the one function it calls that waits
+// for a length it chooses (handleResponse → waitThrottled). Scopes that reach one wait
+// through different callers share its holder: one place to add the jitter.
+func (r *Result) WaitHolder(fn *ssa.Function) *ssa.Function {
+	for range 4 {
+		calls := slices.Collect(flow.Calls(fn))
+		extra, unknown := channelWaits(fn, func(*ssa.BasicBlock) bool { return true }, nil)
+		if len(keptTimers(fn, sleeps(calls, nil))) > 0 || len(extra) > 0 || len(unknown) > 0 {
+			return fn
+		}
+		var next *ssa.Function
+		for _, c := range calls {
+			g := c.Common().StaticCallee()
+			if _, started := c.(*ssa.Go); started || g == nil || g.Pkg != fn.Pkg || r.waiting[g] == nil {
+				continue
+			}
+			if next != nil && next != g || r.waiting[g].Param >= 0 {
+				return fn // several waiting callees, or one told how long by fn
+			}
+			next = g
+		}
+		if next == nil {
+			return fn
+		}
+		fn = next
+	}
+	return fn
+}

@@ -83,6 +83,8 @@ type Result struct {
 	// afterTypes: the package's error types, each with whether it is made only from a
 	// Retry-After header (retryAfterTypes).
 	afterTypes map[*types.TypeName]bool
+	// waiting: how the package's functions wait, as worked out (state.waitMemo).
+	waiting map[*ssa.Function]*waitsFact
 }
 
 // Enclosing returns the scopes in which instr runs once per attempt, innermost first: loops
@@ -213,8 +215,10 @@ type state struct {
 func run(pass *analysis.Pass) (any, error) {
 	ssaRes := pass.ResultOf[ssapkg.Analyzer].(*buildssa.SSA)
 	insp := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	waitMemo := make(map[*ssa.Function]*waitsFact)
 	st := &state{
-		pass: pass,
+		waitMemo: waitMemo,
+		pass:     pass,
 		res: &Result{
 			loops:      make(map[*ssa.Function][]*Scope),
 			whole:      make(map[*ssa.Function][]*Scope),
@@ -222,6 +226,7 @@ func run(pass *analysis.Pass) (any, error) {
 			reaches:    make(map[*ssa.Function]*Scope),
 			imported:   make(map[ssa.CallInstruction]*RetriesFact),
 			afterTypes: retryAfterTypes(ssaRes.SrcFuncs),
+			waiting:    waitMemo,
 		},
 		funcs:          ssaRes.SrcFuncs,
 		calls:          make(map[token.Pos]inspector.Cursor),
@@ -234,7 +239,6 @@ func run(pass *analysis.Pass) (any, error) {
 		labels:         make(map[ast.Stmt]*ast.LabeledStmt),
 		loopInfo:       make(map[*ssa.Function][]*Scope),
 		ssaPkg:         ssaRes.Pkg,
-		waitMemo:       make(map[*ssa.Function]*waitsFact),
 		iterMemo:       make(map[*ssa.Function]*iteratorFact),
 		timerMemo:      make(map[*ssa.Function]*iteratorFact),
 		rem:            pass.ResultOf[remote.Analyzer].(*remote.Result),
