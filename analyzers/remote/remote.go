@@ -273,6 +273,13 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 	if c := st.contextFreeSDKCall(call, s, fn); c != nil {
 		return c
 	}
+	if b := knowledge.SDKBuilderSend(id); b != nil {
+		if ctx := builderContext(s, b); ctx != nil {
+			c := &Call{Instr: call, Func: fn, Kind: SDK, Name: fn.Pkg().Name() + "." + id.Recv + "." + id.Name, Timeout: w.ctx(ctx, nil).timeout()}
+			st.setContract(c, id.Name)
+			return c
+		}
+	}
 	if desc := sdkClientOf(fn); desc != nil {
 		name := fn.Pkg().Name() + "." + id.Recv + "." + id.Name
 		c := &Call{Instr: call, Func: fn, Kind: SDK, Name: name, Timeout: w.ctx(s.Arg(0), nil).timeout(), Streams: knowledge.OpensStream(fn)}

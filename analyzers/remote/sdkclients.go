@@ -3,12 +3,14 @@ package remote
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/testcode"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
 // SDK clients: where the service client an SDK call goes through is made. A program that
@@ -217,3 +219,31 @@ func (st *state) awsClientGiven1() bool {
 // madeInTests reports whether v is made by the package's test code (a stand-in stored into a
 // seam field), which is not what its users run.
 func (st *state) madeInTests(v ssa.Value) bool { return testcode.Made(st.pass, v) }
+
+// builderContext returns the context that the request built in steps and sent from site s (a
+// knowledge.SDKBuilder's Send) was given where the builder was made: the receiver followed
+// back through the builder's methods that return it (If, Then, Else) to the maker's call
+// (KV.Txn(ctx)). Nil when the builder comes from elsewhere (a parameter, a field).
+func builderContext(s *flow.Site, b *knowledge.SDKBuilder) ssa.Value {
+	v := s.Recv
+	for range 16 {
+		c, ok := flow.Unwrap(v).(*ssa.Call)
+		if !ok {
+			return nil
+		}
+		fn := flow.Callee(c.Common())
+		if fn == nil || fn.Pkg() == nil || !slices.Contains(b.Pkgs, fn.Pkg().Path()) {
+			return nil
+		}
+		step := flow.NewSite(c.Common(), fn)
+		switch sig := fn.Signature(); {
+		case fn.Name() == b.Maker && sig.Params().Len() > 0 && typeis.Context(sig.Params().At(0).Type()):
+			return step.Arg(0)
+		case flow.ID(fn).Recv == b.Builder:
+			v = step.Recv // txn.If(...): the builder it was called on
+		default:
+			return nil
+		}
+	}
+	return nil
+}

@@ -73,3 +73,20 @@ func TestSDKClients(t *testing.T) {
 		}
 	}
 }
+
+func TestSDKBuilders(t *testing.T) {
+	for _, tc := range []struct {
+		id   flow.FuncID
+		want bool
+	}{
+		{flow.FuncID{Pkg: "go.etcd.io/etcd/client/v3", Recv: "Txn", Name: "Commit"}, true},
+		{flow.FuncID{Pkg: "github.com/coreos/etcd/clientv3", Recv: "Txn", Name: "Commit"}, true},
+		{flow.FuncID{Pkg: "go.etcd.io/etcd/client/v3", Recv: "Txn", Name: "If"}, false},
+		{flow.FuncID{Pkg: "go.etcd.io/etcd/client/v3", Recv: "KV", Name: "Commit"}, false},
+		{flow.FuncID{Pkg: "example.com/store", Recv: "Txn", Name: "Commit"}, false},
+	} {
+		if got := SDKBuilderSend(tc.id) != nil; got != tc.want {
+			t.Errorf("SDKBuilderSend(%v) = %v, want %v", tc.id, got, tc.want)
+		}
+	}
+}

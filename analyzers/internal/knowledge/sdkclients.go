@@ -90,3 +90,29 @@ func (c *SDKClient) Covers(id flow.FuncID) bool {
 	}
 	return c.Recv == "" || id.Recv == c.Recv
 }
+
+// An SDKBuilder describes a request an SDK builds in steps: a client's method (Maker) takes
+// the context first and returns the builder, the builder's methods that return it again add
+// to it (If, Then, Else), and Send sends it, bounded only by the maker's context (etcd's
+// KV.Txn(ctx).If(...).Then(...).Commit()).
+type SDKBuilder struct {
+	Pkgs    []string
+	Builder string // the builder's type name
+	Maker   string // the client's method that makes the builder
+	Send    string // the builder's method that sends the request
+}
+
+// SDKBuilders are the SDKs' requests built in steps.
+var SDKBuilders = []SDKBuilder{
+	{Pkgs: []string{"go.etcd.io/etcd/client/v3", "github.com/coreos/etcd/clientv3"}, Builder: "Txn", Maker: "Txn", Send: "Commit"},
+}
+
+// SDKBuilderSend returns the builder whose sending method id is, or nil.
+func SDKBuilderSend(id flow.FuncID) *SDKBuilder {
+	for i := range SDKBuilders {
+		if b := &SDKBuilders[i]; slices.Contains(b.Pkgs, id.Pkg) && id.Recv == b.Builder && id.Name == b.Send {
+			return b
+		}
+	}
+	return nil
+}

@@ -37,7 +37,33 @@ type KV interface {
 	Get(ctx context.Context, key string, opts ...OpOption) (*GetResponse, error)
 	Put(ctx context.Context, key, val string, opts ...OpOption) (*PutResponse, error)
 	Delete(ctx context.Context, key string, opts ...OpOption) (*DeleteResponse, error)
+	// Txn creates a transaction; Commit sends it, bounded by ctx.
+	Txn(ctx context.Context) Txn
 }
+
+type Cmp struct{}
+
+type TxnResponse struct {
+	Succeeded bool
+}
+
+// Txn is a transaction built in steps: If(...).Then(...).Else(...).Commit().
+type Txn interface {
+	If(cs ...Cmp) Txn
+	Then(ops ...Op) Txn
+	Else(ops ...Op) Txn
+	Commit() (*TxnResponse, error)
+}
+
+func Compare(cmp Cmp, result string, v any) Cmp { return cmp }
+
+func CreateRevision(key string) Cmp { return Cmp{} }
+
+func OpPut(key, val string, opts ...OpOption) Op { return Op{} }
+
+func OpGet(key string, opts ...OpOption) Op { return Op{} }
+
+func WithLease(id LeaseID) OpOption { return nil }
 
 type Lease interface {
 	TimeToLive(ctx context.Context, id LeaseID, opts ...LeaseOption) (*LeaseTimeToLiveResponse, error)
