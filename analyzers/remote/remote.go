@@ -276,6 +276,9 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 	if b := knowledge.SDKBuilderSend(id); b != nil {
 		if ctx := builderContext(s, b); ctx != nil {
 			c := &Call{Instr: call, Func: fn, Kind: SDK, Name: fn.Pkg().Name() + "." + id.Recv + "." + id.Name, Timeout: w.ctx(ctx, nil).timeout()}
+			if fn.Pkg() == st.pass.Pkg && !(freshContext(c.Timeout) && flow.ContextInScope(call.Parent()) != nil) {
+				return nil // the SDK's own implementation, as for its clients' methods below
+			}
 			st.setContract(c, id.Name)
 			return c
 		}
