@@ -104,7 +104,9 @@ func run(pass *analysis.Pass) (any, error) {
 		case handWritten(s) && c.endlessInside(s):
 			continue // the layer inside never gives up: its own finding is the one cause
 		case s.Kind == retryscope.Client:
-			c.checkDeadline(s) // each call's request carries its own context
+			if !c.dropsContext(s) {
+				c.checkDeadline(s) // each call's request carries its own context
+			}
 			at := c.configuredAt(s)
 			if c.seen[at] {
 				continue
@@ -402,6 +404,23 @@ func (c *checker) checkCap(s *retryscope.Scope) {
 		fmt.Sprintf("%s has no attempt cap and no deadline, so it retries for ever while the dependency is down; %s", who, hint),
 		fmt.Sprintf("%s retries for ever (no attempt cap, no deadline); %s", who, hint),
 		fmt.Sprintf("%s retries for ever: no attempt cap, no deadline", who))})
+}
+
+// dropsContext reports whether the self-retrying client call of scope s is a remote call
+// that nothing bounds and that is given a context of its own making (context.Background()):
+// with the caller's context at hand, notimeout reports that call ("pass ctx, not
+// context.Background()"), the same cause and the same change, so this check does not say it
+// again.
+func (c *checker) dropsContext(s *retryscope.Scope) bool {
+	if s.Site == nil {
+		return false
+	}
+	rc := c.remote.Of(s.Site)
+	if rc == nil || rc.Timeout.Status != remote.Unbounded {
+		return false
+	}
+	k := rc.Timeout.Context.Kind
+	return k == remote.Background || k == remote.TODO
 }
 
 // checkDeadline reports a scope that ignores the context at hand.
