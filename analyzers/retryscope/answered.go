@@ -174,7 +174,7 @@ func answeredCallback(s *Scope, reach func(ssa.CallInstruction) remote.Reach) bo
 		if c.Parent() != s.Fn {
 			return false
 		}
-		if markedPermanent(c, nil) {
+		if s.marksFailure(c) {
 			continue
 		}
 		on, ok := callbackRetriesOn(s.Fn, c)

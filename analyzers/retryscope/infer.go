@@ -392,10 +392,7 @@ func stopTypes(s *Scope, attempt ssa.CallInstruction) []string {
 	}
 	var out []string
 	for _, b := range s.Loop.Blocks(s.Fn) {
-		if len(b.Instrs) == 0 {
-			continue
-		}
-		ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		ifInstr, ok := lastInstr(b).(*ssa.If)
 		if !ok || !typeTest(unNot(ifInstr.Cond)) {
 			continue
 		}

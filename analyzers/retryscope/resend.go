@@ -297,15 +297,14 @@ func retriedError(s *Scope) func(v ssa.Value, b *ssa.BasicBlock, reached map[*ss
 	onlyMarked := s.lib.knowledgeOf() == knowledge.GoRetry
 	var retried func(v ssa.Value, b *ssa.BasicBlock, reached map[*ssa.BasicBlock]bool, depth int) bool
 	retried = func(v ssa.Value, b *ssa.BasicBlock, reached map[*ssa.BasicBlock]bool, depth int) bool {
+		if stopError(v, s.helperStops) {
+			return false // opsretry.Fatal{Underlying: err}: the helper's own mark (before Unwrap strips it)
+		}
 		v = flow.Unwrap(v)
 		if flow.IsNil(v) {
 			return false
 		}
 		switch x := v.(type) {
-		case *ssa.MakeInterface:
-			if stopError(x, s.helperStops) {
-				return false // opsretry.Fatal{Underlying: err}: the helper's own mark
-			}
 		case *ssa.Call:
 			id := flow.ID(flow.Callee(x.Common()))
 			if permanentMarks[id] {

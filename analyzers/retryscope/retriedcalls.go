@@ -54,7 +54,7 @@ func (s *Scope) rounds() (in, round func(*ssa.BasicBlock) bool, ok bool) {
 // (_ = abort(ctx), a cleanup on the way round) is not retried: its failure neither ends nor
 // repeats the scope.
 func (s *Scope) RetriesFailureOf(call ssa.CallInstruction) bool {
-	if s.Kind == Callback && call.Parent() == s.Fn && markedPermanent(call, s.helperStops) {
+	if s.Kind == Callback && call.Parent() == s.Fn && s.marksFailure(call) {
 		return false // if err != nil { return backoff.Permanent(err) }: the helper stops on it
 	}
 	in, round, ok := s.rounds()
@@ -167,10 +167,31 @@ func dropped(call ssa.CallInstruction) bool {
 	return true
 }
 
-// markedPermanent reports whether the error call returns is only tested against nil and handed
-// to a library's mark for errors not to retry (backoff.Permanent, retry-go's Unrecoverable),
-// or put into a field of an error of one of the types stops (the helper's own mark:
-// opsretry.Fatal{Underlying: err}): a retry callback that fails with it stops its helper.
+// marksFailure reports whether retry callback s hands every failure of call back marked as
+// not to retry (markedPermanent), and no return of an error its helper retries lies on that
+// failure's side (if attempt < 30 { log(err); return errRetry }: some failures go round).
+func (s *Scope) marksFailure(call ssa.CallInstruction) bool {
+	if !markedPermanent(call, s.helperStops) {
+		return false
+	}
+	cb := s.callbackSpan()
+	if cb == nil {
+		return true // no return of the callback is retried
+	}
+	all := func(*ssa.BasicBlock) bool { return true }
+	for _, d := range decisions(s.Fn, all) {
+		if d.call == call && cb.canRepeat(d.block.Succs[1-d.success]) {
+			return false
+		}
+	}
+	return true
+}
+
+// markedPermanent reports whether the error call returns is only tested against nil, handed to
+// calls whose results are dropped (a log line), and handed to a library's mark for errors not
+// to retry (backoff.Permanent, retry-go's Unrecoverable) or put into a field of an error of
+// one of the types stops (the helper's own mark: opsretry.Fatal{Underlying: err}). Whether
+// every failure's way leads there is marksFailure's question.
 func markedPermanent(call ssa.CallInstruction, stops []string) bool {
 	errv := errorOf(call)
 	if errv == nil || !typeis.ErrorLike(errv.Type()) {
@@ -519,14 +540,8 @@ func madeStop(addr ssa.Value, stops []string) bool {
 }
 
 // dropsResult reports whether nothing call returns is used (a log line), so an error handed
-// to it does not come back out of it.
+// to it does not come back out of it: dropped, and not a builtin (append puts it somewhere).
 func dropsResult(call ssa.CallInstruction) bool {
-	v := call.Value()
-	if v == nil || v.Referrers() == nil {
-		return true
-	}
-	if _, builtin := call.Common().Value.(*ssa.Builtin); builtin {
-		return false // append, copy: they put the error somewhere
-	}
-	return len(*v.Referrers()) == 0
+	_, builtin := call.Common().Value.(*ssa.Builtin)
+	return !builtin && dropped(call)
 }

@@ -29,6 +29,13 @@ func (p *Permanent) Error() string { return "permanent: " + p.Err.Error() }
 
 func (p *Permanent) Unwrap() error { return p.Err }
 
+// Retryable wraps an error the helpers retry.
+type Retryable struct {
+	Err error
+}
+
+func (r Retryable) Error() string { return "retryable: " + r.Err.Error() }
+
 // Exhausted is returned when every retry failed.
 type Exhausted struct {
 	What    string

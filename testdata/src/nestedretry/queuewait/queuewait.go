@@ -101,3 +101,24 @@ func WaitGoneWrapped(ctx context.Context, o Options, prefix string) error {
 		return nil
 	})
 }
+
+// WaitForCountPatient marks the client's failure fatal only after ten rounds; before that it
+// logs it and goes round.
+func WaitForCountPatient(ctx context.Context, o Options, prefix string, count int) error {
+	round := 0
+	return opsretry.Do(o.Log, "waiting for queues", 30, 2*time.Second, func() error {
+		round++
+		urls, err := queues(ctx, o.Client, prefix) // related "queuewait.go:109: outer retry callback" "queuewait.go:27: inner self-retrying client call" // want `retries around queues, which retries up to 3 times: attempts multiply on transient failures; keep one layer`
+		if err != nil {
+			if round >= 10 {
+				return opsretry.Fatal{Underlying: err}
+			}
+			o.Log.Warn("listing failed", "round", round, "err", err)
+			return errors.New("listing failed")
+		}
+		if len(urls) != count {
+			return fmt.Errorf("%d of %d queues", len(urls), count)
+		}
+		return nil
+	})
+}
