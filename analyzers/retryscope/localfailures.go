@@ -62,12 +62,15 @@ func localTest(cond ssa.Value, of func(ssa.Value) bool) (*ssa.Call, bool) {
 	return c, of(c.Call.Args[0])
 }
 
-// madeLocally reports whether target is a sentinel of this package that only functions
-// staying in the process make (return it, wrap it, store it), or a test (localTest) that
-// holds only for such an error.
-func (st *state) madeLocally(target ssa.Value) bool {
+// madeLocally reports whether target, tested on the error that call by returned, is a
+// sentinel of this package that only functions staying in the process make (return it, wrap
+// it, store it), or one of the file system's errors (fs.ErrNotExist, or a test that holds
+// only for them: os.IsNotExist) made by this machine's own resources: by does not reach a
+// remote call, and no function of this package that may leave the process hands one on (a
+// store that answers a 404 with fs.ErrNotExist).
+func (st *state) madeLocally(target ssa.Value, by ssa.CallInstruction) bool {
 	if c, ok := target.(*ssa.Call); ok {
-		return knowledge.LocalErrorTest(flow.ID(flow.Callee(c.Common())))
+		return knowledge.LocalErrorTest(flow.ID(flow.Callee(c.Common()))) && st.localResources(by)
 	}
 	if c, ok := flow.Unwrap(target).(*ssa.Const); ok {
 		return knowledge.LocalErrno(c.Type(), c.Value) // bind's EADDRINUSE: this machine's own
@@ -82,7 +85,7 @@ func (st *state) madeLocally(target ssa.Value) bool {
 		return false
 	case g.Pkg != st.ssaPkg:
 		v, _ := g.Object().(*types.Var)
-		return knowledge.LocalErrorVar(v) // fs.ErrExist
+		return knowledge.LocalErrorVar(v) && st.localResources(by) // fs.ErrExist
 	}
 	local, seen := st.localSentinels[g]
 	if !seen {
@@ -174,8 +177,12 @@ func (st *state) localMatches(s *Scope) map[loops.Edge]bool {
 			continue
 		}
 		cond := unNot(ifInstr.Cond)
+		var by ssa.CallInstruction // the call that returned the error tested
 		returned := func(v ssa.Value) bool {
-			return typeis.ErrorLike(v.Type()) && producer(v, s.Loop.Contains) != nil
+			if typeis.ErrorLike(v.Type()) {
+				by = producer(v, s.Loop.Contains)
+			}
+			return by != nil
 		}
 		target, ok := ssa.Value(nil), false
 		if test, isTest := localTest(cond, returned); isTest {
@@ -186,7 +193,7 @@ func (st *state) localMatches(s *Scope) map[loops.Edge]bool {
 		if !ok {
 			continue
 		}
-		if on, _ := targetKind(target, cond); on == FailOther && st.madeLocally(target) {
+		if on, _ := targetKind(target, cond); on == FailOther && st.madeLocally(target, by) {
 			out[loops.Edge{From: b, To: b.Succs[countNots(ifInstr.Cond)%2]}] = true
 		}
 	}
@@ -200,5 +207,43 @@ func (st *state) localFailure(s *Scope, d decision, reach func(ssa.CallInstructi
 		return true
 	}
 	target, ok := namesOwn(d, s.Loop)
-	return ok && st.madeLocally(target)
+	return ok && st.madeLocally(target, d.call)
+}
+
+// localResources reports whether a file system error that call by returned comes from this
+// machine's own resources: by does not reach a remote call, and no function of this package
+// that may leave the process hands on one of the errors knowledge.LocalErrorVar names.
+func (st *state) localResources(by ssa.CallInstruction) bool {
+	if by != nil && st.rem.Reach(by) == remote.ReachRemote {
+		return false
+	}
+	if st.remoteFileErrors == 0 {
+		st.remoteFileErrors = 2
+		for _, fn := range st.funcs {
+			if handsOnFileError(fn) && st.rem.MayLeave(slices.Collect(flow.Calls(fn))) {
+				st.remoteFileErrors = 1
+				break
+			}
+		}
+	}
+	return st.remoteFileErrors == 2
+}
+
+// handsOnFileError reports whether fn hands on (returns, wraps, stores) an error variable
+// that knowledge.LocalErrorVar names (fs.ErrNotExist).
+func handsOnFileError(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			load, ok := instr.(*ssa.UnOp)
+			if !ok || load.Op != token.MUL {
+				continue
+			}
+			if g, ok := load.X.(*ssa.Global); ok {
+				if v, _ := g.Object().(*types.Var); knowledge.LocalErrorVar(v) && makesSentinel(fn, g) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

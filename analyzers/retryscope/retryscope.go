@@ -210,6 +210,9 @@ type state struct {
 	// localSentinels memoizes madeLocally: the package's error variables, each with whether
 	// only functions staying in the process make it.
 	localSentinels map[*ssa.Global]bool
+	// remoteFileErrors memoizes localResources' scan: 1 when a function of the package that
+	// may leave the process hands on fs.ErrNotExist or its kind, 2 when none does.
+	remoteFileErrors int
 }
 
 func run(pass *analysis.Pass) (any, error) {

@@ -182,7 +182,8 @@ var (
 		{Pkg: "io/fs", Name: "ErrNotExist"}: true,
 		{Pkg: "os", Name: "ErrNotExist"}:    true,
 	}
-	// localErrorTests hold only for those errors (os.IsNotExist(err): ENOENT or ErrNotExist).
+	// localErrorTests hold only for those errors (os.IsNotExist(err): fs.ErrNotExist, or a
+	// *PathError, *LinkError or *SyscallError holding ENOENT).
 	localErrorTests = map[flow.FuncID]bool{
 		{Pkg: "os", Name: "IsNotExist"}: true,
 		{Pkg: "os", Name: "IsExist"}:    true,
