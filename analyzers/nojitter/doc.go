@@ -43,9 +43,12 @@
 // (or opens a stream) again at once when the dial fails, with no wait on that way round nor
 // on every round, spins against the dependency while it is down: reported at the loop, unless
 // a call in it retries with waits of its own or the peer is on this machine. The same holds
-// for a long poll (a request the server holds until it has work) that goes round at once on
-// any error: its answers pace the loop while the server is up, its failures do not while it
-// is down, unless the call waits on its own (a backoff, a rate limiter in a callee).
+// for any request to a remote dependency that such a loop makes round after round and goes
+// round on at once whatever the error (a long poll, whose answers pace the loop while the
+// server is up but whose failures do not while it is down), unless the call waits on its own
+// (a backoff, a rate limiter in a callee) or the loop waits for an event on the way back to
+// it (a receive, a select without default, a send, sync.Cond or WaitGroup.Wait, in its code
+// or in a function of the package it calls there: a flusher that writes when asked to).
 //
 // A message consumer that hands a failed message back to be delivered again at once retries
 // through the broker with no pause: a JetStream Nak (NakWithDelay waits), a RabbitMQ Nack or

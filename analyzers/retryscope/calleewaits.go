@@ -1,8 +1,6 @@
 package retryscope
 
 import (
-	"go/token"
-	"go/types"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -358,8 +356,9 @@ func racesWork(instr ssa.Instruction) bool {
 }
 
 // keptTimers drops from ss, the waits found in fn, the timers and tickers fn makes but never
-// receives from (time.NewTicker stored in a struct for a batch flush, a timer returned):
-// whoever receives from their channel waits, not fn.
+// receives from (time.NewTicker stored in a struct for a batch flush): whoever receives from
+// their channel waits, not fn. A time.After fn returns stays fn's wait: its callers receive
+// from it through fn (randomInterval(d) in a select), and judge it by fn's waitsFact.
 func keptTimers(fn *ssa.Function, ss []Sleep) []Sleep {
 	var received map[*ssa.Call]bool
 	return slices.DeleteFunc(ss, func(s Sleep) bool {
@@ -371,44 +370,27 @@ func keptTimers(fn *ssa.Function, ss []Sleep) []Sleep {
 			return false
 		}
 		if received == nil {
-			received = receivedTimers(fn)
+			received = make(map[*ssa.Call]bool)
+			for _, b := range fn.Blocks {
+				receivesFrom(b, func(ch ssa.Value) bool {
+					if m := timeChanMaker(ch); m != nil {
+						received[m] = true
+					}
+					return false // look at every receive
+				})
+			}
 		}
 		return !received[c]
 	})
-}
-
-// receivedTimers returns the time.NewTimer, NewTicker, After and Tick calls whose channel fn
-// receives from (<-t.C, a select's case, a range over it).
-func receivedTimers(fn *ssa.Function) map[*ssa.Call]bool {
-	out := make(map[*ssa.Call]bool)
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			switch x := instr.(type) {
-			case *ssa.UnOp:
-				if x.Op == token.ARROW {
-					if m := timeChanMaker(x.X); m != nil {
-						out[m] = true
-					}
-				}
-			case *ssa.Select:
-				for _, st := range x.States {
-					if st.Dir == types.RecvOnly {
-						if m := timeChanMaker(st.Chan); m != nil {
-							out[m] = true
-						}
-					}
-				}
-			}
-		}
-	}
-	return out
 }
 
 // WaitHolder returns the function of the package whose code makes the waits of fn, a function
 // of the package that waits: fn itself when it waits in its own code, or when more than one
 // function it calls waits; otherwise the wait holder of the one function it calls that waits
 // for a length it chooses (handleResponse → waitThrottled). Scopes that reach one wait
-// through different callers share its holder: one place to add the jitter.
+// through different callers share its holder: one place to add the jitter. It reads what
+// funcWaits found while the scopes were summarised: a callee no scope led to counts as not
+// waiting.
 func (r *Result) WaitHolder(fn *ssa.Function) *ssa.Function {
 	for range 4 {
 		calls := slices.Collect(flow.Calls(fn))

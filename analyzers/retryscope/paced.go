@@ -5,6 +5,7 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/loops"
 	"github.com/idemlint/idemlint/analyzers/remote"
 )
@@ -18,23 +19,18 @@ func (st *state) pacedOnSuccess(fn *ssa.Function, l *loops.Loop, d decision) boo
 	if st.rem.Reach(d.call) != remote.ReachRemote || !waitsAfter(fn, d.block.Succs[d.success], l.Contains) {
 		return false
 	}
-	ifInstr, ok := d.block.Instrs[len(d.block.Instrs)-1].(*ssa.If)
-	return ok && failuresOf(d) == AnyFailure && !errorsPredicate(unNot(ifInstr.Cond))
+	return anyError(d)
 }
 
 // failsAtOnce reports whether a long-running loop l's attempt d.call is a request to a remote
-// dependency that nothing inside paces: it may leave the process, its failure side takes
-// every error (err != nil, not a long poll's timeout singled out), neither it nor its callees
-// wait (no waitsFact: no backoff of their own, no rate limiter), and the loop blocks on no
-// event (a receive, a select without default: a flusher that writes when asked to). A long
-// poll whose answers pace the loop while the server is up fails at once while it is down:
-// the loop then spins against it.
+// dependency that nothing paces: it may leave the process, any error goes round (anyError),
+// neither it nor its callees wait (no waitsFact: no backoff of their own, no rate limiter),
+// and the loop waits for no event on the way from a failure back to the attempt
+// (blocksOnEvent: a flusher that writes when asked to). A long poll whose answers pace the
+// loop while the server is up, or any request a worker makes round after round, fails at
+// once while the dependency is down: the loop then spins against it.
 func (st *state) failsAtOnce(fn *ssa.Function, l *loops.Loop, d decision) bool {
-	if st.rem.Reach(d.call) != remote.ReachRemote || st.calleeWaits(d.call) != nil || blocksOnEvent(fn, l) {
-		return false
-	}
-	ifInstr, ok := d.block.Instrs[len(d.block.Instrs)-1].(*ssa.If)
-	if !ok || failuresOf(d) != AnyFailure || errorsPredicate(unNot(ifInstr.Cond)) {
+	if st.rem.Reach(d.call) != remote.ReachRemote || !anyError(d) || st.calleeWaits(d.call) != nil || st.blocksOnEvent(fn, l, d) {
 		return false
 	}
 	// Any error goes round: not only past a later test that singles one out (a pipeline's
@@ -49,19 +45,54 @@ func (st *state) failsAtOnce(fn *ssa.Function, l *loops.Loop, d decision) bool {
 	})
 }
 
-// blocksOnEvent reports whether loop l waits for an event in its own code: a receive from a
-// channel, or a select without a default case.
-func blocksOnEvent(fn *ssa.Function, l *loops.Loop) bool {
+// anyError reports whether decision d's failure side takes every error of its call (err !=
+// nil), not one a test singles out (a long poll's timeout, the program's own sentinel).
+func anyError(d decision) bool {
+	ifInstr, ok := lastInstr(d.block).(*ssa.If)
+	return ok && failuresOf(d) == AnyFailure && !errorsPredicate(unNot(ifInstr.Cond))
+}
+
+// blocksOnEvent reports whether loop l, on the way from a failure of d's call back to the
+// attempt, waits for an event: in a block that comes before the attempt on every round, or
+// that the failure side leads through, a receive, a select without default, a send (a
+// semaphore's slot), sync.Cond.Wait or sync.WaitGroup.Wait, in the loop's code or in a
+// function of the package it calls there (two calls deep).
+func (st *state) blocksOnEvent(fn *ssa.Function, l *loops.Loop, d decision) bool {
+	fail, at := d.block.Succs[1-d.success], d.call.Block()
 	for _, b := range l.Blocks(fn) {
-		for _, instr := range b.Instrs {
-			switch x := instr.(type) {
-			case *ssa.UnOp:
-				if x.Op == token.ARROW {
-					return true
-				}
-			case *ssa.Select:
-				if x.Blocking {
-					return true
+		onTheWay := b.Dominates(at) || fail.Dominates(b) ||
+			!l.CanRepeatAvoiding(fail, func(e loops.Edge) bool { return e.To == b })
+		if onTheWay && waitsForEvent(b.Instrs, fn.Pkg, 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// waitsForEvent reports whether one of instrs waits for an event (see blocksOnEvent), itself
+// or in a function of package pkg it calls, depth calls deep at most 2.
+func waitsForEvent(instrs []ssa.Instruction, pkg *ssa.Package, depth int) bool {
+	for _, instr := range instrs {
+		switch x := instr.(type) {
+		case *ssa.UnOp:
+			if x.Op == token.ARROW {
+				return true
+			}
+		case *ssa.Select:
+			if x.Blocking {
+				return true
+			}
+		case *ssa.Send:
+			return true
+		case *ssa.Call:
+			if id := flow.ID(flow.Callee(x.Common())); id.Pkg == "sync" && id.Name == "Wait" && (id.Recv == "Cond" || id.Recv == "WaitGroup") {
+				return true
+			}
+			if g := x.Call.StaticCallee(); g != nil && g.Pkg == pkg && depth < 2 {
+				for _, b := range g.Blocks {
+					if waitsForEvent(b.Instrs, pkg, depth+1) {
+						return true
+					}
 				}
 			}
 		}
