@@ -222,28 +222,53 @@ func (st *state) madeInTests(v ssa.Value) bool { return testcode.Made(st.pass, v
 
 // builderContext returns the context that the request built in steps and sent from site s (a
 // knowledge.SDKBuilder's Send) was given where the builder was made: the receiver followed
-// back through the builder's methods that return it (If, Then, Else) to the maker's call
-// (KV.Txn(ctx)). Nil when the builder comes from elsewhere (a parameter, a field).
+// back through the builder's methods that return it (If, Then, Else), and through the phis
+// of a builder added to on some paths, to the maker's call (KV.Txn(ctx)). Nil when the
+// builder comes from elsewhere (a parameter, a field) or from makers given different contexts.
 func builderContext(s *flow.Site, b *knowledge.SDKBuilder) ssa.Value {
-	v := s.Recv
-	for range 16 {
-		c, ok := flow.Unwrap(v).(*ssa.Call)
-		if !ok {
-			return nil
+	visiting := make(map[ssa.Value]bool)
+	// from returns the maker's context for builder v; cycle is set when v is being followed
+	// already (a builder carried round a loop), which says nothing either way.
+	var from func(v ssa.Value, depth int) (ctx ssa.Value, cycle bool)
+	from = func(v ssa.Value, depth int) (ssa.Value, bool) {
+		v = flow.Unwrap(v)
+		if visiting[v] {
+			return nil, true
 		}
-		fn := flow.Callee(c.Common())
-		if fn == nil || fn.Pkg() == nil || !slices.Contains(b.Pkgs, fn.Pkg().Path()) {
-			return nil
+		if depth > 16 {
+			return nil, false
 		}
-		step := flow.NewSite(c.Common(), fn)
-		switch sig := fn.Signature(); {
-		case fn.Name() == b.Maker && sig.Params().Len() > 0 && typeis.Context(sig.Params().At(0).Type()):
-			return step.Arg(0)
-		case flow.ID(fn).Recv == b.Builder:
-			v = step.Recv // txn.If(...): the builder it was called on
-		default:
-			return nil
+		visiting[v] = true
+		defer delete(visiting, v)
+		switch v := v.(type) {
+		case *ssa.Phi:
+			var ctx ssa.Value
+			for _, e := range v.Edges {
+				c, cycle := from(e, depth+1)
+				if cycle {
+					continue
+				}
+				if c == nil || ctx != nil && c != ctx {
+					return nil, false
+				}
+				ctx = c
+			}
+			return ctx, false
+		case *ssa.Call:
+			fn := flow.Callee(v.Common())
+			if fn == nil || fn.Pkg() == nil || !slices.Contains(b.Pkgs, fn.Pkg().Path()) {
+				return nil, false
+			}
+			step := flow.NewSite(v.Common(), fn)
+			switch sig := fn.Signature(); {
+			case fn.Name() == b.Maker && sig.Params().Len() > 0 && typeis.Context(sig.Params().At(0).Type()):
+				return step.Arg(0), false
+			case flow.ID(fn).Recv == b.Builder:
+				return from(step.Recv, depth+1) // txn.If(...): the builder it was called on
+			}
 		}
+		return nil, false
 	}
-	return nil
+	ctx, _ := from(s.Recv, 0)
+	return ctx
 }
