@@ -31,10 +31,42 @@ func recursionBound(fn *ssa.Function, again []retryCall) Bound {
 	return Bound{Kind: BoundVar}
 }
 
-// counts reports whether call passes one of fn's parameters plus or minus a constant.
+// counts reports whether call passes one of fn's parameters plus or minus a constant, and fn
+// reads that parameter for something else too (tests it against a limit, hands it to a
+// policy): a count only stepped for the next call bounds nothing (retrier(in, n+1) under a
+// test of another, captured, count).
 func counts(fn *ssa.Function, call *ssa.Call) bool {
 	i, _ := countedParam(fn, call)
-	return i >= 0
+	return i >= 0 && readBeyondStep(fn.Params[i], call.Call.Args[i], call)
+}
+
+// readBeyondStep reports whether parameter p, or the step made from it (p + 1, arg of call),
+// is used other than to hand the step to call: tested against a limit (if retries--; retries
+// > 0), handed to a policy, stored.
+func readBeyondStep(p *ssa.Parameter, arg ssa.Value, call *ssa.Call) bool {
+	step := flow.Unwrap(arg)
+	usedElsewhere := func(v ssa.Value, skip func(ssa.Instruction) bool) bool {
+		if v.Referrers() == nil {
+			return false
+		}
+		for _, r := range *v.Referrers() {
+			if _, debug := r.(*ssa.DebugRef); !debug && !skip(r) {
+				return true
+			}
+		}
+		return false
+	}
+	isStep := func(r ssa.Instruction) bool {
+		v, ok := r.(ssa.Value)
+		return ok && (v == step || flow.SameValue(v, arg))
+	}
+	if usedElsewhere(p, isStep) {
+		return true
+	}
+	if _, made := step.(ssa.Instruction); !made {
+		return false
+	}
+	return usedElsewhere(step, func(r ssa.Instruction) bool { return r == ssa.Instruction(call) || isStep(r) })
 }
 
 // countsInPlace reports whether fn, before call, steps a counter kept where one of its

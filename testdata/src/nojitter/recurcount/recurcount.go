@@ -1,0 +1,82 @@
+// Package recurcount publishes events to a webhook, retrying a failed send by calling itself
+// with the attempt number plus one. The count bounds the retries only where it is tested: a
+// closure that steps its own count but tests a captured one retries for ever.
+package recurcount
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"time"
+)
+
+const maxRetries = 5
+
+// Publisher sends events.
+type Publisher struct {
+	client *http.Client
+	url    string
+	log    *slog.Logger
+}
+
+func (p *Publisher) post(body []byte) error {
+	resp, err := p.client.Post(p.url, "application/json", bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode >= 500 {
+		return fmt.Errorf("webhook: %s", resp.Status)
+	}
+	return nil
+}
+
+// ---- Reported: the cap tests a count that never changes ----
+
+// Publish sends event in the background; first is the attempt it starts at.
+func (p *Publisher) Publish(event any, first int) {
+	body, err := json.Marshal(event)
+	if err != nil {
+		p.log.Error("encoding event", "err", err)
+		return
+	}
+	var retrier func(attempt int)
+	retrier = func(attempt int) { // related "recurcount.go:47: retrying recursion" // want `retrying function retrier retries for ever \(no attempt cap, no deadline\); pass down how many attempts are left`
+		if first > maxRetries {
+			return
+		}
+		if err := p.post(body); err != nil {
+			p.log.Warn("publish failed, retrying", "err", err)
+			time.Sleep(time.Second/2 + rand.N(time.Second))
+			retrier(attempt + 1)
+		}
+	}
+	go retrier(first)
+}
+
+// ---- Not reported: the count it steps is the count it tests ----
+
+// PublishCounted sends event, retrying at most maxRetries times.
+func (p *Publisher) PublishCounted(event any) {
+	body, err := json.Marshal(event)
+	if err != nil {
+		p.log.Error("encoding event", "err", err)
+		return
+	}
+	var retrier func(attempt int)
+	retrier = func(attempt int) {
+		if attempt > maxRetries {
+			p.log.Error("giving up on event", "attempts", attempt)
+			return
+		}
+		if err := p.post(body); err != nil {
+			p.log.Warn("publish failed, retrying", "attempt", attempt, "err", err)
+			time.Sleep(time.Second/2 + rand.N(time.Second))
+			retrier(attempt + 1)
+		}
+	}
+	go retrier(0)
+}
