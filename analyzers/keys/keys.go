@@ -18,6 +18,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/docs"
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/guard"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
 	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 )
@@ -116,10 +117,10 @@ func run(pass *analysis.Pass) (any, error) {
 		stores:     pass.ResultOf[ssapkg.Stores].(*flow.Stores),
 		srcFuncs:   ssaRes.SrcFuncs,
 	}
-	for _, n := range append(defaultNames, extraNames.Values()...) {
+	for _, n := range append(knowledge.KeyNames, extraNames.Values()...) {
 		r.names[Normalize(n)] = true
 	}
-	for _, g := range generatorTable {
+	for _, g := range knowledge.KeyGenerators {
 		r.generators[g] = true
 	}
 	for _, g := range extraGenerators.Values() {
@@ -190,7 +191,7 @@ func (r *Result) Generator(call ssa.CallInstruction) (Generation, bool) {
 	}
 	id := flow.ID(fn)
 	name := flow.Name(fn, r.pass.Pkg)
-	if r.generators[id] || isRandom(id) {
+	if r.generators[id] || knowledge.RandomNumber(id) {
 		return Generation{Call: call, Seed: v, Name: name}, true
 	}
 	if callee := c.StaticCallee(); callee != nil && r.localGen[callee] != "" {
@@ -281,19 +282,6 @@ func filledBuffer(c *ssa.CallCommon, fn *types.Func) (ssa.Value, string, bool) {
 	return buf, name, true
 }
 
-// isRandom: math/rand's and math/rand/v2's number functions and methods (not their
-// constructors, and not Read, which fills a buffer).
-func isRandom(id flow.FuncID) bool {
-	if id.Pkg != "math/rand" && id.Pkg != "math/rand/v2" {
-		return false
-	}
-	switch id.Name {
-	case "New", "NewSource", "NewPCG", "NewChaCha8", "NewZipf", "Seed", "Shuffle", "Read":
-		return false
-	}
-	return true
-}
-
 func isCryptoReader(v ssa.Value) bool {
 	if v == nil {
 		return false
@@ -305,28 +293,6 @@ func isCryptoReader(v ssa.Value) bool {
 	g, ok := v.(*ssa.Global)
 	return ok && g.Pkg != nil && g.Pkg.Pkg.Path() == "crypto/rand" && g.Name() == "Reader"
 }
-
-// generatorTable lists the library functions that make fresh unique values.
-var generatorTable = func() []flow.FuncID {
-	var ids []flow.FuncID
-	add := func(pkgs []string, names ...string) {
-		for _, p := range pkgs {
-			for _, n := range names {
-				ids = append(ids, flow.FuncID{Pkg: p, Name: n})
-			}
-		}
-	}
-	add([]string{"github.com/google/uuid"}, "New", "NewString", "NewRandom", "NewV7", "NewUUID", "NewV6", "NewRandomFromReader")
-	add([]string{"github.com/gofrs/uuid", "github.com/gofrs/uuid/v3", "github.com/gofrs/uuid/v4", "github.com/gofrs/uuid/v5",
-		"github.com/satori/go.uuid"}, "NewV1", "NewV4", "NewV6", "NewV7")
-	add([]string{"github.com/rs/xid"}, "New", "NewWithTime")
-	add([]string{"github.com/segmentio/ksuid"}, "New", "NewRandom", "NewRandomWithTime")
-	add([]string{"github.com/oklog/ulid", "github.com/oklog/ulid/v2"}, "Make", "New", "MustNew", "MustNewDefault")
-	add([]string{"crypto/rand"}, "Text", "Int", "Prime")
-	add([]string{"time"}, "Now")
-	add([]string{"github.com/idemlint/idemlint/runtime/idempotency"}, "NewKey")
-	return ids
-}()
 
 // indexInvokes records the package's calls of interface methods by method name (callsOf). It
 // runs once (invokesOnce), when first asked: the Result is shared by checks that run at once,

@@ -6,12 +6,6 @@ import (
 	"unicode"
 )
 
-// defaultNames are the idempotency-key names, normalised.
-var defaultNames = []string{"idempotencykey", "xidempotencykey", "idempotencytoken", "clienttoken", "clientrequesttoken",
-	// Standard Webhooks' message id (and Svix's, whose scheme it is): the same on every delivery of
-	// a message, for receivers to deduplicate on.
-	"webhookid", "svixid"}
-
 // Normalize folds case and drops everything but letters and digits, so that a header,
 // a field, a JSON key and a setter name compare equal: "Idempotency-Key", "idempotency_key"
 // and "IdempotencyKey" all become "idempotencykey".

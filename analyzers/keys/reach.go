@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
@@ -296,13 +297,6 @@ func via(what, name string) string {
 	return what + " via " + name
 }
 
-// encoders write what their other arguments hold into their first, a destination buffer.
-var encoders = map[flow.FuncID]bool{
-	{Pkg: "encoding/hex", Name: "Encode"}:                      true,
-	{Pkg: "encoding/base64", Recv: "Encoding", Name: "Encode"}: true,
-	{Pkg: "encoding/base32", Recv: "Encoding", Name: "Encode"}: true,
-}
-
 // writtenInto returns the buffer that a call writes v into (copy(dst, v), hex.Encode(dst, v)):
 // the destination, or the slice or array it is a part of (res[9:]); nil for other calls.
 func writtenInto(c *ssa.CallCommon, v ssa.Value) ssa.Value {
@@ -313,7 +307,7 @@ func writtenInto(c *ssa.CallCommon, v ssa.Value) ssa.Value {
 		}
 	} else {
 		fn := flow.Callee(c)
-		if fn == nil || !encoders[flow.ID(fn)] {
+		if fn == nil || !knowledge.BufferEncoder(flow.ID(fn)) {
 			return nil
 		}
 		args = flow.NewSite(c, fn).Args
