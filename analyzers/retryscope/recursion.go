@@ -311,7 +311,8 @@ func recursionBypass(again []retryCall, sleeps []Sleep) token.Pos {
 }
 
 // sameOperation reports whether a recursive call repeats the call it is in: every argument is
-// the same parameter, a constant, a counter (a parameter plus or minus a constant), a
+// the same parameter, a constant, a counter (a parameter plus or minus a constant, or a
+// variadic count: retry(in, c+1) with retryCount ...int), a
 // resource acquired again in the process for the same request (see reacquired), or anything
 // for a time.Duration parameter (a delay) or a parameter the function only hands back (carriedOnly: the last error, returned once
 // the attempts run out). Recursion over smaller data (path[1:], node.Next) walks a structure;
@@ -330,6 +331,10 @@ func (st *state) sameOperation(fn *ssa.Function, call *ssa.Call) bool {
 		case *ssa.Const:
 		case *ssa.BinOp:
 			if !stepOf(a, p) {
+				return false
+			}
+		case *ssa.Slice:
+			if _, ok := variadicStep(fn, a, p); !ok {
 				return false
 			}
 		case *ssa.Call:

@@ -133,6 +133,11 @@ func countedParam(fn *ssa.Function, call *ssa.Call) (int, token.Token) {
 		if x, op, ok := step(a); ok && i < len(fn.Params) && flow.SameValue(x, fn.Params[i]) {
 			return i, op
 		}
+		if i < len(fn.Params) {
+			if op, ok := variadicStep(fn, a, fn.Params[i]); ok {
+				return i, op // retry(in, c+1) with retryCount ...int
+			}
+		}
 	}
 	return -1, token.ILLEGAL
 }

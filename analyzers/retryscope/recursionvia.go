@@ -92,6 +92,71 @@ func step(v ssa.Value) (x ssa.Value, op token.Token, ok bool) {
 	return bin.X, bin.Op, true
 }
 
+// variadicStep reports whether a, the argument a call passes for p, the variadic parameter of
+// fn, is a new list whose elements are constants or a count read from p plus or minus a
+// constant (retry(in, c+1) where c is retryCount[0], or 0 when none was given): the count
+// travels with the recursion. It returns the operator of the first step.
+func variadicStep(fn *ssa.Function, a ssa.Value, p *ssa.Parameter) (token.Token, bool) {
+	if !fn.Signature.Variadic() || len(fn.Params) == 0 || fn.Params[len(fn.Params)-1] != p {
+		return token.ILLEGAL, false
+	}
+	sl, ok := flow.Unwrap(a).(*ssa.Slice)
+	if !ok {
+		return token.ILLEGAL, false
+	}
+	arr, ok := sl.X.(*ssa.Alloc)
+	if !ok || arr.Referrers() == nil {
+		return token.ILLEGAL, false
+	}
+	op := token.ILLEGAL
+	for _, r := range *arr.Referrers() {
+		ia, ok := r.(*ssa.IndexAddr)
+		if !ok {
+			continue
+		}
+		for _, rr := range *ia.Referrers() {
+			st, ok := rr.(*ssa.Store)
+			if !ok || st.Addr != ia {
+				continue
+			}
+			if _, isConst := flow.Unwrap(st.Val).(*ssa.Const); isConst {
+				continue
+			}
+			x, o, stepped := step(st.Val)
+			if !stepped || !readFrom(x, p) {
+				return token.ILLEGAL, false
+			}
+			if op == token.ILLEGAL {
+				op = o
+			}
+		}
+	}
+	return op, op != token.ILLEGAL
+}
+
+// readFrom reports whether v is an element of the slice p, or a phi of such elements and
+// constants (var c int; if len(p) > 0 { c = p[0] }).
+func readFrom(v ssa.Value, p *ssa.Parameter) bool {
+	switch v := flow.Unwrap(v).(type) {
+	case *ssa.UnOp:
+		ia, ok := v.X.(*ssa.IndexAddr)
+		return ok && v.Op == token.MUL && flow.SameValue(ia.X, p)
+	case *ssa.Phi:
+		found := false
+		for _, e := range v.Edges {
+			if _, isConst := flow.Unwrap(e).(*ssa.Const); isConst {
+				continue
+			}
+			if !readFrom(e, p) {
+				return false
+			}
+			found = true
+		}
+		return found
+	}
+	return false
+}
+
 // stepOf reports whether v is p plus or minus an integer constant.
 func stepOf(v, p ssa.Value) bool {
 	x, _, ok := step(v)

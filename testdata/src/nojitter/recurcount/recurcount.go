@@ -80,3 +80,22 @@ func (p *Publisher) PublishCounted(event any) {
 	}
 	go retrier(0)
 }
+
+// ---- Reported for its fixed wait only: a count handed on as a variadic argument is a cap ----
+
+// Send posts body, retrying up to maxRetries times; callers give no count, the recursion does.
+func (p *Publisher) Send(body []byte, retryCount ...int) {
+	var c int
+	if len(retryCount) != 0 {
+		c = retryCount[0]
+	}
+	if c > maxRetries {
+		p.log.Error("giving up", "attempts", c)
+		return
+	}
+	if err := p.post(body); err != nil {
+		p.log.Warn("send failed, retrying in 10s", "err", err)
+		time.Sleep(10 * time.Second) // related "recurcount.go:87: retrying recursion" // want `retrying function Send waits a fixed 10s between attempts, so clients that failed together retry together; add jitter`
+		p.Send(body, c+1)
+	}
+}
