@@ -47,7 +47,8 @@ func (c *checker) reportClient(g *group) {
 	msg := report.Fit(
 		fmt.Sprintf("%s has no %s, so a stalled server hangs %s, whose request has no deadline%s; %s", client, o.Field, name, others, set),
 		fmt.Sprintf("%s has no %s, so a stalled server hangs %s%s; %s", client, o.Field, name, others, set),
-		fmt.Sprintf("%s has no %s, so a stalled server hangs %s%s", client, o.Field, name, others))
+		fmt.Sprintf("%s has no %s, so a stalled server hangs %s%s", client, o.Field, name, others),
+		fmt.Sprintf("%s has no %s, so %s%s can hang", client, o.Field, name, others))
 	if g.byDefault {
 		// A library's default: its callers' contexts are all that bound the calls.
 		plain := *o

@@ -114,6 +114,10 @@ func (st *state) sdkOrigin(recv ssa.Value, fn *types.Func) (_ *Origin, given boo
 			if len(stored) == 0 {
 				ok = false
 			}
+			// A client a test stores there (one of its own session's) is not what users run.
+			if users := slices.DeleteFunc(slices.Clone(stored), st.madeInTests); len(users) > 0 {
+				stored = users
+			}
 			for _, s := range stored {
 				walk(s, depth+1)
 			}
