@@ -334,7 +334,7 @@ func (st *state) sameOperation(fn *ssa.Function, call *ssa.Call) bool {
 				return false
 			}
 		case *ssa.Slice:
-			if _, ok := variadicStep(fn, a, p); !ok {
+			if _, _, ok := variadicStep(fn, a, p); !ok {
 				return false
 			}
 		case *ssa.Call:

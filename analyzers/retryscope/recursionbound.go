@@ -37,13 +37,20 @@ func recursionBound(fn *ssa.Function, again []retryCall) Bound {
 // test of another, captured, count).
 func counts(fn *ssa.Function, call *ssa.Call) bool {
 	i, _ := countedParam(fn, call)
-	return i >= 0 && readBeyondStep(fn.Params[i], call.Call.Args[i], call)
+	if i < 0 {
+		return false
+	}
+	if st, _, ok := variadicStep(fn, call.Call.Args[i], fn.Params[i]); ok {
+		return readBeyondStep(st.X, st, call) // the count read from the list: if c > max
+	}
+	return readBeyondStep(fn.Params[i], call.Call.Args[i], call)
 }
 
-// readBeyondStep reports whether parameter p, or the step made from it (p + 1, arg of call),
-// is used other than to hand the step to call: tested against a limit (if retries--; retries
-// > 0), handed to a policy, stored.
-func readBeyondStep(p *ssa.Parameter, arg ssa.Value, call *ssa.Call) bool {
+// readBeyondStep reports whether the count p (a parameter, or the value read from a variadic
+// one), or the step made from it (p + 1, arg of call), is used other than to hand the step to
+// call: tested against a limit (if retries--; retries > 0), handed to a policy, stored (but
+// not into the variadic list handed on).
+func readBeyondStep(p, arg ssa.Value, call *ssa.Call) bool {
 	step := flow.Unwrap(arg)
 	usedElsewhere := func(v ssa.Value, skip func(ssa.Instruction) bool) bool {
 		if v.Referrers() == nil {
@@ -66,7 +73,10 @@ func readBeyondStep(p *ssa.Parameter, arg ssa.Value, call *ssa.Call) bool {
 	if _, made := step.(ssa.Instruction); !made {
 		return false
 	}
-	return usedElsewhere(step, func(r ssa.Instruction) bool { return r == ssa.Instruction(call) || isStep(r) })
+	return usedElsewhere(step, func(r ssa.Instruction) bool {
+		st, intoList := r.(*ssa.Store)
+		return r == ssa.Instruction(call) || isStep(r) || intoList && st.Val == step && isElem(st.Addr)
+	})
 }
 
 // countsInPlace reports whether fn, before call, steps a counter kept where one of its
@@ -134,7 +144,7 @@ func countedParam(fn *ssa.Function, call *ssa.Call) (int, token.Token) {
 			return i, op
 		}
 		if i < len(fn.Params) {
-			if op, ok := variadicStep(fn, a, fn.Params[i]); ok {
+			if _, op, ok := variadicStep(fn, a, fn.Params[i]); ok {
 				return i, op // retry(in, c+1) with retryCount ...int
 			}
 		}
@@ -254,4 +264,10 @@ func neverLeavesOnFailure(l *loops.Loop, d decision) bool {
 		stack = append(stack, b.Succs...)
 	}
 	return true
+}
+
+// isElem reports whether addr is the address of an element of an array or slice.
+func isElem(addr ssa.Value) bool {
+	_, ok := addr.(*ssa.IndexAddr)
+	return ok
 }

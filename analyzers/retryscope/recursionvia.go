@@ -95,23 +95,24 @@ func step(v ssa.Value) (x ssa.Value, op token.Token, ok bool) {
 // variadicStep reports whether a, the argument a call passes for p, the variadic parameter of
 // fn, is a new list whose elements are constants or a count read from p plus or minus a
 // constant (retry(in, c+1) where c is retryCount[0], or 0 when none was given): the count
-// travels with the recursion. It returns the operator of the first step.
-func variadicStep(fn *ssa.Function, a ssa.Value, p *ssa.Parameter) (token.Token, bool) {
+// travels with the recursion. It returns the first step (c+1) and the operator.
+func variadicStep(fn *ssa.Function, a ssa.Value, p *ssa.Parameter) (*ssa.BinOp, token.Token, bool) {
 	if !fn.Signature.Variadic() || len(fn.Params) == 0 || fn.Params[len(fn.Params)-1] != p {
-		return token.ILLEGAL, false
+		return nil, token.ILLEGAL, false
 	}
 	sl, ok := flow.Unwrap(a).(*ssa.Slice)
 	if !ok {
-		return token.ILLEGAL, false
+		return nil, token.ILLEGAL, false
 	}
 	arr, ok := sl.X.(*ssa.Alloc)
 	if !ok || arr.Referrers() == nil {
-		return token.ILLEGAL, false
+		return nil, token.ILLEGAL, false
 	}
+	var first *ssa.BinOp
 	op := token.ILLEGAL
 	for _, r := range *arr.Referrers() {
 		ia, ok := r.(*ssa.IndexAddr)
-		if !ok {
+		if !ok || ia.Referrers() == nil {
 			continue
 		}
 		for _, rr := range *ia.Referrers() {
@@ -124,14 +125,15 @@ func variadicStep(fn *ssa.Function, a ssa.Value, p *ssa.Parameter) (token.Token,
 			}
 			x, o, stepped := step(st.Val)
 			if !stepped || !readFrom(x, p) {
-				return token.ILLEGAL, false
+				return nil, token.ILLEGAL, false
 			}
-			if op == token.ILLEGAL {
+			if first == nil {
+				first, _ = flow.Unwrap(st.Val).(*ssa.BinOp)
 				op = o
 			}
 		}
 	}
-	return op, op != token.ILLEGAL
+	return first, op, first != nil
 }
 
 // readFrom reports whether v is an element of the slice p, or a phi of such elements and

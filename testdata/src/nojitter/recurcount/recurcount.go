@@ -99,3 +99,20 @@ func (p *Publisher) Send(body []byte, retryCount ...int) {
 		p.Send(body, c+1)
 	}
 }
+
+// ---- Reported: a variadic count that nothing tests ----
+
+// Resend posts body again after a failure, counting the tries but never testing the count:
+// nothing stops it.
+func (p *Publisher) Resend(body []byte, tries ...int) { // related "recurcount.go:107: retrying recursion" // want `retrying function Resend retries for ever \(no attempt cap, no deadline\); pass down how many attempts are left`
+	var n int
+	if len(tries) > 0 {
+		n = tries[0]
+	}
+	if err := p.post(body); err != nil {
+		p.log.Warn("resend failed", "err", err)
+		time.Sleep(time.Second/2 + rand.N(time.Second))
+		p.Resend(body, n+1)
+	}
+}
+
