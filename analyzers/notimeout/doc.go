@@ -49,7 +49,9 @@
 //     aws-sdk-go-v2 service client or paginator, Cloud Storage, minio-go or an Azure SDK
 //     client with a context that has no deadline, and aws-sdk-go (v1) operations without a
 //     context (Op next to OpWithContext) on a session whose HTTP client is the default, reported
-//     at the client they go through; oras-go's retry.NewClient and
+//     at the client they go through (a client a test stores into the same field is not one
+//     users run, and does not split them); etcd's key-value and lease calls, and its
+//     transactions (Txn(ctx)...Commit(), bounded by the context given to Txn); oras-go's retry.NewClient and
 //     retry.DefaultClient, http.Clients without a Timeout;
 //   - a call of a function, of this package or another, that passes the context it is given to
 //     such a remote call with nothing else bounding it, directly or through any number of
