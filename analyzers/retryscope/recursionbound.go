@@ -16,15 +16,16 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
-// recursionBound: a recursion that passes a parameter plus or minus a constant to itself is
-// bounded by that parameter (checked before recursing); one of its ways back that passes the
+// recursionBound: a recursion that passes a parameter plus or minus a constant to itself (or a
+// count in a variadic list) is bounded by that count when it reads it for anything besides the
+// step, or steps a count kept elsewhere (see counts); one of its ways back that passes the
 // count on unchanged (a 429 that calls again with the same sequence number) is not.
 func recursionBound(fn *ssa.Function, again []retryCall) Bound {
 	if !slices.ContainsFunc(again, func(a retryCall) bool { return !onceAgain(fn, a) }) {
 		return Bound{Kind: BoundConst, N: 2}
 	}
 	for _, a := range again {
-		if a.back == nil && !counts(fn, a.call) && !countsInPlace(fn, a.call) || a.back != nil && !countsVia(fn, a.call, a.back) {
+		if a.back == nil && !counts(fn, a.call) && !countsInPlace(fn, a.call) && !stepsElsewhere(fn) || a.back != nil && !countsVia(fn, a.call, a.back) {
 			return Bound{Kind: BoundNone}
 		}
 	}
@@ -32,18 +33,44 @@ func recursionBound(fn *ssa.Function, again []retryCall) Bound {
 }
 
 // counts reports whether call passes one of fn's parameters plus or minus a constant, and fn
-// reads that parameter for something else too (tests it against a limit, hands it to a
-// policy): a count only stepped for the next call bounds nothing (retrier(in, n+1) under a
-// test of another, captured, count).
+// reads that count for something else too (a test of a limit, a policy it is handed; a log
+// line counts as well, which the model does not tell apart), or steps a count kept elsewhere
+// (stepsElsewhere). A count only stepped for the next call, under a test of a count that
+// never changes (retrier(in, n+1) under if first > max), bounds nothing.
 func counts(fn *ssa.Function, call *ssa.Call) bool {
 	i, _ := countedParam(fn, call)
 	if i < 0 {
 		return false
 	}
+	if stepsElsewhere(fn) {
+		return true // tries++ on a captured counter, s.fails++, *budget--: that may be the cap
+	}
 	if st, _, ok := variadicStep(fn, call.Call.Args[i], fn.Params[i]); ok {
 		return readBeyondStep(st.X, st, call) // the count read from the list: if c > max
 	}
 	return readBeyondStep(fn.Params[i], call.Call.Args[i], call)
+}
+
+// stepsElsewhere reports whether fn steps a count kept outside its parameters: it stores x
+// plus or minus a constant where x was loaded from (tries++ on a captured variable,
+// s.fails++, *budget--, a package counter).
+func stepsElsewhere(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok {
+				continue
+			}
+			x, _, stepped := step(st.Val)
+			if !stepped {
+				continue
+			}
+			if ld, ok := flow.Unwrap(x).(*ssa.UnOp); ok && ld.Op == token.MUL && flow.PlaceOf(ld.X) == flow.PlaceOf(st.Addr) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // readBeyondStep reports whether the count p (a parameter, or the value read from a variadic

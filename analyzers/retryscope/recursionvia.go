@@ -95,42 +95,32 @@ func step(v ssa.Value) (x ssa.Value, op token.Token, ok bool) {
 // variadicStep reports whether a, the argument a call passes for p, the variadic parameter of
 // fn, is a new list whose elements are constants or a count read from p plus or minus a
 // constant (retry(in, c+1) where c is retryCount[0], or 0 when none was given): the count
-// travels with the recursion. It returns the first step (c+1) and the operator.
+// travels with the recursion. It returns the step of the first such element (c+1) and its
+// operator.
 func variadicStep(fn *ssa.Function, a ssa.Value, p *ssa.Parameter) (*ssa.BinOp, token.Token, bool) {
 	if !fn.Signature.Variadic() || len(fn.Params) == 0 || fn.Params[len(fn.Params)-1] != p {
 		return nil, token.ILLEGAL, false
 	}
-	sl, ok := flow.Unwrap(a).(*ssa.Slice)
+	elems, ok := flow.Elems(flow.Unwrap(a))
 	if !ok {
-		return nil, token.ILLEGAL, false
-	}
-	arr, ok := sl.X.(*ssa.Alloc)
-	if !ok || arr.Referrers() == nil {
 		return nil, token.ILLEGAL, false
 	}
 	var first *ssa.BinOp
 	op := token.ILLEGAL
-	for _, r := range *arr.Referrers() {
-		ia, ok := r.(*ssa.IndexAddr)
-		if !ok || ia.Referrers() == nil {
+	for _, e := range elems {
+		if e == nil {
+			return nil, token.ILLEGAL, false // an element the list does not set
+		}
+		if _, isConst := flow.Unwrap(e).(*ssa.Const); isConst {
 			continue
 		}
-		for _, rr := range *ia.Referrers() {
-			st, ok := rr.(*ssa.Store)
-			if !ok || st.Addr != ia {
-				continue
-			}
-			if _, isConst := flow.Unwrap(st.Val).(*ssa.Const); isConst {
-				continue
-			}
-			x, o, stepped := step(st.Val)
-			if !stepped || !readFrom(x, p) {
-				return nil, token.ILLEGAL, false
-			}
-			if first == nil {
-				first, _ = flow.Unwrap(st.Val).(*ssa.BinOp)
-				op = o
-			}
+		x, o, stepped := step(e)
+		if !stepped || !readFrom(x, p) {
+			return nil, token.ILLEGAL, false
+		}
+		if first == nil {
+			first, _ = flow.Unwrap(e).(*ssa.BinOp)
+			op = o
 		}
 	}
 	return first, op, first != nil
@@ -139,24 +129,33 @@ func variadicStep(fn *ssa.Function, a ssa.Value, p *ssa.Parameter) (*ssa.BinOp, 
 // readFrom reports whether v is an element of the slice p, or a phi of such elements and
 // constants (var c int; if len(p) > 0 { c = p[0] }).
 func readFrom(v ssa.Value, p *ssa.Parameter) bool {
-	switch v := flow.Unwrap(v).(type) {
-	case *ssa.UnOp:
-		ia, ok := v.X.(*ssa.IndexAddr)
-		return ok && v.Op == token.MUL && flow.SameValue(ia.X, p)
-	case *ssa.Phi:
-		found := false
-		for _, e := range v.Edges {
-			if _, isConst := flow.Unwrap(e).(*ssa.Const); isConst {
-				continue
+	seen := make(map[*ssa.Phi]bool)
+	var from func(v ssa.Value) bool
+	from = func(v ssa.Value) bool {
+		switch v := flow.Unwrap(v).(type) {
+		case *ssa.UnOp:
+			ia, ok := v.X.(*ssa.IndexAddr)
+			return ok && v.Op == token.MUL && flow.SameValue(ia.X, p)
+		case *ssa.Phi:
+			if seen[v] {
+				return false // a value carried round a loop (the largest of the list): not a read
 			}
-			if !readFrom(e, p) {
-				return false
+			seen[v] = true
+			found := false
+			for _, e := range v.Edges {
+				if _, isConst := flow.Unwrap(e).(*ssa.Const); isConst {
+					continue
+				}
+				if !from(e) {
+					return false
+				}
+				found = true
 			}
-			found = true
+			return found
 		}
-		return found
+		return false
 	}
-	return false
+	return from(v)
 }
 
 // stepOf reports whether v is p plus or minus an integer constant.

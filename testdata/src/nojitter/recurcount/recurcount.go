@@ -69,11 +69,11 @@ func (p *Publisher) PublishCounted(event any) {
 	var retrier func(attempt int)
 	retrier = func(attempt int) {
 		if attempt > maxRetries {
-			p.log.Error("giving up on event", "attempts", attempt)
+			p.log.Error("giving up on event")
 			return
 		}
 		if err := p.post(body); err != nil {
-			p.log.Warn("publish failed, retrying", "attempt", attempt, "err", err)
+			p.log.Warn("publish failed, retrying", "err", err)
 			time.Sleep(time.Second/2 + rand.N(time.Second))
 			retrier(attempt + 1)
 		}
@@ -90,7 +90,7 @@ func (p *Publisher) Send(body []byte, retryCount ...int) {
 		c = retryCount[0]
 	}
 	if c > maxRetries {
-		p.log.Error("giving up", "attempts", c)
+		p.log.Error("giving up")
 		return
 	}
 	if err := p.post(body); err != nil {
@@ -116,3 +116,51 @@ func (p *Publisher) Resend(body []byte, tries ...int) { // related "recurcount.g
 	}
 }
 
+// ---- Not reported: counts kept elsewhere, and a count that is not read from the list ----
+
+// PublishShared counts the tries in a variable the closure captures.
+func (p *Publisher) PublishShared(body []byte) {
+	tries := 0
+	var retrier func(attempt int)
+	retrier = func(attempt int) {
+		tries++
+		if tries > maxRetries {
+			return
+		}
+		if err := p.post(body); err != nil {
+			time.Sleep(time.Second/2 + rand.N(time.Second))
+			retrier(attempt + 1)
+		}
+	}
+	go retrier(0)
+}
+
+// Budgeted spends a budget its caller shares with other sends.
+func (p *Publisher) Budgeted(body []byte, budget *int, attempt int) {
+	*budget--
+	if *budget <= 0 {
+		return
+	}
+	if err := p.post(body); err != nil {
+		time.Sleep(time.Second/2 + rand.N(time.Second))
+		p.Budgeted(body, budget, attempt+1)
+	}
+}
+
+// Highest resends with one more than the highest count it was given: the count is carried
+// round a loop over the list, not read from it (the model does not follow it).
+func (p *Publisher) Highest(body []byte, counts ...int) {
+	c := 0
+	for _, n := range counts {
+		if n > c {
+			c = n
+		}
+	}
+	if c > maxRetries {
+		return
+	}
+	if err := p.post(body); err != nil {
+		time.Sleep(time.Second/2 + rand.N(time.Second))
+		p.Highest(body, c+1)
+	}
+}
