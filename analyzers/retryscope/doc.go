@@ -16,10 +16,14 @@
 //     failure;
 //   - a "label: ... goto label" loop that does the same;
 //   - a function that calls itself again after a failure, with the same arguments, a count
-//     stepped in them or in what one points to (opts.tries++), or a request made again from
-//     the one it was given (http.NewRequest(req.Method, req.URL.String(), body)); also a
-//     function literal that calls itself through the variable it is stored in (reconnect =
-//     func() { ...; reconnect() });
+//     stepped in them (n+1, or c+1 in a variadic list: retryCount ...int) or in what one
+//     points to (opts.tries++), or a request made again from the one it was given
+//     (http.NewRequest(req.Method, req.URL.String(), body)); also a function literal that
+//     calls itself through the variable it is stored in (reconnect = func() { ...;
+//     reconnect() }). Its attempts are bounded by the count it steps when it reads that count
+//     for anything besides the step, or by a count it steps elsewhere (tries++ on a captured
+//     variable, s.fails++, *budget--); a count only stepped, under a test of one that never
+//     changes, bounds nothing;
 //   - a function value passed to a retry helper: avast/retry-go, cenkalti/backoff v4 and v5,
 //     sethvargo/go-retry, Kubernetes retry.RetryOnConflict, retry.OnError and
 //     wait.ExponentialBackoff*, failsafe-go with a retry policy, gax-go Invoke, the Terraform
