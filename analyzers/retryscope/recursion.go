@@ -330,11 +330,12 @@ func (st *state) sameOperation(fn *ssa.Function, call *ssa.Call) bool {
 		switch a := flow.Unwrap(a).(type) {
 		case *ssa.Const:
 		case *ssa.BinOp:
-			if !stepOf(a, p) {
+			if !stepOf(a, p) || st.walksWith(fn, p, call) {
 				return false
 			}
 		case *ssa.Slice:
-			if _, _, ok := variadicStep(fn, a, p); !ok {
+			stepped, _, ok := variadicStep(fn, a, p)
+			if !ok || st.walksWith(fn, stepped.X, call) {
 				return false
 			}
 		case *ssa.Call:
@@ -573,6 +574,24 @@ func (st *state) changesOnWayBack(a retryCall) bool {
 			if changes(b) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// walksWith reports whether fn hands the count n it steps for the next call to a call that may
+// leave the process, other than fn itself (list(page): the next page, the next shard): each
+// call then asks for something else, iteration rather than a retry, as a counted loop whose
+// counter is the call's argument. (A count that indexes the targets, servers[i], still
+// retries: the same request, elsewhere.)
+func (st *state) walksWith(fn *ssa.Function, n ssa.Value, self *ssa.Call) bool {
+	refs := n.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		if c, ok := r.(*ssa.Call); ok && c != self && c.Call.StaticCallee() != fn && slices.Contains(c.Call.Args, n) && st.rem.Reach(c) == remote.ReachRemote {
+			return true
 		}
 	}
 	return false

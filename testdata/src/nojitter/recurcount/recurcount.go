@@ -164,3 +164,56 @@ func (p *Publisher) Highest(body []byte, counts ...int) {
 		p.Highest(body, c+1)
 	}
 }
+
+// ---- Not reported: a recursion whose count picks what the next call asks for is iteration ----
+
+func (p *Publisher) page(n int) ([]string, error) {
+	resp, err := p.client.Get(fmt.Sprintf("%s/events?page=%d", p.url, n))
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	var out []string
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Pages reads pages from first on; a page that fails is skipped, after a pause, for the next.
+func (p *Publisher) Pages(first int) []string {
+	if first > 100 {
+		return nil
+	}
+	items, err := p.page(first)
+	if err != nil {
+		p.log.Warn("skipping page", "err", err)
+		time.Sleep(time.Second)
+		return p.Pages(first + 1)
+	}
+	if len(items) == 0 {
+		return nil
+	}
+	return append(items, p.Pages(first+1)...)
+}
+
+// PagesFrom is Pages with the page number as an optional argument.
+func (p *Publisher) PagesFrom(from ...int) []string {
+	n := 1
+	if len(from) > 0 {
+		n = from[0]
+	}
+	if n > 100 {
+		return nil
+	}
+	items, err := p.page(n)
+	if err != nil {
+		p.log.Warn("skipping page", "err", err)
+		time.Sleep(time.Second)
+		return p.PagesFrom(n + 1)
+	}
+	if len(items) == 0 {
+		return nil
+	}
+	return append(items, p.PagesFrom(n+1)...)
+}
