@@ -170,6 +170,7 @@ func (st *state) funcWaits(fn *ssa.Function, depth int) *waitsFact {
 	}
 	extra, unknown := channelWaits(fn, func(*ssa.BasicBlock) bool { return true }, nil)
 	ss = append(ss, extra...)
+	own := len(ss) > 0 || len(unknown) > 0
 	if depth < 2 {
 		for _, c := range calls {
 			if _, started := c.(*ssa.Go); started || sleepDuration(c) != nil {
@@ -203,7 +204,7 @@ func (st *state) funcWaits(fn *ssa.Function, depth int) *waitsFact {
 	}
 	out, outKind := st.onWayOut(fn, ss, unknown)
 	in, inKind, inStops := st.onWayIn(fn, ss)
-	w := &waitsFact{Kind: combineWaits(ss, len(unknown)), Param: -1, OnWayOut: out, OutKind: outKind, OnWayIn: in, InKind: inKind, InStops: inStops, Refuses: st.refuses(fn, ss, unknown)}
+	w := &waitsFact{Kind: combineWaits(ss, len(unknown)), Param: -1, Own: own, OnWayOut: out, OutKind: outKind, OnWayIn: in, InKind: inKind, InStops: inStops, Refuses: st.refuses(fn, ss, unknown)}
 	for i, s := range ss {
 		p := durationParam(fn, s.Duration)
 		if p < 0 || i > 0 && p != w.Param {
@@ -393,13 +394,11 @@ func keptTimers(fn *ssa.Function, ss []Sleep) []Sleep {
 // waiting.
 func (r *Result) WaitHolder(fn *ssa.Function) *ssa.Function {
 	for range 4 {
-		calls := slices.Collect(flow.Calls(fn))
-		extra, unknown := channelWaits(fn, func(*ssa.BasicBlock) bool { return true }, nil)
-		if len(keptTimers(fn, sleeps(calls, nil))) > 0 || len(extra) > 0 || len(unknown) > 0 {
+		if w := r.waiting[fn]; w == nil || w.Own {
 			return fn
 		}
 		var next *ssa.Function
-		for _, c := range calls {
+		for c := range flow.Calls(fn) {
 			g := c.Common().StaticCallee()
 			if _, started := c.(*ssa.Go); started || g == nil || g.Pkg != fn.Pkg || r.waiting[g] == nil {
 				continue

@@ -125,6 +125,8 @@ func (f *RetriesFact) String() string {
 type waitsFact struct {
 	Kind  WaitKind
 	Param int
+	// Own says the function waits in its own code, not only through the functions it calls.
+	Own bool
 	// OnWayOut says the function makes a wait on its way out, after the work that may leave
 	// the process (see onWayOut): an attempt that backs off before it returns. OutKind is how
 	// such waits wait.

@@ -1,7 +1,7 @@
 package retryscope
 
 import (
-	"go/token"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -62,26 +62,21 @@ func (st *state) blocksOnEvent(fn *ssa.Function, l *loops.Loop, d decision) bool
 	for _, b := range l.Blocks(fn) {
 		onTheWay := b.Dominates(at) || fail.Dominates(b) ||
 			!l.CanRepeatAvoiding(fail, func(e loops.Edge) bool { return e.To == b })
-		if onTheWay && waitsForEvent(b.Instrs, fn.Pkg, 0) {
+		if onTheWay && waitsForEvent(b, fn.Pkg, 0) {
 			return true
 		}
 	}
 	return false
 }
 
-// waitsForEvent reports whether one of instrs waits for an event (see blocksOnEvent), itself
-// or in a function of package pkg it calls, depth calls deep at most 2.
-func waitsForEvent(instrs []ssa.Instruction, pkg *ssa.Package, depth int) bool {
-	for _, instr := range instrs {
+// waitsForEvent reports whether block b waits for an event (see blocksOnEvent), itself or in
+// a function of package pkg it calls, depth calls deep at most 2.
+func waitsForEvent(b *ssa.BasicBlock, pkg *ssa.Package, depth int) bool {
+	if receivesFrom(b, func(ssa.Value) bool { return true }) {
+		return true
+	}
+	for _, instr := range b.Instrs {
 		switch x := instr.(type) {
-		case *ssa.UnOp:
-			if x.Op == token.ARROW {
-				return true
-			}
-		case *ssa.Select:
-			if x.Blocking {
-				return true
-			}
 		case *ssa.Send:
 			return true
 		case *ssa.Call:
@@ -89,10 +84,8 @@ func waitsForEvent(instrs []ssa.Instruction, pkg *ssa.Package, depth int) bool {
 				return true
 			}
 			if g := x.Call.StaticCallee(); g != nil && g.Pkg == pkg && depth < 2 {
-				for _, b := range g.Blocks {
-					if waitsForEvent(b.Instrs, pkg, depth+1) {
-						return true
-					}
+				if slices.ContainsFunc(g.Blocks, func(gb *ssa.BasicBlock) bool { return waitsForEvent(gb, pkg, depth+1) }) {
+					return true
 				}
 			}
 		}

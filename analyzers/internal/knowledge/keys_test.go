@@ -3,13 +3,14 @@ package knowledge
 import (
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 )
 
 func TestKeyTables(t *testing.T) {
 	for _, n := range KeyNames {
-		if n != strings.ToLower(n) || strings.ContainsAny(n, "-_ ") {
+		if strings.IndexFunc(n, func(r rune) bool { return !unicode.IsLower(r) && !unicode.IsDigit(r) }) >= 0 {
 			t.Errorf("KeyNames: %q is not normalised (lower-case letters and digits)", n)
 		}
 	}
