@@ -441,12 +441,9 @@ func readRequest(recv ssa.Value) bool {
 		}
 		site := flow.NewSite(call.Common(), fn)
 		var m ssa.Value
-		switch {
-		case id.Pkg == "net/http" && id.Recv == "" && id.Name == "NewRequest":
-			m = site.Arg(0)
-		case id.Pkg == "net/http" && id.Recv == "" && id.Name == "NewRequestWithContext":
-			m = site.Arg(1)
-		case id.Recv != "" && (id.Name == "WithMethod" || id.Name == "SetMethod") && len(site.Args) == 1:
+		if maker, ok := knowledge.RequestMakers[id]; ok {
+			m = site.Arg(maker.Method)
+		} else if id.Recv != "" && (id.Name == "WithMethod" || id.Name == "SetMethod") && len(site.Args) == 1 {
 			m = site.Arg(0)
 		}
 		s, ok := flow.StringConst(m)

@@ -516,8 +516,8 @@ func request(t remote.Timeout) string {
 // requestMaker names the function that makes the request with a context: the one of the
 // library that made it without (go-retryablehttp's), else net/http's.
 func requestMaker(t remote.Timeout) string {
-	if name := t.Context.Name; strings.HasSuffix(name, ".NewRequest") {
-		return name + "WithContext"
+	if name := knowledge.ContextMaker(t.Context.Name); name != "" {
+		return name
 	}
 	return "http.NewRequestWithContext"
 }

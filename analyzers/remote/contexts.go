@@ -164,7 +164,7 @@ func requestField(t types.Type) (int, bool) {
 	idx := -1
 	for i := range st.NumFields() {
 		ft := st.Field(i).Type()
-		if typeis.Named(ft, httpPkg, "Request") || typeis.Named(ft, retryablehttpPkg, "Request") {
+		if typeis.Request(ft) {
 			if idx >= 0 {
 				return 0, false
 			}
@@ -176,35 +176,28 @@ func requestField(t types.Type) (int, bool) {
 
 func (w *walker) reqCall(c *ssa.CallCommon, idx int, f *frame) verdict {
 	id := flow.ID(flow.Callee(c))
-	switch id {
-	case flow.FuncID{Pkg: httpPkg, Name: "NewRequest"}:
-		return unbounded(NewRequest, c.Pos())
-	case flow.FuncID{Pkg: "net/http/httptest", Name: "NewRequest"}:
-		return unbounded(TestRequest, c.Pos())
-	case flow.FuncID{Pkg: httpPkg, Name: "NewRequestWithContext"}:
-		return w.ctx(c.Args[0], f)
-	case flow.FuncID{Pkg: httpPkg, Recv: "Request", Name: "WithContext"},
-		flow.FuncID{Pkg: httpPkg, Recv: "Request", Name: "Clone"}:
-		if len(c.Args) == 2 {
-			return w.ctx(c.Args[1], f)
+	if m, ok := knowledge.RequestMakers[id]; ok {
+		if m.Ctx == knowledge.NoArg {
+			v := unbounded(NewRequest, c.Pos())
+			if m.Display != NewRequest.String() {
+				v.src.Name = m.Display // another library's maker: the fix names its own
+			}
+			return v
+		}
+		if m.Ctx < len(c.Args) {
+			return w.ctx(c.Args[m.Ctx], f)
 		}
 	}
-	// go-retryablehttp's requests, made as net/http's are, or from one.
-	if id.Pkg == retryablehttpPkg {
-		switch id.Name {
-		case "NewRequest":
-			v := unbounded(NewRequest, c.Pos())
-			v.src.Name = "retryablehttp.NewRequest"
-			return v
-		case "NewRequestWithContext":
-			return w.ctx(c.Args[0], f)
-		case "FromRequest":
-			return w.req(c.Args[0], f)
-		case "WithContext":
-			if id.Recv == "Request" && len(c.Args) == 2 {
-				return w.ctx(c.Args[1], f)
-			}
+	if cp, ok := knowledge.RequestCopies[id]; ok {
+		switch {
+		case cp.Ctx == knowledge.NoArg && cp.From < len(c.Args):
+			return w.req(c.Args[cp.From], f)
+		case cp.Ctx != knowledge.NoArg && cp.Ctx < len(c.Args):
+			return w.ctx(c.Args[cp.Ctx], f)
 		}
+	}
+	if id == (flow.FuncID{Pkg: "net/http/httptest", Name: "NewRequest"}) {
+		return unbounded(TestRequest, c.Pos())
 	}
 	// A request made without a context by a function of another package
 	// (r.GetHTTPRequest(base, method), which calls http.NewRequest).

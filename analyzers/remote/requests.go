@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
@@ -44,9 +45,7 @@ func (w *walker) makers(v ssa.Value, f *frame, depth int, visit func(c *ssa.Call
 }
 
 func (w *walker) makersCall(c *ssa.CallCommon, f *frame, depth int, visit func(c *ssa.CallCommon, f *frame)) bool {
-	switch flow.ID(flow.Callee(c)) {
-	case flow.FuncID{Pkg: httpPkg, Name: "NewRequest"}, flow.FuncID{Pkg: httpPkg, Name: "NewRequestWithContext"},
-		flow.FuncID{Pkg: retryablehttpPkg, Name: "NewRequest"}, flow.FuncID{Pkg: retryablehttpPkg, Name: "NewRequestWithContext"}:
+	if _, ok := knowledge.RequestMakers[flow.ID(flow.Callee(c))]; ok {
 		visit(c, f)
 		return true
 	}
@@ -72,18 +71,11 @@ func (w *walker) makersCall(c *ssa.CallCommon, f *frame, depth int, visit func(c
 }
 
 // copiedRequest returns the request that c copies, when it is a call that makes a request
-// from another one with the same method and URL: net/http's Request.WithContext and Clone,
-// go-retryablehttp's FromRequest and Request.WithContext.
+// from another one with the same method and URL (knowledge.RequestCopies: net/http's
+// Request.WithContext and Clone, go-retryablehttp's FromRequest and Request.WithContext).
 func copiedRequest(c *ssa.CallCommon) (ssa.Value, bool) {
-	id := flow.ID(flow.Callee(c))
-	switch {
-	case id == flow.FuncID{Pkg: httpPkg, Recv: "Request", Name: "WithContext"},
-		id == flow.FuncID{Pkg: httpPkg, Recv: "Request", Name: "Clone"},
-		id == flow.FuncID{Pkg: retryablehttpPkg, Recv: "Request", Name: "WithContext"},
-		id == flow.FuncID{Pkg: retryablehttpPkg, Name: "FromRequest"}:
-		if len(c.Args) > 0 {
-			return c.Args[0], true
-		}
+	if cp, ok := knowledge.RequestCopies[flow.ID(flow.Callee(c))]; ok && cp.From < len(c.Args) {
+		return c.Args[cp.From], true
 	}
 	return nil, false
 }
@@ -104,17 +96,11 @@ func Remade(v ssa.Value, p *ssa.Parameter) bool {
 	if from, ok := copiedRequest(c); ok {
 		return flow.SameValue(from, p)
 	}
-	switch id := flow.ID(flow.Callee(c)); id {
-	case flow.FuncID{Pkg: httpPkg, Name: "NewRequest"}, flow.FuncID{Pkg: httpPkg, Name: "NewRequestWithContext"},
-		flow.FuncID{Pkg: retryablehttpPkg, Name: "NewRequest"}, flow.FuncID{Pkg: retryablehttpPkg, Name: "NewRequestWithContext"}:
-		args := c.Args
-		if id.Name == "NewRequestWithContext" {
-			args = args[1:]
-		}
-		if len(args) < 2 || !fieldOf(args[0], p, "Method") {
+	if m, ok := knowledge.RequestMakers[flow.ID(flow.Callee(c))]; ok {
+		if max(m.Method, m.URL) >= len(c.Args) || !fieldOf(c.Args[m.Method], p, "Method") {
 			return false
 		}
-		url := flow.Unwrap(args[1])
+		url := flow.Unwrap(c.Args[m.URL])
 		if u, ok := url.(*ssa.Call); ok && flow.ID(flow.Callee(u.Common())) == (flow.FuncID{Pkg: "net/url", Recv: "URL", Name: "String"}) && len(u.Common().Args) == 1 {
 			url = u.Common().Args[0]
 		}
@@ -133,21 +119,18 @@ func fieldOf(v ssa.Value, p *ssa.Parameter, name string) bool {
 	return f != nil && f.Name() == name
 }
 
-// requestArg returns the i-th argument of http.NewRequest (method, url, body) for a maker
-// call, with NewRequestWithContext's context skipped; for a call of another package's maker,
-// the argument its fact names (nil when the maker does not take that one from a parameter).
+// requestArg returns the i-th argument (0 method, 1 URL, 2 body) of a maker call: where
+// knowledge.RequestMakers says for a library's maker, where its fact says for a call of
+// another package's maker (nil when the maker does not take that one from a parameter).
 func (st *state) requestArg(c *ssa.CallCommon, i int) ssa.Value {
+	k := i
 	if m := st.makerOf(c); m != nil {
-		if k := [...]int{m.Method, m.URL, m.Body}[i]; k >= 0 && k < len(c.Args) {
-			return c.Args[k]
-		}
-		return nil
+		k = [...]int{m.Method, m.URL, m.Body}[i]
+	} else if m, ok := knowledge.RequestMakers[flow.ID(flow.Callee(c))]; ok {
+		k = [...]int{m.Method, m.URL, m.Body}[i]
 	}
-	if flow.ID(flow.Callee(c)).Name == "NewRequestWithContext" {
-		i++
-	}
-	if i < len(c.Args) {
-		return c.Args[i]
+	if k >= 0 && k < len(c.Args) {
+		return c.Args[k]
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/loops"
 	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
@@ -62,7 +63,7 @@ func observesDeadlineIn(calls []ssa.CallInstruction, depth int) DeadlineKind {
 			continue // (an outcome that holds the error, herr.IsNil(), can fail too)
 		}
 		for _, a := range c.Args {
-			if typeis.Context(a.Type()) && bounded(a) || typeis.Named(a.Type(), "net/http", "Request") && carriesContext(a) {
+			if typeis.Context(a.Type()) && bounded(a) || typeis.Request(a.Type()) && carriesContext(a) {
 				return DeadlineContext
 			}
 		}
@@ -162,29 +163,33 @@ func watchesContext(c *ssa.CallCommon) bool {
 	return false
 }
 
-// carriesContext reports whether an *http.Request carries a context that may bound it: one
-// it was made with (NewRequestWithContext, WithContext, Clone), or the caller's (a request
-// received as a parameter, or copied from one); not one made by http.NewRequest.
+// carriesContext reports whether an HTTP request carries a context that may bound it: one
+// it was made with (NewRequestWithContext, WithContext, Clone: knowledge.RequestMakers and
+// RequestCopies), or the caller's (a request received as a parameter, or copied from one); not
+// one made by http.NewRequest.
 func carriesContext(req ssa.Value) bool {
 	carries := false
 	flow.Backward(req, 64, func(x ssa.Value) bool {
 		switch x := x.(type) {
 		case *ssa.Parameter:
-			carries = carries || typeis.Named(x.Type(), "net/http", "Request")
+			carries = carries || typeis.Request(x.Type())
 		case *ssa.Call:
 			id := flow.ID(flow.Callee(x.Common()))
-			switch {
-			case id.Pkg == "net/http" && id.Recv == "" && id.Name == "NewRequestWithContext",
-				id.Pkg == "net/http" && id.Recv == "Request" && (id.Name == "WithContext" || id.Name == "Clone"):
-				for _, a := range x.Call.Args {
-					if typeis.Context(a.Type()) {
-						carries = carries || bounded(a)
-					}
+			ctx := knowledge.NoArg
+			if m, ok := knowledge.RequestMakers[id]; ok {
+				ctx = m.Ctx
+			} else if cp, ok := knowledge.RequestCopies[id]; ok {
+				if cp.Ctx == knowledge.NoArg {
+					return true // the copied request's context
 				}
-				return false
-			case id.Pkg == "net/http" && id.Name == "NewRequest":
-				return false
+				ctx = cp.Ctx
+			} else {
+				return !carries
 			}
+			if ctx != knowledge.NoArg && ctx < len(x.Call.Args) {
+				carries = carries || bounded(x.Call.Args[ctx])
+			}
+			return false
 		}
 		return !carries
 	})

@@ -32,11 +32,13 @@ func requestDeadline(c *site, s *Scope, _ []ssa.Value) {
 			if id.Pkg != knowledge.RetryableHTTPPath {
 				return false // made elsewhere: its context is not known
 			}
+			m, maker := knowledge.RequestMakers[id]
+			_, copied := knowledge.RequestCopies[id]
 			switch {
-			case id.Recv == "" && id.Name == "NewRequest":
+			case maker && m.Ctx == knowledge.NoArg:
 				made = true
-			case id.Recv == "Request" && id.Name == "WithContext", id.Recv == "" && (id.Name == "NewRequestWithContext" || id.Name == "FromRequest"):
-				withCtx = true
+			case maker || copied:
+				withCtx = true // a context given, or the copied request's
 			}
 			return true
 		})
