@@ -435,7 +435,7 @@ func (c *checker) dialMessage(call *remote.Call, hangs string) string {
 	t := call.Timeout
 	id := flow.ID(call.Func)
 	switch {
-	case id.Pkg == grpcPkg:
+	case id.Pkg == knowledge.GRPCPath:
 		return fmt.Sprintf("%s with WithBlock waits with no deadline%s; use grpc.NewClient", c.name(call.Func), hangs)
 	case strings.HasSuffix(id.Pkg, "/redigo/redis"):
 		return withFix(fmt.Sprintf("%s sets no read timeout%s", c.name(call.Func), hangs), "pass redis.DialReadTimeout")
@@ -449,18 +449,18 @@ func (c *checker) dialMessage(call *remote.Call, hangs string) string {
 	// With a context at hand, the caller's deadline is the one to use.
 	advice := "use a net.Dialer with a Timeout"
 	switch id.Pkg {
-	case tlsPkg:
+	case knowledge.TLSPath:
 		advice = "use tls.DialWithDialer with a Timeout"
 	case "net/smtp":
 		advice = "use smtp.NewClient on a timed dial"
-	case wsPkg:
+	case knowledge.WebSocketPath:
 		advice = "use DialConfig with a timed Dialer"
 	}
 	if ctx := contextParam(call.Instr.Parent()); ctx != "" {
 		switch id.Pkg {
-		case tlsPkg:
+		case knowledge.TLSPath:
 			advice = "use a tls.Dialer's DialContext with " + ctx
-		case wsPkg:
+		case knowledge.WebSocketPath:
 			advice = "use a Config's DialContext with " + ctx
 		default:
 			advice = "use a net.Dialer's DialContext with " + ctx
@@ -468,12 +468,6 @@ func (c *checker) dialMessage(call *remote.Call, hangs string) string {
 	}
 	return fmt.Sprintf("%s has no timeout%s; %s", c.name(call.Func), hangs, advice)
 }
-
-const (
-	grpcPkg = "google.golang.org/grpc"
-	tlsPkg  = "crypto/tls"
-	wsPkg   = "golang.org/x/net/websocket"
-)
 
 // withFix ends msg with "; " and fix when the whole fits in a message.
 func withFix(msg, fix string) string {
@@ -487,11 +481,11 @@ func consequence(call *remote.Call) string {
 		return "a stalled database hangs this call"
 	case remote.Dial:
 		switch call.Func.Pkg().Path() {
-		case grpcPkg:
+		case knowledge.GRPCPath:
 			return "an unreachable server hangs this call"
-		case tlsPkg:
+		case knowledge.TLSPath:
 			return "a stalled TLS handshake hangs this call"
-		case wsPkg:
+		case knowledge.WebSocketPath:
 			return "a stalled server hangs this call" // the handshake has no deadline either
 		case "github.com/gomodule/redigo/redis", "github.com/garyburd/redigo/redis":
 			return "a stalled Redis server hangs every command"

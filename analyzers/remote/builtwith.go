@@ -37,7 +37,7 @@ func isDefaultClientLoad(v ssa.Value) bool {
 
 func isDefaultClient(g *ssa.Global) bool {
 	obj := g.Object()
-	return obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == httpPkg && obj.Name() == "DefaultClient"
+	return obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == knowledge.HTTPPath && obj.Name() == "DefaultClient"
 }
 
 // builtWith says whether recv, the receiver of a call of another package's method that sends

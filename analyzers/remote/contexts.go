@@ -94,7 +94,7 @@ func (w *walker) carried(v ssa.Value, f *frame) verdict {
 func (w *walker) ctxCall(c *ssa.CallCommon, idx int, f *frame) verdict {
 	fn := flow.Callee(c)
 	id := flow.ID(fn)
-	if id.Pkg == ctxPkg && id.Recv == "" {
+	if id.Pkg == knowledge.ContextPath && id.Recv == "" {
 		switch {
 		case id.Name == "Background":
 			return unbounded(Background, c.Pos())
@@ -109,7 +109,7 @@ func (w *walker) ctxCall(c *ssa.CallCommon, idx int, f *frame) verdict {
 			return bounded("context." + id.Name)
 		}
 	}
-	if id == (flow.FuncID{Pkg: ctxPkg, Name: "WithValue"}) {
+	if id == (flow.FuncID{Pkg: knowledge.ContextPath, Name: "WithValue"}) {
 		if r := w.carried(flow.NewSite(c, fn).Arg(2), f); r.k == vBounded {
 			return r
 		}
@@ -117,7 +117,7 @@ func (w *walker) ctxCall(c *ssa.CallCommon, idx int, f *frame) verdict {
 	if i, ok := knowledge.ContextWrappers[id]; ok {
 		return w.ctx(flow.NewSite(c, fn).Arg(i), f)
 	}
-	if id == (flow.FuncID{Pkg: httpPkg, Recv: "Request", Name: "Context"}) && len(c.Args) == 1 {
+	if id == (flow.FuncID{Pkg: knowledge.HTTPPath, Recv: "Request", Name: "Context"}) && len(c.Args) == 1 {
 		return w.req(c.Args[0], f)
 	}
 	return w.results(c, idx, f, w.ctx)
@@ -129,7 +129,7 @@ func (w *walker) req(v ssa.Value, f *frame) verdict {
 	if !ok {
 		return r
 	}
-	if a, ok := v.(*ssa.Alloc); ok && a.Comment == "complit" && typeis.Named(a.Type(), httpPkg, "Request") {
+	if a, ok := v.(*ssa.Alloc); ok && a.Comment == "complit" && typeis.Named(a.Type(), knowledge.HTTPPath, "Request") {
 		return unbounded(RequestLiteral, a.Pos())
 	}
 	// A struct that holds the request (type request struct{ *retryablehttp.Request }, a send

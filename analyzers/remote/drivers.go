@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 )
 
 // embeddedDrivers are database/sql drivers of databases that run inside the process.
@@ -93,7 +94,7 @@ func (w *walker) redigoDial(opts []ssa.Value) verdict {
 
 // grpcDial evaluates a gRPC dial: it leaves the process only when an option makes it block.
 func (w *walker) grpcDial(opts []ssa.Value, ctx verdict) (verdict, bool) {
-	names, complete := optionCalls(opts, grpcPkg)
+	names, complete := optionCalls(opts, knowledge.GRPCPath)
 	block, timeout := names["WithBlock"] || names["WithReturnConnectionError"], names["WithTimeout"]
 	switch {
 	case timeout:

@@ -161,7 +161,7 @@ func (st *state) traceConnCall(call *ssa.Call, idx int, t *connTrace, depth int)
 	}
 	id := flow.ID(callee)
 	site := flow.NewSite(call.Common(), callee)
-	if id.Pkg == grpcPkg && id.Recv == "" {
+	if id.Pkg == knowledge.GRPCPath && id.Recv == "" {
 		var opts []ssa.Value
 		switch id.Name {
 		case "Dial", "NewClient":
@@ -216,7 +216,7 @@ func stubConstructor(fn *types.Func) int {
 // grpcConnType reports whether t is a gRPC connection: *grpc.ClientConn or
 // grpc.ClientConnInterface.
 func grpcConnType(t types.Type) bool {
-	return typeis.Named(t, grpcPkg, "ClientConn") || typeis.Named(t, grpcPkg, "ClientConnInterface")
+	return typeis.Named(t, knowledge.GRPCPath, "ClientConn") || typeis.Named(t, knowledge.GRPCPath, "ClientConnInterface")
 }
 
 // interceptorsOf reads a dial's options (made here, by functions of the package, or given by

@@ -34,27 +34,18 @@ import (
 // when it changes what notimeout reports, in testdata/src/notimeout.
 
 const (
-	httpPkg = "net/http"
-	netPkg  = "net"
-	tlsPkg  = "crypto/tls"
-	smtpPkg = "net/smtp"
-	wsPkg   = "golang.org/x/net/websocket"
 	// RedigoPkgs are redigo's paths: its dials bound the connect (30 s by default), and a
 	// read timeout only when DialReadTimeout is given, so commands on the connection wait
 	// for a stalled server for good.
 	redigoPkg    = "github.com/gomodule/redigo/redis"
 	redigoOldPkg = "github.com/garyburd/redigo/redis"
-	mailPkg      = "gopkg.in/mail.v2"
-	sshPkg       = "golang.org/x/crypto/ssh"
 	sqlPkg       = "database/sql"
 	sqlxPkg      = "github.com/jmoiron/sqlx"
-	grpcPkg      = "google.golang.org/grpc"
-	ctxPkg       = "context"
 )
 
 // remotePkgs are the packages whose presence among a package's (transitive) imports makes it
 // worth analysing.
-var remotePkgs = []string{httpPkg, netPkg, tlsPkg, sqlPkg, grpcPkg}
+var remotePkgs = []string{knowledge.HTTPPath, knowledge.NetPath, knowledge.TLSPath, sqlPkg, knowledge.GRPCPath}
 
 // sdkCall reports whether fn is a method of an SDK's client that sends requests bounded only
 // by its context (its first argument).
@@ -141,51 +132,51 @@ func init() {
 
 	// net/http. The package functions use http.DefaultClient and a request without a context.
 	for name, method := range map[string]string{"Get": "GET", "Head": "HEAD", "Post": "POST", "PostForm": "POST"} {
-		add(httpPkg, "", name, HTTP, method, func(w *walker, s *flow.Site) (verdict, bool) {
+		add(knowledge.HTTPPath, "", name, HTTP, method, func(w *walker, s *flow.Site) (verdict, bool) {
 			return either(w.defaultClient(), noContext()), true
 		})
-		add(httpPkg, "Client", name, HTTP, method, func(w *walker, s *flow.Site) (verdict, bool) {
+		add(knowledge.HTTPPath, "Client", name, HTTP, method, func(w *walker, s *flow.Site) (verdict, bool) {
 			return either(w.obj(s.Recv, nil, knowledge.HTTPClient), noContext()), true
 		})
 	}
-	add(httpPkg, "Client", "Do", HTTP, "", func(w *walker, s *flow.Site) (verdict, bool) {
+	add(knowledge.HTTPPath, "Client", "Do", HTTP, "", func(w *walker, s *flow.Site) (verdict, bool) {
 		return either(w.obj(s.Recv, nil, knowledge.HTTPClient), w.req(s.Arg(0), nil)), true
 	})
 	// go-retryablehttp: every attempt goes through the client's HTTPClient.
 	for name, method := range map[string]string{"Get": "GET", "Head": "HEAD", "Post": "POST", "PostForm": "POST"} {
-		add(retryablehttpPkg, "Client", name, HTTP, method, func(w *walker, s *flow.Site) (verdict, bool) {
+		add(knowledge.RetryableHTTPPath, "Client", name, HTTP, method, func(w *walker, s *flow.Site) (verdict, bool) {
 			return either(w.obj(s.Recv, nil, knowledge.RetryableHTTPClient), noContext()), true
 		})
 	}
-	add(retryablehttpPkg, "Client", "Do", HTTP, "", func(w *walker, s *flow.Site) (verdict, bool) {
+	add(knowledge.RetryableHTTPPath, "Client", "Do", HTTP, "", func(w *walker, s *flow.Site) (verdict, bool) {
 		return either(w.obj(s.Recv, nil, knowledge.RetryableHTTPClient), w.req(s.Arg(0), nil)), true
 	})
 	roundTrip := func(w *walker, s *flow.Site) (verdict, bool) { return w.req(s.Arg(0), nil), true }
-	add(httpPkg, "Transport", "RoundTrip", HTTP, "", roundTrip)
-	add(httpPkg, "RoundTripper", "RoundTrip", HTTP, "", roundTrip)
+	add(knowledge.HTTPPath, "Transport", "RoundTrip", HTTP, "", roundTrip)
+	add(knowledge.HTTPPath, "RoundTripper", "RoundTrip", HTTP, "", roundTrip)
 
 	// net and crypto/tls.
-	add(netPkg, "", "Dial", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
+	add(knowledge.NetPath, "", "Dial", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
 		return noContext(), w.connects(s.Arg(0), s.Arg(1))
 	})
-	add(netPkg, "", "DialTCP", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
+	add(knowledge.NetPath, "", "DialTCP", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
 		return noContext(), w.connects(nil, s.Arg(2))
 	})
-	add(netPkg, "", "DialTimeout", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
+	add(knowledge.NetPath, "", "DialTimeout", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
 		if d, ok := flow.IntConst(s.Arg(2)); ok && d <= 0 {
 			return noContext(), w.connects(s.Arg(0), s.Arg(1)) // a zero timeout is none
 		}
 		return boundedFor("net.DialTimeout", s.Arg(2)), w.connects(s.Arg(0), s.Arg(1))
 	})
-	add(netPkg, "Dialer", "Dial", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
+	add(knowledge.NetPath, "Dialer", "Dial", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
 		return either(w.obj(s.Recv, nil, knowledge.NetDialer), noContext()), w.connects(s.Arg(0), s.Arg(1))
 	})
-	add(netPkg, "Dialer", "DialContext", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
+	add(knowledge.NetPath, "Dialer", "DialContext", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
 		return either(w.obj(s.Recv, nil, knowledge.NetDialer), w.ctx(s.Arg(0), nil)), w.connects(s.Arg(1), s.Arg(2))
 	})
 	// x/net/websocket's Dial dials with a zero net.Dialer and then shakes hands, with no
 	// deadline on either (DialConfig takes a Config whose Dialer may have one).
-	add(wsPkg, "", "Dial", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
+	add(knowledge.WebSocketPath, "", "Dial", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
 		return noContext(), true
 	})
 	for _, pkg := range []string{redigoPkg, redigoOldPkg} {
@@ -196,39 +187,39 @@ func init() {
 		}
 	}
 	// net/smtp dials with net.Dial: no timeout, and none can be given.
-	add(smtpPkg, "", "Dial", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
+	add(knowledge.SMTPPath, "", "Dial", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
 		return noContext(), w.connects(nil, s.Arg(0))
 	})
-	add(smtpPkg, "", "SendMail", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
+	add(knowledge.SMTPPath, "", "SendMail", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
 		return noContext(), w.connects(nil, s.Arg(0))
 	})
-	add(sshPkg, "", "Dial", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
+	add(knowledge.SSHPath, "", "Dial", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
 		return either(w.obj(s.Arg(2), nil, knowledge.SSHClientConfig), noContext()), w.connects(s.Arg(0), s.Arg(1))
 	})
 	for _, name := range []string{"Dial", "DialAndSend"} {
-		add(mailPkg, "Dialer", name, Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
+		add(knowledge.MailPath, "Dialer", name, Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
 			return either(w.obj(s.Recv, nil, knowledge.MailDialer), noContext()), true
 		})
 	}
-	add(tlsPkg, "", "Dial", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
+	add(knowledge.TLSPath, "", "Dial", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
 		return noContext(), w.connects(nil, s.Arg(1))
 	})
-	add(tlsPkg, "", "DialWithDialer", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
+	add(knowledge.TLSPath, "", "DialWithDialer", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
 		return either(w.obj(s.Arg(0), nil, knowledge.NetDialer), noContext()), w.connects(nil, s.Arg(2))
 	})
-	add(tlsPkg, "Dialer", "Dial", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
+	add(knowledge.TLSPath, "Dialer", "Dial", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
 		return either(w.obj(s.Recv, nil, knowledge.TLSDialer), noContext()), w.connects(nil, s.Arg(1))
 	})
-	add(tlsPkg, "Dialer", "DialContext", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
+	add(knowledge.TLSPath, "Dialer", "DialContext", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
 		return either(w.obj(s.Recv, nil, knowledge.TLSDialer), w.ctx(s.Arg(0), nil)), w.connects(nil, s.Arg(2))
 	})
 
 	// gRPC dials block only with WithBlock (or WithReturnConnectionError); NewClient never
 	// blocks. Calls are recognised by their signature (see grpcCall).
-	add(grpcPkg, "", "Dial", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
+	add(knowledge.GRPCPath, "", "Dial", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
 		return w.grpcDial(s.Variadic(1), noContext())
 	})
-	add(grpcPkg, "", "DialContext", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
+	add(knowledge.GRPCPath, "", "DialContext", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
 		return w.grpcDial(s.Variadic(2), w.ctx(s.Arg(0), nil))
 	})
 
@@ -288,7 +279,7 @@ func grpcCall(fn *types.Func) (stream, ok bool) {
 		return false, false
 	}
 	last, isSlice := params.At(params.Len() - 1).Type().(*types.Slice)
-	if !isSlice || !typeis.Named(last.Elem(), grpcPkg, "CallOption") {
+	if !isSlice || !typeis.Named(last.Elem(), knowledge.GRPCPath, "CallOption") {
 		return false, false
 	}
 	if results.Len() == 0 || !typeis.Error(results.At(results.Len()-1).Type()) {
@@ -312,7 +303,7 @@ func (st *state) pluginConn(recv ssa.Value) bool {
 	st.stores.Backward(recv, 64, func(x ssa.Value) bool {
 		switch x := x.(type) {
 		case *ssa.Parameter:
-			if typeis.Named(x.Type(), grpcPkg, "ClientConn") {
+			if typeis.Named(x.Type(), knowledge.GRPCPath, "ClientConn") {
 				found = slices.ContainsFunc(x.Parent().Params, func(p *ssa.Parameter) bool {
 					return typeis.Named(p.Type(), knowledge.PluginPkg, "GRPCBroker")
 				})
@@ -397,7 +388,7 @@ func (w *walker) listenerAddr(v ssa.Value, depth int) bool {
 		switch x := v.(type) {
 		case *ssa.Call:
 			id := flow.ID(flow.Callee(x.Common()))
-			if id.Pkg == netPkg && id.Name == "Addr" && strings.HasSuffix(id.Recv, "Listener") {
+			if id.Pkg == knowledge.NetPath && id.Name == "Addr" && strings.HasSuffix(id.Recv, "Listener") {
 				self = true
 			} else if fn := x.Common().StaticCallee(); fn != nil && fn.Pkg == w.st.pkg {
 				self = all(slices.Collect(returned(fn, 0)))
@@ -411,7 +402,7 @@ func (w *walker) listenerAddr(v ssa.Value, depth int) bool {
 }
 
 // pkgNames are the names of the packages whose name is not their path's last element.
-var pkgNames = map[string]string{retryablehttpPkg: "retryablehttp"}
+var pkgNames = map[string]string{knowledge.RetryableHTTPPath: "retryablehttp"}
 
 func shortPkg(path string) string {
 	if name, ok := pkgNames[path]; ok {

@@ -188,9 +188,9 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 	if _, known := rules[id]; !known && common.IsInvoke() {
 		switch {
 		case doer(fn):
-			id = flow.FuncID{Pkg: httpPkg, Recv: "Client", Name: "Do"} // the *http.Client it holds
+			id = flow.FuncID{Pkg: knowledge.HTTPPath, Recv: "Client", Name: "Do"} // the *http.Client it holds
 		case clientMethod(fn):
-			id = flow.FuncID{Pkg: httpPkg, Recv: "Client", Name: fn.Name()}
+			id = flow.FuncID{Pkg: knowledge.HTTPPath, Recv: "Client", Name: fn.Name()}
 		}
 	}
 	site := flow.NewSite(common, fn)
@@ -318,7 +318,7 @@ func doer(fn *types.Func) bool {
 	if !ok || sig.Recv() == nil || !types.IsInterface(sig.Recv().Type()) || sig.Params().Len() != 1 || sig.Results().Len() != 2 {
 		return false
 	}
-	return typeis.Named(sig.Params().At(0).Type(), httpPkg, "Request") && typeis.Named(sig.Results().At(0).Type(), httpPkg, "Response") &&
+	return typeis.Named(sig.Params().At(0).Type(), knowledge.HTTPPath, "Request") && typeis.Named(sig.Results().At(0).Type(), knowledge.HTTPPath, "Response") &&
 		typeis.ErrorLike(sig.Results().At(1).Type())
 }
 
@@ -332,7 +332,7 @@ func clientMethod(fn *types.Func) bool {
 		return false
 	}
 	resp, ok := types.Unalias(sig.Results().At(0).Type()).(*types.Pointer)
-	if !ok || !typeis.Named(resp, httpPkg, "Response") {
+	if !ok || !typeis.Named(resp, knowledge.HTTPPath, "Response") {
 		return false
 	}
 	named, ok := types.Unalias(resp.Elem()).(*types.Named)

@@ -179,7 +179,7 @@ func (w *walker) loopback(v ssa.Value, f *frame, depth int) bool {
 		switch flow.ID(flow.Callee(x.Common())) {
 		case flow.FuncID{Pkg: "fmt", Name: "Sprintf"}:
 			return len(x.Call.Args) > 0 && w.loopback(x.Call.Args[0], f, depth+1)
-		case flow.FuncID{Pkg: netPkg, Name: "JoinHostPort"}:
+		case flow.FuncID{Pkg: knowledge.NetPath, Name: "JoinHostPort"}:
 			h := w.str(x.Call.Args[0], f, depth+1)
 			return h == "localhost" || strings.HasPrefix(h, "127.") || h == "::1"
 		}
@@ -198,7 +198,7 @@ func (w *walker) loopback(v ssa.Value, f *frame, depth int) bool {
 			}
 			// srv.Addr of an http.Server: the address this process listens on (a readiness
 			// poll of the server it just started).
-			if fv := flow.FieldVar(fa); fv != nil && fv.Name() == "Addr" && typeis.Named(fa.X.Type(), httpPkg, "Server") {
+			if fv := flow.FieldVar(fa); fv != nil && fv.Name() == "Addr" && typeis.Named(fa.X.Type(), knowledge.HTTPPath, "Server") {
 				return true
 			}
 		}

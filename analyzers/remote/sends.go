@@ -118,9 +118,8 @@ func (r *Result) SendOf(instr ssa.Instruction) *Send {
 
 // The HTTP client libraries' packages, as the retry tables name them.
 var (
-	retryablehttpPkg = knowledge.RetryableHTTPPath
-	restyV2Pkg       = knowledge.RestyPaths[0]
-	restyV3Pkg       = knowledge.RestyPaths[1]
+	restyV2Pkg = knowledge.RestyPaths[0]
+	restyV3Pkg = knowledge.RestyPaths[1]
 )
 
 // methodNames are the methods that the name of a sending function or method fixes.
@@ -548,10 +547,10 @@ func (st *state) send(call ssa.CallInstruction, c *Call) *Send {
 		} else {
 			w.url(s, site.Arg(0))
 		}
-		if id.Pkg == httpPkg && id.Name == "PostForm" {
+		if id.Pkg == knowledge.HTTPPath && id.Name == "PostForm" {
 			s.Grant = grantForm(site.Arg(1))
 		}
-	case id.Pkg == retryablehttpPkg && (id.Recv == "Client" || id.Recv == ""):
+	case id.Pkg == knowledge.RetryableHTTPPath && (id.Recv == "Client" || id.Recv == ""):
 		switch {
 		case id.Name == "Do" && id.Recv == "Client":
 			w.request(s, site.Arg(0))

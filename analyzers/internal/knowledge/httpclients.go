@@ -22,17 +22,17 @@ type ClientType struct {
 }
 
 var (
-	HTTPClient = &ClientType{Pkg: httpPkg, Name: "Client", Display: "http.Client", Fields: []string{"Timeout"}, Setting: "Timeout"}
-	NetDialer  = &ClientType{Pkg: netPkg, Name: "Dialer", Display: "net.Dialer", Fields: []string{"Timeout", "Deadline"}, Setting: "Timeout"}
-	TLSDialer  = &ClientType{Pkg: tlsPkg, Name: "Dialer", Display: "tls.Dialer", SubField: "NetDialer", Sub: NetDialer, Setting: "Timeout"}
+	HTTPClient = &ClientType{Pkg: HTTPPath, Name: "Client", Display: "http.Client", Fields: []string{"Timeout"}, Setting: "Timeout"}
+	NetDialer  = &ClientType{Pkg: NetPath, Name: "Dialer", Display: "net.Dialer", Fields: []string{"Timeout", "Deadline"}, Setting: "Timeout"}
+	TLSDialer  = &ClientType{Pkg: TLSPath, Name: "Dialer", Display: "tls.Dialer", SubField: "NetDialer", Sub: NetDialer, Setting: "Timeout"}
 	// go-retryablehttp sends each attempt through its HTTPClient (cleanhttp's pooled client,
 	// without a Timeout, when nil).
-	RetryableHTTPClient = &ClientType{Pkg: retryablehttpPkg, Name: "Client", Display: "retryablehttp.Client", SubField: "HTTPClient", Sub: HTTPClient, Setting: "HTTPClient.Timeout"}
+	RetryableHTTPClient = &ClientType{Pkg: RetryableHTTPPath, Name: "Client", Display: "retryablehttp.Client", SubField: "HTTPClient", Sub: HTTPClient, Setting: "HTTPClient.Timeout"}
 	// gopkg.in/mail.v2 dials SMTP with its Dialer's Timeout (NewDialer sets 10 s; a literal
 	// leaves it zero: no timeout).
-	MailDialer = &ClientType{Pkg: mailPkg, Name: "Dialer", Display: "mail.Dialer", Fields: []string{"Timeout"}, Setting: "Timeout"}
+	MailDialer = &ClientType{Pkg: MailPath, Name: "Dialer", Display: "mail.Dialer", Fields: []string{"Timeout"}, Setting: "Timeout"}
 	// x/crypto/ssh dials with its ClientConfig's Timeout (zero: none).
-	SSHClientConfig = &ClientType{Pkg: sshPkg, Name: "ClientConfig", Display: "ssh.ClientConfig", Fields: []string{"Timeout"}, Setting: "Timeout"}
+	SSHClientConfig = &ClientType{Pkg: SSHPath, Name: "ClientConfig", Display: "ssh.ClientConfig", Fields: []string{"Timeout"}, Setting: "Timeout"}
 )
 
 var ClientTypes = []*ClientType{HTTPClient, NetDialer, TLSDialer, RetryableHTTPClient, MailDialer, SSHClientConfig}
@@ -40,7 +40,7 @@ var ClientTypes = []*ClientType{HTTPClient, NetDialer, TLSDialer, RetryableHTTPC
 // HTTPTransport is the transport an http.Client sends through: a ResponseHeaderTimeout bounds
 // the wait for a stalled server's answer (the body's reading is the caller's, as streaming
 // downloads want), so a client whose transport sets one is bounded. Not a client type itself.
-var HTTPTransport = &ClientType{Pkg: httpPkg, Name: "Transport", Display: "http.Transport", Fields: []string{"ResponseHeaderTimeout"}, Setting: "ResponseHeaderTimeout"}
+var HTTPTransport = &ClientType{Pkg: HTTPPath, Name: "Transport", Display: "http.Transport", Fields: []string{"ResponseHeaderTimeout"}, Setting: "ResponseHeaderTimeout"}
 
 // A Constructor is a library function known to return a client without a timeout.
 type Constructor struct {
@@ -53,19 +53,19 @@ var NoTimeoutConstructors = map[flow.FuncID]Constructor{
 	{Pkg: "github.com/hashicorp/go-cleanhttp", Name: "DefaultClient"}:       {"cleanhttp.DefaultClient", HTTPClient},
 	{Pkg: "github.com/hashicorp/go-cleanhttp", Name: "DefaultPooledClient"}: {"cleanhttp.DefaultPooledClient", HTTPClient},
 	{Pkg: "oras.land/oras-go/v2/registry/remote/retry", Name: "NewClient"}:  {"retry.NewClient", HTTPClient},
-	{Pkg: retryablehttpPkg, Name: "NewClient"}:                              {"retryablehttp.NewClient", RetryableHTTPClient},
+	{Pkg: RetryableHTTPPath, Name: "NewClient"}:                             {"retryablehttp.NewClient", RetryableHTTPClient},
 }
 
 // TimeoutConstructors are library functions that return a client or dialer with a timeout of
 // their own, by what bounds it.
 var TimeoutConstructors = map[flow.FuncID]string{
-	{Pkg: mailPkg, Name: "NewDialer"}: "mail.NewDialer's 10 s Timeout",
+	{Pkg: MailPath, Name: "NewDialer"}: "mail.NewDialer's 10 s Timeout",
 }
 
 // SendsThrough are methods that return an *http.Client sending its requests through their
 // receiver, a client of another type, whose settings bound them.
 var SendsThrough = map[flow.FuncID]*ClientType{
-	{Pkg: retryablehttpPkg, Recv: "Client", Name: "StandardClient"}: RetryableHTTPClient,
+	{Pkg: RetryableHTTPPath, Recv: "Client", Name: "StandardClient"}: RetryableHTTPClient,
 }
 
 // NoTimeoutVars are package variables of libraries that hold an *http.Client without a
@@ -80,29 +80,15 @@ var NoTimeoutVars = map[flow.FuncID]string{
 const FromRequest = -1
 
 var AddrArgs = map[flow.FuncID]int{
-	{Pkg: httpPkg, Name: "Get"}: 0, {Pkg: httpPkg, Name: "Head"}: 0, {Pkg: httpPkg, Name: "Post"}: 0, {Pkg: httpPkg, Name: "PostForm"}: 0,
-	{Pkg: httpPkg, Recv: "Client", Name: "Get"}: 0, {Pkg: httpPkg, Recv: "Client", Name: "Head"}: 0,
-	{Pkg: httpPkg, Recv: "Client", Name: "Post"}: 0, {Pkg: httpPkg, Recv: "Client", Name: "PostForm"}: 0,
-	{Pkg: httpPkg, Recv: "Client", Name: "Do"}: FromRequest, {Pkg: httpPkg, Recv: "Transport", Name: "RoundTrip"}: FromRequest,
-	{Pkg: httpPkg, Recv: "RoundTripper", Name: "RoundTrip"}: FromRequest,
-	{Pkg: netPkg, Name: "Dial"}:                             1, {Pkg: netPkg, Name: "DialTimeout"}: 1,
-	{Pkg: netPkg, Recv: "Dialer", Name: "Dial"}: 1, {Pkg: netPkg, Recv: "Dialer", Name: "DialContext"}: 2,
-	{Pkg: tlsPkg, Name: "Dial"}: 1, {Pkg: tlsPkg, Name: "DialWithDialer"}: 2,
-	{Pkg: smtpPkg, Name: "Dial"}: 0, {Pkg: smtpPkg, Name: "SendMail"}: 0, {Pkg: wsPkg, Name: "Dial"}: 0,
-	{Pkg: tlsPkg, Recv: "Dialer", Name: "Dial"}: 1, {Pkg: tlsPkg, Recv: "Dialer", Name: "DialContext"}: 2,
-	{Pkg: grpcPkg, Name: "Dial"}: 0, {Pkg: grpcPkg, Name: "DialContext"}: 1,
+	{Pkg: HTTPPath, Name: "Get"}: 0, {Pkg: HTTPPath, Name: "Head"}: 0, {Pkg: HTTPPath, Name: "Post"}: 0, {Pkg: HTTPPath, Name: "PostForm"}: 0,
+	{Pkg: HTTPPath, Recv: "Client", Name: "Get"}: 0, {Pkg: HTTPPath, Recv: "Client", Name: "Head"}: 0,
+	{Pkg: HTTPPath, Recv: "Client", Name: "Post"}: 0, {Pkg: HTTPPath, Recv: "Client", Name: "PostForm"}: 0,
+	{Pkg: HTTPPath, Recv: "Client", Name: "Do"}: FromRequest, {Pkg: HTTPPath, Recv: "Transport", Name: "RoundTrip"}: FromRequest,
+	{Pkg: HTTPPath, Recv: "RoundTripper", Name: "RoundTrip"}: FromRequest,
+	{Pkg: NetPath, Name: "Dial"}:                             1, {Pkg: NetPath, Name: "DialTimeout"}: 1,
+	{Pkg: NetPath, Recv: "Dialer", Name: "Dial"}: 1, {Pkg: NetPath, Recv: "Dialer", Name: "DialContext"}: 2,
+	{Pkg: TLSPath, Name: "Dial"}: 1, {Pkg: TLSPath, Name: "DialWithDialer"}: 2,
+	{Pkg: SMTPPath, Name: "Dial"}: 0, {Pkg: SMTPPath, Name: "SendMail"}: 0, {Pkg: WebSocketPath, Name: "Dial"}: 0,
+	{Pkg: TLSPath, Recv: "Dialer", Name: "Dial"}: 1, {Pkg: TLSPath, Recv: "Dialer", Name: "DialContext"}: 2,
+	{Pkg: GRPCPath, Name: "Dial"}: 0, {Pkg: GRPCPath, Name: "DialContext"}: 1,
 }
-
-// The packages whose clients and dialers the tables above describe.
-const (
-	httpPkg          = "net/http"
-	netPkg           = "net"
-	tlsPkg           = "crypto/tls"
-	smtpPkg          = "net/smtp"
-	wsPkg            = "golang.org/x/net/websocket"
-	mailPkg          = "gopkg.in/mail.v2"
-	sshPkg           = "golang.org/x/crypto/ssh"
-	grpcPkg          = "google.golang.org/grpc"
-	ctxPkg           = "context"
-	retryablehttpPkg = RetryableHTTPPath
-)

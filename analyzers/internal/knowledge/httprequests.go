@@ -19,10 +19,10 @@ type RequestMaker struct {
 
 // RequestMakers are the library functions that make a request.
 var RequestMakers = map[flow.FuncID]RequestMaker{
-	{Pkg: httpPkg, Name: "NewRequest"}:                     {"http.NewRequest", NoArg, 0, 1, 2, "http.NewRequestWithContext"},
-	{Pkg: httpPkg, Name: "NewRequestWithContext"}:          {"http.NewRequestWithContext", 0, 1, 2, 3, ""},
-	{Pkg: retryablehttpPkg, Name: "NewRequest"}:            {"retryablehttp.NewRequest", NoArg, 0, 1, 2, "retryablehttp.NewRequestWithContext"},
-	{Pkg: retryablehttpPkg, Name: "NewRequestWithContext"}: {"retryablehttp.NewRequestWithContext", 0, 1, 2, 3, ""},
+	{Pkg: HTTPPath, Name: "NewRequest"}:                     {"http.NewRequest", NoArg, 0, 1, 2, "http.NewRequestWithContext"},
+	{Pkg: HTTPPath, Name: "NewRequestWithContext"}:          {"http.NewRequestWithContext", 0, 1, 2, 3, ""},
+	{Pkg: RetryableHTTPPath, Name: "NewRequest"}:            {"retryablehttp.NewRequest", NoArg, 0, 1, 2, "retryablehttp.NewRequestWithContext"},
+	{Pkg: RetryableHTTPPath, Name: "NewRequestWithContext"}: {"retryablehttp.NewRequestWithContext", 0, 1, 2, 3, ""},
 }
 
 // A RequestCopy is a library function that makes a request from another one, with the same
@@ -34,10 +34,10 @@ type RequestCopy struct {
 
 // RequestCopies are the library functions that copy a request.
 var RequestCopies = map[flow.FuncID]RequestCopy{
-	{Pkg: httpPkg, Recv: "Request", Name: "WithContext"}:          {From: 0, Ctx: 1},
-	{Pkg: httpPkg, Recv: "Request", Name: "Clone"}:                {From: 0, Ctx: 1},
-	{Pkg: retryablehttpPkg, Recv: "Request", Name: "WithContext"}: {From: 0, Ctx: 1},
-	{Pkg: retryablehttpPkg, Name: "FromRequest"}:                  {From: 0, Ctx: NoArg},
+	{Pkg: HTTPPath, Recv: "Request", Name: "WithContext"}:          {From: 0, Ctx: 1},
+	{Pkg: HTTPPath, Recv: "Request", Name: "Clone"}:                {From: 0, Ctx: 1},
+	{Pkg: RetryableHTTPPath, Recv: "Request", Name: "WithContext"}: {From: 0, Ctx: 1},
+	{Pkg: RetryableHTTPPath, Name: "FromRequest"}:                  {From: 0, Ctx: NoArg},
 }
 
 // ContextMaker returns the maker that gives a request the context display's maker leaves
