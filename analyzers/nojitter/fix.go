@@ -1,16 +1,17 @@
 package nojitter
 
 import (
-	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
-	"golang.org/x/tools/go/types/typeutil"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/idemlint/idemlint/analyzers/internal/edit"
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/syntax"
 	"github.com/idemlint/idemlint/analyzers/retryscope"
 )
@@ -52,68 +53,74 @@ func (c *checker) wrapSleep(sl retryscope.Sleep) (analysis.SuggestedFix, bool) {
 }
 
 // libraryFix turns jitter on where one option, constructor or field of a library turned it
-// off or left it off.
-func (c *checker) libraryFix(s *retryscope.Scope, set *retryscope.Setting) (analysis.SuggestedFix, bool) {
-	if set == nil || !set.Pos.IsValid() {
+// off or left it off, as the library's table says (knowledge.JitterFix).
+func (c *checker) libraryFix(set *retryscope.Setting) (analysis.SuggestedFix, bool) {
+	if set == nil || set.Jitter == nil || !set.Pos.IsValid() {
 		return analysis.SuggestedFix{}, false
 	}
+	fix := set.Jitter
 	var edits []analysis.TextEdit
-	switch set.Name {
-	case "DelayType": // avast/retry-go: DelayType(d) -> DelayType(CombineDelay(d, RandomDelay))
+	switch fix.Kind {
+	case knowledge.FixArg: // DelayType(d) -> DelayType(CombineDelay(d, RandomDelay))
 		call, q, ok := c.optionCall(set.Pos)
 		if !ok || len(call.Args) != 1 {
 			break
 		}
-		text, ok := edit.Source(c.pass, call.Args[0])
-		if ok {
-			edits = replace(call.Args[0], fmt.Sprintf("%s.CombineDelay(%s, %s.RandomDelay)", q, text, q))
+		if text, ok := c.code(fix, q, call.Args[0]); ok {
+			edits = replace(call.Args[0], text)
 		}
-	case "WithRandomizationFactor": // cenkalti/backoff: the option's 0 -> the default factor
-		call, q, ok := c.optionCall(set.Pos)
-		if ok && len(call.Args) == 1 {
-			edits = replace(call.Args[0], q+".DefaultRandomizationFactor")
-		}
-	case "ExponentialBackOff.RandomizationFactor": // cenkalti/backoff: the field's 0
-		if v, q, imps, ok := c.storedValue(set.Pos); ok {
-			edits = append(imps, replace(v, edit.Qualify(q, "DefaultRandomizationFactor"))...)
-		}
-	case "NewExponential", "NewFibonacci", "NewConstant": // sethvargo: wrap in WithFullJitter
-		call, q, ok := c.optionCall(set.Pos)
-		if !ok || !imports(c.pass, "github.com/sethvargo/go-retry", "WithFullJitter") {
+	case knowledge.FixValue: // RandomizationFactor: 0 -> DefaultRandomizationFactor
+		v, q, pkg, imps, ok := c.storedValue(set.Pos)
+		if !ok || fix.LibraryValue && !c.libraryFunc(v, pkg) {
 			break
 		}
-		if text, ok := edit.Source(c.pass, call); ok {
-			edits = replace(call, fmt.Sprintf("%s.WithFullJitter(%s)", q, text))
+		if !strings.Contains(fix.Text, "{pkg}") {
+			imps = nil // a constant (Jitter: 1.0) needs no import
 		}
-	case "Backoff.Jitter": // k8s wait.Backoff: Jitter: 0 -> 1.0
-		if v, _, _, ok := c.storedValue(set.Pos); ok {
-			edits = replace(v, "1.0")
+		if text, ok := c.code(fix, q, v); ok {
+			edits = append(imps, replace(v, text)...)
 		}
-	case "Backoff{}": // k8s wait.Backoff literal without Jitter
-		edits = c.addField(set.Pos, "Jitter: 1.0")
-	case "Constant", "Exponential", "ExponentialSubsecond": // roko: WithStrategy(s) -> WithStrategy(s), WithJitter()
+	case knowledge.FixField: // wait.Backoff{...} -> wait.Backoff{..., Jitter: 1.0}
+		edits = c.addField(set.Pos, fix.Text)
+	case knowledge.FixWrap: // NewConstant(d) -> WithFullJitter(NewConstant(d))
+		call, q, ok := c.optionCall(set.Pos)
+		if !ok || fix.Needs != "" && !imports(c.pass, calleePkg(c.pass, call), fix.Needs) {
+			break
+		}
+		if text, ok := c.code(fix, q, call); ok {
+			edits = replace(call, text)
+		}
+	case knowledge.FixAfter: // WithStrategy(Constant(d)) -> WithStrategy(Constant(d)), WithJitter()
 		cur, ok := c.calls.At(set.Pos)
-		if !ok || !isFunc(c.pass, cur.Node().(*ast.CallExpr), "github.com/buildkite/roko", set.Name) {
+		if !ok {
 			break
 		}
-		opt, ok := cur.Parent().Node().(*ast.CallExpr) // roko.WithStrategy(roko.Constant(d))
-		if !ok || !isFunc(c.pass, opt, "github.com/buildkite/roko", "WithStrategy") {
+		opt, ok := cur.Parent().Node().(*ast.CallExpr)
+		pkg := calleePkg(c.pass, cur.Node().(*ast.CallExpr))
+		if !ok || pkg == "" || !isFunc(c.pass, opt, pkg, fix.In) {
 			break
 		}
 		if q, ok := qualifier(c.pass, opt.Fun); ok {
-			edits = []analysis.TextEdit{{Pos: opt.End(), End: opt.End(), NewText: []byte(", " + q + ".WithJitter()")}}
-		}
-	case "Client.Backoff": // retryablehttp: Backoff: DefaultBackoff -> LinearJitterBackoff
-		// Only the library's own backoff is swapped; the jitter of the package's own
-		// function (which may honour Retry-After) belongs in its body.
-		if v, q, imps, ok := c.storedValue(set.Pos); ok && c.libraryFunc(v, "github.com/hashicorp/go-retryablehttp") {
-			edits = append(imps, replace(v, edit.Qualify(q, "LinearJitterBackoff"))...)
+			edits = []analysis.TextEdit{{Pos: opt.End(), End: opt.End(), NewText: []byte(", " + fix.Code(q, ""))}}
 		}
 	}
 	if len(edits) == 0 {
 		return analysis.SuggestedFix{}, false
 	}
 	return analysis.SuggestedFix{Message: "Turn on jitter", TextEdits: edits}, true
+}
+
+// code returns the text fix writes for the package qualifier q, in place of the setting's
+// own code value.
+func (c *checker) code(fix *knowledge.JitterFix, q string, value ast.Expr) (string, bool) {
+	text := ""
+	if strings.Contains(fix.Text, "{value}") {
+		var ok bool
+		if text, ok = edit.Source(c.pass, value); !ok {
+			return "", false
+		}
+	}
+	return fix.Code(q, text), true
 }
 
 func replace(n ast.Node, text string) []analysis.TextEdit {
@@ -152,9 +159,10 @@ func qualifier(pass *analysis.Pass, e ast.Expr) (string, bool) {
 }
 
 // storedValue returns the expression stored into a field at pos (a composite literal's
-// key: value, or an assignment to the field), and the name by which the file refers, where
-// that expression stands, to the package of the struct type (importing it when it must).
-func (c *checker) storedValue(pos token.Pos) (ast.Expr, string, []analysis.TextEdit, bool) {
+// key: value, or an assignment to the field), the name by which the file refers, where that
+// expression stands, to the package of the struct type (importing it when it must), and that
+// package's path.
+func (c *checker) storedValue(pos token.Pos) (ast.Expr, string, string, []analysis.TextEdit, bool) {
 	for cur := range c.insp.Root().Preorder((*ast.KeyValueExpr)(nil), (*ast.AssignStmt)(nil)) {
 		var value, structExpr ast.Expr
 		switch n := cur.Node().(type) {
@@ -164,7 +172,7 @@ func (c *checker) storedValue(pos token.Pos) (ast.Expr, string, []analysis.TextE
 			}
 			lit, ok := cur.Parent().Node().(*ast.CompositeLit)
 			if !ok {
-				return nil, "", nil, false
+				return nil, "", "", nil, false
 			}
 			value, structExpr = n.Value, lit
 		case *ast.AssignStmt:
@@ -173,7 +181,7 @@ func (c *checker) storedValue(pos token.Pos) (ast.Expr, string, []analysis.TextE
 			}
 			sel, ok := ast.Unparen(n.Lhs[0]).(*ast.SelectorExpr)
 			if !ok {
-				return nil, "", nil, false
+				return nil, "", "", nil, false
 			}
 			value, structExpr = n.Rhs[0], sel.X
 		default:
@@ -186,12 +194,13 @@ func (c *checker) storedValue(pos token.Pos) (ast.Expr, string, []analysis.TextE
 		named, ok := types.Unalias(t).(*types.Named)
 		file := syntax.File(c.pass, value.Pos())
 		if !ok || named.Obj().Pkg() == nil || file == nil {
-			return nil, "", nil, false
+			return nil, "", "", nil, false
 		}
-		name, edits := edit.Import(c.pass.TypesInfo, c.pass.Pkg, file, named.Obj().Pkg().Path(), nil, value.Pos())
-		return value, name, edits, true
+		path := named.Obj().Pkg().Path()
+		name, edits := edit.Import(c.pass.TypesInfo, c.pass.Pkg, file, path, nil, value.Pos())
+		return value, name, path, edits, true
 	}
-	return nil, "", nil, false
+	return nil, "", "", nil, false
 }
 
 // addField adds a field to the composite literal whose Lbrace is at pos.
@@ -225,6 +234,14 @@ func imports(pass *analysis.Pass, path, name string) bool {
 func isFunc(pass *analysis.Pass, call *ast.CallExpr, pkg, name string) bool {
 	fn := typeutil.StaticCallee(pass.TypesInfo, call)
 	return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == pkg && fn.Name() == name
+}
+
+// calleePkg returns the path of the package of the function call calls, or "".
+func calleePkg(pass *analysis.Pass, call *ast.CallExpr) string {
+	if fn := typeutil.StaticCallee(pass.TypesInfo, call); fn != nil && fn.Pkg() != nil {
+		return fn.Pkg().Path()
+	}
+	return ""
 }
 
 // libraryFunc reports whether the expression v names a function of the package path.

@@ -244,7 +244,7 @@ func (c *checker) checkWait(s *retryscope.Scope) {
 	case retryscope.WaitFixed, retryscope.WaitBackoff:
 		set := s.WaitSetting()
 		d := analysis.Diagnostic{Pos: c.settingPos(s, set), Message: c.waitMessage(c.name(s), retryscope.Sleep{Kind: s.Wait.Kind}), Related: c.related(s)}
-		if fix, ok := c.libraryFix(s, set); ok {
+		if fix, ok := c.libraryFix(set); ok {
 			d.SuggestedFixes = []analysis.SuggestedFix{fix}
 		}
 		c.rep.Report(d)

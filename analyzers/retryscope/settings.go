@@ -59,6 +59,7 @@ type Setting struct {
 	Attempts Bound
 	Wait     WaitKind
 	Deadline DeadlineKind
+	Jitter   *knowledge.JitterFix // how a fix turns jitter on where this setting left it off
 }
 
 // summarise fills in s from the library's defaults and the settings that reach a call of e.
@@ -270,7 +271,7 @@ func (lib *library) has(path string) bool {
 // apply applies one found setting to s and records it.
 func (lib *library) apply(f found, s *Scope) {
 	r, v := f.rule, f.value
-	rec := Setting{Name: f.name, Pos: f.pos, Value: v}
+	rec := Setting{Name: f.name, Pos: f.pos, Value: v, Jitter: r.Jitter}
 	zero := v != nil && flow.IsZero(v)
 	switch {
 	case r.Bound != nil:

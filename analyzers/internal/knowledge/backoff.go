@@ -15,9 +15,9 @@ var BackoffV4 = &Library{
 	Settings: map[string]Option{
 		"NewExponentialBackOff":                  {Layer: 0, Bound: Unbounded, Wait: WaitJittered, Deadline: DeadlineElapsed},
 		"ExponentialBackOff{}":                   {Layer: 0, Bound: Unbounded, Wait: WaitBackoff, Deadline: DeadlineNone},
-		"ExponentialBackOff.RandomizationFactor": {Layer: 1, Wait: WaitJittered, ZeroWait: WaitBackoff},
+		"ExponentialBackOff.RandomizationFactor": {Layer: 1, Wait: WaitJittered, ZeroWait: WaitBackoff, Jitter: &JitterFix{Kind: FixValue, Text: "{pkg}.DefaultRandomizationFactor"}},
 		"ExponentialBackOff.MaxElapsedTime":      {Layer: 1, Deadline: DeadlineElapsed, ZeroDeadline: DeadlineNone},
-		"WithRandomizationFactor":                {Layer: 1, Arg: 0, Wait: WaitJittered, ZeroWait: WaitBackoff},
+		"WithRandomizationFactor":                {Layer: 1, Arg: 0, Wait: WaitJittered, ZeroWait: WaitBackoff, Jitter: &JitterFix{Kind: FixArg, Text: "{pkg}.DefaultRandomizationFactor"}},
 		"WithMaxElapsedTime":                     {Layer: 1, Arg: 0, Deadline: DeadlineElapsed, ZeroDeadline: DeadlineNone},
 		"NewConstantBackOff":                     {Layer: 0, Bound: Unbounded, Wait: WaitFixed},
 		"ConstantBackOff{}":                      {Layer: 0, Bound: Unbounded, Wait: WaitFixed},
@@ -39,7 +39,7 @@ var BackoffV5 = &Library{
 	Settings: map[string]Option{
 		"NewExponentialBackOff":                  {Layer: 0, Wait: WaitJittered},
 		"ExponentialBackOff{}":                   {Layer: 0, Wait: WaitBackoff},
-		"ExponentialBackOff.RandomizationFactor": {Layer: 1, Wait: WaitJittered, ZeroWait: WaitBackoff},
+		"ExponentialBackOff.RandomizationFactor": {Layer: 1, Wait: WaitJittered, ZeroWait: WaitBackoff, Jitter: &JitterFix{Kind: FixValue, Text: "{pkg}.DefaultRandomizationFactor"}},
 		"NewConstantBackOff":                     {Layer: 0, Wait: WaitFixed},
 		"ConstantBackOff{}":                      {Layer: 0, Wait: WaitFixed},
 		"ZeroBackOff{}":                          {Layer: 0, Wait: WaitNone},

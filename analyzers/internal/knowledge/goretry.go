@@ -14,9 +14,9 @@ var GoRetry = &Library{
 	},
 	Defaults: Summary{Bound{Kind: BoundNone}, WaitUnknown, DeadlineNone},
 	Settings: map[string]Option{
-		"NewExponential":    {Layer: 0, Wait: WaitBackoff},
-		"NewFibonacci":      {Layer: 0, Wait: WaitBackoff},
-		"NewConstant":       {Layer: 0, Wait: WaitFixed},
+		"NewExponential":    {Layer: 0, Wait: WaitBackoff, Jitter: goRetryJitter},
+		"NewFibonacci":      {Layer: 0, Wait: WaitBackoff, Jitter: goRetryJitter},
+		"NewConstant":       {Layer: 0, Wait: WaitFixed, Jitter: goRetryJitter},
 		"WithJitter":        {Layer: 1, Arg: 0, Wait: WaitJittered, ZeroWait: KeepWait},
 		"WithJitterPercent": {Layer: 1, Arg: 0, Wait: WaitJittered, ZeroWait: KeepWait},
 		"WithFullJitter":    {Layer: 1, Wait: WaitJittered},
@@ -24,3 +24,6 @@ var GoRetry = &Library{
 		"WithMaxDuration":   {Layer: 1, Arg: 0, Deadline: DeadlineElapsed, ZeroDeadline: KeepDeadline},
 	},
 }
+
+// goRetryJitter wraps the strategy in WithFullJitter (since v0.4.0).
+var goRetryJitter = &JitterFix{Kind: FixWrap, Text: "{pkg}.WithFullJitter({value})", Needs: "WithFullJitter"}

@@ -25,9 +25,9 @@ var KubernetesWait = &Library{
 	Settings: map[string]Option{
 		"DefaultRetry":   {Layer: 0, Bound: AtMost(5), Wait: WaitJittered, Brief: true}, // 4 waits of about 10 ms
 		"DefaultBackoff": {Layer: 0, Bound: AtMost(4), Wait: WaitJittered, Brief: true}, // 10, 50, 250 ms
-		"Backoff{}":      {Layer: 0, Bound: Never, Wait: WaitFixed},
+		"Backoff{}":      {Layer: 0, Bound: Never, Wait: WaitFixed, Jitter: &JitterFix{Kind: FixField, Text: "Jitter: 1.0"}},
 		"Backoff.Steps":  {Layer: 1, Attempts: AttemptsOf(0).ZeroMeans(Never).NegativeMeans(Never)},
 		"Backoff.Factor": {Layer: 1}, // see k8sFactor
-		"Backoff.Jitter": {Layer: 1, Wait: WaitJittered, ZeroWait: KeepWait},
+		"Backoff.Jitter": {Layer: 1, Wait: WaitJittered, ZeroWait: KeepWait, Jitter: &JitterFix{Kind: FixValue, Text: "1.0"}},
 	},
 }

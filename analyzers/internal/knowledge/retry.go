@@ -175,6 +175,7 @@ type Option struct {
 	Deadline     DeadlineKind        // the deadline it sets; DeadlineContext needs a bounded context value
 	ZeroDeadline DeadlineKind        // the deadline when the value is the constant zero (KeepDeadline: none)
 	Brief        bool                // its waits add up to well under a second (Scope.Brief)
+	Jitter       *JitterFix          // how a fix turns jitter on where this setting left it off
 }
 
 // KeepWait and KeepDeadline, as a setting's zero rule, say that a zero value changes nothing.

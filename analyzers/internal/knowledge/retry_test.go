@@ -45,9 +45,12 @@ func TestLibraries(t *testing.T) {
 		if lib.DeadlineHint != "" && strings.Count(lib.DeadlineHint, "%s") != 1 {
 			t.Errorf("%s: DeadlineHint %q: want one %%s for the context", lib.Name, lib.DeadlineHint)
 		}
-		for name := range lib.Settings {
+		for name, opt := range lib.Settings {
 			if !settingName.MatchString(name) {
 				t.Errorf("%s: setting %q is not a function, variable, Type{} or Type.Field", lib.Name, name)
+			}
+			if opt.Jitter != nil {
+				checkJitterFix(t, lib.Name+" "+name, name, opt)
 			}
 		}
 		for _, made := range lib.Made {
@@ -147,5 +150,46 @@ func TestFrameworks(t *testing.T) {
 				t.Errorf("%s: identity %q: want the type it is computed from, or fetched", fw.Name, id.What)
 			}
 		}
+	}
+}
+
+// checkJitterFix checks that a setting's jitter fix can be written where the setting stands:
+// a field's fix at a stored field, a call's at a call, and text that only names the package
+// and the value.
+func checkJitterFix(t *testing.T, where, name string, opt Option) {
+	t.Helper()
+	fix := opt.Jitter
+	field, literal := strings.Contains(name, "."), strings.HasSuffix(name, "{}")
+	switch fix.Kind {
+	case FixValue:
+		if !field {
+			t.Errorf("%s: FixValue replaces a stored field's value; the setting is not a field", where)
+		}
+	case FixField:
+		if !literal {
+			t.Errorf("%s: FixField adds a field to a literal; the setting is not Type{}", where)
+		}
+	case FixArg, FixWrap, FixAfter:
+		if field || literal {
+			t.Errorf("%s: kind %d rewrites a call; the setting is not a function", where, fix.Kind)
+		}
+	default:
+		t.Errorf("%s: jitter fix without a kind", where)
+	}
+	if (fix.Kind == FixAfter) != (fix.In != "") {
+		t.Errorf("%s: In names the enclosing option of a FixAfter, and only there", where)
+	}
+	if fix.LibraryValue && fix.Kind != FixValue {
+		t.Errorf("%s: LibraryValue applies to FixValue only", where)
+	}
+	rest := strings.NewReplacer("{pkg}", "", "{value}", "").Replace(fix.Text)
+	if strings.ContainsAny(rest, "{}") && fix.Kind != FixField || fix.Text == "" {
+		t.Errorf("%s: fix text %q: only {pkg} and {value} are filled in", where, fix.Text)
+	}
+	if got := fix.Code("", "d"); strings.Contains(got, "{") {
+		t.Errorf("%s: Code left a placeholder: %q", where, got)
+	}
+	if got, want := fix.Code("q", "d"), strings.NewReplacer("{pkg}", "q", "{value}", "d").Replace(fix.Text); got != want {
+		t.Errorf("%s: Code(q, d) = %q, want %q", where, got, want)
 	}
 }

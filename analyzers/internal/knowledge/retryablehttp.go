@@ -25,7 +25,7 @@ var retryableHTTPSettings = map[string]Option{
 	"Client.CheckRetry": {Layer: 1}, // which failures it retries (see Resends)
 	"Client.Backoff": {Layer: 1, WaitBy: map[string]WaitKind{
 		"LinearJitterBackoff": WaitJittered, "RateLimitLinearJitterBackoff": WaitJittered, "DefaultBackoff": WaitBackoff,
-	}},
+	}, Jitter: &JitterFix{Kind: FixValue, Text: "{pkg}.LinearJitterBackoff", LibraryValue: true}},
 }
 
 // An *http.Client made by retryablehttp's StandardClient retries in its transport, as the

@@ -16,7 +16,7 @@ var RetryGo = &Library{
 	Settings: map[string]Option{
 		"Attempts":       {Arg: 0, Attempts: AttemptsOf(0).ZeroMeans(Unbounded)},
 		"UntilSucceeded": {Bound: Unbounded},
-		"DelayType":      {Arg: 0, WaitBy: retryGoDelays},
+		"DelayType":      {Arg: 0, WaitBy: retryGoDelays, Jitter: retryGoJitter},
 		"Context":        {Arg: 0, Deadline: DeadlineContext},
 		"RetryIf":        {Arg: 0}, // which errors it retries (see Resends)
 	},
@@ -37,8 +37,11 @@ var RetryGoV2 = &Library{
 	Defaults: Summary{*AtMost(10), WaitUnknown, DeadlineNone},
 	Settings: map[string]Option{
 		"Attempts":  {Arg: 0, Attempts: AttemptsOf(0).ZeroMeans(Never)},
-		"DelayType": {Arg: 0, WaitBy: retryGoDelays},
+		"DelayType": {Arg: 0, WaitBy: retryGoDelays, Jitter: retryGoJitter},
 		"Context":   {Arg: 0, Deadline: DeadlineContext},
 		"RetryIf":   {Arg: 0},
 	},
 }
+
+// retryGoJitter combines the program's delay type with the library's random one.
+var retryGoJitter = &JitterFix{Kind: FixArg, Text: "{pkg}.CombineDelay({value}, {pkg}.RandomDelay)"}

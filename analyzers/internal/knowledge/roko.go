@@ -20,9 +20,9 @@ var Roko = &Library{
 	Defaults: Summary{Bound{Kind: BoundUnknown}, WaitUnknown, DeadlineNone},
 	Settings: map[string]Option{
 		"NewRetrier":           {Layer: 0},
-		"Constant":             {Layer: 0, Arg: 0, Wait: WaitFixed, ZeroWait: WaitNone},
-		"Exponential":          {Layer: 0, Wait: WaitBackoff},
-		"ExponentialSubsecond": {Layer: 0, Wait: WaitBackoff},
+		"Constant":             {Layer: 0, Arg: 0, Wait: WaitFixed, ZeroWait: WaitNone, Jitter: rokoJitter},
+		"Exponential":          {Layer: 0, Wait: WaitBackoff, Jitter: rokoJitter},
+		"ExponentialSubsecond": {Layer: 0, Wait: WaitBackoff, Jitter: rokoJitter},
 		"WithJitter":           {Layer: 1, Wait: WaitJittered},
 		"WithJitterRange":      {Layer: 1, Wait: WaitJittered},
 		"WithMaxAttempts":      {Layer: 1, Arg: 0, Attempts: AttemptsOf(0)},
@@ -35,3 +35,6 @@ var Roko = &Library{
 var WaitSetters = map[flow.FuncID]int{
 	{Pkg: "github.com/buildkite/roko", Recv: "Retrier", Name: "SetNextInterval"}: 1,
 }
+
+// rokoJitter adds WithJitter after the WithStrategy option that holds the strategy.
+var rokoJitter = &JitterFix{Kind: FixAfter, Text: "{pkg}.WithJitter()", In: "WithStrategy"}
