@@ -487,9 +487,9 @@ func consequence(call *remote.Call) string {
 			return "a stalled TLS handshake hangs this call"
 		case knowledge.WebSocketPath:
 			return "a stalled server hangs this call" // the handshake has no deadline either
-		case "github.com/gomodule/redigo/redis", "github.com/garyburd/redigo/redis":
+		case knowledge.RedigoPaths[0], knowledge.RedigoPaths[1]:
 			return "a stalled Redis server hangs every command"
-		case "net/smtp", "gopkg.in/mail.v2":
+		case knowledge.SMTPPath, knowledge.MailPath:
 			// The conversation after the dial has no deadline either: a server that accepts
 			// and then says nothing holds the call for good, not for a connect timeout.
 			return "a stalled mail server hangs this call"

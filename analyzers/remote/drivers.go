@@ -82,7 +82,7 @@ func (st *state) embeddedSQL(pos token.Pos) bool {
 // redigoDial evaluates a redigo dial by its options: a connection whose reads have a timeout
 // (DialReadTimeout) is bounded; options made elsewhere may give one.
 func (w *walker) redigoDial(opts []ssa.Value) verdict {
-	names, complete := optionCalls(opts, redigoPkg, redigoOldPkg)
+	names, complete := optionCalls(opts, knowledge.RedigoPaths...)
 	switch {
 	case names["DialReadTimeout"]:
 		return bounded("redis.DialReadTimeout")

@@ -34,13 +34,8 @@ import (
 // when it changes what notimeout reports, in testdata/src/notimeout.
 
 const (
-	// RedigoPkgs are redigo's paths: its dials bound the connect (30 s by default), and a
-	// read timeout only when DialReadTimeout is given, so commands on the connection wait
-	// for a stalled server for good.
-	redigoPkg    = "github.com/gomodule/redigo/redis"
-	redigoOldPkg = "github.com/garyburd/redigo/redis"
-	sqlPkg       = "database/sql"
-	sqlxPkg      = "github.com/jmoiron/sqlx"
+	sqlPkg  = "database/sql"
+	sqlxPkg = "github.com/jmoiron/sqlx"
 )
 
 // remotePkgs are the packages whose presence among a package's (transitive) imports makes it
@@ -179,7 +174,7 @@ func init() {
 	add(knowledge.WebSocketPath, "", "Dial", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
 		return noContext(), true
 	})
-	for _, pkg := range []string{redigoPkg, redigoOldPkg} {
+	for _, pkg := range knowledge.RedigoPaths {
 		for name, opts := range map[string]int{"Dial": 2, "DialContext": 3, "DialURL": 1, "DialURLContext": 2} {
 			add(pkg, "", name, Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
 				return w.redigoDial(s.Variadic(opts)), true

@@ -20,6 +20,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/config"
 	"github.com/idemlint/idemlint/analyzers/internal/docs"
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/guard"
 	"github.com/idemlint/idemlint/analyzers/internal/report"
 	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
@@ -643,7 +644,7 @@ func (m method) matches(full string) bool {
 // client type (Service + "Client") and method.
 func (c *checker) grpcMethod(call ssa.CallInstruction, fn *types.Func) (string, bool) {
 	id := flow.ID(fn)
-	if id.Name == "Invoke" && id.Pkg == "google.golang.org/grpc" {
+	if id.Name == "Invoke" && id.Pkg == knowledge.GRPCPath {
 		site := flow.NewSite(call.Common(), fn)
 		full, ok := flow.StringConst(site.Arg(1))
 		if !ok {

@@ -13,3 +13,8 @@ const (
 	GRPCPath      = "google.golang.org/grpc"
 	ContextPath   = "context"
 )
+
+// RedigoPaths are redigo's paths, the current and the old one: its dials bound the connect
+// (30 s by default), and a read timeout only when DialReadTimeout is given, so commands on
+// the connection wait for a stalled server for good.
+var RedigoPaths = []string{"github.com/gomodule/redigo/redis", "github.com/garyburd/redigo/redis"}
