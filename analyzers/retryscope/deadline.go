@@ -656,7 +656,7 @@ func handedCtx(call ssa.CallInstruction, i int, caller *ssa.Function) int {
 
 // UntilBackground reports whether call hands context.Background() or context.TODO() to a
 // function whose retries have no attempt cap and end only when that context is done (its own
-// loop, or RetriesFact.UntilCtx): the retries never end.
+// loop, or retriesFact.UntilCtx): the retries never end.
 func (r *Result) UntilBackground(call ssa.CallInstruction) bool {
 	if call.Common().IsInvoke() {
 		return false

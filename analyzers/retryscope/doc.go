@@ -164,7 +164,7 @@
 // attempt failed, whose own failure leaves the loop (ask for a fix to a failed local build),
 // is a step, not the attempt. A
 // timer wait in a select that an event the package sends can end (case <-q.notify) waits for
-// work. A function that logs and drops a retrying call's failure keeps it (RetriesFact.Kept):
+// work. A function that logs and drops a retrying call's failure keeps it (retriesFact.Kept):
 // its callers' retries never see that failure.
 //
 // A loop leaves on success when it tests a call's error against nil, an *http.Response's
@@ -229,7 +229,7 @@
 // callback's error whose match side leaves its loop); a callback that hands a call's failure
 // back only inside one of them (FatalError{Underlying: err}) does not retry that call, as
 // with backoff.Permanent. Every function that retries,
-// directly or through its callees, gets a RetriesFact.
+// directly or through its callees, gets a retriesFact.
 //
 // To teach the model a library, add a file with its table to internal/knowledge (retrygo.go,
 // retryablehttp.go, ... list it in knowledge.Libraries), and a hook in hooks.go only for what

@@ -57,10 +57,10 @@ func (f *helperFact) String() string {
 	return str
 }
 
-// RetriesFact marks a function that retries internally: it holds a retry scope, or calls a
+// retriesFact marks a function that retries internally: it holds a retry scope, or calls a
 // function that does. Where says which scope; Via names the callee it is reached through
 // ("" when the scope is in the function itself).
-type RetriesFact struct {
+type retriesFact struct {
 	Attempts Bound
 	Where    string
 	Via      string
@@ -92,17 +92,17 @@ type RetriesFact struct {
 	UntilCtx int
 }
 
-func (*RetriesFact) AFact() {}
+func (*retriesFact) AFact() {}
 
-func (f *RetriesFact) count() handedCount {
+func (f *retriesFact) count() handedCount {
 	return handedCount{Param: f.CountParam, Field: f.CountField, Offset: f.CountOffset}
 }
 
-func (f *RetriesFact) setCount(h handedCount, ok bool) {
+func (f *retriesFact) setCount(h handedCount, ok bool) {
 	f.HasCount, f.CountParam, f.CountField, f.CountOffset = ok, h.Param, h.Field, h.Offset
 }
 
-func (f *RetriesFact) String() string {
+func (f *retriesFact) String() string {
 	s := fmt.Sprintf("retries: %s, attempts=%s", f.Where, f.Attempts)
 	if f.Via != "" {
 		s += " via " + f.Via
@@ -221,10 +221,10 @@ func tableClient(fn *types.Func) bool {
 	return false
 }
 
-// exportRetries exports a RetriesFact for every function of the package that retries,
+// exportRetries exports a retriesFact for every function of the package that retries,
 // directly or through the functions it calls.
 func (st *state) exportRetries() {
-	retries := make(map[*ssa.Function]*RetriesFact)
+	retries := make(map[*ssa.Function]*retriesFact)
 	inner := st.res.reaches
 	// What other packages' functions called here retry (Result.Reached).
 	for _, fn := range st.funcs {
@@ -240,7 +240,7 @@ func (st *state) exportRetries() {
 					// count set), not the loop its package holds for when it does.
 					continue
 				}
-				var f RetriesFact
+				var f retriesFact
 				if st.pass.ImportObjectFact(obj, &f) {
 					st.res.imported[call] = &f
 				}
@@ -254,7 +254,7 @@ func (st *state) exportRetries() {
 		}
 		at := flow.Root(s.at)
 		if retries[at] == nil || retries[at].Local && s.Reach != remote.ReachLocal {
-			f := &RetriesFact{Attempts: s.Attempts, Where: st.where(s), Local: s.Reach == remote.ReachLocal, On: s.RetrySet(), Only: s.retriedSentinels()}
+			f := &retriesFact{Attempts: s.Attempts, Where: st.where(s), Local: s.Reach == remote.ReachLocal, On: s.RetrySet(), Only: s.retriedSentinels()}
 			if fv := s.Attempts.Field(); fv != nil {
 				if setters, zero := st.zeroDefault(fv); zero {
 					f.Setting, f.Setters = s.Attempts.Setting, setters
@@ -292,7 +292,7 @@ func (st *state) exportRetries() {
 				if g, ok := call.(*ssa.Go); ok && apart[g] || settled() {
 					continue // a goroutine started here and not waited for retries on its own
 				}
-				var f RetriesFact
+				var f retriesFact
 				callee := call.Common().StaticCallee()
 				switch {
 				case callee != nil && retries[callee] != nil:
@@ -427,9 +427,9 @@ func funcKey(id flow.FuncID) string {
 	return id.Pkg + "." + id.Name
 }
 
-// Configures reports whether this package sets the setting a RetriesFact depends on: it
+// Configures reports whether this package sets the setting a retriesFact depends on: it
 // stores into that field, or calls one of its setters.
-func (r *Result) Configures(f *RetriesFact) bool {
+func (r *Result) Configures(f *retriesFact) bool {
 	if f.Setting == "" {
 		return true
 	}

@@ -37,7 +37,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:        docs.URL("retryscope"),
 	Requires:   []*analysis.Analyzer{ssapkg.Analyzer, ssapkg.Stores, inspect.Analyzer, remote.Analyzer, keys.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(helperFact), new(RetriesFact), new(iteratorFact), new(waitsFact), new(waiterFact), new(delayFact), new(frameworkFact), new(consumesFact), new(zeroFieldFact), new(predicateFact), new(counterFact), new(throughFact), new(forwardFact), new(fillsFact)},
+	FactTypes:  []analysis.Fact{new(helperFact), new(retriesFact), new(iteratorFact), new(waitsFact), new(waiterFact), new(delayFact), new(frameworkFact), new(consumesFact), new(zeroFieldFact), new(predicateFact), new(counterFact), new(throughFact), new(forwardFact), new(fillsFact)},
 	Run:        guard.Run("retryscope", run),
 }
 
@@ -74,8 +74,8 @@ type Result struct {
 	calls map[string]bool // functions the package calls, as funcKey writes them
 
 	reaches  map[*ssa.Function]*Scope             // a scope each function of the package holds or calls into
-	imported map[ssa.CallInstruction]*RetriesFact // calls of other packages' retrying functions
-	retries  map[*ssa.Function]*RetriesFact       // the package's functions that retry
+	imported map[ssa.CallInstruction]*retriesFact // calls of other packages' retrying functions
+	retries  map[*ssa.Function]*retriesFact       // the package's functions that retry
 
 	loops    map[*ssa.Function][]*Scope // Loop and Goto scopes, innermost first
 	whole    map[*ssa.Function][]*Scope // scopes whose every instruction of the function repeats
@@ -127,8 +127,8 @@ func (r *Result) within(out []*Scope, fn *ssa.Function, b *ssa.BasicBlock) []*Sc
 
 // Reached returns the retry layer that a call enters: a scope of this package that the
 // called function holds or calls into, or, for a function of another package, its
-// RetriesFact. Both are nil when the callee does not retry (or the model cannot tell).
-func (r *Result) Reached(call ssa.CallInstruction) (*Scope, *RetriesFact) {
+// retriesFact. Both are nil when the callee does not retry (or the model cannot tell).
+func (r *Result) Reached(call ssa.CallInstruction) (*Scope, *retriesFact) {
 	if callee := call.Common().StaticCallee(); callee != nil {
 		if s := r.reaches[callee]; s != nil {
 			return s, nil
@@ -227,7 +227,7 @@ func run(pass *analysis.Pass) (any, error) {
 			whole:      make(map[*ssa.Function][]*Scope),
 			creators:   make(map[*ssa.Function]ssa.Instruction),
 			reaches:    make(map[*ssa.Function]*Scope),
-			imported:   make(map[ssa.CallInstruction]*RetriesFact),
+			imported:   make(map[ssa.CallInstruction]*retriesFact),
 			afterTypes: retryAfterTypes(ssaRes.SrcFuncs),
 			waiting:    waitMemo,
 		},

@@ -55,7 +55,7 @@ type Wired struct {
 	Attempts Bound     // the outer scope's attempts
 	Method   string    // the concrete method the outer scope calls ("topic.SendBatch")
 	Inner    *Scope    // the inner scope, when this package holds it
-	Fact     *RetriesFact
+	Fact     *retriesFact
 	On       Failures // the failures both layers retry; zero: every failure
 }
 
@@ -356,8 +356,8 @@ func (st *state) wireType(pos token.Pos, via string, f *throughFact, v ssa.Value
 }
 
 // layerOf returns the retry layer that method m is: the scope it reaches, when it is the
-// package's, or its RetriesFact (nil, nil when it retries nothing remote on its own).
-func (st *state) layerOf(m *types.Func) (*Scope, *RetriesFact) {
+// package's, or its retriesFact (nil, nil when it retries nothing remote on its own).
+func (st *state) layerOf(m *types.Func) (*Scope, *retriesFact) {
 	if m.Pkg() == st.pass.Pkg {
 		fn := st.funcOf(m)
 		if fn == nil {
@@ -371,7 +371,7 @@ func (st *state) layerOf(m *types.Func) (*Scope, *RetriesFact) {
 		}
 		return nil, nil
 	}
-	var rf RetriesFact
+	var rf retriesFact
 	if st.pass.ImportObjectFact(m, &rf) && !rf.Local && !rf.Kept {
 		return nil, &rf
 	}
