@@ -192,14 +192,62 @@ func dialOp(b *ssa.BinOp) bool {
 }
 
 // turnedAway reports whether b compares an *http.Response's StatusCode with 429 Too Many
-// Requests or 401 Unauthorized: the server turned the request away before processing it.
+// Requests, 401 Unauthorized or 403 Forbidden: the server turned the request away before
+// processing it.
 func turnedAway(b *ssa.BinOp) bool {
+	n, ok := statusTest(b)
+	return ok && (n == 429 || refusedCredentials(n))
+}
+
+// refusedCredentials reports whether the HTTP status n refuses the caller's credentials.
+func refusedCredentials(n int64) bool { return n == 401 || n == 403 }
+
+// statusTest returns the status that b compares an HTTP response's status code with.
+func statusTest(b *ssa.BinOp) (int64, bool) {
 	x, y := b.X, b.Y
 	if _, ok := x.(*ssa.Const); ok {
 		x, y = y, x
 	}
 	n, ok := flow.IntConst(y)
-	return ok && (n == 429 || n == 401) && statusOf(x) != nil
+	return n, ok && statusOf(x) != nil
+}
+
+// Reauthenticates reports whether instr runs only where an HTTP answer refused the caller's
+// credentials: every way from its function's entry to it takes the side of a test of a
+// response's status where the status is 401 or 403 (the tests may be joined by || and &&). A
+// request sent there logs in again (a new ticket or token) before the refused request is
+// sent once more: it is not the operation that a loop around the function repeats.
+func Reauthenticates(instr ssa.Instruction) bool {
+	fn, target := instr.Parent(), instr.Block()
+	if fn == nil || target == nil || len(fn.Blocks) == 0 || target == fn.Recover {
+		return false
+	}
+	tested := false
+	seen := map[*ssa.BasicBlock]bool{fn.Blocks[0]: true}
+	queue := []*ssa.BasicBlock{fn.Blocks[0]}
+	for len(queue) > 0 {
+		b := queue[0]
+		queue = queue[1:]
+		if b == target {
+			return false
+		}
+		refused := -1 // the successor taken when the status refuses the credentials
+		if ifInstr, ok := lastInstr(b).(*ssa.If); ok {
+			if bin, ok := ifInstr.Cond.(*ssa.BinOp); ok && (bin.Op == token.EQL || bin.Op == token.NEQ) {
+				if n, ok := statusTest(bin); ok && refusedCredentials(n) {
+					refused = map[token.Token]int{token.EQL: 0, token.NEQ: 1}[bin.Op]
+					tested = true
+				}
+			}
+		}
+		for i, succ := range b.Succs {
+			if i != refused && !seen[succ] {
+				seen[succ] = true
+				queue = append(queue, succ)
+			}
+		}
+	}
+	return tested
 }
 
 // methodParam returns the parameter of callee that call hands a request's method (req.Method),

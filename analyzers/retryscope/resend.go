@@ -15,10 +15,10 @@ import (
 
 // Resending: whether a scope can send a request again after it may have taken effect. A
 // request that failed before it left the process (a dial error, a refused connection, a DNS
-// failure), or that the server turned away with 429 Too Many Requests (its status, or a text
-// of the answer that names the 429 and nothing else), had no effect, so
-// repeating it is safe whatever it does; anything else (a reset connection, a timeout, a 5xx)
-// leaves the effect unknown.
+// failure), or that the server turned away with 429 Too Many Requests, 401 Unauthorized or
+// 403 Forbidden (its status, or a text of the answer that names the 429 and nothing else),
+// had no effect, so repeating it is safe whatever it does; anything else (a reset
+// connection, a timeout, a 5xx) leaves the effect unknown.
 
 // Resends reports whether scope s may run call again after an attempt of it may have reached
 // the server, were call a non-idempotent request without an idempotency key. call is the

@@ -107,11 +107,15 @@
 //     a function of the package that sends such requests counts when each unkeyed POST it
 //     sends is one, its identifier the caller's argument or something it reads, not a value
 //     made up on every call (here or by the caller, in the scope);
+//   - a request sent only where the server refused the credentials (every way to it takes
+//     the 401 or 403 side of a test of a response's status): it logs in again (a new ticket
+//     or token) before the refused request goes once more, and a loop around the function
+//     that does it repeats the refused request, not the login;
 //   - requests sent outside every retry scope, and a self-retrying client's calls in its own
 //     package (retryablehttp's Post calling its Do: its callers decide);
 //   - a scope whose way back to the next attempt, from the request, goes only through the side
 //     of a test that holds only for errors proving the request never left the process, or
-//     for the server turning it away unprocessed: resp.StatusCode == 429 or 401,
+//     for the server turning it away unprocessed: resp.StatusCode == 429, 401 or 403,
 //     errors.Is(err, syscall.ECONNREFUSED) (or ENETUNREACH, EHOSTUNREACH, EADDRNOTAVAIL,
 //     EHOSTDOWN), errors.As(err, &dnsErr) with a *net.DNSError, opErr.Op == "dial" of a
 //     *net.OpError, this project's retry.IsRetryable, their combinations, and functions that

@@ -20,8 +20,8 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/config"
 	"github.com/idemlint/idemlint/analyzers/internal/docs"
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
-	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/guard"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/report"
 	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
 	"github.com/idemlint/idemlint/analyzers/internal/syntax"
@@ -244,8 +244,13 @@ func (c *checker) inTest(fn *ssa.Function) bool {
 	return tf != nil && strings.HasSuffix(tf.Name(), "_test.go")
 }
 
-// direct returns the non-idempotent operation that call performs itself, or nil.
+// direct returns the non-idempotent operation that call performs itself, or nil. A request
+// sent only once the server refused the credentials logs in again (retryscope.Reauthenticates):
+// not an operation a retry repeats to the client's harm.
 func (c *checker) direct(call ssa.CallInstruction) *op {
+	if retryscope.Reauthenticates(call) {
+		return nil
+	}
 	if s := c.remote.SendOf(call); s != nil {
 		if !c.changes(s, call) {
 			return nil
@@ -303,6 +308,9 @@ func (c *checker) markedRead(s *remote.Send, call ssa.CallInstruction) bool {
 // viaCall returns the operation a call performs through a function that sends an unkeyed
 // request (in this package, or in another through its fact), or nil.
 func (c *checker) viaCall(call ssa.CallInstruction) *op {
+	if retryscope.Reauthenticates(call) {
+		return nil // a new session after a refusal (see direct)
+	}
 	if callee := call.Common().StaticCallee(); callee != nil {
 		if ops := c.sends[callee]; len(ops) > 0 && callee != call.Parent() {
 			return &op{call: call, what: ops[0].what, via: callee.Name(), at: ops[0].call.Pos(), inners: ops}
