@@ -413,7 +413,8 @@ func (c *checker) message(call *remote.Call) string {
 		if f, ok := knowledge.SDKContextForm(flow.ID(call.Func)); ok {
 			form = f
 		}
-		return fmt.Sprintf("%s takes no context%s; use %s%s", name, hangs, form, withContext(fn))
+		return report.Fit(fmt.Sprintf("%s takes no context%s; use %s%s", name, hangs, form, withContext(fn)),
+			fmt.Sprintf("%s takes no context%s; use %s", name, hangs, form))
 	}
 	if k := t.Context.Kind; (k == remote.Background || k == remote.TODO) && contextParam(fn) != "" {
 		// The caller's context is at hand and dropped.

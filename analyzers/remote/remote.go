@@ -101,6 +101,8 @@ type state struct {
 	foreignConns   map[*ssa.Global][]ssa.Value       // memo of the connections given to another package's variable
 	makerFacts     map[*types.Func]*makerFact        // memo of imported maker facts (nil: none)
 	awsGiven       int8                              // memo of awsClientGiven: 0 not known yet, 1 yes, 2 no
+	mirrors        map[mirrorKey]*types.Func         // memo of sdkMirror
+	impls          *flow.Implementers                // the package's implementations of its interfaces
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -133,6 +135,7 @@ func run(pass *analysis.Pass) (any, error) {
 		dials:         make(map[*ssa.Call]dialInterceptors),
 		foreignConns:  make(map[*ssa.Global][]ssa.Value),
 	}
+	st.impls = res.reach.impls
 	res.st = st
 	funcs := ssapkg.AllFuncs(ssaRes)
 	st.funcs = funcs
@@ -281,6 +284,11 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 			}
 			st.setContract(c, id.Name)
 			return c
+		}
+	}
+	if common.IsInvoke() && sdkClientOf(fn) == nil {
+		if f := st.sdkMirror(common, fn); f != nil && sdkClientOf(f) != nil {
+			fn, id = f, flow.ID(f) // the package's seam for the SDK's client: the client's call
 		}
 	}
 	if desc := sdkClientOf(fn); desc != nil {

@@ -167,8 +167,11 @@ func namedOf(t types.Type) *types.Named {
 func (st *state) contextFreeSDKCall(call ssa.CallInstruction, s *flow.Site, fn *types.Func) *Call {
 	recv := s.Recv
 	if call.Common().IsInvoke() {
+		iface := fn
 		if fn, recv = st.stores.Concrete(call.Common().Value, st.pass.Pkg, fn.Name(), st.madeInTests); fn == nil {
-			return nil
+			if fn = st.sdkMirror(call.Common(), iface); fn == nil {
+				return nil
+			}
 		}
 	}
 	id := flow.ID(fn)
@@ -190,6 +193,64 @@ func (st *state) contextFreeSDKCall(call ssa.CallInstruction, s *flow.Site, fn *
 	}
 	st.setContract(c, id.Name)
 	return c
+}
+
+// A mirrorKey is an interface method, as sdkMirror looks it up.
+type mirrorKey struct {
+	pkg  *types.Package
+	name string
+	sig  string
+}
+
+// sdkMirror returns the method of an SDK's client that m, a method of an interface the
+// package declares and does not implement itself, stands for: a method of the same name and
+// signature (parameter and result types included) of a type of the SDK package that m's
+// request parameter comes from, one the model knows as an SDK call (knowledge.SDKClients, or
+// the context-free form of one). A package's seam for its SDK client (type QueueAPI interface
+// { ReceiveMessage(*sqs.ReceiveMessageInput) (*sqs.ReceiveMessageOutput, error) }) is
+// filled by the SDK's client in production and by test doubles in tests: a call through it is
+// a call of the client. Nil otherwise.
+func (st *state) sdkMirror(cc *ssa.CallCommon, m *types.Func) *types.Func {
+	named, ok := types.Unalias(cc.Value.Type()).(*types.Named)
+	if !ok || named.Obj().Pkg() != st.pass.Pkg {
+		return nil
+	}
+	sig := m.Signature()
+	var sdk *types.Package
+	for p := range sig.Params().Variables() {
+		if n := namedOf(p.Type()); n != nil && n.Obj().Pkg() != nil && !typeis.Context(p.Type()) {
+			if knowledge.SDKPackage(n.Obj().Pkg().Path()) {
+				sdk = n.Obj().Pkg()
+			}
+			break
+		}
+	}
+	if sdk == nil || slices.ContainsFunc(st.impls.Of(cc), func(f *ssa.Function) bool { return !testcode.At(st.pass, f.Pos()) }) {
+		return nil
+	}
+	k := mirrorKey{sdk, m.Name(), types.TypeString(sig, nil)}
+	if f, ok := st.mirrors[k]; ok {
+		return f
+	}
+	var found *types.Func
+	for _, name := range sdk.Scope().Names() {
+		tn, ok := sdk.Scope().Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
+			continue
+		}
+		obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(tn.Type()), true, sdk, m.Name())
+		if f, ok := obj.(*types.Func); ok && types.Identical(f.Signature(), sig) {
+			if _, free := knowledge.SDKContextForm(flow.ID(f)); free || sdkClientOf(f) != nil {
+				found = f
+				break
+			}
+		}
+	}
+	if st.mirrors == nil {
+		st.mirrors = make(map[mirrorKey]*types.Func)
+	}
+	st.mirrors[k] = found
+	return found
 }
 
 // awsClientGiven reports whether the package gives an aws-sdk-go configuration an HTTP client

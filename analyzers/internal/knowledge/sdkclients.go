@@ -74,15 +74,23 @@ var SDKClients = []SDKClient{
 	{Pkgs: []string{"github.com/coreos/go-oidc/v3/oidc"}, Recv: "IDTokenVerifier", Names: []string{"Verify"}},
 }
 
+// SDKPackage reports whether path is a package of an SDK's clients (SDKClients).
+func SDKPackage(path string) bool {
+	return slices.ContainsFunc(SDKClients, func(c SDKClient) bool { return c.has(path) })
+}
+
+func (c *SDKClient) has(path string) bool {
+	return slices.ContainsFunc(c.Pkgs, func(p string) bool {
+		if strings.HasSuffix(p, "/") {
+			return strings.HasPrefix(path, p)
+		}
+		return path == p
+	})
+}
+
 // Covers reports whether the method id is of a receiver and name that c describes.
 func (c *SDKClient) Covers(id flow.FuncID) bool {
-	in := slices.ContainsFunc(c.Pkgs, func(p string) bool {
-		if strings.HasSuffix(p, "/") {
-			return strings.HasPrefix(id.Pkg, p)
-		}
-		return id.Pkg == p
-	})
-	if !in || len(c.Names) > 0 && !slices.Contains(c.Names, id.Name) || c.Except != "" && strings.HasPrefix(id.Name, c.Except) {
+	if !c.has(id.Pkg) || len(c.Names) > 0 && !slices.Contains(c.Names, id.Name) || c.Except != "" && strings.HasPrefix(id.Name, c.Except) {
 		return false
 	}
 	if suffix, ok := strings.CutPrefix(c.Recv, "*"); ok {
