@@ -46,10 +46,15 @@
 //     by that package's PrepareRequest(ctx, path, method, ...)): reported once per such
 //     function, at the first request this package hands it, the others related;
 //   - the RoundTrip of an http.RoundTripper whose retry scope resends the request it is given,
-//     whatever its method, without looking at the method or at an idempotency key header
-//     (req.Header.Get("Idempotency-Key")): the package's http.Client sends its POSTs through
-//     it, from callers the analysis cannot see. Reported once, at the scope. net/http's own
-//     transport resends only requests that are idempotent by method or carry a key;
+//     without looking at an idempotency key header (req.Header.Get("Idempotency-Key")), and
+//     either without looking at the method or with tests of the method that let a POST go
+//     round (idempotent := isIdempotent(req.Method) || req.GetBody != nil, then go round
+//     while idempotent: each branch on the method is followed the way a POST takes it,
+//     through comparisons with constants and the package's predicates; a test the walk
+//     cannot evaluate, such as slices.Contains(list, req.Method), counts as holding the POST
+//     back): the package's http.Client sends its POSTs through it, from callers the analysis
+//     cannot see. Reported once, at the scope. net/http's own transport resends only requests
+//     that are idempotent by method or carry a key;
 //   - a gRPC method named with -unkeyedretry.grpc=pkg.Service/Method (the package optional,
 //     the method * for all), matched against the generated stub's FullMethodName constant, or
 //     its client type and method, or the method string of ClientConn.Invoke;

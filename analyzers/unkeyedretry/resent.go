@@ -48,10 +48,13 @@ func (c *checker) exportResends() {
 		}
 		fn := p.Parent()
 		obj, ok := fn.Object().(*types.Func)
-		if !ok || obj.Pkg() != c.pass.Pkg || !obj.Exported() || done[obj] || readsMethod(fn) || c.readsKey(fn) || c.keyer.Keyed(s.Instr) {
+		if !ok || obj.Pkg() != c.pass.Pkg || !obj.Exported() || done[obj] || c.readsKey(fn) || c.keyer.Keyed(s.Instr) {
 			continue
 		}
 		sc := c.resending(s)
+		if sc != nil && readsMethod(fn) && !passesPost(sc, s.Instr) {
+			continue // it retries only some methods, a POST not among them
+		}
 		switch {
 		case sc == nil:
 		case roundTrip(fn):
@@ -119,6 +122,13 @@ func (c *checker) reportTransport(fn *ssa.Function, sc *retryscope.Scope) {
 	name := fn.Name()
 	if obj, ok := fnObject(fn); ok {
 		name = flow.Name(obj, c.pass.Pkg)
+	}
+	if readsMethod(fn) {
+		// It tells methods apart, and lets a POST through (passesPost).
+		c.rep.Report(analysis.Diagnostic{Pos: sc.Pos(), Message: report.Fit(
+			name+" resends POSTs without an idempotency key, so a retried POST can take effect twice",
+			name+" resends POSTs without an idempotency key")})
+		return
 	}
 	c.rep.Report(analysis.Diagnostic{Pos: sc.Pos(), Message: report.Fit(
 		name+" resends requests of every method without an idempotency key, so a retried POST can take effect twice",

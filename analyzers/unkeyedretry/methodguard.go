@@ -1,0 +1,282 @@
+package unkeyedretry
+
+import (
+	"go/constant"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
+	"github.com/idemlint/idemlint/analyzers/retryscope"
+)
+
+// A function that reads a request's method (readsMethod) may retry only some methods; it does
+// so only where the tests of the method hold a POST back. passesPost asks that of a loop: can
+// a POST sent at the send go round to the next attempt, each branch on the method taking the
+// way a POST takes? A transport that computes idempotent := isIdempotent(req.Method) ||
+// req.GetBody != nil and goes round only when idempotent lets a POST with a body through; one
+// that goes round only when isIdempotent(req.Method) does not. Where a branch depends on the
+// method in a way the walk cannot evaluate (slices.Contains(list, req.Method), a helper
+// handed the request), the method is taken to hold the POST back, as before.
+
+// A postValue is what a boolean is for a POST request.
+type postValue uint8
+
+const (
+	free    postValue = iota // the method does not decide it
+	isTrue                   // true for a POST
+	isFalse                  // false for a POST
+	opaque                   // the method decides it in a way not evaluated
+)
+
+// passesPost reports whether a POST sent by send can go round the retry loop of scope sc
+// (a hand-written loop in send's function) to its next attempt: the function's entry reaches
+// send, and send the loop's header, each branch on the method taking the way a POST takes.
+func passesPost(sc *retryscope.Scope, send ssa.Instruction) bool {
+	l, fn := sc.Loop, send.Parent()
+	if (sc.Kind != retryscope.Loop && sc.Kind != retryscope.Goto) || l == nil || !l.Contains(send.Block()) {
+		return false
+	}
+	reach := postBlocks(fn, nil, 0)
+	if reach == nil || !reach[send.Block()] {
+		return false // a POST never gets there, or the method decides in a way not evaluated
+	}
+	seen := make(map[*ssa.BasicBlock]bool)
+	queue := []*ssa.BasicBlock{send.Block()}
+	for len(queue) > 0 {
+		b := queue[0]
+		queue = queue[1:]
+		for _, to := range postSuccs(b) {
+			switch {
+			case to == l.Header:
+				return true
+			case l.Contains(to) && !seen[to]:
+				seen[to] = true
+				queue = append(queue, to)
+			}
+		}
+	}
+	return false
+}
+
+// postSuccs returns the successors of b a POST can go on to (postBlocks has judged every
+// branch on the way, so none is opaque).
+func postSuccs(b *ssa.BasicBlock) []*ssa.BasicBlock {
+	if ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok {
+		switch forPost(ifInstr.Cond, nil, 0) {
+		case isTrue:
+			return b.Succs[:1]
+		case isFalse:
+			return b.Succs[1:]
+		}
+	}
+	return b.Succs
+}
+
+// forPost says what the boolean v is for a POST request; method, inside a predicate of the
+// package, is its parameter that holds the method.
+func forPost(v ssa.Value, method *ssa.Parameter, depth int) postValue {
+	if depth > 4 {
+		return opaque
+	}
+	switch x := v.(type) {
+	case *ssa.Const:
+		if x.Value != nil && x.Value.Kind() == constant.Bool {
+			return of(constant.BoolVal(x.Value))
+		}
+	case *ssa.UnOp:
+		if x.Op == token.NOT {
+			switch r := forPost(x.X, method, depth+1); r {
+			case isTrue:
+				return isFalse
+			case isFalse:
+				return isTrue
+			default:
+				return r
+			}
+		}
+	case *ssa.BinOp:
+		if x.Op == token.EQL || x.Op == token.NEQ {
+			m, other := x.X, x.Y
+			if !isMethod(m, method) {
+				m, other = other, m
+			}
+			if isMethod(m, method) {
+				s, ok := flow.StringConst(other)
+				if !ok {
+					return opaque
+				}
+				return of((s == "POST") == (x.Op == token.EQL))
+			}
+		}
+	case *ssa.Call:
+		return callForPost(x, method, depth)
+	case *ssa.Phi:
+		return phiForPost(x, method, depth)
+	}
+	if involvesMethod(v, method, 0) {
+		return opaque
+	}
+	return free
+}
+
+func of(b bool) postValue {
+	if b {
+		return isTrue
+	}
+	return isFalse
+}
+
+// callForPost evaluates a predicate of the package asked about the method: every value it
+// returns, for a POST.
+func callForPost(c *ssa.Call, method *ssa.Parameter, depth int) postValue {
+	arg := -1
+	for i, a := range c.Call.Args {
+		switch {
+		case isMethod(a, method):
+			arg = i
+		case typeis.Request(a.Type()) || involvesMethod(a, method, 0):
+			return opaque // a helper handed the request may read its method
+		}
+	}
+	if arg < 0 {
+		return free
+	}
+	callee := c.Call.StaticCallee()
+	if callee == nil || callee.Pkg != c.Parent().Pkg || len(callee.Blocks) == 0 || arg >= len(callee.Params) {
+		return opaque
+	}
+	param := callee.Params[arg]
+	reach := postBlocks(callee, param, depth+1)
+	if reach == nil {
+		return opaque
+	}
+	r := free
+	for ret := range flow.Returns(callee) {
+		if !reach[ret.Block()] {
+			continue // a way a POST does not take (case http.MethodGet: return true)
+		}
+		if len(ret.Results) != 1 {
+			return opaque
+		}
+		v := forPost(ret.Results[0], param, depth+1)
+		switch {
+		case v == opaque || v == free:
+			return opaque
+		case r == free:
+			r = v
+		case r != v:
+			return opaque
+		}
+	}
+	if r == free {
+		return opaque
+	}
+	return r
+}
+
+// postBlocks returns the blocks of fn that a POST can reach, each branch on the method taking
+// the way a POST takes; nil where a branch depends on the method in a way not evaluated.
+func postBlocks(fn *ssa.Function, method *ssa.Parameter, depth int) map[*ssa.BasicBlock]bool {
+	reach := map[*ssa.BasicBlock]bool{fn.Blocks[0]: true}
+	queue := []*ssa.BasicBlock{fn.Blocks[0]}
+	for len(queue) > 0 {
+		b := queue[0]
+		queue = queue[1:]
+		succs := b.Succs
+		if ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok {
+			switch forPost(ifInstr.Cond, method, depth) {
+			case isTrue:
+				succs = succs[:1]
+			case isFalse:
+				succs = succs[1:]
+			case opaque:
+				return nil
+			}
+		}
+		for _, x := range succs {
+			if !reach[x] {
+				reach[x] = true
+				queue = append(queue, x)
+			}
+		}
+	}
+	return reach
+}
+
+// phiForPost evaluates a boolean joined from several ways: those a POST can take (an edge
+// from a branch on the method that a POST does not take is left out).
+func phiForPost(p *ssa.Phi, method *ssa.Parameter, depth int) postValue {
+	r, seen := free, false
+	for i, e := range p.Edges {
+		pred := p.Block().Preds[i]
+		if ifInstr, ok := pred.Instrs[len(pred.Instrs)-1].(*ssa.If); ok {
+			switch forPost(ifInstr.Cond, method, depth+1) {
+			case isTrue:
+				if pred.Succs[0] != p.Block() {
+					continue
+				}
+			case isFalse:
+				if pred.Succs[1] != p.Block() {
+					continue
+				}
+			case opaque:
+				return opaque
+			}
+		}
+		v := forPost(e, method, depth+1)
+		switch {
+		case v == opaque:
+			return opaque
+		case !seen:
+			r, seen = v, true
+		case r != v:
+			r = free // a POST may take either: the method does not decide
+		}
+	}
+	return r
+}
+
+// isMethod reports whether v is the method of a request (req.Method) or, inside a predicate,
+// its parameter that holds it.
+func isMethod(v ssa.Value, method *ssa.Parameter) bool {
+	v = flow.Unwrap(v)
+	if method != nil && v == ssa.Value(method) {
+		return true
+	}
+	_, fa := flow.FieldLoad(v)
+	if fa == nil || !typeis.Request(fa.X.Type()) {
+		return false
+	}
+	ptr, ok := fa.X.Type().Underlying().(*types.Pointer)
+	if !ok {
+		return false
+	}
+	st, ok := ptr.Elem().Underlying().(*types.Struct)
+	return ok && st.Field(fa.Field).Name() == "Method"
+}
+
+// involvesMethod reports whether v is computed from a request's method.
+func involvesMethod(v ssa.Value, method *ssa.Parameter, depth int) bool {
+	if depth > 4 || v == nil {
+		return false
+	}
+	if isMethod(v, method) {
+		return true
+	}
+	instr, ok := v.(ssa.Instruction)
+	if !ok {
+		return false
+	}
+	if _, ok := v.(*ssa.Phi); ok {
+		return false // its ways are judged where they branch
+	}
+	for _, op := range instr.Operands(nil) {
+		if op != nil && *op != nil && involvesMethod(*op, method, depth+1) {
+			return true
+		}
+	}
+	return false
+}
