@@ -195,18 +195,17 @@ func (st *state) contextFreeSDKCall(call ssa.CallInstruction, s *flow.Site, fn *
 	return c
 }
 
-// A mirrorKey is an interface method, as sdkMirror looks it up.
+// A mirrorKey is a method of an interface of the package, as sdkMirror looks it up.
 type mirrorKey struct {
-	pkg  *types.Package
-	name string
-	sig  string
+	iface *types.Named
+	name  string
 }
 
 // sdkMirror returns the method of an SDK's client that m, a method of an interface the
 // package declares and does not implement itself, stands for: a method of the same name and
 // signature (parameter and result types included) of a type of the SDK package that m's
-// request parameter comes from, one the model knows as an SDK call (knowledge.SDKClients, or
-// the context-free form of one). A package's seam for its SDK client (type QueueAPI interface
+// request parameter comes from, a type that has every method of the interface, and one the
+// model knows as an SDK call (knowledge.SDKClients, or the context-free form of one). A package's seam for its SDK client (type QueueAPI interface
 // { ReceiveMessage(*sqs.ReceiveMessageInput) (*sqs.ReceiveMessageOutput, error) }) is
 // filled by the SDK's client in production and by test doubles in tests: a call through it is
 // a call of the client. Nil otherwise.
@@ -214,6 +213,14 @@ func (st *state) sdkMirror(cc *ssa.CallCommon, m *types.Func) *types.Func {
 	named, ok := types.Unalias(cc.Value.Type()).(*types.Named)
 	if !ok || named.Obj().Pkg() != st.pass.Pkg {
 		return nil
+	}
+	iface, ok := named.Underlying().(*types.Interface)
+	if !ok {
+		return nil
+	}
+	k := mirrorKey{named, m.Name()}
+	if f, ok := st.mirrors[k]; ok {
+		return f
 	}
 	sig := m.Signature()
 	var sdk *types.Package
@@ -228,18 +235,15 @@ func (st *state) sdkMirror(cc *ssa.CallCommon, m *types.Func) *types.Func {
 	if sdk == nil || slices.ContainsFunc(st.impls.Of(cc), func(f *ssa.Function) bool { return !testcode.At(st.pass, f.Pos()) }) {
 		return nil
 	}
-	k := mirrorKey{sdk, m.Name(), types.TypeString(sig, nil)}
-	if f, ok := st.mirrors[k]; ok {
-		return f
-	}
 	var found *types.Func
 	for _, name := range sdk.Scope().Names() {
 		tn, ok := sdk.Scope().Lookup(name).(*types.TypeName)
 		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
 			continue
 		}
-		obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(tn.Type()), true, sdk, m.Name())
-		if f, ok := obj.(*types.Func); ok && types.Identical(f.Signature(), sig) {
+		ptr := types.NewPointer(tn.Type())
+		obj, _, _ := types.LookupFieldOrMethod(ptr, true, sdk, m.Name())
+		if f, ok := obj.(*types.Func); ok && types.Identical(f.Signature(), sig) && types.Implements(ptr, iface) {
 			if _, free := knowledge.SDKContextForm(flow.ID(f)); free || sdkClientOf(f) != nil {
 				found = f
 				break

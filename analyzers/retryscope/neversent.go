@@ -12,6 +12,7 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/loops"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 	"github.com/idemlint/idemlint/analyzers/remote"
 )
@@ -213,18 +214,32 @@ func statusTest(b *ssa.BinOp) (int64, bool) {
 }
 
 // Reauthenticates reports whether instr runs only where an HTTP answer refused the caller's
-// credentials: every way from its function's entry to it takes the side of a test of a
-// response's status where the status is 401 or 403 (the tests may be joined by || and &&). A
-// request sent there logs in again (a new ticket or token) before the refused request is
-// sent once more: it is not the operation that a loop around the function repeats.
+// credentials: every way to it takes the side of a test of a response's status where the
+// status is 401 or 403 (the tests may be joined by || and &&), from its function's entry and,
+// when it is in a loop of its function, from that loop's header. A request sent there logs in
+// again (a new ticket or token) before the refused request is sent once more: it is not the
+// operation that a loop around it repeats. (A loop inside the refusal's branch that sends a
+// request again retries it: walked from the loop's header, the test is not on the way.)
 func Reauthenticates(instr ssa.Instruction) bool {
 	fn, target := instr.Parent(), instr.Block()
-	if fn == nil || target == nil || len(fn.Blocks) == 0 || target == fn.Recover {
+	if fn == nil || target == nil || len(fn.Blocks) == 0 || target == fn.Recover || !afterRefusal(fn.Blocks[0], target, nil) {
 		return false
 	}
+	var inner *loops.Loop
+	for _, l := range loops.Of(fn) {
+		if l.Contains(target) && (inner == nil || inner.Contains(l.Header)) {
+			inner = l
+		}
+	}
+	return inner == nil || afterRefusal(inner.Header, target, inner)
+}
+
+// afterRefusal reports whether every way from start to target (inside l, when l is not nil)
+// takes the refusing side of a test of a response's status.
+func afterRefusal(start, target *ssa.BasicBlock, l *loops.Loop) bool {
 	tested := false
-	seen := map[*ssa.BasicBlock]bool{fn.Blocks[0]: true}
-	queue := []*ssa.BasicBlock{fn.Blocks[0]}
+	seen := map[*ssa.BasicBlock]bool{start: true}
+	queue := []*ssa.BasicBlock{start}
 	for len(queue) > 0 {
 		b := queue[0]
 		queue = queue[1:]
@@ -241,7 +256,7 @@ func Reauthenticates(instr ssa.Instruction) bool {
 			}
 		}
 		for i, succ := range b.Succs {
-			if i != refused && !seen[succ] {
+			if i != refused && !seen[succ] && (l == nil || l.Contains(succ) && succ != l.Header) {
 				seen[succ] = true
 				queue = append(queue, succ)
 			}

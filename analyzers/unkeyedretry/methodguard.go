@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -31,13 +32,15 @@ const (
 	opaque                   // the method decides it in a way not evaluated
 )
 
-// passesPost reports whether a POST sent by send can go round the retry loop of scope sc
-// (a hand-written loop in send's function) to its next attempt: the function's entry reaches
-// send, and send the loop's header, each branch on the method taking the way a POST takes.
-func passesPost(sc *retryscope.Scope, send ssa.Instruction) bool {
-	l, fn := sc.Loop, send.Parent()
-	if (sc.Kind != retryscope.Loop && sc.Kind != retryscope.Goto) || l == nil || !l.Contains(send.Block()) {
-		return false
+// passesPost reports whether a POST sent by send can go round the retry loop of scope sc (a
+// hand-written loop of fn, the function that reads the method, where send is) to its next
+// attempt: fn's entry reaches send, and send the loop's header, each branch on the method
+// taking the way a POST takes.
+func passesPost(sc *retryscope.Scope, send ssa.Instruction, fn *ssa.Function) bool {
+	l := sc.Loop
+	if (sc.Kind != retryscope.Loop && sc.Kind != retryscope.Goto) || l == nil || send.Parent() != fn || !l.Contains(send.Block()) ||
+		slices.ContainsFunc(fn.AnonFuncs, readsMethod) {
+		return false // the method is read in another function than the loop's: not followed
 	}
 	reach := postBlocks(fn, nil, 0)
 	if reach == nil || !reach[send.Block()] {
@@ -78,6 +81,10 @@ func postSuccs(b *ssa.BasicBlock) []*ssa.BasicBlock {
 // forPost says what the boolean v is for a POST request; method, inside a predicate of the
 // package, is its parameter that holds the method.
 func forPost(v ssa.Value, method *ssa.Parameter, depth int) postValue {
+	return forPostX(v, method, depth, false)
+}
+
+func forPostX(v ssa.Value, method *ssa.Parameter, depth int, noPhi bool) postValue {
 	if depth > 4 {
 		return opaque
 	}
@@ -88,7 +95,7 @@ func forPost(v ssa.Value, method *ssa.Parameter, depth int) postValue {
 		}
 	case *ssa.UnOp:
 		if x.Op == token.NOT {
-			switch r := forPost(x.X, method, depth+1); r {
+			switch r := forPostX(x.X, method, depth+1, noPhi); r {
 			case isTrue:
 				return isFalse
 			case isFalse:
@@ -114,6 +121,9 @@ func forPost(v ssa.Value, method *ssa.Parameter, depth int) postValue {
 	case *ssa.Call:
 		return callForPost(x, method, depth)
 	case *ssa.Phi:
+		if noPhi {
+			return free
+		}
 		return phiForPost(x, method, depth)
 	}
 	if involvesMethod(v, method, 0) {
@@ -141,10 +151,13 @@ func callForPost(c *ssa.Call, method *ssa.Parameter, depth int) postValue {
 			return opaque // a helper handed the request may read its method
 		}
 	}
+	callee := c.Call.StaticCallee()
 	if arg < 0 {
+		if callee != nil && callee.Pkg == c.Parent().Pkg && readsMethod(callee) {
+			return opaque // a closure that reads the request it captured, a method reading a field's
+		}
 		return free
 	}
-	callee := c.Call.StaticCallee()
 	if callee == nil || callee.Pkg != c.Parent().Pkg || len(callee.Blocks) == 0 || arg >= len(callee.Params) {
 		return opaque
 	}
@@ -180,6 +193,10 @@ func callForPost(c *ssa.Call, method *ssa.Parameter, depth int) postValue {
 // postBlocks returns the blocks of fn that a POST can reach, each branch on the method taking
 // the way a POST takes; nil where a branch depends on the method in a way not evaluated.
 func postBlocks(fn *ssa.Function, method *ssa.Parameter, depth int) map[*ssa.BasicBlock]bool {
+	return postBlocksX(fn, method, depth, false)
+}
+
+func postBlocksX(fn *ssa.Function, method *ssa.Parameter, depth int, noPhi bool) map[*ssa.BasicBlock]bool {
 	reach := map[*ssa.BasicBlock]bool{fn.Blocks[0]: true}
 	queue := []*ssa.BasicBlock{fn.Blocks[0]}
 	for len(queue) > 0 {
@@ -187,7 +204,7 @@ func postBlocks(fn *ssa.Function, method *ssa.Parameter, depth int) map[*ssa.Bas
 		queue = queue[1:]
 		succs := b.Succs
 		if ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok {
-			switch forPost(ifInstr.Cond, method, depth) {
+			switch forPostX(ifInstr.Cond, method, depth, noPhi) {
 			case isTrue:
 				succs = succs[:1]
 			case isFalse:
@@ -210,8 +227,15 @@ func postBlocks(fn *ssa.Function, method *ssa.Parameter, depth int) map[*ssa.Bas
 // from a branch on the method that a POST does not take is left out).
 func phiForPost(p *ssa.Phi, method *ssa.Parameter, depth int) postValue {
 	r, seen := free, false
+	reach := postBlocksX(p.Parent(), method, depth+1, true)
+	if reach == nil {
+		return opaque
+	}
 	for i, e := range p.Edges {
 		pred := p.Block().Preds[i]
+		if !reach[pred] {
+			continue // a block a POST does not get to
+		}
 		if ifInstr, ok := pred.Instrs[len(pred.Instrs)-1].(*ssa.If); ok {
 			switch forPost(ifInstr.Cond, method, depth+1) {
 			case isTrue:

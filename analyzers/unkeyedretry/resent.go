@@ -23,8 +23,9 @@ import (
 // resends it on 5xx whatever its method.
 
 // resendsFact marks an exported function that resends, in a retry scope of its own, the
-// request its callers hand it as parameter Index, whatever its method, without a key of its
-// own and without looking at the method: a caller's POST can be repeated.
+// request its callers hand it as parameter Index, without a key of its own, and without
+// looking at the method or with tests of it that let a POST go round (passesPost): a
+// caller's POST can be repeated.
 type resendsFact struct {
 	Index int
 	Scope string // "the retry loop in datadog.APIClient.CallAPI"
@@ -52,7 +53,7 @@ func (c *checker) exportResends() {
 			continue
 		}
 		sc := c.resending(s)
-		if sc != nil && readsMethod(fn) && !passesPost(sc, s.Instr) {
+		if sc != nil && readsMethod(fn) && !passesPost(sc, s.Instr, fn) {
 			continue // it retries only some methods, a POST not among them
 		}
 		switch {
@@ -116,7 +117,8 @@ func roundTrip(fn *ssa.Function) bool {
 }
 
 // reportTransport reports the RoundTrip fn of a transport whose retry scope sc resends the
-// request it is given whatever its method, unkeyed: an http.Client's POSTs go through it.
+// request it is given, a POST included (whatever its method, or past tests of the method that
+// let a POST through), unkeyed: an http.Client's POSTs go through it.
 // net/http's own transport resends only idempotent or keyed requests.
 func (c *checker) reportTransport(fn *ssa.Function, sc *retryscope.Scope) {
 	name := fn.Name()

@@ -3,8 +3,8 @@ package knowledge
 import "github.com/idemlint/idemlint/analyzers/internal/flow"
 
 // HTTP requests: the library functions that make one from a method and a URL, and those that
-// copy one. The remote model reads them to tell a request's method, URL and context; retryscope
-// and keys read the same tables.
+// copy one. The remote model reads them to tell a request's method, URL and context; retryscope,
+// keys and notimeout's messages read the same tables.
 
 // NoArg marks an argument a function does not take.
 const NoArg = -1

@@ -119,8 +119,24 @@ func DrainWithin(ctx context.Context, q DrainerAPI, url string, d time.Duration)
 	}
 }
 
-// ---- Not an SDK call: an interface of the package's own types, and one the package fills
-// with its own implementation ----
+// ---- Not an SDK call: an interface of the package's own types, one the SDK's client cannot
+// fill (it has a method the client lacks), and one the package fills with its own
+// implementation ----
+
+// PooledQueue is filled by a pool of clients, which the SDK's client is not.
+type PooledQueue interface {
+	ReceiveMessage(*sqs.ReceiveMessageInput) (*sqs.ReceiveMessageOutput, error)
+	Release()
+}
+
+func Peek(q PooledQueue, url string) int {
+	defer q.Release()
+	out, err := q.ReceiveMessage(&sqs.ReceiveMessageInput{QueueUrl: aws.String(url)})
+	if err != nil {
+		return 0
+	}
+	return len(out.Messages)
+}
 
 type Job struct{ ID string }
 

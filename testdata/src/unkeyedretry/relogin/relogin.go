@@ -202,3 +202,40 @@ func (c *Client) Clone(ctx context.Context, node string, id, newID int) (*Task, 
 	}
 	return nil, fmt.Errorf("clone %d on %s: node busy", id, node)
 }
+
+// Charge creates a charge. When the ticket is refused it logs in, then sends the charge again,
+// up to three times while the server answers 5xx: that loop repeats the POST.
+func (c *Client) Charge(ctx context.Context, body []byte) error { // want Charge:"sends POST /charges without an idempotency key"
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/charges", bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	c.authHeaders(req.Header)
+	res, err := c.hc.Do(req)
+	if err != nil {
+		return err
+	}
+	res.Body.Close()
+	if res.StatusCode == http.StatusUnauthorized {
+		if err := c.CreateSession(ctx); err != nil {
+			return err
+		}
+		for attempt := 0; attempt < 3; attempt++ {
+			req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/charges", bytes.NewReader(body)) // related "relogin.go:223: retry loop" "relogin.go:230: sent here" // want `POST /charges is retried without an idempotency key, so a retry can repeat it; send one made before the retries`
+			if err != nil {
+				return err
+			}
+			req.Header.Set("Content-Type", "application/json")
+			c.authHeaders(req.Header)
+			res, err := c.hc.Do(req)
+			if err == nil && res.StatusCode < 500 {
+				res.Body.Close()
+				return nil
+			}
+			c.log.Printf("charge: attempt %d: %v", attempt+1, err)
+			time.Sleep(time.Duration(attempt+1) * 500 * time.Millisecond)
+		}
+		return errors.New("relogin: charge failed")
+	}
+	return nil
+}

@@ -106,3 +106,79 @@ func sleep(ctx context.Context, d time.Duration) error {
 		return nil
 	}
 }
+
+// FlagTransport sets a flag for the methods a repeat cannot duplicate and goes round only when
+// it is set: not reported.
+type FlagTransport struct {
+	Base     http.RoundTripper
+	Attempts int
+}
+
+func (t *FlagTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	retryable := false
+	switch req.Method {
+	case http.MethodGet, http.MethodHead, http.MethodOptions:
+		retryable = true
+	}
+	var resp *http.Response
+	var err error
+	for attempt := 0; attempt < t.Attempts; attempt++ {
+		resp, err = t.Base.RoundTrip(req)
+		if err == nil && resp.StatusCode < 500 || !retryable {
+			return resp, err
+		}
+		if err := sleep(req.Context(), time.Duration(rand.Int64N(int64(100*time.Millisecond)<<attempt))); err != nil {
+			return nil, err
+		}
+	}
+	return resp, err
+}
+
+// BothTransport goes round for an idempotent method whose body it can replay: not reported.
+type BothTransport struct {
+	Base     http.RoundTripper
+	Attempts int
+}
+
+func (t *BothTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	again := isIdempotent(req.Method) && (req.Body == nil || req.GetBody != nil)
+	var resp *http.Response
+	var err error
+	for attempt := 0; attempt < t.Attempts; attempt++ {
+		resp, err = t.Base.RoundTrip(req)
+		if err == nil && resp.StatusCode < 500 || !again {
+			return resp, err
+		}
+		if err := sleep(req.Context(), time.Duration(rand.Int64N(int64(100*time.Millisecond)<<attempt))); err != nil {
+			return nil, err
+		}
+	}
+	return resp, err
+}
+
+// ClosureTransport tests the method, then retries in a function literal: the walk does not
+// follow the test into the literal, so it stays silent.
+type ClosureTransport struct {
+	Base http.RoundTripper
+}
+
+func (t *ClosureTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if !isIdempotent(req.Method) {
+		return t.Base.RoundTrip(req)
+	}
+	do := func() (*http.Response, error) {
+		var resp *http.Response
+		var err error
+		for attempt := 0; attempt < 3; attempt++ {
+			resp, err = t.Base.RoundTrip(req)
+			if err == nil && resp.StatusCode < 500 {
+				return resp, nil
+			}
+			if err := sleep(req.Context(), time.Duration(rand.Int64N(int64(time.Second)))); err != nil {
+				return nil, err
+			}
+		}
+		return resp, err
+	}
+	return do()
+}
