@@ -192,6 +192,14 @@ func timesOutWork(maker *ssa.Call) bool {
 				for _, u := range *r.Referrers() {
 					if load, ok := u.(*ssa.UnOp); ok && load.Op == token.MUL {
 						for _, uu := range *load.Referrers() {
+							if phi, ok := uu.(*ssa.Phi); ok && phi.Referrers() != nil {
+								// var ch <-chan time.Time; if more { ch = timer.C }: a nil
+								// channel on the other way, never ready.
+								for _, p := range *phi.Referrers() {
+									recv(phi, p)
+								}
+								continue
+							}
 							recv(load, uu)
 						}
 					}
@@ -211,6 +219,10 @@ func timesOutWork(maker *ssa.Call) bool {
 						chans(callee.Params[i], timer, depth+1)
 					}
 				}
+			case *ssa.Phi:
+				chans(r, timer, depth+1) // var timer *time.Timer; if more { timer = time.NewTimer(d) }
+			case *ssa.BinOp:
+				// if timer != nil { timer.Stop() }: a test, no receive.
 			case *ssa.DebugRef:
 			case *ssa.Store:
 				// Kept in a struct for later (a watchdog that resets it while a body is
