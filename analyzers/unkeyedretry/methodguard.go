@@ -3,7 +3,6 @@ package unkeyedretry
 import (
 	"go/constant"
 	"go/token"
-	"go/types"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -271,15 +270,16 @@ func isMethod(v ssa.Value, method *ssa.Parameter) bool {
 		return true
 	}
 	_, fa := flow.FieldLoad(v)
-	if fa == nil || !typeis.Request(fa.X.Type()) {
+	return fa != nil && methodField(fa)
+}
+
+// methodField reports whether fa addresses the Method field of an HTTP request.
+func methodField(fa *ssa.FieldAddr) bool {
+	if !typeis.Request(fa.X.Type()) {
 		return false
 	}
-	ptr, ok := fa.X.Type().Underlying().(*types.Pointer)
-	if !ok {
-		return false
-	}
-	st, ok := ptr.Elem().Underlying().(*types.Struct)
-	return ok && st.Field(fa.Field).Name() == "Method"
+	fv := flow.FieldVar(fa)
+	return fv != nil && fv.Name() == "Method"
 }
 
 // involvesMethod reports whether v is computed from a request's method.

@@ -146,14 +146,7 @@ func readsMethod(fn *ssa.Function) bool {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			fa, ok := instr.(*ssa.FieldAddr)
-			if !ok || !typeis.Request(fa.X.Type()) {
-				continue
-			}
-			p, ok := fa.X.Type().Underlying().(*types.Pointer)
-			if !ok {
-				continue
-			}
-			if st, ok := p.Elem().Underlying().(*types.Struct); !ok || st.Field(fa.Field).Name() != "Method" {
+			if !ok || !methodField(fa) {
 				continue
 			}
 			for _, ld := range *fa.Referrers() {
