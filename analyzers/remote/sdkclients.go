@@ -233,7 +233,7 @@ func (st *state) sdkMirror(cc *ssa.CallCommon, m *types.Func) *types.Func {
 		}
 	}
 	if sdk == nil || slices.ContainsFunc(st.impls.Of(cc), func(f *ssa.Function) bool { return !testcode.At(st.pass, f.Pos()) }) ||
-		st.genericHas(iface) {
+		slices.ContainsFunc(st.impls.Generic(iface), func(tn *types.TypeName) bool { return !testcode.At(st.pass, tn.Pos()) }) {
 		return nil
 	}
 	var found *types.Func
@@ -256,35 +256,6 @@ func (st *state) sdkMirror(cc *ssa.CallCommon, m *types.Func) *types.Func {
 	}
 	st.mirrors[k] = found
 	return found
-}
-
-// genericHas reports whether a generic type of the package, outside its tests, has methods
-// of every name of iface: it may fill the interface (flow.Implementers does not instantiate
-// generic types), so the interface is not only a seam for an SDK's client.
-func (st *state) genericHas(iface *types.Interface) bool {
-	scope := st.pass.Pkg.Scope()
-	for _, name := range scope.Names() {
-		tn, ok := scope.Lookup(name).(*types.TypeName)
-		if !ok || tn.IsAlias() || testcode.At(st.pass, tn.Pos()) {
-			continue
-		}
-		n, ok := tn.Type().(*types.Named)
-		if !ok || n.TypeParams().Len() == 0 || types.IsInterface(n) {
-			continue
-		}
-		ms := types.NewMethodSet(types.NewPointer(n))
-		all := true
-		for m := range iface.Methods() {
-			if ms.Lookup(m.Pkg(), m.Name()) == nil {
-				all = false
-				break
-			}
-		}
-		if all {
-			return true
-		}
-	}
-	return false
 }
 
 // awsClientGiven reports whether the package gives an aws-sdk-go configuration an HTTP client

@@ -213,14 +213,14 @@ func statusTest(b *ssa.BinOp) (int64, bool) {
 	return n, ok && statusOf(x) != nil
 }
 
-// Reauthenticates reports whether instr runs only where an HTTP answer refused the caller's
+// OnlyAfterRefusal reports whether instr runs only where an HTTP answer refused the caller's
 // credentials: every way to it takes the side of a test of a response's status where the
 // status is 401 or 403 (the tests may be joined by || and &&), from its function's entry and,
 // when it is in a loop of its function, from that loop's header. A request sent there logs in
 // again (a new ticket or token) before the refused request is sent once more: it is not the
 // operation that a loop around it repeats. (A loop inside the refusal's branch that sends a
 // request again retries it: walked from the loop's header, the test is not on the way.)
-func Reauthenticates(instr ssa.Instruction) bool {
+func OnlyAfterRefusal(instr ssa.Instruction) bool {
 	fn, target := instr.Parent(), instr.Block()
 	if fn == nil || target == nil || len(fn.Blocks) == 0 || target == fn.Recover || !afterRefusal(fn.Blocks[0], target, nil) {
 		return false
@@ -238,31 +238,41 @@ func Reauthenticates(instr ssa.Instruction) bool {
 // takes the refusing side of a test of a response's status.
 func afterRefusal(start, target *ssa.BasicBlock, l *loops.Loop) bool {
 	tested := false
-	seen := map[*ssa.BasicBlock]bool{start: true}
-	queue := []*ssa.BasicBlock{start}
-	for len(queue) > 0 {
-		b := queue[0]
-		queue = queue[1:]
+	for b := range flow.Forward([]*ssa.BasicBlock{start}, func(from, to *ssa.BasicBlock) bool {
+		if l != nil && (!l.Contains(to) || to == l.Header) {
+			return false
+		}
+		if refused, ok := refusingSide(from); ok {
+			tested = true
+			return from.Succs[refused] != to
+		}
+		return true
+	}) {
 		if b == target {
 			return false
 		}
-		refused := -1 // the successor taken when the status refuses the credentials
-		if ifInstr, ok := lastInstr(b).(*ssa.If); ok {
-			if bin, ok := ifInstr.Cond.(*ssa.BinOp); ok && (bin.Op == token.EQL || bin.Op == token.NEQ) {
-				if n, ok := statusTest(bin); ok && refusedCredentials(n) {
-					refused = map[token.Token]int{token.EQL: 0, token.NEQ: 1}[bin.Op]
-					tested = true
-				}
-			}
-		}
-		for i, succ := range b.Succs {
-			if i != refused && !seen[succ] && (l == nil || l.Contains(succ) && succ != l.Header) {
-				seen[succ] = true
-				queue = append(queue, succ)
-			}
-		}
 	}
 	return tested
+}
+
+// refusingSide returns the successor of b taken when a response's status refuses the
+// caller's credentials, where b ends in such a test.
+func refusingSide(b *ssa.BasicBlock) (int, bool) {
+	ifInstr, ok := lastInstr(b).(*ssa.If)
+	if !ok {
+		return 0, false
+	}
+	bin, ok := ifInstr.Cond.(*ssa.BinOp)
+	if !ok || bin.Op != token.EQL && bin.Op != token.NEQ {
+		return 0, false
+	}
+	if n, ok := statusTest(bin); !ok || !refusedCredentials(n) {
+		return 0, false
+	}
+	if bin.Op == token.EQL {
+		return 0, true
+	}
+	return 1, true
 }
 
 // methodParam returns the parameter of callee that call hands a request's method (req.Method),

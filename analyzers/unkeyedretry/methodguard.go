@@ -41,49 +41,82 @@ func passesPost(sc *retryscope.Scope, send ssa.Instruction, fn *ssa.Function) bo
 		slices.ContainsFunc(fn.AnonFuncs, readsMethod) {
 		return false // the method is read in another function than the loop's: not followed
 	}
-	reach := postBlocks(fn, nil, 0)
+	w := &postWalk{reached: make(map[reachKey]map[*ssa.BasicBlock]bool)}
+	reach := w.blocks(fn, nil, 0, true)
 	if reach == nil || !reach[send.Block()] {
 		return false // a POST never gets there, or the method decides in a way not evaluated
 	}
-	seen := make(map[*ssa.BasicBlock]bool)
-	queue := []*ssa.BasicBlock{send.Block()}
-	for len(queue) > 0 {
-		b := queue[0]
-		queue = queue[1:]
-		for _, to := range postSuccs(b) {
-			switch {
-			case to == l.Header:
-				return true
-			case l.Contains(to) && !seen[to]:
-				seen[to] = true
-				queue = append(queue, to)
-			}
+	round := false
+	for range flow.Forward([]*ssa.BasicBlock{send.Block()}, func(from, to *ssa.BasicBlock) bool {
+		if side, _ := w.taken(from, nil, 0, true); side >= 0 && from.Succs[side] != to {
+			return false
+		}
+		round = round || to == l.Header
+		return to != l.Header && l.Contains(to)
+	}) {
+		if round {
+			break
 		}
 	}
-	return false
+	return round
 }
 
-// postSuccs returns the successors of b a POST can go on to (postBlocks has judged every
-// branch on the way, so none is opaque).
-func postSuccs(b *ssa.BasicBlock) []*ssa.BasicBlock {
-	if ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok {
-		switch forPost(ifInstr.Cond, nil, 0) {
-		case isTrue:
-			return b.Succs[:1]
-		case isFalse:
-			return b.Succs[1:]
-		}
+// A postWalk follows functions the way a POST takes them. It keeps the blocks a POST reaches in
+// each function it walked: the joins of || and && ask for them again.
+type postWalk struct {
+	reached map[reachKey]map[*ssa.BasicBlock]bool // nil: a branch could not be evaluated
+}
+
+type reachKey struct {
+	fn     *ssa.Function
+	method *ssa.Parameter
+	phis   bool
+}
+
+// taken returns the successor of b a POST takes (0 or 1), or -1 when it may take either;
+// ok is false where b branches on the method in a way not evaluated.
+func (w *postWalk) taken(b *ssa.BasicBlock, method *ssa.Parameter, depth int, phis bool) (side int, ok bool) {
+	ifInstr, isIf := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	if !isIf {
+		return -1, true
 	}
-	return b.Succs
+	switch w.value(ifInstr.Cond, method, depth, phis) {
+	case isTrue:
+		return 0, true
+	case isFalse:
+		return 1, true
+	case opaque:
+		return -1, false
+	}
+	return -1, true
 }
 
-// forPost says what the boolean v is for a POST request; method, inside a predicate of the
+// blocks returns the blocks of fn that a POST can reach, each branch on the method taking the
+// way a POST takes; nil where a branch depends on the method in a way not evaluated. phis
+// false takes the joins for undecided (as phi does when it asks which ways reach a join).
+func (w *postWalk) blocks(fn *ssa.Function, method *ssa.Parameter, depth int, phis bool) map[*ssa.BasicBlock]bool {
+	k := reachKey{fn, method, phis}
+	if reach, ok := w.reached[k]; ok {
+		return reach
+	}
+	reach, blocked := make(map[*ssa.BasicBlock]bool), false
+	for b := range flow.Forward([]*ssa.BasicBlock{fn.Blocks[0]}, func(from, to *ssa.BasicBlock) bool {
+		side, ok := w.taken(from, method, depth, phis)
+		blocked = blocked || !ok
+		return ok && (side < 0 || from.Succs[side] == to)
+	}) {
+		reach[b] = true
+	}
+	if blocked {
+		reach = nil
+	}
+	w.reached[k] = reach
+	return reach
+}
+
+// value says what the boolean v is for a POST request; method, inside a predicate of the
 // package, is its parameter that holds the method.
-func forPost(v ssa.Value, method *ssa.Parameter, depth int) postValue {
-	return forPostX(v, method, depth, false)
-}
-
-func forPostX(v ssa.Value, method *ssa.Parameter, depth int, noPhi bool) postValue {
+func (w *postWalk) value(v ssa.Value, method *ssa.Parameter, depth int, phis bool) postValue {
 	if depth > 4 {
 		return opaque
 	}
@@ -94,7 +127,7 @@ func forPostX(v ssa.Value, method *ssa.Parameter, depth int, noPhi bool) postVal
 		}
 	case *ssa.UnOp:
 		if x.Op == token.NOT {
-			switch r := forPostX(x.X, method, depth+1, noPhi); r {
+			switch r := w.value(x.X, method, depth+1, phis); r {
 			case isTrue:
 				return isFalse
 			case isFalse:
@@ -118,12 +151,12 @@ func forPostX(v ssa.Value, method *ssa.Parameter, depth int, noPhi bool) postVal
 			}
 		}
 	case *ssa.Call:
-		return callForPost(x, method, depth)
+		return w.call(x, method, depth)
 	case *ssa.Phi:
-		if noPhi {
+		if !phis {
 			return free
 		}
-		return phiForPost(x, method, depth)
+		return w.phi(x, method, depth)
 	}
 	if involvesMethod(v, method, 0) {
 		return opaque
@@ -138,9 +171,9 @@ func of(b bool) postValue {
 	return isFalse
 }
 
-// callForPost evaluates a predicate of the package asked about the method: every value it
-// returns, for a POST.
-func callForPost(c *ssa.Call, method *ssa.Parameter, depth int) postValue {
+// call evaluates a predicate of the package asked about the method: every value it returns,
+// on the ways a POST takes through it.
+func (w *postWalk) call(c *ssa.Call, method *ssa.Parameter, depth int) postValue {
 	arg := -1
 	for i, a := range c.Call.Args {
 		switch {
@@ -161,7 +194,7 @@ func callForPost(c *ssa.Call, method *ssa.Parameter, depth int) postValue {
 		return opaque
 	}
 	param := callee.Params[arg]
-	reach := postBlocks(callee, param, depth+1)
+	reach := w.blocks(callee, param, depth+1, true)
 	if reach == nil {
 		return opaque
 	}
@@ -173,7 +206,7 @@ func callForPost(c *ssa.Call, method *ssa.Parameter, depth int) postValue {
 		if len(ret.Results) != 1 {
 			return opaque
 		}
-		v := forPost(ret.Results[0], param, depth+1)
+		v := w.value(ret.Results[0], param, depth+1, true)
 		switch {
 		case v == opaque || v == free:
 			return opaque
@@ -189,67 +222,28 @@ func callForPost(c *ssa.Call, method *ssa.Parameter, depth int) postValue {
 	return r
 }
 
-// postBlocks returns the blocks of fn that a POST can reach, each branch on the method taking
-// the way a POST takes; nil where a branch depends on the method in a way not evaluated.
-func postBlocks(fn *ssa.Function, method *ssa.Parameter, depth int) map[*ssa.BasicBlock]bool {
-	return postBlocksX(fn, method, depth, false)
-}
-
-func postBlocksX(fn *ssa.Function, method *ssa.Parameter, depth int, noPhi bool) map[*ssa.BasicBlock]bool {
-	reach := map[*ssa.BasicBlock]bool{fn.Blocks[0]: true}
-	queue := []*ssa.BasicBlock{fn.Blocks[0]}
-	for len(queue) > 0 {
-		b := queue[0]
-		queue = queue[1:]
-		succs := b.Succs
-		if ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok {
-			switch forPostX(ifInstr.Cond, method, depth, noPhi) {
-			case isTrue:
-				succs = succs[:1]
-			case isFalse:
-				succs = succs[1:]
-			case opaque:
-				return nil
-			}
-		}
-		for _, x := range succs {
-			if !reach[x] {
-				reach[x] = true
-				queue = append(queue, x)
-			}
-		}
-	}
-	return reach
-}
-
-// phiForPost evaluates a boolean joined from several ways: those a POST can take (an edge
-// from a branch on the method that a POST does not take is left out).
-func phiForPost(p *ssa.Phi, method *ssa.Parameter, depth int) postValue {
-	r, seen := free, false
-	reach := postBlocksX(p.Parent(), method, depth+1, true)
+// phi evaluates a boolean joined from several ways: those a POST can take (an edge from a
+// block a POST does not reach, or from a branch on the method a POST does not take, is left
+// out).
+func (w *postWalk) phi(p *ssa.Phi, method *ssa.Parameter, depth int) postValue {
+	reach := w.blocks(p.Parent(), method, depth+1, false)
 	if reach == nil {
 		return opaque
 	}
+	r, seen := free, false
 	for i, e := range p.Edges {
 		pred := p.Block().Preds[i]
 		if !reach[pred] {
 			continue // a block a POST does not get to
 		}
-		if ifInstr, ok := pred.Instrs[len(pred.Instrs)-1].(*ssa.If); ok {
-			switch forPost(ifInstr.Cond, method, depth+1) {
-			case isTrue:
-				if pred.Succs[0] != p.Block() {
-					continue
-				}
-			case isFalse:
-				if pred.Succs[1] != p.Block() {
-					continue
-				}
-			case opaque:
-				return opaque
-			}
+		side, ok := w.taken(pred, method, depth+1, true)
+		switch {
+		case !ok:
+			return opaque
+		case side >= 0 && pred.Succs[side] != p.Block():
+			continue
 		}
-		v := forPost(e, method, depth+1)
+		v := w.value(e, method, depth+1, true)
 		switch {
 		case v == opaque:
 			return opaque

@@ -245,10 +245,10 @@ func (c *checker) inTest(fn *ssa.Function) bool {
 }
 
 // direct returns the non-idempotent operation that call performs itself, or nil. A request
-// sent only once the server refused the credentials logs in again (retryscope.Reauthenticates):
+// sent only once the server refused the credentials logs in again (retryscope.OnlyAfterRefusal):
 // not an operation a retry repeats to the client's harm.
 func (c *checker) direct(call ssa.CallInstruction) *op {
-	if retryscope.Reauthenticates(call) {
+	if retryscope.OnlyAfterRefusal(call) {
 		return nil
 	}
 	if s := c.remote.SendOf(call); s != nil {
@@ -308,7 +308,7 @@ func (c *checker) markedRead(s *remote.Send, call ssa.CallInstruction) bool {
 // viaCall returns the operation a call performs through a function that sends an unkeyed
 // request (in this package, or in another through its fact), or nil.
 func (c *checker) viaCall(call ssa.CallInstruction) *op {
-	if retryscope.Reauthenticates(call) {
+	if retryscope.OnlyAfterRefusal(call) {
 		return nil // a new session after a refusal (see direct)
 	}
 	if callee := call.Common().StaticCallee(); callee != nil {

@@ -14,6 +14,7 @@ import (
 type Implementers struct {
 	pkg      *ssa.Package
 	byMethod map[string][]*types.TypeName // the package's named types, by their methods' names
+	generic  []*types.TypeName            // the package's generic named types (not interfaces)
 	memo     map[implKey][]*ssa.Function
 }
 
@@ -75,8 +76,8 @@ func (im *Implementers) of(cc *ssa.CallCommon) []*ssa.Function {
 	return out
 }
 
-// index indexes the package's named types (not interfaces, not generic) by the names of their
-// methods.
+// index indexes the package's named types (not interfaces) by the names of their methods;
+// generic ones are kept apart, for Generic.
 func (im *Implementers) index() {
 	im.byMethod = make(map[string][]*types.TypeName)
 	scope := im.pkg.Pkg.Scope()
@@ -85,7 +86,12 @@ func (im *Implementers) index() {
 		if !ok || tn.IsAlias() {
 			continue
 		}
-		if n, ok := tn.Type().(*types.Named); !ok || n.TypeParams().Len() > 0 || types.IsInterface(n) {
+		n, ok := tn.Type().(*types.Named)
+		if !ok || types.IsInterface(n) {
+			continue
+		}
+		if n.TypeParams().Len() > 0 {
+			im.generic = append(im.generic, tn)
 			continue
 		}
 		ms := types.NewMethodSet(types.NewPointer(tn.Type())) // value methods too
@@ -94,4 +100,27 @@ func (im *Implementers) index() {
 			im.byMethod[method] = append(im.byMethod[method], tn)
 		}
 	}
+}
+
+// Generic returns the package's generic types that have methods of every name of iface: one
+// of their instances may implement it (Of does not instantiate them).
+func (im *Implementers) Generic(iface *types.Interface) []*types.TypeName {
+	if im.byMethod == nil {
+		im.index()
+	}
+	var out []*types.TypeName
+	for _, tn := range im.generic {
+		ms := types.NewMethodSet(types.NewPointer(tn.Type()))
+		all := true
+		for m := range iface.Methods() {
+			if ms.Lookup(m.Pkg(), m.Name()) == nil {
+				all = false
+				break
+			}
+		}
+		if all {
+			out = append(out, tn)
+		}
+	}
+	return out
 }
