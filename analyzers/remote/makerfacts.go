@@ -106,17 +106,20 @@ func (r *Result) Handed(call ssa.CallInstruction, v ssa.Value) *Send {
 	return s
 }
 
-// copiedParam returns, for a call of a function of the package that returns a copy of a
-// request it is given (newRequest := *r; newRequest.Body = ...; return &newRequest), the
-// argument copied; nil otherwise.
-func copiedParam(c *ssa.CallCommon) ssa.Value {
+// CopiedParam returns, for a call of a function of the package that returns a request it is
+// given or a copy of it (newRequest := *r; newRequest.Body = ...; return &newRequest; or
+// req.Clone(ctx) on a later attempt, itself or through such a function), the argument
+// copied; nil otherwise.
+func CopiedParam(c *ssa.CallCommon) ssa.Value { return copiedParam(c, 0) }
+
+func copiedParam(c *ssa.CallCommon, depth int) ssa.Value {
 	fn := c.StaticCallee()
-	if fn == nil || len(fn.Blocks) == 0 || fn.Signature.Results().Len() == 0 || !typeis.Request(fn.Signature.Results().At(0).Type()) {
+	if fn == nil || len(fn.Blocks) == 0 || fn.Signature.Results().Len() == 0 || !typeis.Request(fn.Signature.Results().At(0).Type()) || depth > 3 {
 		return nil
 	}
 	idx := -1
 	for r := range returned(fn, 0) {
-		p := copyOf(r)
+		p := copyOf(r, depth)
 		if p == nil || p.Parent() != fn || idx >= 0 && slices.Index(fn.Params, p) != idx {
 			return nil
 		}
@@ -129,11 +132,23 @@ func copiedParam(c *ssa.CallCommon) ssa.Value {
 }
 
 // copyOf returns the parameter whose request v is, or is a shallow copy of (the address of a
-// local the parameter's struct is copied into), or nil.
-func copyOf(v ssa.Value) *ssa.Parameter {
-	switch x := flow.Unwrap(v).(type) {
+// local the parameter's struct is copied into, a library's copy: req.Clone(ctx), a copy a
+// function of the package returns), or nil.
+func copyOf(v ssa.Value, depth int) *ssa.Parameter {
+	v = flow.Unwrap(v)
+	if ex, ok := v.(*ssa.Extract); ok && ex.Index == 0 {
+		v = ex.Tuple
+	}
+	switch x := v.(type) {
 	case *ssa.Parameter:
 		return x
+	case *ssa.Call:
+		if from, ok := copiedRequest(x.Common()); ok {
+			return copyOf(from, depth)
+		}
+		if from := copiedParam(x.Common(), depth+1); from != nil {
+			return copyOf(from, depth+1)
+		}
 	case *ssa.Alloc:
 		for _, s := range flow.Stored(x) {
 			if u, ok := s.(*ssa.UnOp); ok && u.Op == token.MUL {

@@ -492,7 +492,7 @@ func passedParam(v ssa.Value) *ssa.Parameter {
 // requestParam returns the parameter a request sent is made from: the parameter itself (or
 // captured by a closure of its function: the retry callback of Do(req)), or one that
 // copiedRequest copies (rreq, _ := retryablehttp.FromRequest(r);
-// client.Do(rreq.WithContext(ctx))) or a function of the package copies (copiedParam).
+// client.Do(rreq.WithContext(ctx))) or a function of the package copies (CopiedParam).
 func requestParam(v ssa.Value) (*ssa.Parameter, bool) {
 	for range 8 {
 		v = flow.Unwrap(v)
@@ -510,7 +510,7 @@ func requestParam(v ssa.Value) (*ssa.Parameter, bool) {
 		case *ssa.Call:
 			from, ok := copiedRequest(x.Common())
 			if !ok {
-				if from = copiedParam(x.Common()); from == nil {
+				if from = CopiedParam(x.Common()); from == nil {
 					return nil, false
 				}
 			}

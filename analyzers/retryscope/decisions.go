@@ -228,30 +228,42 @@ func outcome(cond ssa.Value, in func(*ssa.BasicBlock) bool) (call ssa.CallInstru
 			}
 			return call, 1, false
 		}
-		// resp.StatusCode OP constant: success is where 200 falls.
-		op := c.Op
-		if _, ok := flow.IntConst(x); ok {
-			x, y = y, x
-			op = mirror(op)
+		if resp, success, ok := statusSides(c); ok {
+			return producer(resp, in), success, false
 		}
-		code, ok := flow.IntConst(y)
-		if !ok {
-			return nil, 0, false
-		}
-		resp := statusOf(x)
-		if resp == nil {
-			return nil, 0, false
-		}
-		if (op == token.EQL || op == token.NEQ) && code >= 300 && code < 400 {
-			return nil, 0, false // a redirect to follow, not a verdict on the call
-		}
-		call := producer(resp, in)
-		if constant.Compare(constant.MakeInt64(200), op, constant.MakeInt64(code)) {
-			return call, 0, false
-		}
-		return call, 1, false
 	}
 	return nil, 0, false
+}
+
+// statusSides reads cmp as a test of a response's status against a constant (resp.StatusCode
+// OP constant): it returns the response and the successor taken on success, the side where 200
+// falls. A test for a redirect is a step to follow, not a verdict.
+func statusSides(cmp *ssa.BinOp) (resp ssa.Value, success int, ok bool) {
+	resp, op, code, ok := statusCompare(cmp)
+	if !ok || (op == token.EQL || op == token.NEQ) && code >= 300 && code < 400 {
+		return nil, 0, false
+	}
+	if constant.Compare(constant.MakeInt64(200), op, constant.MakeInt64(code)) {
+		return resp, 0, true
+	}
+	return resp, 1, true
+}
+
+// statusCompare reads cmp as resp.StatusCode OP code, the constant on the right.
+func statusCompare(cmp *ssa.BinOp) (resp ssa.Value, op token.Token, code int64, ok bool) {
+	x, y, op := cmp.X, cmp.Y, cmp.Op
+	if _, ok := flow.IntConst(x); ok {
+		x, y = y, x
+		op = mirror(op)
+	}
+	code, ok = flow.IntConst(y)
+	if !ok {
+		return nil, 0, 0, false
+	}
+	if resp = statusOf(x); resp == nil {
+		return nil, 0, 0, false
+	}
+	return resp, op, code, true
 }
 
 // flagSenseOf is flagSense for the function call runs: its static callee, or, for a method of

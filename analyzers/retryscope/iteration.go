@@ -11,6 +11,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/loops"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
+	"github.com/idemlint/idemlint/analyzers/remote"
 )
 
 // iterates reports whether the loop works through a sequence rather than repeating one
@@ -58,7 +59,7 @@ func (st *state) iterates(d decision, l *loops.Loop) bool {
 				// or a field (config.Port = port): it tries each value of a range.
 				found = found || x.Block() == l.Header && typeis.Integer(x.Type()) && !smallStart(x, l)
 			case *ssa.Call:
-				if x != call && l.Contains(x.Block()) {
+				if x != call && l.Contains(x.Block()) && remote.CopiedParam(x.Common()) == nil {
 					for _, arg := range x.Call.Args {
 						if typeis.Integer(arg.Type()) && (loopCarried(arg, l) || st.movedByLoop(arg, l)) {
 							found = true // store.get(db, s.periods.End-1), with End moved by the loop's calls

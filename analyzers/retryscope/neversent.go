@@ -205,12 +205,8 @@ func refusedCredentials(n int64) bool { return n == 401 || n == 403 }
 
 // statusTest returns the status that b compares an HTTP response's status code with.
 func statusTest(b *ssa.BinOp) (int64, bool) {
-	x, y := b.X, b.Y
-	if _, ok := x.(*ssa.Const); ok {
-		x, y = y, x
-	}
-	n, ok := flow.IntConst(y)
-	return n, ok && statusOf(x) != nil
+	_, _, n, ok := statusCompare(b)
+	return n, ok
 }
 
 // OnlyAfterRefusal reports whether instr runs only where an HTTP answer refused the caller's

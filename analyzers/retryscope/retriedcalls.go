@@ -289,7 +289,12 @@ func variadicCall(st *ssa.Store) ssa.CallInstruction {
 // true only where the error is set and false on some return of a nil error (a "try again" flag:
 // return true, err on a failure worth repeating), or true only with a nil error and false only
 // with one set (an "ok" flag). A flag that also stands beside a nil error on both sides (more,
-// err := r.next()) says something else.
+// err := r.next()) says something else, unless where it is true the function has found a
+// failure and where it is false on some way it has not: an attempt that says "go again" (res,
+// again, err := s.attempt(req): true, nil once a send failed in a way it may retry, false, nil
+// on success). A return of another function of the package's flag and error (return
+// s.onResponse(resp)) says what that function's returns say, past the failures found on the
+// way to it.
 func flagSense(fn *ssa.Function, flag int) (trueFails, ok bool) {
 	if fn == nil || len(fn.Blocks) == 0 || flag >= fn.Signature.Results().Len() || !typeis.Bool(fn.Signature.Results().At(flag).Type()) {
 		return false, false
@@ -306,12 +311,14 @@ func flagSense(fn *ssa.Function, flag int) (trueFails, ok bool) {
 	if errAt < 0 {
 		return false, false
 	}
-	// For each value of the flag: does it come with a nil error, with an error set?
-	var nilWith, setWith [2]bool
+	// For each value of the flag: does it come with a nil error, with an error set; past a
+	// failure the function found, or on a way that found none?
+	var nilWith, setWith, failedWith, cleanWith [2]bool
 	known := true
-	var visit func(flagV, errV ssa.Value, depth int)
-	visit = func(flagV, errV ssa.Value, depth int) {
+	var visit func(flagV, errV ssa.Value, at *ssa.BasicBlock, failed bool, depth int)
+	visit = func(flagV, errV ssa.Value, at *ssa.BasicBlock, failed bool, depth int) {
 		flagV, errV = stored(flagV), stored(errV)
+		failed = failed || pastFailure(at)
 		fp, _ := flagV.(*ssa.Phi)
 		ep, _ := errV.(*ssa.Phi)
 		if fp != nil && (ep == nil || ep.Block() == fp.Block()) && depth < 4 {
@@ -321,7 +328,15 @@ func flagSense(fn *ssa.Function, flag int) (trueFails, ok bool) {
 				if ep != nil {
 					ev = ep.Edges[i]
 				}
-				visit(e, ev, depth+1)
+				visit(e, ev, fp.Block().Preds[i], failed, depth+1)
+			}
+			return
+		}
+		if callee, fx, ex := tailCall(fn, flagV, errV); callee != nil && depth < 4 {
+			for ret := range flow.Returns(callee) {
+				if ret.Block() != callee.Recover && len(ret.Results) == callee.Signature.Results().Len() {
+					visit(ret.Results[fx], ret.Results[ex], ret.Block(), failed, depth+1)
+				}
 			}
 			return
 		}
@@ -339,12 +354,17 @@ func flagSense(fn *ssa.Function, flag int) (trueFails, ok bool) {
 		} else {
 			setWith[v] = true
 		}
+		if failed {
+			failedWith[v] = true
+		} else {
+			cleanWith[v] = true
+		}
 	}
 	for ret := range flow.Returns(fn) {
 		if ret.Block() == fn.Recover || len(ret.Results) != fn.Signature.Results().Len() {
 			continue // the recovery from a panic returns what the slots hold: not a way out
 		}
-		visit(ret.Results[flag], ret.Results[errAt], 0)
+		visit(ret.Results[flag], ret.Results[errAt], ret.Block(), false, 0)
 	}
 	if !known {
 		return false, false
@@ -354,8 +374,52 @@ func flagSense(fn *ssa.Function, flag int) (trueFails, ok bool) {
 		return true, true
 	case nilWith[1] && !setWith[1] && setWith[0] && !nilWith[0]:
 		return false, true
+	case failedWith[1] && !cleanWith[1] && cleanWith[0]:
+		return true, true
 	}
 	return false, false
+}
+
+// tailCall returns the function of fn's package whose results flagV and errV are (return
+// s.onResponse(res, resp)), with the indices of the two among them; nil when they are not the
+// results of one such call.
+func tailCall(fn *ssa.Function, flagV, errV ssa.Value) (*ssa.Function, int, int) {
+	fx, ok := flagV.(*ssa.Extract)
+	if !ok {
+		return nil, 0, 0
+	}
+	ex, ok := errV.(*ssa.Extract)
+	if !ok || ex.Tuple != fx.Tuple {
+		return nil, 0, 0
+	}
+	c, ok := fx.Tuple.(*ssa.Call)
+	if !ok {
+		return nil, 0, 0
+	}
+	callee := c.Call.StaticCallee()
+	if callee == nil || callee == fn || callee.Pkg != fn.Pkg || len(callee.Blocks) == 0 {
+		return nil, 0, 0
+	}
+	return callee, fx.Index, ex.Index
+}
+
+// pastFailure reports whether block b runs only once a failure was found: on the non-nil side
+// of a test of an error against nil, or on the failure side of a test of a response's status.
+func pastFailure(b *ssa.BasicBlock) bool {
+	for ifInstr, side := range flow.TestsAbove(b) {
+		if side < 0 {
+			continue
+		}
+		if errv, nilSide := testedError(ifInstr); errv != nil && side != nilSide {
+			return true
+		}
+		if cmp, ok := ifInstr.Cond.(*ssa.BinOp); ok {
+			if _, success, ok := statusSides(cmp); ok && side != success {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // okFlag reports whether fn, a function of the package whose only result is a bool, says

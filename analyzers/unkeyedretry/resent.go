@@ -52,8 +52,17 @@ func (c *checker) exportResends() {
 		if !ok || obj.Pkg() != c.pass.Pkg || !obj.Exported() || done[obj] || c.readsKey(fn) || c.keyer.Keyed(s.Instr) {
 			continue
 		}
-		sc := c.resending(s)
-		if sc != nil && readsMethod(fn) && !passesPost(sc, s.Instr, fn) {
+		// The scope may be a helper's that fn hands the request to (DoHTTP(ctx, client,
+		// req) calling state.run(req), whose loop resends it).
+		// Each function on the way may decide by the method; only the scope's own tests are
+		// followed (passesPost).
+		sc, in, guarded := c.resending(s), s, false
+		for depth := 0; sc == nil && in.Inner != nil && in.Inner.FromParam != nil && depth < 8; depth++ {
+			guarded = guarded || readsMethod(in.FromParam.Parent())
+			in = in.Inner
+			sc = c.resending(in)
+		}
+		if sc != nil && (guarded || readsMethod(in.FromParam.Parent()) && !passesPost(sc, in.Instr, in.FromParam.Parent())) {
 			continue // it retries only some methods, a POST not among them
 		}
 		switch {
@@ -243,8 +252,6 @@ func (c *checker) resentBy(call ssa.CallInstruction) (*op, *types.Func) {
 // reportResent reports, once per function of another package that resends what it is handed,
 // the non-idempotent requests this package hands it: at the first, with the others related.
 func (c *checker) reportResent(fn *types.Func, ops []*op) {
-	var f resendsFact
-	c.pass.ImportObjectFact(fn, &f)
 	related := []analysis.RelatedInformation{}
 	for i, o := range ops[1:] {
 		if i == 20 {
@@ -262,7 +269,6 @@ func (c *checker) reportResent(fn *types.Func, ops []*op) {
 	at := c.span(ops[0].call.Pos())
 	long, short := flow.QualifiedName(fn, c.pass.Pkg), flow.Name(fn, c.pass.Pkg)
 	c.rep.Report(analysis.Diagnostic{Pos: at.Pos(), End: at.End(), Related: related, Message: report.Fit(
-		fmt.Sprintf("%s (%s) retries %s%s without an idempotency key, so a retry can repeat %s effect", long, f.At, first, others, their),
 		fmt.Sprintf("%s retries %s%s without an idempotency key, so a retry can repeat %s effect", long, first, others, their),
 		fmt.Sprintf("%s retries %s%s without an idempotency key, so a retry can repeat %s effect", short, first, others, their),
 		fmt.Sprintf("%s retries %s%s without a key, so a retry can repeat %s effect", short, first, others, their),
