@@ -13,6 +13,7 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
@@ -119,11 +120,12 @@ func (st *state) viaCalls(funcs []*ssa.Function, direct *Result) []*Call {
 	var order []ssa.CallInstruction
 	changed := st.summarise(direct.Calls)
 	scan := funcs
+	var invokers map[*ssa.Function][]*ssa.Function
 	for round := 0; round < maxRounds; round++ {
 		var calls []*Call
 		for _, fn := range scan {
 			for call := range flow.Calls(fn) {
-				callee := call.Common().StaticCallee()
+				callee, _ := st.calleeOf(call)
 				if direct.byInstr[call] != nil || callee == nil || round > 0 && !changed[callee] {
 					continue
 				}
@@ -142,8 +144,11 @@ func (st *state) viaCalls(funcs []*ssa.Function, direct *Result) []*Call {
 		}
 		scan = scan[:0:0]
 		seen := make(map[*ssa.Function]bool)
+		if invokers == nil {
+			invokers = st.invokers(funcs)
+		}
 		for fn := range changed {
-			for _, caller := range st.callGraph()[fn] {
+			for _, caller := range append(st.callGraph()[fn], invokers[fn]...) {
 				if !seen[caller] {
 					seen[caller] = true
 					scan = append(scan, caller)
@@ -486,20 +491,62 @@ func (st *state) passed(callee *ssa.Function) []Passed {
 	return nil
 }
 
+// calleeOf returns the function call runs and its arguments as that function's parameters
+// count them: its static callee, or, for a call of a method of an interface the package
+// declares, the package's one implementation outside tests (a generic one's origin), with the
+// receiver first. Nil when there is none or more than one.
+func (st *state) calleeOf(call ssa.CallInstruction) (*ssa.Function, []ssa.Value) {
+	common := call.Common()
+	if callee := common.StaticCallee(); callee != nil || !common.IsInvoke() {
+		return callee, common.Args
+	}
+	var impl *ssa.Function
+	for _, m := range st.impls.Of(common) {
+		if testcode.At(st.pass, m.Pos()) && !testcode.At(st.pass, call.Pos()) {
+			continue // a test's fake
+		}
+		if impl != nil {
+			return nil, nil
+		}
+		impl = m
+	}
+	if impl == nil {
+		return nil, nil
+	}
+	return impl, append([]ssa.Value{common.Value}, common.Args...)
+}
+
+// invokers returns, for each implementation that calleeOf resolves a call of an interface
+// method to, the functions making such calls: the callers the call graph does not hold.
+func (st *state) invokers(funcs []*ssa.Function) map[*ssa.Function][]*ssa.Function {
+	out := make(map[*ssa.Function][]*ssa.Function)
+	for _, fn := range funcs {
+		for call := range flow.Calls(fn) {
+			if call.Common().IsInvoke() {
+				if impl, _ := st.calleeOf(call); impl != nil && !slices.Contains(out[impl], fn) {
+					out[impl] = append(out[impl], fn)
+				}
+			}
+		}
+	}
+	return out
+}
+
 // via returns the remote call that call makes through a function with a paramFact, or nil.
 func (st *state) via(call ssa.CallInstruction) *Call {
 	common := call.Common()
-	callee := common.StaticCallee()
+	callee, args := st.calleeOf(call)
 	if callee == nil {
 		return nil
 	}
+	invoke := common.IsInvoke()
 	fn, _ := callee.Object().(*types.Func)
 	var best *Call
 	for _, p := range st.passed(callee) {
-		if p.Index >= len(common.Args) {
+		if p.Index >= len(args) {
 			continue
 		}
-		if i, field := knowledge.RefreshedToken(flow.ID(fn)); p.Kept && i >= 0 && i < len(common.Args) && unset(common.Args[i], field, call) {
+		if i, field := knowledge.RefreshedToken(flow.ID(fn)); p.Kept && i >= 0 && i < len(args) && unset(args[i], field, call) {
 			continue // a token that cannot be refreshed: the kept context is never sent
 		}
 		w := st.walker(call.Parent())
@@ -514,12 +561,12 @@ func (st *state) via(call ssa.CallInstruction) *Call {
 			if t == nil {
 				continue
 			}
-			v = w.obj(common.Args[p.Index], nil, t)
+			v = w.obj(args[p.Index], nil, t)
 			switch {
-			case p.With != nil && p.With.Index < len(common.Args) && p.With.Request:
-				v = either(v, w.req(common.Args[p.With.Index], nil))
-			case p.With != nil && p.With.Index < len(common.Args):
-				v = either(v, w.ctx(common.Args[p.With.Index], nil))
+			case p.With != nil && p.With.Index < len(args) && p.With.Request:
+				v = either(v, w.req(args[p.With.Index], nil))
+			case p.With != nil && p.With.Index < len(args):
+				v = either(v, w.ctx(args[p.With.Index], nil))
 			case p.With != nil:
 				continue
 			case v.k == vUnbounded || v.k == vParam:
@@ -527,9 +574,12 @@ func (st *state) via(call ssa.CallInstruction) *Call {
 				v.src.Kind = p.Context
 			}
 		case p.Request:
-			v = w.req(common.Args[p.Index], nil)
+			v = w.req(args[p.Index], nil)
 		default:
-			v = w.ctx(common.Args[p.Index], nil)
+			v = w.ctx(args[p.Index], nil)
+		}
+		if invoke && p.Kind == HTTP && p.Client == "" {
+			continue // the implementation's client, built where the interface's value was: not seen
 		}
 		if p.Index >= 0 && p.Client == "" && v.k == vUnbounded && p.Kind == HTTP && fn != nil {
 			// A request or context without a deadline sent through the client the receiver
@@ -554,9 +604,9 @@ func (st *state) via(call ssa.CallInstruction) *Call {
 		if p.Kind == HTTP {
 			// The response the function hands back read as a stream here, or a body not in
 			// memory handed to it to send.
-			c.Streams = streamedIn(call, st.streamField) || p.Body >= 0 && p.Body < len(common.Args) && streamBody(common.Args[p.Body])
+			c.Streams = streamedIn(call, st.streamField) || p.Body >= 0 && p.Body < len(args) && streamBody(args[p.Body])
 			// A request the caller gives, made there with its body in memory.
-			atOnce := p.AtOnce || p.Request && p.Index >= 0 && st.requestAtOnce(call.Parent(), common.Args[p.Index])
+			atOnce := p.AtOnce || p.Request && p.Index >= 0 && st.requestAtOnce(call.Parent(), args[p.Index])
 			c.AtOnce = atOnce && !c.Streams
 			c.Timeout = c.Timeout.byTransport(c)
 		}

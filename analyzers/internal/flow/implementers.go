@@ -31,8 +31,9 @@ func NewImplementers(pkg *ssa.Package) *Implementers {
 }
 
 // Of returns, for an invoke-mode call of a method of an interface the package declares, the
-// methods of the package's named types (not interfaces, not generic) that implement it; nil
-// for other calls.
+// methods of the package's named types (not interfaces) that implement it; for a generic
+// type, instantiated with a generic interface's type arguments, its generic method (the
+// origin, whose body is the one the analyses read); nil for other calls.
 func (im *Implementers) Of(cc *ssa.CallCommon) []*ssa.Function {
 	if !cc.IsInvoke() {
 		return nil
@@ -59,18 +60,37 @@ func (im *Implementers) of(cc *ssa.CallCommon) []*ssa.Function {
 		im.index()
 	}
 	var out []*ssa.Function
-	for _, tn := range im.byMethod[cc.Method.Name()] {
-		for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
+	add := func(named types.Type) {
+		for _, t := range []types.Type{named, types.NewPointer(named)} {
 			if !types.Implements(t, iface) {
 				continue
 			}
 			obj, _, _ := types.LookupFieldOrMethod(t, true, cc.Method.Pkg(), cc.Method.Name())
 			if fn, ok := obj.(*types.Func); ok {
-				if m := im.pkg.Prog.FuncValue(fn); m != nil && m.Pkg == im.pkg {
+				if m := im.pkg.Prog.FuncValue(fn.Origin()); m != nil && m.Pkg == im.pkg {
 					out = append(out, m)
 				}
 			}
-			break
+			return
+		}
+	}
+	for _, tn := range im.byMethod[cc.Method.Name()] {
+		add(tn.Type())
+	}
+	// A generic type of the package filled with the interface's own type arguments
+	// (ClientImpl[T] behind Client[T]): its generic method's body.
+	if targs := named.TypeArgs(); targs.Len() > 0 {
+		for _, tn := range im.Generic(iface) {
+			if tn.Type().(*types.Named).TypeParams().Len() != targs.Len() {
+				continue
+			}
+			args := make([]types.Type, targs.Len())
+			for i := range args {
+				args[i] = targs.At(i)
+			}
+			if inst, err := types.Instantiate(nil, tn.Type(), args, true); err == nil {
+				add(inst)
+			}
 		}
 	}
 	return out
