@@ -16,8 +16,9 @@ import (
 )
 
 // retryPolicy reports whether the boolean v is a verdict on the outcome of another call made
-// in the blocks: a call taking that call's error or response (shouldRetry(err, resp),
-// c.CheckRetry(ctx, resp, err), retryable(resp), whatever its name, though not a standard
+// in the blocks: a call taking that call's error, response or response's status
+// (shouldRetry(err, resp), c.CheckRetry(ctx, resp, err), retryable(resp.StatusCode), whatever
+// its name, though not a standard
 // library predicate such as errors.Is), or a boolean variable computed from such verdicts or
 // from comparing the error with nil (again := err != nil && transient(err)). It returns the
 // judged call. The verdict's sense (does true mean "again" or "done"?) is for the structure to
@@ -42,6 +43,9 @@ func retryPolicy(v ssa.Value, in func(*ssa.BasicBlock) bool) (judged ssa.CallIns
 		return call, true
 	}
 	for _, a := range call.Common().Args {
+		if resp := statusOf(a); resp != nil {
+			a = resp // retryableStatus(resp.StatusCode): a verdict on the response
+		}
 		if typeis.ErrorLike(a.Type()) || typeis.HTTPResponse(a.Type()) {
 			if judged := attemptOf(a, in, 0); judged != nil && judged != call {
 				return judged, true
