@@ -248,7 +248,7 @@ func (st *state) exportRetries() {
 		}
 	}
 	for _, s := range st.res.Scopes {
-		if g, started := s.Site.(*ssa.Go); started && !flow.Awaited(g) || s.Kind.FromFramework() || s.Poll || s.Handed || flow.Detached(s.at) {
+		if g, started := s.Site.(*ssa.Go); started && !flow.Awaited(g) || s.Kind.FromFramework() || s.Poll || s.Handed || st.detached(s.at) {
 			continue // a goroutine's retries are not its starter's (unless it waits for them);
 			// the framework retries, not the function holding the scope; a poll waits
 		}
@@ -273,7 +273,7 @@ func (st *state) exportRetries() {
 	detached := make(map[*ssa.Function]bool, len(st.funcs))
 	apart := make(map[*ssa.Go]bool)
 	for _, fn := range st.funcs {
-		detached[fn] = flow.Detached(fn)
+		detached[fn] = st.detached(fn)
 		for call := range flow.Calls(fn) {
 			if g, ok := call.(*ssa.Go); ok {
 				apart[g] = !flow.Awaited(g)
