@@ -70,6 +70,11 @@ type Passed struct {
 	// through (Origin.Transport): a stalled server cannot hold a request whose body is in
 	// memory, whatever context the caller gives (Timeout.byTransport).
 	Transport string
+	// RecvFrom is one more than the parameter (as Index counts) that every remote call the
+	// context reaches is made on, or on what a call on it returned (db, or tx from
+	// db.BeginTx(ctx)); 0 when not known. A caller handing nil there makes none of them: a
+	// command that needs no database (RunContext(ctx, "create", nil, dir)).
+	RecvFrom int
 }
 
 func (*paramFact) AFact() {}
@@ -194,10 +199,18 @@ func (st *state) summarise(calls []*Call) map[*ssa.Function]bool {
 		// One entry per parameter; a client that alone decides (a request sent without a
 		// context) says more than one that decides with the caller's context.
 		at := slices.IndexFunc(st.summaries[fn], func(p Passed) bool { return p.Index == index })
+		recv := 0
+		if fn == c.Instr.Parent() {
+			recv = st.receiverFrom(c)
+		}
 		if at >= 0 && (st.summaries[fn][at].With == nil || t.with != nil) {
+			if st.summaries[fn][at].RecvFrom != recv && st.summaries[fn][at].RecvFrom != 0 {
+				st.summaries[fn][at].RecvFrom = 0 // calls through other receivers too
+				changed[fn] = true
+			}
 			continue
 		}
-		p := Passed{Index: index, Request: t.Request, Kind: c.Kind, Name: c.Name, Instead: instead, Streams: c.Streams || c.Via != nil && c.Via.Streams, Body: -1, Kept: t.kept != nil || c.Via != nil && c.Via.Kept, AtOnce: c.AtOnce}
+		p := Passed{Index: index, RecvFrom: recv, Request: t.Request, Kind: c.Kind, Name: c.Name, Instead: instead, Streams: c.Streams || c.Via != nil && c.Via.Streams, Body: -1, Kept: t.kept != nil || c.Via != nil && c.Via.Kept, AtOnce: c.AtOnce}
 		switch {
 		case c.Kind != HTTP || p.Kept:
 		case c.Via == nil:
@@ -491,6 +504,59 @@ func (st *state) passed(callee *ssa.Function) []Passed {
 	return nil
 }
 
+// receiverFrom returns one more than the parameter of c's function that c's remote call is
+// made on (its receiver: the parameter, or what a method called on the parameter returned,
+// tx from db.BeginTx(ctx)); for a call of a function that passes its context on, the
+// parameter its RecvFrom argument is. 0 when it is none of them.
+func (st *state) receiverFrom(c *Call) int {
+	fn := c.Instr.Parent()
+	var v ssa.Value
+	if c.Via != nil {
+		_, args := st.calleeOf(c.Instr)
+		if c.Via.RecvFrom == 0 || c.Via.RecvFrom > len(args) {
+			return 0
+		}
+		v = args[c.Via.RecvFrom-1]
+	} else {
+		cc := c.Instr.Common()
+		switch {
+		case cc.IsInvoke():
+			v = cc.Value
+		case cc.Signature().Recv() != nil && len(cc.Args) > 0:
+			v = cc.Args[0]
+		default:
+			return 0
+		}
+	}
+	for range 4 {
+		v = flow.Unwrap(v)
+		if ex, ok := v.(*ssa.Extract); ok && ex.Index == 0 {
+			v = ex.Tuple
+		}
+		switch x := v.(type) {
+		case *ssa.Parameter:
+			if i := slices.Index(fn.Params, x); i >= 0 {
+				return i + 1
+			}
+			return 0
+		case *ssa.Call:
+			// tx, err := db.BeginTx(ctx): a value a method of the parameter returns.
+			cc := x.Common()
+			switch {
+			case cc.IsInvoke():
+				v = cc.Value
+			case cc.Signature().Recv() != nil && len(cc.Args) > 0:
+				v = cc.Args[0]
+			default:
+				return 0
+			}
+		default:
+			return 0
+		}
+	}
+	return 0
+}
+
 // calleeOf returns the function call runs and its arguments as that function's parameters
 // count them: its static callee, or, for a call of a method of an interface the package
 // declares, the package's one implementation outside tests (a generic one's origin), with the
@@ -545,6 +611,9 @@ func (st *state) via(call ssa.CallInstruction) *Call {
 	for _, p := range st.passed(callee) {
 		if p.Index >= len(args) {
 			continue
+		}
+		if p.RecvFrom > 0 && p.RecvFrom <= len(args) && flow.IsNil(args[p.RecvFrom-1]) {
+			continue // no database, client or connection given: the remote calls are not made
 		}
 		if i, field := knowledge.RefreshedToken(flow.ID(fn)); p.Kept && i >= 0 && i < len(args) && unset(args[i], field, call) {
 			continue // a token that cannot be refreshed: the kept context is never sent
