@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 	"github.com/idemlint/idemlint/analyzers/remote"
 	"golang.org/x/tools/go/ssa"
@@ -343,6 +344,75 @@ func (st *state) exportRetries() {
 			st.pass.ExportObjectFact(obj, f)
 		}
 	}
+	st.exportInterfaceRetries(retries)
+}
+
+// exportInterfaceRetries exports, for a method of an interface the package declares and
+// implements with one type of its own (outside tests), the retriesFact of that type's method:
+// another package calling the method through the interface (an SDK's TransactionsService in
+// its client's Entity field) runs it. A count or context handed in is the implementation's
+// parameter, not the call's: those are left out.
+func (st *state) exportInterfaceRetries(retries map[*ssa.Function]*retriesFact) {
+	if st.ssaPkg == nil || len(retries) == 0 {
+		return // (the standard library is not built)
+	}
+	im := flow.NewImplementers(st.ssaPkg)
+	done := make(map[*types.Func]bool)
+	scope := st.pass.Pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || !tn.Exported() || tn.IsAlias() || testcode.At(st.pass, tn.Pos()) {
+			continue
+		}
+		named, ok := tn.Type().(*types.Named)
+		if !ok || named.TypeParams().Len() > 0 {
+			continue
+		}
+		iface, ok := named.Underlying().(*types.Interface)
+		if !ok {
+			continue
+		}
+		for m := range iface.Methods() {
+			if m.Pkg() != st.pass.Pkg || done[m] {
+				continue
+			}
+			done[m] = true
+			impls := slices.DeleteFunc(im.Method(named, m), func(fn *ssa.Function) bool { return testcode.At(st.pass, fn.Pos()) })
+			if len(impls) != 1 || retries[impls[0]] == nil || decorates(impls[0], named) {
+				continue
+			}
+			f := *retries[impls[0]]
+			f.HasCount, f.UntilCtx = false, 0
+			if f.Via == "" {
+				f.Via = impls[0].Name()
+			}
+			st.pass.ExportObjectFact(m, &f)
+		}
+	}
+}
+
+// decorates reports whether method fn's receiver type holds a field of interface type named: a
+// layer over other implementations (a retrying decorator around a connection), which the
+// package does not see all of.
+func decorates(fn *ssa.Function, named *types.Named) bool {
+	recv := fn.Signature.Recv()
+	if recv == nil {
+		return false
+	}
+	t := recv.Type()
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for f := range st.Fields() {
+		if types.Identical(f.Type(), named) {
+			return true
+		}
+	}
+	return false
 }
 
 // zeroDefault reports whether the package leaves field fv at zero unless told otherwise: it

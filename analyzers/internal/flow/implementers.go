@@ -49,7 +49,16 @@ func (im *Implementers) Of(cc *ssa.CallCommon) []*ssa.Function {
 
 func (im *Implementers) of(cc *ssa.CallCommon) []*ssa.Function {
 	named, ok := types.Unalias(cc.Value.Type()).(*types.Named)
-	if !ok || named.Obj().Pkg() != im.pkg.Pkg {
+	if !ok {
+		return nil
+	}
+	return im.Method(named, cc.Method)
+}
+
+// Method returns the methods of the package's named types that implement method m of
+// named, an interface the package declares (see Of).
+func (im *Implementers) Method(named *types.Named, m *types.Func) []*ssa.Function {
+	if named.Obj().Pkg() != im.pkg.Pkg {
 		return nil
 	}
 	iface, ok := named.Underlying().(*types.Interface)
@@ -65,7 +74,7 @@ func (im *Implementers) of(cc *ssa.CallCommon) []*ssa.Function {
 			if !types.Implements(t, iface) {
 				continue
 			}
-			obj, _, _ := types.LookupFieldOrMethod(t, true, cc.Method.Pkg(), cc.Method.Name())
+			obj, _, _ := types.LookupFieldOrMethod(t, true, m.Pkg(), m.Name())
 			if fn, ok := obj.(*types.Func); ok {
 				if m := im.pkg.Prog.FuncValue(fn.Origin()); m != nil && m.Pkg == im.pkg {
 					out = append(out, m)
@@ -74,7 +83,7 @@ func (im *Implementers) of(cc *ssa.CallCommon) []*ssa.Function {
 			return
 		}
 	}
-	for _, tn := range im.byMethod[cc.Method.Name()] {
+	for _, tn := range im.byMethod[m.Name()] {
 		add(tn.Type())
 	}
 	// A generic type of the package filled with the interface's own type arguments
