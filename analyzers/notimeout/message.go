@@ -223,8 +223,8 @@ func (c *checker) reportCall(call *remote.Call, also ...*remote.Call) {
 
 // reportFresh reports the calls of one function that are each given a new context without a
 // deadline (context.Background(), context.TODO()) as one finding, at the first, the others
-// related.
-func (c *checker) reportFresh(calls []*remote.Call) {
+// related; byType, those of the methods of one type (the first few related).
+func (c *checker) reportFresh(calls []*remote.Call, byType bool) {
 	if len(calls) == 1 {
 		c.reportCall(calls[0])
 		return
@@ -235,18 +235,37 @@ func (c *checker) reportFresh(calls []*remote.Call) {
 		rel.via(c.pass.Pkg, first)
 	}
 	rel.source(first.Timeout.Context)
-	for _, o := range calls[1:] {
+	for i, o := range calls[1:] {
+		if byType && i == maxRelated {
+			break
+		}
 		rel.add(o.Pos(), "%s gets %s too", c.name(o.Func), o.Timeout.Context.Kind)
 	}
 	fix := "use context.WithTimeout"
 	if p := contextParam(first.Instr.Parent()); p != "" {
 		fix = "pass " + p
 	}
+	where := ""
+	if byType {
+		where = " in " + recvName(first.Instr.Parent()) + "'s methods"
+	}
 	hangs := strings.Replace(consequence(first), "this call", "them", 1)
 	msg := report.Fit(
-		fmt.Sprintf("%s and %s get contexts without a deadline, so %s; %s", c.name(first.Func), moreCalls(len(calls)-1), hangs, fix),
-		fmt.Sprintf("%s and %s get contexts without a deadline: %s", c.name(first.Func), moreCalls(len(calls)-1), hangs))
+		fmt.Sprintf("%s and %s%s get contexts without a deadline, so %s; %s", c.name(first.Func), moreCalls(len(calls)-1), where, hangs, fix),
+		fmt.Sprintf("%s and %s%s get contexts without a deadline: %s", c.name(first.Func), moreCalls(len(calls)-1), where, hangs))
 	c.reportAt(first.Pos(), msg, rel)
+}
+
+// recvName names the type whose method fn is ("Datasource").
+func recvName(fn *ssa.Function) string {
+	t := fn.Signature.Recv().Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Obj().Name()
+	}
+	return types.TypeString(t, nil)
 }
 
 // reportAt reports msg at pos, spanning the call expression there when there is one.

@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"fmt"
 	"go/token"
+	"go/types"
 	"slices"
 	"time"
 
@@ -232,8 +233,48 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, pos := range makerOrder {
 		c.reportMaker(byMaker[pos])
 	}
-	for _, fn := range freshFuncs {
-		c.reportFresh(freshCalls[fn])
+	// Methods of one type with no context at hand that make their own context.Background()
+	// follow the type's design (a data layer written without contexts): their calls, of one
+	// kind, are one finding for the type. A method that has a context and makes another
+	// slipped; plain functions are each their own finding.
+	type design struct {
+		recv types.Type
+		kind remote.Kind
+	}
+	designOf := func(key any) (design, bool) {
+		fn, ok := key.(*ssa.Function)
+		if !ok || contextParam(fn) != "" || fn.Signature.Recv() == nil {
+			return design{}, false
+		}
+		recv := fn.Signature.Recv().Type()
+		if p, ok := recv.(*types.Pointer); ok {
+			recv = p.Elem()
+		}
+		return design{recv, freshCalls[key][0].Kind}, true
+	}
+	byDesign := make(map[design][]*remote.Call)
+	designFuncs := make(map[design]int)
+	var designs []design
+	for _, key := range freshFuncs {
+		if d, ok := designOf(key); ok {
+			if designFuncs[d] == 0 {
+				designs = append(designs, d)
+			}
+			byDesign[d] = append(byDesign[d], freshCalls[key]...)
+			designFuncs[d]++
+		}
+	}
+	for _, key := range freshFuncs {
+		if d, ok := designOf(key); ok && designFuncs[d] > 1 {
+			continue
+		}
+		c.reportFresh(freshCalls[key], false)
+	}
+	for _, d := range designs {
+		if designFuncs[d] > 1 {
+			slices.SortFunc(byDesign[d], func(a, b *remote.Call) int { return cmp.Compare(a.Pos(), b.Pos()) })
+			c.reportFresh(byDesign[d], true)
+		}
 	}
 	for _, pos := range defaultOrder {
 		first, also := namingCall(byDefault[pos], pos)
