@@ -167,7 +167,8 @@
 // without contexts), a library's context-free forms (sqlx's Stmt.Get) with database/sql's.
 // Likewise the calls of one function that each get context.Background() or TODO (and no
 // client without a timeout) are one finding, at the first: the function has no context to
-// give them. Requests made without a context (http.NewRequest) by several functions of the
+// give them; and those of the methods of one type that have no context at hand (a data layer
+// written without contexts), for remote calls of one kind, are one finding for the type. Requests made without a context (http.NewRequest) by several functions of the
 // package that have none at hand (an API written without contexts: Head(url), Get(url),
 // PostJSON(url, v)) are one finding, at the first, the others related; a function that has
 // its caller's context and makes its request without it is reported at its call.

@@ -229,7 +229,11 @@
 // callback's error whose match side leaves its loop); a callback that hands a call's failure
 // back only inside one of them (FatalError{Underlying: err}) does not retry that call, as
 // with backoff.Permanent. Every function that retries,
-// directly or through its callees, gets a retriesFact.
+// directly or through its callees, gets a retriesFact; so does the method of an exported
+// interface the package fills with one type of its own (not a layer over another value of
+// that interface), for callers in other packages. Retries in a goroutine nobody waits for
+// (started by a go statement, or by a runner that starts the function value it is handed:
+// startsFact) are not their starter's.
 //
 // To teach the model a library, add a file with its table to internal/knowledge (retrygo.go,
 // retryablehttp.go, ... list it in knowledge.Libraries), and a hook in hooks.go only for what
