@@ -23,9 +23,9 @@
 // metadata (metadata.Pairs, AppendToOutgoingContext, MD.Set/Append); setters and options such
 // as stripe-go's Params.SetIdempotencyKey or WithIdempotencyKey. The names are
 // idempotency-key, x-idempotency-key, idempotency-token, client-token,
-// client-request-token and Standard Webhooks' webhook-id (svix-id), each also under an
-// extension header's X- prefix (X-Webhook-Id), a vendor's prefixed form of the first and
-// third (K6-Idempotency-Key, Acme-Idempotency-Token), plus those given with -keys.names. Per-attempt values sent to other
+// client-request-token and Standard Webhooks' webhook-id (svix-id, X-Webhook-Id), a vendor's
+// prefixed form of the first and third (K6-Idempotency-Key, Acme-Idempotency-Token), plus those
+// given with -keys.names. Per-attempt values sent to other
 // names (X-Request-ID, trace headers) are not sinks, nor are headers and query parameters of a
 // request built with a read method (GET, HEAD, OPTIONS: net/http's NewRequest with that
 // constant, a builder given it by WithMethod or SetMethod), which has no effect to repeat.

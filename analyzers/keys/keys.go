@@ -142,14 +142,10 @@ func run(pass *analysis.Pass) (any, error) {
 }
 
 // IsName reports whether name (a header, field, metadata key or JSON key) names an
-// idempotency key: one of the names, its form as an extension header (X-Webhook-Id), or a
-// vendor's form of one (K6-Idempotency-Key, Stripe-Idempotency-Key: a prefix and
-// "Idempotency-Key" or "Idempotency-Token").
+// idempotency key: one of the names, or a vendor's form of one (K6-Idempotency-Key,
+// Stripe-Idempotency-Key: a prefix and "Idempotency-Key" or "Idempotency-Token").
 func (r *Result) IsName(name string) bool {
 	n := Normalize(name)
-	if len(name) > 2 && strings.EqualFold(name[:2], "x-") && r.names[Normalize(name[2:])] {
-		return true
-	}
 	return r.names[n] || strings.HasSuffix(n, "idempotencykey") || strings.HasSuffix(n, "idempotencytoken")
 }
 

@@ -11,8 +11,9 @@ import "github.com/idemlint/idemlint/analyzers/internal/flow"
 // "idempotency_key" are "idempotencykey").
 var KeyNames = []string{"idempotencykey", "xidempotencykey", "idempotencytoken", "clienttoken", "clientrequesttoken",
 	// Standard Webhooks' message id (and Svix's, whose scheme it is): the same on every delivery of
-	// a message, for receivers to deduplicate on.
-	"webhookid", "svixid"}
+	// a message, for receivers to deduplicate on; also sent as an extension header (X-Webhook-Id).
+	// (Not every X- form of a name is a key: X-Client-Token is often a fixed credential.)
+	"webhookid", "svixid", "xwebhookid", "xsvixid"}
 
 // KeyGenerators are the library functions that make a fresh unique value on every call.
 var KeyGenerators = func() []flow.FuncID {

@@ -1,7 +1,8 @@
 // Package deliveryid delivers signed webhooks. Sender names each delivery once, before its
 // retries, and sends that id as X-Webhook-Id (the Standard Webhooks id under an extension
 // header's name): a receiver deduplicates on it, so the retries are keyed. Notifier sends only
-// a trace id, which no receiver deduplicates on: its retries repeat the POST.
+// a trace id and a fixed credential (X-Client-Token), which no receiver deduplicates on: its
+// retries repeat the POST.
 package deliveryid
 
 import (
@@ -83,20 +84,23 @@ func (s *Sender) Send(ctx context.Context, url string, body []byte) error {
 }
 
 type Notifier struct {
-	hc *http.Client
+	hc    *http.Client
+	token string
 }
 
-// Notify sends a trace id only: each retry is a new notification to the receiver.
+// Notify sends a trace id and its credential only: each retry is a new notification to the
+// receiver.
 func (n *Notifier) Notify(ctx context.Context, url string, body []byte) error {
 	trace := newID()
 	var lastErr error
 	for attempt := 0; attempt < 5; attempt++ {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body)) // related "deliveryid.go:93: retry loop" "deliveryid.go:100: sent here" // want `a POST request is retried without an idempotency key, so a retry can repeat it; send one made before the retries`
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body)) // related "deliveryid.go:96: retry loop" "deliveryid.go:104: sent here" // want `a POST request is retried without an idempotency key, so a retry can repeat it; send one made before the retries`
 		if err != nil {
 			return err
 		}
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("X-Request-Id", trace)
+		req.Header.Set("X-Client-Token", n.token)
 		resp, err := n.hc.Do(req)
 		if err == nil {
 			resp.Body.Close()
