@@ -404,7 +404,8 @@ func tailCall(fn *ssa.Function, flagV, errV ssa.Value) (*ssa.Function, int, int)
 }
 
 // pastFailure reports whether block b runs only once a failure was found: on the non-nil side
-// of a test of an error against nil, or on the failure side of a test of a response's status.
+// of a test of an error against nil, or on the failure side of a test of a response's status
+// (not a test for one client error's answer: == 409).
 func pastFailure(b *ssa.BasicBlock) bool {
 	for ifInstr, side := range flow.TestsAbove(b) {
 		if side < 0 {
@@ -414,6 +415,12 @@ func pastFailure(b *ssa.BasicBlock) bool {
 			return true
 		}
 		if cmp, ok := ifInstr.Cond.(*ssa.BinOp); ok {
+			// A test for one answer of the 4xx class (409: the lease is held, 404: not there
+			// yet) tells what the server said, not that the call failed; 408 and 429 turn it
+			// away for now.
+			if _, op, code, ok := statusCompare(cmp); ok && (op == token.EQL || op == token.NEQ) && code >= 400 && code < 500 && code != 408 && code != 429 {
+				continue
+			}
 			if _, success, ok := statusSides(cmp); ok && side != success {
 				return true
 			}
