@@ -56,11 +56,17 @@ func (c *checker) exportResends() {
 		// req) calling state.run(req), whose loop resends it).
 		// Each function on the way may decide by the method; only the scope's own tests are
 		// followed (passesPost).
-		sc, in, guarded := c.resending(s), s, false
+		// Each function on the way may decide by the method or the key; only the scope's own
+		// tests of the method are followed (passesPost).
+		sc, in, guarded, keyed := c.resending(s), s, false, false
 		for depth := 0; sc == nil && in.Inner != nil && in.Inner.FromParam != nil && depth < 8; depth++ {
 			guarded = guarded || readsMethod(in.FromParam.Parent())
 			in = in.Inner
 			sc = c.resending(in)
+			keyed = keyed || c.readsKey(in.FromParam.Parent())
+		}
+		if sc != nil && keyed {
+			continue // it retries only keyed requests
 		}
 		if sc != nil && (guarded || readsMethod(in.FromParam.Parent()) && !passesPost(sc, in.Instr, in.FromParam.Parent())) {
 			continue // it retries only some methods, a POST not among them

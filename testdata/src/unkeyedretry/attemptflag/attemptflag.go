@@ -310,3 +310,37 @@ func (l *Ledger) WaitSettled(ctx context.Context, id string) error {
 		}
 	}
 }
+
+// keyedRunner retries only a request that carries an idempotency key; others are sent once.
+type keyedRunner struct {
+	ctx context.Context
+	hc  *http.Client
+}
+
+func (r *keyedRunner) run(req *http.Request) (*http.Response, error) {
+	keyed := req.Header.Get("Idempotency-Key") != ""
+	for attempt := 0; ; attempt++ {
+		resp, err := r.hc.Do(req)
+		if err == nil && resp.StatusCode < 500 {
+			return resp, nil
+		}
+		if err == nil {
+			resp.Body.Close()
+			err = fmt.Errorf("attemptflag: status %d", resp.StatusCode)
+		}
+		if !keyed || attempt == 3 {
+			return nil, err
+		}
+		select {
+		case <-r.ctx.Done():
+			return nil, r.ctx.Err()
+		case <-time.After(time.Duration(rand.Int64N(int64(100 * time.Millisecond << attempt)))):
+		}
+	}
+}
+
+// DoIfKeyed sends req, retrying it only when it carries an Idempotency-Key.
+func DoIfKeyed(ctx context.Context, client *http.Client, req *http.Request) (*http.Response, error) {
+	r := &keyedRunner{ctx: ctx, hc: client}
+	return r.run(req)
+}

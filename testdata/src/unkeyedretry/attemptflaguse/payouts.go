@@ -88,3 +88,16 @@ func mustJSON(v any) []byte {
 	}
 	return b
 }
+
+// SendOnce posts through DoIfKeyed without a key: the helper sends it once.
+func (p *Payouts) SendOnce(ctx context.Context, po Payout) error {
+	req, err := p.newRequest(ctx, http.MethodPost, "/v2/payouts", po)
+	if err != nil {
+		return err
+	}
+	resp, err := attemptflag.DoIfKeyed(ctx, p.hc, req)
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
