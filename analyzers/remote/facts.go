@@ -210,6 +210,9 @@ func (st *state) summarise(calls []*Call) map[*ssa.Function]bool {
 			}
 			continue
 		}
+		if at >= 0 && st.summaries[fn][at].RecvFrom != recv {
+			recv = 0 // (replacing an entry: its calls went through another receiver)
+		}
 		p := Passed{Index: index, RecvFrom: recv, Request: t.Request, Kind: c.Kind, Name: c.Name, Instead: instead, Streams: c.Streams || c.Via != nil && c.Via.Streams, Body: -1, Kept: t.kept != nil || c.Via != nil && c.Via.Kept, AtOnce: c.AtOnce}
 		switch {
 		case c.Kind != HTTP || p.Kept:
@@ -517,18 +520,13 @@ func (st *state) receiverFrom(c *Call) int {
 			return 0
 		}
 		v = args[c.Via.RecvFrom-1]
-	} else {
-		cc := c.Instr.Common()
-		switch {
-		case cc.IsInvoke():
-			v = cc.Value
-		case cc.Signature().Recv() != nil && len(cc.Args) > 0:
-			v = cc.Args[0]
-		default:
-			return 0
-		}
+	} else if callee := flow.Callee(c.Instr.Common()); callee != nil {
+		v = flow.NewSite(c.Instr.Common(), callee).Recv
 	}
 	for range 4 {
+		if v == nil {
+			return 0
+		}
 		v = flow.Unwrap(v)
 		if ex, ok := v.(*ssa.Extract); ok && ex.Index == 0 {
 			v = ex.Tuple
@@ -540,16 +538,14 @@ func (st *state) receiverFrom(c *Call) int {
 			}
 			return 0
 		case *ssa.Call:
-			// tx, err := db.BeginTx(ctx): a value a method of the parameter returns.
-			cc := x.Common()
-			switch {
-			case cc.IsInvoke():
-				v = cc.Value
-			case cc.Signature().Recv() != nil && len(cc.Args) > 0:
-				v = cc.Args[0]
-			default:
+			// tx, err := db.BeginTx(ctx): a handle a library's method of the parameter
+			// returns. (A method of the package's may return something else for nil: a
+			// default database.)
+			m := flow.Callee(x.Common())
+			if m == nil || m.Pkg() == nil || m.Pkg() == st.pass.Pkg {
 				return 0
 			}
+			v = flow.NewSite(x.Common(), m).Recv
 		default:
 			return 0
 		}
@@ -559,8 +555,9 @@ func (st *state) receiverFrom(c *Call) int {
 
 // calleeOf returns the function call runs and its arguments as that function's parameters
 // count them: its static callee, or, for a call of a method of an interface the package
-// declares, the package's one implementation outside tests (a generic one's origin), with the
-// receiver first. Nil when there is none or more than one.
+// declares, the package's one implementation outside tests (a generic one's origin), when the
+// package puts it behind the interface itself, with the receiver first. Nil when there is
+// none or more than one.
 func (st *state) calleeOf(call ssa.CallInstruction) (*ssa.Function, []ssa.Value) {
 	common := call.Common()
 	if callee := common.StaticCallee(); callee != nil || !common.IsInvoke() {
@@ -576,8 +573,9 @@ func (st *state) calleeOf(call ssa.CallInstruction) (*ssa.Function, []ssa.Value)
 		}
 		impl = m
 	}
-	if impl == nil {
-		return nil, nil
+	named, _ := types.Unalias(common.Value.Type()).(*types.Named)
+	if impl == nil || named == nil || !st.impls.Fills(named, impl) {
+		return nil, nil // (a value the package never puts there: its callers')
 	}
 	return impl, append([]ssa.Value{common.Value}, common.Args...)
 }

@@ -242,6 +242,9 @@ func (st *state) exportRetries() {
 					continue
 				}
 				var f retriesFact
+				if call.Common().IsInvoke() && st.implementsHere(call.Common().Value.Type()) {
+					continue // the interface's value may be this package's own implementation
+				}
 				if st.pass.ImportObjectFact(obj, &f) {
 					st.res.imported[call] = &f
 				}
@@ -348,7 +351,8 @@ func (st *state) exportRetries() {
 }
 
 // exportInterfaceRetries exports, for a method of an interface the package declares and
-// implements with one type of its own (outside tests), the retriesFact of that type's method:
+// implements with one type of its own (outside tests), which it puts behind the interface
+// itself (flow.Implementers.Fills), the retriesFact of that type's method:
 // another package calling the method through the interface (an SDK's TransactionsService in
 // its client's Entity field) runs it. A count or context handed in is the implementation's
 // parameter, not the call's: those are left out.
@@ -378,7 +382,7 @@ func (st *state) exportInterfaceRetries(retries map[*ssa.Function]*retriesFact) 
 			}
 			done[m] = true
 			impls := slices.DeleteFunc(im.Method(named, m), func(fn *ssa.Function) bool { return testcode.At(st.pass, fn.Pos()) })
-			if len(impls) != 1 || retries[impls[0]] == nil || decorates(impls[0], named) {
+			if len(impls) != 1 || retries[impls[0]] == nil || decorates(impls[0], named) || !im.Fills(named, impls[0]) {
 				continue
 			}
 			f := *retries[impls[0]]
@@ -389,6 +393,25 @@ func (st *state) exportInterfaceRetries(retries map[*ssa.Function]*retriesFact) 
 			st.pass.ExportObjectFact(m, &f)
 		}
 	}
+}
+
+// implementsHere reports whether a named type of this package implements the interface t.
+func (st *state) implementsHere(t types.Type) bool {
+	iface, ok := t.Underlying().(*types.Interface)
+	if !ok {
+		return false
+	}
+	scope := st.pass.Pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
+			continue
+		}
+		if types.Implements(tn.Type(), iface) || types.Implements(types.NewPointer(tn.Type()), iface) {
+			return true
+		}
+	}
+	return false
 }
 
 // decorates reports whether method fn's receiver type holds a field of interface type named: a

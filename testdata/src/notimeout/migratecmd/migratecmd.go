@@ -130,3 +130,27 @@ func Main() {
 		log.Fatalf("migrate: %v", err)
 	}
 }
+
+// Options holds the database a cleanup runs on; a nil *Options means the package's default.
+type Options struct {
+	DB *sql.DB
+}
+
+var defaultDB *sql.DB
+
+func (o *Options) database() *sql.DB {
+	if o == nil || o.DB == nil {
+		return defaultDB
+	}
+	return o.DB
+}
+
+func Cleanup(ctx context.Context, o *Options) error {
+	_, err := o.database().ExecContext(ctx, `DELETE FROM schema_locks WHERE expires_at < now()`)
+	return err
+}
+
+// Nightly cleans up on the default database: a nil *Options still reaches it.
+func Nightly() error {
+	return Cleanup(context.Background(), nil) // related "migratecmd.go:148: Cleanup passes its context to DB.ExecContext" "migratecmd.go:155: context.Background() has no deadline" // want `Cleanup passes a context without a deadline to DB\.ExecContext, so a stalled database hangs this call`
+}
