@@ -37,7 +37,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:        docs.URL("retryscope"),
 	Requires:   []*analysis.Analyzer{ssapkg.Analyzer, ssapkg.Stores, inspect.Analyzer, remote.Analyzer, keys.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(helperFact), new(retriesFact), new(iteratorFact), new(waitsFact), new(waiterFact), new(delayFact), new(frameworkFact), new(consumesFact), new(zeroFieldFact), new(predicateFact), new(counterFact), new(throughFact), new(forwardFact), new(fillsFact), new(startsFact)},
+	FactTypes:  []analysis.Fact{new(helperFact), new(retriesFact), new(iteratorFact), new(waitsFact), new(waiterFact), new(delayFact), new(frameworkFact), new(consumesFact), new(zeroFieldFact), new(predicateFact), new(counterFact), new(throughFact), new(forwardFact), new(fillsFact), new(startsFact), new(joinsFact)},
 	Run:        guard.Run("retryscope", run),
 }
 
@@ -193,6 +193,7 @@ type state struct {
 	loopInfo   map[*ssa.Function][]*Scope    // hand-written scopes per function
 	ssaPkg     *ssa.Package
 	starts     map[*ssa.Function][]int      // the package's functions' parameters started in the background
+	joins      map[*ssa.Function]bool       // the package's methods that wait for a WaitGroup
 	waitMemo   map[*ssa.Function]*waitsFact // how the package's functions wait (nil: they do not)
 	impls      *flow.Implementers           // the package's own implementations of its interfaces
 	iterMemo   map[*ssa.Function]*iteratorFact

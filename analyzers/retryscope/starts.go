@@ -26,6 +26,14 @@ func (f *startsFact) String() string {
 	return fmt.Sprintf("starts parameters %v in the background", f.Params)
 }
 
+// joinsFact marks a method that waits for a sync.WaitGroup (errgroup's Group.Wait): a caller
+// that starts work with a method of the same value and then calls this one waits for it.
+type joinsFact struct{}
+
+func (*joinsFact) AFact() {}
+
+func (*joinsFact) String() string { return "waits for the work it started" }
+
 // startedParams returns the indices of fn's func-typed parameters that fn calls only from a
 // goroutine it does not wait for (go func() { f(ctx) }(), go f(ctx)), and uses in no other way.
 func startedParams(fn *ssa.Function) []int {
@@ -123,45 +131,71 @@ func onlyCalled(v ssa.Value) bool {
 	return true
 }
 
-// exportStarts exports a startsFact for the package's functions that start a parameter.
+// exportStarts exports a startsFact for the package's functions that start a parameter, and
+// a joinsFact for its methods that wait for a WaitGroup.
 func (st *state) exportStarts() {
 	st.starts = make(map[*ssa.Function][]int)
+	st.joins = make(map[*ssa.Function]bool)
 	for _, fn := range st.funcs {
+		obj, named := fn.Object().(*types.Func)
 		if ps := startedParams(fn); len(ps) > 0 {
 			st.starts[fn] = ps
-			if obj, ok := fn.Object().(*types.Func); ok {
+			if named {
 				st.export(obj, &startsFact{Params: ps})
+			}
+		}
+		if fn.Signature.Recv() != nil && waitsGroup(fn) {
+			st.joins[fn] = true
+			if named {
+				st.export(obj, &joinsFact{})
 			}
 		}
 	}
 }
 
-// detached reports whether fn runs apart from its caller: started by a go statement not
-// waited for (flow.Detached), or, it or a literal it is nested in, handed to a function that
-// starts that parameter in the background (a runner of this package, or of another through
-// its startsFact).
-func (st *state) detached(fn *ssa.Function) bool {
-	if flow.Detached(fn) {
-		return true
+// waitsGroup reports whether fn, or a literal in it, calls sync.WaitGroup's Wait.
+func waitsGroup(fn *ssa.Function) bool {
+	for call := range flow.Calls(fn) {
+		if id := flow.ID(flow.Callee(call.Common())); id.Pkg == "sync" && id.Recv == "WaitGroup" && id.Name == "Wait" {
+			return true
+		}
 	}
-	for f := fn; f != nil && f.Parent() != nil; f = f.Parent() {
-		for _, ref := range *f.Referrers() {
-			v := ssa.Value(f)
-			if mc, ok := ref.(*ssa.MakeClosure); ok && mc.Fn == f {
-				v = mc
-				for _, r := range *mc.Referrers() {
-					if c, ok := r.(ssa.CallInstruction); ok && st.startsArg(c, v) {
-						return true
-					}
-				}
-				continue
-			}
-			if c, ok := ref.(ssa.CallInstruction); ok && st.startsArg(c, v) {
+	return slices.ContainsFunc(fn.AnonFuncs, waitsGroup)
+}
+
+// joinedLater reports whether the function making call, which starts work with a method of a
+// value, also calls a method of that same value that waits for it (g.Go(f); ...; g.Wait()).
+func (st *state) joinedLater(call ssa.CallInstruction) bool {
+	cc := call.Common()
+	if cc.Signature().Recv() == nil || len(cc.Args) == 0 {
+		return false
+	}
+	at := flow.PlaceOf(cc.Args[0])
+	for other := range flow.Calls(call.Parent()) {
+		oc := other.Common()
+		if other == call || oc.IsInvoke() || oc.Signature().Recv() == nil || len(oc.Args) == 0 || flow.PlaceOf(oc.Args[0]) != at {
+			continue
+		}
+		if callee := oc.StaticCallee(); callee != nil && callee.Pkg == st.ssaPkg {
+			if st.joins[callee] {
 				return true
 			}
+			continue
+		}
+		var f joinsFact
+		if obj := flow.Callee(oc); obj != nil && obj.Pkg() != nil && obj.Pkg() != st.pass.Pkg && st.pass.ImportObjectFact(obj, &f) {
+			return true
 		}
 	}
 	return false
+}
+
+// detached reports whether fn runs apart from its caller: a function literal (or one it is
+// nested in) started by a go statement not waited for, or handed to a function that starts
+// that parameter in the background (a runner of this package, or of another through its
+// startsFact) when the caller does not then wait for the runner (joinedLater).
+func (st *state) detached(fn *ssa.Function) bool {
+	return flow.DetachedBy(fn, st.startsArg)
 }
 
 // startsArg reports whether call hands v to a parameter its callee starts in the background.
@@ -181,7 +215,7 @@ func (st *state) startsArg(call ssa.CallInstruction, v ssa.Value) bool {
 	}
 	for _, i := range params {
 		if i < len(cc.Args) && cc.Args[i] == v {
-			return true
+			return !st.joinedLater(call)
 		}
 	}
 	return false

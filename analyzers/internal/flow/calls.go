@@ -70,20 +70,31 @@ func Calls(fn *ssa.Function) iter.Seq[ssa.CallInstruction] { return BlockCalls(f
 // it is nested in, is started by a go statement (go func() { ... }()) that the function
 // around it does not wait for (see Awaited), so that it neither waits for it nor sees how it
 // ended.
-func Detached(fn *ssa.Function) bool {
+func Detached(fn *ssa.Function) bool { return DetachedBy(fn, nil) }
+
+// DetachedBy is Detached where, besides a go statement, a call for which starts holds, handed
+// the literal (as v), starts it apart from its caller (a runner that calls it in a goroutine
+// it does not wait for).
+func DetachedBy(fn *ssa.Function, starts func(call ssa.CallInstruction, v ssa.Value) bool) bool {
+	started := func(ref ssa.Instruction, v ssa.Value) bool {
+		if g, ok := ref.(*ssa.Go); ok && g.Call.Value == v && !Awaited(g) {
+			return true
+		}
+		c, ok := ref.(ssa.CallInstruction)
+		return ok && starts != nil && starts(c, v)
+	}
 	for f := fn; f != nil && f.Parent() != nil; f = f.Parent() {
 		for _, ref := range *f.Referrers() {
 			v := ssa.Value(f)
 			if mc, ok := ref.(*ssa.MakeClosure); ok && mc.Fn == f {
-				v = mc
 				for _, r := range *mc.Referrers() {
-					if g, ok := r.(*ssa.Go); ok && g.Call.Value == v && !Awaited(g) {
+					if started(r, mc) {
 						return true
 					}
 				}
 				continue
 			}
-			if g, ok := ref.(*ssa.Go); ok && g.Call.Value == v && !Awaited(g) {
+			if started(ref, v) {
 				return true
 			}
 		}

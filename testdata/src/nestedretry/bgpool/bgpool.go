@@ -83,3 +83,21 @@ func Dial(ctx context.Context, addr string, size int) (*Pool, error) {
 	}
 	return nil, errors.Join(errors.New("bgpool: dial"), err)
 }
+
+// Warm dials every address with Dial's retries, in parallel, and waits for all of them: the
+// retries are Warm's own.
+func Warm(ctx context.Context, addrs []string) ([]*Pool, error) {
+	pools := make([]*Pool, len(addrs))
+	var g proc.Group
+	for i, addr := range addrs {
+		g.Go(func() error {
+			p, err := Dial(ctx, addr, 1)
+			pools[i] = p
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	return pools, nil
+}

@@ -39,3 +39,17 @@ func ConnectRetrying(ctx context.Context, addr string) (*bgpool.Pool, error) {
 	}
 	return nil, lastErr
 }
+
+// WarmAll retries Warm, whose parallel dials retry and are waited for: attempts multiply.
+func WarmAll(ctx context.Context, addrs []string) ([]*bgpool.Pool, error) {
+	var lastErr error
+	for attempt := 0; attempt < 3; attempt++ {
+		pools, err := bgpool.Warm(ctx, addrs) // related "usebgpool.go:46: outer retry loop" // want `retries up to 3 times around bgpool\.Warm, which retries up to 5 times: up to 15 calls per request; keep one layer`
+		if err == nil {
+			return pools, nil
+		}
+		lastErr = err
+		time.Sleep(time.Second + time.Duration(rand.Int64N(int64(time.Second))))
+	}
+	return nil, lastErr
+}

@@ -36,3 +36,25 @@ func (p *Proc) Close() {
 	p.cancel()
 	p.wg.Wait()
 }
+
+// Group runs functions in goroutines; Wait waits for them and returns the first error.
+type Group struct {
+	wg   sync.WaitGroup
+	once sync.Once
+	err  error
+}
+
+func (g *Group) Go(fn func() error) {
+	g.wg.Add(1)
+	go func() {
+		defer g.wg.Done()
+		if err := fn(); err != nil {
+			g.once.Do(func() { g.err = err })
+		}
+	}()
+}
+
+func (g *Group) Wait() error {
+	g.wg.Wait()
+	return g.err
+}
