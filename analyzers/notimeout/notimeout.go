@@ -238,40 +238,54 @@ func run(pass *analysis.Pass) (any, error) {
 	// kind, are one finding for the type. A method that has a context and makes another
 	// slipped; plain functions are each their own finding.
 	type design struct {
-		recv types.Type
+		recv *types.TypeName // the receiver's type (a generic one's origin)
 		kind remote.Kind
 	}
-	designOf := func(key any) (design, bool) {
+	recvOf := func(key any) *types.TypeName {
 		fn, ok := key.(*ssa.Function)
 		if !ok || contextParam(fn) != "" || fn.Signature.Recv() == nil {
-			return design{}, false
+			return nil
 		}
-		recv := fn.Signature.Recv().Type()
-		if p, ok := recv.(*types.Pointer); ok {
-			recv = p.Elem()
+		t := fn.Signature.Recv().Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
 		}
-		return design{recv, freshCalls[key][0].Kind}, true
+		if n, ok := types.Unalias(t).(*types.Named); ok {
+			return n.Origin().Obj()
+		}
+		return nil
 	}
 	byDesign := make(map[design][]*remote.Call)
-	designFuncs := make(map[design]int)
+	designFuncs := make(map[design]map[any]bool)
 	var designs []design
 	for _, key := range freshFuncs {
-		if d, ok := designOf(key); ok {
-			if designFuncs[d] == 0 {
+		tn := recvOf(key)
+		if tn == nil {
+			continue
+		}
+		for _, call := range freshCalls[key] {
+			d := design{tn, call.Kind}
+			if designFuncs[d] == nil {
 				designs = append(designs, d)
+				designFuncs[d] = make(map[any]bool)
 			}
-			byDesign[d] = append(byDesign[d], freshCalls[key]...)
-			designFuncs[d]++
+			byDesign[d] = append(byDesign[d], call)
+			designFuncs[d][key] = true
 		}
 	}
 	for _, key := range freshFuncs {
-		if d, ok := designOf(key); ok && designFuncs[d] > 1 {
-			continue
+		var own []*remote.Call
+		for _, call := range freshCalls[key] {
+			if tn := recvOf(key); tn == nil || len(designFuncs[design{tn, call.Kind}]) < 2 {
+				own = append(own, call)
+			}
 		}
-		c.reportFresh(freshCalls[key], false)
+		if len(own) > 0 {
+			c.reportFresh(own, false)
+		}
 	}
 	for _, d := range designs {
-		if designFuncs[d] > 1 {
+		if len(designFuncs[d]) > 1 {
 			slices.SortFunc(byDesign[d], func(a, b *remote.Call) int { return cmp.Compare(a.Pos(), b.Pos()) })
 			c.reportFresh(byDesign[d], true)
 		}
