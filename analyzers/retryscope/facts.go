@@ -242,7 +242,7 @@ func (st *state) exportRetries() {
 					continue
 				}
 				var f retriesFact
-				if call.Common().IsInvoke() && st.implementsHere(call.Common().Value.Type()) {
+				if call.Common().IsInvoke() && st.implementsHere(call.Common().Value.Type(), testcode.At(st.pass, call.Pos())) {
 					continue // the interface's value may be this package's own implementation
 				}
 				if st.pass.ImportObjectFact(obj, &f) {
@@ -395,8 +395,9 @@ func (st *state) exportInterfaceRetries(retries map[*ssa.Function]*retriesFact) 
 	}
 }
 
-// implementsHere reports whether a named type of this package implements the interface t.
-func (st *state) implementsHere(t types.Type) bool {
+// implementsHere reports whether a named type of this package implements the interface t (a
+// test's fake only for a call in a test).
+func (st *state) implementsHere(t types.Type, inTest bool) bool {
 	iface, ok := t.Underlying().(*types.Interface)
 	if !ok {
 		return false
@@ -404,7 +405,7 @@ func (st *state) implementsHere(t types.Type) bool {
 	scope := st.pass.Pkg.Scope()
 	for _, name := range scope.Names() {
 		tn, ok := scope.Lookup(name).(*types.TypeName)
-		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
+		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) || !inTest && testcode.At(st.pass, tn.Pos()) {
 			continue
 		}
 		if types.Implements(tn.Type(), iface) || types.Implements(types.NewPointer(tn.Type()), iface) {
