@@ -420,23 +420,7 @@ func (st *state) implementsHere(t types.Type, inTest bool) bool {
 // package does not see all of.
 func decorates(fn *ssa.Function, named *types.Named) bool {
 	recv := fn.Signature.Recv()
-	if recv == nil {
-		return false
-	}
-	t := recv.Type()
-	if p, ok := t.Underlying().(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	st, ok := t.Underlying().(*types.Struct)
-	if !ok {
-		return false
-	}
-	for f := range st.Fields() {
-		if types.Identical(f.Type(), named) {
-			return true
-		}
-	}
-	return false
+	return recv != nil && typeis.AnyField(recv.Type(), func(f *types.Var) bool { return types.Identical(f.Type(), named) })
 }
 
 // zeroDefault reports whether the package leaves field fv at zero unless told otherwise: it

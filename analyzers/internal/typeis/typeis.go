@@ -38,21 +38,21 @@ func Context(t types.Type) bool { return isNamedValue(t, "context", "Context") }
 // Deadline, Done and Err are that context's (a request's own context type), unlike a type
 // that implements the interface with methods of its own.
 func EmbedsContext(t types.Type) bool {
-	return anyField(t, func(f *types.Var) bool { return f.Embedded() && Context(f.Type()) })
+	return AnyField(t, func(f *types.Var) bool { return f.Embedded() && Context(f.Type()) })
 }
 
 // HoldsChan reports whether t, or the struct it points to, has a field of channel type (a
 // request queued with the channel its answer comes back on).
 func HoldsChan(t types.Type) bool {
-	return anyField(t, func(f *types.Var) bool {
+	return AnyField(t, func(f *types.Var) bool {
 		_, isChan := f.Type().Underlying().(*types.Chan)
 		return isChan
 	})
 }
 
-// anyField reports whether t, or the struct it points to, is a struct with a field for which
+// AnyField reports whether t, or the struct it points to, is a struct with a field for which
 // pred holds.
-func anyField(t types.Type, pred func(*types.Var) bool) bool {
+func AnyField(t types.Type, pred func(*types.Var) bool) bool {
 	if p, ok := t.Underlying().(*types.Pointer); ok {
 		t = p.Elem()
 	}
@@ -140,5 +140,5 @@ func isNamedValue(t types.Type, pkg, name string) bool {
 // HoldsError reports whether t, or the struct it points to, has an error-typed field: an
 // outcome that carries its error (a call's result struct tested with herr.IsNil()).
 func HoldsError(t types.Type) bool {
-	return anyField(t, func(f *types.Var) bool { return Error(f.Type()) })
+	return AnyField(t, func(f *types.Var) bool { return Error(f.Type()) })
 }
