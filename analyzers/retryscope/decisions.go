@@ -3,6 +3,7 @@ package retryscope
 import (
 	"go/constant"
 	"go/token"
+	"go/types"
 	"slices"
 	"strings"
 
@@ -23,7 +24,7 @@ type decision struct {
 
 // decisions returns the branches in blocks (those for which in holds) that test the outcome of
 // a call made in those blocks: its error against nil, or an *http.Response's StatusCode
-// against a constant.
+// against a constant, through a predicate, or in a table (retryable[resp.StatusCode]).
 func decisions(fn *ssa.Function, in func(*ssa.BasicBlock) bool) []decision {
 	var ds []decision
 	for _, b := range fn.Blocks {
@@ -162,7 +163,25 @@ func outcome(cond ssa.Value, in func(*ssa.BasicBlock) bool) (call ssa.CallInstru
 			call, success, either := outcome(c.X, in)
 			return call, 1 - success, either
 		}
+	case *ssa.Lookup:
+		// retryable[resp.StatusCode]: a table of the statuses, a verdict on the response whose
+		// sense the structure tells (as a predicate's).
+		if resp := statusLookup(c); resp != nil {
+			if call := producer(resp, in); call != nil {
+				return call, 1, true
+			}
+		}
 	case *ssa.Extract, *ssa.Call, *ssa.Phi:
+		// _, again := retryable[resp.StatusCode]
+		if x, ok := c.(*ssa.Extract); ok && x.Index == 1 {
+			if l, ok := x.Tuple.(*ssa.Lookup); ok && l.CommaOk {
+				if resp := statusLookup(l); resp != nil {
+					if call := producer(resp, in); call != nil {
+						return call, 1, true
+					}
+				}
+			}
+		}
 		// A verdict on another call's outcome: shouldRetry(err, resp), c.CheckRetry(ctx,
 		// resp, err), retryable(resp), again := err != nil && transient(err). When a retry
 		// policy says no, the loop is done, whatever the outcome was: that side plays the
@@ -233,6 +252,15 @@ func outcome(cond ssa.Value, in func(*ssa.BasicBlock) bool) (call ssa.CallInstru
 		}
 	}
 	return nil, 0, false
+}
+
+// statusLookup returns the response whose status l looks up in a map (retryable[resp.StatusCode]),
+// or nil.
+func statusLookup(l *ssa.Lookup) ssa.Value {
+	if _, ok := l.X.Type().Underlying().(*types.Map); !ok {
+		return nil
+	}
+	return statusOf(l.Index)
 }
 
 // statusSides reads cmp as a test of a response's status against a constant (resp.StatusCode
