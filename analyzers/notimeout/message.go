@@ -247,25 +247,13 @@ func (c *checker) reportFresh(calls []*remote.Call, byType bool) {
 	}
 	where := ""
 	if byType {
-		where = " in " + recvName(first.Instr.Parent()) + "'s methods"
+		where = " in " + flow.RecvNamed(first.Instr.Parent()).Name() + "'s methods"
 	}
 	hangs := strings.Replace(consequence(first), "this call", "them", 1)
 	msg := report.Fit(
 		fmt.Sprintf("%s and %s%s get contexts without a deadline, so %s; %s", c.name(first.Func), moreCalls(len(calls)-1), where, hangs, fix),
 		fmt.Sprintf("%s and %s%s get contexts without a deadline: %s", c.name(first.Func), moreCalls(len(calls)-1), where, hangs))
 	c.reportAt(first.Pos(), msg, rel)
-}
-
-// recvName names the type whose method fn is ("Datasource").
-func recvName(fn *ssa.Function) string {
-	t := fn.Signature.Recv().Type()
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	if n, ok := types.Unalias(t).(*types.Named); ok {
-		return n.Obj().Name()
-	}
-	return types.TypeString(t, nil)
 }
 
 // reportAt reports msg at pos, spanning the call expression there when there is one.

@@ -243,17 +243,10 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	recvOf := func(key any) *types.TypeName {
 		fn, ok := key.(*ssa.Function)
-		if !ok || contextParam(fn) != "" || fn.Signature.Recv() == nil {
+		if !ok || contextParam(fn) != "" {
 			return nil
 		}
-		t := fn.Signature.Recv().Type()
-		if p, ok := t.(*types.Pointer); ok {
-			t = p.Elem()
-		}
-		if n, ok := types.Unalias(t).(*types.Named); ok {
-			return n.Origin().Obj()
-		}
-		return nil
+		return flow.RecvNamed(fn)
 	}
 	byDesign := make(map[design][]*remote.Call)
 	designFuncs := make(map[design]map[any]bool)

@@ -563,18 +563,10 @@ func (st *state) calleeOf(call ssa.CallInstruction) (*ssa.Function, []ssa.Value)
 	if callee := common.StaticCallee(); callee != nil || !common.IsInvoke() {
 		return callee, common.Args
 	}
-	var impl *ssa.Function
-	for _, m := range st.impls.Of(common) {
-		if testcode.At(st.pass, m.Pos()) && !testcode.At(st.pass, call.Pos()) {
-			continue // a test's fake
-		}
-		if impl != nil {
-			return nil, nil
-		}
-		impl = m
-	}
+	inTest := testcode.At(st.pass, call.Pos())
+	impl := flow.Sole(st.impls.Of(common), func(m *ssa.Function) bool { return !inTest && testcode.At(st.pass, m.Pos()) }) // (a test's fake)
 	named, _ := types.Unalias(common.Value.Type()).(*types.Named)
-	if impl == nil || named == nil || !st.impls.Fills(named, impl) {
+	if impl == nil || named == nil || !st.stores.Fills(named, impl) {
 		return nil, nil // (a value the package never puts there: its callers')
 	}
 	return impl, append([]ssa.Value{common.Value}, common.Args...)
@@ -607,8 +599,8 @@ func (st *state) via(call ssa.CallInstruction) *Call {
 	fn, _ := callee.Object().(*types.Func)
 	var best *Call
 	for _, p := range st.passed(callee) {
-		if p.Index >= len(args) {
-			continue
+		if p.Index >= len(args) || invoke && p.Kind == HTTP && p.Client == "" {
+			continue // (through an interface, the implementation's own client: where it was built is not seen)
 		}
 		if p.RecvFrom > 0 && p.RecvFrom <= len(args) && flow.IsNil(args[p.RecvFrom-1]) {
 			continue // no database, client or connection given: the remote calls are not made
@@ -644,9 +636,6 @@ func (st *state) via(call ssa.CallInstruction) *Call {
 			v = w.req(args[p.Index], nil)
 		default:
 			v = w.ctx(args[p.Index], nil)
-		}
-		if invoke && p.Kind == HTTP && p.Client == "" {
-			continue // the implementation's client, built where the interface's value was: not seen
 		}
 		if p.Index >= 0 && p.Client == "" && v.k == vUnbounded && p.Kind == HTTP && fn != nil {
 			// A request or context without a deadline sent through the client the receiver

@@ -90,11 +90,8 @@ func (st *state) valueWaits(callee ssa.Value) *waitsFact {
 // onWayOut): a supervisor calling its TunnelServer's Serve, whose one implementation waits its
 // backoff before returning the error. nil otherwise.
 func (st *state) implementersWait(cc *ssa.CallCommon) *waitsFact {
-	if st.impls == nil {
-		st.impls = flow.NewImplementers(st.ssaPkg)
-	}
 	var w *waitsFact
-	for _, fn := range st.impls.Of(cc) {
+	for _, fn := range st.implementers().Of(cc) {
 		if testcode.At(st.pass, fn.Pos()) {
 			continue // a test's stand-in
 		}

@@ -55,7 +55,7 @@ func (st *state) steppedCounter(v ssa.Value, l *loops.Loop) bool {
 				}
 				oc := other.Common()
 				if sc := oc.StaticCallee(); sc != nil && sc.Signature.Recv() != nil && len(oc.Args) > 0 &&
-					slices.Contains(steppers, sc.Name()) && flow.PlaceOf(oc.Args[0]) == recv && recvNamed(sc) == recvNamed(callee) {
+					slices.Contains(steppers, sc.Name()) && flow.PlaceOf(oc.Args[0]) == recv && flow.RecvNamed(sc) == flow.RecvNamed(callee) {
 					found = true
 				}
 			}
@@ -88,9 +88,9 @@ func (st *state) counterSteppers(fn *ssa.Function) []string {
 	}
 	var steppers []string
 	if fv := returnedCounter(fn); fv != nil {
-		named := recvNamed(fn)
+		named := flow.RecvNamed(fn)
 		for _, m := range st.funcs {
-			if m != fn && m.Signature.Recv() != nil && recvNamed(m) == named && steps(m, fv) {
+			if m != fn && m.Signature.Recv() != nil && flow.RecvNamed(m) == named && steps(m, fv) {
 				steppers = append(steppers, m.Name())
 			}
 		}
@@ -109,18 +109,6 @@ func (st *state) exportCounters() {
 			}
 		}
 	}
-}
-
-// recvNamed returns the named type of a method's receiver (through a pointer), or nil.
-func recvNamed(fn *ssa.Function) *types.TypeName {
-	t := fn.Signature.Recv().Type()
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	if n, ok := t.(*types.Named); ok {
-		return n.Origin().Obj()
-	}
-	return nil
 }
 
 // returnedCounter returns the integer field of its receiver that method fn, with one numeric

@@ -166,21 +166,13 @@ func outcome(cond ssa.Value, in func(*ssa.BasicBlock) bool) (call ssa.CallInstru
 	case *ssa.Lookup:
 		// retryable[resp.StatusCode]: a table of the statuses, a verdict on the response whose
 		// sense the structure tells (as a predicate's).
-		if resp := statusLookup(c); resp != nil {
-			if call := producer(resp, in); call != nil {
-				return call, 1, true
-			}
+		if call := producer(statusLookup(c), in); call != nil {
+			return call, 1, true
 		}
 	case *ssa.Extract, *ssa.Call, *ssa.Phi:
 		// _, again := retryable[resp.StatusCode]
-		if x, ok := c.(*ssa.Extract); ok && x.Index == 1 {
-			if l, ok := x.Tuple.(*ssa.Lookup); ok && l.CommaOk {
-				if resp := statusLookup(l); resp != nil {
-					if call := producer(resp, in); call != nil {
-						return call, 1, true
-					}
-				}
-			}
+		if call := producer(statusLookup(c), in); call != nil {
+			return call, 1, true
 		}
 		// A verdict on another call's outcome: shouldRetry(err, resp), c.CheckRetry(ctx,
 		// resp, err), retryable(resp), again := err != nil && transient(err). When a retry
@@ -254,9 +246,17 @@ func outcome(cond ssa.Value, in func(*ssa.BasicBlock) bool) (call ssa.CallInstru
 	return nil, 0, false
 }
 
-// statusLookup returns the response whose status l looks up in a map (retryable[resp.StatusCode]),
-// or nil.
-func statusLookup(l *ssa.Lookup) ssa.Value {
+// statusLookup returns the response whose status v looks up in a map (retryable[resp.StatusCode],
+// or the ok of a comma-ok lookup), or nil.
+func statusLookup(v ssa.Value) ssa.Value {
+	viaOk := false
+	if x, ok := v.(*ssa.Extract); ok && x.Index == 1 {
+		v, viaOk = x.Tuple, true
+	}
+	l, ok := v.(*ssa.Lookup)
+	if !ok || l.CommaOk != viaOk {
+		return nil
+	}
 	if _, ok := l.X.Type().Underlying().(*types.Map); !ok {
 		return nil
 	}

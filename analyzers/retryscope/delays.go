@@ -481,11 +481,8 @@ func (st *state) implementedDelays(cc *ssa.CallCommon) []*ssa.Function {
 	if st == nil || !cc.IsInvoke() || cc.Signature().Results().Len() == 0 || !typeis.Duration(cc.Signature().Results().At(0).Type()) {
 		return nil
 	}
-	if st.impls == nil {
-		st.impls = flow.NewImplementers(st.ssaPkg)
-	}
 	var fns []*ssa.Function
-	for _, fn := range st.impls.Of(cc) {
+	for _, fn := range st.implementers().Of(cc) {
 		if len(fn.Blocks) > 0 && !testcode.At(st.pass, fn.Pos()) {
 			fns = append(fns, fn)
 		}

@@ -242,12 +242,13 @@ func (st *state) exportRetries() {
 					continue
 				}
 				var f retriesFact
+				if !st.pass.ImportObjectFact(obj, &f) {
+					continue
+				}
 				if call.Common().IsInvoke() && st.implementsHere(call.Common().Value.Type(), testcode.At(st.pass, call.Pos())) {
 					continue // the interface's value may be this package's own implementation
 				}
-				if st.pass.ImportObjectFact(obj, &f) {
-					st.res.imported[call] = &f
-				}
+				st.res.imported[call] = &f
 			}
 		}
 	}
@@ -360,7 +361,7 @@ func (st *state) exportInterfaceRetries(retries map[*ssa.Function]*retriesFact) 
 	if st.ssaPkg == nil || len(retries) == 0 {
 		return // (the standard library is not built)
 	}
-	im := flow.NewImplementers(st.ssaPkg)
+	im := st.implementers()
 	done := make(map[*types.Func]bool)
 	scope := st.pass.Pkg.Scope()
 	for _, name := range scope.Names() {
@@ -381,14 +382,14 @@ func (st *state) exportInterfaceRetries(retries map[*ssa.Function]*retriesFact) 
 				continue
 			}
 			done[m] = true
-			impls := slices.DeleteFunc(im.Method(named, m), func(fn *ssa.Function) bool { return testcode.At(st.pass, fn.Pos()) })
-			if len(impls) != 1 || retries[impls[0]] == nil || decorates(impls[0], named) || !im.Fills(named, impls[0]) {
+			impl := flow.Sole(im.Method(named, m), func(fn *ssa.Function) bool { return testcode.At(st.pass, fn.Pos()) })
+			if impl == nil || retries[impl] == nil || decorates(impl, named) || !st.stores.Fills(named, impl) {
 				continue
 			}
-			f := *retries[impls[0]]
+			f := *retries[impl]
 			f.HasCount, f.UntilCtx = false, 0
 			if f.Via == "" {
-				f.Via = impls[0].Name()
+				f.Via = impl.Name()
 			}
 			st.pass.ExportObjectFact(m, &f)
 		}

@@ -404,8 +404,8 @@ func tailCall(fn *ssa.Function, flagV, errV ssa.Value) (*ssa.Function, int, int)
 }
 
 // pastFailure reports whether block b runs only once a failure was found: on the non-nil side
-// of a test of an error against nil, or on the failure side of a test of a response's status
-// (not a test for one client error's answer: == 409).
+// of a test of an error against nil, or on the side of a test of a response's status that
+// holds transient failures (statusesOn), not only one client error's answer (== 409).
 func pastFailure(b *ssa.BasicBlock) bool {
 	for ifInstr, side := range flow.TestsAbove(b) {
 		if side < 0 {
@@ -415,14 +415,13 @@ func pastFailure(b *ssa.BasicBlock) bool {
 			return true
 		}
 		if cmp, ok := ifInstr.Cond.(*ssa.BinOp); ok {
-			// A test for one answer of the 4xx class (409: the lease is held, 404: not there
-			// yet) tells what the server said, not that the call failed; 408 and 429 turn it
-			// away for now.
-			if _, op, code, ok := statusCompare(cmp); ok && (op == token.EQL || op == token.NEQ) && code >= 400 && code < 500 && code != 408 && code != 429 {
-				continue
-			}
+			// The side where 200 does not fall, when a transient answer (5xx, 429) falls on
+			// it: a test for one answer (409: the lease is held, 404: not there yet) tells
+			// what the server said, not that the call failed.
 			if _, success, ok := statusSides(cmp); ok && side != success {
-				return true
+				if _, op, code, _ := statusCompare(cmp); statusesOn(op, code, false, side == 0)&Transient != 0 {
+					return true
+				}
 			}
 		}
 	}

@@ -622,3 +622,11 @@ func (st *state) indexCreators(fn *ssa.Function) {
 		}
 	}
 }
+
+// implementers returns the package's implementations of its interfaces, made once.
+func (st *state) implementers() *flow.Implementers {
+	if st.impls == nil {
+		st.impls = flow.NewImplementers(st.ssaPkg)
+	}
+	return st.impls
+}

@@ -120,11 +120,10 @@ func startsCaptured(mc *ssa.MakeClosure, v ssa.Value, boxed bool) bool {
 // onlyCalled reports whether v is used only as the function a call calls.
 func onlyCalled(v ssa.Value) bool {
 	for _, ref := range *v.Referrers() {
-		c, ok := ref.(*ssa.Call)
 		if _, debug := ref.(*ssa.DebugRef); debug {
 			continue
 		}
-		if !ok || c.Call.Value != v {
+		if c, ok := ref.(*ssa.Call); !ok || c.Call.Value != v {
 			return false
 		}
 	}
@@ -155,12 +154,7 @@ func (st *state) exportStarts() {
 
 // waitsGroup reports whether fn, or a literal in it, calls sync.WaitGroup's Wait.
 func waitsGroup(fn *ssa.Function) bool {
-	for call := range flow.Calls(fn) {
-		if id := flow.ID(flow.Callee(call.Common())); id.Pkg == "sync" && id.Recv == "WaitGroup" && id.Name == "Wait" {
-			return true
-		}
-	}
-	return slices.ContainsFunc(fn.AnonFuncs, waitsGroup)
+	return slices.ContainsFunc(slices.Collect(flow.Calls(fn)), flow.WaitGroupWait) || slices.ContainsFunc(fn.AnonFuncs, waitsGroup)
 }
 
 // joinedLater reports whether the function making call, which starts work with a method of a

@@ -53,11 +53,9 @@ func (c *checker) exportResends() {
 			continue
 		}
 		// The scope may be a helper's that fn hands the request to (DoHTTP(ctx, client,
-		// req) calling state.run(req), whose loop resends it).
-		// Each function on the way may decide by the method; only the scope's own tests are
+		// req) calling state.run(req), whose loop resends it). Each function on the way may
+		// decide by the method or the key; only the scope's own tests of the method are
 		// followed (passesPost).
-		// Each function on the way may decide by the method or the key; only the scope's own
-		// tests of the method are followed (passesPost).
 		sc, in, guarded, keyed := c.resending(s), s, false, false
 		for depth := 0; sc == nil && in.Inner != nil && in.Inner.FromParam != nil && depth < 8; depth++ {
 			guarded = guarded || readsMethod(in.FromParam.Parent())

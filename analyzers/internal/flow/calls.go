@@ -102,6 +102,12 @@ func DetachedBy(fn *ssa.Function, starts func(call ssa.CallInstruction, v ssa.Va
 	return false
 }
 
+// WaitGroupWait reports whether call is sync.WaitGroup's Wait.
+func WaitGroupWait(call ssa.CallInstruction) bool {
+	id := ID(Callee(call.Common()))
+	return id.Pkg == "sync" && id.Recv == "WaitGroup" && id.Name == "Wait"
+}
+
 // Awaited reports whether the function holding go statement g waits for the goroutine: it
 // calls Wait on a sync.WaitGroup, or receives from a channel, that the goroutine is handed
 // (captured or passed: go func() { defer wg.Done(); ... }(); wg.Wait(), or go func() { ch
@@ -122,7 +128,7 @@ func Awaited(g *ssa.Go) bool {
 					}
 				}
 			case *ssa.Call:
-				if id := ID(Callee(x.Common())); id.Pkg == "sync" && id.Recv == "WaitGroup" && id.Name == "Wait" && len(x.Call.Args) > 0 && handed[PlaceOf(x.Call.Args[0])] {
+				if WaitGroupWait(x) && len(x.Call.Args) > 0 && handed[PlaceOf(x.Call.Args[0])] {
 					return true
 				}
 			}

@@ -13,9 +13,8 @@ import (
 // followed: their implementations are anyone's.
 type Implementers struct {
 	pkg      *ssa.Package
-	filled   map[*types.TypeName][]types.Type // interface types, and the concrete types the package converts to them
-	byMethod map[string][]*types.TypeName     // the package's named types, by their methods' names
-	generic  []*types.TypeName                // the package's generic named types (not interfaces)
+	byMethod map[string][]*types.TypeName // the package's named types, by their methods' names
+	generic  []*types.TypeName            // the package's generic named types (not interfaces)
 	memo     map[implKey][]*ssa.Function
 }
 
@@ -155,73 +154,39 @@ func (im *Implementers) Generic(iface *types.Interface) []*types.TypeName {
 	return out
 }
 
-// Fills reports whether the package itself converts a value of fn's receiver type to named, an
-// interface it declares (a constructor returning its implementation as the interface, a
-// struct field of the interface type given the implementation): where the package puts its
-// implementation behind the interface, a call of the interface runs it, unless the caller
-// brings a value of its own.
-func (im *Implementers) Fills(named *types.Named, fn *ssa.Function) bool {
+// Sole returns the one function of fns for which skip does not hold (the one implementation
+// outside tests), or nil when there is none or more than one.
+func Sole(fns []*ssa.Function, skip func(*ssa.Function) bool) *ssa.Function {
+	var one *ssa.Function
+	for _, fn := range fns {
+		if skip(fn) {
+			continue
+		}
+		if one != nil {
+			return nil
+		}
+		one = fn
+	}
+	return one
+}
+
+// RecvNamed returns the named type of a method's receiver (through a pointer; a generic
+// type's origin), or nil.
+func RecvNamed(fn *ssa.Function) *types.TypeName {
 	recv := fn.Signature.Recv()
 	if recv == nil {
-		return false
+		return nil
 	}
-	if im.filled == nil {
-		im.filled = make(map[*types.TypeName][]types.Type)
-		seen := make(map[*ssa.Function]bool)
-		var visit func(f *ssa.Function)
-		visit = func(f *ssa.Function) {
-			if f == nil || seen[f] {
-				return
-			}
-			seen[f] = true
-			for _, b := range f.Blocks {
-				for _, instr := range b.Instrs {
-					mi, ok := instr.(*ssa.MakeInterface)
-					if !ok {
-						continue
-					}
-					if n, ok := types.Unalias(mi.Type()).(*types.Named); ok && n.Obj().Pkg() == im.pkg.Pkg {
-						im.filled[n.Origin().Obj()] = append(im.filled[n.Origin().Obj()], mi.X.Type())
-					}
-				}
-			}
-			for _, anon := range f.AnonFuncs {
-				visit(anon)
-			}
-		}
-		for _, m := range im.pkg.Members {
-			switch m := m.(type) {
-			case *ssa.Function:
-				visit(m)
-			case *ssa.Type:
-				for _, t := range []types.Type{m.Type(), types.NewPointer(m.Type())} {
-					ms := im.pkg.Prog.MethodSets.MethodSet(t)
-					for i := range ms.Len() {
-						visit(im.pkg.Prog.MethodValue(ms.At(i)))
-					}
-				}
-			}
-		}
+	return baseNamed(recv.Type())
+}
+
+// baseNamed returns the named type t is or points to (a generic type's origin), or nil.
+func baseNamed(t types.Type) *types.TypeName {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
 	}
-	want := recv.Type()
-	for _, t := range im.filled[named.Origin().Obj()] {
-		if types.Identical(t, want) || types.Identical(types.NewPointer(t), want) {
-			return true
-		}
-		if n, ok := types.Unalias(t).(*types.Named); ok {
-			if wn, ok := types.Unalias(want).(*types.Named); ok && n.Origin().Obj() == wn.Origin().Obj() {
-				return true
-			}
-		}
-		if p, ok := t.(*types.Pointer); ok {
-			if wp, ok := want.(*types.Pointer); ok {
-				n, ok1 := types.Unalias(p.Elem()).(*types.Named)
-				wn, ok2 := types.Unalias(wp.Elem()).(*types.Named)
-				if ok1 && ok2 && n.Origin().Obj() == wn.Origin().Obj() {
-					return true
-				}
-			}
-		}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Origin().Obj()
 	}
-	return false
+	return nil
 }

@@ -3,6 +3,7 @@ package flow
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -24,13 +25,17 @@ type Stores struct {
 	// callers are not all in Calls.
 	Calls   map[*ssa.Function][]ssa.CallInstruction
 	AsValue map[*ssa.Function]bool
+	// Converted holds, by interface type (a generic one's origin), the named types whose
+	// values the package converts to it (a constructor returning its implementation as the
+	// interface, a field of the interface type given one).
+	Converted map[*types.TypeName][]*types.TypeName
 }
 
 // IndexStores builds the Stores of funcs.
 func IndexStores(funcs []*ssa.Function) *Stores {
 	s := &Stores{Fields: make(map[*types.Var][]ssa.Value), Globals: make(map[*ssa.Global][]ssa.Value), Taken: make(map[*ssa.Global]bool),
 		Calls: make(map[*ssa.Function][]ssa.CallInstruction), AsValue: make(map[*ssa.Function]bool),
-		StoredIn: make(map[*ssa.Const]*ssa.Function)}
+		StoredIn: make(map[*ssa.Const]*ssa.Function), Converted: make(map[*types.TypeName][]*types.TypeName)}
 	var ops []*ssa.Value
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {
@@ -47,6 +52,11 @@ func IndexStores(funcs []*ssa.Function) *Stores {
 				if c, ok := instr.(ssa.CallInstruction); ok && !c.Common().IsInvoke() {
 					if f := c.Common().StaticCallee(); f != nil {
 						s.Calls[f] = append(s.Calls[f], c)
+					}
+				}
+				if mi, ok := instr.(*ssa.MakeInterface); ok {
+					if iface, concrete := baseNamed(mi.Type()), baseNamed(mi.X.Type()); iface != nil && concrete != nil && !slices.Contains(s.Converted[iface], concrete) {
+						s.Converted[iface] = append(s.Converted[iface], concrete)
 					}
 				}
 				st, ok := instr.(*ssa.Store)
@@ -68,6 +78,14 @@ func IndexStores(funcs []*ssa.Function) *Stores {
 		}
 	}
 	return s
+}
+
+// Fills reports whether the package itself converts a value of method fn's receiver type to
+// named, an interface (see Converted): where the package puts its implementation behind the
+// interface, a call of the interface runs it, unless the caller brings a value of its own.
+func (s *Stores) Fills(named *types.Named, fn *ssa.Function) bool {
+	recv := RecvNamed(fn)
+	return recv != nil && slices.Contains(s.Converted[named.Origin().Obj()], recv)
 }
 
 // called reports whether operand i of instr is the function a call calls (its first operand).
