@@ -163,6 +163,10 @@ func outcome(cond ssa.Value, in func(*ssa.BasicBlock) bool) (call ssa.CallInstru
 			call, success, either := outcome(c.X, in)
 			return call, 1 - success, either
 		}
+		// if result.Success: a field of the struct the call returned, set as its verdict.
+		if call, success := fieldVerdict(c, in); call != nil {
+			return call, success, false
+		}
 	case *ssa.Lookup:
 		// retryable[resp.StatusCode]: a table of the statuses, a verdict on the response whose
 		// sense the structure tells (as a predicate's).

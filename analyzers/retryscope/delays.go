@@ -185,12 +185,16 @@ func delayIn(d ssa.Value, l *loops.Loop, depth int, st *state) delay {
 			if carriesWait(x.X.Type()) {
 				errTold = true // httpErr.RetryAfterMs, of an error held by value
 			}
+			return !settingOf(x, x.X, l)
 		case *ssa.UnOp:
 			if x.Op == token.MUL && scaledInPlace(x) {
 				grows = true // *b <<= 1 after each wait: a backoff kept in memory
 			}
 			if x.Op == token.MUL && st.parsedField(x) {
 				told = true // a field the package fills from what it reads (a server's "retry:")
+			}
+			if _, fa := flow.FieldLoad(x); fa != nil && settingOf(x, fa.X, l) {
+				return false
 			}
 		}
 		return true
@@ -488,4 +492,36 @@ func (st *state) implementedDelays(cc *ssa.CallCommon) []*ssa.Function {
 		}
 	}
 	return fns
+}
+
+// settingOf reports whether field, a number read from record, is a setting of loop l: the
+// record was there before the loop began (a task's RetryDelaySeconds, loaded from a store with
+// the rest of the task), so every round reads the same value, whatever function made the
+// record. A field of a record the loop's own rounds produce (the answer's retry_after) is not.
+func settingOf(field, record ssa.Value, l *loops.Loop) bool {
+	t := field.Type()
+	if p, isPtr := t.Underlying().(*types.Pointer); isPtr {
+		t = p.Elem()
+	}
+	if b, ok := t.Underlying().(*types.Basic); l == nil || !ok || b.Info()&types.IsNumeric == 0 || carriesWait(record.Type()) {
+		return false
+	}
+	in, ok := record.(ssa.Instruction)
+	if !ok || in.Block() == nil || l.Contains(in.Block()) {
+		return false
+	}
+	// A local record the loop writes into (b.delay = next(b.delay)) changes round to round.
+	for _, r := range *record.Referrers() {
+		if fa, ok := r.(*ssa.FieldAddr); ok {
+			for _, u := range *fa.Referrers() {
+				if st, ok := u.(*ssa.Store); ok && st.Addr == fa && l.Contains(st.Block()) {
+					return false
+				}
+			}
+		}
+		if st, ok := r.(*ssa.Store); ok && st.Addr == record && l.Contains(st.Block()) {
+			return false
+		}
+	}
+	return true
 }

@@ -1,0 +1,176 @@
+package retryscope
+
+import (
+	"go/token"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
+)
+
+// A bool field of the struct a function of the package returns can be its verdict on the work
+// it did (result, err := runTask(t); if result.Success { break }): the function sets it from
+// what it found, true where nothing failed and false past a failure (a send's error, a status
+// past 400), or from a comparison of an error with nil (result.Success = err == nil). Where
+// its stores show that sense, a test of the field is a decision on the call; a field filled
+// from what the answer said (a job's Done decoded from the body) shows none and is not one.
+
+// fieldVerdict reads cond, a load of a bool field of a struct that a call made in the blocks
+// for which in holds returned (its pointer, alone or beside an error), as that call's verdict:
+// the call and the successor taken on success; nil when its sense is not known.
+func fieldVerdict(cond ssa.Value, in func(*ssa.BasicBlock) bool) (ssa.CallInstruction, int) {
+	_, fa := flow.FieldLoad(cond)
+	if fa == nil || !typeis.Bool(cond.Type()) {
+		return nil, 0
+	}
+	call, index := resultOf(fa.X)
+	if call == nil || !in(call.Block()) {
+		return nil, 0
+	}
+	trueFails, ok := fieldSense(call.Call.StaticCallee(), index, fa.Field)
+	if !ok {
+		return nil, 0
+	}
+	if trueFails {
+		return call, 1
+	}
+	return call, 0
+}
+
+// resultOf returns the call whose result v is, and that result's index.
+func resultOf(v ssa.Value) (*ssa.Call, int) {
+	switch x := v.(type) {
+	case *ssa.Call:
+		return x, 0
+	case *ssa.Extract:
+		if c, ok := x.Tuple.(*ssa.Call); ok {
+			return c, x.Index
+		}
+	}
+	return nil, 0
+}
+
+// fieldSense reports in which sense fn, a function of the package, sets field of the struct
+// whose address is its result res: trueFails when true is set only past a failure and false
+// on a way that found none; ok false when the stores do not tell (a value computed from
+// something other than a failure, no store at all). The struct may be made in fn or in a
+// function of the package whose result fn returns.
+func fieldSense(fn *ssa.Function, res, field int) (trueFails, ok bool) {
+	if fn == nil || len(fn.Blocks) == 0 || res >= fn.Signature.Results().Len() {
+		return false, false
+	}
+	var failedWith, cleanWith [2]bool
+	known, stores := true, 0
+	record := func(f, failed bool) {
+		v := 0
+		if f {
+			v = 1
+		}
+		if failed {
+			failedWith[v] = true
+		} else {
+			cleanWith[v] = true
+		}
+	}
+	// judge reads a value stored into the field in block at.
+	var judge func(v ssa.Value, at *ssa.BasicBlock, failed bool, depth int)
+	judge = func(v ssa.Value, at *ssa.BasicBlock, failed bool, depth int) {
+		v = flow.Unwrap(stored(v))
+		failed = failed || pastFailure(at)
+		if f, isConst := flow.BoolConst(v); isConst {
+			record(f, failed)
+			return
+		}
+		switch x := v.(type) {
+		case *ssa.Phi:
+			if depth < 4 {
+				for i, e := range x.Edges {
+					judge(e, x.Block().Preds[i], failed, depth+1)
+				}
+				return
+			}
+		case *ssa.BinOp:
+			// result.Success = err == nil: true where the call did not fail.
+			if errv, eq := nilTest(x); errv != nil && fromCall(errv) {
+				record(eq, false)
+				record(!eq, true)
+				return
+			}
+		}
+		known = false
+	}
+	// visit follows a returned pointer to the structs it may address.
+	var visit func(fn *ssa.Function, v ssa.Value, depth int)
+	visit = func(fn *ssa.Function, v ssa.Value, depth int) {
+		v = flow.Unwrap(stored(v))
+		switch x := v.(type) {
+		case *ssa.Const:
+			return // a nil result: no struct
+		case *ssa.Phi:
+			if depth < 4 {
+				for _, e := range x.Edges {
+					visit(fn, e, depth+1)
+				}
+				return
+			}
+		case *ssa.Alloc:
+			if x.Heap {
+				for _, r := range *x.Referrers() {
+					if fa, isFA := r.(*ssa.FieldAddr); isFA && fa.Field == field {
+						for _, u := range *fa.Referrers() {
+							if st, isStore := u.(*ssa.Store); isStore && st.Addr == fa {
+								stores++
+								judge(st.Val, st.Block(), false, 0)
+							}
+						}
+					}
+				}
+				return
+			}
+		default:
+			if c, i := resultOf(v); c != nil && depth < 4 {
+				callee := c.Call.StaticCallee()
+				if callee != nil && callee != fn && callee.Pkg == fn.Pkg && len(callee.Blocks) > 0 {
+					for ret := range flow.Returns(callee) {
+						if ret.Block() != callee.Recover && i < len(ret.Results) {
+							visit(callee, ret.Results[i], depth+1)
+						}
+					}
+					return
+				}
+			}
+		}
+		known = false
+	}
+	for ret := range flow.Returns(fn) {
+		if ret.Block() != fn.Recover && res < len(ret.Results) {
+			visit(fn, ret.Results[res], 0)
+		}
+	}
+	if !known || stores == 0 {
+		return false, false
+	}
+	switch {
+	case failedWith[0] && !failedWith[1] && cleanWith[1]:
+		return false, true
+	case failedWith[1] && !failedWith[0] && cleanWith[0]:
+		return true, true
+	}
+	return false, false
+}
+
+// nilTest reads cmp as err == nil (eq) or err != nil, returning err; nil when it is neither.
+func nilTest(cmp *ssa.BinOp) (errv ssa.Value, eq bool) {
+	if cmp.Op != token.EQL && cmp.Op != token.NEQ {
+		return nil, false
+	}
+	x, y := cmp.X, cmp.Y
+	if flow.IsNil(x) {
+		x, y = y, x
+	}
+	if !flow.IsNil(y) || !typeis.ErrorLike(x.Type()) {
+		return nil, false
+	}
+	return x, cmp.Op == token.EQL
+}
