@@ -97,6 +97,14 @@ func sleepDuration(call ssa.CallInstruction) ssa.Value {
 func channelWaits(fn *ssa.Function, in func(*ssa.BasicBlock) bool, l *loops.Loop) (extra []Sleep, unknown []ssa.Instruction) {
 	seen := make(map[*ssa.Call]bool)
 	wait := func(instr ssa.Instruction, ch ssa.Value) {
+		if sl := sleepSignal(ch); sl != nil {
+			if !seen[sl] {
+				seen[sl] = true
+				d := sl.Call.Args[0]
+				extra = append(extra, Sleep{Call: sl, Duration: d, Kind: delayKind(d, l), At: instr})
+			}
+			return
+		}
 		if !typeis.TimeChan(ch.Type()) {
 			return
 		}
@@ -368,4 +376,162 @@ func timeChanMaker(ch ssa.Value) *ssa.Call {
 		return maker == nil
 	})
 	return maker
+}
+
+// sleepSignal returns the time.Sleep of the goroutine that closes channel ch, or sends on it,
+// once it has slept, when nothing else sends on ch or closes it: a timer made by hand (ping :=
+// make(chan struct{}); go func() { time.Sleep(d); close(ping) }(); select { case <-ping: case
+// <-ctx.Done(): return ctx.Err() }). nil otherwise.
+func sleepSignal(ch ssa.Value) *ssa.Call {
+	v, boxed := flow.Unwrap(ch), false
+	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+		// A variable the goroutine captures: the channel made once and stored in it.
+		a, isAlloc := load.X.(*ssa.Alloc)
+		if !isAlloc {
+			return nil
+		}
+		if vals := flow.Stored(a); len(vals) != 1 || !isMakeChan(vals[0]) {
+			return nil
+		}
+		v, boxed = a, true
+	} else if !isMakeChan(v) {
+		return nil
+	}
+	var sleep *ssa.Call
+	ok := eachUse(v, boxed, func(u ssa.Instruction) bool {
+		switch u := u.(type) {
+		case *ssa.MakeClosure:
+			s := signalAfterSleep(u, v, boxed)
+			if s == nil || sleep != nil || !startedOnly(u) {
+				return false
+			}
+			sleep = s
+			return true
+		case *ssa.Select:
+			return true
+		case *ssa.UnOp:
+			return u.Op == token.ARROW
+		case *ssa.Store:
+			return boxed && u.Addr == v // the variable's one store
+		}
+		return false // handed on, sent on, closed here: not only a sleeper's signal
+	})
+	if !ok {
+		return nil
+	}
+	return sleep
+}
+
+func isMakeChan(v ssa.Value) bool {
+	_, ok := flow.Unwrap(v).(*ssa.MakeChan)
+	return ok
+}
+
+// eachUse calls f with each instruction that uses v or, when v is a variable (boxed), a
+// value loaded from it; it stops and reports false as soon as f does.
+func eachUse(v ssa.Value, boxed bool, f func(ssa.Instruction) bool) bool {
+	if v.Referrers() == nil {
+		return false
+	}
+	for _, r := range *v.Referrers() {
+		if load, ok := r.(*ssa.UnOp); ok && boxed && load.Op == token.MUL {
+			for _, u := range *load.Referrers() {
+				if !f(u) {
+					return false
+				}
+			}
+			continue
+		}
+		if !f(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// startedOnly reports whether the closure mc is only started, by a go statement.
+func startedOnly(mc *ssa.MakeClosure) bool {
+	refs := *mc.Referrers()
+	if len(refs) != 1 {
+		return false
+	}
+	g, ok := refs[0].(*ssa.Go)
+	return ok && g.Call.Value == mc
+}
+
+// signalAfterSleep returns the time.Sleep that comes before every close of, or send on, the
+// channel v (a variable holding it when boxed) that closure mc captures; nil when the closure
+// does anything else with it, or signals without sleeping first.
+func signalAfterSleep(mc *ssa.MakeClosure, v ssa.Value, boxed bool) *ssa.Call {
+	fn, ok := mc.Fn.(*ssa.Function)
+	if !ok {
+		return nil
+	}
+	var signals []ssa.Instruction
+	for i, b := range mc.Bindings {
+		if b != v {
+			continue
+		}
+		if i >= len(fn.FreeVars) {
+			return nil
+		}
+		ok := eachUse(fn.FreeVars[i], boxed, func(u ssa.Instruction) bool {
+			switch u := u.(type) {
+			case *ssa.Send:
+				signals = append(signals, u)
+				return true
+			case *ssa.Call:
+				if bi, ok := u.Call.Value.(*ssa.Builtin); ok && bi.Name() == "close" {
+					signals = append(signals, u)
+					return true
+				}
+			}
+			return false
+		})
+		if !ok {
+			return nil
+		}
+	}
+	if len(signals) == 0 {
+		return nil
+	}
+	var sleep *ssa.Call
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if c, ok := instr.(*ssa.Call); ok {
+				if id := flow.ID(flow.Callee(c.Common())); id.Pkg == "time" && id.Recv == "" && id.Name == "Sleep" && len(c.Call.Args) == 1 {
+					if sleep != nil {
+						return nil
+					}
+					sleep = c
+				}
+			}
+		}
+	}
+	if sleep == nil {
+		return nil
+	}
+	for _, s := range signals {
+		if !comesBefore(sleep, s) {
+			return nil
+		}
+	}
+	return sleep
+}
+
+// comesBefore reports whether a runs before b on every way to b: earlier in the same block,
+// or in a block that dominates b's.
+func comesBefore(a, b ssa.Instruction) bool {
+	if a.Block() != b.Block() {
+		return a.Block().Dominates(b.Block())
+	}
+	for _, instr := range a.Block().Instrs {
+		switch instr {
+		case a:
+			return true
+		case b:
+			return false
+		}
+	}
+	return false
 }
