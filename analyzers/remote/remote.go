@@ -33,7 +33,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:        docs.URL("remote"),
 	Requires:   []*analysis.Analyzer{ssapkg.Analyzer, ssapkg.Stores},
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(paramFact), new(resultFact), new(reachFact), new(configFact), new(concreteFact), new(requestFact), new(connFact), new(makerFact), new(varFact)},
+	FactTypes:  []analysis.Fact{new(paramFact), new(resultFact), new(reachFact), new(configFact), new(concreteFact), new(requestFact), new(connFact), new(makerFact), new(varFact), new(sentFact)},
 	Run:        guard.Run("remote", run),
 }
 

@@ -1,6 +1,7 @@
 package remote
 
 import (
+	"fmt"
 	"go/token"
 	"go/types"
 	"slices"
@@ -157,7 +158,7 @@ func (st *state) sends(res *Result, funcs []*ssa.Function) {
 	var viaParam []*Send
 	for round := range 3 {
 		for _, s := range res.sends {
-			if p, ok := requestParam(s.Request); ok && p.Parent().Object() != nil {
+			if p, ok := requestParam(s.Request); ok && (p.Parent().Object() != nil || p.Parent().Parent() != nil) {
 				i := slices.Index(p.Parent().Params, p)
 				if j, seen := sendsParam[p.Parent()]; !seen {
 					sendsParam[p.Parent()] = i
@@ -201,7 +202,23 @@ func (st *state) sends(res *Result, funcs []*ssa.Function) {
 			s.FromParam = p
 		}
 	}
+	for fn, i := range sendsParam {
+		if obj, ok := fn.Object().(*types.Func); ok && obj.Exported() && fn.Synthetic == "" {
+			st.pass.ExportObjectFact(obj, &sentFact{Param: i})
+		}
+	}
 }
+
+// sentFact marks an exported function that sends the request it is handed as parameter Param
+// (among its SSA parameters: the receiver first): a call of it from another package sends
+// that request.
+type sentFact struct {
+	Param int
+}
+
+func (*sentFact) AFact() {}
+
+func (f *sentFact) String() string { return fmt.Sprintf("sends the request of parameter %d", f.Param) }
 
 // methodHelpers returns the sends made by calls of functions that make the request they send
 // (one maker, in the function or in a closure of it such as its retry callback) with a method
@@ -535,7 +552,14 @@ func (st *state) send(call ssa.CallInstruction, c *Call) *Send {
 	w := st.walker(call.Parent())
 	s := &Send{Instr: call}
 	byName := methodNames[id.Name]
+	var sent sentFact
 	switch {
+	case c != nil && c.Kind == HTTP && c.Via != nil && !call.Common().IsInvoke() && fn.Pkg() != st.pass.Pkg &&
+		st.pass.ImportObjectFact(fn, &sent) && sent.Param < len(call.Common().Args):
+		// Another package's function that sends the request it is handed (ctxhttp.Do(ctx,
+		// client, req)).
+		w.request(s, call.Common().Args[sent.Param])
+		s.Method = w.method(s.Request)
 	case c != nil && c.Kind == HTTP && c.Via != nil && !c.Via.Request:
 		return nil // through a function that sends a request of its own with this context: see sends
 	case c != nil && c.Kind == HTTP && c.Via != nil && fn.Pkg() == st.pass.Pkg:

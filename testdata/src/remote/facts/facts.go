@@ -25,7 +25,7 @@ func Fetch(ctx context.Context, url string) error { // want Fetch:`passes the co
 	return err
 }
 
-func Send(req *http.Request) error { // want Send:`passes the request context of parameter 0 to http.Client.Do at facts.go:29` Send:`reaches a remote call`
+func Send(req *http.Request) error { // want Send:`passes the request context of parameter 0 to http.Client.Do at facts.go:29` Send:`reaches a remote call` Send:`sends the request of parameter 0`
 	_, err := http.DefaultClient.Do(req) // want `HTTP call http.Client.Do: unknown \(request from parameter 0; through http.DefaultClient\)`
 	return err
 }
@@ -111,7 +111,7 @@ var bounded = &http.Client{Transport: &http.Transport{ResponseHeaderTimeout: 10 
 
 // SendBounded sends a request its caller makes: the transport bounds it when the caller's
 // body is in memory.
-func SendBounded(req *http.Request) error { // want SendBounded:`passes the request context of parameter 0 \(its answer's header bounded by http.Transport.ResponseHeaderTimeout\) to http.Client.Do at facts.go:115 through the http.Client made at facts.go:110` SendBounded:`reaches a remote call`
+func SendBounded(req *http.Request) error { // want SendBounded:`passes the request context of parameter 0 \(its answer's header bounded by http.Transport.ResponseHeaderTimeout\) to http.Client.Do at facts.go:115 through the http.Client made at facts.go:110` SendBounded:`reaches a remote call` SendBounded:`sends the request of parameter 0`
 	resp, err := bounded.Do(req) // want `HTTP call http.Client.Do: unknown \(request from parameter 0; through the http.Client made at line 110\)`
 	if err != nil {
 		return err
@@ -137,6 +137,6 @@ func InstrumentTimed(next *http.Client) *http.Client {
 
 type countingTransport struct{ next http.RoundTripper }
 
-func (c *countingTransport) RoundTrip(req *http.Request) (*http.Response, error) { // want RoundTrip:`passes the request context of parameter 1 to http.RoundTripper.RoundTrip at facts.go:141` RoundTrip:`reaches a remote call`
+func (c *countingTransport) RoundTrip(req *http.Request) (*http.Response, error) { // want RoundTrip:`passes the request context of parameter 1 to http.RoundTripper.RoundTrip at facts.go:141` RoundTrip:`reaches a remote call` RoundTrip:`sends the request of parameter 1`
 	return c.next.RoundTrip(req) // want `HTTP call http.RoundTripper.RoundTrip: unknown \(request from parameter 1\)`
 }
