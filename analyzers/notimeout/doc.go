@@ -132,6 +132,13 @@
 // request made without any context is still reported where it is made, and so is one sent with
 // a detached context a struct field keeps (ctx: context.WithoutCancel(ctx)).
 //
+// A library function that takes no context and sends through the client its package keeps,
+// built without a Timeout (a translator's Translate(text, src, dest) through the client its
+// New made), cannot be bounded by its callers at all. Within the library's module its client's
+// finding covers every such call; a call of it from another module, whose run does not show
+// that finding, is reported: "Translator.Translate sends through a client with no Timeout and
+// takes no context, so a stalled server hangs this call".
+//
 // A package whose API sends its callers' requests through a client they may give (NewClient(url,
 // httpClient), a default used when they give none) and whose exported functions make and
 // return clients without a Timeout for them to give it (an auth transport's Client method:

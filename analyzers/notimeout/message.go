@@ -390,6 +390,13 @@ func (c *checker) message(call *remote.Call) string {
 			withFix(fmt.Sprintf("%s sends %s through %s (no %s)%s", name, request(t), c.client(t.Client), t.Client.Field, hangs), "set its "+t.Client.Field),
 			fmt.Sprintf("%s sends %s through %s (no %s): a stalled server hangs it", name, request(t), c.client(t.Client), t.Client.Field),
 			fmt.Sprintf("%s can hang: it sends %s through a client with no %s", name, request(t), t.Client.Field))
+	case call.Via != nil && t.Context.Kind == remote.NoContext && call.Via.Index < 0 && call.Via.Owned != "" && call.Via.Instead == "":
+		// Another package's function with no context to take, sending through its own
+		// client with no Timeout: nothing the caller gives bounds it.
+		return report.Fit(
+			fmt.Sprintf("%s takes no context and sends through its own client with no Timeout%s", name, hangs),
+			fmt.Sprintf("%s sends through a client with no Timeout and takes no context%s", name, hangs),
+			fmt.Sprintf("%s can hang: no context, and its client has no Timeout", name))
 	case call.Via != nil && t.Context.Kind == remote.NoContext:
 		msg := withFix(fmt.Sprintf("%s calls %s without a context%s", name, call.Via.Callee, hangs), "make it take one")
 		if call.Via.Instead != "" {

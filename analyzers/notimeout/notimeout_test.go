@@ -86,3 +86,11 @@ func TestRender(t *testing.T) {
 		}
 	}
 }
+
+// TestDependencyClient runs in module mode: a library of another module takes no context and
+// sends through its own client without a Timeout; its finding is not in this module's run, so
+// the calls of it are reported.
+func TestDependencyClient(t *testing.T) {
+	testdata, _ := filepath.Abs("../../testdata/mod/depclient")
+	checktest.Run(t, testdata, notimeout.Analyzer, "./adapter")
+}

@@ -113,6 +113,12 @@ func (f *paramFact) String() string {
 	return "passes " + strings.Join(parts, ", ")
 }
 
+// madeIn reports whether pos is in the source of fn (or of the function declaring it).
+func madeIn(pos token.Pos, fn *ssa.Function) bool {
+	syn := flow.Root(fn).Syntax()
+	return syn != nil && syn.Pos() <= pos && pos < syn.End()
+}
+
 // maxRounds bounds the rounds of viaCalls: the depth of wrappers followed in one package.
 const maxRounds = 16
 
@@ -190,6 +196,13 @@ func (st *state) summarise(calls []*Call) map[*ssa.Function]bool {
 		case t.Status == Unknown && t.Param >= 0:
 		case t.Status == Unbounded && t.Context.Kind == NoContext && c.Contract.Kind == ContextFree:
 			index, instead = -1, st.sibling(c.Instr.Parent())
+		case t.Status == Unbounded && t.Context.Kind.Contextless() && flow.ContextInScope(fn) == nil &&
+			(t.ownClient(st.pass.Pkg) && t.Client.Kind != Default && t.Client.Kind != Constructor && !madeIn(t.Client.Pos, fn) ||
+				c.Via != nil && c.Via.Index < 0 && c.Via.Owned != ""):
+			// A request without a context through the client the package keeps, built
+			// without a timeout, in a function that has no context to give it: its callers
+			// cannot bound it either (a translator's Translate(text, src, dest)).
+			index = -1
 		default:
 			continue
 		}
@@ -233,7 +246,7 @@ func (st *state) summarise(calls []*Call) map[*ssa.Function]bool {
 		case c.Via != nil:
 			p.Transport = c.Via.Transport
 		}
-		if t.Owned(st.pass.Pkg) {
+		if t.Owned(st.pass.Pkg) || index < 0 && t.ownClient(st.pass.Pkg) {
 			p.Owned = t.Client.OwnedAs(st.pass.Fset)
 		}
 		if c.Via != nil {

@@ -189,7 +189,16 @@ type Timeout struct {
 // (Passed.Owned); unless every caller of the unexported function it is in bounds it
 // (CallersBound). Dialers are not owned: the system's connect timeout bounds a dial.
 func (t Timeout) Owned(pkg *types.Package) bool {
-	if t.Status != Unknown || t.Param < 0 && t.kept == nil || t.Client == nil || t.CallersBound || pkg.Name() == "main" {
+	if t.Status != Unknown || t.Param < 0 && t.kept == nil {
+		return false
+	}
+	return t.ownClient(pkg)
+}
+
+// ownClient reports whether the client t sends through is one package pkg builds without a
+// timeout as its default (see Owned), whatever the context.
+func (t Timeout) ownClient(pkg *types.Package) bool {
+	if t.Client == nil || t.CallersBound || pkg.Name() == "main" {
 		return false
 	}
 	if t.Client.Type != knowledge.HTTPClient.Display && t.Client.Type != knowledge.RetryableHTTPClient.Display {

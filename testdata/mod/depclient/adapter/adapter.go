@@ -1,0 +1,52 @@
+// Package adapter is a service's translation adapter over phraselib, whose calls take no
+// context and go through the library's own client, which has no Timeout.
+package adapter
+
+import (
+	"context"
+	"fmt"
+	"log"
+
+	"example.com/phraselib"
+)
+
+type Translation struct {
+	Source      string
+	Destination string
+	Original    string
+	Translated  string
+}
+
+type Adapter struct {
+	conf phraselib.Config
+}
+
+func NewAdapter() *Adapter {
+	return &Adapter{conf: phraselib.Config{UserAgent: "svc/2"}}
+}
+
+// Translate is given its caller's deadline, and cannot hand it on: nothing bounds the
+// library's call.
+func (a *Adapter) Translate(ctx context.Context, t Translation) (Translation, error) {
+	if err := ctx.Err(); err != nil {
+		return Translation{}, fmt.Errorf("translate: %w", err)
+	}
+	tr := phraselib.New(a.conf)
+	res, err := tr.Translate(t.Original, t.Source, t.Destination) // related "phraselib.go:64: Translator.Translate calls Client.Do without a context" // want `Translator.Translate sends through a client with no Timeout and takes no context, so a stalled server hangs this call`
+	if err != nil {
+		return Translation{}, fmt.Errorf("translate: %w", err)
+	}
+	t.Translated = res.Text
+	return t, nil
+}
+
+// Warm has no context to lose, and the library's client is in another module, whose
+// findings a run on this one does not show: its call is reported.
+func Warm(words []string) {
+	tr := phraselib.New(phraselib.Config{})
+	for _, w := range words {
+		if _, err := tr.Translate(w, "auto", "en"); err != nil { // related "phraselib.go:64: Translator.Translate calls Client.Do without a context" // want `Translator.Translate sends through a client with no Timeout and takes no context, so a stalled server hangs this call`
+			log.Printf("warm %q: %v", w, err)
+		}
+	}
+}

@@ -1,0 +1,3 @@
+module example.com/phraselib
+
+go 1.24
