@@ -191,11 +191,15 @@ func (st *state) callGraph() map[*ssa.Function][]*ssa.Function {
 	for _, fn := range st.funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
-				var callee *ssa.Function
+				var callee, called *ssa.Function
 				if c, ok := instr.(ssa.CallInstruction); ok && !c.Common().IsInvoke() {
 					callee, _ = c.Common().Value.(*ssa.Function)
-					if callee != nil && callee.Pkg == st.pkg {
-						st.callers[callee] = append(st.callers[callee], fn)
+					called = callee
+					if callee != nil && callee.Origin() != nil {
+						called = callee.Origin() // an instance of a generic function: the origin's body
+					}
+					if called != nil && called.Pkg == st.pkg {
+						st.callers[called] = append(st.callers[called], fn)
 					}
 				}
 				for _, op := range instr.Operands(ops[:0]) {
