@@ -4,19 +4,21 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/loops"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
 // streamed reports whether the response of the HTTP call is read as a stream: in its function
 // (see streamedIn), or, when the function returns it (a sendRequest helper), by one of the
 // package's callers of that function.
 func (st *state) streamed(call ssa.CallInstruction) bool {
-	if streamedIn(call, st.streamField) {
+	if streamedIn(call, st.streamField) || asksForStream(call) {
 		return true
 	}
 	v, ok := call.(ssa.Value)
@@ -27,6 +29,46 @@ func (st *state) streamed(call ssa.CallInstruction) bool {
 		for c := range flow.Calls(caller) {
 			if c.Common().StaticCallee() == call.Parent() && streamedIn(c, st.streamField) {
 				return true
+			}
+		}
+	}
+	return false
+}
+
+// asksForStream reports whether the request the HTTP call sends asks for an event stream: its
+// header is set, in the request's own function, to Accept text/event-stream. The answer is a
+// stream that lasts as long as the server sends (Server-Sent Events), whoever reads it.
+func asksForStream(call ssa.CallInstruction) bool {
+	for _, a := range call.Common().Args {
+		if !typeis.Request(a.Type()) || flow.Unwrap(a).Referrers() == nil {
+			continue
+		}
+		for _, r := range *flow.Unwrap(a).Referrers() {
+			fa, ok := r.(*ssa.FieldAddr)
+			if !ok || flow.FieldVar(fa) == nil || flow.FieldVar(fa).Name() != "Header" {
+				continue
+			}
+			for _, l := range *fa.Referrers() {
+				load, ok := l.(*ssa.UnOp)
+				if !ok || load.Referrers() == nil {
+					continue
+				}
+				for _, u := range *load.Referrers() {
+					c, ok := u.(ssa.CallInstruction)
+					if !ok {
+						continue
+					}
+					id := flow.ID(flow.Callee(c.Common()))
+					args := c.Common().Args
+					if id.Pkg != "net/http" || id.Recv != "Header" || id.Name != "Set" && id.Name != "Add" || len(args) != 3 {
+						continue
+					}
+					k, _ := flow.StringConst(args[1])
+					v, _ := flow.StringConst(args[2])
+					if strings.EqualFold(k, "Accept") && strings.Contains(strings.ToLower(v), "text/event-stream") {
+						return true
+					}
+				}
 			}
 		}
 	}
