@@ -231,6 +231,7 @@ func (f *sentFact) String() string { return fmt.Sprintf("sends the request of pa
 func (st *state) methodHelpers(direct []*Send, funcs []*ssa.Function) []*Send {
 	type helper struct {
 		inner       *Send               // the send inside, for a helper that makes the request
+		also        []*Send             // its other sends of that request (a retry's)
 		via         ssa.CallInstruction // the helper call inside, for one that hands its method on
 		method, url int                 // parameter indices; url -1 when unknown
 		urlAt       ssa.Value           // the request's URL, for a helper that makes it
@@ -259,7 +260,11 @@ func (st *state) methodHelpers(direct []*Send, funcs []*ssa.Function) []*Send {
 			continue
 		}
 		fn := p.Parent()
-		if _, seen := helpers[fn]; seen {
+		if h, seen := helpers[fn]; seen {
+			if h.inner != nil && h.method == slices.Index(fn.Params, p) && h.field == field {
+				h.also = append(h.also, s) // sent again, made the same way (a retry after the first try)
+				helpers[fn] = h
+			}
 			continue
 		}
 		url := -1
@@ -342,7 +347,7 @@ func (st *state) methodHelpers(direct []*Send, funcs []*ssa.Function) []*Send {
 		if hc.h.field != "" {
 			method = storedField(method, hc.h.field)
 		}
-		s := &Send{Instr: hc.call, Inner: hc.h.inner}
+		s := &Send{Instr: hc.call, Inner: hc.h.inner, Also: hc.h.also}
 		if method != nil {
 			s.Method = strings.ToUpper(w.str(method, nil, 0))
 		}
@@ -401,6 +406,15 @@ func (st *state) methodParam(s *Send) (method *ssa.Parameter, field string, url 
 			m, field = base, fv // http.NewRequest(r.method, ...): the field of the request struct r
 		}
 		for ; f != nil && m != nil; f = f.parent {
+			if capturedBy(m, f.fn) {
+				// A closure that makes the request from its function's variables (buildRequest
+				// := func() { http.NewRequest(method, url, body) }), called where it is made.
+				m = flow.Captured(m)
+				if capturedBy(u, f.fn) {
+					u = flow.Captured(u)
+				}
+				continue
+			}
 			q, ok := flow.Unwrap(m).(*ssa.Parameter)
 			if !ok {
 				m = nil
@@ -437,6 +451,16 @@ func (st *state) methodParam(s *Send) (method *ssa.Parameter, field string, url 
 		return nil, "", nil
 	}
 	return method, field, url
+}
+
+// capturedBy reports whether v is a variable closure fn captures, or a load of one.
+func capturedBy(v ssa.Value, fn *ssa.Function) bool {
+	v = flow.Unwrap(v)
+	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+		v = load.X
+	}
+	fv, ok := v.(*ssa.FreeVar)
+	return ok && fv.Parent() == fn
 }
 
 // paramField returns the name of the field of a parameter that v loads (r.method, with r a
