@@ -115,7 +115,7 @@ func (f *paramFact) String() string {
 
 // madeIn reports whether pos is in the source of fn (or of the function declaring it).
 func madeIn(pos token.Pos, fn *ssa.Function) bool {
-	syn := flow.Root(fn).Syntax()
+	syn := flow.Syntax(flow.Root(fn))
 	return syn != nil && syn.Pos() <= pos && pos < syn.End()
 }
 
