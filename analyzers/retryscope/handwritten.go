@@ -75,7 +75,9 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 			}
 			s.Wait = st.waitsOf(fn, s.Calls, l.Contains, l, d.call)
 			for i, sl := range s.Wait.Sleeps {
-				if b := sl.Call.Block(); b != nil && b.Parent() == fn && d.block.Succs[d.success].Dominates(b) {
+				// (A success that leaves the loop, even to an outer loop's header that
+				// dominates this one, is no way to a wait of this loop.)
+				if b, succ := sl.Call.Block(), d.block.Succs[d.success]; b != nil && b.Parent() == fn && l.Contains(succ) && succ.Dominates(b) {
 					s.Wait.Sleeps[i].AfterSuccess = true
 				}
 			}

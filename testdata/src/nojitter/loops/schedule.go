@@ -132,7 +132,7 @@ func (b *backend) probe(ctx context.Context) {
 }
 
 // push retries inside each scheduled round, a fixed second apart: those retries are reported
-// (as the wait of the long-running loop around them).
+// (the wait of the retry loop that makes it).
 func (s *scraper) push(ctx context.Context, send func(context.Context) error) {
 	t := time.NewTicker(s.every)
 	defer t.Stop()
@@ -148,7 +148,7 @@ func (s *scraper) push(ctx context.Context, send func(context.Context) error) {
 				break
 			}
 			log.Printf("push: %v", err)
-			time.Sleep(time.Second) // related "schedule.go:139: long-running loop" // want `long-running loop waits a fixed 1s between attempts, so clients that failed together retry together; add jitter`
+			time.Sleep(time.Second) // related "schedule.go:145: retry loop" // want `retry loop waits a fixed 1s between attempts, so clients that failed together retry together; add jitter`
 		}
 	}
 }

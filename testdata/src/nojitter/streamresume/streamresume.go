@@ -2,7 +2,8 @@
 // when the connection breaks, reconnects from the last position it has, once a second, until
 // it succeeds or gives up; then it goes on reading. The reading loop does not spin when a
 // reconnect fails: the reconnect loop goes round on that failure, after its wait, and the
-// reading loop only once it has reconnected.
+// reading loop only once it has reconnected. The reconnect loop's fixed second is its own
+// wait between attempts, reported (followers of one server reconnect in step).
 package streamresume
 
 import (
@@ -73,7 +74,7 @@ func (f *Follower) run() {
 				select {
 				case <-f.ctx.Done():
 					return
-				case <-time.After(time.Second):
+				case <-time.After(time.Second): // related "streamresume.go:73: retry loop" // want `retry loop waits a fixed 1s between attempts, so clients that failed together retry together; add jitter`
 					f.retries++
 					if err = f.reconnect(); err != nil {
 						if f.cfg.MaxReconnectAttempts > 0 && f.retries >= f.cfg.MaxReconnectAttempts {
