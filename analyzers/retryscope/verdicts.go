@@ -44,6 +44,9 @@ func retryPolicy(v ssa.Value, in func(*ssa.BasicBlock) bool) (judged ssa.CallIns
 	}
 	for _, a := range call.Common().Args {
 		if resp := statusOf(a); resp != nil {
+			if c, ok := resp.(*ssa.Call); ok && typeis.Integer(c.Type()) && c != call && in(c.Block()) {
+				return c, true // shouldRetry(status), the status a function of the program returned
+			}
 			a = resp // retryableStatus(resp.StatusCode): a verdict on the response
 		}
 		if typeis.ErrorLike(a.Type()) || typeis.HTTPResponse(a.Type()) {
@@ -220,6 +223,9 @@ func statusOf(v ssa.Value) ssa.Value {
 		if cc := call.Common(); !cc.IsInvoke() && len(cc.Args) == 1 && knowledge.StatusMethod(flow.Callee(cc)) {
 			return cc.Args[0]
 		}
+		if returnsStatus(call.Call.StaticCallee(), 0) {
+			return call // the status a function of the program sends a request for and returns
+		}
 		return nil
 	}
 	load, ok := v.(*ssa.UnOp)
@@ -240,6 +246,68 @@ func statusOf(v ssa.Value) ssa.Value {
 		return fa.X
 	}
 	return nil
+}
+
+// returnsStatus reports whether fn, a function of the program with one integer result,
+// returns the status of a response it got (return resp.StatusCode), or a constant where it got
+// none (return -1 after a failed send), directly or through such a function it calls: its
+// result is the attempt's status.
+func returnsStatus(fn *ssa.Function, depth int) bool {
+	if fn == nil || len(fn.Blocks) == 0 || depth > 2 || fn.Signature.Results().Len() != 1 || !typeis.Integer(fn.Signature.Results().At(0).Type()) {
+		return false
+	}
+	status := false
+	var of func(v ssa.Value, n int) bool
+	of = func(v ssa.Value, n int) bool {
+		v = flow.Unwrap(v)
+		if _, isConst := flow.IntConst(v); isConst {
+			return true
+		}
+		if n > 4 {
+			return false
+		}
+		switch x := v.(type) {
+		case *ssa.Phi:
+			for _, e := range x.Edges {
+				if !of(e, n+1) {
+					return false
+				}
+			}
+			return true
+		case *ssa.Call:
+			if callee := x.Call.StaticCallee(); callee != fn && returnsStatus(callee, depth+1) {
+				status = true
+				return true
+			}
+		case *ssa.UnOp:
+			if load, _ := flow.FieldLoad(x); load != nil && statusOf(x) != nil {
+				status = true
+				return true
+			}
+			if x.Op == token.MUL {
+				if a, ok := x.X.(*ssa.Alloc); ok {
+					// A local variable (statusCode := resp.StatusCode, kept past a defer).
+					vals := flow.Stored(a)
+					for _, val := range vals {
+						if !of(val, n+1) {
+							return false
+						}
+					}
+					return len(vals) > 0
+				}
+			}
+		}
+		return false
+	}
+	for ret := range flow.Returns(fn) {
+		if ret.Block() == fn.Recover || len(ret.Results) != 1 {
+			continue
+		}
+		if !of(ret.Results[0], 0) {
+			return false
+		}
+	}
+	return status
 }
 
 // producer returns the call in the blocks (in) whose result v is, looking through tuples,
