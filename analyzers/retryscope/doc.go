@@ -12,8 +12,11 @@
 //   - a hand-written loop (for with three clauses, for cond, for {}, range over an integer)
 //     that tests the outcome of a call (its error against nil, an *http.Response's
 //     StatusCode, or a bool method of a struct the call returns that tests the struct's error
-//     field against nil: if !herr.IsNil()), leaves the loop on success and goes round on
-//     failure;
+//     field against nil: if !herr.IsNil(); a bool field of the struct a function of the
+//     package returns, which it sets true only where nothing failed and false past a
+//     failure: if result.Success; the status a function of the package returns as an int:
+//     status := s.send(); if !s.shouldRetry(status)), leaves the loop on success and goes
+//     round on failure;
 //   - a "label: ... goto label" loop that does the same;
 //   - a function that calls itself again after a failure, with the same arguments, a count
 //     stepped in them (n+1, or c+1 in a variadic list: retryCount ...int) or in what one
@@ -202,7 +205,9 @@
 // attempts are the scope's own (see waitsOf): a callee that does the attempt's work and sleeps
 // for its own reasons waits as part of the attempt, and a timer raced against the attempt's
 // result (select { case r := <-done: ...; case <-timer.C: return errTimeout }, in the loop or
-// in a helper it is handed to) is a timeout, not a wait.
+// in a helper it is handed to) is a timeout, not a wait. A channel that only a goroutine
+// closes (or sends on) once it has slept is a timer made by hand (go func() { time.Sleep(d);
+// close(ping) }(); select { case <-ping: case <-ctx.Done(): ... }): its receive waits d.
 //
 // Each scope is summarised: the bound on attempts (a constant, a run-time value "variable", or
 // "unbounded"), the wait between attempts ("none"; "fixed"; "backoff", growing but not
@@ -213,7 +218,10 @@
 // stores there (the default a constructor fills in, a variable's initialiser), which is what
 // most users run, and is unknown only when the package stores nothing of its own; a delay
 // returned by a function of another package is judged by that function's code, exported as a
-// fact, and a duration parsed from text, such as a server's Retry-After, is unknown), whether it observes an overall deadline ("context":
+// fact, and a duration parsed from text, such as a server's Retry-After, is unknown; a number
+// read from a record made before the loop, time.Duration(step.DelaySeconds) * time.Second,
+// is a setting, the same every round, whatever function made the record), whether it observes
+// an overall deadline ("context":
 // it checks a context or passes one on to a fallible call, or uses a value made from one
 // (options.WithContext(ctx) handed to the call, a backoff.New(ctx, cfg) driving the loop), and
 // that context is not built only from context.Background or WithoutCancel; "elapsed": it checks the time, or its helper has a
