@@ -194,17 +194,14 @@ func (st *state) callGraph() map[*ssa.Function][]*ssa.Function {
 				var callee, called *ssa.Function
 				if c, ok := instr.(ssa.CallInstruction); ok && !c.Common().IsInvoke() {
 					callee, _ = c.Common().Value.(*ssa.Function)
-					called = callee
-					if callee != nil && callee.Origin() != nil {
-						called = callee.Origin() // an instance of a generic function: the origin's body
-					}
+					called = flow.Generic(callee)
 					if called != nil && called.Pkg == st.pkg {
 						st.callers[called] = append(st.callers[called], fn)
 					}
 				}
 				for _, op := range instr.Operands(ops[:0]) {
 					if f, ok := (*op).(*ssa.Function); ok && f != callee {
-						escaped[f] = true
+						escaped[f], escaped[flow.Generic(f)] = true, true // (an instance's body is its origin's)
 					}
 				}
 			}

@@ -574,10 +574,7 @@ func (st *state) receiverFrom(c *Call) int {
 func (st *state) calleeOf(call ssa.CallInstruction) (*ssa.Function, []ssa.Value) {
 	common := call.Common()
 	if callee := common.StaticCallee(); callee != nil || !common.IsInvoke() {
-		if callee != nil && callee.Origin() != nil {
-			callee = callee.Origin() // an instance of a generic function: its body, and its facts, are the origin's
-		}
-		return callee, common.Args
+		return flow.Generic(callee), common.Args
 	}
 	inTest := testcode.At(st.pass, call.Pos())
 	impl := flow.Sole(st.impls.Of(common), func(m *ssa.Function) bool { return !inTest && testcode.At(st.pass, m.Pos()) }) // (a test's fake)

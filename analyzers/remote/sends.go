@@ -171,11 +171,12 @@ func (st *state) sends(res *Result, funcs []*ssa.Function) {
 		found := false
 		for _, fn := range funcs {
 			for call := range flow.Calls(fn) {
-				i, ok := sendsParam[call.Common().StaticCallee()]
+				callee := flow.Generic(call.Common().StaticCallee())
+				i, ok := sendsParam[callee]
 				if !ok || res.sendBy[call] != nil || i >= len(call.Common().Args) {
 					continue
 				}
-				ins := inner[call.Common().StaticCallee()]
+				ins := inner[callee]
 				s := &Send{Instr: call, Inner: ins[0], Also: ins[1:]}
 				w := st.walker(fn)
 				w.request(s, call.Common().Args[i])
@@ -210,8 +211,8 @@ func (st *state) sends(res *Result, funcs []*ssa.Function) {
 }
 
 // sentFact marks an exported function that sends the request it is handed as parameter Param
-// (among its SSA parameters: the receiver first): a call of it from another package sends
-// that request.
+// (among its SSA parameters: the receiver first, as in the arguments of a direct call, not of a
+// bound method value's): a call of it from another package sends that request.
 type sentFact struct {
 	Param int
 }
@@ -578,7 +579,7 @@ func (st *state) send(call ssa.CallInstruction, c *Call) *Send {
 	byName := methodNames[id.Name]
 	var sent sentFact
 	switch {
-	case c != nil && c.Kind == HTTP && c.Via != nil && !call.Common().IsInvoke() && fn.Pkg() != st.pass.Pkg &&
+	case c != nil && c.Kind == HTTP && c.Via != nil && directCall(call) && fn.Pkg() != st.pass.Pkg &&
 		st.pass.ImportObjectFact(fn, &sent) && sent.Param < len(call.Common().Args):
 		// Another package's function that sends the request it is handed (ctxhttp.Do(ctx,
 		// client, req)).
@@ -626,6 +627,13 @@ func (st *state) send(call ssa.CallInstruction, c *Call) *Send {
 		return nil
 	}
 	return s
+}
+
+// directCall reports whether call names its function itself (a method with its receiver among
+// the arguments), not through a func value or an interface.
+func directCall(call ssa.CallInstruction) bool {
+	_, ok := call.Common().Value.(*ssa.Function)
+	return ok
 }
 
 // request fills in what a send learns from the request it sends: the value, its path, and

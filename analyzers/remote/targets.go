@@ -21,10 +21,7 @@ func (r *reacher) targets(c *ssa.CallCommon) []*ssa.Function {
 	if c.IsInvoke() {
 		return r.implementations(c)
 	}
-	if callee := c.StaticCallee(); callee != nil {
-		if callee.Pkg == nil && callee.Origin() != nil {
-			callee = callee.Origin()
-		}
+	if callee := flow.Generic(c.StaticCallee()); callee != nil {
 		if callee.Pkg == r.pkg {
 			return []*ssa.Function{callee}
 		}

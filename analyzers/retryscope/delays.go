@@ -495,9 +495,9 @@ func (st *state) implementedDelays(cc *ssa.CallCommon) []*ssa.Function {
 }
 
 // settingOf reports whether field, a number read from record, is a setting of loop l: the
-// record was there before the loop began (a task's RetryDelaySeconds, loaded from a store with
-// the rest of the task), so every round reads the same value, whatever function made the
-// record. A field of a record the loop's own rounds produce (the answer's retry_after) is not.
+// record was made before the loop and nothing in the loop writes into it or hands it to a call
+// (json.Decode(&w) fills it from an answer), so every round reads the same value, whatever
+// function made the record (a task's RetryDelaySeconds, loaded with the task).
 func settingOf(field, record ssa.Value, l *loops.Loop) bool {
 	t := field.Type()
 	if p, isPtr := t.Underlying().(*types.Pointer); isPtr {
@@ -510,16 +510,30 @@ func settingOf(field, record ssa.Value, l *loops.Loop) bool {
 	if !ok || in.Block() == nil || l.Contains(in.Block()) {
 		return false
 	}
-	// A local record the loop writes into (b.delay = next(b.delay)) changes round to round.
-	for _, r := range *record.Referrers() {
-		if fa, ok := r.(*ssa.FieldAddr); ok {
-			for _, u := range *fa.Referrers() {
-				if st, ok := u.(*ssa.Store); ok && st.Addr == fa && l.Contains(st.Block()) {
-					return false
+	// writes reports whether the loop does anything with v (the record or one of its fields'
+	// address) but read it: a store, a call it is handed to (&w in an interface), a copy.
+	writes := func(v ssa.Value) bool {
+		for _, r := range *v.Referrers() {
+			if !l.Contains(r.Block()) {
+				continue
+			}
+			switch r := r.(type) {
+			case *ssa.FieldAddr, *ssa.DebugRef:
+			case *ssa.UnOp:
+				if r.Op != token.MUL {
+					return true
 				}
+			default:
+				return true
 			}
 		}
-		if st, ok := r.(*ssa.Store); ok && st.Addr == record && l.Contains(st.Block()) {
+		return false
+	}
+	if record.Referrers() == nil || writes(record) {
+		return false
+	}
+	for _, r := range *record.Referrers() {
+		if fa, ok := r.(*ssa.FieldAddr); ok && fa.Referrers() != nil && writes(fa) {
 			return false
 		}
 	}

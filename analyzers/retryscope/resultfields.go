@@ -9,22 +9,17 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
-// A bool field of the struct a function of the package returns can be its verdict on the work
-// it did (result, err := runTask(t); if result.Success { break }): the function sets it from
-// what it found, true where nothing failed and false past a failure (a send's error, a status
-// past 400), or from a comparison of an error with nil (result.Success = err == nil). Where
-// its stores show that sense, a test of the field is a decision on the call; a field filled
-// from what the answer said (a job's Done decoded from the body) shows none and is not one.
-
 // fieldVerdict reads cond, a load of a bool field of a struct that a call made in the blocks
-// for which in holds returned (its pointer, alone or beside an error), as that call's verdict:
-// the call and the successor taken on success; nil when its sense is not known.
+// for which in holds returned (its pointer, alone or beside an error), as that call's verdict
+// (result, err := runTask(t); if result.Success { break }): the call and the successor taken
+// on success; nil when the field's sense is not known (see fieldSense: a Done decoded from
+// the answer shows none).
 func fieldVerdict(cond ssa.Value, in func(*ssa.BasicBlock) bool) (ssa.CallInstruction, int) {
 	_, fa := flow.FieldLoad(cond)
 	if fa == nil || !typeis.Bool(cond.Type()) {
 		return nil, 0
 	}
-	call, index := resultOf(fa.X)
+	call, index := flow.CallResult(fa.X)
 	if call == nil || !in(call.Block()) {
 		return nil, 0
 	}
@@ -38,24 +33,14 @@ func fieldVerdict(cond ssa.Value, in func(*ssa.BasicBlock) bool) (ssa.CallInstru
 	return call, 0
 }
 
-// resultOf returns the call whose result v is, and that result's index.
-func resultOf(v ssa.Value) (*ssa.Call, int) {
-	switch x := v.(type) {
-	case *ssa.Call:
-		return x, 0
-	case *ssa.Extract:
-		if c, ok := x.Tuple.(*ssa.Call); ok {
-			return c, x.Index
-		}
-	}
-	return nil, 0
-}
-
 // fieldSense reports in which sense fn, a function of the package, sets field of the struct
-// whose address is its result res: trueFails when true is set only past a failure and false
-// on a way that found none; ok false when the stores do not tell (a value computed from
-// something other than a failure, no store at all). The struct may be made in fn or in a
-// function of the package whose result fn returns.
+// whose address is its result res. It is known when one value is stored past a failure (a
+// send's error, a status past 400: pastFailure), the other never is and is stored on a way
+// that found none (false set up front and true on a match, as a table of accepted statuses
+// does, still tells); or when the field is set to err == nil. ok is false when a store is
+// computed from anything else, or there is none. The struct may be made in fn or in a
+// function of the package whose result fn returns. (flagSense reads a returned flag so, with
+// an error beside it; a field's verdict needs none.)
 func fieldSense(fn *ssa.Function, res, field int) (trueFails, ok bool) {
 	if fn == nil || len(fn.Blocks) == 0 || res >= fn.Signature.Results().Len() {
 		return false, false
@@ -129,7 +114,7 @@ func fieldSense(fn *ssa.Function, res, field int) (trueFails, ok bool) {
 				return
 			}
 		default:
-			if c, i := resultOf(v); c != nil && depth < 4 {
+			if c, i := flow.CallResult(v); c != nil && depth < 4 {
 				callee := c.Call.StaticCallee()
 				if callee != nil && callee != fn && callee.Pkg == fn.Pkg && len(callee.Blocks) > 0 {
 					for ret := range flow.Returns(callee) {

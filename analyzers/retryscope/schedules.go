@@ -57,7 +57,7 @@ func failureResets(d decision, l *loops.Loop, maker *ssa.Call) bool {
 func afterEvent(call ssa.CallInstruction, l *loops.Loop) bool {
 	return afterReceive(call, l, func(ch ssa.Value) bool {
 		_, isChan := ch.Type().Underlying().(*types.Chan)
-		return isChan && !typeis.TimeChan(ch.Type()) && timeChanMaker(ch) == nil && sleepSignal(ch) == nil
+		return isChan && !typeis.TimeChan(ch.Type()) && timeChanMaker(ch) == nil && sleepSignal(ch, l.Contains) == nil
 	})
 }
 

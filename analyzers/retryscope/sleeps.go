@@ -97,7 +97,7 @@ func sleepDuration(call ssa.CallInstruction) ssa.Value {
 func channelWaits(fn *ssa.Function, in func(*ssa.BasicBlock) bool, l *loops.Loop) (extra []Sleep, unknown []ssa.Instruction) {
 	seen := make(map[*ssa.Call]bool)
 	wait := func(instr ssa.Instruction, ch ssa.Value) {
-		if sl := sleepSignal(ch); sl != nil {
+		if sl := sleepSignal(ch, in); sl != nil {
 			if !seen[sl] {
 				seen[sl] = true
 				d := sl.Call.Args[0]
@@ -379,159 +379,122 @@ func timeChanMaker(ch ssa.Value) *ssa.Call {
 }
 
 // sleepSignal returns the time.Sleep of the goroutine that closes channel ch, or sends on it,
-// once it has slept, when nothing else sends on ch or closes it: a timer made by hand (ping :=
-// make(chan struct{}); go func() { time.Sleep(d); close(ping) }(); select { case <-ping: case
-// <-ctx.Done(): return ctx.Err() }). nil otherwise.
-func sleepSignal(ch ssa.Value) *ssa.Call {
-	v, boxed := flow.Unwrap(ch), false
-	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
-		// A variable the goroutine captures: the channel made once and stored in it.
-		a, isAlloc := load.X.(*ssa.Alloc)
-		if !isAlloc {
-			return nil
-		}
-		if vals := flow.Stored(a); len(vals) != 1 || !isMakeChan(vals[0]) {
-			return nil
-		}
-		v, boxed = a, true
-	} else if !isMakeChan(v) {
+// once it has slept, when the channel is made and the goroutine started in the blocks for
+// which in holds (each round, in a loop) and nothing else sends on the channel or closes it:
+// a timer made by hand (ping := make(chan struct{}); go func() { time.Sleep(d); close(ping)
+// }(); select { case <-ping: case <-ctx.Done(): ... }). nil otherwise.
+func sleepSignal(ch ssa.Value, in func(*ssa.BasicBlock) bool) *ssa.Call {
+	load, ok := flow.Unwrap(ch).(*ssa.UnOp)
+	if !ok || load.Op != token.MUL || !madeHere(ch) {
+		return nil // (a channel a goroutine closes is captured: a variable it shares)
+	}
+	box, ok := load.X.(*ssa.Alloc)
+	if !ok || box.Referrers() == nil {
+		return nil
+	}
+	if vals := flow.Stored(box); len(vals) != 1 || !in(vals[0].(ssa.Instruction).Block()) {
 		return nil
 	}
 	var sleep *ssa.Call
-	ok := eachUse(v, boxed, func(u ssa.Instruction) bool {
-		switch u := u.(type) {
+	for _, r := range *box.Referrers() {
+		switch r := r.(type) {
+		case *ssa.Store: // its one store, the channel made
 		case *ssa.MakeClosure:
-			s := signalAfterSleep(u, v, boxed)
-			if s == nil || sleep != nil || !startedOnly(u) {
-				return false
+			s := signalAfterSleep(r, box)
+			if s == nil || sleep != nil || !goIn(r, in) {
+				return nil
 			}
 			sleep = s
-			return true
-		case *ssa.Select:
-			return true
 		case *ssa.UnOp:
-			return u.Op == token.ARROW
-		case *ssa.Store:
-			return boxed && u.Addr == v // the variable's one store
+			if r.Op != token.MUL || r.Referrers() == nil {
+				return nil
+			}
+			for _, u := range *r.Referrers() {
+				if !receives(u, r) {
+					return nil // handed on, sent on or closed here: not only a sleeper's signal
+				}
+			}
+		default:
+			return nil
 		}
-		return false // handed on, sent on, closed here: not only a sleeper's signal
-	})
-	if !ok {
-		return nil
 	}
 	return sleep
 }
 
-func isMakeChan(v ssa.Value) bool {
-	_, ok := flow.Unwrap(v).(*ssa.MakeChan)
-	return ok
+// receives reports whether instr only receives from ch.
+func receives(instr ssa.Instruction, ch ssa.Value) bool {
+	switch u := instr.(type) {
+	case *ssa.UnOp:
+		return u.Op == token.ARROW
+	case *ssa.Select:
+		return !slices.ContainsFunc(u.States, func(st *ssa.SelectState) bool { return st.Chan == ch && st.Dir != types.RecvOnly })
+	}
+	return false
 }
 
-// eachUse calls f with each instruction that uses v or, when v is a variable (boxed), a
-// value loaded from it; it stops and reports false as soon as f does.
-func eachUse(v ssa.Value, boxed bool, f func(ssa.Instruction) bool) bool {
-	if v.Referrers() == nil {
-		return false
-	}
-	for _, r := range *v.Referrers() {
-		if load, ok := r.(*ssa.UnOp); ok && boxed && load.Op == token.MUL {
-			for _, u := range *load.Referrers() {
-				if !f(u) {
-					return false
-				}
-			}
-			continue
-		}
-		if !f(r) {
-			return false
-		}
-	}
-	return true
-}
-
-// startedOnly reports whether the closure mc is only started, by a go statement.
-func startedOnly(mc *ssa.MakeClosure) bool {
+// goIn reports whether closure mc is only started, by a go statement in the blocks for
+// which in holds.
+func goIn(mc *ssa.MakeClosure, in func(*ssa.BasicBlock) bool) bool {
 	refs := *mc.Referrers()
 	if len(refs) != 1 {
 		return false
 	}
 	g, ok := refs[0].(*ssa.Go)
-	return ok && g.Call.Value == mc
+	return ok && g.Call.Value == mc && in(g.Block())
 }
 
-// signalAfterSleep returns the time.Sleep that comes before every close of, or send on, the
-// channel v (a variable holding it when boxed) that closure mc captures; nil when the closure
-// does anything else with it, or signals without sleeping first.
-func signalAfterSleep(mc *ssa.MakeClosure, v ssa.Value, boxed bool) *ssa.Call {
+// signalAfterSleep returns the one time.Sleep of closure mc, when it comes before every close
+// of the channel held in box (a variable mc captures), or send on it, and mc does nothing else
+// with the channel; nil otherwise.
+func signalAfterSleep(mc *ssa.MakeClosure, box *ssa.Alloc) *ssa.Call {
 	fn, ok := mc.Fn.(*ssa.Function)
 	if !ok {
 		return nil
 	}
 	var signals []ssa.Instruction
 	for i, b := range mc.Bindings {
-		if b != v {
+		if b != box {
 			continue
 		}
-		if i >= len(fn.FreeVars) {
+		if i >= len(fn.FreeVars) || fn.FreeVars[i].Referrers() == nil {
 			return nil
 		}
-		ok := eachUse(fn.FreeVars[i], boxed, func(u ssa.Instruction) bool {
-			switch u := u.(type) {
-			case *ssa.Send:
-				signals = append(signals, u)
-				return true
-			case *ssa.Call:
-				if bi, ok := u.Call.Value.(*ssa.Builtin); ok && bi.Name() == "close" {
-					signals = append(signals, u)
-					return true
-				}
+		for _, r := range *fn.FreeVars[i].Referrers() {
+			load, ok := r.(*ssa.UnOp)
+			if !ok || load.Op != token.MUL || load.Referrers() == nil {
+				return nil
 			}
-			return false
-		})
-		if !ok {
-			return nil
-		}
-	}
-	if len(signals) == 0 {
-		return nil
-	}
-	var sleep *ssa.Call
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			if c, ok := instr.(*ssa.Call); ok {
-				if id := flow.ID(flow.Callee(c.Common())); id.Pkg == "time" && id.Recv == "" && id.Name == "Sleep" && len(c.Call.Args) == 1 {
-					if sleep != nil {
+			for _, u := range *load.Referrers() {
+				switch u := u.(type) {
+				case *ssa.Send:
+					if u.Chan != load {
 						return nil
 					}
-					sleep = c
+					signals = append(signals, u)
+				case *ssa.Call:
+					if bi, ok := u.Call.Value.(*ssa.Builtin); !ok || bi.Name() != "close" {
+						return nil
+					}
+					signals = append(signals, u)
+				default:
+					return nil
 				}
 			}
 		}
 	}
-	if sleep == nil {
+	var sleep *ssa.Call
+	for call := range flow.Calls(fn) {
+		if c, ok := call.(*ssa.Call); ok {
+			if id := flow.ID(flow.Callee(c.Common())); id.Pkg == "time" && id.Recv == "" && id.Name == "Sleep" && len(c.Call.Args) == 1 {
+				if sleep != nil {
+					return nil
+				}
+				sleep = c
+			}
+		}
+	}
+	if sleep == nil || len(signals) == 0 || slices.ContainsFunc(signals, func(s ssa.Instruction) bool { return !flow.Before(sleep, s) }) {
 		return nil
 	}
-	for _, s := range signals {
-		if !comesBefore(sleep, s) {
-			return nil
-		}
-	}
 	return sleep
-}
-
-// comesBefore reports whether a runs before b on every way to b: earlier in the same block,
-// or in a block that dominates b's.
-func comesBefore(a, b ssa.Instruction) bool {
-	if a.Block() != b.Block() {
-		return a.Block().Dominates(b.Block())
-	}
-	for _, instr := range a.Block().Instrs {
-		switch instr {
-		case a:
-			return true
-		case b:
-			return false
-		}
-	}
-	return false
 }

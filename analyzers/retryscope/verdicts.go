@@ -7,6 +7,8 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"sync"
+	"weak"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
@@ -226,6 +228,9 @@ func statusOf(v ssa.Value) ssa.Value {
 		if returnsStatus(call.Call.StaticCallee(), 0) {
 			return call // the status a function of the program sends a request for and returns
 		}
+		if i := statusGetter(call.Call.StaticCallee()); i >= 0 && i < len(call.Call.Args) {
+			return call.Call.Args[i] // code(resp): the status of the response it is handed
+		}
 		return nil
 	}
 	load, ok := v.(*ssa.UnOp)
@@ -249,13 +254,23 @@ func statusOf(v ssa.Value) ssa.Value {
 }
 
 // returnsStatus reports whether fn, a function of the program with one integer result,
-// returns the status of a response it got (return resp.StatusCode), or a constant where it got
-// none (return -1 after a failed send), directly or through such a function it calls: its
-// result is the attempt's status.
+// returns the status of a response it got from a call of its own (return resp.StatusCode), or
+// a constant where it got none (return -1 after a failed send), directly or through such a
+// function it calls: its result is the attempt's status.
 func returnsStatus(fn *ssa.Function, depth int) bool {
 	if fn == nil || len(fn.Blocks) == 0 || depth > 2 || fn.Signature.Results().Len() != 1 || !typeis.Integer(fn.Signature.Results().At(0).Type()) {
 		return false
 	}
+	if depth == 0 {
+		key := weak.Make(fn)
+		if known, ok := statusFuncs.Load(key); ok {
+			return known.(bool)
+		}
+		r := returnsStatus(fn, 1)
+		statusFuncs.Store(key, r)
+		return r
+	}
+	own := func(b *ssa.BasicBlock) bool { return b.Parent() == fn }
 	status := false
 	var of func(v ssa.Value, n int) bool
 	of = func(v ssa.Value, n int) bool {
@@ -280,7 +295,7 @@ func returnsStatus(fn *ssa.Function, depth int) bool {
 				return true
 			}
 		case *ssa.UnOp:
-			if load, _ := flow.FieldLoad(x); load != nil && statusOf(x) != nil {
+			if load, _ := flow.FieldLoad(x); load != nil && statusOf(x) != nil && producer(statusOf(x), own) != nil {
 				status = true
 				return true
 			}
@@ -309,6 +324,39 @@ func returnsStatus(fn *ssa.Function, depth int) bool {
 	}
 	return status
 }
+
+// statusGetter returns the index of the *http.Response parameter of fn, a function of the
+// program with one integer result, whose StatusCode it returns (or a constant, for a nil
+// response); -1 when it is no such getter.
+func statusGetter(fn *ssa.Function) int {
+	if fn == nil || len(fn.Blocks) == 0 || fn.Signature.Results().Len() != 1 || !typeis.Integer(fn.Signature.Results().At(0).Type()) {
+		return -1
+	}
+	param := -1
+	for ret := range flow.Returns(fn) {
+		if ret.Block() == fn.Recover || len(ret.Results) != 1 {
+			continue
+		}
+		v := flow.Unwrap(ret.Results[0])
+		if _, isConst := flow.IntConst(v); isConst {
+			continue
+		}
+		p, ok := flow.Unwrap(statusOf(v)).(*ssa.Parameter)
+		if _, isLoad := v.(*ssa.UnOp); !isLoad || !ok || p.Parent() != fn {
+			return -1
+		}
+		if i := slices.Index(fn.Params, p); param >= 0 && i != param {
+			return -1
+		} else {
+			param = i
+		}
+	}
+	return param
+}
+
+// statusFuncs memoises returnsStatus per function, as importedPredicates does (entries die
+// with their program).
+var statusFuncs sync.Map // weak.Pointer[ssa.Function] -> bool
 
 // producer returns the call in the blocks (in) whose result v is, looking through tuples,
 // phis, conversions and local variables.

@@ -268,6 +268,15 @@ func CallResult(v ssa.Value) (*ssa.Call, int) {
 	return call, idx
 }
 
+// Generic returns the generic function fn is an instance of (its body, and its facts, are
+// that function's), or fn itself; nil for nil.
+func Generic(fn *ssa.Function) *ssa.Function {
+	if fn != nil && fn.Origin() != nil {
+		return fn.Origin()
+	}
+	return fn
+}
+
 // Returns yields the return statements of fn.
 func Returns(fn *ssa.Function) iter.Seq[*ssa.Return] {
 	return func(yield func(*ssa.Return) bool) {

@@ -22,7 +22,7 @@ type Adapter struct {
 }
 
 func NewAdapter() *Adapter {
-	return &Adapter{conf: phraselib.Config{UserAgent: "svc/2"}}
+	return &Adapter{conf: phraselib.Config{Host: "phrases.internal"}}
 }
 
 // Translate is given its caller's deadline, and cannot hand it on: nothing bounds the
@@ -32,7 +32,7 @@ func (a *Adapter) Translate(ctx context.Context, t Translation) (Translation, er
 		return Translation{}, fmt.Errorf("translate: %w", err)
 	}
 	tr := phraselib.New(a.conf)
-	res, err := tr.Translate(t.Original, t.Source, t.Destination) // related "phraselib.go:64: Translator.Translate calls Client.Do without a context" // want `Translator.Translate sends through a client with no Timeout and takes no context, so a stalled server hangs this call`
+	res, err := tr.Translate(t.Original, t.Source, t.Destination) // related "phraselib.go:29: Translator.Translate calls Client.Do without a context" // want `Translator.Translate sends through a client with no Timeout and takes no context, so a stalled server hangs this call`
 	if err != nil {
 		return Translation{}, fmt.Errorf("translate: %w", err)
 	}
@@ -45,7 +45,7 @@ func (a *Adapter) Translate(ctx context.Context, t Translation) (Translation, er
 func Warm(words []string) {
 	tr := phraselib.New(phraselib.Config{})
 	for _, w := range words {
-		if _, err := tr.Translate(w, "auto", "en"); err != nil { // related "phraselib.go:64: Translator.Translate calls Client.Do without a context" // want `Translator.Translate sends through a client with no Timeout and takes no context, so a stalled server hangs this call`
+		if _, err := tr.Translate(w, "auto", "en"); err != nil { // related "phraselib.go:29: Translator.Translate calls Client.Do without a context" // want `Translator.Translate sends through a client with no Timeout and takes no context, so a stalled server hangs this call`
 			log.Printf("warm %q: %v", w, err)
 		}
 	}

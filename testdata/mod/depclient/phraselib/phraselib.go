@@ -1,73 +1,33 @@
-// Package phraselib translates phrases through a public web endpoint. Its API takes no
-// context, and the client it builds for itself has no Timeout.
+// Package phraselib is a dependency of another module: its API takes no context, and the
+// client it builds for itself has no Timeout.
 package phraselib
 
 import (
-	"crypto/tls"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
-	"strings"
 )
 
-type Config struct {
-	Host      string
-	UserAgent string
-	Proxy     string
-}
+type Config struct{ Host string }
 
 type Translator struct {
 	host   string
-	agent  string
 	client *http.Client
-}
-
-type headerTransport struct {
-	next    http.RoundTripper
-	headers map[string]string
-}
-
-func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	for k, v := range t.headers {
-		req.Header.Set(k, v)
-	}
-	return t.next.RoundTrip(req)
 }
 
 func New(cfg Config) *Translator {
 	if cfg.Host == "" {
 		cfg.Host = "phrases.example.com"
 	}
-	if cfg.UserAgent == "" {
-		cfg.UserAgent = "phraselib/1.0"
-	}
-	transport := &http.Transport{TLSClientConfig: &tls.Config{MinVersion: tls.VersionTLS12}}
-	if strings.HasPrefix(cfg.Proxy, "http") {
-		if u, err := url.Parse(cfg.Proxy); err == nil {
-			transport.Proxy = http.ProxyURL(u)
-		}
-	}
-	client := &http.Client{
-		Transport: &headerTransport{next: transport, headers: map[string]string{"User-Agent": cfg.UserAgent}},
-	}
-	return &Translator{host: cfg.Host, agent: cfg.UserAgent, client: client}
+	return &Translator{host: cfg.Host, client: &http.Client{}}
 }
 
-type Result struct {
-	Text   string
-	Source string
-}
+type Result struct{ Text string }
 
 // Translate sends the phrase and decodes the answer.
 func (t *Translator) Translate(text, src, dest string) (*Result, error) {
-	src, dest = strings.ToLower(src), strings.ToLower(dest)
-	out, err := t.translate(text, src, dest)
-	if err != nil {
-		return nil, fmt.Errorf("phraselib: %w", err)
-	}
-	return out, nil
+	return t.translate(text, src, dest)
 }
 
 func (t *Translator) translate(text, src, dest string) (*Result, error) {
@@ -82,21 +42,8 @@ func (t *Translator) translate(text, src, dest string) (*Result, error) {
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		body, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
-		return nil, fmt.Errorf("status %d: %s", resp.StatusCode, body)
+		return nil, fmt.Errorf("phraselib: status %d", resp.StatusCode)
 	}
-	var r struct {
-		Sentences []struct {
-			Trans string `json:"trans"`
-		} `json:"sentences"`
-		Src string `json:"src"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&r); err != nil {
-		return nil, err
-	}
-	var b strings.Builder
-	for _, s := range r.Sentences {
-		b.WriteString(s.Trans)
-	}
-	return &Result{Text: b.String(), Source: r.Src}, nil
+	var r Result
+	return &r, json.NewDecoder(resp.Body).Decode(&r)
 }

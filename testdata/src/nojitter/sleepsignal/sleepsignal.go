@@ -49,6 +49,28 @@ func (s *Shipper) Ship(ctx context.Context, batch []Point) error {
 	return fmt.Errorf("ship: giving up: %w", err)
 }
 
+// ShipAfterWarmup starts one sleeper before its loop: its channel is closed once, so only the
+// first failure waits, and the rounds after it go round at once.
+func (s *Shipper) ShipAfterWarmup(ctx context.Context, batch []Point) error {
+	var err error
+	warm := make(chan struct{})
+	go func() {
+		time.Sleep(2 * time.Second)
+		close(warm)
+	}()
+	for attempt := 0; attempt < 5; attempt++ { // related "sleepsignal.go:61: retry loop" // want `retry loop goes round without waiting, so it hammers a failing dependency; wait with jitter`
+		if err = s.push(ctx, batch); err == nil {
+			return nil
+		}
+		select {
+		case <-warm:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return err
+}
+
 // Flush sends each batch of a queue once, handing it to a goroutine whose end it waits for
 // or gives up on: the goroutine does the work, it is not a timer, and the loop goes on to
 // the next batch (not reported).

@@ -125,3 +125,26 @@ func (s *Shipper) writePage(w io.Writer) int {
 	}
 	return n
 }
+
+func statusCode(r *http.Response) int {
+	if r == nil {
+		return noAnswer
+	}
+	return r.StatusCode
+}
+
+// Ping asks the collector whether it is up, three times a second apart: the getter hands the
+// predicate the answer's status, and the attempt is the send.
+func (s *Shipper) Ping() bool {
+	for i := 0; i < 3; i++ {
+		resp, err := s.client.Get(s.url + "/health")
+		if err == nil {
+			resp.Body.Close()
+		}
+		if !s.shouldRetry(statusCode(resp)) {
+			return true
+		}
+		time.Sleep(time.Second) // related "statusint.go:139: retry loop" // want `retry loop waits a fixed 1s between attempts, so clients that failed together retry together; add jitter`
+	}
+	return false
+}

@@ -196,3 +196,37 @@ func fetchExport(ctx context.Context, base, id string) (*Export, error) {
 	}
 	return exp, nil
 }
+
+type throttle struct {
+	RetryAfter int `json:"retry_after"`
+}
+
+// Notify posts a notice, waiting as long as the server's last answer said: the record the wait
+// is read from is filled from each answer, so the wait is the server's word (not reported).
+func Notify(ctx context.Context, url string, body []byte) error {
+	var t throttle
+	for attempt := 0; attempt < 5; attempt++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPut, url, bytes.NewReader(body))
+		if err != nil {
+			return err
+		}
+		res, err := client.Do(req)
+		if err != nil {
+			return err
+		}
+		if res.StatusCode < 300 {
+			res.Body.Close()
+			return nil
+		}
+		if err := json.NewDecoder(res.Body).Decode(&t); err != nil {
+			log.Printf("notify: %v", err)
+		}
+		res.Body.Close()
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Duration(t.RetryAfter) * time.Second):
+		}
+	}
+	return errors.New("notify: gave up")
+}
