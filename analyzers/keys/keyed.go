@@ -427,21 +427,9 @@ func storedInto(v ssa.Value, parts map[ssa.Value]bool) bool {
 // protocolHeader returns the header call sets when it sets one that names a protocol whose
 // writes are safe to send again (knowledge.IdempotentProtocol): the request's Root.
 func protocolHeader(call ssa.CallInstruction) (ssa.Value, bool) {
-	id := flow.ID(flow.Callee(call.Common()))
-	if id.Pkg != "net/http" || id.Recv != "Header" || id.Name != "Set" && id.Name != "Add" {
-		return nil, false
-	}
-	args := call.Common().Args
-	if len(args) < 2 {
-		return nil, false
-	}
-	name, ok := flow.StringConst(args[1])
-	value := ""
-	if len(args) > 2 {
-		value, _ = flow.StringConst(args[2])
-	}
+	name, value, ok := flow.HeaderSet(call)
 	if !ok || !knowledge.IdempotentProtocol(name, value) {
 		return nil, false
 	}
-	return Root(args[0]), true
+	return Root(call.Common().Args[0]), true
 }

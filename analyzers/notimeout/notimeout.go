@@ -195,7 +195,7 @@ func run(pass *analysis.Pass) (any, error) {
 			// Calls of one function each given context.TODO(): one cause (the function has
 			// no context to give them), one finding.
 			var key any = call.Instr.Parent()
-			if src := call.Timeout.Context.Pos; src.IsValid() && !within(call.Instr.Parent(), src) && call.Via == nil {
+			if src := call.Timeout.Context.Pos; src.IsValid() && !flow.Within(call.Instr.Parent(), src) && call.Via == nil {
 				key = src // one context shared by the package's functions: one cause
 			}
 			if freshCalls[key] == nil {
@@ -205,7 +205,7 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		if src := call.Timeout.Context; call.Via != nil && call.Via.Request && src.Kind.Contextless() && src.Pos.IsValid() &&
-			!within(call.Instr.Parent(), src.Pos) && contextParam(call.Instr.Parent()) == "" {
+			!flow.Within(call.Instr.Parent(), src.Pos) && contextParam(call.Instr.Parent()) == "" {
 			// Requests a helper makes without a context, sent for callers that have none to
 			// give: the package's design, one cause at the helper, not one per caller.
 			if byMaker[src.Pos] == nil {
@@ -219,7 +219,7 @@ func run(pass *analysis.Pass) (any, error) {
 		// ...) in each upload method.)
 		method := flow.RecvNamed(call.Instr.Parent()) != nil
 		if src := call.Timeout.Context; call.Timeout.Status == remote.Unbounded && (call.Timeout.Client == nil || method && call.Timeout.Client.Kind == remote.Default) &&
-			src.Kind.Contextless() && (src.Pos.IsValid() && within(call.Instr.Parent(), src.Pos) || method && src.Kind == remote.NoContext && call.Via == nil) &&
+			src.Kind.Contextless() && (src.Pos.IsValid() && flow.Within(call.Instr.Parent(), src.Pos) || method && src.Kind == remote.NoContext && call.Via == nil) &&
 			contextParam(call.Instr.Parent()) == "" && requestSent(call) {
 			// Requests made without a context in a function that has none at hand: the
 			// package's API has none to give (Head(url), Get(url)), one cause for the package.
@@ -366,7 +366,7 @@ func byContract(call *remote.Call) bool {
 		return false
 	}
 	fn, k := call.Instr.Parent(), call.Timeout.Context.Kind
-	if call.Via != nil || k != remote.Background && k != remote.TODO || !within(fn, call.Timeout.Context.Pos) {
+	if call.Via != nil || k != remote.Background && k != remote.TODO || !flow.Within(fn, call.Timeout.Context.Pos) {
 		return true
 	}
 	return !makesDeadlines(fn, 1)
@@ -386,12 +386,6 @@ func makesDeadlines(fn *ssa.Function, depth int) bool {
 		}
 	}
 	return false
-}
-
-// within reports whether pos is in the code of fn.
-func within(fn *ssa.Function, pos token.Pos) bool {
-	syn := flow.Syntax(fn)
-	return syn != nil && syn.Pos() <= pos && pos < syn.End()
 }
 
 // endless reports whether a request's context, of kind k, can never end: it has none at all.
@@ -432,7 +426,7 @@ func cancellable(call *remote.Call) bool {
 func namingCall(calls []*remote.Call, pos token.Pos) (*remote.Call, []*remote.Call) {
 	first := calls[0]
 	for _, call := range calls {
-		if within(call.Instr.Parent(), pos) {
+		if flow.Within(call.Instr.Parent(), pos) {
 			first = call
 			break
 		}

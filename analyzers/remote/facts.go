@@ -113,12 +113,6 @@ func (f *paramFact) String() string {
 	return "passes " + strings.Join(parts, ", ")
 }
 
-// madeIn reports whether pos is in the source of fn (or of the function declaring it).
-func madeIn(pos token.Pos, fn *ssa.Function) bool {
-	syn := flow.Syntax(flow.Root(fn))
-	return syn != nil && syn.Pos() <= pos && pos < syn.End()
-}
-
 // maxRounds bounds the rounds of viaCalls: the depth of wrappers followed in one package.
 const maxRounds = 16
 
@@ -197,7 +191,7 @@ func (st *state) summarise(calls []*Call) map[*ssa.Function]bool {
 		case t.Status == Unbounded && t.Context.Kind == NoContext && c.Contract.Kind == ContextFree:
 			index, instead = -1, st.sibling(c.Instr.Parent())
 		case t.Status == Unbounded && t.Context.Kind.Contextless() && flow.ContextInScope(fn) == nil &&
-			(t.ownClient(st.pass.Pkg) && t.Client.Kind != Default && t.Client.Kind != Constructor && !madeIn(t.Client.Pos, fn) ||
+			(t.ownClient(st.pass.Pkg) && t.Client.Kind != Default && t.Client.Kind != Constructor && !flow.Within(flow.Root(fn), t.Client.Pos) ||
 				c.Via != nil && c.Via.Index < 0 && c.Via.Owned != ""):
 			// A request without a context through the client the package keeps, built
 			// without a timeout, in a function that has no context to give it: its callers

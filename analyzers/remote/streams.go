@@ -4,7 +4,6 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
-	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -54,19 +53,10 @@ func asksForStream(call ssa.CallInstruction) bool {
 					continue
 				}
 				for _, u := range *load.Referrers() {
-					c, ok := u.(ssa.CallInstruction)
-					if !ok {
-						continue
-					}
-					id := flow.ID(flow.Callee(c.Common()))
-					args := c.Common().Args
-					if id.Pkg != "net/http" || id.Recv != "Header" || id.Name != "Set" && id.Name != "Add" || len(args) != 3 {
-						continue
-					}
-					k, _ := flow.StringConst(args[1])
-					v, _ := flow.StringConst(args[2])
-					if strings.EqualFold(k, "Accept") && strings.Contains(strings.ToLower(v), "text/event-stream") {
-						return true
+					if c, ok := u.(ssa.CallInstruction); ok {
+						if k, v, ok := flow.HeaderSet(c); ok && knowledge.AsksForStream(k, v) {
+							return true
+						}
 					}
 				}
 			}

@@ -268,6 +268,27 @@ func CallResult(v ssa.Value) (*ssa.Call, int) {
 	return call, idx
 }
 
+// HeaderSet returns the header name and value that call, a net/http Header.Set or Add, sets,
+// when both are constants (a value that is not reads as ""); ok is false for any other call.
+func HeaderSet(call ssa.CallInstruction) (name, value string, ok bool) {
+	id := ID(Callee(call.Common()))
+	args := call.Common().Args
+	if id.Pkg != "net/http" || id.Recv != "Header" || id.Name != "Set" && id.Name != "Add" || len(args) < 2 {
+		return "", "", false
+	}
+	name, ok = StringConst(args[1])
+	if len(args) > 2 {
+		value, _ = StringConst(args[2])
+	}
+	return name, value, ok
+}
+
+// Within reports whether pos is in the source of fn.
+func Within(fn *ssa.Function, pos token.Pos) bool {
+	syn := Syntax(fn)
+	return syn != nil && syn.Pos() <= pos && pos < syn.End()
+}
+
 // Generic returns the generic function fn is an instance of (its body, and its facts, are
 // that function's), or fn itself; nil for nil.
 func Generic(fn *ssa.Function) *ssa.Function {

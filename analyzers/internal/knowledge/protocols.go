@@ -23,6 +23,12 @@ func IdempotentProtocol(name, value string) bool {
 	return idempotentProtocols[name] || name == "Content-Encoding" && value == "snappy"
 }
 
+// AsksForStream reports whether a request header set to value asks for an answer that is a
+// stream lasting as long as the server sends: Accept: text/event-stream (Server-Sent Events).
+func AsksForStream(name, value string) bool {
+	return http.CanonicalHeaderKey(name) == "Accept" && strings.Contains(strings.ToLower(value), "text/event-stream")
+}
+
 // GrantField is the form field that makes a POST an OAuth 2.0 token request (RFC 6749, 4.1.3,
 // 4.3.2, 4.4.2, 6): it asks the authorization server for a token, which a retry asks for
 // again without any other effect.
