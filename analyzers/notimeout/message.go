@@ -390,7 +390,7 @@ func (c *checker) message(call *remote.Call) string {
 			withFix(fmt.Sprintf("%s sends %s through %s (no %s)%s", name, request(t), c.client(t.Client), t.Client.Field, hangs), "set its "+t.Client.Field),
 			fmt.Sprintf("%s sends %s through %s (no %s): a stalled server hangs it", name, request(t), c.client(t.Client), t.Client.Field),
 			fmt.Sprintf("%s can hang: it sends %s through a client with no %s", name, request(t), t.Client.Field))
-	case call.Via != nil && t.Context.Kind == remote.NoContext && call.Via.Index < 0 && call.Via.Owned != "" && call.Via.Instead == "":
+	case call.Via.Unboundable() && t.Context.Kind == remote.NoContext && call.Via.Instead == "":
 		// Another package's function with no context to take, sending through its own
 		// client with no Timeout: nothing the caller gives bounds it.
 		return report.Fit(

@@ -462,7 +462,7 @@ func withOthers(calls []*remote.Call) ([]*remote.Call, map[*remote.Call]bool) {
 // passes none, or context.Background or TODO): the client is the cause. A caller that drops
 // the context it was given is still reported.
 func (c *checker) coveredByClient(call *remote.Call, calls []*remote.Call) bool {
-	if call.Via != nil && call.Via.Index < 0 && call.Via.Owned != "" && call.Func != nil && call.Func.Pkg() != nil && !remote.OtherModule(c.pass.Module, call.Func.Pkg().Path()) {
+	if call.Via.Unboundable() && call.Func != nil && call.Func.Pkg() != nil && !remote.OtherModule(c.pass.Module, call.Func.Pkg().Path()) {
 		return true // a function of this module with no context to take: its client, reported, is the cause
 	}
 	if fn := call.Instr.Parent(); call.Via == nil || call.Via.Owned == "" || contextParam(fn) != "" && !emptyRequestParam(fn, calls) {

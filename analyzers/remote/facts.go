@@ -79,6 +79,10 @@ type Passed struct {
 
 func (*paramFact) AFact() {}
 
+// Unboundable reports whether nothing a caller gives bounds the remote call: the function
+// takes no context, and sends through the client its package keeps, built without a Timeout.
+func (p *Passed) Unboundable() bool { return p != nil && p.Index < 0 && p.Owned != "" }
+
 func (f *paramFact) String() string {
 	var parts []string
 	for _, p := range f.Params {

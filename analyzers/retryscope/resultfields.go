@@ -102,6 +102,15 @@ func fieldSense(fn *ssa.Function, res, field int) (trueFails, ok bool) {
 		case *ssa.Alloc:
 			if x.Heap {
 				for _, r := range *x.Referrers() {
+					switch r := r.(type) {
+					case *ssa.FieldAddr, *ssa.Return, *ssa.Phi, *ssa.DebugRef:
+					case *ssa.Store:
+						if slot, ok := r.Addr.(*ssa.Alloc); !ok || slot.Heap {
+							known = false // stored where another may set it
+						} // (a result slot, under a defer)
+					default:
+						known = false // handed to a call: it may set the field
+					}
 					if fa, isFA := r.(*ssa.FieldAddr); isFA && fa.Field == field {
 						for _, u := range *fa.Referrers() {
 							if st, isStore := u.(*ssa.Store); isStore && st.Addr == fa {
@@ -154,7 +163,7 @@ func nilTest(cmp *ssa.BinOp) (errv ssa.Value, eq bool) {
 	if flow.IsNil(x) {
 		x, y = y, x
 	}
-	if !flow.IsNil(y) || !typeis.ErrorLike(x.Type()) {
+	if !flow.IsNil(y) || !flow.IsError(x) {
 		return nil, false
 	}
 	return x, cmp.Op == token.EQL

@@ -482,18 +482,39 @@ func signalAfterSleep(mc *ssa.MakeClosure, box *ssa.Alloc) *ssa.Call {
 			}
 		}
 	}
+	// Its only calls are the sleep, the close and those that compute how long to sleep: a
+	// goroutine that also does work (err = s.push(); time.Sleep(d); close(done)) is an attempt,
+	// not a timer.
 	var sleep *ssa.Call
+	var others []*ssa.Call
 	for call := range flow.Calls(fn) {
-		if c, ok := call.(*ssa.Call); ok {
-			if id := flow.ID(flow.Callee(c.Common())); id.Pkg == "time" && id.Recv == "" && id.Name == "Sleep" && len(c.Call.Args) == 1 {
-				if sleep != nil {
-					return nil
-				}
-				sleep = c
+		c, ok := call.(*ssa.Call)
+		if !ok {
+			return nil
+		}
+		bi, builtin := c.Call.Value.(*ssa.Builtin)
+		switch id := flow.ID(flow.Callee(c.Common())); {
+		case id.Pkg == "time" && id.Recv == "" && id.Name == "Sleep" && len(c.Call.Args) == 1:
+			if sleep != nil {
+				return nil
 			}
+			sleep = c
+		case !builtin || bi.Name() != "close":
+			others = append(others, c)
 		}
 	}
-	if sleep == nil || len(signals) == 0 || slices.ContainsFunc(signals, func(s ssa.Instruction) bool { return !flow.Before(sleep, s) }) {
+	if sleep == nil {
+		return nil
+	}
+	length := make(map[ssa.Value]bool)
+	flow.Backward(sleep.Call.Args[0], 64, func(v ssa.Value) bool {
+		length[v] = true
+		return true
+	})
+	if slices.ContainsFunc(others, func(c *ssa.Call) bool { return !length[c] }) {
+		return nil
+	}
+	if len(signals) == 0 || slices.ContainsFunc(signals, func(s ssa.Instruction) bool { return !flow.Before(sleep, s) }) {
 		return nil
 	}
 	return sleep
