@@ -341,8 +341,12 @@ func statusGetter(fn *ssa.Function) int {
 		if _, isConst := flow.IntConst(v); isConst {
 			continue
 		}
-		p, ok := flow.Unwrap(statusOf(v)).(*ssa.Parameter)
-		if _, isLoad := v.(*ssa.UnOp); !isLoad || !ok || p.Parent() != fn {
+		load, isLoad := v.(*ssa.UnOp)
+		if !isLoad {
+			return -1 // (not a call: statusOf of a call asks this again, of its callee)
+		}
+		p, ok := flow.Unwrap(statusOf(load)).(*ssa.Parameter)
+		if !ok || p.Parent() != fn {
 			return -1
 		}
 		if i := slices.Index(fn.Params, p); param >= 0 && i != param {

@@ -8,6 +8,7 @@ import (
 	"compress/gzip"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"os"
 	"sync"
@@ -91,7 +92,7 @@ func (s *Shipper) Drain() {
 		wait := false
 		for attempt := 0; attempt < sendRetries; attempt++ {
 			if wait {
-				time.Sleep(backoff) // related "statusint.go:92: retry loop" // want `retry loop backs off without jitter, so clients that failed together retry together, in waves; add jitter`
+				time.Sleep(backoff) // related "statusint.go:93: retry loop" // want `retry loop backs off without jitter, so clients that failed together retry together, in waves; add jitter`
 				backoff *= 2
 			}
 			status := s.send(attempt)
@@ -144,7 +145,27 @@ func (s *Shipper) Ping() bool {
 		if !s.shouldRetry(statusCode(resp)) {
 			return true
 		}
-		time.Sleep(time.Second) // related "statusint.go:139: retry loop" // want `retry loop waits a fixed 1s between attempts, so clients that failed together retry together; add jitter`
+		time.Sleep(time.Second) // related "statusint.go:140: retry loop" // want `retry loop waits a fixed 1s between attempts, so clients that failed together retry together; add jitter`
+	}
+	return false
+}
+
+// nested returns the status of the innermost of n posts, calling itself: the model must not
+// follow it for ever.
+func (s *Shipper) nested(n int) int {
+	if n > 0 {
+		return s.nested(n - 1)
+	}
+	return s.post(s.buf.Bytes(), 0, false)
+}
+
+// Deep tries the nested post three times, with a jittered wait (not reported).
+func (s *Shipper) Deep() bool {
+	for i := 0; i < 3; i++ {
+		if !s.shouldRetry(s.nested(i)) {
+			return true
+		}
+		time.Sleep(time.Duration(rand.Int64N(int64(time.Second))))
 	}
 	return false
 }
