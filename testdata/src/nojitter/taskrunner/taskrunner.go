@@ -230,3 +230,45 @@ func Notify(ctx context.Context, url string, body []byte) error {
 	}
 	return errors.New("notify: gave up")
 }
+
+type HookResult struct {
+	OK     bool
+	Detail string
+}
+
+// audit may overturn a hook's verdict (a policy that rejects some answers).
+func audit(r *HookResult) {
+	if len(r.Detail) > 1024 {
+		r.OK = false
+	}
+}
+
+func callHook(ctx context.Context, url string) *HookResult {
+	r := &HookResult{OK: true}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		r.OK = false
+		return r
+	}
+	res, err := client.Do(req)
+	if err != nil {
+		r.OK, r.Detail = false, err.Error()
+		return r
+	}
+	res.Body.Close()
+	audit(r)
+	return r
+}
+
+// Hooks calls each hook until its result is OK, a second apart: the result is handed to a
+// function that may set its verdict, so the field's sense is not known here (not reported).
+func Hooks(ctx context.Context, urls []string) {
+	for _, u := range urls {
+		for attempt := 0; attempt < 3; attempt++ {
+			if r := callHook(ctx, u); r.OK {
+				break
+			}
+			time.Sleep(time.Second)
+		}
+	}
+}
