@@ -214,12 +214,12 @@ func run(pass *analysis.Pass) (any, error) {
 			byMaker[src.Pos] = append(byMaker[src.Pos], call)
 			continue
 		}
-		// (A type's methods sending through its client, http.DefaultClient by default, with
-		// requests that have no context, follow the type's design too: vk.Client.Post(url,
+		// (Methods sending through a client that is http.DefaultClient when the user gives
+		// none, with requests that have no context, follow the design too: vk.Client.Post(url,
 		// ...) in each upload method.)
-		method := flow.RecvNamed(call.Instr.Parent()) != nil
-		if src := call.Timeout.Context; call.Timeout.Status == remote.Unbounded && (call.Timeout.Client == nil || method && call.Timeout.Client.Kind == remote.Default) &&
-			src.Kind.Contextless() && (src.Pos.IsValid() && flow.Within(call.Instr.Parent(), src.Pos) || method && src.Kind == remote.NoContext && call.Via == nil) &&
+		byDefault := flow.RecvNamed(call.Instr.Parent()) != nil && call.Timeout.Client != nil && call.Timeout.Client.Kind == remote.Default && call.Timeout.Client.Fallback
+		if src := call.Timeout.Context; call.Timeout.Status == remote.Unbounded && (call.Timeout.Client == nil || byDefault) &&
+			src.Kind.Contextless() && (src.Pos.IsValid() && flow.Within(call.Instr.Parent(), src.Pos) || byDefault && src.Kind == remote.NoContext && call.Via == nil) &&
 			contextParam(call.Instr.Parent()) == "" && requestSent(call) {
 			// Requests made without a context in a function that has none at hand: the
 			// package's API has none to give (Head(url), Get(url)), one cause for the package.

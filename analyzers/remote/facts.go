@@ -196,7 +196,7 @@ func (st *state) summarise(calls []*Call) map[*ssa.Function]bool {
 			index, instead = -1, st.sibling(c.Instr.Parent())
 		case t.Status == Unbounded && t.Context.Kind.Contextless() && flow.ContextInScope(fn) == nil &&
 			(t.ownClient(st.pass.Pkg) && t.Client.Kind != Default && t.Client.Kind != Constructor && !flow.Within(flow.Root(fn), t.Client.Pos) ||
-				c.Via != nil && c.Via.Index < 0 && c.Via.Owned != ""):
+				c.Via.Unboundable()):
 			// A request without a context through the client the package keeps, built
 			// without a timeout, in a function that has no context to give it: its callers
 			// cannot bound it either (a translator's Translate(text, src, dest)).

@@ -20,10 +20,7 @@ import (
 // the model cannot see it: a function of another package without a waitsFact, an interface
 // method, a function value).
 func (st *state) calleeWaits(call ssa.CallInstruction) *waitsFact {
-	callee := call.Common().StaticCallee()
-	if callee != nil && callee.Pkg == nil && callee.Origin() != nil {
-		callee = callee.Origin() // a generic function's instance: its body is the origin's
-	}
+	callee := flow.Generic(call.Common().StaticCallee()) // (a generic function's instance: the origin's body)
 	if callee != nil && callee.Pkg == st.ssaPkg && len(callee.Blocks) > 0 {
 		return st.funcWaits(callee, 0)
 	}

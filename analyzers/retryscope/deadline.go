@@ -474,9 +474,7 @@ func (st *state) writtenInLoop(fv *types.Var, fn *ssa.Function, l *loops.Loop) b
 			return false
 		}
 		seen[f] = true
-		if f.Origin() != nil {
-			f = f.Origin() // an instance of a generic method: its body is the origin's
-		}
+		f = flow.Generic(f) // (an instance of a generic method: the origin's body)
 		if slices.Contains(writers, f) {
 			return true
 		}

@@ -295,8 +295,8 @@ func returnsStatus(fn *ssa.Function, depth int) bool {
 				return true
 			}
 		case *ssa.UnOp:
-			if load, _ := flow.FieldLoad(x); load != nil && statusOf(x) != nil && producer(statusOf(x), own) != nil {
-				status = true
+			if resp := statusOf(x); resp != nil && producer(resp, own) != nil {
+				status = true // return resp.StatusCode, of a response it got
 				return true
 			}
 			if x.Op == token.MUL {
@@ -349,11 +349,11 @@ func statusGetter(fn *ssa.Function) int {
 		if !ok || p.Parent() != fn {
 			return -1
 		}
-		if i := slices.Index(fn.Params, p); param >= 0 && i != param {
+		i := slices.Index(fn.Params, p)
+		if param >= 0 && i != param {
 			return -1
-		} else {
-			param = i
 		}
+		param = i
 	}
 	return param
 }

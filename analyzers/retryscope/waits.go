@@ -214,10 +214,7 @@ func (st *state) storesOwn(field *types.Var) bool {
 
 // ownFunc reports whether call calls a function of this package (or an instance of one).
 func (st *state) ownFunc(call ssa.CallInstruction) bool {
-	callee := call.Common().StaticCallee()
-	if callee != nil && callee.Pkg == nil && callee.Origin() != nil {
-		callee = callee.Origin()
-	}
+	callee := flow.Generic(call.Common().StaticCallee())
 	return callee != nil && callee.Pkg == st.ssaPkg
 }
 

@@ -103,3 +103,24 @@ func (a *API) UploadPhoto(uploadURL string, data []byte) (*Photo, error) {
 	}
 	return &p, nil
 }
+
+// Mirror copies files to a mirror through http.DefaultClient named in each method, not a
+// default the user may replace: each call is its own line to change (reported one by one).
+type Mirror struct{ Base string }
+
+func (m *Mirror) Put(name string, data []byte) error {
+	resp, err := http.DefaultClient.Post(m.Base+"/"+name, "application/octet-stream", bytes.NewReader(data)) // want `http\.DefaultClient has no Timeout and the request has no context, so a stalled server hangs this call; set Timeout`
+	if err != nil {
+		return err
+	}
+	return resp.Body.Close()
+}
+
+func (m *Mirror) Stat(name string) (int64, error) {
+	resp, err := http.DefaultClient.Head(m.Base + "/" + name) // want `http\.DefaultClient has no Timeout and the request has no context, so a stalled server hangs this call; set Timeout`
+	if err != nil {
+		return 0, err
+	}
+	resp.Body.Close()
+	return resp.ContentLength, nil
+}
