@@ -271,6 +271,14 @@ func textKinds(text *ssa.Const) Failures {
 	return on
 }
 
+// namedText reports whether target is a text looked for in an error's text that names no
+// transport failure, 5xx or rate limit ("NOSCRIPT", "zone locked"): the server's answer named
+// the program's own condition.
+func namedText(target ssa.Value) bool {
+	text, ok := target.(*ssa.Const)
+	return ok && text.Value != nil && text.Value.Kind() == constant.String && textKinds(text) == FailOther
+}
+
 // targetKind says what a test cond that singles out target picks: a transport failure, the
 // program's own sentinel, or a type of the program's (typed), whose fields may say more.
 func targetKind(target, cond ssa.Value) (on Failures, typed bool) {

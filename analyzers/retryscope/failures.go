@@ -419,8 +419,9 @@ func singledOut(cond ssa.Value, call ssa.CallInstruction, in func(*ssa.BasicBloc
 
 // namesCause reports whether every way round from fail, the failure side of a test of call's
 // outcome, passes a test that reads a field of the error (apiErr.Code == 16, after errors.As),
-// or a predicate of the program's own whose every true result read one (isUnauthorized(err)):
-// the answer named the cause the loop goes round on.
+// or looks in its text for a phrase of no transport failure (strings.HasPrefix(err.Error(),
+// "NOSCRIPT")), or a predicate of the program's own whose every true result did one of these
+// (isUnauthorized(err)): the answer named the cause the loop goes round on.
 func namesCause(fail *ssa.BasicBlock, call ssa.CallInstruction, l *loops.Loop, in func(*ssa.BasicBlock) bool) bool {
 	return everyWayRound(fail, l, func(b *ssa.BasicBlock) bool {
 		ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
@@ -428,6 +429,9 @@ func namesCause(fail *ssa.BasicBlock, call ssa.CallInstruction, l *loops.Loop, i
 			return false
 		}
 		cond := unNot(ifInstr.Cond)
+		if text, ok := textTest(cond, func(v ssa.Value) bool { return producer(v, in) == call }); ok {
+			return namedText(text)
+		}
 		if c, ok := cond.(*ssa.Call); ok {
 			if fn := c.Call.StaticCallee(); fn != nil {
 				for i, a := range c.Call.Args {

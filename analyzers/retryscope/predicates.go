@@ -20,7 +20,8 @@ import (
 // program's own condition; ne.Timeout() after errors.As(err, &ne) with a net.Error: transport
 // failures; a predicate it calls with the error). False when a true result can be reached
 // without such a test, or fn is not such a function. coded says whether every true result
-// also read a field of what it singled out (e.Code == 16, e.Message): the answer names a cause.
+// also read a field of what it singled out (e.Code == 16, e.Message), or found in its text
+// a phrase of no transport failure (namedText): the answer names a cause.
 func predicateSummary(fn *ssa.Function, param, depth int) (on Failures, coded, ok bool) {
 	if len(fn.Blocks) == 0 {
 		if f, ok := importedPredicates.Load(weak.Make(fn)); ok && f.(*predicateFact).Param == param {
@@ -50,7 +51,7 @@ func predicateSummary(fn *ssa.Function, param, depth int) (on Failures, coded, o
 	test := func(v ssa.Value) (on Failures, typed, coded, self, ok bool) {
 		if target, ok := singlesOutOf(v, isParam); ok {
 			on, typed := targetKind(target, v)
-			return on, typed, false, false, true
+			return on, typed, namedText(target), false, true
 		}
 		if c, ok := v.(*ssa.Call); ok {
 			if callee := c.Call.StaticCallee(); callee != nil {

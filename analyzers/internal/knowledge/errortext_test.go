@@ -18,6 +18,11 @@ func TestErrorText(t *testing.T) {
 		"please retry later":    TextTransport | Text5xx,
 		"Service Unavailable":   Text5xx,
 		"Throttling: slow down": Text429,
+		"connection lost":       TextTransport,
+		"dial tcp":              TextTransport,
+		"no route to host":      TextTransport,
+		"NOSCRIPT":              TextOther,
+		"server is busy":        Text5xx,
 	} {
 		if got := ErrorText(text); got != want {
 			t.Errorf("ErrorText(%q) = %b, want %b", text, got, want)
