@@ -162,9 +162,10 @@ func (w *walker) loopbackRequest(v ssa.Value) bool {
 }
 
 // loopback reports whether the string v is a URL or address whose host is written as a
-// constant naming this machine: "http://localhost:8080/ping", "127.0.0.1:" + port, ":9090".
-// Its leftmost constant part decides (concatenations, fmt.Sprintf's format,
-// net.JoinHostPort's host).
+// constant naming this machine: "http://localhost:8080/ping", "127.0.0.1:" + port, ":9090",
+// "http://0.0.0.0:%d". Its leftmost constant part decides (concatenations, fmt.Sprintf's
+// format, net.JoinHostPort's host), also through a package variable, a list of them, or a
+// function of the package that returns them.
 func (w *walker) loopback(v ssa.Value, f *frame, depth int) bool {
 	if v == nil || depth > 16 {
 		return false
@@ -181,8 +182,10 @@ func (w *walker) loopback(v ssa.Value, f *frame, depth int) bool {
 			return len(x.Call.Args) > 0 && w.loopback(x.Call.Args[0], f, depth+1)
 		case flow.FuncID{Pkg: knowledge.NetPath, Name: "JoinHostPort"}:
 			h := w.str(x.Call.Args[0], f, depth+1)
-			return h == "localhost" || strings.HasPrefix(h, "127.") || h == "::1"
+			return h == "localhost" || strings.HasPrefix(h, "127.") || h == "::1" || h == "0.0.0.0"
 		}
+		// A function of the package that returns only such addresses.
+		return w.everyReturn(x, depth, w.loopback)
 	case *ssa.Parameter:
 		if a, ok := f.arg(x); ok {
 			return w.loopback(a, f.parent, depth+1)
@@ -191,8 +194,19 @@ func (w *walker) loopback(v ssa.Value, f *frame, depth int) bool {
 			return w.loopbackFromCallers(x, depth)
 		}
 	case *ssa.UnOp:
+		if x.Op != token.MUL {
+			return false
+		}
+		switch at := x.X.(type) {
+		case *ssa.Global:
+			// A package variable that the package sets only to such addresses.
+			return w.everyStore(at, depth, w.loopback)
+		case *ssa.IndexAddr:
+			// An element of a list of them (urls[0]).
+			return w.loopbackList(at.X, depth+1)
+		}
 		// srv.URL of an httptest.Server: it listens on the loopback interface.
-		if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL {
+		if fa, ok := x.X.(*ssa.FieldAddr); ok {
 			if fv := flow.FieldVar(fa); fv != nil && fv.Name() == "URL" && typeis.Named(fa.X.Type(), "net/http/httptest", "Server") {
 				return true
 			}
@@ -204,6 +218,67 @@ func (w *walker) loopback(v ssa.Value, f *frame, depth int) bool {
 		}
 	}
 	return false
+}
+
+// loopbackList reports whether every element of the slice v is a loopback address (see
+// loopback): elements stored where the slice is made (make, a literal, appends), a package
+// variable the package sets only to such slices, or what a function of the package returns.
+func (w *walker) loopbackList(v ssa.Value, depth int) bool {
+	if depth > 16 {
+		return false
+	}
+	switch x := flow.Unwrap(v).(type) {
+	case *ssa.UnOp:
+		if g, ok := x.X.(*ssa.Global); ok && x.Op == token.MUL {
+			return w.everyStore(g, depth, func(s ssa.Value, _ *frame, d int) bool { return w.loopbackList(s, d) })
+		}
+	case *ssa.Call:
+		if _, ok := x.Call.Value.(*ssa.Builtin); !ok {
+			return w.everyReturn(x, depth, func(r ssa.Value, _ *frame, d int) bool { return w.loopbackList(r, d) })
+		}
+	}
+	elems, ok := flow.SliceElems(flow.Unwrap(v))
+	if !ok || len(elems) == 0 {
+		return false
+	}
+	for _, e := range elems {
+		if !w.loopback(e, nil, depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// everyStore reports whether the package stores into g, whose address it does not hand on,
+// at least one value and only values of which is true.
+func (w *walker) everyStore(g *ssa.Global, depth int, is func(ssa.Value, *frame, int) bool) bool {
+	stored := w.st.stores.Globals[g]
+	if len(stored) == 0 || w.st.stores.Taken[g] || depth > 16 {
+		return false
+	}
+	for _, s := range stored {
+		if !is(s, nil, depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// everyReturn reports whether the function of the package that c calls (statically) returns,
+// as its only result, only values of which is true.
+func (w *walker) everyReturn(c *ssa.Call, depth int, is func(ssa.Value, *frame, int) bool) bool {
+	fn := c.Call.StaticCallee()
+	if fn == nil || fn.Pkg != w.st.pkg || len(fn.Blocks) == 0 || fn.Signature.Results().Len() != 1 || depth > 16 {
+		return false
+	}
+	n := 0
+	for r := range returned(fn, 0) {
+		if !is(r, nil, depth+1) {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }
 
 // loopbackFromCallers reports whether every call, in the package, of the function that has
@@ -242,7 +317,7 @@ func loopbackHost(s string) bool {
 	if i := strings.Index(s, "://"); i >= 0 {
 		s = s[i+3:]
 	}
-	for _, p := range []string{"localhost:", "localhost/", "127.", "[::1]", ":"} {
+	for _, p := range []string{"localhost:", "localhost/", "127.", "[::1]", "0.0.0.0:", ":"} {
 		if strings.HasPrefix(s, p) {
 			return true
 		}

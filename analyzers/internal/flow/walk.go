@@ -332,7 +332,17 @@ func sliceElems(v ssa.Value, depth int, seen map[ssa.Value]bool) (elems []ssa.Va
 	}
 	switch v := v.(type) {
 	case *ssa.MakeSlice:
-		return nil, true
+		// What is stored by index (urls[i] = ...).
+		for _, r := range *v.Referrers() {
+			if ia, ok := r.(*ssa.IndexAddr); ok {
+				for _, rr := range *ia.Referrers() {
+					if st, ok := rr.(*ssa.Store); ok && st.Addr == ia {
+						elems = append(elems, st.Val)
+					}
+				}
+			}
+		}
+		return elems, true
 	case *ssa.Phi:
 		for _, e := range v.Edges {
 			es, ok := sliceElems(e, depth+1, seen)
