@@ -106,7 +106,7 @@ func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop) (decision, int) {
 				again = &d
 			}
 			if spin == nil && !d.policy && fail != l.Header && !st.iterates(d, l) && (st.connects(d.call) || st.pacedOnSuccess(fn, l, d) || st.failsAtOnce(fn, l, d)) &&
-				!waitsAfter(fn, fail, l.Contains) && !waitsEveryRound(fn, l) && !waitsOnFlag(fn, l, d) && !afterArrival(d.call, l) && !goesRoundInner(fn, l, d) {
+				!waitsAfter(fn, fail, l.Contains) && !waitsEveryRound(fn, l) && !st.waitsOnEveryWayRound(fn, l, fail) && !waitsOnFlag(fn, l, d) && !afterArrival(d.call, l) && !goesRoundInner(fn, l, d) {
 				spin = &d // a reconnect loop that dials again at once when the dial fails
 			}
 			continue
@@ -380,6 +380,22 @@ func (st *state) readsStream(call ssa.CallInstruction) bool {
 // waitsEveryRound reports whether loop l of fn waits in a block that every way round passes.
 func waitsEveryRound(fn *ssa.Function, l *loops.Loop) bool {
 	return waitsIn(fn, func(b *ssa.BasicBlock) bool { return l.Contains(b) && l.EveryRound(b) }, 0)
+}
+
+// waitsOnEveryWayRound reports whether every way from fail back to loop l's header passes a
+// block that sleeps or waits on a timer, though no one block does: the two sides of a test
+// that each wait their own time (a refresh loop that sleeps until the token's renewal when
+// refreshing is on, and a second otherwise), in its own code or a function it calls.
+func (st *state) waitsOnEveryWayRound(fn *ssa.Function, l *loops.Loop, fail *ssa.BasicBlock) bool {
+	waits := make(map[*ssa.BasicBlock]bool)
+	for _, b := range l.Blocks(fn) {
+		waits[b] = waitsIn(fn, func(x *ssa.BasicBlock) bool { return x == b }, 0) ||
+			slices.ContainsFunc(slices.Collect(flow.BlockCalls([]*ssa.BasicBlock{b})), func(c ssa.CallInstruction) bool {
+				_, started := c.(*ssa.Go)
+				return !started && st.calleeWaits(c) != nil // (a helper of another package: its waitsFact)
+			})
+	}
+	return waits[fail] || !l.CanRepeatAvoiding(fail, func(e loops.Edge) bool { return waits[e.To] })
 }
 
 // calledOff reports whether edge e is taken when the attempt's own context, made in the loop
