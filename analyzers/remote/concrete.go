@@ -113,10 +113,11 @@ func (r *reacher) valueReach(v ssa.Value, c *ssa.CallCommon, depth int, seen map
 }
 
 // byDefault says that the interface method c, called on a field that holds one of vs, leaves
-// the process when what the package itself stores there does, the rest being values its
-// callers give (WithClient(kc) beside c.client = kinesis.NewFromConfig(cfg) when none is
-// given): the default is what most of its users run, and a caller's replacement stands for
-// the same service. Not known otherwise.
+// the process when what the package itself stores there does, and stays in it when that does,
+// the rest being values its callers give (WithClient(kc) beside c.client =
+// kinesis.NewFromConfig(cfg) when none is given; WithQueue(q) beside an in-memory queue): the
+// default is what most of its users run, and a caller's replacement stands for the same kind
+// of thing. Not known otherwise.
 func (r *reacher) byDefault(vs []ssa.Value, c *ssa.CallCommon, depth int) (Reach, bool) {
 	var own []ssa.Value
 	for _, v := range vs {
@@ -128,8 +129,8 @@ func (r *reacher) byDefault(vs []ssa.Value, c *ssa.CallCommon, depth int) (Reach
 	if len(own) == 0 || len(own) == len(vs) {
 		return 0, false
 	}
-	if reach, ok := r.all(own, c, depth, make(map[ssa.Value]bool)); ok && reach == ReachRemote {
-		return ReachRemote, true
+	if reach, ok := r.all(own, c, depth, make(map[ssa.Value]bool)); ok && (reach == ReachRemote || reach == ReachLocal) {
+		return reach, true
 	}
 	return 0, false
 }
