@@ -50,7 +50,11 @@ func (st *state) zeroUnlessSet(v ssa.Value) bool {
 	if fv == nil || fv.Pkg() != st.pass.Pkg || st.pass.Pkg.Name() == "main" || st.fieldTouched[fv] || len(st.prodStores(fv)) > 0 {
 		return false
 	}
-	if p, ok := flow.PlaceOf(fa).Root.(*ssa.Parameter); ok && !isReceiver(p) {
+	root := flow.PlaceOf(fa).Root
+	if p := flow.SpilledParam(root); p != nil {
+		root = p // (the function's own copy of them)
+	}
+	if p, ok := root.(*ssa.Parameter); ok && !isReceiver(p) {
 		// Options the caller hands in whole (NewHTTPClient(opt *HTTPOptions)): the caller
 		// fills them, with values the model does not see.
 		return false

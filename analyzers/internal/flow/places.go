@@ -48,6 +48,25 @@ func PlaceOf(v ssa.Value) Place {
 	return Place{Root: v, Path: b.String()}
 }
 
+// SpilledParam returns the parameter whose value a holds when a is the variable the compiler
+// makes for a parameter whose address is taken or that the function assigns to (func f(o
+// Options) { o.Log = ...; use(o.Timeout) }): its entry block stores the parameter into it.
+// It returns nil otherwise.
+func SpilledParam(a ssa.Value) *ssa.Parameter {
+	alloc, ok := a.(*ssa.Alloc)
+	if !ok || alloc.Block() == nil || alloc.Block().Index != 0 {
+		return nil
+	}
+	for _, r := range *alloc.Referrers() {
+		if st, ok := r.(*ssa.Store); ok && st.Addr == alloc && st.Block().Index == 0 {
+			if p, ok := st.Val.(*ssa.Parameter); ok && p.Parent() == alloc.Parent() && p.Name() == alloc.Comment {
+				return p
+			}
+		}
+	}
+	return nil
+}
+
 // SameAddr reports whether two addresses are the same variable or the same field of the same
 // struct (two FieldAddr instructions of one base).
 func SameAddr(x, y ssa.Value) bool {
