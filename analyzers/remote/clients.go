@@ -485,6 +485,12 @@ func (w *walker) fieldsSet(a ssa.Value, t *knowledge.ClientType, origin *Origin,
 	return result
 }
 
+// isReceiver reports whether p is its method's receiver.
+func isReceiver(p *ssa.Parameter) bool {
+	fn := p.Parent()
+	return fn.Signature.Recv() != nil && len(fn.Params) > 0 && fn.Params[0] == p
+}
+
 // pointee returns what a pointer type points to; t itself when it is not a pointer.
 func pointee(t types.Type) types.Type {
 	if p, ok := t.Underlying().(*types.Pointer); ok {

@@ -54,7 +54,7 @@ func (st *state) zeroUnlessSet(v ssa.Value) bool {
 	if p := flow.SpilledParam(root); p != nil {
 		root = p // (the function's own copy of them)
 	}
-	if p, ok := root.(*ssa.Parameter); ok && !flow.IsReceiver(p) {
+	if p, ok := root.(*ssa.Parameter); ok && !isReceiver(p) {
 		// Options the caller hands in whole (NewHTTPClient(opt *HTTPOptions)): the caller
 		// fills them, with values the model does not see.
 		return false

@@ -80,13 +80,6 @@ func delayIn(d ssa.Value, l *loops.Loop, depth int, st *state) delay {
 	}
 	flow.Backward(d, 128, func(x ssa.Value) bool {
 		switch x := x.(type) {
-		case *ssa.Lookup:
-			// An entry of a map (the retries left for a URL): what the map holds, not how the
-			// key was computed.
-			if depth < 2 {
-				noteDelay(delayIn(x.X, l, depth+1, st))
-			}
-			return false
 		case *ssa.Call:
 			if body := delayFunc(x.Common()); body != nil && depth < 2 {
 				r, fromParams := returnedDelay(body, depth+1, st)

@@ -222,79 +222,6 @@ func tableClient(fn *types.Func) bool {
 	return false
 }
 
-// memoized reports whether fn answers from memory once it has an answer, before it reaches
-// site: a test of a package variable or a field of its receiver against zero, in a block
-// that comes before site, returns what that place holds when it is set, and fn stores into
-// the place (if version != "" { return version, nil }; ...; version = v). A layer around fn
-// does not repeat the retries it makes for its first answer.
-func memoized(fn *ssa.Function, site ssa.Instruction) bool {
-	if len(fn.Blocks) == 0 || site.Block() == nil || site.Parent() != fn {
-		return false
-	}
-	stored := func(at flow.Place) bool {
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				if st, ok := instr.(*ssa.Store); ok && flow.PlaceOf(st.Addr) == at {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	for _, b := range fn.Blocks {
-		ifInstr, ok := lastInstr(b).(*ssa.If)
-		if !ok || !b.Dominates(site.Block()) {
-			continue
-		}
-		cmp, ok := ifInstr.Cond.(*ssa.BinOp)
-		if !ok || cmp.Op != token.NEQ && cmp.Op != token.EQL {
-			continue
-		}
-		load, k := cmp.X, cmp.Y
-		if _, isConst := load.(*ssa.Const); isConst {
-			load, k = k, load
-		}
-		ld, ok := load.(*ssa.UnOp)
-		if c, isConst := k.(*ssa.Const); !isConst || !ok || ld.Op != token.MUL || !c.IsNil() && !flow.IsZero(c) {
-			continue
-		}
-		switch x := ld.X.(type) {
-		case *ssa.Global:
-		case *ssa.FieldAddr:
-			if p, ok := x.X.(*ssa.Parameter); !ok || !flow.IsReceiver(p) {
-				continue
-			}
-		default:
-			continue
-		}
-		at := flow.PlaceOf(ld.X)
-		set := b.Succs[0] // the side on which the place is set
-		if cmp.Op == token.EQL {
-			set = b.Succs[1]
-		}
-		ret, ok := lastInstr(set).(*ssa.Return)
-		if !ok || !stored(at) {
-			continue
-		}
-		// The place's value returned, or put in a result's slot (a function with a defer).
-		isLoad := func(v ssa.Value) bool {
-			l, ok := flow.Unwrap(v).(*ssa.UnOp)
-			return ok && l.Op == token.MUL && flow.PlaceOf(l.X) == at
-		}
-		if slices.ContainsFunc(ret.Results, isLoad) || slices.ContainsFunc(set.Instrs, func(instr ssa.Instruction) bool {
-			st, ok := instr.(*ssa.Store)
-			if !ok {
-				return false
-			}
-			_, local := st.Addr.(*ssa.Alloc)
-			return local && isLoad(st.Val)
-		}) {
-			return true
-		}
-	}
-	return false
-}
-
 // exportRetries exports a retriesFact for every function of the package that retries,
 // directly or through the functions it calls.
 func (st *state) exportRetries() {
@@ -331,9 +258,6 @@ func (st *state) exportRetries() {
 			// the framework retries, not the function holding the scope; a poll waits
 		}
 		at := flow.Root(s.at)
-		if s.Site != nil && memoized(at, s.Site) {
-			continue // its retries run until a first success; after it, it answers from memory
-		}
 		if retries[at] == nil || retries[at].Local && s.Reach != remote.ReachLocal {
 			f := &retriesFact{Attempts: s.Attempts, Where: st.where(s), Local: s.Reach == remote.ReachLocal, On: s.RetrySet(), Only: s.retriedSentinels()}
 			if fv := s.Attempts.Field(); fv != nil {
@@ -372,9 +296,6 @@ func (st *state) exportRetries() {
 			for call := range flow.Calls(fn) {
 				if g, ok := call.(*ssa.Go); ok && apart[g] || settled() {
 					continue // a goroutine started here and not waited for retries on its own
-				}
-				if fn == r && memoized(fn, call) {
-					continue // retried for a first answer only; later calls answer from memory
 				}
 				var f retriesFact
 				callee := call.Common().StaticCallee()

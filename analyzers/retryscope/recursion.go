@@ -77,11 +77,7 @@ func (st *state) recursion(fn *ssa.Function) *Scope {
 	if stepped, grown := steppedDelays(fn, again, s.Wait.Sleeps), growsDelayVia(fn, again, s.Wait.Sleeps); stepped || grown {
 		s.Wait.Kind = combineWaits(s.Wait.Sleeps, 0)
 	}
-	s.Wait.Bypass = recursionBypass(slices.DeleteFunc(slices.Clone(again), func(a retryCall) bool {
-		// A way back that counts down to the next target: a failover, not a hammering.
-		i, _ := countedParam(fn, a.call)
-		return i >= 0 && rotatesTarget(fn, a.d.call)
-	}), s.Wait.Sleeps)
+	s.Wait.Bypass = recursionBypass(again, s.Wait.Sleeps)
 	s.Deadline = observesDeadline(slices.DeleteFunc(slices.Clone(s.Calls), func(c ssa.CallInstruction) bool {
 		return c.Common().StaticCallee() == fn // passing ctx to itself bounds nothing
 	}))
@@ -176,9 +172,8 @@ func (st *state) recursionRecovers(a retryCall) bool {
 }
 
 // steppedDelays marks as backoff the fixed waits among sleeps whose delay is computed from a
-// parameter that the recursive calls step (run(..., attempt+1, ...) sleeping delay(attempt)),
-// or from a count kept per key in a map fn steps (left[url] = n - 1): the delay changes with
-// the attempts, as one computed from a loop's counter does. It reports
+// parameter that the recursive calls step (run(..., attempt+1, ...) sleeping delay(attempt)):
+// the delay changes with the attempts, as one computed from a loop's counter does. It reports
 // whether it marked one.
 func steppedDelays(fn *ssa.Function, again []retryCall, sleeps []Sleep) bool {
 	stepped := make(map[*ssa.Parameter]bool)
@@ -186,15 +181,6 @@ func steppedDelays(fn *ssa.Function, again []retryCall, sleeps []Sleep) bool {
 		for i, arg := range a.call.Call.Args {
 			if b, ok := flow.Unwrap(arg).(*ssa.BinOp); ok && i < len(fn.Params) && (b.Op == token.ADD || b.Op == token.SUB) && flow.SameValue(b.X, fn.Params[i]) {
 				stepped[fn.Params[i]] = true
-			}
-		}
-	}
-	// Counts kept per key in a map the function steps (left[url] = n - 1).
-	var counted []flow.Place
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			if mu, ok := instr.(*ssa.MapUpdate); ok && steppedEntry(mu) != nil {
-				counted = append(counted, flow.PlaceOf(mu.Map))
 			}
 		}
 	}
@@ -208,9 +194,6 @@ func steppedDelays(fn *ssa.Function, again []retryCall, sleeps []Sleep) bool {
 				if flow.SameValue(x, p) {
 					sleeps[i].Kind, marked = WaitBackoff, true
 				}
-			}
-			if lk, ok := x.(*ssa.Lookup); ok && slices.Contains(counted, flow.PlaceOf(lk.X)) {
-				sleeps[i].Kind, marked = WaitBackoff, true // 10 + 250*(max-left[url])
 			}
 			return sleeps[i].Kind == WaitFixed
 		})
@@ -327,56 +310,6 @@ func recursionBypass(again []retryCall, sleeps []Sleep) token.Pos {
 	return token.NoPos
 }
 
-// rotatesTarget reports whether fn moves on to the next target on every call: the attempt
-// call is handed something computed from an element of a list indexed by a value loaded from
-// a package variable or field that fn steps in place before the attempt (url :=
-// hosts[last] + path; last = (last + 1) % len(hosts)). Each call, a recursive one too, then
-// goes to another host.
-func rotatesTarget(fn *ssa.Function, call ssa.CallInstruction) bool {
-	var stepped []flow.Place
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			st, ok := instr.(*ssa.Store)
-			if !ok || !flow.Before(st, call) {
-				continue
-			}
-			if _, isGlobal := st.Addr.(*ssa.Global); !isGlobal {
-				if _, isField := st.Addr.(*ssa.FieldAddr); !isField {
-					continue
-				}
-			}
-			at := flow.PlaceOf(st.Addr)
-			flow.Backward(st.Val, 8, func(x ssa.Value) bool {
-				if ld, ok := x.(*ssa.UnOp); ok && ld.Op == token.MUL && flow.PlaceOf(ld.X) == at {
-					stepped = append(stepped, at)
-					return false
-				}
-				return true
-			})
-		}
-	}
-	if len(stepped) == 0 {
-		return false
-	}
-	found := false
-	for _, a := range call.Common().Args {
-		flow.Backward(a, 32, func(x ssa.Value) bool {
-			var index ssa.Value
-			switch x := x.(type) {
-			case *ssa.IndexAddr:
-				index = x.Index
-			case *ssa.Index:
-				index = x.Index
-			}
-			if ld, ok := flow.Unwrap(index).(*ssa.UnOp); ok && ld.Op == token.MUL && slices.Contains(stepped, flow.PlaceOf(ld.X)) {
-				found = true
-			}
-			return !found
-		})
-	}
-	return found
-}
-
 // sameOperation reports whether a recursive call repeats the call it is in: every argument is
 // the same parameter, a constant, a counter (a parameter plus or minus a constant, or a
 // variadic count: retry(in, c+1) with retryCount ...int), a
@@ -391,7 +324,7 @@ func (st *state) sameOperation(fn *ssa.Function, call *ssa.Call) bool {
 	}
 	for i, a := range args {
 		p := fn.Params[i]
-		if carriedOnly(fn, p, i) || keptForItself(fn, p, i) || typeis.Duration(p.Type()) {
+		if carriedOnly(fn, p, i) || typeis.Duration(p.Type()) {
 			continue // (a delay the recursion grows: what is sent does not depend on it)
 		}
 		switch a := flow.Unwrap(a).(type) {
@@ -470,69 +403,6 @@ func carriedOnly(fn *ssa.Function, p *ssa.Parameter, i int) bool {
 		return true
 	}
 	return only(p, 0) && used
-}
-
-// keptForItself reports whether parameter p (the i-th) of fn is state the recursion keeps for
-// itself, not part of what it sends: a map of the retries left per URL, handed on by address
-// (sendRequest(path, do, n, &retriesLeft)). Nothing derived from p (loads, lookups,
-// arithmetic, fn's own variables it is stored in) reaches a call other than len or fn's own
-// at index i or a wait's duration, a return, a store outside fn's variables or an interface;
-// it may decide tests.
-func keptForItself(fn *ssa.Function, p *ssa.Parameter, i int) bool {
-	if len(fn.Blocks) > 256 {
-		return false
-	}
-	tainted := map[ssa.Value]bool{p: true}
-	var ops []*ssa.Value
-	for changed := true; changed; {
-		changed = false
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				ops = instr.Operands(ops[:0])
-				touched := slices.ContainsFunc(ops, func(op *ssa.Value) bool { return *op != nil && tainted[*op] })
-				if !touched {
-					continue
-				}
-				switch x := instr.(type) {
-				case *ssa.DebugRef, *ssa.If, *ssa.MapUpdate:
-					if mu, ok := x.(*ssa.MapUpdate); ok && !tainted[mu.Map] {
-						return false // put into another map
-					}
-				case *ssa.Store:
-					a, ok := x.Addr.(*ssa.Alloc)
-					if !ok || a.Parent() != fn {
-						return false
-					}
-					if tainted[x.Val] && !tainted[a] {
-						tainted[a], changed = true, true
-					}
-				case *ssa.Call:
-					c := x.Common()
-					if b, ok := c.Value.(*ssa.Builtin); ok && b.Name() == "len" {
-						break
-					}
-					if d := sleepDuration(x); d != nil && !slices.ContainsFunc(c.Args, func(a ssa.Value) bool { return a != d && tainted[a] }) {
-						break // how long to wait before the next attempt
-					}
-					if c.StaticCallee() != fn || i >= len(c.Args) || !tainted[c.Args[i]] {
-						return false
-					}
-					for j, a := range c.Args {
-						if j != i && tainted[a] {
-							return false
-						}
-					}
-				case *ssa.UnOp, *ssa.BinOp, *ssa.Lookup, *ssa.Extract, *ssa.Phi, *ssa.Convert, *ssa.ChangeType:
-					if v := x.(ssa.Value); !tainted[v] {
-						tainted[v], changed = true, true
-					}
-				default:
-					return false // returned, stored in a field, made an interface, ...
-				}
-			}
-		}
-	}
-	return true
 }
 
 // resultSlot reports whether a is where a function with a defer keeps a result: what is

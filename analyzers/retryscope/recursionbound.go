@@ -53,16 +53,10 @@ func counts(fn *ssa.Function, call *ssa.Call) bool {
 
 // stepsElsewhere reports whether fn steps a count kept outside its parameters: it stores x
 // plus or minus a constant where x was loaded from (tries++ on a captured variable,
-// s.fails++, *budget--, a package counter, left[url]-- in a map of counts).
+// s.fails++, *budget--, a package counter).
 func stepsElsewhere(fn *ssa.Function) bool {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
-			if mu, ok := instr.(*ssa.MapUpdate); ok {
-				if steppedEntry(mu) != nil {
-					return true
-				}
-				continue
-			}
 			st, ok := instr.(*ssa.Store)
 			if !ok {
 				continue
@@ -77,17 +71,6 @@ func stepsElsewhere(fn *ssa.Function) bool {
 		}
 	}
 	return false
-}
-
-// steppedEntry returns the lookup of the count that mu steps in place, in a map of counts
-// kept per key (left[url] = n - 1 after n := left[url]), or nil.
-func steppedEntry(mu *ssa.MapUpdate) *ssa.Lookup {
-	if x, _, stepped := step(mu.Value); stepped {
-		if lk, ok := flow.Unwrap(x).(*ssa.Lookup); ok && flow.PlaceOf(lk.X) == flow.PlaceOf(mu.Map) && flow.SameValue(lk.Index, mu.Key) {
-			return lk
-		}
-	}
-	return nil
 }
 
 // readBeyondStep reports whether the count p (a parameter, or the value read from a variadic

@@ -48,12 +48,6 @@ func PlaceOf(v ssa.Value) Place {
 	return Place{Root: v, Path: b.String()}
 }
 
-// IsReceiver reports whether p is its method's receiver.
-func IsReceiver(p *ssa.Parameter) bool {
-	fn := p.Parent()
-	return fn.Signature.Recv() != nil && len(fn.Params) > 0 && fn.Params[0] == p
-}
-
 // SpilledParam returns the parameter whose value a holds when a is the variable the compiler
 // makes for a parameter whose address is taken or that the function assigns to (func f(o
 // Options) { o.Log = ...; use(o.Timeout) }): its entry block stores the parameter into it.
