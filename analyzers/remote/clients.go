@@ -124,11 +124,6 @@ func (w *walker) built(v ssa.Value, f *frame, t *knowledge.ClientType, eval func
 		if f == nil && flow.Given(v.X) {
 			return caller(v.Pos()) // a field of the options a caller gives
 		}
-	case *ssa.FreeVar:
-		if f == nil {
-			return w.freeVar(v, func(b ssa.Value) verdict { return w.obj1(b, nil, t) })
-		}
-		return unknown
 	case *ssa.Extract, *ssa.TypeAssert:
 		if ta := flow.FromContextValue(v); ta != nil {
 			return caller(ta.Pos()) // a client the caller put in the context

@@ -49,9 +49,6 @@ func (w *walker) ctx(v ssa.Value, f *frame) verdict {
 			}
 		}
 	}
-	if fv, ok := v.(*ssa.FreeVar); ok && f == nil {
-		return w.freeVar(fv, func(b ssa.Value) verdict { return w.ctx(b, nil) }) // captured by value
-	}
 	return w.follow(v, f, false, w.ctxCall, w.ctx)
 }
 

@@ -127,7 +127,8 @@ func sameOnEvery(vals []ssa.Value, of func(ssa.Value) string) string {
 }
 
 // follow evaluates the ways any value is handed on within and between functions: as the
-// result of a call (evaluated by call), through a phi, a parameter or a local variable.
+// result of a call (evaluated by call), through a phi, a parameter, a local variable or a
+// closure's captured variable.
 // Anything else is unknown.
 func (w *walker) follow(v ssa.Value, f *frame, req bool, call func(c *ssa.CallCommon, idx int, f *frame) verdict, eval func(ssa.Value, *frame) verdict) verdict {
 	switch v := v.(type) {
@@ -144,6 +145,18 @@ func (w *walker) follow(v ssa.Value, f *frame, req bool, call func(c *ssa.CallCo
 	case *ssa.UnOp:
 		if a, ok := v.X.(*ssa.Alloc); ok && v.Op == token.MUL {
 			return w.stored(a, f, eval)
+		}
+		if _, ok := v.X.(*ssa.FreeVar); ok && v.Op == token.MUL && f == nil {
+			// A variable a closure captured by reference (a retry callback sending the
+			// request its maker built): the one value stored into it.
+			if c := flow.Captured(v); c != nil && c != ssa.Value(v) {
+				return eval(c, nil)
+			}
+		}
+	case *ssa.FreeVar:
+		if f == nil {
+			// Captured by value: what its makers bind.
+			return w.freeVar(v, func(b ssa.Value) verdict { return eval(b, nil) })
 		}
 	}
 	return unknown
