@@ -129,10 +129,31 @@ func (r *reacher) byDefault(vs []ssa.Value, c *ssa.CallCommon, depth int) (Reach
 	if len(own) == 0 || len(own) == len(vs) {
 		return 0, false
 	}
-	if reach, ok := r.all(own, c, depth, make(map[ssa.Value]bool)); ok && (reach == ReachRemote || reach == ReachLocal) {
+	reach, ok := r.all(own, c, depth, make(map[ssa.Value]bool))
+	switch {
+	case !ok:
+	case reach == ReachRemote:
+		return reach, true
+	case reach == ReachLocal && r.implementedLocally(c):
 		return reach, true
 	}
 	return 0, false
+}
+
+// implementedLocally reports whether every type the package converts to the interface c's
+// method belongs to stays in the process in that method: a package that also offers a remote
+// implementation (a queue kept in a shared store) expects callers to plug it in.
+func (r *reacher) implementedLocally(c *ssa.CallCommon) bool {
+	iface := flow.BaseNamed(c.Value.Type())
+	if iface == nil || r.stores == nil {
+		return false
+	}
+	for _, impl := range r.stores.Converted[iface] {
+		if reach, ok := r.methodReach(types.NewPointer(impl.Type()), c); !ok || reach != ReachLocal {
+			return false
+		}
+	}
+	return true
 }
 
 // all is valueReach over vs: the widest reach, known when every one is.

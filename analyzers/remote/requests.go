@@ -250,10 +250,20 @@ func (w *walker) loopbackList(v ssa.Value, depth int) bool {
 }
 
 // everyStore reports whether the package stores into g, whose address it does not hand on,
-// at least one value and only values of which is true.
+// at least one value and only values of which is true; for an exported variable, one of them
+// in a function other than the package's initializer.
 func (w *walker) everyStore(g *ssa.Global, depth int, is func(ssa.Value, *frame, int) bool) bool {
 	stored := w.st.stores.Globals[g]
 	if len(stored) == 0 || w.st.stores.Taken[g] || depth > 16 {
+		return false
+	}
+	if g.Object().Exported() && w.st.pass.Pkg.Name() != "main" && !slices.ContainsFunc(stored, func(s ssa.Value) bool {
+		in, ok := s.(ssa.Instruction)
+		return ok && in.Parent().Synthetic == "" // (not the package's initializer)
+	}) {
+		// Another package may set it (var BaseURL = "http://localhost:8080", set from a
+		// flag): only a package that sets it itself as it runs (Start making the addresses
+		// of the process it starts) decides what it holds.
 		return false
 	}
 	for _, s := range stored {

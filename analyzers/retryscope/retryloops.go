@@ -106,7 +106,7 @@ func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop) (decision, int) {
 				again = &d
 			}
 			if spin == nil && !d.policy && fail != l.Header && !st.iterates(d, l) && (st.connects(d.call) || st.pacedOnSuccess(fn, l, d) || st.failsAtOnce(fn, l, d)) &&
-				!waitsAfter(fn, fail, l.Contains) && !waitsEveryRound(fn, l) && !st.waitsOnEveryWayRound(fn, l, fail) && !waitsOnFlag(fn, l, d) && !afterArrival(d.call, l) && !goesRoundInner(fn, l, d) {
+				!waitsAfter(fn, fail, l.Contains) && !waitsEveryRound(fn, l) && !st.waitsOnEveryWayRound(fn, l, d) && !waitsOnFlag(fn, l, d) && !afterArrival(d.call, l) && !goesRoundInner(fn, l, d) {
 				spin = &d // a reconnect loop that dials again at once when the dial fails
 			}
 			continue
@@ -382,20 +382,29 @@ func waitsEveryRound(fn *ssa.Function, l *loops.Loop) bool {
 	return waitsIn(fn, func(b *ssa.BasicBlock) bool { return l.Contains(b) && l.EveryRound(b) }, 0)
 }
 
-// waitsOnEveryWayRound reports whether every way from fail back to loop l's header passes a
+// waitsOnEveryWayRound reports whether every way from d's failure back to loop l's header passes a
 // block that sleeps or waits on a timer, though no one block does: the two sides of a test
 // that each wait their own time (a refresh loop that sleeps until the token's renewal when
 // refreshing is on, and a second otherwise), in its own code or a function it calls.
-func (st *state) waitsOnEveryWayRound(fn *ssa.Function, l *loops.Loop, fail *ssa.BasicBlock) bool {
-	waits := make(map[*ssa.BasicBlock]bool)
-	for _, b := range l.Blocks(fn) {
-		waits[b] = waitsIn(fn, func(x *ssa.BasicBlock) bool { return x == b }, 0) ||
-			slices.ContainsFunc(slices.Collect(flow.BlockCalls([]*ssa.BasicBlock{b})), func(c ssa.CallInstruction) bool {
-				_, started := c.(*ssa.Go)
-				return !started && st.calleeWaits(c) != nil // (a helper of another package: its waitsFact)
-			})
+func (st *state) waitsOnEveryWayRound(fn *ssa.Function, l *loops.Loop, d decision) bool {
+	own, ok := st.loopWaits[l.Header]
+	if !ok {
+		own = make(map[*ssa.BasicBlock]bool)
+		for _, b := range l.Blocks(fn) {
+			own[b] = waitsIn(fn, func(x *ssa.BasicBlock) bool { return x == b }, 0)
+		}
+		st.loopWaits[l.Header] = own
 	}
-	return waits[fail] || !l.CanRepeatAvoiding(fail, func(e loops.Edge) bool { return waits[e.To] })
+	waits := func(b *ssa.BasicBlock) bool {
+		// A helper of another package waits by its waitsFact; the attempt's own waits are
+		// part of the attempt.
+		return own[b] || slices.ContainsFunc(slices.Collect(flow.BlockCalls([]*ssa.BasicBlock{b})), func(c ssa.CallInstruction) bool {
+			_, started := c.(*ssa.Go)
+			return !started && c != d.call && (c.Common().StaticCallee() == nil || c.Common().StaticCallee().Pkg != st.ssaPkg) && st.calleeWaits(c) != nil
+		})
+	}
+	fail := d.block.Succs[1-d.success]
+	return waits(fail) || !l.CanRepeatAvoiding(fail, func(e loops.Edge) bool { return waits(e.To) })
 }
 
 // calledOff reports whether edge e is taken when the attempt's own context, made in the loop

@@ -192,10 +192,11 @@ type state struct {
 	stores     *flow.Stores                  // values stored into fields and package variables
 	loopInfo   map[*ssa.Function][]*Scope    // hand-written scopes per function
 	ssaPkg     *ssa.Package
-	starts     map[*ssa.Function][]int      // the package's functions' parameters started in the background
-	joins      map[*ssa.Function]bool       // the package's methods that wait for a WaitGroup
-	waitMemo   map[*ssa.Function]*waitsFact // how the package's functions wait (nil: they do not)
-	impls      *flow.Implementers           // the package's own implementations of its interfaces
+	starts     map[*ssa.Function][]int                      // the package's functions' parameters started in the background
+	joins      map[*ssa.Function]bool                       // the package's methods that wait for a WaitGroup
+	waitMemo   map[*ssa.Function]*waitsFact                 // how the package's functions wait (nil: they do not)
+	loopWaits  map[*ssa.BasicBlock]map[*ssa.BasicBlock]bool // by loop header: its blocks that wait in their own code
+	impls      *flow.Implementers                           // the package's own implementations of its interfaces
 	iterMemo   map[*ssa.Function]*iteratorFact
 	timerMemo  map[*ssa.Function]*iteratorFact // memo of retryTimer
 	byObj      map[*types.Func]*ssa.Function   // the package's functions by object (see funcOf)
@@ -222,8 +223,9 @@ func run(pass *analysis.Pass) (any, error) {
 	insp := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	waitMemo := make(map[*ssa.Function]*waitsFact)
 	st := &state{
-		waitMemo: waitMemo,
-		pass:     pass,
+		waitMemo:  waitMemo,
+		loopWaits: make(map[*ssa.BasicBlock]map[*ssa.BasicBlock]bool),
+		pass:      pass,
 		res: &Result{
 			loops:      make(map[*ssa.Function][]*Scope),
 			whole:      make(map[*ssa.Function][]*Scope),

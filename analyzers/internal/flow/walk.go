@@ -332,14 +332,30 @@ func sliceElems(v ssa.Value, depth int, seen map[ssa.Value]bool) (elems []ssa.Va
 	}
 	switch v := v.(type) {
 	case *ssa.MakeSlice:
-		// What is stored by index (urls[i] = ...).
+		// What is stored by index (urls[i] = ...), and appended where append is followed;
+		// unknown when it is filled otherwise (copy(s[1:], peers), a function handed it).
 		for _, r := range *v.Referrers() {
-			if ia, ok := r.(*ssa.IndexAddr); ok {
-				for _, rr := range *ia.Referrers() {
-					if st, ok := rr.(*ssa.Store); ok && st.Addr == ia {
-						elems = append(elems, st.Val)
+			switch r := r.(type) {
+			case *ssa.IndexAddr:
+				for _, rr := range *r.Referrers() {
+					switch rr := rr.(type) {
+					case *ssa.Store:
+						if rr.Addr != r {
+							return nil, false
+						}
+						elems = append(elems, rr.Val)
+					case *ssa.UnOp, *ssa.DebugRef:
+					default:
+						return nil, false
 					}
 				}
+			case *ssa.Return, *ssa.DebugRef, *ssa.Phi:
+			case *ssa.Call:
+				if b, ok := r.Call.Value.(*ssa.Builtin); !ok || b.Name() != "len" && b.Name() != "cap" && b.Name() != "append" {
+					return nil, false
+				}
+			default:
+				return nil, false
 			}
 		}
 		return elems, true

@@ -22,17 +22,20 @@ var errorTexts = []struct {
 	fragment string
 	kind     TextKind
 }{
-	{"timeout", TextTransport}, {"deadline exceeded", TextTransport},
-	// Any text about the connection, the network or a dial concerns the transport (connection
-	// refused, reset, lost or closed; dial tcp; network is unreachable).
-	{"connection", TextTransport}, {"dial", TextTransport},
-	{"i/o", TextTransport}, {"unreachable", TextTransport}, {"no route to host", TextTransport},
-	{"refused", TextTransport}, {"reset by peer", TextTransport}, {"broken pipe", TextTransport},
-	{"unexpected eof", TextTransport}, {"no such host", TextTransport}, {"tls handshake", TextTransport},
+	{"timeout", TextTransport}, {"timed out", TextTransport}, {"deadline exceeded", TextTransport},
+	{"deadlineexceeded", TextTransport}, {"deadline_exceeded", TextTransport},
+	{"connection refused", TextTransport}, {"connection reset", TextTransport}, {"connection closed", TextTransport},
+	{"connection lost", TextTransport}, {"connection aborted", TextTransport}, {"closed network connection", TextTransport},
+	{"server closed idle connection", TextTransport}, {"econnreset", TextTransport}, {"econnrefused", TextTransport},
+	{"econnaborted", TextTransport}, {"dial tcp", TextTransport}, {"dial udp", TextTransport}, {"dial unix", TextTransport},
+	{"i/o", TextTransport}, {"unreachable", TextTransport}, {"no route to host", TextTransport}, {"network is down", TextTransport},
+	{"reset by peer", TextTransport}, {"broken pipe", TextTransport}, {"goaway", TextTransport}, {"stream error", TextTransport},
+	{"unexpected eof", TextTransport}, {"no such host", TextTransport}, {"server misbehaving", TextTransport},
+	{"tls handshake", TextTransport},
 	{"500", Text5xx}, {"502", Text5xx}, {"503", Text5xx}, {"504", Text5xx},
 	{"internal server error", Text5xx}, {"bad gateway", Text5xx},
-	{"gateway timeout", Text5xx}, {"unavailable", Text5xx}, {"overloaded", Text5xx}, {"busy", Text5xx},
-	{"429", Text429}, {"too many requests", Text429}, {"rate limit", Text429}, {"ratelimit", Text429},
+	{"gateway timeout", Text5xx}, {"unavailable", Text5xx}, {"overloaded", Text5xx}, {"server busy", Text5xx}, {"server is busy", Text5xx},
+	{"429", Text429}, {"too many requests", Text429}, {"too_many_requests", Text429}, {"rate limit", Text429}, {"ratelimit", Text429},
 	{"rate-limit", Text429}, {"throttl", Text429}, {"rate exceeded", Text429},
 	// Words a program's own error uses for any passing failure.
 	{"temporar", TextTransport | Text5xx}, {"transient", TextTransport | Text5xx},

@@ -1,8 +1,9 @@
 // Package schedqueue runs jobs at their next fire time. Its job queue is an interface: by
 // default an in-memory heap, which a user may replace (WithQueue). The execution loop waits a
 // fixed interval after the queue fails to answer; the default queue never leaves the process,
-// and the default is what most users run, so that wait is not a retry of a remote dependency.
-// The same loop over a queue whose default is kept in a remote store is.
+// and the default is what most users run, and the package offers no other queue, so that wait
+// is not a retry of a remote dependency. The same loop over a queue whose default is kept in a
+// remote store is.
 package schedqueue
 
 import (
@@ -145,8 +146,6 @@ func (q *storeQueue) get(path string, out any) error {
 	return json.NewDecoder(resp.Body).Decode(out)
 }
 
-func (q *storeQueue) Push(j Job) error { return errors.New("schedqueue: read-only store") }
-
 func (q *storeQueue) Head() (Job, error) {
 	var j Job
 	return j, q.get("/jobs/head", &j)
@@ -159,15 +158,21 @@ func (q *storeQueue) Size() (int, error) {
 	return n.Size, q.get("/jobs/size", &n)
 }
 
+// SharedQueue is a queue others may read.
+type SharedQueue interface {
+	Head() (Job, error)
+	Size() (int, error)
+}
+
 // Shared is a scheduler over the shared store, unless given another queue.
 type Shared struct {
-	queue     Queue
+	queue     SharedQueue
 	retryWait time.Duration
 	log       *slog.Logger
 	run       func(context.Context, Job)
 }
 
-func NewShared(base string, run func(context.Context, Job), log *slog.Logger, q Queue) *Shared {
+func NewShared(base string, run func(context.Context, Job), log *slog.Logger, q SharedQueue) *Shared {
 	s := &Shared{queue: &storeQueue{hc: &http.Client{Timeout: 5 * time.Second}, base: base}, retryWait: 100 * time.Millisecond, log: log, run: run}
 	if q != nil {
 		s.queue = q
@@ -184,7 +189,7 @@ func (s *Shared) Loop(ctx context.Context) {
 		switch {
 		case err != nil:
 			s.log.Error("queue size", "err", err)
-			timer.Reset(s.retryWait) // related "schedqueue.go:182: long-running loop" // want `long-running loop waits a fixed delay between attempts, so clients that failed together retry together; add jitter`
+			timer.Reset(s.retryWait) // related "schedqueue.go:187: long-running loop" // want `long-running loop waits a fixed delay between attempts, so clients that failed together retry together; add jitter`
 		case n == 0:
 			timer.Reset(time.Minute)
 		default:

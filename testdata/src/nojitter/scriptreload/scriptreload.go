@@ -139,7 +139,7 @@ func (s *Store) Trim(ctx context.Context, list string, keep int) error {
 	for { // related "scriptreload.go:139: retry loop" // want `retry loop goes round without waiting, so it hammers a failing dependency; wait with jitter`
 		_, err := s.call(ctx, "/evalsha", evalRequest{Digest: s.digest, Keys: []string{list}, Args: []any{keep}})
 		if err != nil {
-			if strings.Contains(err.Error(), "connection") {
+			if strings.Contains(err.Error(), "connection reset") {
 				s.hc.CloseIdleConnections()
 				continue
 			}

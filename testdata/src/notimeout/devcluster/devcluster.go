@@ -118,3 +118,18 @@ func Copy(key string) error {
 	}
 	return Put(key, string(b))
 }
+
+// Endpoint is the shared cluster's address, which importers set; the default names this
+// machine, but what runs is what they set.
+var Endpoint = "http://localhost:2379"
+
+// Version asks the shared cluster for its version.
+func Version() (string, error) {
+	resp, err := http.Get(Endpoint + "/version") // want `http\.Get uses http\.DefaultClient \(no timeout\), so a stalled server hangs this call; use a client with a Timeout`
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return string(b), err
+}
