@@ -59,7 +59,7 @@ func SpilledParam(a ssa.Value) *ssa.Parameter {
 	}
 	for _, r := range *alloc.Referrers() {
 		if st, ok := r.(*ssa.Store); ok && st.Addr == alloc && st.Block().Index == 0 {
-			if p, ok := st.Val.(*ssa.Parameter); ok && p.Parent() == alloc.Parent() && p.Name() == alloc.Comment {
+			if p, ok := st.Val.(*ssa.Parameter); ok && p.Parent() == alloc.Parent() && p.Pos().IsValid() && p.Pos() == alloc.Pos() {
 				return p
 			}
 		}
