@@ -90,6 +90,7 @@ type state struct {
 	handed         map[*ssa.Function]bool         // functions that make an APIClient
 	configs        map[*types.Func]*configFact    // memo of imported config facts (nil: none)
 	readOnly       map[*ssa.Parameter]bool        // memo of usesOnly for the package's functions
+	addrs          map[addrKey]bool               // memo of loopback's functions and variables
 	names          map[namedKey]token.Pos         // memo of named
 	funcs          []*ssa.Function
 	bounds         map[*ssa.Function]Contract        // memo of bound
@@ -130,6 +131,7 @@ func run(pass *analysis.Pass) (any, error) {
 		handed:        make(map[*ssa.Function]bool),
 		configs:       make(map[*types.Func]*configFact),
 		readOnly:      make(map[*ssa.Parameter]bool),
+		addrs:         make(map[addrKey]bool),
 		names:         make(map[namedKey]token.Pos),
 		bounds:        make(map[*ssa.Function]Contract),
 		dials:         make(map[*ssa.Call]dialInterceptors),

@@ -185,7 +185,7 @@ func (w *walker) loopback(v ssa.Value, f *frame, depth int) bool {
 			return h == "localhost" || strings.HasPrefix(h, "127.") || h == "::1" || h == "0.0.0.0"
 		}
 		// A function of the package that returns only such addresses.
-		return w.everyReturn(x, depth, w.loopback)
+		return w.everyReturn(x, false, depth, w.loopback)
 	case *ssa.Parameter:
 		if a, ok := f.arg(x); ok {
 			return w.loopback(a, f.parent, depth+1)
@@ -200,7 +200,7 @@ func (w *walker) loopback(v ssa.Value, f *frame, depth int) bool {
 		switch at := x.X.(type) {
 		case *ssa.Global:
 			// A package variable that the package sets only to such addresses.
-			return w.everyStore(at, depth, w.loopback)
+			return w.everyStore(at, false, depth, w.loopback)
 		case *ssa.IndexAddr:
 			// An element of a list of them (urls[0]).
 			return w.loopbackList(at.X, depth+1)
@@ -230,11 +230,11 @@ func (w *walker) loopbackList(v ssa.Value, depth int) bool {
 	switch x := flow.Unwrap(v).(type) {
 	case *ssa.UnOp:
 		if g, ok := x.X.(*ssa.Global); ok && x.Op == token.MUL {
-			return w.everyStore(g, depth, func(s ssa.Value, _ *frame, d int) bool { return w.loopbackList(s, d) })
+			return w.everyStore(g, true, depth, func(s ssa.Value, _ *frame, d int) bool { return w.loopbackList(s, d) })
 		}
 	case *ssa.Call:
 		if _, ok := x.Call.Value.(*ssa.Builtin); !ok {
-			return w.everyReturn(x, depth, func(r ssa.Value, _ *frame, d int) bool { return w.loopbackList(r, d) })
+			return w.everyReturn(x, true, depth, func(r ssa.Value, _ *frame, d int) bool { return w.loopbackList(r, d) })
 		}
 	}
 	elems, ok := flow.SliceElems(flow.Unwrap(v))
@@ -252,7 +252,11 @@ func (w *walker) loopbackList(v ssa.Value, depth int) bool {
 // everyStore reports whether the package stores into g, whose address it does not hand on,
 // at least one value and only values of which is true; for an exported variable, one of them
 // in a function other than the package's initializer.
-func (w *walker) everyStore(g *ssa.Global, depth int, is func(ssa.Value, *frame, int) bool) bool {
+func (w *walker) everyStore(g *ssa.Global, list bool, depth int, is func(ssa.Value, *frame, int) bool) bool {
+	return w.st.addrMemo(addrKey{g, list}, func() bool { return w.everyStore1(g, depth, is) })
+}
+
+func (w *walker) everyStore1(g *ssa.Global, depth int, is func(ssa.Value, *frame, int) bool) bool {
 	stored := w.st.stores.Globals[g]
 	if len(stored) == 0 || w.st.stores.Taken[g] || depth > 16 {
 		return false
@@ -276,9 +280,16 @@ func (w *walker) everyStore(g *ssa.Global, depth int, is func(ssa.Value, *frame,
 
 // everyReturn reports whether the function of the package that c calls (statically) returns,
 // as its only result, only values of which is true.
-func (w *walker) everyReturn(c *ssa.Call, depth int, is func(ssa.Value, *frame, int) bool) bool {
+func (w *walker) everyReturn(c *ssa.Call, list bool, depth int, is func(ssa.Value, *frame, int) bool) bool {
 	fn := c.Call.StaticCallee()
-	if fn == nil || fn.Pkg != w.st.pkg || len(fn.Blocks) == 0 || fn.Signature.Results().Len() != 1 || depth > 16 {
+	if fn == nil {
+		return false
+	}
+	return w.st.addrMemo(addrKey{fn, list}, func() bool { return w.everyReturn1(fn, depth, is) })
+}
+
+func (w *walker) everyReturn1(fn *ssa.Function, depth int, is func(ssa.Value, *frame, int) bool) bool {
+	if fn.Pkg != w.st.pkg || len(fn.Blocks) == 0 || fn.Signature.Results().Len() != 1 || depth > 16 {
 		return false
 	}
 	n := 0
@@ -289,6 +300,25 @@ func (w *walker) everyReturn(c *ssa.Call, depth int, is func(ssa.Value, *frame, 
 		n++
 	}
 	return n > 0
+}
+
+// addrKey is a function whose results, or a package variable whose values, loopback judged:
+// as addresses, or as lists of them.
+type addrKey struct {
+	of   any
+	list bool
+}
+
+// addrMemo returns what compute says of k, once per package (false while it is computed: a
+// cycle is no evidence).
+func (st *state) addrMemo(k addrKey, compute func() bool) bool {
+	if r, ok := st.addrs[k]; ok {
+		return r
+	}
+	st.addrs[k] = false
+	r := compute()
+	st.addrs[k] = r
+	return r
 }
 
 // loopbackFromCallers reports whether every call, in the package, of the function that has
