@@ -262,8 +262,14 @@ func (w *walker) everyStore1(g *ssa.Global, depth int, is func(ssa.Value, *frame
 		return false
 	}
 	if g.Object().Exported() && w.st.pass.Pkg.Name() != "main" && !slices.ContainsFunc(stored, func(s ssa.Value) bool {
-		in, ok := s.(ssa.Instruction)
-		return ok && in.Parent().Synthetic == "" // (not the package's initializer)
+		var in *ssa.Function
+		switch s := s.(type) {
+		case ssa.Instruction:
+			in = s.Parent()
+		case *ssa.Const:
+			in = w.st.stores.StoredIn[s]
+		}
+		return in != nil && in.Synthetic == "" // (not the package's initializer)
 	}) {
 		// Another package may set it (var BaseURL = "http://localhost:8080", set from a
 		// flag): only a package that sets it itself as it runs (Start making the addresses

@@ -417,6 +417,20 @@ func waitsBefore(fn *ssa.Function, call ssa.CallInstruction, in func(*ssa.BasicB
 // waitsIn reports whether the blocks of fn for which in holds sleep or wait on a timer, there
 // or, depth calls deep, in a function of the package they call (b.wait(ctx), a backoff helper).
 func waitsIn(fn *ssa.Function, in func(*ssa.BasicBlock) bool, depth int) bool {
+	calls, waits := ownWaits(fn, in, depth == 0) // (in a helper, a timer handed in is the caller's: a timeout it races)
+	if waits {
+		return true
+	}
+	if depth >= 1 {
+		return false
+	}
+	return slices.ContainsFunc(calls, func(c ssa.CallInstruction) bool { return calleeWaitsIn(fn, c, depth) })
+}
+
+// ownWaits reports whether the blocks of fn for which in holds sleep or wait on a timer in
+// their own code, counting receives from channels it cannot place when unknownToo, and
+// returns their calls.
+func ownWaits(fn *ssa.Function, in func(*ssa.BasicBlock) bool, unknownToo bool) ([]ssa.CallInstruction, bool) {
 	var blocks []*ssa.BasicBlock
 	for _, b := range fn.Blocks {
 		if in(b) {
@@ -425,24 +439,21 @@ func waitsIn(fn *ssa.Function, in func(*ssa.BasicBlock) bool, depth int) bool {
 	}
 	calls := slices.Collect(flow.BlockCalls(blocks))
 	if len(sleeps(calls, nil)) > 0 {
-		return true
+		return calls, true
 	}
-	if extra, unknown := channelWaits(fn, in, nil); len(extra) > 0 || len(unknown) > 0 && depth == 0 {
-		return true // (in a helper, a timer handed in is the caller's: a timeout it races)
-	}
-	if depth >= 1 {
+	extra, unknown := channelWaits(fn, in, nil)
+	return calls, len(extra) > 0 || len(unknown) > 0 && unknownToo
+}
+
+// calleeWaitsIn reports whether c, a call in fn that is not a go statement, calls a function
+// of fn's package that waits in its own code (waitsIn one call deep).
+func calleeWaitsIn(fn *ssa.Function, c ssa.CallInstruction, depth int) bool {
+	if _, started := c.(*ssa.Go); started {
 		return false
 	}
-	for _, c := range calls {
-		if _, started := c.(*ssa.Go); started {
-			continue
-		}
-		if callee := c.Common().StaticCallee(); callee != nil && callee != fn && callee.Pkg == fn.Pkg && len(callee.Blocks) > 0 &&
-			waitsIn(callee, func(*ssa.BasicBlock) bool { return true }, depth+1) {
-			return true
-		}
-	}
-	return false
+	callee := c.Common().StaticCallee()
+	return callee != nil && callee != fn && callee.Pkg == fn.Pkg && len(callee.Blocks) > 0 &&
+		waitsIn(callee, func(*ssa.BasicBlock) bool { return true }, depth+1)
 }
 
 // unNot strips logical negations.

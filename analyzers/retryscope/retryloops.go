@@ -382,26 +382,39 @@ func waitsEveryRound(fn *ssa.Function, l *loops.Loop) bool {
 	return waitsIn(fn, func(b *ssa.BasicBlock) bool { return l.Contains(b) && l.EveryRound(b) }, 0)
 }
 
-// waitsOnEveryWayRound reports whether every way from d's failure back to loop l's header passes a
-// block that sleeps or waits on a timer, though no one block does: the two sides of a test
-// that each wait their own time (a refresh loop that sleeps until the token's renewal when
-// refreshing is on, and a second otherwise), in its own code or a function it calls.
+// waitsOnEveryWayRound reports whether every way from d's failure back to loop l's header
+// passes a block that sleeps or waits on a timer, though no one block does: the two sides of a
+// test that each wait their own time (a refresh loop that sleeps until the token's renewal
+// when refreshing is on, and a second otherwise), in its own code or a function it calls
+// other than the attempt.
 func (st *state) waitsOnEveryWayRound(fn *ssa.Function, l *loops.Loop, d decision) bool {
 	own, ok := st.loopWaits[l.Header]
 	if !ok {
 		own = make(map[*ssa.BasicBlock]bool)
 		for _, b := range l.Blocks(fn) {
-			own[b] = waitsIn(fn, func(x *ssa.BasicBlock) bool { return x == b }, 0)
+			_, own[b] = ownWaits(fn, func(x *ssa.BasicBlock) bool { return x == b }, true)
 		}
 		st.loopWaits[l.Header] = own
 	}
+	// The attempt's own waits are part of the attempt; a helper of another package waits by
+	// its waitsFact.
 	waits := func(b *ssa.BasicBlock) bool {
-		// A helper of another package waits by its waitsFact; the attempt's own waits are
-		// part of the attempt.
-		return own[b] || slices.ContainsFunc(slices.Collect(flow.BlockCalls([]*ssa.BasicBlock{b})), func(c ssa.CallInstruction) bool {
-			_, started := c.(*ssa.Go)
-			return !started && c != d.call && (c.Common().StaticCallee() == nil || c.Common().StaticCallee().Pkg != st.ssaPkg) && st.calleeWaits(c) != nil
-		})
+		if own[b] {
+			return true
+		}
+		for c := range flow.BlockCalls([]*ssa.BasicBlock{b}) {
+			if _, started := c.(*ssa.Go); started || c == d.call {
+				continue
+			}
+			if callee := c.Common().StaticCallee(); callee != nil && callee.Pkg == st.ssaPkg {
+				if calleeWaitsIn(fn, c, 0) {
+					return true
+				}
+			} else if st.calleeWaits(c) != nil {
+				return true
+			}
+		}
+		return false
 	}
 	fail := d.block.Succs[1-d.success]
 	return waits(fail) || !l.CanRepeatAvoiding(fail, func(e loops.Edge) bool { return waits(e.To) })

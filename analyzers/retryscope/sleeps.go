@@ -392,7 +392,9 @@ func sleepSignal(ch ssa.Value, in func(*ssa.BasicBlock) bool) *ssa.Call {
 	if !ok || box.Referrers() == nil {
 		return nil
 	}
-	if vals := flow.Stored(box); len(vals) != 1 || !in(vals[0].(ssa.Instruction).Block()) {
+	if vals := flow.Stored(box); len(vals) != 1 {
+		return nil
+	} else if made, ok := vals[0].(ssa.Instruction); !ok || !in(made.Block()) {
 		return nil
 	}
 	var sleep *ssa.Call

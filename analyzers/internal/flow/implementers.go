@@ -177,14 +177,11 @@ func RecvNamed(fn *ssa.Function) *types.TypeName {
 	if recv == nil {
 		return nil
 	}
-	return baseNamed(recv.Type())
+	return BaseNamed(recv.Type())
 }
 
-// baseNamed returns the named type t is or points to (a generic type's origin), or nil.
-// BaseNamed returns the named type t is, or points to (a generic one's origin), or nil.
-func BaseNamed(t types.Type) *types.TypeName { return baseNamed(t) }
-
-func baseNamed(t types.Type) *types.TypeName {
+// BaseNamed returns the named type t is or points to (a generic type's origin), or nil.
+func BaseNamed(t types.Type) *types.TypeName {
 	if p, ok := t.(*types.Pointer); ok {
 		t = p.Elem()
 	}

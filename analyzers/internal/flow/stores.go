@@ -55,7 +55,7 @@ func IndexStores(funcs []*ssa.Function) *Stores {
 					}
 				}
 				if mi, ok := instr.(*ssa.MakeInterface); ok {
-					if iface, concrete := baseNamed(mi.Type()), baseNamed(mi.X.Type()); iface != nil && concrete != nil && !slices.Contains(s.Converted[iface], concrete) {
+					if iface, concrete := BaseNamed(mi.Type()), BaseNamed(mi.X.Type()); iface != nil && concrete != nil && !slices.Contains(s.Converted[iface], concrete) {
 						s.Converted[iface] = append(s.Converted[iface], concrete)
 					}
 				}
