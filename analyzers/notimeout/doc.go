@@ -19,6 +19,13 @@
 //     return &c), a struct field the package assigns or leaves zero, a constructor of the same
 //     package or, through a fact, of another, with what the constructor and its caller set on it; a
 //     go-retryablehttp client (and its StandardClient) is bounded by its HTTPClient's Timeout.
+//     A resty v2 request (c.R()...Get(url)) is bounded by its client's SetTimeout, the
+//     http.Client resty.NewWithClient wraps, or the context SetContext gives it; resty.New
+//     makes a client without a timeout, and a client whose transport or http.Client is
+//     handed over (SetTransport, GetClient) is not judged. Several calls without a deadline
+//     through one client a library constructor made here (resty.New(),
+//     cleanhttp.DefaultClient()) are one finding, at the constructor's call; for resty the
+//     fix adds SetTimeout(30 * time.Second) to it.
 //     A library's default client whose Transport is an http.Transport with a
 //     ResponseHeaderTimeout is not reported as a default without a Timeout (its requests carry
 //     their callers' contexts; reading the body is the caller's); a request without any context

@@ -7,13 +7,15 @@ import (
 	"time"
 
 	"github.com/idemlint/idemlint/analyzers/internal/edit"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/syntax"
 	"github.com/idemlint/idemlint/analyzers/remote"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/inspector"
 )
 
-// The suggested fix: a Timeout added to the http.Client composite literal the calls go through.
+// The suggested fix: a Timeout added to the http.Client composite literal the calls go
+// through, or a SetTimeout call to the constructor that makes a resty client.
 
 // literal returns the http.Client composite literal the origin was built from: the literal
 // itself, or the one a local variable is declared with (c := http.Client{}).
@@ -54,6 +56,35 @@ func (c *checker) addTimeout(lit *ast.CompositeLit) (analysis.SuggestedFix, bool
 	return analysis.SuggestedFix{
 		Message:   "Add " + field + " to the client",
 		TextEdits: append(edits, add),
+	}, true
+}
+
+// constructorCall returns the call of a library constructor that made the client o (resty.New())
+// when the client's type takes its timeout from a setter.
+func (c *checker) constructorCall(o *remote.Origin) (*ast.CallExpr, bool) {
+	if o.Kind != remote.Constructor || o.Type != knowledge.RestyClient.Display || !o.Pos.IsValid() {
+		return nil, false
+	}
+	for cur := range c.insp.Root().Preorder((*ast.CallExpr)(nil)) {
+		if call := cur.Node().(*ast.CallExpr); call.Lparen == o.Pos {
+			return call, true
+		}
+	}
+	return nil, false
+}
+
+// addSetTimeout returns the fix that calls the client's timeout setter on what call returns:
+// resty.New() becomes resty.New().SetTimeout(30 * time.Second).
+func (c *checker) addSetTimeout(call *ast.CallExpr) (analysis.SuggestedFix, bool) {
+	file := syntax.File(c.pass, call.Pos())
+	if file == nil {
+		return analysis.SuggestedFix{}, false
+	}
+	timeName, edits := edit.Import(c.pass.TypesInfo, c.pass.Pkg, file, "time", nil, call.End())
+	set := "." + knowledge.RestyClient.Setters[0] + "(" + Render(time.Duration(Default), timeName) + ")"
+	return analysis.SuggestedFix{
+		Message:   "Call " + set[1:] + " on the client",
+		TextEdits: append(edits, analysis.TextEdit{Pos: call.End(), End: call.End(), NewText: []byte(set)}),
 	}, true
 }
 

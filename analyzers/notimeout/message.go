@@ -97,6 +97,11 @@ func (c *checker) reportAtClient(o *remote.Origin, msg string, rel related, stre
 			d.SuggestedFixes = []analysis.SuggestedFix{fix}
 		}
 	}
+	if call, ok := c.constructorCall(o); ok && !streams {
+		if fix, ok := c.addSetTimeout(call); ok {
+			d.SuggestedFixes = []analysis.SuggestedFix{fix}
+		}
+	}
 	c.rep.Report(d)
 }
 

@@ -107,6 +107,7 @@ func run(pass *analysis.Pass) (any, error) {
 	// A library's default client is reported where it is made, with every call through it.
 	defaults := make(map[token.Pos]bool)
 	c.owned = make(map[string]bool)
+	made := shared(calls)
 	for _, call := range calls {
 		if !call.Timeout.Owned(pass.Pkg) {
 			continue
@@ -148,7 +149,7 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 			continue
 		}
-		if o := call.Timeout.Client; (call.Kind == remote.HTTP || owned || sdkClient(call)) && (call.Via == nil || call.Via.Client != "") && o != nil && o.Transport == "" && (owned || grouped(o) || defaults[o.Pos] || sdkClient(call)) && !testcode.At(c.pass, o.Pos) {
+		if o := call.Timeout.Client; (call.Kind == remote.HTTP || owned || sdkClient(call)) && (call.Via == nil || call.Via.Client != "") && o != nil && o.Transport == "" && (owned || grouped(o, made) || defaults[o.Pos] || sdkClient(call)) && !testcode.At(c.pass, o.Pos) {
 			key := o.Pos
 			if cfg := o.Config; cfg != nil && sdkClient(call) {
 				if !cfg.Pos.IsValid() {
@@ -521,10 +522,27 @@ func sdkClient(call *remote.Call) bool {
 // package builds, whose declaration is the line to change. (Not one whose transport has a
 // ResponseHeaderTimeout, which a streaming client wants instead of a Timeout: the request
 // without a deadline is the line to change, reported at the call.)
-func grouped(o *remote.Origin) bool {
+func grouped(o *remote.Origin, made map[token.Pos]int) bool {
 	switch o.Kind {
 	case remote.Local, remote.ZeroVar, remote.ZeroField:
 		return o.Pos.IsValid()
+	case remote.Constructor:
+		// A library's constructor called here (resty.New(), cleanhttp.DefaultClient()) that
+		// several calls without a deadline go through: the constructor's call is the one
+		// line to change. (Through one call, that call's finding names it.)
+		return o.Pos.IsValid() && o.Config == nil && made[o.Pos] > 1
 	}
 	return false
+}
+
+// shared counts, by where a library's constructor made their client, the calls outside tests
+// that nothing bounds.
+func shared(calls []*remote.Call) map[token.Pos]int {
+	n := make(map[token.Pos]int)
+	for _, call := range calls {
+		if o := call.Timeout.Client; o != nil && o.Kind == remote.Constructor && call.Timeout.Status == remote.Unbounded && !call.Stream && !call.Streams && !call.Loopback {
+			n[o.Pos]++
+		}
+	}
+	return n
 }

@@ -46,6 +46,7 @@ func (st *state) index(funcs []*ssa.Function) {
 					st.checkTimeoutField(instr)
 				case ssa.CallInstruction:
 					st.checkPassed(instr.Common())
+					st.checkSetter(instr.Common())
 				}
 			}
 		}
@@ -100,6 +101,12 @@ func (st *state) written(base ssa.Value, t *knowledge.ClientType, depth int) {
 	switch base := base.(type) {
 	case *ssa.Alloc, *ssa.Parameter:
 	case *ssa.Call, *ssa.Extract:
+		if c, ok := base.(*ssa.Call); ok && depth <= 16 {
+			if recv := chainRecv(&c.Call, t); recv != nil {
+				st.written(recv, t, depth+1) // set on what a setter returns: on its receiver
+				return
+			}
+		}
 		if !st.fresh(base) {
 			st.untraced[t] = true
 		}
@@ -163,6 +170,22 @@ func (st *state) freshResults(fn *ssa.Function, idx int) bool {
 		}
 	}
 	return true
+}
+
+// checkSetter notes where a method that sets a timeout (resty's SetTimeout) or hands over a
+// part that may bound the calls (SetTransport) is called on a client that is not made in the
+// function, as checkTimeoutField does for a timeout field.
+func (st *state) checkSetter(c *ssa.CallCommon) {
+	fn := c.StaticCallee()
+	if fn == nil || c.IsInvoke() || fn.Signature.Recv() == nil || len(c.Args) == 0 {
+		return
+	}
+	for _, t := range knowledge.ClientTypes {
+		if (slices.Contains(t.Setters, fn.Name()) || slices.Contains(t.Opaque, fn.Name())) &&
+			typeis.Named(fn.Signature.Recv().Type(), t.Pkg, t.Name) {
+			st.written(c.Args[0], t, 0)
+		}
+	}
 }
 
 // checkPassed notes the struct fields and package variables whose value a call passes as an

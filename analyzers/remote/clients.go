@@ -199,7 +199,18 @@ func joinClients(a, b verdict) verdict {
 }
 
 func (w *walker) objCall(c *ssa.CallCommon, idx int, f *frame, t *knowledge.ClientType) verdict {
+	if recv := chainRecv(c, t); recv != nil {
+		// A setter in a builder's chain (resty.New().SetBaseURL(u).SetTimeout(d)): the
+		// setter's own bound, then the value it was called on.
+		if sv, _ := w.chainSet(c, t, nil, 0, nil); sv.k != vUnbounded {
+			return sv
+		}
+		return w.obj1(recv, f, t)
+	}
 	id := flow.ID(flow.Callee(c))
+	if wrapped, ok := knowledge.Wraps[id]; ok && wrapped == t && len(c.Args) > 0 {
+		return w.obj(c.Args[0], f, knowledge.HTTPClient) // resty.NewWithClient(hc): hc's Timeout
+	}
 	if ctor, ok := knowledge.NoTimeoutConstructors[id]; ok && ctor.Type == t {
 		return verdict{k: vUnbounded, origin: &Origin{Kind: Constructor, Type: t.Display, Field: t.Setting, Pos: c.Pos(), Name: ctor.Name}}
 	}
@@ -465,6 +476,17 @@ func (w *walker) fieldsSet(a ssa.Value, t *knowledge.ClientType, origin *Origin,
 		case ssa.CallInstruction:
 			c := r.Common()
 			if isMethodOf(c, a, t) {
+				res, _ := r.(*ssa.Call)
+				var resv ssa.Value
+				if res != nil {
+					resv = res
+				}
+				switch sv, _ := w.chainSet(c, t, origin, depth, resv); sv.k {
+				case vBounded:
+					return sv
+				case vUnknown:
+					result = unknown
+				}
 				continue
 			}
 			if _, remote := rules[flow.ID(flow.Callee(c))]; remote {

@@ -144,6 +144,9 @@ func (w *walker) req(v ssa.Value, f *frame) verdict {
 			}
 		}
 	}
+	if ctx, ok := restySetOn(v); ok {
+		return w.ctx(ctx, f) // req.SetContext(ctx) as a statement of its own
+	}
 	return w.follow(v, f, true, w.reqCall, w.req)
 }
 
@@ -172,6 +175,9 @@ func requestField(t types.Type) (int, bool) {
 }
 
 func (w *walker) reqCall(c *ssa.CallCommon, idx int, f *frame) verdict {
+	if r, ok := w.restyReqCall(c, f); ok {
+		return r
+	}
 	id := flow.ID(flow.Callee(c))
 	if m, ok := knowledge.RequestMakers[id]; ok {
 		if m.Ctx == knowledge.NoArg {

@@ -54,7 +54,8 @@
 //     unknown too (treated as handled);
 //   - a request: http.NewRequest gives it no context; NewRequestWithContext, WithContext and
 //     Clone give it theirs; likewise go-retryablehttp's NewRequest, NewRequestWithContext,
-//     FromRequest and WithContext;
+//     FromRequest and WithContext; a resty v2 request has the context SetContext gives it,
+//     in its chain of setters or as a statement of its own, and none otherwise;
 //   - an http.Client: its Timeout field, set to anything but a zero constant. The client is
 //     followed to where it is built: a composite literal or new(http.Client), a local or
 //     package variable, http.DefaultClient (no timeout unless the package changes it),
@@ -66,7 +67,10 @@
 //     http.Client that nothing assigns; what the caller sets on a constructor's result counts
 //     too. A go-retryablehttp client (its Do, Get, Head, Post and PostForm, and the
 //     http.Client its StandardClient returns) is bounded by its HTTPClient's Timeout, which
-//     retryablehttp.NewClient leaves unset. A client that is the caller's when given and a
+//     retryablehttp.NewClient leaves unset. A resty v2 client is followed through its
+//     chain of setters (each returns the client) to resty.New, which leaves it without a
+//     timeout, or NewWithClient, bounded by the http.Client it wraps; SetTimeout bounds it,
+//     SetTransport and GetClient leave it unknown. A client that is the caller's when given and a
 //     default without a timeout otherwise (if opts.Client == nil { c = http.DefaultClient },
 //     a literal an option may replace, a client the caller may put in the context and the
 //     package takes out with ctx.Value(key).(*http.Client)) is that default, marked

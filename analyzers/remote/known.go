@@ -146,6 +146,13 @@ func init() {
 	add(knowledge.RetryableHTTPPath, "Client", "Do", HTTP, "", func(w *walker, s *flow.Site) (verdict, bool) {
 		return either(w.obj(s.Recv, nil, knowledge.RetryableHTTPClient), w.req(s.Arg(0), nil)), true
 	})
+	// resty v2: every attempt goes through the client's http.Client; the request's context is
+	// the one SetContext gives it.
+	for name, method := range knowledge.RestySends {
+		add(knowledge.RestyClient.Pkg, "Request", name, HTTP, method, func(w *walker, s *flow.Site) (verdict, bool) {
+			return either(w.restyClient(s.Recv), w.req(s.Recv, nil)), true
+		})
+	}
 	roundTrip := func(w *walker, s *flow.Site) (verdict, bool) { return w.req(s.Arg(0), nil), true }
 	add(knowledge.HTTPPath, "Transport", "RoundTrip", HTTP, "", roundTrip)
 	add(knowledge.HTTPPath, "RoundTripper", "RoundTrip", HTTP, "", roundTrip)
@@ -397,7 +404,7 @@ func (w *walker) listenerAddr(v ssa.Value, depth int) bool {
 }
 
 // pkgNames are the names of the packages whose name is not their path's last element.
-var pkgNames = map[string]string{knowledge.RetryableHTTPPath: "retryablehttp"}
+var pkgNames = map[string]string{knowledge.RetryableHTTPPath: "retryablehttp", knowledge.RestyClient.Pkg: "resty"}
 
 func shortPkg(path string) string {
 	if name, ok := pkgNames[path]; ok {

@@ -201,7 +201,7 @@ func (t Timeout) ownClient(pkg *types.Package) bool {
 	if t.Client == nil || t.CallersBound || pkg.Name() == "main" {
 		return false
 	}
-	if t.Client.Type != knowledge.HTTPClient.Display && t.Client.Type != knowledge.RetryableHTTPClient.Display {
+	if t.Client.Type != knowledge.HTTPClient.Display && t.Client.Type != knowledge.RetryableHTTPClient.Display && t.Client.Type != knowledge.RestyClient.Display {
 		return false
 	}
 	switch t.Client.Kind {

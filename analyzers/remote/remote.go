@@ -223,7 +223,10 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 			c.Streams, c.AtOnce = st.streamed(call), st.sentAtOnce(call.Parent(), *s, id)
 			c.Timeout = c.Timeout.byTransport(c)
 		}
-		if r.kind == HTTP && c.Method == "" {
+		switch {
+		case r.kind == HTTP && c.Method == "" && id.Pkg == knowledge.RestyClient.Pkg:
+			c.Method = strings.ToUpper(w.str(s.Arg(0), nil, 0)) // Execute(method, url)
+		case r.kind == HTTP && c.Method == "":
 			c.Method = st.walker(call.Parent()).method(s.Arg(0))
 		}
 		if i, ok := knowledge.AddrArgs[id]; ok {

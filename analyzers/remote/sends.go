@@ -589,6 +589,19 @@ func (st *state) send(call ssa.CallInstruction, c *Call) *Send {
 		return nil // through a function that sends a request of its own with this context: see sends
 	case c != nil && c.Kind == HTTP && c.Via != nil && fn.Pkg() == st.pass.Pkg:
 		return nil // a function of the package that sends the request it is given: see sends
+	case (id.Pkg == restyV2Pkg || id.Pkg == restyV3Pkg) && id.Recv == "Request":
+		s.Request = site.Recv
+		s.Grant = grantChain(site.Recv)
+		switch {
+		case byName != "" && id.Name != "PostForm":
+			s.Method = byName
+			w.url(s, site.Arg(0))
+		case id.Name == "Execute":
+			s.Method = strings.ToUpper(w.str(site.Arg(0), nil, 0))
+			w.url(s, site.Arg(1))
+		default:
+			return nil
+		}
 	case c != nil && c.Kind == HTTP:
 		s.Method = c.Method
 		if id.Name == "Do" || id.Name == "RoundTrip" {
@@ -607,19 +620,6 @@ func (st *state) send(call ssa.CallInstruction, c *Call) *Send {
 		case byName != "" && id.Name != "Put" && id.Name != "Patch" && id.Name != "Delete" && id.Name != "Options":
 			s.Method = byName
 			w.url(s, site.Arg(0))
-		default:
-			return nil
-		}
-	case (id.Pkg == restyV2Pkg || id.Pkg == restyV3Pkg) && id.Recv == "Request":
-		s.Request = site.Recv
-		s.Grant = grantChain(site.Recv)
-		switch {
-		case byName != "" && id.Name != "PostForm":
-			s.Method = byName
-			w.url(s, site.Arg(0))
-		case id.Name == "Execute":
-			s.Method = strings.ToUpper(w.str(site.Arg(0), nil, 0))
-			w.url(s, site.Arg(1))
 		default:
 			return nil
 		}

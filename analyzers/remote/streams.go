@@ -143,6 +143,9 @@ func readLoops(call ssa.CallInstruction) func(*ssa.BasicBlock) bool {
 // sentAtOnce reports whether the request of the HTTP call s (of id) has no body or one held in
 // memory (inMemoryBody): written at once, so the transport's wait for the answer starts.
 func (st *state) sentAtOnce(fn *ssa.Function, s flow.Site, id flow.FuncID) bool {
+	if id.Pkg == knowledge.RestyClient.Pkg {
+		return id.Name == "Get" || id.Name == "Head"
+	}
 	switch id.Name {
 	case "Get", "Head", "PostForm":
 		return true

@@ -19,6 +19,13 @@ type ClientType struct {
 	SubField string
 	Sub      *ClientType
 	Setting  string // the field a timeout is set in, for messages: "Timeout", "HTTPClient.Timeout"
+	// Setters are methods whose argument, unless a zero constant, is the timeout (resty's
+	// SetTimeout); Opaque, methods that hand over a part whose bound the model does not
+	// follow (resty's SetTransport, or GetClient, whose *http.Client a caller may change).
+	Setters, Opaque []string
+	// Chain is set when the type's methods that return the type return the value they are
+	// called on, or a copy of it (a builder's setters, resty's Clone).
+	Chain bool
 }
 
 var (
@@ -33,9 +40,14 @@ var (
 	MailDialer = &ClientType{Pkg: MailPath, Name: "Dialer", Display: "mail.Dialer", Fields: []string{"Timeout"}, Setting: "Timeout"}
 	// x/crypto/ssh dials with its ClientConfig's Timeout (zero: none).
 	SSHClientConfig = &ClientType{Pkg: SSHPath, Name: "ClientConfig", Display: "ssh.ClientConfig", Fields: []string{"Timeout"}, Setting: "Timeout"}
+	// resty v2 sends through its *http.Client, which New makes without a Timeout (its
+	// transport bounds the dial and the TLS handshake, not the wait for an answer);
+	// SetTimeout sets one. (resty.dev/v3's defaults are not modelled.)
+	RestyClient = &ClientType{Pkg: RestyPaths[0], Name: "Client", Display: "resty.Client", Setting: "timeout (SetTimeout)",
+		Setters: []string{"SetTimeout"}, Opaque: []string{"SetTransport", "GetClient"}, Chain: true}
 )
 
-var ClientTypes = []*ClientType{HTTPClient, NetDialer, TLSDialer, RetryableHTTPClient, MailDialer, SSHClientConfig}
+var ClientTypes = []*ClientType{HTTPClient, NetDialer, TLSDialer, RetryableHTTPClient, MailDialer, SSHClientConfig, RestyClient}
 
 // HTTPTransport is the transport an http.Client sends through: a ResponseHeaderTimeout bounds
 // the wait for a stalled server's answer (the body's reading is the caller's, as streaming
@@ -54,6 +66,14 @@ var NoTimeoutConstructors = map[flow.FuncID]Constructor{
 	{Pkg: "github.com/hashicorp/go-cleanhttp", Name: "DefaultPooledClient"}: {"cleanhttp.DefaultPooledClient", HTTPClient},
 	{Pkg: "oras.land/oras-go/v2/registry/remote/retry", Name: "NewClient"}:  {"retry.NewClient", HTTPClient},
 	{Pkg: RetryableHTTPPath, Name: "NewClient"}:                             {"retryablehttp.NewClient", RetryableHTTPClient},
+	{Pkg: RestyPaths[0], Name: "New"}:                                       {"resty.New", RestyClient},
+	{Pkg: RestyPaths[0], Name: "NewWithLocalAddr"}:                          {"resty.NewWithLocalAddr", RestyClient},
+}
+
+// Wraps are library functions that return a client of another type sending through the
+// *http.Client they are given (argument 0), whose Timeout bounds it.
+var Wraps = map[flow.FuncID]*ClientType{
+	{Pkg: RestyPaths[0], Name: "NewWithClient"}: RestyClient,
 }
 
 // TimeoutConstructors are library functions that return a client or dialer with a timeout of

@@ -15,8 +15,11 @@ func TestClientTypes(t *testing.T) {
 		if c.Pkg == "" || c.Name == "" || c.Display == "" || c.Setting == "" {
 			t.Errorf("%+v: want a package, a name, a display name and a setting", *c)
 		}
-		if len(c.Fields) == 0 && (c.SubField == "" || c.Sub == nil) {
-			t.Errorf("%s: no field and no sub-struct bounds its calls", c.Display)
+		if len(c.Fields) == 0 && (c.SubField == "" || c.Sub == nil) && len(c.Setters) == 0 {
+			t.Errorf("%s: no field, sub-struct or setter bounds its calls", c.Display)
+		}
+		if len(c.Setters)+len(c.Opaque) > 0 && !c.Chain {
+			t.Errorf("%s: setters are followed through chains of them: want Chain", c.Display)
 		}
 		if (c.SubField == "") != (c.Sub == nil) {
 			t.Errorf("%s: SubField and Sub go together", c.Display)

@@ -1,5 +1,7 @@
 package knowledge
 
+import "github.com/idemlint/idemlint/analyzers/internal/flow"
+
 // resty retries when its client has a retry count (retries; 0, the default, is off), with
 // jittered waits. v3 retries only idempotent methods unless told otherwise.
 var RestyPaths = []string{"github.com/go-resty/resty/v2", "resty.dev/v3"}
@@ -17,4 +19,18 @@ var Resty = &Library{
 		"SetRetryCount":              {Layer: 1, Arg: 0, Attempts: AttemptsOf(1).NegativeMeans(Once)},
 		"SetRetryAllowNonIdempotent": {Layer: 1, Arg: 0}, // v3: POST and PATCH are retried too (see Resends)
 	},
+}
+
+// RestySends are the methods of resty v2's Request that send it, with the HTTP method each
+// fixes ("" for Execute, whose first argument names it).
+var RestySends = map[string]string{
+	"Get": "GET", "Head": "HEAD", "Post": "POST", "Put": "PUT", "Patch": "PATCH",
+	"Delete": "DELETE", "Options": "OPTIONS", "Execute": "",
+}
+
+func init() {
+	for name := range RestySends {
+		AddrArgs[flow.FuncID{Pkg: RestyPaths[0], Recv: "Request", Name: name}] = 0
+	}
+	AddrArgs[flow.FuncID{Pkg: RestyPaths[0], Recv: "Request", Name: "Execute"}] = 1
 }

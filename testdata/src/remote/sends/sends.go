@@ -45,11 +45,11 @@ func retryable(ctx context.Context, c *retryablehttp.Client, body []byte) { // w
 	c.Do(wrapped) // want `.*`
 }
 
-func restyCalls(c *resty.Client) {
-	c.R().SetBody("{}").Post(base + "/v1/charges")
-	c.R().Patch("/v1/orders")
-	c.R().Execute("delete", "/v1/orders")
-	c.R().Get("/v1/orders")
+func restyCalls(c *resty.Client) { // want restyCalls:`passes the resty.Client of parameter 0 to resty.Request.Post at sends.go:49, without a deadline`
+	c.R().SetBody("{}").Post(base + "/v1/charges") // want `HTTP call resty.Request.Post \(POST\): unknown \(client from parameter 0\)`
+	c.R().Patch("/v1/orders")                      // want `resty.Request.Patch \(PATCH\)`
+	c.R().Execute("delete", "/v1/orders")          // want `resty.Request.Execute \(DELETE\)`
+	c.R().Get("/v1/orders")                        // want `resty.Request.Get \(GET\)`
 }
 
 // do sends a request it is given, with the client's headers.

@@ -21,6 +21,12 @@ type Request struct {
 type Response struct{ RawResponse *http.Response }
 
 func New() *Client                                             { return &Client{httpClient: &http.Client{}} }
+func NewWithClient(hc *http.Client) *Client                    { return &Client{httpClient: hc} }
+func (c *Client) SetBaseURL(url string) *Client                { return c }
+func (c *Client) SetHeader(header, value string) *Client       { return c }
+func (c *Client) SetTransport(t http.RoundTripper) *Client     { return c }
+func (c *Client) GetClient() *http.Client                      { return c.httpClient }
+func (c *Client) NewRequest() *Request                         { return c.R() }
 func (c *Client) SetRetryCount(count int) *Client              { c.RetryCount = count; return c }
 func (c *Client) SetRetryWaitTime(d time.Duration) *Client     { return c }
 func (c *Client) SetTimeout(d time.Duration) *Client           { return c }

@@ -1,0 +1,137 @@
+package remote
+
+import (
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
+)
+
+// resty v2: a request (c.R().SetHeader(...).SetContext(ctx).Post(url)) is bounded by its
+// client's timeout (SetTimeout) or the context it is given; the client and the request are
+// built by chains of setters that return the value they are called on.
+
+// restyMethod returns the name of the method of resty v2's type recv that c calls, when its
+// result is of type res ("Request", "Client"); "" otherwise.
+func restyMethod(c *ssa.CallCommon, recv, res string) string {
+	fn := c.StaticCallee()
+	if fn == nil || c.IsInvoke() || fn.Signature.Recv() == nil || len(c.Args) == 0 {
+		return ""
+	}
+	pkg := knowledge.RestyClient.Pkg
+	if !typeis.Named(fn.Signature.Recv().Type(), pkg, recv) {
+		return ""
+	}
+	if r := fn.Signature.Results(); r.Len() != 1 || !typeis.Named(r.At(0).Type(), pkg, res) {
+		return ""
+	}
+	return fn.Name()
+}
+
+// restyClientOf returns the client a resty request was made from (the receiver of c.R() or
+// c.NewRequest() at the start of its chain of setters), or nil when the model cannot tell.
+func restyClientOf(req ssa.Value) ssa.Value {
+	for range 64 {
+		call, ok := flow.Unwrap(req).(*ssa.Call)
+		if !ok {
+			return nil
+		}
+		if restyMethod(&call.Call, "Client", "Request") != "" {
+			return call.Call.Args[0]
+		}
+		if restyMethod(&call.Call, "Request", "Request") == "" {
+			return nil
+		}
+		req = call.Call.Args[0]
+	}
+	return nil
+}
+
+// restyReqCall evaluates the context of the resty request a call of resty's returns: the
+// context a SetContext in the chain gives it, or none when the chain starts at the client.
+func (w *walker) restyReqCall(c *ssa.CallCommon, f *frame) (verdict, bool) {
+	switch name := restyMethod(c, "Request", "Request"); name {
+	case "":
+	case "SetContext":
+		return w.ctx(c.Args[1], f), true
+	default:
+		return w.req(c.Args[0], f), true
+	}
+	if restyMethod(c, "Client", "Request") != "" {
+		return noContext(), true // c.R(): a request without a context, until one is set
+	}
+	return verdict{}, false
+}
+
+// restySetOn returns the context a statement of its own gives the resty request v
+// (req.SetContext(ctx), its result dropped), when one does.
+func restySetOn(v ssa.Value) (ssa.Value, bool) {
+	if !typeis.Named(v.Type(), knowledge.RestyClient.Pkg, "Request") || v.Referrers() == nil {
+		return nil, false
+	}
+	for _, r := range *v.Referrers() {
+		if call, ok := r.(*ssa.Call); ok && call.Call.Args != nil && call.Call.Args[0] == v && restyMethod(&call.Call, "Request", "Request") == "SetContext" {
+			return call.Call.Args[1], true
+		}
+	}
+	return nil, false
+}
+
+// chainSet evaluates a call of a method of the client type t on a value of it, for fieldsSet:
+// bounded by a setter given a timeout, unknown for a method that hands over a part the model
+// does not follow, and, for a setter returning the value, what is set on its result; ok is
+// false when c is none of these.
+func (w *walker) chainSet(c *ssa.CallCommon, t *knowledge.ClientType, origin *Origin, depth int, result ssa.Value) (verdict, bool) {
+	fn := c.StaticCallee()
+	if fn == nil || t.Setters == nil && t.Opaque == nil {
+		return verdict{}, false
+	}
+	switch name := fn.Name(); {
+	case slices.Contains(t.Setters, name):
+		if arg := c.Args[len(c.Args)-1]; !flow.IsZero(arg) {
+			return boundedFor(t.Display+"."+name, arg), true
+		}
+	case slices.Contains(t.Opaque, name):
+		return unknown, true
+	}
+	if t.Chain && result != nil && chainResult(fn, t) {
+		return w.fieldsSet(result, t, origin, depth), true // (a chain is walked forward: no cycle)
+	}
+	return verdict{k: vUnbounded}, true
+}
+
+// chainResult reports whether fn, a method of t, returns a t (the value it is called on).
+func chainResult(fn *ssa.Function, t *knowledge.ClientType) bool {
+	r := fn.Signature.Results()
+	return r.Len() == 1 && typeis.Named(r.At(0).Type(), t.Pkg, t.Name) && isPointer(r.At(0).Type())
+}
+
+func isPointer(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Pointer)
+	return ok
+}
+
+// chainRecv returns the receiver of c when it calls a method of the client type t that
+// returns the value it is called on; nil otherwise.
+func chainRecv(c *ssa.CallCommon, t *knowledge.ClientType) ssa.Value {
+	fn := c.StaticCallee()
+	if !t.Chain || fn == nil || c.IsInvoke() || fn.Signature.Recv() == nil || len(c.Args) == 0 ||
+		!typeis.Named(fn.Signature.Recv().Type(), t.Pkg, t.Name) || !chainResult(fn, t) {
+		return nil
+	}
+	return c.Args[0]
+}
+
+// restyClient evaluates the client a resty request goes through; unknown when the model
+// cannot tell which.
+func (w *walker) restyClient(req ssa.Value) verdict {
+	c := restyClientOf(req)
+	if c == nil {
+		return unknown
+	}
+	return w.obj(c, nil, knowledge.RestyClient)
+}

@@ -1,0 +1,92 @@
+// Package restytimed sends through resty clients that are bounded: by SetTimeout in the chain
+// or as a statement, by the http.Client they wrap, by the request's context, or by a setting
+// made elsewhere that the model does not follow. Nothing here is reported.
+package restytimed
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/go-resty/resty/v2"
+)
+
+type Job struct {
+	ID    string `json:"id"`
+	State string `json:"state"`
+}
+
+// Chained: SetTimeout in the constructor's chain.
+type Chained struct{ rc *resty.Client }
+
+func NewChained(base string) *Chained {
+	return &Chained{rc: resty.New().SetBaseURL(base).SetTimeout(15*time.Second).SetHeader("Accept", "application/json")}
+}
+
+func (c *Chained) Job(ctx context.Context, id string) (*Job, error) {
+	var j Job
+	resp, err := c.rc.R().SetContext(ctx).SetResult(&j).Get("/jobs/" + id)
+	if err != nil {
+		return nil, err
+	}
+	if resp.IsError() {
+		return nil, fmt.Errorf("job %s: status %d", id, resp.StatusCode())
+	}
+	return &j, nil
+}
+
+// Statement: SetTimeout on the client as a statement of its own.
+func Statement(base, id string) (*Job, error) {
+	rc := resty.New()
+	rc.SetBaseURL(base)
+	rc.SetTimeout(10 * time.Second)
+	var j Job
+	if _, err := rc.R().SetResult(&j).Get("/jobs/" + id); err != nil {
+		return nil, err
+	}
+	return &j, nil
+}
+
+// Wrapped: the http.Client it wraps has a Timeout.
+func Wrapped(base, id string) error {
+	rc := resty.NewWithClient(&http.Client{Timeout: 20 * time.Second}).SetBaseURL(base)
+	_, err := rc.R().SetBody(Job{ID: id}).Post("/jobs")
+	return err
+}
+
+// Deadline: no client timeout, but every request has a deadline.
+type Deadline struct{ rc *resty.Client }
+
+func NewDeadline(base string) *Deadline { return &Deadline{rc: resty.New().SetBaseURL(base)} }
+
+func (d *Deadline) Cancel(ctx context.Context, id string) error {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	req := d.rc.R()
+	req.SetContext(ctx)
+	resp, err := req.Delete("/jobs/" + id)
+	if err != nil {
+		return err
+	}
+	if resp.IsError() {
+		return fmt.Errorf("cancel %s: status %d", id, resp.StatusCode())
+	}
+	return nil
+}
+
+// Elsewhere: the timeout is set by another method on the kept client.
+type Elsewhere struct{ rc *resty.Client }
+
+func NewElsewhere(base string) *Elsewhere { return &Elsewhere{rc: resty.New().SetBaseURL(base)} }
+
+func (e *Elsewhere) WithTimeout(d time.Duration) *Elsewhere {
+	e.rc.GetClient().Timeout = d
+	return e
+}
+
+func (e *Elsewhere) Job(id string) (*Job, error) {
+	var j Job
+	_, err := e.rc.R().SetResult(&j).Get("/jobs/" + id)
+	return &j, err
+}
