@@ -221,6 +221,7 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 		c.Session = r.kind == Dial && connReadInLoop(call)
 		if r.kind == HTTP {
 			c.Streams, c.AtOnce = st.streamed(call), st.sentAtOnce(call.Parent(), *s, id)
+			c.Streams = c.Streams || id.Pkg == knowledge.RestyClient.Pkg && restyUpload(s.Recv)
 			c.Timeout = c.Timeout.byTransport(c)
 		}
 		switch {

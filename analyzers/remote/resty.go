@@ -135,3 +135,38 @@ func (w *walker) restyClient(req ssa.Value) verdict {
 	}
 	return w.obj(c, nil, knowledge.RestyClient)
 }
+
+// restyUpload reports whether a resty request, by its chain of setters, uploads a stream: a
+// body that is a reader not held in memory (a file, the caller's io.Reader), or files and
+// readers of a multipart form. A client Timeout would cut such an upload.
+func restyUpload(req ssa.Value) bool {
+	for range 64 {
+		call, ok := flow.Unwrap(req).(*ssa.Call)
+		if !ok {
+			return false
+		}
+		switch restyMethod(&call.Call, "Request", "Request") {
+		case "":
+			return false
+		case "SetFile", "SetFiles", "SetFileReader", "SetMultipartField", "SetMultipartFields":
+			return true
+		case "SetBody":
+			body := flow.Unwrap(call.Call.Args[1])
+			if mi, ok := body.(*ssa.MakeInterface); ok {
+				body = flow.Unwrap(mi.X)
+			}
+			if isReader(body.Type()) && !inMemoryBody(body) {
+				return true
+			}
+		}
+		req = call.Call.Args[0]
+	}
+	return false
+}
+
+// isReader reports whether t has io.Reader's Read method.
+func isReader(t types.Type) bool {
+	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, "Read")
+	fn, ok := obj.(*types.Func)
+	return ok && fn.Signature().Params().Len() == 1 && fn.Signature().Results().Len() == 2
+}

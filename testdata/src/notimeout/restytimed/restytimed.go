@@ -6,6 +6,7 @@ package restytimed
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"time"
 
@@ -89,4 +90,25 @@ func (e *Elsewhere) Job(id string) (*Job, error) {
 	var j Job
 	_, err := e.rc.R().SetResult(&j).Get("/jobs/" + id)
 	return &j, err
+}
+
+// Uploader: its client has no timeout, but it uploads the caller's reader with the caller's
+// context: a Timeout would cut a large upload.
+type Uploader struct{ rc *resty.Client }
+
+func NewUploader() *Uploader { return &Uploader{rc: resty.New()} }
+
+func (u *Uploader) Upload(ctx context.Context, uploadURL string, image io.Reader) error {
+	resp, err := u.rc.R().
+		SetContext(ctx).
+		SetHeader("Content-Type", "application/octet-stream").
+		SetBody(image).
+		Put(uploadURL)
+	if err != nil {
+		return fmt.Errorf("upload: %w", err)
+	}
+	if resp.IsError() {
+		return fmt.Errorf("upload: status %d", resp.StatusCode())
+	}
+	return nil
 }
