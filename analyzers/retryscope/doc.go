@@ -51,7 +51,11 @@
 //     service clients, stripe-go, minio-go, Cloud Storage, Azure SDK clients, an
 //     *http.Client over oras-go's or this project's retrying transport; also when the client is kept in a
 //     struct field or package variable that the package sets (a constructor's work is seen
-//     where a method uses the field);
+//     where a method uses the field; for resty, whose setters change the client they are
+//     called on, so are its calls on any load of that field: c.http.SetRetryCount(3)), and
+//     when a retrying resty client is handed to another package's function that sends
+//     requests through it (the remote model's parameter fact: api.CallCreate(c.http, req)),
+//     the scope of that call;
 //   - code that a framework runs again when it fails (knowledge.Frameworks; one execution is one
 //     attempt, and nothing runs before the first, so these scopes have no statement to move
 //     code before): a workflow activity (kind Activity: Temporal and Cadence functions and

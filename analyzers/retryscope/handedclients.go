@@ -10,6 +10,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
+	"github.com/idemlint/idemlint/analyzers/remote"
 )
 
 // Self-retrying clients handed to another package: an SDK that makes an *http.Client with
@@ -22,6 +23,9 @@ import (
 // *http.Client made by retryablehttp's StandardClient in this package (directly, or stored in
 // a field or variable on the way): one for each such client the package has not handed before.
 func (st *state) handedClientScopes(call ssa.CallInstruction) []*Scope {
+	if s := st.handedResty(call); s != nil {
+		return []*Scope{s}
+	}
 	if !slices.ContainsFunc(call.Common().Args, func(a ssa.Value) bool { return handsClient(a.Type()) }) {
 		return nil // (checked first: this runs for every call of the package)
 	}
@@ -81,4 +85,29 @@ func handsClient(t types.Type) bool {
 		}
 	}
 	return false
+}
+
+// handedResty returns the Client scope of a call of another package's function that sends
+// requests through the resty client it is handed (per the remote model's parameter fact:
+// api.CallCreateFolder(c.http, req)), when that client retries (SetRetryCount): each request
+// the function sends is retried as if the call sent it. The scope is the call's own, as a
+// call of the client's methods is; nil otherwise.
+func (st *state) handedResty(call ssa.CallInstruction) *Scope {
+	rc := st.rem.Of(call)
+	if rc == nil || rc.Kind != remote.HTTP || rc.Via == nil || rc.Via.Client != knowledge.RestyClient.Display || rc.Func == nil {
+		return nil
+	}
+	args := call.Common().Args
+	if call.Common().IsInvoke() || rc.Via.Index < 0 || rc.Via.Index >= len(args) || testcode.At(st.pass, call.Pos()) {
+		return nil
+	}
+	rl := libraryOf(knowledge.Resty)
+	e := &rl.Clients[0]
+	base := &site{Site: flow.Site{Recv: args[rc.Via.Index]}, call: call, stores: st.stores, pass: st.pass}
+	if !restyRetries(base, e) {
+		return nil
+	}
+	s := &Scope{Kind: Client, Func: rc.Func, Helper: helperName(rc.Func)}
+	rl.summarise(base, e, s)
+	return s
 }

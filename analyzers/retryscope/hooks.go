@@ -122,7 +122,8 @@ func asRetryableHTTP(base *site, s *Scope) {
 
 // restyRetries: a client retries only once SetRetryCount gives it retries.
 func restyRetries(c *site, e *entry) bool {
-	for _, call := range c.calls(c.Recv) {
+	vals := append([]ssa.Value{c.Recv}, c.mutators(libraryOf(knowledge.Resty), []ssa.Value{c.Recv})...)
+	for _, call := range c.calls(vals...) {
 		if id := flow.ID(flow.Callee(call.Common())); id.Name == "SetRetryCount" && slices.Contains(knowledge.RestyPaths, id.Pkg) {
 			args := call.Common().Args
 			n, isConst := flow.IntConst(args[len(args)-1])

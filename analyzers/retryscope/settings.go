@@ -1,6 +1,7 @@
 package retryscope
 
 import (
+	"cmp"
 	"fmt"
 	"go/token"
 	"go/types"
@@ -77,6 +78,9 @@ func (lib *library) summarise(c *site, e *entry, s *Scope) {
 		} else {
 			vals = append(vals, c.Variadic(i)...)
 		}
+	}
+	if lib.Mutates {
+		vals = append(vals, c.mutators(lib, vals)...)
 	}
 	fs := lib.found(c, vals)
 	for _, a := range fs {
@@ -259,6 +263,16 @@ func libNamed(lib *library, t types.Type) *types.Named {
 }
 
 // has reports whether path is one of the library's packages.
+// hasFunc reports whether fn is a function of the library (of another package: its
+// declaration, which has no SSA package of its own).
+func (lib *library) hasFunc(fn *ssa.Function) bool {
+	if fn == nil {
+		return false
+	}
+	obj, ok := fn.Object().(*types.Func)
+	return ok && obj.Pkg() != nil && lib.has(obj.Pkg().Path())
+}
+
 func (lib *library) has(path string) bool {
 	for _, p := range lib.Paths {
 		if path == p || lib.Prefix && strings.HasPrefix(path, p) {
@@ -390,6 +404,53 @@ func (c *site) calls(vals ...ssa.Value) []*ssa.Call {
 			return true
 		})
 	}
+	return out
+}
+
+// mutators returns, for a library whose methods change the client they are called on, the
+// calls of its methods that the package makes on a client kept in a field that vals are
+// loaded from (c.http = resty.New() in one place, c.http.SetRetryCount(3) in another), through
+// chains of such calls.
+func (c *site) mutators(lib *library, vals []ssa.Value) []ssa.Value {
+	fields := make(map[*types.Var]bool)
+	for _, v := range vals {
+		if v == nil {
+			continue
+		}
+		c.stores.Backward(v, 256, func(x ssa.Value) bool {
+			if _, fa := flow.FieldLoad(x); fa != nil && flow.FieldVar(fa) != nil {
+				fields[flow.FieldVar(fa)] = true
+			}
+			return true
+		})
+	}
+	if len(fields) == 0 {
+		return nil
+	}
+	var out []ssa.Value
+	for fn, calls := range c.stores.Calls {
+		if !lib.hasFunc(fn) || fn.Signature.Recv() == nil {
+			continue
+		}
+		for _, call := range calls {
+			v, ok := call.(*ssa.Call)
+			if !ok || c.fromTest(v) {
+				continue
+			}
+			recv := call.Common().Args[0]
+			for range 16 {
+				inner, ok := flow.Unwrap(recv).(*ssa.Call)
+				if !ok || !lib.hasFunc(inner.Call.StaticCallee()) || len(inner.Call.Args) == 0 {
+					break
+				}
+				recv = inner.Call.Args[0]
+			}
+			if _, fa := flow.FieldLoad(flow.Unwrap(recv)); fa != nil && fields[flow.FieldVar(fa)] {
+				out = append(out, v)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b ssa.Value) int { return cmp.Compare(a.Pos(), b.Pos()) }) // (a map's order)
 	return out
 }
 

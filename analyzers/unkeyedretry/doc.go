@@ -32,13 +32,15 @@
 //     hands the method it is given on to one, from its retry callback too, a
 //     DoWithContext(ctx, req, out) that sends the request it is given); go-retryablehttp
 //     clients and resty v2 clients with a retry
-//     count retry such requests themselves. Requests that helpers of the package hand to one
+//     count retry such requests themselves, also those sent by another package's function the
+//     client is handed to (api.CallCreateSecret(c.http, req), its sends known by a fact). Requests that helpers of the package hand to one
 //     such client are one cause: reported once, at the client's call, with each request as a
 //     related position. A helper that decides by the request's method (compares it, looks it
 //     up, asks a predicate: it may retry only GET and PUT) is not such a cause; one that
 //     only logs it is. Likewise the methods that each send through one retrying client the
-//     package keeps in a field or a package variable (an interface field filled with a
-//     StandardClient, a seam for tests, counts as its one concrete type): reported once,
+//     package keeps in a field or a package variable, or hands to such functions (an
+//     interface field filled with a StandardClient, a seam for tests, counts as its one
+//     concrete type): reported once,
 //     where the client is made, the requests related. A client made anew by each function
 //     is reported at each call, where the key belongs;
 //   - a POST or PATCH handed to another package's function that resends the request it is

@@ -25,6 +25,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/report"
 	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
 	"github.com/idemlint/idemlint/analyzers/internal/syntax"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 	"github.com/idemlint/idemlint/analyzers/keys"
 	"github.com/idemlint/idemlint/analyzers/remote"
 	"github.com/idemlint/idemlint/analyzers/retryscope"
@@ -545,7 +546,18 @@ func sharedClient(call ssa.CallInstruction) bool {
 	if fn == nil {
 		return false
 	}
-	recv := flow.Unwrap(flow.NewSite(call.Common(), fn).Recv)
+	if kept(flow.NewSite(call.Common(), fn).Recv) {
+		return true
+	}
+	// A kept resty client handed to a function that sends through it (api.Call(c.http, req)).
+	return slices.ContainsFunc(call.Common().Args, func(a ssa.Value) bool {
+		return typeis.Named(a.Type(), knowledge.RestyClient.Pkg, knowledge.RestyClient.Name) && kept(a)
+	})
+}
+
+// kept reports whether v is loaded from a struct field or a package variable.
+func kept(v ssa.Value) bool {
+	recv := flow.Unwrap(v)
 	if recv == nil {
 		return false
 	}

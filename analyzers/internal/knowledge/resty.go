@@ -15,6 +15,7 @@ var Resty = &Library{
 		Config: []int{-1}, Ctx: -1,
 	}},
 	Defaults: Summary{*Once, WaitJittered, DeadlineUnknown},
+	Mutates:  true,
 	Settings: map[string]Option{
 		"SetRetryCount":              {Layer: 1, Arg: 0, Attempts: AttemptsOf(1).NegativeMeans(Once)},
 		"SetRetryAllowNonIdempotent": {Layer: 1, Arg: 0}, // v3: POST and PATCH are retried too (see Resends)

@@ -135,6 +135,10 @@ type Library struct {
 	// says whether to go round when it returns no error (Terraform's *RetryError): a function
 	// parameter returning one is retried like one returning an error.
 	Verdicts []string
+	// Mutates says that the library's methods change the client they are called on (resty's
+	// SetRetryCount returns the client it set): a call on any load of the field that keeps
+	// the client configures it.
+	Mutates bool
 }
 
 // An Entry is a group of functions or methods of a library with the same shape.
