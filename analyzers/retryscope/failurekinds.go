@@ -220,35 +220,86 @@ func sentinelMatch(cond ssa.Value, call ssa.CallInstruction, in func(*ssa.BasicB
 // textTest returns the constant that cond looks for in the text of an error for which of
 // holds (strings.Contains(err.Error(), "over quota"), HasPrefix, HasSuffix, EqualFold).
 func textTest(cond ssa.Value, of func(ssa.Value) bool) (*ssa.Const, bool) {
-	text, ok := anyTextTest(cond)
+	text, in, ok := anyTextTest(cond)
 	if !ok {
 		return nil, false
 	}
-	msg, ok := flow.Unwrap(cond.(*ssa.Call).Call.Args[0]).(*ssa.Call)
+	msg, ok := flow.Unwrap(in).(*ssa.Call)
 	if !ok || !errorText(msg, of) {
 		return nil, false
 	}
 	return text, true
 }
 
-// anyTextTest returns the constant text that cond, a strings.Contains, HasPrefix, HasSuffix or
-// EqualFold call, looks for in whatever text it is given.
-func anyTextTest(cond ssa.Value) (*ssa.Const, bool) {
+// anyTextTest returns the constant text that cond looks for, and the text it looks in: a
+// strings.Contains, HasPrefix, HasSuffix or EqualFold call, or a regular expression's
+// MatchString, the expression compiled from a constant (regexp.MustCompile(`is busy.$`), in a
+// package variable set once or where it is matched) or given to regexp.MatchString.
+func anyTextTest(cond ssa.Value) (text *ssa.Const, in ssa.Value, ok bool) {
 	c, ok := cond.(*ssa.Call)
 	if !ok || len(c.Call.Args) != 2 {
-		return nil, false
+		return nil, nil, false
 	}
+	var pattern ssa.Value
 	switch id := flow.ID(flow.Callee(c.Common())); {
-	case id.Pkg != "strings" || id.Recv != "":
-		return nil, false
-	case id.Name != "Contains" && id.Name != "HasPrefix" && id.Name != "HasSuffix" && id.Name != "EqualFold":
-		return nil, false
+	case id.Pkg == "strings" && id.Recv == "" && (id.Name == "Contains" || id.Name == "HasPrefix" || id.Name == "HasSuffix" || id.Name == "EqualFold"):
+		pattern, in = c.Call.Args[1], c.Call.Args[0]
+	case id.Pkg == "regexp" && id.Recv == "" && id.Name == "MatchString":
+		pattern, in = c.Call.Args[0], c.Call.Args[1]
+	case id.Pkg == "regexp" && id.Recv == "Regexp" && id.Name == "MatchString" && !c.Call.IsInvoke():
+		pattern, in = compiledFrom(c.Call.Args[0]), c.Call.Args[1]
+	default:
+		return nil, nil, false
 	}
-	text, ok := flow.Unwrap(c.Call.Args[1]).(*ssa.Const)
+	text, ok = flow.Unwrap(pattern).(*ssa.Const)
 	if !ok || text.Value == nil || text.Value.Kind() != constant.String {
-		return nil, false
+		return nil, nil, false
 	}
-	return text, true
+	return text, in, true
+}
+
+// compiledFrom returns the pattern a regular expression was compiled from by
+// regexp.MustCompile or Compile: where it is matched, or in the initialiser of the package
+// variable that holds it; nil otherwise.
+func compiledFrom(re ssa.Value) ssa.Value {
+	pattern := func(v ssa.Value) ssa.Value {
+		if e, ok := v.(*ssa.Extract); ok && e.Index == 0 {
+			v = e.Tuple
+		}
+		call, ok := flow.Unwrap(v).(*ssa.Call)
+		if !ok || len(call.Call.Args) != 1 {
+			return nil
+		}
+		if id := flow.ID(flow.Callee(call.Common())); id.Pkg != "regexp" || id.Recv != "" || id.Name != "MustCompile" && id.Name != "Compile" {
+			return nil
+		}
+		return call.Call.Args[0]
+	}
+	re = flow.Unwrap(re)
+	load, ok := re.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return pattern(re)
+	}
+	g, ok := load.X.(*ssa.Global)
+	if !ok || g.Pkg == nil || g.Pkg.Func("init") == nil {
+		return nil
+	}
+	// (A package variable has no referrers: its initialiser is a store in the package's init.)
+	var found ssa.Value
+	for _, b := range g.Pkg.Func("init").Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok || st.Addr != g {
+				continue
+			}
+			p := pattern(st.Val)
+			if p == nil || found != nil {
+				return nil
+			}
+			found = p
+		}
+	}
+	return found
 }
 
 // textKinds says which failures an error's text names (knowledge.ErrorText): the program's

@@ -7,6 +7,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -36,8 +37,10 @@ var unsentErrnos = []string{"ECONNREFUSED", "ENETUNREACH", "EHOSTUNREACH", "EADD
 // EHOSTDOWN), errors.As(err, &dnsErr) with a *net.DNSError, opErr.Op == "dial" of a
 // *net.OpError, the runtime's retry.IsRetryable, their conjunctions and disjunctions, their
 // negations, and functions of the package that return only such tests (or false, or true
-// where such a test holds). A text test counts only when it reads the error of sent, the call
-// that sent the request (not a decoding error read after the answer came).
+// where such a test holds). A text test (strings.Contains, or a regular expression compiled
+// from a constant: errBusy.MatchString(err.Error())) counts only when it reads the error of
+// sent, the call that sent the request, or of a function of the package handed sent's results
+// (checkResp(c.Do(req))): not a decoding error read after the answer came.
 func (r *Result) neverSentSide(cond ssa.Value, depth int, sent ssa.CallInstruction) int {
 	if u, ok := cond.(*ssa.UnOp); ok && u.Op == token.NOT {
 		if side := r.neverSentSide(u.X, depth, sent); side >= 0 {
@@ -79,12 +82,12 @@ func (r *Result) neverSent(v ssa.Value, depth int, sent ssa.CallInstruction) boo
 		case neverSentFunc[id]:
 			return true
 		}
-		if text, ok := anyTextTest(x); ok && textKinds(text) == Fail429 {
+		if text, _, ok := anyTextTest(x); ok && textKinds(text) == Fail429 {
 			// strings.Contains(string(body), "returned HTTP error 429"): whatever text it
 			// reads, it names a rate limit and nothing else: the server turned it away.
 			return true
 		}
-		sentErr := func(e ssa.Value) bool { return sent != nil && producer(e, all) == sent }
+		sentErr := func(e ssa.Value) bool { return sent != nil && sentBy(producer(e, all), sent) }
 		if text, ok := textTest(x, sentErr); ok && (textKinds(text) == FailOther || textKinds(text) == Fail429) {
 			// strings.Contains(err.Error(), "Code:10205"): an answer of the service's own
 			// that names a condition, not a transport failure, a 5xx or a passing one: the
@@ -336,4 +339,22 @@ func unsentErrno(v ssa.Value) bool {
 		}
 	}
 	return false
+}
+
+// sentBy reports whether p, the call an error comes from, is sent, the call that sent the
+// request, or a function of the package handed sent's results (resp, err =
+// checkResp(c.Do(req)), which turns an error answer into an error).
+func sentBy(p, sent ssa.CallInstruction) bool {
+	if p == nil || p == sent {
+		return p != nil
+	}
+	callee := p.Common().StaticCallee()
+	if callee == nil || callee.Pkg != p.Parent().Pkg {
+		return false
+	}
+	sv, ok := sent.(*ssa.Call)
+	return ok && slices.ContainsFunc(p.Common().Args, func(a ssa.Value) bool {
+		e, ok := flow.Unwrap(a).(*ssa.Extract)
+		return ok && e.Tuple == sv || flow.Unwrap(a) == ssa.Value(sv)
+	})
 }
