@@ -49,7 +49,92 @@ func (w *walker) ctx(v ssa.Value, f *frame) verdict {
 			}
 		}
 	}
+	if by := timedCancel(v); by != "" {
+		return bounded(by)
+	}
 	return w.follow(v, f, false, w.ctxCall, w.ctx)
+}
+
+// timedCancel names what bounds a context made by context.WithCancel whose cancel function a
+// timer calls: time.AfterFunc(d, cancel), or a goroutine started here that waits for a timer
+// (time.After, NewTimer, Tick) and calls it (a per-request deadline that spares the stream
+// read afterwards); "" otherwise.
+func timedCancel(v ssa.Value) string {
+	e, ok := v.(*ssa.Extract)
+	if !ok || e.Index != 0 {
+		return ""
+	}
+	call, ok := e.Tuple.(*ssa.Call)
+	if !ok || call.Referrers() == nil {
+		return ""
+	}
+	if id := flow.ID(flow.Callee(call.Common())); id.Pkg != knowledge.ContextPath || id.Recv != "" || id.Name != "WithCancel" && id.Name != "WithCancelCause" {
+		return ""
+	}
+	for _, r := range *call.Referrers() {
+		cancel, ok := r.(*ssa.Extract)
+		if !ok || cancel.Index != 1 || cancel.Referrers() == nil {
+			continue
+		}
+		uses := slices.Clone(*cancel.Referrers())
+		for i := 0; i < len(uses) && i < 32; i++ {
+			switch u := uses[i].(type) {
+			case *ssa.ChangeType:
+				if u.Referrers() != nil {
+					uses = append(uses, *u.Referrers()...) // a context.CancelFunc given as a func()
+				}
+			case *ssa.Call:
+				if id := flow.ID(flow.Callee(u.Common())); id.Pkg == "time" && id.Recv == "" && id.Name == "AfterFunc" && len(u.Call.Args) == 2 && flow.Unwrap(u.Call.Args[1]) == ssa.Value(cancel) {
+					return "time.AfterFunc, which cancels its context"
+				}
+			case *ssa.MakeClosure:
+				if timerCalls(u, cancel) {
+					return "a goroutine that cancels its context when a timer fires"
+				}
+			case *ssa.Store:
+				// Captured by reference: the variable it is stored in is what a closure binds.
+				if a, ok := u.Addr.(*ssa.Alloc); ok && u.Val == ssa.Value(cancel) && a.Referrers() != nil {
+					for _, ar := range *a.Referrers() {
+						if mc, ok := ar.(*ssa.MakeClosure); ok && timerCalls(mc, a) {
+							return "a goroutine that cancels its context when a timer fires"
+						}
+					}
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// timerCalls reports whether mc, a closure started with go, waits for a timer and calls the
+// function bound to it as cancel (by value, or the variable holding it).
+func timerCalls(mc *ssa.MakeClosure, cancel ssa.Value) bool {
+	fn, ok := mc.Fn.(*ssa.Function)
+	i := slices.Index(mc.Bindings, cancel)
+	if !ok || i < 0 || i >= len(fn.FreeVars) || mc.Referrers() == nil {
+		return false
+	}
+	started := slices.ContainsFunc(*mc.Referrers(), func(r ssa.Instruction) bool {
+		g, ok := r.(*ssa.Go)
+		return ok && g.Call.Value == ssa.Value(mc)
+	})
+	if !started {
+		return false
+	}
+	timer, calls := false, false
+	for c := range flow.Calls(fn) {
+		if id := flow.ID(flow.Callee(c.Common())); id.Pkg == "time" && id.Recv == "" && (id.Name == "After" || id.Name == "NewTimer" || id.Name == "Tick") {
+			timer = true
+		}
+		callee := c.Common().Value
+		if ld, ok := callee.(*ssa.UnOp); ok && ld.Op == token.MUL {
+			callee = ld.X // cancel captured by reference: (*fv)()
+		}
+		if callee == ssa.Value(fn.FreeVars[i]) {
+			calls = true
+		}
+	}
+	return timer && calls
 }
 
 // ctxField evaluates a context kept in a struct field by what the package's production code
