@@ -110,10 +110,11 @@ func decides(call ssa.CallInstruction) bool {
 	return reaches(v, 0)
 }
 
-// carriesCtx reports whether a receiver or argument of c is a value the function made by a
-// call it handed a context that may bound it: request options built with
-// options.WithContext(ctx) and passed to the call, a backoff made by backoff.New(ctx, cfg)
-// whose Ongoing and Wait drive the loop. The context travels with the value.
+// carriesCtx reports whether a receiver or argument of c is a value the function made with a
+// context that may bound it in a field (holdsContext), or by a call it handed one: request
+// options built with options.WithContext(ctx) and passed to the call, a backoff made by
+// backoff.New(ctx, cfg) whose Ongoing and Wait drive the loop. The context travels with the
+// value.
 func carriesCtx(c *ssa.CallCommon) bool {
 	args := c.Args
 	if c.IsInvoke() {
@@ -122,6 +123,9 @@ func carriesCtx(c *ssa.CallCommon) bool {
 	for _, a := range args {
 		if typeis.Context(a.Type()) {
 			continue
+		}
+		if holdsContext(a) {
+			return true
 		}
 		maker := flow.Unwrap(a)
 		if ex, ok := maker.(*ssa.Extract); ok {
@@ -138,6 +142,32 @@ func carriesCtx(c *ssa.CallCommon) bool {
 		}
 	}
 	return false
+}
+
+// holdsContext reports whether v is (on some path) a struct the function makes with a
+// context that may bound it in one of its fields (req := &httpRequest{Context: ctx, ...}): the
+// attempt it is handed sends with that context.
+func holdsContext(v ssa.Value) bool {
+	found := false
+	flow.Backward(v, 32, func(x ssa.Value) bool {
+		a, ok := x.(*ssa.Alloc)
+		if !ok || a.Referrers() == nil {
+			return !found
+		}
+		for _, r := range *a.Referrers() {
+			fa, ok := r.(*ssa.FieldAddr)
+			if !ok || fa.X != ssa.Value(a) || fa.Referrers() == nil {
+				continue
+			}
+			for _, rr := range *fa.Referrers() {
+				if st, ok := rr.(*ssa.Store); ok && st.Addr == ssa.Value(fa) && typeis.Context(st.Val.Type()) && bounded(st.Val) {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // watchesContext reports whether c hands a context that may bound it to a function of the
