@@ -87,7 +87,17 @@ func streamedIn(call ssa.CallInstruction, fields func(*types.Var) bool) bool {
 		return false
 	}
 	inReadLoop := readLoops(call)
-	for _, resp := range responses(v) {
+	resps := responses(v)
+	for i := 0; i < len(resps) && i < 8; i++ {
+		for _, r := range *resps[i].Referrers() {
+			// resp = track(resp): a function of the package that hands the response back.
+			if c, ok := r.(*ssa.Call); ok && c.Call.StaticCallee() != nil && c.Call.StaticCallee().Pkg == c.Parent().Pkg &&
+				typeis.Named(pointee(c.Type()), knowledge.HTTPPath, "Response") && c.Referrers() != nil && !slices.Contains(resps, ssa.Value(c)) {
+				resps = append(resps, c)
+			}
+		}
+	}
+	for _, resp := range resps {
 		for _, rr := range *resp.Referrers() {
 			fa, ok := rr.(*ssa.FieldAddr)
 			if !ok || flow.FieldVar(fa) == nil || flow.FieldVar(fa).Name() != "Body" || fa.Referrers() == nil {
@@ -241,7 +251,7 @@ func captured(mc *ssa.MakeClosure, v ssa.Value) []ssa.Value {
 // readInLoop reports whether the reader x, or a reader wrapping it, is read in a block for
 // which inLoop holds.
 func readInLoop(x ssa.Value, inLoop func(*ssa.BasicBlock) bool, fields func(*types.Var) bool, depth int) bool {
-	if depth > 3 || x.Referrers() == nil {
+	if depth > 5 || x.Referrers() == nil {
 		return false
 	}
 	for _, r := range *x.Referrers() {
@@ -272,6 +282,15 @@ func readInLoop(x ssa.Value, inLoop func(*ssa.BasicBlock) bool, fields func(*typ
 			}
 			if w, ok := r.(ssa.Value); ok && knowledge.StreamWrapper(fn) && readInLoop(w, inLoop, fields, depth+1) {
 				return true
+			}
+			// Handed to a function of the package (newRowReader(resp.Body)): what it does
+			// with its parameter.
+			if callee := c.StaticCallee(); callee != nil && callee.Pkg == r.Parent().Pkg && len(callee.Blocks) > 0 {
+				for i, a := range c.Args {
+					if a == x && i < len(callee.Params) && readInLoop(callee.Params[i], inLoop, fields, depth+1) {
+						return true
+					}
+				}
 			}
 		case *ssa.Store:
 			if fa, ok := r.Addr.(*ssa.FieldAddr); ok && r.Val == x && fields != nil && flow.FieldVar(fa) != nil && fields(flow.FieldVar(fa)) {

@@ -26,6 +26,7 @@ var streamReads = map[flow.FuncID]bool{
 	{Pkg: "bufio", Recv: "Reader", Name: "ReadSlice"}:       true,
 	{Pkg: "encoding/json", Recv: "Decoder", Name: "Decode"}: true,
 	{Pkg: "encoding/json", Recv: "Decoder", Name: "More"}:   true,
+	{Pkg: "encoding/json", Recv: "Decoder", Name: "Token"}:  true,
 	{Pkg: "io", Recv: "Reader", Name: "Read"}:               true,
 	{Pkg: "io", Recv: "ReadCloser", Name: "Read"}:           true,
 	{Pkg: "net", Recv: "Conn", Name: "Read"}:                true,
