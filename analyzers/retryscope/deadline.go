@@ -98,6 +98,9 @@ func decides(call ssa.CallInstruction) bool {
 				if b, isBuiltin := r.Call.Value.(*ssa.Builtin); isBuiltin && (b.Name() == "min" || b.Name() == "max") && reaches(r, depth+1) {
 					return true
 				}
+				if selectedTimer(r) {
+					return true // case <-time.After(time.Until(deadline)): return, beside the backoff's case
+				}
 				if r.Call.StaticCallee() != nil && r.Call.StaticCallee().Pkg == call.Parent().Pkg {
 					return true // handed to a function of the package, which may test it
 				}
@@ -108,6 +111,39 @@ func decides(call ssa.CallInstruction) bool {
 		return false
 	}
 	return reaches(v, 0)
+}
+
+// selectedTimer reports whether call makes a timer (time.After, time.NewTimer) whose channel is
+// one of the cases of a select with others: its firing is a way out the select decides on.
+func selectedTimer(call *ssa.Call) bool {
+	id := flow.ID(flow.Callee(call.Common()))
+	if id.Pkg != "time" || id.Recv != "" || id.Name != "After" && id.Name != "NewTimer" || call.Referrers() == nil {
+		return false
+	}
+	chans := []ssa.Value{call}
+	if id.Name == "NewTimer" {
+		chans = nil
+		for _, r := range *call.Referrers() {
+			if fa, ok := r.(*ssa.FieldAddr); ok && flow.FieldVar(fa) != nil && flow.FieldVar(fa).Name() == "C" && fa.Referrers() != nil {
+				for _, l := range *fa.Referrers() {
+					if load, ok := l.(*ssa.UnOp); ok {
+						chans = append(chans, load)
+					}
+				}
+			}
+		}
+	}
+	for _, ch := range chans {
+		if ch.Referrers() == nil {
+			continue
+		}
+		for _, r := range *ch.Referrers() {
+			if sel, ok := r.(*ssa.Select); ok && len(sel.States) > 1 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // carriesCtx reports whether a receiver or argument of c is a value the function made with a
