@@ -276,10 +276,18 @@ func (c *checker) direct(call ssa.CallInstruction) *op {
 }
 
 // changes reports whether the request s, sent by call, can change state on the server: a POST
-// or PATCH, of an API that takes keys, that neither asks a question (POST .../search) nor
-// asks for a token, nor is marked as a read.
+// or PATCH, of an API that takes keys, that neither asks a question (POST .../search, or one
+// whose answer is read as a stream) nor asks for a token, nor is marked as a read.
 func (c *checker) changes(s *remote.Send, call ssa.CallInstruction) bool {
-	return remote.ChangesState(s.Method) && !s.Keyless && !(s.Method == "POST" && (s.Asks() || s.Grant || c.markedRead(s, call)))
+	return remote.ChangesState(s.Method) && !s.Keyless && !(s.Method == "POST" && (s.Asks() || s.Grant || c.streamsAnswer(call) || c.markedRead(s, call)))
+}
+
+// streamsAnswer reports whether the answer to call is read as a stream (the rows of a query,
+// the events of a completion): a POST answered so asks a question; a creation answers with a
+// document.
+func (c *checker) streamsAnswer(call ssa.CallInstruction) bool {
+	rc := c.remote.Of(call)
+	return rc != nil && rc.Streams
 }
 
 // sendWhat names the request s for a message: "POST /v1/charges", "a POST request".
