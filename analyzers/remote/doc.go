@@ -40,7 +40,9 @@
 //   - a context: context.WithTimeout, WithDeadline, WithTimeoutCause or WithDeadlineCause
 //     anywhere on the way bounds it; context.Background and TODO do not, and neither do
 //     wrappers that only add values or cancellation (WithCancel, WithValue,
-//     signal.NotifyContext, gRPC metadata, errgroup); but a context.WithValue that carries an
+//     signal.NotifyContext, gRPC metadata, errgroup), unless a timer calls the cancel function
+//     WithCancel returns (time.AfterFunc(d, cancel), or a goroutine started there that waits on
+//     time.After, NewTimer or Tick and calls it); but a context.WithValue that carries an
 //     *http.Client with a Timeout is bounded by it (x/oauth2's HTTPClient key, go-oidc: the
 //     libraries that take a client from the context send through it); context.WithoutCancel drops its
 //     parent's deadline, so it has none whatever the parent's; r.Context() is the context of the

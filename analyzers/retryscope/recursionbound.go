@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/loops"
 	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
@@ -288,9 +289,98 @@ func neverLeavesOnFailure(l *loops.Loop, d decision) bool {
 			return false
 		}
 		seen[b] = true
+		if side := otherFailureSide(b, d.call); side >= 0 {
+			// if e.Code == "55P03" { ...; return err }: a test for one particular failure of
+			// the attempt, which a done context's error is not.
+			stack = append(stack, b.Succs[side])
+			continue
+		}
 		stack = append(stack, b.Succs...)
 	}
 	return true
+}
+
+// otherFailureSide returns the successor of b's branch taken when its test, on the error of
+// call, asks for one particular failure that is not a context's end (a code compared with a
+// constant: e.Code == "55P03", errors.Is(err, ErrLocked)) and that failure is not the one at
+// hand; -1 when b ends with no such test.
+func otherFailureSide(b *ssa.BasicBlock, call ssa.CallInstruction) int {
+	ifInstr, ok := lastInstr(b).(*ssa.If)
+	if !ok {
+		return -1
+	}
+	switch c := ifInstr.Cond.(type) {
+	case *ssa.BinOp:
+		k, other := constOperand(c)
+		if k == nil || k.Value == nil || !derivesFrom(other, call, 0) {
+			return -1
+		}
+		switch c.Op {
+		case token.EQL:
+			return 1
+		case token.NEQ:
+			return 0
+		}
+	case *ssa.Call:
+		id := flow.ID(flow.Callee(c.Common()))
+		if knowledge.ErrorsTest(id) && id.Name == "Is" && len(c.Call.Args) == 2 && derivesFrom(c.Call.Args[0], call, 0) && errorVar(c.Call.Args[1]) && !contextError(c.Call.Args[1]) {
+			return 1
+		}
+	}
+	return -1
+}
+
+// constOperand returns the constant operand of b and the other one.
+func constOperand(b *ssa.BinOp) (*ssa.Const, ssa.Value) {
+	if k, ok := b.Y.(*ssa.Const); ok {
+		return k, b.X
+	}
+	if k, ok := b.X.(*ssa.Const); ok {
+		return k, b.Y
+	}
+	return nil, nil
+}
+
+// derivesFrom reports whether v is computed from a result of call: its error, a field of it, a
+// function of the package's applied to it (sqlutil.MapError(err).Code).
+func derivesFrom(v ssa.Value, call ssa.CallInstruction, depth int) bool {
+	if v == nil || depth > 6 {
+		return false
+	}
+	if cv, ok := call.(*ssa.Call); ok && v == ssa.Value(cv) {
+		return true
+	}
+	switch x := v.(type) {
+	case *ssa.UnOp:
+		return derivesFrom(x.X, call, depth+1)
+	case *ssa.FieldAddr:
+		return derivesFrom(x.X, call, depth+1)
+	case *ssa.Field:
+		return derivesFrom(x.X, call, depth+1)
+	case *ssa.Extract:
+		return derivesFrom(x.Tuple, call, depth+1)
+	case *ssa.TypeAssert:
+		return derivesFrom(x.X, call, depth+1)
+	case *ssa.MakeInterface:
+		return derivesFrom(x.X, call, depth+1)
+	case *ssa.ChangeInterface:
+		return derivesFrom(x.X, call, depth+1)
+	case *ssa.ChangeType:
+		return derivesFrom(x.X, call, depth+1)
+	case *ssa.Call:
+		return slices.ContainsFunc(x.Call.Args, func(a ssa.Value) bool { return derivesFrom(a, call, depth+1) })
+	}
+	return false
+}
+
+// contextError reports whether v loads context.Canceled or context.DeadlineExceeded.
+func contextError(v ssa.Value) bool {
+	load, ok := flow.Unwrap(v).(*ssa.UnOp)
+	if !ok {
+		return false
+	}
+	g, ok := load.X.(*ssa.Global)
+	return ok && g.Pkg != nil && g.Pkg.Pkg.Path() == "context"
 }
 
 // isElem reports whether addr is the address of an element of an array or slice.

@@ -163,13 +163,13 @@ start: // want `goto retry loop: attempts=2 wait=none deadline=context`
 	return nil
 }
 
-// A flag set each round but tested only after one kind of error: a conflict is resent once,
-// any other error goes round without end. The flag does not bound the loop.
+// A conflict is resent once, any other error goes round without end: neither the flag nor
+// the context (done, heartbeat's error is no conflict) bounds the loop.
 var errConflict = errors.New("conflict")
 
 func (m *member) commit(ctx context.Context, offsets map[string]int64) error { // want commit:`retries: retry loop at lifecycle.go:172, attempts=unbounded`
 	resent := false
-	for { // want `retry loop: attempts=unbounded wait=fixed deadline=context`
+	for { // want `retry loop: attempts=unbounded wait=fixed deadline=none`
 		_, err := m.heartbeat(ctx)
 		if err == nil {
 			return nil
