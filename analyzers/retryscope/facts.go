@@ -33,6 +33,11 @@ type helperFact struct {
 	// whose answer for the callback's error says whether to go round (isRetriable func(error)
 	// bool): a call's retry set is what the predicate it hands in singles out.
 	Verdict int
+	// Matches, when not zero, is one more than the index (receiver excluded) of the parameter
+	// holding the regular expression an error's text must match for the helper to go round
+	// (if !errRegexp.MatchString(err.Error()) { return err }): a call's retry set is what the
+	// expression it hands in names.
+	Matches int
 	// Stops names the error types (types.TypeString, "*pkg/path.T" for a pointer) that make
 	// the helper return at once when its callback returns one: its own mark for errors not
 	// to retry (if _, fatal := err.(Fatal); fatal { return err }).
@@ -51,6 +56,9 @@ func (f *helperFact) String() string {
 	}
 	if f.Verdict > 0 {
 		str += fmt.Sprintf(" as parameter %d says", f.Verdict-1)
+	}
+	if f.Matches > 0 {
+		str += fmt.Sprintf(" on errors parameter %d matches", f.Matches-1)
 	}
 	if len(f.Stops) > 0 {
 		str += fmt.Sprintf(" (stops on %s)", strings.Join(f.Stops, ", "))

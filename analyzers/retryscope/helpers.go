@@ -1,6 +1,7 @@
 package retryscope
 
 import (
+	"go/constant"
 	"go/types"
 	"slices"
 
@@ -95,6 +96,9 @@ func (st *state) callbackScope(hc *helperCall) *Scope {
 		s.Inferred, s.turnedAway, s.helperOn = true, hc.fact.TurnedAway, hc.fact.On
 		s.helperStops = hc.fact.Stops
 		handedVerdict(hc, s) // the predicate the call hands in says what goes round
+		if handedRefusal(hc) {
+			s.turnedAway = true // runWithRetry(op, entityBusy, d): only a refused attempt goes round
+		}
 	}
 	i := slices.IndexFunc(hc.retried, func(v ssa.Value) bool { return callbackFunc(v) != nil })
 	if i < 0 {
@@ -143,6 +147,25 @@ func (st *state) setWaits(s *Scope) {
 // handedVerdict records on s, the Callback scope of helper call hc, what the predicate that hc
 // hands in as its verdict (helperFact.Verdict) goes round on, when its body says
 // (predicateSummary, predicateSentinels).
+// handedRefusal reports whether the call hands its helper a regular expression, compiled from
+// a constant, that names the server's own refusal ("is busy", no transport failure, 5xx or rate
+// limit but a turn-away): the only errors the helper goes round on (helperFact.Matches).
+func handedRefusal(hc *helperCall) bool {
+	if hc.fact == nil || hc.fact.Matches == 0 {
+		return false
+	}
+	a := hc.site.Arg(hc.fact.Matches - 1)
+	if a == nil {
+		return false
+	}
+	text, ok := flow.Unwrap(compiledFrom(a)).(*ssa.Const)
+	if !ok || text.Value == nil || text.Value.Kind() != constant.String {
+		return false
+	}
+	k := textKinds(text)
+	return k == FailOther || k == Fail429
+}
+
 func handedVerdict(hc *helperCall, s *Scope) {
 	if hc.fact == nil || hc.fact.Verdict == 0 {
 		return

@@ -91,6 +91,7 @@ func (st *state) inferHelper(fn *ssa.Function) *helperFact {
 			if attempt != nil && callsValue(attempt, p) {
 				fact.On = found.RetriesOn(attempt) // if strings.Contains(err.Error(), "over quota") { continue }
 				fact.Stops = stopTypes(found, attempt)
+				fact.Matches = matchParam(params, found)
 			} else if via != nil && via.fact != nil {
 				fact.Stops = via.fact.Stops // it hands the callback's error on to a helper
 			}
@@ -418,4 +419,36 @@ func typeTest(cond ssa.Value) bool {
 		return errorsPredicate(c) && flow.ID(flow.Callee(c.Common())).Name == "As"
 	}
 	return false
+}
+
+// matchParam returns one more than the index among params of the parameter holding a regular
+// expression that s's errors must match to go round: the side of its MatchString test where
+// the text does not match leaves the loop. 0 when there is none.
+func matchParam(params []*ssa.Parameter, s *Scope) int {
+	if s.Loop == nil || s.at == nil {
+		return 0
+	}
+	for _, b := range s.Loop.Blocks(s.at) {
+		ifInstr, ok := lastInstr(b).(*ssa.If)
+		if !ok {
+			continue
+		}
+		call, ok := unNot(ifInstr.Cond).(*ssa.Call)
+		if !ok || call.Call.IsInvoke() || len(call.Call.Args) != 2 {
+			continue
+		}
+		if id := flow.ID(flow.Callee(call.Common())); id.Pkg != "regexp" || id.Recv != "Regexp" || id.Name != "MatchString" {
+			continue
+		}
+		p, ok := flow.Unwrap(call.Call.Args[0]).(*ssa.Parameter)
+		i := slices.Index(params, p)
+		if !ok || i < 0 {
+			continue
+		}
+		noMatch := b.Succs[1-countNots(ifInstr.Cond)%2]
+		if _, ret := lastInstr(noMatch).(*ssa.Return); ret || !s.Loop.Contains(noMatch) {
+			return i + 1
+		}
+	}
+	return 0
 }
