@@ -24,8 +24,8 @@
 //     makes a client without a timeout, and a client whose transport or http.Client is
 //     handed over (SetTransport, GetClient) is not judged. Several calls without a deadline
 //     through one client a library constructor made here (resty.New(),
-//     cleanhttp.DefaultClient()) are one finding, at the constructor's call; for resty the
-//     fix adds SetTimeout(30 * time.Second) to it.
+//     cleanhttp.DefaultClient()) are one finding, at the constructor's call; for resty.New the
+//     fix adds SetTimeout with the -notimeout.default duration (30s unless set) to it.
 //     A library's default client whose Transport is an http.Transport with a
 //     ResponseHeaderTimeout is not reported as a default without a Timeout (its requests carry
 //     their callers' contexts; reading the body is the caller's); a request without any context

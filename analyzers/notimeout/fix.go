@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"go/types"
 	"time"
 
 	"github.com/idemlint/idemlint/analyzers/internal/edit"
@@ -12,6 +13,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/remote"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // The suggested fix: a Timeout added to the http.Client composite literal the calls go
@@ -65,12 +67,18 @@ func (c *checker) constructorCall(o *remote.Origin) (*ast.CallExpr, bool) {
 	if o.Kind != remote.Constructor || o.Type != knowledge.RestyClient.Display || !o.Pos.IsValid() {
 		return nil, false
 	}
-	for cur := range c.insp.Root().Preorder((*ast.CallExpr)(nil)) {
-		if call := cur.Node().(*ast.CallExpr); call.Lparen == o.Pos {
-			return call, true
-		}
+	cur, ok := c.calls.At(o.Pos)
+	if !ok {
+		return nil, false
 	}
-	return nil, false
+	call := cur.Node().(*ast.CallExpr)
+	// The library's constructor itself (resty.New()), whose one result takes the setter; not
+	// another package's function that returns one among other results.
+	fn, _ := typeutil.Callee(c.pass.TypesInfo, call).(*types.Func)
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != knowledge.RestyClient.Pkg || fn.Signature().Results().Len() != 1 {
+		return nil, false
+	}
+	return call, true
 }
 
 // addSetTimeout returns the fix that calls the client's timeout setter on what call returns:

@@ -107,7 +107,7 @@ func run(pass *analysis.Pass) (any, error) {
 	// A library's default client is reported where it is made, with every call through it.
 	defaults := make(map[token.Pos]bool)
 	c.owned = make(map[string]bool)
-	made := shared(calls)
+	made := c.shared(calls)
 	for _, call := range calls {
 		if !call.Timeout.Owned(pass.Pkg) {
 			continue
@@ -535,12 +535,14 @@ func grouped(o *remote.Origin, made map[token.Pos]int) bool {
 	return false
 }
 
-// shared counts, by where a library's constructor made their client, the calls outside tests
-// that nothing bounds.
-func shared(calls []*remote.Call) map[token.Pos]int {
+// shared counts, by where a library's constructor made their client (where a finding is not
+// suppressed: a generated file, an ignore comment), the calls outside tests that nothing
+// bounds.
+func (c *checker) shared(calls []*remote.Call) map[token.Pos]int {
 	n := make(map[token.Pos]int)
 	for _, call := range calls {
-		if o := call.Timeout.Client; o != nil && o.Kind == remote.Constructor && call.Timeout.Status == remote.Unbounded && !call.Stream && !call.Streams && !call.Loopback {
+		if o := call.Timeout.Client; o != nil && o.Kind == remote.Constructor && call.Timeout.Status == remote.Unbounded && !call.Stream && !call.Streams && !call.Loopback &&
+			!testcode.At(c.pass, call.Pos()) && !c.rep.Suppressed(o.Pos) {
 			n[o.Pos]++
 		}
 	}

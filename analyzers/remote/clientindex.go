@@ -181,8 +181,10 @@ func (st *state) checkSetter(c *ssa.CallCommon) {
 		return
 	}
 	for _, t := range knowledge.ClientTypes {
-		if (slices.Contains(t.Setters, fn.Name()) || slices.Contains(t.Opaque, fn.Name())) &&
-			typeis.Named(fn.Signature.Recv().Type(), t.Pkg, t.Name) {
+		if !typeis.Named(fn.Signature.Recv().Type(), t.Pkg, t.Name) {
+			continue
+		}
+		if _, ok := setterEffect(c, t); ok || slices.Contains(t.Setters, fn.Name()) {
 			st.written(c.Args[0], t, 0)
 		}
 	}

@@ -202,7 +202,7 @@ func (w *walker) objCall(c *ssa.CallCommon, idx int, f *frame, t *knowledge.Clie
 	if recv := chainRecv(c, t); recv != nil {
 		// A setter in a builder's chain (resty.New().SetBaseURL(u).SetTimeout(d)): the
 		// setter's own bound, then the value it was called on.
-		if sv, _ := w.chainSet(c, t, nil, 0, nil); sv.k != vUnbounded {
+		if sv, ok := setterEffect(c, t); ok {
 			return sv
 		}
 		return w.obj1(recv, f, t)

@@ -70,38 +70,74 @@ func (w *walker) restyReqCall(c *ssa.CallCommon, f *frame) (verdict, bool) {
 // restySetOn returns the context a statement of its own gives the resty request v
 // (req.SetContext(ctx), its result dropped), when one does.
 func restySetOn(v ssa.Value) (ssa.Value, bool) {
-	if !typeis.Named(v.Type(), knowledge.RestyClient.Pkg, "Request") || v.Referrers() == nil {
+	if !typeis.Named(v.Type(), knowledge.RestyClient.Pkg, "Request") {
 		return nil, false
 	}
-	for _, r := range *v.Referrers() {
-		if call, ok := r.(*ssa.Call); ok && call.Call.Args != nil && call.Call.Args[0] == v && restyMethod(&call.Call, "Request", "Request") == "SetContext" {
-			return call.Call.Args[1], true
+	// Through the setters chained on it (req.SetHeader(k, v).SetContext(ctx)).
+	queue := []ssa.Value{v}
+	for i := 0; i < len(queue) && i < 64; i++ {
+		x := queue[i]
+		if x.Referrers() == nil {
+			continue
+		}
+		for _, r := range *x.Referrers() {
+			call, ok := r.(*ssa.Call)
+			if !ok || len(call.Call.Args) == 0 || call.Call.Args[0] != x {
+				continue
+			}
+			switch restyMethod(&call.Call, "Request", "Request") {
+			case "SetContext":
+				return call.Call.Args[1], true
+			case "":
+			default:
+				queue = append(queue, call)
+			}
 		}
 	}
 	return nil, false
 }
 
 // chainSet evaluates a call of a method of the client type t on a value of it, for fieldsSet:
-// bounded by a setter given a timeout, unknown for a method that hands over a part the model
-// does not follow, and, for a setter returning the value, what is set on its result; ok is
-// false when c is none of these.
+// what the method does to the timeout (setterEffect), else, for a setter returning the value,
+// what is set on its result; ok is false for a type without setters.
 func (w *walker) chainSet(c *ssa.CallCommon, t *knowledge.ClientType, origin *Origin, depth int, result ssa.Value) (verdict, bool) {
 	fn := c.StaticCallee()
 	if fn == nil || t.Setters == nil && t.Opaque == nil {
 		return verdict{}, false
 	}
-	switch name := fn.Name(); {
-	case slices.Contains(t.Setters, name):
-		if arg := c.Args[len(c.Args)-1]; !flow.IsZero(arg) {
-			return boundedFor(t.Display+"."+name, arg), true
-		}
-	case slices.Contains(t.Opaque, name):
-		return unknown, true
+	if v, ok := setterEffect(c, t); ok {
+		return v, true
 	}
 	if t.Chain && result != nil && chainResult(fn, t) {
 		return w.fieldsSet(result, t, origin, depth), true // (a chain is walked forward: no cycle)
 	}
 	return verdict{k: vUnbounded}, true
+}
+
+// setterEffect says what a call of a method of the client type t does to its timeout: bounds
+// it (a setter given anything but a zero constant), or leaves it unknown (a setter given a zero
+// constant, written out on purpose; a method that hands over a part the model does not follow;
+// a hook that gives each request its context); ok is false for any other method.
+func setterEffect(c *ssa.CallCommon, t *knowledge.ClientType) (verdict, bool) {
+	fn := c.StaticCallee()
+	if fn == nil || len(c.Args) == 0 {
+		return verdict{}, false
+	}
+	switch name := fn.Name(); {
+	case slices.Contains(t.Setters, name):
+		arg := c.Args[len(c.Args)-1]
+		if _, isConst := arg.(*ssa.Const); isConst && flow.IsZero(arg) {
+			return unknown, true // SetTimeout(0) written out: no timeout on purpose
+		}
+		if !flow.IsZero(arg) {
+			return boundedFor(t.Display+"."+name, arg), true
+		}
+	case slices.Contains(t.Opaque, name):
+		return unknown, true
+	case t == knowledge.RestyClient && (name == "OnBeforeRequest" || name == "SetPreRequestHook") && setsContext(c.Args[len(c.Args)-1]):
+		return unknown, true // a hook that gives each request its context
+	}
+	return verdict{}, false
 }
 
 // chainResult reports whether fn, a method of t, returns a t (the value it is called on).
@@ -136,9 +172,10 @@ func (w *walker) restyClient(req ssa.Value) verdict {
 	return w.obj(c, nil, knowledge.RestyClient)
 }
 
-// restyUpload reports whether a resty request, by its chain of setters, uploads a stream: a
+// restyUpload reports whether a resty request, by its chain of setters, streams: it uploads a
 // body that is a reader not held in memory (a file, the caller's io.Reader), or files and
-// readers of a multipart form. A client Timeout would cut such an upload.
+// readers of a multipart form, or downloads its answer to a file or leaves it unread for the
+// caller (SetOutput, SetDoNotParseResponse). A client Timeout would cut such a transfer.
 func restyUpload(req ssa.Value) bool {
 	for range 64 {
 		call, ok := flow.Unwrap(req).(*ssa.Call)
@@ -148,7 +185,7 @@ func restyUpload(req ssa.Value) bool {
 		switch restyMethod(&call.Call, "Request", "Request") {
 		case "":
 			return false
-		case "SetFile", "SetFiles", "SetFileReader", "SetMultipartField", "SetMultipartFields":
+		case "SetFile", "SetFiles", "SetFileReader", "SetMultipartField", "SetMultipartFields", "SetOutput", "SetDoNotParseResponse":
 			return true
 		case "SetBody":
 			body := flow.Unwrap(call.Call.Args[1])
@@ -169,4 +206,25 @@ func isReader(t types.Type) bool {
 	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, "Read")
 	fn, ok := obj.(*types.Func)
 	return ok && fn.Signature().Params().Len() == 1 && fn.Signature().Results().Len() == 2
+}
+
+// setsContext reports whether hook, a function value handed to a client, gives the requests it
+// is handed a context (r.SetContext(ctx)).
+func setsContext(hook ssa.Value) bool {
+	var fn *ssa.Function
+	switch h := flow.Unwrap(hook).(type) {
+	case *ssa.Function:
+		fn = h
+	case *ssa.MakeClosure:
+		fn, _ = h.Fn.(*ssa.Function)
+	}
+	if fn == nil {
+		return true // a hook the model cannot read may set one
+	}
+	for c := range flow.Calls(fn) {
+		if restyMethod(c.Common(), "Request", "Request") == "SetContext" {
+			return true
+		}
+	}
+	return false
 }

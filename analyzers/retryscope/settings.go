@@ -262,7 +262,6 @@ func libNamed(lib *library, t types.Type) *types.Named {
 	return n
 }
 
-// has reports whether path is one of the library's packages.
 // hasFunc reports whether fn is a function of the library (of another package: its
 // declaration, which has no SSA package of its own).
 func (lib *library) hasFunc(fn *ssa.Function) bool {
@@ -273,6 +272,7 @@ func (lib *library) hasFunc(fn *ssa.Function) bool {
 	return ok && obj.Pkg() != nil && lib.has(obj.Pkg().Path())
 }
 
+// has reports whether path is one of the library's packages.
 func (lib *library) has(path string) bool {
 	for _, p := range lib.Paths {
 		if path == p || lib.Prefix && strings.HasPrefix(path, p) {
@@ -407,22 +407,49 @@ func (c *site) calls(vals ...ssa.Value) []*ssa.Call {
 	return out
 }
 
+// returnsRecv reports whether fn is a method that returns the value it is called on, as a
+// builder's setter does (not Clone, whose copy is another client).
+func returnsRecv(fn *ssa.Function) bool {
+	sig := fn.Signature
+	if sig.Recv() == nil || sig.Results().Len() != 1 || fn.Name() == "Clone" {
+		return false
+	}
+	return types.Identical(sig.Recv().Type(), sig.Results().At(0).Type())
+}
+
 // mutators returns, for a library whose methods change the client they are called on, the
 // calls of its methods that the package makes on a client kept in a field that vals are
 // loaded from (c.http = resty.New() in one place, c.http.SetRetryCount(3) in another), through
 // chains of such calls.
 func (c *site) mutators(lib *library, vals []ssa.Value) []ssa.Value {
+	// The fields the client itself is loaded from: back through the receivers of the library's
+	// methods (c.http.R().SetBody(b)), not through what other calls are given
+	// (resty.NewWithClient(c.http.GetClient()) is another client).
 	fields := make(map[*types.Var]bool)
-	for _, v := range vals {
-		if v == nil {
-			continue
+	seen := make(map[ssa.Value]bool)
+	var from func(v ssa.Value, depth int)
+	from = func(v ssa.Value, depth int) {
+		if v == nil || depth > 32 || seen[v] {
+			return
 		}
-		c.stores.Backward(v, 256, func(x ssa.Value) bool {
+		seen[v] = true
+		switch x := flow.Unwrap(v).(type) {
+		case *ssa.UnOp:
 			if _, fa := flow.FieldLoad(x); fa != nil && flow.FieldVar(fa) != nil {
 				fields[flow.FieldVar(fa)] = true
 			}
-			return true
-		})
+		case *ssa.Call:
+			if fn := x.Call.StaticCallee(); lib.hasFunc(fn) && fn.Signature.Recv() != nil && fn.Name() != "Clone" && len(x.Call.Args) > 0 {
+				from(x.Call.Args[0], depth+1)
+			}
+		case *ssa.Phi:
+			for _, e := range x.Edges {
+				from(e, depth+1)
+			}
+		}
+	}
+	for _, v := range vals {
+		from(v, 0)
 	}
 	if len(fields) == 0 {
 		return nil
@@ -432,16 +459,19 @@ func (c *site) mutators(lib *library, vals []ssa.Value) []ssa.Value {
 		if !lib.hasFunc(fn) || fn.Signature.Recv() == nil {
 			continue
 		}
+		if _, setting := lib.Settings[fn.Name()]; !setting {
+			continue // (the calls that configure it: not every call of its methods)
+		}
 		for _, call := range calls {
 			v, ok := call.(*ssa.Call)
-			if !ok || c.fromTest(v) {
+			if !ok || c.fromTest(v) || len(call.Common().Args) == 0 {
 				continue
 			}
 			recv := call.Common().Args[0]
 			for range 16 {
 				inner, ok := flow.Unwrap(recv).(*ssa.Call)
-				if !ok || !lib.hasFunc(inner.Call.StaticCallee()) || len(inner.Call.Args) == 0 {
-					break
+				if !ok || !lib.hasFunc(inner.Call.StaticCallee()) || !returnsRecv(inner.Call.StaticCallee()) || len(inner.Call.Args) == 0 {
+					break // (Clone's copy, a client made from another's http.Client: not this one)
 				}
 				recv = inner.Call.Args[0]
 			}

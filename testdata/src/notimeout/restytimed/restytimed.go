@@ -112,3 +112,66 @@ func (u *Uploader) Upload(ctx context.Context, uploadURL string, image io.Reader
 	}
 	return nil
 }
+
+// Hooked: no client timeout, but a hook gives every request a deadline.
+type Hooked struct{ rc *resty.Client }
+
+func NewHooked(base string) *Hooked {
+	rc := resty.New().SetBaseURL(base)
+	rc.OnBeforeRequest(func(_ *resty.Client, r *resty.Request) error {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		_ = cancel
+		r.SetContext(ctx)
+		return nil
+	})
+	return &Hooked{rc: rc}
+}
+
+func (h *Hooked) Job(id string) (*Job, error) {
+	var j Job
+	_, err := h.rc.R().SetResult(&j).Get("/jobs/" + id)
+	return &j, err
+}
+
+// Chained statement: the deadline is set by a statement that chains setters on the request.
+type ChainedCtx struct{ rc *resty.Client }
+
+func NewChainedCtx(base string) *ChainedCtx { return &ChainedCtx{rc: resty.New().SetBaseURL(base)} }
+
+func (c *ChainedCtx) Job(id string) (*Job, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	var j Job
+	req := c.rc.R()
+	req.SetHeader("Accept", "application/json").SetContext(ctx)
+	_, err := req.SetResult(&j).Get("/jobs/" + id)
+	return &j, err
+}
+
+// Unbounded on purpose: SetTimeout(0) written out.
+type NoTimeout struct{ rc *resty.Client }
+
+func NewNoTimeout(base string) *NoTimeout {
+	return &NoTimeout{rc: resty.New().SetBaseURL(base).SetTimeout(0)}
+}
+
+func (n *NoTimeout) Watch(id string) error {
+	_, err := n.rc.R().Get("/jobs/" + id + "/watch")
+	return err
+}
+
+// Downloader: the answer is written to a file as it arrives, with the caller's context.
+type Downloader struct{ rc *resty.Client }
+
+func NewDownloader() *Downloader { return &Downloader{rc: resty.New()} }
+
+func (d *Downloader) Fetch(ctx context.Context, url, path string) error {
+	resp, err := d.rc.R().SetContext(ctx).SetOutput(path).Get(url)
+	if err != nil {
+		return err
+	}
+	if resp.IsError() {
+		return fmt.Errorf("fetch %s: status %d", url, resp.StatusCode())
+	}
+	return nil
+}

@@ -72,3 +72,40 @@ func (o *Once) Create(projectID, key, value string) (restyhandedapi.Secret, erro
 	}
 	return res.Secret, nil
 }
+
+// Mirror sends through a client of its own made from the retrying client's http.Client: it
+// shares the connections, not the retry count. Not reported.
+type Mirror struct{ rc *resty.Client }
+
+func NewMirror(c *Client) *Mirror {
+	return &Mirror{rc: resty.NewWithClient(c.httpClient.GetClient()).SetTimeout(10 * time.Second)}
+}
+
+func (m *Mirror) Create(projectID, key, value string) (restyhandedapi.Secret, error) { // want Create:`sends a POST request without an idempotency key`
+	res, err := restyhandedapi.CallCreateSecret(m.rc, restyhandedapi.CreateSecretRequest{ProjectID: projectID, Key: key, Value: value})
+	if err != nil {
+		return restyhandedapi.Secret{}, err
+	}
+	return res.Secret, nil
+}
+
+// Copy keeps the original client, which does not retry; only its clone does. Not reported.
+type Copy struct {
+	rc      *resty.Client
+	patient *resty.Client
+}
+
+func NewCopy() *Copy {
+	c := &Copy{rc: resty.New().SetTimeout(10 * time.Second)}
+	c.patient = c.rc.Clone()
+	c.rc.Clone().SetRetryCount(5)
+	return c
+}
+
+func (c *Copy) Create(projectID, key, value string) (restyhandedapi.Secret, error) { // want Create:`sends a POST request without an idempotency key`
+	res, err := restyhandedapi.CallCreateSecret(c.rc, restyhandedapi.CreateSecretRequest{ProjectID: projectID, Key: key, Value: value})
+	if err != nil {
+		return restyhandedapi.Secret{}, err
+	}
+	return res.Secret, nil
+}

@@ -20,29 +20,32 @@ type Request struct {
 }
 type Response struct{ RawResponse *http.Response }
 
-func New() *Client                                             { return &Client{httpClient: &http.Client{}} }
-func NewWithClient(hc *http.Client) *Client                    { return &Client{httpClient: hc} }
-func (c *Client) SetBaseURL(url string) *Client                { return c }
-func (c *Client) SetHeader(header, value string) *Client       { return c }
-func (c *Client) SetTransport(t http.RoundTripper) *Client     { return c }
-func (c *Client) GetClient() *http.Client                      { return c.httpClient }
-func (c *Client) NewRequest() *Request                         { return c.R() }
-func (c *Client) SetRetryCount(count int) *Client              { c.RetryCount = count; return c }
-func (c *Client) SetRetryWaitTime(d time.Duration) *Client     { return c }
-func (c *Client) SetTimeout(d time.Duration) *Client           { return c }
-func (c *Client) R() *Request                                  { return &Request{client: c} }
-func (r *Request) SetHeader(header, value string) *Request     { return r }
-func (r *Request) SetBody(body interface{}) *Request           { return r }
-func (r *Request) SetFormData(data map[string]string) *Request { return r }
-func (r *Request) SetResult(res interface{}) *Request          { return r }
-func (r *Request) SetContext(ctx context.Context) *Request     { return r }
-func (r *Request) Get(url string) (*Response, error)           { return r.Execute("GET", url) }
-func (r *Request) Post(url string) (*Response, error)          { return nil, nil }
-func (r *Request) Put(url string) (*Response, error)           { return nil, nil }
-func (r *Request) Patch(url string) (*Response, error)         { return nil, nil }
-func (r *Request) Delete(url string) (*Response, error)        { return nil, nil }
-func (r *Request) Head(url string) (*Response, error)          { return nil, nil }
-func (r *Request) Options(url string) (*Response, error)       { return nil, nil }
+func New() *Client                                                        { return &Client{httpClient: &http.Client{}} }
+func NewWithClient(hc *http.Client) *Client                               { return &Client{httpClient: hc} }
+func (c *Client) SetBaseURL(url string) *Client                           { return c }
+func (c *Client) SetHeader(header, value string) *Client                  { return c }
+func (c *Client) SetTransport(t http.RoundTripper) *Client                { return c }
+func (c *Client) GetClient() *http.Client                                 { return c.httpClient }
+func (c *Client) NewRequest() *Request                                    { return c.R() }
+func (c *Client) Clone() *Client                                          { cc := *c; return &cc }
+func (c *Client) OnBeforeRequest(m func(*Client, *Request) error) *Client { return c }
+func (r *Request) SetOutput(file string) *Request                         { return r }
+func (c *Client) SetRetryCount(count int) *Client                         { c.RetryCount = count; return c }
+func (c *Client) SetRetryWaitTime(d time.Duration) *Client                { return c }
+func (c *Client) SetTimeout(d time.Duration) *Client                      { return c }
+func (c *Client) R() *Request                                             { return &Request{client: c} }
+func (r *Request) SetHeader(header, value string) *Request                { return r }
+func (r *Request) SetBody(body interface{}) *Request                      { return r }
+func (r *Request) SetFormData(data map[string]string) *Request            { return r }
+func (r *Request) SetResult(res interface{}) *Request                     { return r }
+func (r *Request) SetContext(ctx context.Context) *Request                { return r }
+func (r *Request) Get(url string) (*Response, error)                      { return r.Execute("GET", url) }
+func (r *Request) Post(url string) (*Response, error)                     { return nil, nil }
+func (r *Request) Put(url string) (*Response, error)                      { return nil, nil }
+func (r *Request) Patch(url string) (*Response, error)                    { return nil, nil }
+func (r *Request) Delete(url string) (*Response, error)                   { return nil, nil }
+func (r *Request) Head(url string) (*Response, error)                     { return nil, nil }
+func (r *Request) Options(url string) (*Response, error)                  { return nil, nil }
 func (r *Request) Execute(method, url string) (*Response, error) {
 	var resp *Response
 	err := Backoff(func() (*Response, error) {
