@@ -1,6 +1,7 @@
 package remote
 
 import (
+	"go/constant"
 	"go/types"
 	"slices"
 
@@ -57,6 +58,9 @@ func (w *walker) restyReqCall(c *ssa.CallCommon, f *frame) (verdict, bool) {
 	switch name := restyMethod(c, "Request", "Request"); name {
 	case "":
 	case "SetContext":
+		if len(c.Args) < 2 {
+			return unknown, true
+		}
 		return w.ctx(c.Args[1], f), true
 	default:
 		return w.req(c.Args[0], f), true
@@ -87,6 +91,9 @@ func restySetOn(v ssa.Value) (ssa.Value, bool) {
 			}
 			switch restyMethod(&call.Call, "Request", "Request") {
 			case "SetContext":
+				if len(call.Call.Args) < 2 {
+					return nil, false
+				}
 				return call.Call.Args[1], true
 			case "":
 			default:
@@ -185,9 +192,16 @@ func restyUpload(req ssa.Value) bool {
 		switch restyMethod(&call.Call, "Request", "Request") {
 		case "":
 			return false
-		case "SetFile", "SetFiles", "SetFileReader", "SetMultipartField", "SetMultipartFields", "SetOutput", "SetDoNotParseResponse":
+		case "SetFile", "SetFiles", "SetFileReader", "SetMultipartField", "SetMultipartFields", "SetOutput":
 			return true
+		case "SetDoNotParseResponse":
+			if k, ok := flow.Unwrap(call.Call.Args[len(call.Call.Args)-1]).(*ssa.Const); !ok || !isFalseConst(k) {
+				return true
+			}
 		case "SetBody":
+			if len(call.Call.Args) < 2 {
+				return false
+			}
 			body := flow.Unwrap(call.Call.Args[1])
 			if mi, ok := body.(*ssa.MakeInterface); ok {
 				body = flow.Unwrap(mi.X)
@@ -227,4 +241,9 @@ func setsContext(hook ssa.Value) bool {
 		}
 	}
 	return false
+}
+
+// isFalseConst reports whether k is the constant false.
+func isFalseConst(k *ssa.Const) bool {
+	return k.Value != nil && k.Value.Kind() == constant.Bool && !constant.BoolVal(k.Value)
 }

@@ -42,7 +42,7 @@ type Client struct {
 // New makes a client.
 func New(cfg Config) *Client {
 	c := &Client{cfg: cfg}
-	rc := resty.New() // related "restysdk.go:63: Client.GetSecret sends a request with its caller's context through it" related "restysdk.go:81: Request.Post sends a request without a context through it" // want `this resty\.Client has no timeout \(SetTimeout\), so a stalled server hangs Request\.Get \(and 1 other call\)`
+	rc := resty.New() // related "restysdk.go:63: Client.GetSecret sends a request with its caller's context through it" related "restysdk.go:81: Request.Post sends a request without a context through it" related "restysdk.go:95: Client.Versions sends a request with its caller's context through it" // want `this resty\.Client has no timeout \(SetTimeout\), so a stalled server hangs Request\.Get \(and 2 other calls\)`
 	c.http = rc.SetBaseURL(cfg.BaseURL).
 		SetHeader("User-Agent", "restysdk/1.0")
 	if cfg.Retries > 0 {
@@ -87,4 +87,13 @@ func (c *Client) CreateSecret(s Secret) (*Secret, error) {
 		return nil, errors.New("secrets: create failed")
 	}
 	return &out, nil
+}
+
+// Versions parses its answer (SetDoNotParseResponse(false) says so): no stream.
+func (c *Client) Versions(ctx context.Context, name string) ([]Secret, error) {
+	var out []Secret
+	if _, err := c.http.R().SetContext(ctx).SetDoNotParseResponse(false).SetResult(&out).Get("/v1/secrets/" + name + "/versions"); err != nil {
+		return nil, err
+	}
+	return out, nil
 }

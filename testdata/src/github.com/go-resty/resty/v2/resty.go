@@ -30,6 +30,7 @@ func (c *Client) NewRequest() *Request                                    { retu
 func (c *Client) Clone() *Client                                          { cc := *c; return &cc }
 func (c *Client) OnBeforeRequest(m func(*Client, *Request) error) *Client { return c }
 func (r *Request) SetOutput(file string) *Request                         { return r }
+func (r *Request) SetDoNotParseResponse(parse bool) *Request              { return r }
 func (c *Client) SetRetryCount(count int) *Client                         { c.RetryCount = count; return c }
 func (c *Client) SetRetryWaitTime(d time.Duration) *Client                { return c }
 func (c *Client) SetTimeout(d time.Duration) *Client                      { return c }
