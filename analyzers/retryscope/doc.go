@@ -52,7 +52,8 @@
 //     *http.Client over oras-go's or this project's retrying transport; also when the client is kept in a
 //     struct field or package variable that the package sets (a constructor's work is seen
 //     where a method uses the field; for resty, whose setters change the client they are
-//     called on, so are its calls on any load of that field: c.http.SetRetryCount(3)), and
+//     called on, so are its calls on any load of that field, c.http.SetRetryCount(3), or on
+//     the client its constructor returned, client.SetRetryCount(3)), and
 //     when a retrying resty client is handed to another package's function that sends
 //     requests through it (the remote model's parameter fact: api.CallCreate(c.http, req)),
 //     the scope of that call;

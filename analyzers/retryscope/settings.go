@@ -419,13 +419,15 @@ func returnsRecv(fn *ssa.Function) bool {
 
 // mutators returns, for a library whose methods change the client they are called on, the
 // calls of its methods that the package makes on a client kept in a field that vals are
-// loaded from (c.http = resty.New() in one place, c.http.SetRetryCount(3) in another), through
-// chains of such calls.
+// loaded from (c.http = resty.New() in one place, c.http.SetRetryCount(3) in another), or on
+// the value its constructor returned (client := resty.New(); client.SetRetryCount(3)),
+// through chains of such calls.
 func (c *site) mutators(lib *library, vals []ssa.Value) []ssa.Value {
 	// The fields the client itself is loaded from: back through the receivers of the library's
 	// methods (c.http.R().SetBody(b)), not through what other calls are given
 	// (resty.NewWithClient(c.http.GetClient()) is another client).
 	fields := make(map[*types.Var]bool)
+	made := make(map[ssa.Value]bool)
 	seen := make(map[ssa.Value]bool)
 	var from func(v ssa.Value, depth int)
 	from = func(v ssa.Value, depth int) {
@@ -439,8 +441,12 @@ func (c *site) mutators(lib *library, vals []ssa.Value) []ssa.Value {
 				fields[flow.FieldVar(fa)] = true
 			}
 		case *ssa.Call:
-			if fn := x.Call.StaticCallee(); lib.hasFunc(fn) && fn.Signature.Recv() != nil && fn.Name() != "Clone" && len(x.Call.Args) > 0 {
+			fn := x.Call.StaticCallee()
+			switch {
+			case lib.hasFunc(fn) && fn.Signature.Recv() != nil && fn.Name() != "Clone" && len(x.Call.Args) > 0:
 				from(x.Call.Args[0], depth+1)
+			case lib.hasFunc(fn) && fn.Signature.Recv() == nil:
+				made[x] = true // client := resty.New(): the statements on it configure it too
 			}
 		case *ssa.Phi:
 			for _, e := range x.Edges {
@@ -451,7 +457,7 @@ func (c *site) mutators(lib *library, vals []ssa.Value) []ssa.Value {
 	for _, v := range vals {
 		from(v, 0)
 	}
-	if len(fields) == 0 {
+	if len(fields) == 0 && len(made) == 0 {
 		return nil
 	}
 	var out []ssa.Value
@@ -475,7 +481,7 @@ func (c *site) mutators(lib *library, vals []ssa.Value) []ssa.Value {
 				}
 				recv = inner.Call.Args[0]
 			}
-			if _, fa := flow.FieldLoad(flow.Unwrap(recv)); fa != nil && fields[flow.FieldVar(fa)] {
+			if _, fa := flow.FieldLoad(flow.Unwrap(recv)); fa != nil && fields[flow.FieldVar(fa)] || made[flow.Unwrap(recv)] {
 				out = append(out, v)
 			}
 		}
