@@ -1,7 +1,6 @@
 package remote
 
 import (
-	"go/constant"
 	"go/types"
 	"slices"
 
@@ -35,7 +34,12 @@ func restyMethod(c *ssa.CallCommon, recv, res string) string {
 
 // restyClientOf returns the client a resty request was made from (the receiver of c.R() or
 // c.NewRequest() at the start of its chain of setters), or nil when the model cannot tell.
-func restyClientOf(req ssa.Value) ssa.Value {
+func restyClientOf(req ssa.Value) ssa.Value { return restyChain(req, nil) }
+
+// restyChain calls visit with each setter of the chain that ends at req (c.R().SetBody(b)...),
+// from the last back to the first, until visit returns true, and returns the client the chain
+// starts at, or nil when it does not start at one (or visit stopped it).
+func restyChain(req ssa.Value, visit func(call *ssa.Call, name string) bool) ssa.Value {
 	for range 64 {
 		call, ok := flow.Unwrap(req).(*ssa.Call)
 		if !ok {
@@ -44,7 +48,8 @@ func restyClientOf(req ssa.Value) ssa.Value {
 		if restyMethod(&call.Call, "Client", "Request") != "" {
 			return call.Call.Args[0]
 		}
-		if restyMethod(&call.Call, "Request", "Request") == "" {
+		name := restyMethod(&call.Call, "Request", "Request")
+		if name == "" || visit != nil && visit(call, name) {
 			return nil
 		}
 		req = call.Call.Args[0]
@@ -141,7 +146,7 @@ func setterEffect(c *ssa.CallCommon, t *knowledge.ClientType) (verdict, bool) {
 		}
 	case slices.Contains(t.Opaque, name):
 		return unknown, true
-	case t == knowledge.RestyClient && (name == "OnBeforeRequest" || name == "SetPreRequestHook") && setsContext(c.Args[len(c.Args)-1]):
+	case slices.Contains(t.Hooks, name) && setsContext(c.Args[len(c.Args)-1]):
 		return unknown, true // a hook that gives each request its context
 	}
 	return verdict{}, false
@@ -184,35 +189,25 @@ func (w *walker) restyClient(req ssa.Value) verdict {
 // readers of a multipart form, or downloads its answer to a file or leaves it unread for the
 // caller (SetOutput, SetDoNotParseResponse). A client Timeout would cut such a transfer.
 func restyUpload(req ssa.Value) bool {
-	for range 64 {
-		call, ok := flow.Unwrap(req).(*ssa.Call)
-		if !ok {
-			return false
-		}
-		switch restyMethod(&call.Call, "Request", "Request") {
-		case "":
-			return false
-		case "SetFile", "SetFiles", "SetFileReader", "SetMultipartField", "SetMultipartFields", "SetOutput":
-			return true
-		case "SetDoNotParseResponse":
-			if k, ok := flow.Unwrap(call.Call.Args[len(call.Call.Args)-1]).(*ssa.Const); !ok || !isFalseConst(k) {
-				return true
-			}
-		case "SetBody":
-			if len(call.Call.Args) < 2 {
-				return false
-			}
-			body := flow.Unwrap(call.Call.Args[1])
+	streams := false
+	restyChain(req, func(call *ssa.Call, name string) bool {
+		args := call.Call.Args
+		switch {
+		case name == "SetDoNotParseResponse":
+			parse, isConst := flow.BoolConst(flow.Unwrap(args[len(args)-1]))
+			streams = !isConst || parse
+		case slices.Contains(knowledge.RestyStreams, name):
+			streams = true
+		case name == "SetBody" && len(args) == 2:
+			body := flow.Unwrap(args[1])
 			if mi, ok := body.(*ssa.MakeInterface); ok {
 				body = flow.Unwrap(mi.X)
 			}
-			if isReader(body.Type()) && !inMemoryBody(body) {
-				return true
-			}
+			streams = isReader(body.Type()) && !inMemoryBody(body)
 		}
-		req = call.Call.Args[0]
-	}
-	return false
+		return streams
+	})
+	return streams
 }
 
 // isReader reports whether t has io.Reader's Read method.
@@ -241,9 +236,4 @@ func setsContext(hook ssa.Value) bool {
 		}
 	}
 	return false
-}
-
-// isFalseConst reports whether k is the constant false.
-func isFalseConst(k *ssa.Const) bool {
-	return k.Value != nil && k.Value.Kind() == constant.Bool && !constant.BoolVal(k.Value)
 }

@@ -186,19 +186,9 @@ func carriesCtx(c *ssa.CallCommon) bool {
 func holdsContext(v ssa.Value) bool {
 	found := false
 	flow.Backward(v, 32, func(x ssa.Value) bool {
-		a, ok := x.(*ssa.Alloc)
-		if !ok || a.Referrers() == nil {
-			return !found
-		}
-		for _, r := range *a.Referrers() {
-			fa, ok := r.(*ssa.FieldAddr)
-			if !ok || fa.X != ssa.Value(a) || fa.Referrers() == nil {
-				continue
-			}
-			for _, rr := range *fa.Referrers() {
-				if st, ok := rr.(*ssa.Store); ok && st.Addr == ssa.Value(fa) && typeis.Context(st.Val.Type()) && bounded(st.Val) {
-					found = true
-				}
+		if a, ok := x.(*ssa.Alloc); ok {
+			for _, st := range ownFields(a) {
+				found = found || typeis.Context(st.Val.Type()) && bounded(st.Val)
 			}
 		}
 		return !found

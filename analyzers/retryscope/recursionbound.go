@@ -312,7 +312,7 @@ func otherFailureSide(b *ssa.BasicBlock, call ssa.CallInstruction) int {
 	switch c := ifInstr.Cond.(type) {
 	case *ssa.BinOp:
 		k, other := constOperand(c)
-		if k == nil || k.Value == nil || !derivesFrom(other, call, 0) {
+		if k == nil || k.Value == nil || !derivesFrom(other, call) {
 			return -1
 		}
 		switch c.Op {
@@ -323,7 +323,7 @@ func otherFailureSide(b *ssa.BasicBlock, call ssa.CallInstruction) int {
 		}
 	case *ssa.Call:
 		id := flow.ID(flow.Callee(c.Common()))
-		if knowledge.ErrorsTest(id) && id.Name == "Is" && len(c.Call.Args) == 2 && derivesFrom(c.Call.Args[0], call, 0) && errorVar(c.Call.Args[1]) && !contextError(c.Call.Args[1]) {
+		if knowledge.ErrorsTest(id) && id.Name == "Is" && len(c.Call.Args) == 2 && derivesFrom(c.Call.Args[0], call) && errorVar(c.Call.Args[1]) && !contextError(c.Call.Args[1]) {
 			return 1
 		}
 	}
@@ -342,35 +342,15 @@ func constOperand(b *ssa.BinOp) (*ssa.Const, ssa.Value) {
 }
 
 // derivesFrom reports whether v is computed from a result of call: its error, a field of it, a
-// function of the package's applied to it (sqlutil.MapError(err).Code).
-func derivesFrom(v ssa.Value, call ssa.CallInstruction, depth int) bool {
-	if v == nil || depth > 6 {
-		return false
-	}
-	if cv, ok := call.(*ssa.Call); ok && v == ssa.Value(cv) {
-		return true
-	}
-	switch x := v.(type) {
-	case *ssa.UnOp:
-		return derivesFrom(x.X, call, depth+1)
-	case *ssa.FieldAddr:
-		return derivesFrom(x.X, call, depth+1)
-	case *ssa.Field:
-		return derivesFrom(x.X, call, depth+1)
-	case *ssa.Extract:
-		return derivesFrom(x.Tuple, call, depth+1)
-	case *ssa.TypeAssert:
-		return derivesFrom(x.X, call, depth+1)
-	case *ssa.MakeInterface:
-		return derivesFrom(x.X, call, depth+1)
-	case *ssa.ChangeInterface:
-		return derivesFrom(x.X, call, depth+1)
-	case *ssa.ChangeType:
-		return derivesFrom(x.X, call, depth+1)
-	case *ssa.Call:
-		return slices.ContainsFunc(x.Call.Args, func(a ssa.Value) bool { return derivesFrom(a, call, depth+1) })
-	}
-	return false
+// function applied to it (sqlutil.MapError(err).Code).
+func derivesFrom(v ssa.Value, call ssa.CallInstruction) bool {
+	cv, ok := call.(*ssa.Call)
+	found := false
+	flow.Backward(v, 64, func(x ssa.Value) bool {
+		found = found || ok && x == ssa.Value(cv)
+		return !found
+	})
+	return found
 }
 
 // contextError reports whether v loads context.Canceled or context.DeadlineExceeded.

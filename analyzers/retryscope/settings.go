@@ -408,10 +408,10 @@ func (c *site) calls(vals ...ssa.Value) []*ssa.Call {
 }
 
 // returnsRecv reports whether fn is a method that returns the value it is called on, as a
-// builder's setter does (not Clone, whose copy is another client).
-func returnsRecv(fn *ssa.Function) bool {
+// builder's setter does (not one of the library's Copies: Clone's copy is another client).
+func (lib *library) returnsRecv(fn *ssa.Function) bool {
 	sig := fn.Signature
-	if sig.Recv() == nil || sig.Results().Len() != 1 || fn.Name() == "Clone" {
+	if sig.Recv() == nil || sig.Results().Len() != 1 || slices.Contains(lib.Copies, fn.Name()) {
 		return false
 	}
 	return types.Identical(sig.Recv().Type(), sig.Results().At(0).Type())
@@ -443,7 +443,7 @@ func (c *site) mutators(lib *library, vals []ssa.Value) []ssa.Value {
 		case *ssa.Call:
 			fn := x.Call.StaticCallee()
 			switch {
-			case lib.hasFunc(fn) && fn.Signature.Recv() != nil && fn.Name() != "Clone" && len(x.Call.Args) > 0:
+			case lib.hasFunc(fn) && fn.Signature.Recv() != nil && !slices.Contains(lib.Copies, fn.Name()) && len(x.Call.Args) > 0:
 				from(x.Call.Args[0], depth+1)
 			case lib.hasFunc(fn) && fn.Signature.Recv() == nil:
 				made[x] = true // client := resty.New(): the statements on it configure it too
@@ -476,7 +476,7 @@ func (c *site) mutators(lib *library, vals []ssa.Value) []ssa.Value {
 			recv := call.Common().Args[0]
 			for range 16 {
 				inner, ok := flow.Unwrap(recv).(*ssa.Call)
-				if !ok || !lib.hasFunc(inner.Call.StaticCallee()) || !returnsRecv(inner.Call.StaticCallee()) || len(inner.Call.Args) == 0 {
+				if !ok || !lib.hasFunc(inner.Call.StaticCallee()) || !lib.returnsRecv(inner.Call.StaticCallee()) || len(inner.Call.Args) == 0 {
 					break // (Clone's copy, a client made from another's http.Client: not this one)
 				}
 				recv = inner.Call.Args[0]

@@ -23,6 +23,9 @@ type ClientType struct {
 	// SetTimeout); Opaque, methods that hand over a part whose bound the model does not
 	// follow (resty's SetTransport, or GetClient, whose *http.Client a caller may change).
 	Setters, Opaque []string
+	// Hooks are methods that install a function run on every request before it is sent
+	// (resty's OnBeforeRequest): one that gives the request a context leaves the bound to it.
+	Hooks []string
 	// Chain is set when the type's methods that return the type return the value they are
 	// called on, or a copy of it (a builder's setters, resty's Clone).
 	Chain bool
@@ -44,7 +47,7 @@ var (
 	// transport bounds the dial and the TLS handshake, not the wait for an answer);
 	// SetTimeout sets one. (resty.dev/v3's defaults are not modelled.)
 	RestyClient = &ClientType{Pkg: RestyPaths[0], Name: "Client", Display: "resty.Client", Setting: "timeout (SetTimeout)",
-		Setters: []string{"SetTimeout"}, Opaque: []string{"SetTransport", "GetClient"}, Chain: true}
+		Setters: []string{"SetTimeout"}, Opaque: []string{"SetTransport", "GetClient"}, Hooks: []string{"OnBeforeRequest", "SetPreRequestHook"}, Chain: true}
 )
 
 var ClientTypes = []*ClientType{HTTPClient, NetDialer, TLSDialer, RetryableHTTPClient, MailDialer, SSHClientConfig, RestyClient}

@@ -16,6 +16,7 @@ var Resty = &Library{
 	}},
 	Defaults: Summary{*Once, WaitJittered, DeadlineUnknown},
 	Mutates:  true,
+	Copies:   []string{"Clone"},
 	Settings: map[string]Option{
 		"SetRetryCount":              {Layer: 1, Arg: 0, Attempts: AttemptsOf(1).NegativeMeans(Once)},
 		"SetRetryAllowNonIdempotent": {Layer: 1, Arg: 0}, // v3: POST and PATCH are retried too (see Resends)
@@ -35,3 +36,9 @@ func init() {
 	}
 	AddrArgs[flow.FuncID{Pkg: RestyPaths[0], Recv: "Request", Name: "Execute"}] = 1
 }
+
+// RestyStreams are the methods of resty v2's Request after which its transfer is a stream: it
+// uploads files or a multipart form, or writes its answer to a file or leaves the raw body to
+// the caller (SetDoNotParseResponse, unless given false). SetBody streams when its body is a
+// reader not held in memory.
+var RestyStreams = []string{"SetFile", "SetFiles", "SetFileReader", "SetMultipartField", "SetMultipartFields", "SetOutput", "SetDoNotParseResponse"}

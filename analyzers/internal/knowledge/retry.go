@@ -139,6 +139,9 @@ type Library struct {
 	// SetRetryCount returns the client it set): a call on any load of the field that keeps
 	// the client configures it.
 	Mutates bool
+	// Copies are the methods of a Mutates library that return a copy of the client rather
+	// than the client (resty's Clone): what is set on the copy is not set on the original.
+	Copies []string
 }
 
 // An Entry is a group of functions or methods of a library with the same shape.
