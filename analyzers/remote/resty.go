@@ -32,16 +32,22 @@ func restyMethod(c *ssa.CallCommon, recv, res string) string {
 	return fn.Name()
 }
 
-// restyClientOf returns the client a resty request was made from (the receiver of c.R() or
-// c.NewRequest() at the start of its chain of setters), or nil when the model cannot tell.
-func restyClientOf(req ssa.Value) ssa.Value { return restyChain(req, nil) }
-
 // restyChain calls visit with each setter of the chain that ends at req (c.R().SetBody(b)...),
 // from the last back to the first, until visit returns true, and returns the client the chain
 // starts at, or nil when it does not start at one (or visit stopped it).
 func restyChain(req ssa.Value, visit func(call *ssa.Call, name string) bool) ssa.Value {
 	for range 64 {
-		call, ok := flow.Unwrap(req).(*ssa.Call)
+		x := flow.Unwrap(req)
+		if p, ok := x.(*ssa.Parameter); ok {
+			// A callback's request: the one the helper that calls it passes
+			// (c.do(ctx, func(r *resty.Request) ...), and fn(c.newRequest(ctx)) in do).
+			if args := flow.CallbackArgs(p); len(args) == 1 {
+				req = args[0]
+				continue
+			}
+			return nil
+		}
+		call, ok := x.(*ssa.Call)
 		if !ok {
 			return nil
 		}
@@ -49,13 +55,25 @@ func restyChain(req ssa.Value, visit func(call *ssa.Call, name string) bool) ssa
 			return call.Call.Args[0]
 		}
 		name := restyMethod(&call.Call, "Request", "Request")
-		if name == "" || visit != nil && visit(call, name) {
+		if name == "" {
+			// A function of the package that makes the request (m.request(ctx)).
+			if rets := flow.ReturnedBy(call); len(rets) == 1 {
+				req = rets[0]
+				continue
+			}
+			return nil
+		}
+		if visit != nil && visit(call, name) {
 			return nil
 		}
 		req = call.Call.Args[0]
 	}
 	return nil
 }
+
+// RestyClientOf returns the client a resty request was made from (the receiver of c.R() or
+// c.NewRequest() at the start of its chain of setters), or nil when the model cannot tell.
+func RestyClientOf(req ssa.Value) ssa.Value { return restyChain(req, nil) }
 
 // restyReqCall evaluates the context of the resty request a call of resty's returns: the
 // context a SetContext in the chain gives it, or none when the chain starts at the client.
@@ -177,7 +195,7 @@ func chainRecv(c *ssa.CallCommon, t *knowledge.ClientType) ssa.Value {
 // restyClient evaluates the client a resty request goes through; unknown when the model
 // cannot tell which.
 func (w *walker) restyClient(req ssa.Value) verdict {
-	c := restyClientOf(req)
+	c := RestyClientOf(req)
 	if c == nil {
 		return unknown
 	}

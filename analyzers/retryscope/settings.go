@@ -447,6 +447,14 @@ func (c *site) mutators(lib *library, vals []ssa.Value) []ssa.Value {
 				from(x.Call.Args[0], depth+1)
 			case lib.hasFunc(fn) && fn.Signature.Recv() == nil:
 				made[x] = true // client := resty.New(): the statements on it configure it too
+			default:
+				for _, r := range flow.ReturnedBy(x) {
+					from(r, depth+1) // m.request(ctx), a method of the package that makes it
+				}
+			}
+		case *ssa.Parameter:
+			for _, a := range flow.CallbackArgs(x) {
+				from(a, depth+1) // a callback's request: what the helper calling it passes
 			}
 		case *ssa.Phi:
 			for _, e := range x.Edges {
@@ -517,28 +525,8 @@ func (c *site) origins(v ssa.Value) []ssa.Value {
 			}
 			add(s)
 		}
-		for _, r := range returnedBy(out[i]) {
+		for _, r := range flow.ReturnedBy(out[i]) {
 			add(r)
-		}
-	}
-	return out
-}
-
-// returnedBy returns, when v is the result of a call of a function of the caller's package
-// (a constructor such as newClient()), the values that function returns for it.
-func returnedBy(v ssa.Value) []ssa.Value {
-	call, idx := flow.CallResult(flow.Unwrap(v))
-	if call == nil {
-		return nil
-	}
-	callee := call.Call.StaticCallee()
-	if callee == nil || callee.Pkg == nil || callee.Pkg != call.Parent().Pkg || len(callee.Blocks) == 0 {
-		return nil
-	}
-	var out []ssa.Value
-	for ret := range flow.Returns(callee) {
-		if idx < len(ret.Results) {
-			out = append(out, ret.Results[idx])
 		}
 	}
 	return out

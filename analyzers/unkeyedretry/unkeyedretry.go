@@ -547,14 +547,16 @@ func (c *checker) reportHelped(s *retryscope.Scope, ops []*op) {
 }
 
 // sharedClient reports whether call is a call of a method of a client the package keeps in
-// a struct field or a package variable (c.http.Do(req)): every method that sends through it
-// shares its retry policy. A client made by each function (client := newRetrying()) is not.
+// a struct field or a package variable (c.http.Do(req), or a resty request made from one,
+// wherever the chain of the request starts): every method that sends through it shares its
+// retry policy. A client made by each function (client := newRetrying()) is not.
 func sharedClient(call ssa.CallInstruction) bool {
 	fn := flow.Callee(call.Common())
 	if fn == nil {
 		return false
 	}
-	if kept(flow.NewSite(call.Common(), fn).Recv) {
+	recv := flow.NewSite(call.Common(), fn).Recv
+	if kept(recv) || recv != nil && kept(remote.RestyClientOf(recv)) {
 		return true
 	}
 	// A kept resty client handed to a function that sends through it (api.Call(c.http, req)).

@@ -334,3 +334,23 @@ func IsError(v ssa.Value) bool {
 	tuple, ok := ex.Tuple.Type().(*types.Tuple)
 	return !ok || ex.Index == tuple.Len()-1 || !typeis.ErrorLike(tuple.At(tuple.Len()-1).Type())
 }
+
+// ReturnedBy returns, when v is the result of a call of a function of the caller's package
+// (a constructor such as newClient()), the values that function returns for it.
+func ReturnedBy(v ssa.Value) []ssa.Value {
+	call, idx := CallResult(Unwrap(v))
+	if call == nil {
+		return nil
+	}
+	callee := call.Call.StaticCallee()
+	if callee == nil || callee.Pkg == nil || callee.Pkg != call.Parent().Pkg || len(callee.Blocks) == 0 {
+		return nil
+	}
+	var out []ssa.Value
+	for ret := range Returns(callee) {
+		if idx < len(ret.Results) {
+			out = append(out, ret.Results[idx])
+		}
+	}
+	return out
+}

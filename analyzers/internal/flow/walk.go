@@ -394,3 +394,65 @@ func sliceElems(v ssa.Value, depth int, seen map[ssa.Value]bool) (elems []ssa.Va
 	}
 	return nil, false
 }
+
+// CallbackArgs returns the values the package passes for p, a parameter of a function
+// literal, where it sees the calls of that function value: called where it is made, or handed
+// as an argument to functions of the package that call it or hand it on in turn
+// (c.do(ctx, func(r *Request) ... ) and, in do, fn(c.newRequest(ctx))).
+func CallbackArgs(p *ssa.Parameter) []ssa.Value {
+	anon := p.Parent()
+	if anon == nil || anon.Parent() == nil {
+		return nil
+	}
+	idx := slices.Index(anon.Params, p)
+	if idx < 0 {
+		return nil
+	}
+	var vals []ssa.Value
+	if len(anon.FreeVars) == 0 {
+		vals = append(vals, anon)
+	} else {
+		for _, b := range anon.Parent().Blocks {
+			for _, instr := range b.Instrs {
+				if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == anon {
+					vals = append(vals, mc)
+				}
+			}
+		}
+	}
+	var out []ssa.Value
+	seen := make(map[ssa.Value]bool)
+	for depth := 0; depth < 4 && len(vals) > 0; depth++ {
+		var next []ssa.Value
+		for _, v := range vals {
+			if seen[v] || v.Referrers() == nil {
+				continue
+			}
+			seen[v] = true
+			for _, r := range *v.Referrers() {
+				call, ok := r.(ssa.CallInstruction)
+				if !ok || call.Common().IsInvoke() {
+					continue
+				}
+				c := call.Common()
+				if c.Value == v {
+					if idx < len(c.Args) {
+						out = append(out, c.Args[idx])
+					}
+					continue
+				}
+				g := c.StaticCallee()
+				if g == nil || len(g.Blocks) == 0 || g.Pkg != anon.Pkg {
+					continue
+				}
+				for j, a := range c.Args {
+					if a == v && j < len(g.Params) {
+						next = append(next, g.Params[j])
+					}
+				}
+			}
+		}
+		vals = next
+	}
+	return out
+}

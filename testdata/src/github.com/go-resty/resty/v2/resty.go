@@ -34,6 +34,9 @@ func (r *Request) SetDoNotParseResponse(parse bool) *Request              { retu
 func (c *Client) SetRetryCount(count int) *Client                         { c.RetryCount = count; return c }
 func (c *Client) SetRetryWaitTime(d time.Duration) *Client                { return c }
 func (c *Client) SetTimeout(d time.Duration) *Client                      { return c }
+func (c *Client) SetRetryMaxWaitTime(d time.Duration) *Client             { return c }
+func (c *Client) AddRetryCondition(f func(*Response, error) bool) *Client { return c }
+func (r *Request) SetAuthToken(token string) *Request                     { return r }
 func (c *Client) R() *Request                                             { return &Request{client: c} }
 func (r *Request) SetHeader(header, value string) *Request                { return r }
 func (r *Request) SetBody(body interface{}) *Request                      { return r }
