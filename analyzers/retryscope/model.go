@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -12,6 +13,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/loops"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 	"github.com/idemlint/idemlint/analyzers/remote"
 )
 
@@ -302,6 +304,23 @@ func (s *Scope) Polls() bool {
 		}
 	}
 	return true
+}
+
+// AsksAgain reports whether the scope sends call, its decisive call, again after it
+// succeeded: a wait on the way round is reached on the success side ("not final yet"), so the
+// program itself repeats the request once it was answered, as one repeats a query (a status
+// poll that also goes round on a transient error). Only for a call whose error is its whole
+// verdict: one that returns an HTTP response succeeds with a 5xx too.
+func (s *Scope) AsksAgain(call ssa.CallInstruction) bool {
+	if s.Decisive == nil || s.Decisive != call || returnsResponse(call) {
+		return false
+	}
+	for v := range call.Common().Signature().Results().Variables() {
+		if typeis.Named(v.Type(), knowledge.RestyClient.Pkg, "Response") {
+			return false
+		}
+	}
+	return slices.ContainsFunc(s.Wait.Sleeps, func(sl Sleep) bool { return sl.AfterSuccess })
 }
 
 // FromFramework reports whether a framework runs the scope again (Activity, Handler,

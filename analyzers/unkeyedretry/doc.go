@@ -96,6 +96,11 @@
 //     /v1/*/evaluate) or by the function that sends it (pkg/path.Type.Method). The model does
 //     not guess a read from how the response is used: a create's answer is decoded and read
 //     like a query's, so only the path's words or the team can say a POST asks;
+//   - a POST that a loop sends again after it was answered: a wait on the way round is
+//     reached once the call returned no error (a status poll that also asks again on a
+//     "result unclear" error), so the program itself repeats it as one repeats a query; only
+//     for a call whose error is its whole verdict (an SDK method), not one that returns an
+//     HTTP response, which succeeds with a 5xx too;
 //   - an OAuth 2.0 token request (a form body with grant_type, RFC 6749, or a token exchange,
 //     RFC 8693; the form may be built by a function of the package, or given to resty's
 //     SetFormData or SetBody as a map, or marshalled from a struct with a field tagged

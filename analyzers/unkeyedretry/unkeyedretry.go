@@ -359,6 +359,9 @@ func (c *checker) check(o *op) bool {
 		if c.actsOnResource(o, s) {
 			continue
 		}
+		if s.AsksAgain(o.call) {
+			continue // sent again after it succeeded: the program repeats it as a query
+		}
 		if s.Kind == retryscope.Reconciler {
 			// Run again after successes too: a reconciler avoids repeating a create by
 			// looking at the state it observes, which the client cannot see.
