@@ -417,6 +417,17 @@ func (c *checker) message(call *remote.Call) string {
 		return withFix(fmt.Sprintf("%s passes a request without a deadline to %s%s", name, call.Via.Callee, hangs), "use context.WithTimeout")
 	case call.Via != nil:
 		return withFix(fmt.Sprintf("%s passes a context without a deadline to %s%s", name, call.Via.Callee, hangs), "use context.WithTimeout")
+	case t.Client != nil && t.Client.Kind == remote.Inside && t.Context.Kind == remote.NoContext:
+		// A library function that sends through a client of its own making, with no
+		// context to take: nothing the caller gives bounds it.
+		return report.Fit(
+			fmt.Sprintf("%s takes no context and its own client has no Timeout%s", name, hangs),
+			fmt.Sprintf("%s can hang: no context, and its own client has no Timeout", name))
+	case t.Client != nil && t.Client.Kind == remote.Inside:
+		return report.Fit(
+			fmt.Sprintf("%s's context has no deadline and its own client has no Timeout%s; use context.WithTimeout", name, hangs),
+			fmt.Sprintf("%s's context has no deadline and its own client has no Timeout%s", name, hangs),
+			fmt.Sprintf("%s's context has no deadline and its own client has no Timeout; use context.WithTimeout", name))
 	case call.Kind == remote.HTTP && t.Client != nil && t.Client.Kind == remote.Default && call.Func.Signature().Recv() == nil:
 		return fmt.Sprintf("%s uses http.DefaultClient (no timeout)%s; use a client with a Timeout", name, hangs)
 	case call.Kind == remote.HTTP && t.Client != nil:

@@ -188,6 +188,20 @@ func init() {
 			})
 		}
 	}
+	// gophercloud's AuthenticatedClient: the identity requests go through the zero http.Client
+	// of the ProviderClient it makes, bounded only by the context it is given, if any.
+	fresh := func(name string) verdict {
+		return verdict{k: vUnbounded, origin: &Origin{Kind: Inside, Type: knowledge.HTTPClient.Display, Field: knowledge.HTTPClient.Setting, Name: name}}
+	}
+	add(knowledge.GophercloudAuth[0], "", "AuthenticatedClient", HTTP, "", func(w *walker, s *flow.Site) (verdict, bool) {
+		return either(fresh("openstack.AuthenticatedClient"), noContext()), true
+	})
+	add(knowledge.GophercloudAuth[0], "", "AuthenticatedClientWithContext", HTTP, "", func(w *walker, s *flow.Site) (verdict, bool) {
+		return either(fresh("openstack.AuthenticatedClientWithContext"), w.ctx(s.Arg(0), nil)), true
+	})
+	add(knowledge.GophercloudAuth[1], "", "AuthenticatedClient", HTTP, "", func(w *walker, s *flow.Site) (verdict, bool) {
+		return either(fresh("openstack.AuthenticatedClient"), w.ctx(s.Arg(0), nil)), true
+	})
 	// net/smtp dials with net.Dial: no timeout, and none can be given.
 	add(knowledge.SMTPPath, "", "Dial", Dial, "", func(w *walker, s *flow.Site) (verdict, bool) {
 		return noContext(), w.connects(nil, s.Arg(0))

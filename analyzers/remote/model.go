@@ -303,6 +303,7 @@ const (
 	ZeroField                         // a struct field of the type (not a pointer), never assigned
 	Default                           // http.DefaultClient
 	Constructor                       // a library function known to return one without a timeout
+	Inside                            // one the called library function makes for itself, out of the caller's reach
 )
 
 // An Origin is where a client or dialer without a timeout is built.

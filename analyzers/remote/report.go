@@ -28,6 +28,8 @@ func (o *Origin) describe(fset *token.FileSet, from token.Pos) string {
 		return o.Name
 	case Constructor:
 		return fmt.Sprintf("the %s returned by %s at %s", o.Type, o.Name, at)
+	case Inside:
+		return fmt.Sprintf("the %s %s makes for itself", o.Type, o.Name)
 	case ZeroVar:
 		return fmt.Sprintf("the zero %s in variable %s (%s)", o.Type, o.Name, at)
 	case ZeroField:
