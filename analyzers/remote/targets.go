@@ -177,6 +177,24 @@ func (r *reacher) funcs(v ssa.Value) []*ssa.Function {
 				}
 			}
 			return true
+		case *ssa.TypeAssert:
+			return walk(v.X) // table[op].(func(string) error)
+		case *ssa.Lookup:
+			// An entry of a table of functions (a backend's operations by name): the
+			// functions the package puts there under that key.
+			if r.stores == nil {
+				return false
+			}
+			entries, ok := r.stores.MapEntries(v.X, v.Index)
+			if !ok || len(entries) == 0 {
+				return false
+			}
+			for _, e := range entries {
+				if !walk(e) {
+					return false
+				}
+			}
+			return true
 		case *ssa.UnOp:
 			if v.Op != token.MUL {
 				return false

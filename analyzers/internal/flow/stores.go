@@ -1,6 +1,7 @@
 package flow
 
 import (
+	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -201,4 +202,65 @@ func (s *Stores) Concrete(v ssa.Value, pkg *types.Package, name string, skip fun
 		return nil, nil
 	}
 	return fn, first
+}
+
+// MapEntries returns the values the package puts under key (every value, when key is not a
+// constant) into the maps that m may be: map literals held by package variables that nothing
+// else writes (var handlers = map[string]any{opFetch: fetchPG}), through functions of the
+// package that return one of them. ok is false when m may be another map.
+func (s *Stores) MapEntries(m, key ssa.Value) (entries []ssa.Value, ok bool) {
+	k, keyConst := Unwrap(key).(*ssa.Const)
+	ok = true
+	seen := make(map[ssa.Value]bool)
+	var visit func(v ssa.Value, depth int)
+	visit = func(v ssa.Value, depth int) {
+		v = Unwrap(v)
+		if !ok || seen[v] {
+			return
+		}
+		seen[v] = true
+		if depth > 6 {
+			ok = false
+			return
+		}
+		switch x := v.(type) {
+		case *ssa.UnOp:
+			g, global := x.X.(*ssa.Global)
+			if !global || x.Op != token.MUL || s.Taken[g] || len(s.Globals[g]) == 0 {
+				ok = false
+				return
+			}
+			for _, st := range s.Globals[g] {
+				visit(st, depth+1)
+			}
+		case *ssa.MakeMap:
+			for _, r := range *x.Referrers() {
+				mu, isUpdate := r.(*ssa.MapUpdate)
+				if !isUpdate || mu.Map != x {
+					continue
+				}
+				if ek, isConst := Unwrap(mu.Key).(*ssa.Const); keyConst && isConst && ek.Value != nil && k.Value != nil &&
+					!constant.Compare(ek.Value, token.EQL, k.Value) {
+					continue // another key's entry
+				}
+				entries = append(entries, mu.Value)
+			}
+		case *ssa.Phi:
+			for _, e := range x.Edges {
+				visit(e, depth+1)
+			}
+		case *ssa.Call:
+			rets := ReturnedBy(x)
+			if len(rets) == 0 {
+				ok = false
+			}
+			for _, r := range rets {
+				visit(r, depth+1)
+			}
+		default:
+			ok = false
+		}
+	}
+	visit(m, 0)
+	return entries, ok
 }
