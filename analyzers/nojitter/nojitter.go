@@ -400,6 +400,14 @@ func (c *checker) checkCap(s *retryscope.Scope) {
 			fmt.Sprintf("%s goes round on every failure: once %s is done it retries for ever", who, ctx))})
 		return
 	}
+	if ctx := c.foreverIgnoring(s); ctx != "" {
+		// No cap, and a context at hand that it ignores: one finding says both.
+		c.rep.Report(analysis.Diagnostic{Pos: pos, Related: c.related(s), Message: report.Fit(
+			fmt.Sprintf("%s has no attempt cap and ignores %s, so it retries for ever while the dependency is down; %s", who, ctx, deadlineHint(s, ctx)),
+			fmt.Sprintf("%s has no attempt cap and ignores %s: it retries for ever; %s", who, ctx, deadlineHint(s, ctx)),
+			fmt.Sprintf("%s retries for ever: no attempt cap, and it ignores %s", who, ctx))})
+		return
+	}
 	c.rep.Report(analysis.Diagnostic{Pos: pos, Related: c.related(s), Message: report.Fit(
 		fmt.Sprintf("%s has no attempt cap and no deadline, so it retries for ever while the dependency is down; %s", who, hint),
 		fmt.Sprintf("%s retries for ever (no attempt cap, no deadline); %s", who, hint),
@@ -423,10 +431,19 @@ func (c *checker) dropsContext(s *retryscope.Scope) bool {
 	return k == remote.Background || k == remote.TODO
 }
 
+// foreverIgnoring returns the context at hand that scope s ignores when s also has no
+// attempt cap (checkCap reports both at once), or "".
+func (c *checker) foreverIgnoring(s *retryscope.Scope) string {
+	if s.Deadline != retryscope.DeadlineNone || s.Kind == retryscope.Client || s.KeepsGoing || s.UntilContext || brief(s) || c.capped[s] || !c.unbounded(s) {
+		return ""
+	}
+	return contextInReach(s.Holder())
+}
+
 // checkDeadline reports a scope that ignores the context at hand.
 func (c *checker) checkDeadline(s *retryscope.Scope) {
-	if s.Deadline != retryscope.DeadlineNone {
-		return
+	if s.Deadline != retryscope.DeadlineNone || c.foreverIgnoring(s) != "" {
+		return // (checkCap's finding says it, with the missing cap)
 	}
 	ctx := contextInReach(s.Holder())
 	if ctx == "" || brief(s) || c.capped[s] || s.KeepsGoing && s.Attempts.Kind == retryscope.BoundNone {

@@ -666,12 +666,21 @@ func (s *Scope) MadeAt() token.Pos {
 	if s.Kind != Client {
 		return token.NoPos
 	}
+	// The package's own setting rather than one that passes on its caller's value (a
+	// SetRetryCount(n) method of its API): the line whose default every user runs.
+	first := token.NoPos
 	for _, set := range s.Settings {
-		if set.Pos.IsValid() {
+		if !set.Pos.IsValid() {
+			continue
+		}
+		if first == token.NoPos {
+			first = set.Pos
+		}
+		if _, param := flow.Unwrap(set.Value).(*ssa.Parameter); set.Value == nil || !param {
 			return set.Pos
 		}
 	}
-	return token.NoPos
+	return first
 }
 
 // WaitSetting returns the setting that decided the scope's wait, or nil when the library's

@@ -604,7 +604,7 @@ func (c *checker) reportMade(at token.Pos, made []madeOp) {
 	for i, m := range made {
 		ops[i] = m.op
 	}
-	c.reportGroup(c.span(at), "the client made here", ops)
+	c.reportGroup(c.span(at), "the client configured here", ops)
 }
 
 // reportGroup reports at node that who retries ops, non-idempotent requests without a key

@@ -233,7 +233,7 @@ func (q *queue) SethvargoBackground(ctx context.Context, id string) error {
 }
 
 func (q *queue) GaxBackground(ctx context.Context, id string, opts ...gax.CallOption) error {
-	return gax.Invoke(context.Background(), func(context.Context, gax.CallSettings) error { // related "bounds.go:236: retry callback" "bounds.go:236: retry callback" // want `gax\.Invoke retries for ever \(no attempt cap, no deadline\); give the context a deadline, or add gax\.WithTimeout` `gax\.Invoke does not observe ctx, so its retries outlive the caller's deadline; pass ctx to gax\.Invoke`
+	return gax.Invoke(context.Background(), func(context.Context, gax.CallSettings) error { // related "bounds.go:236: retry callback" // want `gax\.Invoke has no attempt cap and ignores ctx: it retries for ever; pass ctx to gax\.Invoke`
 		return q.claim(id)
 	}, opts...)
 }

@@ -81,7 +81,7 @@ func (pg *Postgres) Exec(ctx context.Context, q string) error {
 
 func (pg *Postgres) Reconnect(ctx context.Context, dsn string) error {
 	var err error
-	for pg.connAttempts > 0 { // related "fields.go:84: retry loop" "fields.go:84: retry loop" // want `retry loop retries for ever \(no attempt cap, no deadline\); count the attempts and stop after a few` `retry loop ignores ctx: its retries outlive the caller; pass ctx on`
+	for pg.connAttempts > 0 { // related "fields.go:84: retry loop" // want `retry loop retries for ever: no attempt cap, and it ignores ctx`
 		if pg.DB, err = sql.Open("pgx", dsn); err == nil {
 			if err = pg.DB.Ping(); err == nil {
 				return nil

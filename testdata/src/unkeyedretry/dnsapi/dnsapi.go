@@ -43,7 +43,7 @@ type Client struct {
 
 // New makes a Client: go-retryablehttp retries every method on 5xx and connection errors.
 func New(token string, opts Options) *Client {
-	rc := retryablehttp.NewClient() // related "dnsapi.go:116: a POST request sent here" "dnsapi.go:149: a POST request sent here" "dnsapi.go:170: a PATCH request sent here" "dnsapi.go:188: a POST request sent here" // want `the client made here retries a POST request and 3 other requests without a key: a retry can repeat their effect`
+	rc := retryablehttp.NewClient() // related "dnsapi.go:116: a POST request sent here" "dnsapi.go:149: a POST request sent here" "dnsapi.go:170: a PATCH request sent here" "dnsapi.go:188: a POST request sent here" // want `the client configured here retries a POST request and 3 other requests without a key: a retry can repeat their effect`
 	rc.RetryMax = opts.RetryMax
 	rc.HTTPClient = opts.HTTPClient
 	rc.Logger = opts.Logger

@@ -33,6 +33,12 @@ func WithRetryCount(n int) Option { return func(o *options) { o.retryCount = n }
 // WithTransport sets the transport the client sends through.
 func WithTransport(t http.RoundTripper) Option { return func(o *options) { o.transport = t } }
 
+// SetRetryCount changes how many times the manager's client sends a failed request again.
+func (m *Manager) SetRetryCount(n int) *Manager {
+	m.rc.SetRetryCount(n)
+	return m
+}
+
 // New makes a manager whose client retries dial errors, dropped connections and throttling.
 func New(baseURL string, opts ...Option) *Manager {
 	o := options{baseURL: baseURL, retryCount: 3, transport: http.DefaultTransport}
@@ -42,7 +48,7 @@ func New(baseURL string, opts ...Option) *Manager {
 	m := &Manager{rc: resty.New()}
 	m.rc.SetBaseURL(o.baseURL)
 	m.rc.SetTransport(o.transport)
-	m.rc.SetRetryCount(o.retryCount) // related "messages.go:32: POST /mail/v4/messages sent here" related "messages.go:82: POST /core/v4/labels sent here" // want `the client made here retries POST /mail/v4/messages and 1 other request without a key: a retry can repeat their effect`
+	m.rc.SetRetryCount(o.retryCount) // related "messages.go:32: POST /mail/v4/messages sent here" related "messages.go:82: POST /core/v4/labels sent here" // want `the client configured here retries POST /mail/v4/messages and 1 other request with no idempotency key`
 	m.rc.SetRetryMaxWaitTime(time.Minute)
 	m.rc.AddRetryCondition(retryDropped)
 	m.rc.AddRetryCondition(retryThrottled)

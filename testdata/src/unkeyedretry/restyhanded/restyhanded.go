@@ -28,7 +28,7 @@ func New(cfg Config) *Client {
 	c.httpClient = resty.New().
 		SetHeader("User-Agent", cfg.UserAgent).
 		SetTimeout(30 * time.Second)
-	c.httpClient.SetRetryCount(3) // related "restyhanded.go:38: a POST request sent here" related "restyhanded.go:54: a PATCH request sent here" // want `the client made here retries a POST request and 1 other request without a key: a retry can repeat their effect`
+	c.httpClient.SetRetryCount(3) // related "restyhanded.go:38: a POST request sent here" related "restyhanded.go:54: a PATCH request sent here" // want `the client configured here retries a POST request and 1 other request without a key: a retry can repeat their effect`
 	c.httpClient.SetRetryWaitTime(time.Second)
 	c.Secrets = &Secrets{c: c}
 	return c
