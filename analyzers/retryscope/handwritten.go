@@ -77,7 +77,7 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 			for i, sl := range s.Wait.Sleeps {
 				// (A success that leaves the loop, even to an outer loop's header that
 				// dominates this one, is no way to a wait of this loop.)
-				if b, succ := sl.Call.Block(), d.block.Succs[d.success]; b != nil && b.Parent() == fn && l.Contains(succ) && succ.Dominates(b) {
+				if b, succ := sl.Call.Block(), d.block.Succs[d.success]; b != nil && b.Parent() == fn && l.Contains(succ) && succ.Dominates(b) && enteredOnlyFrom(succ, d.block) {
 					s.Wait.Sleeps[i].AfterSuccess = true
 				}
 			}
@@ -696,4 +696,17 @@ func takenSides(b, stop *ssa.BasicBlock) iter.Seq2[*ssa.BasicBlock, *ssa.BasicBl
 			}
 		}
 	}
+}
+
+// enteredOnlyFrom reports whether every way into b from outside the part of the function that
+// b dominates comes from pred: the edge pred -> b dominates what b does (a success side that a
+// failure's way does not join: if err != nil && last { return }; if data != nil { break }
+// joins both outcomes at the test of data).
+func enteredOnlyFrom(b, pred *ssa.BasicBlock) bool {
+	for _, p := range b.Preds {
+		if p != pred && !b.Dominates(p) {
+			return false
+		}
+	}
+	return true
 }

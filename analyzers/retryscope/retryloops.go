@@ -197,6 +197,16 @@ func contradicts(d decision) func(loops.Edge) bool {
 	}
 	var reach map[*ssa.BasicBlock]bool
 	return func(e loops.Edge) bool {
+		if e.From != d.block && resultSet(e, d) {
+			// data, err := fetch(); if err != nil { ... }; if data != nil { break }: when the
+			// call failed its other results are zero, by Go's convention.
+			if reach == nil {
+				reach = sameRound(fail, d.block)
+			}
+			if reach[e.From] {
+				return true
+			}
+		}
 		if merged == nil || e.From == d.block {
 			return false
 		}
@@ -223,6 +233,42 @@ func contradicts(d decision) func(loops.Edge) bool {
 		}
 		return reach[e.From] && carries(tested, merged, from, make(map[*ssa.Phi]bool))
 	}
+}
+
+// resultSet reports whether edge e takes the non-nil side of a test of another result of d's
+// call (a pointer, slice, map, channel, function or interface) against nil, when the call also
+// returns the error that d tests.
+func resultSet(e loops.Edge, d decision) bool {
+	ifInstr, ok := lastInstr(e.From).(*ssa.If)
+	call, isCall := d.call.(*ssa.Call)
+	if !ok || !isCall || !slices.ContainsFunc(tupleTypes(call), typeis.ErrorLike) {
+		return false
+	}
+	cmp, ok := unNot(ifInstr.Cond).(*ssa.BinOp)
+	if !ok || cmp.Op != token.EQL && cmp.Op != token.NEQ {
+		return false
+	}
+	x, y := cmp.X, cmp.Y
+	if flow.IsNil(x) {
+		x, y = y, x
+	}
+	ex, ok := x.(*ssa.Extract)
+	if !ok || !flow.IsNil(y) || ex.Tuple != call || typeis.ErrorLike(ex.Type()) {
+		return false
+	}
+	switch ex.Type().Underlying().(type) {
+	case *types.Pointer, *types.Slice, *types.Map, *types.Chan, *types.Signature, *types.Interface:
+	default:
+		return false
+	}
+	nonNil := 0 // NEQ: the true side
+	if cmp.Op == token.EQL {
+		nonNil = 1
+	}
+	if _, negated := ifInstr.Cond.(*ssa.UnOp); negated {
+		nonNil = 1 - nonNil
+	}
+	return e.To == e.From.Succs[nonNil]
 }
 
 // sameRound returns the blocks reached from start without coming back to a block above at,
@@ -349,7 +395,7 @@ func invariantGate(e loops.Edge, l *loops.Loop) bool {
 // distinctExits reports whether some exit of loop l reached from the success side of d
 // (onSuccess) is not reached from its failure side.
 func distinctExits(l *loops.Loop, d decision, onSuccess map[loops.Edge]bool) bool {
-	onFailure := l.ExitEdges(d.block, d.block.Succs[1-d.success], nil)
+	onFailure := l.ExitEdges(d.block, d.block.Succs[1-d.success], contradicts(d))
 	for e := range onSuccess {
 		if !onFailure[e] {
 			return true
