@@ -19,11 +19,14 @@ type Keyer struct {
 	r      *Result
 	memo   map[*ssa.Function][]Keying
 	handed map[*ssa.Parameter]bool // handedID's answers
+	// calling holds the calls of a callback that keyedIn came through (fn(r) in the helper
+	// that made r): the callback's own code, judged already, not a hook of unknown effect.
+	calling map[ssa.CallInstruction]bool
 }
 
 // NewKeyer returns a Keyer over the package's keys model.
 func (r *Result) NewKeyer() *Keyer {
-	return &Keyer{r: r, memo: make(map[*ssa.Function][]Keying), handed: make(map[*ssa.Parameter]bool)}
+	return &Keyer{r: r, memo: make(map[*ssa.Function][]Keying), handed: make(map[*ssa.Parameter]bool), calling: make(map[ssa.CallInstruction]bool)}
 }
 
 // Keyed reports whether the operation of call carries an idempotency key: a sink is set on
@@ -284,6 +287,40 @@ func (k *Keyer) keyedIn(fn *ssa.Function, vals []ssa.Value, depth int) bool {
 			return true
 		})
 	}
+	// A callback's parameter (c.do(ctx, func(r *resty.Request) ...)): the value the helper
+	// that calls it passes, keyed there (the helper sets the header on every request).
+	if depth < 2 {
+		for x := range parts {
+			p, ok := x.(*ssa.Parameter)
+			if !ok {
+				continue
+			}
+			byFn := make(map[*ssa.Function][]ssa.Value)
+			for _, a := range flow.CallbackArgs(p) {
+				if in, ok := a.(ssa.Instruction); ok {
+					byFn[in.Parent()] = append(byFn[in.Parent()], a)
+				}
+			}
+			for g, args := range byFn {
+				var marked []ssa.CallInstruction
+				for _, a := range args {
+					for _, r := range *a.Referrers() {
+						if c, ok := r.(ssa.CallInstruction); ok && c.Common().StaticCallee() == nil && !k.calling[c] {
+							k.calling[c] = true
+							marked = append(marked, c)
+						}
+					}
+				}
+				keyed := k.keyedIn(g, args, depth+1)
+				for _, c := range marked {
+					delete(k.calling, c)
+				}
+				if keyed {
+					return true
+				}
+			}
+		}
+	}
 	// A parameter of a type with a key field, which the caller fills in (an activity's input
 	// that its workflow keyed), encoded into the request.
 	for x := range parts {
@@ -307,7 +344,7 @@ func (k *Keyer) keyedIn(fn *ssa.Function, vals []ssa.Value, depth int) bool {
 		// A function that sends a key, handed one of the parts or making one; a function of
 		// the package that sets a key on a part it is handed (a do(req) helper).
 		for call := range flow.Calls(g) {
-			if k.keysParam(call, parts) || hook(call, parts) {
+			if k.keysParam(call, parts) || !k.calling[call] && hook(call, parts) {
 				return true
 			}
 			if h, ok := protocolHeader(call); ok && (parts[h] || storedInto(h, parts)) {

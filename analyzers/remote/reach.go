@@ -281,6 +281,9 @@ func (r *reacher) callee(call ssa.CallInstruction) Reach {
 		if reach, ok := r.storedReach(c); ok {
 			return reach
 		}
+		if reach, ok := r.tableReach(c); ok {
+			return reach
+		}
 		if p, ok := flow.Unwrap(c.Value).(*ssa.Parameter); ok {
 			if reach, ok := r.paramReach(p); ok {
 				return reach
@@ -294,6 +297,31 @@ func (r *reacher) callee(call ssa.CallInstruction) Reach {
 		}
 	}
 	return r.funcReach(c, fn)
+}
+
+// tableReach says whether the function value c calls, looked up in a table of functions that
+// code out of view may also fill (an exported variable), may leave the process: at least what
+// the entries in view reach, and unknown beyond them. ok is false when no entry is in view.
+func (r *reacher) tableReach(c *ssa.CallCommon) (reach Reach, ok bool) {
+	v := flow.Unwrap(c.Value)
+	if ta, isAssert := v.(*ssa.TypeAssert); isAssert {
+		v = ta.X
+	}
+	lk, isLookup := v.(*ssa.Lookup)
+	if !isLookup || r.stores == nil {
+		return 0, false
+	}
+	entries, _ := r.stores.MapEntries(lk.X, lk.Index)
+	if len(entries) == 0 {
+		return 0, false
+	}
+	reach = ReachUnknown // (incomplete: funcs resolves a complete table)
+	for _, e := range entries {
+		for _, f := range r.funcs(e) {
+			reach = max(reach, r.of[f])
+		}
+	}
+	return reach, true
 }
 
 // paramReach says whether the function that parameter p holds may leave the process, when p's

@@ -36,12 +36,41 @@ func restyMethod(c *ssa.CallCommon, recv, res string) string {
 // from the last back to the first, until visit returns true, and returns the client the chain
 // starts at, or nil when it does not start at one (or visit stopped it).
 func restyChain(req ssa.Value, visit func(call *ssa.Call, name string) bool) ssa.Value {
+	// The calls of the package's functions the walk went into, by callee: a client that is
+	// such a function's parameter is the argument that call passes. A helper entered from a
+	// callback's parameter has other callers too: its parameters say nothing here.
+	entered := make(map[*ssa.Function]*ssa.Call)
+	helpers := make(map[*ssa.Function]bool)
+	client := func(c ssa.Value) ssa.Value {
+		for range 16 {
+			p, ok := flow.Unwrap(c).(*ssa.Parameter)
+			if !ok {
+				return c
+			}
+			if helpers[p.Parent()] {
+				return nil
+			}
+			call := entered[p.Parent()]
+			if call == nil {
+				return c // the sending function's own parameter
+			}
+			i := slices.Index(p.Parent().Params, p)
+			if i < 0 || i >= len(call.Call.Args) {
+				return nil
+			}
+			c = call.Call.Args[i]
+		}
+		return nil
+	}
 	for range 64 {
 		x := flow.Unwrap(req)
 		if p, ok := x.(*ssa.Parameter); ok {
 			// A callback's request: the one the helper that calls it passes
 			// (c.do(ctx, func(r *resty.Request) ...), and fn(c.newRequest(ctx)) in do).
 			if args := flow.CallbackArgs(p); len(args) == 1 {
+				if arg, ok := args[0].(ssa.Instruction); ok {
+					helpers[arg.Parent()] = true
+				}
 				req = args[0]
 				continue
 			}
@@ -52,12 +81,13 @@ func restyChain(req ssa.Value, visit func(call *ssa.Call, name string) bool) ssa
 			return nil
 		}
 		if restyMethod(&call.Call, "Client", "Request") != "" {
-			return call.Call.Args[0]
+			return client(call.Call.Args[0])
 		}
 		name := restyMethod(&call.Call, "Request", "Request")
 		if name == "" {
 			// A function of the package that makes the request (m.request(ctx)).
 			if rets := flow.ReturnedBy(call); len(rets) == 1 {
+				entered[call.Call.StaticCallee()] = call
 				req = rets[0]
 				continue
 			}

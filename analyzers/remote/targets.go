@@ -185,8 +185,8 @@ func (r *reacher) funcs(v ssa.Value) []*ssa.Function {
 			if r.stores == nil {
 				return false
 			}
-			entries, ok := r.stores.MapEntries(v.X, v.Index)
-			if !ok || len(entries) == 0 {
+			entries, complete := r.stores.MapEntries(v.X, v.Index)
+			if !complete || len(entries) == 0 {
 				return false
 			}
 			for _, e := range entries {

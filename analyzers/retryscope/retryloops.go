@@ -235,40 +235,52 @@ func contradicts(d decision) func(loops.Edge) bool {
 	}
 }
 
-// resultSet reports whether edge e takes the non-nil side of a test of another result of d's
-// call (a pointer, slice, map, channel, function or interface) against nil, when the call also
-// returns the error that d tests.
+// resultSet reports whether edge e takes the non-nil side of a test against nil of another
+// result of d's call, a function of the package that returns that result nil wherever it
+// returns an error (return nil, err): on d's failure side the test cannot take that edge.
+// (Not a call whose failures may carry a response: go-github's, or a send that returns the
+// 5xx it got together with its error.)
 func resultSet(e loops.Edge, d decision) bool {
 	ifInstr, ok := lastInstr(e.From).(*ssa.If)
 	call, isCall := d.call.(*ssa.Call)
-	if !ok || !isCall || !slices.ContainsFunc(tupleTypes(call), typeis.ErrorLike) {
+	if !ok || !isCall {
 		return false
 	}
-	cmp, ok := unNot(ifInstr.Cond).(*ssa.BinOp)
-	if !ok || cmp.Op != token.EQL && cmp.Op != token.NEQ {
-		return false
-	}
-	x, y := cmp.X, cmp.Y
-	if flow.IsNil(x) {
-		x, y = y, x
-	}
+	x, nilSide := nilBranch(ifInstr)
 	ex, ok := x.(*ssa.Extract)
-	if !ok || !flow.IsNil(y) || ex.Tuple != call || typeis.ErrorLike(ex.Type()) {
+	if !ok || ex.Tuple != call || flow.IsError(ex) || e.To != e.From.Succs[1-nilSide] {
 		return false
 	}
-	switch ex.Type().Underlying().(type) {
-	case *types.Pointer, *types.Slice, *types.Map, *types.Chan, *types.Signature, *types.Interface:
-	default:
+	return zeroOnError(call.Call.StaticCallee(), ex.Index)
+}
+
+// zeroOnError reports whether fn, a function of the package, returns its result i as nil on
+// every return whose error result may not be nil.
+func zeroOnError(fn *ssa.Function, i int) bool {
+	if fn == nil || fn.Pkg == nil || len(fn.Blocks) == 0 || fn.Signature.Results().Len() <= i {
 		return false
 	}
-	nonNil := 0 // NEQ: the true side
-	if cmp.Op == token.EQL {
-		nonNil = 1
+	res := fn.Signature.Results()
+	errIdx := -1
+	for j := range res.Len() {
+		if j != i && typeis.Error(res.At(j).Type()) {
+			errIdx = j
+		}
 	}
-	if _, negated := ifInstr.Cond.(*ssa.UnOp); negated {
-		nonNil = 1 - nonNil
+	if errIdx < 0 {
+		return false
 	}
-	return e.To == e.From.Succs[nonNil]
+	found := false
+	for ret := range flow.Returns(fn) {
+		if len(ret.Results) != res.Len() {
+			return false
+		}
+		if !flow.IsNil(flow.Unwrap(ret.Results[i])) && !flow.IsNil(flow.Unwrap(ret.Results[errIdx])) {
+			return false
+		}
+		found = true
+	}
+	return found
 }
 
 // sameRound returns the blocks reached from start without coming back to a block above at,
@@ -340,6 +352,16 @@ func failedError(d decision) ssa.Value {
 // testedError returns the error that the branch compares with nil (err != nil, !(err == nil))
 // and the successor taken when it is nil; nil and 0 for other branches.
 func testedError(ifInstr *ssa.If) (errv ssa.Value, nilSide int) {
+	x, nilSide := nilBranch(ifInstr)
+	if x == nil || !flow.IsError(x) {
+		return nil, 0
+	}
+	return x, nilSide
+}
+
+// nilBranch returns the value that the branch compares with nil (x != nil, !(x == nil)) and
+// the successor taken when it is nil; nil and 0 for other branches.
+func nilBranch(ifInstr *ssa.If) (x ssa.Value, nilSide int) {
 	cmp, ok := unNot(ifInstr.Cond).(*ssa.BinOp)
 	if !ok || cmp.Op != token.EQL && cmp.Op != token.NEQ {
 		return nil, 0
@@ -348,7 +370,7 @@ func testedError(ifInstr *ssa.If) (errv ssa.Value, nilSide int) {
 	if flow.IsNil(x) {
 		x, y = y, x
 	}
-	if !flow.IsNil(y) || !flow.IsError(x) {
+	if !flow.IsNil(y) {
 		return nil, 0
 	}
 	if (cmp.Op == token.NEQ) != (countNots(ifInstr.Cond)%2 == 1) {

@@ -659,9 +659,10 @@ func (s *Scope) settingAt(kind func(Setting) bool) *Setting {
 	return nil
 }
 
-// MadeAt returns where the client of a Client scope is made in view (its constructor, the
-// first of its settings in view), or token.NoPos: the calls of one client made there share
-// its retry policy, one cause.
+// MadeAt returns where the client of a Client scope is configured in view: its constructor or
+// the first of its settings that the package gives a value of its own (not one an API method
+// passes on from its caller: SetRetryCount(n)), else the first setting in view; token.NoPos
+// when none is. The calls of one client configured there share its retry policy, one cause.
 func (s *Scope) MadeAt() token.Pos {
 	if s.Kind != Client {
 		return token.NoPos
@@ -676,7 +677,7 @@ func (s *Scope) MadeAt() token.Pos {
 		if first == token.NoPos {
 			first = set.Pos
 		}
-		if _, param := flow.Unwrap(set.Value).(*ssa.Parameter); set.Value == nil || !param {
+		if _, param := flow.Unwrap(set.Value).(*ssa.Parameter); !param {
 			return set.Pos
 		}
 	}

@@ -26,6 +26,9 @@ type Stores struct {
 	// callers are not all in Calls.
 	Calls   map[*ssa.Function][]ssa.CallInstruction
 	AsValue map[*ssa.Function]bool
+	// MapWrites holds, by package variable, the writes m[k] = v the package makes into the
+	// map the variable holds (registrations in init functions).
+	MapWrites map[*ssa.Global][]*ssa.MapUpdate
 	// Converted holds, by interface type (a generic one's origin), the named types whose
 	// values the package converts to it (a constructor returning its implementation as the
 	// interface, a field of the interface type given one).
@@ -36,7 +39,8 @@ type Stores struct {
 func IndexStores(funcs []*ssa.Function) *Stores {
 	s := &Stores{Fields: make(map[*types.Var][]ssa.Value), Globals: make(map[*ssa.Global][]ssa.Value), Taken: make(map[*ssa.Global]bool),
 		Calls: make(map[*ssa.Function][]ssa.CallInstruction), AsValue: make(map[*ssa.Function]bool),
-		StoredIn: make(map[*ssa.Const]*ssa.Function), Converted: make(map[*types.TypeName][]*types.TypeName)}
+		StoredIn: make(map[*ssa.Const]*ssa.Function), Converted: make(map[*types.TypeName][]*types.TypeName),
+		MapWrites: make(map[*ssa.Global][]*ssa.MapUpdate)}
 	var ops []*ssa.Value
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {
@@ -58,6 +62,13 @@ func IndexStores(funcs []*ssa.Function) *Stores {
 				if mi, ok := instr.(*ssa.MakeInterface); ok {
 					if iface, concrete := BaseNamed(mi.Type()), BaseNamed(mi.X.Type()); iface != nil && concrete != nil && !slices.Contains(s.Converted[iface], concrete) {
 						s.Converted[iface] = append(s.Converted[iface], concrete)
+					}
+				}
+				if mu, ok := instr.(*ssa.MapUpdate); ok {
+					if ld, ok := mu.Map.(*ssa.UnOp); ok && ld.Op == token.MUL {
+						if g, ok := ld.X.(*ssa.Global); ok {
+							s.MapWrites[g] = append(s.MapWrites[g], mu)
+						}
 					}
 				}
 				st, ok := instr.(*ssa.Store)
@@ -205,45 +216,57 @@ func (s *Stores) Concrete(v ssa.Value, pkg *types.Package, name string, skip fun
 }
 
 // MapEntries returns the values the package puts under key (every value, when key is not a
-// constant) into the maps that m may be: map literals held by package variables that nothing
-// else writes (var handlers = map[string]any{opFetch: fetchPG}), through functions of the
-// package that return one of them. ok is false when m may be another map.
-func (s *Stores) MapEntries(m, key ssa.Value) (entries []ssa.Value, ok bool) {
+// constant) into the maps that m may be: map literals held by package variables, and what the
+// package writes into them (var handlers = map[string]any{opFetch: fetchPG}; handlers[k] = f in
+// an init function), through functions of the package that return one of them. complete is
+// false when m may be another map, or one that code out of view writes (an exported variable
+// of a package other than main).
+func (s *Stores) MapEntries(m, key ssa.Value) (entries []ssa.Value, complete bool) {
 	k, keyConst := Unwrap(key).(*ssa.Const)
-	ok = true
+	complete = true
 	seen := make(map[ssa.Value]bool)
+	add := func(mk, v ssa.Value) {
+		if ek, isConst := Unwrap(mk).(*ssa.Const); keyConst && isConst && ek.Value != nil && k.Value != nil &&
+			ek.Value.Kind() == k.Value.Kind() && !constant.Compare(ek.Value, token.EQL, k.Value) {
+			return // another key's entry
+		}
+		entries = append(entries, v)
+	}
 	var visit func(v ssa.Value, depth int)
 	visit = func(v ssa.Value, depth int) {
 		v = Unwrap(v)
-		if !ok || seen[v] {
+		if seen[v] {
 			return
 		}
 		seen[v] = true
 		if depth > 6 {
-			ok = false
+			complete = false
 			return
 		}
 		switch x := v.(type) {
 		case *ssa.UnOp:
 			g, global := x.X.(*ssa.Global)
 			if !global || x.Op != token.MUL || s.Taken[g] || len(s.Globals[g]) == 0 {
-				ok = false
+				complete = false
 				return
+			}
+			if obj := g.Object(); obj != nil && obj.Exported() && g.Pkg != nil && g.Pkg.Pkg.Name() != "main" {
+				complete = false // other packages may write it too
 			}
 			for _, st := range s.Globals[g] {
 				visit(st, depth+1)
 			}
+			for _, mu := range s.MapWrites[g] {
+				add(mu.Key, mu.Value)
+			}
 		case *ssa.MakeMap:
+			if x.Referrers() == nil {
+				return
+			}
 			for _, r := range *x.Referrers() {
-				mu, isUpdate := r.(*ssa.MapUpdate)
-				if !isUpdate || mu.Map != x {
-					continue
+				if mu, isUpdate := r.(*ssa.MapUpdate); isUpdate && mu.Map == x {
+					add(mu.Key, mu.Value)
 				}
-				if ek, isConst := Unwrap(mu.Key).(*ssa.Const); keyConst && isConst && ek.Value != nil && k.Value != nil &&
-					!constant.Compare(ek.Value, token.EQL, k.Value) {
-					continue // another key's entry
-				}
-				entries = append(entries, mu.Value)
 			}
 		case *ssa.Phi:
 			for _, e := range x.Edges {
@@ -252,15 +275,15 @@ func (s *Stores) MapEntries(m, key ssa.Value) (entries []ssa.Value, ok bool) {
 		case *ssa.Call:
 			rets := ReturnedBy(x)
 			if len(rets) == 0 {
-				ok = false
+				complete = false
 			}
 			for _, r := range rets {
 				visit(r, depth+1)
 			}
 		default:
-			ok = false
+			complete = false
 		}
 	}
 	visit(m, 0)
-	return entries, ok
+	return entries, complete
 }

@@ -398,7 +398,9 @@ func sliceElems(v ssa.Value, depth int, seen map[ssa.Value]bool) (elems []ssa.Va
 // CallbackArgs returns the values the package passes for p, a parameter of a function
 // literal, where it sees the calls of that function value: called where it is made, or handed
 // as an argument to functions of the package that call it or hand it on in turn
-// (c.do(ctx, func(r *Request) ... ) and, in do, fn(c.newRequest(ctx))).
+// (c.do(ctx, func(r *Request) ... ) and, in do, fn(c.newRequest(ctx))), through conversions
+// to a named function type. It returns nil when the value goes anywhere else (stored,
+// returned, handed to another package, captured by a closure): callers the walk cannot see.
 func CallbackArgs(p *ssa.Parameter) []ssa.Value {
 	anon := p.Parent()
 	if anon == nil || anon.Parent() == nil {
@@ -422,34 +424,51 @@ func CallbackArgs(p *ssa.Parameter) []ssa.Value {
 	}
 	var out []ssa.Value
 	seen := make(map[ssa.Value]bool)
-	for depth := 0; depth < 4 && len(vals) > 0; depth++ {
+	for depth := 0; len(vals) > 0; depth++ {
+		if depth == 6 {
+			return nil
+		}
 		var next []ssa.Value
 		for _, v := range vals {
-			if seen[v] || v.Referrers() == nil {
+			if seen[v] {
 				continue
 			}
 			seen[v] = true
+			if v.Referrers() == nil {
+				return nil
+			}
 			for _, r := range *v.Referrers() {
-				call, ok := r.(ssa.CallInstruction)
-				if !ok || call.Common().IsInvoke() {
+				switch r := r.(type) {
+				case *ssa.DebugRef:
 					continue
-				}
-				c := call.Common()
-				if c.Value == v {
-					if idx < len(c.Args) {
+				case *ssa.ChangeType:
+					next = append(next, r) // a named function type (type requestFunc func(...))
+					continue
+				case ssa.CallInstruction:
+					c := r.Common()
+					if c.Value == v && !c.IsInvoke() {
+						if idx >= len(c.Args) {
+							return nil
+						}
 						out = append(out, c.Args[idx])
+						continue
 					}
-					continue
-				}
-				g := c.StaticCallee()
-				if g == nil || len(g.Blocks) == 0 || g.Pkg != anon.Pkg {
-					continue
-				}
-				for j, a := range c.Args {
-					if a == v && j < len(g.Params) {
+					g := c.StaticCallee()
+					if c.IsInvoke() || g == nil || len(g.Blocks) == 0 || g.Pkg != anon.Pkg || slices.Contains(c.Args, v) && c.Value == v {
+						return nil
+					}
+					for j, a := range c.Args {
+						if a != v {
+							continue
+						}
+						if j >= len(g.Params) {
+							return nil
+						}
 						next = append(next, g.Params[j])
 					}
+					continue
 				}
+				return nil // stored, returned, captured, sent: called where the walk cannot see
 			}
 		}
 		vals = next

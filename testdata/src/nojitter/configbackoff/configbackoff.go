@@ -57,7 +57,11 @@ func (c *Client) Config(ctx context.Context, org, repo, ref string) ([]byte, err
 		if err != nil {
 			return nil, fmt.Errorf("decode %s: %w", file, err)
 		}
-		return base64.StdEncoding.DecodeString(body.Content)
+		data, err := base64.StdEncoding.DecodeString(body.Content)
+		if err != nil {
+			return nil, fmt.Errorf("decode %s content: %w", file, err)
+		}
+		return data, nil
 	}
 	return nil, errAbsent
 }
@@ -75,7 +79,7 @@ func (c *Client) ConfigBackoff(ctx context.Context, org, repo, ref string) (data
 			break
 		}
 		sleep := time.Duration(i+1) * time.Second
-		time.Sleep(sleep) // related "configbackoff.go:68: retry loop" // want `retry loop backs off without jitter, so clients that failed together retry together, in waves; add jitter`
+		time.Sleep(sleep) // related "configbackoff.go:72: retry loop" // want `retry loop backs off without jitter, so clients that failed together retry together, in waves; add jitter`
 	}
 	return
 }

@@ -25,7 +25,7 @@ func (m *Manager) NewClient(uid, acc string) *Client {
 
 type requestFunc func(*resty.Request) (*resty.Response, error)
 
-func (c *Client) do(ctx context.Context, fn func(*resty.Request) (*resty.Response, error)) error {
+func (c *Client) do(ctx context.Context, fn requestFunc) error {
 	res, err := c.doRes(ctx, fn)
 	if err != nil {
 		return err
@@ -36,7 +36,7 @@ func (c *Client) do(ctx context.Context, fn func(*resty.Request) (*resty.Respons
 	return nil
 }
 
-func (c *Client) doRes(ctx context.Context, fn func(*resty.Request) (*resty.Response, error)) (*resty.Response, error) {
+func (c *Client) doRes(ctx context.Context, fn requestFunc) (*resty.Response, error) {
 	res, err := c.exec(ctx, fn)
 	if err != nil {
 		log.Printf("request failed: %v", err)
@@ -48,7 +48,7 @@ func (c *Client) doRes(ctx context.Context, fn func(*resty.Request) (*resty.Resp
 	return res, nil
 }
 
-func (c *Client) exec(ctx context.Context, fn func(*resty.Request) (*resty.Response, error)) (*resty.Response, error) {
+func (c *Client) exec(ctx context.Context, fn requestFunc) (*resty.Response, error) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	r := c.m.r(ctx)
