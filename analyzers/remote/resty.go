@@ -76,6 +76,26 @@ func restyChain(req ssa.Value, visit func(call *ssa.Call, name string) bool) ssa
 			}
 			return nil
 		}
+		if phi, ok := x.(*ssa.Phi); ok {
+			// r = r.SetMultipartField(...) in a loop: the request the loop starts from.
+			var from []ssa.Value
+			for _, e := range phi.Edges {
+				c, ok := flow.Unwrap(e).(*ssa.Call)
+				if !ok || len(c.Call.Args) == 0 || flow.Unwrap(c.Call.Args[0]) != phi {
+					from = append(from, e)
+					continue
+				}
+				// The setter the loop applies is part of the chain too.
+				if name := restyMethod(&c.Call, "Request", "Request"); name == "" || visit != nil && visit(c, name) {
+					return nil
+				}
+			}
+			if len(from) != 1 {
+				return nil
+			}
+			req = from[0]
+			continue
+		}
 		call, ok := x.(*ssa.Call)
 		if !ok {
 			return nil

@@ -48,7 +48,7 @@ func New(baseURL string, opts ...Option) *Manager {
 	m := &Manager{rc: resty.New()}
 	m.rc.SetBaseURL(o.baseURL)
 	m.rc.SetTransport(o.transport)
-	m.rc.SetRetryCount(o.retryCount) // related "messages.go:32: POST /mail/v4/messages sent here" related "messages.go:82: POST /core/v4/labels sent here" // want `the client configured here retries POST /mail/v4/messages and 1 other request with no idempotency key`
+	m.rc.SetRetryCount(o.retryCount) // related "manager.go:79: POST /core/v4/feedback sent here" "messages.go:32: POST /mail/v4/messages sent here" "messages.go:82: POST /core/v4/labels sent here" // want `the client configured here retries POST /core/v4/feedback and 2 other requests with no idempotency key`
 	m.rc.SetRetryMaxWaitTime(time.Minute)
 	m.rc.AddRetryCondition(retryDropped)
 	m.rc.AddRetryCondition(retryThrottled)
@@ -67,4 +67,21 @@ func retryThrottled(res *resty.Response, err error) bool {
 // r makes a request of the manager's client bound to ctx.
 func (m *Manager) r(ctx context.Context) *resty.Request {
 	return m.rc.R().SetContext(ctx)
+}
+
+// Feedback sends the user's feedback with a header for each tag, the request built up in a
+// loop: one more request the client's retries can repeat.
+func (m *Manager) Feedback(ctx context.Context, text string, tags []string) error {
+	r := m.r(ctx).SetBody(map[string]string{"Text": text})
+	for _, t := range tags {
+		r = r.SetHeader("X-Feedback-Tag", t)
+	}
+	res, err := r.Post("/core/v4/feedback")
+	if err != nil {
+		return err
+	}
+	if res.IsError() {
+		return errors.New("feedback refused")
+	}
+	return nil
 }
