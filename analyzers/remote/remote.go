@@ -309,6 +309,14 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 			}
 			c.Timeout.Client = o
 		}
+		if c.Timeout.Status != Bounded && s.Recv != nil && fn.Pkg() != st.pass.Pkg && slices.Contains(desc.Headed, id.Name) {
+			if _, given := st.sdkOrigin(s.Recv, fn); !given {
+				// No body either way: the default transport's wait for the answer's headers
+				// bounds the whole call (not a client built with a transport of the team's;
+				// in the SDK's own package, its users' transport is not known).
+				c.Timeout = Timeout{Status: Bounded, By: desc.HeadedBy, Param: -1}
+			}
+		}
 		// In the SDK's own package its client's methods are its implementation, judged by the
 		// requests they send (minio-go's Core.ListObjects, which takes no context, calling
 		// c.listObjectsQuery(context.Background(), ...)); unless the caller was handed a

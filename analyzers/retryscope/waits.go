@@ -54,6 +54,13 @@ func (st *state) waitsOf(fn *ssa.Function, calls []ssa.CallInstruction, in func(
 	for i := range ss {
 		ss[i].Unset = st.unsetByDefault(ss[i])
 		ss[i].Kind = st.delayKind(ss[i].Duration, l) // with what the package stores in fields
+		if c := ss[i].Call.Common(); c.IsInvoke() {
+			// An injected sleeper (s.sleeper.Sleep(d)) whose implementations in the package
+			// all randomise the wait they are handed: jittered, whatever d is.
+			if w := st.implementersWait(c); w != nil && w.Kind == WaitJittered {
+				ss[i].Kind = WaitJittered
+			}
+		}
 	}
 	if len(ss) > 0 && !slices.ContainsFunc(ss, func(s Sleep) bool { return s.Unset == "" }) {
 		unset, ss = ss[0].Unset, nil

@@ -29,6 +29,11 @@ type SDKClient struct {
 	NoClient bool
 	// Except, when set, is the prefix of the names of methods that are not listed (waiters).
 	Except string
+	// Headed are the methods whose request and answer carry no body to stream, which the SDK's
+	// default transport bounds by its wait for response headers (HeadedBy), whatever the
+	// context: a stalled server cannot hold them.
+	Headed   []string
+	HeadedBy string
 }
 
 // SDKClients: the SDKs' default HTTP clients have no Timeout (aws-sdk-go-v2's BuildableClient
@@ -50,7 +55,9 @@ var SDKClients = []SDKClient{
 	{Pkgs: []string{"cloud.google.com/go/storage"}},
 	// minio-go v7 (and v6's ...WithContext methods). The methods that return a channel
 	// (ListObjects, ListenBucketNotification) stream, and have no error to match.
-	{Pkgs: []string{"github.com/minio/minio-go", "github.com/minio/minio-go/v6", "github.com/minio/minio-go/v7"}, Recv: "*Client"},
+	{Pkgs: []string{"github.com/minio/minio-go", "github.com/minio/minio-go/v6", "github.com/minio/minio-go/v7"}, Recv: "*Client",
+		Headed:   []string{"BucketExists", "MakeBucket", "RemoveBucket", "StatObject", "RemoveObject", "GetBucketLocation", "GetBucketPolicy", "SetBucketPolicy", "GetBucketVersioning", "GetBucketTagging"},
+		HeadedBy: "minio-go's default transport (ResponseHeaderTimeout 1 min)"},
 	{Pkgs: []string{"github.com/minio/minio-go/v7"}, Recv: "Core"},
 	// Azure SDK: the methods of every client, (ctx, ..., *XOptions), and azcore's pagers and
 	// pollers.

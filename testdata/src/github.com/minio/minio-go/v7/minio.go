@@ -10,7 +10,10 @@ import (
 // MaxRetry is the number of attempts of every request.
 var MaxRetry = 10
 
-type Options struct{ Secure bool }
+type Options struct {
+	Secure    bool
+	Transport http.RoundTripper
+}
 type Client struct{ httpClient *http.Client }
 type PutObjectOptions struct{ ContentType string }
 type UploadInfo struct{ ETag string }
@@ -58,9 +61,23 @@ func (c *Client) StatObject(ctx context.Context, bucket, object string, opts Sta
 // deadline is dropped, in the SDK's own package too.
 func (c *Client) ComposeObject(ctx context.Context, bucket string, srcs ...string) error {
 	for _, src := range srcs {
-		if _, err := c.StatObject(context.Background(), bucket, src, StatObjectOptions{}); err != nil { // related "minio.go:61: context.Background() has no deadline" // want `Client\.StatObject's context has no deadline, so a stalled server hangs this call; pass ctx, not context\.Background\(\)`
+		if _, err := c.StatObject(context.Background(), bucket, src, StatObjectOptions{}); err != nil { // related "minio.go:64: context.Background() has no deadline" // want `Client\.StatObject's context has no deadline, so a stalled server hangs this call; pass ctx, not context\.Background\(\)`
 			return err
 		}
 	}
 	return nil
+}
+
+// BucketExists asks whether the bucket exists: no body either way.
+func (c *Client) BucketExists(ctx context.Context, bucket string) (bool, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodHead, "https://s3/"+bucket, nil)
+	if err != nil {
+		return false, err
+	}
+	resp, err := c.httpClient.Do(req)
+	if err != nil {
+		return false, err
+	}
+	resp.Body.Close()
+	return resp.StatusCode == http.StatusOK, nil
 }
