@@ -249,10 +249,10 @@ func timesOutWork(maker *ssa.Call) bool {
 }
 
 // resultCase reports whether a select's case receives a result: a value of another kind than
-// time or an empty struct (case r := <-done), not a tick or a signal.
+// time, an empty struct or an os.Signal (case r := <-done), not a tick or a signal.
 func resultCase(st *ssa.SelectState) bool {
 	ch, ok := st.Chan.Type().Underlying().(*types.Chan)
-	return ok && st.Dir == types.RecvOnly && !typeis.TimeChan(ch) && !emptyStruct(ch.Elem())
+	return ok && st.Dir == types.RecvOnly && !typeis.TimeChan(ch) && !emptyStruct(ch.Elem()) && !typeis.Named(ch.Elem(), "os", "Signal")
 }
 
 // madeHere reports whether ch is a channel the function makes (make(chan T), kept in a local
