@@ -454,7 +454,7 @@ func CallbackArgs(p *ssa.Parameter) []ssa.Value {
 						continue
 					}
 					g := c.StaticCallee()
-					if c.IsInvoke() || g == nil || len(g.Blocks) == 0 || g.Pkg != anon.Pkg || slices.Contains(c.Args, v) && c.Value == v {
+					if c.IsInvoke() || g == nil || len(g.Blocks) == 0 || g.Pkg != anon.Pkg {
 						return nil
 					}
 					for j, a := range c.Args {
