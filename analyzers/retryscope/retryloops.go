@@ -36,7 +36,16 @@ const (
 // after a wait (for { conn, err := dial(); if err != nil { sleep(5s); continue }; serve(conn) }:
 // it never leaves on success, but every client of a restarted server comes back at once).
 func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop) (decision, int) {
+	var inner []*loops.Loop // loops nested in l
+	for _, in := range loops.Of(fn) {
+		if in.Header != l.Header && l.Contains(in.Header) {
+			inner = append(inner, in)
+		}
+	}
 	ds := slices.DeleteFunc(decisions(fn, l.Contains), func(d decision) bool {
+		if walksOutcome(inner, d) {
+			return true
+		}
 		// A verdict (flag, err) of a callback the helper is handed: its flag's test, and the
 		// test of its error when its flag is tested first (stop, err := f(ctx); if stop {
 		// return err }; if err == nil { return nil }), go round on a failure only if some
@@ -127,6 +136,18 @@ func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop) (decision, int) {
 		return *spin, lifecycle
 	}
 	return decision{}, other
+}
+
+// walksOutcome reports whether d's test is made again and again in a loop nested in l that
+// does not make d's call (rows, err := query(); for rows.Next() { ... }): it walks what one
+// attempt returned, item by item; its "no" is the end of the items, no verdict on the attempt.
+func walksOutcome(inner []*loops.Loop, d decision) bool {
+	for _, in := range inner {
+		if in.Contains(d.block) && !in.Contains(d.call.Block()) {
+			return true
+		}
+	}
+	return false
 }
 
 // goesRoundInner reports whether the failure side of d goes round a loop nested in l that
