@@ -224,7 +224,7 @@ func (st *state) summarise(calls []*Call) map[*ssa.Function]bool {
 		if at >= 0 && st.summaries[fn][at].RecvFrom != recv {
 			recv = 0 // (replacing an entry: its calls went through another receiver)
 		}
-		p := Passed{Index: index, RecvFrom: recv, Request: t.Request, Kind: c.Kind, Name: c.Name, Instead: instead, Streams: c.Streams || c.Via != nil && c.Via.Streams, Body: -1, Kept: t.kept != nil || c.Via != nil && c.Via.Kept, AtOnce: c.AtOnce}
+		p := Passed{Index: index, RecvFrom: recv, Request: t.Request, Kind: c.Kind, Name: c.Name, Instead: instead, Streams: c.Streams || c.Via != nil && c.Via.Streams, Body: -1, Kept: t.kept != nil && !t.captured || c.Via != nil && c.Via.Kept, AtOnce: c.AtOnce}
 		switch {
 		case c.Kind != HTTP || p.Kept:
 		case c.Via == nil:

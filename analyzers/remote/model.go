@@ -178,6 +178,9 @@ type Timeout struct {
 	// later, bounded only by what that function's caller gave it.
 	kept      *ssa.Function
 	keptParam int
+	// captured is set with kept when kept is not a function that keeps the context but one
+	// that the function literal making the call is made in, whose context it captured.
+	captured bool
 }
 
 // Owned reports whether a call that only its caller's context bounds (Status Unknown, Param

@@ -25,18 +25,19 @@ const (
 // A verdict is what a walk found about one value: whether something bounds the call it
 // reaches, and when nothing does, why.
 type verdict struct {
-	k      vkind
-	param  int                   // vParam: the parameter's index in the function's SSA parameters
-	req    bool                  // vParam: the parameter is a request whose context decides
-	obj    *knowledge.ClientType // vParam: the parameter is a client or dialer of this type, whose timeout decides
-	kept   *ssa.Function         // vParam: the parameter is this function's, which keeps its context for the call (ctxField)
-	with   *With                 // vParam with obj: the request or context parameter whose deadline also bounds the call
-	by     string                // vBounded: what bounds it
-	limit  time.Duration         // vBounded: the bound, when a constant gives it; 0 otherwise
-	src    Source                // vUnbounded: where the context without a deadline comes from, or NoContext
-	origin *Origin
-	also   []*Origin // vUnbounded: the other clients without a timeout that reach the call
-	at     token.Pos // vCaller: where the caller's client comes in (a parameter, an option's field)
+	k        vkind
+	param    int                   // vParam: the parameter's index in the function's SSA parameters
+	req      bool                  // vParam: the parameter is a request whose context decides
+	obj      *knowledge.ClientType // vParam: the parameter is a client or dialer of this type, whose timeout decides
+	kept     *ssa.Function         // vParam: the parameter is this function's, which keeps its context for the call (ctxField)
+	captured bool                  // vParam with kept: kept is a function the analysed literal is made in, whose context it captured
+	with     *With                 // vParam with obj: the request or context parameter whose deadline also bounds the call
+	by       string                // vBounded: what bounds it
+	limit    time.Duration         // vBounded: the bound, when a constant gives it; 0 otherwise
+	src      Source                // vUnbounded: where the context without a deadline comes from, or NoContext
+	origin   *Origin
+	also     []*Origin // vUnbounded: the other clients without a timeout that reach the call
+	at       token.Pos // vCaller: where the caller's client comes in (a parameter, an option's field)
 }
 
 var (
@@ -78,7 +79,7 @@ func join(a, b verdict) verdict {
 		a.also = alsoOrigins(a, b)
 		return a
 	}
-	if a.k == vParam && b.k == vParam && (a.param != b.param || a.req != b.req || a.obj != b.obj || a.kept != b.kept || !a.with.same(b.with)) {
+	if a.k == vParam && b.k == vParam && (a.param != b.param || a.req != b.req || a.obj != b.obj || a.kept != b.kept || a.captured != b.captured || !a.with.same(b.with)) {
 		return unknown
 	}
 	if a.k == vBounded && b.k == vBounded && a.limit != b.limit {
@@ -170,7 +171,7 @@ func (v verdict) timeout() Timeout {
 		t.Status, t.Context, t.Client, t.Others = Unbounded, v.src, v.origin, v.also
 	case vParam:
 		if v.kept != nil {
-			t.Status, t.kept, t.keptParam = Unknown, v.kept, v.param
+			t.Status, t.kept, t.keptParam, t.captured = Unknown, v.kept, v.param, v.captured
 			t.Client, t.Others = v.origin, v.also
 			break
 		}

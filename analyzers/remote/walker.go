@@ -11,6 +11,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/testcode"
+	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
 // The walks follow SSA values backward from a remote call to where they are made: a context
@@ -197,7 +198,23 @@ func (w *walker) param(p *ssa.Parameter, f *frame, req bool, eval func(ssa.Value
 	if p.Parent() == w.top {
 		return verdict{k: vParam, param: slices.Index(w.top.Params, p), req: req}
 	}
+	if encloses(p.Parent(), w.top) && (req || typeis.Context(p.Type())) {
+		// A context the function literal captured from a function it is made in: that
+		// function's callers decide, as they do for its own calls (run.GoWait(&wg, func() {
+		// s.deliver(ctx) }); errgroup's g.Go).
+		return verdict{k: vParam, param: slices.Index(p.Parent().Params, p), req: req, kept: p.Parent(), captured: true}
+	}
 	return unknown
+}
+
+// encloses reports whether fn is outer or a function literal made, at any depth, inside it.
+func encloses(outer, fn *ssa.Function) bool {
+	for ; fn != nil; fn = fn.Parent() {
+		if fn == outer {
+			return true
+		}
+	}
+	return false
 }
 
 // given evaluates a parameter of another function of the package, reached through what the
