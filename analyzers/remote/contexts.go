@@ -43,9 +43,7 @@ func (w *walker) ctx(v ssa.Value, f *frame) verdict {
 				// A closure's context, captured by address: what is stored in the variable
 				// where the closure is made (go func() { ctx, cancel :=
 				// context.WithTimeout(ctx, d); ...; wg.Go(func() { send(ctx) }) }).
-				return w.freeVar(x, func(b ssa.Value) verdict {
-					return known(joinEach(flow.Stored(b), func(s ssa.Value) verdict { return w.ctx(s, nil) }))
-				})
+				return w.byRef(x, func(s ssa.Value) verdict { return w.ctx(s, nil) })
 			}
 		}
 	}

@@ -153,6 +153,7 @@ func (w *walker) follow(v ssa.Value, f *frame, req bool, call func(c *ssa.CallCo
 			if c := flow.Captured(v); c != nil && c != ssa.Value(v) {
 				return eval(c, nil)
 			}
+			return w.byRef(v.X.(*ssa.FreeVar), func(s ssa.Value) verdict { return eval(s, nil) })
 		}
 	case *ssa.FreeVar:
 		if f == nil {
@@ -186,6 +187,18 @@ func (w *walker) freeVar(fv *ssa.FreeVar, eval func(ssa.Value) verdict) verdict 
 	return known(joinEach(flow.Bindings(fv), eval))
 }
 
+// byRef evaluates a variable a closure captured by reference through every value stored into
+// it, where the closure is made and by the closures it is bound to (ctx, cancel :=
+// context.WithCancel(ctx); go func() { loop(ctx) }()).
+func (w *walker) byRef(fv *ssa.FreeVar, eval func(ssa.Value) verdict) verdict {
+	return w.freeVar(fv, func(box ssa.Value) verdict {
+		if r, ok := w.enter(box, nil, roleLoad, nil); !ok {
+			return r
+		}
+		return known(joinEach(flow.StoredWithClosures(box), eval))
+	})
+}
+
 // param evaluates a parameter: in an entered function, the call's argument; in the analysed
 // function itself, a dependency on the caller.
 func (w *walker) param(p *ssa.Parameter, f *frame, req bool, eval func(ssa.Value, *frame) verdict) verdict {
@@ -198,23 +211,13 @@ func (w *walker) param(p *ssa.Parameter, f *frame, req bool, eval func(ssa.Value
 	if p.Parent() == w.top {
 		return verdict{k: vParam, param: slices.Index(w.top.Params, p), req: req}
 	}
-	if encloses(p.Parent(), w.top) && (req || typeis.Context(p.Type())) {
+	if flow.Encloses(p.Parent(), w.top) && (req || typeis.Context(p.Type())) {
 		// A context the function literal captured from a function it is made in: that
 		// function's callers decide, as they do for its own calls (run.GoWait(&wg, func() {
 		// s.deliver(ctx) }); errgroup's g.Go).
 		return verdict{k: vParam, param: slices.Index(p.Parent().Params, p), req: req, kept: p.Parent(), captured: true}
 	}
 	return unknown
-}
-
-// encloses reports whether fn is outer or a function literal made, at any depth, inside it.
-func encloses(outer, fn *ssa.Function) bool {
-	for ; fn != nil; fn = fn.Parent() {
-		if fn == outer {
-			return true
-		}
-	}
-	return false
 }
 
 // given evaluates a parameter of another function of the package, reached through what the
@@ -234,8 +237,13 @@ func (w *walker) given(p *ssa.Parameter, eval func(ssa.Value, *frame) verdict) v
 	return known(r)
 }
 
-// stored evaluates a local variable through the values stored into it.
+// stored evaluates a local variable through the values stored into it. Every load of it
+// reads them: a cycle through another load (ctx, cancel = context.WithCancel(ctx)) closes
+// here.
 func (w *walker) stored(a *ssa.Alloc, f *frame, eval func(ssa.Value, *frame) verdict) verdict {
+	if r, ok := w.enter(a, f, roleLoad, nil); !ok {
+		return r
+	}
 	return known(joinEach(flow.Stored(a), func(s ssa.Value) verdict { return eval(s, f) }))
 }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"notimeout/servicerun/notify"
+	"notimeout/servicerun/sched"
 )
 
 func main() {
@@ -34,8 +35,10 @@ func main() {
 	}
 
 	ctx := context.Background()
-	errCh := make(chan error, 1)
-	go func() { errCh <- ns.Run(ctx) }() // related "notify.go:38: Service.Run passes its context to DB.QueryContext" "main.go:36: context.Background() has no deadline" // want `Service.Run passes a context without a deadline to DB.QueryContext, so a stalled database hangs this call`
+	errCh := make(chan error, 2)
+	sc := sched.New(db, log, os.Getenv("EXECUTOR_TOKEN"))
+	go func() { errCh <- sc.Run(ctx) }() // related "sched.go:36: Scheduler.Run passes its context to DB.QueryRowContext" "main.go:37: context.Background() has no deadline" // want `Scheduler.Run passes a context without a deadline to DB.QueryRowContext, so a stalled database hangs this call`
+	go func() { errCh <- ns.Run(ctx) }() // related "notify.go:38: Service.Run passes its context to DB.QueryContext" "main.go:37: context.Background() has no deadline" // want `Service.Run passes a context without a deadline to DB.QueryContext, so a stalled database hangs this call`
 
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt)
