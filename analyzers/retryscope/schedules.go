@@ -79,7 +79,13 @@ func onSchedule(d decision, ds []decision, l *loops.Loop) bool {
 	})
 	schedule := func(ch ssa.Value) bool {
 		m := timeChanMaker(ch)
-		if m == nil || l.Contains(m.Block()) {
+		if m == nil {
+			// A channel of times made before the loop by a function the package does not
+			// show (another package's ticker whose first tick is random): when a success goes
+			// round too, its ticks pace every round, failed or not.
+			return again && typeis.TimeChan(ch.Type()) && madeBefore(ch, l)
+		}
+		if l.Contains(m.Block()) {
 			return false
 		}
 		name := flow.ID(flow.Callee(m.Common())).Name
@@ -104,6 +110,15 @@ func onSchedule(d decision, ds []decision, l *loops.Loop) bool {
 		}
 	}
 	return false
+}
+
+// madeBefore reports whether v is not made in loop l: a value of an instruction outside it, a
+// parameter, a global or a constant.
+func madeBefore(v ssa.Value, l *loops.Loop) bool {
+	if instr, ok := flow.Unwrap(v).(ssa.Instruction); ok {
+		return !l.Contains(instr.Block())
+	}
+	return true
 }
 
 // everyWayRound reports whether every way from b back to the loop's header passes a block for
