@@ -200,8 +200,35 @@ func dialOp(b *ssa.BinOp) bool {
 // processing it.
 func turnedAway(b *ssa.BinOp) bool {
 	n, ok := statusTest(b)
+	if !ok {
+		n, ok = errorStatusTest(b)
+	}
 	return ok && (n == 429 || refusedCredentials(n))
 }
+
+// errorStatusTest returns the status that b compares a field of an error with, when the field
+// holds an HTTP status (the answer a client's error type carries: apiErr.StatusCode == 429).
+func errorStatusTest(b *ssa.BinOp) (int64, bool) {
+	x, k := b.X, b.Y
+	if _, isConst := flow.IntConst(x); isConst {
+		x, k = k, x
+	}
+	n, ok := flow.IntConst(k)
+	if !ok || !statusField(x, n) {
+		return 0, false
+	}
+	var of ssa.Value
+	switch f := flow.Unwrap(x).(type) {
+	case *ssa.Field:
+		of = f.X
+	case *ssa.UnOp:
+		of = f.X.(*ssa.FieldAddr).X
+	}
+	t := of.Type()
+	return n, types.Implements(t, errorType) || !types.IsInterface(t) && types.Implements(types.NewPointer(t), errorType)
+}
+
+var errorType = types.Universe.Lookup("error").Type().Underlying().(*types.Interface)
 
 // refusedCredentials reports whether the HTTP status n refuses the caller's credentials.
 func refusedCredentials(n int64) bool { return n == 401 || n == 403 }
