@@ -75,6 +75,11 @@ var SDKClients = []SDKClient{
 	// SDK's default client, which has no Timeout.
 	{Pkgs: []string{"github.com/aws/aws-sdk-go-v2/aws"}, Recv: "CredentialsProvider", Names: []string{"Retrieve"}, NoClient: true},
 	{Pkgs: []string{"github.com/aws/aws-sdk-go-v2/aws"}, Recv: "CredentialsCache", Names: []string{"Retrieve"}, NoClient: true},
+	// Prometheus's HTTP API client (client_golang's api/prometheus/v1): every method of the
+	// API interface asks the server through the api.Client it is made with, whose default
+	// round tripper bounds the dial and the TLS handshake but not the wait for the answer; the
+	// context alone bounds a query. (A Config.Client with a Timeout would; it is not read.)
+	{Pkgs: []string{"github.com/prometheus/client_golang/api/prometheus/v1"}, Recv: "API", NoClient: true},
 	// go-oidc: a verifier fetches the provider's signing keys when a token names a key it has
 	// not seen (through the client the context carries, else http.DefaultClient) and waits
 	// for that fetch until its context ends; the fetch itself is behind the KeySet interface.
