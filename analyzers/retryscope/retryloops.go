@@ -1,6 +1,7 @@
 package retryscope
 
 import (
+	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -80,7 +81,11 @@ func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop) (decision, int) {
 			}
 			return failure || runsDry(e, d.call, l) || cancelled(e, l) || panics(e.To) || invariantGate(e, l)
 		}
-		return l.ExitEdges(d.block, d.block.Succs[d.success], skip)
+		exits := l.ExitEdges(d.block, d.block.Succs[d.success], skip)
+		if e, ok := flagExit(l, d.block.Succs[d.success], skip); ok {
+			exits[e] = true
+		}
+		return exits
 	}
 	// Calls whose own tests all send their success round the loop, never out of it: the loop
 	// keeps working after they succeed, whatever a verdict on their error says (for { err :=
@@ -136,6 +141,72 @@ func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop) (decision, int) {
 		return *spin, lifecycle
 	}
 	return decision{}, other
+}
+
+// flagExit returns the edge by which loop l leaves at its header when control comes round
+// from block from: the header tests a flag (for !done { ...; if err == nil { done = true }
+// ... }) that every way round from there, avoiding the edges for which skip holds, sets to
+// the value that leaves.
+func flagExit(l *loops.Loop, from *ssa.BasicBlock, skip func(loops.Edge) bool) (loops.Edge, bool) {
+	test, ok := lastInstr(l.Header).(*ssa.If)
+	if !ok || !l.Contains(from) {
+		return loops.Edge{}, false
+	}
+	flag, negated := test.Cond, false
+	for {
+		u, ok := flag.(*ssa.UnOp)
+		if !ok || u.Op != token.NOT {
+			break
+		}
+		flag, negated = u.X, !negated
+	}
+	phi, ok := flag.(*ssa.Phi)
+	if !ok || phi.Block() != l.Header {
+		return loops.Edge{}, false
+	}
+	reach := map[*ssa.BasicBlock]bool{from: true}
+	for b := range flow.Forward([]*ssa.BasicBlock{from}, func(x, to *ssa.BasicBlock) bool {
+		return x != l.Header && l.Contains(to) && !skip(loops.Edge{From: x, To: to})
+	}) {
+		reach[b] = true
+	}
+	// value is the constant v holds on the ways from there: a phi's edges from the blocks
+	// reached (the header's, from its latches), when they agree.
+	var value func(v ssa.Value, depth int) (bool, bool)
+	value = func(v ssa.Value, depth int) (bool, bool) {
+		if c, ok := v.(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.Bool {
+			return constant.BoolVal(c.Value), true
+		}
+		p, ok := v.(*ssa.Phi)
+		if !ok || depth > 8 {
+			return false, false
+		}
+		got, known := false, false
+		for i, e := range p.Edges {
+			pred := p.Block().Preds[i]
+			if !reach[pred] || p.Block() == l.Header && !l.Contains(pred) {
+				continue
+			}
+			b, ok := value(e, depth+1)
+			if !ok || known && b != got {
+				return false, false
+			}
+			got, known = b, true
+		}
+		return got, known
+	}
+	holds, ok := value(phi, 0)
+	if !ok {
+		return loops.Edge{}, false
+	}
+	out := test.Block().Succs[0]
+	if holds == negated {
+		out = test.Block().Succs[1]
+	}
+	if l.Contains(out) {
+		return loops.Edge{}, false
+	}
+	return loops.Edge{From: l.Header, To: out}, true
 }
 
 // walksOutcome reports whether d's test is made again and again in a loop nested in l that
