@@ -67,7 +67,9 @@
 // in the callback), which ends the inner retries and starts them again.
 //
 // Not reported: an inner layer that is switched off (one attempt: RetryMax 0,
-// Attempts(1), aws.NopRetryer); a loop that iterates rather than retries (a worker handling
+// Attempts(1), aws.NopRetryer), or that the program switches off on some path (if ownBackoff {
+// c.RetryMax = 0 } else { c.RetryMax = n }): it ties the layers to its configuration, which
+// the model does not follow; a loop that iterates rather than retries (a worker handling
 // one job per turn, a paginator); a library callback and the library's own loop, which are
 // one layer; two retry scopes one after the other; a poll that waits for a state around a
 // call that retries its failures; an inner walk over targets that tries each pooled

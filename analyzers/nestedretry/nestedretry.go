@@ -73,8 +73,8 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	// Scopes of this package inside another scope.
 	for _, s := range res.Scopes {
-		if s.Kind.FromFramework() || s.Poll || s.Reach == remote.ReachLocal || s.Handed {
-			continue // the framework's; a poll for a state, whose errors end it; a local retry; a client handed away
+		if s.Kind.FromFramework() || s.Poll || s.Reach == remote.ReachLocal || s.Handed || s.SwitchedOff {
+			continue // the framework's; a poll for a state, whose errors end it; a local retry; a client handed away; one the program turns off in some configuration
 		}
 		anchor, pos := c.anchor(s)
 		if anchor == nil {
@@ -94,6 +94,8 @@ func run(pass *analysis.Pass) (any, error) {
 			switch {
 			case inner != nil && (inner.Poll || inner.Reach == remote.ReachLocal || inner.Failover && inner.Attempts.Kind != retryscope.BoundNone):
 				continue // a poll, a local retry, or a walk over targets (each round another connection)
+			case inner != nil && inner.SwitchedOff, fact != nil && fact.SwitchedOff:
+				continue // turned off in some configuration: the program chooses its layer
 			case inner != nil:
 				l = layer{name: c.callName(call), attempts: inner.Attempts, scope: inner, on: inner.RetrySet()}
 			case fact != nil && (fact.Local || fact.Kept):

@@ -86,6 +86,9 @@ type retriesFact struct {
 	// store a value they are given there: options, setters).
 	Setting string
 	Setters []string
+	// SwitchedOff says that the program sets the retries to one attempt in some
+	// configuration (Scope.SwitchedOff).
+	SwitchedOff bool
 	// Kept says that a function on the way to the retry keeps its failure: it logs the error
 	// and returns none (failureReturns). A retry around the function never sees that
 	// failure, so the attempts do not multiply.
@@ -267,7 +270,7 @@ func (st *state) exportRetries() {
 		}
 		at := flow.Root(s.at)
 		if retries[at] == nil || retries[at].Local && s.Reach != remote.ReachLocal {
-			f := &retriesFact{Attempts: s.Attempts, Where: st.where(s), Local: s.Reach == remote.ReachLocal, On: s.RetrySet(), Only: s.retriedSentinels()}
+			f := &retriesFact{Attempts: s.Attempts, Where: st.where(s), Local: s.Reach == remote.ReachLocal, On: s.RetrySet(), Only: s.retriedSentinels(), SwitchedOff: s.SwitchedOff && !(s.Attempts.Kind == BoundConst && s.Attempts.N <= 1)}
 			if fv := s.Attempts.Field(); fv != nil {
 				if setters, zero := st.zeroDefault(fv); zero {
 					f.Setting, f.Setters = s.Attempts.Setting, setters

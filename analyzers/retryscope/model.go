@@ -203,8 +203,12 @@ type Scope struct {
 	Reach remote.Reach
 
 	Attempts Bound
-	Wait     Wait
-	Deadline DeadlineKind
+	// SwitchedOff says that the program also sets the attempts to one (RetryMax = 0) where
+	// another setting leaves them above: a layer it turns off in some configuration (when an
+	// outer layer of its own retries instead), which the model cannot tie to that layer.
+	SwitchedOff bool
+	Wait        Wait
+	Deadline    DeadlineKind
 	// Inferred marks a Callback scope of a helper the model inferred (in this package or, known
 	// through its helperFact, in another): the helper's own scope is where its behaviour is
 	// written, and where checks report it.

@@ -223,8 +223,10 @@ func libFields(lib *library, x ssa.Value, depth int, set func(name string, store
 	if t == nil || depth > 3 {
 		return
 	}
-	for name, store := range ownFields(x) {
-		set(t.Obj().Name()+"."+name, store)
+	for name, stores := range allOwnFields(x) {
+		for _, store := range stores {
+			set(t.Obj().Name()+"."+name, store)
+		}
 	}
 	if refs := x.Referrers(); refs != nil {
 		for _, r := range *refs {
@@ -314,6 +316,7 @@ func (lib *library) apply(f found, s *Scope) {
 	}
 	if rec.Attempts.Kind != BoundUnknown {
 		s.Attempts = rec.Attempts
+		s.SwitchedOff = s.SwitchedOff || rec.Attempts.Kind == BoundConst && rec.Attempts.N <= 1
 	}
 	if rec.Wait != WaitUnknown || r.WaitBy != nil {
 		s.Wait.Kind = rec.Wait

@@ -17,6 +17,16 @@ import (
 // variable boxed because a closure captures it, through every load of the box.
 func ownFields(ptr ssa.Value) map[string]*ssa.Store {
 	out := make(map[string]*ssa.Store)
+	for name, stores := range allOwnFields(ptr) {
+		out[name] = stores[len(stores)-1]
+	}
+	return out
+}
+
+// allOwnFields is ownFields with every store into each field, in the order found (the two
+// sides of if eb { c.RetryMax = 0 } else { c.RetryMax = n }).
+func allOwnFields(ptr ssa.Value) map[string][]*ssa.Store {
+	out := make(map[string][]*ssa.Store)
 	storedFields(ptr, out)
 	if a, ok := ptr.(*ssa.Alloc); ok && a.Referrers() != nil {
 		for _, r := range *a.Referrers() {
@@ -47,7 +57,7 @@ func fieldStores(vals ...ssa.Value) map[string]ssa.Value {
 }
 
 // storedFields records in out the stores into the fields of the struct ptr points to.
-func storedFields(ptr ssa.Value, out map[string]*ssa.Store) {
+func storedFields(ptr ssa.Value, out map[string][]*ssa.Store) {
 	refs := ptr.Referrers()
 	if refs == nil {
 		return
@@ -63,7 +73,7 @@ func storedFields(ptr ssa.Value, out map[string]*ssa.Store) {
 		}
 		for _, rr := range *fa.Referrers() {
 			if store, ok := rr.(*ssa.Store); ok && store.Addr == fa {
-				out[fv.Name()] = store
+				out[fv.Name()] = append(out[fv.Name()], store)
 			}
 		}
 	}
