@@ -572,6 +572,9 @@ func fromRound(v ssa.Value, l *loops.Loop, carried bool) bool {
 // URL the request is sent to, urls.Next() on the way round, and a test of Peek's answer that
 // can leave the loop. Each round goes to another target, for as long as the picker has one.
 func switchesTarget(l *loops.Loop, d decision) bool {
+	if pickedAnew(l, d) {
+		return true
+	}
 	fn := d.block.Parent()
 	fail := d.block.Succs[1-d.success]
 	var read map[any]bool
@@ -604,6 +607,88 @@ func switchesTarget(l *loops.Loop, d decision) bool {
 			}
 		}
 		if moved && answerEnds(l, fn, picker) {
+			return true
+		}
+	}
+	return false
+}
+
+// pickedAnew reports whether the attempt is handed a value computed in the round from one
+// carried round loop l that every way round takes anew from one picker kept outside the loop
+// (conn, err := dial(server); exchange(conn, req), with server = ups.SwitchIf(server) on each
+// failure): each round goes to the target the picker moved on to.
+func pickedAnew(l *loops.Loop, d decision) bool {
+	c := d.call.Common()
+	// The values carried round: a phi of the header (the edges from inside the loop), or a
+	// variable that lives in memory (a named result a defer may read), with the stores into it
+	// made in the loop.
+	var carried [][]ssa.Value
+	for _, a := range append([]ssa.Value{c.Value}, c.Args...) {
+		flow.Backward(a, 32, func(x ssa.Value) bool {
+			if phi, ok := x.(*ssa.Phi); ok && phi.Block() == l.Header {
+				var in []ssa.Value
+				for i, e := range phi.Edges {
+					if l.Contains(phi.Block().Preds[i]) {
+						in = append(in, e)
+					}
+				}
+				carried = append(carried, in)
+				return false
+			}
+			if ld, ok := x.(*ssa.UnOp); ok && ld.Op == token.MUL && l.Contains(ld.Block()) {
+				if alloc, ok := ld.X.(*ssa.Alloc); ok && !l.Contains(alloc.Block()) {
+					var in []ssa.Value
+					for _, r := range *alloc.Referrers() {
+						if st, ok := r.(*ssa.Store); ok && st.Addr == ssa.Value(alloc) && l.Contains(st.Block()) {
+							in = append(in, st.Val)
+						}
+					}
+					carried = append(carried, in)
+					return false
+				}
+			}
+			instr, ok := x.(ssa.Instruction)
+			return ok && l.Contains(instr.Block())
+		})
+	}
+	for _, in := range carried {
+		var picker *flow.Place
+		// picked reports whether v, carried back to the header, is an answer of the picker
+		// (through the phis that merge the ways round).
+		var picked func(v ssa.Value, depth int) bool
+		picked = func(v ssa.Value, depth int) bool {
+			switch x := flow.Unwrap(v).(type) {
+			case *ssa.Phi:
+				if x.Block() == l.Header || depth > 4 {
+					return false
+				}
+				for _, e := range x.Edges {
+					if !picked(e, depth+1) {
+						return false
+					}
+				}
+				return len(x.Edges) > 0
+			case *ssa.Call:
+				if x == d.call || receiverOf(x) == nil {
+					return false
+				}
+				p := flow.PlaceOf(receiverOf(x)) // (f.ups, loaded again each round)
+				if p.Root == nil || !madeBefore(p.Root, l) || picker != nil && p != *picker {
+					return false
+				}
+				picker = &p
+				return true
+			}
+			return false
+		}
+		all := len(in) > 0
+		for _, v := range in {
+			if !picked(v, 0) {
+				all = false
+				break
+			}
+		}
+		if all && picker != nil {
 			return true
 		}
 	}
