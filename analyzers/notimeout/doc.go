@@ -81,6 +81,9 @@
 //     harness (rdma-test, loadtest, e2e, wait-for), packages in a directory of the module
 //     named test or tests (test/helper), or importing testing, testify, gomock, ginkgo or
 //     gotest.tools in their non-test files;
+//   - the caller of a function that runs a loop until its context ends (a service's Run(ctx)
+//     selecting on ctx.Done() between rounds), for the calls made in that loop: the context
+//     is the loop's lifetime, which a deadline would end as a whole, not bound a round;
 //   - calls to this machine by a constant address (a readiness poll of
 //     http://localhost:8080/ping, a dial of "127.0.0.1:"+port), and dials of the address of a
 //     listener the program holds (ln.Addr(), also kept in a struct field that holds nothing

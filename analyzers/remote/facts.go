@@ -13,6 +13,7 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/loops"
 	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
@@ -192,6 +193,9 @@ func (st *state) summarise(calls []*Call) map[*ssa.Function]bool {
 			// purposes of its own (Cloud Storage's NewClient finding its credentials).
 			continue
 		case t.Status == Unknown && t.Param >= 0:
+			if t.Param < len(fn.Params) && untilDone(c.Instr, fn.Params[t.Param]) {
+				continue // a loop's lifetime: a caller's deadline would end the loop, not bound a round
+			}
 		case t.Status == Unbounded && t.Context.Kind == NoContext && c.Contract.Kind == ContextFree:
 			index, instead = -1, st.sibling(c.Instr.Parent())
 		case t.Status == Unbounded && t.Context.Kind.Contextless() && flow.ContextInScope(fn) == nil &&
@@ -774,4 +778,52 @@ func (st *state) madeRequest(fn *ssa.Function) *requestFact {
 		}
 	}
 	return nil
+}
+
+// untilDone reports whether call is made in a loop of its function that runs until the
+// context p ends (a case <-ctx.Done() or a test of ctx.Err() from which it can leave): p is the
+// loop's lifetime (a service's Run(ctx)), which a caller's deadline would end as a whole; it
+// bounds no one round, and the caller who gives it no deadline is not the cause.
+func untilDone(call ssa.CallInstruction, p *ssa.Parameter) bool {
+	if !typeis.Context(p.Type()) {
+		return false
+	}
+	fn := call.Parent()
+	for _, l := range loops.Of(fn) {
+		if !l.Contains(call.Block()) {
+			continue
+		}
+		for _, b := range l.Blocks(fn) {
+			if l.CanExit(b) && slices.ContainsFunc(b.Instrs, func(instr ssa.Instruction) bool { return watchesDone(instr, p) }) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// watchesDone reports whether instr waits for, or asks about, the end of context p or of one
+// derived from it: a select with a case on its Done(), a receive from it, or a call of its Err().
+func watchesDone(instr ssa.Instruction, p *ssa.Parameter) bool {
+	ofP := func(v ssa.Value) bool {
+		c, ok := flow.Unwrap(v).(*ssa.Call)
+		if !ok || !c.Call.IsInvoke() || c.Call.Method.Name() != "Done" && c.Call.Method.Name() != "Err" {
+			return false
+		}
+		found := false
+		flow.Backward(c.Call.Value, 16, func(x ssa.Value) bool {
+			found = found || x == ssa.Value(p)
+			return !found
+		})
+		return found
+	}
+	switch x := instr.(type) {
+	case *ssa.Select:
+		return slices.ContainsFunc(x.States, func(s *ssa.SelectState) bool { return s.Dir == types.RecvOnly && ofP(s.Chan) })
+	case *ssa.UnOp:
+		return x.Op == token.ARROW && ofP(x.X)
+	case *ssa.Call:
+		return ofP(x)
+	}
+	return false
 }

@@ -63,6 +63,31 @@ func (s *Scheduler) run(ctx context.Context) error {
 	return nil
 }
 
+// Flush submits what is queued now, under a context the watcher can cancel.
+func (s *Scheduler) Flush(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	var err error
+	run.GoWait(&wg, func() { err = s.submitQueued(ctx) })
+	run.GoWait(&wg, func() { s.watchMaintenance(ctx, cancel) })
+	wg.Wait()
+	return err
+}
+
+func (s *Scheduler) submitQueued(ctx context.Context) error {
+	tasks, err := s.queued(ctx)
+	if err != nil {
+		return err
+	}
+	for _, t := range tasks {
+		if err := s.submit(ctx, t); err != nil {
+			return fmt.Errorf("submit %s: %w", t.ID, err)
+		}
+	}
+	return nil
+}
+
 func (s *Scheduler) maintenance(ctx context.Context) (bool, error) {
 	var on bool
 	err := s.db.QueryRowContext(ctx, `SELECT enabled FROM maintenance`).Scan(&on)

@@ -18,6 +18,7 @@ func main() {
 	dsn := flag.String("db", "postgres://localhost/notify", "database")
 	hook := flag.String("webhook", "", "webhook URL")
 	once := flag.Bool("once", false, "deliver what is pending for at most five minutes, then exit")
+	flush := flag.Bool("flush", false, "submit the queued tasks, then exit")
 	flag.Parse()
 
 	log := slog.New(slog.NewJSONHandler(os.Stderr, nil))
@@ -33,12 +34,20 @@ func main() {
 		drain(ns, log)
 		return
 	}
+	if *flush {
+		sc := sched.New(db, log, os.Getenv("EXECUTOR_TOKEN"))
+		if err := sc.Flush(context.Background()); err != nil { // related "sched.go:67: Scheduler.Flush passes its context to DB.QueryContext" "main.go:39: context.Background() has no deadline" // want `Scheduler\.Flush passes a context without a deadline to DB\.QueryContext, so a stalled database hangs this call`
+			log.Error("flush", "err", err)
+			os.Exit(1)
+		}
+		return
+	}
 
 	ctx := context.Background()
 	errCh := make(chan error, 2)
 	sc := sched.New(db, log, os.Getenv("EXECUTOR_TOKEN"))
-	go func() { errCh <- sc.Run(ctx) }() // related "sched.go:36: Scheduler.Run passes its context to DB.QueryRowContext" "main.go:37: context.Background() has no deadline" // want `Scheduler.Run passes a context without a deadline to DB.QueryRowContext, so a stalled database hangs this call`
-	go func() { errCh <- ns.Run(ctx) }() // related "notify.go:38: Service.Run passes its context to DB.QueryContext" "main.go:37: context.Background() has no deadline" // want `Service.Run passes a context without a deadline to DB.QueryContext, so a stalled database hangs this call`
+	go func() { errCh <- sc.Run(ctx) }() // the services' lifetime: their loops run until it ends
+	go func() { errCh <- ns.Run(ctx) }()
 
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt)
