@@ -1,9 +1,11 @@
 package remote
 
 import (
+	"cmp"
 	"fmt"
 	"go/token"
 	"go/types"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -157,7 +159,11 @@ func (st *state) viaCalls(funcs []*ssa.Function, direct *Result) []*Call {
 		if invokers == nil {
 			invokers = st.invokers(funcs)
 		}
-		for fn := range changed {
+		// In source order: the first call found names a function's entry (summarise), and
+		// the order of a map would make that choice differ from run to run.
+		for _, fn := range slices.SortedFunc(maps.Keys(changed), func(a, b *ssa.Function) int {
+			return cmp.Or(cmp.Compare(a.Pos(), b.Pos()), strings.Compare(a.String(), b.String()))
+		}) {
 			for _, caller := range append(st.callGraph()[fn], invokers[fn]...) {
 				if !seen[caller] {
 					seen[caller] = true
