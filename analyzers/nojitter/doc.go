@@ -94,7 +94,10 @@
 // once to another target (each round sends to a backend it picks anew, a failure marks the
 // one it was sent to, and there are as many rounds as backends; or a round-robin picker
 // hands out the next address each round, and the loop counts the addresses; or an iterator
-// fills the URL each round, a failure moves it on, and its answer ends the loop), a loop that
+// fills the URL each round, a failure moves it on, and its answer ends the loop; or every way
+// round takes the target anew from a picker, server = ups.SwitchIf(server)), a periodic loop
+// on a channel of times made outside it (another package's ticker) whose successes go round
+// too, a loop that
 // follows a redirect (a call in it sets the URL or Host of the request it sends) or answers an
 // authentication challenge (the authenticator that prepared the request is handed the answer and
 // says to send again), a loop of a few rounds (a constant cap) that goes round only on an answer
