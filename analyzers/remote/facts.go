@@ -192,6 +192,9 @@ func (st *state) summarise(calls []*Call) map[*ssa.Function]bool {
 			continue
 		case t.Status == Unknown && t.kept != nil:
 			index, fn = t.keptParam, t.kept
+			if t.captured && index < len(fn.Params) && untilDone(c.Instr, fn.Params[index]) {
+				continue // (a goroutine's loop that runs until the context it captured ends)
+			}
 		case c.Via != nil && c.Via.Kept && c.Func != nil && c.Func.Pkg() != st.pass.Pkg:
 			// A context another package keeps, handed on: what it is kept for is that
 			// package's, whose constructor the caller should see (x/oauth2's TokenSource), not
@@ -238,7 +241,9 @@ func (st *state) summarise(calls []*Call) map[*ssa.Function]bool {
 		switch {
 		case c.Kind != HTTP || p.Kept:
 		case c.Via == nil:
-			p.Body = st.bodyParam(c.Instr)
+			if !t.captured { // (a closure's parameters are not its maker's)
+				p.Body = st.bodyParam(c.Instr)
+			}
 		case c.Via.Body >= 0 && c.Via.Body < len(c.Instr.Common().Args):
 			// A body handed on to a helper that makes the request from it.
 			if bp, ok := flow.Unwrap(c.Instr.Common().Args[c.Via.Body]).(*ssa.Parameter); ok && bp.Parent() == fn {
@@ -800,7 +805,9 @@ func untilDone(call ssa.CallInstruction, p *ssa.Parameter) bool {
 			continue
 		}
 		for _, b := range l.Blocks(fn) {
-			if l.CanExit(b) && slices.ContainsFunc(b.Instrs, func(instr ssa.Instruction) bool { return watchesDone(instr, p) }) {
+			// (The header leaves the loop by its own edges: CanExit does not count them.)
+			leaves := l.CanExit(b) || b == l.Header && slices.ContainsFunc(b.Succs, func(s *ssa.BasicBlock) bool { return !l.Contains(s) || l.CanExit(s) })
+			if leaves && slices.ContainsFunc(b.Instrs, func(instr ssa.Instruction) bool { return watchesDone(instr, p) }) {
 				return true
 			}
 		}
@@ -813,7 +820,7 @@ func untilDone(call ssa.CallInstruction, p *ssa.Parameter) bool {
 func watchesDone(instr ssa.Instruction, p *ssa.Parameter) bool {
 	ofP := func(v ssa.Value) bool {
 		c, ok := flow.Unwrap(v).(*ssa.Call)
-		if !ok || !c.Call.IsInvoke() || c.Call.Method.Name() != "Done" && c.Call.Method.Name() != "Err" {
+		if !ok || !c.Call.IsInvoke() || !typeis.Context(c.Call.Value.Type()) || c.Call.Method.Name() != "Done" && c.Call.Method.Name() != "Err" {
 			return false
 		}
 		found := false

@@ -614,15 +614,22 @@ func switchesTarget(l *loops.Loop, d decision) bool {
 }
 
 // pickedAnew reports whether the attempt is handed a value computed in the round from one
-// carried round loop l that every way round takes anew from one picker kept outside the loop
-// (conn, err := dial(server); exchange(conn, req), with server = ups.SwitchIf(server) on each
-// failure): each round goes to the target the picker moved on to.
+// carried round loop l that every way round takes anew from one picker kept outside the loop,
+// handing it the target that failed (conn, err := dial(server); exchange(conn, req), with
+// server = ups.SwitchIf(server) on each failure): each round goes to the target the picker
+// moved on to. (A value fetched again without the previous one, tok = src.Token(), is no
+// move to another target.)
 func pickedAnew(l *loops.Loop, d decision) bool {
 	c := d.call.Common()
-	// The values carried round: a phi of the header (the edges from inside the loop), or a
-	// variable that lives in memory (a named result a defer may read), with the stores into it
-	// made in the loop.
-	var carried [][]ssa.Value
+	// A value carried round: a phi of the header (its edges from inside the loop), or a
+	// variable that lives in memory (a named result a defer may read) and the stores into it
+	// made in the loop, each way round from a failure passing one.
+	type carriedValue struct {
+		in   []ssa.Value
+		prev func(ssa.Value) bool // whether a value is the previous round's
+	}
+	var carried []carriedValue
+	fail := d.block.Succs[1-d.success]
 	for _, a := range append([]ssa.Value{c.Value}, c.Args...) {
 		flow.Backward(a, 32, func(x ssa.Value) bool {
 			if phi, ok := x.(*ssa.Phi); ok && phi.Block() == l.Header {
@@ -632,18 +639,25 @@ func pickedAnew(l *loops.Loop, d decision) bool {
 						in = append(in, e)
 					}
 				}
-				carried = append(carried, in)
+				carried = append(carried, carriedValue{in, func(v ssa.Value) bool { return flow.Unwrap(v) == ssa.Value(phi) }})
 				return false
 			}
 			if ld, ok := x.(*ssa.UnOp); ok && ld.Op == token.MUL && l.Contains(ld.Block()) {
 				if alloc, ok := ld.X.(*ssa.Alloc); ok && !l.Contains(alloc.Block()) {
 					var in []ssa.Value
+					stores := make(map[*ssa.BasicBlock]bool)
 					for _, r := range *alloc.Referrers() {
 						if st, ok := r.(*ssa.Store); ok && st.Addr == ssa.Value(alloc) && l.Contains(st.Block()) {
 							in = append(in, st.Val)
+							stores[st.Block()] = true
 						}
 					}
-					carried = append(carried, in)
+					if everyWayRound(fail, l, func(b *ssa.BasicBlock) bool { return stores[b] }) {
+						carried = append(carried, carriedValue{in, func(v ssa.Value) bool {
+							u, ok := flow.Unwrap(v).(*ssa.UnOp)
+							return ok && u.Op == token.MUL && u.X == ssa.Value(alloc)
+						}})
+					}
 					return false
 				}
 			}
@@ -651,10 +665,11 @@ func pickedAnew(l *loops.Loop, d decision) bool {
 			return ok && l.Contains(instr.Block())
 		})
 	}
-	for _, in := range carried {
+	for _, cv := range carried {
 		var picker *flow.Place
-		// picked reports whether v, carried back to the header, is an answer of the picker
-		// (through the phis that merge the ways round).
+		// picked reports whether v, carried back to the header, is the picker's answer to the
+		// previous target (server = ups.SwitchIf(server)), through the phis that merge the
+		// ways round: the picker moves on from the target that failed.
 		var picked func(v ssa.Value, depth int) bool
 		picked = func(v ssa.Value, depth int) bool {
 			switch x := flow.Unwrap(v).(type) {
@@ -669,7 +684,7 @@ func pickedAnew(l *loops.Loop, d decision) bool {
 				}
 				return len(x.Edges) > 0
 			case *ssa.Call:
-				if x == d.call || receiverOf(x) == nil {
+				if x == d.call || receiverOf(x) == nil || !slices.ContainsFunc(x.Call.Args, cv.prev) {
 					return false
 				}
 				p := flow.PlaceOf(receiverOf(x)) // (f.ups, loaded again each round)
@@ -681,8 +696,8 @@ func pickedAnew(l *loops.Loop, d decision) bool {
 			}
 			return false
 		}
-		all := len(in) > 0
-		for _, v := range in {
+		all := len(cv.in) > 0
+		for _, v := range cv.in {
 			if !picked(v, 0) {
 				all = false
 				break

@@ -86,6 +86,11 @@ func (lib *library) summarise(c *site, e *entry, s *Scope) {
 	for _, a := range fs {
 		lib.apply(a, s)
 	}
+	if s.setOff && s.setOn != nil {
+		// Set to one attempt and to more: the layer retries where the program does not
+		// switch it off, whichever store the walk found last.
+		s.SwitchedOff, s.Attempts = true, *s.setOn
+	}
 	if len(lib.Made) > 0 && !slices.ContainsFunc(fs, func(f found) bool { return slices.Contains(lib.Made, f.name) }) && len(e.Config) > 0 {
 		s.Attempts, s.Wait.Kind, s.Deadline = Bound{Kind: BoundUnknown}, WaitUnknown, DeadlineUnknown
 		s.Settings = nil
@@ -316,7 +321,11 @@ func (lib *library) apply(f found, s *Scope) {
 	}
 	if rec.Attempts.Kind != BoundUnknown {
 		s.Attempts = rec.Attempts
-		s.SwitchedOff = s.SwitchedOff || rec.Attempts.Kind == BoundConst && rec.Attempts.N <= 1
+		if rec.Attempts.Kind == BoundConst && rec.Attempts.N <= 1 {
+			s.setOff = true
+		} else {
+			s.setOn = &rec.Attempts
+		}
 	}
 	if rec.Wait != WaitUnknown || r.WaitBy != nil {
 		s.Wait.Kind = rec.Wait

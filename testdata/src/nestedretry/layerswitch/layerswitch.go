@@ -120,6 +120,45 @@ func (a *API) Get(path string) ([]byte, error) {
 	return nil, err
 }
 
+// list is call with the two settings the other way round: the client's retries are on unless
+// the SDK's loop retries.
+func (a *API) list(path string) ([]byte, error) {
+	req, err := retryablehttp.NewRequestWithContext(context.Background(), http.MethodGet, a.base+path, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("X-Api-Token", a.token)
+	client := retryablehttp.NewClient()
+	client.HTTPClient.Timeout = 30 * time.Second
+	if !a.ownBackoff {
+		client.RetryMax = int(a.maxRetries)
+	} else {
+		client.RetryMax = 0
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	return io.ReadAll(resp.Body)
+}
+
+// List pages through path with the SDK's loop when its backoff is on.
+func (a *API) List(path string) ([]byte, error) {
+	var body []byte
+	var err error
+	for attempt := 0; attempt < 8; attempt++ {
+		if body, err = a.list(path); err == nil {
+			return body, nil
+		}
+		if !a.ownBackoff {
+			return nil, err
+		}
+		a.wait(attempt)
+	}
+	return nil, err
+}
+
 // ---- Reported: the client retries on every path, and so does the loop around it ----
 
 // Put stores data at path, retrying a failed request up to 8 times around a client that
@@ -128,7 +167,7 @@ func (a *API) Put(path string, data []byte) ([]byte, error) {
 	var body []byte
 	var err error
 	for attempt := 0; attempt < 8; attempt++ {
-		body, err = a.request(http.MethodPut, path, data, int(a.maxRetries)) // related "layerswitch.go:130: outer retry loop" "layerswitch.go:47: inner self-retrying client call" // want `retries up to 8 times around API\.request, which retries too: attempts multiply on transient failures; keep one layer`
+		body, err = a.request(http.MethodPut, path, data, int(a.maxRetries)) // related "layerswitch.go:169: outer retry loop" "layerswitch.go:47: inner self-retrying client call" // want `retries up to 8 times around API\.request, which retries too: attempts multiply on transient failures; keep one layer`
 		if err == nil {
 			return body, nil
 		}

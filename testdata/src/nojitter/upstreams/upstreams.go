@@ -132,3 +132,30 @@ func (f *Forwarder) ForwardPinned(req []byte) ([]byte, error) {
 	}
 	return nil, err
 }
+
+type tokenSource interface{ Token() string }
+
+func send(server, tok string, event []byte, timeout time.Duration) error {
+	c, err := net.DialTimeout("tcp", server, timeout)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(timeout))
+	_, err = c.Write(append([]byte(tok+"\n"), event...))
+	return err
+}
+
+// Notify sends an event with a fresh token each round, to the same server, at once: the token
+// is fetched again, the target does not change.
+func Notify(src tokenSource, server string, event []byte, timeout time.Duration) error {
+	tok := src.Token()
+	for { // related "upstreams.go:153: retry loop" // want `retry loop goes round without waiting and never stops, so it hammers a failing dependency; add a jittered wait and a cap`
+		err := send(server, tok, event, timeout)
+		if err == nil {
+			return nil
+		}
+		log.Printf("notify %s: %v", server, err)
+		tok = src.Token()
+	}
+}

@@ -39,6 +39,21 @@ func (s *Service) Run(ctx context.Context) error {
 	var wg sync.WaitGroup
 	run.GoWait(&wg, func() { s.deliveriesLoop(ctx) })
 	run.GoWait(&wg, func() { s.cleanerLoop(ctx) })
+	run.GoWait(&wg, func() { s.heartbeatLoop(ctx) })
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			if _, err := s.db.ExecContext(ctx, `DELETE FROM delivery_lock WHERE expires < now()`); err != nil {
+				s.log.Warn("expire locks", "err", err)
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(time.Minute):
+			}
+		}
+	}()
 	<-ctx.Done()
 	wg.Wait()
 	return nil
@@ -97,6 +112,20 @@ func (s *Service) send(ctx context.Context, id string, payload []byte) (*http.Re
 		req.Header.Set("X-Signature-256", "sha256="+hex.EncodeToString(mac.Sum(nil)))
 	}
 	return http.DefaultClient.Do(req)
+}
+
+// heartbeatLoop waits first, then records that the service is alive.
+func (s *Service) heartbeatLoop(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(30 * time.Second):
+		}
+		if _, err := s.db.ExecContext(ctx, `UPDATE service SET seen = now() WHERE name = 'notify'`); err != nil {
+			s.log.Warn("heartbeat", "err", err)
+		}
+	}
 }
 
 func (s *Service) cleanerLoop(ctx context.Context) {
