@@ -192,7 +192,7 @@ func (st *state) summarise(calls []*Call) map[*ssa.Function]bool {
 			continue
 		case t.Status == Unknown && t.kept != nil:
 			index, fn = t.keptParam, t.kept
-			if t.captured && index < len(fn.Params) && untilDone(c.Instr, fn.Params[index]) {
+			if t.captured && index < len(fn.Params) && st.untilDone(c.Instr, fn.Params[index]) {
 				continue // (a goroutine's loop that runs until the context it captured ends)
 			}
 		case c.Via != nil && c.Via.Kept && c.Func != nil && c.Func.Pkg() != st.pass.Pkg:
@@ -202,7 +202,7 @@ func (st *state) summarise(calls []*Call) map[*ssa.Function]bool {
 			// purposes of its own (Cloud Storage's NewClient finding its credentials).
 			continue
 		case t.Status == Unknown && t.Param >= 0:
-			if t.Param < len(fn.Params) && untilDone(c.Instr, fn.Params[t.Param]) {
+			if t.Param < len(fn.Params) && st.untilDone(c.Instr, fn.Params[t.Param]) {
 				continue // a loop's lifetime: a caller's deadline would end the loop, not bound a round
 			}
 		case t.Status == Unbounded && t.Context.Kind == NoContext && c.Contract.Kind == ContextFree:
@@ -795,12 +795,20 @@ func (st *state) madeRequest(fn *ssa.Function) *requestFact {
 // context p ends (a case <-ctx.Done() or a test of ctx.Err() from which it can leave): p is the
 // loop's lifetime (a service's Run(ctx)), which a caller's deadline would end as a whole; it
 // bounds no one round, and the caller who gives it no deadline is not the cause.
-func untilDone(call ssa.CallInstruction, p *ssa.Parameter) bool {
+func (st *state) untilDone(call ssa.CallInstruction, p *ssa.Parameter) bool {
 	if !typeis.Context(p.Type()) {
 		return false
 	}
 	fn := call.Parent()
-	for _, l := range loops.Of(fn) {
+	ls, ok := st.loops[fn]
+	if !ok {
+		if st.loops == nil {
+			st.loops = make(map[*ssa.Function][]*loops.Loop)
+		}
+		ls = loops.Of(fn)
+		st.loops[fn] = ls
+	}
+	for _, l := range ls {
 		if !l.Contains(call.Block()) {
 			continue
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/guard"
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/loops"
 	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
 	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
@@ -77,6 +78,8 @@ func (r *Result) add(c *Call) {
 type state struct {
 	pass *analysis.Pass
 	pkg  *ssa.Package
+
+	loops map[*ssa.Function][]*loops.Loop // loops.Of, for untilDone
 
 	stores         *flow.Stores                   // values stored into struct fields and package variables
 	fieldTouched   map[*types.Var]bool            // fields whose own fields are assigned (f.Timeout = ...)

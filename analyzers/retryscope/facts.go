@@ -270,7 +270,7 @@ func (st *state) exportRetries() {
 		}
 		at := flow.Root(s.at)
 		if retries[at] == nil || retries[at].Local && s.Reach != remote.ReachLocal {
-			f := &retriesFact{Attempts: s.Attempts, Where: st.where(s), Local: s.Reach == remote.ReachLocal, On: s.RetrySet(), Only: s.retriedSentinels(), SwitchedOff: s.SwitchedOff && !(s.Attempts.Kind == BoundConst && s.Attempts.N <= 1)}
+			f := &retriesFact{Attempts: s.Attempts, Where: st.where(s), Local: s.Reach == remote.ReachLocal, On: s.RetrySet(), Only: s.retriedSentinels(), SwitchedOff: s.SwitchedOff}
 			if fv := s.Attempts.Field(); fv != nil {
 				if setters, zero := st.zeroDefault(fv); zero {
 					f.Setting, f.Setters = s.Attempts.Setting, setters

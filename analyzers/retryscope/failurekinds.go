@@ -64,15 +64,26 @@ func fieldStatus(cond ssa.Value, side int) (Failures, bool) {
 	if !ok {
 		return 0, false
 	}
+	_, op, code, ok := fieldCompare(c)
+	if !ok {
+		return 0, false
+	}
+	return statusesOn(op, code, negated, side == 0), true
+}
+
+// fieldCompare returns the integer field holding an HTTP status that c compares with a
+// constant (apiErr.StatusCode != 404, or 404 != apiErr.StatusCode), the comparison with the
+// field on the left, and the constant.
+func fieldCompare(c *ssa.BinOp) (field ssa.Value, op token.Token, code int64, ok bool) {
 	op, field, k := c.Op, c.X, c.Y
 	if _, isConst := flow.IntConst(field); isConst {
 		field, k, op = c.Y, c.X, mirror(c.Op)
 	}
-	code, ok := flow.IntConst(k)
+	code, ok = flow.IntConst(k)
 	if !ok || !statusField(field, code) {
-		return 0, false
+		return nil, 0, 0, false
 	}
-	return statusesOn(op, code, negated, side == 0), true
+	return field, op, code, true
 }
 
 // statusField reports whether field, compared with code, is an integer field holding an HTTP

@@ -27,7 +27,7 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 		// Innermost loops claim their syntax first.
 		for i := len(ls) - 1; i >= 0; i-- {
 			l := ls[i]
-			d, kind := st.classifyLoop(fn, l)
+			d, kind := st.classifyLoop(fn, l, ls)
 			node := st.loopSyntax(fn, l, candidates, taken)
 			if node == nil {
 				continue

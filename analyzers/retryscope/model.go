@@ -207,8 +207,6 @@ type Scope struct {
 	// another setting leaves them above: a layer it turns off in some configuration (when an
 	// outer layer of its own retries instead), which the model cannot tie to that layer.
 	SwitchedOff bool
-	setOff      bool   // a setting gives one attempt (while the settings are applied)
-	setOn       *Bound // the last setting that gives more
 	Wait        Wait
 	Deadline    DeadlineKind
 	// Inferred marks a Callback scope of a helper the model inferred (in this package or, known

@@ -209,26 +209,18 @@ func turnedAway(b *ssa.BinOp) bool {
 // errorStatusTest returns the status that b compares a field of an error with, when the field
 // holds an HTTP status (the answer a client's error type carries: apiErr.StatusCode == 429).
 func errorStatusTest(b *ssa.BinOp) (int64, bool) {
-	x, k := b.X, b.Y
-	if _, isConst := flow.IntConst(x); isConst {
-		x, k = k, x
-	}
-	n, ok := flow.IntConst(k)
-	if !ok || !statusField(x, n) {
+	field, _, n, ok := fieldCompare(b)
+	if !ok {
 		return 0, false
 	}
-	var of ssa.Value
-	switch f := flow.Unwrap(x).(type) {
-	case *ssa.Field:
+	var of ssa.Value // the struct, or its address, whose field it is
+	if _, fa := flow.FieldLoad(flow.Unwrap(field)); fa != nil {
+		of = fa.X
+	} else if f, ok := flow.Unwrap(field).(*ssa.Field); ok {
 		of = f.X
-	case *ssa.UnOp:
-		of = f.X.(*ssa.FieldAddr).X
 	}
-	t := of.Type()
-	return n, types.Implements(t, errorType) || !types.IsInterface(t) && types.Implements(types.NewPointer(t), errorType)
+	return n, of != nil && (typeis.ErrorLike(of.Type()) || typeis.ErrorLike(types.NewPointer(of.Type())))
 }
-
-var errorType = types.Universe.Lookup("error").Type().Underlying().(*types.Interface)
 
 // refusedCredentials reports whether the HTTP status n refuses the caller's credentials.
 func refusedCredentials(n int64) bool { return n == 401 || n == 403 }

@@ -36,9 +36,10 @@ const (
 // decision on the call it tries again after a failure, when it goes round on that failure
 // after a wait (for { conn, err := dial(); if err != nil { sleep(5s); continue }; serve(conn) }:
 // it never leaves on success, but every client of a restarted server comes back at once).
-func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop) (decision, int) {
+// ls are fn's loops (loops.Of).
+func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop, ls []*loops.Loop) (decision, int) {
 	var inner []*loops.Loop // loops nested in l
-	for _, in := range loops.Of(fn) {
+	for _, in := range ls {
 		if in.Header != l.Header && l.Contains(in.Header) {
 			inner = append(inner, in)
 		}
@@ -120,7 +121,7 @@ func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop) (decision, int) {
 				again = &d
 			}
 			if spin == nil && !d.policy && fail != l.Header && !st.iterates(d, l) && (st.connects(d.call) || st.pacedOnSuccess(fn, l, d) || st.failsAtOnce(fn, l, d)) &&
-				!waitsAfter(fn, fail, l.Contains) && !waitsEveryRound(fn, l) && !st.waitsOnEveryWayRound(fn, l, d) && !waitsOnFlag(fn, l, d) && !afterArrival(d.call, l) && !goesRoundInner(fn, l, d) {
+				!waitsAfter(fn, fail, l.Contains) && !waitsEveryRound(fn, l) && !st.waitsOnEveryWayRound(fn, l, d) && !waitsOnFlag(fn, l, d) && !afterArrival(d.call, l) && !goesRoundInner(inner, d) {
 				spin = &d // a reconnect loop that dials again at once when the dial fails
 			}
 			continue
@@ -221,13 +222,13 @@ func walksOutcome(inner []*loops.Loop, d decision) bool {
 	return false
 }
 
-// goesRoundInner reports whether the failure side of d goes round a loop nested in l that
-// holds d's test (a reconnect loop inside a reading loop): that loop retries the call, and
-// waits or spins on its own; l does not go round at once on that failure.
-func goesRoundInner(fn *ssa.Function, l *loops.Loop, d decision) bool {
+// goesRoundInner reports whether the failure side of d goes round a loop nested in l (inner)
+// that holds d's test (a reconnect loop inside a reading loop): that loop retries the call,
+// and waits or spins on its own; l does not go round at once on that failure.
+func goesRoundInner(inner []*loops.Loop, d decision) bool {
 	fail := d.block.Succs[1-d.success]
-	for _, in := range loops.Of(fn) {
-		if in.Header != l.Header && in.Contains(d.block) && l.Contains(in.Header) && in.CanRepeat(fail) {
+	for _, in := range inner {
+		if in.Contains(d.block) && in.CanRepeat(fail) {
 			return true
 		}
 	}

@@ -83,13 +83,20 @@ func (lib *library) summarise(c *site, e *entry, s *Scope) {
 		vals = append(vals, c.mutators(lib, vals)...)
 	}
 	fs := lib.found(c, vals)
+	off, on := false, Bound{} // a setting of one attempt; the last of more
 	for _, a := range fs {
-		lib.apply(a, s)
+		switch b := lib.apply(a, s); {
+		case b.Kind == BoundUnknown:
+		case b.Kind == BoundConst && b.N <= 1:
+			off = true
+		default:
+			on = b
+		}
 	}
-	if s.setOff && s.setOn != nil {
+	if off && on.Kind != BoundUnknown {
 		// Set to one attempt and to more: the layer retries where the program does not
 		// switch it off, whichever store the walk found last.
-		s.SwitchedOff, s.Attempts = true, *s.setOn
+		s.SwitchedOff, s.Attempts = true, on
 	}
 	if len(lib.Made) > 0 && !slices.ContainsFunc(fs, func(f found) bool { return slices.Contains(lib.Made, f.name) }) && len(e.Config) > 0 {
 		s.Attempts, s.Wait.Kind, s.Deadline = Bound{Kind: BoundUnknown}, WaitUnknown, DeadlineUnknown
@@ -289,8 +296,9 @@ func (lib *library) has(path string) bool {
 	return false
 }
 
-// apply applies one found setting to s and records it.
-func (lib *library) apply(f found, s *Scope) {
+// apply applies one found setting to s and records it; it returns the attempts the setting
+// gives (BoundUnknown when it says nothing of them).
+func (lib *library) apply(f found, s *Scope) Bound {
 	r, v := f.rule, f.value
 	rec := Setting{Name: f.name, Pos: f.pos, Value: v, Jitter: r.Jitter}
 	zero := v != nil && flow.IsZero(v)
@@ -321,11 +329,6 @@ func (lib *library) apply(f found, s *Scope) {
 	}
 	if rec.Attempts.Kind != BoundUnknown {
 		s.Attempts = rec.Attempts
-		if rec.Attempts.Kind == BoundConst && rec.Attempts.N <= 1 {
-			s.setOff = true
-		} else {
-			s.setOn = &rec.Attempts
-		}
 	}
 	if rec.Wait != WaitUnknown || r.WaitBy != nil {
 		s.Wait.Kind = rec.Wait
@@ -337,6 +340,7 @@ func (lib *library) apply(f found, s *Scope) {
 		s.Brief = true
 	}
 	s.Settings = append(s.Settings, rec)
+	return rec.Attempts
 }
 
 // waitBy classifies a function-valued setting by the library functions it is made of
