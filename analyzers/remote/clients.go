@@ -244,7 +244,7 @@ func (w *walker) load(addr ssa.Value, f *frame, t *knowledge.ClientType) verdict
 		return r
 	}
 	eval := func(v ssa.Value, f *frame) verdict { return w.obj1(v, f, t) }
-	each := func(vals []ssa.Value) verdict {
+	each := func(vals []ssa.Value, fv *types.Var) verdict {
 		r := none
 		var vs []verdict
 		for _, s := range vals {
@@ -252,11 +252,13 @@ func (w *walker) load(addr ssa.Value, f *frame, t *knowledge.ClientType) verdict
 			vs = append(vs, v)
 			r = joinClients(r, v)
 		}
-		if len(vs) > 1 && r.origin != nil {
+		if len(vs) > 1 && r.origin != nil && !allPublicConstructors(vals, fv) {
 			// Stores in different places fill the field of different values (one writer
 			// made for uploads, another for a check): which reaches this load the model does
 			// not know, so the others are not claimed; one store's own (a constructor given
-			// two clients by the package's calls) are.
+			// two clients by the package's calls) are. Where every store is in an exported
+			// constructor of the field's exported type (NewClient, NewProxiedClient), each is
+			// a way users make it, and every client reaches every send.
 			r.also = nil
 			for _, v := range vs {
 				if v.origin == r.origin {
@@ -277,7 +279,7 @@ func (w *walker) load(addr ssa.Value, f *frame, t *knowledge.ClientType) verdict
 		if a.Pkg != w.st.pkg || w.st.globalTouched[a] {
 			return unknown
 		}
-		return each(w.st.prodGlobals(a))
+		return each(w.st.prodGlobals(a), nil)
 	case *ssa.FieldAddr:
 		fv := flow.FieldVar(a)
 		if fv != nil && len(w.st.prodStores(fv)) == 0 && givenThrough(a.X, f) {
@@ -286,7 +288,7 @@ func (w *walker) load(addr ssa.Value, f *frame, t *knowledge.ClientType) verdict
 		if fv == nil || fv.Pkg() != w.st.pass.Pkg || w.st.fieldTouched[fv] {
 			return unknown
 		}
-		r := each(w.st.prodStores(fv))
+		r := each(w.st.prodStores(fv), fv)
 		if r.k == vUnbounded && r.origin != nil && r.origin.Kind == Default && !r.origin.Fallback && userField(fv) {
 			// cfg.HTTPClient = http.DefaultClient in an exported field of an exported type:
 			// the package's default, which its users may replace through the field.

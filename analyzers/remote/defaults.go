@@ -147,6 +147,30 @@ func userField(fv *types.Var) bool {
 	return fv.Exported() && owner != nil && owner.Exported()
 }
 
+// allPublicConstructors reports whether every value of vals is made in an exported function
+// of the package that returns the exported struct type holding field fv, or a pointer to it.
+func allPublicConstructors(vals []ssa.Value, fv *types.Var) bool {
+	if fv == nil || !userField(fv) {
+		return false
+	}
+	owner := flow.FieldOwner(fv)
+	for _, v := range vals {
+		instr, ok := v.(ssa.Instruction)
+		if !ok {
+			return false
+		}
+		fn := instr.Parent()
+		if fn == nil || fn.Parent() != nil || fn.Signature.Recv() != nil || !token.IsExported(fn.Name()) {
+			return false
+		}
+		res := fn.Signature.Results()
+		if res.Len() == 0 || !types.Identical(types.Unalias(pointee(res.At(0).Type())), owner.Type()) {
+			return false
+		}
+	}
+	return true
+}
+
 // prodGlobals returns the values the package's production code stores into package variable
 // g: a test's stand-in (HTTPClient = retryable.StandardClient() in a test) is not what users
 // run.

@@ -115,7 +115,7 @@ func either(a, b verdict) verdict {
 		return a
 	case b.k == vParam && a.k == vUnbounded:
 		if b.obj == nil && a.origin != nil {
-			b.origin = a.origin // a client without a timeout: only the caller's context bounds the call
+			b.origin, b.also = a.origin, a.also // clients without a timeout: only the caller's context bounds the call
 		}
 		return b
 	case a.k == vParam && b.k == vParam:

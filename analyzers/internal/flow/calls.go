@@ -21,6 +21,10 @@ type Site struct {
 // NewSite splits the arguments of c, a call of fn, into receiver and the rest.
 func NewSite(c *ssa.CallCommon, fn *types.Func) Site {
 	s := Site{Args: c.Args}
+	if mc := bound(c); mc != nil {
+		s.Recv = mc.Bindings[0] // f := c.hc.Do; f(req)
+		return s
+	}
 	if c.IsInvoke() {
 		s.Recv = c.Value
 	} else if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil && len(c.Args) > 0 {

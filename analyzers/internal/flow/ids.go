@@ -2,6 +2,7 @@ package flow
 
 import (
 	"fmt"
+	"go/token"
 	"go/types"
 	"strings"
 
@@ -20,7 +21,83 @@ func Callee(c *ssa.CallCommon) *types.Func {
 			return obj.Origin()
 		}
 	}
+	if mc := boundHook(c); mc != nil {
+		return mc.Fn.(*ssa.Function).Object().(*types.Func).Origin()
+	}
 	return nil
+}
+
+// bound returns the method value that c calls (f := c.hc.Do; f(req)): a closure of a bound
+// method wrapper, whose one binding is the receiver; also where a function-valued hook holds
+// the value and the method value is its default (f := c.do; if f == nil { f = c.hc.Do };
+// f(req)): what the program runs unless a test or a user sets the hook.
+func bound(c *ssa.CallCommon) *ssa.MakeClosure {
+	if c.IsInvoke() {
+		return nil
+	}
+	if mc := boundClosure(c.Value); mc != nil {
+		return mc
+	}
+	return boundHook(c)
+}
+
+// boundHook is bound for a hook's default: c calls a φ of a value and of a method value made
+// only where that value is nil.
+func boundHook(c *ssa.CallCommon) *ssa.MakeClosure {
+	phi, ok := Unwrap(c.Value).(*ssa.Phi)
+	if !ok || len(phi.Edges) != 2 {
+		return nil
+	}
+	for i, e := range phi.Edges {
+		mc := boundClosure(e)
+		if mc == nil {
+			continue
+		}
+		hook := phi.Edges[1-i]
+		for b := mc.Block(); b != nil && b.Idom() != nil; b = b.Idom() {
+			d := b.Idom()
+			ifInstr, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
+			if !ok {
+				continue
+			}
+			cmp, ok := ifInstr.Cond.(*ssa.BinOp)
+			if !ok || (cmp.Op != token.EQL && cmp.Op != token.NEQ) {
+				continue
+			}
+			x, y := cmp.X, cmp.Y
+			if IsNil(x) {
+				x, y = y, x
+			}
+			if Unwrap(x) != Unwrap(hook) || !IsNil(y) {
+				continue
+			}
+			nilSide := d.Succs[0]
+			if cmp.Op == token.NEQ {
+				nilSide = d.Succs[1]
+			}
+			if nilSide.Dominates(mc.Block()) {
+				return mc
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
+// boundClosure returns v when it is a closure of a bound method wrapper.
+func boundClosure(v ssa.Value) *ssa.MakeClosure {
+	mc, ok := Unwrap(v).(*ssa.MakeClosure)
+	if !ok || len(mc.Bindings) != 1 {
+		return nil
+	}
+	fn, ok := mc.Fn.(*ssa.Function)
+	if !ok || !strings.HasPrefix(fn.Synthetic, "bound method wrapper") {
+		return nil
+	}
+	if _, ok := fn.Object().(*types.Func); !ok {
+		return nil
+	}
+	return mc
 }
 
 // FuncID names a function or method: package path, receiver type name ("" for functions), name.
