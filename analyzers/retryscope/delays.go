@@ -287,7 +287,45 @@ func (st *state) mayJitter(call *ssa.Call, f *delayFact) bool {
 	if len(call.Call.Args) == 0 {
 		return true
 	}
-	alloc, ok := flow.Unwrap(call.Call.Args[0]).(*ssa.Alloc)
+	return st.mayJitterValue(flow.Unwrap(call.Call.Args[0]), f, nil, 0)
+}
+
+// mayJitterValue is mayJitter for the value v handed as the receiver. A parameter of an
+// unexported function of the package is what its callers hand it (h := &backoff.Backoff{...};
+// c.reconnect(h)): each caller's value is judged, and one that hands it to that function is
+// not handing it on (via).
+func (st *state) mayJitterValue(v ssa.Value, f *delayFact, via *ssa.Function, depth int) bool {
+	if depth > 2 {
+		return true
+	}
+	if p, ok := v.(*ssa.Parameter); ok {
+		fn := p.Parent()
+		i := slices.Index(fn.Params, p)
+		if i < 0 || fn.Pkg != st.ssaPkg || fn.Object() == nil || fn.Object().Exported() || fn.Parent() != nil {
+			return true // from the package's users, or a closure's: not in view
+		}
+		calls := 0
+		for _, caller := range st.funcs {
+			for c := range flow.Calls(caller) {
+				cc := c.Common()
+				if cc.StaticCallee() != fn {
+					if slices.Contains(cc.Args, ssa.Value(fn)) {
+						return true // the function is handed on as a value: its callers are not all in view
+					}
+					continue
+				}
+				if _, ok := c.(*ssa.Call); !ok || len(cc.Args) <= i {
+					return true
+				}
+				calls++
+				if st.mayJitterValue(flow.Unwrap(cc.Args[i]), f, fn, depth+1) {
+					return true
+				}
+			}
+		}
+		return calls == 0
+	}
+	alloc, ok := v.(*ssa.Alloc)
 	if !ok || alloc.Referrers() == nil {
 		return true // made elsewhere: its settings are not in view
 	}
@@ -300,6 +338,9 @@ func (st *state) mayJitter(call *ssa.Call, f *delayFact) bool {
 			}
 		case ssa.CallInstruction:
 			c := r.Common()
+			if via != nil && c.StaticCallee() == via {
+				continue // the call that hands it to the function judged
+			}
 			id := flow.ID(flow.Callee(c))
 			if c.IsInvoke() || id.Recv == "" || id.Pkg != f.JitterPkg || len(c.Args) == 0 || c.Args[0] != alloc || slices.Contains(c.Args[1:], ssa.Value(alloc)) {
 				return true
