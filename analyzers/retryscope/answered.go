@@ -3,6 +3,7 @@ package retryscope
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -177,7 +178,7 @@ func answeredCallback(s *Scope, reach func(ssa.CallInstruction) remote.Reach) bo
 		if s.marksFailure(c) {
 			continue
 		}
-		on, ok := callbackRetriesOn(s.Fn, c)
+		on, ok := callbackRetriesOn(s.Fn, c, s.helperMarks)
 		if !ok || on == 0 || on&^(FailNotFound|FailAnswered) != 0 {
 			return false
 		}
@@ -191,13 +192,13 @@ func answeredCallback(s *Scope, reach func(ssa.CallInstruction) remote.Reach) bo
 // backoff.Permanent) lies on the side of a test that singles some out, and those are the
 // failures. ok is false when a return hands back another error, or call's with no such test
 // above it.
-func callbackRetriesOn(fn *ssa.Function, call ssa.CallInstruction) (on Failures, ok bool) {
+func callbackRetriesOn(fn *ssa.Function, call ssa.CallInstruction, marks []flow.FuncID) (on Failures, ok bool) {
 	for ret := range flow.Returns(fn) {
 		if len(ret.Results) == 0 {
 			continue
 		}
 		v := ret.Results[len(ret.Results)-1]
-		if !typeis.ErrorLike(v.Type()) || flow.IsNil(v) || permanentMark(v) {
+		if !typeis.ErrorLike(v.Type()) || flow.IsNil(v) || permanentMark(v, marks) {
 			continue
 		}
 		if producer(v, all) != call {
@@ -222,10 +223,15 @@ func callbackRetriesOn(fn *ssa.Function, call ssa.CallInstruction) (on Failures,
 	return on, true
 }
 
-// permanentMark reports whether v is an error a library's mark made (backoff.Permanent(err)).
-func permanentMark(v ssa.Value) bool {
+// permanentMark reports whether v is an error a library's mark made (backoff.Permanent(err)),
+// or one of the helper's own marks.
+func permanentMark(v ssa.Value, marks []flow.FuncID) bool {
 	c, ok := flow.Unwrap(v).(*ssa.Call)
-	return ok && permanentMarks[flow.ID(flow.Callee(c.Common()))]
+	if !ok {
+		return false
+	}
+	id := flow.ID(flow.Callee(c.Common()))
+	return permanentMarks[id] || slices.Contains(marks, id)
 }
 
 // readModifyWrite reports whether loop s writes, with its decisive call, what another call of

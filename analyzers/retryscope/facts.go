@@ -42,6 +42,9 @@ type helperFact struct {
 	// the helper return at once when its callback returns one: its own mark for errors not
 	// to retry (if _, fatal := err.(Fatal); fatal { return err }).
 	Stops []string
+	// Marks are the functions whose errors the helper does not retry: the verdict marks of
+	// the predicate it decides with (stopMarks; Halt(err) for a shouldRetry that reads !e.Halt).
+	Marks []flow.FuncID
 }
 
 func (*helperFact) AFact() {}
@@ -62,6 +65,9 @@ func (f *helperFact) String() string {
 	}
 	if len(f.Stops) > 0 {
 		str += fmt.Sprintf(" (stops on %s)", strings.Join(f.Stops, ", "))
+	}
+	for _, m := range f.Marks {
+		str += fmt.Sprintf(" (stops on %s.%s)", m.Pkg, m.Name)
 	}
 	return str
 }

@@ -96,6 +96,14 @@ func (st *state) inferHelper(fn *ssa.Function) *helperFact {
 				fact.Stops = via.fact.Stops // it hands the callback's error on to a helper
 			}
 			fact.Verdict = verdictParam(params, found, attempt, via)
+			fact.Marks = st.stopMarks(fn)
+			if via != nil && via.fact != nil {
+				for _, m := range via.fact.Marks {
+					if !slices.Contains(fact.Marks, m) {
+						fact.Marks = append(fact.Marks, m)
+					}
+				}
+			}
 		}
 		fact.Params = append(fact.Params, i)
 	}

@@ -222,8 +222,10 @@ type Scope struct {
 	// turns down (predicateSentinels).
 	helperOn                  Failures
 	helperOnly, helperRefuses []string
-	// helperStops: the error types the inferred helper stops on (helperFact.Stops).
+	// helperStops: the error types the inferred helper stops on (helperFact.Stops);
+	// helperMarks, the functions whose errors it stops on (helperFact.Marks).
 	helperStops []string
+	helperMarks []flow.FuncID
 	// Brief marks a library scope whose waits are known to add up to well under a second
 	// (client-go's DefaultRetry): it cannot keep its caller waiting for long.
 	Brief bool

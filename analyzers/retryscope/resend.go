@@ -307,7 +307,7 @@ func retriedError(s *Scope) func(v ssa.Value, b *ssa.BasicBlock, reached map[*ss
 		switch x := v.(type) {
 		case *ssa.Call:
 			id := flow.ID(flow.Callee(x.Common()))
-			if permanentMarks[id] {
+			if permanentMarks[id] || slices.Contains(s.helperMarks, id) {
 				return false
 			}
 			if onlyMarked {

@@ -171,7 +171,7 @@ func dropped(call ssa.CallInstruction) bool {
 // not to retry (markedPermanent), and no return of an error its helper retries lies on that
 // failure's side (if attempt < 30 { log(err); return errRetry }: some failures go round).
 func (s *Scope) marksFailure(call ssa.CallInstruction) bool {
-	if !markedPermanent(call, s.helperStops) {
+	if !markedPermanent(call, s.helperStops, s.helperMarks) {
 		return false
 	}
 	cb := s.callbackSpan()
@@ -192,7 +192,7 @@ func (s *Scope) marksFailure(call ssa.CallInstruction) bool {
 // to retry (backoff.Permanent, retry-go's Unrecoverable) or put into a field of an error of
 // one of the types stops (the helper's own mark: opsretry.Fatal{Underlying: err}). Whether
 // every failure's way leads there is marksFailure's question.
-func markedPermanent(call ssa.CallInstruction, stops []string) bool {
+func markedPermanent(call ssa.CallInstruction, stops []string, marks []flow.FuncID) bool {
 	errv := errorOf(call)
 	if errv == nil || !typeis.ErrorLike(errv.Type()) {
 		return false
@@ -220,7 +220,7 @@ func markedPermanent(call ssa.CallInstruction, stops []string) bool {
 			case ssa.CallInstruction:
 				fn := flow.Callee(r.Common())
 				switch {
-				case fn != nil && permanentMarks[flow.ID(fn)]:
+				case fn != nil && (permanentMarks[flow.ID(fn)] || slices.Contains(marks, flow.ID(fn))):
 					marked = true
 				case wraps(fn) && r.Value() != nil:
 					// errors.Join(err, ...): the wrapped error is what is marked, or not
