@@ -114,10 +114,11 @@ func (r *Result) Resends(s *Scope, call ssa.CallInstruction) bool {
 func all(*ssa.BasicBlock) bool { return true }
 
 // errorCallback reports whether sig is a retried function that says by its last result, an
-// error, whether to go round: not a condition function (done bool, err error).
+// error (or a pointer to a helper's own error type: func() *retries.Err), whether to go
+// round: not a condition function (done bool, err error).
 func errorCallback(sig *types.Signature) bool {
 	r := sig.Results()
-	return r.Len() > 0 && typeis.Error(r.At(r.Len()-1).Type()) && !(r.Len() == 2 && typeis.Bool(r.At(0).Type()))
+	return r.Len() > 0 && typeis.ErrorLike(r.At(r.Len()-1).Type()) && !(r.Len() == 2 && typeis.Bool(r.At(0).Type()))
 }
 
 // inFunc returns the instruction of fn that call is, or that creates the closure call is in.

@@ -8,11 +8,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
+	"strings"
+	"sync"
 	"time"
 
 	"nestedretry/clusterops"
@@ -118,12 +121,60 @@ func (a *Clusters) WaitRunning(ctx context.Context, id string, timeout time.Dura
 	})
 }
 
+var mu sync.Mutex
+
+// ---- Not reported: goes round only on a conflict code and a state the poll reports, which the
+// client never retries; every other failure halts ----
+
+// EnsureRunning starts the cluster unless it runs, and waits for it.
+func (a *Clusters) EnsureRunning(ctx context.Context, id string) error {
+	mu.Lock()
+	defer mu.Unlock()
+	timeout := 20 * time.Minute
+	return clusterops.Wait(ctx, timeout, func() *clusterops.Err {
+		err := a.startIfNeeded(ctx, id, timeout)
+		var apiErr *APIError
+		if errors.As(err, &apiErr) && apiErr.ErrorCode == "INVALID_STATE" {
+			slog.Debug("cluster started by another process", "cluster", id)
+			return clusterops.Continue(apiErr)
+		}
+		if err != nil && strings.HasPrefix(err.Error(), "failed to reach") {
+			return clusterops.Continue(err)
+		}
+		if err != nil {
+			return clusterops.Halt(err)
+		}
+		return nil
+	})
+}
+
+func (a *Clusters) startIfNeeded(ctx context.Context, id string, timeout time.Duration) error {
+	cl, err := a.Get(ctx, id)
+	if err != nil {
+		return fmt.Errorf("get cluster: %w", err)
+	}
+	switch cl.State {
+	case "RUNNING":
+		return nil
+	case "PENDING", "RESIZING", "RESTARTING":
+		_, err = a.WaitRunning(ctx, id, timeout)
+		return err
+	case "TERMINATED":
+		if err := a.Start(ctx, id); err != nil {
+			return fmt.Errorf("start: %w", err)
+		}
+		_, err = a.WaitRunning(ctx, id, timeout)
+		return err
+	}
+	return fmt.Errorf("cluster %s is in state %s", id, cl.State)
+}
+
 // ---- Reported: every failure of Get goes round, and the client retries those too ----
 
 // WaitVisible waits until a new cluster can be read, whatever went wrong.
 func (a *Clusters) WaitVisible(ctx context.Context, id string) (*Cluster, error) {
 	return clusterops.Poll[Cluster](ctx, 10*time.Minute, func() (*Cluster, *clusterops.Err) {
-		cl, err := a.Get(ctx, id) // related "clusterwait.go:125: outer retry callback" "clusterwait.go:44: inner retry loop" // want `retries around Clusters\.Get, which retries up to 5 times: attempts multiply; keep one layer`
+		cl, err := a.Get(ctx, id) // related "clusterwait.go:176: outer retry callback" "clusterwait.go:47: inner retry loop" // want `retries around Clusters\.Get, which retries up to 5 times: attempts multiply; keep one layer`
 		if err != nil {
 			slog.Debug("cluster not readable yet", "cluster", id, "err", err)
 			return nil, clusterops.Continue(err)
