@@ -304,31 +304,45 @@ func (st *state) mayJitterValue(v ssa.Value, f *delayFact, via *ssa.Function, de
 		if i < 0 || fn.Pkg != st.ssaPkg || fn.Object() == nil || fn.Object().Exported() || fn.Parent() != nil {
 			return true // from the package's users, or a closure's: not in view
 		}
-		calls := 0
-		for _, caller := range st.funcs {
-			for c := range flow.Calls(caller) {
-				cc := c.Common()
-				if cc.StaticCallee() != fn {
-					if slices.Contains(cc.Args, ssa.Value(fn)) {
-						return true // the function is handed on as a value: its callers are not all in view
-					}
-					continue
-				}
-				if _, ok := c.(*ssa.Call); !ok || len(cc.Args) <= i {
-					return true
-				}
-				calls++
-				if st.mayJitterValue(flow.Unwrap(cc.Args[i]), f, fn, depth+1) {
-					return true
-				}
+		if st.usedAsValue(fn) || st.mayJitterUses(p, f, nil) {
+			return true // called where the index does not see, or set in the function itself
+		}
+		calls := st.stores.Calls[fn]
+		for _, c := range calls {
+			cc := c.Common()
+			if _, ok := c.(*ssa.Call); !ok || len(cc.Args) <= i {
+				return true
+			}
+			if st.mayJitterValue(flow.Unwrap(cc.Args[i]), f, fn, depth+1) {
+				return true
 			}
 		}
-		return calls == 0
+		return len(calls) == 0
 	}
 	alloc, ok := v.(*ssa.Alloc)
 	if !ok || alloc.Referrers() == nil {
 		return true // made elsewhere: its settings are not in view
 	}
+	return st.mayJitterUses(alloc, f, via)
+}
+
+// usedAsValue reports whether the package uses fn other than by calling it: as a value, a
+// method value or a method expression.
+func (st *state) usedAsValue(fn *ssa.Function) bool {
+	if st.stores.AsValue[fn] {
+		return true
+	}
+	for g := range st.stores.AsValue {
+		if g != fn && g.Synthetic != "" && g.Object() == fn.Object() {
+			return true
+		}
+	}
+	return false
+}
+
+// mayJitterUses is mayJitterValue's reading of the uses of v, a value allocated or a parameter.
+func (st *state) mayJitterUses(v ssa.Value, f *delayFact, via *ssa.Function) bool {
+	alloc := v
 	for _, r := range *alloc.Referrers() {
 		switch r := r.(type) {
 		case *ssa.DebugRef:

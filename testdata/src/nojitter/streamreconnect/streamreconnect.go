@@ -112,3 +112,65 @@ func Redial(c Conn, b *backoff.Backoff, logger *log.Logger) Conn {
 		time.Sleep(b.Duration())
 	}
 }
+
+// ---- Not reported: the function turns jitter on itself ----
+
+type quotes struct {
+	conn   Conn
+	signal chan struct{}
+	logger *log.Logger
+}
+
+func (q *quotes) watch() {
+	for range q.signal {
+		b := &backoff.Backoff{Min: 200 * time.Millisecond, Max: 5 * time.Second}
+		q.conn = q.resubscribe(b)
+	}
+}
+
+func (q *quotes) resubscribe(b *backoff.Backoff) Conn {
+	b.Jitter = true
+	for attempt := 0; attempt < 10; attempt++ {
+		conn, err := q.conn.Restore()
+		if err == nil {
+			return conn
+		}
+		q.logger.Printf("resubscribe attempt %d: %v", attempt+1, err)
+		time.Sleep(b.Duration())
+	}
+	return nil
+}
+
+// ---- Not reported: the function is also used as a method value, with a backoff that jitters ----
+
+type orders struct {
+	conn   Conn
+	redial func(*backoff.Backoff) Conn
+	logger *log.Logger
+}
+
+func newOrders(c Conn, logger *log.Logger) *orders {
+	o := &orders{conn: c, logger: logger}
+	o.redial = o.reconnect
+	return o
+}
+
+func (o *orders) recover() {
+	o.conn = o.redial(&backoff.Backoff{Min: time.Second, Max: time.Minute, Jitter: true})
+}
+
+func (o *orders) reset() {
+	o.conn = o.reconnect(&backoff.Backoff{Min: time.Second, Max: time.Minute})
+}
+
+func (o *orders) reconnect(b *backoff.Backoff) Conn {
+	for attempt := 0; attempt < 10; attempt++ {
+		conn, err := o.conn.Restore()
+		if err == nil {
+			return conn
+		}
+		o.logger.Printf("reconnect attempt %d: %v", attempt+1, err)
+		time.Sleep(b.Duration())
+	}
+	return nil
+}
