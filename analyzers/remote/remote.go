@@ -185,10 +185,43 @@ func run(pass *analysis.Pass) (any, error) {
 	return res, nil
 }
 
+// hookDefault returns the method, and its receiver, that a call of a function-valued hook runs
+// by default (f := c.do; if f == nil { f = c.HTTPClient.Do }; f(req)) when the package's
+// production code never sets the hook (a field or package variable only tests fill); nil
+// otherwise.
+func (st *state) hookDefault(c *ssa.CallCommon) (*types.Func, ssa.Value) {
+	mc, hook := flow.HookDefault(c)
+	if mc == nil {
+		return nil, nil
+	}
+	ld, ok := hook.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return nil, nil
+	}
+	switch a := ld.X.(type) {
+	case *ssa.FieldAddr:
+		fv := flow.FieldVar(a)
+		if fv == nil || fv.Pkg() != st.pass.Pkg || userField(fv) || len(st.prodStores(fv)) > 0 {
+			return nil, nil
+		}
+	case *ssa.Global:
+		if a.Pkg != st.pkg || a.Object().Exported() || len(st.prodGlobals(a)) > 0 {
+			return nil, nil
+		}
+	default:
+		return nil, nil
+	}
+	return flow.Bound(mc)
+}
+
 // classify returns the remote call that call makes, or nil.
 func (st *state) classify(call ssa.CallInstruction) *Call {
 	common := call.Common()
 	fn := flow.Callee(common)
+	var hookRecv ssa.Value
+	if fn == nil {
+		fn, hookRecv = st.hookDefault(common)
+	}
 	if fn == nil {
 		return nil
 	}
@@ -202,6 +235,9 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 		}
 	}
 	site := flow.NewSite(common, fn)
+	if hookRecv != nil {
+		site = flow.Site{Recv: hookRecv, Args: common.Args}
+	}
 	s := &site
 	w := st.walker(call.Parent())
 	if r, ok := rules[id]; ok {

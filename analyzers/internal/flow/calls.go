@@ -21,7 +21,7 @@ type Site struct {
 // NewSite splits the arguments of c, a call of fn, into receiver and the rest.
 func NewSite(c *ssa.CallCommon, fn *types.Func) Site {
 	s := Site{Args: c.Args}
-	if mc := bound(c); mc != nil {
+	if mc := boundClosure(c.Value); mc != nil && !c.IsInvoke() {
 		s.Recv = mc.Bindings[0] // f := c.hc.Do; f(req)
 		return s
 	}

@@ -10,8 +10,9 @@ import (
 )
 
 // Callee returns the function or method that call c invokes, when it is known statically or is
-// an interface method; for generic functions it returns the generic origin. It returns nil for
-// calls of function values, closures and built-ins.
+// an interface method, or the method of a method value (f := c.hc.Do; f(req)); for generic
+// functions it returns the generic origin. It returns nil for calls of other function values,
+// closures and built-ins.
 func Callee(c *ssa.CallCommon) *types.Func {
 	if c.IsInvoke() {
 		return c.Method
@@ -21,67 +22,53 @@ func Callee(c *ssa.CallCommon) *types.Func {
 			return obj.Origin()
 		}
 	}
-	if mc := boundHook(c); mc != nil {
-		return mc.Fn.(*ssa.Function).Object().(*types.Func).Origin()
-	}
 	return nil
 }
 
-// bound returns the method value that c calls (f := c.hc.Do; f(req)): a closure of a bound
-// method wrapper, whose one binding is the receiver; also where a function-valued hook holds
-// the value and the method value is its default (f := c.do; if f == nil { f = c.hc.Do };
-// f(req)): what the program runs unless a test or a user sets the hook.
-func bound(c *ssa.CallCommon) *ssa.MakeClosure {
-	if c.IsInvoke() {
-		return nil
-	}
-	if mc := boundClosure(c.Value); mc != nil {
-		return mc
-	}
-	return boundHook(c)
-}
-
-// boundHook is bound for a hook's default: c calls a φ of a value and of a method value made
-// only where that value is nil.
-func boundHook(c *ssa.CallCommon) *ssa.MakeClosure {
+// HookDefault returns, for a call of a function-valued hook whose default is a method value
+// (f := c.do; if f == nil { f = c.HTTPClient.Do }; f(req)), that method value, a closure of a
+// bound method wrapper whose one binding is the receiver, and the hook's value. Whether the
+// default is what runs (nothing but tests sets the hook) is the caller's to judge.
+func HookDefault(c *ssa.CallCommon) (mc *ssa.MakeClosure, hook ssa.Value) {
 	phi, ok := Unwrap(c.Value).(*ssa.Phi)
-	if !ok || len(phi.Edges) != 2 {
-		return nil
+	if c.IsInvoke() || !ok || len(phi.Edges) != 2 {
+		return nil, nil
 	}
 	for i, e := range phi.Edges {
 		mc := boundClosure(e)
 		if mc == nil {
 			continue
 		}
-		hook := phi.Edges[1-i]
-		for b := mc.Block(); b != nil && b.Idom() != nil; b = b.Idom() {
-			d := b.Idom()
-			ifInstr, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
-			if !ok {
-				continue
-			}
+		hook := Unwrap(phi.Edges[1-i])
+		for ifInstr, side := range TestsAbove(mc.Block()) {
 			cmp, ok := ifInstr.Cond.(*ssa.BinOp)
-			if !ok || (cmp.Op != token.EQL && cmp.Op != token.NEQ) {
+			if !ok || cmp.Op != token.EQL && cmp.Op != token.NEQ {
 				continue
 			}
 			x, y := cmp.X, cmp.Y
 			if IsNil(x) {
 				x, y = y, x
 			}
-			if Unwrap(x) != Unwrap(hook) || !IsNil(y) {
+			if Unwrap(x) != hook || !IsNil(y) {
 				continue
 			}
-			nilSide := d.Succs[0]
+			nilSide := 0 // f == nil: the true side
 			if cmp.Op == token.NEQ {
-				nilSide = d.Succs[1]
+				nilSide = 1
 			}
-			if nilSide.Dominates(mc.Block()) {
-				return mc
+			if side == nilSide {
+				return mc, hook
 			}
-			return nil
+			return nil, nil
 		}
 	}
-	return nil
+	return nil, nil
+}
+
+// Bound returns the method that mc, a closure of a bound method wrapper, calls, and its
+// receiver.
+func Bound(mc *ssa.MakeClosure) (*types.Func, ssa.Value) {
+	return mc.Fn.(*ssa.Function).Object().(*types.Func).Origin(), mc.Bindings[0]
 }
 
 // boundClosure returns v when it is a closure of a bound method wrapper.
