@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/loops"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
@@ -76,7 +77,7 @@ func (st *state) verdictPredicates() map[*ssa.Function]verdictField {
 	for _, fn := range st.funcs {
 		sig := fn.Signature
 		if fn.Pkg != st.ssaPkg || sig.Recv() != nil || sig.Params().Len() != 1 || sig.Results().Len() != 1 ||
-			!typeis.ErrorLike(sig.Params().At(0).Type()) || !types.Identical(sig.Results().At(0).Type().Underlying(), types.Typ[types.Bool]) || len(fn.Params) != 1 {
+			!typeis.ErrorLike(sig.Params().At(0).Type()) || !typeis.Bool(sig.Results().At(0).Type()) || len(fn.Params) != 1 {
 			continue
 		}
 		var found *verdictField
@@ -93,11 +94,124 @@ func (st *state) verdictPredicates() map[*ssa.Function]verdictField {
 			}
 			found = &vf
 		}
-		if ok && found != nil {
+		if !ok || found == nil {
+			continue
+		}
+		switch st.predicateSense(fn) {
+		case senseRetry:
 			st.preds[fn] = *found
+		case senseStop:
+			// isPermanent: true says stop, so the helper retries on the field's other value.
+			vf := *found
+			vf.retryWhen = !vf.retryWhen
+			st.preds[fn] = vf
 		}
 	}
 	return st.preds
+}
+
+// What a predicate's true answer tells a helper.
+const (
+	senseUnknown = iota
+	senseRetry   // go round
+	senseStop    // return the error
+)
+
+// predicateSense says what pred's true answer means, from how the package uses it: tested in
+// a loop (if isPermanent(err) { return err }: true leaves the loop, so it says stop), or handed
+// on as a value where the package's own default for such a predicate retries every error (a
+// function answering err != nil, or a configured func(error) bool field's answer): then true
+// says go round. Unknown when the uses disagree or say nothing.
+func (st *state) predicateSense(pred *ssa.Function) int {
+	sense := senseUnknown
+	note := func(s int) {
+		switch {
+		case sense == senseUnknown:
+			sense = s
+		case sense != s:
+			sense = -1
+		}
+	}
+	for _, c := range st.stores.Calls[pred] {
+		call, ok := c.(*ssa.Call)
+		if !ok || call.Referrers() == nil {
+			continue
+		}
+		for _, r := range *call.Referrers() {
+			cond, negated := r, false
+			if u, ok := r.(*ssa.UnOp); ok && u.Op == token.NOT && u.Referrers() != nil && len(*u.Referrers()) == 1 {
+				cond, negated = (*u.Referrers())[0], true
+			}
+			ifInstr, ok := cond.(*ssa.If)
+			if !ok {
+				continue
+			}
+			for _, l := range loops.Of(ifInstr.Parent()) {
+				if !l.Contains(ifInstr.Block()) {
+					continue
+				}
+				onTrue, onFalse := ifInstr.Block().Succs[0], ifInstr.Block().Succs[1]
+				if negated {
+					onTrue, onFalse = onFalse, onTrue
+				}
+				switch tr, fl := l.CanRepeat(onTrue), l.CanRepeat(onFalse); {
+				case tr && !fl:
+					note(senseRetry)
+				case fl && !tr:
+					note(senseStop)
+				}
+				break
+			}
+		}
+	}
+	if st.stores.AsValue[pred] && st.retryAllDefault() {
+		note(senseRetry)
+	}
+	if sense < 0 {
+		return senseUnknown
+	}
+	return sense
+}
+
+// retryAllDefault reports whether the package has a function that answers, for an error,
+// err != nil or what a configured func(error) bool field answers (if r.shouldRetry == nil {
+// return err != nil }; return r.shouldRetry(err)): a configured predicate's true says retry,
+// as the default's does for every error.
+func (st *state) retryAllDefault() bool {
+	for _, fn := range st.funcs {
+		sig := fn.Signature
+		if fn.Pkg != st.ssaPkg || sig.Params().Len() != 1 || sig.Results().Len() != 1 || !typeis.Bool(sig.Results().At(0).Type()) {
+			continue
+		}
+		params := fn.Params
+		if sig.Recv() != nil {
+			params = params[1:]
+		}
+		if len(params) != 1 || !typeis.ErrorLike(params[0].Type()) {
+			continue
+		}
+		all, field := true, false
+		for ret := range flow.Returns(fn) {
+			switch v := ret.Results[0].(type) {
+			case *ssa.BinOp:
+				if v.Op != token.NEQ || !(v.X == params[0] && flow.IsNil(v.Y) || v.Y == params[0] && flow.IsNil(v.X)) {
+					all = false
+				}
+			case *ssa.Call:
+				_, fa := flow.FieldLoad(v.Call.Value)
+				if _, isField := v.Call.Value.(*ssa.Field); fa == nil && !isField {
+					all = false // a value receiver's field is an ssa.Field
+				}
+				field = true
+			default:
+				all = false
+			}
+		}
+		if all && field {
+			return true
+		}
+	}
+	return false
 }
 
 // markedField reads v as !e.F or e.F, for e the error param asserted to a pointer type of
