@@ -3,7 +3,6 @@ package retryscope
 import (
 	"go/token"
 	"go/types"
-	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -230,8 +229,7 @@ func permanentMark(v ssa.Value, marks []flow.FuncID) bool {
 	if !ok {
 		return false
 	}
-	id := flow.ID(flow.Callee(c.Common()))
-	return permanentMarks[id] || slices.Contains(marks, id)
+	return stopMark(flow.ID(flow.Callee(c.Common())), marks)
 }
 
 // readModifyWrite reports whether loop s writes, with its decisive call, what another call of

@@ -1,7 +1,6 @@
 package retryscope
 
 import (
-	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -342,12 +341,11 @@ func (st *state) usedAsValue(fn *ssa.Function) bool {
 
 // mayJitterUses is mayJitterValue's reading of the uses of v, a value allocated or a parameter.
 func (st *state) mayJitterUses(v ssa.Value, f *delayFact, via *ssa.Function) bool {
-	alloc := v
-	for _, r := range *alloc.Referrers() {
+	for _, r := range *v.Referrers() {
 		switch r := r.(type) {
 		case *ssa.DebugRef:
 		case *ssa.FieldAddr:
-			if v := flow.FieldVar(r); v != nil && v.Name() == f.JitterField && setTrue(r) {
+			if fv := flow.FieldVar(r); fv != nil && fv.Name() == f.JitterField && setTrue(r) {
 				return true
 			}
 		case ssa.CallInstruction:
@@ -356,7 +354,7 @@ func (st *state) mayJitterUses(v ssa.Value, f *delayFact, via *ssa.Function) boo
 				continue // the call that hands it to the function judged
 			}
 			id := flow.ID(flow.Callee(c))
-			if c.IsInvoke() || id.Recv == "" || id.Pkg != f.JitterPkg || len(c.Args) == 0 || c.Args[0] != alloc || slices.Contains(c.Args[1:], ssa.Value(alloc)) {
+			if c.IsInvoke() || id.Recv == "" || id.Pkg != f.JitterPkg || len(c.Args) == 0 || c.Args[0] != v || slices.Contains(c.Args[1:], v) {
 				return true
 			}
 		default:
@@ -368,14 +366,10 @@ func (st *state) mayJitterUses(v ssa.Value, f *delayFact, via *ssa.Function) boo
 
 // setTrue reports whether anything but the constant false is stored at fa.
 func setTrue(fa *ssa.FieldAddr) bool {
-	for _, r := range *fa.Referrers() {
-		if s, ok := r.(*ssa.Store); ok && s.Addr == fa {
-			if c, ok := s.Val.(*ssa.Const); !ok || c.Value == nil || constant.BoolVal(c.Value) {
-				return true
-			}
-		}
-	}
-	return false
+	return slices.ContainsFunc(flow.Stored(fa), func(v ssa.Value) bool {
+		b, ok := flow.BoolConst(v)
+		return !ok || b
+	})
 }
 
 // decodedInto reports whether the address of the local a is handed to a call as an interface

@@ -1,7 +1,6 @@
 package retryscope
 
 import (
-	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -28,6 +27,12 @@ type verdictField struct {
 	retryWhen bool
 }
 
+// same reports whether f and g read the same field the same way (their types are the same
+// type, whichever assertion spelled it).
+func (f verdictField) same(g verdictField) bool {
+	return f.field == g.field && f.retryWhen == g.retryWhen && types.Identical(f.typ, g.typ)
+}
+
 // stopMarks returns the marks of the package's predicates that helper fn hands on (it refers
 // to the predicate as a value, in its body or its closures': WithRetryFunc(shouldRetry)).
 func (st *state) stopMarks(fn *ssa.Function) []flow.FuncID {
@@ -46,7 +51,10 @@ func (st *state) stopMarks(fn *ssa.Function) []flow.FuncID {
 					}
 					if p, ok := (*op).(*ssa.Function); ok {
 						if vf, ok := preds[p]; ok {
-							for _, m := range st.marksOf(vf) {
+							if _, done := st.marks[p]; !done {
+								st.marks[p] = st.marksOf(vf)
+							}
+							for _, m := range st.marks[p] {
 								if !slices.Contains(out, m) {
 									out = append(out, m)
 								}
@@ -74,6 +82,7 @@ func (st *state) verdictPredicates() map[*ssa.Function]verdictField {
 		return st.preds
 	}
 	st.preds = make(map[*ssa.Function]verdictField)
+	st.marks = make(map[*ssa.Function][]flow.FuncID)
 	for _, fn := range st.funcs {
 		sig := fn.Signature
 		if fn.Pkg != st.ssaPkg || sig.Recv() != nil || sig.Params().Len() != 1 || sig.Results().Len() != 1 ||
@@ -84,11 +93,11 @@ func (st *state) verdictPredicates() map[*ssa.Function]verdictField {
 		ok := true
 		for ret := range flow.Returns(fn) {
 			v := ret.Results[0]
-			if c, isConst := v.(*ssa.Const); isConst && c.Value != nil && !constant.BoolVal(c.Value) {
+			if b, isConst := flow.BoolConst(v); isConst && !b {
 				continue // false for nil
 			}
 			vf, isField := markedField(v, fn.Params[0])
-			if !isField || found != nil && *found != vf {
+			if !isField || found != nil && !found.same(vf) {
 				ok = false
 				break
 			}
@@ -302,25 +311,18 @@ func (st *state) makesStop(fn *ssa.Function, vf verdictField, marks map[*ssa.Fun
 }
 
 // setsConst reports whether the constant want is stored into field of the struct a points to,
-// and nothing else is.
+// and nothing else is (a whole struct stored over it, or a call handed it, may set it).
 func setsConst(a *ssa.Alloc, field int, want bool) bool {
-	set := false
 	for _, r := range *a.Referrers() {
-		fa, ok := r.(*ssa.FieldAddr)
-		if !ok || fa.Field != field {
-			continue
-		}
-		for _, rr := range *fa.Referrers() {
-			s, ok := rr.(*ssa.Store)
-			if !ok || s.Addr != fa {
-				continue
-			}
-			c, ok := s.Val.(*ssa.Const)
-			if !ok || c.Value == nil || c.Value.Kind() != constant.Bool || constant.BoolVal(c.Value) != want {
-				return false
-			}
-			set = true
+		if _, ok := r.(ssa.CallInstruction); ok {
+			return false
 		}
 	}
-	return set || !want // a field left out of a new value is false
+	vals := flow.FieldStores(a, field)
+	for _, v := range vals {
+		if b, ok := flow.BoolConst(v); !ok || b != want {
+			return false
+		}
+	}
+	return len(vals) > 0 || !want // a field left out of a new value is false
 }

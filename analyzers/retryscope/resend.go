@@ -308,7 +308,7 @@ func retriedError(s *Scope) func(v ssa.Value, b *ssa.BasicBlock, reached map[*ss
 		switch x := v.(type) {
 		case *ssa.Call:
 			id := flow.ID(flow.Callee(x.Common()))
-			if permanentMarks[id] || slices.Contains(s.helperMarks, id) {
+			if stopMark(id, s.helperMarks) {
 				return false
 			}
 			if onlyMarked {
@@ -364,6 +364,12 @@ func lastStore(load *ssa.UnOp) *ssa.Store {
 		}
 	}
 	return nil
+}
+
+// stopMark reports whether id marks an error as not to be retried: a library's mark
+// (permanentMarks) or one of the helper's own (helperFact.Marks).
+func stopMark(id flow.FuncID, marks []flow.FuncID) bool {
+	return permanentMarks[id] || slices.Contains(marks, id)
 }
 
 // permanentMarks are the library functions that mark an error as not to be retried.

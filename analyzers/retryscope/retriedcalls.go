@@ -220,7 +220,7 @@ func markedPermanent(call ssa.CallInstruction, stops []string, marks []flow.Func
 			case ssa.CallInstruction:
 				fn := flow.Callee(r.Common())
 				switch {
-				case fn != nil && (permanentMarks[flow.ID(fn)] || slices.Contains(marks, flow.ID(fn))):
+				case fn != nil && stopMark(flow.ID(fn), marks):
 					marked = true
 				case wraps(fn) && r.Value() != nil:
 					// errors.Join(err, ...): the wrapped error is what is marked, or not

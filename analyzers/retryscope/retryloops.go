@@ -339,7 +339,7 @@ func resultSet(e loops.Edge, d decision) bool {
 	if !ok || !isCall {
 		return false
 	}
-	x, nilSide := nilBranch(ifInstr)
+	x, nilSide := flow.NilBranch(ifInstr)
 	ex, ok := x.(*ssa.Extract)
 	if !ok || ex.Tuple != call || flow.IsError(ex) || e.To != e.From.Succs[1-nilSide] {
 		return false
@@ -445,29 +445,9 @@ func failedError(d decision) ssa.Value {
 // testedError returns the error that the branch compares with nil (err != nil, !(err == nil))
 // and the successor taken when it is nil; nil and 0 for other branches.
 func testedError(ifInstr *ssa.If) (errv ssa.Value, nilSide int) {
-	x, nilSide := nilBranch(ifInstr)
+	x, nilSide := flow.NilBranch(ifInstr)
 	if x == nil || !flow.IsError(x) {
 		return nil, 0
-	}
-	return x, nilSide
-}
-
-// nilBranch returns the value that the branch compares with nil (x != nil, !(x == nil)) and
-// the successor taken when it is nil; nil and 0 for other branches.
-func nilBranch(ifInstr *ssa.If) (x ssa.Value, nilSide int) {
-	cmp, ok := unNot(ifInstr.Cond).(*ssa.BinOp)
-	if !ok || cmp.Op != token.EQL && cmp.Op != token.NEQ {
-		return nil, 0
-	}
-	x, y := cmp.X, cmp.Y
-	if flow.IsNil(x) {
-		x, y = y, x
-	}
-	if !flow.IsNil(y) {
-		return nil, 0
-	}
-	if (cmp.Op == token.NEQ) != (countNots(ifInstr.Cond)%2 == 1) {
-		nilSide = 1
 	}
 	return x, nilSide
 }

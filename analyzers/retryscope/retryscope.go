@@ -200,6 +200,7 @@ type state struct {
 	iterMemo   map[*ssa.Function]*iteratorFact
 	timerMemo  map[*ssa.Function]*iteratorFact // memo of retryTimer
 	preds      map[*ssa.Function]verdictField  // the package's verdict predicates (verdictPredicates)
+	marks      map[*ssa.Function][]flow.FuncID // memo of marksOf, by predicate
 	byObj      map[*types.Func]*ssa.Function   // the package's functions by object (see funcOf)
 	builds     map[*framework]bool             // frameworks whose deliveries the package builds
 	rem        *remote.Result                  // which calls may leave the process

@@ -41,28 +41,43 @@ func HookDefault(c *ssa.CallCommon) (mc *ssa.MakeClosure, hook ssa.Value) {
 		}
 		hook := Unwrap(phi.Edges[1-i])
 		for ifInstr, side := range TestsAbove(mc.Block()) {
-			cmp, ok := ifInstr.Cond.(*ssa.BinOp)
-			if !ok || cmp.Op != token.EQL && cmp.Op != token.NEQ {
-				continue
+			if x, nilSide := NilBranch(ifInstr); x != nil && Unwrap(x) == hook {
+				if side == nilSide {
+					return mc, hook
+				}
+				return nil, nil
 			}
-			x, y := cmp.X, cmp.Y
-			if IsNil(x) {
-				x, y = y, x
-			}
-			if Unwrap(x) != hook || !IsNil(y) {
-				continue
-			}
-			nilSide := 0 // f == nil: the true side
-			if cmp.Op == token.NEQ {
-				nilSide = 1
-			}
-			if side == nilSide {
-				return mc, hook
-			}
-			return nil, nil
 		}
 	}
 	return nil, nil
+}
+
+// NilBranch returns x when ifInstr branches on x == nil or x != nil (under any number of
+// negations), and the index of the successor taken when x is nil; nil otherwise.
+func NilBranch(ifInstr *ssa.If) (x ssa.Value, nilSide int) {
+	cond, negated := ifInstr.Cond, false
+	for {
+		u, ok := cond.(*ssa.UnOp)
+		if !ok || u.Op != token.NOT {
+			break
+		}
+		cond, negated = u.X, !negated
+	}
+	cmp, ok := cond.(*ssa.BinOp)
+	if !ok || cmp.Op != token.EQL && cmp.Op != token.NEQ {
+		return nil, 0
+	}
+	x, y := cmp.X, cmp.Y
+	if IsNil(x) {
+		x, y = y, x
+	}
+	if !IsNil(y) {
+		return nil, 0
+	}
+	if (cmp.Op == token.NEQ) != negated {
+		nilSide = 1
+	}
+	return x, nilSide
 }
 
 // Bound returns the method that mc, a closure of a bound method wrapper, calls, and its
