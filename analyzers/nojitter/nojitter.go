@@ -243,14 +243,58 @@ func (c *checker) checkWait(s *retryscope.Scope) {
 	switch s.Wait.Kind {
 	case retryscope.WaitFixed, retryscope.WaitBackoff:
 		set := s.WaitSetting()
-		d := analysis.Diagnostic{Pos: c.settingPos(s, set), Message: c.waitMessage(c.name(s), retryscope.Sleep{Kind: s.Wait.Kind}), Related: c.related(s)}
-		if fix, ok := c.libraryFix(set); ok {
-			d.SuggestedFixes = []analysis.SuggestedFix{fix}
+		for i, x := range append([]*retryscope.Setting{set}, c.twins(s, set)...) {
+			pos := c.settingPos(s, x)
+			if i > 0 {
+				pos = c.start(x.Pos)
+			}
+			d := analysis.Diagnostic{Pos: pos, Message: c.waitMessage(c.name(s), retryscope.Sleep{Kind: s.Wait.Kind}), Related: c.related(s)}
+			if fix, ok := c.libraryFix(x); ok {
+				d.SuggestedFixes = []analysis.SuggestedFix{fix}
+			}
+			c.rep.Report(d)
 		}
-		c.rep.Report(d)
 	case retryscope.WaitNone:
 		c.reportNoWait(s, c.settingPos(s, s.WaitSetting()), "retries")
 	}
+}
+
+// twins returns the settings like the one that configured a client scope's wait (set, or
+// where the client is made when the library's default decided it) made elsewhere, when the
+// scope's client comes from several places (two constructors store theirs into one field):
+// each is a line to change. None when another setting has a say in the wait: the merged
+// settings of different clients say nothing of either.
+func (c *checker) twins(s *retryscope.Scope, set *retryscope.Setting) []*retryscope.Setting {
+	anchor := set
+	if s.Kind != retryscope.Client || s.SwitchedOff {
+		return nil // (one of them switched off: not twins)
+	}
+	if anchor == nil {
+		at := s.MadeAt()
+		for i := range s.Settings {
+			if s.Settings[i].Pos == at {
+				anchor = &s.Settings[i]
+			}
+		}
+	}
+	if anchor == nil || !anchor.Pos.IsValid() {
+		return nil
+	}
+	var out []*retryscope.Setting
+	for i := range s.Settings {
+		x := &s.Settings[i]
+		switch {
+		case x.Pos == anchor.Pos || !x.Pos.IsValid():
+		case x.Wait != anchor.Wait && x.Wait != retryscope.WaitUnknown:
+			return nil // another setting has a say in the wait
+		case x.Name == anchor.Name && x.Wait == anchor.Wait && !c.seen[x.Pos]:
+			out = append(out, x)
+		}
+	}
+	for _, x := range out {
+		c.seen[x.Pos] = true
+	}
+	return out
 }
 
 // reportNoWait reports a scope that goes round without waiting. When nothing bounds it either

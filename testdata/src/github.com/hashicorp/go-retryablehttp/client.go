@@ -20,7 +20,17 @@ type Client struct {
 	Backoff      Backoff
 	ErrorHandler ErrorHandler
 	Logger       interface{}
+
+	RequestLogHook RequestLogHook
 }
+
+// Logger is the interface of a client's logger.
+type Logger interface {
+	Printf(string, ...interface{})
+}
+
+// RequestLogHook is called before each attempt.
+type RequestLogHook func(Logger, *http.Request, int)
 
 type ErrorHandler func(resp *http.Response, err error, numTries int) (*http.Response, error)
 
