@@ -725,7 +725,21 @@ func (r *Result) UntilBackground(call ssa.CallInstruction) bool {
 	if idx == 0 || idx > len(call.Common().Args) {
 		return false
 	}
-	c, ok := flow.Unwrap(call.Common().Args[idx-1]).(*ssa.Call)
+	return neverDone(call.Common().Args[idx-1], 0)
+}
+
+// neverDone reports whether the context v is context.Background() or context.TODO(), also
+// when kept in a variable that closures capture (ctx := context.Background(), then used in
+// a callback as well): every value stored in it is one of them.
+func neverDone(v ssa.Value, depth int) bool {
+	v = flow.Unwrap(v)
+	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL && depth < 4 {
+		if alloc, ok := load.X.(*ssa.Alloc); ok {
+			vals := flow.StoredWithClosures(alloc)
+			return len(vals) > 0 && !slices.ContainsFunc(vals, func(x ssa.Value) bool { return !neverDone(x, depth+1) })
+		}
+	}
+	c, ok := v.(*ssa.Call)
 	if !ok {
 		return false
 	}
