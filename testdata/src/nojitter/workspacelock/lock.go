@@ -12,7 +12,7 @@ var ErrPending = errors.New("state version still pending")
 
 type fatalError struct{ err error }
 
-func (e *fatalError) Error() string      { return e.err.Error() }
+func (e *fatalError) Error() string     { return e.err.Error() }
 func (e *fatalError) FatalError() error { return e.err }
 
 // API is the remote service's workspace API.
