@@ -3,6 +3,7 @@ package retryscope
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -287,4 +288,134 @@ func (st *state) ownErrorsOnly(s *Scope) bool {
 		}
 	}
 	return true
+}
+
+// polledCallback reports whether s, a retry callback, goes round only after its remote calls
+// answered: each return that hands its helper an error to go round on (unmarked) is on the
+// side of the tests that found every remote call's error nil, and is made of none of those
+// errors (retries.Continues(details.StateMessage): the state the answer reports is not the
+// one awaited). A remote call's own failure is marked permanent, or handed back nowhere.
+// The helper waits for a state: it polls, it does not retry a failure.
+func polledCallback(s *Scope, reach func(ssa.CallInstruction) remote.Reach) bool {
+	if s.Kind != Callback || s.Fn == nil {
+		return false
+	}
+	var calls []ssa.CallInstruction
+	for _, c := range s.Calls {
+		if _, started := c.(*ssa.Go); started || !fallible(c) || reach(c) == remote.ReachLocal {
+			continue
+		}
+		if c.Parent() != s.Fn {
+			return false
+		}
+		calls = append(calls, c)
+	}
+	if len(calls) == 0 {
+		return false
+	}
+	round := false
+	for ret := range flow.Returns(s.Fn) {
+		if len(ret.Results) == 0 {
+			continue
+		}
+		v := ret.Results[len(ret.Results)-1]
+		if !typeis.ErrorLike(v.Type()) || flow.IsNil(v) || permanentMark(v, s.helperMarks) {
+			continue
+		}
+		if failureOf(v, calls) {
+			return false // a remote call's failure, handed back to go round on
+		}
+		for _, c := range calls {
+			if !answeredBy(ret.Block(), c) {
+				return false
+			}
+		}
+		round = true
+	}
+	return round
+}
+
+// failureOf reports whether v is made from the error a call of calls returned (or from what
+// the walk cannot follow: a parameter, a variable, a captured value).
+func failureOf(v ssa.Value, calls []ssa.CallInstruction) bool {
+	seen := make(map[ssa.Value]bool)
+	var walk func(v ssa.Value, depth int) bool
+	walk = func(v ssa.Value, depth int) bool {
+		if v == nil || seen[v] {
+			return false
+		}
+		if depth > 12 {
+			return true
+		}
+		seen[v] = true
+		switch x := v.(type) {
+		case *ssa.Const, *ssa.Function:
+			return false
+		case *ssa.Extract:
+			if c, ok := x.Tuple.(ssa.CallInstruction); ok && slices.Contains(calls, c) {
+				return typeis.ErrorLike(x.Type())
+			}
+			return walk(x.Tuple, depth+1)
+		case *ssa.Call:
+			if slices.Contains(calls, ssa.CallInstruction(x)) {
+				return typeis.ErrorLike(x.Type())
+			}
+			for _, a := range x.Call.Args {
+				if walk(a, depth+1) {
+					return true
+				}
+			}
+			return false
+		case *ssa.Alloc:
+			// A variable, or the array of a variadic call (fmt.Errorf's arguments): what is
+			// stored in it, closures included.
+			for _, st := range flow.StoredWithClosures(x) {
+				if walk(st, depth+1) {
+					return true
+				}
+			}
+			return false
+		case *ssa.Parameter, *ssa.FreeVar, *ssa.Global:
+			// From outside the callback: an error (or a value that may hold one) kept there
+			// may be one of the calls' failures.
+			t := x.Type()
+			if p, ok := t.Underlying().(*types.Pointer); ok {
+				t = p.Elem()
+			}
+			return types.IsInterface(t) || typeis.ErrorLike(t)
+		case ssa.Instruction:
+			var ops []*ssa.Value
+			for _, op := range x.Operands(ops) {
+				if op != nil && walk(*op, depth+1) {
+					return true
+				}
+			}
+			return false
+		}
+		return true
+	}
+	return walk(v, 0)
+}
+
+// answeredBy reports whether block b runs only once call's error was found nil (b lies on the
+// nil side of a test of it), and after no test of an HTTP status (a 5xx turned into an
+// error, which a client under the call may have retried).
+func answeredBy(b *ssa.BasicBlock, call ssa.CallInstruction) bool {
+	found := false
+	for ifInstr, side := range flow.TestsAbove(b) {
+		if readsStatus(ifInstr.Cond) {
+			return false
+		}
+		x, nilSide := testedError(ifInstr)
+		if x == nil || side != nilSide {
+			continue
+		}
+		switch e := flow.Unwrap(x).(type) {
+		case *ssa.Extract:
+			found = found || call.Value() != nil && e.Tuple == call.Value()
+		case *ssa.Call:
+			found = found || ssa.CallInstruction(e) == call
+		}
+	}
+	return found
 }

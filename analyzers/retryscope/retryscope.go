@@ -369,7 +369,7 @@ func (st *state) setReach(rem *remote.Result) {
 			}
 		}
 		for _, s := range st.res.Scopes {
-			if answeredCallback(s, reach) {
+			if answeredCallback(s, reach) || polledCallback(s, reach) {
 				s.Answered, s.Poll = true, true
 			}
 			if s.Kind == Loop && s.Reach == remote.ReachRemote && st.answered(s, reach) {
