@@ -168,12 +168,12 @@ func (r *Result) reachesFrom(from ssa.Instruction, in func(*ssa.BasicBlock) bool
 	for len(queue) > 0 {
 		b := queue[0]
 		queue = queue[1:]
-		blocked := -1
+		blocked, dead := -1, -1
 		if ifInstr, ok := lastInstr(b).(*ssa.If); ok {
-			blocked = r.neverSentSide(ifInstr.Cond, 0, sent)
+			blocked, dead = r.neverSentSide(ifInstr.Cond, 0, sent), decidedSide(ifInstr)
 		}
 		for i, succ := range b.Succs {
-			if i == blocked {
+			if i == blocked || i == dead {
 				continue
 			}
 			if edge != nil && edge(b, succ) {
