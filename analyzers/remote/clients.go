@@ -295,6 +295,10 @@ func (w *walker) load(addr ssa.Value, f *frame, t *knowledge.ClientType) verdict
 			o := *r.origin
 			o.Fallback, o.Given = true, fv.Pos()
 			r.origin = &o
+		} else if r.k == vUnbounded && r.origin != nil && r.origin.Kind == Default && !r.origin.Fallback && !r.origin.Shared && !fv.Exported() {
+			o := *r.origin // httpClient: http.DefaultClient, and no way to give another
+			o.Held = true
+			r.origin = &o
 		}
 		if s := w.st.unsetVia[fv]; s != nil && r.origin != nil && !r.origin.Unset.IsValid() {
 			o := *r.origin // c.hc = &http.Client{}; c.hc.Timeout = c.Timeout

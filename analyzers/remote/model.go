@@ -213,7 +213,7 @@ func (t Timeout) ownClient(pkg *types.Package) bool {
 	case Default:
 		// http.DefaultClient named as the fallback when the caller gives no client: the
 		// package chose it, and its users run it unless they know to replace it.
-		return t.Client.Fallback && t.Client.Pos.IsValid() && !t.Client.Shared
+		return (t.Client.Fallback || t.Client.Held) && t.Client.Pos.IsValid() && !t.Client.Shared
 	}
 	return false
 }
@@ -357,4 +357,8 @@ type Origin struct {
 	// not this package's default to report, whose cause is one line elsewhere; calls that
 	// give it no deadline at all are.
 	Shared bool
+	// Held is set for a Default that an unexported field of the package holds, filled with
+	// it by every store of the package: the package's own choice, which its users cannot
+	// replace, as much its default as one named as a fallback.
+	Held bool
 }

@@ -9,15 +9,15 @@ import (
 	"notimeout/wrappers"
 )
 
-// ---- Reported ----
+// ---- Not reported: the SDK's client, without a Timeout, is reported where the SDK chooses it ----
 
 func create() {
 	c := wrappers.NewClient("https://widgets.example.com")
-	c.CreateWidget(context.TODO(), "x") // related "wrappers.go:38: Client.CreateWidget passes its context to Client.Do" "usewrappers.go:16: context.TODO() has no deadline" // want `Client\.CreateWidget passes a context without a deadline to Client\.Do, so a stalled server hangs this call`
+	c.CreateWidget(context.TODO(), "x")
 }
 
 func syncOne(s *wrappers.Syncer) {
-	s.SyncOne(context.Background(), "x") // related "wrappers.go:54: Syncer.SyncOne passes its context to Client.Do" "usewrappers.go:20: context.Background() has no deadline" // want `Syncer\.SyncOne passes a context without a deadline to Client\.Do, so a stalled server hangs this call`
+	s.SyncOne(context.Background(), "x")
 }
 
 // ---- Not reported ----
