@@ -77,7 +77,7 @@ func (st *state) handWritten(fn *ssa.Function) []*Scope {
 			for i, sl := range s.Wait.Sleeps {
 				// (A success that leaves the loop, even to an outer loop's header that
 				// dominates this one, is no way to a wait of this loop.)
-				if b, succ := sl.Call.Block(), d.block.Succs[d.success]; b != nil && b.Parent() == fn && l.Contains(succ) && succ.Dominates(b) && enteredOnlyFrom(succ, d.block) {
+				if b, succ := sl.Call.Block(), d.block.Succs[d.success]; b != nil && b.Parent() == fn && l.Contains(succ) && succ.Dominates(b) && enteredOnlyFrom(succ, d.block) && !afterFailureStatus(b, l) {
 					s.Wait.Sleeps[i].AfterSuccess = true
 				}
 			}

@@ -225,7 +225,7 @@ func pollPeriod(fn *ssa.Function, sleeps []Sleep, l *loops.Loop, d decision) {
 			continue
 		}
 		// After a success that goes round, or before every attempt.
-		if ok.Dominates(at) && enteredOnlyFrom(ok, d.block) && l.CanRepeat(at) || l.EveryRound(at) && at.Dominates(d.block) {
+		if ok.Dominates(at) && enteredOnlyFrom(ok, d.block) && l.CanRepeat(at) && !afterFailureStatus(at, l) || l.EveryRound(at) && at.Dominates(d.block) {
 			period = append(period, sl.Duration)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/loops"
 )
 
 // Tests of a response's status that the tests above them have decided: after
@@ -125,4 +126,31 @@ func decide(op token.Token, n, lo, hi int64) (holds, known bool) {
 		return lo >= n, lo >= n || hi < n
 	}
 	return false, false
+}
+
+// afterFailureStatus reports whether block b, in loop l, lies on the side of a test in l that
+// finds a response's status a server failure or a rate limit (== 503, >= 500, == 429): what
+// follows is a wait after a failed answer, not after a success.
+func afterFailureStatus(b *ssa.BasicBlock, l *loops.Loop) bool {
+	for ifInstr, side := range flow.TestsAbove(b) {
+		if side < 0 || !l.Contains(ifInstr.Block()) {
+			continue
+		}
+		cmp, ok := unNot(ifInstr.Cond).(*ssa.BinOp)
+		if !ok {
+			continue
+		}
+		_, op, n, ok := statusCompare(cmp)
+		if !ok {
+			continue
+		}
+		if (side == 0) != (countNots(ifInstr.Cond)%2 == 0) {
+			op = negate(op) // the comparison that holds on b's side
+		}
+		lo, hi := narrow(math.MinInt64, math.MaxInt64, op, n)
+		if lo >= 500 && hi <= 599 || lo == 429 && hi == 429 || lo >= 500 && hi == math.MaxInt64 {
+			return true
+		}
+	}
+	return false
 }

@@ -51,7 +51,7 @@ func (c *SDK) Fetch(ctx context.Context, path string, out any) error {
 		if err != nil {
 			lastErr = err
 			log.Printf("fetch %s (attempt %d): %v", path, attempt, err)
-			time.Sleep(c.cfg.RetryWait(attempt)) // related "delayfield.go:44: retry loop" // want `retry loop backs off without jitter, so clients that failed together retry together, in waves; add jitter`
+			time.Sleep(c.cfg.RetryWait(attempt)) // related "delayfield.go:44: retry loop" "delayfield.go:64: also waits without jitter" // want `retry loop backs off without jitter, so clients that failed together retry together, in waves; add jitter`
 			continue
 		}
 		body, err := io.ReadAll(resp.Body)
