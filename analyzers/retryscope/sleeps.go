@@ -172,6 +172,9 @@ func timesOutWork(maker *ssa.Call) bool {
 			return
 		}
 		for _, st := range sel.States {
+			if st.Dir == types.SendOnly && handedWork(st.Send) {
+				return // it races the handoff of work made here (an enqueue that may time out)
+			}
 			if st.Dir != types.RecvOnly || st.Chan == ch {
 				continue
 			}
@@ -246,6 +249,15 @@ func timesOutWork(maker *ssa.Call) bool {
 	}
 	chans(maker, id.Name == "NewTimer", 0)
 	return found && races
+}
+
+// handedWork reports whether v, sent in a select's case, is work the function makes for
+// another goroutine to do (case r.applyCh <- future, a struct made here that carries its
+// answer back): the select ends when the work is taken, and a timer beside it bounds the
+// wait for that, a timeout, not a pause.
+func handedWork(v ssa.Value) bool {
+	a, ok := flow.Unwrap(v).(*ssa.Alloc)
+	return ok && a.Heap
 }
 
 // resultCase reports whether a select's case receives a result: a value of another kind than
