@@ -357,8 +357,9 @@ type Origin struct {
 	// not this package's default to report, whose cause is one line elsewhere; calls that
 	// give it no deadline at all are.
 	Shared bool
-	// Held is set for a Default that an unexported field of the package holds, filled with
-	// it by every store of the package: the package's own choice, which its users cannot
-	// replace, as much its default as one named as a fallback.
+	// Held is set for a Default that an unexported field of the package holds (on every
+	// path, or on some while others hold a client that is bounded), and that no caller's
+	// client replaces: the package's own choice, as much its default as one named as a
+	// fallback.
 	Held bool
 }
