@@ -217,7 +217,7 @@ func (st *state) summarise(calls []*Call) map[*ssa.Function]bool {
 		default:
 			continue
 		}
-		if _, ok := fn.Object().(*types.Func); !ok || fn.Synthetic != "" {
+		if _, ok := fn.Object().(*types.Func); !ok && !st.stores.IsSeam(fn, st.made) || fn.Synthetic != "" {
 			continue
 		}
 		// One entry per parameter; a client that alone decides (a request sent without a
@@ -286,7 +286,7 @@ func (st *state) summarise(calls []*Call) map[*ssa.Function]bool {
 // the result facts (resultFact) of those that return a client they build without a timeout.
 func (st *state) exportFacts() {
 	for _, fn := range st.funcs {
-		if ps := st.summaries[fn]; len(ps) > 0 {
+		if ps := st.summaries[fn]; len(ps) > 0 && fn.Object() != nil { // (a seam's literal: this package's alone)
 			st.pass.ExportObjectFact(fn.Object(), &paramFact{Params: ps})
 		}
 		if rs := st.builds(fn); len(rs) > 0 {
@@ -580,12 +580,16 @@ func (st *state) receiverFrom(c *Call) int {
 }
 
 // calleeOf returns the function call runs and its arguments as that function's parameters
-// count them: its static callee, or, for a call of a method of an interface the package
+// count them: its static callee, the one function a package variable it calls holds
+// (flow.Stores.Seam), or, for a call of a method of an interface the package
 // declares, the package's one implementation outside tests (a generic one's origin), when the
 // package puts it behind the interface itself, with the receiver first. Nil when there is
 // none or more than one.
 func (st *state) calleeOf(call ssa.CallInstruction) (*ssa.Function, []ssa.Value) {
 	common := call.Common()
+	if seam := st.stores.Seam(common, st.made); seam != nil {
+		return seam, common.Args // a package variable that holds one function: a seam for tests
+	}
 	if callee := common.StaticCallee(); callee != nil || !common.IsInvoke() {
 		return flow.Generic(callee), common.Args
 	}
@@ -623,6 +627,19 @@ func (st *state) via(call ssa.CallInstruction) *Call {
 	}
 	invoke := common.IsInvoke()
 	fn, _ := callee.Object().(*types.Func)
+	if fn == nil {
+		// A seam's literal: named after the variable that holds it (doHTTPRequest), where
+		// the variable is declared.
+		load, ok := common.Value.(*ssa.UnOp)
+		if !ok {
+			return nil
+		}
+		g, ok := load.X.(*ssa.Global)
+		if !ok || g.Object() == nil {
+			return nil
+		}
+		fn = types.NewFunc(g.Object().Pos(), g.Object().Pkg(), g.Object().Name(), callee.Signature)
+	}
 	var best *Call
 	for _, p := range st.passed(callee) {
 		if p.Index >= len(args) || invoke && p.Kind == HTTP && p.Client == "" {
@@ -848,3 +865,6 @@ func watchesDone(instr ssa.Instruction, p *ssa.Parameter) bool {
 	}
 	return false
 }
+
+// made reports whether v is made in a test file (a test's stand-in stored in a seam).
+func (st *state) made(v ssa.Value) bool { return testcode.Made(st.pass, v) }

@@ -287,3 +287,53 @@ func (s *Stores) MapEntries(m, key ssa.Value) (entries []ssa.Value, complete boo
 	visit(m, 0)
 	return entries, complete
 }
+
+// Seam returns the function that c, a call of a package-level variable of function type,
+// runs when every value the package stores there (skip leaves out a test's stand-in) is that
+// one function: var doRequest = func(req *http.Request) (*http.Response, error) { return
+// http.DefaultClient.Do(req) }, a seam that tests replace and production code runs as
+// written. Nil for any other call.
+func (s *Stores) Seam(c *ssa.CallCommon, skip func(ssa.Value) bool) *ssa.Function {
+	if s == nil || c.IsInvoke() || c.StaticCallee() != nil {
+		return nil
+	}
+	load, ok := c.Value.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil
+	}
+	g, ok := load.X.(*ssa.Global)
+	if !ok || s.Taken[g] {
+		return nil // (its address handed on: stores the index does not see)
+	}
+	return s.seamIn(g, skip)
+}
+
+// seamIn returns the one function the package stores in g (skip leaving out a test's
+// stand-in), or nil.
+func (s *Stores) seamIn(g *ssa.Global, skip func(ssa.Value) bool) *ssa.Function {
+	var fn *ssa.Function
+	for _, v := range s.Globals[g] {
+		if skip != nil && skip(v) {
+			continue
+		}
+		f, ok := v.(*ssa.Function)
+		if !ok || fn != nil && f != fn {
+			return nil
+		}
+		fn = f
+	}
+	return fn
+}
+
+// IsSeam reports whether fn is the one function a package variable holds (see Seam).
+func (s *Stores) IsSeam(fn *ssa.Function, skip func(ssa.Value) bool) bool {
+	if s == nil {
+		return false
+	}
+	for g := range s.Globals {
+		if !s.Taken[g] && s.seamIn(g, skip) == fn {
+			return true
+		}
+	}
+	return false
+}
