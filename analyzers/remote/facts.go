@@ -217,7 +217,10 @@ func (st *state) summarise(calls []*Call) map[*ssa.Function]bool {
 		default:
 			continue
 		}
-		if _, ok := fn.Object().(*types.Func); !ok && !st.stores.IsSeam(fn, st.made) || fn.Synthetic != "" {
+		if st.seams == nil {
+			st.seams = st.stores.Seams(st.made)
+		}
+		if _, ok := fn.Object().(*types.Func); !ok && !st.seams[fn] || fn.Synthetic != "" {
 			continue
 		}
 		// One entry per parameter; a client that alone decides (a request sent without a

@@ -82,6 +82,7 @@ type state struct {
 	loops map[*ssa.Function][]*loops.Loop // loops.Of, for untilDone
 
 	stores         *flow.Stores                   // values stored into struct fields and package variables
+	seams          map[*ssa.Function]bool         // the functions package variables hold as seams (flow.Stores.Seams)
 	fieldTouched   map[*types.Var]bool            // fields whose own fields are assigned (f.Timeout = ...)
 	unsetVia       map[*types.Var]*ssa.Store      // fields whose client's Timeout is set to a setting zero by default
 	globalTouched  map[*ssa.Global]bool           // package variables whose fields are assigned

@@ -325,15 +325,17 @@ func (s *Stores) seamIn(g *ssa.Global, skip func(ssa.Value) bool) *ssa.Function 
 	return fn
 }
 
-// IsSeam reports whether fn is the one function a package variable holds (see Seam).
-func (s *Stores) IsSeam(fn *ssa.Function, skip func(ssa.Value) bool) bool {
+// Seams returns the functions that package variables hold as seams (see Seam), once for all
+// the package's calls.
+func (s *Stores) Seams(skip func(ssa.Value) bool) map[*ssa.Function]bool {
+	out := make(map[*ssa.Function]bool)
 	if s == nil {
-		return false
+		return out
 	}
 	for g := range s.Globals {
-		if !s.Taken[g] && s.seamIn(g, skip) == fn {
-			return true
+		if fn := s.seamIn(g, skip); fn != nil && !s.Taken[g] {
+			out[fn] = true
 		}
 	}
-	return false
+	return out
 }
