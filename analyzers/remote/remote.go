@@ -108,6 +108,7 @@ type state struct {
 	awsGiven       int8                              // memo of awsClientGiven: 0 not known yet, 1 yes, 2 no
 	mirrors        map[mirrorKey]*types.Func         // memo of sdkMirror
 	impls          *flow.Implementers                // the package's implementations of its interfaces
+	sentFields     map[*types.Var]bool               // fields the package sends as credentials (headerFields)
 }
 
 func run(pass *analysis.Pass) (any, error) {

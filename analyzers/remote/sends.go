@@ -60,6 +60,10 @@ type Send struct {
 	// Grant marks a request for an OAuth 2.0 access token: its form body names a grant_type
 	// (RFC 6749). Sending it again mints another token and changes nothing else.
 	Grant bool
+	// Credential marks a POST whose answer the package sends as a credential of its later
+	// requests (a login, an API key exchanged for a session token): sending it again mints
+	// another session and changes nothing else.
+	Credential bool
 	// Query marks a request whose body is a GraphQL query document without a mutation
 	// ({"query":"query { ... }"}): it reads, whatever the endpoint.
 	Query bool
@@ -202,6 +206,7 @@ func (st *state) sends(res *Result, funcs []*ssa.Function) {
 		if p, ok := requestParam(s.Request); ok && p.Parent().Object() != nil {
 			s.FromParam = p
 		}
+		s.Credential = st.credential(s)
 	}
 	for fn, i := range sendsParam {
 		if obj, ok := fn.Object().(*types.Func); ok && obj.Exported() && fn.Synthetic == "" {

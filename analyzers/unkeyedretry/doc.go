@@ -106,6 +106,12 @@
 //     SetFormData or SetBody as a map, or marshalled from a struct with a field tagged
 //     json:"grant_type", or "grantType" as some providers spell it): a repeat mints another
 //     token and changes nothing else;
+//   - a sign-in: a POST whose answer the package sends as a credential of its later requests
+//     (the function that sends it decodes the answer into a value whose field, or a field
+//     the function stores it in, is loaded on the way to a header the package sets, such
+//     as Authorization or a vendor's auth-token, or to SetBasicAuth): a repeat mints another
+//     session and changes nothing else. Headers that describe the content or make a request
+//     conditional (If-Match with a version a create answered) carry no credential;
 //   - a POST whose body is a GraphQL query document that names no mutation
 //     ({"query":"query { ... }"}): it reads;
 //   - a POST to a resource it names by an identifier that is the same on every attempt

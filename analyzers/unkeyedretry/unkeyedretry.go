@@ -279,7 +279,7 @@ func (c *checker) direct(call ssa.CallInstruction) *op {
 // or PATCH, of an API that takes keys, that neither asks a question (POST .../search, or one
 // whose answer is read as a stream) nor asks for a token, nor is marked as a read.
 func (c *checker) changes(s *remote.Send, call ssa.CallInstruction) bool {
-	return remote.ChangesState(s.Method) && !s.Keyless && !(s.Method == "POST" && (s.Asks() || s.Grant || c.streamsAnswer(call) || c.markedRead(s, call)))
+	return remote.ChangesState(s.Method) && !s.Keyless && !(s.Method == "POST" && (s.Asks() || s.Grant || s.Credential || c.streamsAnswer(call) || c.markedRead(s, call)))
 }
 
 // streamsAnswer reports whether the answer to call is read as a stream (the rows of a query,
