@@ -73,6 +73,11 @@
 // else the loop calls. What the loop does once the attempt has worked, or once it failed
 // before going round, and does not retry when it fails (a refusal written to an accepted
 // connection, a remote fix asked for a local build that failed), is not part of the attempt.
+// A generic retry helper, whose attempt is a callback of a signature that names no work
+// (RunWithRetry(attempts, wait, fn func() error)), retries whatever its callers hand it: its
+// wait is reported in the helper when a call in its package hands it work that reaches a
+// remote call, and otherwise at the first call in each other package of the module that does
+// (helperlib.Do waits a fixed delay between attempts), never where nobody hands it any.
 // A timer wait that an event can cut short (select { case <-ticker.C: case <-q.notify: })
 // waits for work, not between attempts.
 //

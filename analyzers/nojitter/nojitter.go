@@ -50,7 +50,8 @@ type checker struct {
 	// viaHelper holds, for a function of the package whose wait several scopes make by
 	// calling it (a shared error handler that backs off), the one finding about that wait.
 	viaHelper map[*ssa.Function]*analysis.Diagnostic
-	helpers   []*ssa.Function // viaHelper's keys, in the order first met
+	helpers   []*ssa.Function      // viaHelper's keys, in the order first met
+	judged    map[*types.Func]bool // helpers judged by their callers (Scope.CallersJudge) already reported here
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -70,6 +71,7 @@ func run(pass *analysis.Pass) (any, error) {
 		capped:    make(map[*retryscope.Scope]bool),
 		waits:     make(map[token.Pos]bool),
 		viaHelper: make(map[*ssa.Function]*analysis.Diagnostic),
+		judged:    make(map[*types.Func]bool),
 	}
 	for _, s := range append(res.Scopes, res.IteratorLoops...) {
 		switch {
@@ -89,6 +91,16 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		case s.Iterates:
 			c.checkWait(s)
+			continue
+		case s.CallersJudge && !s.Inferred:
+			continue // a helper whose attempts are its callers' callbacks: judged where one is handed in
+		case s.CallersJudge && s.Kind == retryscope.Callback:
+			// A call that hands such a helper a callback: its wait, once per helper, when the
+			// callback reaches a remote call.
+			if s.Reach == remote.ReachRemote && !c.judged[s.Func] {
+				c.judged[s.Func] = true
+				c.checkWait(s)
+			}
 			continue
 		case s.Kind == retryscope.Callback && s.Inferred && s.Func != nil && s.Func.Pkg() != nil && remote.OtherModule(pass.Module, s.Func.Pkg().Path()):
 			// A helper of another module (a dependency's retry function): the call is the

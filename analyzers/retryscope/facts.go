@@ -45,6 +45,10 @@ type helperFact struct {
 	// Marks are the functions whose errors the helper does not retry: the verdict marks of
 	// the predicate it decides with (stopMarks; Halt(err) for a shouldRetry that reads !e.Halt).
 	Marks []flow.FuncID
+	// CallersJudge says that the helper's reach is its callers' callbacks' and that no caller
+	// in its package hands it one that leaves the process: its calls are judged where they
+	// hand one in (Scope.CallersJudge). Set once the package's reach is known.
+	CallersJudge bool
 }
 
 func (*helperFact) AFact() {}
@@ -56,6 +60,9 @@ func (f *helperFact) String() string {
 	}
 	if f.On != 0 && f.On != AnyFailure {
 		str += " on " + f.On.String()
+	}
+	if f.CallersJudge {
+		str += " (judged by its callers)"
 	}
 	if f.Verdict > 0 {
 		str += fmt.Sprintf(" as parameter %d says", f.Verdict-1)

@@ -95,6 +95,7 @@ func (st *state) callbackScope(hc *helperCall) *Scope {
 		s.Attempts, s.Wait.Kind, s.Deadline = hc.fact.Attempts, hc.fact.Wait, hc.fact.Deadline
 		s.Inferred, s.turnedAway, s.helperOn = true, hc.fact.TurnedAway, hc.fact.On
 		s.helperStops, s.helperMarks = hc.fact.Stops, hc.fact.Marks
+		s.CallersJudge = hc.fact.CallersJudge
 		handedVerdict(hc, s) // the predicate the call hands in says what goes round
 		if handedRefusal(hc) {
 			s.turnedAway = true // runWithRetry(op, entityBusy, d): only a refused attempt goes round

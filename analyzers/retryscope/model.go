@@ -213,6 +213,12 @@ type Scope struct {
 	// through its helperFact, in another): the helper's own scope is where its behaviour is
 	// written, and where checks report it.
 	Inferred bool
+	// CallersJudge marks a scope judged where its function is called: the scope of a retry
+	// helper whose attempts reach the unknown only through the callbacks its callers hand it,
+	// and no caller in this package hands it one that reaches a remote call (the helper's
+	// reach is its callers'); and the Inferred scope of a call of such a helper, which says,
+	// by its Reach, whether the callback this call hands in leaves the process.
+	CallersJudge bool
 	// turnedAway: the inferred helper goes round only once the answer turned the attempt
 	// away (helperFact.TurnedAway).
 	turnedAway bool

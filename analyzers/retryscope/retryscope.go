@@ -415,6 +415,65 @@ func (st *state) setReach(rem *remote.Result) {
 			}
 		}
 	}
+	st.joinCallersReach(reach)
+}
+
+// joinCallersReach gives a retry helper's scope whose attempts reach the unknown only through
+// the callbacks its callers hand it (a generic RunWithRetry(fn)) the reach of those callbacks:
+// remote when a call in this package hands it one that reaches a remote call. Otherwise its
+// reach is decided where it is called (Scope.CallersJudge, helperFact.CallersJudge): a helper
+// nobody in view hands remote work protects no remote dependency yet.
+func (st *state) joinCallersReach(reach func(ssa.CallInstruction) remote.Reach) {
+	for _, s := range st.res.Scopes {
+		if s.Reach != remote.ReachUnknown || s.Inferred || s.Fn == nil {
+			continue
+		}
+		root := flow.Root(s.Fn)
+		obj, ok := root.Object().(*types.Func)
+		if !ok || st.local[obj] == nil || !onlyCallbacks(s, root, reach) {
+			continue
+		}
+		remoteCaller := false
+		for _, x := range st.res.Scopes {
+			remoteCaller = remoteCaller || x.Inferred && x.Func == obj && x.Reach == remote.ReachRemote
+		}
+		if remoteCaller {
+			s.Reach = remote.ReachRemote
+			continue
+		}
+		s.CallersJudge = true
+		st.local[obj].CallersJudge = true // the exported fact: encoded once the pass is done
+	}
+}
+
+// onlyCallbacks reports whether every fallible call of scope s whose reach is unknown calls a
+// func-typed parameter of fn of a generic signature, or hands one on, and no call of the
+// scope reaches a remote call (a loop that dials again before it calls the callback).
+
+func onlyCallbacks(s *Scope, fn *ssa.Function, reach func(ssa.CallInstruction) remote.Reach) bool {
+	found := false
+	for _, c := range s.Calls {
+		if reach(c) == remote.ReachRemote {
+			return false
+		}
+	}
+	for _, c := range append(slices.Clone(s.Calls), s.Decisive) {
+		if c == nil || !fallible(c) || reach(c) != remote.ReachUnknown {
+			continue
+		}
+		param := false
+		for _, p := range fn.Params {
+			if sig, isFunc := p.Type().Underlying().(*types.Signature); isFunc && generic(sig) && (callsValue(c, p) || passesValue(c, p)) {
+				param = true
+				break
+			}
+		}
+		if !param {
+			return false
+		}
+		found = true
+	}
+	return found
 }
 
 // markAfterLocal marks the waits of loop scope s that only the failure of calls staying in
@@ -633,4 +692,22 @@ func (st *state) implementers() *flow.Implementers {
 		st.impls = flow.NewImplementers(st.ssaPkg)
 	}
 	return st.impls
+}
+
+// generic reports whether a callback's signature names no type of the work it does: its
+// parameters and results are contexts, errors and basic values (func() error, func(ctx
+// context.Context) error, func(try int) error), so that what it does is its caller's
+// choice. A callback typed by its work (func(*http.Request) (*http.Response, error), a
+// sender of the package's chunks) says what it reaches by its type.
+func generic(sig *types.Signature) bool {
+	for _, tup := range []*types.Tuple{sig.Params(), sig.Results()} {
+		for v := range tup.Variables() {
+			t := v.Type()
+			if _, basic := t.Underlying().(*types.Basic); basic || typeis.Context(t) || typeis.Error(t) {
+				continue
+			}
+			return false
+		}
+	}
+	return true
 }

@@ -1,4 +1,6 @@
-// Package helperlib is an in-house retry helper: its loop is reported here, once.
+// Package helperlib is an in-house retry helper whose attempt is the callback it is handed
+// (func(context.Context) error): what it retries is its callers' choice, so its fixed wait is
+// reported where a caller hands it work that leaves the process (see usehelper), not here.
 package helperlib
 
 import (
@@ -18,7 +20,7 @@ func Do(ctx context.Context, attempts int, op func(context.Context) error) error
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-time.After(time.Second): // related "helperlib.go:13: retry loop" // want `retry loop waits a fixed 1s between attempts, so clients that failed together retry together; add jitter`
+		case <-time.After(time.Second):
 		}
 	}
 	return err

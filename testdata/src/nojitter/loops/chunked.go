@@ -2,6 +2,7 @@ package loops
 
 import (
 	"math/rand/v2"
+	"net"
 	"sync/atomic"
 	"time"
 )
@@ -58,6 +59,18 @@ func (t *topology) reconnectRetry(dial func() error) {
 		if err := dial(); err == nil {
 			return
 		}
-		t.waitBeforeRetry(500 * time.Millisecond) // related "chunked.go:57: retry loop" // want `retry loop waits a fixed 500ms between attempts, so clients that failed together retry together; add jitter`
+		t.waitBeforeRetry(500 * time.Millisecond) // related "chunked.go:58: retry loop" // want `retry loop waits a fixed 500ms between attempts, so clients that failed together retry together; add jitter`
 	}
+}
+
+// redial hands reconnectRetry a dial of the seed: its fixed wait, above, retries a remote
+// dependency.
+func (t *topology) redial(addr string) {
+	t.reconnectRetry(func() error {
+		conn, err := net.DialTimeout("tcp", addr, 5*time.Second)
+		if err != nil {
+			return err
+		}
+		return conn.Close()
+	})
 }

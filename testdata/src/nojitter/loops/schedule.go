@@ -131,8 +131,27 @@ func (b *backend) probe(ctx context.Context) {
 	}
 }
 
+// pushTo pushes the scraped batch to a collector each round.
+func (s *scraper) pushTo(ctx context.Context, hc *http.Client, url string) {
+	s.push(ctx, func(ctx context.Context) error {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, nil)
+		if err != nil {
+			return err
+		}
+		resp, err := hc.Do(req)
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode >= 500 {
+			return fmt.Errorf("push: status %d", resp.StatusCode)
+		}
+		return nil
+	})
+}
+
 // push retries inside each scheduled round, a fixed second apart: those retries are reported
-// (the wait of the retry loop that makes it).
+// (the wait of the retry loop that makes it; pushTo hands it a request to a collector).
 func (s *scraper) push(ctx context.Context, send func(context.Context) error) {
 	t := time.NewTicker(s.every)
 	defer t.Stop()
@@ -148,7 +167,7 @@ func (s *scraper) push(ctx context.Context, send func(context.Context) error) {
 				break
 			}
 			log.Printf("push: %v", err)
-			time.Sleep(time.Second) // related "schedule.go:145: retry loop" // want `retry loop waits a fixed 1s between attempts, so clients that failed together retry together; add jitter`
+			time.Sleep(time.Second) // related "schedule.go:164: retry loop" // want `retry loop waits a fixed 1s between attempts, so clients that failed together retry together; add jitter`
 		}
 	}
 }
@@ -169,7 +188,7 @@ func waitUp(ctx context.Context, hc *http.Client, url string) error {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-time.After(2 * time.Second): // related "schedule.go:159: retry loop" // want `retry loop waits a fixed 2s between attempts, so clients that failed together retry together; add jitter`
+		case <-time.After(2 * time.Second): // related "schedule.go:178: retry loop" // want `retry loop waits a fixed 2s between attempts, so clients that failed together retry together; add jitter`
 		}
 	}
 	return errors.New("not up")

@@ -3,6 +3,7 @@ package loops
 import (
 	"context"
 	"math/rand/v2"
+	"net/http"
 	"time"
 )
 
@@ -99,8 +100,24 @@ func (b plainPolicy) For(ctx context.Context, cb func(try int) error) error {
 		if err == nil {
 			return nil
 		}
-		if err := b.TrySleep(ctx, tries-1); err != nil { // related "waitpolicy.go:93: retry loop" // want `retry loop waits a fixed delay between attempts`
+		if err := b.TrySleep(ctx, tries-1); err != nil { // related "waitpolicy.go:94: retry loop" // want `retry loop waits a fixed delay between attempts`
 			return err
 		}
 	}
+}
+
+// registerWithPolicy asks a registry through For: the table's fixed delays, above, pace a remote
+// dependency.
+func registerWithPolicy(ctx context.Context, p plainPolicy, hc *http.Client, url string) error {
+	return p.For(ctx, func(try int) error {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPut, url, nil)
+		if err != nil {
+			return err
+		}
+		resp, err := hc.Do(req)
+		if err != nil {
+			return err
+		}
+		return resp.Body.Close()
+	})
 }
