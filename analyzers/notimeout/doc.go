@@ -134,7 +134,9 @@
 // (users may replace it through an option or a field, but the default is what most of them
 // run): a library's callers are unknown, so their contexts guarantee nothing (but an
 // unexported function whose every call in the package gives it a deadline has no other
-// callers, and is not reported). So is
+// callers, and is not reported; nor is an internal package, whose callers are all in its
+// module: each caller is judged for the context it hands in, as for any function that
+// passes its parameter's context on). So is
 // http.DefaultClient named as the fallback when the caller gives no client (through an option,
 // a field or the context). Its callers are then not reported for the context.Background() they
 // pass, unless they built it with a client of their own, the library is another module (whose

@@ -3,6 +3,8 @@ package remote
 import (
 	"go/token"
 	"go/types"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
@@ -198,10 +200,17 @@ func (t Timeout) Owned(pkg *types.Package) bool {
 	return t.ownClient(pkg)
 }
 
+// internal reports whether path is an internal package (a path element "internal"): only
+// packages of its own module can import it, so its callers are in view, and the contexts
+// they hand it are judged there (paramFact), not guessed at its client.
+func internal(path string) bool {
+	return slices.Contains(strings.Split(path, "/"), "internal")
+}
+
 // ownClient reports whether the client t sends through is one package pkg builds without a
 // timeout as its default (see Owned), whatever the context.
 func (t Timeout) ownClient(pkg *types.Package) bool {
-	if t.Client == nil || t.CallersBound || pkg.Name() == "main" {
+	if t.Client == nil || t.CallersBound || pkg.Name() == "main" || internal(pkg.Path()) {
 		return false
 	}
 	if t.Client.Type != knowledge.HTTPClient.Display && t.Client.Type != knowledge.RetryableHTTPClient.Display && t.Client.Type != knowledge.RestyClient.Display {
