@@ -149,7 +149,10 @@
 // New made), cannot be bounded by its callers at all. Within the library's module its client's
 // finding covers every such call; a call of it from another module, whose run does not show
 // that finding, is reported: "Translator.Translate sends through a client with no Timeout and
-// takes no context, so a stalled server hangs this call".
+// takes no context, so a stalled server hangs this call". The calls of one such type's
+// methods in a package are one cause (the API, or the client it was built with) and one
+// finding, at the first, the others related: "Bucket.List and 7 more calls can hang: no
+// context, and Bucket's client has no Timeout".
 //
 // A package whose API sends its callers' requests through a client they may give (NewClient(url,
 // httpClient), a default used when they give none) and whose exported functions make and

@@ -226,6 +226,33 @@ func (c *checker) reportCall(call *remote.Call, also ...*remote.Call) {
 	c.reportAt(call.Pos(), c.message(call), rel)
 }
 
+// reportAPI reports the calls of the methods of tn, another package's type whose methods take
+// no context and send through the value's own client with no Timeout, as one finding: at the
+// first, the others related.
+func (c *checker) reportAPI(tn *types.TypeName, calls []*remote.Call) {
+	if len(calls) == 1 {
+		c.reportCall(calls[0])
+		return
+	}
+	first := calls[0]
+	var rel related
+	rel.via(c.pass.Pkg, first)
+	for i, o := range calls[1:] {
+		if i == maxRelated {
+			break
+		}
+		rel.add(o.Pos(), "%s takes no context either", c.name(o.Func))
+	}
+	more := fmt.Sprintf("%s and %d more calls", c.name(first.Func), len(calls)-1)
+	if len(calls) == 2 {
+		more = c.name(first.Func) + " and 1 more call"
+	}
+	c.reportAt(first.Pos(), report.Fit(
+		fmt.Sprintf("%s take no context and use %s's own client, which has no Timeout, so a stalled server hangs them", more, tn.Name()),
+		fmt.Sprintf("%s take no context and use %s's client, with no Timeout: a stalled server hangs them", more, tn.Name()),
+		fmt.Sprintf("%s can hang: no context, and %s's client has no Timeout", more, tn.Name())), rel)
+}
+
 // reportFresh reports the calls of one function that are each given a new context without a
 // deadline (context.Background(), context.TODO()) as one finding, at the first, the others
 // related; byType, those of the methods of one type (the first few related).

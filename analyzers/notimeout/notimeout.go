@@ -127,7 +127,9 @@ func run(pass *analysis.Pass) (any, error) {
 	var freshFuncs []any
 	byMaker := make(map[token.Pos][]*remote.Call) // calls sending a context-free request a helper makes, by where
 	var makerOrder []token.Pos
-	var contextless []*remote.Call // requests made without a context by functions that have none
+	var contextless []*remote.Call                    // requests made without a context by functions that have none
+	byAPI := make(map[*types.TypeName][]*remote.Call) // calls of another package's context-free API, by its type
+	var apiOrder []*types.TypeName
 	for _, call := range calls {
 		owned := call.Timeout.Owned(pass.Pkg)
 		if owned && call.Timeout.Client.Transport != "" {
@@ -171,6 +173,16 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		if c.coveredByClient(call, calls) {
+			continue
+		}
+		if tn := unboundableAPI(call, pass.Pkg); tn != nil {
+			// Another package's API whose methods take no context and send through the
+			// value's own client without a Timeout (goamz's Bucket.List, Del, PutReader):
+			// the choice of that API, or of the client it was built with, is one cause.
+			if byAPI[tn] == nil {
+				apiOrder = append(apiOrder, tn)
+			}
+			byAPI[tn] = append(byAPI[tn], call)
 			continue
 		}
 		if call.Kind == remote.SQL && call.Timeout.Context.Kind == remote.NoContext && (call.Via == nil || call.Via.Instead != "") {
@@ -238,6 +250,9 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	for _, pos := range makerOrder {
 		c.reportMaker(byMaker[pos])
+	}
+	for _, tn := range apiOrder {
+		c.reportAPI(tn, byAPI[tn])
 	}
 	// Methods of one type with no context at hand that make their own context.Background()
 	// follow the type's design (a data layer written without contexts): their calls, of one
@@ -547,4 +562,19 @@ func (c *checker) shared(calls []*remote.Call) map[token.Pos]int {
 		}
 	}
 	return n
+}
+
+// unboundableAPI returns the receiver's type of call when it is a method of another package's
+// type that takes no context and sends through the value's own client with no Timeout
+// (Passed.Unboundable, nothing to use instead); nil otherwise.
+func unboundableAPI(call *remote.Call, pkg *types.Package) *types.TypeName {
+	if call.Via == nil || !call.Via.Unboundable() || call.Timeout.Context.Kind != remote.NoContext || call.Via.Instead != "" ||
+		call.Func == nil || call.Func.Pkg() == pkg {
+		return nil
+	}
+	recv := call.Func.Type().(*types.Signature).Recv()
+	if recv == nil {
+		return nil
+	}
+	return flow.BaseNamed(recv.Type())
 }

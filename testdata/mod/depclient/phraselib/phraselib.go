@@ -47,3 +47,18 @@ func (t *Translator) translate(text, src, dest string) (*Result, error) {
 	var r Result
 	return &r, json.NewDecoder(resp.Body).Decode(&r)
 }
+
+// Detect asks which language text is in, through the same client.
+func (t *Translator) Detect(text string) (string, error) {
+	req, err := http.NewRequest(http.MethodGet, "https://"+t.host+"/detect?"+url.Values{"q": {text}}.Encode(), nil)
+	if err != nil {
+		return "", err
+	}
+	resp, err := t.client.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	var out struct{ Lang string }
+	return out.Lang, json.NewDecoder(resp.Body).Decode(&out)
+}
