@@ -106,6 +106,9 @@
 //     SetFormData or SetBody as a map, or marshalled from a struct with a field tagged
 //     json:"grant_type", or "grantType" as some providers spell it): a repeat mints another
 //     token and changes nothing else;
+//   - a call of a function of the package that sends its POST only on one side of a test of a
+//     bool parameter, with the constant that takes the other side (newRequest calling
+//     newRawRequest(api, false, params), which sends a GET unless post is true);
 //   - a sign-in: a POST whose answer the package sends as a credential of its later requests
 //     (the function that sends it decodes the answer into a value whose field, or a field
 //     the function stores it in, is loaded on the way to a header the package sets, such

@@ -321,7 +321,7 @@ func (c *checker) viaCall(call ssa.CallInstruction) *op {
 		return nil // a new session after a refusal (see direct)
 	}
 	if callee := call.Common().StaticCallee(); callee != nil {
-		if ops := c.sends[callee]; len(ops) > 0 && callee != call.Parent() {
+		if ops := reachableOps(c.sends[callee], callee, call); len(ops) > 0 && callee != call.Parent() {
 			return &op{call: call, what: ops[0].what, via: callee.Name(), at: ops[0].call.Pos(), inners: ops}
 		}
 	}
@@ -724,4 +724,65 @@ func fnObject(fn *ssa.Function) (*types.Func, bool) {
 	}
 	obj, ok := fn.Object().(*types.Func)
 	return obj, ok
+}
+
+// reachableOps returns those of ops, sent by callee, that call can reach: a send that a test
+// of a bool parameter guards is not reached by a call that passes the constant that turns it
+// away (newRawRequest(api, false, params) never takes its if post { PostForm } branch).
+func reachableOps(ops []*op, callee *ssa.Function, call ssa.CallInstruction) []*op {
+	if len(ops) == 0 || len(callee.Blocks) == 0 {
+		return ops
+	}
+	args := call.Common().Args
+	known := make(map[*ssa.Parameter]bool)
+	for i, p := range callee.Params {
+		if i < len(args) {
+			if b, ok := flow.BoolConst(args[i]); ok {
+				known[p] = b
+			}
+		}
+	}
+	if len(known) == 0 {
+		return ops
+	}
+	reached := make(map[*ssa.BasicBlock]bool)
+	stack := []*ssa.BasicBlock{callee.Blocks[0]}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if reached[b] {
+			continue
+		}
+		reached[b] = true
+		succs := b.Succs
+		if n := len(b.Instrs); n > 0 {
+			if ifInstr, ok := b.Instrs[n-1].(*ssa.If); ok {
+				cond, negated := ifInstr.Cond, false
+				for {
+					if not, ok := cond.(*ssa.UnOp); ok && not.Op == token.NOT {
+						cond, negated = not.X, !negated
+						continue
+					}
+					break
+				}
+				if p, ok := cond.(*ssa.Parameter); ok {
+					if v, ok := known[p]; ok {
+						if v != negated {
+							succs = b.Succs[:1]
+						} else {
+							succs = b.Succs[1:]
+						}
+					}
+				}
+			}
+		}
+		stack = append(stack, succs...)
+	}
+	var out []*op
+	for _, o := range ops {
+		if o.call.Parent() != callee || reached[o.call.Block()] {
+			out = append(out, o)
+		}
+	}
+	return out
 }
