@@ -24,6 +24,8 @@
 //     nil { sleep(c.retryBackoff(i)) }, the field filled only from the caller's options);
 //   - no attempt cap: nothing bounds the attempts, neither a count nor a time limit nor a
 //     context (for {} without a counter, retry-go Attempts(0), failsafe-go WithMaxRetries(-1));
+//     a count may be kept by the verdict the loop asks (retry, err := s.shouldRetry(thread,
+//     err), which steps s.attempts[thread] and answers "stop" once it passes a limit);
 //     a retry helper that its library's settings let go on for ever (retry-go Attempts(0)
 //     or UntilSucceeded, a sethvargo backoff without WithMaxRetries or WithMaxDuration) is
 //     reported even when it is given a context, unless that context is given a deadline in

@@ -50,6 +50,9 @@ func (st *state) loopBound(fn *ssa.Function, l *loops.Loop, decisive ssa.CallIns
 			bound = bound.InField(fv)
 		}
 	}
+	if bound.Kind == BoundNone && decisive != nil && countingVerdict(decisive) {
+		return Bound{Kind: BoundVar} // the verdict counts the attempts and gives up
+	}
 	if bound.Kind == BoundNone && onceMore(fn, l) {
 		return Bound{Kind: BoundConst, N: 2}
 	}
