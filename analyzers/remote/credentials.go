@@ -29,7 +29,8 @@ func (st *state) credential(s *Send) bool {
 			continue
 		}
 		var into *ssa.Alloc
-		from := false // the decoder reads this send's answer
+		intoField := false // decoded straight into a field the package sends (Decode(&c.token))
+		from := false      // the decoder reads this send's answer
 		site := call.Common()
 		vals := append([]ssa.Value{site.Value}, site.Args...)
 		for _, a := range vals {
@@ -38,13 +39,17 @@ func (st *state) credential(s *Send) bool {
 					into = al
 					continue
 				}
+				if fa, ok := mi.X.(*ssa.FieldAddr); ok {
+					intoField = intoField || sent[flow.FieldVar(fa)]
+					continue
+				}
 			}
 			flow.Backward(a, 32, func(x ssa.Value) bool {
 				from = from || x == resp
 				return !from
 			})
 		}
-		if into != nil && from && credentialValue(into, sent) {
+		if from && (intoField || into != nil && credentialValue(into, sent)) {
 			return true
 		}
 	}
