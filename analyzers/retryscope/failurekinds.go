@@ -353,6 +353,9 @@ func targetKind(target, cond ssa.Value) (on Failures, typed bool) {
 	case sentinel(cond):
 		return FailOther, false
 	}
+	if knowledge.RateLimitError(targetType(target)) {
+		return Fail429, false // go-github's RateLimitError: turned away by a rate limit
+	}
 	if knowledge.PendingAPIError(targetType(target)) {
 		return FailPending, false // a device authorization not approved yet
 	}

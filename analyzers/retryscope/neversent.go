@@ -78,7 +78,7 @@ func (r *Result) neverSent(v ssa.Value, depth int, sent ssa.CallInstruction) boo
 			return unsentErrno(args[1])
 		case knowledge.ErrorsTest(id) && id.Name == "As" && len(args) == 2:
 			t := pointee(flow.Unwrap(args[1]).Type())
-			return typeis.Named(t, "net", "DNSError") || r.retryAfterType(t)
+			return typeis.Named(t, "net", "DNSError") || r.retryAfterType(t) || knowledge.RateLimitError(t)
 		case neverSentFunc[id]:
 			return true
 		}

@@ -138,7 +138,8 @@
 //     of a test that holds only for errors proving the request never left the process, or
 //     for the server turning it away unprocessed: resp.StatusCode == 429, 401 or 403,
 //     errors.Is(err, syscall.ECONNREFUSED) (or ENETUNREACH, EHOSTUNREACH, EADDRNOTAVAIL,
-//     EHOSTDOWN), errors.As(err, &dnsErr) with a *net.DNSError, opErr.Op == "dial" of a
+//     EHOSTDOWN), errors.As(err, &dnsErr) with a *net.DNSError, errors.As with an SDK's
+//     rate-limit error (go-github's *RateLimitError, *AbuseRateLimitError), opErr.Op == "dial" of a
 //     *net.OpError, this project's retry.IsRetryable, their combinations, and functions that
 //     return only such tests (where they are handed the request's method, their returns for
 //     a method other than POST and PATCH do not count: shouldRetry(resp, req.Method)

@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -213,4 +214,22 @@ func LocalErrno(t types.Type, val constant.Value) bool {
 // LocalErrorVar reports whether v is a package-level error variable among localErrors.
 func LocalErrorVar(v *types.Var) bool {
 	return v != nil && v.Pkg() != nil && localErrors[flow.FuncID{Pkg: v.Pkg().Path(), Name: v.Name()}]
+}
+
+// goGitHub matches go-github's package at any major version (github.com/google/go-github/v74/github).
+var goGitHub = regexp.MustCompile(`^github\.com/google/go-github(/v[0-9]+)?/github$`)
+
+// rateLimitErrors are SDK error types by which a server says it turned a request away for a
+// rate limit, without processing it: go-github's RateLimitError (the primary limit spent)
+// and AbuseRateLimitError (the secondary limit, with a Retry-After).
+var rateLimitErrors = map[string]bool{"RateLimitError": true, "AbuseRateLimitError": true}
+
+// RateLimitError reports whether t (or what it points to) is an SDK's error type for a request
+// turned away by a rate limit (see rateLimitErrors): sending it again is safe whatever it does.
+func RateLimitError(t types.Type) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	named, ok := types.Unalias(t).(*types.Named)
+	return ok && named.Obj().Pkg() != nil && goGitHub.MatchString(named.Obj().Pkg().Path()) && rateLimitErrors[named.Obj().Name()]
 }
