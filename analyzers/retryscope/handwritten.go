@@ -534,10 +534,14 @@ func (st *state) lifecycle(fn *ssa.Function, l *loops.Loop, d decision, node ast
 	s.Calls = slices.Collect(flow.BlockCalls(l.Blocks(fn)))
 	s.Attempts = Bound{Kind: BoundNone}
 	fail := d.block.Succs[1-d.success]
+	// A failure side that other ways also enter (if first && err == nil { ... }, whose false
+	// edge is the join after it: timer.Reset(period) there runs whatever happened) holds no
+	// wait of the failure's own: a schedule's period.
+	joined := !enteredOnlyFrom(fail, d.block)
 	s.Wait = st.waitsOf(fn, s.Calls, func(b *ssa.BasicBlock) bool { return l.Contains(b) && fail.Dominates(b) }, l, d.call)
 	s.Wait.Sleeps = slices.DeleteFunc(s.Wait.Sleeps, func(sl Sleep) bool {
 		b := sl.Call.Block()
-		return b == nil || b.Parent() != fn || !fail.Dominates(b)
+		return b == nil || b.Parent() != fn || !fail.Dominates(b) || joined
 	})
 	// A jittered wait made on every way round (a heartbeat's random interval at the top of the
 	// loop) lies between a failure and the next attempt too; and any wait made on every way
@@ -562,7 +566,7 @@ func (st *state) lifecycle(fn *ssa.Function, l *loops.Loop, d decision, node ast
 	}
 	s.Wait.Sleeps = ownConditionWaitsDropped(s.Wait.Sleeps, d)
 	s.Wait.Kind = combineWaits(s.Wait.Sleeps, 0)
-	if s.Wait.Kind == WaitNone && paced {
+	if s.Wait.Kind == WaitNone && (paced || joined) {
 		s.Wait.Kind = WaitUnknown // it waits every round, as a poll's interval, not after a failure
 	}
 	s.Deadline = observesDeadline(s.Calls)
