@@ -86,6 +86,8 @@
 //
 // Not reported:
 //
+//   - code written for tests: _test.go files and test-support packages (rpctest in rpc/test,
+//     testutil), which retry on purpose;
 //   - GET, HEAD, PUT, DELETE and OPTIONS requests, and requests whose method is not known;
 //   - a POST that asks rather than acts, its path ending in a segment that names a read
 //     (base + "/v1/orders/search", "/check", "/validate", "/estimate", "/read", a verb and

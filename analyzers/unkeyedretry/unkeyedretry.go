@@ -25,6 +25,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/report"
 	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
 	"github.com/idemlint/idemlint/analyzers/internal/syntax"
+	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 	"github.com/idemlint/idemlint/analyzers/keys"
 	"github.com/idemlint/idemlint/analyzers/remote"
@@ -124,9 +125,17 @@ type checker struct {
 }
 
 func run(pass *analysis.Pass) (any, error) {
+	reporting := pass
+	if testcode.Package(pass) {
+		// A test-support package retries on purpose: its facts are still exported, for
+		// other test code, but nothing is reported.
+		quiet := *pass
+		quiet.Report = func(analysis.Diagnostic) {}
+		reporting = &quiet
+	}
 	c := &checker{
 		pass:    pass,
-		rep:     report.New(pass, "unkeyedretry"),
+		rep:     report.New(reporting, "unkeyedretry"),
 		scopes:  pass.ResultOf[retryscope.Analyzer].(*retryscope.Result),
 		keys:    pass.ResultOf[keys.Analyzer].(*keys.Result),
 		remote:  pass.ResultOf[remote.Analyzer].(*remote.Result),

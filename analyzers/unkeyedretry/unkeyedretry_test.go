@@ -26,6 +26,7 @@ func TestUnkeyedRetry(t *testing.T) {
 		}
 	}
 	pkgs = append(pkgs, "github.com/hashicorp/go-retryablehttp") // a client's own API: its callers decide
+	pkgs = append(pkgs, "unkeyedretry/rpcnode/test")             // a test-support package: not reported
 	checktest.Run(t, testdata, unkeyedretry.Analyzer, pkgs...)
 }
 

@@ -31,7 +31,7 @@ var stdSupport = map[string]bool{"net/http/httptest": true, "testing/fstest": tr
 
 // Package reports whether the package is written for tests rather than production, by its
 // name: testutil, testsuite, e2e, footesting, footestutil, or footest importing a package
-// foo (as httptest imports http); or whether it is a benchmark harness, named (or, for a
+// foo (as httptest imports http) or kept in a directory named test (rpctest in rpc/test); or whether it is a benchmark harness, named (or, for a
 // command, in a directory named) like bench, benchmarks, redisbench or nats-bench; or a
 // command in a directory named like a test harness (rdma-test, e2e_tests, loadtest); or a
 // package inside an end-to-end suite's directory (test/e2e/pkg/request), or inside a directory
@@ -62,6 +62,9 @@ func Package(pass *analysis.Pass) bool {
 	}
 	if inTestTree(pass.Pkg.Path(), mod) {
 		return true
+	}
+	if dir := path.Base(pass.Pkg.Path()); strings.HasSuffix(name, "test") && (dir == "test" || dir == "tests") {
+		return true // rpctest in rpc/test: named a test package, in a directory named so
 	}
 	if base, ok := strings.CutSuffix(name, "test"); ok && base != "" {
 		for _, imp := range pass.Pkg.Imports() {
