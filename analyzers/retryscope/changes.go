@@ -641,3 +641,74 @@ func sameValue(a, b ssa.Value) bool {
 	kb, ok2 := b.(*ssa.Const)
 	return ok1 && ok2 && ka.Value != nil && kb.Value != nil && types.Identical(ka.Type(), kb.Type()) && constant.Compare(ka.Value, token.EQL, kb.Value)
 }
+
+// flagChanges reports whether a boolean flag that the way back sets (a phi at the loop's
+// header that enters as one constant and comes round as the other: fallback = true;
+// continue) guards, in the next round and before the attempt, a block that changes what the
+// attempt is handed (if fallback { req.Opt["syntax"] = image }): the request changes, once.
+func flagChanges(l *loops.Loop, d decision) bool {
+	fn := d.block.Parent()
+	roots := make(map[ssa.Value]bool)
+	for _, a := range d.call.Common().Args {
+		roots[flow.PlaceOf(flow.Unwrap(a)).Root] = true
+	}
+	at := d.call.Block()
+	for _, instr := range l.Header.Instrs {
+		phi, ok := instr.(*ssa.Phi)
+		if !ok || !typeis.Bool(phi.Type()) {
+			continue
+		}
+		first, again, ok := flagValues(phi, l)
+		if !ok || first == again {
+			continue
+		}
+		for _, b := range fn.Blocks {
+			if !l.Contains(b) || len(b.Instrs) == 0 || at == nil {
+				continue
+			}
+			ifInstr, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+			if !ok || unNot(ifInstr.Cond) != phi {
+				continue
+			}
+			taken := 0 // the side taken when the flag has the value it comes round with
+			if again == (countNots(ifInstr.Cond)%2 == 1) {
+				taken = 1
+			}
+			if side := b.Succs[taken]; l.Contains(side) && changesHanded(side, roots) && reachesInRound(side, at, l) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// changesHanded reports whether block b stores into, or updates a map of, a value rooted
+// in roots (what the attempt is handed).
+func changesHanded(b *ssa.BasicBlock, roots map[ssa.Value]bool) bool {
+	for _, instr := range b.Instrs {
+		switch x := instr.(type) {
+		case *ssa.Store:
+			if roots[flow.PlaceOf(x.Addr).Root] {
+				return true
+			}
+		case *ssa.MapUpdate:
+			if roots[flow.PlaceOf(x.Map).Root] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// reachesInRound reports whether to is reached from from within one round of loop l (not
+// through its header).
+func reachesInRound(from, to *ssa.BasicBlock, l *loops.Loop) bool {
+	for b := range flow.Forward([]*ssa.BasicBlock{from}, func(_, next *ssa.BasicBlock) bool {
+		return l.Contains(next) && next != l.Header
+	}) {
+		if b == to {
+			return true
+		}
+	}
+	return false
+}

@@ -149,7 +149,10 @@
 // w.Write(..., false)): after the helper's change, a recovery. A loop whose every way back
 // passes a test that the way back itself makes false, handing the attempt what it changed
 // (base != host, then base = host; continue: a CNAME target, then the name), falls back once;
-// a recursion after a refresh hook the program is given (a function value) succeeded recovers.
+// a recursion after a refresh hook the program is given (a function value) succeeded recovers;
+// so does a loop whose way back sets a flag (fallback = true; continue) that, in the next
+// round and before the attempt, guards a change to what the attempt is handed (if fallback {
+// req.Opt["syntax"] = image }): the change comes at the top of the round, not on the way back.
 // A list of delays is a schedule, not items: for _, d := range delays and a count up to
 // len(delays) are an attempt per delay. A loop that asks each target of a list once, from an
 // offset (clients[(cur+i)%len(clients)] for as many rounds as clients), fails over. A loop

@@ -178,7 +178,7 @@ func (st *state) recovers(l *loops.Loop, d decision, b Bound) bool {
 	if !l.Contains(fail) {
 		return false
 	}
-	if takesFromAnswer(l, d) {
+	if takesFromAnswer(l, d) || flagChanges(l, d) {
 		return l.CanRepeat(fail)
 	}
 	changes := st.changesRequest(d)
