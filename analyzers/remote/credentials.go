@@ -106,7 +106,7 @@ func (st *state) headerFields() map[*types.Var]bool {
 			var vals []ssa.Value
 			switch {
 			case id.Pkg == knowledge.HTTPPath && id.Recv == "Header" && (id.Name == "Set" || id.Name == "Add") && len(args) == 3:
-				if name, ok := flow.StringConst(args[1]); ok && describesContent(name) {
+				if name, _, ok := flow.HeaderSet(call); ok && describesContent(name) {
 					continue
 				}
 				vals = args[2:]

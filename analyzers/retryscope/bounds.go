@@ -366,18 +366,23 @@ func changesInLoop(v ssa.Value, l *loops.Loop) bool {
 // the field's address anew at each use).
 func storesStep(addr ssa.Value, l *loops.Loop) bool {
 	fn := addr.Parent()
-	if fn == nil {
-		return false
-	}
-	at := flow.PlaceOf(addr)
-	loaded := flow.Place{Root: at.Root, Path: at.Path + "*"} // the value kept there
-	for _, b := range l.Blocks(fn) {
+	return fn != nil && storesStepIn(addr, l.Blocks(fn))
+}
+
+// storesStepIn reports whether blocks store addr's value plus or minus something back into
+// the same place (sameSlot): n = n - 1 (n-- included), s.attempts[i] += 1; not n = other - 1.
+func storesStepIn(addr ssa.Value, blocks []*ssa.BasicBlock) bool {
+	for _, b := range blocks {
 		for _, instr := range b.Instrs {
-			if st, ok := instr.(*ssa.Store); ok && flow.PlaceOf(st.Addr) == at {
-				// n = n - 1 (n-- included), not n = other - 1.
-				if bin, ok := st.Val.(*ssa.BinOp); ok && (bin.Op == token.ADD || bin.Op == token.SUB) &&
-					(flow.PlaceOf(bin.X) == loaded || flow.PlaceOf(bin.Y) == loaded) {
-					return true
+			st, ok := instr.(*ssa.Store)
+			if !ok || !sameSlot(st.Addr, addr) {
+				continue
+			}
+			if bin, ok := st.Val.(*ssa.BinOp); ok && (bin.Op == token.ADD || bin.Op == token.SUB) {
+				for _, x := range []ssa.Value{bin.X, bin.Y} {
+					if load, ok := flow.Unwrap(x).(*ssa.UnOp); ok && load.Op == token.MUL && sameSlot(load.X, addr) {
+						return true
+					}
 				}
 			}
 		}

@@ -84,29 +84,10 @@ func countingVerdict(call ssa.CallInstruction) bool {
 }
 
 // steppedSlot reports whether v loads a counter that fn keeps across its calls (a field of
-// its receiver or of a parameter, an element of one, a package variable) and steps (stores
-// the load plus or minus something back).
+// its receiver or of a parameter, an element of one, a package variable) and steps.
 func steppedSlot(fn *ssa.Function, v ssa.Value) bool {
 	load, ok := flow.Unwrap(v).(*ssa.UnOp)
-	if !ok || load.Op != token.MUL || !kept(load.X) {
-		return false
-	}
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			st, ok := instr.(*ssa.Store)
-			if !ok || !sameSlot(st.Addr, load.X) {
-				continue
-			}
-			if op, ok := st.Val.(*ssa.BinOp); ok && (op.Op == token.ADD || op.Op == token.SUB) {
-				for _, x := range []ssa.Value{op.X, op.Y} {
-					if l, ok := x.(*ssa.UnOp); ok && l.Op == token.MUL && sameSlot(l.X, st.Addr) {
-						return true
-					}
-				}
-			}
-		}
-	}
-	return false
+	return ok && load.Op == token.MUL && kept(load.X) && storesStepIn(load.X, fn.Blocks)
 }
 
 // kept reports whether the address addr outlives a call: rooted in a parameter (the
