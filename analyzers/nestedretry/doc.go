@@ -66,6 +66,11 @@
 // outer attempt gets a context of its own with a deadline (context.WithTimeout in the loop or
 // in the callback), which ends the inner retries and starts them again.
 //
+// The retries inside gRPC (transparent ones, of a call the server never saw, and those of a
+// service config's retry policy, which is off unless set) and inside the Google API client
+// (each chunk of a resumable upload of large media) are no layer: a stub's or a generated
+// call's Do is one attempt.
+//
 // Not reported: an inner layer that is switched off (one attempt: RetryMax 0,
 // Attempts(1), aws.NopRetryer), or that the program switches off on some path (if ownBackoff {
 // c.RetryMax = 0 } else { c.RetryMax = n }): it ties the layers to its configuration, which

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 	"github.com/idemlint/idemlint/analyzers/remote"
@@ -275,6 +276,11 @@ func (st *state) exportRetries() {
 				st.res.imported[call] = &f
 			}
 		}
+	}
+	if knowledge.InternalRetries(st.pass.Pkg.Path()) {
+		// gRPC's transparent retries, the Google API's chunk retries: no layer of the caller's.
+		st.res.retries = retries
+		return
 	}
 	for _, s := range st.res.Scopes {
 		if g, started := s.Site.(*ssa.Go); started && !flow.Awaited(g) || s.Kind.FromFramework() || s.Poll || s.Handed || st.detached(s.at) {
