@@ -47,7 +47,12 @@
 // never retries: knowledge.UnretriedAPIError, or one whose code a predicate compares as
 // text, apiErr.ErrorCode() == "ResourceInUseException"); nor is an inner helper that goes
 // round only on the program's error variables its predicate names (ErrNotFound, while a
-// listing catches up) under an outer layer whose predicate turns each of them down. The
+// listing catches up) under an outer layer whose predicate turns each of them down, nor two
+// layers that each go round only on errors they name, by variable or by a phrase of the
+// error's text, when no name of one is a name of the other (an outer build retry on errors
+// whose text says "inconsistent graph state", around a driver that connects again only on its
+// ErrNotRunning, made by errors.New("driver not running"): the phrase is looked for in the
+// variable's message; a variable whose message is not known meets every name). The
 // outer loop's tests of the answer on its way round count together (if resp != nil &&
 // resp.StatusCode >= 400 && resp.StatusCode <= 499 { return }: it goes round on transport
 // failures and 5xx, not on the 401 a client under it retries). A layer retries only where

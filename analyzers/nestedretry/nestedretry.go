@@ -50,7 +50,8 @@ type layer struct {
 	attempts retryscope.Bound
 	scope    *retryscope.Scope // nil when known through a fact
 	pos      token.Pos
-	on       retryscope.Failures // what it retries
+	on       retryscope.Failures     // what it retries
+	named    []retryscope.NamedError // the errors it alone retries, by name; nil when not known
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -80,7 +81,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if anchor == nil {
 			continue
 		}
-		c.check(anchor, nil, layer{name: c.name(s), attempts: s.Attempts, scope: s, pos: pos, on: s.RetrySet()})
+		c.check(anchor, nil, layer{name: c.name(s), attempts: s.Attempts, scope: s, pos: pos, on: s.RetrySet(), named: s.NamedSet()})
 	}
 	// Calls, inside a scope, of functions that retry.
 	for _, fn := range pass.ResultOf[ssapkg.Analyzer].(*buildssa.SSA).SrcFuncs {
@@ -97,13 +98,13 @@ func run(pass *analysis.Pass) (any, error) {
 			case inner != nil && inner.SwitchedOff, fact != nil && fact.SwitchedOff:
 				continue // turned off in some configuration: the program chooses its layer
 			case inner != nil:
-				l = layer{name: c.callName(call), attempts: inner.Attempts, scope: inner, on: inner.RetrySet()}
+				l = layer{name: c.callName(call), attempts: inner.Attempts, scope: inner, on: inner.RetrySet(), named: inner.NamedSet()}
 			case fact != nil && (fact.Local || fact.Kept):
 				continue // it retries something local (a lock file), or keeps the failure: no remote call multiplies
 			case fact != nil && !res.Configures(fact):
 				continue // its attempts come from a setting that defaults to zero, which nothing here sets
 			case fact != nil:
-				l = layer{name: c.callName(call), attempts: fact.Attempts, on: fact.On}
+				l = layer{name: c.callName(call), attempts: fact.Attempts, on: fact.On, named: fact.Named}
 			default:
 				continue
 			}
@@ -195,6 +196,9 @@ func (c *checker) check(anchor ssa.Instruction, self *ssa.Function, inner layer)
 		on &= inner.on
 	}
 	on &^= retryscope.FailAnswered // an answer the callee returned at once: nothing under it retried
+	if call, ok := anchor.(ssa.CallInstruction); ok && on == retryscope.FailOther && !retryscope.NamesMeet(outer.NamedOn(call), inner.named) {
+		on = 0 // both go round only on errors they name, not the same ones
+	}
 	if on == 0 {
 		return // the outer layer goes round on what the inner one never retries (a 404, a held lock)
 	}

@@ -46,6 +46,8 @@ type helperFact struct {
 	// Marks are the functions whose errors the helper does not retry: the verdict marks of
 	// the predicate it decides with (stopMarks; Halt(err) for a shouldRetry that reads !e.Halt).
 	Marks []flow.FuncID
+	// Named: the errors, by name, that alone make the helper go round (Scope.NamedOn).
+	Named []NamedError
 	// CallersJudge says that the helper's reach is its callers' callbacks' and that no caller
 	// in its package hands it one that leaves the process: its calls are judged where they
 	// hand one in (Scope.CallersJudge). Set once the package's reach is known.
@@ -94,6 +96,8 @@ type retriesFact struct {
 	// set, names the program's error variables that alone make it go round.
 	On   Failures
 	Only []string
+	// Named: the errors, by name, that alone make the scope go round (Scope.NamedOn).
+	Named []NamedError
 	// Setting, when set, names the field the number of attempts comes from
 	// ("pkg/path.MaxRetries"), whose default is zero: the function retries only where the
 	// program sets it, directly or through one of Setters (the functions of its package that
@@ -289,7 +293,7 @@ func (st *state) exportRetries() {
 		}
 		at := flow.Root(s.at)
 		if retries[at] == nil || retries[at].Local && s.Reach != remote.ReachLocal {
-			f := &retriesFact{Attempts: s.Attempts, Where: st.where(s), Local: s.Reach == remote.ReachLocal, On: s.RetrySet(), Only: s.retriedSentinels(), SwitchedOff: s.SwitchedOff}
+			f := &retriesFact{Attempts: s.Attempts, Where: st.where(s), Local: s.Reach == remote.ReachLocal, On: s.RetrySet(), Only: s.retriedSentinels(), Named: s.NamedSet(), SwitchedOff: s.SwitchedOff}
 			if fv := s.Attempts.Field(); fv != nil {
 				if setters, zero := st.zeroDefault(fv); zero {
 					f.Setting, f.Setters = s.Attempts.Setting, setters

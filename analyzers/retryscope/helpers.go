@@ -94,7 +94,7 @@ func (st *state) callbackScope(hc *helperCall) *Scope {
 	} else {
 		s.Attempts, s.Wait.Kind, s.Deadline = hc.fact.Attempts, hc.fact.Wait, hc.fact.Deadline
 		s.Inferred, s.turnedAway, s.helperOn = true, hc.fact.TurnedAway, hc.fact.On
-		s.helperStops, s.helperMarks = hc.fact.Stops, hc.fact.Marks
+		s.helperStops, s.helperMarks, s.helperNamed = hc.fact.Stops, hc.fact.Marks, hc.fact.Named
 		s.CallersJudge = hc.fact.CallersJudge
 		handedVerdict(hc, s) // the predicate the call hands in says what goes round
 		if handedRefusal(hc) {
@@ -183,4 +183,5 @@ func handedVerdict(hc *helperCall, s *Scope) {
 		s.helperOn = on
 	}
 	s.helperOnly, s.helperRefuses = predicateSentinels(fn, 0)
+	s.helperNamed = predicateNames(fn, 0)
 }

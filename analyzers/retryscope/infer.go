@@ -90,6 +90,7 @@ func (st *state) inferHelper(fn *ssa.Function) *helperFact {
 			fact.TurnedAway = attempt != nil && callsValue(attempt, p) && !st.res.Resends(found, attempt)
 			if attempt != nil && callsValue(attempt, p) {
 				fact.On = found.RetriesOn(attempt) // if strings.Contains(err.Error(), "over quota") { continue }
+				fact.Named = found.NamedOn(attempt)
 				fact.Stops = stopTypes(found, attempt)
 				fact.Matches = matchParam(params, found)
 			} else if via != nil && via.fact != nil {

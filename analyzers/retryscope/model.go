@@ -225,9 +225,11 @@ type Scope struct {
 	// helperOn: what the inferred helper goes round on, of its callback's errors
 	// (helperFact.On); 0 when not known. helperOnly and helperRefuses: the program's error
 	// variables that the predicate handed to the helper alone goes round on, and those it
-	// turns down (predicateSentinels).
+	// turns down (predicateSentinels). helperNamed: the errors, by name, that alone make the
+	// helper go round (NamedOn).
 	helperOn                  Failures
 	helperOnly, helperRefuses []string
+	helperNamed               []NamedError
 	// helperStops: the error types the inferred helper stops on (helperFact.Stops);
 	// helperMarks, the functions whose errors it stops on (helperFact.Marks).
 	helperStops []string

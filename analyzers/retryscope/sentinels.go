@@ -1,6 +1,7 @@
 package retryscope
 
 import (
+	"go/constant"
 	"go/token"
 	"slices"
 
@@ -50,17 +51,46 @@ func sentinelTested(cond, p ssa.Value) (*ssa.Global, int) {
 // otherwise); refused, those for which it answers false as soon as it has singled them out
 // (case errors.Is(err, ErrNotFound): return false).
 func predicateSentinels(fn *ssa.Function, param int) (only, refused []string) {
+	named, refusedNamed := predicateNamed(fn, param)
+	for _, n := range named {
+		if n.Var == "" {
+			only = nil // a phrase of the error's text: not variables alone
+			break
+		}
+		only = append(only, n.Var)
+	}
+	for _, n := range refusedNamed {
+		if n.Var != "" {
+			refused = append(refused, n.Var)
+		}
+	}
+	return only, refused
+}
+
+// predicateNamed is predicateSentinels for every error a test names (NamedError): variables,
+// and phrases looked for in the error's text (strings.Contains(err.Error(), "busy")).
+func predicateNamed(fn *ssa.Function, param int) (only, refused []NamedError) {
 	if param >= len(fn.Params) || len(fn.Blocks) > 64 {
 		return nil, nil
 	}
 	p := fn.Params[param]
-	name := func(g *ssa.Global) string { return g.Pkg.Pkg.Path() + "." + g.Name() }
-	// nearest returns the variable that the nearest test above b singles out, when b runs on
-	// the side where it matched.
-	nearest := func(b *ssa.BasicBlock) *ssa.Global {
+	isParam := func(v ssa.Value) bool { return flow.Unwrap(v) == p }
+	// named returns the error that cond names of p, and the side on which it matched.
+	named := func(cond ssa.Value) (*NamedError, int) {
+		if g, match := sentinelTested(cond, p); g != nil {
+			return &NamedError{Var: g.Pkg.Pkg.Path() + "." + g.Name(), Text: messageOf(g)}, match
+		}
+		if text, ok := textTest(unNot(cond), isParam); ok && namedText(text) {
+			return &NamedError{Text: constant.StringVal(text.Value)}, countNots(cond) % 2
+		}
+		return nil, 0
+	}
+	// nearest returns the error that the nearest test above b names, when b runs on the side
+	// where it matched.
+	nearest := func(b *ssa.BasicBlock) *NamedError {
 		for ifInstr, side := range flow.TestsAbove(b) {
-			if g, match := sentinelTested(ifInstr.Cond, p); g != nil && side == match {
-				return g
+			if n, match := named(ifInstr.Cond); n != nil && side == match {
+				return n
 			}
 			return nil
 		}
@@ -74,18 +104,18 @@ func predicateSentinels(fn *ssa.Function, param int) (only, refused []string) {
 		v := returned(ret.Results[0])
 		switch {
 		case isFalse(v):
-			if g := nearest(ret.Block()); g != nil {
-				refused = append(refused, name(g))
+			if n := nearest(ret.Block()); n != nil {
+				refused = append(refused, *n)
 			}
 		case isTrue(v):
-			if g := nearest(ret.Block()); g != nil {
-				only = append(only, name(g))
+			if n := nearest(ret.Block()); n != nil {
+				only = append(only, *n)
 			} else {
 				all = false
 			}
 		default:
-			if g, match := sentinelTested(v, p); g != nil && match == 0 {
-				only = append(only, name(g)) // return errors.Is(err, ErrNotFound)
+			if n, match := named(v); n != nil && match == 0 {
+				only = append(only, *n) // return errors.Is(err, ErrNotFound)
 			} else {
 				all = false
 			}
