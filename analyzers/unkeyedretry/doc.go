@@ -130,6 +130,12 @@
 //     a function of the package that sends such requests counts when each unkeyed POST it
 //     sends is one, its identifier the caller's argument or something it reads, not a value
 //     made up on every call (here or by the caller, in the scope);
+//   - a create whose 409 Conflict answer the function that sends it takes as done: a test
+//     singles out 409, of the response's status or of a status field of the type its error
+//     was asserted to (if e, ok := err.(DriveError); ok && e.Status == 409 { return nil }),
+//     and every return on that side hands back a nil error. The server refuses a second copy
+//     of what the request makes (a folder of that name), so a repeat makes nothing; a 409
+//     turned into an error of its own is no such answer;
 //   - a request sent only where the server refused the credentials (every way to it takes
 //     the 401 or 403 side of a test of a response's status): it logs in again (a new ticket
 //     or token) before the refused request goes once more, and a loop around the function

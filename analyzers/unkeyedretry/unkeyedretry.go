@@ -262,8 +262,8 @@ func (c *checker) direct(call ssa.CallInstruction) *op {
 		return nil
 	}
 	if s := c.remote.SendOf(call); s != nil {
-		if !c.changes(s, call) {
-			return nil
+		if !c.changes(s, call) || retryscope.ConflictTaken(call) {
+			return nil // a question, a token; a create whose 409 the program takes as done
 		}
 		return &op{call: call, what: sendWhat(s), send: s}
 	}
@@ -326,8 +326,8 @@ func (c *checker) markedRead(s *remote.Send, call ssa.CallInstruction) bool {
 // viaCall returns the operation a call performs through a function that sends an unkeyed
 // request (in this package, or in another through its fact), or nil.
 func (c *checker) viaCall(call ssa.CallInstruction) *op {
-	if retryscope.OnlyAfterRefusal(call) {
-		return nil // a new session after a refusal (see direct)
+	if retryscope.OnlyAfterRefusal(call) || retryscope.ConflictTaken(call) {
+		return nil // a new session after a refusal; a create whose 409 is taken as done (see direct)
 	}
 	if callee := call.Common().StaticCallee(); callee != nil {
 		if ops := reachableOps(c.sends[callee], callee, call); len(ops) > 0 && callee != call.Parent() {
