@@ -133,7 +133,9 @@
 //   - a create whose 409 Conflict answer the function that sends it takes as done: a test
 //     singles out 409, of the response's status or of a status field of the type its error
 //     was asserted to (if e, ok := err.(DriveError); ok && e.Status == 409 { return nil }),
-//     and every return on that side hands back a nil error. The server refuses a second copy
+//     and every return on that side hands back a nil error; or, when that function hands the
+//     request's error back unchanged, every call of it in the package does so (a client's
+//     CreateFolder whose callers take a 409 as "it exists"). The server refuses a second copy
 //     of what the request makes (a folder of that name), so a repeat makes nothing; a 409
 //     turned into an error of its own is no such answer;
 //   - a request sent only where the server refused the credentials (every way to it takes

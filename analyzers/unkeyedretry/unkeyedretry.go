@@ -117,8 +117,9 @@ type checker struct {
 	made      map[token.Pos][]madeOp
 	madeOrder []token.Pos
 	keyer     *keys.Keyer
-	impls     *flow.Implementers     // the package's implementations of its interfaces
-	reads     map[*ssa.Function]bool // functions that send a request that changes nothing
+	impls     *flow.Implementers                      // the package's implementations of its interfaces
+	reads     map[*ssa.Function]bool                  // functions that send a request that changes nothing
+	callers   map[*ssa.Function][]ssa.CallInstruction // the package's static calls of its functions, made on first use
 	// -unkeyedretry.reads: POST endpoints the team marked as reads, by path or function.
 	readPaths []string
 	readFuncs map[flow.FuncID]bool
@@ -262,7 +263,7 @@ func (c *checker) direct(call ssa.CallInstruction) *op {
 		return nil
 	}
 	if s := c.remote.SendOf(call); s != nil {
-		if !c.changes(s, call) || retryscope.ConflictTaken(call) {
+		if !c.changes(s, call) || retryscope.ConflictTaken(call) || c.conflictTakenAbove(call) {
 			return nil // a question, a token; a create whose 409 the program takes as done
 		}
 		return &op{call: call, what: sendWhat(s), send: s}
@@ -289,6 +290,65 @@ func (c *checker) direct(call ssa.CallInstruction) *op {
 // whose answer is read as a stream) nor asks for a token, nor is marked as a read.
 func (c *checker) changes(s *remote.Send, call ssa.CallInstruction) bool {
 	return remote.ChangesState(s.Method) && !s.Keyless && !(s.Method == "POST" && (s.Asks() || s.Grant || s.Credential || c.streamsAnswer(call) || c.markedRead(s, call)))
+}
+
+// conflictTakenAbove reports whether the function that makes call hands call's error back
+// unchanged, and every call of it in the package takes a 409 as done (retryscope.ConflictTaken):
+// a client's CreateDirectory whose callers treat a 409 as "it exists".
+func (c *checker) conflictTakenAbove(call ssa.CallInstruction) bool {
+	fn := call.Parent()
+	if fn == nil || !handsBackError(fn, call) {
+		return false
+	}
+	if c.callers == nil {
+		c.callers = make(map[*ssa.Function][]ssa.CallInstruction)
+		for _, f := range c.pass.ResultOf[ssapkg.Analyzer].(*buildssa.SSA).SrcFuncs {
+			for in := range flow.Calls(f) {
+				if callee := in.Common().StaticCallee(); callee != nil {
+					c.callers[callee] = append(c.callers[callee], in)
+				}
+			}
+		}
+	}
+	sites := c.callers[fn]
+	return len(sites) > 0 && !slices.ContainsFunc(sites, func(site ssa.CallInstruction) bool { return !retryscope.ConflictTaken(site) })
+}
+
+// handsBackError reports whether fn returns call's error itself (return "", err), as its own
+// last result, somewhere.
+func handsBackError(fn *ssa.Function, call ssa.CallInstruction) bool {
+	v := call.Value()
+	if v == nil {
+		return false
+	}
+	var isErr func(r ssa.Value) bool
+	isErr = func(r ssa.Value) bool {
+		switch r := flow.Unwrap(r).(type) {
+		case *ssa.Extract:
+			t, ok := v.Type().(*types.Tuple)
+			return ok && r.Tuple == v && r.Index == t.Len()-1
+		case *ssa.UnOp:
+			// A function with defers returns what its return statements stored in its results.
+			slot, ok := r.X.(*ssa.Alloc)
+			if !ok || r.Op != token.MUL {
+				return false
+			}
+			for _, ref := range *slot.Referrers() {
+				if st, ok := ref.(*ssa.Store); ok && st.Addr == slot && isErr(st.Val) {
+					return true
+				}
+			}
+			return false
+		default:
+			return r == v
+		}
+	}
+	for ret := range flow.Returns(fn) {
+		if n := len(ret.Results); n > 0 && typeis.ErrorLike(ret.Results[n-1].Type()) && isErr(ret.Results[n-1]) {
+			return true
+		}
+	}
+	return false
 }
 
 // streamsAnswer reports whether the answer to call is read as a stream (the rows of a query,
