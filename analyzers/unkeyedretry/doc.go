@@ -42,7 +42,11 @@
 //     interface field filled with a StandardClient, a seam for tests, counts as its one
 //     concrete type): reported once,
 //     where the client is made, the requests related. A client made anew by each function
-//     is reported at each call, where the key belongs;
+//     is reported at each call, where the key belongs. Likewise the requests that the
+//     package's calls hand, in their callbacks, to one retry helper of its own (a generated
+//     SDK's doWithRetries(func() (*Response, error) { return POST(c, path, body) }, backoff)
+//     at every operation): reported once, at the helper's retry loop, which retries whatever
+//     its callers send; a helper called once is reported at that call;
 //   - a POST or PATCH handed to another package's function that resends the request it is
 //     handed in a retry scope of its own (a generated client's CallAPI(req), its request made
 //     by that package's PrepareRequest(ctx, path, method, ...)): reported once per such

@@ -116,10 +116,14 @@ type checker struct {
 	// constructor, many calls of the client): one cause, reported once where it is made.
 	made      map[token.Pos][]madeOp
 	madeOrder []token.Pos
-	keyer     *keys.Keyer
-	impls     *flow.Implementers                      // the package's implementations of its interfaces
-	reads     map[*ssa.Function]bool                  // functions that send a request that changes nothing
-	callers   map[*ssa.Function][]ssa.CallInstruction // the package's static calls of its functions, made on first use
+	// Requests that the package's calls of one retry helper of its own hand it in their
+	// callbacks: one cause, the helper's retry of every method, reported once at its loop.
+	byHelper    map[*types.Func][]madeOp
+	helperOrder []*types.Func
+	keyer       *keys.Keyer
+	impls       *flow.Implementers                      // the package's implementations of its interfaces
+	reads       map[*ssa.Function]bool                  // functions that send a request that changes nothing
+	callers     map[*ssa.Function][]ssa.CallInstruction // the package's static calls of its functions, made on first use
 	// -unkeyedretry.reads: POST endpoints the team marked as reads, by path or function.
 	readPaths []string
 	readFuncs map[flow.FuncID]bool
@@ -135,21 +139,22 @@ func run(pass *analysis.Pass) (any, error) {
 		reporting = &quiet
 	}
 	c := &checker{
-		pass:    pass,
-		rep:     report.New(reporting, "unkeyedretry"),
-		scopes:  pass.ResultOf[retryscope.Analyzer].(*retryscope.Result),
-		keys:    pass.ResultOf[keys.Analyzer].(*keys.Result),
-		remote:  pass.ResultOf[remote.Analyzer].(*remote.Result),
-		calls:   syntax.NewCalls(pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)),
-		funcs:   make(map[flow.FuncID]bool),
-		clients: make(map[ssa.CallInstruction]*retryscope.Scope),
-		helped:  make(map[*retryscope.Scope][]*op),
-		sends:   make(map[*ssa.Function][]*op),
-		resent:  make(map[*types.Func][]*op),
-		byScope: make(map[*retryscope.Scope]*analysis.Diagnostic),
-		made:    make(map[token.Pos][]madeOp),
-		keyer:   pass.ResultOf[keys.Analyzer].(*keys.Result).NewKeyer(),
-		impls:   flow.NewImplementers(pass.ResultOf[ssapkg.Analyzer].(*buildssa.SSA).Pkg),
+		pass:     pass,
+		rep:      report.New(reporting, "unkeyedretry"),
+		scopes:   pass.ResultOf[retryscope.Analyzer].(*retryscope.Result),
+		keys:     pass.ResultOf[keys.Analyzer].(*keys.Result),
+		remote:   pass.ResultOf[remote.Analyzer].(*remote.Result),
+		calls:    syntax.NewCalls(pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)),
+		funcs:    make(map[flow.FuncID]bool),
+		clients:  make(map[ssa.CallInstruction]*retryscope.Scope),
+		helped:   make(map[*retryscope.Scope][]*op),
+		sends:    make(map[*ssa.Function][]*op),
+		resent:   make(map[*types.Func][]*op),
+		byScope:  make(map[*retryscope.Scope]*analysis.Diagnostic),
+		made:     make(map[token.Pos][]madeOp),
+		byHelper: make(map[*types.Func][]madeOp),
+		keyer:    pass.ResultOf[keys.Analyzer].(*keys.Result).NewKeyer(),
+		impls:    flow.NewImplementers(pass.ResultOf[ssapkg.Analyzer].(*buildssa.SSA).Pkg),
 	}
 	for _, s := range grpcMethods.Values() {
 		m, err := parseMethod(s)
@@ -227,6 +232,9 @@ func run(pass *analysis.Pass) (any, error) {
 		if len(pending) == 0 {
 			break
 		}
+	}
+	for _, h := range c.helperOrder {
+		c.reportByHelper(h, c.byHelper[h])
 	}
 	for _, at := range c.madeOrder {
 		c.reportMade(at, c.made[at])
@@ -444,6 +452,13 @@ func (c *checker) check(o *op) bool {
 				c.made[at] = append(c.made[at], madeOp{o, s})
 				return true
 			}
+			if h := c.ownHelper(s); h != nil {
+				if c.byHelper[h] == nil {
+					c.helperOrder = append(c.helperOrder, h)
+				}
+				c.byHelper[h] = append(c.byHelper[h], madeOp{o, s})
+				return true
+			}
 			c.report(o, s)
 			return true
 		}
@@ -658,6 +673,40 @@ func kept(v ssa.Value) bool {
 type madeOp struct {
 	op    *op
 	scope *retryscope.Scope
+}
+
+// ownHelper returns the retry helper of this package whose callback scope s is (an inferred
+// helper: doWithRetries(func() (*Response, error) { return POST(path, ...) }, ...)), or nil.
+func (c *checker) ownHelper(s *retryscope.Scope) *types.Func {
+	if s.Kind == retryscope.Callback && s.Inferred && s.Func != nil && s.Func.Pkg() == c.pass.Pkg {
+		return s.Func
+	}
+	return nil
+}
+
+// reportByHelper reports the requests that the package's calls hand to its own retry helper h
+// in their callbacks: one, as any other; several, once at the helper's retry loop, which
+// retries whatever its callers send (its policy is the line to change, or each call must send
+// a key), with the requests as related positions.
+func (c *checker) reportByHelper(h *types.Func, ops []madeOp) {
+	var loop *retryscope.Scope
+	for _, s := range c.scopes.Scopes {
+		if fn, ok := fnObject(s.Fn); ok && fn == h && s.Kind.HandWritten() && s.Pos().IsValid() {
+			loop = s
+			break
+		}
+	}
+	if len(ops) == 1 || loop == nil {
+		for _, m := range ops {
+			c.report(m.op, m.scope)
+		}
+		return
+	}
+	group := make([]*op, len(ops))
+	for i, m := range ops {
+		group[i] = m.op
+	}
+	c.reportGroup(c.span(loop.Pos()), c.scopeName(loop, c.pass.Pkg), group)
 }
 
 // reportMade reports the requests sent without a key through clients made at one place:
