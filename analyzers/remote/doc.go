@@ -12,7 +12,10 @@
 //
 //   - net/http: http.Get, Head, Post and PostForm (which use http.DefaultClient and a request
 //     without a context), the same methods of *http.Client, Client.Do, and RoundTrip of an
-//     http.Transport or http.RoundTripper;
+//     http.Transport or http.RoundTripper; also a call of a function value that starts as a
+//     client's Do and that only decorators the caller may configure wrap (handler :=
+//     cfg.HTTPClient.Do; for ... { handler = applyMiddleware(mw[i], handler) }; handler(req)):
+//     with none configured, it is that Do;
 //   - net.Dial, DialTCP, DialTimeout and net.Dialer's Dial and DialContext, for networks that
 //     connect to a peer (not UDP, IP or Unix sockets); tls.Dial, DialWithDialer and
 //     tls.Dialer's Dial and DialContext;

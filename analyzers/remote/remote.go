@@ -225,6 +225,11 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 		fn, hookRecv = st.hookDefault(common)
 	}
 	if fn == nil {
+		if mc := flow.DecoratedBound(common); mc != nil {
+			fn, hookRecv = flow.Bound(mc) // handler := c.HTTPClient.Do, wrapped by middlewares
+		}
+	}
+	if fn == nil {
 		return nil
 	}
 	id := flow.ID(fn)

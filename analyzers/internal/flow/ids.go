@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -50,6 +51,33 @@ func HookDefault(c *ssa.CallCommon) (mc *ssa.MakeClosure, hook ssa.Value) {
 		}
 	}
 	return nil, nil
+}
+
+// DecoratedBound returns, for a call of a function value that starts as a method value and
+// that decorators may wrap (handler := c.HTTPClient.Do; for ... { handler = wrap(mw[i],
+// handler) }; handler(req)), that method value: a closure of a bound method wrapper, the one
+// value the variable takes that no decorator made; nil otherwise. With no decorator configured,
+// the method is what runs, and each decorator hands the request on to it.
+func DecoratedBound(c *ssa.CallCommon) *ssa.MakeClosure {
+	phi, ok := Unwrap(c.Value).(*ssa.Phi)
+	if c.IsInvoke() || !ok {
+		return nil
+	}
+	var base *ssa.MakeClosure
+	for _, e := range phi.Edges {
+		if mc := boundClosure(e); mc != nil {
+			if base != nil && base != mc {
+				return nil
+			}
+			base = mc
+			continue
+		}
+		wrap, ok := Unwrap(e).(*ssa.Call)
+		if !ok || !slices.ContainsFunc(wrap.Call.Args, func(a ssa.Value) bool { return Unwrap(a) == phi }) {
+			return nil // a value from elsewhere: not only decorations of the method
+		}
+	}
+	return base
 }
 
 // NilBranch returns x when ifInstr branches on x == nil or x != nil (under any number of
