@@ -164,6 +164,9 @@ func delayIn(d ssa.Value, l *loops.Loop, depth int, st *state) delay {
 			if x.Op == token.MUL && (recurs(x.X, x) || recurs(x.Y, x)) {
 				grows = true // delay *= 2 in a helper's own loop: it doubles with the attempts
 			}
+			if x.Op == token.MUL && (feedsBack(x.X, x) || feedsBack(x.Y, x)) {
+				grows = true // delay = Duration(math.Ceil(float64(delay) * factor)) in a loop
+			}
 		case *ssa.Phi:
 			if l != nil && x.Block() == l.Header {
 				carried = true // a delay carried from one attempt to the next changes
@@ -433,6 +436,31 @@ func recurs(v ssa.Value, x ssa.Value) bool {
 		}
 	}
 	return false
+}
+
+// feedsBack reports whether v, an operand of the product x, is a value that a loop carries
+// and that x itself gives its next value, through conversions and rounding (delay =
+// time.Duration(math.Ceil(float64(delay) * factor))): the product grows round that loop.
+func feedsBack(v, x ssa.Value) bool {
+	through := func(v ssa.Value) ssa.Value {
+		for range 4 {
+			v = flow.Unwrap(v)
+			c, ok := v.(*ssa.Call)
+			if !ok || len(c.Call.Args) != 1 {
+				return v
+			}
+			if id := flow.ID(flow.Callee(c.Common())); id.Pkg != "math" || id.Recv != "" {
+				return v
+			}
+			v = c.Call.Args[0] // math.Ceil, Floor, Round, Trunc
+		}
+		return v
+	}
+	phi, ok := through(v).(*ssa.Phi)
+	if !ok {
+		return false
+	}
+	return slices.ContainsFunc(phi.Edges, func(e ssa.Value) bool { return through(e) == x })
 }
 
 // delayFunc returns the body of a function of this package, or a function literal, that a
