@@ -171,6 +171,9 @@ func (r *Result) reachesFrom(from ssa.Instruction, in func(*ssa.BasicBlock) bool
 		blocked, dead := -1, -1
 		if ifInstr, ok := lastInstr(b).(*ssa.If); ok {
 			blocked, dead = r.neverSentSide(ifInstr.Cond, 0, sent), decidedSide(ifInstr)
+			if dead < 0 {
+				dead = usedNilSide(ifInstr)
+			}
 		}
 		for i, succ := range b.Succs {
 			if i == blocked || i == dead {
@@ -190,6 +193,49 @@ func (r *Result) reachesFrom(from ssa.Instruction, in func(*ssa.BasicBlock) bool
 		}
 	}
 	return false
+}
+
+// usedNilSide returns the successor that ifInstr takes when a pointer is nil (resp == nil,
+// resp != nil) where the code above has already used it on every way there (its method
+// called, resp.IsError(); a field read), or where it is a call's result of a type that is
+// never nil (resty's *Response, knowledge.NeverNilResponse): the program holds it non-nil
+// there, and that side is no way it takes. -1 otherwise.
+func usedNilSide(ifInstr *ssa.If) int {
+	x, nilSide := flow.NilBranch(ifInstr)
+	if x == nil {
+		return -1
+	}
+	x = flow.Unwrap(x)
+	if _, ok := x.Type().Underlying().(*types.Pointer); !ok || x.Referrers() == nil {
+		return -1
+	}
+	if ex, ok := x.(*ssa.Extract); ok && knowledge.NeverNilResponse(x.Type()) {
+		if _, call := ex.Tuple.(*ssa.Call); call {
+			return nilSide // resp, err = op(): a resty response, nil never
+		}
+	}
+	b := ifInstr.Block()
+	for _, ref := range *x.Referrers() {
+		rb := ref.Block()
+		if rb == nil || !rb.Dominates(b) {
+			continue
+		}
+		switch u := ref.(type) {
+		case *ssa.FieldAddr:
+			if u.X == x {
+				return nilSide
+			}
+		case *ssa.UnOp:
+			if u.Op == token.MUL && u.X == x {
+				return nilSide
+			}
+		case ssa.CallInstruction:
+			if fn := u.Common().StaticCallee(); fn != nil && fn.Signature.Recv() != nil && len(u.Common().Args) > 0 && u.Common().Args[0] == x {
+				return nilSide // resp.IsError(): a method called on it
+			}
+		}
+	}
+	return -1
 }
 
 func lastInstr(b *ssa.BasicBlock) ssa.Instruction {

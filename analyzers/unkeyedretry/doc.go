@@ -158,7 +158,10 @@
 //     return only such tests (where they are handed the request's method, their returns for
 //     a method other than POST and PATCH do not count: shouldRetry(resp, req.Method)
 //     that retries a GET on 5xx and anything else on 429 holds a POST back); likewise retry-go's RetryIf, go-retryablehttp's CheckRetry and
-//     the runtime's Policy.Classify when they are such tests;
+//     the runtime's Policy.Classify when they are such tests. A test of the response for nil
+//     (resp != nil && resp.StatusCode() != 429) takes only its non-nil side where the code
+//     above used the response on every way there (resp.IsError()), or where the response is
+//     resty's, which a request hands back even when it failed (status 0);
 //   - a call that hands a function a value for a parameter the function names as an
 //     idempotency key (SendWebhook(ctx, url, body, header, idempotencyKey string)), or a value
 //     read from a field so named (delivery.IdempotencyKey): the function sends the key, under

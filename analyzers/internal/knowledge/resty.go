@@ -1,6 +1,11 @@
 package knowledge
 
-import "github.com/idemlint/idemlint/analyzers/internal/flow"
+import (
+	"go/types"
+	"slices"
+
+	"github.com/idemlint/idemlint/analyzers/internal/flow"
+)
 
 // resty retries when its client has a retry count (retries; 0, the default, is off), with
 // jittered waits. v3 retries only idempotent methods unless told otherwise.
@@ -42,3 +47,18 @@ func init() {
 // the caller (SetDoNotParseResponse, unless given false). SetBody streams when its body is a
 // reader not held in memory.
 var RestyStreams = []string{"SetFile", "SetFiles", "SetFileReader", "SetMultipartField", "SetMultipartFields", "SetOutput", "SetDoNotParseResponse"}
+
+// NeverNilResponse reports whether t is the response type of a library whose send methods hand
+// back a response even when the request failed (resty's *Response, its status then 0): a call
+// that returns one never returns nil, and a test of it for nil takes one side only.
+func NeverNilResponse(t types.Type) bool {
+	ptr, ok := types.Unalias(t).(*types.Pointer)
+	if !ok {
+		return false
+	}
+	named, ok := types.Unalias(ptr.Elem()).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil || named.Obj().Name() != "Response" {
+		return false
+	}
+	return slices.Contains(RestyPaths, named.Obj().Pkg().Path())
+}

@@ -90,3 +90,4 @@ func Backoff(operation func() (*Response, error), options ...Option) error {
 }
 func (r *Response) StatusCode() int { return 0 }
 func (r *Response) IsError() bool   { return false }
+func (r *Response) Body() []byte     { return nil }
