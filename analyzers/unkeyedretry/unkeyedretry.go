@@ -329,6 +329,7 @@ func handsBackError(fn *ssa.Function, call ssa.CallInstruction) bool {
 	if v == nil {
 		return false
 	}
+	seen := make(map[*ssa.Alloc]bool) // (err = *slot; *slot = err: a slot stored from itself)
 	var isErr func(r ssa.Value) bool
 	isErr = func(r ssa.Value) bool {
 		switch r := flow.Unwrap(r).(type) {
@@ -338,9 +339,10 @@ func handsBackError(fn *ssa.Function, call ssa.CallInstruction) bool {
 		case *ssa.UnOp:
 			// A function with defers returns what its return statements stored in its results.
 			slot, ok := r.X.(*ssa.Alloc)
-			if !ok || r.Op != token.MUL {
+			if !ok || r.Op != token.MUL || seen[slot] {
 				return false
 			}
+			seen[slot] = true
 			for _, ref := range *slot.Referrers() {
 				if st, ok := ref.(*ssa.Store); ok && st.Addr == slot && isErr(st.Val) {
 					return true
