@@ -161,11 +161,10 @@ func delayIn(d ssa.Value, l *loops.Loop, depth int, st *state) delay {
 			if l != nil && (x.Op == token.MUL || x.Op == token.ADD) && (loopCarried(x.X, l) || loopCarried(x.Y, l)) {
 				grows = true
 			}
-			if x.Op == token.MUL && (recurs(x.X, x) || recurs(x.Y, x)) {
-				grows = true // delay *= 2 in a helper's own loop: it doubles with the attempts
-			}
 			if x.Op == token.MUL && (feedsBack(x.X, x) || feedsBack(x.Y, x)) {
-				grows = true // delay = Duration(math.Ceil(float64(delay) * factor)) in a loop
+				// delay *= 2 in a helper's own loop, or delay = Duration(math.Ceil(float64(delay)
+				// * factor)): it grows with the attempts
+				grows = true
 			}
 		case *ssa.Phi:
 			if l != nil && x.Block() == l.Header {
@@ -418,21 +417,6 @@ func scaledInPlace(ld *ssa.UnOp) bool {
 					}
 				}
 			}
-		}
-	}
-	return false
-}
-
-// recurs reports whether v is a phi that x, computed from it, flows back into: a value that
-// a loop multiplies round after round.
-func recurs(v ssa.Value, x ssa.Value) bool {
-	phi, ok := v.(*ssa.Phi)
-	if !ok {
-		return false
-	}
-	for _, e := range phi.Edges {
-		if e == x {
-			return true
 		}
 	}
 	return false

@@ -292,25 +292,13 @@ func compiledFrom(re ssa.Value) ssa.Value {
 		return pattern(re)
 	}
 	g, ok := load.X.(*ssa.Global)
-	if !ok || g.Pkg == nil || g.Pkg.Func("init") == nil {
+	if !ok {
 		return nil
 	}
-	// (A package variable has no referrers: its initialiser is a store in the package's init.)
-	var found ssa.Value
-	for _, b := range g.Pkg.Func("init").Blocks {
-		for _, instr := range b.Instrs {
-			st, ok := instr.(*ssa.Store)
-			if !ok || st.Addr != g {
-				continue
-			}
-			p := pattern(st.Val)
-			if p == nil || found != nil {
-				return nil
-			}
-			found = p
-		}
+	if v := flow.InitValue(g); v != nil {
+		return pattern(v)
 	}
-	return found
+	return nil
 }
 
 // textKinds says which failures an error's text names (knowledge.ErrorText): the program's

@@ -182,6 +182,7 @@ func handedVerdict(hc *helperCall, s *Scope) {
 	if on, _, ok := predicateSummary(fn, 0, 0); ok && on != 0 {
 		s.helperOn = on
 	}
-	s.helperOnly, s.helperRefuses = predicateSentinels(fn, 0)
-	s.helperNamed = predicateNames(fn, 0)
+	named, refused := predicateNamed(fn, 0)
+	s.helperNamed = named
+	s.helperOnly, s.helperRefuses = sentinelVars(named, refused)
 }

@@ -121,7 +121,7 @@ func namingTest(cond ssa.Value, call ssa.CallInstruction, in func(*ssa.BasicBloc
 		if transportTarget(target) {
 			return nil, 0, false
 		}
-		if g := globalOf(target); g != nil {
+		if g := flow.LoadedGlobal(target); g != nil {
 			return []NamedError{{Var: g.Pkg.Pkg.Path() + "." + g.Name(), Text: messageOf(g)}}, m, true
 		}
 		return nil, 0, false
@@ -134,7 +134,7 @@ func namingTest(cond ssa.Value, call ssa.CallInstruction, in func(*ssa.BasicBloc
 		if fn := c.Call.StaticCallee(); fn != nil {
 			for i, a := range c.Call.Args {
 				if of(a) {
-					if names := predicateNames(fn, i); names != nil {
+					if names, _ := predicateNamed(fn, i); names != nil {
 						return names, match, true
 					}
 					return nil, 0, false
@@ -145,53 +145,24 @@ func namingTest(cond ssa.Value, call ssa.CallInstruction, in func(*ssa.BasicBloc
 	return nil, 0, false
 }
 
-// predicateNames returns the errors that fn, a predicate of its parameter param, names on every
-// way to true (see NamedOn); nil when a true result is reached without naming one.
-func predicateNames(fn *ssa.Function, param int) []NamedError {
-	only, _ := predicateNamed(fn, param)
-	return only
-}
-
-// globalOf returns the package-level variable that v loads, or nil.
-func globalOf(v ssa.Value) *ssa.Global {
-	if ld, ok := flow.Unwrap(v).(*ssa.UnOp); ok {
-		g, _ := ld.X.(*ssa.Global)
-		return g
-	}
-	return nil
-}
-
 // messageOf returns the message of the error variable g when its package's initialiser makes
 // it from a constant alone (errors.New("driver not running"), an Errorf with no arguments);
 // "" otherwise.
 func messageOf(g *ssa.Global) string {
-	if g.Pkg == nil || g.Pkg.Func("init") == nil {
+	c, ok := flow.Unwrap(flow.InitValue(g)).(*ssa.Call)
+	if !ok || len(c.Call.Args) == 0 {
 		return ""
 	}
-	text := ""
-	for _, b := range g.Pkg.Func("init").Blocks {
-		for _, instr := range b.Instrs {
-			st, ok := instr.(*ssa.Store)
-			if !ok || st.Addr != g {
-				continue
-			}
-			c, ok := flow.Unwrap(st.Val).(*ssa.Call)
-			if !ok || len(c.Call.Args) == 0 || text != "" {
-				return ""
-			}
-			switch id := flow.ID(flow.Callee(c.Common())); {
-			case id.Recv == "" && id.Name == "New" && len(c.Call.Args) == 1:
-			case id.Recv == "" && id.Name == "Errorf" && len(c.Call.Args) == 2 && flow.IsNil(flow.Unwrap(c.Call.Args[1])):
-				// errors.Errorf("driver not running"): a format with no arguments
-			default:
-				return ""
-			}
-			k, ok := flow.Unwrap(c.Call.Args[0]).(*ssa.Const)
-			if !ok || k.Value == nil || k.Value.Kind() != constant.String {
-				return ""
-			}
-			text = constant.StringVal(k.Value)
-		}
+	switch id := flow.ID(flow.Callee(c.Common())); {
+	case id.Recv == "" && id.Name == "New" && len(c.Call.Args) == 1:
+	case id.Recv == "" && id.Name == "Errorf" && len(c.Call.Args) == 2 && flow.IsNil(flow.Unwrap(c.Call.Args[1])):
+		// errors.Errorf("driver not running"): a format with no arguments
+	default:
+		return ""
 	}
-	return text
+	k, ok := flow.Unwrap(c.Call.Args[0]).(*ssa.Const)
+	if !ok || k.Value == nil || k.Value.Kind() != constant.String {
+		return ""
+	}
+	return constant.StringVal(k.Value)
 }

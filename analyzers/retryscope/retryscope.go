@@ -85,6 +85,10 @@ type Result struct {
 	afterTypes map[*types.TypeName]bool
 	// waiting: how the package's functions wait, as worked out (state.waitMemo).
 	waiting map[*ssa.Function]*waitsFact
+	// funcs: the package's functions; callers, their static calls by callee, made on first use
+	// (ConflictDone).
+	funcs   []*ssa.Function
+	callers map[*ssa.Function][]ssa.CallInstruction
 }
 
 // Enclosing returns the scopes in which instr runs once per attempt, innermost first: loops
@@ -236,6 +240,7 @@ func run(pass *analysis.Pass) (any, error) {
 			imported:   make(map[ssa.CallInstruction]*retriesFact),
 			afterTypes: retryAfterTypes(ssaRes.SrcFuncs),
 			waiting:    waitMemo,
+			funcs:      ssaRes.SrcFuncs,
 		},
 		funcs:          ssaRes.SrcFuncs,
 		calls:          make(map[token.Pos]inspector.Cursor),

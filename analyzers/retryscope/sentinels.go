@@ -21,13 +21,7 @@ import (
 // match; nil when cond is no such test.
 func sentinelTested(cond, p ssa.Value) (*ssa.Global, int) {
 	match := countNots(cond) % 2
-	global := func(v ssa.Value) *ssa.Global {
-		if ld, ok := flow.Unwrap(v).(*ssa.UnOp); ok && ld.Op == token.MUL {
-			g, _ := ld.X.(*ssa.Global)
-			return g
-		}
-		return nil
-	}
+	global := flow.LoadedGlobal
 	switch c := unNot(cond).(type) {
 	case *ssa.Call:
 		if sentinel(c) && errorsPredicate(c) && len(c.Call.Args) == 2 && flow.Unwrap(c.Call.Args[0]) == p {
@@ -51,7 +45,12 @@ func sentinelTested(cond, p ssa.Value) (*ssa.Global, int) {
 // otherwise); refused, those for which it answers false as soon as it has singled them out
 // (case errors.Is(err, ErrNotFound): return false).
 func predicateSentinels(fn *ssa.Function, param int) (only, refused []string) {
-	named, refusedNamed := predicateNamed(fn, param)
+	return sentinelVars(predicateNamed(fn, param))
+}
+
+// sentinelVars keeps, of what predicateNamed found, the variables: only when they alone make
+// it true (a phrase among them leaves only nil), and those it refuses.
+func sentinelVars(named, refusedNamed []NamedError) (only, refused []string) {
 	for _, n := range named {
 		if n.Var == "" {
 			only = nil // a phrase of the error's text: not variables alone

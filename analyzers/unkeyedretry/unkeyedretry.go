@@ -121,9 +121,8 @@ type checker struct {
 	byHelper    map[*types.Func][]madeOp
 	helperOrder []*types.Func
 	keyer       *keys.Keyer
-	impls       *flow.Implementers                      // the package's implementations of its interfaces
-	reads       map[*ssa.Function]bool                  // functions that send a request that changes nothing
-	callers     map[*ssa.Function][]ssa.CallInstruction // the package's static calls of its functions, made on first use
+	impls       *flow.Implementers     // the package's implementations of its interfaces
+	reads       map[*ssa.Function]bool // functions that send a request that changes nothing
 	// -unkeyedretry.reads: POST endpoints the team marked as reads, by path or function.
 	readPaths []string
 	readFuncs map[flow.FuncID]bool
@@ -271,7 +270,7 @@ func (c *checker) direct(call ssa.CallInstruction) *op {
 		return nil
 	}
 	if s := c.remote.SendOf(call); s != nil {
-		if !c.changes(s, call) || retryscope.ConflictTaken(call) || c.conflictTakenAbove(call) {
+		if !c.changes(s, call) || c.scopes.ConflictDone(call) {
 			return nil // a question, a token; a create whose 409 the program takes as done
 		}
 		return &op{call: call, what: sendWhat(s), send: s}
@@ -298,67 +297,6 @@ func (c *checker) direct(call ssa.CallInstruction) *op {
 // whose answer is read as a stream) nor asks for a token, nor is marked as a read.
 func (c *checker) changes(s *remote.Send, call ssa.CallInstruction) bool {
 	return remote.ChangesState(s.Method) && !s.Keyless && !(s.Method == "POST" && (s.Asks() || s.Grant || s.Credential || c.streamsAnswer(call) || c.markedRead(s, call)))
-}
-
-// conflictTakenAbove reports whether the function that makes call hands call's error back
-// unchanged, and every call of it in the package takes a 409 as done (retryscope.ConflictTaken):
-// a client's CreateDirectory whose callers treat a 409 as "it exists".
-func (c *checker) conflictTakenAbove(call ssa.CallInstruction) bool {
-	fn := call.Parent()
-	if fn == nil || !handsBackError(fn, call) {
-		return false
-	}
-	if c.callers == nil {
-		c.callers = make(map[*ssa.Function][]ssa.CallInstruction)
-		for _, f := range c.pass.ResultOf[ssapkg.Analyzer].(*buildssa.SSA).SrcFuncs {
-			for in := range flow.Calls(f) {
-				if callee := in.Common().StaticCallee(); callee != nil {
-					c.callers[callee] = append(c.callers[callee], in)
-				}
-			}
-		}
-	}
-	sites := c.callers[fn]
-	return len(sites) > 0 && !slices.ContainsFunc(sites, func(site ssa.CallInstruction) bool { return !retryscope.ConflictTaken(site) })
-}
-
-// handsBackError reports whether fn returns call's error itself (return "", err), as its own
-// last result, somewhere.
-func handsBackError(fn *ssa.Function, call ssa.CallInstruction) bool {
-	v := call.Value()
-	if v == nil {
-		return false
-	}
-	seen := make(map[*ssa.Alloc]bool) // (err = *slot; *slot = err: a slot stored from itself)
-	var isErr func(r ssa.Value) bool
-	isErr = func(r ssa.Value) bool {
-		switch r := flow.Unwrap(r).(type) {
-		case *ssa.Extract:
-			t, ok := v.Type().(*types.Tuple)
-			return ok && r.Tuple == v && r.Index == t.Len()-1
-		case *ssa.UnOp:
-			// A function with defers returns what its return statements stored in its results.
-			slot, ok := r.X.(*ssa.Alloc)
-			if !ok || r.Op != token.MUL || seen[slot] {
-				return false
-			}
-			seen[slot] = true
-			for _, ref := range *slot.Referrers() {
-				if st, ok := ref.(*ssa.Store); ok && st.Addr == slot && isErr(st.Val) {
-					return true
-				}
-			}
-			return false
-		default:
-			return r == v
-		}
-	}
-	for ret := range flow.Returns(fn) {
-		if n := len(ret.Results); n > 0 && typeis.ErrorLike(ret.Results[n-1].Type()) && isErr(ret.Results[n-1]) {
-			return true
-		}
-	}
-	return false
 }
 
 // streamsAnswer reports whether the answer to call is read as a stream (the rows of a query,
@@ -396,7 +334,7 @@ func (c *checker) markedRead(s *remote.Send, call ssa.CallInstruction) bool {
 // viaCall returns the operation a call performs through a function that sends an unkeyed
 // request (in this package, or in another through its fact), or nil.
 func (c *checker) viaCall(call ssa.CallInstruction) *op {
-	if retryscope.OnlyAfterRefusal(call) || retryscope.ConflictTaken(call) {
+	if retryscope.OnlyAfterRefusal(call) || c.scopes.ConflictDone(call) {
 		return nil // a new session after a refusal; a create whose 409 is taken as done (see direct)
 	}
 	if callee := call.Common().StaticCallee(); callee != nil {

@@ -197,3 +197,33 @@ func IsZero(v ssa.Value) bool {
 	}
 	return false
 }
+
+// InitValue returns the one value the package's initialiser stores into the package variable
+// g (var ErrX = errors.New("..."), var re = regexp.MustCompile(...)); nil when it stores none or
+// more than one. (A package variable has no referrers: its initialiser is a store in init.)
+func InitValue(g *ssa.Global) ssa.Value {
+	if g == nil || g.Pkg == nil || g.Pkg.Func("init") == nil {
+		return nil
+	}
+	var found ssa.Value
+	for _, b := range g.Pkg.Func("init").Blocks {
+		for _, instr := range b.Instrs {
+			if st, ok := instr.(*ssa.Store); ok && st.Addr == g {
+				if found != nil {
+					return nil
+				}
+				found = st.Val
+			}
+		}
+	}
+	return found
+}
+
+// LoadedGlobal returns the package variable whose value v is (a load of it), or nil.
+func LoadedGlobal(v ssa.Value) *ssa.Global {
+	if ld, ok := Unwrap(v).(*ssa.UnOp); ok && ld.Op == token.MUL {
+		g, _ := ld.X.(*ssa.Global)
+		return g
+	}
+	return nil
+}
