@@ -193,10 +193,15 @@ func outcome(cond ssa.Value, in func(*ssa.BasicBlock) bool) (call ssa.CallInstru
 				return call, 1, false
 			}
 		}
-		// ok := h.connect(): the package's function whose only result says whether its
-		// work succeeded (okFlag).
-		if call, ok := c.(*ssa.Call); ok && in(call.Block()) && !call.Call.IsInvoke() && okFlag(call.Call.StaticCallee()) {
-			return call, 0, false
+		// ok := h.connect(), again := t.attempt(): the package's function whose only result
+		// says whether its work succeeded, or failed in a way worth trying again (boolSense).
+		if call, ok := c.(*ssa.Call); ok && in(call.Block()) && !call.Call.IsInvoke() && call.Call.StaticCallee() != nil && call.Call.StaticCallee().Pkg == call.Parent().Pkg {
+			if trueFails, ok := boolSense(call.Call.StaticCallee()); ok {
+				if trueFails {
+					return call, 1, false
+				}
+				return call, 0, false
+			}
 		}
 		// if !herr.IsNil(): a method of the outcome a call returns (a struct holding its
 		// error) that tests that error against nil.

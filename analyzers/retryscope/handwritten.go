@@ -538,10 +538,18 @@ func (st *state) lifecycle(fn *ssa.Function, l *loops.Loop, d decision, node ast
 	// edge is the join after it: timer.Reset(period) there runs whatever happened) holds no
 	// wait of the failure's own: a schedule's period.
 	joined := !enteredOnlyFrom(fail, d.block)
-	s.Wait = st.waitsOf(fn, s.Calls, func(b *ssa.BasicBlock) bool { return l.Contains(b) && fail.Dominates(b) }, l, d.call)
+	// The failure's side: the blocks it dominates; or, when no wait is there but every way
+	// from it back to the header waits, the way round (goto retry, where the wait at the
+	// label serves every failure that jumps there).
+	after := fail.Dominates
+	if !waitsAfter(fn, fail, l.Contains) && st.waitsOnWayBack(fn, l, d) {
+		round := l.WayRound(fail)
+		after = func(b *ssa.BasicBlock) bool { return round[b] }
+	}
+	s.Wait = st.waitsOf(fn, s.Calls, func(b *ssa.BasicBlock) bool { return l.Contains(b) && after(b) }, l, d.call)
 	s.Wait.Sleeps = slices.DeleteFunc(s.Wait.Sleeps, func(sl Sleep) bool {
 		b := sl.Call.Block()
-		return b == nil || b.Parent() != fn || !fail.Dominates(b) || joined
+		return b == nil || b.Parent() != fn || !after(b) || joined
 	})
 	// A jittered wait made on every way round (a heartbeat's random interval at the top of the
 	// loop) lies between a failure and the next attempt too; and any wait made on every way

@@ -428,45 +428,63 @@ func pastFailure(b *ssa.BasicBlock) bool {
 	return false
 }
 
-// okFlag reports whether fn, a function of the package whose only result is a bool, says
-// whether the work it did succeeded: every return gives a constant, false only where a test
-// of a call's error found it set (c, err := dial(); if err != nil { return false }), and true
-// on some way out that no such failure dominates (func (h *host) connect() bool).
-func okFlag(fn *ssa.Function) bool {
-	if fn == nil || len(fn.Blocks) == 0 || fn.Signature.Results().Len() != 1 || !typeis.Bool(fn.Signature.Results().At(0).Type()) {
-		return false
+// boolSense tells what fn's only result, a bool, says about the work it did, from its returns
+// (each a constant, or the result of another function of the package of this kind, past the
+// failures found on the way to it: pastFailure): an "ok" flag, false only where a test of a
+// call's error found it set (c, err := dial(); if err != nil { return false }) and true on some way out that
+// no such failure dominates (func (h *host) connect() bool); or a "try again" flag, true only
+// past such a failure and false on some way that found none (func (t *target) attempt() bool:
+// send, and on a send error return true; return false once the stream ended cleanly), where a
+// false past a failure is a failure not worth trying again (a cancellation).
+func boolSense(fn *ssa.Function) (trueFails, ok bool) {
+	var failedWith, cleanWith [2]bool
+	known := true
+	seen := make(map[*ssa.Function]bool)
+	var visit func(fn *ssa.Function, failed bool, depth int)
+	visit = func(fn *ssa.Function, failed bool, depth int) {
+		if fn == nil || seen[fn] || len(fn.Blocks) == 0 || fn.Signature.Results().Len() != 1 || !typeis.Bool(fn.Signature.Results().At(0).Type()) {
+			known = false
+			return
+		}
+		seen[fn] = true
+		for ret := range flow.Returns(fn) {
+			if ret.Block() == fn.Recover || len(ret.Results) != 1 {
+				continue
+			}
+			failed := failed || pastFailure(ret.Block())
+			v := stored(ret.Results[0])
+			if c, isCall := v.(*ssa.Call); isCall && depth < 3 {
+				if callee := c.Call.StaticCallee(); callee != nil && callee.Pkg == fn.Pkg {
+					visit(callee, failed, depth+1) // return t.onStream(...)
+					continue
+				}
+			}
+			f, isConst := flow.BoolConst(v)
+			if !isConst {
+				known = false // computed: its sense is not in the returns
+				return
+			}
+			i := 0
+			if f {
+				i = 1
+			}
+			if failed {
+				failedWith[i] = true
+			} else {
+				cleanWith[i] = true
+			}
+		}
 	}
-	trues, falses := 0, 0
-	for ret := range flow.Returns(fn) {
-		if ret.Block() == fn.Recover || len(ret.Results) != 1 {
-			continue
-		}
-		f, ok := flow.BoolConst(stored(ret.Results[0]))
-		if !ok {
-			return false // computed: its sense is not in the returns
-		}
-		failed := onFailedCall(ret.Block())
-		switch {
-		case f && !failed:
-			trues++
-		case !f && failed:
-			falses++
-		default:
-			return false
-		}
+	visit(fn, false, 0)
+	switch {
+	case !known:
+		return false, false
+	case cleanWith[1] && !failedWith[1] && failedWith[0] && !cleanWith[0]:
+		return false, true
+	case failedWith[1] && !cleanWith[1] && cleanWith[0]:
+		return true, true
 	}
-	return trues > 0 && falses > 0
-}
-
-// onFailedCall reports whether block b is reached only on the side of a test of a call's
-// error where the error is set.
-func onFailedCall(b *ssa.BasicBlock) bool {
-	for ifInstr, side := range flow.TestsAbove(b) {
-		if errv, nilSide := testedError(ifInstr); errv != nil && fromCall(errv) && side == 1-nilSide {
-			return true
-		}
-	}
-	return false
+	return false, false
 }
 
 // stored returns what a load of a local slot reads when the slot was last written in the

@@ -117,7 +117,7 @@ func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop, ls []*loops.Loop)
 			// timer.Reset(d) } } keeps a lease until it fails).
 			// Or, when the call reads a stream, a wait on every way round: the stream's end,
 			// failed or not, is a disconnect, and the wait the reconnect's.
-			if again == nil && !d.policy && fail != l.Header && !st.iterates(d, l) && (waitsAfter(fn, fail, l.Contains) || st.readsStream(d.call) && waitsEveryRound(fn, l) || failureSetsWait(fn, l, d)) {
+			if again == nil && !d.policy && fail != l.Header && !st.iterates(d, l) && (waitsAfter(fn, fail, l.Contains) || st.readsStream(d.call) && waitsEveryRound(fn, l) || failureSetsWait(fn, l, d) || st.waitsOnWayBack(fn, l, d) && !st.successPaced(fn, l, d, ds)) {
 				again = &d
 			}
 			if spin == nil && !d.policy && fail != l.Header && !st.iterates(d, l) && (st.connects(d.call) || st.pacedOnSuccess(fn, l, d) || st.failsAtOnce(fn, l, d)) &&
@@ -142,6 +142,31 @@ func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop, ls []*loops.Loop)
 		return *spin, lifecycle
 	}
 	return decision{}, other
+}
+
+// successPaced reports whether, from the success side of decision d, loop l reaches a block
+// that waits without passing the failure side of one of the loop's decisions ds: a renewal or
+// a poll that waits for its next period whatever the round did. Its wait is the period; a
+// loop whose waits only failures reach (a stream read until it broke, then goto retry) waits
+// between attempts.
+func (st *state) successPaced(fn *ssa.Function, l *loops.Loop, d decision, ds []decision) bool {
+	waits := st.blockWaits(fn, l, d)
+	failure := func(from, to *ssa.BasicBlock) bool {
+		for _, o := range ds {
+			if from == o.block && to == o.block.Succs[1-o.success] {
+				return true
+			}
+		}
+		return false
+	}
+	for b := range flow.Forward([]*ssa.BasicBlock{d.block.Succs[d.success]}, func(from, to *ssa.BasicBlock) bool {
+		return from != l.Header && l.Contains(to) && !failure(from, to)
+	}) {
+		if b != l.Header && waits(b) {
+			return true
+		}
+	}
+	return false
 }
 
 // flagExit returns the edge by which loop l leaves at its header when control comes round
@@ -529,6 +554,27 @@ func waitsEveryRound(fn *ssa.Function, l *loops.Loop) bool {
 // when refreshing is on, and a second otherwise), in its own code or a function it calls
 // other than the attempt.
 func (st *state) waitsOnEveryWayRound(fn *ssa.Function, l *loops.Loop, d decision) bool {
+	waits := st.blockWaits(fn, l, d)
+	fail := d.block.Succs[1-d.success]
+	return waits(fail) || !l.CanRepeatAvoiding(fail, func(e loops.Edge) bool { return waits(e.To) })
+}
+
+// waitsOnWayBack reports whether every way from d's failure back to loop l's header passes a
+// block before the header that waits (the header's own wait, a ticker's receive that paces
+// every round, does not count): goto retry, whose label waits for every failure that jumps
+// there, though no failure's own branch holds the wait.
+func (st *state) waitsOnWayBack(fn *ssa.Function, l *loops.Loop, d decision) bool {
+	fail := d.block.Succs[1-d.success]
+	if fail == l.Header || !l.CanRepeat(fail) {
+		return false
+	}
+	waits := st.blockWaits(fn, l, d)
+	return waits(fail) || !l.CanRepeatAvoiding(fail, func(e loops.Edge) bool { return e.To != l.Header && waits(e.To) })
+}
+
+// blockWaits returns whether a block of loop l sleeps or waits on a timer, in its own code or
+// in a function it calls other than d's attempt.
+func (st *state) blockWaits(fn *ssa.Function, l *loops.Loop, d decision) func(*ssa.BasicBlock) bool {
 	own, ok := st.loopWaits[l.Header]
 	if !ok {
 		own = make(map[*ssa.BasicBlock]bool)
@@ -539,7 +585,7 @@ func (st *state) waitsOnEveryWayRound(fn *ssa.Function, l *loops.Loop, d decisio
 	}
 	// The attempt's own waits are part of the attempt; a helper of another package waits by
 	// its waitsFact.
-	waits := func(b *ssa.BasicBlock) bool {
+	return func(b *ssa.BasicBlock) bool {
 		if own[b] {
 			return true
 		}
@@ -557,8 +603,6 @@ func (st *state) waitsOnEveryWayRound(fn *ssa.Function, l *loops.Loop, d decisio
 		}
 		return false
 	}
-	fail := d.block.Succs[1-d.success]
-	return waits(fail) || !l.CanRepeatAvoiding(fail, func(e loops.Edge) bool { return waits(e.To) })
 }
 
 // calledOff reports whether edge e is taken when the attempt's own context, made in the loop

@@ -149,6 +149,21 @@ func (l *Loop) CanRepeatAvoiding(b *ssa.BasicBlock, skip func(Edge) bool) bool {
 	return false
 }
 
+// WayRound returns the blocks of the loop that control can reach from b before it comes back
+// to the header (b included, the header not): the way round from b.
+func (l *Loop) WayRound(b *ssa.BasicBlock) map[*ssa.BasicBlock]bool {
+	blocks := make(map[*ssa.BasicBlock]bool)
+	if !l.Contains(b) || b == l.Header {
+		return blocks
+	}
+	for x := range flow.Forward([]*ssa.BasicBlock{b}, func(from, to *ssa.BasicBlock) bool {
+		return l.Contains(to) && to != l.Header
+	}) {
+		blocks[x] = true
+	}
+	return blocks
+}
+
 // An Edge is a control-flow edge.
 type Edge struct{ From, To *ssa.BasicBlock }
 
