@@ -111,7 +111,9 @@
 //     they are made (c.Timeout = 0, rc.HTTPClient.Timeout = 0) when every request sent
 //     through them carries its caller's context; clients passed to a
 //     function that could set their Timeout (that sets it, stores the client, or is not
-//     known to only use it); database/sql's Ping.
+//     known to only use it; a generic function's instance is read by its generic body); what
+//     a _test.go file does to a client (handing its transport to a mock) does not count;
+//     database/sql's Ping.
 //
 // An http.Transport's own timeouts (dial, TLS handshake, response header) do not bound
 // reading the body, so they do not count; but a call whose request has no body or one in

@@ -60,7 +60,10 @@ func (c *checker) reportClient(g *group) {
 			fmt.Sprintf("%s has no %s%s, so %s%s can hang unless callers set deadlines", client, o.Field, byDefault, sender, others))
 	}
 	var rel related
-	for _, call := range g.calls {
+	for i, call := range g.calls {
+		if i == maxRelated {
+			break // the count is in the message
+		}
 		if call.Timeout.Status == remote.Unknown {
 			rel.add(call.Pos(), "%s sends a request with its caller's context through it", c.sender(call))
 			continue

@@ -17,9 +17,14 @@ import (
 // timeout may be set elsewhere (see clients.go).
 
 // index records the struct fields and package variables whose own fields the package assigns
-// or passes on, so that a Timeout may be set through them.
+// or passes on, so that a Timeout may be set through them. What a test does to a client (it
+// hands the client's transport to a mock: gock.InterceptClient(c.http.GetClient())) does not
+// bound the program's own calls.
 func (st *state) index(funcs []*ssa.Function) {
 	for _, fn := range funcs {
+		if testcode.At(st.pass, fn.Pos()) {
+			continue
+		}
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				switch instr := instr.(type) {
@@ -218,6 +223,9 @@ func (st *state) usesOnly(c *ssa.CallCommon, i int) bool {
 	fn := c.StaticCallee()
 	if c.IsInvoke() || fn == nil {
 		return false
+	}
+	if fn.Origin() != nil {
+		fn = fn.Origin() // an instance of a generic function: its body is the generic one's
 	}
 	if fn.Pkg != st.pkg {
 		for _, p := range st.passed(fn) {

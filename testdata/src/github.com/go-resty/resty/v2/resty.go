@@ -43,6 +43,7 @@ func (r *Request) SetBody(body interface{}) *Request                      { retu
 func (r *Request) SetFormData(data map[string]string) *Request            { return r }
 func (r *Request) SetResult(res interface{}) *Request                     { return r }
 func (r *Request) SetContext(ctx context.Context) *Request                { return r }
+func (r *Request) SetQueryString(query string) *Request                   { return r }
 func (r *Request) Get(url string) (*Response, error)                      { return r.Execute("GET", url) }
 func (r *Request) Post(url string) (*Response, error)                     { return nil, nil }
 func (r *Request) Put(url string) (*Response, error)                      { return nil, nil }
@@ -90,4 +91,4 @@ func Backoff(operation func() (*Response, error), options ...Option) error {
 }
 func (r *Response) StatusCode() int { return 0 }
 func (r *Response) IsError() bool   { return false }
-func (r *Response) Body() []byte     { return nil }
+func (r *Response) Body() []byte    { return nil }
