@@ -89,7 +89,10 @@
 //     listener the program holds (ln.Addr(), also kept in a struct field that holds nothing
 //     else);
 //   - streaming gRPC calls (long-lived by design); grpc.NewClient, which never blocks;
-//     net.Dial of UDP, IP and Unix sockets, which do not wait for a peer; gRPC calls over a
+//     net.Dial of UDP, IP and Unix sockets, which do not wait for a peer, and of the network
+//     a caller names (a parameter, or a closure's variable bound to one) when the package's
+//     calls of that function name such networks, or it has none and other packages call it
+//     (the caller knows whether its network waits for a peer); gRPC calls over a
 //     connection hashicorp/go-plugin hands out (a plugin subprocess on this machine); unary
 //     gRPC calls over a connection dialled with an interceptor that gives each call a
 //     deadline (go-grpc-middleware's retry interceptor with WithPerRetryTimeout and WithMax,
