@@ -102,6 +102,14 @@ var stdRemoteRecv = map[[2]string]bool{
 	{"database/sql", "Stmt"}: true, {"database/sql", "Rows"}: true, {"database/sql", "Row"}: true,
 }
 
+// stdLocalMethod reports whether id, a method of a type of stdRemoteRecv, reads the row a
+// database/sql Rows holds (Scan: Next is what fetches), on this machine.
+func stdLocalMethod(id flow.FuncID) bool {
+	return id.Pkg == "database/sql" && id.Recv == "Rows" && rowsLocal[id.Name]
+}
+
+var rowsLocal = map[string]bool{"Scan": true, "Columns": true, "ColumnTypes": true, "Err": true}
+
 // reacher computes Reach for the functions of a package.
 //
 // A remote call counts however deep it is. A dynamic call the model cannot resolve (an
@@ -456,7 +464,7 @@ func (r *reacher) funcReach(c *ssa.CallCommon, fn *types.Func) Reach {
 	if dial, unix := unixDial(c, fn); dial && unix {
 		return ReachLocal // a Unix domain socket: a process on this machine
 	}
-	if _, ok := rules[id]; ok || stdRemote[id] || stdRemoteRecv[[2]string{id.Pkg, id.Recv}] {
+	if _, ok := rules[id]; ok || stdRemote[id] || stdRemoteRecv[[2]string{id.Pkg, id.Recv}] && !stdLocalMethod(id) {
 		return ReachRemote
 	}
 	if _, ok := grpcCall(fn); ok || sdkCall(fn) {

@@ -71,3 +71,10 @@ func Get(q Queryer, dest any, query string, args ...any) error { return nil }
 func GetContext(ctx context.Context, q QueryerContext, dest any, query string, args ...any) error {
 	return nil
 }
+
+// QueryxContext and StructScan run through the database/sql handle they embed, as sqlx does.
+func (db *DB) QueryxContext(ctx context.Context, query string, args ...any) (*Rows, error) {
+	rows, err := db.DB.QueryContext(ctx, query, args...)
+	return &Rows{rows}, err
+}
+func (r *Rows) StructScan(dest any) error { return r.Rows.Scan(dest) }
