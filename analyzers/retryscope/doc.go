@@ -15,8 +15,11 @@
 //     field against nil: if !herr.IsNil(); a bool field of the struct a function of the
 //     package returns, which it sets true only where nothing failed and false past a
 //     failure: if result.Success; the status a function of the package returns as an int:
-//     status := s.send(); if !s.shouldRetry(status)), leaves the loop on success and goes
-//     round on failure;
+//     status := s.send(); if !s.shouldRetry(status); the only result, a bool, of a function
+//     of the package whose returns say "it worked" or "try again" (true only past a failure,
+//     false on a clean way, returns of another such function followed: again :=
+//     t.attempt(ctx); if !again { return })), leaves the loop on success and goes round on
+//     failure; a test of a connection's own setting (conn.SetReadDeadline) is no outcome;
 //   - a "label: ... goto label" loop that does the same;
 //   - a function that calls itself again after a failure, with the same arguments, a count
 //     stepped in them (n+1, or c+1 in a variadic list: retryCount ...int) or in what one
@@ -107,7 +110,10 @@
 // leaving on success, while an acknowledgement delivered on a channel shared in a struct field
 // reads as a stop;
 // such a loop that tries its call again after a failure, waiting first, as a reconnect does,
-// is kept apart in Result.Lifecycles, for nojitter to check that wait),
+// is kept apart in Result.Lifecycles, for nojitter to check that wait: on the failure's own
+// side, or on every way from it back to the attempt when only failures lead there (goto
+// retry, its label's timer serving every failure that jumps to it; a wait that a success
+// also reaches is a schedule's period); a loop of a fixed number of rounds is not one),
 // whose exits are shared by success and failure (a stream reader), or that leaves on success
 // only when the call yields nothing (results, err := p.getResults(); if results == nil {
 // break }: a drain), does not retry either, nor does recursion over smaller data. Going

@@ -101,6 +101,15 @@ func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop, ls []*loops.Loop)
 		}
 	}
 	var again, spin *decision
+	bounds := make(map[ssa.CallInstruction]Bound)
+	counted := func(d decision) bool {
+		b, ok := bounds[d.call]
+		if !ok {
+			b = st.loopBound(fn, l, d.call)
+			bounds[d.call] = b
+		}
+		return b.Kind == BoundConst
+	}
 	for _, d := range ds {
 		fail := d.block.Succs[1-d.success]
 		if !l.CanRepeatAvoiding(fail, contradicts(d)) {
@@ -109,9 +118,15 @@ func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop, ls []*loops.Loop)
 		if stdLocal(d.call) && st.rem.Reach(d.call) == remote.ReachLocal {
 			continue // parsing a line, converting a number: an attempt reaches a dependency
 		}
+		if knowledge.ConnSetting(flow.Callee(d.call.Common())) {
+			continue // conn.SetReadDeadline failing: the socket's own state, no attempt
+		}
 		// A session's end, failed or not, is a disconnect: a loop that leaves after one only as
 		// it leaves after the other (an attempt cap) reconnects either way.
 		if tested[d.call] && (!leaves[d.call] || st.readsStream(d.call) && !distinctExits(l, d, successExits(d))) {
+			if counted(d) {
+				continue // a loop of a fixed number of rounds (three probes of a latency) does not run for long
+			}
 			// The failure's own side must wait: not the loop's header, which a failure only
 			// reaches to leave (for err == nil { ...; if err = extend(); err == nil {
 			// timer.Reset(d) } } keeps a lease until it fails).
