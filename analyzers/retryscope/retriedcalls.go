@@ -313,7 +313,8 @@ func flagSense(fn *ssa.Function, flag int) (trueFails, ok bool) {
 	}
 	// For each value of the flag: does it come with a nil error, with an error set; past a
 	// failure the function found, or on a way that found none?
-	var nilWith, setWith, failedWith, cleanWith [2]bool
+	var nilWith, setWith [2]bool
+	var past flagTally
 	known := true
 	var visit func(flagV, errV ssa.Value, at *ssa.BasicBlock, failed bool, depth int)
 	visit = func(flagV, errV ssa.Value, at *ssa.BasicBlock, failed bool, depth int) {
@@ -354,11 +355,7 @@ func flagSense(fn *ssa.Function, flag int) (trueFails, ok bool) {
 		} else {
 			setWith[v] = true
 		}
-		if failed {
-			failedWith[v] = true
-		} else {
-			cleanWith[v] = true
-		}
+		past.note(f, failed)
 	}
 	for ret := range flow.Returns(fn) {
 		if ret.Block() == fn.Recover || len(ret.Results) != fn.Signature.Results().Len() {
@@ -374,10 +371,36 @@ func flagSense(fn *ssa.Function, flag int) (trueFails, ok bool) {
 		return true, true
 	case nilWith[1] && !setWith[1] && setWith[0] && !nilWith[0]:
 		return false, true
-	case failedWith[1] && !cleanWith[1] && cleanWith[0]:
+	case past.tryAgain():
 		return true, true
 	}
 	return false, false
+}
+
+// A flagTally records, for each value of a bool a function returns, whether it is returned
+// past a failure the function found, or on a way that found none.
+type flagTally struct{ failedWith, cleanWith [2]bool }
+
+func (t *flagTally) note(f, failed bool) {
+	i := 0
+	if f {
+		i = 1
+	}
+	if failed {
+		t.failedWith[i] = true
+	} else {
+		t.cleanWith[i] = true
+	}
+}
+
+// tryAgain: true only past a failure, false on some clean way.
+func (t flagTally) tryAgain() bool {
+	return t.failedWith[1] && !t.cleanWith[1] && t.cleanWith[0]
+}
+
+// ok: true only on clean ways, false only past failures.
+func (t flagTally) ok() bool {
+	return t.cleanWith[1] && !t.failedWith[1] && t.failedWith[0] && !t.cleanWith[0]
 }
 
 // tailCall returns the function of fn's package whose results flagV and errV are (return
@@ -437,7 +460,7 @@ func pastFailure(b *ssa.BasicBlock) bool {
 // send, and on a send error return true; return false once the stream ended cleanly), where a
 // false past a failure is a failure not worth trying again (a cancellation).
 func boolSense(fn *ssa.Function) (trueFails, ok bool) {
-	var failedWith, cleanWith [2]bool
+	var past flagTally
 	known := true
 	seen := make(map[*ssa.Function]bool)
 	var visit func(fn *ssa.Function, failed bool, depth int)
@@ -464,24 +487,16 @@ func boolSense(fn *ssa.Function) (trueFails, ok bool) {
 				known = false // computed: its sense is not in the returns
 				return
 			}
-			i := 0
-			if f {
-				i = 1
-			}
-			if failed {
-				failedWith[i] = true
-			} else {
-				cleanWith[i] = true
-			}
+			past.note(f, failed)
 		}
 	}
 	visit(fn, false, 0)
 	switch {
 	case !known:
 		return false, false
-	case cleanWith[1] && !failedWith[1] && failedWith[0] && !cleanWith[0]:
+	case past.ok():
 		return false, true
-	case failedWith[1] && !cleanWith[1] && cleanWith[0]:
+	case past.tryAgain():
 		return true, true
 	}
 	return false, false
