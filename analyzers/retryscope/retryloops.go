@@ -160,7 +160,8 @@ func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop, ls []*loops.Loop)
 }
 
 // successPaced reports whether, from the success side of decision d, loop l reaches a block
-// that waits without passing the failure side of one of the loop's decisions ds: a renewal or
+// that waits without passing the failure side of one of the loop's decisions ds (or a test
+// that finds the context ended): a renewal or
 // a poll that waits for its next period whatever the round did. Its wait is the period; a
 // loop whose waits only failures reach (a stream read until it broke, then goto retry) waits
 // between attempts.
@@ -172,7 +173,7 @@ func (st *state) successPaced(fn *ssa.Function, l *loops.Loop, d decision, ds []
 				return true
 			}
 		}
-		return false
+		return cancelled(loops.Edge{From: from, To: to}, l) // (ctx.Err() != nil: the context ended, as a failure would)
 	}
 	for b := range flow.Forward([]*ssa.BasicBlock{d.block.Succs[d.success]}, func(from, to *ssa.BasicBlock) bool {
 		return from != l.Header && l.Contains(to) && !failure(from, to)

@@ -103,6 +103,12 @@ func (f *Feed) SubscribeChan(ctx context.Context, name string, symbols []string)
 		f.logger.Info("subscribed", "feed", f.cfg.Name, "subscription", name, "symbols", len(symbols))
 
 		for r := bufio.NewReader(conn); ; {
+			if ctx.Err() != nil {
+				errs <- ctx.Err()
+				conn.Close()
+				cancel()
+				goto RETRY
+			}
 			line, err := r.ReadString('\n')
 			if err != nil {
 				errs <- fmt.Errorf("feed %s: read: %w", f.cfg.Name, err)
@@ -172,7 +178,7 @@ RETRY:
 	select {
 	case <-ctx.Done():
 		return
-	case <-time.After(f.cfg.RetryTimer): // related "feedsubscribe.go:177: long-running loop" // want `long-running loop waits a fixed delay between attempts, so clients that failed together retry together; add jitter`
+	case <-time.After(f.cfg.RetryTimer): // related "feedsubscribe.go:183: long-running loop" // want `long-running loop waits a fixed delay between attempts, so clients that failed together retry together; add jitter`
 	}
 DIAL:
 	conn, err = (&net.Dialer{Timeout: f.cfg.DialTimout}).DialContext(ctx, "tcp", f.cfg.Addr)
