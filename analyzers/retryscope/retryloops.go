@@ -161,7 +161,8 @@ func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop, ls []*loops.Loop)
 
 // successPaced reports whether, from the success side of decision d, loop l reaches a block
 // that waits without passing the failure side of one of the loop's decisions ds (or a test
-// that finds the context ended): a renewal or
+// that finds the context ended; not a receive of a signal, which may be the work's own event):
+// a renewal or
 // a poll that waits for its next period whatever the round did. Its wait is the period; a
 // loop whose waits only failures reach (a stream read until it broke, then goto retry) waits
 // between attempts.
@@ -173,7 +174,7 @@ func (st *state) successPaced(fn *ssa.Function, l *loops.Loop, d decision, ds []
 				return true
 			}
 		}
-		return cancelled(loops.Edge{From: from, To: to}, l) // (ctx.Err() != nil: the context ended, as a failure would)
+		return contextEnded(loops.Edge{From: from, To: to}) // (ctx.Err() != nil: the context ended, as a failure would)
 	}
 	for b := range flow.Forward([]*ssa.BasicBlock{d.block.Succs[d.success]}, func(from, to *ssa.BasicBlock) bool {
 		return from != l.Header && l.Contains(to) && !failure(from, to)
@@ -621,6 +622,31 @@ func (st *state) blockWaits(fn *ssa.Function, l *loops.Loop, d decision) func(*s
 	}
 }
 
+// contextEnded reports whether edge e is the non-nil side of ctx.Err() != nil or
+// context.Cause(ctx) != nil: the context ended.
+func contextEnded(e loops.Edge) bool {
+	cmp := equality(e.From)
+	if cmp == nil {
+		return false
+	}
+	x, y := cmp.X, cmp.Y
+	if _, ok := x.(*ssa.Const); ok {
+		x, y = y, x
+	}
+	if k, ok := y.(*ssa.Const); !ok || !k.IsNil() {
+		return false
+	}
+	call, ok := flow.Unwrap(x).(*ssa.Call)
+	if !ok || flow.ID(flow.Callee(call.Common())).Pkg != "context" {
+		return false
+	}
+	nonNil := 0 // the successor taken when the comparison holds: != nil holds on the non-nil side
+	if cmp.Op == token.EQL {
+		nonNil = 1
+	}
+	return e.To == e.From.Succs[nonNil]
+}
+
 // calledOff reports whether edge e is taken when the attempt's own context, made in the loop
 // by context.WithCancel (no deadline: only the program cancels it, as a switch to a new
 // primary does), was cancelled: the side of a test of its Err() against nil or
@@ -724,10 +750,6 @@ func cancelled(e loops.Edge, l *loops.Loop) bool {
 	if cmp == nil {
 		return false
 	}
-	taken := 0 // the successor taken when the comparison holds
-	if cmp.Op == token.NEQ {
-		taken = 1
-	}
 	x, y := cmp.X, cmp.Y
 	if _, ok := x.(*ssa.Const); ok {
 		x, y = y, x
@@ -737,12 +759,7 @@ func cancelled(e loops.Edge, l *loops.Loop) bool {
 		return false
 	}
 	if k.IsNil() {
-		// ctx.Err() != nil, context.Cause(ctx) != nil: the non-nil side.
-		call, ok := flow.Unwrap(x).(*ssa.Call)
-		if !ok || flow.ID(flow.Callee(call.Common())).Pkg != "context" {
-			return false
-		}
-		return e.To == e.From.Succs[1-taken]
+		return contextEnded(e)
 	}
 	idx, ok := x.(*ssa.Extract)
 	if !ok || idx.Index != 0 {

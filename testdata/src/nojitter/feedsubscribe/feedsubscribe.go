@@ -231,3 +231,63 @@ ASK:
 	out <- quotes
 	goto WAIT
 }
+
+// ---- Not reported: each round waits for the connection manager's "connected" event ----
+
+// Consumer re-runs its consumption each time the feed's connection manager (which reconnects
+// with its own backoff) says the connection is up; the short pause after a run is not what
+// paces reconnects.
+type Consumer struct {
+	feed      *Feed
+	connected chan struct{}
+	closing   chan struct{}
+}
+
+// Run consumes until closing is closed or ctx ends.
+func (c *Consumer) Run(ctx context.Context, symbols []string, out chan<- Quote) {
+	again := false
+	for {
+		select {
+		case <-c.closing:
+			return
+		default:
+		}
+		if again {
+			if err := c.declare(ctx, symbols); err != nil {
+				c.feed.logger.Error("declare subscription", "err", err)
+			}
+		}
+		select {
+		case <-c.connected:
+			c.consume(ctx, out)
+		case <-c.closing:
+			return
+		case <-ctx.Done():
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+		again = true
+	}
+}
+
+func (c *Consumer) declare(ctx context.Context, symbols []string) error {
+	conn, err := (&net.Dialer{Timeout: c.feed.cfg.DialTimout}).DialContext(ctx, "tcp", c.feed.cfg.Addr)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	_, err = fmt.Fprintf(conn, "DECLARE %s\n", strings.Join(symbols, ","))
+	return err
+}
+
+func (c *Consumer) consume(ctx context.Context, out chan<- Quote) {
+	conn, err := (&net.Dialer{Timeout: c.feed.cfg.DialTimout}).DialContext(ctx, "tcp", c.feed.cfg.Addr)
+	if err != nil {
+		return
+	}
+	defer conn.Close()
+	for sc := bufio.NewScanner(conn); sc.Scan(); {
+		symbol, price, _ := strings.Cut(sc.Text(), " ")
+		out <- Quote{Symbol: symbol, Price: price}
+	}
+}
