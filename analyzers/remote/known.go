@@ -393,40 +393,25 @@ func peerless(network string) bool {
 // callersNetwork reports whether the network v names is its callers' to choose and none of
 // the package's calls chooses one that waits for a peer: v is a parameter of a function (or a
 // closure's variable bound to one: func() (net.Conn, error) { return net.Dial(network, addr)
-// }), and the package's calls of that function pass Unix, UDP or IP networks, or there are
-// none and other packages may call it (status.New("unix", sockPath)). Whether a dial of the
-// network a caller names can stall is the caller's to say.
+// }), and the package's calls of that function (argsGiven) pass Unix, UDP or IP networks, or
+// there are none and other packages may call it (status.New("unix", sockPath)). Whether a dial
+// of the network a caller names can stall is the caller's to say.
 func (w *walker) callersNetwork(v ssa.Value, depth int) bool {
-	if depth > 4 {
+	p, ok := flow.Unwrap(flow.Captured(v)).(*ssa.Parameter)
+	if !ok || depth > 4 || p.Parent().Parent() != nil || p.Parent().Pkg == nil {
 		return false
 	}
-	switch v := flow.Unwrap(flow.Captured(v)).(type) {
-	case *ssa.Parameter:
-		fn := v.Parent()
-		idx := slices.Index(fn.Params, v)
-		if idx < 0 || fn.Parent() != nil || fn.Pkg == nil {
+	args, onlyThese := w.st.argsGiven(p)
+	for _, a := range args {
+		if s, ok := flow.StringConst(a); ok && !peerless(s) || !ok && !w.callersNetwork(a, depth+1) {
 			return false
 		}
-		n := 0
-		for _, caller := range w.st.callGraph()[fn] {
-			for call := range flow.Calls(caller) {
-				c := call.Common()
-				if c.StaticCallee() != fn {
-					continue
-				}
-				if c.IsInvoke() || idx >= len(c.Args) {
-					return false
-				}
-				if s, ok := flow.StringConst(c.Args[idx]); ok && !peerless(s) || !ok && !w.st.walker(caller).callersNetwork(c.Args[idx], depth+1) {
-					return false
-				}
-				n++
-			}
-		}
-		obj := fn.Object()
-		return n > 0 || obj != nil && obj.Exported() && fn.Pkg.Pkg.Name() != "main"
 	}
-	return false
+	if onlyThese {
+		return len(args) > 0
+	}
+	obj := p.Parent().Object()
+	return obj != nil && obj.Exported() && p.Parent().Pkg.Pkg.Name() != "main"
 }
 
 // listenerAddr reports whether the address v is computed from a listener's Addr(), in the

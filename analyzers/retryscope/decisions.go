@@ -195,8 +195,8 @@ func outcome(cond ssa.Value, in func(*ssa.BasicBlock) bool) (call ssa.CallInstru
 		}
 		// ok := h.connect(), again := t.attempt(): the package's function whose only result
 		// says whether its work succeeded, or failed in a way worth trying again (boolSense).
-		if call, ok := c.(*ssa.Call); ok && in(call.Block()) && !call.Call.IsInvoke() && call.Call.StaticCallee() != nil && call.Call.StaticCallee().Pkg == call.Parent().Pkg {
-			if trueFails, ok := boolSense(call.Call.StaticCallee()); ok {
+		if call, ok := c.(*ssa.Call); ok && in(call.Block()) && !call.Call.IsInvoke() {
+			if trueFails, ok := boolSense(call.Call.StaticCallee()); ok && call.Call.StaticCallee().Pkg == call.Parent().Pkg {
 				if trueFails {
 					return call, 1, false
 				}

@@ -32,7 +32,7 @@ func (st *state) iterates(d decision, l *loops.Loop) bool {
 	args := append([]ssa.Value{c.Value}, c.Args...)
 	found := false
 	for _, a := range args {
-		if phi, ok := flow.Unwrap(a).(*ssa.Phi); ok && phi.Block() == l.Header && typeis.Integer(phi.Type()) && !smallStart(phi, l) && movesTarget(phi, l) {
+		if phi, ok := flow.Unwrap(a).(*ssa.Phi); ok && typeis.Integer(phi.Type()) && !smallStart(phi, l) && carriedTarget(phi, l) {
 			return true
 		}
 		if untilDry(a, call, l) {
@@ -57,11 +57,11 @@ func (st *state) iterates(d decision, l *loops.Loop) bool {
 			case *ssa.Phi:
 				// A counter that does not count attempts, reaching the call through a variable
 				// or a field (config.Port = port): it tries each value of a range.
-				found = found || x.Block() == l.Header && typeis.Integer(x.Type()) && !smallStart(x, l) && movesTarget(x, l)
+				found = found || typeis.Integer(x.Type()) && !smallStart(x, l) && carriedTarget(x, l)
 			case *ssa.Call:
 				if x != call && l.Contains(x.Block()) && remote.CopiedParam(x.Common()) == nil {
 					for _, arg := range x.Call.Args {
-						if typeis.Integer(arg.Type()) && (loopCarried(arg, l) && movesTarget(flow.Unwrap(arg).(*ssa.Phi), l) || st.movedByLoop(arg, l)) {
+						if typeis.Integer(arg.Type()) && (carriedTarget(arg, l) || st.movedByLoop(arg, l)) {
 							found = true // store.get(db, s.periods.End-1), with End moved by the loop's calls
 						}
 					}
@@ -578,10 +578,15 @@ func offsetCounter(v ssa.Value, l *loops.Loop) bool {
 	return found
 }
 
-// movesTarget reports whether the loop moves phi, an integer at its header, to a value computed on
-// some way round (port++, next(port)): a value it only keeps or sets to a constant (proto = 1,
-// a one-time fallback) names a target, it does not walk a range of them.
-func movesTarget(phi *ssa.Phi, l *loops.Loop) bool {
+// carriedTarget reports whether v is (a conversion of) a phi at the loop's header that the
+// loop moves to a value computed on some way round (port++, next(port)): a value it only keeps
+// or sets to a constant (proto = 1, a one-time fallback) names a target, it does not walk a
+// range of them.
+func carriedTarget(v ssa.Value, l *loops.Loop) bool {
+	phi, ok := flow.Unwrap(v).(*ssa.Phi)
+	if !ok || phi.Block() != l.Header {
+		return false
+	}
 	for i, e := range phi.Edges {
 		if i >= len(l.Header.Preds) || !l.Contains(l.Header.Preds[i]) || e == ssa.Value(phi) {
 			continue

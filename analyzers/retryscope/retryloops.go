@@ -625,15 +625,8 @@ func (st *state) blockWaits(fn *ssa.Function, l *loops.Loop, d decision) func(*s
 // contextEnded reports whether edge e is the non-nil side of ctx.Err() != nil or
 // context.Cause(ctx) != nil: the context ended.
 func contextEnded(e loops.Edge) bool {
-	cmp := equality(e.From)
-	if cmp == nil {
-		return false
-	}
-	x, y := cmp.X, cmp.Y
-	if _, ok := x.(*ssa.Const); ok {
-		x, y = y, x
-	}
-	if k, ok := y.(*ssa.Const); !ok || !k.IsNil() {
+	cmp, x, k := constEquality(e.From)
+	if cmp == nil || !k.IsNil() {
 		return false
 	}
 	call, ok := flow.Unwrap(x).(*ssa.Call)
@@ -746,16 +739,8 @@ func progress(g *ssa.Global) bool {
 // side. A loop that leaves on success only that way runs until it is stopped: periodic work,
 // not a retry.
 func cancelled(e loops.Edge, l *loops.Loop) bool {
-	cmp := equality(e.From)
+	cmp, x, k := constEquality(e.From)
 	if cmp == nil {
-		return false
-	}
-	x, y := cmp.X, cmp.Y
-	if _, ok := x.(*ssa.Const); ok {
-		x, y = y, x
-	}
-	k, isConst := y.(*ssa.Const)
-	if !isConst {
 		return false
 	}
 	if k.IsNil() {
@@ -844,6 +829,24 @@ func equality(b *ssa.BasicBlock) *ssa.BinOp {
 		return nil
 	}
 	return cmp
+}
+
+// constEquality returns the comparison (== or !=) with a constant that ends block b, its other
+// operand and the constant; nil when b ends otherwise.
+func constEquality(b *ssa.BasicBlock) (*ssa.BinOp, ssa.Value, *ssa.Const) {
+	cmp := equality(b)
+	if cmp == nil {
+		return nil, nil, nil
+	}
+	x, y := cmp.X, cmp.Y
+	if _, ok := x.(*ssa.Const); ok {
+		x, y = y, x
+	}
+	k, ok := y.(*ssa.Const)
+	if !ok {
+		return nil, nil, nil
+	}
+	return cmp, x, k
 }
 
 // runsDry reports whether edge e is taken when call yields nothing: it leaves a comparison of
