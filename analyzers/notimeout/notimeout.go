@@ -19,6 +19,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/guard"
 	"github.com/idemlint/idemlint/analyzers/internal/report"
 	"github.com/idemlint/idemlint/analyzers/internal/syntax"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/testcode"
 	"github.com/idemlint/idemlint/analyzers/remote"
 )
@@ -139,6 +140,9 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		if call.Timeout.Status != remote.Unbounded && !owned || call.Stream || byContract(call) || call.Loopback || testcode.At(c.pass, call.Pos()) {
 			continue
+		}
+		if f := call.Func; f != nil && f.Pkg() != nil && knowledge.LocalDaemon(f.Pkg().Path()) {
+			continue // a pull through the daemon of this machine: it may take as long as the image is large
 		}
 		if o := call.Timeout.Client; call.Streams && o != nil && o.Pos.IsValid() && c.streamCalls[o.Pos] == nil {
 			c.streamClients[o.Pos], c.streamCalls[o.Pos] = call.Pos(), call

@@ -457,6 +457,9 @@ func (r *reacher) funcReach(c *ssa.CallCommon, fn *types.Func) Reach {
 	if fn.Pkg() == nil {
 		return ReachLocal // a method of error or another universe type
 	}
+	if knowledge.RegistryCall(fn.Pkg().Path(), fn.Name()) {
+		return ReachRemote // the daemon pulls from, or pushes to, a registry
+	}
 	if knowledge.LocalDaemon(fn.Pkg().Path()) {
 		return ReachLocal // the Docker daemon of this machine
 	}

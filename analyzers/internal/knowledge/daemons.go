@@ -27,6 +27,25 @@ func LocalDaemon(path string) bool {
 	return false
 }
 
+// registryCalls are the calls of those clients that make the daemon reach an image registry
+// for the program: a pull, a push, a search, a login. The call stays on this machine, but
+// each attempt of it is an attempt on the registry that every machine of a fleet pulls
+// from: a remote dependency, for jitter and retry layers.
+var registryCalls = map[string]bool{
+	"ImagePull": true, "ImagePush": true, "ImageSearch": true, "ImageCreate": true,
+	"RegistryLogin": true, "DistributionInspect": true, "PluginInstall": true,
+	"PluginUpgrade": true, "PluginPush": true,
+	// go-dockerclient and dockertest
+	"PullImage": true, "PushImage": true, "SearchImages": true, "SearchImagesEx": true,
+	"AuthCheck": true, "InspectDistribution": true,
+}
+
+// RegistryCall reports whether the method name of a client of a daemon on this machine (the
+// package at path, see LocalDaemon) has the daemon reach an image registry (registryCalls).
+func RegistryCall(path, name string) bool {
+	return LocalDaemon(path) && registryCalls[name]
+}
+
 // PluginPkg is hashicorp/go-plugin. The gRPC connections it hands out (the conn of a
 // GRPCPlugin's GRPCClient(ctx, *GRPCBroker, conn), GRPCBroker.Dial's) go to a plugin
 // subprocess the program started on this machine, or back to the host that started it.
