@@ -164,6 +164,11 @@ func (st *state) funcWaits(fn *ssa.Function, depth int) *waitsFact {
 	}
 	extra, unknown := channelWaits(fn, func(*ssa.BasicBlock) bool { return true }, nil)
 	ss = append(ss, extra...)
+	for _, c := range calls {
+		if _, started := c.(*ssa.Go); !started && asksUser(c) {
+			unknown = append(unknown, c) // a prompt: it returns when the user has answered
+		}
+	}
 	own := len(ss) > 0 || len(unknown) > 0
 	if depth < 2 {
 		for _, c := range calls {

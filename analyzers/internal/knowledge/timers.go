@@ -39,13 +39,6 @@ func ParsesText(fn *types.Func) bool {
 	return false
 }
 
-// ReadsTerminal reports whether fn waits for what the user types: fmt.Scan, Scanf and Scanln
-// read standard input. A loop that asks the user before it goes round goes at the user's pace.
-func ReadsTerminal(fn *types.Func) bool {
-	id := flow.ID(fn)
-	return id.Pkg == "fmt" && id.Recv == "" && (id.Name == "Scan" || id.Name == "Scanf" || id.Name == "Scanln")
-}
-
 // IsStdin reports whether g is os.Stdin.
 func IsStdin(g *types.Var) bool {
 	return g != nil && g.Pkg() != nil && g.Pkg().Path() == "os" && g.Name() == "Stdin"
