@@ -57,7 +57,7 @@ func (w *walker) built(v ssa.Value, f *frame, t *knowledge.ClientType, eval func
 	switch v := v.(type) {
 	case *ssa.Alloc:
 		if typeis.Named(v.Type(), t.Pkg, t.Name) {
-			return w.alloc(v, t)
+			return w.copyAlloc(v, f, t, eval)
 		}
 		if fa := wrappedTransport(v, t); fa >= 0 {
 			return w.wrapper(v, fa, f, eval)
@@ -94,7 +94,7 @@ func (w *walker) built(v ssa.Value, f *frame, t *knowledge.ClientType, eval func
 		}
 		if a, ok := v.X.(*ssa.Alloc); ok && typeis.Named(a.Type(), t.Pkg, t.Name) {
 			// c := http.Client{...}; return Query{Proxy: c}: a copy of a client made here.
-			return w.alloc(a, t)
+			return w.copyAlloc(a, f, t, eval)
 		}
 		r := w.load(v.X, f, t)
 		if g, ok := v.X.(*ssa.Global); ok && r.origin != nil && r.origin.Kind == Default && !r.origin.Pos.IsValid() {
@@ -324,6 +324,30 @@ func (w *walker) defaultClient() verdict {
 	return verdict{k: vUnbounded, origin: &Origin{Kind: Default, Type: knowledge.HTTPClient.Display, Field: knowledge.HTTPClient.Setting, Name: "http.DefaultClient"}}
 }
 
+// copyAlloc evaluates a client or dialer made in the function (alloc) which, when the
+// function takes the client by value (func withTLS(c http.Client) *http.Client { ...; return
+// &c }), is a copy of the one its caller gives: what is set on the copy, then the caller's.
+func (w *walker) copyAlloc(a *ssa.Alloc, f *frame, t *knowledge.ClientType, eval func(ssa.Value, *frame) verdict) verdict {
+	r := w.alloc(a, t)
+	if p := valueParam(a); p != nil && r.k == vUnbounded {
+		return eval(p, f)
+	}
+	return r
+}
+
+// valueParam returns the parameter of a's function whose value a's function copies into a
+// (a client taken by value, whose address it takes), or nil.
+func valueParam(a *ssa.Alloc) *ssa.Parameter {
+	for _, r := range *a.Referrers() {
+		if st, ok := r.(*ssa.Store); ok && st.Addr == a {
+			if p, ok := st.Val.(*ssa.Parameter); ok && p.Parent() == a.Parent() {
+				return p
+			}
+		}
+	}
+	return nil
+}
+
 // alloc evaluates a client or dialer made in the function: a composite literal, new(T), or a
 // local variable, by what is set on it (fieldsSet).
 func (w *walker) alloc(a *ssa.Alloc, t *knowledge.ClientType) verdict {
@@ -441,6 +465,9 @@ func (w *walker) fieldsSet(a ssa.Value, t *knowledge.ClientType, origin *Origin,
 			// (c := http.Client{...}), or a copy of another value.
 			if flow.IsZero(r.Val) {
 				continue
+			}
+			if p, ok := r.Val.(*ssa.Parameter); ok && p.Parent() == r.Parent() {
+				continue // the client a caller gives, copied (copyAlloc)
 			}
 			if load, ok := r.Val.(*ssa.UnOp); ok && load.Op == token.MUL {
 				if isDefaultClientLoad(load.X) && t == knowledge.HTTPClient && !w.st.defaultTouched {
