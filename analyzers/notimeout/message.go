@@ -402,7 +402,10 @@ func (c *checker) message(call *remote.Call) string {
 	if call.Via != nil && call.Via.Kept {
 		// Kept for the calls of what it returns: a deadline would end them all at once, and
 		// the caller's context would end them with the caller.
-		return fmt.Sprintf("%s keeps a context without a deadline for its later calls of %s%s", name, call.Via.Callee, strings.Replace(hangs, "this call", "them", 1))
+		hangs = strings.Replace(hangs, "this call", "them", 1)
+		return report.Fit(
+			fmt.Sprintf("%s keeps a context without a deadline for its later calls of %s%s", name, call.Via.Callee, hangs),
+			fmt.Sprintf("%s keeps a context without a deadline for later calls%s", name, hangs)) // (the related line names them)
 	}
 	if k := t.Context.Kind; call.Via != nil && (k == remote.Background || k == remote.TODO) && contextParam(fn) != "" {
 		// The caller's context is at hand and dropped.

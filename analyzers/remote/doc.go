@@ -54,7 +54,10 @@
 //     is what the package's production code stores there (ctx: context.WithoutCancel(ctx) in
 //     a constructor has no deadline; ctx: ctx, a parameter of the constructor, is kept: the
 //     constructor's callers decide, and its parameter fact says it keeps its context for a
-//     later call, as x/oauth2's TokenSource and Client do); one captured by a closure is what is bound (or stored
+//     later call, as x/oauth2's TokenSource and Client do, and x/oauth2/google's
+//     DefaultTokenSource, FindDefaultCredentials and CredentialsFromJSON, which the model
+//     knows from a table (knowledge.KeptContext): their code picks the source by the
+//     credentials file's type); one captured by a closure is what is bound (or stored
 //     in the captured variable) where the closure is made; from package variables it is
 //     unknown too (treated as handled);
 //   - a request: http.NewRequest gives it no context; NewRequestWithContext, WithContext and

@@ -530,8 +530,13 @@ func (st *state) passed(callee *ssa.Function) []Passed {
 	if !ok || obj.Pkg() == st.pass.Pkg {
 		return nil
 	}
-	if f := importFact(st.pass, st.imported, obj); f != nil {
+	if f := importFact(st.pass, st.imported, obj); f != nil && len(f.Params) > 0 {
 		return f.Params
+	}
+	if i := knowledge.KeptContext(flow.ID(obj)); i >= 0 {
+		// A token source of a library whose code the model cannot follow, said to keep its
+		// context for its token requests.
+		return []Passed{{Index: i, Kind: HTTP, Name: "http.Client.Do", Callee: "Client.Do", Kept: true, Body: -1}}
 	}
 	return nil
 }

@@ -24,3 +24,28 @@ func RefreshedToken(id flow.FuncID) (arg int, field string) {
 	}
 	return -1, ""
 }
+
+// golang.org/x/oauth2/google: the functions that find Application Default Credentials, or
+// parse a credentials file, make a token source that keeps the context they are given for the
+// token requests it sends later (to the token endpoint, the STS of a workload identity
+// pool). The library reaches that source through types the model cannot follow (a credential
+// file's type decides; newer versions delegate to cloud.google.com/go/auth), so it is said
+// here: the index of that context among the arguments.
+const googlePkg = "golang.org/x/oauth2/google"
+
+var keepers = map[flow.FuncID]int{
+	{Pkg: googlePkg, Name: "DefaultTokenSource"}:               0,
+	{Pkg: googlePkg, Name: "FindDefaultCredentials"}:           0,
+	{Pkg: googlePkg, Name: "FindDefaultCredentialsWithParams"}: 0,
+	{Pkg: googlePkg, Name: "CredentialsFromJSON"}:              0,
+	{Pkg: googlePkg, Name: "CredentialsFromJSONWithParams"}:    0,
+}
+
+// KeptContext returns the index among a call's arguments of the context that the function
+// keeps for the HTTP requests of the token source it makes (see keepers), or -1.
+func KeptContext(id flow.FuncID) int {
+	if i, ok := keepers[id]; ok {
+		return i
+	}
+	return -1
+}
