@@ -133,7 +133,9 @@
 // returns nil only after it waited (if err := w.onStreamError(ctx, err, bo); err != nil {
 // return err }): the handler is the loop's retry policy and its backoff; a handler that pauses
 // only after a success paces a schedule. A call that reads what the user types (fmt.Scanln, a
-// reader on os.Stdin) is a wait of unknown length: "Try again? (Y/n)" goes at the user's pace.
+// reader on os.Stdin, a prompt or program of the terminal libraries knowledge.ReadsTerminal
+// names: huh, bubbletea, survey, promptui, x/term), or a function that asks through one (of
+// the package, or of another through its waits fact), is a wait of unknown length: "Try again? (Y/n)" goes at the user's pace.
 // A retry helper that asks a function-valued parameter whether to go round (if
 // !retriable(err) { return err }) goes round, at each call, on what the predicate handed in
 // singles out, down to the program's error variables it alone retries or turns down at once
