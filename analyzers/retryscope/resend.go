@@ -35,7 +35,8 @@ import (
 //   - when the scope goes round only after the dependency answered (Scope.Answered): the
 //     request is sent again only once its outcome is known;
 //   - when the library's retry condition is such a test (retry-go's RetryIf, go-retryablehttp's
-//     CheckRetry, the runtime's Policy.Classify);
+//     CheckRetry, the runtime's Policy.Classify, every AddRetryCondition of a resty v2 client
+//     or request: conditions replace its default of retrying a failed transport);
 //   - when the library holds such requests back or keys them itself: this project's
 //     runtime/retry with its default classifier or a Policy declared Idempotent, its
 //     retryhttp.Transport, stripe-go (a key per call), resty v3 without
@@ -280,7 +281,7 @@ var resendRules = map[*knowledge.Library]func(r *Result, s *Scope) resendRule{
 	knowledge.CloudStorage:      func(*Result, *Scope) resendRule { return holdsBack },
 	knowledge.Resty: func(r *Result, s *Scope) resendRule {
 		if s.Func == nil || s.Func.Pkg() == nil || s.Func.Pkg().Path() != "resty.dev/v3" {
-			return resendsAll // v2 retries every method
+			return r.restyConditions(s) // v2 retries every method
 		}
 		if set := s.setting("SetRetryAllowNonIdempotent"); set != nil && set.Value != nil && !isFalse(flow.Unwrap(set.Value)) {
 			return resendsAll
@@ -291,6 +292,27 @@ var resendRules = map[*knowledge.Library]func(r *Result, s *Scope) resendRule{
 	knowledge.RetryableHTTPStandard: (*Result).checkRetry,
 	knowledge.RetryGo:               (*Result).retryIf,
 	knowledge.RetryGoV2:             (*Result).retryIf,
+}
+
+// restyConditions: resty v2 retries a failed transport, unless the client or the request has
+// retry conditions: then only what one of them holds for (a condition replaces the default).
+// Conditions that hold only for answers that turned the request away (429) resend nothing the
+// server may have applied.
+func (r *Result) restyConditions(s *Scope) resendRule {
+	found := false
+	for _, set := range s.Settings {
+		if set.Name != "AddRetryCondition" {
+			continue
+		}
+		if set.Value == nil || r.predicate(set.Value) != holdsBack {
+			return resendsAll
+		}
+		found = true
+	}
+	if found {
+		return holdsBack
+	}
+	return resendsAll
 }
 
 // checkRetry: go-retryablehttp retries what its CheckRetry says (by default transport errors,

@@ -32,7 +32,9 @@
 //     hands the method it is given on to one, from its retry callback too, a
 //     DoWithContext(ctx, req, out) that sends the request it is given); go-retryablehttp
 //     clients and resty v2 clients with a retry
-//     count retry such requests themselves, also those sent by another package's function the
+//     count retry such requests themselves (not when every retry condition they are given,
+//     CheckRetry or resty's AddRetryCondition, holds only for a 429 or an answer that
+//     turned the request away: resty's conditions replace its retry of a failed transport), also those sent by another package's function the
 //     client is handed to (api.CallCreateSecret(c.http, req), its sends known by a fact). Requests that helpers of the package hand to one
 //     such client are one cause: reported once, at the client's call, with each request as a
 //     related position. A helper that decides by the request's method (compares it, looks it

@@ -25,6 +25,9 @@ var Resty = &Library{
 	Settings: map[string]Option{
 		"SetRetryCount":              {Layer: 1, Arg: 0, Attempts: AttemptsOf(1).NegativeMeans(Once)},
 		"SetRetryAllowNonIdempotent": {Layer: 1, Arg: 0}, // v3: POST and PATCH are retried too (see Resends)
+		// v2: once a client or request has conditions, it retries only what one of them
+		// says, a failed transport included (see Resends).
+		"AddRetryCondition": {Layer: 1, Arg: 0},
 	},
 }
 
