@@ -10,6 +10,7 @@ import (
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
+	"github.com/idemlint/idemlint/analyzers/internal/loops"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 	"golang.org/x/tools/go/ssa"
 )
@@ -34,7 +35,7 @@ type library struct {
 }
 
 var hooks = map[*knowledge.Library]hook{
-	knowledge.KubernetesWait:        {adjust: k8sFactor},
+	knowledge.KubernetesWait:        {adjust: k8sAdjust},
 	knowledge.FailsafeGo:            {when: failsafeRetries},
 	knowledge.Gax:                   {when: gaxRetries},
 	knowledge.IdemlintTransport:     {when: retryhttpRetries, adjust: retryhttpAttempts},
@@ -203,6 +204,58 @@ func orasRetries(c *site, e *entry) bool {
 }
 
 // k8sFactor: a Backoff literal whose Factor grows the delay and that has no jitter backs off.
+func k8sAdjust(c *site, s *Scope, vals []ssa.Value) {
+	k8sFactor(c, s, vals)
+	k8sCondition(c, s)
+}
+
+// k8sCondition: wait.ExponentialBackoff goes round only when its condition returns false and
+// no error; an error ends it. A condition that returns (false, nil) only after its calls
+// succeeded (on the nil side of their error tests) waits for a state the answer reports (a
+// volume not available yet): a poll, not a retry of a failure, which jitter need not spread.
+func k8sCondition(c *site, s *Scope) {
+	callee := flow.Callee(c.call.Common())
+	if callee == nil || callee.Name() != "ExponentialBackoff" && callee.Name() != "ExponentialBackoffWithContext" || len(c.Args) == 0 {
+		return
+	}
+	fn := localFunc(c.Args[len(c.Args)-1])
+	if fn == nil || fn.Signature.Results().Len() != 2 {
+		return
+	}
+	ls := loops.Of(fn)
+	round := false
+	for ret := range flow.Returns(fn) {
+		if len(ret.Results) != 2 || ret.Block() == fn.Recover {
+			continue
+		}
+		if isTrue(ret.Results[0]) || failed(ret.Results[1], ret.Block()) {
+			continue // done, or ended by an error
+		}
+		if !afterSuccess(ret.Block(), ls) {
+			return // it may go round on a failure it swallowed
+		}
+		round = true
+	}
+	s.Poll = s.Poll || round
+}
+
+// failed reports whether err, returned in block b, is not nil: a constant that is not nil, or
+// an error on the failure side of a test of it above b.
+func failed(err ssa.Value, b *ssa.BasicBlock) bool {
+	if flow.IsNil(err) {
+		return false
+	}
+	if _, isConst := flow.Unwrap(err).(*ssa.Const); isConst {
+		return true
+	}
+	for ifInstr, side := range flow.TestsAbove(b) {
+		if errv, nilSide := testedError(ifInstr); errv != nil && errv == err && side >= 0 && side != nilSide {
+			return true
+		}
+	}
+	return false
+}
+
 func k8sFactor(c *site, s *Scope, vals []ssa.Value) {
 	if s.Wait.Kind != WaitFixed {
 		return
