@@ -26,8 +26,8 @@
 //     through one client a library constructor made here (resty.New(),
 //     cleanhttp.DefaultClient()) are one finding, at the constructor's call; for resty.New the
 //     fix adds SetTimeout with the -notimeout.default duration (30s unless set) to it.
-//     A library's default client whose Transport is an http.Transport with a
-//     ResponseHeaderTimeout is not reported as a default without a Timeout (its requests carry
+//     A library's default client whose Transport (or, for a retryablehttp.Client, its
+//     HTTPClient's) is an http.Transport with a ResponseHeaderTimeout is not reported as a default without a Timeout (its requests carry
 //     their callers' contexts; reading the body is the caller's); a request without any context
 //     sent through it is, at the call. A client whose transport (a literal, or what a function
 //     of the package returns by default) dials through functions that set a deadline on each

@@ -435,6 +435,9 @@ func (w *walker) fieldsSet(a ssa.Value, t *knowledge.ClientType, origin *Origin,
 					case vBounded:
 						return bounded(t.Display + "." + name + " (" + sv.by + ")")
 					case vUnbounded:
+						if origin != nil && origin.Transport == "" && sv.origin != nil {
+							origin.Transport = sv.origin.Transport // the sub-client's transport: what it sends through
+						}
 					default:
 						result = unknown
 					}
