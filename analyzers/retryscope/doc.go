@@ -183,7 +183,9 @@
 // attempt failed, whose own failure leaves the loop (ask for a fix to a failed local build),
 // is a step, not the attempt. A
 // timer wait in a select that an event the package sends can end (case <-q.notify) waits for
-// work. A function that logs and drops a retrying call's failure keeps it (retriesFact.Kept):
+// work; so does a receive, or a select without a timer, on a channel the package sends on or
+// closes (case <-connChanged, closed when a reconnect loop replaces the connection), where the
+// loop stays: it goes round when that event comes, a wait of unknown length. A function that logs and drops a retrying call's failure keeps it (retriesFact.Kept):
 // its callers' retries never see that failure.
 //
 // A loop leaves on success when it tests a call's error against nil, an *http.Response's

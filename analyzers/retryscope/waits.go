@@ -75,6 +75,7 @@ func (st *state) waitsOf(fn *ssa.Function, calls []ssa.CallInstruction, in func(
 		}
 		ss = append(ss, sl)
 	}
+	unknown = append(unknown, st.eventWaits(fn, in, l)...)
 	var wayIn []Sleep
 	for _, c := range calls {
 		if _, started := c.(*ssa.Go); !started && asksUser(c) {
@@ -434,38 +435,83 @@ func afterFunc(t ssa.Value) bool {
 // from a channel the package sends values on (q.notify <- struct{}{} when a job is queued):
 // an event, not a timer nor a channel that is only closed (a stop signal), ends the wait.
 func (st *state) wokenByEvent(sel *ssa.Select, l *loops.Loop) bool {
+	for i, ss := range sel.States {
+		if ss.Dir != types.RecvOnly || typeis.TimeChan(ss.Chan.Type()) || l != nil && leavesOn(sel, i, l) {
+			continue
+		}
+		if st.signalled(ss.Chan) {
+			return true
+		}
+	}
+	return false
+}
+
+// eventWaits returns the receives of loop l's blocks (in) that wait for another goroutine's
+// signal and stay in the loop, with no timer beside them: a <-ch, or a select { case
+// <-ctx.Done(): return ...; case <-connChanged: } on a channel that the package sends on or
+// closes (a connection replaced, work arrived). The loop goes round when that event comes: a
+// wait of unknown length, not "at once". Nil outside a loop.
+func (st *state) eventWaits(fn *ssa.Function, in func(*ssa.BasicBlock) bool, l *loops.Loop) []ssa.Instruction {
+	if l == nil {
+		return nil
+	}
+	var out []ssa.Instruction
+	for _, b := range fn.Blocks {
+		if !in(b) {
+			continue
+		}
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.UnOp:
+				if x.Op == token.ARROW && !typeis.TimeChan(x.X.Type()) && st.signalled(x.X) {
+					out = append(out, x)
+				}
+			case *ssa.Select:
+				if !x.Blocking || slices.ContainsFunc(x.States, func(s *ssa.SelectState) bool { return typeis.TimeChan(s.Chan.Type()) }) {
+					continue // never waits, or a timer's wait (channelWaits, wokenByEvent)
+				}
+				if st.wokenByEvent(x, l) {
+					out = append(out, x)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// signalled reports whether ch is a channel kept in a struct field or package variable that
+// the package sends on or closes (chanKey).
+func (st *state) signalled(ch ssa.Value) bool {
 	if st.sentOn == nil {
 		st.sentOn = make(map[any]bool)
+		mark := func(v ssa.Value) {
+			if k := chanKey(v); k != nil {
+				st.sentOn[k] = true
+			}
+		}
 		for _, fn := range st.funcs {
 			for _, b := range fn.Blocks {
 				for _, instr := range b.Instrs {
 					switch x := instr.(type) {
 					case *ssa.Send:
-						if k := chanKey(x.Chan); k != nil {
-							st.sentOn[k] = true
-						}
+						mark(x.Chan)
 					case *ssa.Select:
 						for _, ss := range x.States {
 							if ss.Dir == types.SendOnly {
-								if k := chanKey(ss.Chan); k != nil {
-									st.sentOn[k] = true
-								}
+								mark(ss.Chan)
 							}
+						}
+					case *ssa.Call:
+						if bi, ok := x.Call.Value.(*ssa.Builtin); ok && bi.Name() == "close" && len(x.Call.Args) == 1 {
+							mark(x.Call.Args[0])
 						}
 					}
 				}
 			}
 		}
 	}
-	for i, ss := range sel.States {
-		if ss.Dir != types.RecvOnly || typeis.TimeChan(ss.Chan.Type()) || l != nil && leavesOn(sel, i, l) {
-			continue
-		}
-		if k := chanKey(ss.Chan); k != nil && st.sentOn[k] {
-			return true
-		}
-	}
-	return false
+	k := chanKey(ch)
+	return k != nil && st.sentOn[k]
 }
 
 // chanKey names the channel v holds when it is kept in a struct field or a package variable
