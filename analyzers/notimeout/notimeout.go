@@ -17,7 +17,6 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/docs"
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/guard"
-	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/report"
 	"github.com/idemlint/idemlint/analyzers/internal/syntax"
 	"github.com/idemlint/idemlint/analyzers/internal/testcode"
@@ -138,11 +137,8 @@ func run(pass *analysis.Pass) (any, error) {
 			// with its caller's context: a stalled server cannot hold it before the answer.
 			continue
 		}
-		if call.Timeout.Status != remote.Unbounded && !owned || call.Stream || byContract(call) || call.Loopback || testcode.At(c.pass, call.Pos()) {
+		if call.Timeout.Status != remote.Unbounded && !owned || call.Stream || byContract(call) || call.Loopback || call.Daemon || testcode.At(c.pass, call.Pos()) {
 			continue
-		}
-		if f := call.Func; f != nil && f.Pkg() != nil && knowledge.LocalDaemon(f.Pkg().Path()) {
-			continue // a pull through the daemon of this machine: it may take as long as the image is large
 		}
 		if o := call.Timeout.Client; call.Streams && o != nil && o.Pos.IsValid() && c.streamCalls[o.Pos] == nil {
 			c.streamClients[o.Pos], c.streamCalls[o.Pos] = call.Pos(), call

@@ -707,8 +707,9 @@ func (st *state) via(call ssa.CallInstruction) *Call {
 			v = bounded(sessionTimeout)
 		}
 		c := &Call{Instr: call, Func: fn, Kind: p.Kind, Name: p.Name, Via: &p, Timeout: v.timeout()}
-		// The Docker daemon of this machine, unless the call has it reach a registry.
-		c.Loopback = fn != nil && fn.Pkg() != nil && knowledge.LocalDaemon(fn.Pkg().Path()) && !knowledge.RegistryCall(fn.Pkg().Path(), fn.Name())
+		// The Docker daemon of this machine, not loopback when the call has it reach a registry.
+		c.Daemon = fn != nil && fn.Pkg() != nil && knowledge.LocalDaemon(fn.Pkg().Path())
+		c.Loopback = c.Daemon && !knowledge.RegistryCall(fn.Pkg().Path(), fn.Name())
 		if p.Kind == HTTP {
 			// The response the function hands back read as a stream here, or a body not in
 			// memory handed to it to send.

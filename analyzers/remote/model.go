@@ -100,6 +100,11 @@ type Call struct {
 	// ("http://localhost:8080/ping", "127.0.0.1:" + port): a readiness poll of a server the
 	// program starts, test scaffolding.
 	Loopback bool
+	// Daemon is set when the call goes to a daemon of this machine (a Docker Engine API
+	// client, knowledge.LocalDaemon), also one that has the daemon reach a registry (a pull,
+	// which is not Loopback: its attempts reach the registry): how long it takes is the
+	// daemon's work, as long as the image is large, not a hang of the program's own socket.
+	Daemon bool
 	// Contract is set when nothing bounds the call but the function it is in has no context
 	// to give it, by contract. The line to change is the interface or the API's callers, not
 	// this call; the callers of a context-free form are checked through its paramFact.

@@ -284,7 +284,8 @@ func (st *state) classify(call ssa.CallInstruction) *Call {
 				c.Loopback = w.loopback(s.Arg(i), nil, 0)
 			}
 		}
-		if o := c.Timeout.Client; o != nil && o.Unix || knowledge.LocalDaemon(st.pass.Pkg.Path()) {
+		c.Daemon = knowledge.LocalDaemon(st.pass.Pkg.Path())
+		if o := c.Timeout.Client; o != nil && o.Unix || c.Daemon {
 			c.Loopback = true // a client whose transport dials a Unix socket, or the Docker daemon's: a local process
 		}
 		st.setContract(c, id.Name)

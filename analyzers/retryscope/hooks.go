@@ -203,7 +203,7 @@ func orasRetries(c *site, e *entry) bool {
 	return false
 }
 
-// k8sFactor: a Backoff literal whose Factor grows the delay and that has no jitter backs off.
+// k8sAdjust refines a k8s wait or retry scope (k8sFactor, k8sCondition).
 func k8sAdjust(c *site, s *Scope, vals []ssa.Value) {
 	k8sFactor(c, s, vals)
 	k8sCondition(c, s)
@@ -228,7 +228,7 @@ func k8sCondition(c *site, s *Scope) {
 		if len(ret.Results) != 2 || ret.Block() == fn.Recover {
 			continue
 		}
-		if isTrue(ret.Results[0]) || failed(ret.Results[1], ret.Block()) {
+		if isTrue(ret.Results[0]) || notNil(ret.Results[1], ret.Block()) {
 			continue // done, or ended by an error
 		}
 		if !afterSuccess(ret.Block(), ls) {
@@ -239,9 +239,9 @@ func k8sCondition(c *site, s *Scope) {
 	s.Poll = s.Poll || round
 }
 
-// failed reports whether err, returned in block b, is not nil: a constant that is not nil, or
-// an error on the failure side of a test of it above b.
-func failed(err ssa.Value, b *ssa.BasicBlock) bool {
+// notNil reports whether err, returned in block b, is certainly not nil: a constant that is
+// not nil, or an error on the non-nil side of a test of it above b.
+func notNil(err ssa.Value, b *ssa.BasicBlock) bool {
 	if flow.IsNil(err) {
 		return false
 	}
@@ -256,6 +256,7 @@ func failed(err ssa.Value, b *ssa.BasicBlock) bool {
 	return false
 }
 
+// k8sFactor: a Backoff literal whose Factor grows the delay and that has no jitter backs off.
 func k8sFactor(c *site, s *Scope, vals []ssa.Value) {
 	if s.Wait.Kind != WaitFixed {
 		return

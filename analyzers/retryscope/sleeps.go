@@ -3,6 +3,7 @@ package retryscope
 import (
 	"go/token"
 	"go/types"
+	"iter"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -125,29 +126,40 @@ func channelWaits(fn *ssa.Function, in func(*ssa.BasicBlock) bool, l *loops.Loop
 			extra = append(extra, Sleep{Call: maker, Duration: d, Kind: delayKind(d, l), At: instr})
 		}
 	}
-	for _, b := range fn.Blocks {
-		if !in(b) {
-			continue
-		}
-		for _, instr := range b.Instrs {
-			switch x := instr.(type) {
-			case *ssa.UnOp:
-				if x.Op == token.ARROW {
-					wait(x, x.X)
-				}
-			case *ssa.Select:
-				if !x.Blocking {
-					continue // select { case <-deadline.C: ...; default: } never waits
-				}
-				for i, st := range x.States {
-					if st.Dir == types.RecvOnly && !(l != nil && leavesOn(x, i, l)) {
-						wait(x, st.Chan)
+	for instr, ch := range blockingReceives(fn, in, l) {
+		wait(instr, ch)
+	}
+	return extra, unknown
+}
+
+// blockingReceives yields the receives in fn's blocks (in) that may block, with the channel of each: a
+// <-ch, and each case of a blocking select that receives without leaving loop l (when l is
+// set). A select with a default never waits (select { case <-deadline.C: ...; default: }).
+func blockingReceives(fn *ssa.Function, in func(*ssa.BasicBlock) bool, l *loops.Loop) iter.Seq2[ssa.Instruction, ssa.Value] {
+	return func(yield func(ssa.Instruction, ssa.Value) bool) {
+		for _, b := range fn.Blocks {
+			if !in(b) {
+				continue
+			}
+			for _, instr := range b.Instrs {
+				switch x := instr.(type) {
+				case *ssa.UnOp:
+					if x.Op == token.ARROW && !yield(x, x.X) {
+						return
+					}
+				case *ssa.Select:
+					if !x.Blocking {
+						continue
+					}
+					for i, st := range x.States {
+						if st.Dir == types.RecvOnly && !(l != nil && leavesOn(x, i, l)) && !yield(x, st.Chan) {
+							return
+						}
 					}
 				}
 			}
 		}
 	}
-	return extra, unknown
 }
 
 // timesOutWork reports whether maker, a time.NewTimer or time.After call, makes a timeout

@@ -432,8 +432,9 @@ func afterFunc(t ssa.Value) bool {
 }
 
 // wokenByEvent reports whether blocking select sel also receives, without leaving loop l,
-// from a channel the package sends values on (q.notify <- struct{}{} when a job is queued):
-// an event, not a timer nor a channel that is only closed (a stop signal), ends the wait.
+// from a channel the package sends on or closes (q.notify <- struct{}{} when a job is queued;
+// close(c.connChanged) when a connection is replaced): an event, not a timer, ends the wait.
+// A case that leaves the loop (a stop signal) is not such an event.
 func (st *state) wokenByEvent(sel *ssa.Select, l *loops.Loop) bool {
 	for i, ss := range sel.States {
 		if ss.Dir != types.RecvOnly || typeis.TimeChan(ss.Chan.Type()) || l != nil && leavesOn(sel, i, l) {
@@ -456,25 +457,14 @@ func (st *state) eventWaits(fn *ssa.Function, in func(*ssa.BasicBlock) bool, l *
 		return nil
 	}
 	var out []ssa.Instruction
-	for _, b := range fn.Blocks {
-		if !in(b) {
+	for instr, ch := range blockingReceives(fn, in, l) {
+		if typeis.TimeChan(ch.Type()) || !st.signalled(ch) || slices.Contains(out, instr) {
 			continue
 		}
-		for _, instr := range b.Instrs {
-			switch x := instr.(type) {
-			case *ssa.UnOp:
-				if x.Op == token.ARROW && !typeis.TimeChan(x.X.Type()) && st.signalled(x.X) {
-					out = append(out, x)
-				}
-			case *ssa.Select:
-				if !x.Blocking || slices.ContainsFunc(x.States, func(s *ssa.SelectState) bool { return typeis.TimeChan(s.Chan.Type()) }) {
-					continue // never waits, or a timer's wait (channelWaits, wokenByEvent)
-				}
-				if st.wokenByEvent(x, l) {
-					out = append(out, x)
-				}
-			}
+		if sel, ok := instr.(*ssa.Select); ok && slices.ContainsFunc(sel.States, func(s *ssa.SelectState) bool { return typeis.TimeChan(s.Chan.Type()) }) {
+			continue // a timer's wait, which an event may cut short (channelWaits, wokenByEvent)
 		}
+		out = append(out, instr)
 	}
 	return out
 }
