@@ -269,10 +269,25 @@ func retriesFailure(fn *ssa.Function, again bool) bool {
 }
 
 // madeCondition reports whether errv, returned from block b, is an error the function makes
-// of its own words (errors.New, fmt.Errorf with no error among its arguments) where no test of
-// an *http.Response's status decides: it names a state it waits for ("still pending"), not a
-// failure of a call.
+// of its own words (madeError) where no test of an *http.Response's status decides: it names
+// a state it waits for ("still pending"), not a failure of a call.
 func madeCondition(errv ssa.Value, b *ssa.BasicBlock) bool {
+	if !madeError(errv) {
+		return false
+	}
+	for d := b; d != nil; d = d.Idom() {
+		if ifInstr, ok := lastInstr(d).(*ssa.If); ok {
+			if cmp, ok := ifInstr.Cond.(*ssa.BinOp); ok && (statusOf(cmp.X) != nil || statusOf(cmp.Y) != nil) {
+				return false // a status the answer gave: a failure it names
+			}
+		}
+	}
+	return true
+}
+
+// madeError reports whether errv is an error made of the function's own words: errors.New, or
+// fmt.Errorf with no error among its arguments.
+func madeError(errv ssa.Value) bool {
 	c, ok := flow.Unwrap(errv).(*ssa.Call)
 	if !ok {
 		return false
@@ -292,13 +307,6 @@ func madeCondition(errv ssa.Value, b *ssa.BasicBlock) bool {
 		})
 		if bad {
 			return false // it wraps or quotes an error
-		}
-	}
-	for d := b; d != nil; d = d.Idom() {
-		if ifInstr, ok := lastInstr(d).(*ssa.If); ok {
-			if cmp, ok := ifInstr.Cond.(*ssa.BinOp); ok && (statusOf(cmp.X) != nil || statusOf(cmp.Y) != nil) {
-				return false // a status the answer gave: a failure it names
-			}
 		}
 	}
 	return true

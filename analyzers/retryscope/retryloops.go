@@ -80,7 +80,7 @@ func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop, ls []*loops.Loop)
 					failure = true
 				}
 			}
-			return failure || runsDry(e, d.call, l) || cancelled(e, l) || panics(e.To) || invariantGate(e, l)
+			return failure || runsDry(e, d.call, l) || cancelled(e, l) || panics(e.To) || invariantGate(e, l) || failsOut(e)
 		}
 		exits := l.ExitEdges(d.block, d.block.Succs[d.success], skip)
 		if e, ok := flagExit(l, d.block.Succs[d.success], skip); ok {
@@ -157,6 +157,26 @@ func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop, ls []*loops.Loop)
 		return *spin, lifecycle
 	}
 	return decision{}, other
+}
+
+// failsOut reports whether exit e leads straight to a return of an error the function makes
+// of its own words (a malformed answer: errors.New("value is not a map")): leaving there is a
+// failure found in the answer, not the success a retry loop leaves on. A loop whose only ways
+// out after a call succeeded are such returns goes round on success too: it walks something
+// (the fields of an answer), it does not retry the call.
+func failsOut(e loops.Edge) bool {
+	b := e.To
+	for range 4 {
+		switch x := lastInstr(b).(type) {
+		case *ssa.Return:
+			return len(x.Results) > 0 && madeError(x.Results[len(x.Results)-1])
+		case *ssa.Jump:
+			b = b.Succs[0]
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // successPaced reports whether, from the success side of decision d, loop l reaches a block
