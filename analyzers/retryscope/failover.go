@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
+	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/loops"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
@@ -46,11 +47,43 @@ func failover(l *loops.Loop, d decision, b Bound) bool {
 		}
 	}
 	for _, a := range append([]ssa.Value{cc.Value}, cc.Args...) {
-		if a != nil && rotates(d.block.Parent(), l, a) {
+		if a != nil && (rotates(d.block.Parent(), l, a) || randomPick(l, a)) {
 			return true
 		}
 	}
 	return reportsBack(l, d, fail)
+}
+
+// randomPick reports whether target, an argument of the attempt (or its receiver), comes from
+// an element of a list taken at a random index each round (s := servers[rand.IntN(len(servers))];
+// lookupAt(s).NS(ctx, name)): the attempts are spread over the list's targets, not sent to one
+// again. (A random byte or rune from a table is a character of a name, not a target.)
+func randomPick(l *loops.Loop, target ssa.Value) bool {
+	found := false
+	flow.Backward(target, 32, func(v ssa.Value) bool {
+		var index ssa.Value
+		var elem types.Type
+		switch x := v.(type) {
+		case *ssa.IndexAddr:
+			index, elem = x.Index, x.Type().Underlying().(*types.Pointer).Elem()
+		case *ssa.Index:
+			index, elem = x.Index, x.Type()
+		}
+		if index == nil || !l.Contains(v.(ssa.Instruction).Block()) {
+			return !found
+		}
+		if b, ok := elem.Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 {
+			return !found
+		}
+		flow.Backward(index, 8, func(x ssa.Value) bool {
+			if c, ok := x.(*ssa.Call); ok && l.Contains(c.Block()) && knowledge.RandomNumber(flow.ID(flow.Callee(c.Common()))) {
+				found = true
+			}
+			return !found
+		})
+		return !found
+	})
+	return found
 }
 
 // dropsTried reports whether each round sends the attempt to a target taken from a list that
