@@ -105,6 +105,31 @@ func (st *state) implementersWait(cc *ssa.CallCommon) *waitsFact {
 	return w
 }
 
+// invokeWaits says how a call of a method of an interface the package declares waits, when
+// implementations of the package's production code wait: as they do when all of them wait, an
+// unknown wait when only some do (which one runs is the program's choice).
+func (st *state) invokeWaits(cc *ssa.CallCommon, depth int) (WaitKind, bool) {
+	var ss []Sleep
+	all := true
+	for _, fn := range st.implementers().Of(cc) {
+		if testcode.At(st.pass, fn.Pos()) {
+			continue // a test's stand-in
+		}
+		if f := st.funcWaits(fn, depth); f != nil {
+			ss = append(ss, Sleep{Kind: f.Kind})
+		} else {
+			all = false
+		}
+	}
+	switch {
+	case len(ss) == 0:
+		return WaitNone, false
+	case !all:
+		return WaitUnknown, true
+	}
+	return combineWaits(ss, 0), true
+}
+
 // madeWaiter says how a function value waits when it is the result of a call of a function
 // that returns a waiter (wait := strategy.Backoff(backoff.Linear(d)); wait(attempt)): of the
 // package, by its returns, or of another, by its waiterFact.
@@ -184,7 +209,13 @@ func (st *state) funcWaits(fn *ssa.Function, depth int) *waitsFact {
 					}
 					ss = append(ss, s)
 				}
-			} else if cc := c.Common(); cc.StaticCallee() == nil && !cc.IsInvoke() {
+			} else if cc := c.Common(); cc.IsInvoke() {
+				// h.Delay(req, n, err): a method of an interface the package declares, whose
+				// implementations there wait (the default retry handler that a user may replace).
+				if k, ok := st.invokeWaits(cc, depth+1); ok {
+					ss = append(ss, Sleep{Call: c, Kind: k})
+				}
+			} else if cc.StaticCallee() == nil {
 				// f := cfg.newBackoff(); f(ctx, maxSleep): a function value the package makes,
 				// or keeps in a field, that waits.
 				if w := st.valueWaits(cc.Value); w != nil {
