@@ -212,6 +212,9 @@ func handWritten(s *retryscope.Scope) bool { return s.Kind.HandWritten() }
 
 // checkWait reports a wait between attempts that is not randomised, or no wait at all.
 func (c *checker) checkWait(s *retryscope.Scope) {
+	if s.Attempts.Kind == retryscope.BoundConst && s.Attempts.N <= 1 {
+		return // one attempt (a client literal without RetryMax): nothing is sent again
+	}
 	if s.Poll {
 		return // a poll waits for a condition; its interval need not be jittered
 	}

@@ -39,7 +39,7 @@ var hooks = map[*knowledge.Library]hook{
 	knowledge.FailsafeGo:            {when: failsafeRetries},
 	knowledge.Gax:                   {when: gaxRetries},
 	knowledge.IdemlintTransport:     {when: retryhttpRetries, adjust: retryhttpAttempts},
-	knowledge.RetryableHTTP:         {adjust: requestDeadline},
+	knowledge.RetryableHTTP:         {adjust: retryableHTTPAdjust},
 	knowledge.RetryableHTTPStandard: {when: standardRetries, adjust: standardSettings},
 	knowledge.Resty:                 {when: restyRetries},
 	knowledge.Stripe:                {when: stripeRetries, adjust: stripeAttempts},
@@ -112,6 +112,37 @@ func standardSettings(c *site, s *Scope, vals []ssa.Value) {
 		base := &site{Site: flow.Site{Recv: std.Call.Args[0]}, call: std, stores: c.stores}
 		asRetryableHTTP(base, s)
 	}
+}
+
+// retryableHTTPAdjust refines a retryablehttp client's summary: the deadline its request
+// carries (requestDeadline), and what a literal leaves zero. A Client{} literal, unlike
+// NewClient's, sends once unless RetryMax is set, and the library's backoffs
+// (DefaultBackoff, LinearJitterBackoff, the default when Backoff is unset) scale its
+// RetryWaitMin and RetryWaitMax: left zero, the attempts follow each other at once.
+func retryableHTTPAdjust(c *site, s *Scope, vals []ssa.Value) {
+	requestDeadline(c, s, vals)
+	set := func(name string) bool {
+		return slices.ContainsFunc(s.Settings, func(x Setting) bool { return x.Name == name })
+	}
+	if !set("Client{}") || set("NewClient") {
+		return
+	}
+	if !set("Client.RetryMax") {
+		s.Attempts = *knowledge.Once
+	}
+	if set("Client.RetryWaitMin") || set("Client.RetryWaitMax") {
+		return
+	}
+	i := slices.IndexFunc(s.Settings, func(x Setting) bool { return x.Name == "Client.Backoff" })
+	if i < 0 || libraryFunc(s.Settings[i].Value, knowledge.RetryableHTTPPath) {
+		s.Wait.Kind = WaitNone
+	}
+}
+
+// libraryFunc reports whether v is a function of the package at path (retryablehttp.DefaultBackoff).
+func libraryFunc(v ssa.Value, path string) bool {
+	fn, ok := flow.Unwrap(v).(*ssa.Function)
+	return ok && fn.Pkg != nil && fn.Pkg.Pkg.Path() == path || ok && fn.Object() != nil && fn.Object().Pkg() != nil && fn.Object().Pkg().Path() == path
 }
 
 // asRetryableHTTP summarises s as a call of the retryablehttp client at base's receiver (a

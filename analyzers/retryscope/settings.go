@@ -205,9 +205,26 @@ func (lib *library) found(c *site, vals []ssa.Value) []found {
 				}
 			}
 			if t := libType(lib, x.Type()); t != nil {
-				switch x.(type) {
+				switch x := x.(type) {
 				case *ssa.Alloc, *ssa.Const: // a composite literal (a fieldless one is a constant)
 					add(t.Obj().Name()+"{}", x, x.Pos(), nil)
+				case *ssa.FieldAddr:
+					// A library struct held by value in a field of the package's (p.client
+					// in p.client.Do(req)): a literal, whose parts the package sets where it
+					// takes that field's address (its constructor's p := T{client: Client{...}}).
+					if fv := flow.FieldVar(x); fv != nil && (c.pass == nil || fv.Pkg() == c.pass.Pkg) && len(c.stores.StructFields[fv]) > 0 {
+						add(t.Obj().Name()+"{}", x, fv.Pos(), nil)
+						for _, fa := range c.stores.StructFields[fv] {
+							if fa != x && !c.fromTest(fa) {
+								libFields(lib, fa, 0, field)
+							}
+						}
+						for _, v := range c.stores.Fields[fv] {
+							if !c.fromTest(v) {
+								queue = append(queue, v) // p.client = retryablehttp.Client{...}
+							}
+						}
+					}
 				}
 				libFields(lib, x, 0, field)
 			}

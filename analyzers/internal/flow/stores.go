@@ -33,6 +33,9 @@ type Stores struct {
 	// values the package converts to it (a constructor returning its implementation as the
 	// interface, a field of the interface type given one).
 	Converted map[*types.TypeName][]*types.TypeName
+	// StructFields holds, by field, the addresses the package takes of fields of struct type
+	// (&p.client, where p holds a client by value): where its parts are set.
+	StructFields map[*types.Var][]*ssa.FieldAddr
 }
 
 // IndexStores builds the Stores of funcs.
@@ -40,7 +43,7 @@ func IndexStores(funcs []*ssa.Function) *Stores {
 	s := &Stores{Fields: make(map[*types.Var][]ssa.Value), Globals: make(map[*ssa.Global][]ssa.Value), Taken: make(map[*ssa.Global]bool),
 		Calls: make(map[*ssa.Function][]ssa.CallInstruction), AsValue: make(map[*ssa.Function]bool),
 		StoredIn: make(map[*ssa.Const]*ssa.Function), Converted: make(map[*types.TypeName][]*types.TypeName),
-		MapWrites: make(map[*ssa.Global][]*ssa.MapUpdate)}
+		MapWrites: make(map[*ssa.Global][]*ssa.MapUpdate), StructFields: make(map[*types.Var][]*ssa.FieldAddr)}
 	var ops []*ssa.Value
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {
@@ -62,6 +65,13 @@ func IndexStores(funcs []*ssa.Function) *Stores {
 				if mi, ok := instr.(*ssa.MakeInterface); ok {
 					if iface, concrete := BaseNamed(mi.Type()), BaseNamed(mi.X.Type()); iface != nil && concrete != nil && !slices.Contains(s.Converted[iface], concrete) {
 						s.Converted[iface] = append(s.Converted[iface], concrete)
+					}
+				}
+				if fa, ok := instr.(*ssa.FieldAddr); ok {
+					if _, isStruct := fa.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct); isStruct {
+						if fv := FieldVar(fa); fv != nil {
+							s.StructFields[fv] = append(s.StructFields[fv], fa)
+						}
 					}
 				}
 				if mu, ok := instr.(*ssa.MapUpdate); ok {

@@ -23,6 +23,10 @@ var retryableHTTPSettings = map[string]Option{
 	"Client{}":          {Layer: 0},
 	"Client.RetryMax":   {Layer: 1, Attempts: AttemptsOf(1).NegativeMeans(Once)},
 	"Client.CheckRetry": {Layer: 1}, // which failures it retries (see Resends)
+	// A literal's zero RetryWaitMin and RetryWaitMax make the library's backoffs wait 0
+	// (but for a Retry-After), and its zero RetryMax sends once (retryscope's hook).
+	"Client.RetryWaitMin": {Layer: 1},
+	"Client.RetryWaitMax": {Layer: 1},
 	"Client.Backoff": {Layer: 1, WaitBy: map[string]WaitKind{
 		"LinearJitterBackoff": WaitJittered, "RateLimitLinearJitterBackoff": WaitJittered, "DefaultBackoff": WaitBackoff,
 	}, Jitter: &JitterFix{Kind: FixValue, Text: "{pkg}.LinearJitterBackoff", LibraryValue: true}},
