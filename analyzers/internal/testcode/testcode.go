@@ -31,7 +31,8 @@ var stdSupport = map[string]bool{"net/http/httptest": true, "testing/fstest": tr
 
 // Package reports whether the package is written for tests rather than production, by its
 // name: testutil, testsuite, e2e, footesting, footestutil, or footest importing a package
-// foo (as httptest imports http) or kept in a directory named test (rpctest in rpc/test); or whether it is a benchmark harness, named (or, for a
+// foo (as httptest imports http) or kept in a directory named test (rpctest in rpc/test), or
+// footest whose own files import package testing (an end-to-end suite's harness); or whether it is a benchmark harness, named (or, for a
 // command, in a directory named) like bench, benchmarks, redisbench or nats-bench; or a
 // command in a directory named like a test harness (rdma-test, e2e_tests, loadtest); or a
 // package inside an end-to-end suite's directory (test/e2e/pkg/request), or inside a directory
@@ -70,6 +71,25 @@ func Package(pass *analysis.Pass) bool {
 		for _, imp := range pass.Pkg.Imports() {
 			if imp.Name() == base {
 				return true // apmtest for apm, transporttest for transport
+			}
+		}
+		if importsTesting(pass) {
+			return true // e2etest, whose suite takes a *testing.T: a harness, named so
+		}
+	}
+	return false
+}
+
+// importsTesting reports whether one of the package's own files (not a _test.go file)
+// imports package testing.
+func importsTesting(pass *analysis.Pass) bool {
+	for _, f := range pass.Files {
+		if tf := pass.Fset.File(f.Pos()); tf == nil || strings.HasSuffix(tf.Name(), "_test.go") {
+			continue
+		}
+		for _, imp := range f.Imports {
+			if strings.Trim(imp.Path.Value, "`\"") == "testing" {
+				return true
 			}
 		}
 	}
