@@ -138,8 +138,10 @@ var methodNames = map[string]string{
 // adds headers and calls Client.Do), judged by the request at each call.
 func (st *state) sends(res *Result, funcs []*ssa.Function) {
 	keyless := knowledge.LocalDaemon(st.pass.Pkg.Path())
+	token := knowledge.TokenIssuerClient(st.pass.Pkg.Path()) // x/oauth2: the grant type is its callers'
 	add := func(s *Send) {
 		s.Keyless = keyless
+		s.Grant = s.Grant || token
 		res.sends = append(res.sends, s)
 		res.sendBy[s.Instr] = s
 	}

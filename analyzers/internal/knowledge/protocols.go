@@ -39,6 +39,14 @@ const GrantField = "grant_type"
 // (DingTalk's).
 func IsGrantField(name string) bool { return name == GrantField || name == "grantType" }
 
+// TokenIssuerClient reports whether path is a package of an OAuth 2.0 client library whose
+// every request goes to the authorization server's token endpoint: golang.org/x/oauth2 and its
+// internal package, which sends the form its callers (clientcredentials, jwt, Config.Exchange,
+// PasswordCredentialsToken) fill with the grant type.
+func TokenIssuerClient(path string) bool {
+	return path == "golang.org/x/oauth2" || path == "golang.org/x/oauth2/internal"
+}
+
 // CredentialAction reports whether a query-protocol request whose form sets key to value
 // only asks for temporary credentials: AWS STS's Action=AssumeRole... (and the MinIO STS
 // variants, AssumeRoleWithLDAPIdentity, ...), GetSessionToken, GetFederationToken. As a

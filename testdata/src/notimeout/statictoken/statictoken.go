@@ -39,7 +39,7 @@ func New(cfg Config) *Client {
 func NewRefreshing(cfg Config, id, secret string) *Client {
 	conf := &oauth2.Config{ClientID: id, ClientSecret: secret, Endpoint: endpoint(cfg.Domain)}
 	tok := &oauth2.Token{AccessToken: cfg.Token, RefreshToken: cfg.RefreshToken}
-	return &Client{base: "https://api." + cfg.Domain, hc: conf.Client(context.Background(), tok)} // related "oauth2.go:108: Config.Client keeps its context for later calls of Client.Do" "statictoken.go:42: context.Background() has no deadline" // want `Config\.Client keeps a context without a deadline for its later calls of Client\.Do, so a stalled server hangs them`
+	return &Client{base: "https://api." + cfg.Domain, hc: conf.Client(context.Background(), tok)} // related "oauth2.go:110: Config.Client keeps its context for later calls of Client.Do" "statictoken.go:42: context.Background() has no deadline" // want `Config\.Client keeps a context without a deadline for its later calls of Client\.Do, so a stalled server hangs them`
 }
 
 type account struct {

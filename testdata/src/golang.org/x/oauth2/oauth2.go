@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"golang.org/x/oauth2/internal"
 )
 
 type Endpoint struct {
@@ -127,4 +129,18 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 // NewClient returns a client whose requests carry src's tokens.
 func NewClient(ctx context.Context, src TokenSource) *http.Client {
 	return &http.Client{Transport: &Transport{Source: src, Base: http.DefaultTransport}}
+}
+
+// PasswordCredentialsToken asks the token endpoint for a token with the resource owner's
+// password (the password grant).
+func (c *Config) PasswordCredentialsToken(ctx context.Context, username, password string) (*Token, error) {
+	v := url.Values{"grant_type": {"password"}, "username": {username}, "password": {password}}
+	if len(c.Scopes) > 0 {
+		v.Set("scope", strings.Join(c.Scopes, " "))
+	}
+	tk, err := internal.RetrieveToken(ctx, c.ClientID, c.ClientSecret, c.Endpoint.TokenURL, v)
+	if err != nil {
+		return nil, err
+	}
+	return &Token{AccessToken: tk.AccessToken, TokenType: tk.TokenType, RefreshToken: tk.RefreshToken, Expiry: time.Now().Add(time.Duration(tk.ExpiresIn) * time.Second)}, nil
 }
