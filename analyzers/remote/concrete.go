@@ -43,7 +43,6 @@ func (r *reacher) wiredReach(c *ssa.CallCommon) (reach Reach, known bool) {
 // valueReach says whether the interface method that c calls (c.Method), called on the
 // interface value v, may leave the process, over every value v may hold.
 func (r *reacher) valueReach(v ssa.Value, c *ssa.CallCommon, depth int, seen map[ssa.Value]bool) (Reach, bool) {
-	m := c.Method
 	if depth > maxWiring {
 		return 0, false
 	}
@@ -83,6 +82,11 @@ func (r *reacher) valueReach(v ssa.Value, c *ssa.CallCommon, depth int, seen map
 	}
 	callee := call.Call.StaticCallee()
 	if callee == nil {
+		// command.New(cmd), New a variable of another package that holds, by default, a
+		// function whose concreteFact says where its value's methods go.
+		if g := flow.LoadedGlobal(call.Call.Value); g != nil && g.Object() != nil && g.Pkg != r.pkg {
+			return r.factReach(g.Object(), c)
+		}
 		return 0, false
 	}
 	if callee.Pkg == r.pkg {
@@ -99,14 +103,20 @@ func (r *reacher) valueReach(v ssa.Value, c *ssa.CallCommon, depth int, seen map
 	if !ok {
 		return 0, false
 	}
+	return r.factReach(obj.Origin(), c)
+}
+
+// factReach says where the interface method c goes on a value made by obj, a function of
+// another package or a variable holding one, by obj's concreteFact.
+func (r *reacher) factReach(obj types.Object, c *ssa.CallCommon) (Reach, bool) {
 	var f concreteFact
-	if !r.pass.ImportObjectFact(obj.Origin(), &f) {
+	if !r.pass.ImportObjectFact(obj, &f) {
 		return 0, false
 	}
 	switch {
-	case slices.Contains(f.Remote, m.Name()):
+	case slices.Contains(f.Remote, c.Method.Name()):
 		return ReachRemote, true
-	case slices.Contains(f.Unknown, m.Name()):
+	case slices.Contains(f.Unknown, c.Method.Name()):
 		return ReachUnknown, true
 	}
 	return ReachLocal, true
@@ -221,47 +231,66 @@ func (r *reacher) methodReach(t types.Type, c *ssa.CallCommon) (Reach, bool) {
 }
 
 // exportConcrete exports a concreteFact for each exported function of the package that returns
-// an interface value (beside an error) of which the program shows every concrete value.
+// an interface value (beside an error) of which the program shows every concrete value, and for
+// each exported variable that holds such a function by default (var New = func(cmd *exec.Cmd)
+// Interface { return cmd }: a seam its tests replace).
 func (r *reacher) exportConcrete(funcs []*ssa.Function) {
 	for _, fn := range funcs {
 		obj, ok := fn.Object().(*types.Func)
 		if !ok || !obj.Exported() || fn.Synthetic != "" || fn.Parent() != nil || len(fn.Blocks) == 0 {
 			continue
 		}
-		idx, iface := concreteResult(fn.Signature)
-		if iface == nil || iface.NumMethods() == 0 {
-			continue
-		}
-		var f concreteFact
-		known := true
-		for i := 0; i < iface.NumMethods() && known; i++ {
-			m := iface.Method(i)
-			if !m.Exported() {
-				continue // no other package calls it
-			}
-			var rets []ssa.Value
-			for ret := range flow.Returns(fn) {
-				rets = append(rets, ret.Results[idx])
-			}
-			if len(rets) == 0 {
-				known = false
-				break
-			}
-			var reach Reach
-			// The call of m as another package makes it (its arguments unseen).
-			c := &ssa.CallCommon{Value: rets[0], Method: m}
-			reach, known = r.all(rets, c, 0, make(map[ssa.Value]bool))
-			switch reach {
-			case ReachRemote:
-				f.Remote = append(f.Remote, m.Name())
-			case ReachUnknown:
-				f.Unknown = append(f.Unknown, m.Name())
-			}
-		}
-		if known {
-			r.pass.ExportObjectFact(obj, &f)
+		if f, ok := r.concrete(fn); ok {
+			r.pass.ExportObjectFact(obj, f)
 		}
 	}
+	for _, m := range r.pkg.Members {
+		g, ok := m.(*ssa.Global)
+		if !ok || g.Object() == nil || !g.Object().Exported() {
+			continue
+		}
+		if fn, ok := flow.InitValue(g).(*ssa.Function); ok && len(fn.Blocks) > 0 {
+			if f, ok := r.concrete(fn); ok {
+				r.pass.ExportObjectFact(g.Object(), f)
+			}
+		}
+	}
+}
+
+// concrete returns the concreteFact of fn, when it returns an interface value (beside an error)
+// of which the program shows every concrete value.
+func (r *reacher) concrete(fn *ssa.Function) (*concreteFact, bool) {
+	idx, iface := concreteResult(fn.Signature)
+	if iface == nil || iface.NumMethods() == 0 {
+		return nil, false
+	}
+	var f concreteFact
+	for i := 0; i < iface.NumMethods(); i++ {
+		m := iface.Method(i)
+		if !m.Exported() {
+			continue // no other package calls it
+		}
+		var rets []ssa.Value
+		for ret := range flow.Returns(fn) {
+			rets = append(rets, ret.Results[idx])
+		}
+		if len(rets) == 0 {
+			return nil, false
+		}
+		// The call of m as another package makes it (its arguments unseen).
+		c := &ssa.CallCommon{Value: rets[0], Method: m}
+		reach, known := r.all(rets, c, 0, make(map[ssa.Value]bool))
+		if !known {
+			return nil, false
+		}
+		switch reach {
+		case ReachRemote:
+			f.Remote = append(f.Remote, m.Name())
+		case ReachUnknown:
+			f.Unknown = append(f.Unknown, m.Name())
+		}
+	}
+	return &f, true
 }
 
 // concreteResult returns the one result of sig, other than an error, that is an interface.
