@@ -366,7 +366,25 @@ func changesInLoop(v ssa.Value, l *loops.Loop) bool {
 // the field's address anew at each use).
 func storesStep(addr ssa.Value, l *loops.Loop) bool {
 	fn := addr.Parent()
-	return fn != nil && storesStepIn(addr, l.Blocks(fn))
+	return fn != nil && (storesStepIn(addr, l.Blocks(fn)) || stepsThroughCall(addr, l.Blocks(fn)))
+}
+
+// stepsThroughCall reports whether a call in blocks hands addr to a function of the package
+// that steps what its parameter points to (waitReconnect(timeout, &retries, err), which sleeps
+// and does *retries++): the counter counts the rounds that pass through that call.
+func stepsThroughCall(addr ssa.Value, blocks []*ssa.BasicBlock) bool {
+	for call := range flow.BlockCalls(blocks) {
+		callee := call.Common().StaticCallee()
+		if callee == nil || callee.Pkg != call.Parent().Pkg || len(callee.Blocks) == 0 {
+			continue
+		}
+		for i, a := range call.Common().Args {
+			if i < len(callee.Params) && sameSlot(a, addr) && storesStepIn(callee.Params[i], callee.Blocks) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // storesStepIn reports whether blocks store addr's value plus or minus something back into
