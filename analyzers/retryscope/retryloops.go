@@ -55,6 +55,9 @@ func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop, ls []*loops.Loop)
 		if p := paramFlag(d); p != nil {
 			return !st.asksAgain(p, againValue(d.block, l), 0)
 		}
+		if d.policy && st.ignoredVerdict(d) {
+			return true
+		}
 		if c, ok := d.call.(*ssa.Call); ok && callsParam(c) {
 			if b := flagTest(c, l); b != nil && b != d.block && b.Dominates(d.block) {
 				return !st.asksAgain(flow.Unwrap(c.Call.Value).(*ssa.Parameter), againValue(b, l), 0)
@@ -157,6 +160,61 @@ func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop, ls []*loops.Loop)
 		return *spin, lifecycle
 	}
 	return decision{}, other
+}
+
+// ignoredVerdict reports whether decision d is a verdict on a call's outcome that a callback
+// the helper is handed gives (if f(cur, err) { sleep; continue }), and every callback the
+// package hands that unexported helper ignores the error it is given: it decides on the state
+// the call read (the pods have their addresses), so the loop polls that state and does not
+// retry a failure.
+func (st *state) ignoredVerdict(d decision) bool {
+	ifInstr, ok := lastInstr(d.block).(*ssa.If)
+	if !ok {
+		return false
+	}
+	cond, ok := unNot(ifInstr.Cond).(*ssa.Call)
+	if !ok || !callsParam(cond) {
+		return false
+	}
+	helper := cond.Parent()
+	p := flow.Unwrap(cond.Call.Value).(*ssa.Parameter)
+	i := slices.Index(helper.Params, p)
+	obj, _ := helper.Object().(*types.Func)
+	if i < 0 || obj == nil || obj.Exported() && st.pass.Pkg.Name() != "main" {
+		return false
+	}
+	var errAt []int // the callback's arguments that carry the judged call's error
+	for j, a := range cond.Call.Args {
+		if typeis.ErrorLike(a.Type()) && producer(a, func(*ssa.BasicBlock) bool { return true }) == d.call {
+			errAt = append(errAt, j)
+		}
+	}
+	if len(errAt) == 0 {
+		return false
+	}
+	handed := 0
+	for _, fn := range st.funcs {
+		for call := range flow.Calls(fn) {
+			if call.Common().StaticCallee() != helper {
+				continue
+			}
+			args := call.Common().Args
+			if i >= len(args) {
+				return false
+			}
+			f := callbackFunc(flow.Unwrap(args[i]))
+			if f == nil {
+				return false // a function value the model cannot read
+			}
+			for _, j := range errAt {
+				if j >= len(f.Params) || f.Params[j].Referrers() == nil || len(*f.Params[j].Referrers()) > 0 {
+					return false
+				}
+			}
+			handed++
+		}
+	}
+	return handed > 0
 }
 
 // failsOut reports whether exit e leads straight to a return of an error the function makes
