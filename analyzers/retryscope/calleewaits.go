@@ -155,7 +155,8 @@ func (st *state) madeWaiter(callee ssa.Value) *waitsFact {
 
 // storedWaits says how the function kept in a package variable or struct field that callee
 // loads waits, when the package's production code stores only functions of its own that wait
-// there (var waitFunc = wait, which its tests override): nil otherwise.
+// there (var waitFunc = wait, which its tests override), or waiters its functions make: nil
+// otherwise.
 func (st *state) storedWaits(callee ssa.Value) *waitsFact {
 	var w *waitsFact
 	for _, v := range st.stores.Loaded(callee) {
@@ -163,7 +164,14 @@ func (st *state) storedWaits(callee ssa.Value) *waitsFact {
 			continue // a test's stand-in, or its restoring the original
 		}
 		f := callbackFunc(flow.Unwrap(v)) // retryWait: waitWithContext, of a named func type
-		if f == nil || f.Pkg != st.ssaPkg {
+		if f == nil {
+			// retryDelayFn: delayFlooredCappedLn(1, 30), a waiter a function of the package makes.
+			if w = st.madeWaiter(v); w == nil {
+				return nil
+			}
+			continue
+		}
+		if f.Pkg != st.ssaPkg {
 			return nil
 		}
 		if w = st.funcWaits(f, 0); w == nil {
