@@ -97,6 +97,8 @@ func run(pass *analysis.Pass) (any, error) {
 				continue // a poll, a local retry, or a walk over targets (each round another connection)
 			case inner != nil && inner.SwitchedOff, fact != nil && fact.SwitchedOff:
 				continue // turned off in some configuration: the program chooses its layer
+			case inner != nil && inner.OnceWith(call):
+				continue // reconnect(ctx, true): the argument makes its loop one attempt
 			case inner != nil:
 				l = layer{name: c.callName(call), attempts: inner.Attempts, scope: inner, on: inner.RetrySet(), named: inner.NamedSet()}
 			case fact != nil && (fact.Local || fact.Kept):

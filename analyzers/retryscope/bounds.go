@@ -670,3 +670,41 @@ func intTests(fn *ssa.Function, l *loops.Loop) iter.Seq2[*ssa.BasicBlock, *ssa.B
 		}
 	}
 }
+
+// OnceWith reports whether the loop of scope s, in the function call calls, runs once there:
+// a test of a boolean parameter of that function, on every way round, leaves the loop for
+// good on the value call passes as a constant (reconnect(ctx, true), whose loop returns the
+// error when single is set: if single || ... { return err }).
+func (s *Scope) OnceWith(call ssa.CallInstruction) bool {
+	l, fn := s.Loop, s.Fn
+	if l == nil || fn == nil || call.Common().StaticCallee() != fn {
+		return false
+	}
+	args := call.Common().Args
+	for _, b := range l.Blocks(fn) {
+		ifInstr, ok := lastInstr(b).(*ssa.If)
+		if !ok || !onEveryRound(b, l) {
+			continue
+		}
+		p, ok := ifInstr.Cond.(*ssa.Parameter)
+		if !ok || p.Parent() != fn {
+			continue
+		}
+		i := slices.Index(fn.Params, p)
+		if i < 0 || i >= len(args) {
+			continue
+		}
+		v, isConst := flow.BoolConst(args[i])
+		if !isConst {
+			continue
+		}
+		side := 0 // the successor taken on the value passed
+		if !v {
+			side = 1
+		}
+		if !l.CanRepeat(b.Succs[side]) && !l.Contains(b.Succs[side]) {
+			return true
+		}
+	}
+	return false
+}
