@@ -13,6 +13,7 @@ import (
 	"github.com/idemlint/idemlint/analyzers/internal/flow"
 	"github.com/idemlint/idemlint/analyzers/internal/knowledge"
 	"github.com/idemlint/idemlint/analyzers/internal/loops"
+	"github.com/idemlint/idemlint/analyzers/internal/ssapkg"
 	"github.com/idemlint/idemlint/analyzers/internal/typeis"
 )
 
@@ -283,7 +284,8 @@ func flagValues(phi *ssa.Phi, l *loops.Loop) (first, again, ok bool) {
 }
 
 // opaqueExit reports whether the loop can be left on a verdict the model cannot read: a
-// boolean from a call it cannot see into (wait, more := b.Next(n); if !more { return }), other
+// boolean from a call it cannot see into (wait, more := b.Next(n); if !more { return }), or
+// another package's answer compared with its sentinel (b.NextBackOff() == backoff.Stop), other
 // than a test of the decisive call's outcome or of a context, or a plain function of values
 // that cannot count (countless: isConflict(err)). Such a policy may count the attempts itself,
 // so "unbounded" would not be certain.
@@ -291,6 +293,22 @@ func opaqueExit(fn *ssa.Function, l *loops.Loop, decisive ssa.CallInstruction) b
 	for ifInstr := range exitTests(fn, l) {
 		opaque := false
 		flow.Backward(ifInstr.Cond, 32, func(x ssa.Value) bool {
+			// next := b.NextBackOff(); if next == backoff.Stop { return }: a policy of another
+			// package answering with its sentinel value.
+			if cmp, ok := x.(*ssa.BinOp); ok && (cmp.Op == token.EQL || cmp.Op == token.NEQ) {
+				for _, pair := range [][2]ssa.Value{{cmp.X, cmp.Y}, {cmp.Y, cmp.X}} {
+					c, isCall := flow.Unwrap(pair[0]).(*ssa.Call)
+					if _, isConst := pair[1].(*ssa.Const); !isConst || !isCall || c == decisive || !l.Contains(c.Block()) {
+						continue
+					}
+					if f := flow.Callee(c.Common()); f != nil && f.Pkg() != nil && f.Pkg() != fn.Pkg.Pkg && !ssapkg.IsStdPath(f.Pkg().Path()) && !typeis.ErrorLike(c.Type()) {
+						opaque = true
+					}
+				}
+				if opaque {
+					return false
+				}
+			}
 			call, ok := x.(*ssa.Call)
 			if !ok {
 				return true
