@@ -135,7 +135,7 @@ func (st *state) classifyLoop(fn *ssa.Function, l *loops.Loop, ls []*loops.Loop)
 			// timer.Reset(d) } } keeps a lease until it fails).
 			// Or, when the call reads a stream, a wait on every way round: the stream's end,
 			// failed or not, is a disconnect, and the wait the reconnect's.
-			if again == nil && !d.policy && fail != l.Header && !st.iterates(d, l) && (waitsAfter(fn, fail, l.Contains) || st.readsStream(d.call) && waitsEveryRound(fn, l) || failureSetsWait(fn, l, d) || st.waitsOnWayBack(fn, l, d) && !st.successPaced(fn, l, d, ds)) {
+			if again == nil && !d.policy && fail != l.Header && !st.iterates(d, l) && !periodic(fn, l, d, ds) && (waitsAfter(fn, fail, l.Contains) || st.readsStream(d.call) && waitsEveryRound(fn, l) || failureSetsWait(fn, l, d) || st.waitsOnWayBack(fn, l, d) && !st.successPaced(fn, l, d, ds)) {
 				again = &d
 			}
 			if spin == nil && !d.policy && fail != l.Header && !st.iterates(d, l) && (st.connects(d.call) || st.pacedOnSuccess(fn, l, d) || st.failsAtOnce(fn, l, d)) &&
@@ -235,6 +235,35 @@ func failsOut(e loops.Edge) bool {
 		}
 	}
 	return false
+}
+
+// periodic reports whether every wait that loop l makes after d's call failed lasts what a
+// wait on a way round that passes no failure lasts (the same field or variable, or constant):
+// the loop keeps its period (a heartbeat every beatInfo.Period, a watch that loads every
+// refresh, failed or not), and the wait after a failure is that period, not a backoff.
+func periodic(fn *ssa.Function, l *loops.Loop, d decision, ds []decision) bool {
+	fail := d.block.Succs[1-d.success]
+	var failed, succeeded []Sleep
+	for _, b := range l.Blocks(fn) {
+		calls := slices.Collect(flow.BlockCalls([]*ssa.BasicBlock{b}))
+		ss := sleeps(calls, l)
+		switch {
+		case len(ss) == 0:
+		case fail.Dominates(b):
+			failed = append(failed, ss...)
+		case !slices.ContainsFunc(ds, func(o decision) bool { return o.block.Succs[1-o.success].Dominates(b) }):
+			succeeded = append(succeeded, ss...) // a way round that passes no failure: the period
+		}
+	}
+	if len(failed) == 0 || len(succeeded) == 0 {
+		return false
+	}
+	for _, f := range failed {
+		if !slices.ContainsFunc(succeeded, func(s Sleep) bool { return sameDuration(f.Duration, s.Duration) }) {
+			return false
+		}
+	}
+	return true
 }
 
 // successPaced reports whether, from the success side of decision d, loop l reaches a block

@@ -48,7 +48,8 @@ func makeCertificates(blocks map[string][]byte) ([]tls.Certificate, error) {
 
 // watch sends the certificates on ch each time they change. It leaves after the first
 // success only when refresh is zero: otherwise it polls for the life of the process, and a
-// cap on its attempts would stop the refresh. Not reported as a retry without a cap.
+// cap on its attempts would stop the refresh. Not reported as a retry without a cap, nor for its
+// waits: after a failure it waits the refresh period it waits after an unchanged load.
 func watch(ch chan<- []tls.Certificate, refresh time.Duration, url string, load func(string) (map[string][]byte, error)) {
 	once := refresh <= 0
 	if refresh < time.Second {
@@ -59,7 +60,7 @@ func watch(ch chan<- []tls.Certificate, refresh time.Duration, url string, load 
 		next, err := load(url)
 		if err != nil {
 			log.Printf("cert: cannot load certificates from %s: %s", url, err)
-			time.Sleep(refresh) // related "certwatch.go:58: long-running loop" // want `long-running loop waits a fixed delay between attempts, so clients that failed together retry together; add jitter`
+			time.Sleep(refresh)
 			continue
 		}
 		if reflect.DeepEqual(next, last) {
@@ -93,7 +94,7 @@ func Start(url string, refresh time.Duration) <-chan []tls.Certificate {
 // whatever its arguments say, and has no cap.
 func loadOnce(url string, pause time.Duration) []tls.Certificate {
 	verbose := pause > time.Second
-	for { // related "certwatch.go:96: retry loop" // want `retry loop retries for ever \(no attempt cap, no deadline\); count the attempts and stop after a few`
+	for { // related "certwatch.go:97: retry loop" // want `retry loop retries for ever \(no attempt cap, no deadline\); count the attempts and stop after a few`
 		blocks, err := loadFromStore(url)
 		if err == nil {
 			certs, err := makeCertificates(blocks)
@@ -105,7 +106,7 @@ func loadOnce(url string, pause time.Duration) []tls.Certificate {
 			}
 		}
 		log.Printf("cert: cannot load certificates from %s: %v", url, err)
-		time.Sleep(pause) // related "certwatch.go:96: retry loop" // want `retry loop waits a fixed delay between attempts, so clients that failed together retry together; add jitter`
+		time.Sleep(pause) // related "certwatch.go:97: retry loop" // want `retry loop waits a fixed delay between attempts, so clients that failed together retry together; add jitter`
 	}
 }
 
@@ -113,11 +114,11 @@ func loadOnce(url string, pause time.Duration) []tls.Certificate {
 // again after a fixed pause. The test of verbose, fixed before the loop, has both sides in the
 // loop: it is no way out. Reported as a retry loop.
 func renewGrant(url string, verbose bool, pause, grace time.Duration) error {
-	for { // related "certwatch.go:116: retry loop" // want `retry loop retries for ever \(no attempt cap, no deadline\); count the attempts and stop after a few`
+	for { // related "certwatch.go:117: retry loop" // want `retry loop retries for ever \(no attempt cap, no deadline\); count the attempts and stop after a few`
 		blocks, err := loadFromStore(url)
 		if err != nil {
 			log.Printf("cert: renew %s: %v", url, err)
-			time.Sleep(pause) // related "certwatch.go:116: retry loop" // want `retry loop waits a fixed delay between attempts, so clients that failed together retry together; add jitter`
+			time.Sleep(pause) // related "certwatch.go:117: retry loop" // want `retry loop waits a fixed delay between attempts, so clients that failed together retry together; add jitter`
 			continue
 		}
 		if verbose {
