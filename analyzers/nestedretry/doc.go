@@ -77,7 +77,8 @@
 // call's Do is one attempt.
 //
 // Not reported: an inner layer that is switched off (one attempt: RetryMax 0,
-// Attempts(1), aws.NopRetryer), or that the program switches off on some path (if ownBackoff {
+// Attempts(1), aws.NopRetryer, or a constant argument whose test on every way round leaves
+// the callee's loop: reconnect(ctx, true) where single ends it), or that the program switches off on some path (if ownBackoff {
 // c.RetryMax = 0 } else { c.RetryMax = n }): it ties the layers to its configuration, which
 // the model does not follow; a loop that iterates rather than retries (a worker handling
 // one job per turn, a paginator); a library callback and the library's own loop, which are

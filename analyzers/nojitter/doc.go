@@ -116,8 +116,16 @@
 // appear), a wait as
 // long as the server said (a parsed Retry-After, a rate-limit error's RetryAfter field, merged
 // with no other delay; merged with a backoff of the program's own, as in if d == 0 { d =
-// base * 2^n }, the backoff is what failures without a word wait, and is judged), and this project's
-// runtime/retry, which jitters, caps and observes the context by default.
+// base * 2^n }, the backoff is what failures without a word wait, and is judged), a failure's
+// wait that lasts the loop's own period (a heartbeat that waits its period after a failed beat
+// as after a good one), a retry sent each round to a server picked at random from a list (it
+// spreads the attempts), retries of work on this machine (a program run through a seam that
+// hands back the *exec.Cmd, a network interface lookup), a retryablehttp client that makes one
+// attempt (a Client{} literal without RetryMax), and this project's runtime/retry, which
+// jitters, caps and observes the context by default. A loop that walks something (the fields
+// of an answer), leaving after a success only with an error of its own words, and a helper
+// whose callbacks all ignore the error they are handed (a poll for pod addresses), retry
+// nothing.
 //
 // The suggested fix, where a hand loop sleeps a fixed or growing duration (time.Sleep(d),
 // time.After(d), time.NewTimer(d), t.Reset(d)), gives the wait full jitter, a random duration

@@ -112,8 +112,9 @@
 //   - an OAuth 2.0 token request (a form body with grant_type, RFC 6749, or a token exchange,
 //     RFC 8693; the form may be built by a function of the package, or given to resty's
 //     SetFormData or SetBody as a map, or marshalled from a struct with a field tagged
-//     json:"grant_type", or "grantType" as some providers spell it): a repeat mints another
-//     token and changes nothing else;
+//     json:"grant_type", or "grantType" as some providers spell it; every request of
+//     golang.org/x/oauth2, whose callers fill its form): a repeat mints another token and
+//     changes nothing else;
 //   - a call of a function of the package that sends its POST only on one side of a test of a
 //     bool parameter, with the constant that takes the other side (newRequest calling
 //     newRawRequest(api, false, params), which sends a GET unless post is true);
