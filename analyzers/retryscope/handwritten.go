@@ -314,6 +314,7 @@ func (st *state) bypass(l *loops.Loop, d decision, sleeps []Sleep) token.Pos {
 		start = ifInstr.Cond.Pos()
 	}
 	stack := []step{{b: d.block.Succs[1-d.success], pos: start}}
+	impossible := contradicts(d)
 	for len(stack) > 0 {
 		x := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -355,6 +356,9 @@ func (st *state) bypass(l *loops.Loop, d decision, sleeps []Sleep) token.Pos {
 			}
 		}
 		for _, succ := range succs {
+			if !x.around && impossible(loops.Edge{From: x.b, To: succ}) {
+				continue // if err != nil { return ... } again, on a way only a failure takes: its nil side never runs
+			}
 			stack = append(stack, step{b: succ, pos: pos, around: x.around})
 		}
 	}
