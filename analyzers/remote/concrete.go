@@ -264,18 +264,18 @@ func (r *reacher) concrete(fn *ssa.Function) (*concreteFact, bool) {
 	if iface == nil || iface.NumMethods() == 0 {
 		return nil, false
 	}
+	var rets []ssa.Value
+	for ret := range flow.Returns(fn) {
+		rets = append(rets, ret.Results[idx])
+	}
+	if len(rets) == 0 {
+		return nil, false
+	}
 	var f concreteFact
 	for i := 0; i < iface.NumMethods(); i++ {
 		m := iface.Method(i)
 		if !m.Exported() {
 			continue // no other package calls it
-		}
-		var rets []ssa.Value
-		for ret := range flow.Returns(fn) {
-			rets = append(rets, ret.Results[idx])
-		}
-		if len(rets) == 0 {
-			return nil, false
 		}
 		// The call of m as another package makes it (its arguments unseen).
 		c := &ssa.CallCommon{Value: rets[0], Method: m}

@@ -286,7 +286,7 @@ func (r *reacher) callee(call ssa.CallInstruction) Reach {
 		if _, builtin := c.Value.(*ssa.Builtin); builtin || !handedIn(c.Value) && !typeis.ReturnsError(c.Signature()) {
 			return ReachLocal
 		}
-		if g := flow.LoadedGlobal(c.Value); g != nil && g.Pkg == r.pkg && r.stores != nil && len(r.stores.Globals[g]) == 0 {
+		if g := flow.LoadedGlobal(c.Value); g != nil && g.Pkg == r.pkg && r.stores != nil && len(r.stores.Globals[g]) == 0 && !r.stores.Taken[g] {
 			// if DiscoverFunc != nil { return DiscoverFunc(cidrs) }: a hook the package leaves
 			// nil, which only others (its tests) set; the package's own way is what runs.
 			return ReachLocal

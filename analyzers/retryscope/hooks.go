@@ -134,15 +134,11 @@ func retryableHTTPAdjust(c *site, s *Scope, vals []ssa.Value) {
 		return
 	}
 	i := slices.IndexFunc(s.Settings, func(x Setting) bool { return x.Name == "Client.Backoff" })
-	if i < 0 || libraryFunc(s.Settings[i].Value, knowledge.RetryableHTTPPath) {
+	if i < 0 {
 		s.Wait.Kind = WaitNone
+	} else if fn, ok := flow.Unwrap(s.Settings[i].Value).(*ssa.Function); ok && libraryOf(knowledge.RetryableHTTP).hasFunc(fn) {
+		s.Wait.Kind = WaitNone // retryablehttp.DefaultBackoff, LinearJitterBackoff
 	}
-}
-
-// libraryFunc reports whether v is a function of the package at path (retryablehttp.DefaultBackoff).
-func libraryFunc(v ssa.Value, path string) bool {
-	fn, ok := flow.Unwrap(v).(*ssa.Function)
-	return ok && fn.Pkg != nil && fn.Pkg.Pkg.Path() == path || ok && fn.Object() != nil && fn.Object().Pkg() != nil && fn.Object().Pkg().Path() == path
 }
 
 // asRetryableHTTP summarises s as a call of the retryablehttp client at base's receiver (a

@@ -32,7 +32,7 @@ var stdSupport = map[string]bool{"net/http/httptest": true, "testing/fstest": tr
 // Package reports whether the package is written for tests rather than production, by its
 // name: testutil, testsuite, e2e, footesting, footestutil, or footest importing a package
 // foo (as httptest imports http) or kept in a directory named test (rpctest in rpc/test), or
-// footest whose own files import package testing (an end-to-end suite's harness); or whether it is a benchmark harness, named (or, for a
+// footest whose own files import package testing or another test-only package (an end-to-end suite's harness); or whether it is a benchmark harness, named (or, for a
 // command, in a directory named) like bench, benchmarks, redisbench or nats-bench; or a
 // command in a directory named like a test harness (rdma-test, e2e_tests, loadtest); or a
 // package inside an end-to-end suite's directory (test/e2e/pkg/request), or inside a directory
@@ -81,16 +81,11 @@ func Package(pass *analysis.Pass) bool {
 }
 
 // importsTesting reports whether one of the package's own files (not a _test.go file)
-// imports package testing.
+// imports a package only test code imports (testing, testify, ...).
 func importsTesting(pass *analysis.Pass) bool {
 	for _, f := range pass.Files {
-		if tf := pass.Fset.File(f.Pos()); tf == nil || strings.HasSuffix(tf.Name(), "_test.go") {
-			continue
-		}
-		for _, imp := range f.Imports {
-			if strings.Trim(imp.Path.Value, "`\"") == "testing" {
-				return true
-			}
+		if tf := pass.Fset.File(f.Pos()); tf != nil && !strings.HasSuffix(tf.Name(), "_test.go") && importsTestSupport(f) {
+			return true
 		}
 	}
 	return false
@@ -143,6 +138,12 @@ func At(pass *analysis.Pass, pos token.Pos) bool {
 	if reportedTo(pass, f, pos) {
 		return true
 	}
+	return importsTestSupport(f)
+}
+
+// importsTestSupport reports whether file f imports one of the packages only test code
+// imports (see imports).
+func importsTestSupport(f *ast.File) bool {
 	for _, imp := range f.Imports {
 		path := strings.Trim(imp.Path.Value, "`\"")
 		for _, t := range imports {
